@@ -1,0 +1,175 @@
+//! The command line: clap definitions, validation into plain option
+//! structs, the one error sink and the exit codes of CONTRACT.md. The only
+//! layer that knows clap, stdout/stderr and the process.
+
+pub mod analyze;
+pub mod check;
+pub mod ingest;
+pub mod run;
+
+use std::io::IsTerminal;
+use std::process::ExitCode;
+
+use clap::{CommandFactory, Parser, Subcommand};
+
+/// Exit codes of CONTRACT.md.
+pub mod exit {
+    pub const OK: u8 = 0;
+    /// `check` found a regression.
+    pub const REGRESSION: u8 = 1;
+    /// Bad usage or unusable input.
+    pub const USAGE: u8 = 2;
+}
+
+/// An error that carries its exit code (2 unless said otherwise).
+#[derive(Debug, thiserror::Error)]
+#[error("{message}")]
+pub struct CliError {
+    pub message: String,
+    pub code: u8,
+}
+
+impl CliError {
+    pub fn usage(message: impl Into<String>) -> CliError {
+        CliError {
+            message: message.into(),
+            code: exit::USAGE,
+        }
+    }
+}
+
+const EXAMPLES: &str = "\
+Examples:
+  nvcmp analyze results/                     compare every config folder under results/
+  nvcmp analyze results/ --out report/       also write report.md, report.html, charts/
+  nvcmp ingest results/ -o dataset.parquet   the normalized dataset
+  nvcmp check --baseline base/ --candidate new/ --threshold iops=3%
+  nvcmp run --matrix article --engine io_uring --out results/
+";
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "nvcmp",
+    version,
+    about = "Compare fio storage benchmarks across machines, OSes and I/O engines",
+    long_about = "nvcmp reads fio results (JSON, json+, normal text; fio 2.x and 3.x; Windows \
+                  and Linux; standalone and client/server), normalizes them into one dataset, \
+                  compares configurations per workload, publishes tables and charts, gates CI \
+                  on regressions and reruns test matrices.",
+    after_help = EXAMPLES,
+    propagate_version = true
+)]
+pub struct Cli {
+    /// Print nothing but results and errors (no summary, no progress bars).
+    #[arg(short, long, global = true)]
+    pub quiet: bool,
+    /// When to use colors: auto (default; off when NO_COLOR is set or output is not a terminal), always, never.
+    #[arg(long, global = true, value_name = "WHEN", default_value = "auto")]
+    pub color: ColorChoice,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Compare configurations per workload: tables, highlights, reports.
+    Analyze(analyze::Args),
+    /// Write the normalized dataset (parquet, csv, json, ndjson).
+    Ingest(ingest::Args),
+    /// Fail (exit 1) when a candidate regressed against a baseline beyond noise.
+    Check(check::Args),
+    /// Run a test matrix with the native harness or fio and write fio-compatible results.
+    Run(run::Args),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff) to stdout.
+    Man,
+}
+
+/// Process-wide settings every command gets.
+#[derive(Debug, Clone, Copy)]
+pub struct Global {
+    pub quiet: bool,
+    /// Colors on stdout.
+    pub color: bool,
+    /// stderr is a terminal and not quiet: progress bars allowed.
+    pub progress: bool,
+}
+
+impl Global {
+    fn from_cli(cli: &Cli) -> Global {
+        let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+        let color = match cli.color {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => !no_color && std::io::stdout().is_terminal(),
+        };
+        Global {
+            quiet: cli.quiet,
+            color,
+            progress: !cli.quiet && std::io::stderr().is_terminal(),
+        }
+    }
+}
+
+/// Entry point of the binary: parses, runs, prints the error chain once.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = if e.use_stderr() {
+                exit::USAGE
+            } else {
+                exit::OK
+            };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    let global = Global::from_cli(&cli);
+    let result = match cli.command {
+        Command::Analyze(args) => analyze::run(args, global),
+        Command::Ingest(args) => ingest::run(args, global),
+        Command::Check(args) => check::run(args, global),
+        Command::Run(args) => run::run(args, global),
+        Command::Completions { shell } => {
+            clap_complete::generate(shell, &mut Cli::command(), "nvcmp", &mut std::io::stdout());
+            Ok(exit::OK)
+        }
+        Command::Man => clap_mangen::Man::new(Cli::command())
+            .render(&mut std::io::stdout())
+            .map(|_| exit::OK)
+            .map_err(anyhow::Error::from),
+    };
+    match result {
+        Ok(code) => ExitCode::from(code),
+        Err(err) => {
+            if is_broken_pipe(&err) {
+                return ExitCode::from(exit::OK);
+            }
+            eprintln!("nvcmp: error: {err:#}");
+            let code = err
+                .downcast_ref::<CliError>()
+                .map_or(exit::USAGE, |e| e.code);
+            ExitCode::from(code)
+        }
+    }
+}
+
+/// `nvcmp ... | head` is not an error.
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|e| {
+        e.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}

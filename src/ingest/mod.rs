@@ -1,0 +1,85 @@
+//! Ingest: every fio output format under the given paths becomes rows of
+//! [`crate::model::Row`]. Nothing downstream sees fio's schema.
+//!
+//! Pipeline per file: read bytes -> [`decode`] (BOM, UTF-16, CRLF) ->
+//! split into JSON documents and text segments -> one [`Reader`] per
+//! segment kind -> label, manifest overrides and sidecars -> rows.
+//! Files are processed in parallel; a file that fails is listed in
+//! [`Ingested::skipped`] with a one-line reason and never stops the others.
+
+pub mod decode;
+pub mod fio_json;
+pub mod manifest;
+pub mod normal;
+
+use std::path::PathBuf;
+
+use crate::model::{Row, Skipped, Warning};
+
+/// What a reader returns for one segment of a file.
+#[derive(Debug, Default, Clone)]
+pub struct Parsed {
+    /// Rows with the fields the file itself defines; `source` and `label`
+    /// are filled in by the pipeline.
+    pub rows: Vec<Row>,
+    /// One-line warnings (a row dropped for a NaN, a job with error != 0).
+    pub warnings: Vec<String>,
+}
+
+/// Why a segment could not be read. One line, no file name (the pipeline
+/// adds it).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ReadError {
+    #[error("not fio output: {0}")]
+    NotFio(String),
+    #[error("malformed {format} output: {reason}")]
+    Malformed {
+        format: &'static str,
+        reason: String,
+    },
+    #[error("no job did any I/O")]
+    NoRows,
+}
+
+/// One input format. Implementations live one per file in this module.
+pub trait Reader: Sync {
+    /// The value of the `format` column for rows this reader makes, when it
+    /// is fixed (`normal`, `terse`); JSON decides per document (`json`/`json+`).
+    fn name(&self) -> &'static str;
+    /// Cheap check whether `text` looks like this reader's format.
+    fn sniff(&self, text: &str) -> bool;
+    /// Reads one segment.
+    fn read(&self, text: &str) -> Result<Parsed, ReadError>;
+}
+
+/// How rows get their `label` when no manifest says otherwise.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum LabelBy {
+    /// Parent directory of the file relative to the given PATH.
+    #[default]
+    Dir,
+    Engine,
+    Host,
+    /// File name without extension.
+    File,
+}
+
+/// Options of one ingest, validated by the CLI layer.
+#[derive(Debug, Clone, Default)]
+pub struct IngestOptions {
+    pub label_by: LabelBy,
+    /// Explicit manifest; otherwise `nvcmp.toml` in each PATH root is used.
+    pub manifest: Option<PathBuf>,
+}
+
+/// Result of ingesting some paths.
+#[derive(Debug, Default, Clone)]
+pub struct Ingested {
+    pub rows: Vec<Row>,
+    pub skipped: Vec<Skipped>,
+    pub warnings: Vec<Warning>,
+    /// Files that contributed rows.
+    pub files_read: usize,
+    /// Display order, baseline and other settings from the manifest.
+    pub manifest: manifest::Manifest,
+}

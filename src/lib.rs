@@ -1,0 +1,25 @@
+//! nvcmp: compare fio storage benchmark results across machines, operating
+//! systems and I/O engines.
+//!
+//! Data flows one way (see STYLE.md):
+//!
+//! ```text
+//! fio files -> ingest (readers -> normalize) -> dataset (polars)
+//!           -> compare (rules, stats) -> render (tables, charts) | check (verdicts)
+//! run (harness) -> fio-compatible files -> ingest
+//! ```
+//!
+//! Only [`cli`] knows clap, stdout and exit codes.
+
+pub mod charts;
+pub mod check;
+pub mod cli;
+pub mod compare;
+pub mod dataset;
+pub mod ingest;
+pub mod model;
+pub mod render;
+pub mod run;
+pub mod units;
+
+pub use model::{Direction, Row, Skipped, Warning};

@@ -1,0 +1,223 @@
+//! The normalized record every reader produces and everything downstream
+//! consumes: one row per job (or client) and direction that did I/O.
+//!
+//! Units are SI base units and fixed at ingest: bytes, bytes per second,
+//! nanoseconds, milliseconds for runtime, percent for CPU. Field names carry
+//! the unit (`_ns`, `_bytes`, `_per_s`, `_pct`). The column names and their
+//! meaning are part of nvcmp's outside contract (CONTRACT.md): rename nothing.
+
+use serde::{Deserialize, Serialize};
+
+/// Direction of I/O a row describes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Direction {
+    Read,
+    Write,
+    Trim,
+}
+
+impl Direction {
+    pub const ALL: [Direction; 3] = [Direction::Read, Direction::Write, Direction::Trim];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Direction::Read => "read",
+            Direction::Write => "write",
+            Direction::Trim => "trim",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Direction> {
+        match s {
+            "read" => Some(Direction::Read),
+            "write" => Some(Direction::Write),
+            "trim" => Some(Direction::Trim),
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for Direction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One row of the dataset. Field order is column order.
+///
+/// `Option` fields are null in the dataset when the input did not report
+/// them; readers never invent a value (no zero for "unknown").
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Row {
+    /// Path of the input file as found under the given PATH.
+    pub source: String,
+    /// Configuration this result belongs to (parent folder by default).
+    pub label: String,
+    /// `linux`, `windows` or `unknown`.
+    pub os: String,
+    /// fio's ioengine (`libaio`, `io_uring`, `windowsaio`, `psync`, ...).
+    pub engine: String,
+    /// e.g. `fio-3.33`; `nvcmp-0.1.0` for the harness.
+    pub fio_version: String,
+    /// Client hostname in client/server output.
+    pub host: Option<String>,
+    /// fio's jobname; `All clients` for client/server aggregates.
+    pub job: String,
+    /// `json`, `json+`, `normal`, `terse`, `harness`, ...
+    pub format: String,
+    /// fio's rw option as given (`randread`, `randrw`, ...).
+    pub rw: String,
+    pub direction: Direction,
+    /// Block size of this direction, bytes.
+    pub bs_bytes: u64,
+    pub iodepth: u32,
+    pub numjobs: u32,
+    /// Runtime of this direction, milliseconds.
+    pub runtime_ms: f64,
+    pub io_bytes: u64,
+    pub bw_bytes_per_s: f64,
+    pub iops: f64,
+    /// Step the IOPS value is known to: 1 when exact, 1000 for `2411k`.
+    pub iops_precision: f64,
+    /// Total latency (fio `lat`), nanoseconds.
+    pub lat_mean_ns: Option<f64>,
+    pub lat_stddev_ns: Option<f64>,
+    pub lat_min_ns: Option<f64>,
+    pub lat_max_ns: Option<f64>,
+    /// Completion latency (fio `clat`) mean, nanoseconds.
+    pub clat_mean_ns: Option<f64>,
+    pub clat_p50_ns: Option<f64>,
+    pub clat_p99_ns: Option<f64>,
+    pub clat_p99_9_ns: Option<f64>,
+    /// fio's per-job CPU figures, percent of one CPU as fio reports them.
+    pub usr_cpu_pct: f64,
+    pub sys_cpu_pct: f64,
+    /// Whole-system CPU usage during the run (all cores), percent.
+    pub system_cpu_pct: Option<f64>,
+    /// fio's error code for the job, 0 when it ran clean.
+    pub error: i64,
+    /// True for client/server `All clients` rows.
+    pub aggregate: bool,
+
+    // ---- columns beyond the contract (the contract allows additions) ----
+    /// `rwmixread` of mixed jobs (percent of reads), when known.
+    pub rwmixread: Option<u32>,
+    /// Step the bandwidth is known to, bytes/s (1 when exact).
+    pub bw_precision: f64,
+    /// Step the latencies are known to, ns (1 when exact; text output rounds).
+    pub lat_precision_ns: f64,
+    /// Submission latency mean, nanoseconds.
+    pub slat_mean_ns: Option<f64>,
+    pub clat_stddev_ns: Option<f64>,
+    pub clat_p90_ns: Option<f64>,
+    pub clat_p95_ns: Option<f64>,
+    pub clat_p99_99_ns: Option<f64>,
+    /// fio's per-interval IOPS samples: count, mean and standard deviation.
+    pub iops_samples: Option<u64>,
+    pub iops_sample_mean: Option<f64>,
+    pub iops_sample_stddev: Option<f64>,
+    /// fio's per-interval bandwidth samples, bytes/s.
+    pub bw_samples: Option<u64>,
+    pub bw_sample_mean: Option<f64>,
+    pub bw_sample_stddev: Option<f64>,
+    /// Target of the job (`/dev/nvme0n1`, `\\.\PhysicalDrive1`, a file).
+    pub filename: Option<String>,
+    /// Unix time (seconds) the run ended, from fio's `timestamp`.
+    pub timestamp: Option<i64>,
+    /// Completion-latency histogram from json+ `bins`: (latency ns, count),
+    /// sorted by latency. Not a dataset column (it does not fit a flat
+    /// table); kept for the latency-distribution charts.
+    #[serde(skip)]
+    pub clat_bins: Option<Vec<(u64, u64)>>,
+}
+
+impl Row {
+    /// A row with every measurement empty, for readers to fill in.
+    pub fn empty(source: &str, direction: Direction) -> Row {
+        Row {
+            source: source.to_string(),
+            label: String::new(),
+            os: "unknown".into(),
+            engine: String::new(),
+            fio_version: String::new(),
+            host: None,
+            job: String::new(),
+            format: String::new(),
+            rw: String::new(),
+            direction,
+            bs_bytes: 0,
+            iodepth: 1,
+            numjobs: 1,
+            runtime_ms: 0.0,
+            io_bytes: 0,
+            bw_bytes_per_s: 0.0,
+            iops: 0.0,
+            iops_precision: 1.0,
+            lat_mean_ns: None,
+            lat_stddev_ns: None,
+            lat_min_ns: None,
+            lat_max_ns: None,
+            clat_mean_ns: None,
+            clat_p50_ns: None,
+            clat_p99_ns: None,
+            clat_p99_9_ns: None,
+            usr_cpu_pct: 0.0,
+            sys_cpu_pct: 0.0,
+            system_cpu_pct: None,
+            error: 0,
+            aggregate: false,
+            rwmixread: None,
+            bw_precision: 1.0,
+            lat_precision_ns: 1.0,
+            slat_mean_ns: None,
+            clat_stddev_ns: None,
+            clat_p90_ns: None,
+            clat_p95_ns: None,
+            clat_p99_99_ns: None,
+            iops_samples: None,
+            iops_sample_mean: None,
+            iops_sample_stddev: None,
+            bw_samples: None,
+            bw_sample_mean: None,
+            bw_sample_stddev: None,
+            filename: None,
+            timestamp: None,
+            clat_bins: None,
+        }
+    }
+
+    /// `cpu_pct` of CONTRACT.md: whole-system CPU where known, else fio's
+    /// usr + sys.
+    pub fn cpu_pct(&self) -> f64 {
+        self.system_cpu_pct
+            .unwrap_or(self.usr_cpu_pct + self.sys_cpu_pct)
+    }
+}
+
+/// A file that was not ingested, and why (one line).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Skipped {
+    pub source: String,
+    pub reason: String,
+}
+
+/// Something the user should know about an ingested file (a dropped row,
+/// a job with an error, a snapshot that was superseded). One line.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Warning {
+    pub source: String,
+    pub message: String,
+}
+
+impl std::fmt::Display for Skipped {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "skipped {}: {}", self.source, self.reason)
+    }
+}
+
+impl std::fmt::Display for Warning {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "warning: {}: {}", self.source, self.message)
+    }
+}

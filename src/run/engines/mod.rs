@@ -1,0 +1,1 @@
+//! I/O engines, one file each, picked by a closed enum.

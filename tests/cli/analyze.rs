@@ -1,0 +1,1 @@
+//! `nvcmp analyze` end to end.

@@ -1,0 +1,1 @@
+//! `nvcmp charts` end to end.

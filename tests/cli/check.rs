@@ -1,0 +1,1 @@
+//! `nvcmp check` end to end.

@@ -1,0 +1,1 @@
+//! `nvcmp ingest` end to end.

@@ -1,0 +1,9 @@
+//! The one integration test binary: drives the real `nvcmp` CLI.
+//! One module per command.
+
+mod analyze;
+mod charts;
+mod check;
+mod common;
+mod ingest;
+mod run;

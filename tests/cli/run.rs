@@ -1,0 +1,1 @@
+//! `nvcmp run` end to end.
