@@ -1,3 +1,248 @@
 //! `check`: verdicts of a candidate against a baseline (regression,
-//! improvement, unchanged) per workload and metric, with the noise rules of
-//! [`crate::compare::stats`].
+//! improvement, unchanged, missing, new) per workload and metric, with the
+//! noise rules of [`crate::compare::stats`] (see [`verdict`] for the rules
+//! and their order), and the reports a CI job reads (terminal table, JSON,
+//! JUnit, Markdown).
+//!
+//! The comparison itself is the one `analyze` makes: baseline rows are
+//! labelled [`BASELINE`], candidate rows [`CANDIDATE`], and the two-config
+//! [`Comparison`] is judged here. This module adds only the verdicts.
+
+pub mod adapter;
+pub mod input;
+pub mod report;
+pub mod threshold;
+pub mod verdict;
+
+use serde::Serialize;
+
+use crate::compare::{Better, Comparison, Metric, SpreadSource};
+use crate::model::{Direction, Skipped, Warning};
+
+pub use threshold::Thresholds;
+pub use verdict::{CheckRule, Verdict};
+
+/// Config label of the baseline rows.
+pub const BASELINE: &str = "baseline";
+/// Config label of the candidate rows.
+pub const CANDIDATE: &str = "candidate";
+
+/// Metrics gated unless `--metric` says otherwise. p99 latency and CPU
+/// are left out: on one short run they move by more than any sensible
+/// threshold and fio gives no spread to test them against.
+pub const DEFAULT_METRICS: &[Metric] = &[Metric::Iops, Metric::BwBytesPerS, Metric::LatMeanNs];
+
+/// Options of one check, validated by the CLI layer.
+#[derive(Debug, Clone)]
+pub struct CheckOptions {
+    pub thresholds: Thresholds,
+    /// Significance level of Welch's test.
+    pub alpha: f64,
+    /// Metrics judged, in this order.
+    pub metrics: Vec<Metric>,
+    /// A workload the candidate lacks does not fail the check.
+    pub allow_missing: bool,
+}
+
+impl Default for CheckOptions {
+    fn default() -> Self {
+        CheckOptions {
+            thresholds: Thresholds::default(),
+            alpha: crate::compare::stats::DEFAULT_ALPHA,
+            metrics: DEFAULT_METRICS.to_vec(),
+            allow_missing: false,
+        }
+    }
+}
+
+/// The verdict of one metric of one workload.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Finding {
+    pub rw: String,
+    pub bs_bytes: u64,
+    pub direction: Direction,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rwmixread: Option<u32>,
+    pub metric: Metric,
+    pub better: Better,
+    pub baseline: Option<f64>,
+    pub candidate: Option<f64>,
+    /// (candidate - baseline) / baseline, percent.
+    pub change_pct: Option<f64>,
+    pub threshold_pct: f64,
+    pub verdict: Verdict,
+    pub rule: CheckRule,
+    /// Welch's two-sided p-value, when the test was made.
+    pub p_value: Option<f64>,
+    /// What the spreads of the test came from (`samples`: fio's
+    /// per-interval samples; `runs`: repeated runs).
+    pub spread_source: Option<SpreadSource>,
+    /// True when this finding fails the check.
+    pub fails: bool,
+}
+
+impl Finding {
+    /// `randread 4k read` (with `rwmixread=70` for mixed jobs).
+    pub fn workload(&self) -> String {
+        let mut s = format!(
+            "{} {} {}",
+            self.rw,
+            crate::units::format_bs(self.bs_bytes),
+            self.direction
+        );
+        if let Some(mix) = self.rwmixread {
+            s.push_str(&format!(" rwmixread={mix}"));
+        }
+        s
+    }
+
+    /// One line on why: the rule and its numbers.
+    pub fn reason(&self) -> String {
+        let t = self.threshold_pct;
+        let test = || {
+            let from = match self.spread_source {
+                Some(SpreadSource::Runs) => "repeated runs",
+                _ => "fio samples",
+            };
+            format!("Welch p={:.3} ({from})", self.p_value.unwrap_or(f64::NAN))
+        };
+        match self.rule {
+            CheckRule::WithinThreshold => format!("within {t}% threshold"),
+            CheckRule::WithinPrecision => "within the values' rounding".into(),
+            CheckRule::NotSignificant => format!("not significant: {}", test()),
+            CheckRule::Significant => format!("beyond {t}%, significant: {}", test()),
+            CheckRule::BeyondThreshold => format!("beyond {t}% threshold, no spread known"),
+            CheckRule::WorkloadMissing => "workload missing from candidate".into(),
+            CheckRule::MetricMissing => "candidate does not report this metric".into(),
+            CheckRule::OnlyInCandidate => "only in candidate".into(),
+            CheckRule::NoData => "no value on either side".into(),
+        }
+    }
+}
+
+/// Everything a check found.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Report {
+    pub findings: Vec<Finding>,
+    pub skipped: Vec<Skipped>,
+    pub warnings: Vec<Warning>,
+}
+
+impl Report {
+    pub fn count(&self, verdict: Verdict) -> usize {
+        self.findings
+            .iter()
+            .filter(|f| f.verdict == verdict)
+            .count()
+    }
+
+    pub fn failed(&self) -> bool {
+        self.findings.iter().any(|f| f.fails)
+    }
+
+    /// Workloads the candidate lacks entirely.
+    pub fn missing_workloads(&self) -> Vec<String> {
+        let mut w: Vec<String> = self
+            .findings
+            .iter()
+            .filter(|f| f.rule == CheckRule::WorkloadMissing)
+            .map(Finding::workload)
+            .collect();
+        w.dedup();
+        w
+    }
+
+    /// One line: `FAIL: 1 regression (randread 4k read iops -15.0%)` or `PASS: ...`.
+    pub fn summary_line(&self) -> String {
+        let reg = self.count(Verdict::Regression);
+        let imp = self.count(Verdict::Improvement);
+        let missing = self.missing_workloads().len();
+        let mut parts = vec![
+            plural(reg, "regression"),
+            plural(imp, "improvement"),
+            format!("{} unchanged", self.count(Verdict::Unchanged)),
+        ];
+        if missing > 0 {
+            parts.push(format!("{} missing workload(s)", missing));
+        }
+        let status = if self.failed() { "FAIL" } else { "PASS" };
+        format!("{status}: {}", parts.join(", "))
+    }
+}
+
+fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{n} {word}s")
+    }
+}
+
+/// Judges a two-config comparison ([`BASELINE`] against [`CANDIDATE`]).
+pub fn evaluate(cmp: &Comparison, opts: &CheckOptions) -> Report {
+    let mut findings = Vec::new();
+    for w in &cmp.workloads {
+        let has = |config: &str| {
+            w.metrics
+                .iter()
+                .any(|m| m.values.get(config).copied().flatten().is_some())
+        };
+        let workload_missing = has(BASELINE) && !has(CANDIDATE);
+        let iops = w.metrics.iter().find(|m| m.metric == Metric::Iops);
+        for metric in &opts.metrics {
+            let Some(m) = w.metrics.iter().find(|m| m.metric == *metric) else {
+                continue;
+            };
+            let value = |c: &str| m.values.get(c).copied().flatten();
+            let precision = |c: &str| m.precision.get(c).copied().unwrap_or(0.0);
+            let bs = verdict::spread_of(m, iops, BASELINE);
+            let cs = verdict::spread_of(m, iops, CANDIDATE);
+            let sides = verdict::Sides {
+                baseline: value(BASELINE),
+                candidate: value(CANDIDATE),
+                baseline_precision: precision(BASELINE),
+                candidate_precision: precision(CANDIDATE),
+                baseline_spread: bs.map(|s| s.0),
+                candidate_spread: cs.map(|s| s.0),
+            };
+            let threshold_pct = opts.thresholds.for_metric(m.metric);
+            let d = verdict::decide(
+                m.better,
+                &sides,
+                threshold_pct,
+                opts.alpha,
+                workload_missing,
+            );
+            let fails = match d.verdict {
+                Verdict::Regression => true,
+                Verdict::Missing => d.rule == CheckRule::WorkloadMissing && !opts.allow_missing,
+                _ => false,
+            };
+            findings.push(Finding {
+                rw: w.rw.clone(),
+                bs_bytes: w.bs_bytes,
+                direction: w.direction,
+                rwmixread: w.rwmixread,
+                metric: m.metric,
+                better: m.better,
+                baseline: sides.baseline,
+                candidate: sides.candidate,
+                change_pct: d.change_pct,
+                threshold_pct,
+                verdict: d.verdict,
+                rule: d.rule,
+                p_value: d.p_value,
+                spread_source: d.p_value.and(bs.or(cs).map(|s| s.1)),
+                fails,
+            });
+        }
+    }
+    Report {
+        findings,
+        skipped: cmp.skipped.clone(),
+        warnings: cmp.warnings.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests;

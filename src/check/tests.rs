@@ -1,0 +1,258 @@
+//! `evaluate` on hand-built comparisons: no ingest, no compare engine.
+
+use indexmap::IndexMap;
+
+use super::*;
+use crate::compare::{MetricResult, Rule, Spread, Workload};
+
+fn metric(m: Metric, better: Better, base: Option<f64>, cand: Option<f64>) -> MetricResult {
+    MetricResult {
+        metric: m,
+        better,
+        values: IndexMap::from([(BASELINE.to_string(), base), (CANDIDATE.to_string(), cand)]),
+        precision: IndexMap::from([(BASELINE.to_string(), 1.0), (CANDIDATE.to_string(), 1.0)]),
+        spread: IndexMap::new(),
+        winner: None,
+        tied: vec![],
+        delta_pct: IndexMap::new(),
+        delta_abs: IndexMap::new(),
+        rule: Rule::Precision,
+    }
+}
+
+fn samples(m: &mut MetricResult, config: &str, n: u64, mean: f64, stddev: f64) {
+    m.spread.insert(
+        config.to_string(),
+        Spread {
+            n,
+            mean,
+            stddev,
+            source: SpreadSource::Samples,
+        },
+    );
+}
+
+fn workload(rw: &str, metrics: Vec<MetricResult>) -> Workload {
+    Workload {
+        rw: rw.into(),
+        bs_bytes: 4096,
+        direction: if rw.contains("read") {
+            Direction::Read
+        } else {
+            Direction::Write
+        },
+        rwmixread: None,
+        metrics,
+        percentiles: IndexMap::new(),
+        clat_bins: IndexMap::new(),
+        notes: vec![],
+    }
+}
+
+fn comparison(workloads: Vec<Workload>) -> Comparison {
+    Comparison {
+        configs: vec![BASELINE.into(), CANDIDATE.into()],
+        baseline: Some(BASELINE.into()),
+        config_os: IndexMap::new(),
+        families: vec![],
+        workloads,
+        highlights: vec![],
+        skipped: vec![],
+        warnings: vec![],
+        sanity: vec![],
+    }
+}
+
+fn find<'a>(r: &'a Report, rw: &str, m: Metric) -> &'a Finding {
+    r.findings
+        .iter()
+        .find(|f| f.rw == rw && f.metric == m)
+        .unwrap_or_else(|| panic!("no finding for {rw} {m:?}"))
+}
+
+#[test]
+fn only_the_regressed_metric_fails_and_is_named() {
+    let cmp = comparison(vec![
+        workload(
+            "randread",
+            vec![
+                metric(
+                    Metric::Iops,
+                    Better::Higher,
+                    Some(100_000.0),
+                    Some(85_000.0),
+                ),
+                metric(
+                    Metric::LatMeanNs,
+                    Better::Lower,
+                    Some(10_000.0),
+                    Some(10_200.0),
+                ),
+            ],
+        ),
+        workload(
+            "randwrite",
+            vec![metric(
+                Metric::Iops,
+                Better::Higher,
+                Some(50_000.0),
+                Some(60_000.0),
+            )],
+        ),
+    ]);
+    let r = evaluate(&cmp, &CheckOptions::default());
+    assert!(r.failed());
+    let f = find(&r, "randread", Metric::Iops);
+    assert_eq!((f.verdict, f.fails), (Verdict::Regression, true));
+    assert_eq!(f.workload(), "randread 4k read");
+    assert!((f.change_pct.unwrap() - -15.0).abs() < 1e-9);
+    assert_eq!(
+        find(&r, "randread", Metric::LatMeanNs).verdict,
+        Verdict::Unchanged
+    );
+    let up = find(&r, "randwrite", Metric::Iops);
+    assert_eq!((up.verdict, up.fails), (Verdict::Improvement, false));
+    assert_eq!(r.count(Verdict::Regression), 1);
+    assert!(
+        r.summary_line()
+            .starts_with("FAIL: 1 regression, 1 improvement")
+    );
+}
+
+#[test]
+fn per_metric_threshold_and_metric_selection() {
+    let cmp = comparison(vec![workload(
+        "randread",
+        vec![
+            metric(Metric::Iops, Better::Higher, Some(1000.0), Some(960.0)),
+            metric(Metric::CpuPct, Better::Lower, Some(10.0), Some(20.0)),
+        ],
+    )]);
+    // -4 % passes the 5 % default, fails a 3 % iops threshold.
+    assert!(!evaluate(&cmp, &CheckOptions::default()).failed());
+    let opts = CheckOptions {
+        thresholds: Thresholds::parse_all(&["iops=3%"]).unwrap(),
+        ..CheckOptions::default()
+    };
+    let r = evaluate(&cmp, &opts);
+    assert!(r.failed());
+    assert_eq!(find(&r, "randread", Metric::Iops).threshold_pct, 3.0);
+    // CPU doubled, but it is not gated by default ...
+    assert!(r.findings.iter().all(|f| f.metric != Metric::CpuPct));
+    // ... unless asked for.
+    let opts = CheckOptions {
+        metrics: vec![Metric::CpuPct],
+        ..CheckOptions::default()
+    };
+    assert_eq!(
+        find(&evaluate(&cmp, &opts), "randread", Metric::CpuPct).verdict,
+        Verdict::Regression
+    );
+}
+
+#[test]
+fn fio_samples_clear_noise_and_latency_borrows_them() {
+    // A 9 % drop in IOPS and a 10 % rise in latency, while fio's
+    // per-interval IOPS samples swing by ~10 %: noise, by Welch's test,
+    // for latency too (Little's law).
+    let mut iops = metric(
+        Metric::Iops,
+        Better::Higher,
+        Some(346_863.0),
+        Some(315_000.0),
+    );
+    samples(&mut iops, BASELINE, 3, 359_338.0, 34_363.0);
+    samples(&mut iops, CANDIDATE, 3, 317_645.0, 12_567.0);
+    let lat = metric(
+        Metric::LatMeanNs,
+        Better::Lower,
+        Some(2_514.0),
+        Some(2_778.0),
+    );
+    let cmp = comparison(vec![workload("randread", vec![iops, lat])]);
+    let r = evaluate(&cmp, &CheckOptions::default());
+    assert!(!r.failed(), "{:#?}", r.findings);
+    for m in [Metric::Iops, Metric::LatMeanNs] {
+        let f = find(&r, "randread", m);
+        assert_eq!(f.rule, CheckRule::NotSignificant, "{m:?}");
+        assert_eq!(f.spread_source, Some(SpreadSource::Samples));
+        assert!(f.p_value.unwrap() >= 0.05);
+    }
+
+    // Without samples the same latency rise is a regression on the bare threshold.
+    let lat = metric(
+        Metric::LatMeanNs,
+        Better::Lower,
+        Some(2_514.0),
+        Some(2_778.0),
+    );
+    let cmp = comparison(vec![workload("randread", vec![lat])]);
+    let f = find(
+        &evaluate(&cmp, &CheckOptions::default()),
+        "randread",
+        Metric::LatMeanNs,
+    )
+    .clone();
+    assert_eq!(
+        (f.verdict, f.rule),
+        (Verdict::Regression, CheckRule::BeyondThreshold)
+    );
+}
+
+#[test]
+fn missing_workload_fails_unless_allowed() {
+    let cmp = comparison(vec![
+        workload(
+            "randread",
+            vec![metric(
+                Metric::Iops,
+                Better::Higher,
+                Some(1000.0),
+                Some(1000.0),
+            )],
+        ),
+        workload(
+            "randwrite",
+            vec![
+                metric(Metric::Iops, Better::Higher, Some(1000.0), None),
+                metric(Metric::LatMeanNs, Better::Lower, Some(1000.0), None),
+            ],
+        ),
+        workload(
+            "read",
+            vec![metric(Metric::Iops, Better::Higher, None, Some(5.0))],
+        ),
+    ]);
+    let r = evaluate(&cmp, &CheckOptions::default());
+    assert!(r.failed());
+    assert_eq!(
+        r.missing_workloads(),
+        vec!["randwrite 4k write".to_string()]
+    );
+    assert_eq!(find(&r, "read", Metric::Iops).verdict, Verdict::New);
+    let allowed = CheckOptions {
+        allow_missing: true,
+        ..CheckOptions::default()
+    };
+    let r = evaluate(&cmp, &allowed);
+    assert!(!r.failed());
+    assert_eq!(r.count(Verdict::Missing), 2);
+}
+
+#[test]
+fn a_metric_the_candidate_does_not_report_is_shown_not_failed() {
+    let cmp = comparison(vec![workload(
+        "randread",
+        vec![
+            metric(Metric::Iops, Better::Higher, Some(1000.0), Some(1000.0)),
+            metric(Metric::LatMeanNs, Better::Lower, Some(1000.0), None),
+        ],
+    )]);
+    let r = evaluate(&cmp, &CheckOptions::default());
+    let f = find(&r, "randread", Metric::LatMeanNs);
+    assert_eq!(
+        (f.verdict, f.rule, f.fails),
+        (Verdict::Missing, CheckRule::MetricMissing, false)
+    );
+    assert!(!r.failed());
+}
