@@ -1,14 +1,187 @@
-//! `nvcmp check`: arguments and their validation into core options.
+//! `nvcmp check`: arguments, their validation into [`CheckOptions`], and
+//! the process side of the gate (stdout, report files, the GitHub step
+//! summary, exit codes).
 
-use super::Global;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+
+use super::{CliError, Global, exit};
+use crate::check::report::{CheckRenderer, Json, Junit, Markdown, Term};
+use crate::check::threshold::{METRIC_NAMES, metric_by_name};
+use crate::check::{self, BASELINE, CANDIDATE, CheckOptions, Thresholds, input};
 
 #[derive(Debug, clap::Args)]
+#[command(after_help = "\
+Exit status: 0 no regression, 1 a regression (or a workload missing from the candidate), \
+2 bad usage or unusable input (a file that cannot be read, nothing to compare).
+
+A change is a regression when it is in the worse direction, larger than the threshold, \
+larger than the values' rounding, and, where fio's per-interval samples or repeated runs \
+give a spread, significant by Welch's t-test.")]
 pub struct Args {
-    /// Result files or folders (walked recursively).
-    #[arg(value_name = "PATH")]
-    pub paths: Vec<std::path::PathBuf>,
+    /// Baseline: result files or folders, or a dataset saved by `nvcmp ingest -o`.
+    #[arg(long, value_name = "PATH", required = true, num_args = 1..)]
+    pub baseline: Vec<PathBuf>,
+    /// Candidate: result files or folders, or a dataset.
+    #[arg(long, value_name = "PATH", required = true, num_args = 1..)]
+    pub candidate: Vec<PathBuf>,
+    /// Regression threshold: `7` or `7%` sets the default (5%), `METRIC=PCT` one metric's
+    /// (`iops=3%`, `lat_mean_ns=10%`). Repeatable.
+    #[arg(long, value_name = "PCT")]
+    pub threshold: Vec<String>,
+    /// Metrics to gate (comma-separated or repeated): iops, bw_bytes_per_s, lat_mean_ns,
+    /// clat_p99_ns, cpu_pct. Default: iops, bw_bytes_per_s, lat_mean_ns.
+    #[arg(long = "metric", value_name = "METRIC", value_delimiter = ',')]
+    pub metrics: Vec<String>,
+    /// Significance level of Welch's t-test.
+    #[arg(long, value_name = "P", default_value_t = crate::compare::stats::DEFAULT_ALPHA)]
+    pub alpha: f64,
+    /// A workload the baseline has and the candidate lacks does not fail the check.
+    #[arg(long)]
+    pub allow_missing: bool,
+    /// Output on stdout.
+    #[arg(long, value_enum, default_value = "term")]
+    pub format: OutFormat,
+    /// Also write a JUnit XML report (one testcase per workload and metric).
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<PathBuf>,
+    /// Also write a Markdown summary.
+    #[arg(long, value_name = "FILE")]
+    pub markdown: Option<PathBuf>,
 }
 
-pub fn run(_args: Args, _global: Global) -> anyhow::Result<u8> {
-    Err(super::CliError::usage("`nvcmp check` is not implemented yet").into())
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum OutFormat {
+    Term,
+    Json,
+}
+
+fn options(args: &Args) -> Result<CheckOptions, CliError> {
+    let thresholds = Thresholds::parse_all(&args.threshold)
+        .map_err(|e| CliError::usage(format!("--threshold: {e}")))?;
+    let mut metrics = Vec::new();
+    for name in &args.metrics {
+        let m = metric_by_name(name.trim()).ok_or_else(|| {
+            let known: Vec<&str> = METRIC_NAMES.iter().map(|(n, _)| *n).collect();
+            CliError::usage(format!(
+                "--metric: unknown metric `{name}` (known: {})",
+                known.join(", ")
+            ))
+        })?;
+        if !metrics.contains(&m) {
+            metrics.push(m);
+        }
+    }
+    if !(args.alpha > 0.0 && args.alpha < 1.0) {
+        return Err(CliError::usage(format!(
+            "--alpha {}: must be between 0 and 1",
+            args.alpha
+        )));
+    }
+    let mut opts = CheckOptions {
+        thresholds,
+        alpha: args.alpha,
+        allow_missing: args.allow_missing,
+        ..CheckOptions::default()
+    };
+    if !metrics.is_empty() {
+        opts.metrics = metrics;
+    }
+    Ok(opts)
+}
+
+/// Reads one side and labels its rows; prints what could not be read.
+fn side(paths: &[PathBuf], label: &str, flag: &str) -> Result<input::Loaded, CliError> {
+    let mut loaded = input::load(paths);
+    for s in &loaded.skipped {
+        eprintln!("nvcmp: {flag}: {s}");
+    }
+    for w in &loaded.warnings {
+        eprintln!("nvcmp: {flag}: {w}");
+    }
+    if loaded.rows.is_empty() {
+        let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+        return Err(CliError::usage(format!(
+            "nothing to compare: no readable fio results in {flag} {}",
+            names.join(" ")
+        )));
+    }
+    for r in &mut loaded.rows {
+        r.label = label.to_string();
+    }
+    Ok(loaded)
+}
+
+pub fn run(args: Args, global: Global) -> anyhow::Result<u8> {
+    let opts = options(&args)?;
+    let base = side(&args.baseline, BASELINE, "--baseline")?;
+    let cand = side(&args.candidate, CANDIDATE, "--candidate")?;
+
+    let mut rows = base.rows;
+    rows.extend(cand.rows);
+    let cmp = check::adapter::compare(&rows);
+    let mut report = check::evaluate(&cmp, &opts);
+    report.skipped = [base.skipped, cand.skipped].concat();
+    report.warnings = [base.warnings, cand.warnings].concat();
+    if report.findings.is_empty() {
+        return Err(
+            CliError::usage("nothing to compare: no metric to check in any workload").into(),
+        );
+    }
+
+    let mut stdout = std::io::stdout().lock();
+    match args.format {
+        OutFormat::Term => Term {
+            only_failures: global.quiet,
+            color: global.color,
+        }
+        .render(&report, &mut stdout)?,
+        OutFormat::Json => Json.render(&report, &mut stdout)?,
+    }
+    stdout.flush()?;
+    if let Some(path) = &args.junit {
+        write_file(path, &Junit, &report)?;
+    }
+    if let Some(path) = &args.markdown {
+        write_file(path, &Markdown, &report)?;
+    }
+    if let Some(path) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|p| !p.is_empty()) {
+        let path = PathBuf::from(path);
+        let mut f = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&path)
+            .with_context(|| format!("GITHUB_STEP_SUMMARY {}", path.display()))?;
+        Markdown
+            .render(&report, &mut f)
+            .with_context(|| format!("GITHUB_STEP_SUMMARY {}", path.display()))?;
+    }
+
+    if !report.skipped.is_empty() {
+        // A gate cannot pass on results it could not read.
+        let names: Vec<&str> = report.skipped.iter().map(|s| s.source.as_str()).collect();
+        return Err(CliError::usage(format!(
+            "unusable input: {} file(s) could not be read: {}",
+            names.len(),
+            names.join(", ")
+        ))
+        .into());
+    }
+    Ok(if report.failed() {
+        exit::REGRESSION
+    } else {
+        exit::OK
+    })
+}
+
+fn write_file(
+    path: &Path,
+    renderer: &dyn CheckRenderer,
+    report: &check::Report,
+) -> anyhow::Result<()> {
+    let mut buf = Vec::new();
+    renderer.render(report, &mut buf)?;
+    std::fs::write(path, buf).with_context(|| format!("cannot write {}", path.display()))
 }

@@ -1,0 +1,49 @@
+//! `--format json`: the report as one JSON document.
+//!
+//! ```text
+//! { "status": "pass" | "fail", "regressions": n, "improvements": n,
+//!   "missing_workloads": ["randwrite 4k write", ...],
+//!   "findings": [ { "workload": "randread 4k read", "rw", "bs_bytes",
+//!     "direction", "metric", "better", "baseline", "candidate",
+//!     "change_pct", "threshold_pct", "verdict", "rule", "reason",
+//!     "p_value", "spread_source", "fails" } ],
+//!   "skipped": [ { "source", "reason" } ], "warnings": [ ... ] }
+//! ```
+
+use std::io::Write;
+
+use serde_json::{Value, json};
+
+use super::CheckRenderer;
+use crate::check::{Report, Verdict};
+
+pub struct Json;
+
+impl CheckRenderer for Json {
+    fn render(&self, report: &Report, out: &mut dyn Write) -> anyhow::Result<()> {
+        let findings: Vec<Value> = report
+            .findings
+            .iter()
+            .map(|f| {
+                let mut v = serde_json::to_value(f)?;
+                if let Value::Object(map) = &mut v {
+                    map.insert("reason".into(), f.reason().into());
+                    map.shift_insert(0, "workload".into(), f.workload().into());
+                }
+                Ok(v)
+            })
+            .collect::<Result<_, serde_json::Error>>()?;
+        let doc = json!({
+            "status": if report.failed() { "fail" } else { "pass" },
+            "regressions": report.count(Verdict::Regression),
+            "improvements": report.count(Verdict::Improvement),
+            "missing_workloads": report.missing_workloads(),
+            "findings": findings,
+            "skipped": report.skipped,
+            "warnings": report.warnings,
+        });
+        serde_json::to_writer_pretty(&mut *out, &doc)?;
+        writeln!(out)?;
+        Ok(())
+    }
+}

@@ -1,0 +1,92 @@
+//! `--junit FILE`: one testcase per workload and metric, a failure for
+//! each finding that fails the check; the JUnit XML that GitLab, Jenkins
+//! and GitHub test reporters read.
+
+use std::io::Write;
+
+use super::{CheckRenderer, format_change, format_value};
+use crate::check::threshold::metric_name;
+use crate::check::{Report, Verdict};
+
+pub struct Junit;
+
+impl CheckRenderer for Junit {
+    fn render(&self, report: &Report, out: &mut dyn Write) -> anyhow::Result<()> {
+        let failures = report.findings.iter().filter(|f| f.fails).count();
+        let skipped = report
+            .findings
+            .iter()
+            .filter(|f| matches!(f.verdict, Verdict::Missing | Verdict::New) && !f.fails)
+            .count();
+        writeln!(out, r#"<?xml version="1.0" encoding="UTF-8"?>"#)?;
+        writeln!(
+            out,
+            r#"<testsuites name="nvcmp check" tests="{n}" failures="{failures}">"#,
+            n = report.findings.len()
+        )?;
+        writeln!(
+            out,
+            r#"  <testsuite name="nvcmp check" tests="{n}" failures="{failures}" errors="0" skipped="{skipped}">"#,
+            n = report.findings.len()
+        )?;
+        for f in &report.findings {
+            let name = esc(metric_name(f.metric));
+            let class = esc(&f.workload());
+            let detail = esc(&format!(
+                "{} {}: {} -> {} ({}), {}",
+                f.workload(),
+                metric_name(f.metric),
+                format_value(f.metric, f.baseline),
+                format_value(f.metric, f.candidate),
+                format_change(f),
+                f.reason()
+            ));
+            if f.fails {
+                writeln!(out, r#"    <testcase classname="{class}" name="{name}">"#)?;
+                writeln!(
+                    out,
+                    r#"      <failure type="{}" message="{detail}">{detail}</failure>"#,
+                    f.verdict.as_str()
+                )?;
+                writeln!(out, "    </testcase>")?;
+            } else if matches!(f.verdict, Verdict::Missing | Verdict::New) {
+                writeln!(out, r#"    <testcase classname="{class}" name="{name}">"#)?;
+                writeln!(out, r#"      <skipped message="{detail}"/>"#)?;
+                writeln!(out, "    </testcase>")?;
+            } else {
+                writeln!(
+                    out,
+                    r#"    <testcase classname="{class}" name="{name}"><system-out>{detail}</system-out></testcase>"#
+                )?;
+            }
+        }
+        writeln!(out, "  </testsuite>")?;
+        writeln!(out, "</testsuites>")?;
+        Ok(())
+    }
+}
+
+/// XML attribute and text escaping.
+fn esc(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            c if (c as u32) < 0x20 && !matches!(c, '\t' | '\n' | '\r') => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn escapes_markup() {
+        assert_eq!(super::esc(r#"a<b & "c""#), "a&lt;b &amp; &quot;c&quot;");
+    }
+}
