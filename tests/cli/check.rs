@@ -1,1 +1,279 @@
-//! `nvcmp check` end to end.
+//! `nvcmp check` end to end, on real fio runs (fixtures/check/make.sh says
+//! how each was made; `regressed`, `missing` and `truncated` are derived
+//! from `run2`).
+
+use predicates::prelude::*;
+use serde_json::Value;
+
+use crate::common::{fixture, nvcmp};
+
+fn fio_json(rel: &str) -> Value {
+    serde_json::from_slice(&std::fs::read(fixture(rel)).unwrap()).unwrap()
+}
+
+fn check_json(base: &str, cand: &str, extra: &[&str]) -> (i32, Value) {
+    let out = nvcmp()
+        .args(["check", "--format", "json", "--baseline"])
+        .arg(fixture(base))
+        .arg("--candidate")
+        .arg(fixture(cand))
+        .args(extra)
+        .output()
+        .unwrap();
+    let doc = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)));
+    (out.status.code().unwrap(), doc)
+}
+
+fn finding<'a>(doc: &'a Value, workload: &str, metric: &str) -> &'a Value {
+    doc["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["workload"] == workload && f["metric"] == metric)
+        .unwrap_or_else(|| panic!("no {workload} {metric} in {doc:#}"))
+}
+
+#[test]
+fn two_real_runs_of_the_same_job_pass_with_defaults() {
+    let (code, doc) = check_json("check/run1", "check/run2", &[]);
+    assert_eq!(code, 0, "{doc:#}");
+    assert_eq!(doc["status"], "pass");
+    // Values are the files' own numbers.
+    let run1 = fio_json("check/run1/fio.json");
+    let run2 = fio_json("check/run2/fio.json");
+    let f = finding(&doc, "randread 4k read", "iops");
+    assert_eq!(f["baseline"], run1["jobs"][0]["read"]["iops"]);
+    assert_eq!(f["candidate"], run2["jobs"][0]["read"]["iops"]);
+    let f = finding(&doc, "randwrite 4k write", "bw_bytes_per_s");
+    assert_eq!(
+        f["candidate"].as_f64(),
+        run2["jobs"][1]["write"]["bw_bytes"].as_f64()
+    );
+    // The runs differ by more than 5 % somewhere; fio's samples clear it.
+    let cleared: Vec<&Value> = doc["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["rule"] == "not_significant")
+        .collect();
+    assert!(!cleared.is_empty(), "{doc:#}");
+    for f in cleared {
+        assert!(f["change_pct"].as_f64().unwrap().abs() > 5.0);
+        assert!(f["p_value"].as_f64().unwrap() >= 0.05);
+        assert_eq!(f["spread_source"], "samples");
+    }
+}
+
+#[test]
+fn an_injected_regression_fails_and_is_named() {
+    let out = nvcmp()
+        .args(["check", "--baseline"])
+        .arg(fixture("check/run2"))
+        .arg("--candidate")
+        .arg(fixture("check/regressed"))
+        .assert()
+        .code(1);
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    let line = text
+        .lines()
+        .find(|l| l.contains("randread 4k read") && l.contains(" iops "))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(
+        line.contains("regression") && line.contains("-15.0%"),
+        "{line}"
+    );
+    assert!(text.contains("FAIL: 2 regressions"), "{text}");
+
+    let (code, doc) = check_json("check/run2", "check/regressed", &[]);
+    assert_eq!(code, 1);
+    let f = finding(&doc, "randread 4k read", "iops");
+    assert_eq!(
+        (f["verdict"].as_str(), f["rule"].as_str()),
+        (Some("regression"), Some("significant"))
+    );
+    let base = fio_json("check/run2/fio.json")["jobs"][0]["read"]["iops"]
+        .as_f64()
+        .unwrap();
+    let cand = fio_json("check/regressed/fio.json")["jobs"][0]["read"]["iops"]
+        .as_f64()
+        .unwrap();
+    let expect = (cand - base) / base * 100.0;
+    assert!((f["change_pct"].as_f64().unwrap() - expect).abs() < 1e-9);
+    // The untouched workload stays clean.
+    assert_eq!(
+        finding(&doc, "randwrite 4k write", "iops")["verdict"],
+        "unchanged"
+    );
+    // A threshold above the injected 15 % lets it through.
+    let (code, _) = check_json(
+        "check/run2",
+        "check/regressed",
+        &["--threshold", "iops=20%", "--threshold", "bw=20"],
+    );
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn quiet_prints_only_regressions() {
+    let out = nvcmp()
+        .args(["--quiet", "check", "--baseline"])
+        .arg(fixture("check/run2"))
+        .arg("--candidate")
+        .arg(fixture("check/regressed"))
+        .assert()
+        .code(1);
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(text.contains("randread 4k read"), "{text}");
+    assert!(
+        !text.contains("randwrite") && !text.contains("unchanged"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_truncated_candidate_exits_2_naming_it() {
+    nvcmp()
+        .args(["check", "--baseline"])
+        .arg(fixture("check/run2"))
+        .arg("--candidate")
+        .arg(fixture("check/truncated/fio.json"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("truncated/fio.json"))
+        .stderr(predicate::str::contains("truncated or corrupt"));
+}
+
+#[test]
+fn a_truncated_file_beside_good_ones_still_exits_2() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, from) in [
+        ("a.json", "check/run1/fio.json"),
+        ("b.json", "check/truncated/fio.json"),
+    ] {
+        std::fs::copy(fixture(from), dir.path().join(name)).unwrap();
+    }
+    nvcmp()
+        .args(["check", "--baseline"])
+        .arg(fixture("check/run2"))
+        .arg("--candidate")
+        .arg(dir.path())
+        .assert()
+        .code(2)
+        .stdout(predicate::str::contains("randread 4k read"))
+        .stderr(predicate::str::contains("b.json"))
+        .stderr(predicate::str::contains("could not be read"));
+}
+
+#[test]
+fn a_missing_workload_fails_unless_allowed() {
+    let (code, doc) = check_json("check/run2", "check/missing", &[]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        doc["missing_workloads"],
+        serde_json::json!(["randwrite 4k write"])
+    );
+    assert_eq!(doc["regressions"], 0);
+    let (code, doc) = check_json("check/run2", "check/missing", &["--allow-missing"]);
+    assert_eq!(code, 0, "{doc:#}");
+    assert_eq!(
+        finding(&doc, "randwrite 4k write", "iops")["verdict"],
+        "missing"
+    );
+    // The other way round the workload is new: no failure.
+    let (code, doc) = check_json("check/missing", "check/run2", &[]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        finding(&doc, "randwrite 4k write", "iops")["verdict"],
+        "new"
+    );
+}
+
+#[test]
+fn junit_markdown_and_step_summary() {
+    let dir = tempfile::tempdir().unwrap();
+    let junit = dir.path().join("check.xml");
+    let md = dir.path().join("check.md");
+    let summary = dir.path().join("summary.md");
+    std::fs::write(&summary, "earlier step\n").unwrap();
+    nvcmp()
+        .env("GITHUB_STEP_SUMMARY", &summary)
+        .args(["check", "--baseline"])
+        .arg(fixture("check/run2"))
+        .arg("--candidate")
+        .arg(fixture("check/regressed"))
+        .arg("--junit")
+        .arg(&junit)
+        .arg("--markdown")
+        .arg(&md)
+        .assert()
+        .code(1);
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    // 2 workloads x 3 default metrics, the two regressed ones failing.
+    assert_eq!(xml.matches("<testcase ").count(), 6, "{xml}");
+    assert_eq!(xml.matches("<failure ").count(), 2, "{xml}");
+    assert!(xml.contains(r#"tests="6" failures="2""#), "{xml}");
+    assert!(
+        xml.contains(r#"<testcase classname="randread 4k read" name="iops">"#),
+        "{xml}"
+    );
+    let text = std::fs::read_to_string(&md).unwrap();
+    assert!(
+        text.starts_with("## ❌ nvcmp check: FAIL: 2 regressions"),
+        "{text}"
+    );
+    assert!(text.contains("| randread 4k read | iops |"), "{text}");
+    let appended = std::fs::read_to_string(&summary).unwrap();
+    assert_eq!(appended, format!("earlier step\n{text}"));
+}
+
+#[test]
+fn a_dataset_baseline_judges_like_its_results() {
+    // A dataset as `nvcmp ingest --format json` writes it: an array of rows.
+    let dir = tempfile::tempdir().unwrap();
+    let rows = nvcmp::check::input::load(&[fixture("check/run2")]).rows;
+    assert_eq!(rows.len(), 2);
+    let dataset = dir.path().join("baseline.json");
+    std::fs::write(&dataset, serde_json::to_vec(&rows).unwrap()).unwrap();
+    let (code, from_dataset) = check_json("check/run2", "check/regressed", &[]);
+    let out = nvcmp()
+        .args(["check", "--format", "json", "--baseline"])
+        .arg(&dataset)
+        .arg("--candidate")
+        .arg(fixture("check/regressed"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(code));
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["findings"], from_dataset["findings"]);
+
+    // A parquet file this build cannot read yet is named, exit 2.
+    let parquet = dir.path().join("baseline.parquet");
+    std::fs::write(&parquet, b"PAR1").unwrap();
+    nvcmp()
+        .args(["check", "--baseline"])
+        .arg(&parquet)
+        .arg("--candidate")
+        .arg(fixture("check/run1"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("baseline.parquet"));
+}
+
+#[test]
+fn bad_usage_exits_2() {
+    nvcmp()
+        .args(["check", "--baseline"])
+        .arg(fixture("check/run1"))
+        .arg("--candidate")
+        .arg(fixture("check/run2"))
+        .args(["--threshold", "latency=3%"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("unknown metric `latency`"));
+    nvcmp()
+        .args(["check", "--candidate"])
+        .arg(fixture("check/run2"))
+        .assert()
+        .code(2);
+}
