@@ -76,9 +76,10 @@ mean = sum(iops) / len(iops)
 sd = (sum((v - mean) ** 2 for v in iops) / (len(iops) - 1)) ** 0.5
 samples = [docs[r]["jobs"][0]["read"]["iops_samples"] for r in runs]
 extra = os.environ.get("FIO_ARGS", "")
-lines = [f"# nvcmp check noise study ({len(runs)} runs of 4k randread psync, 3 s {extra})".replace(" )", ")"), "",
+lines = [f"# nvcmp check noise study ({len(runs)} runs of 4k randread, 3 s, psync {extra})".replace(" )", ")"), "",
          f"IOPS across runs: mean {mean:,.0f}, stddev {sd:,.0f} ({sd/mean*100:.1f} %), "
-         f"min {min(iops):,.0f}, max {max(iops):,.0f}; fio samples per run: {min(samples)}-{max(samples)}", ""]
+         f"min {min(iops):,.0f}, max {max(iops):,.0f}; fio samples per run: {min(samples)}-{max(samples)}; "
+         f"load average at the end {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs", ""]
 
 pairs = [(a, b) for a in runs for b in runs if a != b]
 alarms, bare = 0, 0
