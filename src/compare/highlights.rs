@@ -74,11 +74,21 @@ fn present(m: &MetricResult) -> Vec<(&str, f64)> {
 pub fn build(cmp: &Comparison) -> Vec<String> {
     let mut out = Vec::new();
     let scales: Vec<(Metric, Scale)> = METRICS.iter().map(|m| (*m, scale_in(cmp, *m))).collect();
-    let scale = |m: Metric| scales.iter().find(|(x, _)| *x == m).map(|(_, s)| *s).unwrap();
+    let scale = |m: Metric| {
+        scales
+            .iter()
+            .find(|(x, _)| *x == m)
+            .map(|(_, s)| *s)
+            .unwrap()
+    };
 
     // 1 and 2: most wins per direction and metric.
     for dir in Direction::ALL {
-        let ws: Vec<&Workload> = cmp.workloads.iter().filter(|w| w.direction == dir).collect();
+        let ws: Vec<&Workload> = cmp
+            .workloads
+            .iter()
+            .filter(|w| w.direction == dir)
+            .collect();
         if ws.len() < 2 || cmp.configs.len() < 2 {
             continue;
         }
@@ -115,13 +125,18 @@ pub fn build(cmp: &Comparison) -> Vec<String> {
                         .filter(|r| {
                             let ws = winners(r);
                             !ws.is_empty()
-                                && ws.iter().all(|c| {
-                                    cmp.config_os.get(*c).map(|s| s.as_str()) == Some(f)
-                                })
+                                && ws
+                                    .iter()
+                                    .all(|c| cmp.config_os.get(*c).map(|s| s.as_str()) == Some(f))
                         })
                         .count()
                 };
-                let top = cmp.families.iter().map(|f| fam_wins(&f.name)).max().unwrap_or(0);
+                let top = cmp
+                    .families
+                    .iter()
+                    .map(|f| fam_wins(&f.name))
+                    .max()
+                    .unwrap_or(0);
                 if top > 0 {
                     for f in cmp.families.iter().filter(|f| fam_wins(&f.name) == top) {
                         out.push(format!(
@@ -170,8 +185,16 @@ pub fn build(cmp: &Comparison) -> Vec<String> {
             if vals.len() < 2 {
                 continue;
             }
-            let lo = vals.iter().copied().reduce(|a, b| if b.1 < a.1 { b } else { a }).unwrap();
-            let hi = vals.iter().copied().reduce(|a, b| if b.1 > a.1 { b } else { a }).unwrap();
+            let lo = vals
+                .iter()
+                .copied()
+                .reduce(|a, b| if b.1 < a.1 { b } else { a })
+                .unwrap();
+            let hi = vals
+                .iter()
+                .copied()
+                .reduce(|a, b| if b.1 > a.1 { b } else { a })
+                .unwrap();
             let gap = hi.1 - lo.1;
             let (first, second) = match m.better() {
                 Better::Higher => (hi, lo),
@@ -208,7 +231,8 @@ pub fn build(cmp: &Comparison) -> Vec<String> {
                 let mut best: Option<(f64, &Workload, &str, &str)> = None;
                 for w in &cmp.workloads {
                     let Some(r) = w.metric(m) else { continue };
-                    let (Some(a), Some(b)) = (top_of(r, &mine.configs), top_of(r, &theirs.configs)) else {
+                    let (Some(a), Some(b)) = (top_of(r, &mine.configs), top_of(r, &theirs.configs))
+                    else {
                         continue;
                     };
                     if b.1 <= 0.0 || precision_tie(a.1, a.2, b.1, b.2) {

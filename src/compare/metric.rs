@@ -44,13 +44,16 @@ impl Metric {
     /// Parses a key or a short alias (`bw`, `lat`, `cpu`, `p99`).
     pub fn parse(s: &str) -> Option<Metric> {
         let s = s.trim().to_ascii_lowercase();
-        Metric::ALL.into_iter().find(|m| m.key() == s).or(match s.as_str() {
-            "bw" | "bandwidth" => Some(Metric::BwBytesPerS),
-            "lat" | "latency" => Some(Metric::LatMeanNs),
-            "p99" | "clat_p99" => Some(Metric::ClatP99Ns),
-            "cpu" => Some(Metric::CpuPct),
-            _ => None,
-        })
+        Metric::ALL
+            .into_iter()
+            .find(|m| m.key() == s)
+            .or(match s.as_str() {
+                "bw" | "bandwidth" => Some(Metric::BwBytesPerS),
+                "lat" | "latency" => Some(Metric::LatMeanNs),
+                "p99" | "clat_p99" => Some(Metric::ClatP99Ns),
+                "cpu" => Some(Metric::CpuPct),
+                _ => None,
+            })
     }
 
     /// Name in sentences: "bandwidth", "mean latency".

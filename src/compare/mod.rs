@@ -219,7 +219,11 @@ pub fn compare(rows: &[Row], opts: &CompareOptions) -> Comparison {
     for key in keys {
         let cells: IndexMap<&str, Cell> = configs
             .iter()
-            .filter_map(|c| grouped[c].get(&key).map(|runs| (c.as_str(), Cell::new(runs))))
+            .filter_map(|c| {
+                grouped[c]
+                    .get(&key)
+                    .map(|runs| (c.as_str(), Cell::new(runs)))
+            })
             .collect();
         let mut notes = Vec::new();
         let missing: Vec<&str> = configs
@@ -232,7 +236,12 @@ pub fn compare(rows: &[Row], opts: &CompareOptions) -> Comparison {
         }
         let shapes: IndexMap<&str, BTreeSet<(u32, u32)>> = cells
             .iter()
-            .map(|(c, cell)| (*c, cell.runs.iter().map(|r| (r.iodepth, r.numjobs)).collect()))
+            .map(|(c, cell)| {
+                (
+                    *c,
+                    cell.runs.iter().map(|r| (r.iodepth, r.numjobs)).collect(),
+                )
+            })
             .collect();
         let distinct: BTreeSet<_> = shapes.values().collect();
         if distinct.len() > 1 {
@@ -246,7 +255,10 @@ pub fn compare(rows: &[Row], opts: &CompareOptions) -> Comparison {
                     format!("{c}: {}", s.join(" / "))
                 })
                 .collect();
-            notes.push(format!("configs ran with different queue shapes ({})", parts.join("; ")));
+            notes.push(format!(
+                "configs ran with different queue shapes ({})",
+                parts.join("; ")
+            ));
         }
         for (c, cell) in &cells {
             if cell.errored {
@@ -297,7 +309,9 @@ pub fn compare(rows: &[Row], opts: &CompareOptions) -> Comparison {
                 })
                 .collect();
             let d = rules::decide(m.better(), &entries, opts.alpha);
-            let base = baseline.as_ref().and_then(|b| values.get(b).copied().flatten());
+            let base = baseline
+                .as_ref()
+                .and_then(|b| values.get(b).copied().flatten());
             let delta_abs: IndexMap<String, Option<f64>> = values
                 .iter()
                 .map(|(c, v)| (c.clone(), v.zip(base).map(|(v, b)| v - b)))
@@ -367,7 +381,10 @@ pub fn compare(rows: &[Row], opts: &CompareOptions) -> Comparison {
 }
 
 fn cells_runs<'a>(cells: &'a IndexMap<&'a str, Cell>) -> Vec<(&'a str, &'a [Run])> {
-    cells.iter().map(|(c, cell)| (*c, cell.runs.as_slice())).collect()
+    cells
+        .iter()
+        .map(|(c, cell)| (*c, cell.runs.as_slice()))
+        .collect()
 }
 
 impl Workload {
@@ -387,5 +404,8 @@ impl Workload {
 }
 
 fn is_mixed(rw: &str) -> bool {
-    matches!(rw, "randrw" | "rw" | "readwrite" | "trimwrite" | "randtrimwrite")
+    matches!(
+        rw,
+        "randrw" | "rw" | "readwrite" | "trimwrite" | "randtrimwrite"
+    )
 }

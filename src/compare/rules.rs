@@ -87,9 +87,8 @@ pub fn decide(better: Better, entries: &[Entry], alpha: f64) -> Decision {
             tied.push(e.config.to_string());
             tie_rules.push(rule);
         } else {
-            let closer = runner_up.is_none_or(|(r, _)| {
-                (e.value - best.value).abs() < (r.value - best.value).abs()
-            });
+            let closer = runner_up
+                .is_none_or(|(r, _)| (e.value - best.value).abs() < (r.value - best.value).abs());
             if closer {
                 runner_up = Some((e, rule));
             }
@@ -193,6 +192,9 @@ mod tests {
             },
         ];
         let d = decide(Better::Higher, &quiet, 0.05);
-        assert_eq!((d.winner.as_deref(), d.rule), (Some("a"), Rule::Significant));
+        assert_eq!(
+            (d.winner.as_deref(), d.rule),
+            (Some("a"), Rule::Significant)
+        );
     }
 }

@@ -98,4 +98,3 @@ pub fn check_comparison(cmp: &Comparison) -> Vec<String> {
     }
     out
 }
-

@@ -43,13 +43,20 @@ impl WorkloadKey {
 
 impl Ord for WorkloadKey {
     fn cmp(&self, other: &Self) -> Ordering {
-        (self.direction, self.rw_rank(), &self.rw, self.bs_bytes, self.rwmixread).cmp(&(
-            other.direction,
-            other.rw_rank(),
-            &other.rw,
-            other.bs_bytes,
-            other.rwmixread,
-        ))
+        (
+            self.direction,
+            self.rw_rank(),
+            &self.rw,
+            self.bs_bytes,
+            self.rwmixread,
+        )
+            .cmp(&(
+                other.direction,
+                other.rw_rank(),
+                &other.rw,
+                other.bs_bytes,
+                other.rwmixread,
+            ))
     }
 }
 
