@@ -16,7 +16,7 @@ const ORDER: [&str; 4] = [
 /// Rows as ingest would make them from the shipped fixture: Windows
 /// figures exact (fio JSON), Linux IOPS known to the thousand, bandwidth
 /// to 1 MiB/s and latency to 10 ns (fio's normal text output).
-fn rows() -> Vec<Row> {
+pub(crate) fn rows() -> Vec<Row> {
     let mut lines = CSV.lines();
     let header: Vec<&str> = lines.next().unwrap().split(',').collect();
     let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
@@ -53,7 +53,7 @@ fn rows() -> Vec<Row> {
         .collect()
 }
 
-fn published() -> Comparison {
+pub(crate) fn published() -> Comparison {
     let opts = CompareOptions {
         order: ORDER.iter().map(|s| s.to_string()).collect(),
         baseline: Some("windows-non-native".into()),

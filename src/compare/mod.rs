@@ -18,7 +18,7 @@ pub mod stats;
 pub mod workload;
 
 #[cfg(test)]
-mod golden;
+pub(crate) mod golden;
 
 use std::collections::BTreeSet;
 
