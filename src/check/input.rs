@@ -2,15 +2,15 @@
 //! and folders, or a dataset saved by `nvcmp ingest -o`.
 //!
 //! TEMPORARY in part: until `crate::ingest::ingest` and
-//! `crate::dataset::read` land on main, fio's JSON output (fio 3.x, the
-//! fields `check` gates on) and datasets in JSON/NDJSON are read here;
-//! then [`load`] becomes a call to those two and this reader goes.
+//! `crate::dataset::read` land on main, this walks the paths itself, reads
+//! fio's JSON with ingest's own decoder and reader, and datasets in
+//! JSON/NDJSON with serde; then [`load`] becomes a call to those two.
 
 use std::path::{Path, PathBuf};
 
-use serde_json::Value;
-
-use crate::model::{Direction, Row, Skipped, Warning};
+use crate::ingest::decode::{self, SegmentKind};
+use crate::ingest::fio_json;
+use crate::model::{Row, Skipped, Warning};
 
 /// Rows of one side, with what could not be read.
 #[derive(Debug, Default)]
@@ -105,7 +105,9 @@ fn read_file(path: &Path) -> Result<Vec<Row>, String> {
         return serde_json::from_str::<Vec<Row>>(trimmed)
             .map_err(|e| format!("malformed dataset JSON: {e}"));
     }
-    if trimmed.starts_with('{') && !trimmed.contains("\"fio version\"") {
+    // NDJSON rows are one complete object per line; fio pretty-prints.
+    let first = trimmed.lines().next().unwrap_or("");
+    if serde_json::from_str::<serde_json::Value>(first).is_ok_and(|v| v.is_object()) {
         return trimmed
             .lines()
             .filter(|l| !l.trim().is_empty())
@@ -116,122 +118,38 @@ fn read_file(path: &Path) -> Result<Vec<Row>, String> {
             })
             .collect();
     }
-    // fio prints notes before its JSON (`note: both iodepth >= 1 and ...`).
-    let start = text
-        .find('{')
-        .ok_or_else(|| "not fio output: no JSON document".to_string())?;
-    let mut rows = Vec::new();
-    let mut docs = serde_json::Deserializer::from_str(&text[start..]).into_iter::<Value>();
-    loop {
-        match docs.next() {
-            None => break,
-            Some(Ok(doc)) => rows.extend(fio_doc(&doc)?),
-            Some(Err(e)) => {
-                return Err(format!("malformed fio JSON (truncated or corrupt): {e}"));
-            }
+    fio_rows(&bytes)
+}
+
+/// fio's JSON output through ingest's decoder and JSON reader. Successive
+/// documents with the same jobs are `--status-interval` snapshots
+/// (cumulative): only the last one counts (CONTRACT.md).
+fn fio_rows(bytes: &[u8]) -> Result<Vec<Row>, String> {
+    let text = decode::decode(bytes).map_err(|e| e.to_string())?;
+    let mut rows: Vec<Row> = Vec::new();
+    let mut last_set = None;
+    let mut docs = 0;
+    for seg in decode::segments(&text) {
+        if seg.kind != SegmentKind::Json {
+            continue;
         }
+        docs += 1;
+        let doc = fio_json::parse(seg.text).map_err(|e| format!("line {}: {e}", seg.line))?;
+        let set = fio_json::job_set(&doc);
+        let parsed = fio_json::to_parsed(&doc);
+        if last_set.as_ref() == Some(&set) {
+            let n = parsed.rows.len();
+            rows.truncate(rows.len().saturating_sub(n));
+        }
+        rows.extend(parsed.rows);
+        last_set = Some(set);
     }
-    Ok(rows)
-}
-
-fn opt_str<'a>(job: &'a Value, global: &'a Value, key: &str) -> Option<&'a str> {
-    job.get("job options")
-        .and_then(|o| o.get(key))
-        .or_else(|| global.get(key))
-        .and_then(Value::as_str)
-}
-
-fn num(v: &Value, key: &str) -> Option<f64> {
-    v.get(key).and_then(Value::as_f64).filter(|x| x.is_finite())
-}
-
-/// Rows of one fio JSON document (fio 3.x: `lat_ns`, `bw_bytes`).
-fn fio_doc(doc: &Value) -> Result<Vec<Row>, String> {
-    let jobs = doc
-        .get("jobs")
-        .and_then(Value::as_array)
-        .ok_or_else(|| "not fio output: no `jobs` array".to_string())?;
-    let empty = Value::Null;
-    let global = doc.get("global options").unwrap_or(&empty);
-    let version = doc
-        .get("fio version")
-        .and_then(Value::as_str)
-        .unwrap_or("")
-        .to_string();
-    let mut rows = Vec::new();
-    for job in jobs {
-        let rw = opt_str(job, global, "rw")
-            .or_else(|| opt_str(job, global, "readwrite"))
-            .unwrap_or("read")
-            .to_string();
-        let bs = opt_str(job, global, "bs")
-            .or_else(|| opt_str(job, global, "blocksize"))
-            .unwrap_or("4k");
-        let bs_parts: Vec<&str> = bs.split(',').collect();
-        let int_opt = |k: &str| opt_str(job, global, k).and_then(|s| s.parse::<u32>().ok());
-        for (i, dir) in Direction::ALL.iter().enumerate() {
-            let Some(d) = job.get(dir.as_str()) else {
-                continue;
-            };
-            if num(d, "io_bytes").unwrap_or(0.0) <= 0.0 {
-                continue;
-            }
-            let mut r = Row::empty("", *dir);
-            r.fio_version = version.clone();
-            r.job = job
-                .get("jobname")
-                .and_then(Value::as_str)
-                .unwrap_or("")
-                .to_string();
-            r.format = "json".into();
-            r.engine = opt_str(job, global, "ioengine")
-                .unwrap_or("psync")
-                .to_string();
-            r.rw = rw.clone();
-            let part = bs_parts
-                .get(i)
-                .or(bs_parts.first())
-                .copied()
-                .unwrap_or("4k");
-            r.bs_bytes = crate::units::parse_size(part.trim()).unwrap_or(4096);
-            r.iodepth = int_opt("iodepth").unwrap_or(1);
-            r.numjobs = int_opt("numjobs").unwrap_or(1);
-            r.rwmixread = int_opt("rwmixread");
-            r.runtime_ms = num(d, "runtime").unwrap_or(0.0);
-            r.io_bytes = num(d, "io_bytes").unwrap_or(0.0) as u64;
-            r.bw_bytes_per_s = num(d, "bw_bytes")
-                .or_else(|| num(d, "bw").map(|kib| kib * 1024.0))
-                .unwrap_or(0.0);
-            r.iops = num(d, "iops").unwrap_or(0.0);
-            if let Some(lat) = d.get("lat_ns") {
-                r.lat_mean_ns = num(lat, "mean");
-                r.lat_stddev_ns = num(lat, "stddev");
-                r.lat_min_ns = num(lat, "min");
-                r.lat_max_ns = num(lat, "max");
-            }
-            if let Some(clat) = d.get("clat_ns") {
-                r.clat_mean_ns = num(clat, "mean");
-                let p = clat.get("percentile");
-                r.clat_p99_ns = p.and_then(|p| num(p, "99.000000"));
-            }
-            r.iops_samples = num(d, "iops_samples").map(|n| n as u64);
-            r.iops_sample_mean = num(d, "iops_mean");
-            r.iops_sample_stddev = num(d, "iops_stddev");
-            r.bw_samples = num(d, "bw_samples").map(|n| n as u64);
-            r.bw_sample_mean = num(d, "bw_mean").map(|kib| kib * 1024.0);
-            r.bw_sample_stddev = num(d, "bw_dev").map(|kib| kib * 1024.0);
-            r.usr_cpu_pct = num(job, "usr_cpu").unwrap_or(0.0);
-            r.sys_cpu_pct = num(job, "sys_cpu").unwrap_or(0.0);
-            r.error = job.get("error").and_then(Value::as_i64).unwrap_or(0);
-            let values = [r.iops, r.bw_bytes_per_s, r.runtime_ms];
-            if values.iter().any(|v| !v.is_finite() || *v < 0.0) {
-                return Err(format!(
-                    "job `{}`: a value is not a finite, non-negative number",
-                    r.job
-                ));
-            }
-            rows.push(r);
-        }
+    if docs == 0 {
+        return Err(
+            "not fio output: no JSON document (fio's normal text output is not \
+                    read by `check` yet; use --output-format=json)"
+                .into(),
+        );
     }
     Ok(rows)
 }
@@ -239,6 +157,8 @@ fn fio_doc(doc: &Value) -> Result<Vec<Row>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::Direction;
+    use serde_json::Value;
 
     fn fixture(rel: &str) -> PathBuf {
         PathBuf::from(env!("CARGO_MANIFEST_DIR"))

@@ -8,7 +8,6 @@
 //! labelled [`BASELINE`], candidate rows [`CANDIDATE`], and the two-config
 //! [`Comparison`] is judged here. This module adds only the verdicts.
 
-pub mod adapter;
 pub mod input;
 pub mod report;
 pub mod threshold;
@@ -16,8 +15,8 @@ pub mod verdict;
 
 use serde::Serialize;
 
-use crate::compare::{Better, Comparison, Metric, SpreadSource};
-use crate::model::{Direction, Skipped, Warning};
+use crate::compare::{self, Better, CompareOptions, Comparison, Metric, SpreadSource};
+use crate::model::{Direction, Row, Skipped, Warning};
 
 pub use threshold::Thresholds;
 pub use verdict::{CheckRule, Verdict};
@@ -176,6 +175,31 @@ fn plural(n: usize, word: &str) -> String {
     } else {
         format!("{n} {word}s")
     }
+}
+
+/// Compares baseline rows against candidate rows with the comparison
+/// engine of `analyze` and judges the result. Labels are overwritten:
+/// every baseline row becomes [`BASELINE`], every candidate row [`CANDIDATE`].
+pub fn check(baseline: &[Row], candidate: &[Row], opts: &CheckOptions) -> Report {
+    let rows: Vec<Row> = baseline
+        .iter()
+        .map(|r| (r, BASELINE))
+        .chain(candidate.iter().map(|r| (r, CANDIDATE)))
+        .map(|(r, label)| Row {
+            label: label.to_string(),
+            ..r.clone()
+        })
+        .collect();
+    let cmp = compare::compare(
+        &rows,
+        &CompareOptions {
+            order: vec![BASELINE.into(), CANDIDATE.into()],
+            baseline: Some(BASELINE.into()),
+            alpha: opts.alpha,
+            ..CompareOptions::default()
+        },
+    );
+    evaluate(&cmp, opts)
 }
 
 /// Judges a two-config comparison ([`BASELINE`] against [`CANDIDATE`]).

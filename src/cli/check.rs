@@ -10,7 +10,7 @@ use anyhow::Context;
 use super::{CliError, Global, exit};
 use crate::check::report::{CheckRenderer, Json, Junit, Markdown, Term};
 use crate::check::threshold::{METRIC_NAMES, metric_by_name};
-use crate::check::{self, BASELINE, CANDIDATE, CheckOptions, Thresholds, input};
+use crate::check::{self, CheckOptions, Thresholds, input};
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = "\
@@ -93,8 +93,8 @@ fn options(args: &Args) -> Result<CheckOptions, CliError> {
 }
 
 /// Reads one side and labels its rows; prints what could not be read.
-fn side(paths: &[PathBuf], label: &str, flag: &str) -> Result<input::Loaded, CliError> {
-    let mut loaded = input::load(paths);
+fn side(paths: &[PathBuf], flag: &str) -> Result<input::Loaded, CliError> {
+    let loaded = input::load(paths);
     for s in &loaded.skipped {
         eprintln!("nvcmp: {flag}: {s}");
     }
@@ -108,23 +108,19 @@ fn side(paths: &[PathBuf], label: &str, flag: &str) -> Result<input::Loaded, Cli
             names.join(" ")
         )));
     }
-    for r in &mut loaded.rows {
-        r.label = label.to_string();
-    }
     Ok(loaded)
 }
 
 pub fn run(args: Args, global: Global) -> anyhow::Result<u8> {
     let opts = options(&args)?;
-    let base = side(&args.baseline, BASELINE, "--baseline")?;
-    let cand = side(&args.candidate, CANDIDATE, "--candidate")?;
+    let base = side(&args.baseline, "--baseline")?;
+    let cand = side(&args.candidate, "--candidate")?;
 
-    let mut rows = base.rows;
-    rows.extend(cand.rows);
-    let cmp = check::adapter::compare(&rows);
-    let mut report = check::evaluate(&cmp, &opts);
+    let mut report = check::check(&base.rows, &cand.rows, &opts);
     report.skipped = [base.skipped, cand.skipped].concat();
-    report.warnings = [base.warnings, cand.warnings].concat();
+    report
+        .warnings
+        .splice(0..0, [base.warnings, cand.warnings].concat());
     if report.findings.is_empty() {
         return Err(
             CliError::usage("nothing to compare: no metric to check in any workload").into(),

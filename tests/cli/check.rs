@@ -141,7 +141,7 @@ fn a_truncated_candidate_exits_2_naming_it() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("truncated/fio.json"))
-        .stderr(predicate::str::contains("truncated or corrupt"));
+        .stderr(predicate::str::contains("truncated JSON"));
 }
 
 #[test]
