@@ -105,9 +105,12 @@ fn read_file(path: &Path) -> Result<Vec<Row>, String> {
         return serde_json::from_str::<Vec<Row>>(trimmed)
             .map_err(|e| format!("malformed dataset JSON: {e}"));
     }
-    // NDJSON rows are one complete object per line; fio pretty-prints.
+    // NDJSON rows are one complete object per line; fio pretty-prints, but
+    // a compacted fio document is one line too: it has `jobs`.
     let first = trimmed.lines().next().unwrap_or("");
-    if serde_json::from_str::<serde_json::Value>(first).is_ok_and(|v| v.is_object()) {
+    let is_row = serde_json::from_str::<serde_json::Value>(first)
+        .is_ok_and(|v| v.is_object() && v.get("jobs").is_none() && v.get("client_stats").is_none());
+    if is_row {
         return trimmed
             .lines()
             .filter(|l| !l.trim().is_empty())
@@ -219,5 +222,13 @@ mod tests {
         std::fs::write(&ndjson, lines.join("\n")).unwrap();
         assert_eq!(load(&[json]).rows, rows);
         assert_eq!(load(&[ndjson]).rows, rows);
+        // A compacted fio document is one line too, but it is fio output.
+        let doc: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(fixture("run2/fio.json")).unwrap()).unwrap();
+        let compact = dir.path().join("compact.json");
+        std::fs::write(&compact, serde_json::to_string(&doc).unwrap()).unwrap();
+        let from_compact = load(&[compact]).rows;
+        assert_eq!(from_compact.len(), 2);
+        assert_eq!(from_compact[0].iops, rows[0].iops);
     }
 }

@@ -151,6 +151,26 @@ impl Report {
         w
     }
 
+    /// A caution when regressions rest on one run a side: fio's
+    /// per-interval samples see noise within a run, not a whole run moved
+    /// by a busy machine (the noise study in benches/ measured this).
+    pub fn caution(&self) -> Option<String> {
+        let n = self
+            .findings
+            .iter()
+            .filter(|f| {
+                f.verdict == Verdict::Regression && f.spread_source != Some(SpreadSource::Runs)
+            })
+            .count();
+        (n > 0).then(|| {
+            format!(
+                "note: {} rest(s) on one run a side; repeat the runs (3 or more result files a \
+                 side) to tell a regression from a noisy machine",
+                plural(n, "regression")
+            )
+        })
+    }
+
     /// One line: `FAIL: 1 regression (randread 4k read iops -15.0%)` or `PASS: ...`.
     pub fn summary_line(&self) -> String {
         let reg = self.count(Verdict::Regression);

@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! { "status": "pass" | "fail", "regressions": n, "improvements": n,
-//!   "missing_workloads": ["randwrite 4k write", ...],
+//!   "missing_workloads": ["randwrite 4k write", ...], "caution": str|null,
 //!   "findings": [ { "workload": "randread 4k read", "rw", "bs_bytes",
 //!     "direction", "metric", "better", "baseline", "candidate",
 //!     "change_pct", "threshold_pct", "verdict", "rule", "reason",
@@ -38,6 +38,7 @@ impl CheckRenderer for Json {
             "regressions": report.count(Verdict::Regression),
             "improvements": report.count(Verdict::Improvement),
             "missing_workloads": report.missing_workloads(),
+            "caution": report.caution(),
             "findings": findings,
             "skipped": report.skipped,
             "warnings": report.warnings,

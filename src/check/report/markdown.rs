@@ -18,6 +18,9 @@ impl CheckRenderer for Markdown {
             table(out, &failing)?;
             writeln!(out)?;
         }
+        if let Some(note) = report.caution() {
+            writeln!(out, "> {note}\n")?;
+        }
         if !report.findings.is_empty() {
             writeln!(
                 out,

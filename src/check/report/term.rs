@@ -56,6 +56,9 @@ impl CheckRenderer for Term {
         }
         if !self.only_failures {
             writeln!(out, "{}", report.summary_line())?;
+            if let Some(note) = report.caution() {
+                writeln!(out, "{note}")?;
+            }
         }
         Ok(())
     }
