@@ -21,6 +21,9 @@
 # FIO_ARGS adds fio options (e.g. "--ioengine=libaio --direct=1 --iodepth=16"
 # with TARGET=/var/tmp/file for the disk instead of memory).
 #
+# WRAP prefixes the fio command, e.g. WRAP="nice -n -19" to shield fio
+# from other load on a shared machine.
+#
 # Usage: benches/noise-study.sh [OUT_DIR]   (needs fio, python3, a built nvcmp;
 #        NVCMP=path/to/nvcmp to pick the binary)
 set -eu
@@ -36,7 +39,7 @@ i=1
 while [ "$i" -le "$runs" ]; do
     d=$(printf '%s/runs/r%02d' "$out" "$i")
     mkdir -p "$d"
-    fio --name=randread --rw=randread --bs=4k --ioengine=psync --size=256m \
+    ${WRAP:-} fio --name=randread --rw=randread --bs=4k --ioengine=psync --size=256m \
         --filename="$target" --runtime=3 --time_based --output-format=json \
         ${FIO_ARGS:-} --output="$d/fio.json" >/dev/null
     i=$((i + 1))
@@ -75,7 +78,7 @@ iops = [docs[r]["jobs"][0]["read"]["iops"] for r in runs]
 mean = sum(iops) / len(iops)
 sd = (sum((v - mean) ** 2 for v in iops) / (len(iops) - 1)) ** 0.5
 samples = [docs[r]["jobs"][0]["read"]["iops_samples"] for r in runs]
-extra = os.environ.get("FIO_ARGS", "")
+extra = " ".join(x for x in (os.environ.get("FIO_ARGS", ""), os.environ.get("WRAP", "")) if x)
 lines = [f"# nvcmp check noise study ({len(runs)} runs of 4k randread, 3 s, psync {extra})".replace(" )", ")"), "",
          f"IOPS across runs: mean {mean:,.0f}, stddev {sd:,.0f} ({sd/mean*100:.1f} %), "
          f"min {min(iops):,.0f}, max {max(iops):,.0f}; fio samples per run: {min(samples)}-{max(samples)}; "
