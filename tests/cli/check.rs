@@ -277,3 +277,52 @@ fn bad_usage_exits_2() {
         .assert()
         .code(2);
 }
+
+#[test]
+fn repeated_runs_give_the_spread() {
+    let out = nvcmp()
+        .args(["check", "--format", "json", "--baseline"])
+        .arg(fixture("check/run1"))
+        .arg(fixture("check/run2"))
+        .arg("--candidate")
+        .arg(fixture("check/run1"))
+        .arg(fixture("check/run2"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let f = finding(&doc, "randread 4k read", "iops");
+    let iops = |rel: &str| fio_json(rel)["jobs"][0]["read"]["iops"].as_f64().unwrap();
+    let mean = (iops("check/run1/fio.json") + iops("check/run2/fio.json")) / 2.0;
+    assert!(
+        (f["baseline"].as_f64().unwrap() - mean).abs() < 1e-6,
+        "{f:#}"
+    );
+    assert_eq!(f["change_pct"].as_f64(), Some(0.0));
+    assert_eq!(f["rule"], "within_threshold");
+    assert!(doc["caution"].is_null());
+}
+
+#[test]
+fn baseline_runs_that_disagree_widen_what_counts_as_noise() {
+    // run1 and run2 differ by 8 % in randread IOPS; with them as the
+    // baseline, the candidate's injected 15 % (18 % from their mean) is
+    // not significant against that spread.
+    let out = nvcmp()
+        .args(["check", "--format", "json", "--baseline"])
+        .arg(fixture("check/run1"))
+        .arg(fixture("check/run2"))
+        .arg("--candidate")
+        .arg(fixture("check/regressed"))
+        .output()
+        .unwrap();
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let f = finding(&doc, "randread 4k read", "iops");
+    assert!(f["change_pct"].as_f64().unwrap() < -15.0, "{f:#}");
+    assert_eq!(
+        (f["rule"].as_str(), f["spread_source"].as_str()),
+        (Some("not_significant"), Some("runs"))
+    );
+    assert!(f["p_value"].as_f64().unwrap() >= 0.05);
+    assert_eq!(out.status.code(), Some(0));
+}
