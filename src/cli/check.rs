@@ -117,10 +117,20 @@ pub fn run(args: Args, global: Global) -> anyhow::Result<u8> {
     let cand = side(&args.candidate, "--candidate")?;
 
     let mut report = check::check(&base.rows, &cand.rows, &opts);
+    for w in &report.warnings {
+        eprintln!("nvcmp: {w}");
+    }
     report.skipped = [base.skipped, cand.skipped].concat();
     report
         .warnings
         .splice(0..0, [base.warnings, cand.warnings].concat());
+    // A candidate job that failed is a broken benchmark, not a result.
+    let failed_jobs: Vec<String> = cand
+        .rows
+        .iter()
+        .filter(|r| r.error != 0)
+        .map(|r| format!("{} (job {:?}, error {})", r.source, r.job, r.error))
+        .collect();
     if report.findings.is_empty() {
         return Err(
             CliError::usage("nothing to compare: no metric to check in any workload").into(),
@@ -155,6 +165,13 @@ pub fn run(args: Args, global: Global) -> anyhow::Result<u8> {
             .with_context(|| format!("GITHUB_STEP_SUMMARY {}", path.display()))?;
     }
 
+    if !failed_jobs.is_empty() {
+        return Err(CliError::usage(format!(
+            "unusable input: candidate job(s) reported an error: {}",
+            failed_jobs.join(", ")
+        ))
+        .into());
+    }
     if !report.skipped.is_empty() {
         // A gate cannot pass on results it could not read.
         let names: Vec<&str> = report.skipped.iter().map(|s| s.source.as_str()).collect();

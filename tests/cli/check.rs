@@ -326,3 +326,24 @@ fn baseline_runs_that_disagree_widen_what_counts_as_noise() {
     assert!(f["p_value"].as_f64().unwrap() >= 0.05);
     assert_eq!(out.status.code(), Some(0));
 }
+
+#[test]
+fn a_candidate_job_that_failed_exits_2_naming_it() {
+    // Derived from run2: the randwrite job's error set as fio reports a
+    // failed job (error 5, EIO).
+    let mut doc = fio_json("check/run2/fio.json");
+    doc["jobs"][1]["error"] = 5.into();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("failed.json");
+    std::fs::write(&path, serde_json::to_vec_pretty(&doc).unwrap()).unwrap();
+    nvcmp()
+        .args(["check", "--baseline"])
+        .arg(fixture("check/run2"))
+        .arg("--candidate")
+        .arg(&path)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "failed.json (job \"randwrite\", error 5)",
+        ));
+}
