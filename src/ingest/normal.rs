@@ -193,8 +193,13 @@ struct Block {
     group: u32,
     jobs: u32,
     error: i64,
+    /// fio's text for the error (`file:ioengines.c:399, func=..., error=...`).
+    verror: String,
     aggregate: bool,
     dirs: Vec<DirStats>,
+    /// Inside a `mixed:` section (unified_rw_reporting=both), whose numbers
+    /// would otherwise land on the direction before it.
+    in_mixed: bool,
     usr: Option<f64>,
     sys: Option<f64>,
     /// `issued rwts: total=` counts per direction.
@@ -264,6 +269,7 @@ fn parse(text: &str) -> Result<Doc, ReadError> {
 
         if t.starts_with('|') {
             if let (PctBlock::Clat(mult), Some(b)) = (pct, block.as_mut())
+                && !b.in_mixed
                 && let Some(d) = b.dirs.last_mut()
             {
                 parse_percentile_line(t, mult, &mut d.clat_pct)
@@ -287,6 +293,13 @@ fn parse(text: &str) -> Result<Doc, ReadError> {
                 .and_then(|e| e.split_whitespace().next())
                 .and_then(|e| e.trim_end_matches(':').parse::<i64>().ok())
                 .ok_or_else(|| malformed(format!("job {name}: no `err=` in its status line")))?;
+            let verror = rest
+                .find("err=")
+                .map(|i| &rest[i..])
+                .and_then(|e| e.split_once(" ("))
+                .and_then(|(_, v)| v.split_once("): pid="))
+                .map(|(v, _)| v.to_string())
+                .unwrap_or_default();
             let aggregate = name == "All clients";
             block = Some(Block {
                 host: if aggregate { None } else { pending_host.take() },
@@ -294,6 +307,7 @@ fn parse(text: &str) -> Result<Doc, ReadError> {
                 group,
                 jobs: jobs.max(1),
                 error,
+                verror,
                 aggregate,
                 ..Block::default()
             });
@@ -334,8 +348,20 @@ fn parse(text: &str) -> Result<Doc, ReadError> {
             pending_host = Some(h.to_string());
         }
         let Some(b) = block.as_mut() else { continue };
+        if t.starts_with("mixed:") {
+            doc.warnings.push(format!(
+                "job {}: unified_rw_reporting `mixed` figures not read (the read/write rows are)",
+                b.name
+            ));
+            b.in_mixed = true;
+            continue;
+        }
         if let Some(d) = parse_direction_line(t, &b.name)? {
             b.dirs.push(d);
+            b.in_mixed = false;
+            continue;
+        }
+        if b.in_mixed {
             continue;
         }
         if let Some((kind, l)) = parse_lat_line(t)? {
@@ -466,11 +492,6 @@ fn parse_direction_line(t: &str, job: &str) -> Result<Option<DirStats>, ReadErro
         "read" => Direction::Read,
         "write" => Direction::Write,
         "trim" => Direction::Trim,
-        "mixed" => {
-            return Err(malformed(format!(
-                "job {job}: unified_rw_reporting `mixed` lines are not supported (rerun with unified_rw_reporting=0)"
-            )));
-        }
         _ => return Ok(None),
     };
     let rest = rest.trim_start();
@@ -583,11 +604,12 @@ fn parse_percentile_line(t: &str, mult: f64, out: &mut Vec<(f64, f64)>) -> Optio
         }
         let (p, v) = entry.split_once("th=[")?;
         let p: f64 = p.trim().parse().ok()?;
-        let v: f64 = v.trim_end_matches(']').trim().parse().ok()?;
-        if !(p.is_finite() && v.is_finite()) {
+        // `%llu` in fio, but read a k/M suffix too rather than fail on it.
+        let (v, _) = parse_num2str(v.trim_end_matches(']'), Prefix::Si)?;
+        if !p.is_finite() {
             return None;
         }
-        out.push((p, v * mult));
+        out.push((p, v.value * mult));
     }
     Some(())
 }
@@ -646,7 +668,15 @@ impl Doc {
         }
         let mut rows = Vec::new();
         let mut warnings = std::mem::take(&mut self.warnings);
+        let mut failed = Vec::new();
         for b in &self.blocks {
+            if b.dirs.is_empty() && b.error != 0 {
+                failed.push(format!(
+                    "job {} failed with error {} ({}) and did no I/O",
+                    b.name, b.error, b.verror
+                ));
+                continue;
+            }
             if b.dirs.is_empty() {
                 return Err(malformed(format!(
                     "job {}: status line without any read/write/trim line",
@@ -680,12 +710,19 @@ impl Doc {
                 }
             }
             if b.error != 0 {
-                warnings.push(format!("job {} reported error {}", b.name, b.error));
+                warnings.push(format!(
+                    "job {} reported error {} ({})",
+                    b.name, b.error, b.verror
+                ));
             }
             for d in &b.dirs {
                 rows.push(self.row(b, d, header, numjobs)?);
             }
         }
+        if rows.is_empty() {
+            return Err(malformed(failed.join("; ")));
+        }
+        warnings.extend(failed);
         Ok(Parsed { rows, warnings })
     }
 
@@ -1214,6 +1251,46 @@ nvme: (groupid=0, jobs=1): err= 0: pid=1: Mon Jan  1 00:00:00 2024
     }
 
     #[test]
+    fn failed_job_is_named_and_the_clean_one_kept() {
+        // fixtures/fio/linux-psync/error-trim.txt: randtrim on a regular file
+        // fails with err=25; randread-ok ran (IOPS=4577, total=9159).
+        let p = read(&fixture("fio/linux-psync/error-trim.txt"));
+        assert_eq!(p.rows.len(), 1);
+        let r = &p.rows[0];
+        assert_eq!(
+            (r.job.as_str(), r.error, r.engine.as_str()),
+            ("randread-ok", 0, "psync")
+        );
+        assert_eq!(r.iops, 9159.0 * 1000.0 / 2001.0);
+        assert_eq!(r.slat_mean_ns, None, "psync prints no slat");
+        assert_eq!(r.os, "unknown", "psync alone does not tell the OS");
+        assert_eq!(p.warnings.len(), 1, "{:?}", p.warnings);
+        assert!(p.warnings[0].contains("randtrim-fails failed with error 25"));
+        assert!(p.warnings[0].contains("Inappropriate ioctl for device"));
+
+        // Only the failed job: the file yields nothing, and says why.
+        let only: String = fixture("fio/linux-psync/error-trim.txt")
+            .split("randtrim-fails: (groupid")
+            .nth(1)
+            .map(|rest| format!("randtrim-fails: (groupid{rest}"))
+            .unwrap();
+        let e = NormalReader.read(&only).unwrap_err().to_string();
+        assert!(e.contains("error 25") && !e.contains('\n'), "{e}");
+    }
+
+    #[test]
+    fn mixed_section_does_not_leak_into_write() {
+        let text = CONSTRUCTED.replace(
+            "  cpu ",
+            "  mixed: IOPS=1k, BW=4MiB/s (4MB/s)(8MiB/2000msec)\n     lat (usec): min=1, max=2, avg=99.00, stdev=1.00\n  cpu ",
+        );
+        let p = read(&text);
+        assert_eq!(p.rows.len(), 1);
+        assert!(close(p.rows[0].lat_mean_ns.unwrap(), 53_260.0, 1e-6));
+        assert!(p.warnings[0].contains("mixed"));
+    }
+
+    #[test]
     fn bad_text_is_an_error_not_a_panic() {
         let t = fixture("bad/truncated.txt");
         assert!(
@@ -1259,7 +1336,8 @@ nvme: (groupid=0, jobs=1): err= 0: pid=1: Mon Jan  1 00:00:00 2024
                     .unwrap(),
                     _ => String::from_utf8(bytes).unwrap(),
                 };
-                let groups = text.matches(": (groupid=").count();
+                // Jobs that ran clean; a failed job may have no rows.
+                let groups = text.matches("): err= 0:").count();
                 let p = NormalReader
                     .read(&text)
                     .unwrap_or_else(|e| panic!("{name}: {e}"));
@@ -1284,6 +1362,41 @@ nvme: (groupid=0, jobs=1): err= 0: pid=1: Mon Jan  1 00:00:00 2024
             }
         }
         assert!(seen >= 15, "only {seen} text fixtures");
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+        /// Mutated real output (bytes replaced, lines dropped or doubled)
+        /// gets an answer, never a panic.
+        #[test]
+        fn mutated_text_never_panics(
+            edits in proptest::collection::vec((0usize..4000, 0u8..128), 0..12),
+            drop_line in 0usize..40,
+            dup_line in 0usize..40,
+        ) {
+            let base = fixture("fio/linux-libaio/mixed-rw70.txt");
+            let mut bytes = base.into_bytes();
+            for (pos, b) in edits {
+                if let Some(slot) = bytes.get_mut(pos) {
+                    *slot = b;
+                }
+            }
+            let text = String::from_utf8_lossy(&bytes).to_string();
+            let mut lines: Vec<&str> = text.lines().collect();
+            if drop_line < lines.len() {
+                lines.remove(drop_line);
+            }
+            if dup_line < lines.len() {
+                lines.insert(dup_line, lines[dup_line]);
+            }
+            let _ = NormalReader.read(&lines.join("\n"));
+        }
+
+        #[test]
+        fn arbitrary_text_never_panics(s in "\\PC{0,400}") {
+            let _ = NormalReader.read(&s);
+            let _ = NormalReader.read(&format!("x: (groupid=0, jobs=1): err= 0: pid=1\n  read: {s}\n"));
+        }
     }
 
     #[test]
