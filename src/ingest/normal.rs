@@ -455,11 +455,12 @@ fn parse_header(name: &str, rest: &str, host: Option<String>) -> Header {
     let mut bs = [None; 3];
     if rest.contains("bs=(R)") {
         for (i, tag) in ["(R) ", "(W) ", "(T) "].iter().enumerate() {
-            bs[i] = field(rest, tag).and_then(bs_range);
+            bs[i] = field(rest, tag).and_then(|v| bs_range(v, Prefix::Si));
         }
     } else if let Some(v) = field(rest, "bs=") {
+        // fio 2.x: `4K-4K/4K-4K/4K-4K`, K meaning 1024.
         for (i, part) in v.split('/').take(3).enumerate() {
-            bs[i] = bs_range(part);
+            bs[i] = bs_range(part, Prefix::LegacyBytes);
         }
     }
     Header {
@@ -473,12 +474,22 @@ fn parse_header(name: &str, rest: &str, host: Option<String>) -> Header {
     }
 }
 
-/// `4096B-4096B`, `64.0KiB-64.0KiB`, `4K-4K`: the block size (the upper end
-/// of a range).
-fn bs_range(s: &str) -> Option<u64> {
+/// `4096B-4096B`, `64.0KiB-64.0KiB`, `131kB-131kB`, `4K-4K`: the block size
+/// (the upper end of a range). A rounded print (`131kB` is 128 KiB with
+/// kb_base=1000) is taken as the power of two it can stand for.
+fn bs_range(s: &str, prefix: Prefix) -> Option<u64> {
     let hi = s.rsplit('-').next()?;
-    let (n, _) = parse_num2str(hi, Prefix::LegacyBytes)?;
-    (n.value >= 1.0 && n.value < u64::MAX as f64).then(|| n.value.round() as u64)
+    let (n, _) = parse_num2str(hi, prefix)?;
+    if !(n.value >= 1.0 && n.value < (1u64 << 62) as f64) {
+        return None;
+    }
+    if n.precision > 1.0 {
+        let pow2 = 2f64.powi(n.value.log2().round() as i32);
+        if (pow2 - n.value).abs() <= n.precision / 2.0 {
+            return Some(pow2 as u64);
+        }
+    }
+    Some(n.value.round() as u64)
 }
 
 /// `read: IOPS=31.8k, BW=124MiB/s (130MB/s)(248MiB/2001msec)` (3.x) or
@@ -1397,6 +1408,28 @@ nvme: (groupid=0, jobs=1): err= 0: pid=1: Mon Jan  1 00:00:00 2024
             let _ = NormalReader.read(&s);
             let _ = NormalReader.read(&format!("x: (groupid=0, jobs=1): err= 0: pid=1\n  read: {s}\n"));
         }
+    }
+
+    #[test]
+    fn kb_base_1000_sizes_are_si() {
+        // `bs=(R) 131kB-131kB` for bs=128k, `read: IOPS=6208, BW=814MB/s
+        // (776MiB/s)(1628MB/2001msec)`, `bw (   kB/s): ... avg=814308.33`,
+        // `issued rwts: total=12424,0,0,0`.
+        let r = &read(&fixture("fio/linux-libaio/kb-base-1000.txt")).rows[0];
+        assert_eq!(r.bs_bytes, 131072);
+        assert_eq!(r.io_bytes, 12424 * 131072);
+        assert!(
+            close(r.io_bytes as f64, 1628e6, 0.5e6),
+            "agrees with 1628MB"
+        );
+        assert_eq!(r.iops, 12424.0 * 1000.0 / 2001.0);
+        assert!(
+            close(r.bw_bytes_per_s, 814e6, 0.5e6),
+            "agrees with BW=814MB/s"
+        );
+        assert!(close(r.bw_sample_mean.unwrap(), 814_308_330.0, 1e-3));
+        assert_eq!(bs_range("1536KiB-1536KiB", Prefix::Si), Some(1536 * 1024));
+        assert_eq!(bs_range("4K-4K", Prefix::LegacyBytes), Some(4096));
     }
 
     #[test]
