@@ -200,6 +200,7 @@ struct Block {
     /// Inside a `mixed:` section (unified_rw_reporting=both), whose numbers
     /// would otherwise land on the direction before it.
     in_mixed: bool,
+    saw_mixed: bool,
     usr: Option<f64>,
     sys: Option<f64>,
     /// `issued rwts: total=` counts per direction.
@@ -354,6 +355,7 @@ fn parse(text: &str) -> Result<Doc, ReadError> {
                 b.name
             ));
             b.in_mixed = true;
+            b.saw_mixed = true;
             continue;
         }
         if let Some(d) = parse_direction_line(t, &b.name)? {
@@ -687,6 +689,12 @@ impl Doc {
                     b.name, b.error, b.verror
                 ));
                 continue;
+            }
+            if b.dirs.is_empty() && b.saw_mixed {
+                return Err(malformed(format!(
+                    "job {}: only unified_rw_reporting `mixed` figures; rerun with unified_rw_reporting=0 for per-direction rows",
+                    b.name
+                )));
             }
             if b.dirs.is_empty() {
                 return Err(malformed(format!(
@@ -1299,6 +1307,10 @@ nvme: (groupid=0, jobs=1): err= 0: pid=1: Mon Jan  1 00:00:00 2024
         assert_eq!(p.rows.len(), 1);
         assert!(close(p.rows[0].lat_mean_ns.unwrap(), 53_260.0, 1e-6));
         assert!(p.warnings[0].contains("mixed"));
+
+        let only_mixed = "j: (groupid=0, jobs=1): err= 0: pid=1: now\n  mixed: IOPS=1k, BW=4MiB/s (4MB/s)(8MiB/2000msec)\n";
+        let e = NormalReader.read(only_mixed).unwrap_err().to_string();
+        assert!(e.contains("unified_rw_reporting=0"), "{e}");
     }
 
     #[test]
