@@ -11,6 +11,7 @@ pub mod decode;
 pub mod fio_json;
 pub mod manifest;
 pub mod normal;
+pub mod terse;
 
 use std::path::PathBuf;
 
