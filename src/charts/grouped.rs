@@ -1,0 +1,222 @@
+//! A grouped bar panel: categories (workloads) along x, one bar per config
+//! in each group, the value printed on every bar, best and tied bars
+//! marked. Shared by the metric, delta and efficiency charts.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+use super::frame::{Sizes, bold, fit, font, text_width};
+use super::palette::INK;
+use super::scale::{Scale, tick};
+
+/// How a bar is marked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Mark {
+    None,
+    /// The comparison's winner.
+    Best,
+    /// Tied for best (within precision or not significant).
+    Tied,
+}
+
+impl Mark {
+    fn prefix(self) -> &'static str {
+        match self {
+            Mark::None => "",
+            Mark::Best => "★ ",
+            Mark::Tied => "☆ ",
+        }
+    }
+}
+
+/// One config's bars.
+pub(crate) struct Series {
+    pub color: RGBColor,
+    /// Base-unit value per category; None where missing.
+    pub values: Vec<Option<f64>>,
+    pub marks: Vec<Mark>,
+}
+
+pub(crate) struct Panel {
+    /// Small title above the panel (efficiency charts have two panels).
+    pub heading: Option<String>,
+    pub y_desc: String,
+    pub categories: Vec<String>,
+    pub series: Vec<Series>,
+    pub scale: Scale,
+}
+
+impl Panel {
+    pub fn draw<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>) -> anyhow::Result<()>
+    where
+        DB::ErrorType: 'static,
+    {
+        let sz = Sizes::of(area);
+        let area = match &self.heading {
+            Some(h) => {
+                let style = bold(sz.text);
+                let (aw, _) = area.dim_in_pixel();
+                let h = fit(area, h, &style, aw as i32 - 2 * sz.pad);
+                area.draw(&Text::new(h, (sz.pad, 0), style))?;
+                area.split_vertically((sz.text * 1.6) as u32).1
+            }
+            None => area.clone(),
+        };
+        let (aw, ah) = area.dim_in_pixel();
+        let n_cat = self.categories.len().max(1);
+        let n_ser = self.series.len().max(1);
+
+        let value_style = font(sz.small);
+        let cat_style = font(sz.text);
+        let y_label_w = (sz.text * 5.5) as u32;
+        let x_label_h = (sz.text * 2.2) as u32;
+        let margin = sz.pad as u32;
+        let plot_w = aw.saturating_sub(y_label_w + 2 * margin).max(10) as f64;
+        let plot_h = ah.saturating_sub(x_label_h + 2 * margin).max(10) as f64;
+
+        // Geometry in data units: each category is 1 wide, bars fill 80 %.
+        let slot = 0.8 / n_ser as f64;
+        let bar_px = plot_w / n_cat as f64 * slot * 0.88;
+
+        let labels: Vec<Vec<String>> = self
+            .series
+            .iter()
+            .map(|s| {
+                s.values
+                    .iter()
+                    .zip(&s.marks)
+                    .map(|(v, m)| match v {
+                        Some(v) => format!("{}{}", m.prefix(), self.scale.format_bare(*v)),
+                        None => "n/a".into(),
+                    })
+                    .collect()
+            })
+            .collect();
+        let widest = labels
+            .iter()
+            .flatten()
+            .map(|l| text_width(&area, l, &value_style))
+            .max()
+            .unwrap_or(0);
+        // Labels go across the bar when every one fits, else up the bar.
+        let rotate = widest as f64 > bar_px + slot * 0.12 * plot_w / n_cat as f64;
+        let label_px = if rotate { widest } else { sz.small as i32 } as f64 + 12.0;
+
+        let shown = |v: f64| self.scale.to_display(v);
+        let all: Vec<f64> = self
+            .series
+            .iter()
+            .flat_map(|s| s.values.iter().flatten().map(|v| shown(*v)))
+            .collect();
+        let hi = all.iter().cloned().fold(0.0, f64::max);
+        let lo = all.iter().cloned().fold(0.0, f64::min);
+        let span = if hi - lo > 0.0 { hi - lo } else { 1.0 };
+        // Room above (and below, for negative bars) for the labels, in
+        // data units: the labels' pixels over the pixels left for bars.
+        let frac = (label_px / plot_h).min(0.45);
+        let parts = if lo < 0.0 && hi > 0.0 { 2.0 } else { 1.0 };
+        let pad = span * frac / (1.0 - parts * frac);
+        let y_hi = if hi > 0.0 || lo >= 0.0 {
+            hi + pad
+        } else {
+            0.0 + pad * 0.2
+        };
+        let y_lo = if lo < 0.0 { lo - pad } else { 0.0 };
+
+        let mut chart = ChartBuilder::on(&area)
+            .margin(margin)
+            .x_label_area_size(x_label_h)
+            .y_label_area_size(y_label_w)
+            .build_cartesian_2d(0f64..n_cat as f64, y_lo..y_hi)?;
+        let y_fmt = |v: &f64| tick(*v);
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .x_labels(0)
+            .y_labels(8)
+            .y_desc(self.y_desc.as_str())
+            .y_label_formatter(&y_fmt)
+            .axis_desc_style(font(sz.text))
+            .label_style(font(sz.small))
+            .light_line_style(WHITE)
+            .bold_line_style(RGBColor(0xE4, 0xE4, 0xE4))
+            .axis_style(INK)
+            .draw()?;
+
+        if y_lo < 0.0 {
+            chart.draw_series(std::iter::once(PathElement::new(
+                vec![(0.0, 0.0), (n_cat as f64, 0.0)],
+                INK.stroke_width(1),
+            )))?;
+        }
+
+        for (j, s) in self.series.iter().enumerate() {
+            for (i, v) in s.values.iter().enumerate() {
+                let x0 = i as f64 + 0.1 + j as f64 * slot + slot * 0.06;
+                let x1 = x0 + slot * 0.88;
+                let xc = (x0 + x1) / 2.0;
+                let mark = s.marks.get(i).copied().unwrap_or(Mark::None);
+                let label = labels[j][i].clone();
+                let Some(v) = v.map(shown) else {
+                    chart.draw_series(std::iter::once(Text::new(
+                        label,
+                        (xc, 0.0),
+                        value_style.pos(Pos::new(HPos::Center, VPos::Bottom)),
+                    )))?;
+                    continue;
+                };
+                chart.draw_series(std::iter::once(Rectangle::new(
+                    [(x0, 0.0), (x1, v)],
+                    s.color.filled(),
+                )))?;
+                if mark != Mark::None {
+                    let width = if mark == Mark::Best { 3 } else { 2 };
+                    chart.draw_series(std::iter::once(Rectangle::new(
+                        [(x0, 0.0), (x1, v)],
+                        INK.stroke_width(width),
+                    )))?;
+                }
+                let (px, py) = chart.backend_coord(&(xc, v));
+                let base = area.get_base_pixel();
+                let (px, py) = (px - base.0, py - base.1);
+                let style = if mark == Mark::Best {
+                    bold(sz.small)
+                } else {
+                    value_style.clone()
+                };
+                let up = v >= 0.0;
+                let text = if rotate {
+                    let h = if up { HPos::Left } else { HPos::Right };
+                    let y = if up { py - 6 } else { py + 6 };
+                    Text::new(
+                        label,
+                        (px, y),
+                        style
+                            .transform(FontTransform::Rotate270)
+                            .pos(Pos::new(h, VPos::Center)),
+                    )
+                } else {
+                    let vp = if up { VPos::Bottom } else { VPos::Top };
+                    let y = if up { py - 5 } else { py + 5 };
+                    Text::new(label, (px, y), style.pos(Pos::new(HPos::Center, vp)))
+                };
+                area.draw(&text)?;
+            }
+        }
+
+        // Category labels under each group, cut to the group's width.
+        let group_px = (plot_w / n_cat as f64 * 0.98) as i32;
+        for (i, cat) in self.categories.iter().enumerate() {
+            let (px, py) = chart.backend_coord(&(i as f64 + 0.5, y_lo));
+            let base = area.get_base_pixel();
+            let text = fit(&area, cat, &cat_style, group_px);
+            area.draw(&Text::new(
+                text,
+                (px - base.0, py - base.1 + 8),
+                cat_style.pos(Pos::new(HPos::Center, VPos::Top)),
+            ))?;
+        }
+        Ok(())
+    }
+}
