@@ -4,7 +4,7 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::frame::Frame;
+use super::frame::{Frame, Sizes};
 use super::grouped::Panel;
 use super::scale::{Scale, better_text, metric_name, metric_slug};
 use crate::compare::{Comparison, Metric};
@@ -94,7 +94,7 @@ impl Bars {
             series: super::series(cmp, &results),
             scale,
         }
-        .draw(&plot)
+        .draw(&plot, Sizes::of(root))
     }
 }
 

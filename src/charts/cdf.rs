@@ -5,9 +5,10 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::frame::{Frame, Sizes, font};
-use super::palette::{self, INK};
-use super::scale::{latency, tick};
+use super::axis::{Axes, log_decimals, log_ticks};
+use super::frame::{Frame, Sizes};
+use super::palette;
+use super::scale::{latency, number};
 use crate::compare::Comparison;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -74,11 +75,7 @@ impl Cdf {
             .iter()
             .map(|(i, _)| {
                 let n: u64 = w.clat_bins[&cmp.configs[*i]].iter().map(|b| b.1).sum();
-                format!(
-                    "{}: {}",
-                    cmp.configs[*i],
-                    super::scale::number(n as f64, 0, false)
-                )
+                format!("{}: {}", cmp.configs[*i], number(n as f64, 0, false))
             })
             .collect();
         let frame = Frame {
@@ -105,22 +102,34 @@ impl Cdf {
         let x_hi = scale.to_display(max_ns) * 1.2;
         let mut chart = ChartBuilder::on(&plot)
             .margin(sz.pad as u32)
-            .x_label_area_size((sz.text * 3.2) as u32)
+            .x_label_area_size((sz.text * 3.4) as u32)
             .y_label_area_size((sz.text * 5.0) as u32)
             .build_cartesian_2d((x_lo..x_hi).log_scale(), 0f64..100.0)?;
-        let fmt = |v: &f64| tick(*v);
-        chart
-            .configure_mesh()
-            .x_desc(format!("Completion latency ({}, log scale)", scale.unit))
-            .y_desc("I/Os completed (%)")
-            .x_label_formatter(&fmt)
-            .y_label_formatter(&fmt)
-            .axis_desc_style(font(sz.text))
-            .label_style(font(sz.small))
-            .light_line_style(RGBColor(0xF2, 0xF2, 0xF2))
-            .bold_line_style(RGBColor(0xE4, 0xE4, 0xE4))
-            .axis_style(INK)
-            .draw()?;
+        let base = plot.get_base_pixel();
+        let to_px = |x: f64, y: f64| {
+            let (a, b) = chart.backend_coord(&(x, y));
+            (a - base.0, b - base.1)
+        };
+        let axes = Axes {
+            x: (x_lo, x_hi),
+            y: (0.0, 100.0),
+            px: &to_px,
+            sz,
+        };
+        let y_ticks: Vec<(f64, String)> = (0..=10)
+            .map(|i| (i as f64 * 10.0, format!("{}", i * 10)))
+            .collect();
+        axes.y(&plot, &y_ticks, "I/Os completed (%)")?;
+        let x_ticks: Vec<(f64, String)> = log_ticks(x_lo, x_hi)
+            .into_iter()
+            .map(|t| (t, number(t, log_decimals(t), false)))
+            .collect();
+        axes.x(
+            &plot,
+            &x_ticks,
+            true,
+            Some(&format!("Completion latency ({}, log scale)", scale.unit)),
+        )?;
         for (i, pts) in &lines {
             let color = palette::color(*i);
             // A step per bin: the share is reached at the bin's latency.

@@ -5,7 +5,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::bars::lower_first;
-use super::frame::Frame;
+use super::frame::{Frame, Sizes};
 use super::grouped::{Mark, Panel, Series};
 use super::palette;
 use super::scale::{Scale, better_text, metric_name, metric_slug};
@@ -124,6 +124,6 @@ impl Delta {
             series,
             scale: Scale::delta(),
         }
-        .draw(&plot)
+        .draw(&plot, Sizes::of(root))
     }
 }

@@ -5,7 +5,7 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::frame::Frame;
+use super::frame::{Frame, Sizes};
 use super::grouped::Panel;
 use super::scale::{Scale, better_text, metric_name};
 use crate::compare::{Comparison, Metric};
@@ -96,7 +96,7 @@ impl Efficiency {
         let plot = frame.draw(root)?;
         let parts = plot.split_evenly((1, panels.len().max(1)));
         for (panel, area) in panels.iter().zip(&parts) {
-            panel.draw(area)?;
+            panel.draw(area, Sizes::of(root))?;
         }
         Ok(())
     }

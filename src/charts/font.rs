@@ -9,8 +9,8 @@ use plotters::style::FontStyle;
 /// The family name every chart asks for.
 pub(crate) const FAMILY: &str = "sans-serif";
 
-static REGULAR: &[u8] = include_bytes!("fonts/DejaVuSans.ttf");
-static BOLD: &[u8] = include_bytes!("fonts/DejaVuSans-Bold.ttf");
+pub(crate) static REGULAR: &[u8] = include_bytes!("fonts/DejaVuSans.ttf");
+pub(crate) static BOLD: &[u8] = include_bytes!("fonts/DejaVuSans-Bold.ttf");
 
 /// Registers the font (idempotent, thread-safe).
 pub(crate) fn register() -> anyhow::Result<()> {

@@ -9,6 +9,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::font::FAMILY;
 use super::palette::{INK, MUTED};
+use super::text::Label;
 
 /// Font sizes and spacing, scaled with the image so a 3200x1800 chart
 /// looks like a 1600x900 one.
@@ -133,12 +134,12 @@ impl Frame {
 
         let title_style = bold(sz.title);
         let title = fit(root, &self.title, &title_style, inner);
-        root.draw(&Text::new(title, (sz.pad, y), title_style))?;
+        root.draw(&Label::new(title, (sz.pad, y), title_style))?;
         y += (sz.title * 1.35) as i32;
         if let Some(sub) = &self.subtitle {
             let style = font(sz.text).color(&MUTED);
             let sub = fit(root, sub, &style, inner);
-            root.draw(&Text::new(sub, (sz.pad, y), style))?;
+            root.draw(&Label::new(sub, (sz.pad, y), style))?;
             y += (sz.text * 1.4) as i32;
         }
 
@@ -148,6 +149,7 @@ impl Frame {
         let gap = (sz.text * 1.5) as i32;
         let row_h = (sz.text * 1.5) as i32;
         let max_label = (inner / 2).min((sz.text * 22.0) as i32);
+        let off = ((sz.text * 1.17) as i32 - swatch) / 2;
         let mut x = sz.pad;
         if !self.legend.is_empty() {
             y += (sz.text * 0.3) as i32;
@@ -160,10 +162,10 @@ impl Frame {
                 y += row_h;
             }
             root.draw(&Rectangle::new(
-                [(x, y + 2), (x + swatch, y + 2 + swatch)],
+                [(x, y + off), (x + swatch, y + off + swatch)],
                 color.filled(),
             ))?;
-            root.draw(&Text::new(label, (x + swatch + 8, y), style.clone()))?;
+            root.draw(&Label::new(label, (x + swatch + 8, y), style.clone()))?;
             x += item_w + gap;
             if i + 1 == self.legend.len() {
                 y += row_h;
@@ -186,7 +188,7 @@ impl Frame {
         };
         for (i, line) in lines.iter().enumerate() {
             let ly = h - foot_h + sz.pad / 2 + i as i32 * line_h;
-            root.draw(&Text::new(
+            root.draw(&Label::new(
                 line.clone(),
                 (sz.pad, ly),
                 small.pos(Pos::new(HPos::Left, VPos::Top)),

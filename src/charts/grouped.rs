@@ -6,9 +6,11 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
+use super::axis::{Axes, linear_ticks};
 use super::frame::{Sizes, bold, fit, font, text_width};
 use super::palette::INK;
-use super::scale::{Scale, tick};
+use super::scale::{Scale, number};
+use super::text::Label;
 
 /// How a bar is marked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -48,18 +50,23 @@ pub(crate) struct Panel {
 }
 
 impl Panel {
-    pub fn draw<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>) -> anyhow::Result<()>
+    /// Draws the panel into `area`; `sz` comes from the whole image so
+    /// every panel of a figure uses the same font sizes.
+    pub fn draw<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+        sz: Sizes,
+    ) -> anyhow::Result<()>
     where
         DB::ErrorType: 'static,
     {
-        let sz = Sizes::of(area);
         let area = match &self.heading {
             Some(h) => {
                 let style = bold(sz.text);
                 let (aw, _) = area.dim_in_pixel();
                 let h = fit(area, h, &style, aw as i32 - 2 * sz.pad);
-                area.draw(&Text::new(h, (sz.pad, 0), style))?;
-                area.split_vertically((sz.text * 1.6) as u32).1
+                area.draw(&Label::new(h, (sz.pad, 0), style))?;
+                area.split_vertically((sz.text * 1.8) as u32).1
             }
             None => area.clone(),
         };
@@ -69,7 +76,7 @@ impl Panel {
 
         let value_style = font(sz.small);
         let cat_style = font(sz.text);
-        let y_label_w = (sz.text * 5.5) as u32;
+        let y_label_w = (sz.text * 6.0) as u32;
         let x_label_h = (sz.text * 2.2) as u32;
         let margin = sz.pad as u32;
         let plot_w = aw.saturating_sub(y_label_w + 2 * margin).max(10) as f64;
@@ -96,12 +103,12 @@ impl Panel {
         let widest = labels
             .iter()
             .flatten()
-            .map(|l| text_width(&area, l, &value_style))
+            .map(|l| text_width(&area, l, &bold(sz.small)))
             .max()
             .unwrap_or(0);
         // Labels go across the bar when every one fits, else up the bar.
         let rotate = widest as f64 > bar_px + slot * 0.12 * plot_w / n_cat as f64;
-        let label_px = if rotate { widest } else { sz.small as i32 } as f64 + 12.0;
+        let label_px = if rotate { widest } else { sz.small as i32 } as f64 + 14.0;
 
         let shown = |v: f64| self.scale.to_display(v);
         let all: Vec<f64> = self
@@ -114,42 +121,38 @@ impl Panel {
         let span = if hi - lo > 0.0 { hi - lo } else { 1.0 };
         // Room above (and below, for negative bars) for the labels, in
         // data units: the labels' pixels over the pixels left for bars.
-        let frac = (label_px / plot_h).min(0.45);
+        let frac = (label_px / plot_h).min(0.4);
         let parts = if lo < 0.0 && hi > 0.0 { 2.0 } else { 1.0 };
         let pad = span * frac / (1.0 - parts * frac);
         let y_hi = if hi > 0.0 || lo >= 0.0 {
             hi + pad
         } else {
-            0.0 + pad * 0.2
+            pad * 0.2
         };
         let y_lo = if lo < 0.0 { lo - pad } else { 0.0 };
 
-        let mut chart = ChartBuilder::on(&area)
+        let chart = ChartBuilder::on(&area)
             .margin(margin)
             .x_label_area_size(x_label_h)
             .y_label_area_size(y_label_w)
             .build_cartesian_2d(0f64..n_cat as f64, y_lo..y_hi)?;
-        let y_fmt = |v: &f64| tick(*v);
-        chart
-            .configure_mesh()
-            .disable_x_mesh()
-            .x_labels(0)
-            .y_labels(8)
-            .y_desc(self.y_desc.as_str())
-            .y_label_formatter(&y_fmt)
-            .axis_desc_style(font(sz.text))
-            .label_style(font(sz.small))
-            .light_line_style(WHITE)
-            .bold_line_style(RGBColor(0xE4, 0xE4, 0xE4))
-            .axis_style(INK)
-            .draw()?;
-
-        if y_lo < 0.0 {
-            chart.draw_series(std::iter::once(PathElement::new(
-                vec![(0.0, 0.0), (n_cat as f64, 0.0)],
-                INK.stroke_width(1),
-            )))?;
-        }
+        let base = area.get_base_pixel();
+        let px = |x: f64, y: f64| {
+            let (a, b) = chart.backend_coord(&(x, y));
+            (a - base.0, b - base.1)
+        };
+        let axes = Axes {
+            x: (0.0, n_cat as f64),
+            y: (y_lo, y_hi),
+            px: &px,
+            sz,
+        };
+        let (ticks, decimals) = linear_ticks(y_lo, y_hi, 8);
+        let ticks: Vec<(f64, String)> = ticks
+            .into_iter()
+            .map(|t| (t, number(t, decimals, false)))
+            .collect();
+        axes.y(&area, &ticks, &self.y_desc)?;
 
         for (j, s) in self.series.iter().enumerate() {
             for (i, v) in s.values.iter().enumerate() {
@@ -159,27 +162,21 @@ impl Panel {
                 let mark = s.marks.get(i).copied().unwrap_or(Mark::None);
                 let label = labels[j][i].clone();
                 let Some(v) = v.map(shown) else {
-                    chart.draw_series(std::iter::once(Text::new(
+                    let (x, y) = px(xc, 0.0);
+                    area.draw(&Label::new(
                         label,
-                        (xc, 0.0),
+                        (x, y - 4),
                         value_style.pos(Pos::new(HPos::Center, VPos::Bottom)),
-                    )))?;
+                    ))?;
                     continue;
                 };
-                chart.draw_series(std::iter::once(Rectangle::new(
-                    [(x0, 0.0), (x1, v)],
-                    s.color.filled(),
-                )))?;
+                let (a, b) = (px(x0, 0.0), px(x1, v));
+                area.draw(&Rectangle::new([a, b], s.color.filled()))?;
                 if mark != Mark::None {
                     let width = if mark == Mark::Best { 3 } else { 2 };
-                    chart.draw_series(std::iter::once(Rectangle::new(
-                        [(x0, 0.0), (x1, v)],
-                        INK.stroke_width(width),
-                    )))?;
+                    area.draw(&Rectangle::new([a, b], INK.stroke_width(width)))?;
                 }
-                let (px, py) = chart.backend_coord(&(xc, v));
-                let base = area.get_base_pixel();
-                let (px, py) = (px - base.0, py - base.1);
+                let (px_c, py) = px(xc, v);
                 let style = if mark == Mark::Best {
                     bold(sz.small)
                 } else {
@@ -189,9 +186,9 @@ impl Panel {
                 let text = if rotate {
                     let h = if up { HPos::Left } else { HPos::Right };
                     let y = if up { py - 6 } else { py + 6 };
-                    Text::new(
+                    Label::new(
                         label,
-                        (px, y),
+                        (px_c, y),
                         style
                             .transform(FontTransform::Rotate270)
                             .pos(Pos::new(h, VPos::Center)),
@@ -199,21 +196,29 @@ impl Panel {
                 } else {
                     let vp = if up { VPos::Bottom } else { VPos::Top };
                     let y = if up { py - 5 } else { py + 5 };
-                    Text::new(label, (px, y), style.pos(Pos::new(HPos::Center, vp)))
+                    Label::new(label, (px_c, y), style.pos(Pos::new(HPos::Center, vp)))
                 };
                 area.draw(&text)?;
             }
         }
+        axes.x_line(&area, 0.0)?;
 
         // Category labels under each group, cut to the group's width.
         let group_px = (plot_w / n_cat as f64 * 0.98) as i32;
-        for (i, cat) in self.categories.iter().enumerate() {
-            let (px, py) = chart.backend_coord(&(i as f64 + 0.5, y_lo));
-            let base = area.get_base_pixel();
-            let text = fit(&area, cat, &cat_style, group_px);
-            area.draw(&Text::new(
+        let cats: Vec<(f64, String)> = self
+            .categories
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (i as f64 + 0.5, fit(&area, c, &cat_style, group_px)))
+            .collect();
+        let (l, bottom) = px(0.0, y_lo);
+        let (r, _) = px(n_cat as f64, y_lo);
+        area.draw(&PathElement::new(vec![(l, bottom), (r, bottom)], INK))?;
+        for (x, text) in cats {
+            let (x, _) = px(x, y_lo);
+            area.draw(&Label::new(
                 text,
-                (px - base.0, py - base.1 + 8),
+                (x, bottom + 8),
                 cat_style.pos(Pos::new(HPos::Center, VPos::Top)),
             ))?;
         }

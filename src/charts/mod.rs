@@ -10,6 +10,7 @@
 //! Output is deterministic: the same comparison gives byte-identical
 //! files (no timestamps, no hash-ordered iteration, fixed font).
 
+mod axis;
 mod bars;
 mod cdf;
 mod delta;
@@ -21,6 +22,7 @@ mod names;
 mod palette;
 mod percentiles;
 mod scale;
+mod text;
 
 #[cfg(test)]
 mod tests;
@@ -324,16 +326,23 @@ pub(crate) fn precision_notes(
         .into_iter()
         .map(|(p, cs)| {
             let shown = p / scale.div;
-            let decimals = (0..=6)
-                .find(|d| (shown * 10f64.powi(*d)).fract().abs() < 1e-6)
-                .unwrap_or(6) as usize;
+            // A step like 1,000 prints as is; a derived one (49.8256...)
+            // to three significant digits.
+            let exact = (0..=3).find(|d| {
+                let x = shown * 10f64.powi(*d);
+                (x - x.round()).abs() < 1e-6 * x.abs().max(1.0)
+            });
+            let (about, decimals) = match exact {
+                Some(d) => ("", d as usize),
+                None => ("about ", (2 - shown.log10().floor() as i32).max(0) as usize),
+            };
             let unit = match scale.unit {
                 "" => String::new(),
                 "%" => "%".into(),
                 u => format!(" {u}"),
             };
             format!(
-                "{what} of {} known only to the nearest {}{unit}.",
+                "{what} of {} known only to the nearest {about}{}{unit}.",
                 cs.join(", "),
                 scale::number(shown, decimals, false)
             )

@@ -4,11 +4,11 @@
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
-use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::frame::{Frame, Sizes, font};
-use super::palette::{self, INK};
-use super::scale::{latency, tick};
+use super::axis::{Axes, log_decimals, log_ticks};
+use super::frame::{Frame, Sizes};
+use super::palette;
+use super::scale::{latency, number, tick};
 use crate::compare::Comparison;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -90,7 +90,7 @@ impl Percentiles {
                 super::workload_label(w),
                 w.direction
             ),
-            subtitle: Some("Lower is better; log scale".into()),
+            subtitle: Some("Lower is better".into()),
             legend: lines
                 .iter()
                 .map(|(i, _)| (cmp.configs[*i].clone(), palette::color(*i)))
@@ -104,36 +104,34 @@ impl Percentiles {
         let y_hi = scale.to_display(max_ns) * 1.3;
         let mut chart = ChartBuilder::on(&plot)
             .margin(sz.pad as u32)
-            .x_label_area_size((sz.text * 2.2) as u32)
-            .y_label_area_size((sz.text * 5.5) as u32)
+            .x_label_area_size((sz.text * 3.4) as u32)
+            .y_label_area_size((sz.text * 6.0) as u32)
             .build_cartesian_2d(0.1f64..x_hi, (y_lo..y_hi).log_scale())?;
-        let y_fmt = |v: &f64| tick(*v);
-        chart
-            .configure_mesh()
-            .disable_x_mesh()
-            .x_labels(0)
-            .y_desc(format!("Completion latency ({})", scale.unit))
-            .y_label_formatter(&y_fmt)
-            .axis_desc_style(font(sz.text))
-            .label_style(font(sz.small))
-            .light_line_style(RGBColor(0xF2, 0xF2, 0xF2))
-            .bold_line_style(RGBColor(0xE4, 0xE4, 0xE4))
-            .axis_style(INK)
-            .draw()?;
-        for p in &labelled {
-            let x = nines(*p);
-            chart.draw_series(std::iter::once(PathElement::new(
-                vec![(x, y_lo), (x, y_hi)],
-                RGBColor(0xE4, 0xE4, 0xE4),
-            )))?;
-            let (px, py) = chart.backend_coord(&(x, y_lo));
-            let base = plot.get_base_pixel();
-            plot.draw(&Text::new(
-                format!("p{}", tick(*p)),
-                (px - base.0, py - base.1 + 8),
-                font(sz.text).pos(Pos::new(HPos::Center, VPos::Top)),
-            ))?;
-        }
+        let base = plot.get_base_pixel();
+        let to_px = |x: f64, y: f64| {
+            let (a, b) = chart.backend_coord(&(x, y));
+            (a - base.0, b - base.1)
+        };
+        let axes = Axes {
+            x: (0.1, x_hi),
+            y: (y_lo, y_hi),
+            px: &to_px,
+            sz,
+        };
+        let y_ticks: Vec<(f64, String)> = log_ticks(y_lo, y_hi)
+            .into_iter()
+            .map(|t| (t, number(t, log_decimals(t), false)))
+            .collect();
+        axes.y(
+            &plot,
+            &y_ticks,
+            &format!("Completion latency ({}, log scale)", scale.unit),
+        )?;
+        let x_ticks: Vec<(f64, String)> = labelled
+            .iter()
+            .map(|p| (nines(*p), format!("p{}", tick(*p))))
+            .collect();
+        axes.x(&plot, &x_ticks, true, Some("Percentile"))?;
         for (i, pts) in &lines {
             let color = palette::color(*i);
             let data: Vec<(f64, f64)> = pts

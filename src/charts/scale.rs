@@ -67,17 +67,6 @@ impl Scale {
         self.div / 10f64.powi(self.decimals as i32)
     }
 
-    /// `base` printed in display units, with the unit unless it is empty.
-    pub fn format(&self, base: f64) -> String {
-        let n = number(self.to_display(base), self.decimals, self.signed);
-        match self.unit {
-            "" => n,
-            "%" => format!("{n}%"),
-            u if u.contains(' ') => n,
-            u => format!("{n} {u}"),
-        }
-    }
-
     /// `base` in display units, number only (bar labels: the unit is on
     /// the axis).
     pub fn format_bare(&self, base: f64) -> String {
@@ -197,10 +186,11 @@ mod tests {
     fn scales_follow_the_largest_value() {
         let bw = Scale::for_metric(Metric::BwBytesPerS, 10.058 * GIB);
         assert_eq!(bw.unit, "GiB/s");
-        assert_eq!(bw.format(10.058 * GIB), "10.058 GiB/s");
+        assert_eq!(bw.format_bare(10.058 * GIB), "10.058");
         let lat = Scale::for_metric(Metric::LatMeanNs, 3_828_000.0);
         assert_eq!(lat.format_bare(104_000.0), "0.104");
-        assert_eq!(latency(5_000.0).format(4_200.0), "4.2 µs");
+        assert_eq!(latency(5_000.0).format_bare(4_200.0), "4.2");
+        assert_eq!(latency(5_000.0).unit, "µs");
         assert_eq!(Scale::for_metric(Metric::Iops, 1e6).step(), 1.0);
     }
 }
