@@ -158,6 +158,33 @@ pub fn render_all(
         .collect()
 }
 
+/// Like [`render_all`], one chart after the other, with the time each
+/// took: for benchmarks and for finding a slow chart kind.
+pub fn render_each(
+    cmp: &Comparison,
+    dir: &Path,
+    opts: &ChartOptions,
+) -> anyhow::Result<Vec<(PathBuf, std::time::Duration)>> {
+    check_size(opts)?;
+    font::register()?;
+    let out = dir.join("charts");
+    std::fs::create_dir_all(&out)
+        .with_context(|| format!("cannot create chart folder {}", out.display()))?;
+    let charts = plan(cmp);
+    let stems = names::unique(charts.iter().map(|c| c.stem(cmp)).collect());
+    charts
+        .iter()
+        .zip(&stems)
+        .map(|(chart, stem)| {
+            let path = out.join(format!("{stem}.{}", opts.format.extension()));
+            let start = std::time::Instant::now();
+            render_one(chart, cmp, &path, opts)
+                .with_context(|| format!("cannot draw chart {}", path.display()))?;
+            Ok((path, start.elapsed()))
+        })
+        .collect()
+}
+
 fn check_size(opts: &ChartOptions) -> anyhow::Result<()> {
     let ok = (MIN_SIZE.0..=MAX_SIZE.0).contains(&opts.width)
         && (MIN_SIZE.1..=MAX_SIZE.1).contains(&opts.height);
@@ -333,8 +360,11 @@ pub(crate) fn precision_notes(
                 (x - x.round()).abs() < 1e-6 * x.abs().max(1.0)
             });
             let (about, decimals) = match exact {
-                Some(d) => ("", d as usize),
-                None => ("about ", (2 - shown.log10().floor() as i32).max(0) as usize),
+                Some(d) => ("the nearest ", d as usize),
+                None => (
+                    "a step of about ",
+                    (2 - shown.log10().floor() as i32).max(0) as usize,
+                ),
             };
             let unit = match scale.unit {
                 "" => String::new(),
@@ -342,7 +372,7 @@ pub(crate) fn precision_notes(
                 u => format!(" {u}"),
             };
             format!(
-                "{what} of {} known only to the nearest {about}{}{unit}.",
+                "{what} of {} known only to {about}{}{unit}.",
                 cs.join(", "),
                 scale::number(shown, decimals, false)
             )

@@ -459,6 +459,8 @@ fn svg_carries_the_values_and_the_labels_as_text() {
     )
     .unwrap();
     assert!(iops.contains("IOPS of linux-libaio, linux-io_uring known only to the nearest 1,000."));
+    // Bandwidth is printed to 0.001 GiB/s, the precision it is known to: no note.
+    assert!(!text.contains("known only"));
     // randwrite 64k bandwidth: all four within 0.004 GiB/s: a tie is shown.
     let wbw = std::fs::read_to_string(
         paths
@@ -508,5 +510,27 @@ fn look() {
             };
             render_all(&cmp, &dir.join(name), &opts).unwrap();
         }
+    }
+}
+
+/// The test comparisons as JSON (the `analyze --format json` shape), for
+/// benches/charts.rs and for anyone who wants to draw them. Regenerate with
+/// `NVCMP_REGEN=1 cargo test --lib charts::tests::comparison_json`.
+#[test]
+fn comparison_json_files_are_current() {
+    for (file, cmp) in [
+        ("published-comparison.json", published()),
+        ("fio-jsonplus-comparison.json", fio_jsonplus()),
+    ] {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("src/charts/testdata")
+            .join(file);
+        let json = serde_json::to_string_pretty(&cmp).unwrap() + "\n";
+        if std::env::var_os("NVCMP_REGEN").is_some() {
+            std::fs::write(&path, &json).unwrap();
+        }
+        let stored = std::fs::read_to_string(&path).unwrap();
+        let back: Comparison = serde_json::from_str(&stored).unwrap();
+        assert_eq!(back, cmp, "{} is stale: regenerate it", path.display());
     }
 }
