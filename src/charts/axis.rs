@@ -148,11 +148,12 @@ mod tests {
 
     #[test]
     fn ticks_are_round() {
-        let (t, d) = linear_ticks(0.0, 97.05, 8);
+        let (t, d) = linear_ticks(0.0, 97.05, 10);
         assert_eq!(
             t,
             [0.0, 10.0, 20.0, 30.0, 40.0, 50.0, 60.0, 70.0, 80.0, 90.0]
         );
+        assert_eq!(linear_ticks(0.0, 97.05, 8).0, [0.0, 20.0, 40.0, 60.0, 80.0]);
         assert_eq!(d, 0);
         let (t, d) = linear_ticks(-12.0, 65.0, 8);
         assert_eq!(t.first(), Some(&-10.0));
