@@ -25,8 +25,9 @@ pub(crate) fn linear_ticks(lo: f64, hi: f64, target: usize) -> (Vec<f64>, usize)
         .find(|s| *s >= raw)
         .unwrap_or(10.0 * mag);
     let decimals = (-step.log10().floor()).max(0.0) as usize;
-    let first = (lo / step).ceil() as i64;
-    let last = (hi / step).floor() as i64;
+    // A hair of slack so 1.2 / 0.2 = 5.999... still reaches 1.2.
+    let first = (lo / step - 1e-9).ceil() as i64;
+    let last = (hi / step + 1e-9).floor() as i64;
     let ticks = (first..=last).map(|i| i as f64 * step).collect();
     (ticks, decimals.min(6))
 }
