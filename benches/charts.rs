@@ -1,6 +1,6 @@
 //! Time to render every chart of a published-like comparison, in total and
 //! per chart. Run through `benches/charts.sh` (or `cargo bench --bench
-//! charts`); arguments: `[COMPARISON.json] [png|svg] [--keep DIR]`.
+//! charts`); arguments: `[COMPARISON.json ...] [png|svg] [WxH] [--keep DIR]`.
 //!
 //! Input defaults to `src/charts/testdata/published-comparison.json` (the
 //! StorageReview table: 4 configs x 8 workloads) and, for the percentile
@@ -18,11 +18,19 @@ fn main() -> anyhow::Result<()> {
     let mut inputs = Vec::new();
     let mut format = ChartFormat::Png;
     let mut keep = None;
+    let mut size = (1600, 900);
     while let Some(a) = args.next() {
         match a.as_str() {
             "png" => format = ChartFormat::Png,
             "svg" => format = ChartFormat::Svg,
             "--keep" => keep = args.next().map(PathBuf::from),
+            s if s
+                .split_once('x')
+                .is_some_and(|(w, h)| w.parse::<u32>().is_ok() && h.parse::<u32>().is_ok()) =>
+            {
+                let (w, h) = s.split_once('x').unwrap();
+                size = (w.parse()?, h.parse()?);
+            }
             _ => inputs.push(PathBuf::from(a)),
         }
     }
@@ -33,7 +41,8 @@ fn main() -> anyhow::Result<()> {
     }
     let opts = ChartOptions {
         format,
-        ..ChartOptions::default()
+        width: size.0,
+        height: size.1,
     };
     let profile = if cfg!(debug_assertions) {
         "debug"

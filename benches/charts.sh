@@ -3,7 +3,7 @@
 # json+ runs), in total and per chart. Debug build by default, because a
 # release build of polars takes ~18 minutes on a 2-core machine; pass
 # `--release` first for release figures. Other arguments go to the bench:
-#   benches/charts.sh [--release] [COMPARISON.json ...] [png|svg] [--keep DIR]
+#   benches/charts.sh [--release] [COMPARISON.json ...] [png|svg] [WxH] [--keep DIR]
 set -eu
 cd "$(dirname "$0")/.."
 profile="--profile=dev"

@@ -182,7 +182,7 @@ fn published_with(rename: impl Fn(&str) -> String) -> Comparison {
 /// Real fio json+ runs (one per engine) as a one-workload comparison with
 /// percentiles and latency bins.
 pub(crate) fn fio_jsonplus() -> Comparison {
-    let runs: [(&str, &str); 4] = [
+    fio_runs(&[
         ("psync", include_str!("testdata/fio-jsonplus/psync.json")),
         ("libaio", include_str!("testdata/fio-jsonplus/libaio.json")),
         (
@@ -190,13 +190,17 @@ pub(crate) fn fio_jsonplus() -> Comparison {
             include_str!("testdata/fio-jsonplus/io_uring.json"),
         ),
         ("mmap", include_str!("testdata/fio-jsonplus/mmap.json")),
-    ];
+    ])
+}
+
+/// (label, fio json+ text) runs of randread 4k as a comparison.
+fn fio_runs(runs: &[(&str, &str)]) -> Comparison {
     let configs: Vec<String> = runs.iter().map(|r| r.0.to_string()).collect();
     let mut cmp = empty_comparison(configs, "psync");
     let mut percentiles = IndexMap::new();
     let mut bins = IndexMap::new();
     let (mut bw, mut iops, mut lat, mut cpu) = (vec![], vec![], vec![], vec![]);
-    for (name, text) in runs {
+    for &(name, text) in runs {
         let doc: serde_json::Value = serde_json::from_str(text).unwrap();
         let job = &doc["jobs"][0];
         let read = &job["read"];
@@ -498,11 +502,28 @@ fn look() {
         }
         _ => c.to_string(),
     };
-    for (name, cmp) in [
+    let mut sets = vec![
         ("published", published()),
         ("jsonplus", fio_jsonplus()),
         ("hostile", published_with(hostile)),
-    ] {
+    ];
+    // Optional: `$NVCMP_CHART_FIO/<label>/randread-1-1.json` runs, the
+    // layout fio-plot reads, to draw the same results both tools see.
+    if let Ok(fio) = std::env::var("NVCMP_CHART_FIO") {
+        let texts: Vec<(String, String)> = ["psync", "libaio", "io_uring", "mmap"]
+            .iter()
+            .map(|l| {
+                let p = Path::new(&fio).join(l).join("randread-1-1.json");
+                (l.to_string(), std::fs::read_to_string(p).unwrap())
+            })
+            .collect();
+        let runs: Vec<(&str, &str)> = texts
+            .iter()
+            .map(|(l, t)| (l.as_str(), t.as_str()))
+            .collect();
+        sets.push(("fio-plot-runs", fio_runs(&runs)));
+    }
+    for (name, cmp) in sets {
         for format in [ChartFormat::Png, ChartFormat::Svg] {
             let opts = ChartOptions {
                 format,
