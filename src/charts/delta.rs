@@ -119,7 +119,7 @@ impl Delta {
         let plot = frame.draw(root)?;
         Panel {
             heading: None,
-            y_desc: format!("Change vs baseline (%)"),
+            y_desc: "Change vs baseline (%)".into(),
             categories,
             series,
             scale: Scale::delta(),

@@ -74,7 +74,6 @@ impl Panel {
         let n_cat = self.categories.len().max(1);
         let n_ser = self.series.len().max(1);
 
-        let value_style = font(sz.small);
         let cat_style = font(sz.text);
         let y_label_w = (sz.text * 6.0) as u32;
         let x_label_h = (sz.text * 2.2) as u32;
@@ -100,15 +99,34 @@ impl Panel {
                     .collect()
             })
             .collect();
-        let widest = labels
-            .iter()
-            .flatten()
-            .map(|l| text_width(&area, l, &bold(sz.small)))
-            .max()
-            .unwrap_or(0);
-        // Labels go across the bar when every one fits, else up the bar.
-        let rotate = widest as f64 > bar_px + slot * 0.12 * plot_w / n_cat as f64;
-        let label_px = if rotate { widest } else { sz.small as i32 } as f64 + 14.0;
+        let widest_at = |size: f64| {
+            labels
+                .iter()
+                .flatten()
+                .map(|l| text_width(&area, l, &bold(size)))
+                .max()
+                .unwrap_or(0) as f64
+        };
+        // Labels go across the bar when every one fits, else up the bar;
+        // up the bar they must be no taller than a bar's slot, so with many
+        // bars the font shrinks, and below 8 px values are left out.
+        let slot_px = plot_w / n_cat as f64 * slot;
+        let mut vsize = sz.small;
+        let mut widest = widest_at(vsize);
+        let rotate = widest > bar_px + slot_px * 0.12;
+        if rotate && vsize * 1.15 > slot_px {
+            vsize = slot_px / 1.15;
+            widest = widest_at(vsize);
+        }
+        let show_values = vsize >= 8.0;
+        let value_style = font(vsize);
+        let label_px = if !show_values {
+            0.0
+        } else if rotate {
+            widest
+        } else {
+            vsize
+        } + 14.0;
 
         let shown = |v: f64| self.scale.to_display(v);
         let all: Vec<f64> = self
@@ -177,8 +195,11 @@ impl Panel {
                     area.draw(&Rectangle::new([a, b], INK.stroke_width(width)))?;
                 }
                 let (px_c, py) = px(xc, v);
+                if !show_values {
+                    continue;
+                }
                 let style = if mark == Mark::Best {
-                    bold(sz.small)
+                    bold(vsize)
                 } else {
                     value_style.clone()
                 };
@@ -202,6 +223,16 @@ impl Panel {
             }
         }
         axes.x_line(&area, 0.0)?;
+        if !show_values {
+            let (x, y) = px(n_cat as f64, y_hi);
+            area.draw(&Label::new(
+                "Too many bars to print values: see the report's tables.",
+                (x, y),
+                font(sz.small)
+                    .color(&super::palette::MUTED)
+                    .pos(Pos::new(HPos::Right, VPos::Top)),
+            ))?;
+        }
 
         // Category labels under each group, cut to the group's width.
         let group_px = (plot_w / n_cat as f64 * 0.98) as i32;

@@ -58,7 +58,7 @@ impl Scale {
     }
 
     /// Value in display units.
-    pub fn to_display(&self, base: f64) -> f64 {
+    pub fn to_display(self, base: f64) -> f64 {
         base / self.div
     }
 

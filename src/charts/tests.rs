@@ -555,3 +555,58 @@ fn comparison_json_files_are_current() {
         assert_eq!(back, cmp, "{} is stale: regenerate it", path.display());
     }
 }
+
+#[test]
+fn many_bars_shrink_or_drop_their_values() {
+    // 8 configs x 24 workloads at a small size: the bars are a few pixels
+    // wide; the chart must still render, values left out rather than
+    // overlapping.
+    let mut cmp = published();
+    let extra: Vec<String> = (0..4).map(|i| format!("extra-{i}")).collect();
+    cmp.configs.extend(extra.iter().cloned());
+    let base = cmp.workloads.clone();
+    for k in 1..3 {
+        cmp.workloads.extend(base.iter().cloned().map(|mut w| {
+            w.bs_bytes *= 1 << (k * 4);
+            w
+        }));
+    }
+    for w in &mut cmp.workloads {
+        for m in &mut w.metrics {
+            let v = m.values[0];
+            for e in &extra {
+                m.values.insert(e.clone(), v);
+                m.precision.insert(e.clone(), 1.0);
+            }
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let opts = ChartOptions {
+        width: 800,
+        height: 450,
+        ..ChartOptions::default()
+    };
+    let svg = ChartOptions {
+        format: ChartFormat::Svg,
+        ..opts
+    };
+    let paths = render_all(&cmp, dir.path(), &svg).unwrap();
+    let text = std::fs::read_to_string(
+        paths
+            .iter()
+            .find(|p| p.ends_with("bars_read_iops.svg"))
+            .unwrap(),
+    )
+    .unwrap();
+    assert!(text.contains("Too many bars to print values"));
+    assert!(!text.contains("2,636,516"));
+    let paths = render_all(&cmp, dir.path(), &opts).unwrap();
+    check_png(
+        paths
+            .iter()
+            .find(|p| p.ends_with("bars_read_iops.png"))
+            .unwrap(),
+        800,
+        450,
+    );
+}
