@@ -69,6 +69,7 @@ impl Bars {
         let better = results.first().map(|r| r.better);
         let mut footnotes = super::precision_notes(cmp, name, &results, &scale);
         footnotes.extend(super::marks_note(&results));
+        footnotes.extend(super::workload_notes(cmp, self.direction));
         let frame = Frame {
             title: format!(
                 "{} {}{}",

@@ -403,3 +403,26 @@ pub(crate) fn marks_note(results: &[&MetricResult]) -> Option<String> {
     }
     (!parts.is_empty()).then(|| parts.join(";  ") + ".")
 }
+
+/// The comparison's notes on a group's workloads (iodepth differing, a
+/// config missing), at most three lines so the plot keeps its room.
+pub(crate) fn workload_notes(cmp: &Comparison, direction: Direction) -> Vec<String> {
+    const MAX: usize = 3;
+    let notes: Vec<String> = cmp
+        .workloads
+        .iter()
+        .filter(|w| w.direction == direction)
+        .flat_map(|w| {
+            w.notes
+                .iter()
+                .map(move |n| format!("{}: {n}", workload_label(w)))
+        })
+        .collect();
+    let mut out: Vec<String> = notes.iter().take(MAX).cloned().collect();
+    if notes.len() > MAX {
+        let n = notes.len() - MAX;
+        let s = if n == 1 { "" } else { "s" };
+        out.push(format!("{n} more note{s} in the report."));
+    }
+    out
+}

@@ -610,3 +610,38 @@ fn many_bars_shrink_or_drop_their_values() {
         450,
     );
 }
+
+#[test]
+fn workload_notes_reach_the_bar_charts() {
+    let mut cmp = published();
+    cmp.workloads[0]
+        .notes
+        .push("iodepth differs: 32 vs 64".into());
+    for i in 1..4 {
+        cmp.workloads[i].notes.push(format!("note {i}"));
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let opts = ChartOptions {
+        format: ChartFormat::Svg,
+        ..ChartOptions::default()
+    };
+    let paths = render_all(&cmp, dir.path(), &opts).unwrap();
+    let text = std::fs::read_to_string(
+        paths
+            .iter()
+            .find(|p| p.ends_with("bars_read_bw.svg"))
+            .unwrap(),
+    )
+    .unwrap();
+    assert!(text.contains("randread 4k: iodepth differs: 32 vs 64"));
+    assert!(text.contains("1 more note in the report."));
+    assert!(!text.contains("note 3"));
+    let write = std::fs::read_to_string(
+        paths
+            .iter()
+            .find(|p| p.ends_with("bars_write_bw.svg"))
+            .unwrap(),
+    )
+    .unwrap();
+    assert!(!write.contains("iodepth differs"));
+}
