@@ -506,6 +506,7 @@ fn look() {
         ("published", published()),
         ("jsonplus", fio_jsonplus()),
         ("hostile", published_with(hostile)),
+        ("many", many_configs()),
     ];
     // Optional: `$NVCMP_CHART_FIO/<label>/randread-1-1.json` runs, the
     // layout fio-plot reads, to draw the same results both tools see.
@@ -561,25 +562,7 @@ fn many_bars_shrink_or_drop_their_values() {
     // 8 configs x 24 workloads at a small size: the bars are a few pixels
     // wide; the chart must still render, values left out rather than
     // overlapping.
-    let mut cmp = published();
-    let extra: Vec<String> = (0..4).map(|i| format!("extra-{i}")).collect();
-    cmp.configs.extend(extra.iter().cloned());
-    let base = cmp.workloads.clone();
-    for k in 1..3 {
-        cmp.workloads.extend(base.iter().cloned().map(|mut w| {
-            w.bs_bytes *= 1 << (k * 4);
-            w
-        }));
-    }
-    for w in &mut cmp.workloads {
-        for m in &mut w.metrics {
-            let v = m.values[0];
-            for e in &extra {
-                m.values.insert(e.clone(), v);
-                m.precision.insert(e.clone(), 1.0);
-            }
-        }
-    }
+    let cmp = many_configs();
     let dir = tempfile::tempdir().unwrap();
     let opts = ChartOptions {
         width: 800,
@@ -644,4 +627,29 @@ fn workload_notes_reach_the_bar_charts() {
     )
     .unwrap();
     assert!(!write.contains("iodepth differs"));
+}
+
+/// The published table with four more configs and three block sizes per
+/// workload: 8 configs x 24 workloads.
+fn many_configs() -> Comparison {
+    let mut cmp = published();
+    let extra: Vec<String> = (0..4).map(|i| format!("extra-{i}")).collect();
+    cmp.configs.extend(extra.iter().cloned());
+    let base = cmp.workloads.clone();
+    for k in 1..3 {
+        cmp.workloads.extend(base.iter().cloned().map(|mut w| {
+            w.bs_bytes *= 1 << (k * 4);
+            w
+        }));
+    }
+    for w in &mut cmp.workloads {
+        for m in &mut w.metrics {
+            let v = m.values[0];
+            for e in &extra {
+                m.values.insert(e.clone(), v);
+                m.precision.insert(e.clone(), 1.0);
+            }
+        }
+    }
+    cmp
 }
