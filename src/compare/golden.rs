@@ -254,6 +254,15 @@ fn conclusion_6_cpu_outlier() {
         &c,
         "outlier: linux-libaio randwrite 4k CPU usage 45.76 % is 2.0x the others' median (others 20.67–26.00 %)",
     );
+    // The only other value near 2x its peers is the same stack's CPU in
+    // randwrite 64k (20.07 % against 9.33–12.22 %); nothing else is flagged.
+    let outliers: Vec<&String> = c
+        .highlights
+        .iter()
+        .filter(|h| h.starts_with("outlier:"))
+        .collect();
+    assert_eq!(outliers.len(), 2, "{outliers:#?}");
+    assert!(outliers[1].starts_with("outlier: linux-libaio randwrite 64k CPU usage 20.07 %"));
 }
 
 #[test]
