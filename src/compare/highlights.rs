@@ -56,6 +56,9 @@ fn family_title(f: &str) -> String {
     }
 }
 
+/// A gap: size, workload, best (config, value), worst (config, value).
+type Gap<'a> = (f64, &'a Workload, (&'a str, f64), (&'a str, f64));
+
 /// Who won: the winner, or every tied config.
 fn winners(m: &MetricResult) -> Vec<&str> {
     match &m.winner {
@@ -179,7 +182,7 @@ pub fn build(cmp: &Comparison) -> Vec<String> {
 
     // 4: largest absolute gap per metric.
     for m in METRICS {
-        let mut best: Option<(f64, &Workload, (&str, f64), (&str, f64))> = None;
+        let mut best: Option<Gap> = None;
         for w in &cmp.workloads {
             let Some(r) = w.metric(m) else { continue };
             let vals = present(r);
