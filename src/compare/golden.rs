@@ -343,3 +343,30 @@ fn repeated_runs_give_a_spread_and_errors_never_win() {
             .any(|w| w.source == "c1" && w.message.contains("error 5"))
     );
 }
+
+#[test]
+fn differing_queue_shapes_are_noted() {
+    let mut rows = rows();
+    rows.retain(|r| r.rw == "randread" && r.bs_bytes == 4096);
+    rows[2].iodepth = 64;
+    let c = compare(&rows, &CompareOptions::default());
+    let notes = &c.workloads[0].notes;
+    assert_eq!(notes.len(), 1, "{notes:?}");
+    assert!(
+        notes[0].contains("linux-libaio: iodepth=64 numjobs=16"),
+        "{notes:?}"
+    );
+    // One config mixing shapes across its own runs is noted too.
+    let mut extra = rows[0].clone();
+    extra.source = "again.json".into();
+    extra.iodepth = 8;
+    rows[2].iodepth = 32;
+    rows.push(extra);
+    let c = compare(&rows, &CompareOptions::default());
+    assert!(
+        c.workloads[0]
+            .notes
+            .iter()
+            .any(|n| n.contains("different queue shapes"))
+    );
+}
