@@ -370,3 +370,47 @@ fn differing_queue_shapes_are_noted() {
             .any(|n| n.contains("different queue shapes"))
     );
 }
+
+#[test]
+fn fio_samples_of_single_runs_give_the_spread() {
+    let base = rows()[0].clone();
+    let mk = |label: &str, iops: f64, sd: f64| {
+        let mut r = base.clone();
+        r.label = label.into();
+        r.source = format!("{label}.json");
+        r.iops = iops;
+        r.bw_bytes_per_s = iops * 4096.0;
+        r.iops_samples = Some(60);
+        r.iops_sample_mean = Some(iops);
+        r.iops_sample_stddev = Some(sd);
+        r
+    };
+    // 1 % apart with a 10 % per-interval spread: not significant.
+    let c = compare(
+        &[mk("a", 1000.0, 100.0), mk("b", 990.0, 100.0)],
+        &CompareOptions::default(),
+    );
+    let iops = c.workloads[0].metric(Metric::Iops).unwrap();
+    assert_eq!(iops.spread["a"].source, SpreadSource::Samples);
+    assert_eq!(iops.spread["a"].n, 60);
+    assert_eq!(
+        (iops.winner.as_deref(), iops.rule),
+        (None, Rule::NotSignificant)
+    );
+    // Same gap with a 0.5 % spread: significant, a wins.
+    let c = compare(
+        &[mk("a", 1000.0, 5.0), mk("b", 990.0, 5.0)],
+        &CompareOptions::default(),
+    );
+    let iops = c.workloads[0].metric(Metric::Iops).unwrap();
+    assert_eq!(
+        (iops.winner.as_deref(), iops.rule),
+        (Some("a"), Rule::Significant)
+    );
+    // Bandwidth has no samples here: decided by precision.
+    let bw = c.workloads[0].metric(Metric::BwBytesPerS).unwrap();
+    assert_eq!(
+        (bw.winner.as_deref(), bw.rule),
+        (Some("a"), Rule::Precision)
+    );
+}
