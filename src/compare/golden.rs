@@ -414,3 +414,60 @@ fn fio_samples_of_single_runs_give_the_spread() {
         (Some("a"), Rule::Precision)
     );
 }
+
+#[test]
+fn sanity_checks_flag_what_cannot_be() {
+    let mut rows = rows();
+    // windows-native randread 4k: bandwidth 2 % above IOPS x 4 KiB.
+    rows[1].bw_bytes_per_s *= 1.02;
+    // linux-libaio randread 4k: 10x the latency means ~4,800 I/Os in
+    // flight with 32 x 16 slots.
+    rows[2].lat_mean_ns = rows[2].lat_mean_ns.map(|l| l * 10.0);
+    // A config without randwrite workloads.
+    rows.retain(|r| !(r.label == "linux-io_uring" && r.rw == "randwrite"));
+    let c = compare(&rows, &CompareOptions::default());
+    let notes = &c.workloads[0].notes;
+    assert!(
+        notes.iter().any(|n| n.starts_with("windows-native: bandwidth 10.259 GiB/s disagrees with IOPS x block size (10.058 GiB/s) by 2.00 %")),
+        "{notes:?}"
+    );
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.starts_with("linux-libaio: 4,774 I/Os in flight")),
+        "{notes:?}"
+    );
+    assert!(
+        c.sanity.iter().any(|s| s
+            == "linux-io_uring has no result for 2 of 8 workloads: randwrite 4k, randwrite 64k"),
+        "{:?}",
+        c.sanity
+    );
+    let rw4 = c
+        .workloads
+        .iter()
+        .find(|w| w.title() == "randwrite 4k")
+        .unwrap();
+    assert_eq!(rw4.notes, ["no result from linux-io_uring"]);
+    assert_eq!(
+        rw4.metric(Metric::Iops).unwrap().values["linux-io_uring"],
+        None
+    );
+}
+
+#[test]
+fn display_names_and_baseline() {
+    let opts = CompareOptions {
+        order: ORDER.iter().map(|s| s.to_string()).collect(),
+        baseline: Some("linux-libaio".into()),
+        display_names: [("linux-libaio".to_string(), "Ubuntu libaio".to_string())].into(),
+        ..CompareOptions::default()
+    };
+    let c = compare(&rows(), &opts);
+    assert_eq!(c.configs[2], "Ubuntu libaio");
+    assert_eq!(c.baseline.as_deref(), Some("Ubuntu libaio"));
+    let bw = metric(&c, "read", "128k", Metric::BwBytesPerS);
+    assert_eq!(bw.winner.as_deref(), Some("Ubuntu libaio"));
+    let d = bw.delta_abs["linux-io_uring"].unwrap();
+    assert!((d - (97.0 - 97.05) * crate::units::GIB).abs() < 1.0, "{d}");
+}
