@@ -1,14 +1,310 @@
-//! `nvcmp analyze`: arguments and their validation into core options.
+//! `nvcmp analyze`: arguments and their validation into core options,
+//! then ingest -> compare -> render. With `--out DIR` also writes
+//! report.md, report.html, dataset.parquet, dataset.csv (and charts).
 
-use super::Global;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use indexmap::IndexMap;
+
+use super::{CliError, Global, exit};
+use crate::compare::{self, CompareOptions, Metric};
+use crate::ingest::{self, IngestOptions, LabelBy};
+use crate::render::{Format, RenderOptions};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum FormatArg {
+    Term,
+    Md,
+    Html,
+    Csv,
+    Json,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum LabelByArg {
+    Dir,
+    Engine,
+    Host,
+    File,
+}
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Result files or folders (walked recursively).
     #[arg(value_name = "PATH")]
-    pub paths: Vec<std::path::PathBuf>,
+    pub paths: Vec<PathBuf>,
+    /// Also write report.md, report.html, dataset.parquet, dataset.csv and charts/ here.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// What to print on stdout.
+    #[arg(long, value_enum, default_value = "term")]
+    pub format: FormatArg,
+    /// Config the deltas are against (default: the manifest's, else the first config).
+    #[arg(long, value_name = "CFG")]
+    pub baseline: Option<String>,
+    /// Present every config of METRIC rounded to STEP (base units: bytes/s, IOPS, ns, %), e.g. iops=1000 or iops=1k.
+    #[arg(long = "round", value_name = "METRIC=STEP")]
+    pub round: Vec<String>,
+    /// Markdown or HTML template replacing the built-in one (minijinja; `.html`/`.htm` in the name means HTML).
+    #[arg(long, value_name = "FILE")]
+    pub template: Option<PathBuf>,
+    /// How results get their config label when no manifest says otherwise.
+    #[arg(long, value_enum, default_value = "dir")]
+    pub label_by: LabelByArg,
+    /// Manifest (nvcmp.toml) to use instead of the one in each PATH.
+    #[arg(long, value_name = "FILE")]
+    pub manifest: Option<PathBuf>,
+    /// Exit 2 when any file was skipped.
+    #[arg(long)]
+    pub strict: bool,
+    /// Significance level of Welch's t-test where spreads are known.
+    #[arg(long, value_name = "A", default_value_t = compare::stats::DEFAULT_ALPHA)]
+    pub alpha: f64,
 }
 
-pub fn run(_args: Args, _global: Global) -> anyhow::Result<u8> {
-    Err(super::CliError::usage("`nvcmp analyze` is not implemented yet").into())
+/// `iops=1000`, `iops=1k`, `bw=1048576` -> (metric, step).
+fn parse_round(s: &str) -> Result<(Metric, f64), CliError> {
+    let bad = |why: &str| {
+        CliError::usage(format!(
+            "--round {s}: {why} (expected METRIC=STEP, e.g. iops=1000)"
+        ))
+    };
+    let (m, step) = s.split_once('=').ok_or_else(|| bad("no `=`"))?;
+    let metric = Metric::parse(m).ok_or_else(|| {
+        bad(&format!(
+            "unknown metric {m:?}; one of {}",
+            Metric::ALL.map(|m| m.key()).join(", ")
+        ))
+    })?;
+    let step = step.trim();
+    let (num, mult) = match step.char_indices().last() {
+        Some((i, 'k' | 'K')) => (&step[..i], 1e3),
+        Some((i, 'm' | 'M')) => (&step[..i], 1e6),
+        _ => (step, 1.0),
+    };
+    let v: f64 = num.parse().map_err(|_| bad("STEP is not a number"))?;
+    let v = v * mult;
+    if !(v.is_finite() && v > 0.0) {
+        return Err(bad("STEP must be a positive number"));
+    }
+    Ok((metric, v))
+}
+
+/// Order, baseline and display names of a manifest.
+// TEMPORARY (until ingest's `Manifest` carries them): read straight from
+// the manifest file: top-level `order`, `baseline`, `[config."label"] name`.
+#[derive(Debug, Default)]
+struct ManifestView {
+    order: Vec<String>,
+    baseline: Option<String>,
+    names: IndexMap<String, String>,
+}
+
+fn manifest_view(paths: &[PathBuf], explicit: Option<&Path>) -> anyhow::Result<ManifestView> {
+    let candidates: Vec<PathBuf> = match explicit {
+        Some(p) => vec![p.to_path_buf()],
+        None => paths
+            .iter()
+            .filter(|p| p.is_dir())
+            .map(|p| p.join("nvcmp.toml"))
+            .filter(|p| p.is_file())
+            .collect(),
+    };
+    let mut view = ManifestView::default();
+    for path in candidates {
+        let text = std::fs::read_to_string(&path)
+            .with_context(|| format!("{}: cannot read manifest (--manifest)", path.display()))?;
+        let doc: toml::Table = toml::from_str(&text)
+            .with_context(|| format!("{}: not a valid manifest", path.display()))?;
+        if let Some(order) = doc.get("order").and_then(|v| v.as_array()) {
+            view.order
+                .extend(order.iter().filter_map(|v| v.as_str().map(str::to_string)));
+        }
+        if view.baseline.is_none() {
+            view.baseline = doc
+                .get("baseline")
+                .and_then(|v| v.as_str())
+                .map(str::to_string);
+        }
+        if let Some(cfgs) = doc.get("config").and_then(|v| v.as_table()) {
+            for (label, t) in cfgs {
+                if let Some(name) = t.get("name").and_then(|v| v.as_str()) {
+                    view.names.insert(label.clone(), name.to_string());
+                }
+            }
+        }
+    }
+    Ok(view)
+}
+
+pub fn run(args: Args, global: Global) -> anyhow::Result<u8> {
+    if args.paths.is_empty() {
+        return Err(CliError::usage(
+            "nothing to analyze: give at least one PATH (a fio result file or a folder of them)",
+        )
+        .into());
+    }
+    if !(args.alpha > 0.0 && args.alpha < 1.0) {
+        return Err(
+            CliError::usage(format!("--alpha {}: must be between 0 and 1", args.alpha)).into(),
+        );
+    }
+    let round = args
+        .round
+        .iter()
+        .map(|s| parse_round(s))
+        .collect::<Result<Vec<_>, _>>()?;
+    let template = match &args.template {
+        Some(p) => Some((
+            std::fs::read_to_string(p)
+                .map_err(|e| CliError::usage(format!("--template {}: {e}", p.display())))?,
+            p.to_string_lossy().to_ascii_lowercase().contains(".htm"),
+        )),
+        None => None,
+    };
+
+    let ingest_opts = IngestOptions {
+        label_by: match args.label_by {
+            LabelByArg::Dir => LabelBy::Dir,
+            LabelByArg::Engine => LabelBy::Engine,
+            LabelByArg::Host => LabelBy::Host,
+            LabelByArg::File => LabelBy::File,
+        },
+        manifest: args.manifest.clone(),
+    };
+    let ingested = ingest::ingest(&args.paths, &ingest_opts)?;
+    for s in &ingested.skipped {
+        eprintln!("nvcmp: {s}");
+    }
+    if !global.quiet {
+        for w in &ingested.warnings {
+            eprintln!("nvcmp: {w}");
+        }
+    }
+    let paths = args
+        .paths
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect::<Vec<_>>()
+        .join(" ");
+    if ingested.rows.is_empty() {
+        return Err(CliError::usage(format!(
+            "nothing to analyze in {paths}: no fio results found ({} file(s) skipped)",
+            ingested.skipped.len()
+        ))
+        .into());
+    }
+    if args.strict && !ingested.skipped.is_empty() {
+        return Err(CliError::usage(format!(
+            "--strict: {} file(s) skipped under {paths}",
+            ingested.skipped.len()
+        ))
+        .into());
+    }
+
+    let manifest = manifest_view(&args.paths, args.manifest.as_deref())?;
+    let opts = CompareOptions {
+        order: manifest.order,
+        baseline: args.baseline.clone().or(manifest.baseline),
+        display_names: manifest.names,
+        alpha: args.alpha,
+        round,
+    };
+    let mut cmp = compare::compare(&ingested.rows, &opts);
+    cmp.skipped = ingested.skipped.clone();
+    let mut warnings = ingested.warnings.clone();
+    warnings.append(&mut cmp.warnings);
+    cmp.warnings = warnings;
+    if !global.quiet {
+        for w in cmp.warnings.iter().skip(ingested.warnings.len()) {
+            eprintln!("nvcmp: {w}");
+        }
+    }
+
+    let template_for = |html: bool| {
+        template
+            .as_ref()
+            .filter(|(_, is_html)| *is_html == html)
+            .map(|(t, _)| t.clone())
+    };
+    let format = match args.format {
+        FormatArg::Term => Format::Term,
+        FormatArg::Md => Format::Md,
+        FormatArg::Html => Format::Html,
+        FormatArg::Csv => Format::Csv,
+        FormatArg::Json => Format::Json,
+    };
+
+    if let Some(dir) = &args.out {
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("--out {}: cannot create the folder", dir.display()))?;
+        // CHARTS: the charts helper's entry point goes here, e.g.
+        // `let charts = crate::charts::write_all(&cmp, &dir.join("charts"))?;`
+        // returning the PNG paths relative to `dir` for report.html.
+        let charts: Vec<String> = Vec::new();
+        for (name, fmt, html) in [
+            ("report.md", Format::Md, false),
+            ("report.html", Format::Html, true),
+        ] {
+            let path = dir.join(name);
+            let opts = RenderOptions {
+                color: false,
+                template: template_for(html),
+                charts: charts.clone(),
+            };
+            let mut file = std::io::BufWriter::new(
+                std::fs::File::create(&path)
+                    .with_context(|| format!("cannot write {}", path.display()))?,
+            );
+            fmt.renderer(&opts)
+                .render(&cmp, &mut file)
+                .with_context(|| format!("cannot write {}", path.display()))?;
+            file.flush()?;
+        }
+        for name in ["dataset.parquet", "dataset.csv"] {
+            crate::dataset::write(&ingested.rows, &dir.join(name))?;
+        }
+    }
+
+    let opts = RenderOptions {
+        color: global.color,
+        template: template_for(format == Format::Html)
+            .filter(|_| matches!(format, Format::Md | Format::Html)),
+        charts: Vec::new(),
+    };
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    format.renderer(&opts).render(&cmp, &mut out)?;
+    out.flush()?;
+    Ok(exit::OK)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_flags() {
+        assert_eq!(parse_round("iops=1000").unwrap(), (Metric::Iops, 1000.0));
+        assert_eq!(parse_round("iops=1k").unwrap(), (Metric::Iops, 1000.0));
+        assert_eq!(
+            parse_round("lat=1000").unwrap(),
+            (Metric::LatMeanNs, 1000.0)
+        );
+        assert!(
+            parse_round("iops")
+                .unwrap_err()
+                .message
+                .contains("--round iops")
+        );
+        assert!(
+            parse_round("speed=1")
+                .unwrap_err()
+                .message
+                .contains("unknown metric")
+        );
+        assert!(parse_round("iops=-1").is_err());
+    }
 }

@@ -254,6 +254,15 @@ fn conclusion_6_cpu_outlier() {
         &c,
         "outlier: linux-libaio randwrite 4k CPU usage 45.76 % is 2.0x the others' median (others 20.67–26.00 %)",
     );
+    // The only other value near 2x its peers is the same stack's CPU in
+    // randwrite 64k (20.07 % against 9.33–12.22 %); nothing else is flagged.
+    let outliers: Vec<&String> = c
+        .highlights
+        .iter()
+        .filter(|h| h.starts_with("outlier:"))
+        .collect();
+    assert_eq!(outliers.len(), 2, "{outliers:#?}");
+    assert!(outliers[1].starts_with("outlier: linux-libaio randwrite 64k CPU usage 20.07 %"));
 }
 
 #[test]
@@ -333,4 +342,132 @@ fn repeated_runs_give_a_spread_and_errors_never_win() {
             .iter()
             .any(|w| w.source == "c1" && w.message.contains("error 5"))
     );
+}
+
+#[test]
+fn differing_queue_shapes_are_noted() {
+    let mut rows = rows();
+    rows.retain(|r| r.rw == "randread" && r.bs_bytes == 4096);
+    rows[2].iodepth = 64;
+    let c = compare(&rows, &CompareOptions::default());
+    let notes = &c.workloads[0].notes;
+    assert_eq!(notes.len(), 1, "{notes:?}");
+    assert!(
+        notes[0].contains("linux-libaio: iodepth=64 numjobs=16"),
+        "{notes:?}"
+    );
+    // One config mixing shapes across its own runs is noted too.
+    let mut extra = rows[0].clone();
+    extra.source = "again.json".into();
+    extra.iodepth = 8;
+    rows[2].iodepth = 32;
+    rows.push(extra);
+    let c = compare(&rows, &CompareOptions::default());
+    assert!(
+        c.workloads[0]
+            .notes
+            .iter()
+            .any(|n| n.contains("different queue shapes"))
+    );
+}
+
+#[test]
+fn fio_samples_of_single_runs_give_the_spread() {
+    let base = rows()[0].clone();
+    let mk = |label: &str, iops: f64, sd: f64| {
+        let mut r = base.clone();
+        r.label = label.into();
+        r.source = format!("{label}.json");
+        r.iops = iops;
+        r.bw_bytes_per_s = iops * 4096.0;
+        r.iops_samples = Some(60);
+        r.iops_sample_mean = Some(iops);
+        r.iops_sample_stddev = Some(sd);
+        r
+    };
+    // 1 % apart with a 10 % per-interval spread: not significant.
+    let c = compare(
+        &[mk("a", 1000.0, 100.0), mk("b", 990.0, 100.0)],
+        &CompareOptions::default(),
+    );
+    let iops = c.workloads[0].metric(Metric::Iops).unwrap();
+    assert_eq!(iops.spread["a"].source, SpreadSource::Samples);
+    assert_eq!(iops.spread["a"].n, 60);
+    assert_eq!(
+        (iops.winner.as_deref(), iops.rule),
+        (None, Rule::NotSignificant)
+    );
+    // Same gap with a 0.5 % spread: significant, a wins.
+    let c = compare(
+        &[mk("a", 1000.0, 5.0), mk("b", 990.0, 5.0)],
+        &CompareOptions::default(),
+    );
+    let iops = c.workloads[0].metric(Metric::Iops).unwrap();
+    assert_eq!(
+        (iops.winner.as_deref(), iops.rule),
+        (Some("a"), Rule::Significant)
+    );
+    // Bandwidth has no samples here: decided by precision.
+    let bw = c.workloads[0].metric(Metric::BwBytesPerS).unwrap();
+    assert_eq!(
+        (bw.winner.as_deref(), bw.rule),
+        (Some("a"), Rule::Precision)
+    );
+}
+
+#[test]
+fn sanity_checks_flag_what_cannot_be() {
+    let mut rows = rows();
+    // windows-native randread 4k: bandwidth 2 % above IOPS x 4 KiB.
+    rows[1].bw_bytes_per_s *= 1.02;
+    // linux-libaio randread 4k: 10x the latency means ~4,800 I/Os in
+    // flight with 32 x 16 slots.
+    rows[2].lat_mean_ns = rows[2].lat_mean_ns.map(|l| l * 10.0);
+    // A config without randwrite workloads.
+    rows.retain(|r| !(r.label == "linux-io_uring" && r.rw == "randwrite"));
+    let c = compare(&rows, &CompareOptions::default());
+    let notes = &c.workloads[0].notes;
+    assert!(
+        notes.iter().any(|n| n.starts_with("windows-native: bandwidth 10.259 GiB/s disagrees with IOPS x block size (10.058 GiB/s) by 2.00 %")),
+        "{notes:?}"
+    );
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.starts_with("linux-libaio: 4,774 I/Os in flight")),
+        "{notes:?}"
+    );
+    assert!(
+        c.sanity.iter().any(|s| s
+            == "linux-io_uring has no result for 2 of 8 workloads: randwrite 4k, randwrite 64k"),
+        "{:?}",
+        c.sanity
+    );
+    let rw4 = c
+        .workloads
+        .iter()
+        .find(|w| w.title() == "randwrite 4k")
+        .unwrap();
+    assert_eq!(rw4.notes, ["no result from linux-io_uring"]);
+    assert_eq!(
+        rw4.metric(Metric::Iops).unwrap().values["linux-io_uring"],
+        None
+    );
+}
+
+#[test]
+fn display_names_and_baseline() {
+    let opts = CompareOptions {
+        order: ORDER.iter().map(|s| s.to_string()).collect(),
+        baseline: Some("linux-libaio".into()),
+        display_names: [("linux-libaio".to_string(), "Ubuntu libaio".to_string())].into(),
+        ..CompareOptions::default()
+    };
+    let c = compare(&rows(), &opts);
+    assert_eq!(c.configs[2], "Ubuntu libaio");
+    assert_eq!(c.baseline.as_deref(), Some("Ubuntu libaio"));
+    let bw = metric(&c, "read", "128k", Metric::BwBytesPerS);
+    assert_eq!(bw.winner.as_deref(), Some("Ubuntu libaio"));
+    let d = bw.delta_abs["linux-io_uring"].unwrap();
+    assert!((d - (97.0 - 97.05) * crate::units::GIB).abs() < 1.0, "{d}");
 }

@@ -260,6 +260,13 @@ pub fn compare(rows: &[Row], opts: &CompareOptions) -> Comparison {
                 parts.join("; ")
             ));
         }
+        for (c, shape) in &shapes {
+            if shape.len() > 1 && distinct.len() == 1 {
+                notes.push(format!(
+                    "{c}: runs with different iodepth/numjobs are averaged as repeated runs"
+                ));
+            }
+        }
         for (c, cell) in &cells {
             if cell.errored {
                 notes.push(format!("{c}: every run reported an error; not a winner"));

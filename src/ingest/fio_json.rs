@@ -368,17 +368,45 @@ fn job_rows(
     let engine_opt = opts.get("ioengine");
     // fio's default engine: psync, windowsaio on Windows (HOWTO `ioengine`).
     let windows_hint = infer_os("", filename.as_deref(), false) == "windows";
-    let engine =
-        engine_opt.unwrap_or_else(|| if windows_hint { "windowsaio" } else { "psync" }.to_string());
+    // fio before 2.99 printed no options: then the engine is not known.
+    let printed_options = !(opts.job.is_empty() && opts.global.is_empty());
+    let engine = engine_opt.unwrap_or_else(|| {
+        match (printed_options, windows_hint) {
+            (false, _) => "unknown",
+            (true, true) => "windowsaio",
+            (true, false) => "psync",
+        }
+        .to_string()
+    });
     let os = infer_os(&engine, filename.as_deref(), doc.disk_util.is_some());
     // `rw=randread:8` carries an offset modifier that is not part of the
     // workload's identity.
     let rw = opts
         .get_any(&["rw", "readwrite"])
-        .map(|s| s.split(':').next().unwrap_or("").to_string())
-        .unwrap_or_else(|| "read".into());
-    let bs = opts.get_any(&["bs", "blocksize"]);
-    let iodepth = opts.get_u32("iodepth").unwrap_or(1);
+        .map(|s| s.split(':').next().unwrap_or("").to_string());
+    let mut bs = opts.get_any(&["bs", "blocksize"]);
+    let mut iodepth = opts.get_u32("iodepth");
+    // fio before 2.99 printed no options at all: absent keys then mean
+    // "not written", not fio's defaults. Job names such as
+    // `randread-4k-qd32` are the only hint left; say that we used it.
+    let no_options = opts.job.is_empty() && opts.global.is_empty();
+    let rw = match rw {
+        Some(rw) => rw,
+        None if no_options => {
+            let guess = guess_from_name(&name);
+            bs = bs.or(guess.bs);
+            iodepth = iodepth.or(guess.iodepth);
+            let rw = guess.rw.unwrap_or("read").to_string();
+            out.warnings.push(format!(
+                "job `{name}`: the file has no job options (fio 2.x); rw={rw}, bs={}, iodepth={} taken from the job name or fio's defaults",
+                bs.as_deref().unwrap_or("4k"),
+                iodepth.unwrap_or(1)
+            ));
+            rw
+        }
+        None => "read".into(),
+    };
+    let iodepth = iodepth.unwrap_or(1);
     let numjobs = opts.get_u32("numjobs").unwrap_or(1);
     let rwmixread = opts
         .get_u32("rwmixread")
@@ -459,6 +487,55 @@ fn job_rows(
             directions.iter().map(|d| d.as_str()).collect::<Vec<_>>().join(" and ")
         ));
     }
+}
+
+struct NameGuess {
+    rw: Option<&'static str>,
+    bs: Option<String>,
+    iodepth: Option<u32>,
+}
+
+/// Reads `randread`, `4k` and `qd32` tokens out of a job name.
+fn guess_from_name(name: &str) -> NameGuess {
+    const RW: [&str; 10] = [
+        "randread",
+        "randwrite",
+        "randrw",
+        "randtrim",
+        "readwrite",
+        "read",
+        "write",
+        "trim",
+        "rw",
+        "trimwrite",
+    ];
+    let mut g = NameGuess {
+        rw: None,
+        bs: None,
+        iodepth: None,
+    };
+    for tok in name
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .map(str::to_ascii_lowercase)
+    {
+        if g.rw.is_none() {
+            g.rw = RW.iter().find(|r| **r == tok).copied();
+        }
+        if g.bs.is_none()
+            && tok.len() > 1
+            && tok[..tok.len() - 1].bytes().all(|b| b.is_ascii_digit())
+            && matches!(tok.as_bytes()[tok.len() - 1], b'k' | b'm')
+        {
+            g.bs = Some(tok.clone());
+        }
+        if g.iodepth.is_none() {
+            g.iodepth = tok
+                .strip_prefix("qd")
+                .or_else(|| tok.strip_prefix("iodepth"))
+                .and_then(|n| n.parse().ok());
+        }
+    }
+    g
 }
 
 fn did_io(d: &Ddir) -> bool {

@@ -11,10 +11,14 @@ pub mod decode;
 pub mod fio_json;
 pub mod manifest;
 pub mod normal;
+mod pipeline;
+pub mod terse;
 
 use std::path::PathBuf;
 
 use crate::model::{Row, Skipped, Warning};
+
+pub use pipeline::{Progress, ingest, ingest_with_progress};
 
 /// What a reader returns for one segment of a file.
 #[derive(Debug, Default, Clone)]

@@ -1,1 +1,229 @@
 //! `nvcmp analyze` end to end.
+
+use crate::common::{fixture, nvcmp};
+
+const PUBLISHED: &str = "published/storagereview-2026-04";
+
+fn published_json() -> serde_json::Value {
+    let out = nvcmp()
+        .arg("analyze")
+        .arg(fixture(PUBLISHED))
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn metric<'a>(v: &'a serde_json::Value, rw: &str, bs: u64, m: &str) -> &'a serde_json::Value {
+    v["workloads"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|w| w["rw"] == rw && w["bs_bytes"] == bs)
+        .and_then(|w| {
+            w["metrics"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|x| x["metric"] == m)
+        })
+        .unwrap_or_else(|| panic!("no {rw} {bs} {m}"))
+}
+
+#[test]
+fn nothing_to_analyze_is_exit_2() {
+    nvcmp()
+        .arg("analyze")
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("give at least one PATH"));
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("no-such-folder");
+    nvcmp()
+        .arg("analyze")
+        .arg(&missing)
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("no-such-folder"));
+}
+
+#[test]
+fn bad_round_flag_is_exit_2() {
+    nvcmp()
+        .arg("analyze")
+        .arg(fixture(PUBLISHED))
+        .args(["--round", "speed=3"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("--round speed=3: unknown metric"));
+}
+
+#[test]
+#[ignore = "needs crate::ingest::ingest and dataset::write from the ingest branch"]
+fn published_json_derives_the_six_conclusions() {
+    let v = published_json();
+    assert_eq!(
+        v["skipped"].as_array().unwrap().len(),
+        0,
+        "{}",
+        v["skipped"]
+    );
+    assert_eq!(
+        v["configs"],
+        serde_json::json!([
+            "windows-non-native",
+            "windows-native",
+            "linux-libaio",
+            "linux-io_uring"
+        ])
+    );
+    assert_eq!(v["workloads"].as_array().unwrap().len(), 8);
+    let hl: Vec<&str> = v["highlights"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h.as_str().unwrap())
+        .collect();
+    let has = |s: &str| assert!(hl.contains(&s), "missing {s:?} in {hl:#?}");
+    // 1. read bandwidth
+    for (rw, bs) in [("randread", 4096), ("randread", 65536), ("read", 65536)] {
+        assert_eq!(
+            metric(&v, rw, bs, "bw_bytes_per_s")["winner"],
+            "windows-native"
+        );
+    }
+    assert_eq!(
+        metric(&v, "read", 131072, "bw_bytes_per_s")["winner"],
+        "linux-libaio"
+    );
+    has("windows-native has the best read bandwidth in 3 of 4 read workloads");
+    // 2. write bandwidth; randwrite 64k within 0.05 %, IOPS tie by rounding
+    assert_eq!(
+        metric(&v, "randwrite", 4096, "bw_bytes_per_s")["winner"],
+        "linux-libaio"
+    );
+    assert_eq!(
+        metric(&v, "write", 65536, "bw_bytes_per_s")["winner"],
+        "linux-libaio"
+    );
+    assert_eq!(
+        metric(&v, "write", 131072, "bw_bytes_per_s")["winner"],
+        "linux-io_uring"
+    );
+    has("linux has the best write bandwidth in 3 of 4 write workloads");
+    has("In randwrite 64k all four configs are within 0.05 % of each other (bandwidth)");
+    let iops = metric(&v, "randwrite", 65536, "iops");
+    assert_eq!(iops["winner"], serde_json::Value::Null);
+    assert_eq!(
+        iops["tied"],
+        serde_json::json!(["windows-native", "linux-libaio", "linux-io_uring"])
+    );
+    assert_eq!(iops["values"]["windows-native"], 125406.0);
+    assert_eq!(iops["precision"]["linux-libaio"], 1000.0);
+    // 3. the 17 % lead
+    has(
+        "windows-native leads the best Linux config (linux-io_uring) in randread 64k bandwidth by 17.3 %",
+    );
+    // 4. CPU
+    has("windows-native has the lowest CPU usage in 3 of 4 read workloads");
+    has("windows-native has the lowest CPU usage in 3 of 4 write workloads");
+    has(
+        "largest CPU-usage gap: read 128k, 27.34 pp between windows-native (49.56 %) and linux-io_uring (76.90 %)",
+    );
+    // 5. latency
+    has(
+        "largest mean-latency gap: randread 64k, 0.17 ms between windows-native (0.207 ms) and linux-libaio (0.377 ms)",
+    );
+    // 6. outlier
+    has(
+        "outlier: linux-libaio randwrite 4k CPU usage 45.76 % is 2.0x the others' median (others 20.67–26.00 %)",
+    );
+    // Deltas against the manifest's baseline.
+    let bw = metric(&v, "randread", 65536, "bw_bytes_per_s");
+    assert_eq!(bw["delta_pct"]["windows-non-native"], 0.0);
+    let d = bw["delta_pct"]["windows-native"].as_f64().unwrap();
+    assert!((d - (91.165 / 74.291 - 1.0) * 100.0).abs() < 0.01, "{d}");
+}
+
+#[test]
+#[ignore = "needs crate::ingest::ingest and dataset::write from the ingest branch"]
+fn published_markdown_shows_every_figure_as_printed() {
+    let out = nvcmp()
+        .arg("analyze")
+        .arg(fixture(PUBLISHED))
+        .args(["--format", "md"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let md = String::from_utf8(out.stdout).unwrap();
+    let csv = std::fs::read_to_string(fixture("published/storagereview-2026-04.csv")).unwrap();
+    for line in csv.lines().skip(1) {
+        let f: Vec<&str> = line.split(',').collect();
+        let section = md
+            .split("### ")
+            .find(|s| s.starts_with(&format!("{} {}\n", f[3], f[4])))
+            .unwrap_or_else(|| panic!("no table for {line}"));
+        let header = section.lines().find(|l| l.starts_with("| |")).unwrap();
+        let col = header.split('|').position(|c| c.trim() == f[0]).unwrap();
+        let cell = |title: &str| {
+            let row = section
+                .lines()
+                .find(|l| l.starts_with(&format!("| {title} |")))
+                .unwrap_or_else(|| panic!("no {title} row for {line}"));
+            row.split('|')
+                .nth(col)
+                .unwrap()
+                .trim()
+                .trim_matches('*')
+                .to_string()
+        };
+        let iops: u64 = f[6].parse().unwrap();
+        let iops = iops
+            .to_string()
+            .as_bytes()
+            .rchunks(3)
+            .rev()
+            .map(|c| std::str::from_utf8(c).unwrap())
+            .collect::<Vec<_>>()
+            .join(",");
+        assert_eq!(cell("Bandwidth (GiB/s)"), f[5], "{line}");
+        assert_eq!(cell("IOPS"), iops, "{line}");
+        assert_eq!(cell("Mean latency (ms)"), f[8], "{line}");
+        assert_eq!(cell("CPU (%)"), f[9], "{line}");
+    }
+    assert!(md.contains("IOPS of linux-libaio and linux-io_uring are known to the nearest 1,000"));
+}
+
+#[test]
+#[ignore = "needs crate::ingest::ingest and dataset::write from the ingest branch"]
+fn out_dir_gets_reports_and_dataset() {
+    let dir = tempfile::tempdir().unwrap();
+    nvcmp()
+        .arg("analyze")
+        .arg(fixture(PUBLISHED))
+        .arg("--out")
+        .arg(dir.path())
+        .assert()
+        .success();
+    for name in ["report.md", "report.html", "dataset.parquet", "dataset.csv"] {
+        let meta = std::fs::metadata(dir.path().join(name)).unwrap();
+        assert!(meta.len() > 0, "{name} is empty");
+    }
+    let html = std::fs::read_to_string(dir.path().join("report.html")).unwrap();
+    assert!(html.contains("91.165"));
+    let csv = std::fs::read_to_string(dir.path().join("dataset.csv")).unwrap();
+    assert_eq!(
+        csv.lines().count(),
+        33,
+        "one row per published run plus the header"
+    );
+}

@@ -1,0 +1,373 @@
+//! The ingest pipeline: walk the given paths, read every file in parallel
+//! (decode -> segments -> readers), then label the rows and apply the
+//! manifest and sidecars. Every input file ends up either in rows or in
+//! `skipped`, with a one-line reason.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use rayon::prelude::*;
+
+use super::decode::{self, SegmentKind};
+use super::fio_json;
+use super::manifest::{self, MANIFEST_NAME, Manifest, SIDECAR_SUFFIX};
+use super::normal::NormalReader;
+use super::{IngestOptions, Ingested, LabelBy, Parsed, ReadError, Reader};
+use crate::model::{Skipped, Warning};
+
+/// Progress of a long ingest (the CLI shows a bar); all methods optional.
+pub trait Progress: Sync {
+    /// Called once with the number of files about to be read.
+    fn start(&self, _files: usize) {}
+    /// Called after each file.
+    fn inc(&self) {}
+    fn finish(&self) {}
+}
+
+impl Progress for () {}
+
+/// Ingests every fio result under `paths` (files or folders, walked
+/// recursively in sorted order). Fails only on a bad manifest; unreadable
+/// results are listed in [`Ingested::skipped`].
+pub fn ingest(paths: &[PathBuf], opts: &IngestOptions) -> anyhow::Result<Ingested> {
+    ingest_with_progress(paths, opts, &())
+}
+
+/// [`ingest`] reporting progress per file.
+pub fn ingest_with_progress(
+    paths: &[PathBuf],
+    opts: &IngestOptions,
+    progress: &dyn Progress,
+) -> anyhow::Result<Ingested> {
+    let mut out = Ingested::default();
+    let mut inputs = Vec::new();
+    for root in paths {
+        collect(root, &mut inputs, &mut out.skipped);
+    }
+    if paths.len() > 1 {
+        // The same file reached through two PATHs is read once.
+        let mut seen = std::collections::HashSet::new();
+        inputs.retain(|i| seen.insert(i.path.canonicalize().unwrap_or_else(|_| i.path.clone())));
+    }
+    out.manifest = load_manifests(paths, opts)?;
+
+    progress.start(inputs.len());
+    let results: Vec<FileResult> = inputs
+        .par_iter()
+        .map(|input| {
+            let r = read_input(input, opts, &out.manifest);
+            progress.inc();
+            r
+        })
+        .collect();
+    progress.finish();
+
+    for r in results {
+        out.warnings
+            .extend(r.warnings.into_iter().map(|message| Warning {
+                source: r.source.clone(),
+                message,
+            }));
+        match r.outcome {
+            Ok(rows) => {
+                out.files_read += 1;
+                out.rows.extend(rows);
+            }
+            Err(reason) => out.skipped.push(Skipped {
+                source: r.source,
+                reason,
+            }),
+        }
+    }
+    Ok(out)
+}
+
+/// A result file and where it was found.
+#[derive(Debug, Clone)]
+struct Input {
+    path: PathBuf,
+    /// Default label (`LabelBy::Dir`).
+    dir_label: String,
+}
+
+struct FileResult {
+    source: String,
+    outcome: Result<Vec<crate::model::Row>, String>,
+    warnings: Vec<String>,
+}
+
+fn collect(root: &Path, inputs: &mut Vec<Input>, skipped: &mut Vec<Skipped>) {
+    let meta = match std::fs::metadata(root) {
+        Ok(m) => m,
+        Err(e) => {
+            skipped.push(Skipped {
+                source: root.display().to_string(),
+                reason: io_reason(&e),
+            });
+            return;
+        }
+    };
+    if meta.is_dir() {
+        walk(root, root, inputs, skipped);
+    } else {
+        // A file named on the command line is read whatever its name.
+        let parent = root.parent().filter(|p| !p.as_os_str().is_empty());
+        let label = parent
+            .map(dir_name)
+            .unwrap_or_else(|| dir_name(Path::new(".")));
+        inputs.push(Input {
+            path: root.to_path_buf(),
+            dir_label: label,
+        });
+    }
+}
+
+fn walk(root: &Path, dir: &Path, inputs: &mut Vec<Input>, skipped: &mut Vec<Skipped>) {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(rd) => rd,
+        Err(e) => {
+            skipped.push(Skipped {
+                source: dir.display().to_string(),
+                reason: io_reason(&e),
+            });
+            return;
+        }
+    };
+    let mut entries: Vec<_> = entries.filter_map(Result::ok).collect();
+    entries.sort_by_key(|e| e.file_name());
+    for entry in entries {
+        let path = entry.path();
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if name.starts_with('.') {
+            continue;
+        }
+        // Symlinked folders are not followed (no loops); symlinked files are read.
+        let Ok(ft) = entry.file_type() else { continue };
+        let is_dir = ft.is_dir();
+        let is_file = ft.is_file() || (ft.is_symlink() && path.is_file());
+        if is_dir {
+            walk(root, &path, inputs, skipped);
+        } else if is_file && !is_ignored(&name) {
+            let rel_parent = path
+                .parent()
+                .and_then(|p| p.strip_prefix(root).ok())
+                .filter(|p| !p.as_os_str().is_empty());
+            let dir_label = match rel_parent {
+                Some(rel) => rel
+                    .components()
+                    .map(|c| c.as_os_str().to_string_lossy())
+                    .collect::<Vec<_>>()
+                    .join("/"),
+                None => dir_name(root),
+            };
+            inputs.push(Input { path, dir_label });
+        }
+    }
+}
+
+/// Files in a results folder that are never fio output: nvcmp's own
+/// manifest, sidecars and outputs, and documents.
+fn is_ignored(name: &str) -> bool {
+    const EXT: [&str; 12] = [
+        "png", "svg", "md", "html", "htm", "parquet", "csv", "toml", "fio", "sh", "py", "pdf",
+    ];
+    if name == MANIFEST_NAME || name.ends_with(SIDECAR_SUFFIX) {
+        return true;
+    }
+    let ext = name.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
+    ext.is_some_and(|e| EXT.contains(&e.as_str()))
+}
+
+/// Name of a folder, resolving `.` and `..` through the file system.
+fn dir_name(dir: &Path) -> String {
+    let named = dir
+        .file_name()
+        .filter(|_| !matches!(dir.to_str(), Some("." | "..")) && !dir.ends_with(".."));
+    match named {
+        Some(n) => n.to_string_lossy().into_owned(),
+        None => dir
+            .canonicalize()
+            .ok()
+            .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+            .unwrap_or_else(|| ".".into()),
+    }
+}
+
+fn io_reason(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => "no such file or directory".into(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".into(),
+        _ => format!("cannot read: {e}"),
+    }
+}
+
+fn load_manifests(paths: &[PathBuf], opts: &IngestOptions) -> anyhow::Result<Manifest> {
+    if let Some(path) = &opts.manifest {
+        return Manifest::load(path).with_context(|| "--manifest".to_string());
+    }
+    let mut merged = Manifest::default();
+    for root in paths.iter().filter(|p| p.is_dir()) {
+        let path = root.join(MANIFEST_NAME);
+        if path.is_file() {
+            merged.merge(Manifest::load(&path)?);
+        }
+    }
+    Ok(merged)
+}
+
+fn read_input(input: &Input, opts: &IngestOptions, manifest: &Manifest) -> FileResult {
+    let source = input.path.display().to_string();
+    let mut warnings = Vec::new();
+    let outcome = match std::fs::read(&input.path) {
+        Err(e) => Err(io_reason(&e)),
+        Ok(bytes) => read_bytes(&bytes, &mut warnings)
+            .and_then(|rows| finish_rows(rows, input, opts, manifest).map_err(|e| e.to_string())),
+    };
+    FileResult {
+        source,
+        outcome,
+        warnings,
+    }
+}
+
+/// Reads one file's bytes into rows (label and manifest not applied yet).
+pub(crate) fn read_bytes(
+    bytes: &[u8],
+    warnings: &mut Vec<String>,
+) -> Result<Vec<crate::model::Row>, String> {
+    let text = decode::decode(bytes).map_err(|e| e.to_string())?;
+    let segments = decode::segments(&text);
+
+    // JSON documents first: parse each once, then drop status-interval
+    // snapshots superseded by a later document with the same jobs.
+    let mut docs: Vec<(fio_json::FioOutput, Vec<_>)> = Vec::new();
+    let mut first_error: Option<String> = None;
+    for seg in segments.iter().filter(|s| s.kind == SegmentKind::Json) {
+        match fio_json::parse(seg.text) {
+            Ok(doc) => {
+                let set = fio_json::job_set(&doc);
+                match docs.last_mut() {
+                    Some(last) if last.1 == set => *last = (doc, set),
+                    _ => docs.push((doc, set)),
+                }
+            }
+            // A `{` line in fio's text that is not a document at all.
+            Err(ReadError::NotFio(_)) if segments.len() > 1 => {}
+            Err(e) => {
+                let msg = format!("JSON document at line {}: {e}", seg.line);
+                if first_error.is_none() {
+                    first_error = Some(msg.clone());
+                } else {
+                    warnings.push(format!("{msg}; not read"));
+                }
+            }
+        }
+    }
+    let mut parsed = Parsed::default();
+    for (doc, _) in &docs {
+        let p = fio_json::to_parsed(doc);
+        parsed.rows.extend(p.rows);
+        parsed.warnings.extend(p.warnings);
+    }
+
+    // Text is read only when no document gave rows: `json,normal` files
+    // carry the same run twice.
+    if parsed.rows.is_empty() {
+        let reader = NormalReader;
+        for seg in segments.iter().filter(|s| s.kind == SegmentKind::Text) {
+            if !reader.sniff(seg.text) {
+                continue;
+            }
+            match reader.read(seg.text) {
+                Ok(p) => {
+                    parsed.rows.extend(p.rows);
+                    parsed.warnings.extend(p.warnings);
+                }
+                Err(e) => {
+                    first_error.get_or_insert_with(|| format!("text at line {}: {e}", seg.line));
+                }
+            }
+        }
+    }
+
+    if parsed.rows.is_empty() {
+        let reason = if let Some(e) = first_error {
+            e
+        } else if let Some(w) = parsed.warnings.first() {
+            format!("every row was dropped ({w})")
+        } else if !docs.is_empty() {
+            ReadError::NoRows.to_string()
+        } else {
+            "not fio output (no fio JSON document or fio text output found)".into()
+        };
+        warnings.extend(parsed.warnings.into_iter().skip(1));
+        return Err(reason);
+    }
+    if let Some(e) = first_error {
+        warnings.push(format!("{e}; not read"));
+    }
+    warnings.extend(parsed.warnings);
+    Ok(parsed.rows)
+}
+
+/// Source, label, manifest and sidecar settings.
+fn finish_rows(
+    mut rows: Vec<crate::model::Row>,
+    input: &Input,
+    opts: &IngestOptions,
+    manifest: &Manifest,
+) -> Result<Vec<crate::model::Row>, manifest::ManifestError> {
+    let source = input.path.display().to_string();
+    let sidecar_cpu = manifest::load_sidecar(&input.path)?.and_then(|s| s.system_cpu_pct);
+    let result_cpu = if manifest.results.is_empty() {
+        None
+    } else {
+        input
+            .path
+            .canonicalize()
+            .ok()
+            .and_then(|p| manifest.result_cpu(&p))
+    };
+    let file_label = input
+        .path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    for row in &mut rows {
+        row.source = source.clone();
+        row.label = match opts.label_by {
+            LabelBy::Dir => input.dir_label.clone(),
+            LabelBy::Engine => row.engine.clone(),
+            LabelBy::Host => match (&row.host, row.aggregate) {
+                (Some(h), _) => h.clone(),
+                (None, true) => row.job.clone(),
+                (None, false) => input.dir_label.clone(),
+            },
+            LabelBy::File => file_label.clone(),
+        };
+        let config = manifest.configs.get(&row.label);
+        if let Some(c) = config {
+            if let Some(os) = &c.os {
+                row.os = os.clone();
+            }
+            if let Some(engine) = &c.engine {
+                row.engine = engine.clone();
+            }
+            if let Some(p) = c.iops_precision {
+                row.iops_precision = row.iops_precision.max(p);
+            }
+            if let Some(name) = &c.name {
+                row.label = name.clone();
+            }
+        }
+        row.system_cpu_pct = sidecar_cpu
+            .or(result_cpu)
+            .or(row.system_cpu_pct)
+            .or(config.and_then(|c| c.system_cpu_pct));
+    }
+    Ok(rows)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,346 @@
+//! The pipeline over the shipped fixtures and over files written to a
+//! temporary folder; values are read back from the files themselves.
+
+use std::path::{Path, PathBuf};
+
+use proptest::prelude::*;
+use serde_json::Value;
+
+use super::*;
+use crate::model::Row;
+
+fn fixtures() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures")
+}
+
+fn ingest_one(path: &Path) -> Ingested {
+    ingest(&[path.to_path_buf()], &IngestOptions::default()).unwrap()
+}
+
+/// Rows with the file-dependent fields blanked, to compare variants.
+fn essence(rows: &[Row]) -> Vec<Row> {
+    rows.iter()
+        .map(|r| Row {
+            source: String::new(),
+            label: String::new(),
+            ..r.clone()
+        })
+        .collect()
+}
+
+#[test]
+fn every_json_fixture_gives_rows() {
+    let dir = fixtures().join("fio");
+    let got = ingest_one(&dir);
+    for s in &got.skipped {
+        assert!(
+            !s.source.ends_with(".json"),
+            "JSON fixture skipped: {} ({})",
+            s.source,
+            s.reason
+        );
+    }
+    // every input is accounted for
+    let mut files = Vec::new();
+    let mut stack = vec![dir];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if !is_ignored(&p.file_name().unwrap().to_string_lossy()) {
+                files.push(p);
+            }
+        }
+    }
+    assert_eq!(got.files_read + got.skipped.len(), files.len());
+    // deterministic order: sorted sources
+    let sources: Vec<_> = got.rows.iter().map(|r| r.source.clone()).collect();
+    let mut sorted = sources.clone();
+    sorted.sort();
+    assert_eq!(sources, sorted);
+}
+
+#[test]
+fn windows_wrappings_read_like_the_plain_file() {
+    let plain = ingest_one(&fixtures().join("fio/linux-libaio/randread-4k.json"));
+    assert_eq!(plain.rows.len(), 1);
+    let doc: Value = serde_json::from_slice(
+        &std::fs::read(fixtures().join("fio/linux-libaio/randread-4k.json")).unwrap(),
+    )
+    .unwrap();
+    let r = &plain.rows[0];
+    let d = &doc["jobs"][0]["read"];
+    assert_eq!(r.iops, d["iops"].as_f64().unwrap());
+    assert_eq!(r.bw_bytes_per_s, d["bw_bytes"].as_f64().unwrap());
+    assert_eq!(
+        r.clat_p99_ns,
+        d["clat_ns"]["percentile"]["99.000000"].as_f64()
+    );
+    assert_eq!(r.label, "linux-libaio");
+    for name in [
+        "randread-4k.utf16le-bom-crlf.json",
+        "randread-4k.utf16be-bom.json",
+        "randread-4k.utf8-bom-crlf.json",
+        "randread-4k.warning-crlf.json",
+        "randread-4k.utf16le-warning.json",
+    ] {
+        let got = ingest_one(&fixtures().join("fio/windows-derived").join(name));
+        assert!(got.skipped.is_empty(), "{name}: {:?}", got.skipped);
+        assert_eq!(essence(&got.rows), essence(&plain.rows), "{name}");
+        assert_eq!(got.rows[0].label, "windows-derived");
+    }
+}
+
+#[test]
+fn windows_handmade_is_windows() {
+    let got = ingest_one(&fixtures().join("fio/windows-handmade"));
+    assert!(got.skipped.is_empty(), "{:?}", got.skipped);
+    assert!(!got.rows.is_empty());
+    for r in &got.rows {
+        assert_eq!(
+            (r.os.as_str(), r.engine.as_str()),
+            ("windows", "windowsaio"),
+            "{}",
+            r.source
+        );
+    }
+}
+
+#[test]
+fn status_interval_snapshots_count_once() {
+    let path = fixtures().join("fio/linux-libaio/status-interval.json");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let last = text.rfind("\n{").map_or(0, |i| i + 1);
+    let last_doc: Value = serde_json::from_str(&text[last..]).unwrap();
+    let got = ingest_one(&path);
+    let jobs = last_doc["jobs"].as_array().unwrap();
+    let expected: usize = jobs
+        .iter()
+        .map(|j| {
+            ["read", "write", "trim"]
+                .iter()
+                .filter(|d| j[**d]["io_bytes"].as_u64().unwrap_or(0) > 0)
+                .count()
+        })
+        .sum();
+    assert_eq!(got.rows.len(), expected);
+    assert_eq!(
+        got.rows[0].io_bytes,
+        jobs[0]["read"]["io_bytes"].as_u64().unwrap()
+    );
+}
+
+#[test]
+fn json_normal_file_reads_the_json_once() {
+    let path = fixtures().join("fio/linux-libaio/randread-4k.json-normal.txt");
+    let got = ingest_one(&path);
+    assert_eq!(got.rows.len(), 1, "{:?}", got.skipped);
+    assert_eq!(got.rows[0].format, "json");
+}
+
+#[test]
+fn bad_fixtures_are_skipped_with_reasons() {
+    let got = ingest_one(&fixtures().join("bad"));
+    assert!(
+        got.rows.is_empty(),
+        "{:?}",
+        got.rows.iter().map(|r| &r.source).collect::<Vec<_>>()
+    );
+    let reason = |name: &str| {
+        got.skipped
+            .iter()
+            .find(|s| s.source.ends_with(name))
+            .unwrap_or_else(|| panic!("{name} not skipped"))
+            .reason
+            .clone()
+    };
+    assert!(reason("truncated.json").contains("truncated"));
+    assert!(reason("binary.json").contains("binary"));
+    assert_eq!(reason("empty.json"), "empty file");
+    assert!(reason("not-fio.json").contains("not fio output"));
+    assert!(reason("not-fio.txt").contains("not fio output"));
+    assert!(reason("string-bw.json").contains("invalid type"));
+    assert!(reason("negative-runtime.json").contains("runtime_ms is -2002"));
+    assert!(!reason("nan-iops.json").is_empty());
+    assert_eq!(
+        got.skipped.len(),
+        std::fs::read_dir(fixtures().join("bad")).unwrap().count()
+    );
+}
+
+#[test]
+fn fio2_without_options_guesses_from_the_name() {
+    let got = ingest_one(&fixtures().join("fio/fio2-handmade/randread-4k.json"));
+    let r = &got.rows[0];
+    assert_eq!(
+        (r.rw.as_str(), r.bs_bytes, r.iodepth),
+        ("randread", 4096, 32)
+    );
+    assert!(
+        got.warnings
+            .iter()
+            .any(|w| w.message.contains("no job options"))
+    );
+}
+
+fn write(dir: &Path, rel: &str, text: &str) -> PathBuf {
+    let p = dir.join(rel);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+const JOB: &str = include_str!("../testdata/group-reporting-libaio.json");
+
+#[test]
+fn labels_manifest_and_sidecars() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("results");
+    write(&root, "linux-libaio/a.json", JOB);
+    write(&root, "linux-libaio/b.json", JOB);
+    write(
+        &root,
+        "linux-libaio/b.json.nvcmp.toml",
+        "system_cpu_pct = 74.22\n",
+    );
+    write(&root, "nested/deep/c.json", JOB);
+    write(&root, "top.json", JOB);
+    write(&root, "report.md", "# not a result");
+    write(&root, "chart.png", "\u{1}PNG");
+    write(
+        &root,
+        "nvcmp.toml",
+        r#"baseline = "linux-libaio"
+[config."linux-libaio"]
+name = "Linux libaio"
+iops_precision = 1000
+system_cpu_pct = 45.0
+[[result]]
+file = "linux-libaio/a.json"
+system_cpu_pct = 50.5
+[config."nested/deep"]
+os = "windows"
+engine = "windowsaio"
+system_cpu_pct = 10
+"#,
+    );
+    let got = ingest_one(&root);
+    assert!(got.skipped.is_empty(), "{:?}", got.skipped);
+    assert_eq!(got.files_read, 4);
+    let by_file = |f: &str| got.rows.iter().find(|r| r.source.ends_with(f)).unwrap();
+    let a = by_file("a.json");
+    assert_eq!(a.label, "Linux libaio");
+    assert_eq!(a.iops_precision, 1000.0);
+    assert_eq!(a.system_cpu_pct, Some(50.5)); // [[result]] beats [config]
+    assert_eq!(by_file("b.json").system_cpu_pct, Some(74.22)); // sidecar wins
+    let c = by_file("c.json");
+    assert_eq!(c.label, "nested/deep");
+    assert_eq!(
+        (c.os.as_str(), c.engine.as_str()),
+        ("windows", "windowsaio")
+    );
+    assert_eq!(c.system_cpu_pct, Some(10.0));
+    let top = by_file("top.json");
+    assert_eq!(top.label, "results");
+    assert_eq!(top.system_cpu_pct, None);
+    assert_eq!(got.manifest.baseline.as_deref(), Some("Linux libaio"));
+
+    for (by, want) in [
+        (LabelBy::Engine, "libaio"),
+        (LabelBy::File, "a"),
+        (LabelBy::Host, "linux-libaio"),
+    ] {
+        let opts = IngestOptions {
+            label_by: by,
+            manifest: Some(tmp.path().join("none.toml")),
+        };
+        assert!(ingest(std::slice::from_ref(&root), &opts).is_err()); // missing manifest is an error
+        let opts = IngestOptions {
+            label_by: by,
+            manifest: None,
+        };
+        let got = ingest(&[root.join("linux-libaio/a.json")], &opts).unwrap();
+        assert_eq!(got.rows[0].label, want, "{by:?}");
+    }
+}
+
+#[test]
+fn bad_manifest_fails_naming_the_key() {
+    let tmp = tempfile::tempdir().unwrap();
+    write(tmp.path(), "x/a.json", JOB);
+    write(tmp.path(), "nvcmp.toml", "[config.x]\nsystem_cpu = 4\n");
+    let e = format!(
+        "{:#}",
+        ingest(&[tmp.path().to_path_buf()], &IngestOptions::default()).unwrap_err()
+    );
+    assert!(e.contains("nvcmp.toml") && e.contains("system_cpu"), "{e}");
+}
+
+#[test]
+fn missing_path_and_bad_sidecar_are_skipped() {
+    let tmp = tempfile::tempdir().unwrap();
+    let a = write(tmp.path(), "x/a.json", JOB);
+    write(tmp.path(), "x/a.json.nvcmp.toml", "cpu = 1\n");
+    let got = ingest(&[tmp.path().join("nope"), a], &IngestOptions::default()).unwrap();
+    assert_eq!(got.skipped.len(), 2);
+    assert_eq!(got.skipped[0].reason, "no such file or directory");
+    assert!(
+        got.skipped[1].reason.contains("a.json.nvcmp.toml"),
+        "{:?}",
+        got.skipped
+    );
+}
+
+#[test]
+fn appended_runs_with_different_jobs_are_all_read() {
+    let tmp = tempfile::tempdir().unwrap();
+    let other = include_str!("../testdata/randrw-psync.jsonplus.json");
+    let p = write(tmp.path(), "x/both.json", &format!("{JOB}\n{other}\n{JOB}"));
+    let got = ingest_one(&p);
+    // JOB, then randrw (2 rows), then JOB again: different from its
+    // predecessor, so a new run and read.
+    assert_eq!(got.rows.len(), 4);
+    let p = write(tmp.path(), "x/snap.json", &format!("{JOB}\n{JOB}"));
+    assert_eq!(ingest_one(&p).rows.len(), 1);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, .. ProptestConfig::default() })]
+
+    #[test]
+    fn random_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..2048)) {
+        let mut w = Vec::new();
+        let _ = read_bytes(&bytes, &mut w);
+        if let Ok(text) = decode::decode(&bytes) {
+            for seg in decode::segments(&text) {
+                let _ = fio_json::JsonReader.read(seg.text);
+                let _ = NormalReader.read(seg.text);
+            }
+        }
+    }
+
+    #[test]
+    fn mutated_fio_json_never_panics(
+        edits in proptest::collection::vec((0usize..6700, any::<u8>()), 1..8),
+        cut in 0usize..6700,
+    ) {
+        let mut bytes = JOB.as_bytes().to_vec();
+        for (pos, b) in edits {
+            let pos = pos % bytes.len();
+            bytes[pos] = b;
+        }
+        bytes.truncate(cut.max(1));
+        let mut w = Vec::new();
+        if let Ok(rows) = read_bytes(&bytes, &mut w) {
+            for r in rows {
+                prop_assert!(r.iops.is_finite() && r.iops >= 0.0);
+                prop_assert!(r.runtime_ms.is_finite() && r.runtime_ms >= 0.0);
+                prop_assert!(r.bw_bytes_per_s.is_finite() && r.bw_bytes_per_s >= 0.0);
+            }
+        }
+        let text = String::from_utf8_lossy(&bytes);
+        let _ = NormalReader.read(&text);
+        let _ = fio_json::JsonReader.read(&text);
+    }
+}
