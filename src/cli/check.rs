@@ -93,8 +93,8 @@ fn options(args: &Args) -> Result<CheckOptions, CliError> {
 }
 
 /// Reads one side and labels its rows; prints what could not be read.
-fn side(paths: &[PathBuf], flag: &str) -> Result<input::Loaded, CliError> {
-    let loaded = input::load(paths);
+fn side(paths: &[PathBuf], flag: &str) -> anyhow::Result<input::Loaded> {
+    let loaded = input::load(paths).map_err(|e| CliError::usage(format!("{flag}: {e:#}")))?;
     for s in &loaded.skipped {
         eprintln!("nvcmp: {flag}: {s}");
     }
@@ -106,7 +106,8 @@ fn side(paths: &[PathBuf], flag: &str) -> Result<input::Loaded, CliError> {
         return Err(CliError::usage(format!(
             "nothing to compare: no readable fio results in {flag} {}",
             names.join(" ")
-        )));
+        ))
+        .into());
     }
     Ok(loaded)
 }

@@ -231,7 +231,9 @@ fn junit_markdown_and_step_summary() {
 fn a_dataset_baseline_judges_like_its_results() {
     // A dataset as `nvcmp ingest --format json` writes it: an array of rows.
     let dir = tempfile::tempdir().unwrap();
-    let rows = nvcmp::check::input::load(&[fixture("check/run2")]).rows;
+    let rows = nvcmp::check::input::load(&[fixture("check/run2")])
+        .unwrap()
+        .rows;
     assert_eq!(rows.len(), 2);
     let dataset = dir.path().join("baseline.json");
     std::fs::write(&dataset, serde_json::to_vec(&rows).unwrap()).unwrap();
@@ -247,17 +249,31 @@ fn a_dataset_baseline_judges_like_its_results() {
     let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(doc["findings"], from_dataset["findings"]);
 
-    // A parquet file this build cannot read yet is named, exit 2.
+    // The same as parquet, written by the dataset writer `nvcmp ingest -o` uses.
     let parquet = dir.path().join("baseline.parquet");
-    std::fs::write(&parquet, b"PAR1").unwrap();
+    nvcmp::dataset::write(&rows, &parquet).unwrap();
+    let out = nvcmp()
+        .args(["check", "--format", "json", "--baseline"])
+        .arg(&parquet)
+        .arg("--candidate")
+        .arg(fixture("check/regressed"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(code));
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["findings"], from_dataset["findings"]);
+
+    // A corrupt dataset is named, exit 2.
+    let broken = dir.path().join("broken.parquet");
+    std::fs::write(&broken, b"PAR1").unwrap();
     nvcmp()
         .args(["check", "--baseline"])
-        .arg(&parquet)
+        .arg(&broken)
         .arg("--candidate")
         .arg(fixture("check/run1"))
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("baseline.parquet"));
+        .stderr(predicate::str::contains("broken.parquet"));
 }
 
 #[test]
