@@ -87,20 +87,3 @@ pub struct Ingested {
     /// Display order, baseline and other settings from the manifest.
     pub manifest: manifest::Manifest,
 }
-
-// TEMPORARY (compare branch): stand-in until the ingest branch lands the
-// real pipeline on main, so `nvcmp analyze` builds and is wired end to end.
-// It reads nothing: every path is reported as skipped. Drop on merge.
-/// Ingests `paths` (stand-in: skips everything, see above).
-pub fn ingest(paths: &[PathBuf], _opts: &IngestOptions) -> anyhow::Result<Ingested> {
-    Ok(Ingested {
-        skipped: paths
-            .iter()
-            .map(|p| Skipped {
-                source: p.display().to_string(),
-                reason: "this build has no ingest pipeline yet".into(),
-            })
-            .collect(),
-        ..Ingested::default()
-    })
-}

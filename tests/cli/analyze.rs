@@ -64,7 +64,6 @@ fn bad_round_flag_is_exit_2() {
 }
 
 #[test]
-#[ignore = "needs crate::ingest::ingest and dataset::write from the ingest branch"]
 fn published_json_derives_the_six_conclusions() {
     let v = published_json();
     assert_eq!(
@@ -151,7 +150,6 @@ fn published_json_derives_the_six_conclusions() {
 }
 
 #[test]
-#[ignore = "needs crate::ingest::ingest and dataset::write from the ingest branch"]
 fn published_markdown_shows_every_figure_as_printed() {
     let out = nvcmp()
         .arg("analyze")
@@ -204,7 +202,7 @@ fn published_markdown_shows_every_figure_as_printed() {
 }
 
 #[test]
-#[ignore = "needs crate::ingest::ingest and dataset::write from the ingest branch"]
+#[ignore = "needs crate::dataset::write from the ingest branch"]
 fn out_dir_gets_reports_and_dataset() {
     let dir = tempfile::tempdir().unwrap();
     nvcmp()
