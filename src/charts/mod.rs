@@ -1,2 +1,428 @@
 //! Charts for articles: PNG and SVG with plotters and an embedded font,
 //! drawn from a [`crate::compare::Comparison`].
+//!
+//! The charts show what the comparison says: winners, ties, deltas and
+//! precisions come from it; nothing here decides who is best. Each chart
+//! kind lives in its own file and is picked by the closed [`Chart`] enum;
+//! the shared pieces are the frame (title, legend, footnotes), the grouped
+//! bar panel, the palette, the unit scales and the file names.
+//!
+//! Output is deterministic: the same comparison gives byte-identical
+//! files (no timestamps, no hash-ordered iteration, fixed font).
+
+mod axis;
+mod bars;
+mod cdf;
+mod delta;
+mod efficiency;
+mod font;
+mod frame;
+mod grouped;
+mod names;
+mod palette;
+mod percentiles;
+mod scale;
+mod text;
+
+#[cfg(test)]
+mod tests;
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use rayon::prelude::*;
+
+use crate::compare::Comparison;
+
+/// Image format of the charts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ChartFormat {
+    #[default]
+    Png,
+    Svg,
+}
+
+impl ChartFormat {
+    pub fn extension(self) -> &'static str {
+        match self {
+            ChartFormat::Png => "png",
+            ChartFormat::Svg => "svg",
+        }
+    }
+}
+
+/// How charts are written. Sizes are pixels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ChartOptions {
+    pub format: ChartFormat,
+    pub width: u32,
+    pub height: u32,
+}
+
+impl Default for ChartOptions {
+    /// 1600x900: a 16:9 figure that stays sharp in an article column.
+    fn default() -> Self {
+        ChartOptions {
+            format: ChartFormat::Png,
+            width: 1600,
+            height: 900,
+        }
+    }
+}
+
+/// Smallest and largest sizes we lay out; outside them text cannot fit or
+/// the bitmap would take gigabytes.
+pub const MIN_SIZE: (u32, u32) = (480, 320);
+pub const MAX_SIZE: (u32, u32) = (8000, 8000);
+
+/// One chart to draw: a kind and what it is about (indices into the
+/// comparison, never copies of its text).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Chart {
+    Bars(bars::Bars),
+    Delta(delta::Delta),
+    Efficiency(efficiency::Efficiency),
+    Percentiles(percentiles::Percentiles),
+    Cdf(cdf::Cdf),
+}
+
+impl Chart {
+    /// File name without extension: only `[a-z0-9_-]`.
+    fn stem(&self, cmp: &Comparison) -> String {
+        match self {
+            Chart::Bars(c) => c.stem(),
+            Chart::Delta(c) => c.stem(),
+            Chart::Efficiency(c) => c.stem(),
+            Chart::Percentiles(c) => c.stem(cmp),
+            Chart::Cdf(c) => c.stem(cmp),
+        }
+    }
+
+    fn draw<DB: DrawingBackend>(
+        &self,
+        cmp: &Comparison,
+        root: &DrawingArea<DB, Shift>,
+    ) -> anyhow::Result<()>
+    where
+        DB::ErrorType: 'static,
+    {
+        match self {
+            Chart::Bars(c) => c.draw(cmp, root),
+            Chart::Delta(c) => c.draw(cmp, root),
+            Chart::Efficiency(c) => c.draw(cmp, root),
+            Chart::Percentiles(c) => c.draw(cmp, root),
+            Chart::Cdf(c) => c.draw(cmp, root),
+        }
+    }
+}
+
+/// Every chart the comparison has data for, in a fixed order.
+pub(crate) fn plan(cmp: &Comparison) -> Vec<Chart> {
+    let mut charts = Vec::new();
+    charts.extend(bars::plan(cmp).into_iter().map(Chart::Bars));
+    charts.extend(delta::plan(cmp).into_iter().map(Chart::Delta));
+    charts.extend(efficiency::plan(cmp).into_iter().map(Chart::Efficiency));
+    charts.extend(percentiles::plan(cmp).into_iter().map(Chart::Percentiles));
+    charts.extend(cdf::plan(cmp).into_iter().map(Chart::Cdf));
+    charts
+}
+
+/// Writes every chart of `cmp` to `dir/charts/` and returns their paths in
+/// plan order (bars, deltas, efficiency, percentiles, distributions).
+pub fn render_all(
+    cmp: &Comparison,
+    dir: &Path,
+    opts: &ChartOptions,
+) -> anyhow::Result<Vec<PathBuf>> {
+    check_size(opts)?;
+    font::register()?;
+    let out = dir.join("charts");
+    std::fs::create_dir_all(&out)
+        .with_context(|| format!("cannot create chart folder {}", out.display()))?;
+
+    let charts = plan(cmp);
+    let stems = names::unique(charts.iter().map(|c| c.stem(cmp)).collect());
+    // Charts are independent; rendering them on all cores halves the wall
+    // time on a 2-core runner. Order of the result is the plan's.
+    charts
+        .par_iter()
+        .zip(stems.par_iter())
+        .map(|(chart, stem)| {
+            let path = out.join(format!("{stem}.{}", opts.format.extension()));
+            render_one(chart, cmp, &path, opts)
+                .with_context(|| format!("cannot draw chart {}", path.display()))?;
+            Ok(path)
+        })
+        .collect()
+}
+
+/// Like [`render_all`], one chart after the other, with the time each
+/// took: for benchmarks and for finding a slow chart kind.
+pub fn render_each(
+    cmp: &Comparison,
+    dir: &Path,
+    opts: &ChartOptions,
+) -> anyhow::Result<Vec<(PathBuf, std::time::Duration)>> {
+    check_size(opts)?;
+    font::register()?;
+    let out = dir.join("charts");
+    std::fs::create_dir_all(&out)
+        .with_context(|| format!("cannot create chart folder {}", out.display()))?;
+    let charts = plan(cmp);
+    let stems = names::unique(charts.iter().map(|c| c.stem(cmp)).collect());
+    charts
+        .iter()
+        .zip(&stems)
+        .map(|(chart, stem)| {
+            let path = out.join(format!("{stem}.{}", opts.format.extension()));
+            let start = std::time::Instant::now();
+            render_one(chart, cmp, &path, opts)
+                .with_context(|| format!("cannot draw chart {}", path.display()))?;
+            Ok((path, start.elapsed()))
+        })
+        .collect()
+}
+
+fn check_size(opts: &ChartOptions) -> anyhow::Result<()> {
+    let ok = (MIN_SIZE.0..=MAX_SIZE.0).contains(&opts.width)
+        && (MIN_SIZE.1..=MAX_SIZE.1).contains(&opts.height);
+    anyhow::ensure!(
+        ok,
+        "chart size {}x{} is outside {}x{} to {}x{} (--chart-size)",
+        opts.width,
+        opts.height,
+        MIN_SIZE.0,
+        MIN_SIZE.1,
+        MAX_SIZE.0,
+        MAX_SIZE.1
+    );
+    Ok(())
+}
+
+fn render_one(
+    chart: &Chart,
+    cmp: &Comparison,
+    path: &Path,
+    opts: &ChartOptions,
+) -> anyhow::Result<()> {
+    let size = (opts.width, opts.height);
+    match opts.format {
+        ChartFormat::Png => {
+            let root = BitMapBackend::new(path, size).into_drawing_area();
+            root.fill(&WHITE)?;
+            chart.draw(cmp, &root)?;
+            root.present()?;
+        }
+        ChartFormat::Svg => {
+            let mut svg = String::new();
+            {
+                let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
+                root.fill(&WHITE)?;
+                chart.draw(cmp, &root)?;
+                root.present()?;
+            }
+            std::fs::write(path, svg)?;
+        }
+    }
+    Ok(())
+}
+
+// ---- helpers shared by the chart kinds ----
+
+use crate::compare::{Metric, MetricResult, Rule, Workload};
+use crate::model::Direction;
+
+/// `randread 4k`, `randrw 70/30 4k`: how a workload reads on an axis.
+pub(crate) fn workload_label(w: &Workload) -> String {
+    let bs = crate::units::format_bs(w.bs_bytes);
+    match w.rwmixread {
+        Some(mix) => format!("{} {}/{} {}", w.rw, mix, 100u32.saturating_sub(mix), bs),
+        None => format!("{} {}", w.rw, bs),
+    }
+}
+
+/// Path-safe name of a workload: slugged rw, block size, mix, direction.
+pub(crate) fn workload_slug(w: &Workload) -> String {
+    let mix = w.rwmixread.map(|m| format!("{m}")).unwrap_or_default();
+    format!(
+        "{}{}_{}_{}",
+        names::slug(&w.rw),
+        mix,
+        crate::units::format_bs(w.bs_bytes),
+        w.direction.as_str()
+    )
+}
+
+/// "Read", "Write", "Trim": the group name in titles.
+pub(crate) fn group_title(d: Direction) -> &'static str {
+    match d {
+        Direction::Read => "Read",
+        Direction::Write => "Write",
+        Direction::Trim => "Trim",
+    }
+}
+
+/// Directions that have workloads, in a fixed order.
+pub(crate) fn groups(cmp: &Comparison) -> Vec<Direction> {
+    Direction::ALL
+        .into_iter()
+        .filter(|d| cmp.workloads.iter().any(|w| w.direction == *d))
+        .collect()
+}
+
+/// The result of `metric` in `w` when at least one config has a value.
+pub(crate) fn result(w: &Workload, metric: Metric) -> Option<&MetricResult> {
+    w.metrics
+        .iter()
+        .find(|m| m.metric == metric && m.values.values().any(|v| v.is_some()))
+}
+
+/// Every config with its colour, for the legend.
+pub(crate) fn legend(cmp: &Comparison) -> Vec<(String, RGBColor)> {
+    cmp.configs
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (c.clone(), palette::color(i)))
+        .collect()
+}
+
+/// One series per config: its values of `metric` across `results`, and
+/// the comparison's marks.
+pub(crate) fn series(cmp: &Comparison, results: &[&MetricResult]) -> Vec<grouped::Series> {
+    cmp.configs
+        .iter()
+        .enumerate()
+        .map(|(i, c)| grouped::Series {
+            color: palette::color(i),
+            values: results
+                .iter()
+                .map(|r| r.values.get(c).copied().flatten())
+                .collect(),
+            marks: results
+                .iter()
+                .map(|r| {
+                    if r.winner.as_deref() == Some(c.as_str()) {
+                        grouped::Mark::Best
+                    } else if r.tied.iter().any(|t| t == c) {
+                        grouped::Mark::Tied
+                    } else {
+                        grouped::Mark::None
+                    }
+                })
+                .collect(),
+        })
+        .collect()
+}
+
+/// The largest absolute value in `results`, base units.
+pub(crate) fn max_value(results: &[&MetricResult]) -> f64 {
+    results
+        .iter()
+        .flat_map(|r| r.values.values().flatten())
+        .map(|v| v.abs())
+        .fold(0.0, f64::max)
+}
+
+/// "IOPS of linux-libaio, linux-io_uring known to the nearest 1,000.":
+/// one note per precision coarser than the step the bars are printed to.
+pub(crate) fn precision_notes(
+    cmp: &Comparison,
+    what: &str,
+    results: &[&MetricResult],
+    scale: &scale::Scale,
+) -> Vec<String> {
+    // Coarsest precision per config over the chart's workloads.
+    let mut by_step: Vec<(f64, Vec<&str>)> = Vec::new();
+    for c in &cmp.configs {
+        let p = results
+            .iter()
+            .filter(|r| r.values.get(c).copied().flatten().is_some())
+            .filter_map(|r| r.precision.get(c).copied())
+            .filter(|p| p.is_finite())
+            .fold(0.0, f64::max);
+        if p > scale.step() * 1.0001 {
+            match by_step.iter_mut().find(|(s, _)| *s == p) {
+                Some((_, cs)) => cs.push(c),
+                None => by_step.push((p, vec![c])),
+            }
+        }
+    }
+    by_step
+        .into_iter()
+        .map(|(p, cs)| {
+            let shown = p / scale.div;
+            // A step like 1,000 prints as is; a derived one (49.8256...)
+            // to three significant digits.
+            let exact = (0..=3).find(|d| {
+                let x = shown * 10f64.powi(*d);
+                (x - x.round()).abs() < 1e-6 * x.abs().max(1.0)
+            });
+            let (about, decimals) = match exact {
+                Some(d) => ("the nearest ", d as usize),
+                None => (
+                    "a step of about ",
+                    (2 - shown.log10().floor() as i32).max(0) as usize,
+                ),
+            };
+            let unit = match scale.unit {
+                "" => String::new(),
+                "%" => "%".into(),
+                u => format!(" {u}"),
+            };
+            format!(
+                "{what} of {} known only to {about}{}{unit}.",
+                cs.join(", "),
+                scale::number(shown, decimals, false)
+            )
+        })
+        .collect()
+}
+
+/// "★ best, ☆ tied for best (within rounding precision)" when the chart
+/// shows such marks.
+pub(crate) fn marks_note(results: &[&MetricResult]) -> Option<String> {
+    let best = results.iter().any(|r| r.winner.is_some());
+    let mut why = Vec::new();
+    for r in results.iter().filter(|r| !r.tied.is_empty()) {
+        let reason = match r.rule {
+            Rule::NotSignificant => "difference not statistically significant",
+            _ => "difference within rounding precision",
+        };
+        if !why.contains(&reason) {
+            why.push(reason);
+        }
+    }
+    let mut parts = Vec::new();
+    if best {
+        parts.push("★ and outline: best".to_string());
+    }
+    if !why.is_empty() {
+        parts.push(format!("☆: tied for best ({})", why.join("; ")));
+    }
+    (!parts.is_empty()).then(|| parts.join(";  ") + ".")
+}
+
+/// The comparison's notes on a group's workloads (iodepth differing, a
+/// config missing), at most three lines so the plot keeps its room.
+pub(crate) fn workload_notes(cmp: &Comparison, direction: Direction) -> Vec<String> {
+    const MAX: usize = 3;
+    let notes: Vec<String> = cmp
+        .workloads
+        .iter()
+        .filter(|w| w.direction == direction)
+        .flat_map(|w| {
+            w.notes
+                .iter()
+                .map(move |n| format!("{}: {n}", workload_label(w)))
+        })
+        .collect();
+    let mut out: Vec<String> = notes.iter().take(MAX).cloned().collect();
+    if notes.len() > MAX {
+        let n = notes.len() - MAX;
+        let s = if n == 1 { "" } else { "s" };
+        out.push(format!("{n} more note{s} in the report."));
+    }
+    out
+}

@@ -1,14 +1,224 @@
-//! `nvcmp ingest`: arguments and their validation into core options.
+//! `nvcmp ingest`: arguments and their validation into core options, the
+//! dataset to a file or stdout, and the skip/warning lines on stderr that
+//! `analyze` and `check` print the same way.
 
-use super::Global;
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+
+use super::{CliError, Global, exit};
+use crate::dataset::{self, FileFormat};
+use crate::ingest::{self, IngestOptions, Ingested, LabelBy, Progress};
 
 #[derive(Debug, clap::Args)]
+#[command(after_help = "\
+Examples:
+  nvcmp ingest results/ -o dataset.parquet    one row per job and direction
+  nvcmp ingest results/ | jq .iops            ndjson on stdout
+  nvcmp ingest a.json b.txt --format csv      any files, csv on stdout")]
 pub struct Args {
     /// Result files or folders (walked recursively).
     #[arg(value_name = "PATH")]
-    pub paths: Vec<std::path::PathBuf>,
+    pub paths: Vec<PathBuf>,
+    /// Write the dataset here; the format follows the extension (.parquet, .csv, .json, .ndjson).
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Dataset format (default: by the extension of -o, else ndjson).
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub format: Option<FormatArg>,
+    /// What the `label` column (the configuration) is taken from.
+    #[arg(long, value_enum, default_value = "dir", value_name = "FROM")]
+    pub label_by: LabelByArg,
+    /// Manifest to use instead of `nvcmp.toml` in each PATH.
+    #[arg(long, value_name = "FILE")]
+    pub manifest: Option<PathBuf>,
+    /// Exit 2 when any file is skipped.
+    #[arg(long)]
+    pub strict: bool,
 }
 
-pub fn run(_args: Args, _global: Global) -> anyhow::Result<u8> {
-    Err(super::CliError::usage("`nvcmp ingest` is not implemented yet").into())
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum FormatArg {
+    Ndjson,
+    Csv,
+    Json,
+    Parquet,
+}
+
+impl From<FormatArg> for FileFormat {
+    fn from(f: FormatArg) -> FileFormat {
+        match f {
+            FormatArg::Ndjson => FileFormat::Ndjson,
+            FormatArg::Csv => FileFormat::Csv,
+            FormatArg::Json => FileFormat::Json,
+            FormatArg::Parquet => FileFormat::Parquet,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum LabelByArg {
+    /// The file's folder relative to the PATH given.
+    Dir,
+    /// fio's ioengine.
+    Engine,
+    /// The client hostname (client/server output).
+    Host,
+    /// The file name without its extension.
+    File,
+}
+
+impl From<LabelByArg> for LabelBy {
+    fn from(l: LabelByArg) -> LabelBy {
+        match l {
+            LabelByArg::Dir => LabelBy::Dir,
+            LabelByArg::Engine => LabelBy::Engine,
+            LabelByArg::Host => LabelBy::Host,
+            LabelByArg::File => LabelBy::File,
+        }
+    }
+}
+
+pub fn run(args: Args, global: Global) -> anyhow::Result<u8> {
+    if args.paths.is_empty() {
+        return Err(CliError::usage(
+            "no input: give result files or folders, e.g. `nvcmp ingest results/`",
+        )
+        .into());
+    }
+    let format: FileFormat = match (args.format, &args.output) {
+        (Some(f), _) => f.into(),
+        (None, Some(path)) => FileFormat::from_path(path).ok_or_else(|| {
+            CliError::usage(format!(
+                "{}: unknown extension; use .parquet, .csv, .json or .ndjson, or --format",
+                path.display()
+            ))
+        })?,
+        (None, None) => FileFormat::Ndjson,
+    };
+    if args.output.is_none() && format.is_binary() && std::io::stdout().is_terminal() {
+        return Err(CliError::usage(
+            "refusing to write parquet to a terminal; use -o FILE or redirect stdout",
+        )
+        .into());
+    }
+    let opts = IngestOptions {
+        label_by: args.label_by.into(),
+        manifest: args.manifest.clone(),
+    };
+    let ingested = ingest_paths(&args.paths, &opts, global)?;
+    report_problems(&ingested, global);
+
+    if ingested.rows.is_empty() {
+        return Err(CliError::usage(format!(
+            "nothing to write: no fio results found in {}",
+            join_paths(&args.paths)
+        ))
+        .into());
+    }
+    match &args.output {
+        Some(path) => dataset::write(&ingested.rows, path)?,
+        None => {
+            let stdout = std::io::stdout();
+            let mut w = std::io::BufWriter::new(stdout.lock());
+            dataset::write_to(&ingested.rows, format, &mut w)?;
+            w.flush()?;
+        }
+    }
+    if !global.quiet {
+        eprintln!("{}", summary(&ingested));
+    }
+    if args.strict && !ingested.skipped.is_empty() {
+        eprintln!(
+            "nvcmp: --strict: {} file(s) skipped",
+            ingested.skipped.len()
+        );
+        return Ok(exit::USAGE);
+    }
+    Ok(exit::OK)
+}
+
+/// Runs the ingest with a progress bar when it is worth one (many files,
+/// stderr a terminal, not --quiet).
+pub fn ingest_paths(
+    paths: &[PathBuf],
+    opts: &IngestOptions,
+    global: Global,
+) -> anyhow::Result<Ingested> {
+    if global.progress {
+        ingest::ingest_with_progress(paths, opts, &Bar::default())
+    } else {
+        ingest::ingest(paths, opts)
+    }
+}
+
+/// `ingested N files, R rows, S skipped`.
+pub fn summary(ingested: &Ingested) -> String {
+    format!(
+        "ingested {} files, {} rows, {} skipped",
+        ingested.files_read,
+        ingested.rows.len(),
+        ingested.skipped.len()
+    )
+}
+
+/// Prints each skipped file and each warning on stderr, one line each:
+/// `nvcmp: skipped PATH: reason`, `nvcmp: warning: PATH: msg`. Skips are
+/// printed even with --quiet (they are errors about the input); warnings
+/// are not.
+pub fn report_problems(ingested: &Ingested, global: Global) {
+    let stderr = std::io::stderr();
+    let mut err = stderr.lock();
+    for s in &ingested.skipped {
+        let _ = writeln!(err, "nvcmp: {s}");
+    }
+    if !global.quiet {
+        for w in &ingested.warnings {
+            let _ = writeln!(err, "nvcmp: {w}");
+        }
+    }
+}
+
+fn join_paths(paths: &[PathBuf]) -> String {
+    paths
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Below this many files a bar only flickers.
+const BAR_MIN_FILES: usize = 200;
+
+#[derive(Default)]
+struct Bar {
+    bar: std::sync::OnceLock<indicatif::ProgressBar>,
+}
+
+impl Progress for Bar {
+    fn start(&self, files: usize) {
+        let bar = if files >= BAR_MIN_FILES {
+            let bar = indicatif::ProgressBar::new(files as u64);
+            if let Ok(style) = indicatif::ProgressStyle::with_template(
+                "{bar:40} {pos}/{len} files {per_sec} {eta}",
+            ) {
+                bar.set_style(style);
+            }
+            bar
+        } else {
+            indicatif::ProgressBar::hidden()
+        };
+        let _ = self.bar.set(bar);
+    }
+
+    fn inc(&self) {
+        if let Some(b) = self.bar.get() {
+            b.inc(1);
+        }
+    }
+
+    fn finish(&self) {
+        if let Some(b) = self.bar.get() {
+            b.finish_and_clear();
+        }
+    }
 }

@@ -368,8 +368,16 @@ fn job_rows(
     let engine_opt = opts.get("ioengine");
     // fio's default engine: psync, windowsaio on Windows (HOWTO `ioengine`).
     let windows_hint = infer_os("", filename.as_deref(), false) == "windows";
-    let engine =
-        engine_opt.unwrap_or_else(|| if windows_hint { "windowsaio" } else { "psync" }.to_string());
+    // fio before 2.99 printed no options: then the engine is not known.
+    let printed_options = !(opts.job.is_empty() && opts.global.is_empty());
+    let engine = engine_opt.unwrap_or_else(|| {
+        match (printed_options, windows_hint) {
+            (false, _) => "unknown",
+            (true, true) => "windowsaio",
+            (true, false) => "psync",
+        }
+        .to_string()
+    });
     let os = infer_os(&engine, filename.as_deref(), doc.disk_util.is_some());
     // `rw=randread:8` carries an offset modifier that is not part of the
     // workload's identity.

@@ -248,7 +248,7 @@ fn one_line(msg: &str) -> String {
     let mut lines = msg.lines().map(str::trim).filter(|l| !l.is_empty());
     let first = lines.next().unwrap_or("invalid TOML").to_string();
     // The last line is the message itself in toml's excerpt format.
-    match msg.lines().map(str::trim).filter(|l| !l.is_empty()).last() {
+    match msg.lines().map(str::trim).rfind(|l| !l.is_empty()) {
         Some(last) if last != first && !last.starts_with('|') && !last.starts_with('^') => {
             format!("{first}: {last}")
         }

@@ -1,1 +1,188 @@
 //! `nvcmp ingest` end to end.
+
+use predicates::prelude::*;
+use serde_json::Value;
+
+use crate::common::{fixture, nvcmp};
+
+fn ndjson(stdout: &[u8]) -> Vec<Value> {
+    std::str::from_utf8(stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("one JSON object per line"))
+        .collect()
+}
+
+#[test]
+fn ndjson_to_stdout_with_values_from_the_file() {
+    let path = fixture("fio/linux-libaio/randread-4k.json");
+    let out = nvcmp()
+        .arg("ingest")
+        .arg(&path)
+        .assert()
+        .success()
+        .stderr("ingested 1 files, 1 rows, 0 skipped\n")
+        .get_output()
+        .stdout
+        .clone();
+    let rows = ndjson(&out);
+    assert_eq!(rows.len(), 1);
+    let doc: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    let read = &doc["jobs"][0]["read"];
+    let r = &rows[0];
+    assert_eq!(r["iops"], read["iops"]);
+    assert_eq!(r["bw_bytes_per_s"].as_f64(), read["bw_bytes"].as_f64());
+    assert_eq!(r["io_bytes"], read["io_bytes"]);
+    assert_eq!(r["clat_mean_ns"].as_f64(), read["clat_ns"]["mean"].as_f64());
+    assert_eq!(
+        r["usr_cpu_pct"].as_f64(),
+        doc["jobs"][0]["usr_cpu"].as_f64()
+    );
+    assert_eq!(r["label"], "linux-libaio");
+    assert_eq!(r["engine"], "libaio");
+    assert_eq!(r["direction"], "read");
+    assert_eq!(r["format"], "json");
+    assert_eq!(r["source"], path.display().to_string());
+}
+
+#[test]
+fn skips_are_listed_and_the_rest_is_read() {
+    let out = nvcmp()
+        .arg("ingest")
+        .arg(fixture("bad"))
+        .arg(fixture("fio/linux-io_uring/randread-4k.json"))
+        .assert()
+        .success()
+        .stderr(
+            predicate::str::contains("nvcmp: skipped ").and(predicate::str::contains(
+                "truncated.json: JSON document at line 1: malformed json output: truncated JSON",
+            )),
+        )
+        .stderr(predicate::str::contains("empty.json: empty file"))
+        .stderr(predicate::str::contains(
+            "negative-runtime.json: every row was dropped",
+        ))
+        .stderr(predicate::str::contains(", 1 rows, 9 skipped\n"))
+        .get_output()
+        .stdout
+        .clone();
+    assert_eq!(ndjson(&out).len(), 1);
+}
+
+#[test]
+fn strict_makes_a_skip_exit_2() {
+    nvcmp()
+        .args(["ingest", "--strict"])
+        .arg(fixture("bad/empty.json"))
+        .arg(fixture("fio/linux-io_uring/randread-4k.json"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("skipped"));
+}
+
+#[test]
+fn no_input_exits_2() {
+    nvcmp()
+        .arg("ingest")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("no input"));
+    nvcmp()
+        .arg("ingest")
+        .arg(fixture("bad"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("no fio results found"));
+}
+
+#[test]
+fn output_file_by_extension_and_quiet() {
+    let dir = tempfile::tempdir().unwrap();
+    for ext in ["parquet", "csv", "json", "ndjson"] {
+        let out = dir.path().join(format!("d.{ext}"));
+        nvcmp()
+            .args(["--quiet", "ingest"])
+            .arg(fixture("fio/linux-clientserver/two-servers.json"))
+            .arg("-o")
+            .arg(&out)
+            .assert()
+            .success()
+            .stdout("")
+            .stderr("");
+        let bytes = std::fs::read(&out).unwrap();
+        match ext {
+            "parquet" => assert_eq!(&bytes[..4], b"PAR1"),
+            "csv" => {
+                let text = String::from_utf8(bytes).unwrap();
+                assert!(text.starts_with("source,label,os,engine,"));
+                assert_eq!(text.lines().count(), 4); // header + 2 clients + All clients
+                assert_eq!(
+                    text.lines().filter(|l| l.contains("All clients")).count(),
+                    1
+                );
+            }
+            "json" => {
+                let v: Value = serde_json::from_slice(&bytes).unwrap();
+                let rows = v.as_array().unwrap();
+                assert_eq!(rows.len(), 3);
+                assert_eq!(rows.iter().filter(|r| r["aggregate"] == true).count(), 1);
+            }
+            _ => assert_eq!(ndjson(&bytes).len(), 3),
+        }
+    }
+    nvcmp()
+        .arg("ingest")
+        .arg(fixture("fio/linux-io_uring"))
+        .arg("-o")
+        .arg(dir.path().join("d.xlsx"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("unknown extension"));
+}
+
+#[test]
+fn label_by_and_manifest() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("results");
+    std::fs::create_dir_all(root.join("lx")).unwrap();
+    std::fs::copy(
+        fixture("fio/linux-io_uring/randread-4k.json"),
+        root.join("lx/randread-4k.json"),
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("nvcmp.toml"),
+        "[config.lx]\nname = \"Linux io_uring\"\nsystem_cpu_pct = 12.5\n",
+    )
+    .unwrap();
+    let out = nvcmp()
+        .arg("ingest")
+        .arg(&root)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let r = &ndjson(&out)[0];
+    assert_eq!(r["label"], "Linux io_uring");
+    assert_eq!(r["system_cpu_pct"], 12.5);
+
+    let out = nvcmp()
+        .args(["ingest", "--label-by", "engine"])
+        .arg(&root)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    assert_eq!(ndjson(&out)[0]["label"], "io_uring");
+
+    std::fs::write(root.join("bad.toml"), "bogus = 1\n").unwrap();
+    nvcmp()
+        .args(["ingest", "--manifest"])
+        .arg(root.join("bad.toml"))
+        .arg(&root)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("bad.toml").and(predicate::str::contains("bogus")));
+}

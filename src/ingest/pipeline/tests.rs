@@ -255,7 +255,7 @@ system_cpu_pct = 10
             label_by: by,
             manifest: Some(tmp.path().join("none.toml")),
         };
-        assert!(ingest(&[root.clone()], &opts).is_err()); // missing manifest is an error
+        assert!(ingest(std::slice::from_ref(&root), &opts).is_err()); // missing manifest is an error
         let opts = IngestOptions {
             label_by: by,
             manifest: None,

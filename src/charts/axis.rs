@@ -1,0 +1,170 @@
+//! Axes drawn by nvcmp rather than plotters' mesh: tick positions at round
+//! numbers (1-2-5 steps, decades on log axes), grid lines, tick labels and
+//! axis titles, all through [`super::text::Label`] so bitmap text is laid
+//! out correctly.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+use super::frame::{Sizes, font};
+use super::palette::INK;
+use super::text::Label;
+
+const GRID: RGBColor = RGBColor(0xE4, 0xE4, 0xE4);
+
+/// About `target` round ticks covering `lo..=hi`, and the decimals that
+/// print them exactly.
+pub(crate) fn linear_ticks(lo: f64, hi: f64, target: usize) -> (Vec<f64>, usize) {
+    let span = (hi - lo).abs().max(f64::MIN_POSITIVE);
+    let raw = span / target.max(1) as f64;
+    let mag = 10f64.powf(raw.log10().floor());
+    let step = [1.0, 2.0, 5.0, 10.0]
+        .into_iter()
+        .map(|m| m * mag)
+        .find(|s| *s >= raw)
+        .unwrap_or(10.0 * mag);
+    let decimals = (-step.log10().floor()).max(0.0) as usize;
+    // A hair of slack so 1.2 / 0.2 = 5.999... still reaches 1.2.
+    let first = (lo / step - 1e-9).ceil() as i64;
+    let last = (hi / step + 1e-9).floor() as i64;
+    let ticks = (first..=last).map(|i| i as f64 * step).collect();
+    (ticks, decimals.min(6))
+}
+
+/// Decades within `lo..=hi` (log axis); 2x and 5x too when the range
+/// spans fewer than three decades.
+pub(crate) fn log_ticks(lo: f64, hi: f64) -> Vec<f64> {
+    let (a, b) = (lo.log10().floor() as i32, hi.log10().ceil() as i32);
+    let mults: &[f64] = if b - a < 3 { &[1.0, 2.0, 5.0] } else { &[1.0] };
+    (a..=b)
+        .flat_map(|e| mults.iter().map(move |m| m * 10f64.powi(e)))
+        .filter(|t| *t >= lo && *t <= hi)
+        .collect()
+}
+
+/// Decimals that print a log tick without losing it (0.001 -> 3).
+pub(crate) fn log_decimals(t: f64) -> usize {
+    (-t.log10().floor()).clamp(0.0, 9.0) as usize
+}
+
+/// Maps data coordinates to pixels of the area the axes are drawn on.
+pub(crate) struct Axes<'a> {
+    pub x: (f64, f64),
+    pub y: (f64, f64),
+    pub px: &'a dyn Fn(f64, f64) -> (i32, i32),
+    pub sz: Sizes,
+}
+
+impl Axes<'_> {
+    /// Horizontal grid lines and labels at `ticks`, the y axis line and
+    /// its title (rotated, at the left edge of `area`).
+    pub fn y<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+        ticks: &[(f64, String)],
+        title: &str,
+    ) -> anyhow::Result<()>
+    where
+        DB::ErrorType: 'static,
+    {
+        let style = font(self.sz.small);
+        for (t, label) in ticks {
+            let (x0, y) = (self.px)(self.x.0, *t);
+            let (x1, _) = (self.px)(self.x.1, *t);
+            area.draw(&PathElement::new(vec![(x0, y), (x1, y)], GRID))?;
+            area.draw(&Label::new(
+                label.clone(),
+                (x0 - 8, y),
+                style.pos(Pos::new(HPos::Right, VPos::Center)),
+            ))?;
+        }
+        let (x, top) = (self.px)(self.x.0, self.y.1);
+        let (_, bottom) = (self.px)(self.x.0, self.y.0);
+        area.draw(&PathElement::new(vec![(x, top), (x, bottom)], INK))?;
+        let title_style = font(self.sz.text)
+            .transform(FontTransform::Rotate270)
+            .pos(Pos::new(HPos::Center, VPos::Top));
+        area.draw(&Label::new(title, (4, (top + bottom) / 2), title_style))?;
+        Ok(())
+    }
+
+    /// The x axis line at `y`.
+    pub fn x_line<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+        y: f64,
+    ) -> anyhow::Result<()>
+    where
+        DB::ErrorType: 'static,
+    {
+        let a = (self.px)(self.x.0, y);
+        let b = (self.px)(self.x.1, y);
+        area.draw(&PathElement::new(vec![a, b], INK))?;
+        Ok(())
+    }
+
+    /// Labels under the x axis at data positions, optional vertical grid
+    /// lines, and an axis title under them.
+    pub fn x<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+        ticks: &[(f64, String)],
+        grid: bool,
+        title: Option<&str>,
+    ) -> anyhow::Result<()>
+    where
+        DB::ErrorType: 'static,
+    {
+        let style = font(self.sz.small);
+        for (t, label) in ticks {
+            let (x, bottom) = (self.px)(*t, self.y.0);
+            if grid {
+                let (_, top) = (self.px)(*t, self.y.1);
+                area.draw(&PathElement::new(vec![(x, top), (x, bottom)], GRID))?;
+            }
+            area.draw(&Label::new(
+                label.clone(),
+                (x, bottom + 8),
+                style.pos(Pos::new(HPos::Center, VPos::Top)),
+            ))?;
+        }
+        self.x_line(area, self.y.0)?;
+        if let Some(title) = title {
+            let (l, bottom) = (self.px)(self.x.0, self.y.0);
+            let (r, _) = (self.px)(self.x.1, self.y.0);
+            area.draw(&Label::new(
+                title,
+                ((l + r) / 2, bottom + 12 + (self.sz.small * 1.4) as i32),
+                font(self.sz.text).pos(Pos::new(HPos::Center, VPos::Top)),
+            ))?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ticks_are_round() {
+        let (t, d) = linear_ticks(0.0, 97.05, 10);
+        assert_eq!(
+            t,
+            [0.0, 10.0, 20.0, 30.0, 40.0, 50.0, 60.0, 70.0, 80.0, 90.0]
+        );
+        assert_eq!(linear_ticks(0.0, 97.05, 8).0, [0.0, 20.0, 40.0, 60.0, 80.0]);
+        assert_eq!(d, 0);
+        let (t, d) = linear_ticks(-12.0, 65.0, 8);
+        assert_eq!(t.first(), Some(&-10.0));
+        assert_eq!(d, 0);
+        let (t, d) = linear_ticks(0.0, 1.2, 6);
+        assert_eq!(t.len(), 7);
+        assert_eq!(d, 1);
+        assert_eq!(log_ticks(0.0005, 40.0), [0.001, 0.01, 0.1, 1.0, 10.0]);
+        assert_eq!(log_ticks(3.0, 40.0), [5.0, 10.0, 20.0]);
+        assert_eq!(log_decimals(0.001), 3);
+        assert_eq!(log_decimals(10.0), 0);
+    }
+}

@@ -1,0 +1,103 @@
+//! CPU efficiency per group: IOPS per CPU percent and bandwidth per CPU
+//! percent side by side, with the comparison's winners marked. The figure
+//! a CPU-bound comparison cares about most.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+use super::frame::{Frame, Sizes};
+use super::grouped::Panel;
+use super::scale::{Scale, better_text, metric_name};
+use crate::compare::{Comparison, Metric};
+use crate::model::Direction;
+
+const METRICS: [Metric; 2] = [Metric::IopsPerCpuPct, Metric::BwPerCpuPct];
+
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Efficiency {
+    pub direction: Direction,
+}
+
+fn metrics_in(cmp: &Comparison, direction: Direction) -> Vec<Metric> {
+    METRICS
+        .into_iter()
+        .filter(|m| {
+            cmp.workloads
+                .iter()
+                .any(|w| w.direction == direction && super::result(w, *m).is_some())
+        })
+        .collect()
+}
+
+pub(crate) fn plan(cmp: &Comparison) -> Vec<Efficiency> {
+    super::groups(cmp)
+        .into_iter()
+        .filter(|d| !metrics_in(cmp, *d).is_empty())
+        .map(|direction| Efficiency { direction })
+        .collect()
+}
+
+impl Efficiency {
+    pub fn stem(&self) -> String {
+        format!("efficiency_{}", self.direction.as_str())
+    }
+
+    pub fn draw<DB: DrawingBackend>(
+        &self,
+        cmp: &Comparison,
+        root: &DrawingArea<DB, Shift>,
+    ) -> anyhow::Result<()>
+    where
+        DB::ErrorType: 'static,
+    {
+        let metrics = metrics_in(cmp, self.direction);
+        let mut panels = Vec::new();
+        let mut footnotes = Vec::new();
+        let mut all_results = Vec::new();
+        for metric in &metrics {
+            let (categories, results): (Vec<_>, Vec<_>) = cmp
+                .workloads
+                .iter()
+                .filter(|w| w.direction == self.direction)
+                .filter_map(|w| Some((super::workload_label(w), super::result(w, *metric)?)))
+                .unzip();
+            let scale = Scale::for_metric(*metric, super::max_value(&results));
+            let name = metric_name(*metric);
+            footnotes.extend(super::precision_notes(cmp, name, &results, &scale));
+            let better = results.first().map(|r| better_text(r.better));
+            let unit = if scale.unit.is_empty() {
+                "IOPS per CPU %"
+            } else {
+                scale.unit
+            };
+            panels.push(Panel {
+                heading: Some(format!(
+                    "{name}{}",
+                    better.map(|b| format!(" ({b})")).unwrap_or_default()
+                )),
+                y_desc: unit.to_string(),
+                categories,
+                series: super::series(cmp, &results),
+                scale,
+            });
+            all_results.extend(results);
+        }
+        footnotes.extend(super::marks_note(&all_results));
+        footnotes.push(
+            "CPU % is whole-system CPU usage where the input reports it, else fio's usr + sys."
+                .into(),
+        );
+        let frame = Frame {
+            title: format!("{} CPU efficiency", super::group_title(self.direction)),
+            subtitle: Some("Work done per percent of CPU".into()),
+            legend: super::legend(cmp),
+            footnotes,
+        };
+        let plot = frame.draw(root)?;
+        let parts = plot.split_evenly((1, panels.len().max(1)));
+        for (panel, area) in panels.iter().zip(&parts) {
+            panel.draw(area, Sizes::of(root))?;
+        }
+        Ok(())
+    }
+}

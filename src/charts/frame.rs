@@ -1,0 +1,203 @@
+//! What every chart has around its plot: a title, an optional subtitle, a
+//! legend of configurations (one colour each), and footnotes at the bottom.
+//! Text comes from input (labels) and is only ever drawn as text; it is
+//! truncated or wrapped to the width so nothing overlaps.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+use super::font::FAMILY;
+use super::palette::{INK, MUTED};
+use super::text::Label;
+
+/// Font sizes and spacing, scaled with the image so a 3200x1800 chart
+/// looks like a 1600x900 one.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Sizes {
+    pub title: f64,
+    pub text: f64,
+    pub small: f64,
+    pub pad: i32,
+}
+
+impl Sizes {
+    pub fn of<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>) -> Sizes {
+        let (w, h) = root.dim_in_pixel();
+        let s = (w as f64 / 1600.0).min(h as f64 / 900.0).max(0.3);
+        Sizes {
+            title: (30.0 * s).max(14.0),
+            text: (19.0 * s).max(10.0),
+            small: (16.0 * s).max(9.0),
+            pad: (16.0 * s).max(6.0) as i32,
+        }
+    }
+}
+
+pub(crate) fn font(size: f64) -> TextStyle<'static> {
+    (FAMILY, size).into_font().color(&INK)
+}
+
+pub(crate) fn bold(size: f64) -> TextStyle<'static> {
+    (FAMILY, size, FontStyle::Bold).into_font().color(&INK)
+}
+
+/// Width in pixels of `text` in `style`.
+pub(crate) fn text_width<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    text: &str,
+    style: &TextStyle,
+) -> i32 {
+    area.estimate_text_size(text, style)
+        .map(|(w, _)| w as i32)
+        .unwrap_or(text.chars().count() as i32 * style.font.get_size() as i32 / 2)
+}
+
+/// `text` cut with an ellipsis so it is at most `max_px` wide.
+pub(crate) fn fit<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    text: &str,
+    style: &TextStyle,
+    max_px: i32,
+) -> String {
+    if text_width(area, text, style) <= max_px {
+        return text.to_string();
+    }
+    let chars: Vec<char> = text.chars().collect();
+    let (mut lo, mut hi) = (0, chars.len());
+    // Longest prefix that fits with the ellipsis: binary search.
+    while lo < hi {
+        let mid = (lo + hi).div_ceil(2);
+        let cand: String = chars[..mid].iter().collect::<String>() + "…";
+        if text_width(area, &cand, style) <= max_px {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    chars[..lo].iter().collect::<String>() + "…"
+}
+
+/// `text` broken into lines at most `max_px` wide (at spaces; a word wider
+/// than a line is cut).
+pub(crate) fn wrap<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    text: &str,
+    style: &TextStyle,
+    max_px: i32,
+) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for word in text.split(' ') {
+        let cand = if line.is_empty() {
+            word.to_string()
+        } else {
+            format!("{line} {word}")
+        };
+        if text_width(area, &cand, style) <= max_px || line.is_empty() {
+            line = cand;
+        } else {
+            lines.push(std::mem::take(&mut line));
+            line = word.to_string();
+        }
+    }
+    lines.push(line);
+    lines
+        .into_iter()
+        .map(|l| fit(area, &l, style, max_px))
+        .collect()
+}
+
+/// Title, legend and footnotes of one chart.
+pub(crate) struct Frame {
+    pub title: String,
+    pub subtitle: Option<String>,
+    /// (label, colour) in display order.
+    pub legend: Vec<(String, RGBColor)>,
+    pub footnotes: Vec<String>,
+}
+
+impl Frame {
+    /// Draws the frame and returns the area left for the plot.
+    pub fn draw<DB: DrawingBackend>(
+        &self,
+        root: &DrawingArea<DB, Shift>,
+    ) -> anyhow::Result<DrawingArea<DB, Shift>>
+    where
+        DB::ErrorType: 'static,
+    {
+        let sz = Sizes::of(root);
+        let (w, h) = root.dim_in_pixel();
+        let (w, h) = (w as i32, h as i32);
+        let inner = w - 2 * sz.pad;
+        let mut y = sz.pad;
+
+        let title_style = bold(sz.title);
+        let title = fit(root, &self.title, &title_style, inner);
+        root.draw(&Label::new(title, (sz.pad, y), title_style))?;
+        y += (sz.title * 1.35) as i32;
+        if let Some(sub) = &self.subtitle {
+            let style = font(sz.text).color(&MUTED);
+            let sub = fit(root, sub, &style, inner);
+            root.draw(&Label::new(sub, (sz.pad, y), style))?;
+            y += (sz.text * 1.4) as i32;
+        }
+
+        // Legend: swatch + label, flowing left to right, wrapping.
+        let style = font(sz.text);
+        let swatch = (sz.text * 0.9) as i32;
+        let gap = (sz.text * 1.5) as i32;
+        let row_h = (sz.text * 1.5) as i32;
+        let max_label = (inner / 2).min((sz.text * 22.0) as i32);
+        let off = ((sz.text * 1.17) as i32 - swatch) / 2;
+        let mut x = sz.pad;
+        if !self.legend.is_empty() {
+            y += (sz.text * 0.3) as i32;
+        }
+        for (i, (label, color)) in self.legend.iter().enumerate() {
+            let label = fit(root, label, &style, max_label);
+            let item_w = swatch + 8 + text_width(root, &label, &style);
+            if x > sz.pad && x + item_w > w - sz.pad {
+                x = sz.pad;
+                y += row_h;
+            }
+            root.draw(&Rectangle::new(
+                [(x, y + off), (x + swatch, y + off + swatch)],
+                color.filled(),
+            ))?;
+            root.draw(&Label::new(label, (x + swatch + 8, y), style.clone()))?;
+            x += item_w + gap;
+            if i + 1 == self.legend.len() {
+                y += row_h;
+            }
+        }
+        let top = y + sz.pad / 2;
+
+        // Footnotes, bottom up.
+        let small = font(sz.small).color(&MUTED);
+        let lines: Vec<String> = self
+            .footnotes
+            .iter()
+            .flat_map(|f| wrap(root, f, &small, inner))
+            .collect();
+        let line_h = (sz.small * 1.35) as i32;
+        let foot_h = if lines.is_empty() {
+            sz.pad / 2
+        } else {
+            lines.len() as i32 * line_h + sz.pad
+        };
+        for (i, line) in lines.iter().enumerate() {
+            let ly = h - foot_h + sz.pad / 2 + i as i32 * line_h;
+            root.draw(&Label::new(
+                line.clone(),
+                (sz.pad, ly),
+                small.pos(Pos::new(HPos::Left, VPos::Top)),
+            ))?;
+        }
+
+        let plot_h = (h - top - foot_h).max(50) as u32;
+        let (_, rest) = root.split_vertically(top.max(0) as u32);
+        let (plot, _) = rest.split_vertically(plot_h);
+        Ok(plot)
+    }
+}

@@ -1,0 +1,258 @@
+//! A grouped bar panel: categories (workloads) along x, one bar per config
+//! in each group, the value printed on every bar, best and tied bars
+//! marked. Shared by the metric, delta and efficiency charts.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+use super::axis::{Axes, linear_ticks};
+use super::frame::{Sizes, bold, fit, font, text_width};
+use super::palette::INK;
+use super::scale::{Scale, number};
+use super::text::Label;
+
+/// How a bar is marked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Mark {
+    None,
+    /// The comparison's winner.
+    Best,
+    /// Tied for best (within precision or not significant).
+    Tied,
+}
+
+impl Mark {
+    fn prefix(self) -> &'static str {
+        match self {
+            Mark::None => "",
+            Mark::Best => "★ ",
+            Mark::Tied => "☆ ",
+        }
+    }
+}
+
+/// One config's bars.
+pub(crate) struct Series {
+    pub color: RGBColor,
+    /// Base-unit value per category; None where missing.
+    pub values: Vec<Option<f64>>,
+    pub marks: Vec<Mark>,
+}
+
+pub(crate) struct Panel {
+    /// Small title above the panel (efficiency charts have two panels).
+    pub heading: Option<String>,
+    pub y_desc: String,
+    pub categories: Vec<String>,
+    pub series: Vec<Series>,
+    pub scale: Scale,
+}
+
+impl Panel {
+    /// Draws the panel into `area`; `sz` comes from the whole image so
+    /// every panel of a figure uses the same font sizes.
+    pub fn draw<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+        sz: Sizes,
+    ) -> anyhow::Result<()>
+    where
+        DB::ErrorType: 'static,
+    {
+        let area = match &self.heading {
+            Some(h) => {
+                let style = bold(sz.text);
+                let (aw, _) = area.dim_in_pixel();
+                let h = fit(area, h, &style, aw as i32 - 2 * sz.pad);
+                area.draw(&Label::new(h, (sz.pad, 0), style))?;
+                area.split_vertically((sz.text * 1.8) as u32).1
+            }
+            None => area.clone(),
+        };
+        let (aw, ah) = area.dim_in_pixel();
+        let n_cat = self.categories.len().max(1);
+        let n_ser = self.series.len().max(1);
+
+        let cat_style = font(sz.text);
+        let y_label_w = (sz.text * 6.0) as u32;
+        let x_label_h = (sz.text * 2.2) as u32;
+        let margin = sz.pad as u32;
+        let plot_w = aw.saturating_sub(y_label_w + 2 * margin).max(10) as f64;
+        let plot_h = ah.saturating_sub(x_label_h + 2 * margin).max(10) as f64;
+
+        // Geometry in data units: each category is 1 wide, bars fill 80 %.
+        let slot = 0.8 / n_ser as f64;
+        let bar_px = plot_w / n_cat as f64 * slot * 0.88;
+
+        let labels: Vec<Vec<String>> = self
+            .series
+            .iter()
+            .map(|s| {
+                s.values
+                    .iter()
+                    .zip(&s.marks)
+                    .map(|(v, m)| match v {
+                        Some(v) => format!("{}{}", m.prefix(), self.scale.format_bare(*v)),
+                        None => "n/a".into(),
+                    })
+                    .collect()
+            })
+            .collect();
+        let widest_at = |size: f64| {
+            labels
+                .iter()
+                .flatten()
+                .map(|l| text_width(&area, l, &bold(size)))
+                .max()
+                .unwrap_or(0) as f64
+        };
+        // Labels go across the bar when every one fits, else up the bar;
+        // up the bar they must be no taller than a bar's slot, so with many
+        // bars the font shrinks, and below 8 px values are left out.
+        let slot_px = plot_w / n_cat as f64 * slot;
+        let mut vsize = sz.small;
+        let mut widest = widest_at(vsize);
+        let rotate = widest > bar_px + slot_px * 0.12;
+        if rotate && vsize * 1.15 > slot_px {
+            vsize = slot_px / 1.15;
+            widest = widest_at(vsize);
+        }
+        let show_values = vsize >= 8.0;
+        let value_style = font(vsize);
+        let label_px = if !show_values {
+            0.0
+        } else if rotate {
+            widest
+        } else {
+            vsize
+        } + 14.0;
+
+        let shown = |v: f64| self.scale.to_display(v);
+        let all: Vec<f64> = self
+            .series
+            .iter()
+            .flat_map(|s| s.values.iter().flatten().map(|v| shown(*v)))
+            .collect();
+        let hi = all.iter().cloned().fold(0.0, f64::max);
+        let lo = all.iter().cloned().fold(0.0, f64::min);
+        let span = if hi - lo > 0.0 { hi - lo } else { 1.0 };
+        // Room above (and below, for negative bars) for the labels, in
+        // data units: the labels' pixels over the pixels left for bars.
+        let frac = (label_px / plot_h).min(0.4);
+        let parts = if lo < 0.0 && hi > 0.0 { 2.0 } else { 1.0 };
+        let pad = span * frac / (1.0 - parts * frac);
+        let y_hi = if hi > 0.0 || lo >= 0.0 {
+            hi + pad
+        } else {
+            pad * 0.2
+        };
+        let y_lo = if lo < 0.0 { lo - pad } else { 0.0 };
+
+        let chart = ChartBuilder::on(&area)
+            .margin(margin)
+            .x_label_area_size(x_label_h)
+            .y_label_area_size(y_label_w)
+            .build_cartesian_2d(0f64..n_cat as f64, y_lo..y_hi)?;
+        let base = area.get_base_pixel();
+        let px = |x: f64, y: f64| {
+            let (a, b) = chart.backend_coord(&(x, y));
+            (a - base.0, b - base.1)
+        };
+        let axes = Axes {
+            x: (0.0, n_cat as f64),
+            y: (y_lo, y_hi),
+            px: &px,
+            sz,
+        };
+        let (ticks, decimals) = linear_ticks(y_lo, y_hi, 8);
+        let ticks: Vec<(f64, String)> = ticks
+            .into_iter()
+            .map(|t| (t, number(t, decimals, false)))
+            .collect();
+        axes.y(&area, &ticks, &self.y_desc)?;
+
+        for (j, s) in self.series.iter().enumerate() {
+            for (i, v) in s.values.iter().enumerate() {
+                let x0 = i as f64 + 0.1 + j as f64 * slot + slot * 0.06;
+                let x1 = x0 + slot * 0.88;
+                let xc = (x0 + x1) / 2.0;
+                let mark = s.marks.get(i).copied().unwrap_or(Mark::None);
+                let label = labels[j][i].clone();
+                let Some(v) = v.map(shown) else {
+                    let (x, y) = px(xc, 0.0);
+                    area.draw(&Label::new(
+                        label,
+                        (x, y - 4),
+                        value_style.pos(Pos::new(HPos::Center, VPos::Bottom)),
+                    ))?;
+                    continue;
+                };
+                let (a, b) = (px(x0, 0.0), px(x1, v));
+                area.draw(&Rectangle::new([a, b], s.color.filled()))?;
+                if mark != Mark::None {
+                    let width = if mark == Mark::Best { 3 } else { 2 };
+                    area.draw(&Rectangle::new([a, b], INK.stroke_width(width)))?;
+                }
+                let (px_c, py) = px(xc, v);
+                if !show_values {
+                    continue;
+                }
+                let style = if mark == Mark::Best {
+                    bold(vsize)
+                } else {
+                    value_style.clone()
+                };
+                let up = v >= 0.0;
+                let text = if rotate {
+                    let h = if up { HPos::Left } else { HPos::Right };
+                    let y = if up { py - 6 } else { py + 6 };
+                    Label::new(
+                        label,
+                        (px_c, y),
+                        style
+                            .transform(FontTransform::Rotate270)
+                            .pos(Pos::new(h, VPos::Center)),
+                    )
+                } else {
+                    let vp = if up { VPos::Bottom } else { VPos::Top };
+                    let y = if up { py - 5 } else { py + 5 };
+                    Label::new(label, (px_c, y), style.pos(Pos::new(HPos::Center, vp)))
+                };
+                area.draw(&text)?;
+            }
+        }
+        axes.x_line(&area, 0.0)?;
+        if !show_values {
+            let (x, y) = px(n_cat as f64, y_hi);
+            area.draw(&Label::new(
+                "Too many bars to print values: see the report's tables.",
+                (x, y),
+                font(sz.small)
+                    .color(&super::palette::MUTED)
+                    .pos(Pos::new(HPos::Right, VPos::Top)),
+            ))?;
+        }
+
+        // Category labels under each group, cut to the group's width.
+        let group_px = (plot_w / n_cat as f64 * 0.98) as i32;
+        let cats: Vec<(f64, String)> = self
+            .categories
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (i as f64 + 0.5, fit(&area, c, &cat_style, group_px)))
+            .collect();
+        let (l, bottom) = px(0.0, y_lo);
+        let (r, _) = px(n_cat as f64, y_lo);
+        area.draw(&PathElement::new(vec![(l, bottom), (r, bottom)], INK))?;
+        for (x, text) in cats {
+            let (x, _) = px(x, y_lo);
+            area.draw(&Label::new(
+                text,
+                (x, bottom + 8),
+                cat_style.pos(Pos::new(HPos::Center, VPos::Top)),
+            ))?;
+        }
+        Ok(())
+    }
+}

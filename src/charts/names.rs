@@ -1,0 +1,61 @@
+//! Safe file names. Only `[a-z0-9_-]` reaches a path: fio's rw names and
+//! block sizes are slugged, labels never appear in names at all, so no
+//! input can add a `/`, a `..` or a hidden file.
+
+/// Lower-case ASCII letters and digits kept, every other run of
+/// characters becomes one `-`; at most 40 characters; never empty.
+pub(crate) fn slug(s: &str) -> String {
+    let mut out = String::new();
+    for c in s.chars() {
+        let c = c.to_ascii_lowercase();
+        if c.is_ascii_lowercase() || c.is_ascii_digit() {
+            out.push(c);
+        } else if !out.ends_with('-') && !out.is_empty() {
+            out.push('-');
+        }
+        if out.len() >= 40 {
+            break;
+        }
+    }
+    let out = out.trim_end_matches('-').to_string();
+    if out.is_empty() { "x".into() } else { out }
+}
+
+/// Makes stems unique by appending `-2`, `-3`, ... to repeats (two rw
+/// names can slug alike), keeping the order.
+pub(crate) fn unique(stems: Vec<String>) -> Vec<String> {
+    let mut seen = std::collections::BTreeSet::new();
+    stems
+        .into_iter()
+        .map(|stem| {
+            let mut name = stem.clone();
+            let mut n = 2;
+            while !seen.insert(name.clone()) {
+                name = format!("{stem}-{n}");
+                n += 1;
+            }
+            name
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slugs_keep_only_safe_characters() {
+        assert_eq!(slug("randread"), "randread");
+        assert_eq!(slug("../../etc/passwd"), "etc-passwd");
+        assert_eq!(slug("<script>alert(1)</script>"), "script-alert-1-script");
+        assert_eq!(slug("/"), "x");
+        assert_eq!(slug("RandRW"), "randrw");
+        assert!(slug(&"a".repeat(100)).len() <= 40);
+    }
+
+    #[test]
+    fn repeated_stems_get_a_suffix() {
+        let got = unique(vec!["a".into(), "b".into(), "a".into(), "a".into()]);
+        assert_eq!(got, ["a", "b", "a-2", "a-3"]);
+    }
+}
