@@ -192,10 +192,18 @@ pub fn run(args: Args, global: Global) -> anyhow::Result<u8> {
     if let Some(dir) = &args.out {
         std::fs::create_dir_all(dir)
             .with_context(|| format!("--out {}: cannot create the folder", dir.display()))?;
-        // CHARTS: the charts helper's entry point goes here, e.g.
-        // `let charts = crate::charts::write_all(&cmp, &dir.join("charts"))?;`
-        // returning the PNG paths relative to `dir` for report.html.
-        let charts: Vec<String> = Vec::new();
+        // CHARTS: drawn by `crate::charts` into DIR/charts/; report.html
+        // links them by their path relative to DIR.
+        let charts: Vec<String> =
+            crate::charts::render_all(&cmp, dir, &crate::charts::ChartOptions::default())?
+                .iter()
+                .map(|p| {
+                    p.strip_prefix(dir)
+                        .unwrap_or(p)
+                        .to_string_lossy()
+                        .replace('\\', "/")
+                })
+                .collect();
         for (name, fmt, html) in [
             ("report.md", Format::Md, false),
             ("report.html", Format::Html, true),
