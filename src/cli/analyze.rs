@@ -3,10 +3,9 @@
 //! report.md, report.html, dataset.parquet, dataset.csv (and charts).
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use anyhow::Context;
-use indexmap::IndexMap;
 
 use super::{CliError, Global, exit};
 use crate::compare::{self, CompareOptions, Metric};
@@ -92,53 +91,6 @@ fn parse_round(s: &str) -> Result<(Metric, f64), CliError> {
     Ok((metric, v))
 }
 
-/// Order, baseline and display names of a manifest.
-// TEMPORARY (until ingest's `Manifest` carries them): read straight from
-// the manifest file: top-level `order`, `baseline`, `[config."label"] name`.
-#[derive(Debug, Default)]
-struct ManifestView {
-    order: Vec<String>,
-    baseline: Option<String>,
-    names: IndexMap<String, String>,
-}
-
-fn manifest_view(paths: &[PathBuf], explicit: Option<&Path>) -> anyhow::Result<ManifestView> {
-    let candidates: Vec<PathBuf> = match explicit {
-        Some(p) => vec![p.to_path_buf()],
-        None => paths
-            .iter()
-            .filter(|p| p.is_dir())
-            .map(|p| p.join("nvcmp.toml"))
-            .filter(|p| p.is_file())
-            .collect(),
-    };
-    let mut view = ManifestView::default();
-    for path in candidates {
-        let text = std::fs::read_to_string(&path)
-            .with_context(|| format!("{}: cannot read manifest (--manifest)", path.display()))?;
-        let doc: toml::Table = toml::from_str(&text)
-            .with_context(|| format!("{}: not a valid manifest", path.display()))?;
-        if let Some(order) = doc.get("order").and_then(|v| v.as_array()) {
-            view.order
-                .extend(order.iter().filter_map(|v| v.as_str().map(str::to_string)));
-        }
-        if view.baseline.is_none() {
-            view.baseline = doc
-                .get("baseline")
-                .and_then(|v| v.as_str())
-                .map(str::to_string);
-        }
-        if let Some(cfgs) = doc.get("config").and_then(|v| v.as_table()) {
-            for (label, t) in cfgs {
-                if let Some(name) = t.get("name").and_then(|v| v.as_str()) {
-                    view.names.insert(label.clone(), name.to_string());
-                }
-            }
-        }
-    }
-    Ok(view)
-}
-
 pub fn run(args: Args, global: Global) -> anyhow::Result<u8> {
     if args.paths.is_empty() {
         return Err(CliError::usage(
@@ -204,11 +156,11 @@ pub fn run(args: Args, global: Global) -> anyhow::Result<u8> {
         .into());
     }
 
-    let manifest = manifest_view(&args.paths, args.manifest.as_deref())?;
+    let manifest = &ingested.manifest;
     let opts = CompareOptions {
-        order: manifest.order,
-        baseline: args.baseline.clone().or(manifest.baseline),
-        display_names: manifest.names,
+        order: manifest.order.clone(),
+        baseline: args.baseline.clone().or_else(|| manifest.baseline.clone()),
+        display_names: manifest.names.clone(),
         alpha: args.alpha,
         round,
     };
@@ -240,10 +192,18 @@ pub fn run(args: Args, global: Global) -> anyhow::Result<u8> {
     if let Some(dir) = &args.out {
         std::fs::create_dir_all(dir)
             .with_context(|| format!("--out {}: cannot create the folder", dir.display()))?;
-        // CHARTS: the charts helper's entry point goes here, e.g.
-        // `let charts = crate::charts::write_all(&cmp, &dir.join("charts"))?;`
-        // returning the PNG paths relative to `dir` for report.html.
-        let charts: Vec<String> = Vec::new();
+        // CHARTS: drawn by `crate::charts` into DIR/charts/; report.html
+        // links them by their path relative to DIR.
+        let charts: Vec<String> =
+            crate::charts::render_all(&cmp, dir, &crate::charts::ChartOptions::default())?
+                .iter()
+                .map(|p| {
+                    p.strip_prefix(dir)
+                        .unwrap_or(p)
+                        .to_string_lossy()
+                        .replace('\\', "/")
+                })
+                .collect();
         for (name, fmt, html) in [
             ("report.md", Format::Md, false),
             ("report.html", Format::Html, true),

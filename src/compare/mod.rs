@@ -400,7 +400,10 @@ impl Workload {
         let bs = crate::units::format_bs(self.bs_bytes);
         match self.rwmixread {
             Some(mix) => format!("{} {bs} {} ({mix} % reads)", self.rw, self.direction),
-            None if is_mixed(&self.rw) => format!("{} {bs} {}", self.rw, self.direction),
+            None if is_mixed(&self.rw) || !self.rw.contains(self.direction.as_str()) => {
+                // Mixed jobs, and the odd read of a write job (verify).
+                format!("{} {bs} {}", self.rw, self.direction)
+            }
             None => format!("{} {bs}", self.rw),
         }
     }

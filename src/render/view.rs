@@ -109,7 +109,9 @@ fn delta_text(m: &MetricResult, config: &str, is_base: bool) -> String {
     match m.delta_pct.get(config).copied().flatten() {
         Some(p) => {
             let sign = if p > 0.0 { "+" } else { "" };
-            format!("{sign}{} %", format_number(p, 1, false))
+            // Small deltas keep a second decimal so they do not read as 0.
+            let decimals = if p.abs() < 1.0 { 2 } else { 1 };
+            format!("{sign}{} %", format_number(p, decimals, false))
         }
         None => String::new(),
     }

@@ -64,7 +64,6 @@ fn bad_round_flag_is_exit_2() {
 }
 
 #[test]
-#[ignore = "needs crate::ingest::ingest and dataset::write from the ingest branch"]
 fn published_json_derives_the_six_conclusions() {
     let v = published_json();
     assert_eq!(
@@ -151,7 +150,6 @@ fn published_json_derives_the_six_conclusions() {
 }
 
 #[test]
-#[ignore = "needs crate::ingest::ingest and dataset::write from the ingest branch"]
 fn published_markdown_shows_every_figure_as_printed() {
     let out = nvcmp()
         .arg("analyze")
@@ -204,7 +202,6 @@ fn published_markdown_shows_every_figure_as_printed() {
 }
 
 #[test]
-#[ignore = "needs crate::ingest::ingest and dataset::write from the ingest branch"]
 fn out_dir_gets_reports_and_dataset() {
     let dir = tempfile::tempdir().unwrap();
     nvcmp()
@@ -220,6 +217,20 @@ fn out_dir_gets_reports_and_dataset() {
     }
     let html = std::fs::read_to_string(dir.path().join("report.html")).unwrap();
     assert!(html.contains("91.165"));
+    // Every chart drawn is linked from the report, by its relative path.
+    let charts: Vec<String> = std::fs::read_dir(dir.path().join("charts"))
+        .unwrap()
+        .map(|e| format!("charts/{}", e.unwrap().file_name().to_string_lossy()))
+        .collect();
+    assert!(!charts.is_empty());
+    for c in &charts {
+        let escaped = c.replace('/', "&#x2f;");
+        assert!(
+            html.contains(&format!("<img src=\"{c}\""))
+                || html.contains(&format!("<img src=\"{escaped}\"")),
+            "{c} not linked"
+        );
+    }
     let csv = std::fs::read_to_string(dir.path().join("dataset.csv")).unwrap();
     assert_eq!(
         csv.lines().count(),
