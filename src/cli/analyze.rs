@@ -29,7 +29,33 @@ pub enum LabelByArg {
     File,
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ChartFormatArg {
+    Png,
+    Svg,
+}
+
+/// `1600x900` -> (1600, 900).
+fn parse_chart_size(s: &str) -> Result<(u32, u32), CliError> {
+    let bad = || {
+        CliError::usage(format!(
+            "--chart-size {s}: expected WIDTHxHEIGHT in pixels, e.g. 1600x900"
+        ))
+    };
+    let (w, h) = s.split_once(['x', 'X']).ok_or_else(bad)?;
+    Ok((
+        w.trim().parse().map_err(|_| bad())?,
+        h.trim().parse().map_err(|_| bad())?,
+    ))
+}
+
 #[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  nvcmp analyze results/                         terminal tables and highlights
+  nvcmp analyze results/ --format md > report.md article-ready Markdown
+  nvcmp analyze results/ --out report/           report.md, report.html, dataset.*, charts/*.png
+  nvcmp analyze results/ --baseline linux-libaio --round iops=1k
+  nvcmp analyze a.json b.json --label-by file    one config per file")]
 pub struct Args {
     /// Result files or folders (walked recursively).
     #[arg(value_name = "PATH")]
@@ -58,6 +84,15 @@ pub struct Args {
     /// Exit 2 when any file was skipped.
     #[arg(long)]
     pub strict: bool,
+    /// Chart file format under DIR/charts/ (with --out).
+    #[arg(long, value_enum, default_value = "png")]
+    pub chart_format: ChartFormatArg,
+    /// Chart size in pixels, WIDTHxHEIGHT (with --out).
+    #[arg(long, value_name = "WxH", default_value = "1600x900")]
+    pub chart_size: String,
+    /// Do not draw charts (with --out).
+    #[arg(long)]
+    pub no_charts: bool,
     /// Significance level of Welch's t-test where spreads are known.
     #[arg(long, value_name = "A", default_value_t = compare::stats::DEFAULT_ALPHA)]
     pub alpha: f64,
@@ -192,18 +227,43 @@ pub fn run(args: Args, global: Global) -> anyhow::Result<u8> {
     if let Some(dir) = &args.out {
         std::fs::create_dir_all(dir)
             .with_context(|| format!("--out {}: cannot create the folder", dir.display()))?;
-        // CHARTS: drawn by `crate::charts` into DIR/charts/; report.html
-        // links them by their path relative to DIR.
-        let charts: Vec<String> =
-            crate::charts::render_all(&cmp, dir, &crate::charts::ChartOptions::default())?
-                .iter()
-                .map(|p| {
-                    p.strip_prefix(dir)
-                        .unwrap_or(p)
-                        .to_string_lossy()
-                        .replace('\\', "/")
-                })
-                .collect();
+        // Charts go to DIR/charts/; report.md links them by their path
+        // relative to DIR, report.html carries them inside as data: URIs.
+        let chart_files = if args.no_charts {
+            Vec::new()
+        } else {
+            let (width, height) = parse_chart_size(&args.chart_size)?;
+            let chart_opts = crate::charts::ChartOptions {
+                format: match args.chart_format {
+                    ChartFormatArg::Png => crate::charts::ChartFormat::Png,
+                    ChartFormatArg::Svg => crate::charts::ChartFormat::Svg,
+                },
+                width,
+                height,
+            };
+            crate::charts::render_all(&cmp, dir, &chart_opts)?
+        };
+        let mime = match args.chart_format {
+            ChartFormatArg::Png => "image/png",
+            ChartFormatArg::Svg => "image/svg+xml",
+        };
+        let linked: Vec<String> = chart_files
+            .iter()
+            .map(|p| {
+                p.strip_prefix(dir)
+                    .unwrap_or(p)
+                    .to_string_lossy()
+                    .replace('\\', "/")
+            })
+            .collect();
+        let embedded: Vec<String> = chart_files
+            .iter()
+            .map(|p| {
+                std::fs::read(p)
+                    .map(|bytes| crate::render::html::data_uri(mime, &bytes))
+                    .with_context(|| format!("cannot read back {}", p.display()))
+            })
+            .collect::<anyhow::Result<_>>()?;
         for (name, fmt, html) in [
             ("report.md", Format::Md, false),
             ("report.html", Format::Html, true),
@@ -212,7 +272,11 @@ pub fn run(args: Args, global: Global) -> anyhow::Result<u8> {
             let opts = RenderOptions {
                 color: false,
                 template: template_for(html),
-                charts: charts.clone(),
+                charts: if html {
+                    embedded.clone()
+                } else {
+                    linked.clone()
+                },
             };
             let mut file = std::io::BufWriter::new(
                 std::fs::File::create(&path)

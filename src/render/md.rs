@@ -11,11 +11,13 @@ pub const BUILTIN: &str = include_str!("../../templates/report.md.j2");
 pub struct Markdown {
     /// Replaces the built-in template.
     pub template: Option<String>,
+    /// Chart paths relative to the report, linked as images.
+    pub charts: Vec<String>,
 }
 
 impl Renderer for Markdown {
     fn render(&self, cmp: &Comparison, out: &mut dyn Write) -> anyhow::Result<()> {
         let source = self.template.as_deref().unwrap_or(BUILTIN);
-        template::render(source, &View::new(cmp, &[]), false, out)
+        template::render(source, &View::new(cmp, &self.charts), false, out)
     }
 }

@@ -39,7 +39,8 @@ pub struct RenderOptions {
     pub color: bool,
     /// A user template replacing the built-in one (Markdown and HTML).
     pub template: Option<String>,
-    /// Chart paths for HTML `<img>` tags.
+    /// Charts: paths relative to the report (Markdown links them) or
+    /// `data:` URIs (HTML embeds them, see [`html::data_uri`]).
     pub charts: Vec<String>,
 }
 
@@ -50,6 +51,7 @@ impl Format {
             Format::Term => Box::new(term::Term { color: opts.color }),
             Format::Md => Box::new(md::Markdown {
                 template: opts.template.clone(),
+                charts: opts.charts.clone(),
             }),
             Format::Html => Box::new(html::Html {
                 template: opts.template.clone(),

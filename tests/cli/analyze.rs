@@ -217,20 +217,36 @@ fn out_dir_gets_reports_and_dataset() {
     }
     let html = std::fs::read_to_string(dir.path().join("report.html")).unwrap();
     assert!(html.contains("91.165"));
-    // Every chart drawn is linked from the report, by its relative path.
+    // Every chart drawn is linked from report.md by its relative path, and
+    // carried inside report.html (self-contained: no reference to charts/).
+    let md = std::fs::read_to_string(dir.path().join("report.md")).unwrap();
     let charts: Vec<String> = std::fs::read_dir(dir.path().join("charts"))
         .unwrap()
         .map(|e| format!("charts/{}", e.unwrap().file_name().to_string_lossy()))
         .collect();
-    assert!(!charts.is_empty());
+    assert_eq!(
+        charts.len(),
+        18,
+        "charts of the published comparison: {charts:?}"
+    );
     for c in &charts {
-        let escaped = c.replace('/', "&#x2f;");
         assert!(
-            html.contains(&format!("<img src=\"{c}\""))
-                || html.contains(&format!("<img src=\"{escaped}\"")),
-            "{c} not linked"
+            md.contains(&format!("]({c})")),
+            "{c} not linked from report.md"
         );
     }
+    let html_plain = html.replace("&#x2f;", "/");
+    assert_eq!(
+        html_plain
+            .matches("<img src=\"data:image/png;base64,")
+            .count(),
+        charts.len(),
+        "every chart embedded in report.html"
+    );
+    assert!(
+        !html_plain.contains("src=\"charts/"),
+        "report.html must not depend on charts/"
+    );
     let csv = std::fs::read_to_string(dir.path().join("dataset.csv")).unwrap();
     assert_eq!(
         csv.lines().count(),
