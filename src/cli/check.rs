@@ -19,7 +19,13 @@ Exit status: 0 no regression, 1 a regression (or a workload missing from the can
 
 A change is a regression when it is in the worse direction, larger than the threshold, \
 larger than the values' rounding, and, where fio's per-interval samples or repeated runs \
-give a spread, significant by Welch's t-test.")]
+give a spread, significant by Welch's t-test.
+
+Examples:
+  nvcmp check --baseline ci/baseline.parquet --candidate results/
+  nvcmp check --baseline base/ --candidate new/ --threshold iops=3% --threshold lat_mean_ns=10%
+  nvcmp check --baseline base/ --candidate new/ --junit junit.xml --markdown summary.md
+  nvcmp --quiet check --baseline base/ --candidate new/ --allow-missing")]
 pub struct Args {
     /// Baseline: result files or folders, or a dataset saved by `nvcmp ingest -o`.
     #[arg(long, value_name = "PATH", required = true, num_args = 1..)]
