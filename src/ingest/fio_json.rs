@@ -203,6 +203,11 @@ pub fn parse(text: &str) -> Result<FioOutput, ReadError> {
     let doc: FioOutput = serde_json::from_str(text).map_err(|e| {
         let reason = match e.classify() {
             serde_json::error::Category::Eof => format!("truncated JSON ({e})"),
+            _ if non_finite_at(text, e.line(), e.column()) => format!(
+                "a value is not a finite number (fio printed NaN or inf) at line {} column {}",
+                e.line(),
+                e.column()
+            ),
             _ => e.to_string(),
         };
         ReadError::Malformed {
@@ -216,6 +221,21 @@ pub fn parse(text: &str) -> Result<FioOutput, ReadError> {
         ));
     }
     Ok(doc)
+}
+
+/// Whether serde_json stopped on fio's `nan`, `-nan` or `inf` (C's
+/// printf of a non-finite double, which is not JSON).
+fn non_finite_at(text: &str, line: usize, column: usize) -> bool {
+    let Some(l) = text.lines().nth(line.saturating_sub(1)) else {
+        return false;
+    };
+    let start = column.saturating_sub(2).min(l.len());
+    let rest = l
+        .get(start..)
+        .unwrap_or("")
+        .trim_start_matches([' ', ':', '-', '+']);
+    let lower = rest.get(..3).map(str::to_ascii_lowercase);
+    matches!(lower.as_deref(), Some("nan" | "inf"))
 }
 
 /// The jobs a document reports, to recognise `--status-interval`
