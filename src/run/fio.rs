@@ -85,10 +85,15 @@ pub fn run_job(
     let mut cmd = Command::new(&setup.bin);
     cmd.arg("--output-format=json+")
         .arg(format!("--output={}", outpath.display()));
+    // fio 3.x sends a job file to the --client named before it: with
+    // `--client=a --client=b job.fio` only b runs it, so each client gets
+    // its own copy of the argument.
     for c in &setup.clients {
-        cmd.arg(format!("--client={c}"));
+        cmd.arg(format!("--client={c}")).arg(&jobpath);
     }
-    cmd.arg(&jobpath);
+    if setup.clients.is_empty() {
+        cmd.arg(&jobpath);
+    }
     let cpu0 = CpuTimes::now();
     let status = cmd
         .status()
