@@ -636,3 +636,64 @@ fn fio_client_server_on_two_ports() {
     }
     assert_eq!(v["nvcmp"]["clients"].as_array().unwrap().len(), 2);
 }
+
+#[test]
+fn ctrl_c_keeps_completed_results_and_leaves_no_partial_file() {
+    let t = tmp();
+    // Two jobs: the first (size-based, quick) completes, the second runs
+    // for a minute and is interrupted.
+    std::fs::create_dir_all(&t.out).unwrap();
+    let jf = t.out.join("two.fio");
+    std::fs::write(
+        &jf,
+        "[quick]\nrw=read\nbs=4k\nsize=256k\n[long]\nrw=randread\nbs=4k\nsize=1m\nruntime=60\ntime_based=1\n",
+    )
+    .unwrap();
+    let bin = assert_cmd::cargo::cargo_bin("nvcmp");
+    let mut child = std::process::Command::new(bin)
+        .args([
+            "run",
+            "--engine",
+            "psync",
+            "--buffered",
+            "--label",
+            "c",
+            "--job-file",
+        ])
+        .arg(&jf)
+        .arg("--out")
+        .arg(&t.out)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let quick = t.out.join("c/quick.json");
+    let t0 = std::time::Instant::now();
+    while !quick.exists() && t0.elapsed().as_secs() < 30 {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    let st = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert!(t0.elapsed().as_secs() < 30, "did not stop on SIGINT");
+    assert!(err.contains("interrupted"), "{err}");
+    check_direction(&read_json(&quick)["jobs"][0], "read", 4096);
+    let mut left: Vec<String> = std::fs::read_dir(&t.out)
+        .unwrap()
+        .chain(std::fs::read_dir(t.out.join("c")).unwrap())
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    left.sort();
+    // No long.json, no temporary file, no scratch file.
+    assert_eq!(
+        left,
+        ["c", "quick.json", "quick.json.nvcmp.toml", "two.fio"],
+        "{left:?}"
+    );
+}
