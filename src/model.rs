@@ -113,6 +113,10 @@ pub struct Row {
     pub clat_p90_ns: Option<f64>,
     pub clat_p95_ns: Option<f64>,
     pub clat_p99_99_ns: Option<f64>,
+    /// Total-latency percentiles, when fio reported them (`lat_percentiles=1`).
+    pub lat_p50_ns: Option<f64>,
+    pub lat_p99_ns: Option<f64>,
+    pub lat_p99_9_ns: Option<f64>,
     /// fio's per-interval IOPS samples: count, mean and standard deviation.
     pub iops_samples: Option<u64>,
     pub iops_sample_mean: Option<f64>,
@@ -175,6 +179,9 @@ impl Row {
             clat_p90_ns: None,
             clat_p95_ns: None,
             clat_p99_99_ns: None,
+            lat_p50_ns: None,
+            lat_p99_ns: None,
+            lat_p99_9_ns: None,
             iops_samples: None,
             iops_sample_mean: None,
             iops_sample_stddev: None,

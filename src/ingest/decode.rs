@@ -1,3 +1,283 @@
 //! Bytes to text: UTF-8 with or without BOM, UTF-16LE/BE with BOM (Windows
 //! PowerShell `>`), CRLF line ends; then splitting into JSON documents and
 //! the text around them.
+//!
+//! fio's JSON writer puts each document's opening `{` at the start of a
+//! line, and everything else fio prints (warnings, notes, the normal output
+//! of `--output-format=json,normal`) is plain text around it. So a document
+//! starts at a line-start `{` and ends where its braces balance (strings
+//! respected); the readers then parse each document exactly once.
+
+use std::borrow::Cow;
+
+/// Why bytes are not text.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DecodeError {
+    #[error("empty file")]
+    Empty,
+    #[error("binary data (NUL byte at offset {0})")]
+    Nul(usize),
+    #[error("binary data (invalid UTF-8 at offset {0})")]
+    InvalidUtf8(usize),
+    #[error("binary data (invalid UTF-16 at code unit {0})")]
+    InvalidUtf16(usize),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Encoding {
+    Utf8,
+    Utf16Le,
+    Utf16Be,
+}
+
+/// Decodes a result file to text with `\n` line ends. Borrows when the
+/// bytes already are BOM-less UTF-8 without `\r` (the common case).
+pub fn decode(bytes: &[u8]) -> Result<Cow<'_, str>, DecodeError> {
+    let (encoding, body) = detect(bytes);
+    let text: Cow<'_, str> = match encoding {
+        Encoding::Utf8 => {
+            let s = std::str::from_utf8(body).map_err(|e| {
+                DecodeError::InvalidUtf8(e.valid_up_to() + (bytes.len() - body.len()))
+            })?;
+            Cow::Borrowed(s)
+        }
+        Encoding::Utf16Le | Encoding::Utf16Be => Cow::Owned(decode_utf16(body, encoding)?),
+    };
+    if text.trim().is_empty() {
+        return Err(DecodeError::Empty);
+    }
+    if let Some(pos) = text.bytes().position(|b| b == 0) {
+        return Err(DecodeError::Nul(pos));
+    }
+    Ok(normalize_newlines(text))
+}
+
+/// Picks the encoding from the BOM or, without one, from the NUL pattern
+/// of UTF-16 ASCII text (every other byte NUL), and strips the BOM.
+fn detect(bytes: &[u8]) -> (Encoding, &[u8]) {
+    if let Some(rest) = bytes.strip_prefix(&[0xEF, 0xBB, 0xBF]) {
+        return (Encoding::Utf8, rest);
+    }
+    if let Some(rest) = bytes.strip_prefix(&[0xFF, 0xFE]) {
+        return (Encoding::Utf16Le, rest);
+    }
+    if let Some(rest) = bytes.strip_prefix(&[0xFE, 0xFF]) {
+        return (Encoding::Utf16Be, rest);
+    }
+    // BOM-less UTF-16: fio output is ASCII, so one byte of each pair is NUL.
+    // Look at a prefix only; a binary file that passes this test still
+    // fails later on NULs or invalid code units.
+    let probe = &bytes[..bytes.len().min(256) & !1];
+    if probe.len() >= 4 {
+        let pairs = probe.len() / 2;
+        let even_nul = probe.iter().step_by(2).filter(|&&b| b == 0).count();
+        let odd_nul = probe.iter().skip(1).step_by(2).filter(|&&b| b == 0).count();
+        if odd_nul * 10 >= pairs * 9 && even_nul == 0 {
+            return (Encoding::Utf16Le, bytes);
+        }
+        if even_nul * 10 >= pairs * 9 && odd_nul == 0 {
+            return (Encoding::Utf16Be, bytes);
+        }
+    }
+    (Encoding::Utf8, bytes)
+}
+
+fn decode_utf16(body: &[u8], encoding: Encoding) -> Result<String, DecodeError> {
+    let units = body.chunks_exact(2).map(|c| match encoding {
+        Encoding::Utf16Be => u16::from_be_bytes([c[0], c[1]]),
+        _ => u16::from_le_bytes([c[0], c[1]]),
+    });
+    let mut out = String::with_capacity(body.len() / 2);
+    for (i, ch) in char::decode_utf16(units).enumerate() {
+        out.push(ch.map_err(|_| DecodeError::InvalidUtf16(i))?);
+    }
+    if body.len() % 2 == 1 {
+        return Err(DecodeError::InvalidUtf16(body.len() / 2));
+    }
+    Ok(out)
+}
+
+fn normalize_newlines(text: Cow<'_, str>) -> Cow<'_, str> {
+    if !text.contains('\r') {
+        return text;
+    }
+    // CRLF -> LF; a lone CR (old Mac, or a progress line) becomes LF too.
+    Cow::Owned(text.replace("\r\n", "\n").replace('\r', "\n"))
+}
+
+/// What a part of a file is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SegmentKind {
+    /// One JSON document (possibly truncated: then its braces never close).
+    Json,
+    /// Text between documents, never whitespace only.
+    Text,
+}
+
+/// A part of a decoded file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Segment<'a> {
+    pub kind: SegmentKind,
+    pub text: &'a str,
+    /// 1-based line the segment starts on, for messages.
+    pub line: usize,
+}
+
+/// Splits decoded text into JSON documents and the text around them.
+pub fn segments(text: &str) -> Vec<Segment<'_>> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut text_start = 0;
+    let mut pos = 0;
+    while let Some(start) = next_line_start_brace(bytes, pos) {
+        push_text(&mut out, text, text_start, start);
+        let end = json_end(bytes, start).unwrap_or(bytes.len());
+        out.push(Segment {
+            kind: SegmentKind::Json,
+            text: &text[start..end],
+            line: line_of(bytes, start),
+        });
+        pos = end;
+        text_start = end;
+    }
+    push_text(&mut out, text, text_start, bytes.len());
+    out
+}
+
+fn push_text<'a>(out: &mut Vec<Segment<'a>>, text: &'a str, start: usize, end: usize) {
+    let s = &text[start..end];
+    if !s.trim().is_empty() {
+        out.push(Segment {
+            kind: SegmentKind::Text,
+            text: s,
+            line: line_of(text.as_bytes(), start),
+        });
+    }
+}
+
+fn line_of(bytes: &[u8], pos: usize) -> usize {
+    1 + bytes[..pos].iter().filter(|&&b| b == b'\n').count()
+}
+
+/// Position of the next `{` that starts a line (leading blanks allowed).
+fn next_line_start_brace(bytes: &[u8], from: usize) -> Option<usize> {
+    let mut i = from;
+    let mut at_line_start = from == 0 || bytes.get(from.wrapping_sub(1)) == Some(&b'\n');
+    while i < bytes.len() {
+        match bytes[i] {
+            b'{' if at_line_start => return Some(i),
+            b'\n' => at_line_start = true,
+            b' ' | b'\t' => {}
+            _ => at_line_start = false,
+        }
+        i += 1;
+    }
+    None
+}
+
+/// End (exclusive) of the JSON value opening at `start`, or None when the
+/// braces never balance (a truncated document).
+fn json_end(bytes: &[u8], start: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut in_string = false;
+    let mut escaped = false;
+    for (i, &b) in bytes.iter().enumerate().skip(start) {
+        if in_string {
+            if escaped {
+                escaped = false;
+            } else if b == b'\\' {
+                escaped = true;
+            } else if b == b'"' {
+                in_string = false;
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return Some(i + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn utf16(s: &str, be: bool, bom: bool) -> Vec<u8> {
+        let mut out = Vec::new();
+        let units = bom.then_some(0xFEFFu16).into_iter().chain(s.encode_utf16());
+        for u in units {
+            out.extend(if be { u.to_be_bytes() } else { u.to_le_bytes() });
+        }
+        out
+    }
+
+    #[test]
+    fn plain_utf8_is_borrowed() {
+        let t = decode(b"{\"a\": 1}\n").unwrap();
+        assert!(matches!(t, Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn bom_crlf_and_utf16_variants_decode_identically() {
+        let plain = "note: x\n{\n  \"a\" : \"\\\\\\\\.\\\\PhysicalDrive1\"\n}\n";
+        let crlf = plain.replace('\n', "\r\n");
+        let mut bom8 = vec![0xEF, 0xBB, 0xBF];
+        bom8.extend(crlf.as_bytes());
+        for bytes in [
+            bom8,
+            crlf.as_bytes().to_vec(),
+            utf16(&crlf, false, true),
+            utf16(&crlf, true, true),
+            utf16(&crlf, false, false),
+            utf16(&crlf, true, false),
+        ] {
+            assert_eq!(decode(&bytes).unwrap(), plain);
+        }
+    }
+
+    #[test]
+    fn binary_and_empty_are_rejected() {
+        assert_eq!(decode(b""), Err(DecodeError::Empty));
+        assert_eq!(decode(b" \n\t"), Err(DecodeError::Empty));
+        assert_eq!(decode(b"abc\0def"), Err(DecodeError::Nul(3)));
+        assert_eq!(decode(b"ab\xff\xfe\xfd"), Err(DecodeError::InvalidUtf8(2)));
+        // PNG header
+        assert!(decode(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR").is_err());
+        // UTF-16 with a lone surrogate
+        assert!(decode(&[0xFF, 0xFE, 0x00, 0xD8, 0x41, 0x00]).is_err());
+    }
+
+    #[test]
+    fn segments_split_json_from_text() {
+        let text = "fio: warning {not json}\nnote: x\n{\n \"s\": \"}{\\\"\",\n \"a\": [1, {\"b\": 2}]\n}\nnormal text\n{\"x\":1}\n{\"trunc\": [";
+        let segs = segments(text);
+        let kinds: Vec<_> = segs.iter().map(|s| s.kind).collect();
+        use SegmentKind::*;
+        assert_eq!(kinds, vec![Text, Json, Text, Json, Json]);
+        assert_eq!(segs[0].text, "fio: warning {not json}\nnote: x\n");
+        assert_eq!(
+            segs[1].text,
+            "{\n \"s\": \"}{\\\"\",\n \"a\": [1, {\"b\": 2}]\n}"
+        );
+        assert_eq!(segs[1].line, 3);
+        assert_eq!(segs[2].text.trim(), "normal text");
+        assert_eq!(segs[3].text, "{\"x\":1}");
+        assert_eq!(segs[4].text, "{\"trunc\": [");
+    }
+
+    #[test]
+    fn text_only_is_one_segment() {
+        let segs = segments("a: (g=0): rw=read\n  read: IOPS=1\n");
+        assert_eq!(segs.len(), 1);
+        assert_eq!(segs[0].kind, SegmentKind::Text);
+    }
+}

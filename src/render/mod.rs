@@ -1,6 +1,16 @@
 //! Renderers: a [`crate::compare::Comparison`] to bytes, one file per
 //! format. Renderers write to any `Write` and never print; they compute no
-//! winners of their own.
+//! winners of their own. Table formats share [`view::View`]; Markdown and
+//! HTML come from minijinja templates in `templates/` that `--template`
+//! replaces.
+
+pub mod csv;
+pub mod html;
+pub mod json;
+pub mod md;
+pub mod template;
+pub mod term;
+pub mod view;
 
 use std::io::Write;
 
@@ -21,3 +31,35 @@ pub enum Format {
     Csv,
     Json,
 }
+
+/// What renderers may need besides the comparison.
+#[derive(Debug, Clone, Default)]
+pub struct RenderOptions {
+    /// Terminal colors (bold winners).
+    pub color: bool,
+    /// A user template replacing the built-in one (Markdown and HTML).
+    pub template: Option<String>,
+    /// Chart paths for HTML `<img>` tags.
+    pub charts: Vec<String>,
+}
+
+impl Format {
+    /// The renderer of this format.
+    pub fn renderer(self, opts: &RenderOptions) -> Box<dyn Renderer> {
+        match self {
+            Format::Term => Box::new(term::Term { color: opts.color }),
+            Format::Md => Box::new(md::Markdown {
+                template: opts.template.clone(),
+            }),
+            Format::Html => Box::new(html::Html {
+                template: opts.template.clone(),
+                charts: opts.charts.clone(),
+            }),
+            Format::Csv => Box::new(csv::Csv),
+            Format::Json => Box::new(json::Json),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

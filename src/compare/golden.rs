@@ -1,0 +1,336 @@
+//! Golden tests: the published StorageReview comparison (April 2026), rows
+//! built straight from its CSV, must yield the article's six conclusions
+//! (../shared/published/README.md) from the Comparison alone.
+
+use super::*;
+use crate::model::{Direction, Row};
+
+const CSV: &str = include_str!("../../fixtures/published/storagereview-2026-04.csv");
+const ORDER: [&str; 4] = [
+    "windows-non-native",
+    "windows-native",
+    "linux-libaio",
+    "linux-io_uring",
+];
+
+/// Rows as ingest would make them from the shipped fixture: Windows
+/// figures exact (fio JSON), Linux IOPS known to the thousand, bandwidth
+/// to 1 MiB/s and latency to 10 ns (fio's normal text output).
+pub(crate) fn rows() -> Vec<Row> {
+    let mut lines = CSV.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    lines
+        .map(|line| {
+            let f: Vec<&str> = line.split(',').collect();
+            let num = |name: &str| f[col(name)].parse::<f64>().unwrap();
+            let rw = f[col("rw")];
+            let dir = if rw.contains("read") {
+                Direction::Read
+            } else {
+                Direction::Write
+            };
+            let mut r = Row::empty(&format!("{}/{rw}-{}.out", f[0], f[col("bs")]), dir);
+            r.label = f[col("config")].into();
+            r.os = f[col("os")].into();
+            r.engine = f[col("ioengine")].into();
+            r.rw = rw.into();
+            r.bs_bytes = crate::units::parse_size(f[col("bs")]).unwrap();
+            r.bw_bytes_per_s = num("bw_gib_s") * crate::units::GIB;
+            r.iops = num("iops");
+            r.iops_precision = num("iops_rounded_to");
+            r.lat_mean_ns = Some(num("lat_mean_ms") * 1e6);
+            r.clat_mean_ns = r.lat_mean_ns;
+            r.system_cpu_pct = Some(num("cpu_total_pct"));
+            r.iodepth = 32;
+            r.numjobs = 16;
+            if r.os == "linux" {
+                r.bw_precision = 1024.0 * 1024.0;
+                r.lat_precision_ns = 10.0;
+            }
+            r
+        })
+        .collect()
+}
+
+pub(crate) fn published() -> Comparison {
+    let opts = CompareOptions {
+        order: ORDER.iter().map(|s| s.to_string()).collect(),
+        baseline: Some("windows-non-native".into()),
+        ..CompareOptions::default()
+    };
+    compare(&rows(), &opts)
+}
+
+fn metric<'a>(c: &'a Comparison, rw: &str, bs: &str, m: Metric) -> &'a MetricResult {
+    let bs = crate::units::parse_size(bs).unwrap();
+    c.workloads
+        .iter()
+        .find(|w| w.rw == rw && w.bs_bytes == bs)
+        .and_then(|w| w.metric(m))
+        .unwrap_or_else(|| panic!("no {rw} {bs} {m:?}"))
+}
+
+fn winner<'a>(c: &'a Comparison, rw: &str, bs: &str, m: Metric) -> Option<&'a str> {
+    metric(c, rw, bs, m).winner.as_deref()
+}
+
+fn has(c: &Comparison, sentence: &str) {
+    assert!(
+        c.highlights.iter().any(|h| h == sentence),
+        "missing highlight {sentence:?} in {:#?}",
+        c.highlights
+    );
+}
+
+const READS: [(&str, &str); 4] = [
+    ("randread", "4k"),
+    ("randread", "64k"),
+    ("read", "64k"),
+    ("read", "128k"),
+];
+const WRITES: [(&str, &str); 4] = [
+    ("randwrite", "4k"),
+    ("randwrite", "64k"),
+    ("write", "64k"),
+    ("write", "128k"),
+];
+
+#[test]
+fn shape_order_and_nothing_flagged() {
+    let c = published();
+    assert_eq!(c.configs, ORDER);
+    assert_eq!(c.workloads.len(), 8);
+    let titles: Vec<String> = c.workloads.iter().map(|w| w.title()).collect();
+    assert_eq!(
+        titles,
+        [
+            "randread 4k",
+            "randread 64k",
+            "read 64k",
+            "read 128k",
+            "randwrite 4k",
+            "randwrite 64k",
+            "write 64k",
+            "write 128k"
+        ]
+    );
+    // The published figures pass bw vs IOPS x bs and Little's law.
+    for w in &c.workloads {
+        assert!(w.notes.is_empty(), "{}: {:?}", w.title(), w.notes);
+    }
+    assert!(c.sanity.is_empty(), "{:?}", c.sanity);
+    assert_eq!(c.families.len(), 2);
+    assert_eq!(
+        c.families[0].configs,
+        ["windows-non-native", "windows-native"]
+    );
+}
+
+#[test]
+fn conclusion_1_read_bandwidth() {
+    let c = published();
+    let wins: Vec<Option<&str>> = READS
+        .iter()
+        .map(|(rw, bs)| winner(&c, rw, bs, Metric::BwBytesPerS))
+        .collect();
+    assert_eq!(
+        wins,
+        [
+            Some("windows-native"),
+            Some("windows-native"),
+            Some("windows-native"),
+            Some("linux-libaio")
+        ]
+    );
+    has(
+        &c,
+        "windows-native has the best read bandwidth in 3 of 4 read workloads",
+    );
+    has(
+        &c,
+        "windows has the best read bandwidth in 3 of 4 read workloads",
+    );
+    // linux-libaio about 5 % ahead of the best Windows config in read 128k.
+    has(
+        &c,
+        "linux-libaio leads the best Windows config (windows-native) in read 128k bandwidth by 4.8 %",
+    );
+}
+
+#[test]
+fn conclusion_2_write_bandwidth_and_the_randwrite_64k_tie() {
+    let c = published();
+    let linux_wins = WRITES
+        .iter()
+        .filter(|(rw, bs)| {
+            winner(&c, rw, bs, Metric::BwBytesPerS).is_some_and(|w| w.starts_with("linux"))
+        })
+        .count();
+    assert_eq!(linux_wins, 3);
+    assert_eq!(
+        winner(&c, "randwrite", "4k", Metric::BwBytesPerS),
+        Some("linux-libaio")
+    );
+    assert_eq!(
+        winner(&c, "write", "64k", Metric::BwBytesPerS),
+        Some("linux-libaio")
+    );
+    assert_eq!(
+        winner(&c, "write", "128k", Metric::BwBytesPerS),
+        Some("linux-io_uring")
+    );
+    has(
+        &c,
+        "linux has the best write bandwidth in 3 of 4 write workloads",
+    );
+    has(
+        &c,
+        "In randwrite 64k all four configs are within 0.05 % of each other (bandwidth)",
+    );
+    // IOPS: 125,406 exact vs 125,000 known to the thousand tie; 125,391
+    // exact is 15 below 125,406 and does not.
+    let iops = metric(&c, "randwrite", "64k", Metric::Iops);
+    assert_eq!(iops.winner, None);
+    assert_eq!(
+        iops.tied,
+        ["windows-native", "linux-libaio", "linux-io_uring"]
+    );
+    assert_eq!(iops.rule, Rule::WithinPrecision);
+    assert_eq!(iops.precision["linux-libaio"], 1000.0);
+}
+
+#[test]
+fn conclusion_3_randread_64k_lead() {
+    let c = published();
+    has(
+        &c,
+        "windows-native leads the best Linux config (linux-io_uring) in randread 64k bandwidth by 17.3 %",
+    );
+    let bw = metric(&c, "randread", "64k", Metric::BwBytesPerS);
+    let native = bw.values["windows-native"].unwrap();
+    let uring = bw.values["linux-io_uring"].unwrap();
+    assert!(((native / uring - 1.0) * 100.0 - 17.33).abs() < 0.01);
+    // Deltas are against the baseline (windows-non-native).
+    let d = bw.delta_pct["windows-native"].unwrap();
+    assert!((d - (91.165 / 74.291 - 1.0) * 100.0).abs() < 1e-9);
+    assert_eq!(bw.delta_pct["windows-non-native"], Some(0.0));
+}
+
+#[test]
+fn conclusion_4_cpu() {
+    let c = published();
+    has(
+        &c,
+        "windows-native has the lowest CPU usage in 3 of 4 read workloads",
+    );
+    has(
+        &c,
+        "windows-native has the lowest CPU usage in 3 of 4 write workloads",
+    );
+    has(
+        &c,
+        "largest CPU-usage gap: read 128k, 27.34 pp between windows-native (49.56 %) and linux-io_uring (76.90 %)",
+    );
+    let cpu = metric(&c, "read", "128k", Metric::CpuPct);
+    let gap = cpu.values["linux-io_uring"].unwrap() - cpu.values["windows-native"].unwrap();
+    assert!((gap - 27.34).abs() < 1e-9);
+    assert_eq!(cpu.winner.as_deref(), Some("windows-native"));
+}
+
+#[test]
+fn conclusion_5_latency_gap() {
+    let c = published();
+    has(
+        &c,
+        "largest mean-latency gap: randread 64k, 0.17 ms between windows-native (0.207 ms) and linux-libaio (0.377 ms)",
+    );
+}
+
+#[test]
+fn conclusion_6_cpu_outlier() {
+    let c = published();
+    has(
+        &c,
+        "outlier: linux-libaio randwrite 4k CPU usage 45.76 % is 2.0x the others' median (others 20.67–26.00 %)",
+    );
+}
+
+#[test]
+fn round_override_brings_every_config_to_one_precision() {
+    let opts = CompareOptions {
+        order: ORDER.iter().map(|s| s.to_string()).collect(),
+        round: vec![(Metric::Iops, 1000.0)],
+        ..CompareOptions::default()
+    };
+    let c = compare(&rows(), &opts);
+    let iops = metric(&c, "randread", "4k", Metric::Iops);
+    assert_eq!(iops.values["windows-native"], Some(2_637_000.0));
+    assert_eq!(iops.precision["windows-native"], 1000.0);
+    // 125,391 -> 125,000 now ties with everyone.
+    let iops = metric(&c, "randwrite", "64k", Metric::Iops);
+    assert_eq!(iops.tied.len(), 4);
+}
+
+#[test]
+fn aggregates_replace_hosts_and_jobs_add_up() {
+    let mut base = rows()[0].clone();
+    base.source = "cs.json".into();
+    base.label = "x".into();
+    let mut h1 = base.clone();
+    h1.host = Some("a".into());
+    h1.iops = 100.0;
+    h1.bw_bytes_per_s = 409_600.0;
+    let mut h2 = h1.clone();
+    h2.host = Some("b".into());
+    let mut all = h1.clone();
+    all.job = "All clients".into();
+    all.aggregate = true;
+    all.iops = 200.0;
+    all.bw_bytes_per_s = 819_200.0;
+    let c = compare(&[h1.clone(), h2.clone(), all], &CompareOptions::default());
+    let iops = c.workloads[0].metric(Metric::Iops).unwrap();
+    assert_eq!(iops.values["x"], Some(200.0));
+    // Without the aggregate, the two jobs are summed.
+    let c = compare(&[h1, h2], &CompareOptions::default());
+    assert_eq!(
+        c.workloads[0].metric(Metric::Iops).unwrap().values["x"],
+        Some(200.0)
+    );
+}
+
+#[test]
+fn repeated_runs_give_a_spread_and_errors_never_win() {
+    let base = rows()[0].clone();
+    let mk = |label: &str, src: &str, iops: f64, error: i64| {
+        let mut r = base.clone();
+        r.label = label.into();
+        r.source = src.into();
+        r.iops = iops;
+        r.bw_bytes_per_s = iops * 4096.0;
+        r.error = error;
+        r
+    };
+    let rows = vec![
+        mk("a", "a1", 1000.0, 0),
+        mk("a", "a2", 1100.0, 0),
+        mk("a", "a3", 900.0, 0),
+        mk("b", "b1", 1010.0, 0),
+        mk("b", "b2", 1090.0, 0),
+        mk("b", "b3", 920.0, 0),
+        mk("c", "c1", 5000.0, 5),
+    ];
+    let c = compare(&rows, &CompareOptions::default());
+    let iops = c.workloads[0].metric(Metric::Iops).unwrap();
+    assert_eq!(iops.spread["a"].n, 3);
+    assert_eq!(iops.spread["a"].source, SpreadSource::Runs);
+    assert_eq!(iops.rule, Rule::NotSignificant);
+    assert_eq!(iops.winner, None);
+    assert!(!iops.tied.contains(&"c".to_string()));
+    assert_eq!(iops.values["c"], Some(5000.0));
+    assert!(
+        c.warnings
+            .iter()
+            .any(|w| w.source == "c1" && w.message.contains("error 5"))
+    );
+}

@@ -1,0 +1,307 @@
+//! Plain sentences built from a comparison, in a fixed order so the same
+//! results always read the same:
+//!
+//! 1. per direction and metric, the config(s) with the most wins
+//!    ("windows-native has the best read bandwidth in 3 of 4 read workloads");
+//! 2. the same per OS family;
+//! 3. workloads where every config is within 0.5 % ("effectively a tie");
+//! 4. the largest gap per metric, between the best and the worst config;
+//! 5. per OS family, its largest lead over the other family's best config;
+//! 6. outliers: a value at least 1.75x (or at most 1/1.75 of) the median of
+//!    the other configs.
+
+use super::metric::{Scale, format_number, scale_in};
+use super::model::{Better, Comparison, Metric, MetricResult, Workload};
+use super::stats::precision_tie;
+use crate::model::Direction;
+
+/// Spread under which all configs are called "within X % of each other".
+pub const NEAR_EQUAL_PCT: f64 = 0.5;
+/// Ratio to the others' median that makes a value an outlier.
+pub const OUTLIER_RATIO: f64 = 1.75;
+
+/// Metrics that get sentences (derived efficiency metrics do not).
+const METRICS: [Metric; 5] = [
+    Metric::BwBytesPerS,
+    Metric::Iops,
+    Metric::LatMeanNs,
+    Metric::ClatP99Ns,
+    Metric::CpuPct,
+];
+
+fn count_word(n: usize) -> String {
+    match n {
+        2 => "both".into(),
+        3 => "all three".into(),
+        4 => "all four".into(),
+        5 => "all five".into(),
+        6 => "all six".into(),
+        n => format!("all {n}"),
+    }
+}
+
+fn best_word(m: Metric, dir: Direction) -> String {
+    match m.better() {
+        Better::Higher => format!("the best {dir} {}", m.human()),
+        Better::Lower => format!("the lowest {}", m.human()),
+    }
+}
+
+fn family_title(f: &str) -> String {
+    match f {
+        "windows" => "Windows".into(),
+        "linux" => "Linux".into(),
+        other => other.to_string(),
+    }
+}
+
+/// Who won: the winner, or every tied config.
+fn winners(m: &MetricResult) -> Vec<&str> {
+    match &m.winner {
+        Some(w) => vec![w.as_str()],
+        None => m.tied.iter().map(|s| s.as_str()).collect(),
+    }
+}
+
+fn present(m: &MetricResult) -> Vec<(&str, f64)> {
+    m.values
+        .iter()
+        .filter_map(|(c, v)| v.map(|v| (c.as_str(), v)))
+        .collect()
+}
+
+/// Builds every highlight of `cmp`.
+pub fn build(cmp: &Comparison) -> Vec<String> {
+    let mut out = Vec::new();
+    let scales: Vec<(Metric, Scale)> = METRICS.iter().map(|m| (*m, scale_in(cmp, *m))).collect();
+    let scale = |m: Metric| {
+        scales
+            .iter()
+            .find(|(x, _)| *x == m)
+            .map(|(_, s)| *s)
+            .unwrap()
+    };
+
+    // 1 and 2: most wins per direction and metric.
+    for dir in Direction::ALL {
+        let ws: Vec<&Workload> = cmp
+            .workloads
+            .iter()
+            .filter(|w| w.direction == dir)
+            .collect();
+        if ws.len() < 2 || cmp.configs.len() < 2 {
+            continue;
+        }
+        for m in METRICS {
+            let results: Vec<&MetricResult> = ws.iter().filter_map(|w| w.metric(m)).collect();
+            let decided: Vec<&MetricResult> = results
+                .iter()
+                .copied()
+                .filter(|r| present(r).len() >= 2)
+                .collect();
+            let n = decided.len();
+            if n < 2 {
+                continue;
+            }
+            let wins = |c: &str| {
+                decided
+                    .iter()
+                    .filter(|r| r.winner.as_deref() == Some(c))
+                    .count()
+            };
+            let top = cmp.configs.iter().map(|c| wins(c)).max().unwrap_or(0);
+            if top > 0 {
+                for c in cmp.configs.iter().filter(|c| wins(c) == top) {
+                    out.push(format!(
+                        "{c} has {} in {top} of {n} {dir} workloads",
+                        best_word(m, dir)
+                    ));
+                }
+            }
+            if cmp.families.len() >= 2 {
+                let fam_wins = |f: &str| {
+                    decided
+                        .iter()
+                        .filter(|r| {
+                            let ws = winners(r);
+                            !ws.is_empty()
+                                && ws
+                                    .iter()
+                                    .all(|c| cmp.config_os.get(*c).map(|s| s.as_str()) == Some(f))
+                        })
+                        .count()
+                };
+                let top = cmp
+                    .families
+                    .iter()
+                    .map(|f| fam_wins(&f.name))
+                    .max()
+                    .unwrap_or(0);
+                if top > 0 {
+                    for f in cmp.families.iter().filter(|f| fam_wins(&f.name) == top) {
+                        out.push(format!(
+                            "{} has {} in {top} of {n} {dir} workloads",
+                            f.name,
+                            best_word(m, dir)
+                        ));
+                    }
+                }
+            }
+        }
+    }
+
+    // 3: every config within NEAR_EQUAL_PCT.
+    for w in &cmp.workloads {
+        for m in METRICS {
+            let Some(r) = w.metric(m) else { continue };
+            let vals = present(r);
+            if vals.len() < 2 || vals.len() < cmp.configs.len() {
+                continue;
+            }
+            let min = vals.iter().map(|v| v.1).fold(f64::INFINITY, f64::min);
+            let max = vals.iter().map(|v| v.1).fold(0.0, f64::max);
+            if min <= 0.0 {
+                continue;
+            }
+            let pct = (max - min) / min * 100.0;
+            if pct <= NEAR_EQUAL_PCT {
+                out.push(format!(
+                    "In {} {} configs are within {} % of each other ({})",
+                    w.title(),
+                    count_word(vals.len()),
+                    format_number(pct.max(0.01), 2, false),
+                    m.human()
+                ));
+            }
+        }
+    }
+
+    // 4: largest absolute gap per metric.
+    for m in METRICS {
+        let mut best: Option<(f64, &Workload, (&str, f64), (&str, f64))> = None;
+        for w in &cmp.workloads {
+            let Some(r) = w.metric(m) else { continue };
+            let vals = present(r);
+            if vals.len() < 2 {
+                continue;
+            }
+            let lo = vals
+                .iter()
+                .copied()
+                .reduce(|a, b| if b.1 < a.1 { b } else { a })
+                .unwrap();
+            let hi = vals
+                .iter()
+                .copied()
+                .reduce(|a, b| if b.1 > a.1 { b } else { a })
+                .unwrap();
+            let gap = hi.1 - lo.1;
+            let (first, second) = match m.better() {
+                Better::Higher => (hi, lo),
+                Better::Lower => (lo, hi),
+            };
+            if gap > 0.0 && best.is_none_or(|b| gap > b.0) {
+                best = Some((gap, w, first, second));
+            }
+        }
+        if let Some((gap, w, a, b)) = best {
+            let s = scale(m);
+            let gap_text = if m == Metric::CpuPct {
+                format!("{} pp", s.format(gap))
+            } else {
+                s.with_unit(gap)
+            };
+            out.push(format!(
+                "largest {} gap: {}, {gap_text} between {} ({}) and {} ({})",
+                m.human().replace(' ', "-"),
+                w.title(),
+                a.0,
+                s.with_unit(a.1),
+                b.0,
+                s.with_unit(b.1)
+            ));
+        }
+    }
+
+    // 5: each family's largest lead over the other family's best config.
+    let fam = |name: &str| cmp.families.iter().find(|f| f.name == name);
+    if let (Some(win), Some(lin)) = (fam("windows"), fam("linux")) {
+        for m in [Metric::BwBytesPerS, Metric::Iops] {
+            for (mine, theirs) in [(win, lin), (lin, win)] {
+                let mut best: Option<(f64, &Workload, &str, &str)> = None;
+                for w in &cmp.workloads {
+                    let Some(r) = w.metric(m) else { continue };
+                    let (Some(a), Some(b)) = (top_of(r, &mine.configs), top_of(r, &theirs.configs))
+                    else {
+                        continue;
+                    };
+                    if b.1 <= 0.0 || precision_tie(a.1, a.2, b.1, b.2) {
+                        continue;
+                    }
+                    let lead = (a.1 / b.1 - 1.0) * 100.0;
+                    if lead > 0.0 && best.is_none_or(|x| lead > x.0) {
+                        best = Some((lead, w, a.0, b.0));
+                    }
+                }
+                if let Some((lead, w, a, b)) = best {
+                    out.push(format!(
+                        "{a} leads the best {} config ({b}) in {} {} by {} %",
+                        family_title(&theirs.name),
+                        w.title(),
+                        m.human(),
+                        format_number(lead, 1, false)
+                    ));
+                }
+            }
+        }
+    }
+
+    // 6: outliers against the others' median.
+    for w in &cmp.workloads {
+        for m in METRICS {
+            let Some(r) = w.metric(m) else { continue };
+            let vals = present(r);
+            if vals.len() < 3 {
+                continue;
+            }
+            for (c, v) in &vals {
+                let mut others: Vec<f64> =
+                    vals.iter().filter(|(o, _)| o != c).map(|x| x.1).collect();
+                others.sort_by(f64::total_cmp);
+                let median = if others.len() % 2 == 1 {
+                    others[others.len() / 2]
+                } else {
+                    (others[others.len() / 2 - 1] + others[others.len() / 2]) / 2.0
+                };
+                if median <= 0.0 || *v <= 0.0 {
+                    continue;
+                }
+                let ratio = v / median;
+                if ratio >= OUTLIER_RATIO || ratio <= 1.0 / OUTLIER_RATIO {
+                    let s = scale(m);
+                    out.push(format!(
+                        "outlier: {c} {} {} {} is {}x the others' median (others {}–{})",
+                        w.title(),
+                        m.human(),
+                        s.with_unit(*v),
+                        format_number(ratio, 1, false),
+                        s.format(others[0]),
+                        s.with_unit(others[others.len() - 1])
+                    ));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The highest value among `configs`: (config, value, precision).
+fn top_of<'a>(r: &MetricResult, configs: &'a [String]) -> Option<(&'a str, f64, f64)> {
+    configs
+        .iter()
+        .filter_map(|c| {
+            let v = r.values.get(c).copied().flatten()?;
+            Some((c.as_str(), v, r.precision.get(c).copied().unwrap_or(0.0)))
+        })
+        .reduce(|a, b| if b.1 > a.1 { b } else { a })
+}

@@ -1,0 +1,200 @@
+//! Who wins one metric of one workload, and when two results cannot be
+//! told apart.
+//!
+//! 1. The best value wins (highest or lowest, per [`Better`]).
+//! 2. Any other config whose value ties with the best is `tied`, and then
+//!    there is no winner. Two values tie when their difference is within
+//!    their rounding ([`stats::precision_tie`], CONTRACT.md); where both
+//!    sides have a spread (repeated runs or fio's samples) and the rounding
+//!    does not already tie them, Welch's t-test decides: not significant at
+//!    `alpha` is a tie.
+//! 3. The rule that decided is reported: for a tie, the rule of the ties;
+//!    for a winner, the rule that separated it from the runner-up.
+
+use super::model::{Better, Rule, Spread};
+use super::stats::{self, Summary};
+
+/// One config's value of one metric.
+#[derive(Debug, Clone)]
+pub struct Entry<'a> {
+    pub config: &'a str,
+    pub value: f64,
+    pub precision: f64,
+    pub spread: Option<Spread>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Decision {
+    pub winner: Option<String>,
+    pub tied: Vec<String>,
+    pub rule: Rule,
+}
+
+fn summary(s: &Spread) -> Summary {
+    Summary {
+        n: s.n,
+        mean: s.mean,
+        stddev: s.stddev,
+    }
+}
+
+/// How `other` compares with `best`: Some(rule) saying tie or not.
+fn tie_rule(best: &Entry, other: &Entry, alpha: f64) -> (bool, Rule) {
+    if stats::precision_tie(best.value, best.precision, other.value, other.precision) {
+        return (true, Rule::WithinPrecision);
+    }
+    if let (Some(a), Some(b)) = (&best.spread, &other.spread) {
+        if let Some(diff) = stats::significantly_different(summary(a), summary(b), alpha) {
+            return if diff {
+                (false, Rule::Significant)
+            } else {
+                (true, Rule::NotSignificant)
+            };
+        }
+    }
+    (false, Rule::Precision)
+}
+
+/// Decides one metric. `entries` are in display order; equal best values
+/// go to the first.
+pub fn decide(better: Better, entries: &[Entry], alpha: f64) -> Decision {
+    let Some(best) = entries.iter().reduce(|a, b| {
+        let b_better = match better {
+            Better::Higher => b.value > a.value,
+            Better::Lower => b.value < a.value,
+        };
+        if b_better { b } else { a }
+    }) else {
+        return Decision {
+            winner: None,
+            tied: Vec::new(),
+            rule: Rule::NoData,
+        };
+    };
+    if entries.len() == 1 {
+        return Decision {
+            winner: Some(best.config.to_string()),
+            tied: Vec::new(),
+            rule: Rule::Single,
+        };
+    }
+    let mut tied = Vec::new();
+    let mut tie_rules = Vec::new();
+    let mut runner_up: Option<(&Entry, Rule)> = None;
+    for e in entries.iter().filter(|e| e.config != best.config) {
+        let (tie, rule) = tie_rule(best, e, alpha);
+        if tie {
+            tied.push(e.config.to_string());
+            tie_rules.push(rule);
+        } else {
+            let closer = runner_up
+                .is_none_or(|(r, _)| (e.value - best.value).abs() < (r.value - best.value).abs());
+            if closer {
+                runner_up = Some((e, rule));
+            }
+        }
+    }
+    if tied.is_empty() {
+        return Decision {
+            winner: Some(best.config.to_string()),
+            tied,
+            rule: runner_up.map_or(Rule::Precision, |(_, r)| r),
+        };
+    }
+    let rule = if tie_rules.contains(&Rule::NotSignificant) {
+        Rule::NotSignificant
+    } else {
+        Rule::WithinPrecision
+    };
+    // The tied list holds every config tied for best, in display order.
+    let mut all: Vec<String> = entries
+        .iter()
+        .filter(|e| e.config == best.config || tied.iter().any(|t| t == e.config))
+        .map(|e| e.config.to_string())
+        .collect();
+    all.dedup();
+    Decision {
+        winner: None,
+        tied: all,
+        rule,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compare::model::SpreadSource;
+
+    fn e(config: &str, value: f64, precision: f64) -> Entry<'_> {
+        Entry {
+            config,
+            value,
+            precision,
+            spread: None,
+        }
+    }
+
+    #[test]
+    fn best_wins_unless_rounding_ties_it() {
+        let d = decide(
+            Better::Higher,
+            &[e("a", 2_636_516.0, 1.0), e("b", 2_491_000.0, 1000.0)],
+            0.05,
+        );
+        assert_eq!(d.winner.as_deref(), Some("a"));
+        assert_eq!(d.rule, Rule::Precision);
+        let d = decide(
+            Better::Higher,
+            &[
+                e("a", 125_391.0, 1.0),
+                e("b", 125_406.0, 1.0),
+                e("c", 125_000.0, 1000.0),
+            ],
+            0.05,
+        );
+        assert_eq!(d.winner, None);
+        assert_eq!(d.tied, ["b", "c"]);
+        assert_eq!(d.rule, Rule::WithinPrecision);
+        let d = decide(Better::Lower, &[e("a", 0.5, 0.01), e("b", 0.3, 0.01)], 0.05);
+        assert_eq!(d.winner.as_deref(), Some("b"));
+    }
+
+    #[test]
+    fn spreads_decide_by_welch() {
+        let spread = |mean, stddev| {
+            Some(Spread {
+                n: 5,
+                mean,
+                stddev,
+                source: SpreadSource::Runs,
+            })
+        };
+        let noisy = [
+            Entry {
+                spread: spread(100.0, 10.0),
+                ..e("a", 100.0, 1.0)
+            },
+            Entry {
+                spread: spread(98.0, 10.0),
+                ..e("b", 98.0, 1.0)
+            },
+        ];
+        let d = decide(Better::Higher, &noisy, 0.05);
+        assert_eq!((d.winner, d.rule), (None, Rule::NotSignificant));
+        let quiet = [
+            Entry {
+                spread: spread(100.0, 0.5),
+                ..e("a", 100.0, 1.0)
+            },
+            Entry {
+                spread: spread(98.0, 0.5),
+                ..e("b", 98.0, 1.0)
+            },
+        ];
+        let d = decide(Better::Higher, &quiet, 0.05);
+        assert_eq!(
+            (d.winner.as_deref(), d.rule),
+            (Some("a"), Rule::Significant)
+        );
+    }
+}

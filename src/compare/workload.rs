@@ -1,0 +1,224 @@
+//! Which rows make one measurement: workload keys, one run per file
+//! (aggregates instead of per-host rows, several jobs summed), and the runs
+//! of one config and workload.
+
+use std::cmp::Ordering;
+use std::collections::BTreeMap;
+
+use indexmap::IndexMap;
+
+use super::stats::Summary;
+use crate::model::{Direction, Row};
+
+/// rw + block size (+ rwmixread) + direction.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct WorkloadKey {
+    pub rw: String,
+    pub bs_bytes: u64,
+    pub direction: Direction,
+    pub rwmixread: Option<u32>,
+}
+
+impl WorkloadKey {
+    pub fn of(row: &Row) -> WorkloadKey {
+        WorkloadKey {
+            rw: row.rw.clone(),
+            bs_bytes: row.bs_bytes,
+            direction: row.direction,
+            rwmixread: row.rwmixread,
+        }
+    }
+
+    /// Random before sequential, pure before mixed: the order articles use.
+    fn rw_rank(&self) -> u8 {
+        match self.rw.as_str() {
+            "randread" | "randwrite" | "randtrim" => 0,
+            "read" | "write" | "trim" => 1,
+            "randrw" => 2,
+            "rw" | "readwrite" => 3,
+            _ => 4,
+        }
+    }
+}
+
+impl Ord for WorkloadKey {
+    fn cmp(&self, other: &Self) -> Ordering {
+        (
+            self.direction,
+            self.rw_rank(),
+            &self.rw,
+            self.bs_bytes,
+            self.rwmixread,
+        )
+            .cmp(&(
+                other.direction,
+                other.rw_rank(),
+                &other.rw,
+                other.bs_bytes,
+                other.rwmixread,
+            ))
+    }
+}
+
+impl PartialOrd for WorkloadKey {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// One file's result for one workload: its jobs (or its aggregate) combined.
+#[derive(Debug, Clone)]
+pub struct Run {
+    pub source: String,
+    pub os: String,
+    pub bs_bytes: u64,
+    /// Bytes/s and its precision.
+    pub bw: f64,
+    pub bw_precision: f64,
+    pub iops: f64,
+    pub iops_precision: f64,
+    /// Mean total latency, ns (completion latency when total is missing).
+    pub lat: Option<f64>,
+    /// Mean completion latency, ns (for the lat >= clat sanity check).
+    pub clat: Option<f64>,
+    pub lat_precision: f64,
+    pub clat_p99: Option<f64>,
+    /// Percent.
+    pub cpu: f64,
+    /// True when `cpu` is whole-system CPU.
+    pub system_cpu: bool,
+    pub iodepth: u32,
+    pub numjobs: u32,
+    pub error: i64,
+    /// fio's per-interval samples (single-job runs only).
+    pub iops_samples: Option<Summary>,
+    pub bw_samples: Option<Summary>,
+    pub percentiles: Vec<(f64, f64)>,
+    pub clat_bins: Option<Vec<(u64, u64)>>,
+}
+
+impl Run {
+    fn from_row(r: &Row) -> Run {
+        let samples = |n: Option<u64>, mean: Option<f64>, sd: Option<f64>| match (n, mean, sd) {
+            (Some(n), Some(mean), Some(stddev)) if n >= 2 => Some(Summary { n, mean, stddev }),
+            _ => None,
+        };
+        let percentiles = [
+            (50.0, r.clat_p50_ns),
+            (90.0, r.clat_p90_ns),
+            (95.0, r.clat_p95_ns),
+            (99.0, r.clat_p99_ns),
+            (99.9, r.clat_p99_9_ns),
+            (99.99, r.clat_p99_99_ns),
+        ]
+        .into_iter()
+        .filter_map(|(p, v)| v.map(|v| (p, v)))
+        .collect();
+        Run {
+            source: r.source.clone(),
+            os: r.os.clone(),
+            bs_bytes: r.bs_bytes,
+            bw: r.bw_bytes_per_s,
+            bw_precision: r.bw_precision,
+            iops: r.iops,
+            iops_precision: r.iops_precision,
+            lat: r.lat_mean_ns.or(r.clat_mean_ns),
+            clat: r.clat_mean_ns,
+            lat_precision: r.lat_precision_ns,
+            clat_p99: r.clat_p99_ns,
+            cpu: r.cpu_pct(),
+            system_cpu: r.system_cpu_pct.is_some(),
+            iodepth: r.iodepth,
+            numjobs: r.numjobs,
+            error: r.error,
+            iops_samples: samples(r.iops_samples, r.iops_sample_mean, r.iops_sample_stddev),
+            bw_samples: samples(r.bw_samples, r.bw_sample_mean, r.bw_sample_stddev),
+            percentiles,
+            clat_bins: r.clat_bins.clone(),
+        }
+    }
+
+    /// Several jobs of one file and workload: they ran side by side, so
+    /// bandwidth and IOPS add up and latency is the mean over all I/Os.
+    fn combine(rows: &[&Row]) -> Run {
+        if rows.len() == 1 {
+            return Run::from_row(rows[0]);
+        }
+        let mut run = Run::from_row(rows[0]);
+        let ios = |r: &Row| {
+            if r.bs_bytes > 0 && r.io_bytes > 0 {
+                r.io_bytes as f64 / r.bs_bytes as f64
+            } else {
+                r.iops * r.runtime_ms / 1000.0
+            }
+        };
+        let weighted = |f: &dyn Fn(&Row) -> Option<f64>| {
+            let (mut sum, mut w) = (0.0, 0.0);
+            for r in rows {
+                let v = f(r)?;
+                sum += v * ios(r);
+                w += ios(r);
+            }
+            (w > 0.0).then(|| sum / w)
+        };
+        run.bw = rows.iter().map(|r| r.bw_bytes_per_s).sum();
+        run.bw_precision = rows.iter().map(|r| r.bw_precision).sum();
+        run.iops = rows.iter().map(|r| r.iops).sum();
+        run.iops_precision = rows.iter().map(|r| r.iops_precision).sum();
+        run.lat = weighted(&|r| r.lat_mean_ns.or(r.clat_mean_ns));
+        run.clat = weighted(&|r| r.clat_mean_ns);
+        run.lat_precision = rows.iter().map(|r| r.lat_precision_ns).fold(0.0, f64::max);
+        // A percentile of the union is not a mean of percentiles: keep the
+        // worst job's p99 as an upper bound rather than inventing one.
+        run.clat_p99 = rows
+            .iter()
+            .map(|r| r.clat_p99_ns)
+            .collect::<Option<Vec<_>>>()
+            .map(|v| v.into_iter().fold(0.0, f64::max));
+        // Whole-system CPU is one figure for the file; fio's per-job usr+sys
+        // is per job, so the jobs' mean describes the run.
+        run.system_cpu = rows.iter().any(|r| r.system_cpu_pct.is_some());
+        run.cpu = match rows.iter().find_map(|r| r.system_cpu_pct) {
+            Some(s) => s,
+            None => rows.iter().map(|r| r.cpu_pct()).sum::<f64>() / rows.len() as f64,
+        };
+        run.iodepth = rows.iter().map(|r| r.iodepth).max().unwrap_or(1);
+        run.numjobs = rows.iter().map(|r| r.numjobs).sum();
+        run.error = rows.iter().map(|r| r.error).find(|e| *e != 0).unwrap_or(0);
+        run.iops_samples = None;
+        run.bw_samples = None;
+        run.percentiles = Vec::new();
+        run.clat_bins = None;
+        run
+    }
+}
+
+/// Runs per config label (in first-seen order) and workload.
+pub type Grouped = IndexMap<String, BTreeMap<WorkloadKey, Vec<Run>>>;
+
+/// Groups rows into runs. Per file and workload, `All clients` aggregate
+/// rows replace the per-host rows they sum up, so nothing counts twice.
+pub fn group(rows: &[Row]) -> Grouped {
+    let mut by_file: IndexMap<(String, String, WorkloadKey), Vec<&Row>> = IndexMap::new();
+    for r in rows {
+        by_file
+            .entry((r.label.clone(), r.source.clone(), WorkloadKey::of(r)))
+            .or_default()
+            .push(r);
+    }
+    let mut out: Grouped = IndexMap::new();
+    for ((label, _, key), rows) in by_file {
+        let aggregates: Vec<&Row> = rows.iter().copied().filter(|r| r.aggregate).collect();
+        let used = if aggregates.is_empty() {
+            rows
+        } else {
+            aggregates
+        };
+        out.entry(label)
+            .or_default()
+            .entry(key)
+            .or_default()
+            .push(Run::combine(&used));
+    }
+    out
+}

@@ -1,0 +1,252 @@
+//! Each reader value checked against the file's own numbers, read
+//! independently through `serde_json::Value`.
+
+use serde_json::Value;
+
+use super::*;
+
+const RANDRW: &str = include_str!("../testdata/randrw-psync.jsonplus.json");
+const GROUP: &str = include_str!("../testdata/group-reporting-libaio.json");
+const CLIENTS: &str = include_str!("../testdata/client-server-2.json");
+const FIO2: &str = include_str!("../testdata/fio2-handmade.json");
+
+fn rows(text: &str) -> Parsed {
+    JsonReader.read(text).expect("readable")
+}
+
+fn f(v: &Value) -> f64 {
+    v.as_f64().expect("number")
+}
+
+/// Checks every row against the job entry it came from (fio 3.x keys).
+fn check_v3(text: &str, parsed: &Parsed) {
+    let doc: Value = serde_json::from_str(text).unwrap();
+    let jobs: Vec<&Value> = doc["jobs"]
+        .as_array()
+        .into_iter()
+        .chain(doc["client_stats"].as_array())
+        .flatten()
+        .collect();
+    let mut expected_rows = 0;
+    for job in &jobs {
+        for dir in ["read", "write", "trim"] {
+            let d = &job[dir];
+            if f(&d["io_bytes"]) == 0.0 {
+                continue;
+            }
+            expected_rows += 1;
+            let name = job["jobname"].as_str().unwrap();
+            let host = job["hostname"].as_str();
+            // rows come in the file's order of jobs and directions
+            let row = &parsed.rows[expected_rows - 1];
+            assert_eq!(row.job, name);
+            assert_eq!(row.direction.as_str(), dir);
+            assert_eq!(row.io_bytes, d["io_bytes"].as_u64().unwrap());
+            if !row.aggregate {
+                assert_eq!(row.host.as_deref(), host);
+            }
+            assert_eq!(row.bw_bytes_per_s, f(&d["bw_bytes"]));
+            assert_eq!(row.iops, f(&d["iops"]));
+            assert_eq!(row.runtime_ms, f(&d["runtime"]));
+            assert_eq!(row.clat_mean_ns, Some(f(&d["clat_ns"]["mean"])));
+            assert_eq!(row.lat_mean_ns, Some(f(&d["lat_ns"]["mean"])));
+            assert_eq!(row.lat_max_ns, Some(f(&d["lat_ns"]["max"])));
+            let p = &d["clat_ns"]["percentile"];
+            if p.is_object() {
+                assert_eq!(row.clat_p99_ns, Some(f(&p["99.000000"])));
+                assert_eq!(row.clat_p99_9_ns, Some(f(&p["99.900000"])));
+                assert_eq!(row.clat_p50_ns, Some(f(&p["50.000000"])));
+            } else {
+                assert_eq!(row.clat_p99_ns, None);
+            }
+            assert_eq!(row.usr_cpu_pct, f(&job["usr_cpu"]));
+            assert_eq!(row.sys_cpu_pct, f(&job["sys_cpu"]));
+            assert_eq!(row.fio_version, doc["fio version"].as_str().unwrap());
+            assert_eq!(row.aggregate, name == "All clients");
+        }
+    }
+    assert_eq!(parsed.rows.len(), expected_rows);
+}
+
+#[test]
+fn jsonplus_randrw_one_row_per_direction() {
+    let p = rows(RANDRW);
+    check_v3(RANDRW, &p);
+    assert_eq!(p.rows.len(), 2);
+    assert!(p.warnings.is_empty(), "{:?}", p.warnings);
+    let r = &p.rows[0];
+    assert_eq!(r.format, "json+");
+    assert_eq!((r.rw.as_str(), r.engine.as_str()), ("randrw", "psync"));
+    assert_eq!(r.bs_bytes, 4096);
+    assert_eq!(r.os, "linux"); // disk_util present
+    // psync: no submission latency (N = 0)
+    assert_eq!(r.slat_mean_ns, None);
+    let bins = r.clat_bins.as_ref().expect("json+ bins");
+    let doc: Value = serde_json::from_str(RANDRW).unwrap();
+    let total: u64 = doc["jobs"][0]["read"]["clat_ns"]["bins"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|v| v.as_u64().unwrap())
+        .sum();
+    assert_eq!(bins.iter().map(|b| b.1).sum::<u64>(), total);
+    assert!(bins.windows(2).all(|w| w[0].0 < w[1].0));
+}
+
+#[test]
+fn group_reporting_numjobs_and_engine() {
+    let p = rows(GROUP);
+    check_v3(GROUP, &p);
+    let r = &p.rows[0];
+    assert_eq!(r.format, "json");
+    assert_eq!((r.engine.as_str(), r.os.as_str()), ("libaio", "linux"));
+    assert_eq!((r.iodepth, r.numjobs), (4, 2));
+    assert!(r.slat_mean_ns.is_some());
+}
+
+#[test]
+fn client_server_aggregate_is_marked() {
+    let p = rows(CLIENTS);
+    check_v3(CLIENTS, &p);
+    assert_eq!(p.rows.len(), 3);
+    let agg: Vec<_> = p.rows.iter().filter(|r| r.aggregate).collect();
+    assert_eq!(agg.len(), 1);
+    assert_eq!(agg[0].job, "All clients");
+    assert_eq!(agg[0].host, None);
+    // options inherited from the clients' job file
+    assert_eq!(
+        (agg[0].rw.as_str(), agg[0].engine.as_str()),
+        ("randread", "psync")
+    );
+    // the aggregate sums the clients: never count both
+    let clients: u64 = p
+        .rows
+        .iter()
+        .filter(|r| !r.aggregate)
+        .map(|r| r.io_bytes)
+        .sum();
+    assert_eq!(clients, agg[0].io_bytes);
+    assert!(
+        p.rows
+            .iter()
+            .filter(|r| !r.aggregate)
+            .all(|r| r.host.as_deref() == Some("127.0.0.1"))
+    );
+}
+
+#[test]
+fn fio2_usec_and_kib_are_converted() {
+    let p = rows(FIO2);
+    assert_eq!(p.rows.len(), 2, "{:?}", p.warnings);
+    let doc: Value = serde_json::from_str(FIO2).unwrap();
+    for r in &p.rows {
+        let d = &doc["jobs"][0][r.direction.as_str()];
+        assert_eq!(r.io_bytes as f64, f(&d["io_bytes"]) * 1024.0);
+        assert_eq!(r.bw_bytes_per_s, f(&d["bw"]) * 1024.0);
+        assert_eq!(r.iops, f(&d["iops"]));
+        assert_eq!(r.clat_mean_ns, Some(f(&d["clat"]["mean"]) * 1000.0));
+        assert_eq!(r.slat_mean_ns, Some(f(&d["slat"]["mean"]) * 1000.0));
+        assert_eq!(r.lat_mean_ns, Some(f(&d["lat"]["mean"]) * 1000.0));
+        assert_eq!(r.lat_min_ns, Some(f(&d["lat"]["min"]) * 1000.0));
+        assert_eq!(
+            r.clat_p99_ns,
+            Some(f(&d["clat"]["percentile"]["99.000000"]) * 1000.0)
+        );
+        assert_eq!(
+            r.clat_p99_9_ns,
+            Some(f(&d["clat"]["percentile"]["99.900000"]) * 1000.0)
+        );
+        assert_eq!(r.bw_sample_mean, Some(f(&d["bw_mean"]) * 1024.0));
+        assert_eq!(r.iops_samples, None);
+        assert_eq!(r.fio_version, "fio-2.2.10");
+        // options from global options (numjobs only there, fio#237)
+        assert_eq!((r.numjobs, r.iodepth, r.rwmixread), (4, 32, Some(70)));
+        assert_eq!(r.engine, "libaio");
+    }
+    let write = p
+        .rows
+        .iter()
+        .find(|r| r.direction == Direction::Write)
+        .unwrap();
+    assert_eq!(write.bs_bytes, 64 * 1024);
+    assert_eq!(p.rows[0].bs_bytes, 4096);
+    assert_eq!(p.rows[0].clat_p99_99_ns, Some(5_000_000.0));
+    assert_eq!(write.clat_p90_ns, None);
+}
+
+#[test]
+fn windows_build_is_recognised() {
+    let text = RANDRW
+        .replace("\"psync\"", "\"windowsaio\"")
+        .replace("\"/tmp/fs/f\"", r#""\\\\.\\PhysicalDrive1""#);
+    let cut = text.find("\"disk_util\"").unwrap();
+    let text = format!("{}\"x\" : 0\n}}\n", &text[..cut]);
+    let p = rows(&text);
+    assert_eq!(p.rows[0].os, "windows");
+    assert_eq!(p.rows[0].engine, "windowsaio");
+    assert_eq!(p.rows[0].filename.as_deref(), Some(r"\\.\PhysicalDrive1"));
+    // engine absent: fio's Windows default
+    let no_engine = text.replace("\"ioengine\" : \"windowsaio\",", "");
+    assert_eq!(rows(&no_engine).rows[0].engine, "windowsaio");
+}
+
+#[test]
+fn job_error_keeps_rows_and_warns() {
+    let text = GROUP.replacen("\"error\" : 0", "\"error\" : 5", 1);
+    let p = rows(&text);
+    assert_eq!(p.rows[0].error, 5);
+    assert!(
+        p.warnings.iter().any(|w| w.contains("error 5")),
+        "{:?}",
+        p.warnings
+    );
+}
+
+#[test]
+fn negative_values_drop_the_row_with_a_warning() {
+    let text = RANDRW.replacen("\"runtime\" : 178", "\"runtime\" : -178", 1);
+    let p = rows(&text);
+    assert_eq!(p.rows.len(), 1);
+    assert_eq!(p.rows[0].direction, Direction::Write);
+    assert!(
+        p.warnings[0].contains("runtime_ms is -178"),
+        "{:?}",
+        p.warnings
+    );
+}
+
+#[test]
+fn bad_documents_give_reasons() {
+    let truncated = &RANDRW[..RANDRW.len() / 2];
+    let e = JsonReader.read(truncated).unwrap_err().to_string();
+    assert!(e.contains("truncated"), "{e}");
+    let wrong = RANDRW.replacen("\"io_bytes\" : 8159232", "\"io_bytes\" : \"lots\"", 1);
+    let e = JsonReader.read(&wrong).unwrap_err().to_string();
+    assert!(e.contains("invalid type"), "{e}");
+    let nan = RANDRW.replacen("82254.265562", "nan", 1);
+    assert!(JsonReader.read(&nan).is_err());
+    let e = JsonReader.read("{\"a\": 1}").unwrap_err();
+    assert!(matches!(e, ReadError::NotFio(_)));
+    let e = JsonReader
+        .read("{\"fio version\": \"fio-3.33\", \"jobs\": []}")
+        .unwrap_err();
+    assert_eq!(e, ReadError::NoRows);
+}
+
+#[test]
+fn bs_forms() {
+    assert_eq!(bs_for(Some("4k"), Direction::Write), 4096);
+    assert_eq!(bs_for(Some("4k,64k"), Direction::Write), 65536);
+    assert_eq!(bs_for(Some("4k,64k"), Direction::Trim), 65536);
+    assert_eq!(bs_for(Some(",64k"), Direction::Read), 4096);
+    assert_eq!(bs_for(Some("8k-64k"), Direction::Read), 8192);
+    assert_eq!(bs_for(None, Direction::Read), 4096);
+}
+
+#[test]
+fn snapshots_have_the_same_job_set() {
+    let a = parse(GROUP).unwrap();
+    let b = parse(CLIENTS).unwrap();
+    assert_eq!(job_set(&a), job_set(&parse(GROUP).unwrap()));
+    assert_ne!(job_set(&a), job_set(&b));
+}

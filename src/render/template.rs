@@ -1,0 +1,35 @@
+//! The minijinja environment shared by the Markdown and HTML renderers.
+
+use std::io::Write;
+
+use minijinja::{AutoEscape, Environment};
+
+use super::view::View;
+
+/// Renders `source` with the view as context. `html` turns on escaping of
+/// every interpolated value, so input-derived text (labels, paths,
+/// reasons) can never inject markup.
+pub fn render(source: &str, view: &View, html: bool, out: &mut dyn Write) -> anyhow::Result<()> {
+    let mut env = Environment::new();
+    env.set_auto_escape_callback(move |_| {
+        if html {
+            AutoEscape::Html
+        } else {
+            AutoEscape::None
+        }
+    });
+    // Markdown table cells: a `|` in a label would end the cell.
+    env.add_filter("mdcell", |s: String| {
+        s.replace('\\', "\\\\")
+            .replace('|', "\\|")
+            .replace('\n', " ")
+    });
+    env.add_template("report", source)
+        .map_err(|e| anyhow::anyhow!("template: {e:#}"))?;
+    let text = env
+        .get_template("report")
+        .and_then(|t| t.render(view))
+        .map_err(|e| anyhow::anyhow!("template: {e:#}"))?;
+    out.write_all(text.as_bytes())?;
+    Ok(())
+}

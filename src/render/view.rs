@@ -1,0 +1,258 @@
+//! What every table renderer shows, computed once from a [`Comparison`]:
+//! formatted cells (winner and ties as the comparison decided them),
+//! row titles with units, precision footnotes. Templates receive this as
+//! their context, so a user's `--template` sees the same fields:
+//!
+//! `title`, `configs`, `baseline`, `groups[].name`,
+//! `groups[].workloads[].{title, rows[].{title, cells[].{config, text,
+//! best, winner, tied, delta}}, ties, notes}`, `highlights`, `footnotes`,
+//! `sanity`, `warnings`, `skipped[].{source, reason}`, `charts`.
+
+use serde::Serialize;
+
+use crate::compare::metric::{Scale, format_number, scale_in};
+use crate::compare::{Comparison, Metric, MetricResult, Rule};
+use crate::model::{Direction, Skipped};
+
+#[derive(Debug, Clone, Serialize)]
+pub struct View {
+    pub title: String,
+    pub configs: Vec<String>,
+    pub baseline: Option<String>,
+    pub groups: Vec<GroupView>,
+    pub highlights: Vec<String>,
+    pub footnotes: Vec<String>,
+    pub sanity: Vec<String>,
+    pub warnings: Vec<String>,
+    pub skipped: Vec<Skipped>,
+    /// Chart image paths (relative to the report), when the caller has any.
+    pub charts: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct GroupView {
+    /// "Read", "Write", "Trim".
+    pub name: String,
+    pub workloads: Vec<WorkloadView>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct WorkloadView {
+    pub title: String,
+    pub rows: Vec<RowView>,
+    /// "IOPS: windows-native, linux-libaio, linux-io_uring tie (within rounding)".
+    pub ties: Vec<String>,
+    pub notes: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct RowView {
+    /// With unit: "Bandwidth (GiB/s)".
+    pub title: String,
+    /// CONTRACT key: "bw_bytes_per_s".
+    pub metric: String,
+    pub cells: Vec<CellView>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct CellView {
+    pub config: String,
+    /// The value as printed ("10.058", "2,411,000"); "–" when missing.
+    pub text: String,
+    /// Winner or tied for best.
+    pub best: bool,
+    pub winner: bool,
+    pub tied: bool,
+    /// Against the baseline: "+17.3 %"; empty for the baseline itself or
+    /// when unknown.
+    pub delta: String,
+}
+
+/// Metrics shown in tables, in row order. Efficiency metrics stay in the
+/// JSON and CSV output; tables keep to what articles print.
+pub const TABLE_METRICS: [Metric; 5] = [
+    Metric::BwBytesPerS,
+    Metric::Iops,
+    Metric::LatMeanNs,
+    Metric::ClatP99Ns,
+    Metric::CpuPct,
+];
+
+fn group_name(d: Direction) -> &'static str {
+    match d {
+        Direction::Read => "Read",
+        Direction::Write => "Write",
+        Direction::Trim => "Trim",
+    }
+}
+
+/// "a", "a and b", "a, b and c".
+pub fn join_and(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+fn rule_text(rule: Rule) -> &'static str {
+    match rule {
+        Rule::NotSignificant => "not significantly different",
+        _ => "within rounding",
+    }
+}
+
+fn delta_text(m: &MetricResult, config: &str, is_base: bool) -> String {
+    if is_base {
+        return String::new();
+    }
+    match m.delta_pct.get(config).copied().flatten() {
+        Some(p) => {
+            let sign = if p > 0.0 { "+" } else { "" };
+            format!("{sign}{} %", format_number(p, 1, false))
+        }
+        None => String::new(),
+    }
+}
+
+impl View {
+    pub fn new(cmp: &Comparison, charts: &[String]) -> View {
+        let scales: Vec<(Metric, Scale)> = TABLE_METRICS
+            .iter()
+            .map(|m| (*m, scale_in(cmp, *m)))
+            .collect();
+        let scale = |m: Metric| {
+            scales
+                .iter()
+                .find(|(x, _)| *x == m)
+                .map(|(_, s)| *s)
+                .unwrap()
+        };
+        let mut groups: Vec<GroupView> = Vec::new();
+        for w in &cmp.workloads {
+            let name = group_name(w.direction);
+            if groups.last().is_none_or(|g| g.name != name) {
+                groups.push(GroupView {
+                    name: name.into(),
+                    workloads: Vec::new(),
+                });
+            }
+            let mut rows = Vec::new();
+            let mut ties = Vec::new();
+            for m in w
+                .metrics
+                .iter()
+                .filter(|m| TABLE_METRICS.contains(&m.metric))
+            {
+                let s = scale(m.metric);
+                let cells = cmp
+                    .configs
+                    .iter()
+                    .map(|c| {
+                        let v = m.values.get(c).copied().flatten();
+                        let winner = m.winner.as_deref() == Some(c.as_str());
+                        let tied = m.tied.contains(c);
+                        CellView {
+                            config: c.clone(),
+                            text: v.map_or("–".into(), |v| s.format(v)),
+                            best: winner || tied,
+                            winner,
+                            tied,
+                            delta: delta_text(m, c, cmp.baseline.as_deref() == Some(c.as_str())),
+                        }
+                    })
+                    .collect();
+                if !m.tied.is_empty() {
+                    ties.push(format!(
+                        "{}: {} tie ({})",
+                        m.metric.title(&s),
+                        join_and(&m.tied),
+                        rule_text(m.rule)
+                    ));
+                }
+                rows.push(RowView {
+                    title: m.metric.title(&s),
+                    metric: m.metric.key().into(),
+                    cells,
+                });
+            }
+            groups.last_mut().unwrap().workloads.push(WorkloadView {
+                title: w.title(),
+                rows,
+                ties,
+                notes: w.notes.clone(),
+            });
+        }
+        View {
+            title: format!("{} compared", join_and(&cmp.configs)),
+            configs: cmp.configs.clone(),
+            baseline: cmp.baseline.clone(),
+            groups,
+            highlights: cmp.highlights.clone(),
+            footnotes: footnotes(cmp, &scales),
+            sanity: cmp.sanity.clone(),
+            warnings: cmp.warnings.iter().map(|w| w.to_string()).collect(),
+            skipped: cmp.skipped.clone(),
+            charts: charts.to_vec(),
+        }
+    }
+}
+
+/// "IOPS of linux-libaio and linux-io_uring are known to the nearest
+/// 1,000": one line per metric and precision coarser than the tables
+/// print, when configs differ in it.
+fn footnotes(cmp: &Comparison, scales: &[(Metric, Scale)]) -> Vec<String> {
+    let mut out = Vec::new();
+    for (m, s) in scales {
+        let step = s.div * 10f64.powi(-(s.decimals as i32));
+        let coarsest = |c: &String| {
+            cmp.workloads
+                .iter()
+                .filter_map(|w| w.metric(*m)?.precision.get(c).copied())
+                .fold(0.0, f64::max)
+        };
+        let per: Vec<(String, f64)> = cmp
+            .configs
+            .iter()
+            .map(|c| (c.clone(), coarsest(c)))
+            .collect();
+        let mut distinct: Vec<f64> = per
+            .iter()
+            .map(|p| p.1)
+            .filter(|p| *p > step * 1.000_001)
+            .collect();
+        distinct.sort_by(f64::total_cmp);
+        distinct.dedup();
+        let differs = per.iter().any(|p| p.1 != per[0].1);
+        if !differs {
+            continue;
+        }
+        for p in distinct {
+            let who: Vec<String> = per
+                .iter()
+                .filter(|x| x.1 == p)
+                .map(|x| x.0.clone())
+                .collect();
+            let verb = if who.len() == 1 { "is" } else { "are" };
+            out.push(format!(
+                "{} of {} {verb} known to the nearest {}",
+                m.human_title(),
+                join_and(&who),
+                s.with_unit(p)
+            ));
+        }
+    }
+    out
+}
+
+impl Metric {
+    /// Name at the start of a sentence: "IOPS", "Bandwidth".
+    pub fn human_title(self) -> String {
+        let h = self.human();
+        let mut c = h.chars();
+        match c.next() {
+            Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
+            None => String::new(),
+        }
+    }
+}
