@@ -697,3 +697,50 @@ fn ctrl_c_keeps_completed_results_and_leaves_no_partial_file() {
         "{left:?}"
     );
 }
+
+/// `nvcmp run` output read back by ingest's JSON reader (the `ingest`
+/// command itself is driven once it is implemented on main).
+#[test]
+fn run_output_reads_back_through_ingest() {
+    use nvcmp::ingest::Reader;
+    let t = tmp();
+    run_engine(
+        "psync",
+        &[
+            "--rw",
+            "randrw",
+            "--bs",
+            "4k",
+            "--size",
+            "1m",
+            "--size-based",
+            "--label",
+            "linux-psync",
+        ],
+        &t.out,
+    )
+    .unwrap();
+    let file = t.out.join("linux-psync/randrw-4k-qd32-j1.json");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let v: Value = serde_json::from_str(&text).unwrap();
+    let reader = nvcmp::ingest::fio_json::JsonReader;
+    assert!(reader.sniff(&text));
+    let parsed = reader.read(&text).unwrap();
+    assert_eq!(parsed.rows.len(), 2, "{:?}", parsed.warnings);
+    for row in &parsed.rows {
+        let d = &v["jobs"][0][row.direction.as_str()];
+        assert_eq!(row.engine, "psync");
+        assert_eq!(row.rw, "randrw");
+        assert_eq!(row.bs_bytes, 4096);
+        assert_eq!(row.io_bytes, u(d, "/io_bytes"));
+        assert_eq!(row.runtime_ms, u(d, "/runtime") as f64);
+        assert!((row.iops - f(d, "/iops")).abs() < 1e-6);
+        assert_eq!(row.bw_bytes_per_s, u(d, "/bw_bytes") as f64);
+        assert_eq!(row.clat_mean_ns, Some(f(d, "/clat_ns/mean")));
+        assert_eq!(
+            row.clat_p99_ns,
+            Some(u(d, "/clat_ns/percentile/99.000000") as f64)
+        );
+        assert_eq!(row.error, 0);
+    }
+}
