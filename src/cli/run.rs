@@ -82,7 +82,7 @@ pub struct Args {
     #[arg(long, overrides_with = "buffered")]
     pub direct: bool,
     /// Through the page cache.
-    #[arg(long)]
+    #[arg(long, overrides_with = "direct")]
     pub buffered: bool,
     /// Results root: files go to DIR/LABEL/<job>.json.
     #[arg(long, value_name = "DIR", default_value = "results")]

@@ -142,6 +142,8 @@ pub fn run_job(
         dirs: Default::default(),
         runtime_ns: [0; 2],
         dist: Default::default(),
+        bw_samples: Default::default(),
+        iops_samples: Default::default(),
         usage,
         wall_ns,
         system_cpu_pct,
@@ -156,6 +158,9 @@ pub fn run_job(
     for w in &results {
         for k in 0..2 {
             r.dirs[k].merge(&w.dirs[k]);
+            let (bw, iops) = w.dirs[k].samples();
+            r.bw_samples[k].pure_sum(&bw);
+            r.iops_samples[k].pure_sum(&iops);
             if w.dirs[k].total_ios > 0 {
                 r.runtime_ns[k] = r.runtime_ns[k].max(w.runtime_ns);
             }

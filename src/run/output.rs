@@ -29,6 +29,10 @@ pub struct JobResult {
     /// Measured time per direction, ns (the longest thread's).
     pub runtime_ns: [u64; 2],
     pub dist: Distributions,
+    /// Per-direction bw (KiB/s) and iops interval samples, summed over
+    /// threads the way fio's group_reporting does.
+    pub bw_samples: [Stat; 2],
+    pub iops_samples: [Stat; 2],
     /// CPU of the whole process during the job.
     pub usage: Usage,
     /// Wall time of the job, ramp included, ns.
@@ -59,8 +63,7 @@ fn stat_json(s: &Stat) -> Map<String, Value> {
     m
 }
 
-fn dir_json(d: &DirStats, runtime_ns: u64, bs: u64) -> Value {
-    let _ = bs;
+fn dir_json(d: &DirStats, runtime_ns: u64, bw: &Stat, io: &Stat) -> Value {
     // fio works in whole milliseconds here and so do we, to stay comparable.
     let runt_ms = if d.total_ios == 0 {
         0
@@ -89,7 +92,6 @@ fn dir_json(d: &DirStats, runtime_ns: u64, bs: u64) -> Value {
         }
         clat.insert("bins".into(), Value::Object(bins));
     }
-    let (bw, io) = d.samples();
     let mut m = Map::new();
     m.insert("io_bytes".into(), json!(d.io_bytes));
     m.insert("io_kbytes".into(), json!(d.io_bytes / 1024));
@@ -105,7 +107,15 @@ fn dir_json(d: &DirStats, runtime_ns: u64, bs: u64) -> Value {
     m.insert("lat_ns".into(), Value::Object(stat_json(&d.lat)));
     m.insert("bw_min".into(), json!(bw.min));
     m.insert("bw_max".into(), json!(bw.max));
-    m.insert("bw_agg".into(), json!(if bw.n > 0 { 100.0 } else { 0.0 }));
+    // fio: the mean sample as a share of the group's aggregate bandwidth
+    // (one job per group here), capped at 100.
+    let agg_kib = bw_bytes as f64 / 1024.0;
+    let p_of_agg = if bw.n > 0 && agg_kib > 0.0 {
+        (bw.mean * 100.0 / agg_kib).min(100.0)
+    } else {
+        0.0
+    };
+    m.insert("bw_agg".into(), json!(p_of_agg));
     m.insert("bw_mean".into(), json!(bw.mean));
     m.insert("bw_dev".into(), json!(bw.stddev()));
     m.insert("bw_samples".into(), json!(bw.n));
@@ -188,13 +198,24 @@ pub fn to_json(r: &JobResult) -> Value {
     job.insert("job options".into(), Value::Object(opts));
     job.insert(
         "read".into(),
-        dir_json(&r.dirs[0], r.runtime_ns[0], r.spec.bs),
+        dir_json(
+            &r.dirs[0],
+            r.runtime_ns[0],
+            &r.bw_samples[0],
+            &r.iops_samples[0],
+        ),
     );
     job.insert(
         "write".into(),
-        dir_json(&r.dirs[1], r.runtime_ns[1], r.spec.bs),
+        dir_json(
+            &r.dirs[1],
+            r.runtime_ns[1],
+            &r.bw_samples[1],
+            &r.iops_samples[1],
+        ),
     );
-    job.insert("trim".into(), dir_json(&zero, 0, r.spec.bs));
+    let none = Stat::default();
+    job.insert("trim".into(), dir_json(&zero, 0, &none, &none));
     job.insert(
         "sync".into(),
         json!({"total_ios": 0, "lat_ns": stat_json(&Stat::default())}),

@@ -96,6 +96,24 @@ impl Stat {
         self.m2 = m2;
     }
 
+    /// fio's `sum_stat(.., pure_sum = true)` for bw and iops samples under
+    /// group_reporting: min, max, mean, sample count and M2 simply add, so
+    /// the group's mean is the sum of the threads' mean bandwidths.
+    pub fn pure_sum(&mut self, o: &Stat) {
+        if o.n == 0 {
+            return;
+        }
+        if self.n == 0 {
+            *self = *o;
+            return;
+        }
+        self.min += o.min;
+        self.max += o.max;
+        self.n += o.n;
+        self.mean += o.mean;
+        self.m2 += o.m2;
+    }
+
     /// Sample standard deviation, as fio prints it (n - 1).
     pub fn stddev(&self) -> f64 {
         if self.n < 2 {
@@ -191,8 +209,8 @@ pub struct DirStats {
 
 impl DirStats {
     /// Merges another thread's stats (fio's group_reporting): counters add,
-    /// latency stats pool, interval samples add up interval by interval so
-    /// a sample is the bandwidth of the whole group in that interval.
+    /// latency stats pool. Interval samples stay per thread: fio sums the
+    /// threads' sample statistics instead (see [`Stat::pure_sum`]).
     pub fn merge(&mut self, o: &DirStats) {
         self.io_bytes += o.io_bytes;
         self.total_ios += o.total_ios;
@@ -201,22 +219,6 @@ impl DirStats {
         self.clat.merge(&o.clat);
         self.lat.merge(&o.lat);
         self.clat_hist.merge(&o.clat_hist);
-        let n = self.interval_bytes.len().min(o.interval_bytes.len());
-        if self.interval_bytes.is_empty() {
-            self.interval_bytes = o.interval_bytes.clone();
-            self.interval_ios = o.interval_ios.clone();
-            self.interval_ns = o.interval_ns.clone();
-            return;
-        }
-        // Threads may differ by one interval at the end: keep the common part.
-        self.interval_bytes.truncate(n);
-        self.interval_ios.truncate(n);
-        self.interval_ns.truncate(n);
-        for i in 0..n {
-            self.interval_bytes[i] += o.interval_bytes[i];
-            self.interval_ios[i] += o.interval_ios[i];
-            self.interval_ns[i] = self.interval_ns[i].max(o.interval_ns[i]);
-        }
     }
 
     /// Bandwidth samples in KiB/s and IOPS samples, one per interval.
@@ -292,6 +294,19 @@ mod tests {
         assert_eq!((sa.min, sa.max), (all.min, all.max));
         assert!((sa.mean - all.mean).abs() < 1e-9);
         assert!((sa.stddev() - all.stddev()).abs() < 1e-9);
+    }
+
+    #[test]
+    fn pure_sum_adds_like_fio_group_reporting() {
+        let mut a = Stat::default();
+        [100u64, 200].iter().for_each(|&x| a.add(x));
+        let mut b = Stat::default();
+        [10u64, 30].iter().for_each(|&x| b.add(x));
+        let mut g = Stat::default();
+        g.pure_sum(&a);
+        g.pure_sum(&b);
+        assert_eq!((g.n, g.min, g.max), (4, 110, 230));
+        assert_eq!(g.mean, 150.0 + 20.0);
     }
 
     #[test]

@@ -744,3 +744,35 @@ fn run_output_reads_back_through_ingest() {
         assert_eq!(row.error, 0);
     }
 }
+
+#[test]
+fn group_reporting_sums_thread_samples_like_fio() {
+    let t = tmp();
+    run_engine(
+        "null",
+        &[
+            "--runtime",
+            "2",
+            "--numjobs",
+            "2",
+            "--size",
+            "1m",
+            "--label",
+            "g",
+        ],
+        &t.out,
+    )
+    .unwrap();
+    let v = read_json(&t.out.join("g/randread-4k-qd32-j2.json"));
+    let r = &v["jobs"][0]["read"];
+    // fio's pure_sum: the sample counts of the 2 threads add (3-4 each) and
+    // the mean is the sum of their means, i.e. the group's IOPS.
+    let n = u(r, "/iops_samples");
+    assert!((6..=8).contains(&n), "{n} samples");
+    let (mean, iops) = (f(r, "/iops_mean"), f(r, "/iops"));
+    assert!(
+        (mean - iops).abs() / iops < 0.5,
+        "iops_mean {mean} vs iops {iops}"
+    );
+    assert!(f(r, "/bw_agg") > 0.0 && f(r, "/bw_agg") <= 100.0);
+}
