@@ -70,13 +70,11 @@ fn dir_json(d: &DirStats, runtime_ns: u64, bw: &Stat, io: &Stat) -> Value {
     } else {
         (runtime_ns / 1_000_000).max(1)
     };
-    let (bw_bytes, iops) = if runt_ms == 0 {
-        (0, 0.0)
+    let bw_bytes = (1000 * d.io_bytes).checked_div(runt_ms).unwrap_or(0);
+    let iops = if runt_ms == 0 {
+        0.0
     } else {
-        (
-            1000 * d.io_bytes / runt_ms,
-            1000.0 * d.total_ios as f64 / runt_ms as f64,
-        )
+        1000.0 * d.total_ios as f64 / runt_ms as f64
     };
     let mut clat = stat_json(&d.clat);
     if d.clat.n > 0 {

@@ -650,7 +650,7 @@ fn ctrl_c_keeps_completed_results_and_leaves_no_partial_file() {
     )
     .unwrap();
     let bin = assert_cmd::cargo::cargo_bin("nvcmp");
-    let mut child = std::process::Command::new(bin)
+    let child = std::process::Command::new(bin)
         .args([
             "run",
             "--engine",
