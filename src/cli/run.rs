@@ -240,6 +240,8 @@ impl Progress for Bar {
         self.0.set_length(total.as_millis().max(1) as u64);
         self.0.set_prefix(job.to_string());
         self.0.set_message("");
+        // Keeps the elapsed time moving when no IOPS come (fio jobs).
+        self.0.enable_steady_tick(Duration::from_millis(250));
     }
     fn tick(&self, elapsed: Duration, iops: f64) {
         self.0.set_position(elapsed.as_millis() as u64);

@@ -196,143 +196,167 @@ fn run_inner(cfg: &WorkerCfg) -> io::Result<WorkerResult> {
     let interval = SAMPLE_INTERVAL.as_nanos() as u64;
     let mut stopping = false;
 
-    loop {
-        let now = ns(Instant::now());
-        if !measuring && now >= ramp_end {
-            measuring = true;
-            mstart = now;
-            last_sample = now;
-        }
-        if now >= end || issued_bytes >= size_limit || sys::interrupted() {
-            stopping = true;
-        }
-        if cfg.abort.load(Ordering::Relaxed) {
-            stopping = true;
-        }
-        if stopping && inflight == 0 {
-            break;
-        }
-        // Fill the queue.
-        if !stopping {
-            while let Some(slot) = free.pop() {
-                if issued_bytes >= size_limit {
-                    free.push(slot);
-                    break;
-                }
-                let dir = if read_pct == 100 || (read_pct > 0 && rng.next() % 100 < read_pct) {
-                    Dir::Read
-                } else {
-                    Dir::Write
-                };
-                let offset = if spec.rw.is_random() {
-                    (rng.next() % blocks) * spec.bs
-                } else {
-                    let o = seq_next;
-                    seq_next = (seq_next + 1) % blocks;
-                    o * spec.bs
-                };
-                dir_of[slot] = dir;
-                start_ns[slot] = ns(Instant::now());
-                engine.queue(IoUnit {
-                    slot,
-                    dir,
-                    offset,
-                    len: bs,
-                })?;
-                issued_bytes += spec.bs;
-                if caps.sync {
-                    // The I/O is already done: issue = start, as fio's
-                    // sync engines have no submission latency.
-                    issue_ns[slot] = start_ns[slot];
-                    inflight += 1;
-                    res.dist.depth[0] += 1;
-                    break;
-                }
-                queued.push(slot);
+    let outcome = (|| -> io::Result<()> {
+        loop {
+            let now = ns(Instant::now());
+            if !measuring && now >= ramp_end {
+                measuring = true;
+                mstart = now;
+                last_sample = now;
             }
-            if !queued.is_empty() {
-                let n = engine.commit()?;
-                let t = ns(Instant::now());
-                for &slot in &queued[..n] {
-                    issue_ns[slot] = t;
-                }
-                res.dist.submit[Distributions::batch_idx(n)] += 1;
-                inflight += n;
-                // fio's io_u_mark_depth: the batch counts at the depth it
-                // brought the queue to.
-                res.dist.depth[Distributions::depth_idx(inflight)] += n as u64;
-                // What the kernel did not take stays queued in the engine.
-                queued.drain(..n);
-            } else if caps.sync {
-                res.dist.submit[1] += 1;
+            if now >= end || issued_bytes >= size_limit || sys::interrupted() {
+                stopping = true;
             }
-        }
-        // Reap: wait for one when the queue is full or we are draining.
-        let min = if free.is_empty() || stopping { 1 } else { 0 };
-        done.clear();
-        engine.reap(min, &mut done)?;
-        if done.is_empty() {
-            continue;
-        }
-        let t = ns(Instant::now());
-        res.dist.complete[Distributions::batch_idx(done.len())] += 1;
-        for c in &done {
-            inflight -= 1;
-            free.push(c.slot);
-            let moved = match c.result {
-                Ok(n) => n,
-                Err(errno) => {
-                    if res.error == 0 {
-                        res.error = errno;
-                        res.error_msg = Some(format!(
-                            "{} at slot {}: {}",
-                            if dir_of[c.slot] == Dir::Read {
-                                "read"
-                            } else {
-                                "write"
-                            },
-                            c.slot,
-                            io::Error::from_raw_os_error(errno)
-                        ));
+            if cfg.abort.load(Ordering::Relaxed) {
+                stopping = true;
+            }
+            if stopping && inflight == 0 {
+                break;
+            }
+            // Fill the queue.
+            if !stopping {
+                while let Some(slot) = free.pop() {
+                    if issued_bytes >= size_limit {
+                        free.push(slot);
+                        break;
                     }
-                    cfg.abort.store(true, Ordering::SeqCst);
-                    continue;
+                    let dir = if read_pct == 100 || (read_pct > 0 && rng.next() % 100 < read_pct) {
+                        Dir::Read
+                    } else {
+                        Dir::Write
+                    };
+                    let offset = if spec.rw.is_random() {
+                        (rng.next() % blocks) * spec.bs
+                    } else {
+                        let o = seq_next;
+                        seq_next = (seq_next + 1) % blocks;
+                        o * spec.bs
+                    };
+                    dir_of[slot] = dir;
+                    start_ns[slot] = ns(Instant::now());
+                    engine.queue(IoUnit {
+                        slot,
+                        dir,
+                        offset,
+                        len: bs,
+                    })?;
+                    issued_bytes += spec.bs;
+                    if caps.sync {
+                        // The I/O is already done: issue = start, as fio's
+                        // sync engines have no submission latency.
+                        issue_ns[slot] = start_ns[slot];
+                        inflight += 1;
+                        res.dist.depth[0] += 1;
+                        break;
+                    }
+                    queued.push(slot);
                 }
-            };
-            if !measuring {
+                if !queued.is_empty() {
+                    let n = engine.commit()?;
+                    let t = ns(Instant::now());
+                    for &slot in &queued[..n] {
+                        issue_ns[slot] = t;
+                    }
+                    res.dist.submit[Distributions::batch_idx(n)] += 1;
+                    inflight += n;
+                    // fio's io_u_mark_depth: the batch counts at the depth it
+                    // brought the queue to.
+                    res.dist.depth[Distributions::depth_idx(inflight)] += n as u64;
+                    // What the kernel did not take stays queued in the engine.
+                    queued.drain(..n);
+                } else if caps.sync {
+                    res.dist.submit[1] += 1;
+                }
+            }
+            // Reap: wait for one when the queue is full or we are draining.
+            let min = if free.is_empty() || stopping { 1 } else { 0 };
+            done.clear();
+            engine.reap(min, &mut done)?;
+            if done.is_empty() {
                 continue;
             }
-            let d = &mut res.dirs[dir_of[c.slot] as usize];
-            d.io_bytes += moved as u64;
-            d.total_ios += 1;
-            if moved < bs {
-                d.short_ios += 1;
+            let t = ns(Instant::now());
+            res.dist.complete[Distributions::batch_idx(done.len())] += 1;
+            for c in &done {
+                inflight -= 1;
+                free.push(c.slot);
+                let moved = match c.result {
+                    Ok(n) => n,
+                    Err(errno) => {
+                        if res.error == 0 {
+                            res.error = errno;
+                            res.error_msg = Some(format!(
+                                "{} at slot {}: {}",
+                                if dir_of[c.slot] == Dir::Read {
+                                    "read"
+                                } else {
+                                    "write"
+                                },
+                                c.slot,
+                                io::Error::from_raw_os_error(errno)
+                            ));
+                        }
+                        cfg.abort.store(true, Ordering::SeqCst);
+                        continue;
+                    }
+                };
+                if !measuring {
+                    continue;
+                }
+                let d = &mut res.dirs[dir_of[c.slot] as usize];
+                d.io_bytes += moved as u64;
+                d.total_ios += 1;
+                if moved < bs {
+                    d.short_ios += 1;
+                }
+                let (s, i) = (start_ns[c.slot], issue_ns[c.slot]);
+                if !caps.sync {
+                    d.slat.add(i.saturating_sub(s));
+                }
+                let clat = t.saturating_sub(i);
+                d.clat.add(clat);
+                d.clat_hist.add(clat);
+                d.lat.add(t.saturating_sub(s));
+                res.dist.mark_latency(clat);
+                res.runtime_ns = t - mstart;
             }
-            let (s, i) = (start_ns[c.slot], issue_ns[c.slot]);
-            if !caps.sync {
-                d.slat.add(i.saturating_sub(s));
+            let total_done = res.dirs[0].total_ios + res.dirs[1].total_ios;
+            cfg.live_ios
+                .fetch_add(total_done - last_done, Ordering::Relaxed);
+            last_done = total_done;
+            if measuring && t >= last_sample + interval {
+                for (k, d) in res.dirs.iter_mut().enumerate() {
+                    d.interval_bytes.push(d.io_bytes - last_bytes[k]);
+                    d.interval_ios.push(d.total_ios - last_ios[k]);
+                    d.interval_ns.push(t - last_sample);
+                    last_bytes[k] = d.io_bytes;
+                    last_ios[k] = d.total_ios;
+                }
+                last_sample = t;
             }
-            let clat = t.saturating_sub(i);
-            d.clat.add(clat);
-            d.clat_hist.add(clat);
-            d.lat.add(t.saturating_sub(s));
-            res.dist.mark_latency(clat);
-            res.runtime_ns = t - mstart;
         }
-        let total_done = res.dirs[0].total_ios + res.dirs[1].total_ios;
-        cfg.live_ios
-            .fetch_add(total_done - last_done, Ordering::Relaxed);
-        last_done = total_done;
-        if measuring && t >= last_sample + interval {
-            for (k, d) in res.dirs.iter_mut().enumerate() {
-                d.interval_bytes.push(d.io_bytes - last_bytes[k]);
-                d.interval_ios.push(d.total_ios - last_ios[k]);
-                d.interval_ns.push(t - last_sample);
-                last_bytes[k] = d.io_bytes;
-                last_ios[k] = d.total_ios;
+        Ok(())
+    })();
+    if let Err(e) = outcome {
+        // Wait for what is in flight before the engine and the buffers go:
+        // the kernel may still write into them.
+        for _ in 0..10_000 {
+            if inflight == 0 {
+                break;
             }
-            last_sample = t;
+            done.clear();
+            if engine.reap(1, &mut done).is_err() {
+                break;
+            }
+            inflight = inflight.saturating_sub(done.len());
         }
+        drop(engine);
+        if inflight > 0 {
+            // Leaked on purpose: freeing memory the device may still DMA
+            // into would corrupt whatever reuses it.
+            std::mem::forget(buf);
+        }
+        return Err(e);
     }
     drop(engine);
     Ok(res)
