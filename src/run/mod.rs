@@ -139,16 +139,24 @@ fn lay_out(path: &Path, size: u64) -> Result<(), RunError> {
         x ^= x << 17;
         b.copy_from_slice(&x.to_le_bytes());
     }
-    let mut left = size;
-    while left > 0 {
-        if engines::sys::interrupted() {
-            return Err(RunError::Interrupted);
+    let mut fill = || {
+        let mut left = size;
+        while left > 0 {
+            if engines::sys::interrupted() {
+                return Err(RunError::Interrupted);
+            }
+            let n = left.min(chunk.len() as u64) as usize;
+            f.write_all(&chunk[..n]).map_err(err)?;
+            left -= n as u64;
         }
-        let n = left.min(chunk.len() as u64) as usize;
-        f.write_all(&chunk[..n]).map_err(err)?;
-        left -= n as u64;
+        f.sync_all().map_err(err)
+    };
+    let res = fill();
+    if res.is_err() {
+        // Created above by us: a half-laid-out file is not left behind.
+        let _ = std::fs::remove_file(path);
     }
-    f.sync_all().map_err(err)
+    res
 }
 
 /// Runs every job of `opts`, skipping those whose result is current.
