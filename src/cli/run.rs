@@ -231,37 +231,39 @@ pub fn options(args: &Args) -> anyhow::Result<RunOptions> {
     })
 }
 
-/// The indicatif bar on stderr: job, elapsed time, live IOPS.
-struct Bar(ProgressBar);
+/// The indicatif bar on stderr: job, elapsed time, live IOPS. A fresh bar
+/// per job, cleared at its end, so the summary lines print cleanly.
+struct Bar(std::cell::RefCell<Option<ProgressBar>>);
 
 impl Progress for Bar {
     fn start(&self, job: &str, total: Duration) {
-        self.0.reset();
-        self.0.set_length(total.as_millis().max(1) as u64);
-        self.0.set_prefix(job.to_string());
-        self.0.set_message("");
+        let pb = ProgressBar::new(total.as_millis().max(1) as u64);
+        pb.set_style(
+            ProgressStyle::with_template("{prefix:>24} [{elapsed_precise}] {wide_bar} {msg}")
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        pb.set_prefix(job.to_string());
         // Keeps the elapsed time moving when no IOPS come (fio jobs).
-        self.0.enable_steady_tick(Duration::from_millis(250));
+        pb.enable_steady_tick(Duration::from_millis(250));
+        *self.0.borrow_mut() = Some(pb);
     }
     fn tick(&self, elapsed: Duration, iops: f64) {
-        self.0.set_position(elapsed.as_millis() as u64);
-        self.0.set_message(format!("{iops:.0} IOPS"));
+        if let Some(pb) = self.0.borrow().as_ref() {
+            pb.set_position(elapsed.as_millis() as u64);
+            pb.set_message(format!("{iops:.0} IOPS"));
+        }
     }
     fn finish(&self) {
-        self.0.set_position(self.0.length().unwrap_or(0));
+        if let Some(pb) = self.0.borrow_mut().take() {
+            pb.finish_and_clear();
+        }
     }
 }
 
 pub fn run(args: Args, global: Global) -> anyhow::Result<u8> {
     let opts = options(&args)?;
-    let bar;
+    let bar = Bar(std::cell::RefCell::new(None));
     let progress: &dyn Progress = if global.progress {
-        let pb = ProgressBar::new(1);
-        pb.set_style(
-            ProgressStyle::with_template("{prefix:>24} [{elapsed_precise}] {wide_bar} {msg}")
-                .unwrap_or_else(|_| ProgressStyle::default_bar()),
-        );
-        bar = Bar(pb);
         &bar
     } else {
         &run::NoProgress
