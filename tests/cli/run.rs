@@ -776,3 +776,83 @@ fn group_reporting_sums_thread_samples_like_fio() {
     );
     assert!(f(r, "/bw_agg") > 0.0 && f(r, "/bw_agg") <= 100.0);
 }
+
+/// Keys of a JSON object, in order.
+fn keys(v: &Value) -> Vec<String> {
+    v.as_object()
+        .map_or(vec![], |m| m.keys().cloned().collect())
+}
+
+#[test]
+fn json_has_the_shape_of_fio_json_plus() {
+    if !have_fio() {
+        return;
+    }
+    let t = tmp();
+    std::fs::create_dir_all(&t.out).unwrap();
+    // The same job through fio 3.x (json+) and through nvcmp.
+    let fio_out = t.out.join("fio.json");
+    let st = std::process::Command::new("fio")
+        .args([
+            "--name=shape",
+            "--ioengine=psync",
+            "--rw=randread",
+            "--bs=4k",
+            "--size=1m",
+            "--output-format=json+",
+        ])
+        .arg(format!("--filename={}", t.out.join("shape.dat").display()))
+        .arg(format!("--output={}", fio_out.display()))
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let fio = read_json(&fio_out);
+    run_engine(
+        "psync",
+        &[
+            "--rw",
+            "randread",
+            "--size",
+            "1m",
+            "--size-based",
+            "--label",
+            "s",
+        ],
+        &t.out,
+    )
+    .unwrap();
+    let ours = read_json(&t.out.join("s/randread-4k-qd32-j1.json"));
+    // Every key fio writes is there, in fio's order (nvcmp adds its own).
+    let subseq = |fio_keys: Vec<String>, our_keys: Vec<String>, what: &str| {
+        let mut it = our_keys.iter();
+        for k in &fio_keys {
+            assert!(
+                it.any(|o| o == k),
+                "{what}: `{k}` missing or out of order; ours: {our_keys:?}"
+            );
+        }
+    };
+    subseq(keys(&fio), keys(&ours), "top level");
+    let (fj, oj) = (&fio["jobs"][0], &ours["jobs"][0]);
+    subseq(keys(fj), keys(oj), "job");
+    for dir in ["read", "write", "trim"] {
+        subseq(keys(&fj[dir]), keys(&oj[dir]), dir);
+    }
+    for part in ["clat_ns", "lat_ns", "slat_ns"] {
+        subseq(keys(&fj["read"][part]), keys(&oj["read"][part]), part);
+    }
+    for part in [
+        "iodepth_level",
+        "iodepth_submit",
+        "iodepth_complete",
+        "latency_ns",
+        "latency_us",
+        "latency_ms",
+    ] {
+        assert_eq!(keys(&fj[part]), keys(&oj[part]), "{part}");
+    }
+    assert_eq!(
+        keys(&fj["read"]["clat_ns"]["percentile"]),
+        keys(&oj["read"]["clat_ns"]["percentile"])
+    );
+}
