@@ -1,1 +1,858 @@
-//! `nvcmp run` end to end.
+//! `nvcmp run` end to end: every engine on small files in a temp dir, the
+//! written JSON checked against its own numbers, the safety refusals, the
+//! keep-unchanged-results rule, and `--engine fio` (local and client/server)
+//! when fio is installed.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::common::nvcmp;
+
+fn read_json(p: &Path) -> Value {
+    let text = std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+fn u(v: &Value, ptr: &str) -> u64 {
+    v.pointer(ptr)
+        .and_then(Value::as_u64)
+        .unwrap_or_else(|| panic!("{ptr} missing or not an integer"))
+}
+
+fn f(v: &Value, ptr: &str) -> f64 {
+    v.pointer(ptr)
+        .and_then(Value::as_f64)
+        .unwrap_or_else(|| panic!("{ptr} missing or not a number"))
+}
+
+/// Checks one direction's numbers against each other, as fio defines them.
+fn check_direction(job: &Value, dir: &str, bs: u64) {
+    let d = &job[dir];
+    let ios = u(d, "/total_ios");
+    let bytes = u(d, "/io_bytes");
+    let runt = u(d, "/runtime");
+    assert!(ios > 0, "{dir}: no I/O");
+    assert_eq!(bytes, ios * bs, "{dir}: io_bytes = total_ios * bs");
+    assert_eq!(u(d, "/io_kbytes"), bytes / 1024);
+    assert!(runt > 0);
+    assert_eq!(
+        u(d, "/bw_bytes"),
+        bytes * 1000 / runt,
+        "{dir}: bw = io_bytes / runtime"
+    );
+    assert_eq!(u(d, "/bw"), u(d, "/bw_bytes") / 1024);
+    let iops = f(d, "/iops");
+    assert!((iops - 1000.0 * ios as f64 / runt as f64).abs() < 1e-6);
+    for lat in ["clat_ns", "lat_ns"] {
+        assert_eq!(u(d, &format!("/{lat}/N")), ios, "{dir}.{lat}.N");
+        let (min, max, mean) = (
+            u(d, &format!("/{lat}/min")) as f64,
+            u(d, &format!("/{lat}/max")) as f64,
+            f(d, &format!("/{lat}/mean")),
+        );
+        assert!(
+            min <= mean && mean <= max,
+            "{dir}.{lat}: {min} <= {mean} <= {max}"
+        );
+    }
+    // lat = slat + clat per I/O, so for the means too (fio's sync engines
+    // keep no slat and their lat starts a little before clat: within 1%).
+    let lat = f(d, "/lat_ns/mean");
+    let sum = f(d, "/slat_ns/mean") + f(d, "/clat_ns/mean");
+    assert!(lat + 1.0 >= f(d, "/clat_ns/mean"), "lat {lat} < clat");
+    assert!(
+        (lat - sum).abs() <= 0.01 * lat.max(1.0) + 1.0,
+        "{lat} vs {sum}"
+    );
+    // Percentiles: fio's keys, monotonic, inside [min bucket, max bucket].
+    let p = d["clat_ns"]["percentile"].as_object().expect("percentile");
+    assert_eq!(p.len(), 17);
+    assert!(p.contains_key("99.000000") && p.contains_key("99.990000"));
+    let vals: Vec<u64> = p.values().map(|v| v.as_u64().unwrap()).collect();
+    assert!(vals.windows(2).all(|w| w[0] <= w[1]), "{vals:?}");
+    let max = u(d, "/clat_ns/max") as f64;
+    assert!(*vals.last().unwrap() as f64 <= max * 1.02 + 128.0);
+    // json+ bins hold every I/O.
+    let bins: u64 = d["clat_ns"]["bins"]
+        .as_object()
+        .expect("bins")
+        .values()
+        .map(|v| v.as_u64().unwrap())
+        .sum();
+    assert_eq!(bins, ios);
+}
+
+struct Run {
+    _dir: tempfile::TempDir,
+    out: PathBuf,
+}
+
+fn tmp() -> Run {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    Run { _dir: dir, out }
+}
+
+/// Runs nvcmp; None (with a note) when the kernel refuses the engine.
+fn run_engine(engine: &str, extra: &[&str], out: &Path) -> Option<std::process::Output> {
+    let o = nvcmp()
+        .args(["run", "--engine", engine, "--out"])
+        .arg(out)
+        .args(extra)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    let refused = ["io_setup", "io_uring_setup"]
+        .iter()
+        .any(|s| err.contains(s))
+        && ["not permitted", "not implemented", "Function not", "denied"]
+            .iter()
+            .any(|s| err.contains(s));
+    if !o.status.success() && refused {
+        eprintln!("skipped: the kernel refuses {engine} here: {err}");
+        return None;
+    }
+    assert!(o.status.success(), "{engine}: {err}");
+    Some(o)
+}
+
+fn engine_round_trip(engine: &str) {
+    let t = tmp();
+    let args = [
+        "--rw",
+        "randrw",
+        "--rwmixread",
+        "70",
+        "--bs",
+        "4k",
+        "--iodepth",
+        "4",
+        "--numjobs",
+        "2",
+        "--size",
+        "1m",
+        "--size-based",
+        "--label",
+        "cfg",
+    ];
+    let Some(o) = run_engine(engine, &args, &t.out) else {
+        return;
+    };
+    let file = t.out.join("cfg/randrw-4k-qd4-j2.json");
+    assert!(String::from_utf8_lossy(&o.stderr).contains("wrote"));
+    let v = read_json(&file);
+    assert_eq!(
+        v["fio version"],
+        format!("nvcmp-{}", env!("CARGO_PKG_VERSION"))
+    );
+    let job = &v["jobs"][0];
+    assert_eq!(job["error"], 0);
+    assert_eq!(job["job options"]["ioengine"], engine);
+    assert_eq!(job["job options"]["rw"], "randrw");
+    assert_eq!(job["job options"]["numjobs"], "2");
+    assert_eq!(job["nvcmp"]["engine"], engine);
+    assert!(job["nvcmp"]["spec_hash"].as_str().unwrap().len() == 16);
+    check_direction(job, "read", 4096);
+    check_direction(job, "write", 4096);
+    // Size-based: each of the 2 threads does exactly 1 MiB.
+    let total = u(job, "/read/io_bytes") + u(job, "/write/io_bytes");
+    assert_eq!(total, 2 << 20);
+    // 70% reads, give or take the draw.
+    let reads = u(job, "/read/total_ios") as f64 / 512.0;
+    assert!((0.6..0.8).contains(&reads), "read share {reads}");
+    // Sidecar for ingest's manifest.
+    let side = std::fs::read_to_string(t.out.join("cfg/randrw-4k-qd4-j2.json.nvcmp.toml")).unwrap();
+    let pct: f64 = side
+        .trim()
+        .strip_prefix("system_cpu_pct = ")
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert_eq!(Some(pct), job["system_cpu_pct"].as_f64());
+    // The scratch file is gone; only the results are left.
+    let left: Vec<_> = std::fs::read_dir(&t.out)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name())
+        .collect();
+    assert_eq!(
+        left,
+        vec![std::ffi::OsString::from("cfg")],
+        "scratch file left behind"
+    );
+}
+
+#[test]
+fn null_engine_round_trip() {
+    engine_round_trip("null");
+}
+
+#[test]
+fn psync_round_trip() {
+    engine_round_trip("psync");
+}
+
+#[test]
+fn libaio_round_trip() {
+    engine_round_trip("libaio");
+}
+
+#[test]
+fn io_uring_round_trip() {
+    engine_round_trip("io_uring");
+}
+
+#[test]
+fn io_uring_registered_buffers_and_files() {
+    let t = tmp();
+    let args = [
+        "--rw",
+        "read",
+        "--bs",
+        "64k",
+        "--iodepth",
+        "8",
+        "--size",
+        "2m",
+        "--size-based",
+        "--fixedbufs",
+        "--registerfiles",
+        "--label",
+        "reg",
+    ];
+    if run_engine("io_uring", &args, &t.out).is_none() {
+        return;
+    }
+    let v = read_json(&t.out.join("reg/read-64k-qd8-j1.json"));
+    let job = &v["jobs"][0];
+    assert_eq!(job["nvcmp"]["engine_options"]["fixedbufs"], true);
+    assert_eq!(job["nvcmp"]["engine_options"]["registerfiles"], true);
+    check_direction(job, "read", 65536);
+    assert_eq!(u(job, "/read/io_bytes"), 2 << 20);
+}
+
+#[test]
+fn time_based_run_has_interval_samples() {
+    let t = tmp();
+    run_engine(
+        "null",
+        &[
+            "--runtime",
+            "2",
+            "--ramp-time",
+            "1",
+            "--size",
+            "1m",
+            "--label",
+            "tb",
+        ],
+        &t.out,
+    )
+    .unwrap();
+    let v = read_json(&t.out.join("tb/randread-4k-qd32-j1.json"));
+    let r = &v["jobs"][0]["read"];
+    // 2 s of 500 ms intervals: 3 or 4 full samples.
+    let n = u(r, "/iops_samples");
+    assert!((3..=4).contains(&n), "{n} samples");
+    assert_eq!(u(r, "/bw_samples"), n);
+    assert!(f(r, "/iops_min") <= f(r, "/iops_mean") && f(r, "/iops_mean") <= f(r, "/iops_max"));
+    // Runtime excludes the ramp.
+    let runt = u(r, "/runtime");
+    assert!((1900..=2200).contains(&runt), "runtime {runt} ms");
+    assert_eq!(v["jobs"][0]["job options"]["ramp_time"], "1");
+}
+
+#[test]
+fn unchanged_results_are_kept_and_force_reruns() {
+    let t = tmp();
+    let args = ["--size", "256k", "--size-based", "--label", "k"];
+    run_engine("null", &args, &t.out).unwrap();
+    let file = t.out.join("k/randread-4k-qd32-j1.json");
+    let first = std::fs::read(&file).unwrap();
+    let o = run_engine("null", &args, &t.out).unwrap();
+    assert!(String::from_utf8_lossy(&o.stderr).contains("kept"));
+    assert_eq!(
+        std::fs::read(&file).unwrap(),
+        first,
+        "a kept result was rewritten"
+    );
+    let mut forced = args.to_vec();
+    forced.push("--force");
+    let o = run_engine("null", &forced, &t.out).unwrap();
+    assert!(String::from_utf8_lossy(&o.stderr).contains("wrote"));
+    // A changed spec is a different job and reruns.
+    let o = run_engine(
+        "null",
+        &[
+            "--size",
+            "256k",
+            "--size-based",
+            "--label",
+            "k",
+            "--iodepth",
+            "32",
+            "--bs",
+            "4k",
+            "--numjobs",
+            "1",
+            "--rw",
+            "randread",
+            "--buffered",
+        ],
+        &t.out,
+    )
+    .unwrap();
+    assert!(String::from_utf8_lossy(&o.stderr).contains("wrote"));
+}
+
+#[test]
+fn article_matrix_writes_eight_files() {
+    let t = tmp();
+    run_engine(
+        "null",
+        &[
+            "--matrix",
+            "article",
+            "--size",
+            "1m",
+            "--size-based",
+            "--label",
+            "a",
+        ],
+        &t.out,
+    )
+    .unwrap();
+    let mut names: Vec<String> = std::fs::read_dir(t.out.join("a"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".json"))
+        .collect();
+    names.sort();
+    assert_eq!(names.len(), 8, "{names:?}");
+    for (n, bs) in [
+        ("randwrite-64k-qd32-j1.json", 65536),
+        ("read-128k-qd32-j1.json", 131072),
+    ] {
+        let v = read_json(&t.out.join("a").join(n));
+        let dir = if n.contains("write") { "write" } else { "read" };
+        check_direction(&v["jobs"][0], dir, bs);
+    }
+}
+
+#[test]
+fn an_existing_file_is_not_written_without_destroy_data() {
+    let t = tmp();
+    std::fs::create_dir_all(&t.out).unwrap();
+    let target = t.out.join("precious.dat");
+    let data = vec![7u8; 1 << 20];
+    std::fs::write(&target, &data).unwrap();
+    let o = nvcmp()
+        .args([
+            "run",
+            "--engine",
+            "psync",
+            "--rw",
+            "randwrite",
+            "--size",
+            "1m",
+            "--size-based",
+        ])
+        .arg("--target")
+        .arg(&target)
+        .arg("--out")
+        .arg(&t.out)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("precious.dat") && err.contains("--destroy-data"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read(&target).unwrap(),
+        data,
+        "the file was touched"
+    );
+    // Reading it is fine, and it is left in place.
+    let o = nvcmp()
+        .args([
+            "run",
+            "--engine",
+            "psync",
+            "--rw",
+            "read",
+            "--size",
+            "1m",
+            "--size-based",
+            "--buffered",
+        ])
+        .arg("--target")
+        .arg(&target)
+        .arg("--out")
+        .arg(&t.out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(std::fs::read(&target).unwrap(), data);
+    // With --destroy-data it is written.
+    let o = nvcmp()
+        .args([
+            "run",
+            "--engine",
+            "psync",
+            "--rw",
+            "write",
+            "--size",
+            "1m",
+            "--size-based",
+            "--destroy-data",
+        ])
+        .arg("--target")
+        .arg(&target)
+        .arg("--out")
+        .arg(&t.out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_ne!(std::fs::read(&target).unwrap(), data);
+}
+
+#[test]
+fn a_mounted_disk_is_refused() {
+    use std::os::unix::fs::MetadataExt;
+    let dev = std::fs::metadata("/").unwrap().dev();
+    let sys = format!("/sys/dev/block/{}:{}", libc::major(dev), libc::minor(dev));
+    let Some(name) = std::fs::canonicalize(&sys)
+        .ok()
+        .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+    else {
+        eprintln!("skipped: / is not on a block device here");
+        return;
+    };
+    let t = tmp();
+    let o = nvcmp()
+        .args([
+            "run",
+            "--engine",
+            "psync",
+            "--rw",
+            "read",
+            "--size",
+            "1m",
+            "--size-based",
+        ])
+        .arg("--target")
+        .arg(format!("/dev/{name}"))
+        .arg("--out")
+        .arg(&t.out)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("mounted") || err.contains("held"), "{err}");
+    assert!(err.contains("--destroy-data"), "{err}");
+}
+
+#[test]
+fn bad_flags_are_usage_errors() {
+    for (args, needle) in [
+        (vec!["--rw", "sideways"], "--rw"),
+        (vec!["--bs", "1000"], "--bs"),
+        (vec!["--clients", "h1"], "--engine fio"),
+        (
+            vec!["--engine", "fio", "--fio", "/nonexistent/fio"],
+            "install fio",
+        ),
+    ] {
+        let t = tmp();
+        let o = nvcmp()
+            .arg("run")
+            .args(&args)
+            .arg("--out")
+            .arg(&t.out)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(needle), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn job_file_subset() {
+    let t = tmp();
+    std::fs::create_dir_all(&t.out).unwrap();
+    let jf = t.out.join("jobs.fio");
+    std::fs::write(
+        &jf,
+        "[global]\nioengine=null\nsize=512k\n[seq]\nrw=read\nbs=64k\niodepth=2\n[rand]\nrw=randwrite\nbs=4k\n",
+    )
+    .unwrap();
+    let o = nvcmp()
+        .args(["run", "--label", "jf", "--job-file"])
+        .arg(&jf)
+        .arg("--out")
+        .arg(&t.out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let seq = read_json(&t.out.join("jf/seq.json"));
+    assert_eq!(seq["jobs"][0]["job options"]["ioengine"], "null");
+    check_direction(&seq["jobs"][0], "read", 65536);
+    // Not time_based in the file: stops after size.
+    assert_eq!(u(&seq["jobs"][0], "/read/io_bytes"), 512 << 10);
+    let rand = read_json(&t.out.join("jf/rand.json"));
+    check_direction(&rand["jobs"][0], "write", 4096);
+}
+
+fn have_fio() -> bool {
+    let ok = std::process::Command::new("fio")
+        .arg("--version")
+        .output()
+        .is_ok();
+    if !ok {
+        eprintln!("skipped: fio is not installed");
+    }
+    ok
+}
+
+#[test]
+fn fio_engine_local() {
+    if !have_fio() {
+        return;
+    }
+    let t = tmp();
+    let o = nvcmp()
+        .args([
+            "run",
+            "--engine",
+            "fio",
+            "--fio-ioengine",
+            "psync",
+            "--rw",
+            "randread",
+            "--bs",
+            "4k",
+            "--iodepth",
+            "1",
+            "--size",
+            "1m",
+            "--size-based",
+            "--label",
+            "fio",
+        ])
+        .arg("--out")
+        .arg(&t.out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v = read_json(&t.out.join("fio/randread-4k-qd1-j1.json"));
+    assert!(v["fio version"].as_str().unwrap().starts_with("fio-"));
+    assert_eq!(v["nvcmp"]["engine"], "fio");
+    let job = &v["jobs"][0];
+    assert_eq!(v["global options"]["ioengine"], "psync");
+    check_direction(job, "read", 4096);
+    assert_eq!(u(job, "/read/io_bytes"), 1 << 20);
+    let left: Vec<_> = std::fs::read_dir(&t.out)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name())
+        .collect();
+    assert_eq!(
+        left,
+        vec![std::ffi::OsString::from("fio")],
+        "scratch file left behind"
+    );
+}
+
+#[test]
+fn fio_client_server_on_two_ports() {
+    if !have_fio() {
+        return;
+    }
+    let t = tmp();
+    std::fs::create_dir_all(&t.out).unwrap();
+    let mut pids = Vec::new();
+    for port in [18801, 18802] {
+        let pidfile = t.out.join(format!("s{port}.pid"));
+        let st = std::process::Command::new("fio")
+            .arg(format!("--server=ip:127.0.0.1,{port}"))
+            .arg(format!("--daemonize={}", pidfile.display()))
+            .status()
+            .unwrap();
+        assert!(st.success());
+        pids.push(pidfile);
+    }
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let target = t.out.join("cs.dat");
+    let o = nvcmp()
+        .args([
+            "run",
+            "--engine",
+            "fio",
+            "--fio-ioengine",
+            "psync",
+            "--rw",
+            "read",
+            "--bs",
+            "64k",
+            "--iodepth",
+            "1",
+            "--size",
+            "1m",
+            "--size-based",
+            "--label",
+            "cs",
+            "--clients",
+            "127.0.0.1:18801,127.0.0.1:18802",
+        ])
+        .arg("--target")
+        .arg(&target)
+        .arg("--out")
+        .arg(&t.out)
+        .output()
+        .unwrap();
+    for p in &pids {
+        if let Ok(pid) = std::fs::read_to_string(p) {
+            let _ = std::process::Command::new("kill").arg(pid.trim()).status();
+        }
+    }
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v = read_json(&t.out.join("cs/read-64k-qd1-j1.json"));
+    let stats = v["client_stats"].as_array().expect("client_stats");
+    let mut ports: Vec<u64> = stats
+        .iter()
+        .filter(|s| s["jobname"] != "All clients")
+        .filter_map(|s| s["port"].as_u64())
+        .collect();
+    ports.sort();
+    assert_eq!(ports, [18801, 18802]);
+    assert!(stats.iter().any(|s| s["jobname"] == "All clients"));
+    for s in stats.iter().filter(|s| s["jobname"] != "All clients") {
+        assert_eq!(u(s, "/read/io_bytes"), 1 << 20);
+    }
+    assert_eq!(v["nvcmp"]["clients"].as_array().unwrap().len(), 2);
+}
+
+#[test]
+fn ctrl_c_keeps_completed_results_and_leaves_no_partial_file() {
+    let t = tmp();
+    // Two jobs: the first (size-based, quick) completes, the second runs
+    // for a minute and is interrupted.
+    std::fs::create_dir_all(&t.out).unwrap();
+    let jf = t.out.join("two.fio");
+    std::fs::write(
+        &jf,
+        "[quick]\nrw=read\nbs=4k\nsize=256k\n[long]\nrw=randread\nbs=4k\nsize=1m\nruntime=60\ntime_based=1\n",
+    )
+    .unwrap();
+    let bin = assert_cmd::cargo::cargo_bin("nvcmp");
+    let child = std::process::Command::new(bin)
+        .args([
+            "run",
+            "--engine",
+            "psync",
+            "--buffered",
+            "--label",
+            "c",
+            "--job-file",
+        ])
+        .arg(&jf)
+        .arg("--out")
+        .arg(&t.out)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let quick = t.out.join("c/quick.json");
+    let t0 = std::time::Instant::now();
+    while !quick.exists() && t0.elapsed().as_secs() < 30 {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    let st = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert!(t0.elapsed().as_secs() < 30, "did not stop on SIGINT");
+    assert!(err.contains("interrupted"), "{err}");
+    check_direction(&read_json(&quick)["jobs"][0], "read", 4096);
+    let mut left: Vec<String> = std::fs::read_dir(&t.out)
+        .unwrap()
+        .chain(std::fs::read_dir(t.out.join("c")).unwrap())
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    left.sort();
+    // No long.json, no temporary file, no scratch file.
+    assert_eq!(
+        left,
+        ["c", "quick.json", "quick.json.nvcmp.toml", "two.fio"],
+        "{left:?}"
+    );
+}
+
+/// `nvcmp run` output read back by ingest's JSON reader (the `ingest`
+/// command itself is driven once it is implemented on main).
+#[test]
+fn run_output_reads_back_through_ingest() {
+    use nvcmp::ingest::Reader;
+    let t = tmp();
+    run_engine(
+        "psync",
+        &[
+            "--rw",
+            "randrw",
+            "--bs",
+            "4k",
+            "--size",
+            "1m",
+            "--size-based",
+            "--label",
+            "linux-psync",
+        ],
+        &t.out,
+    )
+    .unwrap();
+    let file = t.out.join("linux-psync/randrw-4k-qd32-j1.json");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let v: Value = serde_json::from_str(&text).unwrap();
+    let reader = nvcmp::ingest::fio_json::JsonReader;
+    assert!(reader.sniff(&text));
+    let parsed = reader.read(&text).unwrap();
+    assert_eq!(parsed.rows.len(), 2, "{:?}", parsed.warnings);
+    for row in &parsed.rows {
+        let d = &v["jobs"][0][row.direction.as_str()];
+        assert_eq!(row.engine, "psync");
+        assert_eq!(row.rw, "randrw");
+        assert_eq!(row.bs_bytes, 4096);
+        assert_eq!(row.io_bytes, u(d, "/io_bytes"));
+        assert_eq!(row.runtime_ms, u(d, "/runtime") as f64);
+        assert!((row.iops - f(d, "/iops")).abs() < 1e-6);
+        assert_eq!(row.bw_bytes_per_s, u(d, "/bw_bytes") as f64);
+        assert_eq!(row.clat_mean_ns, Some(f(d, "/clat_ns/mean")));
+        assert_eq!(
+            row.clat_p99_ns,
+            Some(u(d, "/clat_ns/percentile/99.000000") as f64)
+        );
+        assert_eq!(row.error, 0);
+    }
+}
+
+#[test]
+fn group_reporting_sums_thread_samples_like_fio() {
+    let t = tmp();
+    run_engine(
+        "null",
+        &[
+            "--runtime",
+            "2",
+            "--numjobs",
+            "2",
+            "--size",
+            "1m",
+            "--label",
+            "g",
+        ],
+        &t.out,
+    )
+    .unwrap();
+    let v = read_json(&t.out.join("g/randread-4k-qd32-j2.json"));
+    let r = &v["jobs"][0]["read"];
+    // fio's pure_sum: the sample counts of the 2 threads add (3-4 each) and
+    // the mean is the sum of their means, i.e. the group's IOPS.
+    let n = u(r, "/iops_samples");
+    assert!((6..=8).contains(&n), "{n} samples");
+    let (mean, iops) = (f(r, "/iops_mean"), f(r, "/iops"));
+    assert!(
+        (mean - iops).abs() / iops < 0.5,
+        "iops_mean {mean} vs iops {iops}"
+    );
+    assert!(f(r, "/bw_agg") > 0.0 && f(r, "/bw_agg") <= 100.0);
+}
+
+/// Keys of a JSON object, in order.
+fn keys(v: &Value) -> Vec<String> {
+    v.as_object()
+        .map_or(vec![], |m| m.keys().cloned().collect())
+}
+
+#[test]
+fn json_has_the_shape_of_fio_json_plus() {
+    if !have_fio() {
+        return;
+    }
+    let t = tmp();
+    std::fs::create_dir_all(&t.out).unwrap();
+    // The same job through fio 3.x (json+) and through nvcmp.
+    let fio_out = t.out.join("fio.json");
+    let st = std::process::Command::new("fio")
+        .args([
+            "--name=shape",
+            "--ioengine=psync",
+            "--rw=randread",
+            "--bs=4k",
+            "--size=1m",
+            "--output-format=json+",
+        ])
+        .arg(format!("--filename={}", t.out.join("shape.dat").display()))
+        .arg(format!("--output={}", fio_out.display()))
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let fio = read_json(&fio_out);
+    run_engine(
+        "psync",
+        &[
+            "--rw",
+            "randread",
+            "--size",
+            "1m",
+            "--size-based",
+            "--label",
+            "s",
+        ],
+        &t.out,
+    )
+    .unwrap();
+    let ours = read_json(&t.out.join("s/randread-4k-qd32-j1.json"));
+    // Every key fio writes is there, in fio's order (nvcmp adds its own).
+    let subseq = |fio_keys: Vec<String>, our_keys: Vec<String>, what: &str| {
+        let mut it = our_keys.iter();
+        for k in &fio_keys {
+            assert!(
+                it.any(|o| o == k),
+                "{what}: `{k}` missing or out of order; ours: {our_keys:?}"
+            );
+        }
+    };
+    subseq(keys(&fio), keys(&ours), "top level");
+    let (fj, oj) = (&fio["jobs"][0], &ours["jobs"][0]);
+    subseq(keys(fj), keys(oj), "job");
+    for dir in ["read", "write", "trim"] {
+        subseq(keys(&fj[dir]), keys(&oj[dir]), dir);
+    }
+    for part in ["clat_ns", "lat_ns", "slat_ns"] {
+        subseq(keys(&fj["read"][part]), keys(&oj["read"][part]), part);
+    }
+    for part in [
+        "iodepth_level",
+        "iodepth_submit",
+        "iodepth_complete",
+        "latency_ns",
+        "latency_us",
+        "latency_ms",
+    ] {
+        assert_eq!(keys(&fj[part]), keys(&oj[part]), "{part}");
+    }
+    assert_eq!(
+        keys(&fj["read"]["clat_ns"]["percentile"]),
+        keys(&oj["read"]["clat_ns"]["percentile"])
+    );
+}

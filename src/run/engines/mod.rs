@@ -1,1 +1,139 @@
-//! I/O engines, one file each, picked by a closed enum.
+//! I/O engines, one file each, picked by a closed enum: like fio's
+//! `ioengines.h`, an engine is a few hooks (setup, queue, commit, reap,
+//! cleanup) plus capability flags. The worker loop in `run::worker` owns
+//! the buffers, the clock and the statistics; an engine only moves I/O.
+//!
+//! `sys.rs` holds the few OS calls the rest of the harness needs (aligned
+//! buffers, rusage, SIGINT): they are `unsafe` and live here so that every
+//! `unsafe` block of the crate is in this folder.
+
+pub mod null;
+pub mod psync;
+pub mod sys;
+
+#[cfg(target_os = "linux")]
+pub mod io_uring;
+#[cfg(target_os = "linux")]
+pub mod libaio;
+
+use std::fs::File;
+use std::io;
+
+pub use sys::AlignedBuf;
+
+/// Which way an I/O goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dir {
+    Read,
+    Write,
+}
+
+/// One I/O to do: buffer slot `slot` of the worker's buffer, `len` bytes
+/// at byte `offset` of the target.
+#[derive(Debug, Clone, Copy)]
+pub struct IoUnit {
+    pub slot: usize,
+    pub dir: Dir,
+    pub offset: u64,
+    pub len: usize,
+}
+
+/// A finished I/O: its slot and the bytes moved (or the errno).
+#[derive(Debug, Clone, Copy)]
+pub struct Completion {
+    pub slot: usize,
+    pub result: Result<usize, i32>,
+}
+
+/// What an engine can do (fio's `FIO_SYNCIO` and friends).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Caps {
+    /// The I/O is done inside `queue` (no submission latency, depth 1).
+    pub sync: bool,
+    /// Does no I/O at all (the `null` engine).
+    pub no_io: bool,
+}
+
+/// Options some engines take (io_uring's registered buffers and files).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct EngineOptions {
+    /// io_uring: register the worker's buffers (`fixedbufs` in fio).
+    pub fixedbufs: bool,
+    /// io_uring: register the file (`registerfiles` in fio).
+    pub registerfiles: bool,
+    /// io_uring: kernel-side submission polling (`sqthread_poll`).
+    pub sqpoll: bool,
+}
+
+impl EngineOptions {
+    /// Stable text for the spec hash and the JSON.
+    pub fn canonical(&self) -> String {
+        format!(
+            "fixedbufs={};registerfiles={};sqthread_poll={}",
+            self.fixedbufs as u8, self.registerfiles as u8, self.sqpoll as u8
+        )
+    }
+}
+
+/// The hooks of one engine instance (one per worker thread).
+pub trait Engine {
+    fn caps(&self) -> Caps;
+    /// Queues one I/O. A sync engine does it here.
+    fn queue(&mut self, io: IoUnit) -> io::Result<()>;
+    /// Hands everything queued to the kernel; returns how many went.
+    fn commit(&mut self) -> io::Result<usize>;
+    /// Waits for at least `min` completions and appends what is done.
+    fn reap(&mut self, min: usize, out: &mut Vec<Completion>) -> io::Result<()>;
+}
+
+/// The engines `nvcmp run --engine` offers natively (`fio` is handled by
+/// `run::fio`, which drives the fio binary instead).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EngineKind {
+    Null,
+    Psync,
+    Libaio,
+    IoUring,
+}
+
+impl EngineKind {
+    /// fio's name for the engine.
+    pub fn name(self) -> &'static str {
+        match self {
+            EngineKind::Null => "null",
+            EngineKind::Psync => "psync",
+            EngineKind::Libaio => "libaio",
+            EngineKind::IoUring => "io_uring",
+        }
+    }
+
+    /// Setup: one engine instance for `file` (None for `null`), `depth`
+    /// I/Os in flight, buffers in `buf`.
+    pub fn setup(
+        self,
+        file: Option<&File>,
+        depth: u32,
+        buf: &AlignedBuf,
+        opts: EngineOptions,
+    ) -> io::Result<Box<dyn Engine>> {
+        let need_file = || {
+            file.ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "engine needs a file"))
+        };
+        Ok(match self {
+            EngineKind::Null => Box::new(null::Null::new(depth)),
+            EngineKind::Psync => Box::new(psync::Psync::new(need_file()?, buf)),
+            #[cfg(target_os = "linux")]
+            EngineKind::Libaio => Box::new(libaio::Libaio::new(need_file()?, depth, buf)?),
+            #[cfg(target_os = "linux")]
+            EngineKind::IoUring => Box::new(io_uring::Uring::new(need_file()?, depth, buf, opts)?),
+            #[cfg(not(target_os = "linux"))]
+            _ => {
+                let _ = opts;
+                return Err(io::Error::new(
+                    io::ErrorKind::Unsupported,
+                    format!("engine {} needs Linux", self.name()),
+                ));
+            }
+        })
+    }
+}

@@ -1,0 +1,183 @@
+//! `--engine fio`: writes a fio job file for each job of the matrix, runs
+//! the fio binary (`--output-format=json+`), locally or on many hosts at
+//! once through fio's client/server mode (`--client=HOST[,PORT]`), and
+//! keeps fio's JSON as the result, with an `nvcmp` key added.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::{Value, json};
+
+use super::RunError;
+use super::engines::sys;
+use super::host::{CpuTimes, HostFacts};
+use super::spec::{JobSpec, Rw};
+
+/// How to run fio.
+#[derive(Debug, Clone)]
+pub struct FioSetup {
+    /// The fio binary.
+    pub bin: PathBuf,
+    /// fio's `ioengine` for the jobs (`libaio`, `io_uring`, `psync`...).
+    pub ioengine: String,
+    /// `HOST[,PORT]` of fio servers; empty runs fio locally.
+    pub clients: Vec<String>,
+}
+
+/// fio's version line (`fio-3.33`), or a clear error when it is missing.
+pub fn version(bin: &Path) -> Result<String, RunError> {
+    let out = Command::new(bin).arg("--version").output().map_err(|e| {
+        RunError::FioMissing(format!(
+            "cannot run `{}` ({e}); install fio (apt-get install fio, or fio.exe on Windows) \
+             or pick a native engine with --engine psync|libaio|io_uring|null",
+            bin.display()
+        ))
+    })?;
+    Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
+}
+
+/// The job file for one job (fio ini syntax).
+pub fn job_file(spec: &JobSpec, ioengine: &str, filename: &str, unlink: bool) -> String {
+    let mut s = String::from("; written by nvcmp run --engine fio\n[global]\n");
+    s += &format!("ioengine={ioengine}\ndirect={}\n", spec.direct as u8);
+    s += "group_reporting=1\n";
+    s += &format!("\n[{}]\n", spec.name);
+    s += &format!("filename={filename}\n");
+    s += &format!("rw={}\n", spec.rw);
+    s += &format!("bs={}\n", spec.bs);
+    s += &format!("iodepth={}\n", spec.iodepth);
+    s += &format!("numjobs={}\n", spec.numjobs);
+    s += &format!("size={}\n", spec.size);
+    if spec.runtime_s > 0 {
+        s += &format!("runtime={}\n", spec.runtime_s);
+    }
+    if spec.time_based {
+        s += "time_based=1\n";
+    }
+    if spec.ramp_s > 0 {
+        s += &format!("ramp_time={}\n", spec.ramp_s);
+    }
+    if matches!(spec.rw, Rw::ReadWrite | Rw::RandRw) {
+        s += &format!("rwmixread={}\n", spec.rwmixread);
+    }
+    if unlink {
+        s += "unlink=1\n";
+    }
+    s
+}
+
+/// Runs one job through fio and returns its JSON with the `nvcmp` key.
+pub fn run_job(
+    setup: &FioSetup,
+    spec: &JobSpec,
+    filename: &str,
+    unlink: bool,
+    work_dir: &Path,
+    spec_hash: &str,
+    host: &HostFacts,
+) -> Result<Value, RunError> {
+    let jobpath = work_dir.join(format!(".{}.fio", spec.name));
+    let outpath = work_dir.join(format!(".{}.fio-out-{}", spec.name, std::process::id()));
+    let io = |e: std::io::Error, p: &Path| RunError::Io(format!("{}: {e}", p.display()));
+    std::fs::create_dir_all(work_dir).map_err(|e| io(e, work_dir))?;
+    std::fs::write(&jobpath, job_file(spec, &setup.ioengine, filename, unlink))
+        .map_err(|e| io(e, &jobpath))?;
+    let mut cmd = Command::new(&setup.bin);
+    cmd.arg("--output-format=json+")
+        .arg(format!("--output={}", outpath.display()));
+    // fio 3.x sends a job file to the --client named before it: with
+    // `--client=a --client=b job.fio` only b runs it, so each client gets
+    // its own copy of the argument.
+    for c in &setup.clients {
+        cmd.arg(format!("--client={c}")).arg(&jobpath);
+    }
+    if setup.clients.is_empty() {
+        cmd.arg(&jobpath);
+    }
+    let cpu0 = CpuTimes::now();
+    let status = cmd
+        .status()
+        .map_err(|e| RunError::FioMissing(format!("cannot run `{}`: {e}", setup.bin.display())));
+    let cpu = match (cpu0, CpuTimes::now()) {
+        (Some(a), Some(b)) => b.busy_pct_since(&a),
+        _ => None,
+    };
+    let text = std::fs::read_to_string(&outpath).unwrap_or_default();
+    let _ = std::fs::remove_file(&outpath);
+    let _ = std::fs::remove_file(&jobpath);
+    let status = status?;
+    if sys::interrupted() {
+        return Err(RunError::Interrupted);
+    }
+    // fio may print warnings before the document.
+    let doc = text.find('{').map(|i| &text[i..]).unwrap_or("");
+    let mut v: Value = serde_json::from_str(doc).map_err(|e| {
+        RunError::Fio(format!(
+            "fio exited with {status} and its output is not JSON ({e}); job file was:\n{}",
+            job_file(spec, &setup.ioengine, filename, unlink)
+        ))
+    })?;
+    let local = setup.clients.is_empty();
+    if let Value::Object(m) = &mut v {
+        m.insert(
+            "nvcmp".into(),
+            json!({
+                "version": env!("CARGO_PKG_VERSION"),
+                "spec_hash": spec_hash,
+                "engine": "fio",
+                "fio_ioengine": setup.ioengine,
+                "clients": setup.clients,
+                // Whole-system CPU means this machine's only when fio ran here.
+                "system_cpu_pct": if local { cpu } else { None },
+                "host": host,
+            }),
+        );
+        if local {
+            if let Some(Value::Object(job)) = m.get_mut("jobs").and_then(|j| j.get_mut(0)) {
+                job.insert("system_cpu_pct".into(), json!(cpu));
+            }
+        }
+    }
+    Ok(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn job_file_has_the_spec() {
+        let spec = JobSpec {
+            name: "randrw-4k-qd8-j2".into(),
+            rw: Rw::RandRw,
+            bs: 4096,
+            iodepth: 8,
+            numjobs: 2,
+            runtime_s: 5,
+            ramp_s: 1,
+            size: 1 << 20,
+            rwmixread: 70,
+            direct: true,
+            time_based: true,
+        };
+        let f = job_file(&spec, "libaio", "/tmp/x", true);
+        for line in [
+            "[randrw-4k-qd8-j2]",
+            "ioengine=libaio",
+            "direct=1",
+            "rw=randrw",
+            "bs=4096",
+            "iodepth=8",
+            "numjobs=2",
+            "size=1048576",
+            "runtime=5",
+            "time_based=1",
+            "ramp_time=1",
+            "rwmixread=70",
+            "unlink=1",
+            "filename=/tmp/x",
+        ] {
+            assert!(f.lines().any(|l| l == line), "{line} missing in\n{f}");
+        }
+    }
+}

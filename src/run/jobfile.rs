@@ -1,0 +1,165 @@
+//! A subset of fio's job-file syntax (`--job-file`): `[global]` and job
+//! sections with rw, bs, iodepth, numjobs, runtime, size, filename,
+//! ioengine, direct, rwmixread, time_based and ramp_time. Anything else is
+//! an error naming the line, so nobody believes an option was honoured.
+
+use super::spec::{JobSpec, Rw};
+
+/// Jobs of a file, plus the filename and ioengine it asks for (the last
+/// one given wins: nvcmp runs one target and one engine per invocation).
+#[derive(Debug, Default)]
+pub struct JobFile {
+    pub jobs: Vec<JobSpec>,
+    pub filename: Option<String>,
+    pub ioengine: Option<String>,
+}
+
+fn parse_secs(v: &str) -> Option<u64> {
+    let v = v.trim();
+    let (num, mult) = match v.strip_suffix("ms") {
+        Some(n) => return n.trim().parse::<u64>().ok().map(|ms| ms.div_ceil(1000)),
+        None => match v.chars().last() {
+            Some('s') => (&v[..v.len() - 1], 1),
+            Some('m') => (&v[..v.len() - 1], 60),
+            Some('h') => (&v[..v.len() - 1], 3600),
+            _ => (v, 1),
+        },
+    };
+    num.trim().parse::<u64>().ok().map(|n| n * mult)
+}
+
+fn parse_bool(v: &str) -> Option<bool> {
+    match v.trim() {
+        "" | "1" | "true" => Some(true),
+        "0" | "false" => Some(false),
+        _ => None,
+    }
+}
+
+/// Parses `text`; `defaults` gives what neither [global] nor the job sets.
+pub fn parse(text: &str, defaults: &JobSpec) -> Result<JobFile, String> {
+    let mut out = JobFile::default();
+    let mut global = defaults.clone();
+    global.time_based = false;
+    let mut current: Option<JobSpec> = None;
+    let mut in_global = false;
+    for (no, raw) in text.lines().enumerate() {
+        let line = raw.trim();
+        let lineno = no + 1;
+        if line.is_empty() || line.starts_with(';') || line.starts_with('#') {
+            continue;
+        }
+        if let Some(name) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
+            if let Some(j) = current.take() {
+                out.jobs.push(j);
+            }
+            if name == "global" {
+                in_global = true;
+            } else {
+                in_global = false;
+                current = Some(JobSpec {
+                    name: name.to_string(),
+                    ..global.clone()
+                });
+            }
+            continue;
+        }
+        let (key, val) = line.split_once('=').unwrap_or((line, ""));
+        let (key, val) = (key.trim(), val.trim());
+        let target: &mut JobSpec = match (&mut current, in_global) {
+            (Some(j), false) => j,
+            (_, true) => &mut global,
+            (None, false) => return Err(format!("line {lineno}: `{key}` outside any section")),
+        };
+        let bad = || format!("line {lineno}: bad value `{val}` for {key}");
+        match key {
+            "rw" | "readwrite" => target.rw = Rw::parse(val).ok_or_else(bad)?,
+            "bs" | "blocksize" => target.bs = crate::units::parse_size(val).ok_or_else(bad)?,
+            "iodepth" => target.iodepth = val.parse().map_err(|_| bad())?,
+            "numjobs" => target.numjobs = val.parse().map_err(|_| bad())?,
+            "runtime" | "timeout" => target.runtime_s = parse_secs(val).ok_or_else(bad)?,
+            "ramp_time" => target.ramp_s = parse_secs(val).ok_or_else(bad)?,
+            "size" => target.size = crate::units::parse_size(val).ok_or_else(bad)?,
+            "rwmixread" => target.rwmixread = val.parse().map_err(|_| bad())?,
+            "direct" => target.direct = parse_bool(val).ok_or_else(bad)?,
+            "buffered" => target.direct = !parse_bool(val).ok_or_else(bad)?,
+            "time_based" => target.time_based = parse_bool(val).ok_or_else(bad)?,
+            "filename" => out.filename = Some(val.to_string()),
+            "ioengine" => out.ioengine = Some(val.to_string()),
+            // Accepted because nvcmp always does this.
+            "group_reporting" | "name" | "thread" => {}
+            _ => {
+                return Err(format!(
+                    "line {lineno}: option `{key}` is not supported by nvcmp's job files \
+                     (supported: rw bs iodepth numjobs runtime size filename ioengine direct \
+                     rwmixread time_based ramp_time)"
+                ));
+            }
+        }
+    }
+    if let Some(j) = current.take() {
+        out.jobs.push(j);
+    }
+    if out.jobs.is_empty() {
+        return Err("no job section (`[name]`) in the file".into());
+    }
+    for j in &out.jobs {
+        j.validate()?;
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn defaults() -> JobSpec {
+        JobSpec {
+            name: String::new(),
+            rw: Rw::Read,
+            bs: 4096,
+            iodepth: 1,
+            numjobs: 1,
+            runtime_s: 0,
+            ramp_s: 0,
+            size: 1 << 30,
+            rwmixread: 50,
+            direct: false,
+            time_based: false,
+        }
+    }
+
+    #[test]
+    fn global_and_jobs() {
+        let f = parse(
+            "; comment\n[global]\nioengine=libaio\ndirect=1\nruntime=1m\ntime_based\nsize=64m\n\
+             [rr]\nrw=randread\nbs=4k\niodepth=32\n[mix]\nrw=randrw\nrwmixread=70\nnumjobs=2\nfilename=/tmp/x\n",
+            &defaults(),
+        )
+        .unwrap();
+        assert_eq!(f.ioengine.as_deref(), Some("libaio"));
+        assert_eq!(f.filename.as_deref(), Some("/tmp/x"));
+        assert_eq!(f.jobs.len(), 2);
+        let rr = &f.jobs[0];
+        assert_eq!(
+            (rr.name.as_str(), rr.rw, rr.bs, rr.iodepth),
+            ("rr", Rw::RandRead, 4096, 32)
+        );
+        assert!(rr.direct && rr.time_based);
+        assert_eq!((rr.runtime_s, rr.size), (60, 64 << 20));
+        let mix = &f.jobs[1];
+        assert_eq!(
+            (mix.rw, mix.rwmixread, mix.numjobs, mix.iodepth),
+            (Rw::RandRw, 70, 2, 1)
+        );
+    }
+
+    #[test]
+    fn unsupported_options_are_named() {
+        let e = parse("[a]\nverify=md5\n", &defaults()).unwrap_err();
+        assert!(e.contains("line 2") && e.contains("verify"), "{e}");
+        let e = parse("[a]\nbs=huge\n", &defaults()).unwrap_err();
+        assert!(e.contains("bad value"), "{e}");
+        assert!(parse("[global]\nrw=read\n", &defaults()).is_err());
+    }
+}

@@ -1,0 +1,418 @@
+//! Writes a measured job as fio 3.x's JSON writer (`show_thread_status_json`
+//! in stat.c) would, json+ `bins` included, so `nvcmp ingest`, fio-plot and
+//! other fio tools read it; marks it as nvcmp's (`"fio version":
+//! "nvcmp-X"`, an `nvcmp` key with the spec hash, engine options and host
+//! facts). Files are written to a temporary name and renamed, so an
+//! interrupted run never leaves a partial file.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde_json::{Map, Value, json};
+
+use super::engines::EngineOptions;
+use super::engines::sys::Usage;
+use super::host::HostFacts;
+use super::spec::JobSpec;
+use super::stats::{DEFAULT_PERCENTILES, DirStats, Stat};
+use super::worker::Distributions;
+
+/// Everything one result file holds.
+#[derive(Debug, Clone)]
+pub struct JobResult {
+    pub spec: JobSpec,
+    /// fio's name for the engine.
+    pub engine: String,
+    pub opts: EngineOptions,
+    /// Read, write (group_reporting merge of all threads).
+    pub dirs: [DirStats; 2],
+    /// Measured time per direction, ns (the longest thread's).
+    pub runtime_ns: [u64; 2],
+    pub dist: Distributions,
+    /// Per-direction bw (KiB/s) and iops interval samples, summed over
+    /// threads the way fio's group_reporting does.
+    pub bw_samples: [Stat; 2],
+    pub iops_samples: [Stat; 2],
+    /// CPU of the whole process during the job.
+    pub usage: Usage,
+    /// Wall time of the job, ramp included, ns.
+    pub wall_ns: u64,
+    pub system_cpu_pct: Option<f64>,
+    pub error: i32,
+    pub error_msg: Option<String>,
+    pub host: HostFacts,
+    pub target: String,
+    pub target_kind: String,
+    pub spec_hash: String,
+    /// Unix time the job started, ms.
+    pub started_ms: u64,
+}
+
+/// The version string nvcmp writes where fio writes `fio-3.33`.
+pub fn version_string() -> String {
+    format!("nvcmp-{}", env!("CARGO_PKG_VERSION"))
+}
+
+fn stat_json(s: &Stat) -> Map<String, Value> {
+    let mut m = Map::new();
+    m.insert("min".into(), json!(s.min));
+    m.insert("max".into(), json!(s.max));
+    m.insert("mean".into(), json!(s.mean));
+    m.insert("stddev".into(), json!(s.stddev()));
+    m.insert("N".into(), json!(s.n));
+    m
+}
+
+fn dir_json(d: &DirStats, runtime_ns: u64, bw: &Stat, io: &Stat) -> Value {
+    // fio works in whole milliseconds here and so do we, to stay comparable.
+    let runt_ms = if d.total_ios == 0 {
+        0
+    } else {
+        (runtime_ns / 1_000_000).max(1)
+    };
+    let bw_bytes = (1000 * d.io_bytes).checked_div(runt_ms).unwrap_or(0);
+    let iops = if runt_ms == 0 {
+        0.0
+    } else {
+        1000.0 * d.total_ios as f64 / runt_ms as f64
+    };
+    let mut clat = stat_json(&d.clat);
+    if d.clat.n > 0 {
+        let vals = d.clat_hist.percentiles(&DEFAULT_PERCENTILES);
+        let mut p = Map::new();
+        for (k, v) in DEFAULT_PERCENTILES.iter().zip(vals) {
+            p.insert(format!("{k:.6}"), json!(v));
+        }
+        clat.insert("percentile".into(), Value::Object(p));
+        let mut bins = Map::new();
+        for (v, c) in d.clat_hist.bins() {
+            bins.insert(v.to_string(), json!(c));
+        }
+        clat.insert("bins".into(), Value::Object(bins));
+    }
+    let mut m = Map::new();
+    m.insert("io_bytes".into(), json!(d.io_bytes));
+    m.insert("io_kbytes".into(), json!(d.io_bytes / 1024));
+    m.insert("bw_bytes".into(), json!(bw_bytes));
+    m.insert("bw".into(), json!(bw_bytes / 1024));
+    m.insert("iops".into(), json!(iops));
+    m.insert("runtime".into(), json!(runt_ms));
+    m.insert("total_ios".into(), json!(d.total_ios));
+    m.insert("short_ios".into(), json!(d.short_ios));
+    m.insert("drop_ios".into(), json!(0));
+    m.insert("slat_ns".into(), Value::Object(stat_json(&d.slat)));
+    m.insert("clat_ns".into(), Value::Object(clat));
+    m.insert("lat_ns".into(), Value::Object(stat_json(&d.lat)));
+    m.insert("bw_min".into(), json!(bw.min));
+    m.insert("bw_max".into(), json!(bw.max));
+    // fio: the mean sample as a share of the group's aggregate bandwidth
+    // (one job per group here), capped at 100.
+    let agg_kib = bw_bytes as f64 / 1024.0;
+    let p_of_agg = if bw.n > 0 && agg_kib > 0.0 {
+        (bw.mean * 100.0 / agg_kib).min(100.0)
+    } else {
+        0.0
+    };
+    m.insert("bw_agg".into(), json!(p_of_agg));
+    m.insert("bw_mean".into(), json!(bw.mean));
+    m.insert("bw_dev".into(), json!(bw.stddev()));
+    m.insert("bw_samples".into(), json!(bw.n));
+    m.insert("iops_min".into(), json!(io.min));
+    m.insert("iops_max".into(), json!(io.max));
+    m.insert("iops_mean".into(), json!(io.mean));
+    m.insert("iops_stddev".into(), json!(io.stddev()));
+    m.insert("iops_samples".into(), json!(io.n));
+    Value::Object(m)
+}
+
+fn pct_map(keys: &[&str], counts: &[u64], total: u64) -> Value {
+    let mut m = Map::new();
+    for (k, c) in keys.iter().zip(counts) {
+        let v = if total == 0 {
+            0.0
+        } else {
+            100.0 * *c as f64 / total as f64
+        };
+        m.insert((*k).to_string(), json!(v));
+    }
+    Value::Object(m)
+}
+
+/// The fio `job options` of a spec, as fio prints them (all strings).
+pub fn job_options(spec: &JobSpec, engine: &str, target: &str) -> Map<String, Value> {
+    let mut o = Map::new();
+    let mut put = |k: &str, v: String| {
+        o.insert(k.into(), Value::String(v));
+    };
+    put("name", spec.name.clone());
+    put("filename", target.to_string());
+    put("rw", spec.rw.to_string());
+    put("bs", crate::units::format_bs(spec.bs));
+    put("iodepth", spec.iodepth.to_string());
+    put("numjobs", spec.numjobs.to_string());
+    put("ioengine", engine.to_string());
+    put("direct", (spec.direct as u8).to_string());
+    put("size", crate::units::format_bs(spec.size));
+    if spec.runtime_s > 0 {
+        put("runtime", spec.runtime_s.to_string());
+    }
+    if spec.ramp_s > 0 {
+        put("ramp_time", spec.ramp_s.to_string());
+    }
+    if spec.time_based {
+        put("time_based", "1".into());
+    }
+    if matches!(
+        spec.rw,
+        super::spec::Rw::ReadWrite | super::spec::Rw::RandRw
+    ) {
+        put("rwmixread", spec.rwmixread.to_string());
+    }
+    if spec.numjobs > 1 {
+        put("group_reporting", "1".into());
+    }
+    o
+}
+
+/// The whole JSON document of one result.
+pub fn to_json(r: &JobResult) -> Value {
+    let opts = job_options(&r.spec, &r.engine, &r.target);
+    let total_ios = r.dirs[0].total_ios + r.dirs[1].total_ios;
+    let wall_ms = (r.wall_ns / 1_000_000).max(1) as f64;
+    let usr = 100.0 * r.usage.user_ns as f64 / 1e6 / wall_ms;
+    let sys = 100.0 * r.usage.sys_ns as f64 / 1e6 / wall_ms;
+    let d = &r.dist;
+    let submits: u64 = d.submit.iter().sum();
+    let completes: u64 = d.complete.iter().sum();
+    let depth_total: u64 = d.depth.iter().sum();
+    let zero = DirStats::default();
+
+    let mut job = Map::new();
+    job.insert("jobname".into(), json!(r.spec.name));
+    job.insert("groupid".into(), json!(0));
+    job.insert("error".into(), json!(r.error));
+    job.insert("eta".into(), json!(0));
+    job.insert("elapsed".into(), json!(r.wall_ns.div_ceil(1_000_000_000)));
+    job.insert("job options".into(), Value::Object(opts));
+    job.insert(
+        "read".into(),
+        dir_json(
+            &r.dirs[0],
+            r.runtime_ns[0],
+            &r.bw_samples[0],
+            &r.iops_samples[0],
+        ),
+    );
+    job.insert(
+        "write".into(),
+        dir_json(
+            &r.dirs[1],
+            r.runtime_ns[1],
+            &r.bw_samples[1],
+            &r.iops_samples[1],
+        ),
+    );
+    let none = Stat::default();
+    job.insert("trim".into(), dir_json(&zero, 0, &none, &none));
+    job.insert(
+        "sync".into(),
+        json!({"total_ios": 0, "lat_ns": stat_json(&Stat::default())}),
+    );
+    job.insert(
+        "job_runtime".into(),
+        json!(r.runtime_ns.iter().max().copied().unwrap_or(0) / 1_000_000),
+    );
+    job.insert("usr_cpu".into(), json!(usr));
+    job.insert("sys_cpu".into(), json!(sys));
+    job.insert("ctx".into(), json!(r.usage.ctx));
+    job.insert("majf".into(), json!(r.usage.majf));
+    job.insert("minf".into(), json!(r.usage.minf));
+    job.insert(
+        "iodepth_level".into(),
+        pct_map(
+            &["1", "2", "4", "8", "16", "32", ">=64"],
+            &d.depth,
+            depth_total,
+        ),
+    );
+    job.insert(
+        "iodepth_submit".into(),
+        pct_map(
+            &["0", "4", "8", "16", "32", "64", ">=64"],
+            &d.submit,
+            submits,
+        ),
+    );
+    job.insert(
+        "iodepth_complete".into(),
+        pct_map(
+            &["0", "4", "8", "16", "32", "64", ">=64"],
+            &d.complete,
+            completes,
+        ),
+    );
+    let lat_keys = [
+        "2", "4", "10", "20", "50", "100", "250", "500", "750", "1000",
+    ];
+    job.insert(
+        "latency_ns".into(),
+        pct_map(&lat_keys, &d.lat_ns, total_ios),
+    );
+    job.insert(
+        "latency_us".into(),
+        pct_map(&lat_keys, &d.lat_us, total_ios),
+    );
+    job.insert(
+        "latency_ms".into(),
+        pct_map(
+            &[
+                "2", "4", "10", "20", "50", "100", "250", "500", "750", "1000", "2000", ">=2000",
+            ],
+            &d.lat_ms,
+            total_ios,
+        ),
+    );
+    job.insert("latency_depth".into(), json!(r.spec.iodepth));
+    job.insert("latency_target".into(), json!(0));
+    job.insert("latency_percentile".into(), json!(100.0));
+    job.insert("latency_window".into(), json!(0));
+    job.insert("system_cpu_pct".into(), json!(r.system_cpu_pct));
+    job.insert(
+        "nvcmp".into(),
+        json!({
+            "version": env!("CARGO_PKG_VERSION"),
+            "spec_hash": r.spec_hash,
+            "engine": r.engine,
+            "engine_options": {
+                "fixedbufs": r.opts.fixedbufs,
+                "registerfiles": r.opts.registerfiles,
+                "sqthread_poll": r.opts.sqpoll,
+            },
+            "target": r.target,
+            "target_kind": r.target_kind,
+            "cpu_seconds": (r.usage.user_ns + r.usage.sys_ns) as f64 / 1e9,
+            "system_cpu_pct": r.system_cpu_pct,
+            "error_message": r.error_msg,
+            "host": r.host,
+        }),
+    );
+
+    let mut global = Map::new();
+    global.insert("ioengine".into(), json!(r.engine));
+    global.insert("direct".into(), json!((r.spec.direct as u8).to_string()));
+    let secs = r.started_ms / 1000;
+    json!({
+        "fio version": version_string(),
+        "timestamp": secs,
+        "timestamp_ms": r.started_ms,
+        "time": ctime(secs),
+        "global options": global,
+        "jobs": [Value::Object(job)],
+        "disk_util": [],
+    })
+}
+
+/// `Wed Dec  2 14:26:54 2026`, in UTC (fio prints local time; the
+/// timestamp fields are the exact values).
+fn ctime(secs: u64) -> String {
+    let days = (secs / 86_400) as i64;
+    let rem = secs % 86_400;
+    // Civil-from-days (H. Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    const WD: [&str; 7] = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"];
+    const MO: [&str; 12] = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ];
+    format!(
+        "{} {} {:2} {:02}:{:02}:{:02} {}",
+        WD[(days.rem_euclid(7)) as usize],
+        MO[(m - 1) as usize],
+        d,
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60,
+        y
+    )
+}
+
+/// Writes `bytes` to `path` through a temporary file in the same folder
+/// and a rename, so readers see the old file or the whole new one.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir)?;
+    let tmp: PathBuf = dir.join(format!(
+        ".{}.tmp-{}",
+        path.file_name()
+            .map_or("out".into(), |n| n.to_string_lossy()),
+        std::process::id()
+    ));
+    let res = (|| {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if res.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    res
+}
+
+/// Writes the result file and its `<file>.nvcmp.toml` sidecar (whole-system
+/// CPU for ingest's manifest reader).
+pub fn write_result(path: &Path, r: &JobResult) -> std::io::Result<()> {
+    let mut text = serde_json::to_vec_pretty(&to_json(r)).map_err(std::io::Error::other)?;
+    text.push(b'\n');
+    if let Some(pct) = r.system_cpu_pct {
+        let side = sidecar_path(path);
+        write_atomic(&side, format!("system_cpu_pct = {pct}\n").as_bytes())?;
+    }
+    write_atomic(path, &text)
+}
+
+/// `<file>.nvcmp.toml`.
+pub fn sidecar_path(path: &Path) -> PathBuf {
+    let mut s = path.as_os_str().to_owned();
+    s.push(".nvcmp.toml");
+    PathBuf::from(s)
+}
+
+/// The spec hash stored in an existing result, if it is one of ours.
+pub fn stored_spec_hash(path: &Path) -> Option<String> {
+    let text = std::fs::read(path).ok()?;
+    let v: Value = serde_json::from_slice(&text).ok()?;
+    v.pointer("/jobs/0/nvcmp/spec_hash")
+        .or_else(|| v.pointer("/nvcmp/spec_hash"))?
+        .as_str()
+        .map(str::to_string)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ctime_like_fio() {
+        // fio 3.33 wrote timestamp 1796221614 as "Wed Dec  2 14:26:54 2026".
+        assert_eq!(ctime(1_796_221_614), "Wed Dec  2 14:26:54 2026");
+        assert_eq!(ctime(0), "Thu Jan  1 00:00:00 1970");
+    }
+
+    #[test]
+    fn atomic_write_leaves_no_temp() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("a.json");
+        write_atomic(&p, b"{}").unwrap();
+        assert_eq!(std::fs::read(&p).unwrap(), b"{}");
+        let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().flatten().collect();
+        assert_eq!(names.len(), 1);
+    }
+}

@@ -1,0 +1,250 @@
+//! What one job does (rw, bs, depth, threads, time, size, mix), the
+//! built-in `article` matrix, and the stable hash that decides whether a
+//! result on disk is still the result of this job.
+
+use std::fmt;
+
+/// fio's `rw` values the harness can run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Rw {
+    Read,
+    Write,
+    RandRead,
+    RandWrite,
+    /// Sequential mixed (fio `rw`/`readwrite`).
+    ReadWrite,
+    RandRw,
+}
+
+impl Rw {
+    pub fn parse(s: &str) -> Option<Rw> {
+        Some(match s.trim() {
+            "read" => Rw::Read,
+            "write" => Rw::Write,
+            "randread" => Rw::RandRead,
+            "randwrite" => Rw::RandWrite,
+            "rw" | "readwrite" => Rw::ReadWrite,
+            "randrw" => Rw::RandRw,
+            _ => return None,
+        })
+    }
+
+    /// fio's spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Rw::Read => "read",
+            Rw::Write => "write",
+            Rw::RandRead => "randread",
+            Rw::RandWrite => "randwrite",
+            Rw::ReadWrite => "rw",
+            Rw::RandRw => "randrw",
+        }
+    }
+
+    pub fn is_random(self) -> bool {
+        matches!(self, Rw::RandRead | Rw::RandWrite | Rw::RandRw)
+    }
+
+    /// True when some of the job's I/O writes.
+    pub fn writes(self) -> bool {
+        !matches!(self, Rw::Read | Rw::RandRead)
+    }
+
+    /// Share of reads in percent (fio's `rwmixread` only matters for mixes).
+    pub fn read_pct(self, rwmixread: u8) -> u8 {
+        match self {
+            Rw::Read | Rw::RandRead => 100,
+            Rw::Write | Rw::RandWrite => 0,
+            Rw::ReadWrite | Rw::RandRw => rwmixread,
+        }
+    }
+}
+
+impl fmt::Display for Rw {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One job, engine-independent. Times in seconds, sizes in bytes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct JobSpec {
+    /// fio `name`; also the result file's stem.
+    pub name: String,
+    pub rw: Rw,
+    pub bs: u64,
+    pub iodepth: u32,
+    pub numjobs: u32,
+    /// Measured time (after ramp), seconds.
+    pub runtime_s: u64,
+    /// Warm-up before measuring, seconds.
+    pub ramp_s: u64,
+    /// Region of the target the job covers, bytes.
+    pub size: u64,
+    /// Percent of reads in a mixed job.
+    pub rwmixread: u8,
+    /// O_DIRECT.
+    pub direct: bool,
+    /// Run for `runtime_s` (true) or stop after `size` bytes per thread.
+    pub time_based: bool,
+}
+
+impl JobSpec {
+    /// The default job name: `randread-4k-qd32-j1`.
+    pub fn default_name(rw: Rw, bs: u64, iodepth: u32, numjobs: u32) -> String {
+        format!(
+            "{rw}-{}-qd{iodepth}-j{numjobs}",
+            crate::units::format_bs(bs)
+        )
+    }
+
+    /// Checks what fio would refuse too, with the flag to fix it.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.bs == 0 || self.bs % 512 != 0 {
+            return Err(format!(
+                "job {}: --bs {} is not a multiple of 512 bytes",
+                self.name, self.bs
+            ));
+        }
+        if self.size < self.bs {
+            return Err(format!(
+                "job {}: --size {} is smaller than --bs {}",
+                self.name, self.size, self.bs
+            ));
+        }
+        if self.iodepth == 0 || self.iodepth > 65536 {
+            return Err(format!("job {}: --iodepth must be 1..65536", self.name));
+        }
+        if self.numjobs == 0 || self.numjobs > 1024 {
+            return Err(format!("job {}: --numjobs must be 1..1024", self.name));
+        }
+        if self.rwmixread > 100 {
+            return Err(format!("job {}: --rwmixread must be 0..100", self.name));
+        }
+        if self.time_based && self.runtime_s == 0 {
+            return Err(format!(
+                "job {}: a time-based job needs --runtime > 0",
+                self.name
+            ));
+        }
+        Ok(())
+    }
+
+    /// The canonical text the spec hash is computed from: every field that
+    /// changes the measurement, in a fixed order.
+    pub fn canonical(&self, engine: &str, engine_opts: &str, target: &str) -> String {
+        format!(
+            "v1;name={};rw={};bs={};iodepth={};numjobs={};runtime={};ramp={};size={};rwmixread={};direct={};time_based={};engine={engine};opts={engine_opts};target={target}",
+            self.name,
+            self.rw,
+            self.bs,
+            self.iodepth,
+            self.numjobs,
+            self.runtime_s,
+            self.ramp_s,
+            self.size,
+            self.rwmixread,
+            self.direct as u8,
+            self.time_based as u8,
+        )
+    }
+}
+
+/// FNV-1a 64, hex: stable across Rust versions and platforms, unlike
+/// `DefaultHasher`, so a result written today is still recognised later.
+pub fn spec_hash(canonical: &str) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in canonical.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{h:016x}")
+}
+
+/// The matrix of the article nvcmp's comparisons were first built for.
+pub fn article_matrix(template: &JobSpec) -> Vec<JobSpec> {
+    const K: u64 = 1024;
+    let cells = [
+        (Rw::RandRead, 4 * K),
+        (Rw::RandRead, 64 * K),
+        (Rw::Read, 64 * K),
+        (Rw::Read, 128 * K),
+        (Rw::RandWrite, 4 * K),
+        (Rw::RandWrite, 64 * K),
+        (Rw::Write, 64 * K),
+        (Rw::Write, 128 * K),
+    ];
+    cells
+        .iter()
+        .map(|&(rw, bs)| JobSpec {
+            name: JobSpec::default_name(rw, bs, template.iodepth, template.numjobs),
+            rw,
+            bs,
+            ..template.clone()
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn job() -> JobSpec {
+        JobSpec {
+            name: "x".into(),
+            rw: Rw::RandRead,
+            bs: 4096,
+            iodepth: 32,
+            numjobs: 1,
+            runtime_s: 10,
+            ramp_s: 0,
+            size: 1 << 30,
+            rwmixread: 50,
+            direct: true,
+            time_based: true,
+        }
+    }
+
+    #[test]
+    fn article_matrix_has_the_eight_cells() {
+        let m = article_matrix(&job());
+        let names: Vec<_> = m.iter().map(|j| j.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "randread-4k-qd32-j1",
+                "randread-64k-qd32-j1",
+                "read-64k-qd32-j1",
+                "read-128k-qd32-j1",
+                "randwrite-4k-qd32-j1",
+                "randwrite-64k-qd32-j1",
+                "write-64k-qd32-j1",
+                "write-128k-qd32-j1"
+            ]
+        );
+        assert!(m.iter().all(|j| j.validate().is_ok()));
+    }
+
+    #[test]
+    fn hash_changes_with_the_spec() {
+        let a = job();
+        let mut b = job();
+        b.iodepth = 16;
+        let ha = spec_hash(&a.canonical("psync", "", "t"));
+        assert_eq!(ha, spec_hash(&a.canonical("psync", "", "t")));
+        assert_ne!(ha, spec_hash(&b.canonical("psync", "", "t")));
+        assert_ne!(ha, spec_hash(&a.canonical("libaio", "", "t")));
+        // FNV-1a of "" is the offset basis: the constant is right.
+        assert_eq!(spec_hash(""), "cbf29ce484222325");
+    }
+
+    #[test]
+    fn validation_names_the_flag() {
+        let mut j = job();
+        j.bs = 1000;
+        assert!(j.validate().unwrap_err().contains("--bs"));
+        let mut j = job();
+        j.size = 1024;
+        assert!(j.validate().unwrap_err().contains("--size"));
+    }
+}
