@@ -131,19 +131,29 @@ pub(crate) fn plan(cmp: &Comparison) -> Vec<Chart> {
 
 /// Writes every chart of `cmp` to `dir/charts/` and returns their paths in
 /// plan order (bars, deltas, efficiency, percentiles, distributions).
-pub fn render_all(
+/// What both entry points do first: check the size, register the font,
+/// create DIR/charts/, plan the charts and give each a unique file stem.
+fn prepare(
     cmp: &Comparison,
     dir: &Path,
     opts: &ChartOptions,
-) -> anyhow::Result<Vec<PathBuf>> {
+) -> anyhow::Result<(PathBuf, Vec<Chart>, Vec<String>)> {
     check_size(opts)?;
     font::register()?;
     let out = dir.join("charts");
     std::fs::create_dir_all(&out)
         .with_context(|| format!("cannot create chart folder {}", out.display()))?;
-
     let charts = plan(cmp);
     let stems = names::unique(charts.iter().map(|c| c.stem(cmp)).collect());
+    Ok((out, charts, stems))
+}
+
+pub fn render_all(
+    cmp: &Comparison,
+    dir: &Path,
+    opts: &ChartOptions,
+) -> anyhow::Result<Vec<PathBuf>> {
+    let (out, charts, stems) = prepare(cmp, dir, opts)?;
     // Charts are independent; rendering them on all cores halves the wall
     // time on a 2-core runner. Order of the result is the plan's.
     charts
@@ -165,13 +175,7 @@ pub fn render_each(
     dir: &Path,
     opts: &ChartOptions,
 ) -> anyhow::Result<Vec<(PathBuf, std::time::Duration)>> {
-    check_size(opts)?;
-    font::register()?;
-    let out = dir.join("charts");
-    std::fs::create_dir_all(&out)
-        .with_context(|| format!("cannot create chart folder {}", out.display()))?;
-    let charts = plan(cmp);
-    let stems = names::unique(charts.iter().map(|c| c.stem(cmp)).collect());
+    let (out, charts, stems) = prepare(cmp, dir, opts)?;
     charts
         .iter()
         .zip(&stems)
