@@ -7,6 +7,9 @@
 # /usr/bin/time so both are counted the same way, io_uring workers and
 # fio's helper threads included; target: nvcmp <= fio).
 #
+# Also prints each one's mean total latency (fio `lat`) and p99 completion
+# latency as ratios nvcmp/fio (target: within a few percent).
+#
 # Cases:
 #   disk  4k randread QD32 O_DIRECT on a file on the disk (libaio, io_uring;
 #         psync at QD1 since it is synchronous)
@@ -45,7 +48,7 @@ trap 'rm -rf "$WORK" "$SHM_FILE"' EXIT
 fio --name=layout --filename="$SHM_FILE" --size="$SIZE" --rw=write --bs=1m \
   --output=/dev/null
 
-# One measured run: prints "iops ios cpu_seconds".
+# One measured run: prints "iops ios cpu_seconds lat_mean_ns clat_p99_ns".
 run_nvcmp() { # engine target direct iodepth
   local out=$WORK/n$RANDOM
   local dflag=--direct; [[ $3 == 0 ]] && dflag=--buffered
@@ -56,7 +59,7 @@ run_nvcmp() { # engine target direct iodepth
   local f; f=$(ls "$out"/x/*.json)
   read -r u s < "$WORK/time"
   jq -r --arg u "$u" --arg s "$s" \
-    '.jobs[0].read | "\(.iops) \(.total_ios) \(($u|tonumber)+($s|tonumber))"' "$f"
+    '.jobs[0].read | "\(.iops) \(.total_ios) \(($u|tonumber)+($s|tonumber)) \(.lat_ns.mean) \(.clat_ns.percentile["99.000000"] // 0)"' "$f"
   rm -rf "$out"
 }
 
@@ -68,29 +71,41 @@ run_fio() { # engine target direct iodepth
     --direct="$3" --output-format=json --output="$f"
   read -r u s < "$WORK/time"
   jq -r --arg u "$u" --arg s "$s" \
-    '.jobs[0].read | "\(.iops) \(.total_ios) \(($u|tonumber)+($s|tonumber))"' "$f"
+    '.jobs[0].read | "\(.iops) \(.total_ios) \(($u|tonumber)+($s|tonumber)) \(.lat_ns.mean) \(.clat_ns.percentile["99.000000"] // 0)"' "$f"
   rm -f "$f"
 }
 
 printf '# nvcmp (%s build) vs %s, %s runs of %ss each, alternating\n' \
   "$BUILD" "$(fio --version)" "$REPS" "$RUNTIME"
-printf '| case | engine | nvcmp IOPS | fio IOPS | IOPS ratio | nvcmp CPU-us/IO | fio CPU-us/IO | CPU ratio |\n'
-printf '|---|---|---:|---:|---:|---:|---:|---:|\n'
+printf '| case | engine | nvcmp IOPS | fio IOPS | IOPS ratio | nvcmp CPU-us/IO | fio CPU-us/IO | CPU ratio | lat ratio | p99 ratio |\n'
+printf '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n'
 
 bench() { # case engine target direct iodepth
-  local n_iops=0 f_iops=0 n_cpu=0 f_cpu=0 n_ios=0 f_ios=0
+  local runs=$WORK/runs
+  : > "$runs"
   for ((i = 0; i < REPS; i++)); do
-    read -r a b c < <(run_nvcmp "$2" "$3" "$4" "$5")
-    n_iops=$(echo "$n_iops + $a" | bc -l); n_ios=$(echo "$n_ios + $b" | bc -l); n_cpu=$(echo "$n_cpu + $c" | bc -l)
-    read -r a b c < <(run_fio "$2" "$3" "$4" "$5")
-    f_iops=$(echo "$f_iops + $a" | bc -l); f_ios=$(echo "$f_ios + $b" | bc -l); f_cpu=$(echo "$f_cpu + $c" | bc -l)
+    echo "nvcmp $(run_nvcmp "$2" "$3" "$4" "$5")" >> "$runs"
+    echo "fio $(run_fio "$2" "$3" "$4" "$5")" >> "$runs"
   done
-  python3 - "$1" "$2" "$n_iops" "$f_iops" "$n_cpu" "$f_cpu" "$n_ios" "$f_ios" "$REPS" <<'EOF'
+  python3 - "$1" "$2" "$runs" <<'EOF'
 import sys
-case, eng, ni, fi, nc, fc, nn, fn, reps = sys.argv[1:]
-ni, fi, nc, fc, nn, fn, reps = map(float, (ni, fi, nc, fc, nn, fn, reps))
-nu, fu = 1e6 * nc / max(nn, 1), 1e6 * fc / max(fn, 1)
-print(f"| {case} | {eng} | {ni/reps:,.0f} | {fi/reps:,.0f} | {ni/max(fi,1e-9):.3f} | {nu:.2f} | {fu:.2f} | {nu/max(fu,1e-9):.3f} |")
+case, eng, path = sys.argv[1:]
+acc = {"nvcmp": [], "fio": []}
+for line in open(path):
+    who, *vals = line.split()
+    acc[who].append([float(v) for v in vals])
+def mean(who, k):
+    xs = [r[k] for r in acc[who]]
+    return sum(xs) / max(len(xs), 1)
+def per_io(who):
+    ios = sum(r[1] for r in acc[who])
+    return 1e6 * sum(r[2] for r in acc[who]) / max(ios, 1)
+ratio = lambda a, b: a / b if b else float("nan")
+ni, fi = mean("nvcmp", 0), mean("fio", 0)
+nu, fu = per_io("nvcmp"), per_io("fio")
+print(f"| {case} | {eng} | {ni:,.0f} | {fi:,.0f} | {ratio(ni, fi):.3f} | {nu:.2f} | {fu:.2f} | "
+      f"{ratio(nu, fu):.3f} | {ratio(mean('nvcmp', 3), mean('fio', 3)):.3f} | "
+      f"{ratio(mean('nvcmp', 4), mean('fio', 4)):.3f} |")
 EOF
 }
 

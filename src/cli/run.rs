@@ -60,6 +60,15 @@ pub struct Args {
     pub bs: String,
     #[arg(long, default_value_t = 32)]
     pub iodepth: u32,
+    /// I/Os per submit call (fio's iodepth_batch_submit). 1, as in fio,
+    /// keeps the device queue full; larger batches save syscalls but make
+    /// I/Os reach the device in bursts.
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub iodepth_batch: u32,
+    /// Most completions reaped per call (fio's iodepth_batch_complete_max).
+    /// 1, as in fio, refills the queue as each I/O completes.
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub iodepth_batch_complete: u32,
     /// Threads per job (results are merged as fio's group_reporting does).
     #[arg(long, default_value_t = 1)]
     pub numjobs: u32,
@@ -145,6 +154,8 @@ pub fn options(args: &Args) -> anyhow::Result<RunOptions> {
         rw,
         bs,
         iodepth: args.iodepth,
+        iodepth_batch: args.iodepth_batch,
+        iodepth_batch_complete: args.iodepth_batch_complete,
         numjobs: args.numjobs,
         runtime_s: args.runtime,
         ramp_s: args.ramp_time,

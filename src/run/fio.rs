@@ -46,6 +46,15 @@ pub fn job_file(spec: &JobSpec, ioengine: &str, filename: &str, unlink: bool) ->
     s += &format!("rw={}\n", spec.rw);
     s += &format!("bs={}\n", spec.bs);
     s += &format!("iodepth={}\n", spec.iodepth);
+    if spec.iodepth_batch != 1 {
+        s += &format!("iodepth_batch_submit={}\n", spec.iodepth_batch);
+    }
+    if spec.iodepth_batch_complete != 1 {
+        s += &format!(
+            "iodepth_batch_complete_max={}\n",
+            spec.iodepth_batch_complete
+        );
+    }
     s += &format!("numjobs={}\n", spec.numjobs);
     s += &format!("size={}\n", spec.size);
     if spec.runtime_s > 0 {
@@ -152,6 +161,8 @@ mod tests {
             rw: Rw::RandRw,
             bs: 4096,
             iodepth: 8,
+            iodepth_batch: 1,
+            iodepth_batch_complete: 1,
             numjobs: 2,
             runtime_s: 5,
             ramp_s: 1,

@@ -76,6 +76,12 @@ pub fn parse(text: &str, defaults: &JobSpec) -> Result<JobFile, String> {
             "rw" | "readwrite" => target.rw = Rw::parse(val).ok_or_else(bad)?,
             "bs" | "blocksize" => target.bs = crate::units::parse_size(val).ok_or_else(bad)?,
             "iodepth" => target.iodepth = val.parse().map_err(|_| bad())?,
+            "iodepth_batch" | "iodepth_batch_submit" => {
+                target.iodepth_batch = val.parse().map_err(|_| bad())?
+            }
+            "iodepth_batch_complete_max" => {
+                target.iodepth_batch_complete = val.parse().map_err(|_| bad())?
+            }
             "numjobs" => target.numjobs = val.parse().map_err(|_| bad())?,
             "runtime" | "timeout" => target.runtime_s = parse_secs(val).ok_or_else(bad)?,
             "ramp_time" => target.ramp_s = parse_secs(val).ok_or_else(bad)?,
@@ -91,7 +97,7 @@ pub fn parse(text: &str, defaults: &JobSpec) -> Result<JobFile, String> {
             _ => {
                 return Err(format!(
                     "line {lineno}: option `{key}` is not supported by nvcmp's job files \
-                     (supported: rw bs iodepth numjobs runtime size filename ioengine direct \
+                     (supported: rw bs iodepth iodepth_batch iodepth_batch_complete_max numjobs runtime size filename ioengine direct \
                      rwmixread time_based ramp_time)"
                 ));
             }
@@ -119,6 +125,8 @@ mod tests {
             rw: Rw::Read,
             bs: 4096,
             iodepth: 1,
+            iodepth_batch: 1,
+            iodepth_batch_complete: 1,
             numjobs: 1,
             runtime_s: 0,
             ramp_s: 0,

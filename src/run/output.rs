@@ -149,6 +149,15 @@ pub fn job_options(spec: &JobSpec, engine: &str, target: &str) -> Map<String, Va
     put("rw", spec.rw.to_string());
     put("bs", crate::units::format_bs(spec.bs));
     put("iodepth", spec.iodepth.to_string());
+    if spec.iodepth_batch != 1 {
+        put("iodepth_batch_submit", spec.iodepth_batch.to_string());
+    }
+    if spec.iodepth_batch_complete != 1 {
+        put(
+            "iodepth_batch_complete_max",
+            spec.iodepth_batch_complete.to_string(),
+        );
+    }
     put("numjobs", spec.numjobs.to_string());
     put("ioengine", engine.to_string());
     put("direct", (spec.direct as u8).to_string());

@@ -74,6 +74,12 @@ pub struct JobSpec {
     pub rw: Rw,
     pub bs: u64,
     pub iodepth: u32,
+    /// I/Os handed to the kernel per submit call (fio's
+    /// `iodepth_batch_submit`, 1 by default).
+    pub iodepth_batch: u32,
+    /// Most completions taken per reap call (fio's
+    /// `iodepth_batch_complete_max`, 1 by default).
+    pub iodepth_batch_complete: u32,
     pub numjobs: u32,
     /// Measured time (after ramp), seconds.
     pub runtime_s: u64,
@@ -115,6 +121,18 @@ impl JobSpec {
         if self.iodepth == 0 || self.iodepth > 65536 {
             return Err(format!("job {}: --iodepth must be 1..65536", self.name));
         }
+        if self.iodepth_batch == 0 || self.iodepth_batch > self.iodepth {
+            return Err(format!(
+                "job {}: --iodepth-batch must be 1..--iodepth ({})",
+                self.name, self.iodepth
+            ));
+        }
+        if self.iodepth_batch_complete == 0 || self.iodepth_batch_complete > self.iodepth {
+            return Err(format!(
+                "job {}: --iodepth-batch-complete must be 1..--iodepth ({})",
+                self.name, self.iodepth
+            ));
+        }
         if self.numjobs == 0 || self.numjobs > 1024 {
             return Err(format!("job {}: --numjobs must be 1..1024", self.name));
         }
@@ -134,11 +152,13 @@ impl JobSpec {
     /// changes the measurement, in a fixed order.
     pub fn canonical(&self, engine: &str, engine_opts: &str, target: &str) -> String {
         format!(
-            "v1;name={};rw={};bs={};iodepth={};numjobs={};runtime={};ramp={};size={};rwmixread={};direct={};time_based={};engine={engine};opts={engine_opts};target={target}",
+            "v1;name={};rw={};bs={};iodepth={};iodepth_batch={};iodepth_batch_complete={};numjobs={};runtime={};ramp={};size={};rwmixread={};direct={};time_based={};engine={engine};opts={engine_opts};target={target}",
             self.name,
             self.rw,
             self.bs,
             self.iodepth,
+            self.iodepth_batch,
+            self.iodepth_batch_complete,
             self.numjobs,
             self.runtime_s,
             self.ramp_s,
@@ -195,6 +215,8 @@ mod tests {
             rw: Rw::RandRead,
             bs: 4096,
             iodepth: 32,
+            iodepth_batch: 1,
+            iodepth_batch_complete: 1,
             numjobs: 1,
             runtime_s: 10,
             ramp_s: 0,

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use super::engines::{AlignedBuf, Completion, Dir, EngineKind, EngineOptions, IoUnit, sys};
+use super::engines::{AlignedBuf, Completion, Dir, Engine, EngineKind, EngineOptions, IoUnit, sys};
 use super::spec::JobSpec;
 use super::stats::DirStats;
 
@@ -132,6 +132,30 @@ impl Rng {
     }
 }
 
+/// Hands what is queued to the engine and stamps the issue time of what
+/// the kernel took; the rest stays queued in the engine for the next call.
+fn submit(
+    engine: &mut dyn Engine,
+    queued: &mut Vec<usize>,
+    issue_ns: &mut [u64],
+    inflight: &mut usize,
+    dist: &mut Distributions,
+    now: impl Fn() -> u64,
+) -> io::Result<()> {
+    let n = engine.commit()?;
+    let t = now();
+    for &slot in &queued[..n] {
+        issue_ns[slot] = t;
+    }
+    dist.submit[Distributions::batch_idx(n)] += 1;
+    *inflight += n;
+    // fio's io_u_mark_depth: the batch counts at the depth it brought the
+    // queue to.
+    dist.depth[Distributions::depth_idx(*inflight)] += n as u64;
+    queued.drain(..n);
+    Ok(())
+}
+
 /// Runs one thread of a job to its end.
 pub fn run(cfg: WorkerCfg) -> WorkerResult {
     match run_inner(&cfg) {
@@ -150,7 +174,7 @@ pub fn run(cfg: WorkerCfg) -> WorkerResult {
 fn run_inner(cfg: &WorkerCfg) -> io::Result<WorkerResult> {
     let spec = &*cfg.spec;
     let bs = spec.bs as usize;
-    let caps_sync = matches!(cfg.engine, EngineKind::Psync);
+    let caps_sync = matches!(cfg.engine, EngineKind::Psync | EngineKind::Null);
     let depth = if caps_sync { 1 } else { spec.iodepth as usize };
     // Declared before the engine so it is dropped after it: the kernel may
     // hold pointers into it until the engine's cleanup.
@@ -195,6 +219,8 @@ fn run_inner(cfg: &WorkerCfg) -> io::Result<WorkerResult> {
     let mut last_done = 0u64;
     let interval = SAMPLE_INTERVAL.as_nanos() as u64;
     let mut stopping = false;
+    let batch = (spec.iodepth_batch as usize).clamp(1, depth);
+    let reap_max = (spec.iodepth_batch_complete as usize).clamp(1, depth);
 
     let outcome = (|| -> io::Result<()> {
         loop {
@@ -250,20 +276,31 @@ fn run_inner(cfg: &WorkerCfg) -> io::Result<WorkerResult> {
                         break;
                     }
                     queued.push(slot);
+                    // Submit as soon as `batch` I/Os are ready (fio's
+                    // `iodepth_batch_submit`, 1 by default): holding a whole
+                    // refill back until it is prepared makes the I/Os reach
+                    // the device in bursts that complete together, and the
+                    // queue then runs in lockstep instead of staying full.
+                    if queued.len() >= batch {
+                        submit(
+                            &mut *engine,
+                            &mut queued,
+                            &mut issue_ns,
+                            &mut inflight,
+                            &mut res.dist,
+                            || ns(Instant::now()),
+                        )?;
+                    }
                 }
                 if !queued.is_empty() {
-                    let n = engine.commit()?;
-                    let t = ns(Instant::now());
-                    for &slot in &queued[..n] {
-                        issue_ns[slot] = t;
-                    }
-                    res.dist.submit[Distributions::batch_idx(n)] += 1;
-                    inflight += n;
-                    // fio's io_u_mark_depth: the batch counts at the depth it
-                    // brought the queue to.
-                    res.dist.depth[Distributions::depth_idx(inflight)] += n as u64;
-                    // What the kernel did not take stays queued in the engine.
-                    queued.drain(..n);
+                    submit(
+                        &mut *engine,
+                        &mut queued,
+                        &mut issue_ns,
+                        &mut inflight,
+                        &mut res.dist,
+                        || ns(Instant::now()),
+                    )?;
                 } else if caps.sync {
                     res.dist.submit[1] += 1;
                 }
@@ -271,7 +308,7 @@ fn run_inner(cfg: &WorkerCfg) -> io::Result<WorkerResult> {
             // Reap: wait for one when the queue is full or we are draining.
             let min = if free.is_empty() || stopping { 1 } else { 0 };
             done.clear();
-            engine.reap(min, &mut done)?;
+            engine.reap(min, reap_max, &mut done)?;
             if done.is_empty() {
                 continue;
             }
@@ -345,7 +382,7 @@ fn run_inner(cfg: &WorkerCfg) -> io::Result<WorkerResult> {
                 break;
             }
             done.clear();
-            if engine.reap(1, &mut done).is_err() {
+            if engine.reap(1, depth, &mut done).is_err() {
                 break;
             }
             inflight = inflight.saturating_sub(done.len());

@@ -127,7 +127,7 @@ impl Engine for Uring {
         Ok(n)
     }
 
-    fn reap(&mut self, min: usize, out: &mut Vec<Completion>) -> io::Result<()> {
+    fn reap(&mut self, min: usize, max: usize, out: &mut Vec<Completion>) -> io::Result<()> {
         let min = min.min(self.inflight);
         if min > 0 && self.ring.completion().len() < min {
             match self.ring.submit_and_wait(min) {
@@ -136,7 +136,7 @@ impl Engine for Uring {
                 Err(e) => return Err(e),
             }
         }
-        for cqe in self.ring.completion() {
+        for cqe in self.ring.completion().take(max.max(1)) {
             let r = cqe.result();
             out.push(Completion {
                 slot: cqe.user_data() as usize,

@@ -148,20 +148,21 @@ impl Engine for Libaio {
         Ok(sent)
     }
 
-    fn reap(&mut self, min: usize, out: &mut Vec<Completion>) -> io::Result<()> {
+    fn reap(&mut self, min: usize, max: usize, out: &mut Vec<Completion>) -> io::Result<()> {
         if self.inflight == 0 {
             return Ok(());
         }
         let min = min.min(self.inflight);
+        let max = max.clamp(min.max(1), self.events.len());
         let r = loop {
-            // SAFETY: `events` has room for `events.len()` io_events; a null
-            // timeout waits until `min` are done.
+            // SAFETY: `events` has room for `max` <= `events.len()`
+            // io_events; a null timeout waits until `min` are done.
             let r = unsafe {
                 libc::syscall(
                     libc::SYS_io_getevents,
                     self.ctx,
                     min as libc::c_long,
-                    self.events.len() as libc::c_long,
+                    max as libc::c_long,
                     self.events.as_mut_ptr(),
                     std::ptr::null_mut::<libc::timespec>(),
                 )

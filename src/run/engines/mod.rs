@@ -82,8 +82,9 @@ pub trait Engine {
     fn queue(&mut self, io: IoUnit) -> io::Result<()>;
     /// Hands everything queued to the kernel; returns how many went.
     fn commit(&mut self) -> io::Result<usize>;
-    /// Waits for at least `min` completions and appends what is done.
-    fn reap(&mut self, min: usize, out: &mut Vec<Completion>) -> io::Result<()>;
+    /// Waits for at least `min` completions and appends what is done, at
+    /// most `max` of them.
+    fn reap(&mut self, min: usize, max: usize, out: &mut Vec<Completion>) -> io::Result<()>;
 }
 
 /// The engines `nvcmp run --engine` offers natively (`fio` is handled by
@@ -120,7 +121,7 @@ impl EngineKind {
             file.ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "engine needs a file"))
         };
         Ok(match self {
-            EngineKind::Null => Box::new(null::Null::new(depth)),
+            EngineKind::Null => Box::new(null::Null::new()),
             EngineKind::Psync => Box::new(psync::Psync::new(need_file()?, buf)),
             #[cfg(target_os = "linux")]
             EngineKind::Libaio => Box::new(libaio::Libaio::new(need_file()?, depth, buf)?),

@@ -63,7 +63,7 @@ impl Engine for Psync {
         Ok(0)
     }
 
-    fn reap(&mut self, _min: usize, out: &mut Vec<Completion>) -> io::Result<()> {
+    fn reap(&mut self, _min: usize, _max: usize, out: &mut Vec<Completion>) -> io::Result<()> {
         out.extend(self.done.take());
         Ok(())
     }
