@@ -1,24 +1,14 @@
 //! Every config against the baseline, in percent, per workload: one chart
 //! per group and metric, the deltas as the comparison computed them.
 
-use plotters::coord::Shift;
-use plotters::prelude::*;
-
-use super::bars::lower_first;
-use super::frame::{Frame, Sizes};
+use super::bars::{METRICS, lower_first};
+use super::figure::{Body, Figure};
+use super::frame::Frame;
 use super::grouped::{Mark, Panel, Series};
 use super::palette;
-use super::scale::{Scale, better_text, metric_name, metric_slug};
+use super::scale::{Scale, metric_name};
 use crate::compare::{Comparison, Metric};
 use crate::model::Direction;
-
-const METRICS: [Metric; 5] = [
-    Metric::BwBytesPerS,
-    Metric::Iops,
-    Metric::LatMeanNs,
-    Metric::ClatP99Ns,
-    Metric::CpuPct,
-];
 
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Delta {
@@ -43,46 +33,22 @@ pub(crate) fn plan(cmp: &Comparison) -> Vec<Delta> {
     if !has_baseline || others(cmp).is_empty() {
         return Vec::new();
     }
-    let mut out = Vec::new();
-    for direction in super::groups(cmp) {
-        for metric in METRICS {
-            let any = cmp.workloads.iter().any(|w| {
-                w.direction == direction
-                    && super::result(w, metric)
-                        .is_some_and(|r| r.delta_pct.values().any(|d| d.is_some()))
-            });
-            if any {
-                out.push(Delta { direction, metric });
-            }
-        }
-    }
-    out
+    super::group_metrics(cmp, &METRICS, |w, metric| {
+        super::result(w, metric).is_some_and(|r| r.delta_pct.values().any(|d| d.is_some()))
+    })
+    .into_iter()
+    .map(|(direction, metric)| Delta { direction, metric })
+    .collect()
 }
 
 impl Delta {
     pub fn stem(&self) -> String {
-        format!(
-            "delta_{}_{}",
-            self.direction.as_str(),
-            metric_slug(self.metric)
-        )
+        super::group_metric_stem("delta", self.direction, self.metric)
     }
 
-    pub fn draw<DB: DrawingBackend>(
-        &self,
-        cmp: &Comparison,
-        root: &DrawingArea<DB, Shift>,
-    ) -> anyhow::Result<()>
-    where
-        DB::ErrorType: 'static,
-    {
+    pub fn figure(&self, cmp: &Comparison) -> Figure {
         let baseline = cmp.baseline.clone().unwrap_or_default();
-        let (categories, results): (Vec<_>, Vec<_>) = cmp
-            .workloads
-            .iter()
-            .filter(|w| w.direction == self.direction)
-            .filter_map(|w| Some((super::workload_label(w), super::result(w, self.metric)?)))
-            .unzip();
+        let (categories, results) = super::group_results(cmp, self.direction, self.metric);
         let others = others(cmp);
         let series = others
             .iter()
@@ -96,7 +62,6 @@ impl Delta {
             })
             .collect();
         let name = metric_name(self.metric);
-        let better = results.first().map(|r| better_text(r.better));
         let frame = Frame {
             title: format!(
                 "{} {}: change vs {}",
@@ -106,24 +71,23 @@ impl Delta {
             ),
             subtitle: Some(format!(
                 "Percent of the baseline's value{}",
-                better.map(|b| format!(" ({b})")).unwrap_or_default()
+                super::better_suffix(&results)
             )),
-            legend: others
-                .iter()
-                .map(|(i, c)| (c.to_string(), palette::color(*i)))
-                .collect(),
+            legend: super::legend_of(cmp, others.iter().map(|(i, _)| *i)),
             footnotes: vec![format!(
                 "Baseline: {baseline}. 0 % = same as the baseline; n/a = no value for that config."
             )],
         };
-        let plot = frame.draw(root)?;
-        Panel {
+        let panel = Panel {
             heading: None,
             y_desc: "Change vs baseline (%)".into(),
             categories,
             series,
             scale: Scale::delta(),
+        };
+        Figure {
+            frame,
+            body: Body::Panels(vec![panel]),
         }
-        .draw(&plot, Sizes::of(root))
     }
 }

@@ -2,12 +2,10 @@
 //! percent side by side, with the comparison's winners marked. The figure
 //! a CPU-bound comparison cares about most.
 
-use plotters::coord::Shift;
-use plotters::prelude::*;
-
-use super::frame::{Frame, Sizes};
+use super::figure::{Body, Figure};
+use super::frame::Frame;
 use super::grouped::Panel;
-use super::scale::{Scale, better_text, metric_name};
+use super::scale::{Scale, metric_name};
 use crate::compare::{Comparison, Metric};
 use crate::model::Direction;
 
@@ -42,39 +40,23 @@ impl Efficiency {
         format!("efficiency_{}", self.direction.as_str())
     }
 
-    pub fn draw<DB: DrawingBackend>(
-        &self,
-        cmp: &Comparison,
-        root: &DrawingArea<DB, Shift>,
-    ) -> anyhow::Result<()>
-    where
-        DB::ErrorType: 'static,
-    {
+    pub fn figure(&self, cmp: &Comparison) -> Figure {
         let metrics = metrics_in(cmp, self.direction);
         let mut panels = Vec::new();
         let mut footnotes = Vec::new();
         let mut all_results = Vec::new();
         for metric in &metrics {
-            let (categories, results): (Vec<_>, Vec<_>) = cmp
-                .workloads
-                .iter()
-                .filter(|w| w.direction == self.direction)
-                .filter_map(|w| Some((super::workload_label(w), super::result(w, *metric)?)))
-                .unzip();
+            let (categories, results) = super::group_results(cmp, self.direction, *metric);
             let scale = Scale::for_metric(*metric, super::max_value(&results));
             let name = metric_name(*metric);
             footnotes.extend(super::precision_notes(cmp, name, &results, &scale));
-            let better = results.first().map(|r| better_text(r.better));
             let unit = if scale.unit.is_empty() {
                 "IOPS per CPU %"
             } else {
                 scale.unit
             };
             panels.push(Panel {
-                heading: Some(format!(
-                    "{name}{}",
-                    better.map(|b| format!(" ({b})")).unwrap_or_default()
-                )),
+                heading: Some(format!("{name}{}", super::better_suffix(&results))),
                 y_desc: unit.to_string(),
                 categories,
                 series: super::series(cmp, &results),
@@ -93,11 +75,9 @@ impl Efficiency {
             legend: super::legend(cmp),
             footnotes,
         };
-        let plot = frame.draw(root)?;
-        let parts = plot.split_evenly((1, panels.len().max(1)));
-        for (panel, area) in panels.iter().zip(&parts) {
-            panel.draw(area, Sizes::of(root))?;
+        Figure {
+            frame,
+            body: Body::Panels(panels),
         }
-        Ok(())
     }
 }

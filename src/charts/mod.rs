@@ -15,9 +15,11 @@ mod bars;
 mod cdf;
 mod delta;
 mod efficiency;
+mod figure;
 mod font;
 mod frame;
 mod grouped;
+mod lines;
 mod names;
 mod palette;
 mod percentiles;
@@ -30,7 +32,6 @@ mod tests;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
-use plotters::coord::Shift;
 use plotters::prelude::*;
 use rayon::prelude::*;
 
@@ -100,20 +101,14 @@ impl Chart {
         }
     }
 
-    fn draw<DB: DrawingBackend>(
-        &self,
-        cmp: &Comparison,
-        root: &DrawingArea<DB, Shift>,
-    ) -> anyhow::Result<()>
-    where
-        DB::ErrorType: 'static,
-    {
+    /// What to draw; the drawing itself is [`figure::Figure::draw`].
+    fn figure(&self, cmp: &Comparison) -> figure::Figure {
         match self {
-            Chart::Bars(c) => c.draw(cmp, root),
-            Chart::Delta(c) => c.draw(cmp, root),
-            Chart::Efficiency(c) => c.draw(cmp, root),
-            Chart::Percentiles(c) => c.draw(cmp, root),
-            Chart::Cdf(c) => c.draw(cmp, root),
+            Chart::Bars(c) => c.figure(cmp),
+            Chart::Delta(c) => c.figure(cmp),
+            Chart::Efficiency(c) => c.figure(cmp),
+            Chart::Percentiles(c) => c.figure(cmp),
+            Chart::Cdf(c) => c.figure(cmp),
         }
     }
 }
@@ -216,7 +211,7 @@ fn render_one(
         ChartFormat::Png => {
             let root = BitMapBackend::new(path, size).into_drawing_area();
             root.fill(&WHITE)?;
-            chart.draw(cmp, &root)?;
+            chart.figure(cmp).draw(&root)?;
             root.present()?;
         }
         ChartFormat::Svg => {
@@ -224,7 +219,7 @@ fn render_one(
             {
                 let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
                 root.fill(&WHITE)?;
-                chart.draw(cmp, &root)?;
+                chart.figure(cmp).draw(&root)?;
                 root.present()?;
             }
             std::fs::write(path, svg)?;
@@ -285,11 +280,97 @@ pub(crate) fn result(w: &Workload, metric: Metric) -> Option<&MetricResult> {
 
 /// Every config with its colour, for the legend.
 pub(crate) fn legend(cmp: &Comparison) -> Vec<(String, RGBColor)> {
+    legend_of(cmp, 0..cmp.configs.len())
+}
+
+/// The configs at `indices` (display order) with their colours, for the
+/// legend of a chart that shows only some of them.
+pub(crate) fn legend_of(
+    cmp: &Comparison,
+    indices: impl IntoIterator<Item = usize>,
+) -> Vec<(String, RGBColor)> {
+    indices
+        .into_iter()
+        .map(|i| (cmp.configs[i].clone(), palette::color(i)))
+        .collect()
+}
+
+/// Indices of the workloads `keep` accepts: a per-workload chart's plan.
+pub(crate) fn workloads_where(cmp: &Comparison, keep: impl Fn(&Workload) -> bool) -> Vec<usize> {
+    cmp.workloads
+        .iter()
+        .enumerate()
+        .filter(|(_, w)| keep(w))
+        .map(|(i, _)| i)
+        .collect()
+}
+
+/// (config index, points) for every config `points` gives a non-empty
+/// line for, in display order: the lines of a per-workload chart.
+pub(crate) fn config_lines(
+    cmp: &Comparison,
+    points: impl Fn(&String) -> Option<Vec<(f64, f64)>>,
+) -> Vec<(usize, Vec<(f64, f64)>)> {
     cmp.configs
         .iter()
         .enumerate()
-        .map(|(i, c)| (c.clone(), palette::color(i)))
+        .filter_map(|(i, c)| Some((i, points(c)?)))
+        .filter(|(_, p)| !p.is_empty())
         .collect()
+}
+
+/// (group, metric) for each of `metrics` in each group where some workload
+/// passes `keep`: the plan of a per-group, per-metric chart.
+pub(crate) fn group_metrics(
+    cmp: &Comparison,
+    metrics: &[Metric],
+    keep: impl Fn(&Workload, Metric) -> bool,
+) -> Vec<(Direction, Metric)> {
+    let mut out = Vec::new();
+    for direction in groups(cmp) {
+        for &metric in metrics {
+            let any = cmp
+                .workloads
+                .iter()
+                .any(|w| w.direction == direction && keep(w, metric));
+            if any {
+                out.push((direction, metric));
+            }
+        }
+    }
+    out
+}
+
+/// `bars_read_iops`: file stem of a per-group, per-metric chart.
+pub(crate) fn group_metric_stem(kind: &str, direction: Direction, metric: Metric) -> String {
+    format!(
+        "{kind}_{}_{}",
+        direction.as_str(),
+        scale::metric_slug(metric)
+    )
+}
+
+/// Labels and results of `metric` for the group's workloads that have
+/// it, in the comparison's order: a bar panel's categories and data.
+pub(crate) fn group_results(
+    cmp: &Comparison,
+    direction: Direction,
+    metric: Metric,
+) -> (Vec<String>, Vec<&MetricResult>) {
+    cmp.workloads
+        .iter()
+        .filter(|w| w.direction == direction)
+        .filter_map(|w| Some((workload_label(w), result(w, metric)?)))
+        .unzip()
+}
+
+/// " (higher is better)" after a metric's name, from the results'
+/// direction; empty when there are no results.
+pub(crate) fn better_suffix(results: &[&MetricResult]) -> String {
+    results
+        .first()
+        .map(|r| format!(" ({})", scale::better_text(r.better)))
+        .unwrap_or_default()
 }
 
 /// One series per config: its values of `metric` across `results`, and

@@ -2,13 +2,11 @@
 //! per config. x is in "nines" (-log10 of the fraction above), so p90,
 //! p99, p99.9 and p99.99 are evenly spaced; y is logarithmic.
 
-use plotters::coord::Shift;
-use plotters::prelude::*;
-
-use super::axis::{Axes, log_decimals, log_ticks};
-use super::frame::{Frame, Sizes};
+use super::figure::{Body, Figure};
+use super::frame::Frame;
+use super::lines::{Line, LinePlot, Range, log_tick_labels};
 use super::palette;
-use super::scale::{latency, number, tick};
+use super::scale::{latency, tick};
 use crate::compare::Comparison;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -30,12 +28,12 @@ fn nines(pct: f64) -> f64 {
 }
 
 pub(crate) fn plan(cmp: &Comparison) -> Vec<Percentiles> {
-    cmp.workloads
-        .iter()
-        .enumerate()
-        .filter(|(_, w)| w.percentiles.values().any(|p| !points(p).is_empty()))
-        .map(|(workload, _)| Percentiles { workload })
-        .collect()
+    super::workloads_where(cmp, |w| {
+        w.percentiles.values().any(|p| !points(p).is_empty())
+    })
+    .into_iter()
+    .map(|workload| Percentiles { workload })
+    .collect()
 }
 
 impl Percentiles {
@@ -46,30 +44,12 @@ impl Percentiles {
         )
     }
 
-    pub fn draw<DB: DrawingBackend>(
-        &self,
-        cmp: &Comparison,
-        root: &DrawingArea<DB, Shift>,
-    ) -> anyhow::Result<()>
-    where
-        DB::ErrorType: 'static,
-    {
+    pub fn figure(&self, cmp: &Comparison) -> Figure {
         let w = &cmp.workloads[self.workload];
-        let lines: Vec<(usize, Vec<(f64, f64)>)> = cmp
-            .configs
-            .iter()
-            .enumerate()
-            .filter_map(|(i, c)| Some((i, points(w.percentiles.get(c)?))))
-            .filter(|(_, p)| !p.is_empty())
-            .collect();
-        let max_ns = lines
-            .iter()
-            .flat_map(|(_, p)| p.iter().map(|x| x.1))
-            .fold(0.0, f64::max);
-        let min_ns = lines
-            .iter()
-            .flat_map(|(_, p)| p.iter().map(|x| x.1))
-            .fold(f64::INFINITY, f64::min);
+        let lines = super::config_lines(cmp, |c| Some(points(w.percentiles.get(c)?)));
+        let lat = || lines.iter().flat_map(|(_, p)| p.iter().map(|x| x.1));
+        let max_ns = lat().fold(0.0, f64::max);
+        let min_ns = lat().fold(f64::INFINITY, f64::min);
         let scale = latency(max_ns);
         let mut ticks: Vec<f64> = lines
             .iter()
@@ -91,59 +71,38 @@ impl Percentiles {
                 w.direction
             ),
             subtitle: Some("Lower is better".into()),
-            legend: lines
-                .iter()
-                .map(|(i, _)| (cmp.configs[*i].clone(), palette::color(*i)))
-                .collect(),
+            legend: super::legend_of(cmp, lines.iter().map(|(i, _)| *i)),
             footnotes: vec!["Completion latency (fio clat) as reported per percentile.".into()],
         };
-        let plot = frame.draw(root)?;
-        let sz = Sizes::of(root);
         let x_hi = ticks.last().map(|p| nines(*p)).unwrap_or(4.0) + 0.25;
         let y_lo = scale.to_display(min_ns) / 1.3;
         let y_hi = scale.to_display(max_ns) * 1.3;
-        let mut chart = ChartBuilder::on(&plot)
-            .margin(sz.pad as u32)
-            .x_label_area_size((sz.text * 3.4) as u32)
-            .y_label_area_size((sz.text * 6.0) as u32)
-            .build_cartesian_2d(0.1f64..x_hi, (y_lo..y_hi).log_scale())?;
-        let base = plot.get_base_pixel();
-        let to_px = |x: f64, y: f64| {
-            let (a, b) = chart.backend_coord(&(x, y));
-            (a - base.0, b - base.1)
-        };
-        let axes = Axes {
-            x: (0.1, x_hi),
-            y: (y_lo, y_hi),
-            px: &to_px,
-            sz,
-        };
-        let y_ticks: Vec<(f64, String)> = log_ticks(y_lo, y_hi)
-            .into_iter()
-            .map(|t| (t, number(t, log_decimals(t), false)))
-            .collect();
-        axes.y(
-            &plot,
-            &y_ticks,
-            &format!("Completion latency ({}, log scale)", scale.unit),
-        )?;
-        let x_ticks: Vec<(f64, String)> = labelled
-            .iter()
-            .map(|p| (nines(*p), format!("p{}", tick(*p))))
-            .collect();
-        axes.x(&plot, &x_ticks, true, Some("Percentile"))?;
-        for (i, pts) in &lines {
-            let color = palette::color(*i);
-            let data: Vec<(f64, f64)> = pts
+        let plot = LinePlot {
+            x: Range::Linear(0.1, x_hi),
+            y: Range::Log(y_lo, y_hi),
+            y_label_width: 6.0,
+            x_ticks: labelled
                 .iter()
-                .map(|(p, ns)| (nines(*p), scale.to_display(*ns)))
-                .collect();
-            chart.draw_series(LineSeries::new(data.clone(), color.stroke_width(3)))?;
-            chart.draw_series(
-                data.iter()
-                    .map(|(x, y)| Circle::new((*x, *y), 5, color.filled())),
-            )?;
+                .map(|p| (nines(*p), format!("p{}", tick(*p))))
+                .collect(),
+            y_ticks: log_tick_labels(y_lo, y_hi),
+            x_title: "Percentile".into(),
+            y_title: format!("Completion latency ({}, log scale)", scale.unit),
+            lines: lines
+                .iter()
+                .map(|(i, pts)| Line {
+                    color: palette::color(*i),
+                    points: pts
+                        .iter()
+                        .map(|(p, ns)| (nines(*p), scale.to_display(*ns)))
+                        .collect(),
+                    dots: true,
+                })
+                .collect(),
+        };
+        Figure {
+            frame,
+            body: Body::Lines(plot),
         }
-        Ok(())
     }
 }

@@ -116,17 +116,10 @@ pub fn metric_by_name(name: &str) -> Option<Metric> {
         .map(|(_, m)| *m)
 }
 
-/// The dataset/JSON name of a metric.
+/// The dataset/JSON name of a metric: [`Metric::key`], the one list of
+/// them (CONTRACT.md's column names).
 pub fn metric_name(metric: Metric) -> &'static str {
-    match metric {
-        Metric::BwBytesPerS => "bw_bytes_per_s",
-        Metric::Iops => "iops",
-        Metric::LatMeanNs => "lat_mean_ns",
-        Metric::ClatP99Ns => "clat_p99_ns",
-        Metric::CpuPct => "cpu_pct",
-        Metric::IopsPerCpuPct => "iops_per_cpu_pct",
-        Metric::BwPerCpuPct => "bw_per_cpu_pct",
-    }
+    metric.key()
 }
 
 #[cfg(test)]

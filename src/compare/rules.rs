@@ -169,29 +169,16 @@ mod tests {
                 source: SpreadSource::Runs,
             })
         };
-        let noisy = [
-            Entry {
-                spread: spread(100.0, 10.0),
-                ..e("a", 100.0, 1.0)
-            },
-            Entry {
-                spread: spread(98.0, 10.0),
-                ..e("b", 98.0, 1.0)
-            },
-        ];
-        let d = decide(Better::Higher, &noisy, 0.05);
+        // a at 100 and b at 98, both with the same run-to-run stddev.
+        let pair = |stddev| {
+            [("a", 100.0), ("b", 98.0)].map(|(config, mean)| Entry {
+                spread: spread(mean, stddev),
+                ..e(config, mean, 1.0)
+            })
+        };
+        let d = decide(Better::Higher, &pair(10.0), 0.05);
         assert_eq!((d.winner, d.rule), (None, Rule::NotSignificant));
-        let quiet = [
-            Entry {
-                spread: spread(100.0, 0.5),
-                ..e("a", 100.0, 1.0)
-            },
-            Entry {
-                spread: spread(98.0, 0.5),
-                ..e("b", 98.0, 1.0)
-            },
-        ];
-        let d = decide(Better::Higher, &quiet, 0.05);
+        let d = decide(Better::Higher, &pair(0.5), 0.05);
         assert_eq!(
             (d.winner.as_deref(), d.rule),
             (Some("a"), Rule::Significant)

@@ -203,24 +203,17 @@ pub fn to_json(r: &JobResult) -> Value {
     job.insert("eta".into(), json!(0));
     job.insert("elapsed".into(), json!(r.wall_ns.div_ceil(1_000_000_000)));
     job.insert("job options".into(), Value::Object(opts));
-    job.insert(
-        "read".into(),
+    // Direction i of the result: 0 is read, 1 is write.
+    let dir = |i: usize| {
         dir_json(
-            &r.dirs[0],
-            r.runtime_ns[0],
-            &r.bw_samples[0],
-            &r.iops_samples[0],
-        ),
-    );
-    job.insert(
-        "write".into(),
-        dir_json(
-            &r.dirs[1],
-            r.runtime_ns[1],
-            &r.bw_samples[1],
-            &r.iops_samples[1],
-        ),
-    );
+            &r.dirs[i],
+            r.runtime_ns[i],
+            &r.bw_samples[i],
+            &r.iops_samples[i],
+        )
+    };
+    job.insert("read".into(), dir(0));
+    job.insert("write".into(), dir(1));
     let none = Stat::default();
     job.insert("trim".into(), dir_json(&zero, 0, &none, &none));
     job.insert(

@@ -1,22 +1,24 @@
 //! `nvcmp analyze` end to end.
 
-use crate::common::{fixture, nvcmp};
+use crate::common::{assert_ok, fixture, nvcmp};
 
 const PUBLISHED: &str = "published/storagereview-2026-04";
 
-fn published_json() -> serde_json::Value {
+/// `nvcmp analyze` of the published fixture in `format`: its stdout, once
+/// it has exited 0.
+fn published(format: &str) -> Vec<u8> {
     let out = nvcmp()
         .arg("analyze")
         .arg(fixture(PUBLISHED))
-        .args(["--format", "json"])
+        .args(["--format", format])
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
+    assert_ok(&out);
+    out.stdout
+}
+
+fn published_json() -> serde_json::Value {
+    serde_json::from_slice(&published("json")).unwrap()
 }
 
 fn metric<'a>(v: &'a serde_json::Value, rw: &str, bs: u64, m: &str) -> &'a serde_json::Value {
@@ -151,18 +153,7 @@ fn published_json_derives_the_six_conclusions() {
 
 #[test]
 fn published_markdown_shows_every_figure_as_printed() {
-    let out = nvcmp()
-        .arg("analyze")
-        .arg(fixture(PUBLISHED))
-        .args(["--format", "md"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let md = String::from_utf8(out.stdout).unwrap();
+    let md = String::from_utf8(published("md")).unwrap();
     let csv = std::fs::read_to_string(fixture("published/storagereview-2026-04.csv")).unwrap();
     for line in csv.lines().skip(1) {
         let f: Vec<&str> = line.split(',').collect();

@@ -2,6 +2,8 @@
 //! how each was made; `regressed`, `missing` and `truncated` are derived
 //! from `run2`).
 
+use std::path::PathBuf;
+
 use predicates::prelude::*;
 use serde_json::Value;
 
@@ -11,18 +13,32 @@ fn fio_json(rel: &str) -> Value {
     serde_json::from_slice(&std::fs::read(fixture(rel)).unwrap()).unwrap()
 }
 
-fn check_json(base: &str, cand: &str, extra: &[&str]) -> (i32, Value) {
-    let out = nvcmp()
-        .args(["check", "--format", "json", "--baseline"])
-        .arg(fixture(base))
+/// `nvcmp check --baseline BASE.. --candidate CAND..`; more flags may follow.
+fn check(base: &[PathBuf], cand: &[PathBuf]) -> assert_cmd::Command {
+    let mut cmd = nvcmp();
+    cmd.arg("check")
+        .arg("--baseline")
+        .args(base)
         .arg("--candidate")
-        .arg(fixture(cand))
+        .args(cand);
+    cmd
+}
+
+/// `check` with `--format json`: its exit code and document.
+fn check_json_at(base: &[PathBuf], cand: &[PathBuf], extra: &[&str]) -> (i32, Value) {
+    let out = check(base, cand)
+        .args(["--format", "json"])
         .args(extra)
         .output()
         .unwrap();
     let doc = serde_json::from_slice(&out.stdout)
         .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)));
     (out.status.code().unwrap(), doc)
+}
+
+/// [`check_json_at`] of one fixture against another.
+fn check_json(base: &str, cand: &str, extra: &[&str]) -> (i32, Value) {
+    check_json_at(&[fixture(base)], &[fixture(cand)], extra)
 }
 
 fn finding<'a>(doc: &'a Value, workload: &str, metric: &str) -> &'a Value {
@@ -67,11 +83,7 @@ fn two_real_runs_of_the_same_job_pass_with_defaults() {
 
 #[test]
 fn an_injected_regression_fails_and_is_named() {
-    let out = nvcmp()
-        .args(["check", "--baseline"])
-        .arg(fixture("check/run2"))
-        .arg("--candidate")
-        .arg(fixture("check/regressed"))
+    let out = check(&[fixture("check/run2")], &[fixture("check/regressed")])
         .assert()
         .code(1);
     let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
@@ -116,11 +128,8 @@ fn an_injected_regression_fails_and_is_named() {
 
 #[test]
 fn quiet_prints_only_regressions() {
-    let out = nvcmp()
-        .args(["--quiet", "check", "--baseline"])
-        .arg(fixture("check/run2"))
-        .arg("--candidate")
-        .arg(fixture("check/regressed"))
+    let out = check(&[fixture("check/run2")], &[fixture("check/regressed")])
+        .arg("--quiet")
         .assert()
         .code(1);
     let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
@@ -133,15 +142,14 @@ fn quiet_prints_only_regressions() {
 
 #[test]
 fn a_truncated_candidate_exits_2_naming_it() {
-    nvcmp()
-        .args(["check", "--baseline"])
-        .arg(fixture("check/run2"))
-        .arg("--candidate")
-        .arg(fixture("check/truncated/fio.json"))
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("truncated/fio.json"))
-        .stderr(predicate::str::contains("truncated JSON"));
+    check(
+        &[fixture("check/run2")],
+        &[fixture("check/truncated/fio.json")],
+    )
+    .assert()
+    .code(2)
+    .stderr(predicate::str::contains("truncated/fio.json"))
+    .stderr(predicate::str::contains("truncated JSON"));
 }
 
 #[test]
@@ -153,11 +161,7 @@ fn a_truncated_file_beside_good_ones_still_exits_2() {
     ] {
         std::fs::copy(fixture(from), dir.path().join(name)).unwrap();
     }
-    nvcmp()
-        .args(["check", "--baseline"])
-        .arg(fixture("check/run2"))
-        .arg("--candidate")
-        .arg(dir.path())
+    check(&[fixture("check/run2")], &[dir.path().to_path_buf()])
         .assert()
         .code(2)
         .stdout(predicate::str::contains("randread 4k read"))
@@ -196,12 +200,8 @@ fn junit_markdown_and_step_summary() {
     let md = dir.path().join("check.md");
     let summary = dir.path().join("summary.md");
     std::fs::write(&summary, "earlier step\n").unwrap();
-    nvcmp()
+    check(&[fixture("check/run2")], &[fixture("check/regressed")])
         .env("GITHUB_STEP_SUMMARY", &summary)
-        .args(["check", "--baseline"])
-        .arg(fixture("check/run2"))
-        .arg("--candidate")
-        .arg(fixture("check/regressed"))
         .arg("--junit")
         .arg(&junit)
         .arg("--markdown")
@@ -238,39 +238,22 @@ fn a_dataset_baseline_judges_like_its_results() {
     let dataset = dir.path().join("baseline.json");
     std::fs::write(&dataset, serde_json::to_vec(&rows).unwrap()).unwrap();
     let (code, from_dataset) = check_json("check/run2", "check/regressed", &[]);
-    let out = nvcmp()
-        .args(["check", "--format", "json", "--baseline"])
-        .arg(&dataset)
-        .arg("--candidate")
-        .arg(fixture("check/regressed"))
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(code));
-    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let regressed = [fixture("check/regressed")];
+    let (code_of_dataset, doc) = check_json_at(&[dataset], &regressed, &[]);
+    assert_eq!(code_of_dataset, code);
     assert_eq!(doc["findings"], from_dataset["findings"]);
 
     // The same as parquet, written by the dataset writer `nvcmp ingest -o` uses.
     let parquet = dir.path().join("baseline.parquet");
     nvcmp::dataset::write(&rows, &parquet).unwrap();
-    let out = nvcmp()
-        .args(["check", "--format", "json", "--baseline"])
-        .arg(&parquet)
-        .arg("--candidate")
-        .arg(fixture("check/regressed"))
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(code));
-    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let (code_of_parquet, doc) = check_json_at(&[parquet], &regressed, &[]);
+    assert_eq!(code_of_parquet, code);
     assert_eq!(doc["findings"], from_dataset["findings"]);
 
     // A corrupt dataset is named, exit 2.
     let broken = dir.path().join("broken.parquet");
     std::fs::write(&broken, b"PAR1").unwrap();
-    nvcmp()
-        .args(["check", "--baseline"])
-        .arg(&broken)
-        .arg("--candidate")
-        .arg(fixture("check/run1"))
+    check(&[broken], &[fixture("check/run1")])
         .assert()
         .code(2)
         .stderr(predicate::str::contains("broken.parquet"));
@@ -278,11 +261,7 @@ fn a_dataset_baseline_judges_like_its_results() {
 
 #[test]
 fn bad_usage_exits_2() {
-    nvcmp()
-        .args(["check", "--baseline"])
-        .arg(fixture("check/run1"))
-        .arg("--candidate")
-        .arg(fixture("check/run2"))
+    check(&[fixture("check/run1")], &[fixture("check/run2")])
         .args(["--threshold", "latency=3%"])
         .assert()
         .code(2)
@@ -296,17 +275,9 @@ fn bad_usage_exits_2() {
 
 #[test]
 fn repeated_runs_give_the_spread() {
-    let out = nvcmp()
-        .args(["check", "--format", "json", "--baseline"])
-        .arg(fixture("check/run1"))
-        .arg(fixture("check/run2"))
-        .arg("--candidate")
-        .arg(fixture("check/run1"))
-        .arg(fixture("check/run2"))
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0));
-    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let runs = [fixture("check/run1"), fixture("check/run2")];
+    let (code, doc) = check_json_at(&runs, &runs, &[]);
+    assert_eq!(code, 0);
     let f = finding(&doc, "randread 4k read", "iops");
     let iops = |rel: &str| fio_json(rel)["jobs"][0]["read"]["iops"].as_f64().unwrap();
     let mean = (iops("check/run1/fio.json") + iops("check/run2/fio.json")) / 2.0;
@@ -324,15 +295,8 @@ fn baseline_runs_that_disagree_widen_what_counts_as_noise() {
     // run1 and run2 differ by 8 % in randread IOPS; with them as the
     // baseline, the candidate's injected 15 % (18 % from their mean) is
     // not significant against that spread.
-    let out = nvcmp()
-        .args(["check", "--format", "json", "--baseline"])
-        .arg(fixture("check/run1"))
-        .arg(fixture("check/run2"))
-        .arg("--candidate")
-        .arg(fixture("check/regressed"))
-        .output()
-        .unwrap();
-    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let runs = [fixture("check/run1"), fixture("check/run2")];
+    let (code, doc) = check_json_at(&runs, &[fixture("check/regressed")], &[]);
     let f = finding(&doc, "randread 4k read", "iops");
     assert!(f["change_pct"].as_f64().unwrap() < -15.0, "{f:#}");
     assert_eq!(
@@ -340,7 +304,7 @@ fn baseline_runs_that_disagree_widen_what_counts_as_noise() {
         (Some("not_significant"), Some("runs"))
     );
     assert!(f["p_value"].as_f64().unwrap() >= 0.05);
-    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(code, 0);
 }
 
 #[test]
@@ -352,11 +316,7 @@ fn a_candidate_job_that_failed_exits_2_naming_it() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("failed.json");
     std::fs::write(&path, serde_json::to_vec_pretty(&doc).unwrap()).unwrap();
-    nvcmp()
-        .args(["check", "--baseline"])
-        .arg(fixture("check/run2"))
-        .arg("--candidate")
-        .arg(&path)
+    check(&[fixture("check/run2")], &[path])
         .assert()
         .code(2)
         .stderr(predicate::str::contains(

@@ -19,3 +19,19 @@ pub fn nvcmp() -> assert_cmd::Command {
     cmd.env("NO_COLOR", "1").env_remove("GITHUB_STEP_SUMMARY");
     cmd
 }
+
+/// What a finished command wrote to stderr, for assertion messages.
+pub fn stderr(o: &std::process::Output) -> std::borrow::Cow<'_, str> {
+    String::from_utf8_lossy(&o.stderr)
+}
+
+/// Fails with the command's stderr unless it exited 0.
+pub fn assert_ok(o: &std::process::Output) {
+    assert!(o.status.success(), "{}", stderr(o));
+}
+
+/// `"--size 1m --label a"` as separate arguments: flag lists read as the
+/// command line they stand for. No quoting; no argument has a space.
+pub fn words(line: &str) -> Vec<&str> {
+    line.split_whitespace().collect()
+}

@@ -13,19 +13,22 @@ fn ndjson(stdout: &[u8]) -> Vec<Value> {
         .collect()
 }
 
+/// The rows a finished `nvcmp ingest` wrote to stdout.
+fn rows(done: assert_cmd::assert::Assert) -> Vec<Value> {
+    ndjson(&done.get_output().stdout)
+}
+
 #[test]
 fn ndjson_to_stdout_with_values_from_the_file() {
     let path = fixture("fio/linux-libaio/randread-4k.json");
-    let out = nvcmp()
-        .arg("ingest")
-        .arg(&path)
-        .assert()
-        .success()
-        .stderr("ingested 1 files, 1 rows, 0 skipped\n")
-        .get_output()
-        .stdout
-        .clone();
-    let rows = ndjson(&out);
+    let rows = rows(
+        nvcmp()
+            .arg("ingest")
+            .arg(&path)
+            .assert()
+            .success()
+            .stderr("ingested 1 files, 1 rows, 0 skipped\n"),
+    );
     assert_eq!(rows.len(), 1);
     let doc: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
     let read = &doc["jobs"][0]["read"];
@@ -47,7 +50,7 @@ fn ndjson_to_stdout_with_values_from_the_file() {
 
 #[test]
 fn skips_are_listed_and_the_rest_is_read() {
-    let out = nvcmp()
+    let done = nvcmp()
         .arg("ingest")
         .arg(fixture("bad"))
         .arg(fixture("fio/linux-io_uring/randread-4k.json"))
@@ -62,11 +65,8 @@ fn skips_are_listed_and_the_rest_is_read() {
         .stderr(predicate::str::contains(
             "negative-runtime.json: every row was dropped",
         ))
-        .stderr(predicate::str::contains(", 1 rows, 9 skipped\n"))
-        .get_output()
-        .stdout
-        .clone();
-    assert_eq!(ndjson(&out).len(), 1);
+        .stderr(predicate::str::contains(", 1 rows, 9 skipped\n"));
+    assert_eq!(rows(done).len(), 1);
 }
 
 #[test]
@@ -155,27 +155,16 @@ fn label_by_and_manifest() {
         "[config.lx]\nname = \"Linux io_uring\"\nsystem_cpu_pct = 12.5\n",
     )
     .unwrap();
-    let out = nvcmp()
-        .arg("ingest")
-        .arg(&root)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let r = &ndjson(&out)[0];
+    let r = &rows(nvcmp().arg("ingest").arg(&root).assert().success())[0];
     assert_eq!(r["label"], "Linux io_uring");
     assert_eq!(r["system_cpu_pct"], 12.5);
 
-    let out = nvcmp()
+    let by_engine = nvcmp()
         .args(["ingest", "--label-by", "engine"])
         .arg(&root)
         .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    assert_eq!(ndjson(&out)[0]["label"], "io_uring");
+        .success();
+    assert_eq!(rows(by_engine)[0]["label"], "io_uring");
 
     std::fs::write(root.join("bad.toml"), "bogus = 1\n").unwrap();
     nvcmp()

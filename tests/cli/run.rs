@@ -4,10 +4,11 @@
 //! when fio is installed.
 
 use std::path::{Path, PathBuf};
+use std::process::Output;
 
 use serde_json::Value;
 
-use crate::common::nvcmp;
+use crate::common::{assert_ok, nvcmp, stderr, words};
 
 fn read_json(p: &Path) -> Value {
     let text = std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
@@ -94,15 +95,29 @@ fn tmp() -> Run {
     Run { _dir: dir, out }
 }
 
+/// `nvcmp run ARGS [--target TARGET] --out OUT`, whatever its exit.
+fn nvcmp_run(args: &[&str], target: Option<&Path>, out: &Path) -> Output {
+    let mut cmd = nvcmp();
+    cmd.arg("run").args(args);
+    if let Some(target) = target {
+        cmd.arg("--target").arg(target);
+    }
+    cmd.arg("--out").arg(out).output().unwrap()
+}
+
+/// Names in `dir`, unsorted.
+fn entries(dir: &Path) -> Vec<std::ffi::OsString> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name())
+        .collect()
+}
+
 /// Runs nvcmp; None (with a note) when the kernel refuses the engine.
-fn run_engine(engine: &str, extra: &[&str], out: &Path) -> Option<std::process::Output> {
-    let o = nvcmp()
-        .args(["run", "--engine", engine, "--out"])
-        .arg(out)
-        .args(extra)
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&o.stderr);
+fn run_engine(engine: &str, extra: &[&str], out: &Path) -> Option<Output> {
+    let o = nvcmp_run(&[&["--engine", engine], extra].concat(), None, out);
+    let err = stderr(&o);
     let refused = ["io_setup", "io_uring_setup"]
         .iter()
         .any(|s| err.contains(s))
@@ -119,28 +134,14 @@ fn run_engine(engine: &str, extra: &[&str], out: &Path) -> Option<std::process::
 
 fn engine_round_trip(engine: &str) {
     let t = tmp();
-    let args = [
-        "--rw",
-        "randrw",
-        "--rwmixread",
-        "70",
-        "--bs",
-        "4k",
-        "--iodepth",
-        "4",
-        "--numjobs",
-        "2",
-        "--size",
-        "1m",
-        "--size-based",
-        "--label",
-        "cfg",
-    ];
+    let args = words(
+        "--rw randrw --rwmixread 70 --bs 4k --iodepth 4 --numjobs 2 --size 1m --size-based --label cfg",
+    );
     let Some(o) = run_engine(engine, &args, &t.out) else {
         return;
     };
     let file = t.out.join("cfg/randrw-4k-qd4-j2.json");
-    assert!(String::from_utf8_lossy(&o.stderr).contains("wrote"));
+    assert!(stderr(&o).contains("wrote"));
     let v = read_json(&file);
     assert_eq!(
         v["fio version"],
@@ -171,16 +172,7 @@ fn engine_round_trip(engine: &str) {
         .unwrap();
     assert_eq!(Some(pct), job["system_cpu_pct"].as_f64());
     // The scratch file is gone; only the results are left.
-    let left: Vec<_> = std::fs::read_dir(&t.out)
-        .unwrap()
-        .flatten()
-        .map(|e| e.file_name())
-        .collect();
-    assert_eq!(
-        left,
-        vec![std::ffi::OsString::from("cfg")],
-        "scratch file left behind"
-    );
+    assert_eq!(entries(&t.out), ["cfg"], "scratch file left behind");
 }
 
 #[test]
@@ -206,21 +198,9 @@ fn io_uring_round_trip() {
 #[test]
 fn io_uring_registered_buffers_and_files() {
     let t = tmp();
-    let args = [
-        "--rw",
-        "read",
-        "--bs",
-        "64k",
-        "--iodepth",
-        "8",
-        "--size",
-        "2m",
-        "--size-based",
-        "--fixedbufs",
-        "--registerfiles",
-        "--label",
-        "reg",
-    ];
+    let args = words(
+        "--rw read --bs 64k --iodepth 8 --size 2m --size-based --fixedbufs --registerfiles --label reg",
+    );
     if run_engine("io_uring", &args, &t.out).is_none() {
         return;
     }
@@ -235,21 +215,8 @@ fn io_uring_registered_buffers_and_files() {
 #[test]
 fn time_based_run_has_interval_samples() {
     let t = tmp();
-    run_engine(
-        "null",
-        &[
-            "--runtime",
-            "2",
-            "--ramp-time",
-            "1",
-            "--size",
-            "1m",
-            "--label",
-            "tb",
-        ],
-        &t.out,
-    )
-    .unwrap();
+    let args = words("--runtime 2 --ramp-time 1 --size 1m --label tb");
+    run_engine("null", &args, &t.out).unwrap();
     let v = read_json(&t.out.join("tb/randread-4k-qd32-j1.json"));
     let r = &v["jobs"][0]["read"];
     // 2 s of 500 ms intervals: 3 or 4 full samples.
@@ -266,63 +233,33 @@ fn time_based_run_has_interval_samples() {
 #[test]
 fn unchanged_results_are_kept_and_force_reruns() {
     let t = tmp();
-    let args = ["--size", "256k", "--size-based", "--label", "k"];
+    let args = words("--size 256k --size-based --label k");
     run_engine("null", &args, &t.out).unwrap();
     let file = t.out.join("k/randread-4k-qd32-j1.json");
     let first = std::fs::read(&file).unwrap();
     let o = run_engine("null", &args, &t.out).unwrap();
-    assert!(String::from_utf8_lossy(&o.stderr).contains("kept"));
+    assert!(stderr(&o).contains("kept"));
     assert_eq!(
         std::fs::read(&file).unwrap(),
         first,
         "a kept result was rewritten"
     );
-    let mut forced = args.to_vec();
-    forced.push("--force");
+    let forced = [&args[..], &["--force"]].concat();
     let o = run_engine("null", &forced, &t.out).unwrap();
-    assert!(String::from_utf8_lossy(&o.stderr).contains("wrote"));
+    assert!(stderr(&o).contains("wrote"));
     // A changed spec is a different job and reruns.
-    let o = run_engine(
-        "null",
-        &[
-            "--size",
-            "256k",
-            "--size-based",
-            "--label",
-            "k",
-            "--iodepth",
-            "32",
-            "--bs",
-            "4k",
-            "--numjobs",
-            "1",
-            "--rw",
-            "randread",
-            "--buffered",
-        ],
-        &t.out,
-    )
-    .unwrap();
-    assert!(String::from_utf8_lossy(&o.stderr).contains("wrote"));
+    let changed = words(
+        "--size 256k --size-based --label k --iodepth 32 --bs 4k --numjobs 1 --rw randread --buffered",
+    );
+    let o = run_engine("null", &changed, &t.out).unwrap();
+    assert!(stderr(&o).contains("wrote"));
 }
 
 #[test]
 fn article_matrix_writes_eight_files() {
     let t = tmp();
-    run_engine(
-        "null",
-        &[
-            "--matrix",
-            "article",
-            "--size",
-            "1m",
-            "--size-based",
-            "--label",
-            "a",
-        ],
-        &t.out,
-    )
-    .unwrap();
+    let args = words("--matrix article --size 1m --size-based --label a");
+    run_engine("null", &args, &t.out).unwrap();
     let mut names: Vec<String> = std::fs::read_dir(t.out.join("a"))
         .unwrap()
         .flatten()
@@ -348,25 +285,13 @@ fn an_existing_file_is_not_written_without_destroy_data() {
     let target = t.out.join("precious.dat");
     let data = vec![7u8; 1 << 20];
     std::fs::write(&target, &data).unwrap();
-    let o = nvcmp()
-        .args([
-            "run",
-            "--engine",
-            "psync",
-            "--rw",
-            "randwrite",
-            "--size",
-            "1m",
-            "--size-based",
-        ])
-        .arg("--target")
-        .arg(&target)
-        .arg("--out")
-        .arg(&t.out)
-        .output()
-        .unwrap();
+    let psync = |args: &str| {
+        let line = format!("--engine psync --size 1m --size-based {args}");
+        nvcmp_run(&words(&line), Some(&target), &t.out)
+    };
+    let o = psync("--rw randwrite");
     assert_eq!(o.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&o.stderr);
+    let err = stderr(&o);
     assert!(
         err.contains("precious.dat") && err.contains("--destroy-data"),
         "{err}"
@@ -377,46 +302,10 @@ fn an_existing_file_is_not_written_without_destroy_data() {
         "the file was touched"
     );
     // Reading it is fine, and it is left in place.
-    let o = nvcmp()
-        .args([
-            "run",
-            "--engine",
-            "psync",
-            "--rw",
-            "read",
-            "--size",
-            "1m",
-            "--size-based",
-            "--buffered",
-        ])
-        .arg("--target")
-        .arg(&target)
-        .arg("--out")
-        .arg(&t.out)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_ok(&psync("--rw read --buffered"));
     assert_eq!(std::fs::read(&target).unwrap(), data);
     // With --destroy-data it is written.
-    let o = nvcmp()
-        .args([
-            "run",
-            "--engine",
-            "psync",
-            "--rw",
-            "write",
-            "--size",
-            "1m",
-            "--size-based",
-            "--destroy-data",
-        ])
-        .arg("--target")
-        .arg(&target)
-        .arg("--out")
-        .arg(&t.out)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_ok(&psync("--rw write --destroy-data"));
     assert_ne!(std::fs::read(&target).unwrap(), data);
 }
 
@@ -433,25 +322,10 @@ fn a_mounted_disk_is_refused() {
         return;
     };
     let t = tmp();
-    let o = nvcmp()
-        .args([
-            "run",
-            "--engine",
-            "psync",
-            "--rw",
-            "read",
-            "--size",
-            "1m",
-            "--size-based",
-        ])
-        .arg("--target")
-        .arg(format!("/dev/{name}"))
-        .arg("--out")
-        .arg(&t.out)
-        .output()
-        .unwrap();
+    let args = words("--engine psync --rw read --size 1m --size-based");
+    let o = nvcmp_run(&args, Some(Path::new(&format!("/dev/{name}"))), &t.out);
     assert_eq!(o.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&o.stderr);
+    let err = stderr(&o);
     assert!(err.contains("mounted") || err.contains("held"), "{err}");
     assert!(err.contains("--destroy-data"), "{err}");
 }
@@ -468,15 +342,9 @@ fn bad_flags_are_usage_errors() {
         ),
     ] {
         let t = tmp();
-        let o = nvcmp()
-            .arg("run")
-            .args(&args)
-            .arg("--out")
-            .arg(&t.out)
-            .output()
-            .unwrap();
+        let o = nvcmp_run(&args, None, &t.out);
         assert_eq!(o.status.code(), Some(2), "{args:?}");
-        let err = String::from_utf8_lossy(&o.stderr);
+        let err = stderr(&o);
         assert!(err.contains(needle), "{args:?}: {err}");
     }
 }
@@ -491,14 +359,12 @@ fn job_file_subset() {
         "[global]\nioengine=null\nsize=512k\n[seq]\nrw=read\nbs=64k\niodepth=2\n[rand]\nrw=randwrite\nbs=4k\n",
     )
     .unwrap();
-    let o = nvcmp()
-        .args(["run", "--label", "jf", "--job-file"])
-        .arg(&jf)
-        .arg("--out")
-        .arg(&t.out)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = nvcmp_run(
+        &["--label", "jf", "--job-file", jf.to_str().unwrap()],
+        None,
+        &t.out,
+    );
+    assert_ok(&o);
     let seq = read_json(&t.out.join("jf/seq.json"));
     assert_eq!(seq["jobs"][0]["job options"]["ioengine"], "null");
     check_direction(&seq["jobs"][0], "read", 65536);
@@ -525,30 +391,10 @@ fn fio_engine_local() {
         return;
     }
     let t = tmp();
-    let o = nvcmp()
-        .args([
-            "run",
-            "--engine",
-            "fio",
-            "--fio-ioengine",
-            "psync",
-            "--rw",
-            "randread",
-            "--bs",
-            "4k",
-            "--iodepth",
-            "1",
-            "--size",
-            "1m",
-            "--size-based",
-            "--label",
-            "fio",
-        ])
-        .arg("--out")
-        .arg(&t.out)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let args = words(
+        "--engine fio --fio-ioengine psync --rw randread --bs 4k --iodepth 1 --size 1m --size-based --label fio",
+    );
+    assert_ok(&nvcmp_run(&args, None, &t.out));
     let v = read_json(&t.out.join("fio/randread-4k-qd1-j1.json"));
     assert!(v["fio version"].as_str().unwrap().starts_with("fio-"));
     assert_eq!(v["nvcmp"]["engine"], "fio");
@@ -556,16 +402,7 @@ fn fio_engine_local() {
     assert_eq!(v["global options"]["ioengine"], "psync");
     check_direction(job, "read", 4096);
     assert_eq!(u(job, "/read/io_bytes"), 1 << 20);
-    let left: Vec<_> = std::fs::read_dir(&t.out)
-        .unwrap()
-        .flatten()
-        .map(|e| e.file_name())
-        .collect();
-    assert_eq!(
-        left,
-        vec![std::ffi::OsString::from("fio")],
-        "scratch file left behind"
-    );
+    assert_eq!(entries(&t.out), ["fio"], "scratch file left behind");
 }
 
 #[test]
@@ -588,39 +425,17 @@ fn fio_client_server_on_two_ports() {
     }
     std::thread::sleep(std::time::Duration::from_millis(500));
     let target = t.out.join("cs.dat");
-    let o = nvcmp()
-        .args([
-            "run",
-            "--engine",
-            "fio",
-            "--fio-ioengine",
-            "psync",
-            "--rw",
-            "read",
-            "--bs",
-            "64k",
-            "--iodepth",
-            "1",
-            "--size",
-            "1m",
-            "--size-based",
-            "--label",
-            "cs",
-            "--clients",
-            "127.0.0.1:18801,127.0.0.1:18802",
-        ])
-        .arg("--target")
-        .arg(&target)
-        .arg("--out")
-        .arg(&t.out)
-        .output()
-        .unwrap();
+    let args = words(
+        "--engine fio --fio-ioengine psync --rw read --bs 64k --iodepth 1 --size 1m --size-based \
+         --label cs --clients 127.0.0.1:18801,127.0.0.1:18802",
+    );
+    let o = nvcmp_run(&args, Some(&target), &t.out);
     for p in &pids {
         if let Ok(pid) = std::fs::read_to_string(p) {
             let _ = std::process::Command::new("kill").arg(pid.trim()).status();
         }
     }
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_ok(&o);
     let v = read_json(&t.out.join("cs/read-64k-qd1-j1.json"));
     let stats = v["client_stats"].as_array().expect("client_stats");
     let mut ports: Vec<u64> = stats
@@ -704,22 +519,8 @@ fn ctrl_c_keeps_completed_results_and_leaves_no_partial_file() {
 fn run_output_reads_back_through_ingest() {
     use nvcmp::ingest::Reader;
     let t = tmp();
-    run_engine(
-        "psync",
-        &[
-            "--rw",
-            "randrw",
-            "--bs",
-            "4k",
-            "--size",
-            "1m",
-            "--size-based",
-            "--label",
-            "linux-psync",
-        ],
-        &t.out,
-    )
-    .unwrap();
+    let args = words("--rw randrw --bs 4k --size 1m --size-based --label linux-psync");
+    run_engine("psync", &args, &t.out).unwrap();
     let file = t.out.join("linux-psync/randrw-4k-qd32-j1.json");
     let text = std::fs::read_to_string(&file).unwrap();
     let v: Value = serde_json::from_str(&text).unwrap();
@@ -748,21 +549,8 @@ fn run_output_reads_back_through_ingest() {
 #[test]
 fn group_reporting_sums_thread_samples_like_fio() {
     let t = tmp();
-    run_engine(
-        "null",
-        &[
-            "--runtime",
-            "2",
-            "--numjobs",
-            "2",
-            "--size",
-            "1m",
-            "--label",
-            "g",
-        ],
-        &t.out,
-    )
-    .unwrap();
+    let args = words("--runtime 2 --numjobs 2 --size 1m --label g");
+    run_engine("null", &args, &t.out).unwrap();
     let v = read_json(&t.out.join("g/randread-4k-qd32-j2.json"));
     let r = &v["jobs"][0]["read"];
     // fio's pure_sum: the sample counts of the 2 threads add (3-4 each) and
@@ -807,20 +595,8 @@ fn json_has_the_shape_of_fio_json_plus() {
         .unwrap();
     assert!(st.success());
     let fio = read_json(&fio_out);
-    run_engine(
-        "psync",
-        &[
-            "--rw",
-            "randread",
-            "--size",
-            "1m",
-            "--size-based",
-            "--label",
-            "s",
-        ],
-        &t.out,
-    )
-    .unwrap();
+    let args = words("--rw randread --size 1m --size-based --label s");
+    run_engine("psync", &args, &t.out).unwrap();
     let ours = read_json(&t.out.join("s/randread-4k-qd32-j1.json"));
     // Every key fio writes is there, in fio's order (nvcmp adds its own).
     let subseq = |fio_keys: Vec<String>, our_keys: Vec<String>, what: &str| {

@@ -1,0 +1,41 @@
+//! What a chart kind builds from the comparison: the frame and what goes
+//! inside it. Kinds only describe; drawing a figure is the same for all of
+//! them, so it lives here once.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+use super::frame::{Frame, Sizes};
+use super::grouped::Panel;
+use super::lines::LinePlot;
+
+pub(crate) struct Figure {
+    pub frame: Frame,
+    pub body: Body,
+}
+
+pub(crate) enum Body {
+    /// Grouped bar panels side by side (one for most charts).
+    Panels(Vec<Panel>),
+    Lines(LinePlot),
+}
+
+impl Figure {
+    pub fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> anyhow::Result<()>
+    where
+        DB::ErrorType: 'static,
+    {
+        let plot = self.frame.draw(root)?;
+        let sz = Sizes::of(root);
+        match &self.body {
+            Body::Panels(panels) => {
+                let parts = plot.split_evenly((1, panels.len().max(1)));
+                for (panel, area) in panels.iter().zip(&parts) {
+                    panel.draw(area, sz)?;
+                }
+                Ok(())
+            }
+            Body::Lines(lines) => lines.draw(&plot, sz),
+        }
+    }
+}
