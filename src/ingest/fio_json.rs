@@ -25,6 +25,7 @@ use serde::de::{self, IgnoredAny, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
+use super::jobname::guess_from_name;
 use super::{Parsed, ReadError, Reader};
 use crate::model::{Direction, Row};
 use crate::units::parse_size;
@@ -507,55 +508,6 @@ fn job_rows(
             directions.iter().map(|d| d.as_str()).collect::<Vec<_>>().join(" and ")
         ));
     }
-}
-
-struct NameGuess {
-    rw: Option<&'static str>,
-    bs: Option<String>,
-    iodepth: Option<u32>,
-}
-
-/// Reads `randread`, `4k` and `qd32` tokens out of a job name.
-fn guess_from_name(name: &str) -> NameGuess {
-    const RW: [&str; 10] = [
-        "randread",
-        "randwrite",
-        "randrw",
-        "randtrim",
-        "readwrite",
-        "read",
-        "write",
-        "trim",
-        "rw",
-        "trimwrite",
-    ];
-    let mut g = NameGuess {
-        rw: None,
-        bs: None,
-        iodepth: None,
-    };
-    for tok in name
-        .split(|c: char| !c.is_ascii_alphanumeric())
-        .map(str::to_ascii_lowercase)
-    {
-        if g.rw.is_none() {
-            g.rw = RW.iter().find(|r| **r == tok).copied();
-        }
-        if g.bs.is_none()
-            && tok.len() > 1
-            && tok[..tok.len() - 1].bytes().all(|b| b.is_ascii_digit())
-            && matches!(tok.as_bytes()[tok.len() - 1], b'k' | b'm')
-        {
-            g.bs = Some(tok.clone());
-        }
-        if g.iodepth.is_none() {
-            g.iodepth = tok
-                .strip_prefix("qd")
-                .or_else(|| tok.strip_prefix("iodepth"))
-                .and_then(|n| n.parse().ok());
-        }
-    }
-    g
 }
 
 fn did_io(d: &Ddir) -> bool {

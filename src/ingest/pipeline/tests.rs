@@ -163,10 +163,94 @@ fn bad_fixtures_are_skipped_with_reasons() {
     assert!(reason("string-bw.json").contains("invalid type"));
     assert!(reason("negative-runtime.json").contains("runtime_ms is -2002"));
     assert!(reason("nan-iops.json").contains("not a finite number"));
+    assert!(reason("terse-mixed-only.txt").contains("unified_rw_reporting"));
     assert_eq!(
         got.skipped.len(),
         std::fs::read_dir(fixtures().join("bad")).unwrap().count()
     );
+}
+
+#[test]
+fn json_normal_and_terse_in_one_folder() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("libaio");
+    std::fs::create_dir(&dir).unwrap();
+    for (from, to) in [
+        ("randread-4k.json", "a.json"),
+        ("randread-4k.txt", "b.txt"),
+        ("randread-4k.terse.txt", "c.terse"),
+    ] {
+        std::fs::copy(fixtures().join("fio/linux-libaio").join(from), dir.join(to)).unwrap();
+    }
+    let got = ingest_one(tmp.path());
+    assert!(got.skipped.is_empty(), "{:?}", got.skipped);
+    let formats: Vec<(&str, &str)> = got
+        .rows
+        .iter()
+        .map(|r| (r.source.rsplit('/').next().unwrap(), r.format.as_str()))
+        .collect();
+    assert_eq!(
+        formats,
+        [
+            ("a.json", "json"),
+            ("b.txt", "normal"),
+            ("c.terse", "terse")
+        ]
+    );
+    // The three runs are one workload to the comparison: terse's guesses
+    // (from the name and the line) match what the others state.
+    for r in &got.rows {
+        assert_eq!(
+            (
+                r.label.as_str(),
+                r.rw.as_str(),
+                r.bs_bytes,
+                r.iodepth,
+                r.direction
+            ),
+            (
+                "libaio",
+                "randread",
+                4096,
+                32,
+                crate::model::Direction::Read
+            ),
+            "{}",
+            r.format
+        );
+    }
+    assert!(
+        got.warnings
+            .iter()
+            .any(|w| w.source.ends_with("c.terse") && w.message.contains("terse output"))
+    );
+}
+
+#[test]
+fn every_terse_fixture_gives_rows() {
+    let got = ingest_one(&fixtures().join("fio/linux-terse"));
+    assert!(got.skipped.is_empty(), "{:?}", got.skipped);
+    let files = std::fs::read_dir(fixtures().join("fio/linux-terse"))
+        .unwrap()
+        .count();
+    assert_eq!(got.files_read, files);
+    for r in &got.rows {
+        let json = r.source.ends_with("terse-json.txt");
+        assert_eq!(
+            r.format,
+            if json { "json" } else { "terse" },
+            "{}",
+            r.source
+        );
+    }
+    // `terse,json` output is one run twice: read once, from the JSON.
+    let tj: Vec<_> = got
+        .rows
+        .iter()
+        .filter(|r| r.source.ends_with("terse-json.txt"))
+        .collect();
+    assert_eq!(tj.len(), 1);
+    assert_eq!(tj[0].engine, "psync");
 }
 
 #[test]
