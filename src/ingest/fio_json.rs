@@ -70,6 +70,10 @@ pub struct Job {
     pub job_runtime: Option<f64>,
     pub hostname: Option<String>,
     pub port: Option<f64>,
+    /// Whole-system CPU percent during the run: nvcmp's harness writes it
+    /// (fio does not). Any JSON value, so an odd one costs a warning, not
+    /// the file.
+    pub system_cpu_pct: Option<Value>,
 }
 
 /// `read` / `write` / `trim` of a job.
@@ -438,6 +442,19 @@ fn job_rows(
         _ => format!("job `{name}`"),
     };
 
+    let system_cpu_pct = match &job.system_cpu_pct {
+        None | Some(Value::Null) => None,
+        Some(v) => match v.as_f64() {
+            Some(x) if x.is_finite() && x >= 0.0 => Some(x),
+            _ => {
+                out.warnings.push(format!(
+                    "{who}: system_cpu_pct is {v}, not a finite non-negative number; ignored"
+                ));
+                None
+            }
+        },
+    };
+
     if job.mixed.as_ref().is_some_and(did_io) {
         out.warnings.push(format!(
             "{who}: unified_rw_reporting (`mixed`) output is not split by direction; not read"
@@ -476,6 +493,7 @@ fn job_rows(
         row.timestamp = doc.timestamp.filter(|t| t.is_finite()).map(|t| t as i64);
         row.usr_cpu_pct = job.usr_cpu.unwrap_or(0.0);
         row.sys_cpu_pct = job.sys_cpu.unwrap_or(0.0);
+        row.system_cpu_pct = system_cpu_pct;
         match fill_ddir(&mut row, d) {
             Ok(()) => match check_finite(&row) {
                 Ok(()) => out.rows.push(row),

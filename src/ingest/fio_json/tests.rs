@@ -253,3 +253,36 @@ fn snapshots_have_the_same_job_set() {
     assert_eq!(job_set(&a), job_set(&parse(GROUP).unwrap()));
     assert_ne!(job_set(&a), job_set(&b));
 }
+
+/// GROUP with `system_cpu_pct` set to `v` in its job object, where nvcmp's
+/// harness writes it.
+fn with_system_cpu(v: Value) -> String {
+    let mut doc: Value = serde_json::from_str(GROUP).unwrap();
+    doc["jobs"][0]["system_cpu_pct"] = v;
+    serde_json::to_string_pretty(&doc).unwrap()
+}
+
+#[test]
+fn harness_system_cpu_is_read_from_the_job() {
+    let p = rows(&with_system_cpu(serde_json::json!(37.25)));
+    assert!(!p.rows.is_empty());
+    assert!(p.rows.iter().all(|r| r.system_cpu_pct == Some(37.25)));
+    assert!(p.warnings.iter().all(|w| !w.contains("system_cpu_pct")));
+    // fio's own output has no such key; the harness writes null when unknown.
+    assert!(rows(GROUP).rows.iter().all(|r| r.system_cpu_pct.is_none()));
+    let p = rows(&with_system_cpu(Value::Null));
+    assert!(p.rows.iter().all(|r| r.system_cpu_pct.is_none()));
+    // A value that is not a usable number is named, and the rows stay.
+    for bad in [serde_json::json!("high"), serde_json::json!(-3.0)] {
+        let p = rows(&with_system_cpu(bad.clone()));
+        assert!(!p.rows.is_empty());
+        assert!(p.rows.iter().all(|r| r.system_cpu_pct.is_none()));
+        assert!(
+            p.warnings
+                .iter()
+                .any(|w| w.contains("system_cpu_pct is") && w.contains(&bad.to_string())),
+            "{:?}",
+            p.warnings
+        );
+    }
+}

@@ -289,6 +289,20 @@ fn labels_manifest_and_sidecars() {
         "system_cpu_pct = 74.22\n",
     );
     write(&root, "nested/deep/c.json", JOB);
+    let harness = JOB.replacen(
+        "\"jobname\" :",
+        "\"system_cpu_pct\" : 33.5,\n      \"jobname\" :",
+        1,
+    );
+    assert_ne!(harness, JOB);
+    write(&root, "linux-libaio/d.json", &harness);
+    write(&root, "linux-libaio/e.json", &harness);
+    write(
+        &root,
+        "linux-libaio/e.json.nvcmp.toml",
+        "system_cpu_pct = 61\n",
+    );
+    write(&root, "linux-libaio/f.json", &harness);
     write(&root, "top.json", JOB);
     write(&root, "report.md", "# not a result");
     write(&root, "chart.png", "\u{1}PNG");
@@ -303,6 +317,9 @@ system_cpu_pct = 45.0
 [[result]]
 file = "linux-libaio/a.json"
 system_cpu_pct = 50.5
+[[result]]
+file = "linux-libaio/f.json"
+system_cpu_pct = 12
 [config."nested/deep"]
 os = "windows"
 engine = "windowsaio"
@@ -311,7 +328,7 @@ system_cpu_pct = 10
     );
     let got = ingest_one(&root);
     assert!(got.skipped.is_empty(), "{:?}", got.skipped);
-    assert_eq!(got.files_read, 4);
+    assert_eq!(got.files_read, 7);
     let by_file = |f: &str| got.rows.iter().find(|r| r.source.ends_with(f)).unwrap();
     let a = by_file("a.json");
     assert_eq!(a.label, "Linux libaio");
@@ -328,6 +345,13 @@ system_cpu_pct = 10
     let top = by_file("top.json");
     assert_eq!(top.label, "results");
     assert_eq!(top.system_cpu_pct, None);
+    // The harness's own figure in the JSON: beats [config], loses to a
+    // sidecar and to [[result]].
+    let d = by_file("d.json");
+    assert_eq!(d.label, "Linux libaio");
+    assert_eq!(d.system_cpu_pct, Some(33.5));
+    assert_eq!(by_file("e.json").system_cpu_pct, Some(61.0));
+    assert_eq!(by_file("f.json").system_cpu_pct, Some(12.0));
     assert_eq!(got.manifest.baseline.as_deref(), Some("Linux libaio"));
 
     for (by, want) in [
