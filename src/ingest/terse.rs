@@ -405,39 +405,32 @@ fn job_rows(
 
     let named_bs = guess.bs.as_deref().and_then(parse_size);
     let mut bs_by_dir = Vec::new();
-    let mut bs_notes = Vec::new();
+    // (direction, how it was found); said once when all directions agree.
+    let mut bs_notes: Vec<(Direction, String)> = Vec::new();
     for r in &job.rows {
         let measured = mean_io_size(r);
         // The name wins when the measurement agrees with it: the measured
         // size is rounded from truncated KiB and iops.
-        let bs = match (named_bs, measured) {
+        let (bs, note) = match (named_bs, measured) {
             (Some(n), Some(m)) if (m as f64 - n as f64).abs() <= 0.05 * n as f64 => {
-                bs_notes.push(format!("{} bs from the job name", r.direction));
-                n
+                (n, format!("bs={n} from the job name"))
             }
-            (Some(n), None) => {
-                bs_notes.push(format!("{} bs from the job name", r.direction));
-                n
-            }
-            (named, Some(m)) => {
-                bs_notes.push(match named {
-                    Some(n) => format!(
-                        "{} bs={m} from the mean I/O size (the name says {n})",
-                        r.direction
-                    ),
-                    None => format!("{} bs={m} from the mean I/O size", r.direction),
-                });
-                m
-            }
-            (None, None) => {
-                bs_notes.push(format!("{} bs unknown (too few I/Os to tell)", r.direction));
-                0
-            }
+            (Some(n), None) => (n, format!("bs={n} from the job name")),
+            (Some(n), Some(m)) => (
+                m,
+                format!("bs={m} from the mean I/O size (the name says {n})"),
+            ),
+            (None, Some(m)) => (m, format!("bs={m} from the mean I/O size")),
+            (None, None) => (0, "bs unknown (too few I/Os to tell)".to_string()),
         };
         bs_by_dir.push(bs);
+        bs_notes.push((r.direction, note));
     }
-    bs_notes.dedup();
-    notes.extend(bs_notes);
+    if bs_notes.iter().all(|(_, n)| *n == bs_notes[0].1) {
+        notes.push(bs_notes[0].1.clone());
+    } else {
+        notes.extend(bs_notes.iter().map(|(d, n)| format!("{d} {n}")));
+    }
 
     let iodepth = match guess.iodepth {
         Some(d) => {

@@ -227,6 +227,26 @@ fn json_normal_and_terse_in_one_folder() {
 }
 
 #[test]
+fn terse_and_normal_in_one_file_is_read_once_as_normal() {
+    // `--output-format=terse,normal` prints the run twice; normal says more.
+    let lib = fixtures().join("fio/linux-libaio");
+    let terse = std::fs::read_to_string(lib.join("randread-4k.terse.txt")).unwrap();
+    let normal = std::fs::read_to_string(lib.join("randread-4k.txt")).unwrap();
+    let mut warnings = Vec::new();
+    let rows = read_bytes(format!("{terse}{normal}").as_bytes(), &mut warnings).unwrap();
+    assert_eq!(rows.len(), 1);
+    assert_eq!(
+        (rows[0].format.as_str(), rows[0].engine.as_str()),
+        ("normal", "libaio")
+    );
+    // A normal report cut short does not hide a complete terse line.
+    let cut = &normal[..normal.find("  read:").unwrap() + 20];
+    let rows = read_bytes(format!("{cut}\n{terse}").as_bytes(), &mut warnings).unwrap();
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0].format, "terse");
+}
+
+#[test]
 fn every_terse_fixture_gives_rows() {
     let got = ingest_one(&fixtures().join("fio/linux-terse"));
     assert!(got.skipped.is_empty(), "{:?}", got.skipped);
