@@ -18,6 +18,8 @@
 //! Numbers are read as `f64` because fio printed some of them as integers
 //! in one version and floats in another.
 
+mod non_finite;
+
 use std::fmt;
 
 use indexmap::IndexMap;
@@ -25,9 +27,11 @@ use serde::de::{self, IgnoredAny, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
+use super::jobname::guess_from_name;
 use super::{Parsed, ReadError, Reader};
 use crate::model::{Direction, Row};
 use crate::units::parse_size;
+use non_finite::NonFinite;
 
 /// One fio JSON document.
 #[derive(Debug, Default, Deserialize)]
@@ -42,6 +46,9 @@ pub struct FioOutput {
     pub client_stats: Option<Vec<Job>>,
     /// Only its presence matters (Linux builds report it; fio#1627: not always).
     pub disk_util: Option<IgnoredAny>,
+    /// fio's bare `nan`/`inf` tokens, read as `null`.
+    #[serde(skip)]
+    pub non_finite: Vec<NonFinite>,
 }
 
 /// `global options` / `job options`: fio prints every value as a string;
@@ -69,6 +76,10 @@ pub struct Job {
     pub job_runtime: Option<f64>,
     pub hostname: Option<String>,
     pub port: Option<f64>,
+    /// Whole-system CPU percent during the run: nvcmp's harness writes it
+    /// (fio does not). Any JSON value, so an odd one costs a warning, not
+    /// the file.
+    pub system_cpu_pct: Option<Value>,
 }
 
 /// `read` / `write` / `trim` of a job.
@@ -198,23 +209,32 @@ impl<'de> Deserialize<'de> for Bins {
     }
 }
 
-/// Parses one JSON segment into the mirror, exactly once.
+/// Parses one JSON segment into the mirror, once; a second time, with
+/// fio's bare `nan`/`inf` read as `null`, only when the first parse stopped
+/// on a syntax error (see [`non_finite`]).
 pub fn parse(text: &str) -> Result<FioOutput, ReadError> {
-    let doc: FioOutput = serde_json::from_str(text).map_err(|e| {
+    let malformed = |e: serde_json::Error| {
         let reason = match e.classify() {
             serde_json::error::Category::Eof => format!("truncated JSON ({e})"),
-            _ if non_finite_at(text, e.line(), e.column()) => format!(
-                "a value is not a finite number (fio printed NaN or inf) at line {} column {}",
-                e.line(),
-                e.column()
-            ),
             _ => e.to_string(),
         };
         ReadError::Malformed {
             format: "json",
             reason,
         }
-    })?;
+    };
+    let doc = match serde_json::from_str::<FioOutput>(text) {
+        Ok(doc) => doc,
+        Err(e) if e.classify() == serde_json::error::Category::Syntax => {
+            let Some((clean, found)) = non_finite::replace(text) else {
+                return Err(malformed(e));
+            };
+            let mut doc: FioOutput = serde_json::from_str(&clean).map_err(malformed)?;
+            doc.non_finite = found;
+            doc
+        }
+        Err(e) => return Err(malformed(e)),
+    };
     if doc.jobs.is_none() && doc.client_stats.is_none() {
         return Err(ReadError::NotFio(
             "JSON without `jobs` or `client_stats`".into(),
@@ -223,19 +243,32 @@ pub fn parse(text: &str) -> Result<FioOutput, ReadError> {
     Ok(doc)
 }
 
-/// Whether serde_json stopped on fio's `nan`, `-nan` or `inf` (C's
-/// printf of a non-finite double, which is not JSON).
-fn non_finite_at(text: &str, line: usize, column: usize) -> bool {
-    let Some(l) = text.lines().nth(line.saturating_sub(1)) else {
+/// Keys a row cannot do without: a non-finite one drops the row (CONTRACT:
+/// such a value never enters the comparison) instead of being read as
+/// missing. Direction keys, then job keys.
+const REQUIRED_DDIR: [&str; 7] = [
+    "io_bytes",
+    "io_kbytes",
+    "bw_bytes",
+    "bw",
+    "iops",
+    "runtime",
+    "total_ios",
+];
+const REQUIRED_JOB: [&str; 2] = ["usr_cpu", "sys_cpu"];
+
+/// Whether a non-finite value at `path` drops rows rather than reading as
+/// missing.
+fn is_required(path: &str) -> bool {
+    let Some((_, rest)) = path.split_once("].") else {
         return false;
     };
-    let start = column.saturating_sub(2).min(l.len());
-    let rest = l
-        .get(start..)
-        .unwrap_or("")
-        .trim_start_matches([' ', ':', '-', '+']);
-    let lower = rest.get(..3).map(str::to_ascii_lowercase);
-    matches!(lower.as_deref(), Some("nan" | "inf"))
+    match rest.split_once('.') {
+        Some((dir, key)) => {
+            matches!(dir, "read" | "write" | "trim") && REQUIRED_DDIR.contains(&key)
+        }
+        None => REQUIRED_JOB.contains(&rest),
+    }
 }
 
 /// The jobs a document reports, to recognise `--status-interval`
@@ -285,10 +318,23 @@ const AGGREGATE_NAME: &str = "All clients";
 /// Converts one document to rows (`source` and `label` left empty).
 pub fn to_parsed(doc: &FioOutput) -> Parsed {
     let mut out = Parsed::default();
+    for nf in doc.non_finite.iter().filter(|nf| !is_required(&nf.path)) {
+        out.warnings.push(format!(
+            "`{}` at line {} is `{}`, not a finite number; read as missing",
+            nf.path, nf.line, nf.token
+        ));
+    }
     let format = if doc.has_bins() { "json+" } else { "json" };
     let version = doc.fio_version.as_deref().unwrap_or("unknown");
     let jobs: Vec<&Job> = doc.all_jobs().collect();
-    for job in &jobs {
+    // Where each job sits in the document, to match `non_finite` paths.
+    let places = (0..doc.jobs.as_ref().map_or(0, Vec::len))
+        .map(|i| format!("jobs[{i}]"))
+        .chain(
+            (0..doc.client_stats.as_ref().map_or(0, Vec::len))
+                .map(|i| format!("client_stats[{i}]")),
+        );
+    for (job, place) in jobs.iter().zip(places) {
         let aggregate = job.jobname.as_deref() == Some(AGGREGATE_NAME);
         // The `All clients` entry has no options of its own: it sums the
         // clients of its group, which ran the same job file.
@@ -300,7 +346,14 @@ pub fn to_parsed(doc: &FioOutput) -> Parsed {
             None
         };
         let opts = JobOpts::new(&doc.global_options, &template.unwrap_or(job).job_options);
-        job_rows(doc, job, &opts, aggregate, format, version, &mut out);
+        let ctx = JobCtx {
+            opts: &opts,
+            place: &place,
+            aggregate,
+            format,
+            version,
+        };
+        job_rows(doc, job, &ctx, &mut out);
     }
     out
 }
@@ -374,15 +427,33 @@ fn infer_os(engine: &str, filename: Option<&str>, disk_util: bool) -> &'static s
     }
 }
 
-fn job_rows(
-    doc: &FioOutput,
-    job: &Job,
-    opts: &JobOpts<'_>,
+/// What [`job_rows`] needs to know about a job besides the job itself.
+struct JobCtx<'a> {
+    opts: &'a JobOpts<'a>,
+    /// `jobs[0]`, `client_stats[2]`: where the job is in the document.
+    place: &'a str,
     aggregate: bool,
-    format: &str,
-    version: &str,
-    out: &mut Parsed,
-) {
+    format: &'a str,
+    version: &'a str,
+}
+
+fn job_rows(doc: &FioOutput, job: &Job, ctx: &JobCtx<'_>, out: &mut Parsed) {
+    let JobCtx {
+        opts,
+        place,
+        aggregate,
+        format,
+        version,
+    } = *ctx;
+    // A required value fio printed as `nan`/`inf` (read as null).
+    let non_finite = |prefix: &str, keys: &[&str]| {
+        doc.non_finite.iter().find(|nf| {
+            nf.path
+                .strip_prefix(place)
+                .and_then(|r| r.strip_prefix(prefix))
+                .is_some_and(|k| keys.contains(&k))
+        })
+    };
     let name = job.jobname.clone().unwrap_or_default();
     let filename = opts.get("filename");
     let engine_opt = opts.get("ioengine");
@@ -437,10 +508,31 @@ fn job_rows(
         _ => format!("job `{name}`"),
     };
 
+    let system_cpu_pct = match &job.system_cpu_pct {
+        None | Some(Value::Null) => None,
+        Some(v) => match v.as_f64() {
+            Some(x) if x.is_finite() && x >= 0.0 => Some(x),
+            _ => {
+                out.warnings.push(format!(
+                    "{who}: system_cpu_pct is {v}, not a finite non-negative number; ignored"
+                ));
+                None
+            }
+        },
+    };
+
     if job.mixed.as_ref().is_some_and(did_io) {
         out.warnings.push(format!(
             "{who}: unified_rw_reporting (`mixed`) output is not split by direction; not read"
         ));
+    }
+
+    if let Some(nf) = non_finite(".", &REQUIRED_JOB) {
+        out.warnings.push(format!(
+            "{who}: {} at line {} is `{}`, not a finite number; its rows dropped",
+            nf.path, nf.line, nf.token
+        ));
+        return;
     }
 
     let mut directions = Vec::new();
@@ -449,6 +541,13 @@ fn job_rows(
         (Direction::Write, &job.write),
         (Direction::Trim, &job.trim),
     ] {
+        if let Some(nf) = non_finite(&format!(".{dir}."), &REQUIRED_DDIR) {
+            out.warnings.push(format!(
+                "{who} {dir}: {} at line {} is `{}`, not a finite number; row dropped",
+                nf.path, nf.line, nf.token
+            ));
+            continue;
+        }
         let Some(d) = d.as_ref().filter(|d| did_io(d)) else {
             continue;
         };
@@ -475,6 +574,7 @@ fn job_rows(
         row.timestamp = doc.timestamp.filter(|t| t.is_finite()).map(|t| t as i64);
         row.usr_cpu_pct = job.usr_cpu.unwrap_or(0.0);
         row.sys_cpu_pct = job.sys_cpu.unwrap_or(0.0);
+        row.system_cpu_pct = system_cpu_pct;
         match fill_ddir(&mut row, d) {
             Ok(()) => match check_finite(&row) {
                 Ok(()) => out.rows.push(row),
@@ -507,55 +607,6 @@ fn job_rows(
             directions.iter().map(|d| d.as_str()).collect::<Vec<_>>().join(" and ")
         ));
     }
-}
-
-struct NameGuess {
-    rw: Option<&'static str>,
-    bs: Option<String>,
-    iodepth: Option<u32>,
-}
-
-/// Reads `randread`, `4k` and `qd32` tokens out of a job name.
-fn guess_from_name(name: &str) -> NameGuess {
-    const RW: [&str; 10] = [
-        "randread",
-        "randwrite",
-        "randrw",
-        "randtrim",
-        "readwrite",
-        "read",
-        "write",
-        "trim",
-        "rw",
-        "trimwrite",
-    ];
-    let mut g = NameGuess {
-        rw: None,
-        bs: None,
-        iodepth: None,
-    };
-    for tok in name
-        .split(|c: char| !c.is_ascii_alphanumeric())
-        .map(str::to_ascii_lowercase)
-    {
-        if g.rw.is_none() {
-            g.rw = RW.iter().find(|r| **r == tok).copied();
-        }
-        if g.bs.is_none()
-            && tok.len() > 1
-            && tok[..tok.len() - 1].bytes().all(|b| b.is_ascii_digit())
-            && matches!(tok.as_bytes()[tok.len() - 1], b'k' | b'm')
-        {
-            g.bs = Some(tok.clone());
-        }
-        if g.iodepth.is_none() {
-            g.iodepth = tok
-                .strip_prefix("qd")
-                .or_else(|| tok.strip_prefix("iodepth"))
-                .and_then(|n| n.parse().ok());
-        }
-    }
-    g
 }
 
 fn did_io(d: &Ddir) -> bool {

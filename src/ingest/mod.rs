@@ -9,6 +9,7 @@
 
 pub mod decode;
 pub mod fio_json;
+mod jobname;
 pub mod manifest;
 pub mod normal;
 mod pipeline;

@@ -12,6 +12,7 @@ use super::decode::{self, SegmentKind};
 use super::fio_json;
 use super::manifest::{self, MANIFEST_NAME, Manifest, SIDECAR_SUFFIX};
 use super::normal::NormalReader;
+use super::terse::TerseReader;
 use super::{IngestOptions, Ingested, LabelBy, Parsed, ReadError, Reader};
 use crate::model::{Skipped, Warning};
 
@@ -231,6 +232,10 @@ fn read_input(input: &Input, opts: &IngestOptions, manifest: &Manifest) -> FileR
     }
 }
 
+/// Readers of the text around (or instead of) JSON documents, in the
+/// order they are tried.
+const TEXT_READERS: [&dyn Reader; 2] = [&NormalReader, &TerseReader];
+
 /// Reads one file's bytes into rows (label and manifest not applied yet).
 pub(crate) fn read_bytes(
     bytes: &[u8],
@@ -271,22 +276,28 @@ pub(crate) fn read_bytes(
         parsed.warnings.extend(p.warnings);
     }
 
-    // Text is read only when no document gave rows: `json,normal` files
-    // carry the same run twice.
+    // Text is read only when no document gave rows: `json,normal` and
+    // `json,terse` files carry the same run twice.
     if parsed.rows.is_empty() {
-        let reader = NormalReader;
         for seg in segments.iter().filter(|s| s.kind == SegmentKind::Text) {
-            if !reader.sniff(seg.text) {
-                continue;
+            // One reader per segment: the first that recognises it and reads
+            // it (`terse,normal` output is one run twice; normal says more).
+            let mut seg_error = None;
+            for reader in TEXT_READERS.iter().filter(|r| r.sniff(seg.text)) {
+                match reader.read(seg.text) {
+                    Ok(p) => {
+                        parsed.rows.extend(p.rows);
+                        parsed.warnings.extend(p.warnings);
+                        seg_error = None;
+                        break;
+                    }
+                    Err(e) => {
+                        seg_error.get_or_insert_with(|| format!("text at line {}: {e}", seg.line));
+                    }
+                }
             }
-            match reader.read(seg.text) {
-                Ok(p) => {
-                    parsed.rows.extend(p.rows);
-                    parsed.warnings.extend(p.warnings);
-                }
-                Err(e) => {
-                    first_error.get_or_insert_with(|| format!("text at line {}: {e}", seg.line));
-                }
+            if let Some(e) = seg_error {
+                first_error.get_or_insert(e);
             }
         }
     }
@@ -299,7 +310,7 @@ pub(crate) fn read_bytes(
         } else if !docs.is_empty() {
             ReadError::NoRows.to_string()
         } else {
-            "not fio output (no fio JSON document or fio text output found)".into()
+            "not fio output (no fio JSON document, normal or terse output found)".into()
         };
         warnings.extend(parsed.warnings.into_iter().skip(1));
         return Err(reason);

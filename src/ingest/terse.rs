@@ -1,18 +1,37 @@
 //! fio's terse output (`--output-format=terse` / `--minimal`), versions 2
 //! to 5: one semicolon-separated line per job, fields as in fio's
-//! `show_thread_status_terse` / `show_ddir_status_terse` (stat.c) and
+//! `show_thread_status_terse_all` / `show_ddir_status_terse` (stat.c) and
 //! HOWTO "Terse output".
 //!
-//! Per direction: io (KiB), bw (KiB/s), iops, runtime (msec), slat, clat
-//! (min, max, mean, stdev in usec), 20 clat percentile slots `p%=usec`, lat,
-//! bw samples (min, max, agg%, mean, stdev); v5 adds the bw sample count and
-//! iops samples (min, max, mean, stdev, count). Trim is present in v2, v4
-//! and v5, not in v3. Terse carries no rw, bs or ioengine: rows say
-//! `unknown` engine, `rw` from the directions that did I/O, and the block
-//! size is the mean I/O size; a warning says so.
+//! A line is a header (`2;name;groupid;error` in v2,
+//! `V;fio-3.33;name;groupid;error` from v3 on), one block per direction,
+//! then CPU (`usr%;sys%;ctx;majf;minf`), 7 I/O depth shares, 10 usec and 12
+//! msec latency shares, and from v3 on one disk-util entry per disk, then
+//! optional `continue_on_error` counts and the description.
+//!
+//! A direction block: io (KiB), bw (KiB/s), iops, runtime (msec), all
+//! integers; slat, clat (min, max as integer usec, mean, stdev as `%f`
+//! usec), 20 percentile slots `p%=usec`, lat, bw samples (min, max, agg%,
+//! mean, stdev, KiB/s); v5 adds the bw sample count and iops samples (min,
+//! max, mean, stdev, count). Blocks are read, write, and trim in v2, v4 and
+//! v5 (not v3). `unified_rw_reporting=mixed` prints one block (all
+//! directions summed), `=both` appends that block after the others: the
+//! number of blocks is found by looking for the first CPU field (the only
+//! block-start field printed with `%`).
+//!
+//! Terse carries no rw, bs, iodepth, numjobs or ioengine. Rows say engine
+//! `unknown`; rw, bs and iodepth come from the job name when it has them
+//! (`randread-4k-qd32`) and agree with what the line shows, else from the
+//! directions that did I/O, the mean I/O size and fio's I/O depth
+//! distribution; numjobs is the number of lines of the same job. A warning
+//! per job says what was guessed. The percentile slots hold clat
+//! percentiles unless the job set `lat_percentiles=1` (then total latency):
+//! the line does not say which, so they are read as clat.
 
+use super::jobname::guess_from_name;
 use super::{Parsed, ReadError, Reader};
 use crate::model::{Direction, Row};
+use crate::units::parse_size;
 
 /// Reader of fio's terse (semicolon) output.
 pub struct TerseReader;
@@ -29,38 +48,48 @@ impl Reader for TerseReader {
     }
 
     fn read(&self, text: &str) -> Result<Parsed, ReadError> {
-        let mut rows: Vec<Row> = Vec::new();
-        let mut line_names: Vec<String> = Vec::new();
+        let mut jobs: Vec<Line> = Vec::new();
+        let mut warnings = Vec::new();
+        let mut errors = Vec::new();
         for (n, line) in text.lines().enumerate() {
             let line = line.trim_end_matches('\r');
             let Some(ver) = terse_version(line) else {
                 continue;
             };
             let fields: Vec<&str> = line.split(';').collect();
-            read_line(ver, &fields, &mut rows).map_err(|reason| ReadError::Malformed {
-                format: FORMAT,
-                reason: format!("line {}: {reason}", n + 1),
-            })?;
-            line_names.push(
-                fields
-                    .get(if ver == 2 { 1 } else { 2 })
-                    .unwrap_or(&"")
-                    .to_string(),
-            );
+            match read_line(ver, &fields) {
+                Ok(l) => jobs.push(l),
+                Err(reason) => errors.push(format!("line {}: {reason}", n + 1)),
+            }
+        }
+        let mut rows = Vec::new();
+        for (i, job) in jobs.iter().enumerate() {
+            // The same job name on several lines of a group: clones of one
+            // numjobs job, each reported alone.
+            let clones = jobs
+                .iter()
+                .filter(|o| o.name == job.name && o.groupid == job.groupid)
+                .count();
+            let first_clone = jobs[..i]
+                .iter()
+                .all(|o| o.name != job.name || o.groupid != job.groupid);
+            job_rows(job, clones, first_clone, &mut rows, &mut warnings);
         }
         if rows.is_empty() {
-            return Err(ReadError::NoRows);
+            return Err(match errors.into_iter().next() {
+                Some(reason) => ReadError::Malformed {
+                    format: FORMAT,
+                    reason,
+                },
+                None if !warnings.is_empty() => ReadError::Malformed {
+                    format: FORMAT,
+                    reason: warnings.join("; "),
+                },
+                None => ReadError::NoRows,
+            });
         }
-        // The same job name on several lines: clones of one numjobs job.
-        for r in &mut rows {
-            r.numjobs = line_names.iter().filter(|n| **n == r.job).count().max(1) as u32;
-        }
-        Ok(Parsed {
-            rows,
-            warnings: vec![
-                "terse output names no rw, block size or ioengine: rw taken from the directions, bs from the mean I/O size, engine unknown".into(),
-            ],
-        })
+        warnings.extend(errors.into_iter().map(|e| format!("{e}; line not read")));
+        Ok(Parsed { rows, warnings })
     }
 }
 
@@ -75,9 +104,29 @@ fn terse_version(line: &str) -> Option<u32> {
     }
 }
 
-/// Fields of one direction.
+/// Fields of one direction block.
 fn ddir_fields(ver: u32) -> usize {
     if ver == 5 { 47 } else { 41 }
+}
+
+/// Fields after the direction blocks that every line has: CPU (5), I/O
+/// depths (7), usec latencies (10), msec latencies (12).
+const TAIL_FIELDS: usize = 34;
+
+/// fio's I/O depth buckets in terse output (`1, 2, 4, ..., >=64`).
+const DEPTH_BUCKETS: [u32; 7] = [1, 2, 4, 8, 16, 32, 64];
+
+/// One job line, before the workload is guessed.
+struct Line {
+    name: String,
+    groupid: String,
+    error: i64,
+    /// Rows of the directions that did I/O, measurements filled in.
+    rows: Vec<Row>,
+    /// Share of I/Os submitted at each of [`DEPTH_BUCKETS`], percent.
+    depths: [f64; 7],
+    /// `unified_rw_reporting=both`: a summed block follows the others.
+    mixed_too: bool,
 }
 
 fn num(fields: &[&str], i: usize, what: &str) -> Result<f64, String> {
@@ -96,106 +145,337 @@ fn num(fields: &[&str], i: usize, what: &str) -> Result<f64, String> {
     }
 }
 
-fn read_line(ver: u32, f: &[&str], rows: &mut Vec<Row>) -> Result<(), String> {
-    let (version, name, base) = if ver == 2 {
-        (String::new(), f.get(1), 2)
+fn read_line(ver: u32, f: &[&str]) -> Result<Line, String> {
+    let (version, base) = if ver == 2 {
+        (String::new(), 1)
     } else {
-        (
-            f.get(1).map(|s| s.to_string()).unwrap_or_default(),
-            f.get(2),
-            3,
-        )
+        (f.get(1).map(|s| s.to_string()).unwrap_or_default(), 2)
     };
-    let name = name.ok_or("no job name")?.to_string();
+    let name = f.get(base).ok_or("no job name")?.to_string();
+    let groupid = f.get(base + 1).ok_or("no group id")?.trim().to_string();
     let error = f
-        .get(base + 1)
+        .get(base + 2)
         .and_then(|e| e.trim().parse::<i64>().ok())
         .ok_or("no error field")?;
-    let start = base + 2;
+    let start = base + 3;
     let dirs: &[Direction] = if ver == 3 {
         &[Direction::Read, Direction::Write]
     } else {
         &[Direction::Read, Direction::Write, Direction::Trim]
     };
-    let cpu = start + dirs.len() * ddir_fields(ver);
+    let width = ddir_fields(ver);
+    // Blocks up to the first CPU field (`1.400000%`): a block starts with
+    // an integer, never with `%`.
+    let mut blocks = 0;
+    while !f
+        .get(start + blocks * width)
+        .ok_or("ends before the CPU fields")?
+        .ends_with('%')
+    {
+        blocks += 1;
+        if blocks > dirs.len() + 1 {
+            return Err("no CPU field where one is due".into());
+        }
+    }
+    let mixed_too = if blocks == dirs.len() {
+        false
+    } else if blocks == dirs.len() + 1 {
+        true
+    } else if blocks == 1 {
+        return Err(format!(
+            "job {name}: only unified_rw_reporting `mixed` figures; rerun with unified_rw_reporting=0 for per-direction rows"
+        ));
+    } else {
+        return Err(format!(
+            "{blocks} direction blocks where terse v{ver} has {}",
+            dirs.len()
+        ));
+    };
+    let cpu = start + blocks * width;
+    if f.len() < cpu + TAIL_FIELDS {
+        return Err("ends inside the CPU and latency distribution fields".into());
+    }
     let usr = num(f, cpu, "cpu user")?;
     let sys = num(f, cpu + 1, "cpu system")?;
-    let mut did_io = Vec::new();
+    let mut depths = [0.0; 7];
+    for (k, d) in depths.iter_mut().enumerate() {
+        *d = num(f, cpu + 5 + k, "I/O depth share")?;
+    }
+    // A disk-util entry (name, 8 counters, `util%`): only fio's Linux
+    // build measures disk utilization.
+    let du = cpu + TAIL_FIELDS;
+    let disk_util = ver >= 3
+        && f.get(du)
+            .is_some_and(|n| n.parse::<f64>().is_err() && !n.is_empty())
+        && f.get(du + 8).is_some_and(|u| u.ends_with('%'));
+    let mut rows = Vec::new();
     for (k, &dir) in dirs.iter().enumerate() {
-        let o = start + k * ddir_fields(ver);
+        let o = start + k * width;
         let io_kib = num(f, o, "io KiB")?;
         let runtime = num(f, o + 3, "runtime")?;
         if io_kib == 0.0 || runtime == 0.0 {
             continue;
         }
-        let mut r = Row::empty("", dir);
-        r.format = FORMAT.into();
+        let mut r = ddir_row(ver, f, o, dir)?;
         r.fio_version = version.clone();
         r.job = name.clone();
         r.error = error;
-        r.io_bytes = (io_kib * 1024.0) as u64;
-        r.bw_bytes_per_s = num(f, o + 1, "bw KiB/s")? * 1024.0;
-        r.bw_precision = 1024.0;
-        r.iops = num(f, o + 2, "iops")?;
-        r.runtime_ms = runtime;
-        let us = |i: usize, what: &str| num(f, o + i, what).map(|v| v * 1000.0);
-        r.slat_mean_ns = Some(us(6, "slat mean")?);
-        r.clat_mean_ns = Some(us(10, "clat mean")?);
-        r.clat_stddev_ns = Some(us(11, "clat stdev")?);
-        for slot in 0..20 {
-            let s = f.get(o + 12 + slot).ok_or("ends inside the percentiles")?;
-            let (p, v) = s
-                .split_once("%=")
-                .ok_or_else(|| format!("percentile field `{s}`"))?;
-            let (Ok(p), Ok(v)) = (p.parse::<f64>(), v.parse::<f64>()) else {
-                return Err(format!("percentile field `{s}`"));
-            };
-            let ns = Some(v * 1000.0);
-            match p {
-                p if (p - 50.0).abs() < 1e-6 => r.clat_p50_ns = ns,
-                p if (p - 90.0).abs() < 1e-6 => r.clat_p90_ns = ns,
-                p if (p - 95.0).abs() < 1e-6 => r.clat_p95_ns = ns,
-                p if (p - 99.0).abs() < 1e-6 => r.clat_p99_ns = ns,
-                p if (p - 99.9).abs() < 1e-6 => r.clat_p99_9_ns = ns,
-                p if (p - 99.99).abs() < 1e-6 => r.clat_p99_99_ns = ns,
-                _ => {}
-            }
-        }
-        r.lat_min_ns = Some(us(32, "lat min")?);
-        r.lat_max_ns = Some(us(33, "lat max")?);
-        r.lat_mean_ns = Some(us(34, "lat mean")?);
-        r.lat_stddev_ns = Some(us(35, "lat stdev")?);
-        // Means are printed `%f` in usec: six decimals.
-        r.lat_precision_ns = 0.001;
-        r.bw_sample_mean = Some(num(f, o + 39, "bw mean")? * 1024.0);
-        r.bw_sample_stddev = Some(num(f, o + 40, "bw stdev")? * 1024.0);
-        if ver == 5 {
-            r.bw_samples = Some(num(f, o + 41, "bw samples")? as u64);
-            r.iops_sample_mean = Some(num(f, o + 44, "iops mean")?);
-            r.iops_sample_stddev = Some(num(f, o + 45, "iops stdev")?);
-            r.iops_samples = Some(num(f, o + 46, "iops samples")? as u64);
-        }
         r.usr_cpu_pct = usr;
         r.sys_cpu_pct = sys;
-        let ios = r.iops * r.runtime_ms / 1000.0;
-        if ios >= 1.0 {
-            r.bs_bytes = ((r.io_bytes as f64 / ios / 512.0).round() as u64).max(1) * 512;
+        if disk_util {
+            r.os = "linux".into();
         }
-        r.engine = "unknown".into();
-        did_io.push(r);
-    }
-    if did_io.is_empty() {
-        return Err(format!("job {name} did no I/O"));
-    }
-    let rw = match (did_io.len(), did_io[0].direction) {
-        (1, d) => d.as_str().to_string(),
-        _ => "rw".to_string(),
-    };
-    for mut r in did_io {
-        r.rw = rw.clone();
         rows.push(r);
     }
-    Ok(())
+    Ok(Line {
+        name,
+        groupid,
+        error,
+        rows,
+        depths,
+        mixed_too,
+    })
+}
+
+/// The measurements of the direction block at `o`.
+fn ddir_row(ver: u32, f: &[&str], o: usize, dir: Direction) -> Result<Row, String> {
+    let mut r = Row::empty("", dir);
+    r.format = FORMAT.into();
+    r.engine = "unknown".into();
+    r.io_bytes = (num(f, o, "io KiB")? * 1024.0) as u64;
+    r.bw_bytes_per_s = num(f, o + 1, "bw KiB/s")? * 1024.0;
+    // Both printed as truncated integers (KiB/s, I/Os per second).
+    r.bw_precision = 1024.0;
+    r.iops = num(f, o + 2, "iops")?;
+    r.runtime_ms = num(f, o + 3, "runtime")?;
+    // min, max, mean, stdev in usec; fio prints zeros for a latency it did
+    // not measure (slat of a sync engine): that is "not reported".
+    let lat = |at: usize, what: &str| -> Result<Option<[f64; 4]>, String> {
+        let mut v = [0.0; 4];
+        for (k, x) in v.iter_mut().enumerate() {
+            *x = num(f, o + at + k, what)? * 1000.0;
+        }
+        Ok((v[1] > 0.0 || v[2] > 0.0).then_some(v))
+    };
+    if let Some([_, _, mean, _]) = lat(4, "slat")? {
+        r.slat_mean_ns = Some(mean);
+    }
+    if let Some([_, _, mean, stddev]) = lat(8, "clat")? {
+        r.clat_mean_ns = Some(mean);
+        r.clat_stddev_ns = Some(stddev);
+    }
+    for slot in 0..20 {
+        let s = f.get(o + 12 + slot).ok_or("ends inside the percentiles")?;
+        let (p, v) = s
+            .split_once("%=")
+            .ok_or_else(|| format!("percentile field `{s}`"))?;
+        let (Ok(p), Ok(v)) = (p.parse::<f64>(), v.parse::<f64>()) else {
+            return Err(format!("percentile field `{s}`"));
+        };
+        if !(v.is_finite() && v >= 0.0) {
+            return Err(format!("percentile field `{s}`"));
+        }
+        let ns = Some(v * 1000.0);
+        match p {
+            p if (p - 50.0).abs() < 1e-6 => r.clat_p50_ns = ns,
+            p if (p - 90.0).abs() < 1e-6 => r.clat_p90_ns = ns,
+            p if (p - 95.0).abs() < 1e-6 => r.clat_p95_ns = ns,
+            p if (p - 99.0).abs() < 1e-6 => r.clat_p99_ns = ns,
+            p if (p - 99.9).abs() < 1e-6 => r.clat_p99_9_ns = ns,
+            p if (p - 99.99).abs() < 1e-6 => r.clat_p99_99_ns = ns,
+            _ => {}
+        }
+    }
+    if let Some([min, max, mean, stddev]) = lat(32, "lat")? {
+        r.lat_min_ns = Some(min);
+        r.lat_max_ns = Some(max);
+        r.lat_mean_ns = Some(mean);
+        r.lat_stddev_ns = Some(stddev);
+    }
+    // Means are printed `%f` in usec: six decimals.
+    r.lat_precision_ns = 0.001;
+    let bw_mean = num(f, o + 39, "bw mean")?;
+    let bw_stddev = num(f, o + 40, "bw stdev")?;
+    let bw_count = if ver == 5 {
+        Some(num(f, o + 41, "bw samples")? as u64)
+    } else {
+        None
+    };
+    if bw_count.map_or(bw_mean > 0.0, |n| n > 0) {
+        r.bw_samples = bw_count;
+        r.bw_sample_mean = Some(bw_mean * 1024.0);
+        r.bw_sample_stddev = Some(bw_stddev * 1024.0);
+    }
+    if ver == 5 {
+        let n = num(f, o + 46, "iops samples")? as u64;
+        let mean = num(f, o + 44, "iops mean")?;
+        let stddev = num(f, o + 45, "iops stdev")?;
+        if n > 0 {
+            r.iops_samples = Some(n);
+            r.iops_sample_mean = Some(mean);
+            r.iops_sample_stddev = Some(stddev);
+        }
+    }
+    Ok(r)
+}
+
+/// The directions an `rw` value can do I/O in.
+fn rw_directions(rw: &str) -> &'static [Direction] {
+    use Direction::*;
+    match rw {
+        "read" | "randread" => &[Read],
+        "write" | "randwrite" => &[Write],
+        "trim" | "randtrim" => &[Trim],
+        "rw" | "readwrite" | "randrw" => &[Read, Write],
+        "trimwrite" => &[Trim, Write],
+        _ => &[],
+    }
+}
+
+/// Mean I/O size of a row, to the sector, when the line gives enough to
+/// count its I/Os (iops is truncated to an integer).
+fn mean_io_size(r: &Row) -> Option<u64> {
+    let ios = r.iops * r.runtime_ms / 1000.0;
+    (ios >= 1.0).then(|| ((r.io_bytes as f64 / ios / 512.0).round() as u64).max(1) * 512)
+}
+
+/// Fills in the workload of a line's rows (the guesses) and pushes them.
+fn job_rows(
+    job: &Line,
+    clones: usize,
+    first_clone: bool,
+    rows: &mut Vec<Row>,
+    warnings: &mut Vec<String>,
+) {
+    let name = &job.name;
+    // Clones share one warning.
+    let mut say = |w: String| {
+        if first_clone {
+            warnings.push(w);
+        }
+    };
+    if job.rows.is_empty() {
+        if job.error != 0 {
+            say(format!(
+                "job `{name}` failed with error {} and did no I/O",
+                job.error
+            ));
+        } else {
+            say(format!("job `{name}` did no I/O; no row"));
+        }
+        return;
+    }
+    if job.error != 0 {
+        say(format!(
+            "job `{name}` reported error {}; its rows are kept but left out of winners",
+            job.error
+        ));
+    }
+    if job.mixed_too {
+        say(format!(
+            "job `{name}`: unified_rw_reporting `mixed` figures not read (the read/write rows are)"
+        ));
+    }
+    let guess = guess_from_name(name);
+    let did: Vec<Direction> = job.rows.iter().map(|r| r.direction).collect();
+    let mut notes = Vec::new();
+
+    let rw = match guess.rw {
+        Some(rw) if did.iter().all(|d| rw_directions(rw).contains(d)) => {
+            notes.push(format!("rw={rw} from the job name"));
+            rw.to_string()
+        }
+        named => {
+            let rw = if did.len() == 1 {
+                did[0].as_str()
+            } else {
+                "rw"
+            };
+            notes.push(match named {
+                Some(n) => format!(
+                    "rw={rw} from the directions that did I/O (the name says {n}, which does not fit)"
+                ),
+                None => format!(
+                    "rw={rw} from the directions that did I/O (random or sequential unknown)"
+                ),
+            });
+            rw.to_string()
+        }
+    };
+
+    let named_bs = guess.bs.as_deref().and_then(parse_size);
+    let mut bs_by_dir = Vec::new();
+    // (direction, how it was found); said once when all directions agree.
+    let mut bs_notes: Vec<(Direction, String)> = Vec::new();
+    for r in &job.rows {
+        let measured = mean_io_size(r);
+        // The name wins when the measurement agrees with it: the measured
+        // size is rounded from truncated KiB and iops.
+        let (bs, note) = match (named_bs, measured) {
+            (Some(n), Some(m)) if (m as f64 - n as f64).abs() <= 0.05 * n as f64 => {
+                (n, format!("bs={n} from the job name"))
+            }
+            (Some(n), None) => (n, format!("bs={n} from the job name")),
+            (Some(n), Some(m)) => (
+                m,
+                format!("bs={m} from the mean I/O size (the name says {n})"),
+            ),
+            (None, Some(m)) => (m, format!("bs={m} from the mean I/O size")),
+            (None, None) => (0, "bs unknown (too few I/Os to tell)".to_string()),
+        };
+        bs_by_dir.push(bs);
+        bs_notes.push((r.direction, note));
+    }
+    if bs_notes.iter().all(|(_, n)| *n == bs_notes[0].1) {
+        notes.push(bs_notes[0].1.clone());
+    } else {
+        notes.extend(bs_notes.iter().map(|(d, n)| format!("{d} {n}")));
+    }
+
+    let iodepth = match guess.iodepth {
+        Some(d) => {
+            notes.push(format!("iodepth={d} from the job name"));
+            d
+        }
+        None => {
+            // The bucket most I/Os were submitted at: a power of two at or
+            // below the real iodepth.
+            let (k, _) = job
+                .depths
+                .iter()
+                .enumerate()
+                .fold(
+                    (0, -1.0),
+                    |best, (k, &v)| if v > best.1 { (k, v) } else { best },
+                );
+            let d = DEPTH_BUCKETS[k];
+            notes.push(format!("iodepth={d} from fio's I/O depth distribution"));
+            d
+        }
+    };
+
+    let numjobs = match (clones, guess.numjobs) {
+        (1, Some(n)) => {
+            notes.push(format!("numjobs={n} from the job name"));
+            n
+        }
+        (n, _) => {
+            notes.push(format!("numjobs={n} from the lines of this job"));
+            n as u32
+        }
+    };
+
+    say(format!(
+        "job `{name}`: terse output names no job options: {}; engine unknown",
+        notes.join(", ")
+    ));
+    for (mut r, bs) in job.rows.iter().cloned().zip(bs_by_dir) {
+        r.rw = rw.clone();
+        r.bs_bytes = bs;
+        r.iodepth = iodepth;
+        r.numjobs = numjobs;
+        rows.push(r);
+    }
 }
 
 #[cfg(test)]
@@ -243,11 +523,159 @@ mod tests {
             r.usr_cpu_pct,
             f[cpu].trim_end_matches('%').parse::<f64>().unwrap()
         );
+        // rw, bs and iodepth from the name `randread-4k-qd32`, which the
+        // line agrees with (only reads, 4 KiB mean I/O size).
         assert_eq!(
-            (r.rw.as_str(), r.direction, r.bs_bytes),
-            ("read", Direction::Read, 4096)
+            (r.rw.as_str(), r.direction, r.bs_bytes, r.iodepth),
+            ("randread", Direction::Read, 4096, 32)
         );
-        assert_eq!(p.warnings.len(), 1);
+        assert_eq!((r.engine.as_str(), r.os.as_str()), ("unknown", "linux"));
+        assert_eq!(p.warnings.len(), 1, "{:?}", p.warnings);
+        assert!(p.warnings[0].contains("rw=randread from the job name"));
+    }
+
+    /// Start of the direction blocks and their width, from fio's
+    /// `show_thread_status_terse_all`, independent of the reader's code.
+    fn layout(ver: u32) -> (usize, usize, usize) {
+        let (start, width) = match ver {
+            2 => (4, 41),
+            5 => (5, 47),
+            _ => (5, 41),
+        };
+        let blocks = if ver == 3 { 2 } else { 3 };
+        (start, width, start + blocks * width)
+    }
+
+    #[test]
+    fn every_terse_version_reads() {
+        for ver in 2..=5 {
+            let text = fixture(&format!("fio/linux-terse/randrw-4k-v{ver}.terse.txt"));
+            let f: Vec<&str> = text.trim_end().split(';').collect();
+            assert_eq!(f[0], ver.to_string());
+            let p = TerseReader
+                .read(&text)
+                .unwrap_or_else(|e| panic!("v{ver}: {e}"));
+            let dirs: Vec<Direction> = p.rows.iter().map(|r| r.direction).collect();
+            assert_eq!(dirs, [Direction::Read, Direction::Write], "v{ver}");
+            let (start, width, cpu) = layout(ver);
+            for (k, r) in p.rows.iter().enumerate() {
+                let o = start + k * width;
+                let n = |i: usize| f[i].trim_end_matches('%').parse::<f64>().unwrap();
+                assert_eq!(r.io_bytes as f64, n(o) * 1024.0, "v{ver} {k}");
+                assert_eq!(r.bw_bytes_per_s, n(o + 1) * 1024.0);
+                assert_eq!(r.iops, n(o + 2));
+                assert_eq!(r.runtime_ms, n(o + 3));
+                assert_eq!(r.clat_mean_ns, Some(n(o + 10) * 1000.0));
+                assert_eq!(r.lat_max_ns, Some(n(o + 33) * 1000.0));
+                assert_eq!(r.lat_mean_ns, Some(n(o + 34) * 1000.0));
+                // psync: no submission latency, printed as zeros.
+                assert_eq!(r.slat_mean_ns, None);
+                assert!(r.clat_p99_ns.is_some() && r.clat_p50_ns <= r.clat_p99_ns);
+                assert_eq!(r.usr_cpu_pct, n(cpu));
+                assert_eq!(r.sys_cpu_pct, n(cpu + 1));
+                if ver == 5 {
+                    assert_eq!(r.bw_samples, Some(n(o + 41) as u64));
+                    assert_eq!(r.iops_samples, Some(n(o + 46) as u64));
+                    assert_eq!(r.iops_sample_mean, Some(n(o + 44)));
+                } else {
+                    assert_eq!(r.iops_samples, None);
+                }
+                assert_eq!(
+                    (r.rw.as_str(), r.bs_bytes, r.iodepth, r.numjobs),
+                    ("randrw", 4096, 1, 1),
+                    "v{ver}"
+                );
+                assert_eq!(r.job, "randrw-4k-qd1");
+                assert_eq!(r.fio_version, if ver == 2 { "" } else { "fio-3.33" });
+                // Disk util (Linux only) is printed from v3 on.
+                assert_eq!(r.os, if ver == 2 { "unknown" } else { "linux" });
+            }
+        }
+    }
+
+    #[test]
+    fn clones_mixed_block_and_anonymous_names() {
+        let p = TerseReader
+            .read(&fixture("fio/linux-terse/randread-4k-nj2.terse.txt"))
+            .unwrap();
+        assert_eq!(p.rows.len(), 2);
+        assert!(p.rows.iter().all(|r| r.numjobs == 2 && r.rw == "randread"));
+        assert_eq!(p.warnings.len(), 1, "one warning for both clones");
+
+        let p = TerseReader
+            .read(&fixture("fio/linux-terse/randrw-4k-both.terse.txt"))
+            .unwrap();
+        let dirs: Vec<_> = p.rows.iter().map(|r| r.direction).collect();
+        assert_eq!(dirs, [Direction::Read, Direction::Write]);
+        assert!(
+            p.warnings
+                .iter()
+                .any(|w| w.contains("`mixed` figures not read"))
+        );
+
+        let text = fixture("fio/linux-terse/noname-desc.terse.txt");
+        assert!(text.trim_end().ends_with(";sequential 128k"));
+        let p = TerseReader.read(&text).unwrap();
+        let r = &p.rows[0];
+        assert_eq!((r.rw.as_str(), r.bs_bytes, r.iodepth), ("read", 131072, 1));
+        let w = &p.warnings[0];
+        assert!(w.contains("random or sequential unknown"), "{w}");
+        assert!(w.contains("bs=131072 from the mean I/O size"), "{w}");
+        assert!(
+            w.contains("iodepth=1 from fio's I/O depth distribution"),
+            "{w}"
+        );
+
+        let e = TerseReader
+            .read(&fixture("bad/terse-mixed-only.txt"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("only unified_rw_reporting `mixed`"), "{e}");
+    }
+
+    #[test]
+    fn failed_job_and_bad_line_leave_the_others() {
+        let text = fixture("fio/linux-terse/error-trim.terse.txt");
+        let p = TerseReader.read(&text).unwrap();
+        assert_eq!(p.rows.len(), 1);
+        assert_eq!(p.rows[0].job, "randread-ok");
+        assert!(
+            p.warnings
+                .iter()
+                .any(|w| w.contains("randtrim-fails` failed with error 25")),
+            "{:?}",
+            p.warnings
+        );
+
+        // A second line with a NaN iops: its job is named, the first kept.
+        let line = fixture("fio/linux-terse/randrw-4k-v3.terse.txt");
+        let mut g: Vec<&str> = line.trim_end().split(';').collect();
+        g[2] = "other";
+        g[7] = "-nan";
+        let text = format!("{}\n{}\n", line.trim_end(), g.join(";"));
+        let p = TerseReader.read(&text).unwrap();
+        assert_eq!(p.rows.len(), 2);
+        assert!(p.rows.iter().all(|r| r.job == "randrw-4k-qd1"));
+        let w = p
+            .warnings
+            .iter()
+            .find(|w| w.starts_with("line 2:"))
+            .unwrap();
+        assert!(
+            w.contains("iops") && w.contains("-nan") && w.contains("not read"),
+            "{w}"
+        );
+    }
+
+    #[test]
+    fn name_that_contradicts_the_line_is_not_used() {
+        let line = fixture("fio/linux-terse/randrw-4k-v3.terse.txt");
+        let text = line.replacen("randrw-4k-qd1", "randwrite-64k", 1);
+        let p = TerseReader.read(&text).unwrap();
+        let r = &p.rows[0];
+        assert_eq!((r.rw.as_str(), r.bs_bytes), ("rw", 4096));
+        assert!(p.warnings[0].contains("the name says randwrite, which does not fit"));
+        assert!(p.warnings[0].contains("bs=4096 from the mean I/O size (the name says 65536)"));
     }
 
     proptest::proptest! {

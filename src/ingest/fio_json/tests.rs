@@ -223,11 +223,12 @@ fn bad_documents_give_reasons() {
     let wrong = RANDRW.replacen("\"io_bytes\" : 8159232", "\"io_bytes\" : \"lots\"", 1);
     let e = JsonReader.read(&wrong).unwrap_err().to_string();
     assert!(e.contains("invalid type"), "{e}");
-    for bad in ["nan", "-nan", "NaN", "inf"] {
-        let nan = RANDRW.replacen("82254.265562", bad, 1);
-        let e = JsonReader.read(&nan).unwrap_err().to_string();
-        assert!(e.contains("not a finite number"), "{bad}: {e}");
-    }
+    // A syntax error that is not fio's nan keeps serde's message.
+    let e = JsonReader
+        .read(&RANDRW.replacen("82254.265562", "nope", 1))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("line 42"), "{e}");
     let e = JsonReader.read("{\"a\": 1}").unwrap_err();
     assert!(matches!(e, ReadError::NotFio(_)));
     let e = JsonReader
@@ -252,4 +253,87 @@ fn snapshots_have_the_same_job_set() {
     let b = parse(CLIENTS).unwrap();
     assert_eq!(job_set(&a), job_set(&parse(GROUP).unwrap()));
     assert_ne!(job_set(&a), job_set(&b));
+}
+
+/// GROUP with `system_cpu_pct` set to `v` in its job object, where nvcmp's
+/// harness writes it.
+fn with_system_cpu(v: Value) -> String {
+    let mut doc: Value = serde_json::from_str(GROUP).unwrap();
+    doc["jobs"][0]["system_cpu_pct"] = v;
+    serde_json::to_string_pretty(&doc).unwrap()
+}
+
+#[test]
+fn harness_system_cpu_is_read_from_the_job() {
+    let p = rows(&with_system_cpu(serde_json::json!(37.25)));
+    assert!(!p.rows.is_empty());
+    assert!(p.rows.iter().all(|r| r.system_cpu_pct == Some(37.25)));
+    assert!(p.warnings.iter().all(|w| !w.contains("system_cpu_pct")));
+    // fio's own output has no such key; the harness writes null when unknown.
+    assert!(rows(GROUP).rows.iter().all(|r| r.system_cpu_pct.is_none()));
+    let p = rows(&with_system_cpu(Value::Null));
+    assert!(p.rows.iter().all(|r| r.system_cpu_pct.is_none()));
+    // A value that is not a usable number is named, and the rows stay.
+    for bad in [serde_json::json!("high"), serde_json::json!(-3.0)] {
+        let p = rows(&with_system_cpu(bad.clone()));
+        assert!(!p.rows.is_empty());
+        assert!(p.rows.iter().all(|r| r.system_cpu_pct.is_none()));
+        assert!(
+            p.warnings
+                .iter()
+                .any(|w| w.contains("system_cpu_pct is") && w.contains(&bad.to_string())),
+            "{:?}",
+            p.warnings
+        );
+    }
+}
+
+#[test]
+fn bare_nan_in_an_optional_value_is_missing_and_named() {
+    let plain = rows(RANDRW);
+    for bad in ["nan", "-nan", "NaN", "inf", "-inf", "1.#QNAN0"] {
+        // clat mean of the first job's read direction (line 42).
+        let text = RANDRW.replacen("82254.265562", bad, 1);
+        let p = rows(&text);
+        assert_eq!(p.rows.len(), plain.rows.len(), "{bad}");
+        assert_eq!(p.rows[0].clat_mean_ns, None, "{bad}");
+        assert_eq!(p.rows[0].iops, plain.rows[0].iops);
+        assert_eq!(p.rows[1], plain.rows[1]);
+        let w: Vec<_> = p.warnings.iter().filter(|w| w.contains(bad)).collect();
+        assert_eq!(w.len(), 1, "{bad}: {:?}", p.warnings);
+        assert!(
+            w[0].contains("`jobs[0].read.clat_ns.mean` at line 42")
+                && w[0].contains("read as missing"),
+            "{}",
+            w[0]
+        );
+    }
+}
+
+#[test]
+fn bare_nan_in_a_required_value_drops_the_row() {
+    let plain = rows(RANDRW);
+    // iops of the read direction: that row goes, write stays.
+    let text = RANDRW.replacen("\"iops\" : 11191.011236", "\"iops\" : -nan", 1);
+    let p = rows(&text);
+    assert_eq!(p.rows.len(), plain.rows.len() - 1);
+    assert!(p.rows.iter().all(|r| r.direction != Direction::Read));
+    assert!(
+        p.warnings.iter().any(
+            |w| w.contains("read: jobs[0].read.iops at line 27 is `-nan`")
+                && w.contains("row dropped")
+        ),
+        "{:?}",
+        p.warnings
+    );
+    // usr_cpu: all rows of the job go (fio's CPU figure would be invented).
+    let cpu = RANDRW.replacen("\"usr_cpu\" : ", "\"usr_cpu\" : nan, \"x\" : ", 1);
+    assert_ne!(cpu, RANDRW);
+    let p = JsonReader.read(&cpu).unwrap();
+    assert!(p.rows.is_empty());
+    assert!(
+        p.warnings
+            .iter()
+            .any(|w| w.contains("usr_cpu") && w.contains("rows dropped"))
+    );
 }

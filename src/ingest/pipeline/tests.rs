@@ -163,10 +163,114 @@ fn bad_fixtures_are_skipped_with_reasons() {
     assert!(reason("string-bw.json").contains("invalid type"));
     assert!(reason("negative-runtime.json").contains("runtime_ms is -2002"));
     assert!(reason("nan-iops.json").contains("not a finite number"));
+    assert!(reason("terse-mixed-only.txt").contains("unified_rw_reporting"));
     assert_eq!(
         got.skipped.len(),
         std::fs::read_dir(fixtures().join("bad")).unwrap().count()
     );
+}
+
+#[test]
+fn json_normal_and_terse_in_one_folder() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("libaio");
+    std::fs::create_dir(&dir).unwrap();
+    for (from, to) in [
+        ("randread-4k.json", "a.json"),
+        ("randread-4k.txt", "b.txt"),
+        ("randread-4k.terse.txt", "c.terse"),
+    ] {
+        std::fs::copy(fixtures().join("fio/linux-libaio").join(from), dir.join(to)).unwrap();
+    }
+    let got = ingest_one(tmp.path());
+    assert!(got.skipped.is_empty(), "{:?}", got.skipped);
+    let formats: Vec<(&str, &str)> = got
+        .rows
+        .iter()
+        .map(|r| (r.source.rsplit('/').next().unwrap(), r.format.as_str()))
+        .collect();
+    assert_eq!(
+        formats,
+        [
+            ("a.json", "json"),
+            ("b.txt", "normal"),
+            ("c.terse", "terse")
+        ]
+    );
+    // The three runs are one workload to the comparison: terse's guesses
+    // (from the name and the line) match what the others state.
+    for r in &got.rows {
+        assert_eq!(
+            (
+                r.label.as_str(),
+                r.rw.as_str(),
+                r.bs_bytes,
+                r.iodepth,
+                r.direction
+            ),
+            (
+                "libaio",
+                "randread",
+                4096,
+                32,
+                crate::model::Direction::Read
+            ),
+            "{}",
+            r.format
+        );
+    }
+    assert!(
+        got.warnings
+            .iter()
+            .any(|w| w.source.ends_with("c.terse") && w.message.contains("terse output"))
+    );
+}
+
+#[test]
+fn terse_and_normal_in_one_file_is_read_once_as_normal() {
+    // `--output-format=terse,normal` prints the run twice; normal says more.
+    let lib = fixtures().join("fio/linux-libaio");
+    let terse = std::fs::read_to_string(lib.join("randread-4k.terse.txt")).unwrap();
+    let normal = std::fs::read_to_string(lib.join("randread-4k.txt")).unwrap();
+    let mut warnings = Vec::new();
+    let rows = read_bytes(format!("{terse}{normal}").as_bytes(), &mut warnings).unwrap();
+    assert_eq!(rows.len(), 1);
+    assert_eq!(
+        (rows[0].format.as_str(), rows[0].engine.as_str()),
+        ("normal", "libaio")
+    );
+    // A normal report cut short does not hide a complete terse line.
+    let cut = &normal[..normal.find("  read:").unwrap() + 20];
+    let rows = read_bytes(format!("{cut}\n{terse}").as_bytes(), &mut warnings).unwrap();
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0].format, "terse");
+}
+
+#[test]
+fn every_terse_fixture_gives_rows() {
+    let got = ingest_one(&fixtures().join("fio/linux-terse"));
+    assert!(got.skipped.is_empty(), "{:?}", got.skipped);
+    let files = std::fs::read_dir(fixtures().join("fio/linux-terse"))
+        .unwrap()
+        .count();
+    assert_eq!(got.files_read, files);
+    for r in &got.rows {
+        let json = r.source.ends_with("terse-json.txt");
+        assert_eq!(
+            r.format,
+            if json { "json" } else { "terse" },
+            "{}",
+            r.source
+        );
+    }
+    // `terse,json` output is one run twice: read once, from the JSON.
+    let tj: Vec<_> = got
+        .rows
+        .iter()
+        .filter(|r| r.source.ends_with("terse-json.txt"))
+        .collect();
+    assert_eq!(tj.len(), 1);
+    assert_eq!(tj[0].engine, "psync");
 }
 
 #[test]
@@ -205,6 +309,20 @@ fn labels_manifest_and_sidecars() {
         "system_cpu_pct = 74.22\n",
     );
     write(&root, "nested/deep/c.json", JOB);
+    let harness = JOB.replacen(
+        "\"jobname\" :",
+        "\"system_cpu_pct\" : 33.5,\n      \"jobname\" :",
+        1,
+    );
+    assert_ne!(harness, JOB);
+    write(&root, "linux-libaio/d.json", &harness);
+    write(&root, "linux-libaio/e.json", &harness);
+    write(
+        &root,
+        "linux-libaio/e.json.nvcmp.toml",
+        "system_cpu_pct = 61\n",
+    );
+    write(&root, "linux-libaio/f.json", &harness);
     write(&root, "top.json", JOB);
     write(&root, "report.md", "# not a result");
     write(&root, "chart.png", "\u{1}PNG");
@@ -219,6 +337,9 @@ system_cpu_pct = 45.0
 [[result]]
 file = "linux-libaio/a.json"
 system_cpu_pct = 50.5
+[[result]]
+file = "linux-libaio/f.json"
+system_cpu_pct = 12
 [config."nested/deep"]
 os = "windows"
 engine = "windowsaio"
@@ -227,7 +348,7 @@ system_cpu_pct = 10
     );
     let got = ingest_one(&root);
     assert!(got.skipped.is_empty(), "{:?}", got.skipped);
-    assert_eq!(got.files_read, 4);
+    assert_eq!(got.files_read, 7);
     let by_file = |f: &str| got.rows.iter().find(|r| r.source.ends_with(f)).unwrap();
     let a = by_file("a.json");
     assert_eq!(a.label, "Linux libaio");
@@ -244,6 +365,13 @@ system_cpu_pct = 10
     let top = by_file("top.json");
     assert_eq!(top.label, "results");
     assert_eq!(top.system_cpu_pct, None);
+    // The harness's own figure in the JSON: beats [config], loses to a
+    // sidecar and to [[result]].
+    let d = by_file("d.json");
+    assert_eq!(d.label, "Linux libaio");
+    assert_eq!(d.system_cpu_pct, Some(33.5));
+    assert_eq!(by_file("e.json").system_cpu_pct, Some(61.0));
+    assert_eq!(by_file("f.json").system_cpu_pct, Some(12.0));
     assert_eq!(got.manifest.baseline.as_deref(), Some("Linux libaio"));
 
     for (by, want) in [
