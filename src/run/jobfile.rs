@@ -163,6 +163,27 @@ mod tests {
     }
 
     #[test]
+    fn batch_options() {
+        let f = parse(
+            "[a]\niodepth=16\niodepth_batch_submit=4\niodepth_batch_complete_max=8\n\
+             [b]\niodepth=16\niodepth_batch=16\n",
+            &defaults(),
+        )
+        .unwrap();
+        let (a, b) = (&f.jobs[0], &f.jobs[1]);
+        assert_eq!((a.iodepth_batch, a.iodepth_batch_complete), (4, 8));
+        assert_eq!((b.iodepth_batch, b.iodepth_batch_complete), (16, 1));
+        // A batch deeper than the queue is what fio would quietly shrink;
+        // nvcmp says so instead.
+        let e = parse(
+            "[a]\niodepth=4\niodepth_batch_complete_max=8\n",
+            &defaults(),
+        )
+        .unwrap_err();
+        assert!(e.contains("--iodepth-batch-complete"), "{e}");
+    }
+
+    #[test]
     fn unsupported_options_are_named() {
         let e = parse("[a]\nverify=md5\n", &defaults()).unwrap_err();
         assert!(e.contains("line 2") && e.contains("verify"), "{e}");

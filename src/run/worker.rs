@@ -62,14 +62,16 @@ impl Distributions {
         add(&mut self.lat_ms, &o.lat_ms);
     }
 
+    /// fio's `io_u_mark_depth`: a bucket is named by its lowest depth
+    /// (`"16"` holds 16..=31).
     fn depth_idx(d: usize) -> usize {
         match d {
             0..=1 => 0,
-            2 => 1,
-            3..=4 => 2,
-            5..=8 => 3,
-            9..=16 => 4,
-            17..=32 => 5,
+            2..=3 => 1,
+            4..=7 => 2,
+            8..=15 => 3,
+            16..=31 => 4,
+            32..=63 => 5,
             _ => 6,
         }
     }
@@ -434,8 +436,11 @@ mod tests {
     #[test]
     fn depth_and_batch_buckets() {
         assert_eq!(Distributions::depth_idx(1), 0);
+        assert_eq!(Distributions::depth_idx(3), 1);
+        assert_eq!(Distributions::depth_idx(31), 4);
         assert_eq!(Distributions::depth_idx(32), 5);
-        assert_eq!(Distributions::depth_idx(33), 6);
+        assert_eq!(Distributions::depth_idx(63), 5);
+        assert_eq!(Distributions::depth_idx(64), 6);
         assert_eq!(Distributions::batch_idx(0), 0);
         assert_eq!(Distributions::batch_idx(4), 1);
         assert_eq!(Distributions::batch_idx(65), 6);

@@ -632,3 +632,115 @@ fn json_has_the_shape_of_fio_json_plus() {
         keys(&oj["read"]["clat_ns"]["percentile"])
     );
 }
+
+/// The whole loop a user runs: `nvcmp run` for two configurations of the
+/// same workload, then `nvcmp analyze` on what it wrote.
+#[test]
+fn run_then_analyze_compares_the_configs() {
+    let t = tmp();
+    let target = t.out.parent().unwrap().join("target.dat");
+    std::fs::write(&target, vec![7u8; 1 << 20]).unwrap();
+    for (engine, label) in [("psync", "linux-psync"), ("null", "linux-null")] {
+        let line = format!(
+            "--engine {engine} --rw randread --bs 4k --iodepth 1 --size 1m --runtime 1 \
+             --buffered --label {label}"
+        );
+        let o = nvcmp_run(&words(&line), Some(&target), &t.out);
+        assert_ok(&o);
+    }
+    let o = nvcmp()
+        .args(["analyze", "--format", "json"])
+        .arg(&t.out)
+        .output()
+        .unwrap();
+    assert_ok(&o);
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let mut configs: Vec<&str> = v["configs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap())
+        .collect();
+    configs.sort();
+    assert_eq!(configs, ["linux-null", "linux-psync"]);
+    assert_eq!(v["skipped"].as_array().unwrap().len(), 0, "{v}");
+    let wl = v["workloads"].as_array().unwrap();
+    assert_eq!(wl.len(), 1, "one workload: randread 4k read");
+    assert_eq!(wl[0]["rw"], "randread");
+    assert_eq!(wl[0]["bs_bytes"], 4096);
+    let metric = |name: &str| {
+        wl[0]["metrics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["metric"] == name)
+            .unwrap_or_else(|| panic!("no {name} in {}", wl[0]))
+            .clone()
+    };
+    // Each config's IOPS is the one its result file holds.
+    let iops = metric("iops");
+    for label in ["linux-psync", "linux-null"] {
+        let file = read_json(&t.out.join(label).join("randread-4k-qd1-j1.json"));
+        let want = f(&file["jobs"][0], "/read/iops");
+        let got = iops["values"][label].as_f64().unwrap();
+        assert!(
+            (got - want).abs() <= want * 1e-9,
+            "{label}: {got} vs {want}"
+        );
+    }
+    // The null engine does no I/O: it is faster than reading a file, and
+    // the comparison says so.
+    let (n, p) = (
+        iops["values"]["linux-null"].as_f64().unwrap(),
+        iops["values"]["linux-psync"].as_f64().unwrap(),
+    );
+    assert!(n > p, "null {n} vs psync {p}");
+    assert_eq!(iops["winner"], "linux-null", "{iops}");
+    // Whole-system CPU came through from the harness: cpu_pct has a value
+    // for both.
+    let cpu = metric("cpu_pct");
+    for label in ["linux-psync", "linux-null"] {
+        assert!(cpu["values"][label].as_f64().is_some(), "{cpu}");
+    }
+    assert!(!v["highlights"].as_array().unwrap().is_empty());
+}
+
+/// fio's defaults: one I/O per submit call and one completion per reap
+/// call; `--iodepth-batch` / `--iodepth-batch-complete` batch both, and
+/// the JSON's submit/complete distributions show which was done.
+#[test]
+fn submit_and_reap_batches_follow_the_flags() {
+    for (extra, batched) in [
+        ("", false),
+        ("--iodepth-batch 8 --iodepth-batch-complete 8", true),
+    ] {
+        let t = tmp();
+        let line = format!(
+            "--rw randread --bs 4k --iodepth 8 --size 1m --size-based --buffered --label b {extra}"
+        );
+        let Some(_) = run_engine("libaio", &words(&line), &t.out) else {
+            return;
+        };
+        let job = &read_json(&t.out.join("b/randread-4k-qd8-j1.json"))["jobs"][0];
+        check_direction(job, "read", 4096);
+        let opt = &job["job options"];
+        let (sub, comp) = (&job["iodepth_submit"], &job["iodepth_complete"]);
+        if batched {
+            assert_eq!(opt["iodepth_batch_submit"], "8");
+            assert_eq!(opt["iodepth_batch_complete_max"], "8");
+            // Buffered libaio completes inside io_submit: refills go 8 at a time.
+            assert!(f(sub, "/8") > 50.0, "{sub}");
+            assert!(f(comp, "/8") > 50.0, "{comp}");
+        } else {
+            assert!(opt.get("iodepth_batch_submit").is_none(), "{opt}");
+            assert_eq!(f(sub, "/4"), 100.0, "{sub}");
+            assert_eq!(f(comp, "/4"), 100.0, "{comp}");
+            // The queue stays at its depth: fio's "8" bucket is 8..=15.
+            assert!(
+                f(&job["iodepth_level"], "/8") > 90.0,
+                "{}",
+                job["iodepth_level"]
+            );
+        }
+    }
+}
