@@ -225,6 +225,18 @@ fn run_inner(cfg: &WorkerCfg) -> io::Result<WorkerResult> {
     let reap_max = (spec.iodepth_batch_complete as usize).clamp(1, depth);
 
     let outcome = (|| -> io::Result<()> {
+        macro_rules! submit_queued {
+            () => {
+                submit(
+                    &mut *engine,
+                    &mut queued,
+                    &mut issue_ns,
+                    &mut inflight,
+                    &mut res.dist,
+                    || ns(Instant::now()),
+                )?
+            };
+        }
         loop {
             let now = ns(Instant::now());
             if !measuring && now >= ramp_end {
@@ -284,25 +296,11 @@ fn run_inner(cfg: &WorkerCfg) -> io::Result<WorkerResult> {
                     // the device in bursts that complete together, and the
                     // queue then runs in lockstep instead of staying full.
                     if queued.len() >= batch {
-                        submit(
-                            &mut *engine,
-                            &mut queued,
-                            &mut issue_ns,
-                            &mut inflight,
-                            &mut res.dist,
-                            || ns(Instant::now()),
-                        )?;
+                        submit_queued!();
                     }
                 }
                 if !queued.is_empty() {
-                    submit(
-                        &mut *engine,
-                        &mut queued,
-                        &mut issue_ns,
-                        &mut inflight,
-                        &mut res.dist,
-                        || ns(Instant::now()),
-                    )?;
+                    submit_queued!();
                 } else if caps.sync {
                     res.dist.submit[1] += 1;
                 }
