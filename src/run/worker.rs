@@ -176,8 +176,8 @@ pub fn run(cfg: WorkerCfg) -> WorkerResult {
 fn run_inner(cfg: &WorkerCfg) -> io::Result<WorkerResult> {
     let spec = &*cfg.spec;
     let bs = spec.bs as usize;
-    let caps_sync = matches!(cfg.engine, EngineKind::Psync | EngineKind::Null);
-    let depth = if caps_sync { 1 } else { spec.iodepth as usize };
+    let caps = cfg.engine.caps();
+    let depth = if caps.sync { 1 } else { spec.iodepth as usize };
     // Declared before the engine so it is dropped after it: the kernel may
     // hold pointers into it until the engine's cleanup.
     let mut buf = AlignedBuf::new(depth, bs)?;
@@ -193,7 +193,6 @@ fn run_inner(cfg: &WorkerCfg) -> io::Result<WorkerResult> {
     let mut engine = cfg
         .engine
         .setup(cfg.file.as_deref(), depth as u32, &buf, cfg.opts)?;
-    let caps = engine.caps();
 
     let blocks = (cfg.region / spec.bs).max(1);
     let read_pct = u64::from(spec.rw.read_pct(spec.rwmixread));

@@ -9,7 +9,7 @@ use std::os::fd::AsRawFd;
 
 use io_uring::{IoUring, opcode, squeue, types};
 
-use super::{AlignedBuf, Caps, Completion, Dir, Engine, EngineOptions, IoUnit};
+use super::{AlignedBuf, Completion, Dir, Engine, EngineOptions, IoUnit};
 
 pub struct Uring {
     ring: IoUring,
@@ -125,13 +125,6 @@ impl Uring {
 }
 
 impl Engine for Uring {
-    fn caps(&self) -> Caps {
-        Caps {
-            sync: false,
-            no_io: false,
-        }
-    }
-
     fn queue(&mut self, io: IoUnit) -> io::Result<()> {
         let e = self.entry(io);
         // SAFETY: the SQE's buffer is slot `io.slot` of the worker's

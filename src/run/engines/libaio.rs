@@ -6,7 +6,7 @@ use std::fs::File;
 use std::io;
 use std::os::fd::{AsRawFd, RawFd};
 
-use super::{AlignedBuf, Caps, Completion, Dir, Engine, IoUnit};
+use super::{AlignedBuf, Completion, Dir, Engine, IoUnit};
 
 const IOCB_CMD_PREAD: u16 = 0;
 const IOCB_CMD_PWRITE: u16 = 1;
@@ -91,13 +91,6 @@ impl Libaio {
 }
 
 impl Engine for Libaio {
-    fn caps(&self) -> Caps {
-        Caps {
-            sync: false,
-            no_io: false,
-        }
-    }
-
     fn queue(&mut self, io: IoUnit) -> io::Result<()> {
         let cb = &mut self.iocbs[io.slot];
         *cb = Iocb {

@@ -45,13 +45,12 @@ pub struct Completion {
     pub result: Result<usize, i32>,
 }
 
-/// What an engine can do (fio's `FIO_SYNCIO` and friends).
+/// What an engine can do (fio's `FIO_SYNCIO` and friends), known from its
+/// kind before it is set up: the worker sizes its buffers by it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Caps {
     /// The I/O is done inside `queue` (no submission latency, depth 1).
     pub sync: bool,
-    /// Does no I/O at all (the `null` engine).
-    pub no_io: bool,
 }
 
 /// Options some engines take (io_uring's registered buffers and files).
@@ -77,7 +76,6 @@ impl EngineOptions {
 
 /// The hooks of one engine instance (one per worker thread).
 pub trait Engine {
-    fn caps(&self) -> Caps;
     /// Queues one I/O. A sync engine does it here.
     fn queue(&mut self, io: IoUnit) -> io::Result<()>;
     /// Hands everything queued to the kernel; returns how many went.
@@ -105,6 +103,14 @@ impl EngineKind {
             EngineKind::Psync => "psync",
             EngineKind::Libaio => "libaio",
             EngineKind::IoUring => "io_uring",
+        }
+    }
+
+    pub fn caps(self) -> Caps {
+        Caps {
+            // psync does the I/O in the call; null completes it there, and
+            // like fio's null (busy until reaped) runs at depth 1.
+            sync: matches!(self, EngineKind::Psync | EngineKind::Null),
         }
     }
 

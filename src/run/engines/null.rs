@@ -8,7 +8,7 @@
 
 use std::io;
 
-use super::{Caps, Completion, Engine, IoUnit};
+use super::{Completion, Engine, IoUnit};
 
 #[derive(Default)]
 pub struct Null {
@@ -22,13 +22,6 @@ impl Null {
 }
 
 impl Engine for Null {
-    fn caps(&self) -> Caps {
-        Caps {
-            sync: true,
-            no_io: true,
-        }
-    }
-
     fn queue(&mut self, io: IoUnit) -> io::Result<()> {
         self.done = Some(Completion {
             slot: io.slot,

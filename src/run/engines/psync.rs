@@ -5,7 +5,7 @@ use std::fs::File;
 use std::io;
 use std::os::fd::{AsRawFd, RawFd};
 
-use super::{AlignedBuf, Caps, Completion, Dir, Engine, IoUnit};
+use super::{AlignedBuf, Completion, Dir, Engine, IoUnit};
 
 pub struct Psync {
     fd: RawFd,
@@ -26,13 +26,6 @@ impl Psync {
 }
 
 impl Engine for Psync {
-    fn caps(&self) -> Caps {
-        Caps {
-            sync: true,
-            no_io: false,
-        }
-    }
-
     fn queue(&mut self, io: IoUnit) -> io::Result<()> {
         debug_assert!(io.len <= self.slot_len);
         let ptr = self.base.wrapping_add(io.slot * self.slot_len);
