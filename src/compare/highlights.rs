@@ -11,7 +11,7 @@
 //!    (only the high side: a value far below the others is a result, such
 //!    as a faster stack's latency, and the win/gap sentences cover it).
 
-use super::metric::{Scale, format_number, scale_in};
+use super::metric::{Scales, format_number};
 use super::model::{Better, Comparison, Metric, MetricResult, Workload};
 use super::stats::precision_tie;
 use crate::model::Direction;
@@ -77,14 +77,8 @@ fn present(m: &MetricResult) -> Vec<(&str, f64)> {
 /// Builds every highlight of `cmp`.
 pub fn build(cmp: &Comparison) -> Vec<String> {
     let mut out = Vec::new();
-    let scales: Vec<(Metric, Scale)> = METRICS.iter().map(|m| (*m, scale_in(cmp, *m))).collect();
-    let scale = |m: Metric| {
-        scales
-            .iter()
-            .find(|(x, _)| *x == m)
-            .map(|(_, s)| *s)
-            .unwrap()
-    };
+    let scales = Scales::of(cmp, &METRICS);
+    let scale = |m: Metric| scales.get(m);
 
     // 1 and 2: most wins per direction and metric.
     for dir in Direction::ALL {

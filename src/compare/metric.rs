@@ -204,6 +204,29 @@ pub fn scale_in(cmp: &Comparison, metric: Metric) -> Scale {
     metric.scale(max)
 }
 
+/// [`scale_in`] of each of a list of metrics, computed once per comparison.
+pub struct Scales(Vec<(Metric, Scale)>);
+
+impl Scales {
+    pub fn of(cmp: &Comparison, metrics: &[Metric]) -> Scales {
+        Scales(metrics.iter().map(|m| (*m, scale_in(cmp, *m))).collect())
+    }
+
+    /// The scale of `metric`, which must be one of the list given to `of`.
+    pub fn get(&self, metric: Metric) -> Scale {
+        self.0
+            .iter()
+            .find(|(m, _)| *m == metric)
+            .map(|(_, s)| *s)
+            .expect("metric not among the scaled ones")
+    }
+
+    /// Each metric with its scale, in the order given to `of`.
+    pub fn iter(&self) -> impl Iterator<Item = &(Metric, Scale)> {
+        self.0.iter()
+    }
+}
+
 /// `1234567.891` with 2 decimals -> `1,234,567.89`; `trim` drops trailing
 /// zeros of the fraction.
 pub fn format_number(v: f64, decimals: usize, trim: bool) -> String {

@@ -10,7 +10,7 @@
 
 use serde::Serialize;
 
-use crate::compare::metric::{Scale, format_number, scale_in};
+use crate::compare::metric::{Scales, format_number};
 use crate::compare::{Comparison, Metric, MetricResult, Rule};
 use crate::model::{Direction, Skipped};
 
@@ -119,17 +119,8 @@ fn delta_text(m: &MetricResult, config: &str, is_base: bool) -> String {
 
 impl View {
     pub fn new(cmp: &Comparison, charts: &[String]) -> View {
-        let scales: Vec<(Metric, Scale)> = TABLE_METRICS
-            .iter()
-            .map(|m| (*m, scale_in(cmp, *m)))
-            .collect();
-        let scale = |m: Metric| {
-            scales
-                .iter()
-                .find(|(x, _)| *x == m)
-                .map(|(_, s)| *s)
-                .unwrap()
-        };
+        let scales = Scales::of(cmp, &TABLE_METRICS);
+        let scale = |m: Metric| scales.get(m);
         let mut groups: Vec<GroupView> = Vec::new();
         for w in &cmp.workloads {
             let name = group_name(w.direction);
@@ -203,9 +194,9 @@ impl View {
 /// "IOPS of linux-libaio and linux-io_uring are known to the nearest
 /// 1,000": one line per metric and precision coarser than the tables
 /// print, when configs differ in it.
-fn footnotes(cmp: &Comparison, scales: &[(Metric, Scale)]) -> Vec<String> {
+fn footnotes(cmp: &Comparison, scales: &Scales) -> Vec<String> {
     let mut out = Vec::new();
-    for (m, s) in scales {
+    for (m, s) in scales.iter() {
         let step = s.div * 10f64.powi(-(s.decimals as i32));
         let coarsest = |c: &String| {
             cmp.workloads
