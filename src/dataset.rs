@@ -102,6 +102,7 @@ pub fn to_dataframe(rows: &[Row]) -> PolarsResult<DataFrame> {
         col!("bw_sample_stddev", |r: &Row| r.bw_sample_stddev),
         col!("filename", |r: &Row| r.filename.as_deref()),
         col!("timestamp", |r: &Row| r.timestamp),
+        col!("effective_iodepth", |r: &Row| r.effective_iodepth.map(i64::from)),
     ];
     DataFrame::new(rows.len(), columns)
 }
@@ -269,6 +270,7 @@ pub fn from_dataframe(df: &DataFrame) -> anyhow::Result<Vec<Row>> {
         u64s("iops_samples")?,
         u64s("bw_samples")?,
     );
+    let effective_iodepth = i64s("effective_iodepth")?;
     let (iodepth, numjobs, error, rwmixread, timestamp) = (
         i64s("iodepth")?,
         i64s("numjobs")?,
@@ -367,6 +369,7 @@ pub fn from_dataframe(df: &DataFrame) -> anyhow::Result<Vec<Row>> {
         r.bw_sample_stddev = fl("bw_sample_stddev", i);
         r.filename = filename[i].clone();
         r.timestamp = timestamp[i];
+        r.effective_iodepth = effective_iodepth[i].and_then(|v| u32::try_from(v).ok());
         rows.push(r);
     }
     Ok(rows)

@@ -129,6 +129,9 @@ pub struct Row {
     pub filename: Option<String>,
     /// Unix time (seconds) the run ended, from fio's `timestamp`.
     pub timestamp: Option<i64>,
+    /// Queue depth the job really ran at (fio's I/O depth distribution, or
+    /// 1 for a synchronous engine); null when fio did not say.
+    pub effective_iodepth: Option<u32>,
     /// Completion-latency histogram from json+ `bins`: (latency ns, count),
     /// sorted by latency. Not a dataset column (it does not fit a flat
     /// table); kept for the latency-distribution charts.
@@ -190,6 +193,7 @@ impl Row {
             bw_sample_stddev: None,
             filename: None,
             timestamp: None,
+            effective_iodepth: None,
             clat_bins: None,
         }
     }

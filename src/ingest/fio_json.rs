@@ -27,6 +27,7 @@ use serde::de::{self, IgnoredAny, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
+use super::depth;
 use super::jobname::guess_from_name;
 use super::{Parsed, ReadError, Reader};
 use crate::model::{Direction, Row};
@@ -80,6 +81,8 @@ pub struct Job {
     /// (fio does not). Any JSON value, so an odd one costs a warning, not
     /// the file.
     pub system_cpu_pct: Option<Value>,
+    /// Share of submissions per queue-depth bucket, percent.
+    pub iodepth_level: Option<IndexMap<String, Value>>,
 }
 
 /// `read` / `write` / `trim` of a job.
@@ -499,6 +502,10 @@ fn job_rows(doc: &FioOutput, job: &Job, ctx: &JobCtx<'_>, out: &mut Parsed) {
     };
     let iodepth = iodepth.unwrap_or(1);
     let numjobs = opts.get_u32("numjobs").unwrap_or(1);
+    let levels = job.iodepth_level.as_ref().and_then(|l| {
+        depth::from_levels(l.iter().filter_map(|(k, v)| Some((k.as_str(), v.as_f64()?))))
+    });
+    let effective_iodepth = depth::effective(&engine, iodepth, levels.as_ref());
     let rwmixread = opts
         .get_u32("rwmixread")
         .or_else(|| opts.get_u32("rwmixwrite").map(|w| 100u32.saturating_sub(w)));
@@ -572,6 +579,7 @@ fn job_rows(doc: &FioOutput, job: &Job, ctx: &JobCtx<'_>, out: &mut Parsed) {
         row.aggregate = aggregate;
         row.filename = filename.clone();
         row.timestamp = doc.timestamp.filter(|t| t.is_finite()).map(|t| t as i64);
+        row.effective_iodepth = effective_iodepth;
         row.usr_cpu_pct = job.usr_cpu.unwrap_or(0.0);
         row.sys_cpu_pct = job.sys_cpu.unwrap_or(0.0);
         row.system_cpu_pct = system_cpu_pct;

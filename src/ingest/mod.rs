@@ -8,6 +8,7 @@
 //! [`Ingested::skipped`] with a one-line reason and never stops the others.
 
 pub mod decode;
+pub mod depth;
 pub mod fio_json;
 mod jobname;
 pub mod manifest;

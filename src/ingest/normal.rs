@@ -14,6 +14,7 @@
 //! One pass over the lines, no regex: each line is recognised by the fixed
 //! words fio prints at its start.
 
+use super::depth;
 use super::{Parsed, ReadError, Reader};
 use crate::model::{Direction, Row};
 
@@ -206,6 +207,8 @@ struct Block {
     /// `issued rwts: total=` counts per direction.
     issued: Option<[u64; 3]>,
     short: Option<[u64; 3]>,
+    /// `IO depths    :` shares per bucket.
+    depths: Option<depth::Distribution>,
 }
 
 /// Which percentile block the `|` lines belong to.
@@ -411,6 +414,13 @@ fn parse(text: &str) -> Result<Doc, ReadError> {
         if t.starts_with("cpu") && t.contains("usr=") {
             b.usr = field_f64(t, "usr=");
             b.sys = field_f64(t, "sys=");
+            continue;
+        }
+        if let Some(rest) = t.strip_prefix("IO depths") {
+            b.depths = rest
+                .trim_start()
+                .strip_prefix(':')
+                .and_then(depth::parse_text);
             continue;
         }
         if t.starts_with("issued") && t.contains("total=") {
@@ -808,6 +818,7 @@ impl Doc {
             r.iodepth = h.iodepth.unwrap_or(1);
             r.bs_bytes = h.bs[idx].unwrap_or(0);
         }
+        r.effective_iodepth = depth::effective(&r.engine, r.iodepth, b.depths.as_ref());
         r.os = os_of_engine(&r.engine)
             .map(str::to_string)
             .or_else(|| self.os.clone())

@@ -28,6 +28,7 @@
 //! percentiles unless the job set `lat_percentiles=1` (then total latency):
 //! the line does not say which, so they are read as clat.
 
+use super::depth;
 use super::jobname::guess_from_name;
 use super::{Parsed, ReadError, Reader};
 use crate::model::{Direction, Row};
@@ -114,7 +115,6 @@ fn ddir_fields(ver: u32) -> usize {
 const TAIL_FIELDS: usize = 34;
 
 /// fio's I/O depth buckets in terse output (`1, 2, 4, ..., >=64`).
-const DEPTH_BUCKETS: [u32; 7] = [1, 2, 4, 8, 16, 32, 64];
 
 /// One job line, before the workload is guessed.
 struct Line {
@@ -123,7 +123,7 @@ struct Line {
     error: i64,
     /// Rows of the directions that did I/O, measurements filled in.
     rows: Vec<Row>,
-    /// Share of I/Os submitted at each of [`DEPTH_BUCKETS`], percent.
+    /// Share of I/Os submitted at each of [`depth::BUCKETS`], percent.
     depths: [f64; 7],
     /// `unified_rw_reporting=both`: a summed block follows the others.
     mixed_too: bool,
@@ -448,7 +448,7 @@ fn job_rows(
                     (0, -1.0),
                     |best, (k, &v)| if v > best.1 { (k, v) } else { best },
                 );
-            let d = DEPTH_BUCKETS[k];
+            let d = depth::BUCKETS[k];
             notes.push(format!("iodepth={d} from fio's I/O depth distribution"));
             d
         }
@@ -474,6 +474,7 @@ fn job_rows(
         r.bs_bytes = bs;
         r.iodepth = iodepth;
         r.numjobs = numjobs;
+        r.effective_iodepth = depth::effective(&r.engine, iodepth, Some(&job.depths));
         rows.push(r);
     }
 }
