@@ -40,6 +40,26 @@ pub fn format_bs(bytes: u64) -> String {
     bytes.to_string()
 }
 
+/// Parses a time such as `1ms`, `500us`, `250µs`, `2000ns`, `0.5s` into
+/// nanoseconds. A bare number is microseconds, as fio's latency options take.
+pub fn parse_duration_ns(s: &str) -> Option<f64> {
+    let s = s.trim();
+    let end = s
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(s.len());
+    let (num, unit) = s.split_at(end);
+    let value: f64 = num.parse().ok()?;
+    let mult = match unit.trim().to_ascii_lowercase().as_str() {
+        "ns" => 1.0,
+        "" | "us" | "usec" | "µs" => 1e3,
+        "ms" | "msec" => 1e6,
+        "s" | "sec" => 1e9,
+        _ => return None,
+    };
+    let ns = value * mult;
+    ns.is_finite().then_some(ns)
+}
+
 /// Bytes in a GiB, for bandwidth shown as GiB/s.
 pub const GIB: f64 = (1u64 << 30) as f64;
 
@@ -58,5 +78,16 @@ mod tests {
         assert_eq!(format_bs(131072), "128k");
         assert_eq!(format_bs(1 << 20), "1m");
         assert_eq!(format_bs(1536), "1536");
+    }
+
+    #[test]
+    fn durations() {
+        assert_eq!(parse_duration_ns("1ms"), Some(1e6));
+        assert_eq!(parse_duration_ns("500us"), Some(5e5));
+        assert_eq!(parse_duration_ns("0.5s"), Some(5e8));
+        assert_eq!(parse_duration_ns("250"), Some(2.5e5));
+        assert_eq!(parse_duration_ns("2000ns"), Some(2000.0));
+        assert_eq!(parse_duration_ns("1h"), None);
+        assert_eq!(parse_duration_ns("ms"), None);
     }
 }

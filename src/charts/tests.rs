@@ -74,6 +74,8 @@ fn empty_comparison(configs: Vec<String>, baseline: &str) -> Comparison {
         skipped: vec![],
         warnings: vec![],
         sanity: vec![],
+        sweeps: vec![],
+        sweep_rules: Default::default(),
         configs,
     }
 }
@@ -170,6 +172,10 @@ fn published_with(rename: impl Fn(&str) -> String) -> Comparison {
             bs_bytes: bs,
             direction,
             rwmixread: None,
+            iodepth: 1,
+            numjobs: 1,
+            hosts: 1,
+            effective_iodepth: Default::default(),
             metrics,
             percentiles: IndexMap::new(),
             clat_bins: IndexMap::new(),
@@ -233,6 +239,10 @@ fn fio_runs(runs: &[(&str, &str)]) -> Comparison {
         bs_bytes: 4096,
         direction: Direction::Read,
         rwmixread: None,
+        iodepth: 1,
+        numjobs: 1,
+        hosts: 1,
+        effective_iodepth: Default::default(),
         metrics: vec![
             result(Metric::BwBytesPerS, Better::Higher, &bw, "psync"),
             result(Metric::Iops, Better::Higher, &iops, "psync"),

@@ -42,6 +42,10 @@ fn workload(rw: &str, metrics: Vec<MetricResult>) -> Workload {
             Direction::Write
         },
         rwmixread: None,
+        iodepth: 1,
+        numjobs: 1,
+        hosts: 1,
+        effective_iodepth: Default::default(),
         metrics,
         percentiles: IndexMap::new(),
         clat_bins: IndexMap::new(),
@@ -60,6 +64,8 @@ fn comparison(workloads: Vec<Workload>) -> Comparison {
         skipped: vec![],
         warnings: vec![],
         sanity: vec![],
+        sweeps: vec![],
+        sweep_rules: Default::default(),
     }
 }
 

@@ -55,7 +55,11 @@ fn parse_chart_size(s: &str) -> Result<(u32, u32), CliError> {
   nvcmp analyze results/ --format md > report.md article-ready Markdown
   nvcmp analyze results/ --out report/           report.md, report.html, dataset.*, charts/*.png
   nvcmp analyze results/ --baseline linux-libaio --round iops=1k
-  nvcmp analyze a.json b.json --label-by file    one config per file")]
+  nvcmp analyze a.json b.json --label-by file    one config per file
+  nvcmp analyze sweep/ --slo clat_p99=1ms        queue-depth sweeps: peak, knee, IOPS under 1 ms p99
+
+Runs at different iodepth/numjobs (load points) are compared point by point, never
+averaged; a config measured at two or more load points is a sweep.")]
 pub struct Args {
     /// Result files or folders (walked recursively).
     #[arg(value_name = "PATH")]
@@ -96,6 +100,15 @@ pub struct Args {
     /// Significance level of Welch's t-test where spreads are known.
     #[arg(long, value_name = "A", default_value_t = compare::stats::DEFAULT_ALPHA)]
     pub alpha: f64,
+    /// Latency target for sweeps: the most IOPS whose latency meets it (clat_p99=1ms, lat_mean=200us).
+    #[arg(long, value_name = "METRIC=TIME")]
+    pub slo: Option<String>,
+    /// Knee of a sweep: the last load point before one more step buys less than PCT % IOPS...
+    #[arg(long, value_name = "PCT", default_value_t = 10.0)]
+    pub knee_gain: f64,
+    /// ...while mean latency grows by more than PCT %.
+    #[arg(long, value_name = "PCT", default_value_t = 50.0)]
+    pub knee_latency: f64,
 }
 
 /// `iops=1000`, `iops=1k`, `bw=1048576` -> (metric, step).
@@ -126,6 +139,27 @@ fn parse_round(s: &str) -> Result<(Metric, f64), CliError> {
     Ok((metric, v))
 }
 
+fn sweep_rules(args: &Args) -> Result<compare::SweepRules, CliError> {
+    for (flag, v) in [("--knee-gain", args.knee_gain), ("--knee-latency", args.knee_latency)] {
+        if !(v.is_finite() && v >= 0.0) {
+            return Err(CliError::usage(format!(
+                "{flag} {v}: must be a percentage, 0 or more"
+            )));
+        }
+    }
+    let slo = match &args.slo {
+        Some(s) => Some(
+            compare::sweep::parse_slo(s).map_err(|e| CliError::usage(format!("--slo {e}")))?,
+        ),
+        None => None,
+    };
+    Ok(compare::SweepRules {
+        knee_min_gain_pct: args.knee_gain,
+        knee_lat_growth_pct: args.knee_latency,
+        slo,
+    })
+}
+
 pub fn run(args: Args, global: Global) -> anyhow::Result<u8> {
     if args.paths.is_empty() {
         return Err(CliError::usage(
@@ -138,6 +172,7 @@ pub fn run(args: Args, global: Global) -> anyhow::Result<u8> {
             CliError::usage(format!("--alpha {}: must be between 0 and 1", args.alpha)).into(),
         );
     }
+    let sweep_rules = sweep_rules(&args)?;
     let round = args
         .round
         .iter()
@@ -198,6 +233,7 @@ pub fn run(args: Args, global: Global) -> anyhow::Result<u8> {
         display_names: manifest.names.clone(),
         alpha: args.alpha,
         round,
+        sweep_rules,
     };
     let mut cmp = compare::compare(&ingested.rows, &opts);
     cmp.skipped = ingested.skipped.clone();

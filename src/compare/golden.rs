@@ -345,30 +345,35 @@ fn repeated_runs_give_a_spread_and_errors_never_win() {
 }
 
 #[test]
-fn differing_queue_shapes_are_noted() {
+fn different_load_points_are_never_averaged() {
     let mut rows = rows();
     rows.retain(|r| r.rw == "randread" && r.bs_bytes == 4096);
     rows[2].iodepth = 64;
     let c = compare(&rows, &CompareOptions::default());
+    // Two workloads: QD32 without linux-libaio, QD64 with it alone.
+    let loads: Vec<u32> = c.workloads.iter().map(|w| w.iodepth).collect();
+    assert_eq!(loads, [32, 64]);
     let notes = &c.workloads[0].notes;
-    assert_eq!(notes.len(), 1, "{notes:?}");
-    assert!(
-        notes[0].contains("linux-libaio: iodepth=64 numjobs=16"),
-        "{notes:?}"
+    assert_eq!(
+        notes,
+        &["linux-libaio ran randread 4k at QD64 x 16 jobs, not at QD32 x 16 jobs"]
     );
-    // One config mixing shapes across its own runs is noted too.
+    assert_eq!(
+        c.workloads[1].metric(Metric::Iops).unwrap().values[&rows[2].label],
+        Some(rows[2].iops)
+    );
+    // A config's run at another depth is its own point, not a repeat.
     let mut extra = rows[0].clone();
     extra.source = "again.json".into();
     extra.iodepth = 8;
+    extra.iops = 1.0;
     rows[2].iodepth = 32;
     rows.push(extra);
     let c = compare(&rows, &CompareOptions::default());
-    assert!(
-        c.workloads[0]
-            .notes
-            .iter()
-            .any(|n| n.contains("different queue shapes"))
-    );
+    let qd32 = c.workloads.iter().find(|w| w.iodepth == 32).unwrap();
+    let iops = qd32.metric(Metric::Iops).unwrap();
+    assert_eq!(iops.values[&rows[0].label], Some(rows[0].iops));
+    assert!(iops.spread.get(&rows[0].label).is_none_or(|s| s.n < 2));
 }
 
 #[test]

@@ -15,7 +15,10 @@ pub mod model;
 pub mod rules;
 pub mod sanity;
 pub mod stats;
+pub mod sweep;
 pub mod workload;
+
+mod notes;
 
 #[cfg(test)]
 pub(crate) mod golden;
@@ -44,6 +47,18 @@ pub struct CompareOptions {
     /// `--round METRIC=STEP`: present every config of that metric rounded
     /// to STEP (base units), as an article that rounds some figures would.
     pub round: Vec<(Metric, f64)>,
+    /// Knee rule and latency target for sweeps.
+    pub sweep_rules: SweepRules,
+}
+
+impl CompareOptions {
+    /// The name a label is shown as.
+    fn name(&self, label: &str) -> String {
+        self.display_names
+            .get(label)
+            .cloned()
+            .unwrap_or_else(|| label.to_string())
+    }
 }
 
 impl Default for CompareOptions {
@@ -54,6 +69,7 @@ impl Default for CompareOptions {
             display_names: IndexMap::new(),
             alpha: stats::DEFAULT_ALPHA,
             round: Vec::new(),
+            sweep_rules: SweepRules::default(),
         }
     }
 }
@@ -122,16 +138,46 @@ fn family_of(os: &str) -> &'static str {
     }
 }
 
-/// Compares configs per workload. `skipped` of the result is left empty:
-/// the caller knows what ingest skipped.
+/// Compares configs per workload (shape and load point). `skipped` of the
+/// result is left empty: the caller knows what ingest skipped.
 pub fn compare(rows: &[Row], opts: &CompareOptions) -> Comparison {
-    let mut warnings = Vec::new();
-    let name = |label: &str| {
-        opts.display_names
-            .get(label)
-            .cloned()
-            .unwrap_or_else(|| label.to_string())
+    let (kept, mut warnings) = admit(rows, opts);
+    let grouped = workload::group(&kept);
+    let configs = order_configs(&grouped, opts);
+    let config_os = os_of_configs(&grouped, &configs);
+    let families = families(&configs, &config_os);
+    let baseline = pick_baseline(&configs, opts, &mut warnings);
+
+    let keys: BTreeSet<WorkloadKey> = grouped.values().flat_map(|m| m.keys().cloned()).collect();
+    let workloads: Vec<Workload> = keys
+        .iter()
+        .map(|key| compare_workload(key, &grouped, &configs, baseline.as_deref(), opts))
+        .collect();
+
+    let mut cmp = Comparison {
+        configs,
+        baseline,
+        config_os,
+        families,
+        workloads,
+        highlights: Vec::new(),
+        skipped: Vec::new(),
+        warnings,
+        sanity: Vec::new(),
+        sweeps: Vec::new(),
+        sweep_rules: opts.sweep_rules,
     };
+    cmp.sweeps = sweep::build(&cmp);
+    cmp.sanity = sanity::check_comparison(&cmp);
+    cmp.sanity.extend(sanity::mixed_engines(&grouped));
+    cmp.highlights = highlights::build(&cmp);
+    cmp
+}
+
+/// Rows that may enter the comparison, renamed to their display names; a
+/// warning for each row left out or kept out of winners.
+fn admit(rows: &[Row], opts: &CompareOptions) -> (Vec<Row>, Vec<Warning>) {
+    let mut warnings = Vec::new();
     let mut kept = Vec::with_capacity(rows.len());
     for r in rows {
         let finite = [r.bw_bytes_per_s, r.iops, r.runtime_ms, r.cpu_pct()]
@@ -157,15 +203,18 @@ pub fn compare(rows: &[Row], opts: &CompareOptions) -> Comparison {
             });
         }
         let mut r = r.clone();
-        r.label = name(&r.label);
+        r.label = opts.name(&r.label);
         kept.push(r);
     }
-    let grouped = workload::group(&kept);
+    (kept, warnings)
+}
 
+/// The manifest's order first, then configs in the order first seen.
+fn order_configs(grouped: &workload::Grouped, opts: &CompareOptions) -> Vec<String> {
     let mut configs: Vec<String> = opts
         .order
         .iter()
-        .map(|l| name(l))
+        .map(|l| opts.name(l))
         .filter(|c| grouped.contains_key(c))
         .collect();
     configs.dedup();
@@ -174,7 +223,11 @@ pub fn compare(rows: &[Row], opts: &CompareOptions) -> Comparison {
             configs.push(c.clone());
         }
     }
-    let config_os: IndexMap<String, String> = configs
+    configs
+}
+
+fn os_of_configs(grouped: &workload::Grouped, configs: &[String]) -> IndexMap<String, String> {
+    configs
         .iter()
         .map(|c| {
             let os = grouped[c]
@@ -185,8 +238,11 @@ pub fn compare(rows: &[Row], opts: &CompareOptions) -> Comparison {
                 .unwrap_or("unknown");
             (c.clone(), family_of(os).to_string())
         })
-        .collect();
-    let families: Vec<Family> = ["windows", "linux", "unknown"]
+        .collect()
+}
+
+fn families(configs: &[String], config_os: &IndexMap<String, String>) -> Vec<Family> {
+    ["windows", "linux", "unknown"]
         .iter()
         .map(|f| Family {
             name: f.to_string(),
@@ -197,9 +253,16 @@ pub fn compare(rows: &[Row], opts: &CompareOptions) -> Comparison {
                 .collect(),
         })
         .filter(|f| !f.configs.is_empty())
-        .collect();
-    let baseline = match &opts.baseline {
-        Some(b) if configs.contains(&name(b)) => Some(name(b)),
+        .collect()
+}
+
+fn pick_baseline(
+    configs: &[String],
+    opts: &CompareOptions,
+    warnings: &mut Vec<Warning>,
+) -> Option<String> {
+    match &opts.baseline {
+        Some(b) if configs.contains(&opts.name(b)) => Some(opts.name(b)),
         Some(b) => {
             warnings.push(Warning {
                 source: b.clone(),
@@ -212,179 +275,159 @@ pub fn compare(rows: &[Row], opts: &CompareOptions) -> Comparison {
             configs.first().cloned()
         }
         None => configs.first().cloned(),
-    };
-
-    let keys: BTreeSet<WorkloadKey> = grouped.values().flat_map(|m| m.keys().cloned()).collect();
-    let mut workloads = Vec::new();
-    for key in keys {
-        let cells: IndexMap<&str, Cell> = configs
-            .iter()
-            .filter_map(|c| {
-                grouped[c]
-                    .get(&key)
-                    .map(|runs| (c.as_str(), Cell::new(runs)))
-            })
-            .collect();
-        let mut notes = Vec::new();
-        let missing: Vec<&str> = configs
-            .iter()
-            .map(|c| c.as_str())
-            .filter(|c| !cells.contains_key(c))
-            .collect();
-        if !missing.is_empty() {
-            notes.push(format!("no result from {}", missing.join(", ")));
-        }
-        let shapes: IndexMap<&str, BTreeSet<(u32, u32)>> = cells
-            .iter()
-            .map(|(c, cell)| {
-                (
-                    *c,
-                    cell.runs.iter().map(|r| (r.iodepth, r.numjobs)).collect(),
-                )
-            })
-            .collect();
-        let distinct: BTreeSet<_> = shapes.values().collect();
-        if distinct.len() > 1 {
-            let parts: Vec<String> = shapes
-                .iter()
-                .map(|(c, s)| {
-                    let s: Vec<String> = s
-                        .iter()
-                        .map(|(d, j)| format!("iodepth={d} numjobs={j}"))
-                        .collect();
-                    format!("{c}: {}", s.join(" / "))
-                })
-                .collect();
-            notes.push(format!(
-                "configs ran with different queue shapes ({})",
-                parts.join("; ")
-            ));
-        }
-        for (c, shape) in &shapes {
-            if shape.len() > 1 && distinct.len() == 1 {
-                notes.push(format!(
-                    "{c}: runs with different iodepth/numjobs are averaged as repeated runs"
-                ));
-            }
-        }
-        for (c, cell) in &cells {
-            if cell.errored {
-                notes.push(format!("{c}: every run reported an error; not a winner"));
-            }
-        }
-
-        let mut metrics = Vec::new();
-        for m in Metric::ALL {
-            let mut values = IndexMap::new();
-            let mut precision = IndexMap::new();
-            let mut spread = IndexMap::new();
-            for c in &configs {
-                let got = cells.get(c.as_str()).and_then(|cell| cell.metric(m));
-                let (v, p) = match got {
-                    Some((mut v, mut p, s)) => {
-                        if let Some((_, step)) = opts.round.iter().find(|(rm, _)| *rm == m) {
-                            if *step > 0.0 {
-                                v = (v / step).round() * step;
-                                p = p.max(*step);
-                            }
-                        }
-                        if let Some(s) = s {
-                            spread.insert(c.clone(), s);
-                        }
-                        (Some(v), p)
-                    }
-                    None => (None, 0.0),
-                };
-                values.insert(c.clone(), v);
-                if v.is_some() {
-                    precision.insert(c.clone(), p);
-                }
-            }
-            if values.values().all(|v| v.is_none()) && m == Metric::ClatP99Ns {
-                continue;
-            }
-            let entries: Vec<rules::Entry> = configs
-                .iter()
-                .filter(|c| cells.get(c.as_str()).is_some_and(|cell| !cell.errored))
-                .filter_map(|c| {
-                    Some(rules::Entry {
-                        config: c.as_str(),
-                        value: values[c]?,
-                        precision: precision[c],
-                        spread: spread.get(c).copied(),
-                    })
-                })
-                .collect();
-            let d = rules::decide(m.better(), &entries, opts.alpha);
-            let base = baseline
-                .as_ref()
-                .and_then(|b| values.get(b).copied().flatten());
-            let delta_abs: IndexMap<String, Option<f64>> = values
-                .iter()
-                .map(|(c, v)| (c.clone(), v.zip(base).map(|(v, b)| v - b)))
-                .collect();
-            let delta_pct = values
-                .iter()
-                .map(|(c, v)| {
-                    let pct = v
-                        .zip(base)
-                        .filter(|(_, b)| *b != 0.0)
-                        .map(|(v, b)| (v - b) / b * 100.0);
-                    (c.clone(), pct)
-                })
-                .collect();
-            metrics.push(MetricResult {
-                metric: m,
-                better: m.better(),
-                values,
-                precision,
-                spread,
-                winner: d.winner,
-                tied: d.tied,
-                delta_pct,
-                delta_abs,
-                rule: d.rule,
-            });
-        }
-        let percentiles = cells
-            .iter()
-            .filter(|(_, cell)| cell.runs.len() == 1 && !cell.runs[0].percentiles.is_empty())
-            .map(|(c, cell)| (c.to_string(), cell.runs[0].percentiles.clone()))
-            .collect();
-        let clat_bins = cells
-            .iter()
-            .filter_map(|(c, cell)| {
-                let bins = cell.runs.first()?.clat_bins.clone()?;
-                (cell.runs.len() == 1).then(|| (c.to_string(), bins))
-            })
-            .collect();
-        notes.extend(sanity::check_workload(&key, &cells_runs(&cells)));
-        workloads.push(Workload {
-            rw: key.rw.clone(),
-            bs_bytes: key.bs_bytes,
-            direction: key.direction,
-            rwmixread: key.rwmixread,
-            metrics,
-            percentiles,
-            clat_bins,
-            notes,
-        });
     }
+}
 
-    let mut cmp = Comparison {
-        configs,
-        baseline,
-        config_os,
-        families,
-        workloads,
-        highlights: Vec::new(),
-        skipped: Vec::new(),
-        warnings,
-        sanity: Vec::new(),
-    };
-    cmp.sanity = sanity::check_comparison(&cmp);
-    cmp.highlights = highlights::build(&cmp);
-    cmp
+/// One workload: every metric across configs, and what a reader should
+/// know about it.
+fn compare_workload(
+    key: &WorkloadKey,
+    grouped: &workload::Grouped,
+    configs: &[String],
+    baseline: Option<&str>,
+    opts: &CompareOptions,
+) -> Workload {
+    let cells: IndexMap<&str, Cell> = configs
+        .iter()
+        .filter_map(|c| {
+            grouped[c]
+                .get(key)
+                .map(|runs| (c.as_str(), Cell::new(runs)))
+        })
+        .collect();
+    let mut notes = notes::missing(key, grouped, configs, &cells);
+    let effective_iodepth = effective_depths(key, &cells);
+    notes.extend(notes::effective_depth(key, &cells, &effective_iodepth));
+    notes.extend(notes::mixed_engines(&cells));
+    for (c, cell) in &cells {
+        if cell.errored {
+            notes.push(format!("{c}: every run reported an error; not a winner"));
+        }
+    }
+    let metrics = Metric::ALL
+        .into_iter()
+        .filter_map(|m| metric_result(m, &cells, configs, baseline, opts))
+        .collect();
+    let percentiles = cells
+        .iter()
+        .filter(|(_, cell)| cell.runs.len() == 1 && !cell.runs[0].percentiles.is_empty())
+        .map(|(c, cell)| (c.to_string(), cell.runs[0].percentiles.clone()))
+        .collect();
+    let clat_bins = cells
+        .iter()
+        .filter_map(|(c, cell)| {
+            let bins = cell.runs.first()?.clat_bins.clone()?;
+            (cell.runs.len() == 1).then(|| (c.to_string(), bins))
+        })
+        .collect();
+    notes.extend(sanity::check_workload(key, &cells_runs(&cells)));
+    Workload {
+        rw: key.shape.rw.clone(),
+        bs_bytes: key.shape.bs_bytes,
+        direction: key.shape.direction,
+        rwmixread: key.shape.rwmixread,
+        iodepth: key.load.iodepth,
+        numjobs: key.load.numjobs,
+        hosts: key.load.hosts,
+        effective_iodepth,
+        metrics,
+        percentiles,
+        clat_bins,
+        notes,
+    }
+}
+
+/// Each config's effective depth, listed only when one of them differs
+/// from the requested depth.
+fn effective_depths(key: &WorkloadKey, cells: &IndexMap<&str, Cell>) -> IndexMap<String, u32> {
+    let depths: IndexMap<String, u32> = cells
+        .iter()
+        .filter_map(|(c, cell)| {
+            let d = cell.runs.iter().filter_map(|r| r.effective_iodepth).min()?;
+            Some((c.to_string(), d))
+        })
+        .collect();
+    if depths.values().any(|&d| d != key.load.iodepth) {
+        depths
+    } else {
+        IndexMap::new()
+    }
+}
+
+/// One metric across configs: values (rounded as `--round` asks), the
+/// winner or the tie and the rule that decided, deltas against the
+/// baseline. None for p99 latency when no config reports it.
+fn metric_result(
+    m: Metric,
+    cells: &IndexMap<&str, Cell>,
+    configs: &[String],
+    baseline: Option<&str>,
+    opts: &CompareOptions,
+) -> Option<MetricResult> {
+    let mut values = IndexMap::new();
+    let mut precision = IndexMap::new();
+    let mut spread = IndexMap::new();
+    for c in configs {
+        let got = cells.get(c.as_str()).and_then(|cell| cell.metric(m));
+        let Some((mut v, mut p, s)) = got else {
+            values.insert(c.clone(), None);
+            continue;
+        };
+        if let Some((_, step)) = opts.round.iter().find(|(rm, _)| *rm == m)
+            && *step > 0.0
+        {
+            v = (v / step).round() * step;
+            p = p.max(*step);
+        }
+        if let Some(s) = s {
+            spread.insert(c.clone(), s);
+        }
+        values.insert(c.clone(), Some(v));
+        precision.insert(c.clone(), p);
+    }
+    if values.values().all(|v| v.is_none()) && m == Metric::ClatP99Ns {
+        return None;
+    }
+    let entries: Vec<rules::Entry> = configs
+        .iter()
+        .filter(|c| cells.get(c.as_str()).is_some_and(|cell| !cell.errored))
+        .filter_map(|c| {
+            Some(rules::Entry {
+                config: c.as_str(),
+                value: values[c]?,
+                precision: precision[c],
+                spread: spread.get(c).copied(),
+            })
+        })
+        .collect();
+    let d = rules::decide(m.better(), &entries, opts.alpha);
+    let base = baseline.and_then(|b| values.get(b).copied().flatten());
+    let delta_abs = values
+        .iter()
+        .map(|(c, v)| (c.clone(), v.zip(base).map(|(v, b)| v - b)))
+        .collect();
+    let delta_pct = values
+        .iter()
+        .map(|(c, v)| {
+            let pct = v
+                .zip(base)
+                .filter(|(_, b)| *b != 0.0)
+                .map(|(v, b)| (v - b) / b * 100.0);
+            (c.clone(), pct)
+        })
+        .collect();
+    Some(MetricResult {
+        metric: m,
+        better: m.better(),
+        values,
+        precision,
+        spread,
+        winner: d.winner,
+        tied: d.tied,
+        delta_pct,
+        delta_abs,
+        rule: d.rule,
+    })
 }
 
 fn cells_runs<'a>(cells: &'a IndexMap<&'a str, Cell>) -> Vec<(&'a str, &'a [Run])> {
@@ -395,16 +438,31 @@ fn cells_runs<'a>(cells: &'a IndexMap<&'a str, Cell>) -> Vec<(&'a str, &'a [Run]
 }
 
 impl Workload {
-    /// `randread 4k`, `randrw 4k read (70 % reads)`.
+    /// `randread 4k`, `randrw 4k read (70 % reads)`: the shape, without
+    /// the load point.
     pub fn title(&self) -> String {
-        let bs = crate::units::format_bs(self.bs_bytes);
-        match self.rwmixread {
-            Some(mix) => format!("{} {bs} {} ({mix} % reads)", self.rw, self.direction),
-            None if is_mixed(&self.rw) || !self.rw.contains(self.direction.as_str()) => {
-                // Mixed jobs, and the odd read of a write job (verify).
-                format!("{} {bs} {}", self.rw, self.direction)
-            }
-            None => format!("{} {bs}", self.rw),
+        self.shape().title()
+    }
+
+    /// `randread 4k at QD32`, `randread 4k at QD4 x 8 jobs`.
+    pub fn title_with_load(&self) -> String {
+        format!("{} at {}", self.title(), self.load().label())
+    }
+
+    pub fn shape(&self) -> workload::Shape {
+        workload::Shape {
+            rw: self.rw.clone(),
+            bs_bytes: self.bs_bytes,
+            direction: self.direction,
+            rwmixread: self.rwmixread,
+        }
+    }
+
+    pub fn load(&self) -> LoadPoint {
+        LoadPoint {
+            hosts: self.hosts,
+            numjobs: self.numjobs,
+            iodepth: self.iodepth,
         }
     }
 
@@ -413,7 +471,26 @@ impl Workload {
     }
 }
 
-fn is_mixed(rw: &str) -> bool {
+impl Comparison {
+    /// True when the workloads ran at more than one load point: titles then
+    /// name the load.
+    pub fn has_load_points(&self) -> bool {
+        let mut loads = self.workloads.iter().map(Workload::load);
+        let first = loads.next();
+        loads.any(|l| Some(l) != first)
+    }
+
+    /// A workload's title, with its load point when loads vary.
+    pub fn title_of(&self, w: &Workload) -> String {
+        if self.has_load_points() {
+            w.title_with_load()
+        } else {
+            w.title()
+        }
+    }
+}
+
+pub(crate) fn is_mixed(rw: &str) -> bool {
     matches!(
         rw,
         "randrw" | "rw" | "readwrite" | "trimwrite" | "randtrimwrite"

@@ -100,7 +100,55 @@ pub struct MetricResult {
 /// Percentile (e.g. 99.9) to completion latency in ns.
 pub type Percentiles = Vec<(f64, f64)>;
 
-/// One workload: rw + block size (+ rwmixread) + direction.
+/// The load a workload ran at: fio's requested `iodepth` and `numjobs`
+/// (per host in client/server runs) and the number of hosts. Results at
+/// different load points are never averaged. Orders by hosts, then
+/// numjobs, then iodepth: the order a sweep table reads in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct LoadPoint {
+    pub hosts: u32,
+    pub numjobs: u32,
+    pub iodepth: u32,
+}
+
+impl Default for LoadPoint {
+    fn default() -> Self {
+        LoadPoint {
+            hosts: 1,
+            numjobs: 1,
+            iodepth: 1,
+        }
+    }
+}
+
+impl LoadPoint {
+    /// I/Os in flight at most: iodepth x numjobs x hosts.
+    pub fn outstanding(&self) -> u64 {
+        u64::from(self.iodepth.max(1)) * u64::from(self.numjobs.max(1)) * u64::from(self.hosts.max(1))
+    }
+
+    /// `QD32`, `QD32 x 4 jobs`, `QD32 x 4 jobs x 2 hosts`.
+    pub fn label(&self) -> String {
+        let mut s = format!("QD{}", self.iodepth);
+        if self.numjobs != 1 {
+            s.push_str(&format!(" x {} jobs", self.numjobs));
+        }
+        if self.hosts > 1 {
+            s.push_str(&format!(" x {} hosts", self.hosts));
+        }
+        s
+    }
+}
+
+fn is_one(v: &u32) -> bool {
+    *v == 1
+}
+
+fn one() -> u32 {
+    1
+}
+
+/// One workload: rw + block size (+ rwmixread) + direction + load point.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Workload {
     pub rw: String,
@@ -108,6 +156,19 @@ pub struct Workload {
     pub direction: Direction,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rwmixread: Option<u32>,
+    /// Requested queue depth (fio's `iodepth`).
+    #[serde(default = "one")]
+    pub iodepth: u32,
+    /// Requested jobs per host (fio's `numjobs`).
+    #[serde(default = "one")]
+    pub numjobs: u32,
+    /// Hosts of a client/server run (1 for a standalone run).
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub hosts: u32,
+    /// Depth each config really ran at, listed only when some config's
+    /// differs from the requested one (a synchronous engine runs at 1).
+    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    pub effective_iodepth: IndexMap<String, u32>,
     pub metrics: Vec<MetricResult>,
     /// Completion-latency percentiles per config, where reported.
     #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
@@ -115,9 +176,10 @@ pub struct Workload {
     /// json+ latency histogram per config: (latency ns, count).
     #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
     pub clat_bins: IndexMap<String, Vec<(u64, u64)>>,
-    /// Notes on this workload: iodepth/numjobs differing between configs,
-    /// a config missing, sanity-check findings.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    /// Notes on this workload: a config missing (and at which load points
+    /// it ran instead), a depth other than the requested one, engines
+    /// mixed in one config, sanity-check findings.
+    #[serde(default)]
     pub notes: Vec<String>,
 }
 
@@ -147,4 +209,141 @@ pub struct Comparison {
     /// Data-quality findings that concern the whole comparison.
     #[serde(default)]
     pub sanity: Vec<String>,
+    /// One entry per config and rw/bs/rwmixread/direction measured at two
+    /// or more load points.
+    #[serde(default)]
+    pub sweeps: Vec<Sweep>,
+    /// The rules the sweeps' knee and SLO answers were found with.
+    #[serde(default)]
+    pub sweep_rules: SweepRules,
+}
+
+/// How saturation and latency targets are judged (`--knee`, `--slo`).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct SweepRules {
+    /// The knee is the last load point before one more step buys less than
+    /// this much IOPS (percent)...
+    pub knee_min_gain_pct: f64,
+    /// ...while mean latency grows by more than this (percent).
+    pub knee_lat_growth_pct: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slo: Option<Slo>,
+}
+
+impl Default for SweepRules {
+    fn default() -> Self {
+        SweepRules {
+            knee_min_gain_pct: 10.0,
+            knee_lat_growth_pct: 50.0,
+            slo: None,
+        }
+    }
+}
+
+/// A latency target: `clat_p99=1ms`, `lat_mean=200us`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Slo {
+    pub metric: SloMetric,
+    pub target_ns: f64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SloMetric {
+    /// p99 completion latency.
+    ClatP99,
+    /// Mean total latency.
+    LatMean,
+}
+
+/// One config's results for one rw/bs/rwmixread/direction across load
+/// points.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Sweep {
+    pub config: String,
+    pub rw: String,
+    pub bs_bytes: u64,
+    pub direction: Direction,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rwmixread: Option<u32>,
+    /// What varies: `iodepth`, `numjobs`, `hosts`, or several joined by
+    /// `+` (`iodepth+numjobs` for a grid).
+    pub axis: String,
+    /// In load order (hosts, numjobs, iodepth).
+    pub points: Vec<SweepPoint>,
+    pub peak: Peak,
+    pub knee: Option<Knee>,
+    pub at_slo: Option<AtSlo>,
+}
+
+/// One measured load point of a sweep (the mean of its runs).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SweepPoint {
+    pub iodepth: u32,
+    pub numjobs: u32,
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub hosts: u32,
+    /// Where it differs from `iodepth`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub effective_iodepth: Option<u32>,
+    pub iops: f64,
+    pub bw_bytes_per_s: f64,
+    pub lat_mean_ns: Option<f64>,
+    pub clat_p99_ns: Option<f64>,
+}
+
+impl SweepPoint {
+    pub fn load(&self) -> LoadPoint {
+        LoadPoint {
+            hosts: self.hosts,
+            numjobs: self.numjobs,
+            iodepth: self.iodepth,
+        }
+    }
+}
+
+/// The load point with the most IOPS.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Peak {
+    pub iops: f64,
+    pub iodepth: u32,
+    pub numjobs: u32,
+}
+
+/// The saturation point: the last load point before more load stops
+/// paying (see [`SweepRules`]).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Knee {
+    pub iodepth: u32,
+    pub numjobs: u32,
+    pub iops: f64,
+    pub lat_mean_ns: f64,
+    /// The next step, which bought too little.
+    pub next_iodepth: u32,
+    pub next_numjobs: u32,
+    /// IOPS gained and mean latency grown by that step, percent.
+    pub iops_gain_pct: f64,
+    pub lat_growth_pct: f64,
+}
+
+/// The most IOPS whose latency meets the target.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct AtSlo {
+    pub metric: SloMetric,
+    pub target_ns: f64,
+    pub iops: f64,
+    /// Latency at that IOPS: measured, or the target when interpolated.
+    pub lat_ns: f64,
+    /// True when `iops` lies between two measured points (linear in
+    /// latency between the last point that meets the target and the first
+    /// that misses it).
+    pub interpolated: bool,
+    /// The measured point; when interpolated, the one below the target.
+    pub iodepth: u32,
+    pub numjobs: u32,
+    /// When interpolated: the first point above the target.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub upper_iodepth: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub upper_numjobs: Option<u32>,
 }

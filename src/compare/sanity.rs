@@ -98,3 +98,30 @@ pub fn check_comparison(cmp: &Comparison) -> Vec<String> {
     }
     out
 }
+
+/// A config (label) whose files come from several engines: its figures
+/// mix stacks. Names them with their file counts and the flag that
+/// separates them.
+pub fn mixed_engines(grouped: &super::workload::Grouped) -> Vec<String> {
+    let mut out = Vec::new();
+    for (config, workloads) in grouped {
+        let mut files: indexmap::IndexMap<&str, std::collections::BTreeSet<&str>> =
+            indexmap::IndexMap::new();
+        for r in workloads.values().flatten() {
+            if !r.engine.is_empty() && r.engine != "unknown" {
+                files.entry(r.engine.as_str()).or_default().insert(&r.source);
+            }
+        }
+        if files.len() > 1 {
+            let parts: Vec<String> = files
+                .iter()
+                .map(|(e, f)| format!("{e} ({} file{})", f.len(), if f.len() == 1 { "" } else { "s" }))
+                .collect();
+            out.push(format!(
+                "{config} holds results from several engines: {}; `--label-by engine` (or one folder per engine) compares them",
+                parts.join(", ")
+            ));
+        }
+    }
+    out
+}

@@ -3,25 +3,27 @@
 //! of one config and workload.
 
 use std::cmp::Ordering;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use indexmap::IndexMap;
 
 use super::stats::Summary;
+use super::model::LoadPoint;
 use crate::model::{Direction, Row};
 
-/// rw + block size (+ rwmixread) + direction.
+/// What a workload does, whatever the load: rw + block size (+ rwmixread)
+/// + direction. A sweep is one shape measured at several load points.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct WorkloadKey {
+pub struct Shape {
     pub rw: String,
     pub bs_bytes: u64,
     pub direction: Direction,
     pub rwmixread: Option<u32>,
 }
 
-impl WorkloadKey {
-    pub fn of(row: &Row) -> WorkloadKey {
-        WorkloadKey {
+impl Shape {
+    pub fn of(row: &Row) -> Shape {
+        Shape {
             rw: row.rw.clone(),
             bs_bytes: row.bs_bytes,
             direction: row.direction,
@@ -39,9 +41,21 @@ impl WorkloadKey {
             _ => 4,
         }
     }
+
+    /// `randread 4k`, with the direction for mixed jobs.
+    pub fn title(&self) -> String {
+        let bs = crate::units::format_bs(self.bs_bytes);
+        match self.rwmixread {
+            Some(mix) => format!("{} {bs} {} ({mix} % reads)", self.rw, self.direction),
+            None if super::is_mixed(&self.rw) || !self.rw.contains(self.direction.as_str()) => {
+                format!("{} {bs} {}", self.rw, self.direction)
+            }
+            None => format!("{} {bs}", self.rw),
+        }
+    }
 }
 
-impl Ord for WorkloadKey {
+impl Ord for Shape {
     fn cmp(&self, other: &Self) -> Ordering {
         (
             self.direction,
@@ -60,10 +74,17 @@ impl Ord for WorkloadKey {
     }
 }
 
-impl PartialOrd for WorkloadKey {
+impl PartialOrd for Shape {
     fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
         Some(self.cmp(other))
     }
+}
+
+/// A workload: its shape at one load point. Orders by shape, then load.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct WorkloadKey {
+    pub shape: Shape,
+    pub load: LoadPoint,
 }
 
 /// One file's result for one workload: its jobs (or its aggregate) combined.
@@ -89,6 +110,9 @@ pub struct Run {
     pub system_cpu: bool,
     pub iodepth: u32,
     pub numjobs: u32,
+    /// Depth the run really had (fio's depth distribution), when known.
+    pub effective_iodepth: Option<u32>,
+    pub engine: String,
     pub error: i64,
     /// fio's per-interval samples (single-job runs only).
     pub iops_samples: Option<Summary>,
@@ -130,6 +154,8 @@ impl Run {
             system_cpu: r.system_cpu_pct.is_some(),
             iodepth: r.iodepth,
             numjobs: r.numjobs,
+            effective_iodepth: r.effective_iodepth,
+            engine: r.engine.clone(),
             error: r.error,
             iops_samples: samples(r.iops_samples, r.iops_sample_mean, r.iops_sample_stddev),
             bw_samples: samples(r.bw_samples, r.bw_sample_mean, r.bw_sample_stddev),
@@ -182,8 +208,9 @@ impl Run {
             Some(s) => s,
             None => rows.iter().map(|r| r.cpu_pct()).sum::<f64>() / rows.len() as f64,
         };
-        run.iodepth = rows.iter().map(|r| r.iodepth).max().unwrap_or(1);
-        run.numjobs = rows.iter().map(|r| r.numjobs).sum();
+        // The rows share the load point they were grouped by: iodepth and
+        // numjobs stay the requested ones, the jobs' I/O adds up above.
+        run.effective_iodepth = rows.iter().filter_map(|r| r.effective_iodepth).max();
         run.error = rows.iter().map(|r| r.error).find(|e| *e != 0).unwrap_or(0);
         run.iops_samples = None;
         run.bw_samples = None;
@@ -196,29 +223,60 @@ impl Run {
 /// Runs per config label (in first-seen order) and workload.
 pub type Grouped = IndexMap<String, BTreeMap<WorkloadKey, Vec<Run>>>;
 
-/// Groups rows into runs. Per file and workload, `All clients` aggregate
-/// rows replace the per-host rows they sum up, so nothing counts twice.
+/// Groups rows into runs, one per file and workload. Per file, `All
+/// clients` aggregate rows replace the per-host rows they sum up, so nothing
+/// counts twice, and take the per-host rows' load point (fio's text report
+/// counts every host's jobs in the aggregate's `jobs=`).
 pub fn group(rows: &[Row]) -> Grouped {
-    let mut by_file: IndexMap<(String, String, WorkloadKey), Vec<&Row>> = IndexMap::new();
+    let mut host_loads: HashMap<(&str, Shape), BTreeSet<(u32, u32)>> = HashMap::new();
+    for r in rows.iter().filter(|r| !r.aggregate) {
+        host_loads
+            .entry((r.source.as_str(), Shape::of(r)))
+            .or_default()
+            .insert((r.iodepth, r.numjobs));
+    }
+    let mut by_file: IndexMap<(&str, &str, Shape, (u32, u32)), Vec<&Row>> = IndexMap::new();
     for r in rows {
+        let shape = Shape::of(r);
+        let mut load = (r.iodepth, r.numjobs);
+        if r.aggregate
+            && let Some(loads) = host_loads.get(&(r.source.as_str(), shape.clone()))
+            && loads.len() == 1
+        {
+            load = *loads.first().unwrap_or(&load);
+        }
         by_file
-            .entry((r.label.clone(), r.source.clone(), WorkloadKey::of(r)))
+            .entry((r.label.as_str(), r.source.as_str(), shape, load))
             .or_default()
             .push(r);
     }
     let mut out: Grouped = IndexMap::new();
-    for ((label, _, key), rows) in by_file {
+    for ((label, _, shape, (iodepth, numjobs)), rows) in by_file {
+        // Hosts are told apart by name: two servers on one address count once.
+        let hosts: BTreeSet<&str> = rows
+            .iter()
+            .filter(|r| !r.aggregate)
+            .filter_map(|r| r.host.as_deref())
+            .collect();
+        let load = LoadPoint {
+            hosts: hosts.len().max(1) as u32,
+            numjobs,
+            iodepth,
+        };
         let aggregates: Vec<&Row> = rows.iter().copied().filter(|r| r.aggregate).collect();
         let used = if aggregates.is_empty() {
             rows
         } else {
             aggregates
         };
-        out.entry(label)
+        let mut run = Run::combine(&used);
+        run.iodepth = iodepth;
+        run.numjobs = numjobs;
+        out.entry(label.to_string())
             .or_default()
-            .entry(key)
+            .entry(WorkloadKey { shape, load })
             .or_default()
-            .push(Run::combine(&used));
+            .push(run);
     }
     out
 }

@@ -1,0 +1,100 @@
+//! Notes on one workload that a reader needs before trusting its table: a
+//! config missing at this load point (and where it ran instead), a config
+//! that ran at another depth than the one asked for, engines mixed under
+//! one label.
+
+use std::collections::BTreeSet;
+
+use indexmap::IndexMap;
+
+use super::Cell;
+use super::workload::{Grouped, WorkloadKey};
+use crate::ingest::depth::is_sync_engine;
+
+/// "no result from X": with the load points X ran this shape at instead,
+/// so a sweep on one side and a single run on the other read as what they
+/// are.
+pub(super) fn missing(
+    key: &WorkloadKey,
+    grouped: &Grouped,
+    configs: &[String],
+    cells: &IndexMap<&str, Cell>,
+) -> Vec<String> {
+    let mut plain = Vec::new();
+    let mut elsewhere = Vec::new();
+    for c in configs.iter().filter(|c| !cells.contains_key(c.as_str())) {
+        let other: BTreeSet<_> = grouped[c]
+            .keys()
+            .filter(|k| k.shape == key.shape)
+            .map(|k| k.load)
+            .collect();
+        if other.is_empty() {
+            plain.push(c.as_str());
+        } else {
+            let loads: Vec<String> = other.iter().map(|l| l.label()).collect();
+            elsewhere.push(format!(
+                "{c} ran {} at {}, not at {}",
+                key.shape.title(),
+                loads.join(", "),
+                key.load.label()
+            ));
+        }
+    }
+    let mut notes = Vec::new();
+    if !plain.is_empty() {
+        notes.push(format!("no result from {}", plain.join(", ")));
+    }
+    notes.extend(elsewhere);
+    notes
+}
+
+/// A config that ran at another depth than requested: a synchronous engine
+/// (fio caps it at 1), or a queue that never filled.
+pub(super) fn effective_depth(
+    key: &WorkloadKey,
+    cells: &IndexMap<&str, Cell>,
+    depths: &IndexMap<String, u32>,
+) -> Vec<String> {
+    let asked = key.load.iodepth;
+    depths
+        .iter()
+        .filter(|(_, d)| **d != asked)
+        .map(|(c, d)| {
+            let sync = cells
+                .get(c.as_str())
+                .and_then(|cell| cell.runs.iter().find(|r| is_sync_engine(&r.engine)))
+                .map(|r| r.engine.clone());
+            match sync {
+                Some(engine) if *d == 1 => format!(
+                    "{c} ran at queue depth 1, not {asked}: {engine} is synchronous and fio caps it \
+                     at 1; its latency is not comparable with queued runs at QD{asked}"
+                ),
+                _ => format!(
+                    "{c} ran mostly at queue depth {d}{}, not {asked} (fio's I/O depth distribution)",
+                    if *d >= 64 { " or more" } else { "" }
+                ),
+            }
+        })
+        .collect()
+}
+
+/// Runs of one config that came from different engines.
+pub(super) fn mixed_engines(cells: &IndexMap<&str, Cell>) -> Vec<String> {
+    cells
+        .iter()
+        .filter_map(|(c, cell)| {
+            let engines: BTreeSet<&str> = cell
+                .runs
+                .iter()
+                .map(|r| r.engine.as_str())
+                .filter(|e| !e.is_empty() && *e != "unknown")
+                .collect();
+            (engines.len() > 1).then(|| {
+                format!(
+                    "{c} mixes engines ({}) in one result: `--label-by engine` compares them",
+                    engines.into_iter().collect::<Vec<_>>().join(", ")
+                )
+            })
+        })
+        .collect()
+}
