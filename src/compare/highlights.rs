@@ -7,12 +7,16 @@
 //! 3. workloads where every config is within 0.5 % ("effectively a tie");
 //! 4. the largest gap per metric, between the best and the worst config;
 //! 5. per OS family, its largest lead over the other family's best config;
-//! 6. outliers: a value at least 1.75x the median of the other configs
-//!    (only the high side: a value far below the others is a result, such
-//!    as a faster stack's latency, and the win/gap sentences cover it).
+//! 6. sweeps: each config's peak against the others', its knee, the IOPS
+//!    it sustains under the latency target (`--slo`);
+//! 7. outliers: a value at least 1.75x the median of three or more other
+//!    configs (only the high side: a value far below the others is a
+//!    result, such as a faster stack's latency, and the win/gap sentences
+//!    cover it).
 
 use super::metric::{Scales, format_number};
-use super::model::{Better, Comparison, Metric, MetricResult, Workload};
+use super::model::{Better, Comparison, LoadPoint, Metric, MetricResult, Slo, SloMetric, Sweep, Workload};
+use super::workload::Shape;
 use super::stats::precision_tie;
 use crate::model::Direction;
 
@@ -74,13 +78,21 @@ fn present(m: &MetricResult) -> Vec<(&str, f64)> {
         .collect()
 }
 
-/// Builds every highlight of `cmp`.
+/// Builds every highlight of `cmp`, rule by rule.
 pub fn build(cmp: &Comparison) -> Vec<String> {
-    let mut out = Vec::new();
     let scales = Scales::of(cmp, &METRICS);
-    let scale = |m: Metric| scales.get(m);
+    let mut out = most_wins(cmp);
+    out.extend(near_equal(cmp));
+    out.extend(largest_gaps(cmp, &scales));
+    out.extend(family_leads(cmp));
+    out.extend(sweep_sentences(cmp));
+    out.extend(outliers(cmp, &scales));
+    out
+}
 
-    // 1 and 2: most wins per direction and metric.
+/// 1 and 2: most wins per direction and metric, per config and OS family.
+fn most_wins(cmp: &Comparison) -> Vec<String> {
+    let mut out = Vec::new();
     for dir in Direction::ALL {
         let ws: Vec<&Workload> = cmp
             .workloads
@@ -148,7 +160,12 @@ pub fn build(cmp: &Comparison) -> Vec<String> {
         }
     }
 
-    // 3: every config within NEAR_EQUAL_PCT.
+    out
+}
+
+/// 3: workloads where every config is within NEAR_EQUAL_PCT.
+fn near_equal(cmp: &Comparison) -> Vec<String> {
+    let mut out = Vec::new();
     for w in &cmp.workloads {
         for m in METRICS {
             let Some(r) = w.metric(m) else { continue };
@@ -165,7 +182,7 @@ pub fn build(cmp: &Comparison) -> Vec<String> {
             if pct <= NEAR_EQUAL_PCT {
                 out.push(format!(
                     "In {} {} configs are within {} % of each other ({})",
-                    w.title(),
+                    cmp.title_of(w),
                     count_word(vals.len()),
                     format_number(pct.max(0.01), 2, false),
                     m.human()
@@ -174,7 +191,12 @@ pub fn build(cmp: &Comparison) -> Vec<String> {
         }
     }
 
-    // 4: largest absolute gap per metric.
+    out
+}
+
+/// 4: the largest absolute gap per metric.
+fn largest_gaps(cmp: &Comparison, scales: &Scales) -> Vec<String> {
+    let mut out = Vec::new();
     for m in METRICS {
         let mut best: Option<Gap> = None;
         for w in &cmp.workloads {
@@ -203,7 +225,7 @@ pub fn build(cmp: &Comparison) -> Vec<String> {
             }
         }
         if let Some((gap, w, a, b)) = best {
-            let s = scale(m);
+            let s = scales.get(m);
             let gap_text = if m == Metric::CpuPct {
                 format!("{} pp", s.format(gap))
             } else {
@@ -212,7 +234,7 @@ pub fn build(cmp: &Comparison) -> Vec<String> {
             out.push(format!(
                 "largest {} gap: {}, {gap_text} between {} ({}) and {} ({})",
                 m.human().replace(' ', "-"),
-                w.title(),
+                cmp.title_of(w),
                 a.0,
                 s.with_unit(a.1),
                 b.0,
@@ -221,7 +243,12 @@ pub fn build(cmp: &Comparison) -> Vec<String> {
         }
     }
 
-    // 5: each family's largest lead over the other family's best config.
+    out
+}
+
+/// 5: each OS family's largest lead over the other family's best config.
+fn family_leads(cmp: &Comparison) -> Vec<String> {
+    let mut out = Vec::new();
     let fam = |name: &str| cmp.families.iter().find(|f| f.name == name);
     if let (Some(win), Some(lin)) = (fam("windows"), fam("linux")) {
         for m in [Metric::BwBytesPerS, Metric::Iops] {
@@ -245,7 +272,7 @@ pub fn build(cmp: &Comparison) -> Vec<String> {
                     out.push(format!(
                         "{a} leads the best {} config ({b}) in {} {} by {} %",
                         family_title(&theirs.name),
-                        w.title(),
+                        cmp.title_of(w),
                         m.human(),
                         format_number(lead, 1, false)
                     ));
@@ -254,12 +281,18 @@ pub fn build(cmp: &Comparison) -> Vec<String> {
         }
     }
 
-    // 6: outliers against the others' median.
+    out
+}
+
+/// 6: outliers against the others' median. Needs three others at least:
+/// against one or two, "far from the median" is just "different".
+fn outliers(cmp: &Comparison, scales: &Scales) -> Vec<String> {
+    let mut out = Vec::new();
     for w in &cmp.workloads {
         for m in METRICS {
             let Some(r) = w.metric(m) else { continue };
             let vals = present(r);
-            if vals.len() < 3 {
+            if vals.len() < 4 {
                 continue;
             }
             for (c, v) in &vals {
@@ -276,10 +309,10 @@ pub fn build(cmp: &Comparison) -> Vec<String> {
                 }
                 let ratio = v / median;
                 if ratio >= OUTLIER_RATIO {
-                    let s = scale(m);
+                    let s = scales.get(m);
                     out.push(format!(
                         "outlier: {c} {} {} {} is {}x the others' median (others {}–{})",
-                        w.title(),
+                        cmp.title_of(w),
                         m.human(),
                         s.with_unit(*v),
                         format_number(ratio, 1, false),
@@ -302,4 +335,143 @@ fn top_of<'a>(r: &MetricResult, configs: &'a [String]) -> Option<(&'a str, f64, 
             Some((c.as_str(), v, r.precision.get(c).copied().unwrap_or(0.0)))
         })
         .reduce(|a, b| if b.1 > a.1 { b } else { a })
+}
+
+/// `148k`, `1.23M`, `950`: IOPS the way reviews print them in sentences.
+fn iops_short(v: f64) -> String {
+    let sig3 = |x: f64| {
+        let d = if x >= 100.0 { 0 } else if x >= 10.0 { 1 } else { 2 };
+        format_number(x, d, true)
+    };
+    if v >= 1e6 {
+        format!("{}M", sig3(v / 1e6))
+    } else if v >= 1e3 {
+        format!("{}k", sig3(v / 1e3))
+    } else {
+        format_number(v, 0, false)
+    }
+}
+
+fn at(iodepth: u32, numjobs: u32) -> String {
+    LoadPoint::of(iodepth, numjobs).label()
+}
+
+/// 6: sweeps. Per rw/bs: the highest peak against the next config's, each
+/// config's knee (or that it never saturated), and the IOPS each sustains
+/// under the latency target.
+fn sweep_sentences(cmp: &Comparison) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut by_shape: Vec<(String, Vec<&Sweep>)> = Vec::new();
+    for s in &cmp.sweeps {
+        let title = Shape {
+            rw: s.rw.clone(),
+            bs_bytes: s.bs_bytes,
+            direction: s.direction,
+            rwmixread: s.rwmixread,
+        }
+        .title();
+        match by_shape.iter_mut().find(|(t, _)| *t == title) {
+            Some((_, v)) => v.push(s),
+            None => by_shape.push((title, vec![s])),
+        }
+    }
+    let rules = &cmp.sweep_rules;
+    for (title, sweeps) in by_shape {
+        let mut ranked = sweeps.clone();
+        ranked.sort_by(|a, b| b.peak.iops.total_cmp(&a.peak.iops));
+        if let [first, second, ..] = ranked.as_slice() {
+            let lead = (first.peak.iops / second.peak.iops - 1.0) * 100.0;
+            out.push(format!(
+                "In {title} sweeps, {} peaks at {} IOPS at {}, {} % above {}'s peak ({} at {})",
+                first.config,
+                iops_short(first.peak.iops),
+                at(first.peak.iodepth, first.peak.numjobs),
+                format_number(lead, 1, false),
+                second.config,
+                iops_short(second.peak.iops),
+                at(second.peak.iodepth, second.peak.numjobs)
+            ));
+        } else if let [only] = ranked.as_slice() {
+            out.push(format!(
+                "In {title} sweeps, {} peaks at {} IOPS at {}",
+                only.config,
+                iops_short(only.peak.iops),
+                at(only.peak.iodepth, only.peak.numjobs)
+            ));
+        }
+        for s in &sweeps {
+            out.push(match &s.knee {
+                Some(k) => format!(
+                    "{} saturates at {} in {title}: {} adds {} % IOPS for {} % more mean latency",
+                    s.config,
+                    at(k.iodepth, k.numjobs),
+                    at(k.next_iodepth, k.next_numjobs),
+                    format_number(k.iops_gain_pct, 1, false),
+                    format_number(k.lat_growth_pct, 0, false)
+                ),
+                None => {
+                    let last = s.points.iter().max_by_key(|p| p.load().outstanding());
+                    format!(
+                        "{} shows no knee in {title} up to {} (no step buys < {} % IOPS for > {} % latency)",
+                        s.config,
+                        last.map_or(String::new(), |p| p.load().label()),
+                        format_number(rules.knee_min_gain_pct, 0, false),
+                        format_number(rules.knee_lat_growth_pct, 0, false)
+                    )
+                }
+            });
+        }
+        if let Some(slo) = rules.slo {
+            out.push(slo_sentence(&title, &sweeps, slo));
+        }
+    }
+    out
+}
+
+fn slo_sentence(title: &str, sweeps: &[&Sweep], slo: Slo) -> String {
+    let target = Metric::LatMeanNs.scale(slo.target_ns).with_unit(slo.target_ns);
+    let name = match slo.metric {
+        SloMetric::ClatP99 => "p99 completion latency",
+        SloMetric::LatMean => "mean latency",
+    };
+    let mut parts: Vec<(f64, String)> = Vec::new();
+    let mut none = Vec::new();
+    for s in sweeps {
+        match &s.at_slo {
+            Some(a) if a.interpolated => parts.push((
+                a.iops,
+                format!(
+                    "{} {} IOPS (interpolated between {} and {})",
+                    s.config,
+                    iops_short(a.iops),
+                    at(a.iodepth, a.numjobs),
+                    at(
+                        a.upper_iodepth.unwrap_or(a.iodepth),
+                        a.upper_numjobs.unwrap_or(a.numjobs)
+                    )
+                ),
+            )),
+            Some(a) => parts.push((
+                a.iops,
+                format!(
+                    "{} {} IOPS (at {})",
+                    s.config,
+                    iops_short(a.iops),
+                    at(a.iodepth, a.numjobs)
+                ),
+            )),
+            None => none.push(s.config.as_str()),
+        }
+    }
+    parts.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let mut text = format!("In {title} with {name} at most {target}: ");
+    let listed: Vec<String> = parts.into_iter().map(|p| p.1).collect();
+    text.push_str(&listed.join(", "));
+    if !none.is_empty() {
+        if !listed.is_empty() {
+            text.push_str("; ");
+        }
+        text.push_str(&format!("{} meet(s) it at no load point", none.join(", ")));
+    }
+    text
 }

@@ -170,7 +170,7 @@ impl View {
                 });
             }
             groups.last_mut().unwrap().workloads.push(WorkloadView {
-                title: w.title(),
+                title: cmp.title_of(w),
                 rows,
                 ties,
                 notes: w.notes.clone(),
