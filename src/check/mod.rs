@@ -41,6 +41,9 @@ pub struct CheckOptions {
     pub metrics: Vec<Metric>,
     /// A workload the candidate lacks does not fail the check.
     pub allow_missing: bool,
+    /// Knee rule and latency target for sweeps; with whole curves on both
+    /// sides, peak IOPS (and IOPS at the target) are gated too.
+    pub sweep_rules: compare::SweepRules,
 }
 
 impl Default for CheckOptions {
@@ -50,6 +53,7 @@ impl Default for CheckOptions {
             alpha: crate::compare::stats::DEFAULT_ALPHA,
             metrics: DEFAULT_METRICS.to_vec(),
             allow_missing: false,
+            sweep_rules: compare::SweepRules::default(),
         }
     }
 }
@@ -62,6 +66,19 @@ pub struct Finding {
     pub direction: Direction,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rwmixread: Option<u32>,
+    /// The load point; None for a finding about a whole sweep.
+    pub iodepth: Option<u32>,
+    pub numjobs: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hosts: Option<u32>,
+    /// For a whole sweep: `peak` (its highest IOPS) or `at_slo` (the IOPS
+    /// it sustains under the latency target).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sweep: Option<SweepGate>,
+    /// Name the load point in [`Finding::workload`]: true when the results
+    /// span several load points.
+    #[serde(skip)]
+    pub load_in_name: bool,
     pub metric: Metric,
     pub better: Better,
     pub baseline: Option<f64>,
@@ -80,8 +97,17 @@ pub struct Finding {
     pub fails: bool,
 }
 
+/// What a whole-sweep finding gates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SweepGate {
+    Peak,
+    AtSlo,
+}
+
 impl Finding {
-    /// `randread 4k read` (with `rwmixread=70` for mixed jobs).
+    /// `randread 4k read QD32` (with `rwmixread=70` for mixed jobs);
+    /// `randread 4k read sweep peak` for a whole sweep.
     pub fn workload(&self) -> String {
         let mut s = format!(
             "{} {} {}",
@@ -91,6 +117,19 @@ impl Finding {
         );
         if let Some(mix) = self.rwmixread {
             s.push_str(&format!(" rwmixread={mix}"));
+        }
+        if let (Some(iodepth), Some(numjobs), true) = (self.iodepth, self.numjobs, self.load_in_name) {
+            let load = compare::LoadPoint {
+                hosts: self.hosts.unwrap_or(1),
+                numjobs,
+                iodepth,
+            };
+            s.push_str(&format!(" {}", load.label()));
+        }
+        match self.sweep {
+            Some(SweepGate::Peak) => s.push_str(" sweep peak"),
+            Some(SweepGate::AtSlo) => s.push_str(" sweep at SLO"),
+            None => {}
         }
         s
     }
@@ -216,6 +255,7 @@ pub fn check(baseline: &[Row], candidate: &[Row], opts: &CheckOptions) -> Report
             order: vec![BASELINE.into(), CANDIDATE.into()],
             baseline: Some(BASELINE.into()),
             alpha: opts.alpha,
+            sweep_rules: opts.sweep_rules,
             ..CompareOptions::default()
         },
     );
@@ -267,6 +307,11 @@ pub fn evaluate(cmp: &Comparison, opts: &CheckOptions) -> Report {
                 bs_bytes: w.bs_bytes,
                 direction: w.direction,
                 rwmixread: w.rwmixread,
+                iodepth: Some(w.iodepth),
+                numjobs: Some(w.numjobs),
+                hosts: (w.hosts > 1).then_some(w.hosts),
+                sweep: None,
+                load_in_name: cmp.has_load_points(),
                 metric: m.metric,
                 better: m.better,
                 baseline: sides.baseline,
@@ -281,11 +326,101 @@ pub fn evaluate(cmp: &Comparison, opts: &CheckOptions) -> Report {
             });
         }
     }
+    findings.extend(sweep_findings(cmp, opts));
     Report {
         findings,
         skipped: cmp.skipped.clone(),
         warnings: cmp.warnings.clone(),
     }
+}
+
+/// With the whole baseline curve measured by the candidate too (every
+/// baseline load point present), its peak IOPS, and the IOPS at the
+/// latency target when one is set, are judged like any IOPS figure. No
+/// spread is known for them: threshold and rounding decide.
+fn sweep_findings(cmp: &Comparison, opts: &CheckOptions) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for base in cmp.sweeps.iter().filter(|s| s.config == BASELINE) {
+        let Some(cand) = cmp.sweeps.iter().find(|s| {
+            s.config == CANDIDATE
+                && (&s.rw, s.bs_bytes, s.direction, s.rwmixread)
+                    == (&base.rw, base.bs_bytes, base.direction, base.rwmixread)
+        }) else {
+            continue;
+        };
+        let whole = base
+            .points
+            .iter()
+            .all(|p| cand.points.iter().any(|q| q.load() == p.load()));
+        if !whole {
+            continue;
+        }
+        let precision = |s: &compare::Sweep, iodepth: u32, numjobs: u32| {
+            cmp.workloads
+                .iter()
+                .find(|w| {
+                    (&w.rw, w.bs_bytes, w.direction, w.rwmixread, w.iodepth, w.numjobs)
+                        == (&s.rw, s.bs_bytes, s.direction, s.rwmixread, iodepth, numjobs)
+                })
+                .and_then(|w| w.metric(Metric::Iops))
+                .and_then(|m| m.precision.get(&s.config).copied())
+                .unwrap_or(0.0)
+        };
+        let mut gates = vec![(
+            SweepGate::Peak,
+            Some(base.peak.iops),
+            Some(cand.peak.iops),
+            precision(base, base.peak.iodepth, base.peak.numjobs),
+            precision(cand, cand.peak.iodepth, cand.peak.numjobs),
+        )];
+        if opts.sweep_rules.slo.is_some() {
+            // A candidate that meets the target at no load point sustains
+            // nothing under it: 0 IOPS, not a missing value.
+            let meets = |s: &compare::Sweep| Some(s.at_slo.map_or(0.0, |a| a.iops));
+            gates.push((
+                SweepGate::AtSlo,
+                base.at_slo.map(|a| a.iops),
+                meets(cand),
+                0.0,
+                0.0,
+            ));
+        }
+        for (gate, b, c, bp, cp) in gates {
+            let sides = verdict::Sides {
+                baseline: b,
+                candidate: c,
+                baseline_precision: bp,
+                candidate_precision: cp,
+                baseline_spread: None,
+                candidate_spread: None,
+            };
+            let threshold_pct = opts.thresholds.for_metric(Metric::Iops);
+            let d = verdict::decide(Better::Higher, &sides, threshold_pct, opts.alpha, false);
+            out.push(Finding {
+                rw: base.rw.clone(),
+                bs_bytes: base.bs_bytes,
+                direction: base.direction,
+                rwmixread: base.rwmixread,
+                iodepth: None,
+                numjobs: None,
+                hosts: None,
+                sweep: Some(gate),
+                load_in_name: true,
+                metric: Metric::Iops,
+                better: Better::Higher,
+                baseline: b,
+                candidate: c,
+                change_pct: d.change_pct,
+                threshold_pct,
+                verdict: d.verdict,
+                rule: d.rule,
+                p_value: None,
+                spread_source: None,
+                fails: d.verdict == Verdict::Regression,
+            });
+        }
+    }
+    out
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@ use indexmap::IndexMap;
 
 use super::*;
 use crate::compare::{MetricResult, Rule, Spread, Workload};
+use crate::model::{Direction, Row};
 
 fn metric(m: Metric, better: Better, base: Option<f64>, cand: Option<f64>) -> MetricResult {
     MetricResult {
@@ -261,4 +262,94 @@ fn a_metric_the_candidate_does_not_report_is_shown_not_failed() {
         (Verdict::Missing, CheckRule::MetricMissing, false)
     );
     assert!(!r.failed());
+}
+
+/// A randread 4k row at `qd` with `iops`; latency by Little's law, p99 at
+/// twice the mean.
+fn sweep_row(qd: u32, iops: f64) -> Row {
+    let mut r = Row::empty(&format!("qd{qd}.json"), Direction::Read);
+    r.os = "linux".into();
+    r.engine = "io_uring".into();
+    r.rw = "randread".into();
+    r.bs_bytes = 4096;
+    r.iodepth = qd;
+    r.runtime_ms = 10_000.0;
+    r.iops = iops;
+    r.bw_bytes_per_s = iops * 4096.0;
+    let lat = f64::from(qd) / iops * 1e9;
+    r.lat_mean_ns = Some(lat);
+    r.clat_p99_ns = Some(2.0 * lat);
+    r
+}
+
+const QDS: [u32; 8] = [1, 2, 4, 8, 16, 32, 64, 128];
+const FAST: [f64; 8] = [20e3, 40e3, 78e3, 150e3, 280e3, 300e3, 305e3, 306e3];
+
+fn sweep(scale_from_qd32: f64) -> Vec<Row> {
+    QDS.iter()
+        .zip(FAST)
+        .map(|(qd, iops)| sweep_row(*qd, if *qd >= 32 { iops * scale_from_qd32 } else { iops }))
+        .collect()
+}
+
+fn at_load<'a>(r: &'a Report, iodepth: u32, m: Metric) -> &'a Finding {
+    r.findings
+        .iter()
+        .find(|f| f.iodepth == Some(iodepth) && f.metric == m && f.sweep.is_none())
+        .unwrap_or_else(|| panic!("no QD{iodepth} {m:?} finding"))
+}
+
+#[test]
+fn a_single_run_is_checked_against_the_same_load_point_of_a_sweep() {
+    // The baseline ran QD32 only; the candidate is the whole sweep, equal
+    // at QD32. The mean of the sweep (162k) must never stand for QD32.
+    let base = vec![sweep_row(32, 300e3)];
+    let r = check(&base, &sweep(1.0), &CheckOptions::default());
+    let qd32 = at_load(&r, 32, Metric::Iops);
+    assert_eq!((qd32.baseline, qd32.candidate), (Some(300e3), Some(300e3)));
+    assert_eq!(qd32.verdict, Verdict::Unchanged);
+    assert_eq!(at_load(&r, 1, Metric::Iops).verdict, Verdict::New);
+    assert!(!r.failed(), "{}", r.summary_line());
+    assert!(r.findings.iter().all(|f| f.sweep.is_none()));
+    assert_eq!(qd32.workload(), "randread 4k read QD32");
+}
+
+#[test]
+fn a_load_point_on_one_side_only_is_missing_never_a_regression() {
+    let base = sweep(1.0);
+    let mut cand = sweep(1.0);
+    cand.retain(|r| r.iodepth != 128);
+    let r = check(&base, &cand, &CheckOptions::default());
+    let f = at_load(&r, 128, Metric::Iops);
+    assert_eq!((f.verdict, f.rule), (Verdict::Missing, CheckRule::WorkloadMissing));
+    assert_eq!(r.count(Verdict::Regression), 0);
+    assert_eq!(r.missing_workloads(), ["randread 4k read QD128"]);
+    // Not the whole curve: no sweep-level gate.
+    assert!(r.findings.iter().all(|f| f.sweep.is_none()));
+    let lenient = CheckOptions {
+        allow_missing: true,
+        ..CheckOptions::default()
+    };
+    assert!(!check(&base, &cand, &lenient).failed());
+}
+
+#[test]
+fn whole_curves_gate_peak_iops_and_iops_at_the_target() {
+    let mut opts = CheckOptions::default();
+    opts.sweep_rules.slo = Some(crate::compare::sweep::parse_slo("clat_p99=500us").unwrap());
+    let same = check(&sweep(1.0), &sweep(1.0), &opts);
+    let gates: Vec<_> = same.findings.iter().filter_map(|f| f.sweep).collect();
+    assert_eq!(gates, [SweepGate::Peak, SweepGate::AtSlo]);
+    assert!(!same.failed());
+
+    // 15 % less from QD32 on: the peak falls from 306k at QD128 to 280k
+    // at QD16 (-8.5 %).
+    let r = check(&sweep(1.0), &sweep(0.85), &opts);
+    let peak = r.findings.iter().find(|f| f.sweep == Some(SweepGate::Peak)).unwrap();
+    assert_eq!((peak.baseline, peak.candidate), (Some(306e3), Some(280e3)));
+    assert_eq!(peak.verdict, Verdict::Regression);
+    assert_eq!(peak.workload(), "randread 4k read sweep peak");
+    let slo = r.findings.iter().find(|f| f.sweep == Some(SweepGate::AtSlo)).unwrap();
+    assert_eq!(slo.verdict, Verdict::Regression, "{slo:?}");
+    assert!(r.failed());
 }

@@ -25,7 +25,12 @@ Examples:
   nvcmp check --baseline ci/baseline.parquet --candidate results/
   nvcmp check --baseline base/ --candidate new/ --threshold iops=3% --threshold lat_mean_ns=10%
   nvcmp check --baseline base/ --candidate new/ --junit junit.xml --markdown summary.md
-  nvcmp --quiet check --baseline base/ --candidate new/ --allow-missing")]
+  nvcmp --quiet check --baseline base/ --candidate new/ --allow-missing
+  nvcmp check --baseline sweep-v1/ --candidate sweep-v2/ --slo clat_p99=1ms
+
+Results are compared load point by load point (iodepth, numjobs): a point on one side only
+is missing, never a regression. Where both sides measured the same sweep, its peak IOPS
+(and with --slo the IOPS under the target) are gated as well.")]
 pub struct Args {
     /// Baseline: result files or folders, or a dataset saved by `nvcmp ingest -o`.
     #[arg(long, value_name = "PATH", required = true, num_args = 1..)]
@@ -47,6 +52,10 @@ pub struct Args {
     /// A workload the baseline has and the candidate lacks does not fail the check.
     #[arg(long)]
     pub allow_missing: bool,
+    /// Latency target for sweeps (clat_p99=1ms, lat_mean=200us): with whole curves on both
+    /// sides, the IOPS each sustains under it is gated too (peak IOPS always is).
+    #[arg(long, value_name = "METRIC=TIME")]
+    pub slo: Option<String>,
     /// Output on stdout.
     #[arg(long, value_enum, default_value = "term")]
     pub format: OutFormat,
@@ -92,6 +101,12 @@ fn options(args: &Args) -> Result<CheckOptions, CliError> {
         allow_missing: args.allow_missing,
         ..CheckOptions::default()
     };
+    if let Some(slo) = &args.slo {
+        opts.sweep_rules.slo = Some(
+            crate::compare::sweep::parse_slo(slo)
+                .map_err(|e| CliError::usage(format!("--slo {e}")))?,
+        );
+    }
     if !metrics.is_empty() {
         opts.metrics = metrics;
     }

@@ -7,3 +7,4 @@ mod check;
 mod common;
 mod ingest;
 mod run;
+mod sweep;

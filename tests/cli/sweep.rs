@@ -1,0 +1,169 @@
+//! Load points and sweeps end to end, on real fio sweeps (fixtures/sweep/,
+//! fio 3.33) and the hand-made one whose answers are known by construction.
+
+use serde_json::Value;
+
+use crate::common::{assert_ok, fixture, nvcmp, stderr};
+
+fn analyze_json(args: &[&str]) -> Value {
+    let o = nvcmp().arg("analyze").args(args).args(["--format", "json"]).output().unwrap();
+    assert_ok(&o);
+    serde_json::from_slice(&o.stdout).unwrap()
+}
+
+fn sweep<'a>(j: &'a Value, config: &str) -> &'a Value {
+    j["sweeps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["config"] == config)
+        .unwrap_or_else(|| panic!("no sweep of {config}"))
+}
+
+#[test]
+fn a_depth_sweep_keeps_its_points_and_psync_is_named() {
+    let dir = fixture("sweep/iodepth");
+    let j = analyze_json(&[dir.to_str().unwrap()]);
+    let depths: Vec<u64> = j["workloads"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w["iodepth"].as_u64().unwrap())
+        .collect();
+    assert_eq!(depths, [1, 2, 4, 8, 16, 32]);
+    for w in j["workloads"].as_array().unwrap() {
+        assert_eq!(w["numjobs"], 1);
+        assert!(w["notes"].is_array());
+    }
+    // psync asked for 32, ran at 1, and the QD32 workload says so.
+    let qd32 = &j["workloads"][5];
+    assert_eq!(qd32["effective_iodepth"]["psync"], 1);
+    assert_eq!(qd32["effective_iodepth"]["libaio"], 32);
+    let notes: Vec<&str> = qd32["notes"].as_array().unwrap().iter().map(|n| n.as_str().unwrap()).collect();
+    assert!(
+        notes.iter().any(|n| n.starts_with("psync ran at queue depth 1, not 32")),
+        "{notes:?}"
+    );
+    // QD1 asked for 1 everywhere: no effective depths listed.
+    assert!(j["workloads"][0].get("effective_iodepth").is_none());
+    // One sweep per engine, six points each, IOPS taken from that file.
+    for config in ["libaio", "io_uring", "psync"] {
+        let s = sweep(&j, config);
+        assert_eq!(s["axis"], "iodepth");
+        assert_eq!(s["points"].as_array().unwrap().len(), 6);
+    }
+    let file: Value = serde_json::from_str(
+        &std::fs::read_to_string(fixture("sweep/iodepth/libaio/randread-4k-qd8.json")).unwrap(),
+    )
+    .unwrap();
+    let qd8 = &sweep(&j, "libaio")["points"][3];
+    assert_eq!(qd8["iodepth"], 8);
+    assert_eq!(qd8["iops"].as_f64(), file["jobs"][0]["read"]["iops"].as_f64());
+}
+
+#[test]
+fn the_synthetic_sweep_gives_the_answers_it_was_built_with() {
+    let dir = fixture("sweep/synthetic");
+    let j = analyze_json(&[dir.to_str().unwrap(), "--slo", "clat_p99=500us"]);
+    let fast = sweep(&j, "fast");
+    assert_eq!(fast["peak"]["iops"], 306000.0);
+    assert_eq!(fast["peak"]["iodepth"], 128);
+    assert_eq!(fast["knee"]["iodepth"], 16);
+    let slo = &fast["at_slo"];
+    assert_eq!(slo["interpolated"], true);
+    assert_eq!((slo["iodepth"].as_u64(), slo["upper_iodepth"].as_u64()), (Some(64), Some(128)));
+    assert!((slo["iops"].as_f64().unwrap() - 305192.7).abs() < 0.1, "{slo}");
+    let slow = sweep(&j, "slow");
+    assert_eq!(slow["knee"]["iodepth"], 16);
+    assert!((slow["at_slo"]["iops"].as_f64().unwrap() - 70198.5).abs() < 0.1);
+    let h: Vec<&str> = j["highlights"].as_array().unwrap().iter().map(|h| h.as_str().unwrap()).collect();
+    assert!(h.iter().any(|s| s.starts_with("In randread 4k sweeps, fast peaks at 306k IOPS at QD128")), "{h:?}");
+    assert!(h.iter().any(|s| s.starts_with("slow saturates at QD16")), "{h:?}");
+}
+
+#[test]
+fn a_grid_and_a_numjobs_sweep_are_swept_along_their_axes() {
+    let j = analyze_json(&[fixture("sweep/grid").to_str().unwrap()]);
+    let s = sweep(&j, "libaio");
+    assert_eq!(s["axis"], "iodepth+numjobs");
+    assert_eq!(s["points"].as_array().unwrap().len(), 6);
+    let j = analyze_json(&[fixture("sweep/numjobs").to_str().unwrap()]);
+    let s = sweep(&j, "io_uring");
+    assert_eq!(s["axis"], "numjobs");
+    let jobs: Vec<u64> = s["points"].as_array().unwrap().iter().map(|p| p["numjobs"].as_u64().unwrap()).collect();
+    assert_eq!(jobs, [1, 2, 4]);
+}
+
+#[test]
+fn stonewalled_depths_in_one_file_are_three_points() {
+    let j = analyze_json(&[fixture("sweep/stonewall").to_str().unwrap()]);
+    let s = sweep(&j, "libaio");
+    let depths: Vec<u64> = s["points"].as_array().unwrap().iter().map(|p| p["iodepth"].as_u64().unwrap()).collect();
+    assert_eq!(depths, [1, 4, 16]);
+}
+
+#[test]
+fn check_of_one_depth_against_a_sweep_compares_that_depth() {
+    let base = fixture("sweep/iodepth/libaio/randread-4k-qd32.json");
+    let cand = fixture("sweep/iodepth/libaio");
+    let o = nvcmp()
+        .args(["check", "--format", "json", "--baseline"])
+        .arg(&base)
+        .arg("--candidate")
+        .arg(&cand)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let j: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let iops = j["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["metric"] == "iops" && f["iodepth"] == 32)
+        .unwrap();
+    assert_eq!(iops["baseline"], iops["candidate"]);
+    assert_eq!(iops["verdict"], "unchanged");
+    assert_eq!(iops["workload"], "randread 4k read QD32");
+}
+
+#[test]
+fn a_label_mixing_engines_is_named_with_the_flag_that_separates_them() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mixed = tmp.path().join("mixed");
+    std::fs::create_dir(&mixed).unwrap();
+    for (engine, qd) in [("libaio", 4), ("io_uring", 4), ("libaio", 8)] {
+        std::fs::copy(
+            fixture(&format!("sweep/iodepth/{engine}/randread-4k-qd{qd}.json")),
+            mixed.join(format!("{engine}-qd{qd}.json")),
+        )
+        .unwrap();
+    }
+    let j = analyze_json(&[mixed.to_str().unwrap()]);
+    let sanity = j["sanity"].to_string();
+    assert!(
+        sanity.contains("mixed holds results from several engines: libaio (2 files), io_uring (1 file)")
+            || sanity.contains("mixed holds results from several engines: io_uring (1 file), libaio (2 files)"),
+        "{sanity}"
+    );
+    assert!(sanity.contains("--label-by engine"), "{sanity}");
+    let qd4 = j["workloads"].as_array().unwrap().iter().find(|w| w["iodepth"] == 4).unwrap();
+    assert!(qd4["notes"].to_string().contains("mixes engines"), "{}", qd4["notes"]);
+}
+
+#[test]
+fn bad_sweep_flags_name_the_flag() {
+    for (args, flag) in [
+        (vec!["--slo", "p42=1ms"], "--slo"),
+        (vec!["--slo", "clat_p99=soon"], "--slo"),
+        (vec!["--knee-gain=-5"], "--knee-gain"),
+    ] {
+        let o = nvcmp()
+            .arg("analyze")
+            .arg(fixture("sweep/synthetic"))
+            .args(&args)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&o).contains(flag), "{args:?}: {}", stderr(&o));
+    }
+}
