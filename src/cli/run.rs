@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::Context;
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::{HumanDuration, ProgressBar, ProgressStyle};
 
 use super::{CliError, Global};
 use crate::run::engines::{EngineKind, EngineOptions};
@@ -327,6 +327,11 @@ struct Place {
 /// points to measure (runtime + ramp each); a point that ends early or
 /// late moves the bar to its planned end, so one slow point does not make
 /// the bar run backwards.
+///
+/// The ETA is the planned time left, stretched by how much longer than
+/// planned the run has taken so far (engine setup, writing results):
+/// indicatif's own `{eta}` knows no rate before the first tick (it shows
+/// 0s) and swings with each point's start.
 #[derive(Default)]
 struct Bar {
     bar: std::cell::OnceCell<ProgressBar>,
@@ -339,6 +344,25 @@ impl Bar {
             pb.finish_and_clear();
         }
     }
+
+    /// Moves the bar to `pos` planned ms and shows the IOPS and the ETA.
+    fn show(&self, pos: u64, iops: Option<f64>) {
+        let Some(pb) = self.bar.get() else {
+            return;
+        };
+        pb.set_position(pos);
+        let left = pb.length().unwrap_or(0).saturating_sub(pos);
+        let taken = pb.elapsed().as_millis() as u64;
+        // Before a second of the plan is done the ratio is noise.
+        let stretch = if pos >= 1000 {
+            (taken as f64 / pos as f64).max(1.0)
+        } else {
+            1.0
+        };
+        let eta = Duration::from_millis((left as f64 * stretch) as u64);
+        let iops = iops.map_or(String::new(), |i| format!("{i:.0} IOPS "));
+        pb.set_message(format!("{iops}ETA {:#}", HumanDuration(eta)));
+    }
 }
 
 impl Progress for Bar {
@@ -348,10 +372,8 @@ impl Progress for Bar {
         }
         let pb = ProgressBar::new(total.as_millis().max(1) as u64);
         pb.set_style(
-            ProgressStyle::with_template(
-                "{prefix:>28} [{elapsed_precise}] {wide_bar} {msg:>12} ETA {eta}",
-            )
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            ProgressStyle::with_template("{prefix:>28} [{elapsed_precise}] {wide_bar} {msg:>22}")
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
         );
         // Keeps the elapsed time moving between ticks.
         pb.enable_steady_tick(Duration::from_millis(250));
@@ -360,6 +382,7 @@ impl Progress for Bar {
             points,
             ..Place::default()
         });
+        self.show(0, None);
     }
     fn start(&self, job: &str, total: Duration) {
         let mut p = self.place.get();
@@ -372,24 +395,19 @@ impl Progress for Bar {
             } else {
                 job.to_string()
             });
-            pb.set_position(p.done_ms);
         }
+        self.show(p.done_ms, None);
     }
     fn tick(&self, elapsed: Duration, iops: Option<f64>) {
         let p = self.place.get();
-        if let Some(pb) = self.bar.get() {
-            pb.set_position(p.done_ms + (elapsed.as_millis() as u64).min(p.job_ms));
-            pb.set_message(iops.map_or(String::new(), |i| format!("{i:.0} IOPS")));
-        }
+        self.show(p.done_ms + (elapsed.as_millis() as u64).min(p.job_ms), iops);
     }
     fn finish(&self) {
         let mut p = self.place.get();
         p.done_ms += p.job_ms;
         p.job_ms = 0;
         self.place.set(p);
-        if let Some(pb) = self.bar.get() {
-            pb.set_position(p.done_ms);
-        }
+        self.show(p.done_ms, None);
     }
 }
 

@@ -104,7 +104,9 @@ impl FioRun<'_> {
         std::fs::create_dir_all(work_dir).map_err(|e| io(e, work_dir))?;
         std::fs::write(&jobpath, &job_text).map_err(|e| io(e, &jobpath))?;
         let mut cmd = Command::new(&setup.bin);
+        // fio's own status line on a terminal would fight nvcmp's bar.
         cmd.arg("--output-format=json+")
+            .arg("--eta=never")
             .arg(format!("--output={}", outpath.display()));
         // fio 3.x sends a job file to the --client named before it: with
         // `--client=a --client=b job.fio` only b runs it, so each client gets
