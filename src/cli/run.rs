@@ -1,14 +1,15 @@
 //! `nvcmp run`: arguments and their validation into `run::RunOptions`,
 //! the progress bar, and the summary on stderr.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::Context;
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::{HumanDuration, ProgressBar, ProgressStyle};
 
 use super::{CliError, Global};
 use crate::run::engines::{EngineKind, EngineOptions};
+use crate::run::matrix;
 use crate::run::spec::{JobSpec, Rw};
 use crate::run::{self, EngineChoice, Outcome, Progress, RunError, RunOptions};
 
@@ -26,14 +27,27 @@ pub enum EngineArg {
 pub enum MatrixArg {
     /// randread 4k & 64k, read 64k & 128k, randwrite 4k & 64k, write 64k & 128k.
     Article,
+    /// randread 4k and randwrite 4k at iodepth 1,2,4,...,128: a load sweep
+    /// (--iodepth replaces the depths; --numjobs, default 1, multiplies them).
+    Sweep,
 }
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = "\
 Examples:
   nvcmp run --matrix article --engine io_uring --out results/
+  nvcmp run --matrix sweep --numjobs 1,4 --runtime 30 --out results/
+  nvcmp run --rw randread --bs 4k --iodepth 1-128 --numjobs 1,2,4 --out results/
   nvcmp run --rw randread --bs 4k --iodepth 32 --runtime 30 --out results/ --label linux-libaio --engine libaio
   nvcmp run --engine fio --clients 10.0.0.1,10.0.0.2:8765 --matrix article --out results/
+
+Sweeps: --iodepth and --numjobs take one value, a list (1,4,16) or a doubling
+range (1-128 = 1,2,4,8,16,32,64,128), or a mix (1-8,12). Every combination runs,
+for every rw/bs of the job set, depth ascending within each thread count; each
+point writes its own file (randread-4k-qd8-j4.json) and a rerun keeps the
+finished ones. With --job-file, a flag given on the command line overrides the
+file's value for every job; a job that becomes several points is named
+<section>-qd<N>-j<M>.
 
 Safety: without --target, nvcmp creates a scratch file under --out and removes it.
 An existing file is only written with --destroy-data; a block device is refused when
@@ -58,8 +72,10 @@ pub struct Args {
     /// Block size (4k, 64k, 1m).
     #[arg(long, default_value = "4k")]
     pub bs: String,
-    #[arg(long, default_value_t = 32)]
-    pub iodepth: u32,
+    /// I/Os in flight per thread: N, a list (1,4,16) or a doubling range
+    /// (1-128) [default: 32; --matrix sweep: 1-128].
+    #[arg(long, value_name = "N[,N...]|A-B")]
+    pub iodepth: Option<String>,
     /// I/Os per submit call (fio's iodepth_batch_submit). 1, as in fio,
     /// keeps the device queue full; larger batches save syscalls but make
     /// I/Os reach the device in bursts.
@@ -69,9 +85,10 @@ pub struct Args {
     /// 1, as in fio, refills the queue as each I/O completes.
     #[arg(long, default_value_t = 1, value_name = "N")]
     pub iodepth_batch_complete: u32,
-    /// Threads per job (results are merged as fio's group_reporting does).
-    #[arg(long, default_value_t = 1)]
-    pub numjobs: u32,
+    /// Threads per job (results are merged as fio's group_reporting does):
+    /// N, a list or a doubling range like --iodepth [default: 1].
+    #[arg(long, value_name = "N[,N...]|A-B")]
+    pub numjobs: Option<String>,
     /// Measured seconds per job (after the ramp).
     #[arg(long, default_value_t = 10)]
     pub runtime: u64,
@@ -137,8 +154,15 @@ fn client_spec(c: &str) -> String {
     }
 }
 
-/// Validates the flags once into the core's options.
-pub fn options(args: &Args) -> anyhow::Result<RunOptions> {
+/// The levels a load flag asks for; None when it is not on the command line.
+fn levels(flag: &str, value: Option<&str>) -> anyhow::Result<Option<Vec<u32>>> {
+    value
+        .map(|v| matrix::parse_levels(v).map_err(|e| usage(format!("{flag} {v}: {e}"))))
+        .transpose()
+}
+
+/// The job that single jobs, built-in matrices and job files start from.
+fn template(args: &Args, iodepth: u32, numjobs: u32) -> anyhow::Result<JobSpec> {
     let rw = Rw::parse(&args.rw).ok_or_else(|| {
         usage(format!(
             "--rw {}: expected read, write, randread, randwrite, rw or randrw",
@@ -149,64 +173,94 @@ pub fn options(args: &Args) -> anyhow::Result<RunOptions> {
         .ok_or_else(|| usage(format!("--bs {}: not a size (4k, 64k, 1m)", args.bs)))?;
     let size = crate::units::parse_size(&args.size)
         .ok_or_else(|| usage(format!("--size {}: not a size (64m, 1g)", args.size)))?;
-    let template = JobSpec {
-        name: JobSpec::default_name(rw, bs, args.iodepth, args.numjobs),
+    Ok(JobSpec {
+        name: JobSpec::default_name(rw, bs, iodepth, numjobs),
         rw,
         bs,
-        iodepth: args.iodepth,
+        iodepth,
         iodepth_batch: args.iodepth_batch,
         iodepth_batch_complete: args.iodepth_batch_complete,
-        numjobs: args.numjobs,
+        numjobs,
         runtime_s: args.runtime,
         ramp_s: args.ramp_time,
         size,
         rwmixread: args.rwmixread,
         direct: !args.buffered,
         time_based: !args.size_based,
-    };
-    let mut target = args.target.clone();
-    let mut engine_arg = args.engine;
-    let mut fio_ioengine = args.fio_ioengine.clone();
-    let jobs = if let Some(path) = &args.job_file {
+    })
+}
+
+/// The jobs of a run, and the target and ioengine a job file names.
+struct JobSet {
+    jobs: Vec<JobSpec>,
+    filename: Option<PathBuf>,
+    ioengine: Option<String>,
+}
+
+/// Expands the job set (one job, a built-in matrix or a job file) over
+/// the load levels. Levels not given: the preset's depths, else 32 and 1
+/// threads, else (job files) each job's own.
+fn job_set(args: &Args) -> anyhow::Result<JobSet> {
+    let iodepths = levels("--iodepth", args.iodepth.as_deref())?;
+    let numjobs = levels("--numjobs", args.numjobs.as_deref())?;
+    let first = |l: &Option<Vec<u32>>, default| l.as_ref().map_or(default, |l| l[0]);
+    let template = template(args, first(&iodepths, 32), first(&numjobs, 1))?;
+    if let Some(path) = &args.job_file {
         let text = std::fs::read_to_string(path)
             .with_context(|| format!("--job-file {}", path.display()))
             .map_err(|e| usage(format!("{e:#}")))?;
         let f = run::jobfile::parse(&text, &template)
             .map_err(|e| usage(format!("{}: {e}", path.display())))?;
-        if target.is_none() {
-            target = f.filename.map(PathBuf::from);
-        }
-        if let Some(e) = f.ioengine {
-            if engine_arg == EngineArg::Fio {
-                fio_ioengine = e;
-            } else {
-                engine_arg = match e.as_str() {
-                    "psync" | "pvsync" | "sync" => EngineArg::Psync,
-                    "libaio" => EngineArg::Libaio,
-                    "io_uring" => EngineArg::IoUring,
-                    "null" => EngineArg::Null,
-                    other => {
-                        return Err(usage(format!(
-                            "{}: ioengine={other} has no native engine; use --engine fio",
-                            path.display()
-                        )));
-                    }
-                };
-            }
-        }
-        f.jobs
-    } else if args.matrix == Some(MatrixArg::Article) {
-        run::spec::article_matrix(&template)
-    } else {
-        vec![template]
+        return Ok(JobSet {
+            jobs: matrix::expand_jobs(&f.jobs, iodepths.as_deref(), numjobs.as_deref()),
+            filename: f.filename.map(PathBuf::from),
+            ioengine: f.ioengine,
+        });
+    }
+    let single = [(template.rw, template.bs)];
+    let (cells, depths): (&[_], &[u32]) = match args.matrix {
+        Some(MatrixArg::Article) => (&matrix::ARTICLE_CELLS, &[32]),
+        Some(MatrixArg::Sweep) => (&matrix::SWEEP_CELLS, &matrix::SWEEP_DEPTHS),
+        None => (&single, &[32]),
     };
-    for j in &jobs {
-        j.validate().map_err(usage)?;
+    let load = matrix::Load {
+        iodepths: iodepths.unwrap_or_else(|| depths.to_vec()),
+        numjobs: numjobs.unwrap_or_else(|| vec![1]),
+    };
+    Ok(JobSet {
+        jobs: matrix::expand_cells(&template, cells, &load),
+        filename: None,
+        ioengine: None,
+    })
+}
+
+/// The engine from --engine, or from the job file's ioengine.
+fn engine(args: &Args, file_ioengine: Option<String>) -> anyhow::Result<EngineChoice> {
+    let mut engine_arg = args.engine;
+    let mut fio_ioengine = args.fio_ioengine.clone();
+    if let Some(e) = file_ioengine {
+        if engine_arg == EngineArg::Fio {
+            fio_ioengine = e;
+        } else {
+            engine_arg = match e.as_str() {
+                "psync" | "pvsync" | "sync" => EngineArg::Psync,
+                "libaio" => EngineArg::Libaio,
+                "io_uring" => EngineArg::IoUring,
+                "null" => EngineArg::Null,
+                other => {
+                    let file = args.job_file.as_deref().unwrap_or(Path::new("--job-file"));
+                    return Err(usage(format!(
+                        "{}: ioengine={other} has no native engine; use --engine fio",
+                        file.display()
+                    )));
+                }
+            };
+        }
     }
     if !args.clients.is_empty() && engine_arg != EngineArg::Fio {
         return Err(usage("--clients needs --engine fio"));
     }
-    let engine = match engine_arg {
+    Ok(match engine_arg {
         EngineArg::Psync => EngineChoice::Native(EngineKind::Psync),
         EngineArg::Libaio => EngineChoice::Native(EngineKind::Libaio),
         EngineArg::IoUring => EngineChoice::Native(EngineKind::IoUring),
@@ -216,7 +270,21 @@ pub fn options(args: &Args) -> anyhow::Result<RunOptions> {
             ioengine: fio_ioengine,
             clients: args.clients.iter().map(|c| client_spec(c)).collect(),
         }),
-    };
+    })
+}
+
+/// Validates the flags once into the core's options.
+pub fn options(args: &Args) -> anyhow::Result<RunOptions> {
+    let set = job_set(args)?;
+    for j in &set.jobs {
+        j.validate().map_err(usage)?;
+    }
+    if let Some(name) = matrix::duplicate_name(&set.jobs) {
+        return Err(usage(format!(
+            "two jobs are named {name}: their results would overwrite each other"
+        )));
+    }
+    let engine = engine(args, set.ioengine)?;
     let label = args
         .label
         .clone()
@@ -227,14 +295,14 @@ pub fn options(args: &Args) -> anyhow::Result<RunOptions> {
         )));
     }
     Ok(RunOptions {
-        jobs,
+        jobs: set.jobs,
         engine,
         engine_opts: EngineOptions {
             fixedbufs: args.fixedbufs,
             registerfiles: args.registerfiles,
             sqpoll: args.sqthread_poll,
         },
-        target,
+        target: args.target.clone().or(set.filename),
         out_dir: args.out.clone(),
         label,
         force: args.force,
@@ -242,44 +310,118 @@ pub fn options(args: &Args) -> anyhow::Result<RunOptions> {
     })
 }
 
-/// The indicatif bar on stderr: job, elapsed time, live IOPS. A fresh bar
-/// per job, cleared at its end, so the summary lines print cleanly.
-struct Bar(std::cell::RefCell<Option<ProgressBar>>);
+/// Where the bar is in the run, in planned milliseconds.
+#[derive(Debug, Default, Clone, Copy)]
+struct Place {
+    points: usize,
+    /// 1-based index of the running point.
+    index: usize,
+    /// Planned time of the points already measured.
+    done_ms: u64,
+    /// Planned time of the running point.
+    job_ms: u64,
+}
 
-impl Progress for Bar {
-    fn start(&self, job: &str, total: Duration) {
-        let pb = ProgressBar::new(total.as_millis().max(1) as u64);
-        pb.set_style(
-            ProgressStyle::with_template("{prefix:>24} [{elapsed_precise}] {wide_bar} {msg}")
-                .unwrap_or_else(|_| ProgressStyle::default_bar()),
-        );
-        pb.set_prefix(job.to_string());
-        // Keeps the elapsed time moving when no IOPS come (fio jobs).
-        pb.enable_steady_tick(Duration::from_millis(250));
-        *self.0.borrow_mut() = Some(pb);
-    }
-    fn tick(&self, elapsed: Duration, iops: f64) {
-        if let Some(pb) = self.0.borrow().as_ref() {
-            pb.set_position(elapsed.as_millis() as u64);
-            pb.set_message(format!("{iops:.0} IOPS"));
-        }
-    }
-    fn finish(&self) {
-        if let Some(pb) = self.0.borrow_mut().take() {
+/// One indicatif bar on stderr over the whole run: the point, elapsed
+/// time, live IOPS and the ETA. Its length is the planned time of the
+/// points to measure (runtime + ramp each); a point that ends early or
+/// late moves the bar to its planned end, so one slow point does not make
+/// the bar run backwards.
+///
+/// The ETA is the planned time left, stretched by how much longer than
+/// planned the run has taken so far (engine setup, writing results):
+/// indicatif's own `{eta}` knows no rate before the first tick (it shows
+/// 0s) and swings with each point's start.
+#[derive(Default)]
+struct Bar {
+    bar: std::cell::OnceCell<ProgressBar>,
+    place: std::cell::Cell<Place>,
+}
+
+impl Bar {
+    fn clear(&self) {
+        if let Some(pb) = self.bar.get() {
             pb.finish_and_clear();
         }
+    }
+
+    /// Moves the bar to `pos` planned ms and shows the IOPS and the ETA.
+    fn show(&self, pos: u64, iops: Option<f64>) {
+        let Some(pb) = self.bar.get() else {
+            return;
+        };
+        pb.set_position(pos);
+        let left = pb.length().unwrap_or(0).saturating_sub(pos);
+        let taken = pb.elapsed().as_millis() as u64;
+        // Before a second of the plan is done the ratio is noise.
+        let stretch = if pos >= 1000 {
+            (taken as f64 / pos as f64).max(1.0)
+        } else {
+            1.0
+        };
+        let eta = Duration::from_millis((left as f64 * stretch) as u64);
+        let iops = iops.map_or(String::new(), |i| format!("{i:.0} IOPS "));
+        pb.set_message(format!("{iops}ETA {:#}", HumanDuration(eta)));
+    }
+}
+
+impl Progress for Bar {
+    fn plan(&self, points: usize, total: Duration) {
+        if points == 0 {
+            return;
+        }
+        let pb = ProgressBar::new(total.as_millis().max(1) as u64);
+        pb.set_style(
+            ProgressStyle::with_template("{prefix:>28} [{elapsed_precise}] {wide_bar} {msg:>22}")
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        // Keeps the elapsed time moving between ticks.
+        pb.enable_steady_tick(Duration::from_millis(250));
+        let _ = self.bar.set(pb);
+        self.place.set(Place {
+            points,
+            ..Place::default()
+        });
+        self.show(0, None);
+    }
+    fn start(&self, job: &str, total: Duration) {
+        let mut p = self.place.get();
+        p.index += 1;
+        p.job_ms = total.as_millis() as u64;
+        self.place.set(p);
+        if let Some(pb) = self.bar.get() {
+            pb.set_prefix(if p.points > 1 {
+                format!("{}/{} {job}", p.index, p.points)
+            } else {
+                job.to_string()
+            });
+        }
+        self.show(p.done_ms, None);
+    }
+    fn tick(&self, elapsed: Duration, iops: Option<f64>) {
+        let p = self.place.get();
+        self.show(p.done_ms + (elapsed.as_millis() as u64).min(p.job_ms), iops);
+    }
+    fn finish(&self) {
+        let mut p = self.place.get();
+        p.done_ms += p.job_ms;
+        p.job_ms = 0;
+        self.place.set(p);
+        self.show(p.done_ms, None);
     }
 }
 
 pub fn run(args: Args, global: Global) -> anyhow::Result<u8> {
     let opts = options(&args)?;
-    let bar = Bar(std::cell::RefCell::new(None));
+    let bar = Bar::default();
     let progress: &dyn Progress = if global.progress {
         &bar
     } else {
         &run::NoProgress
     };
-    let summary = match run::run_matrix(&opts, progress) {
+    let result = run::run_matrix(&opts, progress);
+    bar.clear();
+    let summary = match result {
         Ok(s) => s,
         Err(RunError::Interrupted) => {
             eprintln!("nvcmp: interrupted; no partial result was written");

@@ -4,14 +4,15 @@
 //! keeps fio's JSON as the result, with an `nvcmp` key added.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, ExitStatus};
+use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use super::RunError;
 use super::engines::sys;
 use super::host::{CpuTimes, HostFacts};
 use super::spec::{JobSpec, Rw};
+use super::{Progress, RunError};
 
 /// How to run fio.
 #[derive(Debug, Clone)]
@@ -75,70 +76,95 @@ pub fn job_file(spec: &JobSpec, ioengine: &str, filename: &str, unlink: bool) ->
     s
 }
 
-/// Runs one job through fio and returns its JSON with the `nvcmp` key.
-pub fn run_job(
-    setup: &FioSetup,
-    spec: &JobSpec,
-    filename: &str,
-    unlink: bool,
-    work_dir: &Path,
-    spec_hash: &str,
-    host: &HostFacts,
-) -> Result<Value, RunError> {
-    let jobpath = work_dir.join(format!(".{}.fio", spec.name));
-    let outpath = work_dir.join(format!(".{}.fio-out-{}", spec.name, std::process::id()));
-    let io = |e: std::io::Error, p: &Path| RunError::Io(format!("{}: {e}", p.display()));
-    std::fs::create_dir_all(work_dir).map_err(|e| io(e, work_dir))?;
-    std::fs::write(&jobpath, job_file(spec, &setup.ioengine, filename, unlink))
-        .map_err(|e| io(e, &jobpath))?;
-    let mut cmd = Command::new(&setup.bin);
-    cmd.arg("--output-format=json+")
-        .arg(format!("--output={}", outpath.display()));
-    // fio 3.x sends a job file to the --client named before it: with
-    // `--client=a --client=b job.fio` only b runs it, so each client gets
-    // its own copy of the argument.
-    for c in &setup.clients {
-        cmd.arg(format!("--client={c}")).arg(&jobpath);
+/// A job of the matrix run through fio: what every point shares.
+pub struct FioRun<'a> {
+    pub setup: &'a FioSetup,
+    /// fio's `filename`.
+    pub filename: String,
+    /// fio removes the file at the end (nvcmp's scratch file).
+    pub unlink: bool,
+    /// Where the job file and fio's output live while fio runs.
+    pub work_dir: &'a Path,
+    pub host: &'a HostFacts,
+}
+
+impl FioRun<'_> {
+    /// Runs one job through fio and returns its JSON with the `nvcmp` key.
+    pub fn run_job(
+        &self,
+        spec: &JobSpec,
+        spec_hash: &str,
+        progress: &dyn Progress,
+    ) -> Result<Value, RunError> {
+        let (setup, work_dir) = (self.setup, self.work_dir);
+        let job_text = job_file(spec, &setup.ioengine, &self.filename, self.unlink);
+        let jobpath = work_dir.join(format!(".{}.fio", spec.name));
+        let outpath = work_dir.join(format!(".{}.fio-out-{}", spec.name, std::process::id()));
+        let io = |e: std::io::Error, p: &Path| RunError::Io(format!("{}: {e}", p.display()));
+        std::fs::create_dir_all(work_dir).map_err(|e| io(e, work_dir))?;
+        std::fs::write(&jobpath, &job_text).map_err(|e| io(e, &jobpath))?;
+        let mut cmd = Command::new(&setup.bin);
+        // fio's own status line on a terminal would fight nvcmp's bar.
+        cmd.arg("--output-format=json+")
+            .arg("--eta=never")
+            .arg(format!("--output={}", outpath.display()));
+        // fio 3.x sends a job file to the --client named before it: with
+        // `--client=a --client=b job.fio` only b runs it, so each client gets
+        // its own copy of the argument.
+        for c in &setup.clients {
+            cmd.arg(format!("--client={c}")).arg(&jobpath);
+        }
+        if setup.clients.is_empty() {
+            cmd.arg(&jobpath);
+        }
+        let cpu0 = CpuTimes::now();
+        progress.start(
+            &spec.name,
+            Duration::from_secs(spec.runtime_s + spec.ramp_s),
+        );
+        let status = wait(&mut cmd, progress).map_err(|e| {
+            RunError::FioMissing(format!("cannot run `{}`: {e}", setup.bin.display()))
+        });
+        progress.finish();
+        let cpu = match (cpu0, CpuTimes::now()) {
+            (Some(a), Some(b)) => b.busy_pct_since(&a),
+            _ => None,
+        };
+        let text = std::fs::read_to_string(&outpath).unwrap_or_default();
+        let _ = std::fs::remove_file(&outpath);
+        let _ = std::fs::remove_file(&jobpath);
+        let status = status?;
+        if sys::interrupted() {
+            return Err(RunError::Interrupted);
+        }
+        // fio may print warnings before the document.
+        let doc = text.find('{').map(|i| &text[i..]).unwrap_or("");
+        let mut v: Value = serde_json::from_str(doc).map_err(|e| {
+            RunError::Fio(format!(
+                "fio exited with {status} and its output is not JSON ({e}); job file was:\n{job_text}"
+            ))
+        })?;
+        self.annotate(&mut v, spec_hash, cpu);
+        Ok(v)
     }
-    if setup.clients.is_empty() {
-        cmd.arg(&jobpath);
-    }
-    let cpu0 = CpuTimes::now();
-    let status = cmd
-        .status()
-        .map_err(|e| RunError::FioMissing(format!("cannot run `{}`: {e}", setup.bin.display())));
-    let cpu = match (cpu0, CpuTimes::now()) {
-        (Some(a), Some(b)) => b.busy_pct_since(&a),
-        _ => None,
-    };
-    let text = std::fs::read_to_string(&outpath).unwrap_or_default();
-    let _ = std::fs::remove_file(&outpath);
-    let _ = std::fs::remove_file(&jobpath);
-    let status = status?;
-    if sys::interrupted() {
-        return Err(RunError::Interrupted);
-    }
-    // fio may print warnings before the document.
-    let doc = text.find('{').map(|i| &text[i..]).unwrap_or("");
-    let mut v: Value = serde_json::from_str(doc).map_err(|e| {
-        RunError::Fio(format!(
-            "fio exited with {status} and its output is not JSON ({e}); job file was:\n{}",
-            job_file(spec, &setup.ioengine, filename, unlink)
-        ))
-    })?;
-    let local = setup.clients.is_empty();
-    if let Value::Object(m) = &mut v {
+
+    /// Adds the `nvcmp` key (and the job's system CPU when fio ran here).
+    fn annotate(&self, v: &mut Value, spec_hash: &str, cpu: Option<f64>) {
+        let local = self.setup.clients.is_empty();
+        let Value::Object(m) = v else {
+            return;
+        };
         m.insert(
             "nvcmp".into(),
             json!({
                 "version": env!("CARGO_PKG_VERSION"),
                 "spec_hash": spec_hash,
                 "engine": "fio",
-                "fio_ioengine": setup.ioengine,
-                "clients": setup.clients,
+                "fio_ioengine": self.setup.ioengine,
+                "clients": self.setup.clients,
                 // Whole-system CPU means this machine's only when fio ran here.
                 "system_cpu_pct": if local { cpu } else { None },
-                "host": host,
+                "host": self.host,
             }),
         );
         if local {
@@ -147,7 +173,20 @@ pub fn run_job(
             }
         }
     }
-    Ok(v)
+}
+
+/// Waits for fio, moving the progress bar on: fio tells nvcmp nothing
+/// while it runs, so only the time is known.
+fn wait(cmd: &mut Command, progress: &dyn Progress) -> std::io::Result<ExitStatus> {
+    let mut child = cmd.spawn()?;
+    let t0 = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait()? {
+            return Ok(status);
+        }
+        std::thread::sleep(Duration::from_millis(250));
+        progress.tick(t0.elapsed(), None);
+    }
 }
 
 #[cfg(test)]

@@ -10,6 +10,7 @@ pub mod engines;
 pub mod fio;
 pub mod host;
 pub mod jobfile;
+pub mod matrix;
 pub mod native;
 pub mod output;
 pub mod safety;
@@ -73,12 +74,17 @@ pub enum RunError {
     Interrupted,
 }
 
-/// Progress of the running job (the CLI draws it; tests ignore it).
+/// Progress of a run (the CLI draws it; tests ignore it).
 pub trait Progress {
+    /// Called once before the first job: `points` jobs will be measured,
+    /// taking about `total` together (kept results take no time and are
+    /// not counted).
+    fn plan(&self, points: usize, total: Duration);
     /// A job starts; it should take about `total`.
     fn start(&self, job: &str, total: Duration);
-    /// Time since the start and the IOPS of the last half second.
-    fn tick(&self, elapsed: Duration, iops: f64);
+    /// Time since the job's start, and the IOPS of the last half second
+    /// when the engine reports them live (fio does not).
+    fn tick(&self, elapsed: Duration, iops: Option<f64>);
     fn finish(&self);
 }
 
@@ -86,8 +92,9 @@ pub trait Progress {
 pub struct NoProgress;
 
 impl Progress for NoProgress {
+    fn plan(&self, _: usize, _: Duration) {}
     fn start(&self, _: &str, _: Duration) {}
-    fn tick(&self, _: Duration, _: f64) {}
+    fn tick(&self, _: Duration, _: Option<f64>) {}
     fn finish(&self) {}
 }
 
@@ -159,17 +166,8 @@ fn lay_out(path: &Path, size: u64) -> Result<(), RunError> {
     res
 }
 
-/// Runs every job of `opts`, skipping those whose result is current.
-pub fn run_matrix(opts: &RunOptions, progress: &dyn Progress) -> Result<Summary, RunError> {
-    engines::sys::catch_sigint();
-    let dir = opts.out_dir.join(&opts.label);
-    let mut summary = Summary {
-        dir: dir.clone(),
-        ..Summary::default()
-    };
-    let any_writes = opts.jobs.iter().any(|j| j.rw.writes());
-    let max_size = opts.jobs.iter().map(|j| j.size).max().unwrap_or(0);
-    let engine_name = opts.engine.name();
+/// The spec hash of every job: what its result file must carry to be kept.
+fn spec_hashes(opts: &RunOptions) -> Result<Vec<String>, RunError> {
     let fio_opts = match &opts.engine {
         EngineChoice::Fio(f) => {
             fio::version(&f.bin)?;
@@ -177,48 +175,50 @@ pub fn run_matrix(opts: &RunOptions, progress: &dyn Progress) -> Result<Summary,
         }
         EngineChoice::Native(_) => String::new(),
     };
-    let remote = matches!(&opts.engine, EngineChoice::Fio(f) if !f.clients.is_empty());
-    let is_null = matches!(opts.engine, EngineChoice::Native(EngineKind::Null));
-    let is_fio = matches!(opts.engine, EngineChoice::Fio(_));
-
-    // Which jobs need running at all: decided before any file is created.
-    let hashes: Vec<String> = opts
+    let engine_opts = format!("{}{fio_opts}", opts.engine_opts.canonical());
+    let target = opts
+        .target
+        .as_ref()
+        .map_or("scratch".into(), |p| p.display().to_string());
+    Ok(opts
         .jobs
         .iter()
-        .map(|j| {
-            let target = opts
+        .map(|j| spec::spec_hash(&j.canonical(opts.engine.name(), &engine_opts, &target)))
+        .collect())
+}
+
+/// The target of a run, checked once for the whole matrix, before any I/O.
+struct Target {
+    path: Option<PathBuf>,
+    /// `none`, `remote`, `scratch`, `file` or `block`, as results record it.
+    kind: &'static str,
+    /// Removes the scratch file when the run ends, however it ends.
+    _scratch: Scratch,
+}
+
+impl Target {
+    fn none() -> Target {
+        Target {
+            path: None,
+            kind: "none",
+            _scratch: Scratch(None),
+        }
+    }
+
+    fn prepare(opts: &RunOptions) -> Result<Target, RunError> {
+        let is_fio = matches!(opts.engine, EngineChoice::Fio(_));
+        if matches!(&opts.engine, EngineChoice::Fio(f) if !f.clients.is_empty()) {
+            // fio servers open the file on their side; nvcmp cannot check it.
+            let t = opts
                 .target
-                .as_ref()
-                .map_or("scratch".into(), |p| p.display().to_string());
-            spec::spec_hash(&j.canonical(
-                engine_name,
-                &format!("{}{fio_opts}", opts.engine_opts.canonical()),
-                &target,
-            ))
-        })
-        .collect();
-    let todo: Vec<bool> = opts
-        .jobs
-        .iter()
-        .zip(&hashes)
-        .map(|(j, h)| {
-            let path = dir.join(format!("{}.json", j.name));
-            opts.force || output::stored_spec_hash(&path).as_deref() != Some(h.as_str())
-        })
-        .collect();
-
-    // The target: checked once for the whole matrix, before any I/O.
-    let mut scratch = Scratch(None);
-    let (target, kind): (Option<PathBuf>, &str) = if is_null || !todo.contains(&true) {
-        (None, "none")
-    } else if remote {
-        // fio servers open the file on their side; nvcmp cannot check it.
-        let t = opts
-            .target
-            .clone()
-            .unwrap_or_else(|| PathBuf::from("/tmp/nvcmp-scratch.dat"));
-        (Some(t), "remote")
-    } else {
+                .clone()
+                .unwrap_or_else(|| PathBuf::from("/tmp/nvcmp-scratch.dat"));
+            return Ok(Target {
+                path: Some(t),
+                kind: "remote",
+                _scratch: Scratch(None),
+            });
+        }
         std::fs::create_dir_all(&opts.out_dir)
             .map_err(|e| RunError::Io(format!("{}: {e}", opts.out_dir.display())))?;
         let path = match &opts.target {
@@ -227,22 +227,148 @@ pub fn run_matrix(opts: &RunOptions, progress: &dyn Progress) -> Result<Summary,
                 .out_dir
                 .join(format!(".nvcmp-scratch-{}.dat", std::process::id())),
         };
-        match safety::check_target(&path, any_writes, opts.destroy_data)? {
+        let any_writes = opts.jobs.iter().any(|j| j.rw.writes());
+        let kind = match safety::check_target(&path, any_writes, opts.destroy_data)? {
             TargetKind::Scratch => {
+                let max_size = opts.jobs.iter().map(|j| j.size).max().unwrap_or(0);
                 if !is_fio {
                     lay_out(&path, max_size)?;
                 }
-                scratch.0 = Some(path.clone());
-                (Some(path), "scratch")
+                return Ok(Target {
+                    path: Some(path.clone()),
+                    kind: "scratch",
+                    _scratch: Scratch(Some(path)),
+                });
             }
-            TargetKind::ExistingFile => (Some(path), "file"),
-            TargetKind::BlockDevice => (Some(path), "block"),
-        }
-    };
-    let host = host::HostFacts::gather(target.as_deref().filter(|_| !remote));
+            TargetKind::ExistingFile => "file",
+            TargetKind::BlockDevice => "block",
+        };
+        Ok(Target {
+            path: Some(path),
+            kind,
+            _scratch: Scratch(None),
+        })
+    }
+}
 
-    for ((job, hash), run) in opts.jobs.iter().zip(&hashes).zip(&todo) {
-        let path = dir.join(format!("{}.json", job.name));
+/// What every job of a run shares.
+struct Bench<'a> {
+    opts: &'a RunOptions,
+    target: Target,
+    host: host::HostFacts,
+    dir: PathBuf,
+}
+
+impl Bench<'_> {
+    /// Measures one job and writes its result to `path`.
+    fn run_job(
+        &self,
+        job: &JobSpec,
+        hash: &str,
+        path: &Path,
+        progress: &dyn Progress,
+    ) -> Result<Outcome, RunError> {
+        let write_err = |e: std::io::Error| RunError::Io(format!("{}: {e}", path.display()));
+        match &self.opts.engine {
+            EngineChoice::Native(kind) => {
+                let r = native::run_job(
+                    job,
+                    *kind,
+                    self.opts.engine_opts,
+                    self.target.path.as_deref(),
+                    self.target.kind,
+                    hash,
+                    &self.host,
+                    progress,
+                )?;
+                output::write_result(path, &r).map_err(write_err)?;
+                Ok(match r.error {
+                    0 => Outcome::Written,
+                    e => Outcome::Errored(e, r.error_msg.clone().unwrap_or_default()),
+                })
+            }
+            EngineChoice::Fio(setup) => {
+                let v = self.fio(setup).run_job(job, hash, progress)?;
+                write_fio_result(path, &v).map_err(write_err)?;
+                Ok(match v.pointer("/jobs/0/error").and_then(|e| e.as_i64()) {
+                    None | Some(0) => Outcome::Written,
+                    Some(e) => Outcome::Errored(e as i32, "fio reported an error".into()),
+                })
+            }
+        }
+    }
+
+    fn fio<'s>(&'s self, setup: &'s fio::FioSetup) -> fio::FioRun<'s> {
+        let remote = self.target.kind == "remote";
+        fio::FioRun {
+            setup,
+            filename: self
+                .target
+                .path
+                .as_ref()
+                .map_or(String::new(), |p| p.display().to_string()),
+            unlink: self.target.kind == "scratch" || (remote && self.opts.target.is_none()),
+            work_dir: &self.dir,
+            host: &self.host,
+        }
+    }
+}
+
+/// fio's JSON as the result, and the system CPU in the sidecar ingest reads.
+fn write_fio_result(path: &Path, v: &serde_json::Value) -> std::io::Result<()> {
+    let mut text = serde_json::to_vec_pretty(v)?;
+    text.push(b'\n');
+    if let Some(pct) = v.pointer("/nvcmp/system_cpu_pct").and_then(|x| x.as_f64()) {
+        output::write_atomic(
+            &output::sidecar_path(path),
+            format!("system_cpu_pct = {pct}\n").as_bytes(),
+        )?;
+    }
+    output::write_atomic(path, &text)
+}
+
+/// Runs every job of `opts`, skipping those whose result is current.
+pub fn run_matrix(opts: &RunOptions, progress: &dyn Progress) -> Result<Summary, RunError> {
+    engines::sys::catch_sigint();
+    let dir = opts.out_dir.join(&opts.label);
+    let paths: Vec<PathBuf> = opts
+        .jobs
+        .iter()
+        .map(|j| dir.join(format!("{}.json", j.name)))
+        .collect();
+    // Which jobs need running at all: decided before any file is created.
+    let hashes = spec_hashes(opts)?;
+    let todo: Vec<bool> = paths
+        .iter()
+        .zip(&hashes)
+        .map(|(p, h)| opts.force || output::stored_spec_hash(p).as_deref() != Some(h.as_str()))
+        .collect();
+    let is_null = matches!(opts.engine, EngineChoice::Native(EngineKind::Null));
+    let target = if is_null || !todo.contains(&true) {
+        Target::none()
+    } else {
+        Target::prepare(opts)?
+    };
+    let local = target.path.as_deref().filter(|_| target.kind != "remote");
+    let host = host::HostFacts::gather(local);
+    let bench = Bench {
+        opts,
+        target,
+        host,
+        dir: dir.clone(),
+    };
+    let planned = opts.jobs.iter().zip(&todo).filter(|(_, run)| **run);
+    progress.plan(
+        planned.clone().count(),
+        planned
+            .map(|(j, _)| Duration::from_secs(j.runtime_s + j.ramp_s))
+            .sum(),
+    );
+    let mut summary = Summary {
+        dir,
+        ..Summary::default()
+    };
+    for (((job, hash), run), path) in opts.jobs.iter().zip(&hashes).zip(&todo).zip(paths) {
         if !run {
             summary
                 .results
@@ -253,60 +379,7 @@ pub fn run_matrix(opts: &RunOptions, progress: &dyn Progress) -> Result<Summary,
             summary.interrupted = true;
             break;
         }
-        let res = match &opts.engine {
-            EngineChoice::Native(kind_) => native::run_job(
-                job,
-                *kind_,
-                opts.engine_opts,
-                target.as_deref(),
-                kind,
-                hash,
-                &host,
-                progress,
-            )
-            .and_then(|r| {
-                output::write_result(&path, &r)
-                    .map_err(|e| RunError::Io(format!("{}: {e}", path.display())))?;
-                Ok(if r.error != 0 {
-                    Outcome::Errored(r.error, r.error_msg.clone().unwrap_or_default())
-                } else {
-                    Outcome::Written
-                })
-            }),
-            EngineChoice::Fio(setup) => {
-                let filename = target
-                    .as_ref()
-                    .map_or(String::new(), |p| p.display().to_string());
-                let unlink = kind == "scratch" || (remote && opts.target.is_none());
-                progress.start(&job.name, Duration::from_secs(job.runtime_s + job.ramp_s));
-                let r = fio::run_job(setup, job, &filename, unlink, &dir, hash, &host);
-                progress.finish();
-                r.and_then(|v| {
-                    let err = v
-                        .pointer("/jobs/0/error")
-                        .and_then(|e| e.as_i64())
-                        .unwrap_or(0);
-                    let mut text =
-                        serde_json::to_vec_pretty(&v).map_err(|e| RunError::Io(e.to_string()))?;
-                    text.push(b'\n');
-                    if let Some(pct) = v.pointer("/nvcmp/system_cpu_pct").and_then(|x| x.as_f64()) {
-                        output::write_atomic(
-                            &output::sidecar_path(&path),
-                            format!("system_cpu_pct = {pct}\n").as_bytes(),
-                        )
-                        .map_err(|e| RunError::Io(format!("{}: {e}", path.display())))?;
-                    }
-                    output::write_atomic(&path, &text)
-                        .map_err(|e| RunError::Io(format!("{}: {e}", path.display())))?;
-                    Ok(if err != 0 {
-                        Outcome::Errored(err as i32, "fio reported an error".into())
-                    } else {
-                        Outcome::Written
-                    })
-                })
-            }
-        };
-        match res {
+        match bench.run_job(job, hash, &path, progress) {
             Ok(o) => summary.results.push((job.name.clone(), path, o)),
             Err(RunError::Interrupted) => {
                 summary.interrupted = true;
@@ -315,6 +388,5 @@ pub fn run_matrix(opts: &RunOptions, progress: &dyn Progress) -> Result<Summary,
             Err(e) => return Err(e),
         }
     }
-    drop(scratch);
     Ok(summary)
 }

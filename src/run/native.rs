@@ -115,7 +115,7 @@ pub fn run_job(
             let (t, n) = (Instant::now(), live.load(Ordering::Relaxed));
             let dt = t.duration_since(last.0).as_secs_f64();
             if dt >= 0.5 {
-                progress.tick(t0.elapsed(), (n - last.1) as f64 / dt);
+                progress.tick(t0.elapsed(), Some((n - last.1) as f64 / dt));
                 last = (t, n);
             }
         }

@@ -1,6 +1,6 @@
-//! What one job does (rw, bs, depth, threads, time, size, mix), the
-//! built-in `article` matrix, and the stable hash that decides whether a
-//! result on disk is still the result of this job.
+//! What one job does (rw, bs, depth, threads, time, size, mix) and the
+//! stable hash that decides whether a result on disk is still the result
+//! of this job. The built-in matrices are in `matrix.rs`.
 
 use std::fmt;
 
@@ -181,30 +181,6 @@ pub fn spec_hash(canonical: &str) -> String {
     format!("{h:016x}")
 }
 
-/// The matrix of the article nvcmp's comparisons were first built for.
-pub fn article_matrix(template: &JobSpec) -> Vec<JobSpec> {
-    const K: u64 = 1024;
-    let cells = [
-        (Rw::RandRead, 4 * K),
-        (Rw::RandRead, 64 * K),
-        (Rw::Read, 64 * K),
-        (Rw::Read, 128 * K),
-        (Rw::RandWrite, 4 * K),
-        (Rw::RandWrite, 64 * K),
-        (Rw::Write, 64 * K),
-        (Rw::Write, 128 * K),
-    ];
-    cells
-        .iter()
-        .map(|&(rw, bs)| JobSpec {
-            name: JobSpec::default_name(rw, bs, template.iodepth, template.numjobs),
-            rw,
-            bs,
-            ..template.clone()
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -225,26 +201,6 @@ mod tests {
             direct: true,
             time_based: true,
         }
-    }
-
-    #[test]
-    fn article_matrix_has_the_eight_cells() {
-        let m = article_matrix(&job());
-        let names: Vec<_> = m.iter().map(|j| j.name.as_str()).collect();
-        assert_eq!(
-            names,
-            [
-                "randread-4k-qd32-j1",
-                "randread-64k-qd32-j1",
-                "read-64k-qd32-j1",
-                "read-128k-qd32-j1",
-                "randwrite-4k-qd32-j1",
-                "randwrite-64k-qd32-j1",
-                "write-64k-qd32-j1",
-                "write-128k-qd32-j1"
-            ]
-        );
-        assert!(m.iter().all(|j| j.validate().is_ok()));
     }
 
     #[test]

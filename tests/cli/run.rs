@@ -260,13 +260,7 @@ fn article_matrix_writes_eight_files() {
     let t = tmp();
     let args = words("--matrix article --size 1m --size-based --label a");
     run_engine("null", &args, &t.out).unwrap();
-    let mut names: Vec<String> = std::fs::read_dir(t.out.join("a"))
-        .unwrap()
-        .flatten()
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(".json"))
-        .collect();
-    names.sort();
+    let names = json_names(&t.out.join("a"));
     assert_eq!(names.len(), 8, "{names:?}");
     for (n, bs) in [
         ("randwrite-64k-qd32-j1.json", 65536),
@@ -403,6 +397,29 @@ fn fio_engine_local() {
     check_direction(job, "read", 4096);
     assert_eq!(u(job, "/read/io_bytes"), 1 << 20);
     assert_eq!(entries(&t.out), ["fio"], "scratch file left behind");
+}
+
+#[test]
+fn fio_engine_runs_fio_once_per_sweep_point() {
+    if !have_fio() {
+        return;
+    }
+    let t = tmp();
+    let args = words(
+        "--engine fio --fio-ioengine psync --rw read --bs 4k --iodepth 1,2 --numjobs 1,2 \
+         --size 256k --size-based --label fs",
+    );
+    assert_ok(&nvcmp_run(&args, None, &t.out));
+    for (qd, nj) in [(1, 1), (2, 1), (1, 2), (2, 2)] {
+        let v = read_json(&t.out.join(format!("fs/read-4k-qd{qd}-j{nj}.json")));
+        let job = &v["jobs"][0];
+        assert_eq!(job["job options"]["iodepth"], qd.to_string());
+        assert_eq!(job["job options"]["numjobs"], nj.to_string());
+        // group_reporting: every thread read the whole 256k.
+        assert_eq!(u(job, "/read/io_bytes"), nj * (256 << 10));
+    }
+    assert_eq!(json_names(&t.out.join("fs")).len(), 4);
+    assert_eq!(entries(&t.out), ["fs"], "scratch file left behind");
 }
 
 #[test]
@@ -743,4 +760,184 @@ fn submit_and_reap_batches_follow_the_flags() {
             );
         }
     }
+}
+
+/// The result files (`*.json`) in `dir`, sorted.
+fn json_names(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = entries(dir)
+        .into_iter()
+        .map(|n| n.to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".json"))
+        .collect();
+    names.sort();
+    names
+}
+
+/// The lines of stderr that start with `word` (`wrote`, `kept`).
+fn lines_with<'a>(err: &'a str, word: &str) -> Vec<&'a str> {
+    err.lines().filter(|l| l.starts_with(word)).collect()
+}
+
+#[test]
+fn sweep_writes_one_file_per_point_and_keeps_them_on_rerun() {
+    let t = tmp();
+    let args = words("--iodepth 1,4 --numjobs 1,2 --runtime 1 --size 1m --label sw");
+    let o = run_engine("null", &args, &t.out).unwrap();
+    let err = stderr(&o);
+    // Depth ascending within each thread count.
+    let order = ["qd1-j1", "qd4-j1", "qd1-j2", "qd4-j2"];
+    let wrote = lines_with(&err, "wrote");
+    assert_eq!(wrote.len(), 4, "{err}");
+    for (line, point) in wrote.iter().zip(order) {
+        assert!(
+            line.ends_with(&format!("randread-4k-{point}.json")),
+            "{err}"
+        );
+    }
+    let dir = t.out.join("sw");
+    assert_eq!(json_names(&dir).len(), 4);
+    for (qd, nj) in [(1, 1), (4, 1), (1, 2), (4, 2)] {
+        let v = read_json(&dir.join(format!("randread-4k-qd{qd}-j{nj}.json")));
+        let job = &v["jobs"][0];
+        assert_eq!(job["job options"]["iodepth"], qd.to_string());
+        assert_eq!(job["job options"]["numjobs"], nj.to_string());
+        check_direction(job, "read", 4096);
+    }
+    // The same sweep again: every point is kept, none measured.
+    let o = run_engine("null", &args, &t.out).unwrap();
+    let err = stderr(&o);
+    assert_eq!(lines_with(&err, "kept").len(), 4, "{err}");
+    assert!(lines_with(&err, "wrote").is_empty(), "{err}");
+    // A wider sweep measures only the points it adds.
+    let wider = words("--iodepth 1-8 --numjobs 1 --runtime 1 --size 1m --label sw");
+    let o = run_engine("null", &wider, &t.out).unwrap();
+    let err = stderr(&o);
+    let wrote = lines_with(&err, "wrote");
+    assert_eq!(lines_with(&err, "kept").len(), 2, "{err}");
+    assert!(
+        wrote.len() == 2 && wrote[0].ends_with("qd2-j1.json") && wrote[1].ends_with("qd8-j1.json"),
+        "{err}"
+    );
+    assert_eq!(json_names(&dir).len(), 6);
+}
+
+#[test]
+fn sweep_preset_runs_sixteen_points() {
+    let t = tmp();
+    let args = words("--matrix sweep --size 64k --size-based --label p");
+    run_engine("null", &args, &t.out).unwrap();
+    let names = json_names(&t.out.join("p"));
+    assert_eq!(names.len(), 16, "{names:?}");
+    for qd in [1, 2, 4, 8, 16, 32, 64, 128] {
+        for rw in ["randread", "randwrite"] {
+            let n = format!("{rw}-4k-qd{qd}-j1.json");
+            assert!(names.contains(&n), "{n} missing: {names:?}");
+        }
+    }
+}
+
+#[test]
+fn job_file_jobs_sweep_only_over_flags_given() {
+    let t = tmp();
+    std::fs::create_dir_all(&t.out).unwrap();
+    let jf = t.out.join("jobs.fio");
+    std::fs::write(
+        &jf,
+        "[seq]\nrw=read\nbs=64k\nsize=256k\niodepth=2\nnumjobs=2\n",
+    )
+    .unwrap();
+    let jf = jf.to_str().unwrap();
+    let o = nvcmp_run(
+        &[
+            "--engine",
+            "null",
+            "--label",
+            "j",
+            "--job-file",
+            jf,
+            "--iodepth",
+            "1,8",
+        ],
+        None,
+        &t.out,
+    );
+    assert_ok(&o);
+    assert_eq!(
+        json_names(&t.out.join("j")),
+        ["seq-qd1-j2.json", "seq-qd8-j2.json"]
+    );
+    let v = read_json(&t.out.join("j/seq-qd8-j2.json"));
+    assert_eq!(v["jobs"][0]["job options"]["iodepth"], "8");
+    // Without the flags the file is run as written, under its own name.
+    let o = nvcmp_run(
+        &["--engine", "null", "--label", "k", "--job-file", jf],
+        None,
+        &t.out,
+    );
+    assert_ok(&o);
+    let v = read_json(&t.out.join("k/seq.json"));
+    assert_eq!(v["jobs"][0]["job options"]["iodepth"], "2");
+}
+
+#[test]
+fn bad_load_levels_name_the_flag() {
+    for (line, needle) in [
+        ("--iodepth 0,4", "--iodepth 0,4: 0 is not allowed"),
+        ("--iodepth 4,4", "4 is given twice"),
+        ("--numjobs 1,x", "--numjobs 1,x: `x` is not a number"),
+        ("--iodepth 1-100", "did you mean 1-64?"),
+    ] {
+        let t = tmp();
+        let o = nvcmp_run(&words(&format!("--engine null {line}")), None, &t.out);
+        assert_eq!(o.status.code(), Some(2), "{line}");
+        let err = stderr(&o);
+        assert!(err.contains(needle), "{line}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{line}: {err}");
+        assert!(!t.out.exists(), "{line}: wrote something");
+    }
+}
+
+#[test]
+fn ctrl_c_during_a_sweep_keeps_the_finished_points() {
+    let t = tmp();
+    let bin = assert_cmd::cargo::cargo_bin("nvcmp");
+    let child = std::process::Command::new(bin)
+        .args(words(
+            "run --engine null --iodepth 1,2,4 --runtime 1 --size 1m --label c --out",
+        ))
+        .arg(&t.out)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let dir = t.out.join("c");
+    let second = dir.join("randread-4k-qd2-j1.json");
+    let t0 = std::time::Instant::now();
+    while !second.exists() && t0.elapsed().as_secs() < 30 {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    // The third point is 1 s long: this lands in the middle of it.
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let st = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert!(err.contains("2 completed result(s) kept"), "{err}");
+    let mut left: Vec<String> = entries(&dir)
+        .into_iter()
+        .map(|n| n.to_string_lossy().into_owned())
+        .collect();
+    left.sort();
+    assert_eq!(
+        left,
+        [
+            "randread-4k-qd1-j1.json",
+            "randread-4k-qd1-j1.json.nvcmp.toml",
+            "randread-4k-qd2-j1.json",
+            "randread-4k-qd2-j1.json.nvcmp.toml"
+        ]
+    );
 }
