@@ -167,3 +167,28 @@ fn bad_sweep_flags_name_the_flag() {
         assert!(stderr(&o).contains(flag), "{args:?}: {}", stderr(&o));
     }
 }
+
+#[test]
+fn a_harness_grid_lines_up_with_fios_point_by_point() {
+    let j = analyze_json(&[
+        fixture("sweep/grid").to_str().unwrap(),
+        fixture("sweep/harness").to_str().unwrap(),
+    ]);
+    assert_eq!(j["configs"], serde_json::json!(["io_uring", "libaio", "nvcmp-libaio"]));
+    // Six load points, each with all three configs: nothing averaged, nothing missing.
+    let ws = j["workloads"].as_array().unwrap();
+    assert_eq!(ws.len(), 6);
+    for w in ws {
+        let iops = w["metrics"].as_array().unwrap().iter().find(|m| m["metric"] == "iops").unwrap();
+        assert!(iops["values"].as_object().unwrap().values().all(|v| v.is_number()), "{w}");
+        assert!(!w["notes"].to_string().contains("ran randread"), "{}", w["notes"]);
+    }
+    let s = sweep(&j, "nvcmp-libaio");
+    let loads: Vec<(u64, u64)> = s["points"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p["numjobs"].as_u64().unwrap(), p["iodepth"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(loads, [(1, 1), (1, 4), (1, 16), (2, 1), (2, 4), (2, 16)]);
+}
