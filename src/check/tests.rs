@@ -292,7 +292,7 @@ fn sweep(scale_from_qd32: f64) -> Vec<Row> {
         .collect()
 }
 
-fn at_load<'a>(r: &'a Report, iodepth: u32, m: Metric) -> &'a Finding {
+fn at_load(r: &Report, iodepth: u32, m: Metric) -> &Finding {
     r.findings
         .iter()
         .find(|f| f.iodepth == Some(iodepth) && f.metric == m && f.sweep.is_none())

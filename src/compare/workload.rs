@@ -235,7 +235,9 @@ pub fn group(rows: &[Row]) -> Grouped {
             .or_default()
             .insert((r.iodepth, r.numjobs));
     }
-    let mut by_file: IndexMap<(&str, &str, Shape, (u32, u32)), Vec<&Row>> = IndexMap::new();
+    // (label, source, shape, (iodepth, numjobs)) -> the rows of one run.
+    type FileKey<'a> = (&'a str, &'a str, Shape, (u32, u32));
+    let mut by_file: IndexMap<FileKey, Vec<&Row>> = IndexMap::new();
     for r in rows {
         let shape = Shape::of(r);
         let mut load = (r.iodepth, r.numjobs);

@@ -114,8 +114,6 @@ fn ddir_fields(ver: u32) -> usize {
 /// depths (7), usec latencies (10), msec latencies (12).
 const TAIL_FIELDS: usize = 34;
 
-/// fio's I/O depth buckets in terse output (`1, 2, 4, ..., >=64`).
-
 /// One job line, before the workload is guessed.
 struct Line {
     name: String,
