@@ -210,11 +210,11 @@ impl LinePlot {
         axes.y(plot, &self.y_ticks, &self.y_title)?;
         let title = (!self.x_title.is_empty()).then_some(self.x_title.as_str());
         axes.x(plot, &self.x_ticks, true, title)?;
-        self.draw_rules(plot, &to_px)?;
+        self.draw_rules(plot, sz, &to_px)?;
         for line in &self.lines {
-            self.draw_line(plot, line, &to_px)?;
+            self.draw_line(plot, line, sz, &to_px)?;
         }
-        self.draw_markers(plot, &to_px)?;
+        self.draw_markers(plot, sz, &to_px)?;
         self.draw_labels(plot, sz, &to_px)
     }
 
@@ -222,6 +222,7 @@ impl LinePlot {
         &self,
         plot: &DrawingArea<DB, Shift>,
         line: &Line,
+        sz: Sizes,
         to_px: &dyn Fn(f64, f64) -> (i32, i32),
     ) -> anyhow::Result<()>
     where
@@ -230,14 +231,14 @@ impl LinePlot {
         let px: Vec<(i32, i32)> = line.points.iter().map(|(x, y)| to_px(*x, *y)).collect();
         let pieces = match line.stroke {
             Stroke::Solid => vec![px.clone()],
-            Stroke::Dashed => dashes(&px, 12.0, 8.0),
+            Stroke::Dashed => dashes(&px, 12.0 * k(sz), 8.0 * k(sz)),
         };
         for piece in pieces {
-            thick_path(plot, &piece, 3, line.color)?;
+            thick_path(plot, &piece, scaled(sz, 3.0) as u32, line.color)?;
         }
         if line.dots {
             for p in px {
-                plot.draw(&Circle::new(p, 5, line.color.filled()))?;
+                plot.draw(&Circle::new(p, scaled(sz, 5.0), line.color.filled()))?;
             }
         }
         Ok(())
@@ -246,6 +247,7 @@ impl LinePlot {
     fn draw_rules<DB: DrawingBackend>(
         &self,
         plot: &DrawingArea<DB, Shift>,
+        sz: Sizes,
         to_px: &dyn Fn(f64, f64) -> (i32, i32),
     ) -> anyhow::Result<()>
     where
@@ -255,8 +257,8 @@ impl LinePlot {
         for rule in &self.rules {
             let a = to_px(x0, rule.y);
             let b = to_px(x1, rule.y);
-            for piece in dashes(&[a, b], 8.0, 6.0) {
-                thick_path(plot, &piece, 2, MUTED)?;
+            for piece in dashes(&[a, b], 8.0 * k(sz), 6.0 * k(sz)) {
+                thick_path(plot, &piece, scaled(sz, 2.0) as u32, MUTED)?;
             }
         }
         Ok(())
@@ -265,6 +267,7 @@ impl LinePlot {
     fn draw_markers<DB: DrawingBackend>(
         &self,
         plot: &DrawingArea<DB, Shift>,
+        sz: Sizes,
         to_px: &dyn Fn(f64, f64) -> (i32, i32),
     ) -> anyhow::Result<()>
     where
@@ -274,15 +277,23 @@ impl LinePlot {
             let (x, y) = to_px(m.at.0, m.at.1);
             match m.shape {
                 MarkShape::Ring => {
-                    plot.draw(&Circle::new((x, y), 12, INK.stroke_width(3)))?;
+                    let width = scaled(sz, 3.0) as u32;
+                    plot.draw(&Circle::new(
+                        (x, y),
+                        scaled(sz, 12.0),
+                        INK.stroke_width(width),
+                    ))?;
                 }
                 MarkShape::Diamond => {
-                    let d = 10;
+                    let d = scaled(sz, 10.0);
                     let pts = vec![(x, y - d), (x + d, y), (x, y + d), (x - d, y)];
                     plot.draw(&Polygon::new(pts.clone(), m.color.filled()))?;
                     let mut outline = pts;
                     outline.push((x, y - d));
-                    plot.draw(&PathElement::new(outline, INK.stroke_width(2)))?;
+                    plot.draw(&PathElement::new(
+                        outline,
+                        INK.stroke_width(scaled(sz, 2.0) as u32),
+                    ))?;
                 }
             }
         }
@@ -291,7 +302,7 @@ impl LinePlot {
 
     /// The plot's bounds in pixels, with every point, marker, line and
     /// rule taken, for labels to go around.
-    fn placer(&self, to_px: &dyn Fn(f64, f64) -> (i32, i32)) -> Placer {
+    fn placer(&self, sz: Sizes, to_px: &dyn Fn(f64, f64) -> (i32, i32)) -> Placer {
         let (x0, x1) = self.x.bounds();
         let (y0, y1) = self.y.bounds();
         let (l, b) = to_px(x0, y0);
@@ -300,12 +311,12 @@ impl LinePlot {
         for line in &self.lines {
             let px: Vec<(i32, i32)> = line.points.iter().map(|(x, y)| to_px(*x, *y)).collect();
             for p in &px {
-                placer.block(Rect::around(*p, 6));
+                placer.block(Rect::around(*p, scaled(sz, 6.0)));
             }
             placer.block_line(&px);
         }
         for m in &self.markers {
-            placer.block(Rect::around(to_px(m.at.0, m.at.1), 13));
+            placer.block(Rect::around(to_px(m.at.0, m.at.1), scaled(sz, 13.0)));
         }
         for rule in &self.rules {
             placer.block_line(&[to_px(x0, rule.y), to_px(x1, rule.y)]);
@@ -329,7 +340,7 @@ impl LinePlot {
         if self.labels.is_empty() && self.rules.is_empty() {
             return Ok(());
         }
-        let mut placer = self.placer(to_px);
+        let mut placer = self.placer(sz, to_px);
         let (x0, x1) = self.x.bounds();
         let h = (sz.small * 1.3) as i32;
         for rule in &self.rules {
@@ -355,7 +366,7 @@ impl LinePlot {
                 font(sz.small)
             };
             let w = text_width(plot, &label.text, &style) + 6;
-            let gap = if label.strong { 15 } else { 8 };
+            let gap = scaled(sz, if label.strong { 15.0 } else { 8.0 });
             match placer.place(to_px(label.at.0, label.at.1), (w, h), gap) {
                 Some(spot) => {
                     let color = super::palette::as_text(label.color);
@@ -401,6 +412,17 @@ where
         style.pos(Pos::new(HPos::Left, VPos::Center)),
     ))?;
     Ok(())
+}
+
+/// How much smaller than at 1600x900 marks are drawn: line widths, dots,
+/// rings shrink with the text so a small chart is not all ink.
+fn k(sz: Sizes) -> f64 {
+    sz.text / 19.0
+}
+
+/// `px` pixels at 1600x900, scaled to this chart; at least 1.
+fn scaled(sz: Sizes, px: f64) -> i32 {
+    (px * k(sz)).round().max(1.0) as i32
 }
 
 /// A polyline `width` pixels wide: a filled quad per segment and a disc at
