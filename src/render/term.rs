@@ -145,7 +145,7 @@ impl Term {
             s.title, g.config
         )?;
         let mut header = vec![Cell::new("iodepth \\ numjobs")];
-        header.extend(g.numjobs.iter().map(|j| Cell::new(j)));
+        header.extend(g.numjobs.iter().map(Cell::new));
         let mut t = self.table(header);
         for r in &g.rows {
             let mut cells = vec![Cell::new(format!("QD{}", r.iodepth))];
