@@ -324,23 +324,19 @@ impl LinePlot {
         placer
     }
 
-    /// Rule texts, then point labels (knees first), each where it overlaps
-    /// nothing else and on a white box; a note under the plot when some
-    /// point labels could not be placed. A rule's text is drawn even when
-    /// crowded: the target must be named.
-    fn draw_labels<DB: DrawingBackend>(
+    /// Each rule's text above its right end, else wherever it is free
+    /// first; where nothing is free, at the right end all the same: the
+    /// target must be named.
+    fn draw_rule_texts<DB: DrawingBackend>(
         &self,
         plot: &DrawingArea<DB, Shift>,
         sz: Sizes,
         to_px: &dyn Fn(f64, f64) -> (i32, i32),
+        placer: &mut Placer,
     ) -> anyhow::Result<()>
     where
         DB::ErrorType: 'static,
     {
-        if self.labels.is_empty() && self.rules.is_empty() {
-            return Ok(());
-        }
-        let mut placer = self.placer(sz, to_px);
         let (x0, x1) = self.x.bounds();
         let h = (sz.small * 1.3) as i32;
         for rule in &self.rules {
@@ -356,6 +352,28 @@ impl LinePlot {
             let spot = placer.first_free(&spots).unwrap_or(spots[0]);
             boxed_text(plot, spot, &rule.text, style)?;
         }
+        Ok(())
+    }
+
+    /// Rule texts, then point labels (knees first), each where it overlaps
+    /// nothing else and on a white box; a note under the plot when some
+    /// point labels could not be placed.
+    fn draw_labels<DB: DrawingBackend>(
+        &self,
+        plot: &DrawingArea<DB, Shift>,
+        sz: Sizes,
+        to_px: &dyn Fn(f64, f64) -> (i32, i32),
+    ) -> anyhow::Result<()>
+    where
+        DB::ErrorType: 'static,
+    {
+        if self.labels.is_empty() && self.rules.is_empty() {
+            return Ok(());
+        }
+        let mut placer = self.placer(sz, to_px);
+        self.draw_rule_texts(plot, sz, to_px, &mut placer)?;
+        let (_, x1) = self.x.bounds();
+        let h = (sz.small * 1.3) as i32;
         let mut left_out = 0;
         let mut labels: Vec<&PointLabel> = self.labels.iter().collect();
         labels.sort_by_key(|l| !l.strong);
