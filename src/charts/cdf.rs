@@ -4,7 +4,7 @@
 
 use super::figure::{Body, Figure};
 use super::frame::Frame;
-use super::lines::{Line, LinePlot, Range, log_tick_labels};
+use super::lines::{Line, LinePlot, Range, Stroke, log_tick_labels};
 use super::palette;
 use super::scale::{latency, number};
 use crate::compare::Comparison;
@@ -45,7 +45,7 @@ impl Cdf {
     pub fn stem(&self, cmp: &Comparison) -> String {
         format!(
             "latency_cdf_{}",
-            super::workload_slug(&cmp.workloads[self.workload])
+            super::workload_point_slug(cmp, &cmp.workloads[self.workload])
         )
     }
 
@@ -66,7 +66,7 @@ impl Cdf {
         let frame = Frame {
             title: format!(
                 "{} ({}): completion latency distribution",
-                super::workload_label(w),
+                super::workload_point_label(cmp, w),
                 w.direction
             ),
             subtitle: Some(
@@ -81,6 +81,7 @@ impl Cdf {
         let x_lo = scale.to_display(min_ns) / 1.2;
         let x_hi = scale.to_display(max_ns) * 1.2;
         let plot = LinePlot {
+            heading: None,
             x: Range::Log(x_lo, x_hi),
             y: Range::Linear(0.0, 100.0),
             y_label_width: 5.0,
@@ -106,9 +107,13 @@ impl Cdf {
                         color: palette::color(*i),
                         points,
                         dots: false,
+                        stroke: Stroke::Solid,
                     }
                 })
                 .collect(),
+            markers: Vec::new(),
+            rules: Vec::new(),
+            labels: Vec::new(),
         };
         Figure {
             frame,

@@ -7,6 +7,7 @@ use plotters::prelude::*;
 
 use super::frame::{Frame, Sizes};
 use super::grouped::Panel;
+use super::heatgrid::HeatGrid;
 use super::lines::LinePlot;
 
 pub(crate) struct Figure {
@@ -18,6 +19,9 @@ pub(crate) enum Body {
     /// Grouped bar panels side by side (one for most charts).
     Panels(Vec<Panel>),
     Lines(LinePlot),
+    /// Line plots one above the other, sharing the x axis' range.
+    Stack(Vec<LinePlot>),
+    Heat(HeatGrid),
 }
 
 impl Figure {
@@ -36,6 +40,14 @@ impl Figure {
                 Ok(())
             }
             Body::Lines(lines) => lines.draw(&plot, sz),
+            Body::Stack(plots) => {
+                let parts = plot.split_evenly((plots.len().max(1), 1));
+                for (p, area) in plots.iter().zip(&parts) {
+                    p.draw(area, sz)?;
+                }
+                Ok(())
+            }
+            Body::Heat(grid) => grid.draw(&plot, sz),
         }
     }
 }

@@ -1,15 +1,22 @@
 //! A line plot: one line per config over two numeric axes, either of them
-//! logarithmic, drawn with nvcmp's own [`Axes`]. Shared by the percentile
-//! and latency-distribution charts, which differ only in their data and
-//! which axis is log.
+//! logarithmic, drawn with nvcmp's own [`Axes`]. Shared by the percentile,
+//! latency-distribution, scaling, IOPS-latency and block-size charts, which
+//! differ in their data, which axis is log, and what they add: dashed
+//! lines, markers (a knee, a point at a latency target), horizontal rules
+//! (the target) and point labels placed so none overlaps another.
 
 use plotters::coord::Shift;
 use plotters::coord::ranged1d::AsRangedCoord;
 use plotters::prelude::*;
 
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
 use super::axis::{Axes, log_decimals, log_ticks};
-use super::frame::Sizes;
+use super::frame::{Sizes, bold, fit, font, text_width};
+use super::palette::{INK, MUTED};
+use super::place::{Placer, Rect};
 use super::scale::number;
+use super::text::Label;
 
 /// One axis' data range, in display units.
 #[derive(Debug, Clone, Copy)]
@@ -26,6 +33,14 @@ impl Range {
     }
 }
 
+/// How a line is drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Stroke {
+    Solid,
+    /// p99 next to the mean's solid line.
+    Dashed,
+}
+
 /// One config's line.
 pub(crate) struct Line {
     pub color: RGBColor,
@@ -33,18 +48,87 @@ pub(crate) struct Line {
     pub points: Vec<(f64, f64)>,
     /// A dot on every point as well as the line.
     pub dots: bool,
+    pub stroke: Stroke,
+}
+
+impl Line {
+    pub fn solid(color: RGBColor, points: Vec<(f64, f64)>, dots: bool) -> Line {
+        Line {
+            color,
+            points,
+            dots,
+            stroke: Stroke::Solid,
+        }
+    }
+}
+
+/// A point singled out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum MarkShape {
+    /// A ring around the point: a sweep's knee.
+    Ring,
+    /// A diamond: the IOPS a config sustains at a latency target.
+    Diamond,
+}
+
+pub(crate) struct Marker {
+    pub at: (f64, f64),
+    pub color: RGBColor,
+    pub shape: MarkShape,
+}
+
+/// A horizontal reference line across the plot (a latency target), its
+/// text at the right end.
+pub(crate) struct HRule {
+    pub y: f64,
+    pub text: String,
+}
+
+/// Text next to a point ("QD16"), placed where it overlaps nothing.
+pub(crate) struct PointLabel {
+    pub at: (f64, f64),
+    pub text: String,
+    pub color: RGBColor,
+    /// Bold: the knee's label.
+    pub strong: bool,
 }
 
 pub(crate) struct LinePlot {
+    /// Small bold title above the plot (stacked plots have one each).
+    pub heading: Option<String>,
     pub x: Range,
     pub y: Range,
     /// Width of the y tick labels, in multiples of the text size.
     pub y_label_width: f64,
     pub x_ticks: Vec<(f64, String)>,
     pub y_ticks: Vec<(f64, String)>,
+    /// Empty: no x axis title (the plot below has it).
     pub x_title: String,
     pub y_title: String,
     pub lines: Vec<Line>,
+    pub markers: Vec<Marker>,
+    pub rules: Vec<HRule>,
+    pub labels: Vec<PointLabel>,
+}
+
+impl LinePlot {
+    /// A plot of `lines` and nothing else.
+    pub fn new(x: Range, y: Range, lines: Vec<Line>) -> LinePlot {
+        LinePlot {
+            heading: None,
+            x,
+            y,
+            y_label_width: 6.0,
+            x_ticks: Vec::new(),
+            y_ticks: Vec::new(),
+            x_title: String::new(),
+            y_title: String::new(),
+            lines,
+            markers: Vec::new(),
+            rules: Vec::new(),
+            labels: Vec::new(),
+        }
+    }
 }
 
 /// Ticks of a log axis over `lo..=hi`, labelled with the decimals each
@@ -66,6 +150,17 @@ impl LinePlot {
     where
         DB::ErrorType: 'static,
     {
+        let plot = match &self.heading {
+            Some(h) => {
+                let style = bold(sz.text);
+                let (w, _) = plot.dim_in_pixel();
+                let h = fit(plot, h, &style, w as i32 - 2 * sz.pad);
+                plot.draw(&Label::new(h, (sz.pad, 0), style))?;
+                plot.split_vertically((sz.text * 1.6) as u32).1
+            }
+            None => plot.clone(),
+        };
+        let plot = &plot;
         // plotters types a log axis apart from a linear one, so each pair
         // of kinds is its own instance of `draw_in`.
         match (self.x, self.y) {
@@ -95,9 +190,10 @@ impl LinePlot {
         X: AsRangedCoord<Value = f64>,
         Y: AsRangedCoord<Value = f64>,
     {
-        let mut chart = ChartBuilder::on(plot)
+        let x_area = if self.x_title.is_empty() { 2.0 } else { 3.4 };
+        let chart = ChartBuilder::on(plot)
             .margin(sz.pad as u32)
-            .x_label_area_size((sz.text * 3.4) as u32)
+            .x_label_area_size((sz.text * x_area) as u32)
             .y_label_area_size((sz.text * self.y_label_width) as u32)
             .build_cartesian_2d(x, y)?;
         let base = plot.get_base_pixel();
@@ -112,20 +208,341 @@ impl LinePlot {
             sz,
         };
         axes.y(plot, &self.y_ticks, &self.y_title)?;
-        axes.x(plot, &self.x_ticks, true, Some(&self.x_title))?;
+        let title = (!self.x_title.is_empty()).then_some(self.x_title.as_str());
+        axes.x(plot, &self.x_ticks, true, title)?;
+        self.draw_rules(plot, sz, &to_px)?;
         for line in &self.lines {
-            chart.draw_series(LineSeries::new(
-                line.points.clone(),
-                line.color.stroke_width(3),
-            ))?;
-            if line.dots {
-                chart.draw_series(
-                    line.points
-                        .iter()
-                        .map(|(x, y)| Circle::new((*x, *y), 5, line.color.filled())),
-                )?;
+            self.draw_line(plot, line, sz, &to_px)?;
+        }
+        self.draw_markers(plot, sz, &to_px)?;
+        self.draw_labels(plot, sz, &to_px)
+    }
+
+    fn draw_line<DB: DrawingBackend>(
+        &self,
+        plot: &DrawingArea<DB, Shift>,
+        line: &Line,
+        sz: Sizes,
+        to_px: &dyn Fn(f64, f64) -> (i32, i32),
+    ) -> anyhow::Result<()>
+    where
+        DB::ErrorType: 'static,
+    {
+        let px: Vec<(i32, i32)> = line.points.iter().map(|(x, y)| to_px(*x, *y)).collect();
+        let pieces = match line.stroke {
+            Stroke::Solid => vec![px.clone()],
+            Stroke::Dashed => dashes(&px, 12.0 * k(sz), 8.0 * k(sz)),
+        };
+        for piece in pieces {
+            thick_path(plot, &piece, scaled(sz, 3.0) as u32, line.color)?;
+        }
+        if line.dots {
+            for p in px {
+                plot.draw(&Circle::new(p, scaled(sz, 5.0), line.color.filled()))?;
             }
         }
         Ok(())
+    }
+
+    fn draw_rules<DB: DrawingBackend>(
+        &self,
+        plot: &DrawingArea<DB, Shift>,
+        sz: Sizes,
+        to_px: &dyn Fn(f64, f64) -> (i32, i32),
+    ) -> anyhow::Result<()>
+    where
+        DB::ErrorType: 'static,
+    {
+        let (x0, x1) = self.x.bounds();
+        for rule in &self.rules {
+            let a = to_px(x0, rule.y);
+            let b = to_px(x1, rule.y);
+            for piece in dashes(&[a, b], 8.0 * k(sz), 6.0 * k(sz)) {
+                thick_path(plot, &piece, scaled(sz, 2.0) as u32, MUTED)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn draw_markers<DB: DrawingBackend>(
+        &self,
+        plot: &DrawingArea<DB, Shift>,
+        sz: Sizes,
+        to_px: &dyn Fn(f64, f64) -> (i32, i32),
+    ) -> anyhow::Result<()>
+    where
+        DB::ErrorType: 'static,
+    {
+        for m in &self.markers {
+            let (x, y) = to_px(m.at.0, m.at.1);
+            match m.shape {
+                MarkShape::Ring => {
+                    let width = scaled(sz, 3.0) as u32;
+                    plot.draw(&Circle::new(
+                        (x, y),
+                        scaled(sz, 12.0),
+                        INK.stroke_width(width),
+                    ))?;
+                }
+                MarkShape::Diamond => {
+                    let d = scaled(sz, 10.0);
+                    let pts = vec![(x, y - d), (x + d, y), (x, y + d), (x - d, y)];
+                    plot.draw(&Polygon::new(pts.clone(), m.color.filled()))?;
+                    let mut outline = pts;
+                    outline.push((x, y - d));
+                    plot.draw(&PathElement::new(
+                        outline,
+                        INK.stroke_width(scaled(sz, 2.0) as u32),
+                    ))?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The plot's bounds in pixels, with every point, marker, line and
+    /// rule taken, for labels to go around.
+    fn placer(&self, sz: Sizes, to_px: &dyn Fn(f64, f64) -> (i32, i32)) -> Placer {
+        let (x0, x1) = self.x.bounds();
+        let (y0, y1) = self.y.bounds();
+        let (l, b) = to_px(x0, y0);
+        let (r, t) = to_px(x1, y1);
+        let mut placer = Placer::new(Rect { l, t, r, b });
+        for line in &self.lines {
+            let px: Vec<(i32, i32)> = line.points.iter().map(|(x, y)| to_px(*x, *y)).collect();
+            for p in &px {
+                placer.block(Rect::around(*p, scaled(sz, 6.0)));
+            }
+            placer.block_line(&px);
+        }
+        for m in &self.markers {
+            placer.block(Rect::around(to_px(m.at.0, m.at.1), scaled(sz, 13.0)));
+        }
+        for rule in &self.rules {
+            placer.block_line(&[to_px(x0, rule.y), to_px(x1, rule.y)]);
+        }
+        placer
+    }
+
+    /// Each rule's text above its right end, else wherever it is free
+    /// first; where nothing is free, at the right end all the same: the
+    /// target must be named.
+    fn draw_rule_texts<DB: DrawingBackend>(
+        &self,
+        plot: &DrawingArea<DB, Shift>,
+        sz: Sizes,
+        to_px: &dyn Fn(f64, f64) -> (i32, i32),
+        placer: &mut Placer,
+    ) -> anyhow::Result<()>
+    where
+        DB::ErrorType: 'static,
+    {
+        let (x0, x1) = self.x.bounds();
+        let h = (sz.small * 1.3) as i32;
+        for rule in &self.rules {
+            let style = font(sz.small).color(&MUTED);
+            let w = text_width(plot, &rule.text, &style) + 6;
+            let ((l, y), (r, _)) = (to_px(x0, rule.y), to_px(x1, rule.y));
+            let spots = [
+                Rect::at(r - w - 8, y - h - 4, w, h),
+                Rect::at(l + 8, y - h - 4, w, h),
+                Rect::at(r - w - 8, y + 4, w, h),
+                Rect::at(l + 8, y + 4, w, h),
+            ];
+            let spot = placer.first_free(&spots).unwrap_or(spots[0]);
+            boxed_text(plot, spot, &rule.text, style)?;
+        }
+        Ok(())
+    }
+
+    /// Rule texts, then point labels (knees first), each where it overlaps
+    /// nothing else and on a white box; a note under the plot when some
+    /// point labels could not be placed.
+    fn draw_labels<DB: DrawingBackend>(
+        &self,
+        plot: &DrawingArea<DB, Shift>,
+        sz: Sizes,
+        to_px: &dyn Fn(f64, f64) -> (i32, i32),
+    ) -> anyhow::Result<()>
+    where
+        DB::ErrorType: 'static,
+    {
+        if self.labels.is_empty() && self.rules.is_empty() {
+            return Ok(());
+        }
+        let mut placer = self.placer(sz, to_px);
+        self.draw_rule_texts(plot, sz, to_px, &mut placer)?;
+        let (_, x1) = self.x.bounds();
+        let h = (sz.small * 1.3) as i32;
+        let mut left_out = 0;
+        let mut labels: Vec<&PointLabel> = self.labels.iter().collect();
+        labels.sort_by_key(|l| !l.strong);
+        for label in labels {
+            let style = if label.strong {
+                bold(sz.small)
+            } else {
+                font(sz.small)
+            };
+            let w = text_width(plot, &label.text, &style) + 6;
+            let gap = scaled(sz, if label.strong { 15.0 } else { 8.0 });
+            match placer.place(to_px(label.at.0, label.at.1), (w, h), gap) {
+                Some(spot) => {
+                    let color = super::palette::as_text(label.color);
+                    boxed_text(plot, spot, &label.text, style.color(&color))?
+                }
+                None => left_out += 1,
+            }
+        }
+        if left_out > 0 {
+            let (y0, _) = self.y.bounds();
+            let (r, b) = to_px(x1, y0);
+            // Level with the x axis title, right-aligned, clear of the ticks.
+            plot.draw(&Label::new(
+                "Some point labels left out where they would overlap.",
+                (r, b + 12 + (sz.small * 1.4) as i32),
+                font(sz.small)
+                    .color(&MUTED)
+                    .pos(Pos::new(HPos::Right, VPos::Top)),
+            ))?;
+        }
+        Ok(())
+    }
+}
+
+/// `text` in `spot` on a white box, so a grid line under it does not
+/// strike it through.
+fn boxed_text<DB: DrawingBackend>(
+    plot: &DrawingArea<DB, Shift>,
+    spot: Rect,
+    text: &str,
+    style: TextStyle,
+) -> anyhow::Result<()>
+where
+    DB::ErrorType: 'static,
+{
+    plot.draw(&Rectangle::new(
+        [(spot.l, spot.t), (spot.r, spot.b)],
+        WHITE.mix(0.85).filled(),
+    ))?;
+    plot.draw(&Label::new(
+        text,
+        (spot.l + 3, (spot.t + spot.b) / 2),
+        style.pos(Pos::new(HPos::Left, VPos::Center)),
+    ))?;
+    Ok(())
+}
+
+/// How much smaller than at 1600x900 marks are drawn: line widths, dots,
+/// rings shrink with the text so a small chart is not all ink.
+fn k(sz: Sizes) -> f64 {
+    sz.text / 19.0
+}
+
+/// `px` pixels at 1600x900, scaled to this chart; at least 1.
+fn scaled(sz: Sizes, px: f64) -> i32 {
+    (px * k(sz)).round().max(1.0) as i32
+}
+
+/// A polyline `width` pixels wide: a filled quad per segment and a disc at
+/// each joint. plotters widens a path as one polygon, which comes out one
+/// pixel thin on steep segments; a quad per segment does not.
+fn thick_path<DB: DrawingBackend>(
+    plot: &DrawingArea<DB, Shift>,
+    points: &[(i32, i32)],
+    width: u32,
+    color: RGBColor,
+) -> anyhow::Result<()>
+where
+    DB::ErrorType: 'static,
+{
+    // Just under half the width: rounding ±1.5 would make a flat line
+    // two pixels wider than a steep one.
+    let r = f64::from(width) / 2.0 - 0.01;
+    for seg in points.windows(2) {
+        let (a, b) = (seg[0], seg[1]);
+        let (dx, dy) = (f64::from(b.0 - a.0), f64::from(b.1 - a.1));
+        let len = (dx * dx + dy * dy).sqrt();
+        if len < 0.5 {
+            continue;
+        }
+        let (nx, ny) = (-dy / len * r, dx / len * r);
+        let at = |p: (i32, i32), s: f64| {
+            (
+                (f64::from(p.0) + s * nx).round() as i32,
+                (f64::from(p.1) + s * ny).round() as i32,
+            )
+        };
+        let quad = vec![at(a, 1.0), at(b, 1.0), at(b, -1.0), at(a, -1.0)];
+        plot.draw(&Polygon::new(quad, color.filled()))?;
+    }
+    if width > 2 {
+        for p in points.iter().skip(1).take(points.len().saturating_sub(2)) {
+            plot.draw(&Circle::new(*p, width / 2, color.filled()))?;
+        }
+    }
+    Ok(())
+}
+
+/// The dashes of a polyline: pieces `dash` pixels long, `gap` apart,
+/// the pattern running on across corners.
+fn dashes(points: &[(i32, i32)], dash: f64, gap: f64) -> Vec<Vec<(i32, i32)>> {
+    let mut out = Vec::new();
+    let mut piece: Vec<(i32, i32)> = Vec::new();
+    // Where in the dash-gap period the pen is, from 0 to dash + gap.
+    let mut phase = 0.0;
+    let at = |a: (i32, i32), b: (i32, i32), t: f64| {
+        (
+            (f64::from(a.0) + t * f64::from(b.0 - a.0)).round() as i32,
+            (f64::from(a.1) + t * f64::from(b.1 - a.1)).round() as i32,
+        )
+    };
+    for seg in points.windows(2) {
+        let (a, b) = (seg[0], seg[1]);
+        let len = f64::from(b.0 - a.0).hypot(f64::from(b.1 - a.1));
+        let mut done = 0.0;
+        while done < len {
+            let drawing = phase < dash;
+            let left = if drawing {
+                dash - phase
+            } else {
+                dash + gap - phase
+            };
+            let step = left.min(len - done);
+            if drawing {
+                if piece.is_empty() {
+                    piece.push(at(a, b, done / len));
+                }
+                piece.push(at(a, b, (done + step) / len));
+            }
+            done += step;
+            phase += step;
+            if drawing && phase >= dash {
+                out.push(std::mem::take(&mut piece));
+            }
+            if phase >= dash + gap {
+                phase = 0.0;
+            }
+        }
+    }
+    if piece.len() > 1 {
+        out.push(piece);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::dashes;
+
+    #[test]
+    fn dashes_follow_the_line_and_its_corners() {
+        // 35 px right then 40 px down; dash 10, gap 5.
+        let d = dashes(&[(0, 0), (35, 0), (35, 40)], 10.0, 5.0);
+        assert_eq!(d[0], [(0, 0), (10, 0)]);
+        assert_eq!(d[1], [(15, 0), (25, 0)]);
+        // The dash at the corner turns with it.
+        assert_eq!(d[2], [(30, 0), (35, 0), (35, 5)]);
+        assert_eq!(d[3], [(35, 10), (35, 20)]);
+        assert_eq!(d.len(), 5);
     }
 }

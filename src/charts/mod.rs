@@ -12,6 +12,7 @@
 
 mod axis;
 mod bars;
+mod blocksize;
 mod cdf;
 mod delta;
 mod efficiency;
@@ -19,11 +20,17 @@ mod figure;
 mod font;
 mod frame;
 mod grouped;
+mod heatgrid;
+mod heatmap;
 mod lines;
+mod load;
 mod names;
 mod palette;
 mod percentiles;
+mod place;
+mod saturation;
 mod scale;
+mod scaling;
 mod text;
 
 #[cfg(test)]
@@ -87,6 +94,10 @@ pub(crate) enum Chart {
     Efficiency(efficiency::Efficiency),
     Percentiles(percentiles::Percentiles),
     Cdf(cdf::Cdf),
+    Scaling(scaling::Scaling),
+    Saturation(saturation::Saturation),
+    Heatmap(heatmap::Heatmap),
+    BlockSizes(blocksize::BlockSizes),
 }
 
 impl Chart {
@@ -98,6 +109,10 @@ impl Chart {
             Chart::Efficiency(c) => c.stem(),
             Chart::Percentiles(c) => c.stem(cmp),
             Chart::Cdf(c) => c.stem(cmp),
+            Chart::Scaling(c) => c.stem(cmp),
+            Chart::Saturation(c) => c.stem(cmp),
+            Chart::Heatmap(c) => c.stem(cmp),
+            Chart::BlockSizes(c) => c.stem(cmp),
         }
     }
 
@@ -109,6 +124,10 @@ impl Chart {
             Chart::Efficiency(c) => c.figure(cmp),
             Chart::Percentiles(c) => c.figure(cmp),
             Chart::Cdf(c) => c.figure(cmp),
+            Chart::Scaling(c) => c.figure(cmp),
+            Chart::Saturation(c) => c.figure(cmp),
+            Chart::Heatmap(c) => c.figure(cmp),
+            Chart::BlockSizes(c) => c.figure(cmp),
         }
     }
 }
@@ -121,11 +140,13 @@ pub(crate) fn plan(cmp: &Comparison) -> Vec<Chart> {
     charts.extend(efficiency::plan(cmp).into_iter().map(Chart::Efficiency));
     charts.extend(percentiles::plan(cmp).into_iter().map(Chart::Percentiles));
     charts.extend(cdf::plan(cmp).into_iter().map(Chart::Cdf));
+    charts.extend(scaling::plan(cmp).into_iter().map(Chart::Scaling));
+    charts.extend(saturation::plan(cmp).into_iter().map(Chart::Saturation));
+    charts.extend(heatmap::plan(cmp).into_iter().map(Chart::Heatmap));
+    charts.extend(blocksize::plan(cmp).into_iter().map(Chart::BlockSizes));
     charts
 }
 
-/// Writes every chart of `cmp` to `dir/charts/` and returns their paths in
-/// plan order (bars, deltas, efficiency, percentiles, distributions).
 /// What both entry points do first: check the size, register the font,
 /// create DIR/charts/, plan the charts and give each a unique file stem.
 fn prepare(
@@ -143,6 +164,9 @@ fn prepare(
     Ok((out, charts, stems))
 }
 
+/// Writes every chart of `cmp` to `dir/charts/` and returns their paths in
+/// plan order (bars, deltas, efficiency, percentiles, distributions,
+/// scaling, latency against IOPS, heatmaps, block sizes).
 pub fn render_all(
     cmp: &Comparison,
     dir: &Path,
@@ -252,6 +276,31 @@ pub(crate) fn workload_slug(w: &Workload) -> String {
         crate::units::format_bs(w.bs_bytes),
         w.direction.as_str()
     )
+}
+
+/// [`workload_slug`], with the load point (`_qd16`, `_qd4x2`) when the
+/// comparison's loads vary: one file per load point of a sweep.
+pub(crate) fn workload_point_slug(cmp: &Comparison, w: &Workload) -> String {
+    let mut slug = workload_slug(w);
+    if cmp.has_load_points() {
+        slug.push_str(&format!("_qd{}", w.iodepth));
+        if w.numjobs != 1 {
+            slug.push_str(&format!("x{}", w.numjobs));
+        }
+        if w.hosts != 1 {
+            slug.push_str(&format!("x{}h", w.hosts));
+        }
+    }
+    slug
+}
+
+/// [`workload_label`], with " at QD16" when the comparison's loads vary.
+pub(crate) fn workload_point_label(cmp: &Comparison, w: &Workload) -> String {
+    if cmp.has_load_points() {
+        format!("{} at {}", workload_label(w), w.load().label())
+    } else {
+        workload_label(w)
+    }
 }
 
 /// "Read", "Write", "Trim": the group name in titles.

@@ -27,3 +27,16 @@ pub(crate) fn color(index: usize) -> RGBColor {
 pub(crate) const INK: RGBColor = RGBColor(0x22, 0x22, 0x22);
 /// Secondary text (footnotes, subtitles).
 pub(crate) const MUTED: RGBColor = RGBColor(0x55, 0x55, 0x55);
+
+/// `color` as text on white: light colours (the palette's yellow) are
+/// darkened until they read; the others stay as they are.
+pub(crate) fn as_text(color: RGBColor) -> RGBColor {
+    let luminance =
+        0.2126 * f64::from(color.0) + 0.7152 * f64::from(color.1) + 0.0722 * f64::from(color.2);
+    if luminance <= 170.0 {
+        return color;
+    }
+    let k = 120.0 / luminance;
+    let dark = |c: u8| (f64::from(c) * k).round() as u8;
+    RGBColor(dark(color.0), dark(color.1), dark(color.2))
+}

@@ -4,7 +4,7 @@
 
 use super::figure::{Body, Figure};
 use super::frame::Frame;
-use super::lines::{Line, LinePlot, Range, log_tick_labels};
+use super::lines::{Line, LinePlot, Range, Stroke, log_tick_labels};
 use super::palette;
 use super::scale::{latency, tick};
 use crate::compare::Comparison;
@@ -40,7 +40,7 @@ impl Percentiles {
     pub fn stem(&self, cmp: &Comparison) -> String {
         format!(
             "percentiles_{}",
-            super::workload_slug(&cmp.workloads[self.workload])
+            super::workload_point_slug(cmp, &cmp.workloads[self.workload])
         )
     }
 
@@ -67,7 +67,7 @@ impl Percentiles {
         let frame = Frame {
             title: format!(
                 "{} ({}): completion latency percentiles",
-                super::workload_label(w),
+                super::workload_point_label(cmp, w),
                 w.direction
             ),
             subtitle: Some("Lower is better".into()),
@@ -78,6 +78,7 @@ impl Percentiles {
         let y_lo = scale.to_display(min_ns) / 1.3;
         let y_hi = scale.to_display(max_ns) * 1.3;
         let plot = LinePlot {
+            heading: None,
             x: Range::Linear(0.1, x_hi),
             y: Range::Log(y_lo, y_hi),
             y_label_width: 6.0,
@@ -97,8 +98,12 @@ impl Percentiles {
                         .map(|(p, ns)| (nines(*p), scale.to_display(*ns)))
                         .collect(),
                     dots: true,
+                    stroke: Stroke::Solid,
                 })
                 .collect(),
+            markers: Vec::new(),
+            rules: Vec::new(),
+            labels: Vec::new(),
         };
         Figure {
             frame,

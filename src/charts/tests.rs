@@ -517,6 +517,20 @@ fn look() {
         ("jsonplus", fio_jsonplus()),
         ("hostile", published_with(hostile)),
         ("many", many_configs()),
+        (
+            "sweep-synthetic",
+            fixture_comparison("sweep/synthetic", Some("clat_p99=500us")),
+        ),
+        (
+            "sweep-iodepth",
+            fixture_comparison("sweep/iodepth", Some("clat_p99=500us")),
+        ),
+        (
+            "sweep-grid",
+            fixture_comparison("sweep/grid", Some("clat_p99=500us")),
+        ),
+        ("sweep-all", fixture_comparison("sweep", None)),
+        ("blocksize", fixture_comparison("blocksize", None)),
     ];
     // Optional: `$NVCMP_CHART_FIO/<label>/randread-1-1.json` runs, the
     // layout fio-plot reads, to draw the same results both tools see.
@@ -662,4 +676,176 @@ fn many_configs() -> Comparison {
         }
     }
     cmp
+}
+
+/// A folder under `fixtures/` read and compared as `analyze` does.
+fn fixture_comparison(rel: &str, slo: Option<&str>) -> Comparison {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures")
+        .join(rel);
+    let ingested = crate::ingest::ingest(&[path], &Default::default()).unwrap();
+    let mut opts = crate::compare::CompareOptions::default();
+    opts.sweep_rules.slo = slo.map(|s| crate::compare::sweep::parse_slo(s).unwrap());
+    crate::compare::compare(&ingested.rows, &opts)
+}
+
+/// Pixels of `img` that are `c` mixed with white (a heatmap cell's tint),
+/// at least a third of the way to `c`.
+fn tinted(img: &image::RgbaImage, c: plotters::style::RGBColor) -> usize {
+    let toward = |white: f64, full: u8, t: f64| white - (white - f64::from(full)) * t;
+    img.pixels()
+        .filter(|p| {
+            let [r, g, b, _] = p.0;
+            let t = [(r, c.0), (g, c.1), (b, c.2)]
+                .iter()
+                .filter(|(_, full)| *full < 200)
+                .map(|(v, full)| (255.0 - f64::from(*v)) / (255.0 - f64::from(*full)))
+                .next()
+                .unwrap_or(0.0);
+            t > 0.33
+                && [(r, c.0), (g, c.1), (b, c.2)]
+                    .iter()
+                    .all(|(v, full)| (f64::from(*v) - toward(255.0, *full, t)).abs() <= 3.0)
+        })
+        .count()
+}
+
+/// Pixels of `img` in exactly `c`.
+fn pixels_of(img: &image::RgbaImage, c: plotters::style::RGBColor) -> usize {
+    img.pixels().filter(|p| p.0 == [c.0, c.1, c.2, 255]).count()
+}
+
+#[test]
+fn a_depth_sweep_gets_scaling_and_saturation_charts_but_no_heatmap() {
+    let cmp = fixture_comparison("sweep/synthetic", Some("clat_p99=500us"));
+    let dir = tempfile::tempdir().unwrap();
+    let paths = render_all(&cmp, dir.path(), &ChartOptions::default()).unwrap();
+    let got = names(&paths);
+    for want in [
+        "scaling_randread_4k_read.png",
+        "iops_latency_randread_4k_read.png",
+        "percentiles_randread_4k_read_qd16.png",
+    ] {
+        assert!(
+            got.contains(&want.to_string()),
+            "{want} missing from {got:?}"
+        );
+    }
+    assert!(
+        !got.iter()
+            .any(|n| n.starts_with("heatmap_") || n.starts_with("bs_")),
+        "{got:?}"
+    );
+    for stem in ["scaling_", "iops_latency_"] {
+        let p = paths
+            .iter()
+            .find(|p| names(&[(*p).clone()])[0].starts_with(stem))
+            .unwrap();
+        let img = check_png(p, 1600, 900);
+        // Each config's line in its own colour.
+        for i in 0..cmp.configs.len() {
+            let n = pixels_of(&img, palette::color(i));
+            assert!(
+                n > 1_000,
+                "{stem}: colour of {} on {n} pixels",
+                cmp.configs[i]
+            );
+        }
+    }
+}
+
+#[test]
+fn saturation_svg_names_the_knee_and_the_target() {
+    let cmp = fixture_comparison("sweep/synthetic", Some("clat_p99=500us"));
+    let dir = tempfile::tempdir().unwrap();
+    let opts = ChartOptions {
+        format: ChartFormat::Svg,
+        ..ChartOptions::default()
+    };
+    let paths = render_all(&cmp, dir.path(), &opts).unwrap();
+    let read = |name: &str| {
+        let p = paths.iter().find(|p| p.ends_with(name)).unwrap();
+        std::fs::read_to_string(p).unwrap()
+    };
+    let svg = read("iops_latency_randread_4k_read.svg");
+    // Both configs saturate at QD16 (fixtures/sweep/synthetic/EXPECTED.md).
+    assert_eq!(svg.matches("QD16 knee").count(), 2, "{svg}");
+    assert!(svg.contains("target: p99 ≤ 0.5 ms"));
+    // SVG text sits on its own line between the tags.
+    assert!(svg.contains("\nQD1\n") && svg.contains("\nQD128\n"));
+    let scaling = read("scaling_randread_4k_read.svg");
+    assert!(scaling.contains("Queue depth (iodepth, log2 scale)"));
+    assert!(scaling.contains("Latency (ms, log scale)"));
+    for tick in ["\n1\n", "\n2\n", "\n128\n"] {
+        assert!(scaling.contains(tick), "{tick}");
+    }
+}
+
+#[test]
+fn a_grid_sweep_gets_a_heatmap_per_config() {
+    let cmp = fixture_comparison("sweep/grid", None);
+    let dir = tempfile::tempdir().unwrap();
+    let opts = ChartOptions {
+        width: 1200,
+        height: 700,
+        ..ChartOptions::default()
+    };
+    let paths = render_all(&cmp, dir.path(), &opts).unwrap();
+    let got = names(&paths);
+    let heatmaps: Vec<&String> = got.iter().filter(|n| n.starts_with("heatmap_")).collect();
+    assert_eq!(
+        heatmaps,
+        [
+            "heatmap_randread_4k_read_io-uring.png",
+            "heatmap_randread_4k_read_libaio.png"
+        ]
+    );
+    for (i, name) in heatmaps.iter().enumerate() {
+        let p = paths.iter().find(|p| p.ends_with(name.as_str())).unwrap();
+        let img = check_png(p, 1200, 700);
+        // The cells are tints of the config's colour, and of no other's.
+        assert!(tinted(&img, palette::color(i)) > 100_000, "{name}");
+        assert!(tinted(&img, palette::color(1 - i)) < 10_000, "{name}");
+    }
+    // Every measured cell's value is printed.
+    let svg = ChartOptions {
+        format: ChartFormat::Svg,
+        ..opts
+    };
+    let paths = render_all(&cmp, dir.path(), &svg).unwrap();
+    let text = std::fs::read_to_string(
+        paths
+            .iter()
+            .find(|p| p.ends_with("heatmap_randread_4k_read_libaio.svg"))
+            .unwrap(),
+    )
+    .unwrap();
+    let libaio = cmp.sweeps.iter().find(|s| s.config == "libaio").unwrap();
+    assert_eq!(libaio.points.len(), 6);
+    for p in &libaio.points {
+        let v = scale::number(p.iops, 0, false);
+        assert!(text.contains(&v), "{v} missing");
+    }
+    assert!(text.contains("\npeak\n"));
+}
+
+#[test]
+fn block_sizes_of_one_rw_get_a_chart() {
+    let cmp = fixture_comparison("blocksize", None);
+    let dir = tempfile::tempdir().unwrap();
+    let paths = render_all(&cmp, dir.path(), &ChartOptions::default()).unwrap();
+    let got = names(&paths);
+    assert!(got.contains(&"bs_randread.png".to_string()), "{got:?}");
+    assert!(!got.iter().any(|n| n.starts_with("scaling_")), "{got:?}");
+    let p = paths
+        .iter()
+        .find(|p| p.ends_with("bs_randread.png"))
+        .unwrap();
+    let img = check_png(p, 1600, 900);
+    for i in 0..2 {
+        assert!(pixels_of(&img, palette::color(i)) > 1_000);
+    }
+    // Two block sizes per rw (the published table) draw no such chart.
+    let published = plan(&published());
+    assert!(published.iter().all(|c| !matches!(c, Chart::BlockSizes(_))));
 }

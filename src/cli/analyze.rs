@@ -18,6 +18,8 @@ pub enum FormatArg {
     Md,
     Html,
     Csv,
+    /// The sweep tables as CSV: one line per sweep shape, load point and config.
+    SweepCsv,
     Json,
 }
 
@@ -64,7 +66,7 @@ pub struct Args {
     /// Result files or folders (walked recursively).
     #[arg(value_name = "PATH")]
     pub paths: Vec<PathBuf>,
-    /// Also write report.md, report.html, dataset.parquet, dataset.csv and charts/ here.
+    /// Also write report.md, report.html, dataset.parquet, dataset.csv, charts/ (and sweeps.csv when there are sweeps) here.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// What to print on stdout.
@@ -257,6 +259,7 @@ pub fn run(args: Args, global: Global) -> anyhow::Result<u8> {
         FormatArg::Md => Format::Md,
         FormatArg::Html => Format::Html,
         FormatArg::Csv => Format::Csv,
+        FormatArg::SweepCsv => Format::SweepCsv,
         FormatArg::Json => Format::Json,
     };
 
@@ -304,7 +307,6 @@ pub fn run(args: Args, global: Global) -> anyhow::Result<u8> {
             ("report.md", Format::Md, false),
             ("report.html", Format::Html, true),
         ] {
-            let path = dir.join(name);
             let opts = RenderOptions {
                 color: false,
                 template: template_for(html),
@@ -314,14 +316,11 @@ pub fn run(args: Args, global: Global) -> anyhow::Result<u8> {
                     linked.clone()
                 },
             };
-            let mut file = std::io::BufWriter::new(
-                std::fs::File::create(&path)
-                    .with_context(|| format!("cannot write {}", path.display()))?,
-            );
-            fmt.renderer(&opts)
-                .render(&cmp, &mut file)
-                .with_context(|| format!("cannot write {}", path.display()))?;
-            file.flush()?;
+            write_rendered(&cmp, &dir.join(name), fmt, &opts)?;
+        }
+        if !cmp.sweeps.is_empty() {
+            let opts = RenderOptions::default();
+            write_rendered(&cmp, &dir.join("sweeps.csv"), Format::SweepCsv, &opts)?;
         }
         for name in ["dataset.parquet", "dataset.csv"] {
             crate::dataset::write(&ingested.rows, &dir.join(name))?;
@@ -339,6 +338,23 @@ pub fn run(args: Args, global: Global) -> anyhow::Result<u8> {
     format.renderer(&opts).render(&cmp, &mut out)?;
     out.flush()?;
     Ok(exit::OK)
+}
+
+/// Renders `cmp` as `fmt` into the file at `path`.
+fn write_rendered(
+    cmp: &compare::Comparison,
+    path: &std::path::Path,
+    fmt: Format,
+    opts: &RenderOptions,
+) -> anyhow::Result<()> {
+    let mut file = std::io::BufWriter::new(
+        std::fs::File::create(path).with_context(|| format!("cannot write {}", path.display()))?,
+    );
+    fmt.renderer(opts)
+        .render(cmp, &mut file)
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    file.flush()?;
+    Ok(())
 }
 
 #[cfg(test)]

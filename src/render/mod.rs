@@ -8,6 +8,8 @@ pub mod csv;
 pub mod html;
 pub mod json;
 pub mod md;
+pub mod sweep_view;
+pub mod sweeps;
 pub mod template;
 pub mod term;
 pub mod view;
@@ -29,6 +31,8 @@ pub enum Format {
     Md,
     Html,
     Csv,
+    /// The sweep tables as CSV: a line per sweep shape, load point, config.
+    SweepCsv,
     Json,
 }
 
@@ -58,6 +62,7 @@ impl Format {
                 charts: opts.charts.clone(),
             }),
             Format::Csv => Box::new(csv::Csv),
+            Format::SweepCsv => Box::new(csv::SweepCsv),
             Format::Json => Box::new(json::Json),
         }
     }

@@ -1,6 +1,9 @@
 //! Terminal tables (comfy-table): one table per workload, metrics as rows,
 //! configs as columns. The winner is marked `*` (and bold with colors),
 //! configs tied for best `=`; deltas against the baseline in parentheses.
+//! A sweep is one table, load points as rows, each cell `IOPS · mean ·
+//! p99`, each value marked; then a line per config (peak, knee, IOPS at
+//! the latency target) and, for iodepth x numjobs sweeps, a grid per config.
 
 use std::io::Write;
 
@@ -8,7 +11,8 @@ use comfy_table::presets::UTF8_FULL_CONDENSED;
 use comfy_table::{Attribute, Cell, CellAlignment, ContentArrangement, Table};
 
 use super::Renderer;
-use super::view::View;
+use super::sweep_view::{GridView, SweepCellView, SweepView};
+use super::view::{CellView, View, WorkloadView};
 use crate::compare::Comparison;
 
 pub struct Term {
@@ -20,70 +24,182 @@ impl Renderer for Term {
         let view = View::new(cmp, &[]);
         for g in &view.groups {
             for w in &g.workloads {
-                writeln!(out, "{}", w.title)?;
-                let mut t = Table::new();
-                t.load_preset(UTF8_FULL_CONDENSED)
-                    .set_content_arrangement(ContentArrangement::Disabled);
-                if !self.color {
-                    t.force_no_tty();
-                }
-                let mut header = vec![Cell::new("")];
-                header.extend(view.configs.iter().map(|c| {
-                    let name = if view.baseline.as_deref() == Some(c.as_str()) {
-                        format!("{c} (baseline)")
-                    } else {
-                        c.clone()
-                    };
-                    Cell::new(name)
-                }));
-                t.set_header(header);
-                for r in &w.rows {
-                    let mut cells = vec![Cell::new(&r.title)];
-                    for c in &r.cells {
-                        let mark = if c.winner {
-                            " *"
-                        } else if c.tied {
-                            " ="
-                        } else {
-                            ""
-                        };
-                        let delta = if c.delta.is_empty() {
-                            String::new()
-                        } else {
-                            format!(" ({})", c.delta)
-                        };
-                        let mut cell = Cell::new(format!("{}{mark}{delta}", c.text))
-                            .set_alignment(CellAlignment::Right);
-                        if self.color && c.best {
-                            cell = cell.add_attribute(Attribute::Bold);
-                        }
-                        cells.push(cell);
-                    }
-                    t.add_row(cells);
-                }
-                writeln!(out, "{t}")?;
-                for line in w.ties.iter().chain(&w.notes) {
-                    writeln!(out, "  {line}")?;
-                }
-                writeln!(out)?;
+                self.workload(&view, w, out)?;
+            }
+            for s in &g.sweeps {
+                self.sweep(&view, s, out)?;
             }
         }
+        footer(&view, out)
+    }
+}
+
+fn mark(c: &CellView) -> &'static str {
+    if c.winner {
+        " *"
+    } else if c.tied {
+        " ="
+    } else {
+        ""
+    }
+}
+
+impl Term {
+    fn table(&self, header: Vec<Cell>) -> Table {
+        let mut t = Table::new();
+        t.load_preset(UTF8_FULL_CONDENSED)
+            .set_content_arrangement(ContentArrangement::Disabled);
+        if !self.color {
+            t.force_no_tty();
+        }
+        t.set_header(header);
+        t
+    }
+
+    fn config_header(&self, first: &str, view: &View, configs: &[String]) -> Vec<Cell> {
+        let mut header = vec![Cell::new(first)];
+        header.extend(configs.iter().map(|c| {
+            if view.baseline.as_deref() == Some(c.as_str()) {
+                Cell::new(format!("{c} (baseline)"))
+            } else {
+                Cell::new(c)
+            }
+        }));
+        header
+    }
+
+    fn value(&self, text: String, best: bool) -> Cell {
+        let cell = Cell::new(text).set_alignment(CellAlignment::Right);
+        if self.color && best {
+            cell.add_attribute(Attribute::Bold)
+        } else {
+            cell
+        }
+    }
+
+    fn workload(&self, view: &View, w: &WorkloadView, out: &mut dyn Write) -> anyhow::Result<()> {
+        writeln!(out, "{}", w.title)?;
+        let mut t = self.table(self.config_header("", view, &view.configs));
+        for r in &w.rows {
+            let mut cells = vec![Cell::new(&r.title)];
+            for c in &r.cells {
+                let delta = if c.delta.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", c.delta)
+                };
+                cells.push(self.value(format!("{}{}{delta}", c.text, mark(c)), c.best));
+            }
+            t.add_row(cells);
+        }
+        writeln!(out, "{t}")?;
+        for line in w.ties.iter().chain(&w.notes) {
+            writeln!(out, "  {line}")?;
+        }
+        writeln!(out)?;
+        Ok(())
+    }
+
+    fn sweep(&self, view: &View, s: &SweepView, out: &mut dyn Write) -> anyhow::Result<()> {
+        writeln!(out, "{}: {} sweep", s.title, s.axis)?;
+        let elsewhere = s
+            .rows
+            .iter()
+            .flat_map(|r| &r.cells)
+            .any(|c| !c.ran_at.is_empty());
         writeln!(
             out,
-            "* best   = tied for best (within rounding or not significant)"
-        )?;
-        for f in &view.footnotes {
-            writeln!(out, "note: {f}")?;
-        }
-        if !view.highlights.is_empty() {
-            writeln!(out, "\nHighlights:")?;
-            for h in &view.highlights {
-                writeln!(out, "  - {h}")?;
+            "  each cell: IOPS · mean latency · p99 latency ({}){}",
+            s.lat_unit,
+            if elsewhere {
+                "; † ran at that queue depth, not the row's"
+            } else {
+                ""
             }
+        )?;
+        let mut t = self.table(self.config_header("Load", view, &s.configs));
+        for r in &s.rows {
+            let mut cells = vec![Cell::new(&r.load)];
+            cells.extend(
+                r.cells
+                    .iter()
+                    .map(|c| self.value(sweep_cell(c), c.iops.best)),
+            );
+            t.add_row(cells);
         }
-        for s in &view.sanity {
-            writeln!(out, "check: {s}")?;
+        writeln!(out, "{t}")?;
+        for line in s.summaries.iter().map(|x| &x.line).chain(&s.notes) {
+            writeln!(out, "  {line}")?;
+        }
+        writeln!(out)?;
+        for g in &s.grids {
+            self.grid(s, g, out)?;
         }
         Ok(())
     }
+
+    fn grid(&self, s: &SweepView, g: &GridView, out: &mut dyn Write) -> anyhow::Result<()> {
+        writeln!(
+            out,
+            "{}: {} IOPS by queue depth and numjobs",
+            s.title, g.config
+        )?;
+        let mut header = vec![Cell::new("iodepth \\ numjobs")];
+        header.extend(g.numjobs.iter().map(Cell::new));
+        let mut t = self.table(header);
+        for r in &g.rows {
+            let mut cells = vec![Cell::new(format!("QD{}", r.iodepth))];
+            for c in &r.cells {
+                let text = if c.peak {
+                    format!("{} peak", c.text)
+                } else {
+                    c.text.clone()
+                };
+                cells.push(self.value(text, c.peak));
+            }
+            t.add_row(cells);
+        }
+        writeln!(out, "{t}\n")?;
+        Ok(())
+    }
+}
+
+/// `306,000 * · 0.418 * · 0.837 *`, with `†QD1` where the config ran at
+/// another depth.
+fn sweep_cell(c: &SweepCellView) -> String {
+    if c.missing {
+        return "–".into();
+    }
+    let mut parts = vec![
+        format!("{}{}", c.iops.text, mark(&c.iops)),
+        format!("{}{}", c.lat_mean.text, mark(&c.lat_mean)),
+    ];
+    if let Some(p) = &c.clat_p99 {
+        parts.push(format!("{}{}", p.text, mark(p)));
+    }
+    let mut text = parts.join(" · ");
+    if !c.ran_at.is_empty() {
+        text.push_str(&format!(" †{}", c.ran_at));
+    }
+    text
+}
+
+fn footer(view: &View, out: &mut dyn Write) -> anyhow::Result<()> {
+    writeln!(
+        out,
+        "* best   = tied for best (within rounding or not significant)"
+    )?;
+    for f in &view.footnotes {
+        writeln!(out, "note: {f}")?;
+    }
+    if !view.highlights.is_empty() {
+        writeln!(out, "\nHighlights:")?;
+        for h in &view.highlights {
+            writeln!(out, "  - {h}")?;
+        }
+    }
+    for s in &view.sanity {
+        writeln!(out, "check: {s}")?;
+    }
+    Ok(())
 }

@@ -1,7 +1,7 @@
 //! Every format rendered from the published comparison.
 
 use super::*;
-use crate::compare::golden;
+use crate::compare::{Metric, golden};
 
 const CSV: &str = include_str!("../../fixtures/published/storagereview-2026-04.csv");
 
@@ -128,4 +128,213 @@ fn csv_and_term_carry_the_decisions() {
     assert!(term.contains("91.165 * (+22.7 %)"), "{term}");
     assert!(term.contains("125,000 ="));
     assert!(!term.contains('\u{1b}'));
+}
+
+/// A sweep fixture (`fixtures/sweep/<dir>`) read and compared as `analyze`
+/// does, with an optional `--slo`.
+pub(crate) fn sweep_fixture(dir: &str, slo: Option<&str>) -> Comparison {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/sweep")
+        .join(dir);
+    let ingested = crate::ingest::ingest(&[path], &Default::default()).unwrap();
+    let mut opts = crate::compare::CompareOptions::default();
+    opts.sweep_rules.slo = slo.map(|s| crate::compare::sweep::parse_slo(s).unwrap());
+    crate::compare::compare(&ingested.rows, &opts)
+}
+
+/// The sweep table of the only sweep shape.
+fn only_sweep(cmp: &Comparison) -> sweep_view::SweepView {
+    let view = view::View::new(cmp, &[]);
+    let sweeps: Vec<_> = view.groups.iter().flat_map(|g| g.sweeps.clone()).collect();
+    assert_eq!(sweeps.len(), 1);
+    sweeps.into_iter().next().unwrap()
+}
+
+#[test]
+fn published_has_no_sweep_tables() {
+    let view = view::View::new(&golden::published(), &[]);
+    assert!(view.groups.iter().all(|g| g.sweeps.is_empty()));
+    assert_eq!(
+        view.groups.iter().map(|g| g.workloads.len()).sum::<usize>(),
+        8
+    );
+}
+
+#[test]
+fn a_sweep_is_one_table_with_a_row_per_load_point() {
+    let cmp = sweep_fixture("synthetic", Some("clat_p99=500us"));
+    let view = view::View::new(&cmp, &[]);
+    assert!(view.groups.iter().all(|g| g.workloads.is_empty()));
+    let s = only_sweep(&cmp);
+    assert_eq!(s.title, "randread 4k");
+    assert_eq!(s.axis, "queue depth");
+    assert_eq!(s.configs, ["fast", "slow"]);
+    let loads: Vec<&str> = s.rows.iter().map(|r| r.load.as_str()).collect();
+    assert_eq!(
+        loads,
+        ["QD1", "QD2", "QD4", "QD8", "QD16", "QD32", "QD64", "QD128"]
+    );
+    let qd16 = &s.rows[4].cells;
+    assert_eq!(qd16[0].iops.text, "280,000");
+    assert!(qd16[0].iops.winner && !qd16[1].iops.best);
+    assert_eq!(s.lat_unit, "ms");
+    assert_eq!(qd16[1].lat_mean.text, "0.229");
+    assert_eq!(qd16[1].clat_p99.as_ref().unwrap().text, "0.457");
+    let lines: Vec<&str> = s.summaries.iter().map(|x| x.line.as_str()).collect();
+    assert_eq!(
+        lines,
+        [
+            "fast: peak 306,000 IOPS at QD128; knee at QD16: QD32 adds 7.1 % IOPS for 87 % more mean latency; 305,193 IOPS at p99 ≤ 0.5 ms (interpolated between QD64 and QD128)",
+            "slow: peak 72,600 IOPS at QD128; knee at QD16: QD32 adds 2.9 % IOPS for 94 % more mean latency; 70,199 IOPS at p99 ≤ 0.5 ms (interpolated between QD16 and QD32)",
+        ]
+    );
+    assert!(s.grids.is_empty());
+}
+
+#[test]
+fn sweep_marks_are_the_comparisons_decisions() {
+    // Hand the slower config the QD4 IOPS win and a latency tie: the table
+    // must show that, not what the numbers would say.
+    let mut cmp = sweep_fixture("synthetic", None);
+    let qd4 = cmp.workloads.iter_mut().find(|w| w.iodepth == 4).unwrap();
+    for m in &mut qd4.metrics {
+        match m.metric {
+            Metric::Iops => {
+                m.winner = Some("slow".into());
+                m.tied.clear();
+            }
+            Metric::LatMeanNs => {
+                m.winner = None;
+                m.tied = vec!["fast".into(), "slow".into()];
+            }
+            _ => {}
+        }
+    }
+    let s = only_sweep(&cmp);
+    let row = &s.rows[2];
+    assert_eq!(row.load, "QD4");
+    assert!(!row.cells[0].iops.best && row.cells[1].iops.winner);
+    assert!(row.cells[0].lat_mean.tied && row.cells[1].lat_mean.tied);
+    let md = render(Format::Md, &RenderOptions::default(), &cmp);
+    assert!(
+        md.contains("| QD4 | 78,000 · **0.051** · **0.103** | **36,000** · **0.111** · 0.222 |"),
+        "{md}"
+    );
+    let term = render(Format::Term, &RenderOptions::default(), &cmp);
+    assert!(term.contains("78,000 · 0.051 = · 0.103 *"), "{term}");
+    assert!(term.contains("36,000 * · 0.111 = · 0.222"), "{term}");
+    let html = render(Format::Html, &RenderOptions::default(), &cmp);
+    assert!(
+        html.contains("<span class=\"best\">36,000</span>"),
+        "{html}"
+    );
+    assert!(html.contains("<span class=\"tied\">0.051</span>"), "{html}");
+}
+
+#[test]
+fn a_two_dimensional_sweep_gets_a_grid_per_config() {
+    let cmp = sweep_fixture("grid", None);
+    let s = only_sweep(&cmp);
+    assert_eq!(s.axis, "queue depth and numjobs");
+    assert_eq!(s.grids.len(), 2);
+    for (g, sweep) in s.grids.iter().zip(&cmp.sweeps) {
+        assert_eq!(g.config, sweep.config);
+        assert_eq!(g.numjobs, [1, 2]);
+        let depths: Vec<u32> = g.rows.iter().map(|r| r.iodepth).collect();
+        assert_eq!(depths, [1, 4, 16]);
+        for r in &g.rows {
+            for (c, j) in r.cells.iter().zip(&g.numjobs) {
+                let p = sweep
+                    .points
+                    .iter()
+                    .find(|p| p.iodepth == r.iodepth && p.numjobs == *j)
+                    .unwrap();
+                assert_eq!(
+                    c.text,
+                    crate::compare::metric::format_number(p.iops, 0, false)
+                );
+                let is_peak = sweep.peak.iodepth == r.iodepth && sweep.peak.numjobs == *j;
+                assert_eq!(c.peak, is_peak);
+            }
+        }
+    }
+    let md = render(Format::Md, &RenderOptions::default(), &cmp);
+    assert_eq!(md.matches("IOPS by queue depth and numjobs").count(), 2);
+    assert!(md.contains("| iodepth ↓ numjobs → | 1 | 2 |"));
+}
+
+#[test]
+fn sweep_notes_keep_what_the_cells_do_not_show() {
+    let cmp = sweep_fixture("iodepth", None);
+    let s = only_sweep(&cmp);
+    // psync ran at depth 1 at QD2..QD32: the cells say so, the note once.
+    let psync: Vec<&str> = s.rows.iter().map(|r| r.cells[2].ran_at.as_str()).collect();
+    assert_eq!(psync, ["", "QD1", "QD1", "QD1", "QD1", "QD1"]);
+    assert_eq!(s.notes.len(), 1, "{:?}", s.notes);
+    assert!(s.notes[0].starts_with("QD2: psync ran at queue depth 1, not 2"));
+    // A config missing at most load points: "–", no note per point.
+    let all = sweep_fixture("", None);
+    let s = only_sweep(&all);
+    assert!(
+        s.notes.iter().all(|n| !n.contains(", not at ")),
+        "{:?}",
+        s.notes
+    );
+    let single = s
+        .configs
+        .iter()
+        .position(|c| c == "iodepth-formats/libaio")
+        .unwrap();
+    let filled: Vec<&str> = s
+        .rows
+        .iter()
+        .filter(|r| !r.cells[single].missing)
+        .map(|r| r.load.as_str())
+        .collect();
+    assert_eq!(filled, ["QD16"]);
+}
+
+#[test]
+fn sweep_csv_has_a_line_per_load_point_and_config() {
+    let cmp = sweep_fixture("grid", Some("clat_p99=500us"));
+    let csv = render(Format::SweepCsv, &RenderOptions::default(), &cmp);
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.len(), 6 * 2);
+    let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    for r in &rows {
+        assert_eq!(r.len(), header.len());
+        let w = cmp
+            .workloads
+            .iter()
+            .find(|w| {
+                w.iodepth.to_string() == r[col("iodepth")]
+                    && w.numjobs.to_string() == r[col("numjobs")]
+            })
+            .unwrap();
+        let iops = w.metric(Metric::Iops).unwrap();
+        let config = r[col("config")];
+        assert_eq!(r[col("iops")], iops.values[config].unwrap().to_string());
+        let winner = iops.winner.as_deref() == Some(config);
+        assert_eq!(r[col("iops_winner")], winner.to_string());
+    }
+    let peaks = rows.iter().filter(|r| r[col("peak")] == "true").count();
+    assert_eq!(peaks, 2);
+    // The long CSV names the load point of every line when loads vary.
+    let long = render(Format::Csv, &RenderOptions::default(), &cmp);
+    assert!(
+        long.lines()
+            .next()
+            .unwrap()
+            .ends_with(",iodepth,numjobs,hosts")
+    );
+    let published = render(Format::Csv, &RenderOptions::default(), &golden::published());
+    assert!(published.lines().next().unwrap().ends_with(",delta_abs"));
+    let none = render(
+        Format::SweepCsv,
+        &RenderOptions::default(),
+        &golden::published(),
+    );
+    assert_eq!(none.lines().count(), 1);
 }

@@ -7,11 +7,28 @@
 //! `groups[].workloads[].{title, rows[].{title, cells[].{config, text,
 //! best, winner, tied, delta}}, ties, notes}`, `highlights`, `footnotes`,
 //! `sanity`, `warnings`, `skipped[].{source, reason}`, `charts`.
+//!
+//! Shapes (rw, bs, direction, rwmixread) that a config measured at two or
+//! more load points are sweeps: they get one table in `groups[].sweeps[]`
+//! instead of a table per load point in `groups[].workloads[]`:
+//!
+//! `groups[].sweeps[].{title, axis, configs, lat_unit, rows[].{load,
+//! cells[].{config, missing, iops, lat_mean, clat_p99, ran_at}},
+//! summaries[].{config, peak, knee, at_slo, line}, grids[].{config,
+//! numjobs, rows[].{iodepth, cells[].{text, peak}}}, notes}`.
+//!
+//! `iops`, `lat_mean` and `clat_p99` are cells as above (`clat_p99` is
+//! null where no config reported it), marked as the comparison decided at
+//! that load point; latencies are in `lat_unit`. `ran_at` is the queue
+//! depth a config really ran at where it differs from the row's ("QD1");
+//! `grids` exist for sweeps over both iodepth and numjobs.
 
 use serde::Serialize;
 
-use crate::compare::metric::{Scales, format_number};
-use crate::compare::{Comparison, Metric, MetricResult, Rule};
+use super::sweep_view::SweepView;
+use super::sweeps;
+use crate::compare::metric::{Scale, Scales, format_number};
+use crate::compare::{Comparison, Metric, MetricResult, Rule, Workload};
 use crate::model::{Direction, Skipped};
 
 #[derive(Debug, Clone, Serialize)]
@@ -33,7 +50,10 @@ pub struct View {
 pub struct GroupView {
     /// "Read", "Write", "Trim".
     pub name: String,
+    /// Tables of the shapes measured at one load point.
     pub workloads: Vec<WorkloadView>,
+    /// Tables of the shapes some config swept over load points.
+    pub sweeps: Vec<SweepView>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -120,7 +140,7 @@ fn delta_text(m: &MetricResult, config: &str, is_base: bool) -> String {
 impl View {
     pub fn new(cmp: &Comparison, charts: &[String]) -> View {
         let scales = Scales::of(cmp, &TABLE_METRICS);
-        let scale = |m: Metric| scales.get(m);
+        let tables = sweeps::tables(cmp);
         let mut groups: Vec<GroupView> = Vec::new();
         for w in &cmp.workloads {
             let name = group_name(w.direction);
@@ -128,53 +148,19 @@ impl View {
                 groups.push(GroupView {
                     name: name.into(),
                     workloads: Vec::new(),
+                    sweeps: Vec::new(),
                 });
             }
-            let mut rows = Vec::new();
-            let mut ties = Vec::new();
-            for m in w
-                .metrics
-                .iter()
-                .filter(|m| TABLE_METRICS.contains(&m.metric))
-            {
-                let s = scale(m.metric);
-                let cells = cmp
-                    .configs
-                    .iter()
-                    .map(|c| {
-                        let v = m.values.get(c).copied().flatten();
-                        let winner = m.winner.as_deref() == Some(c.as_str());
-                        let tied = m.tied.contains(c);
-                        CellView {
-                            config: c.clone(),
-                            text: v.map_or("–".into(), |v| s.format(v)),
-                            best: winner || tied,
-                            winner,
-                            tied,
-                            delta: delta_text(m, c, cmp.baseline.as_deref() == Some(c.as_str())),
-                        }
-                    })
-                    .collect();
-                if !m.tied.is_empty() {
-                    ties.push(format!(
-                        "{}: {} tie ({})",
-                        m.metric.title(&s),
-                        join_and(&m.tied),
-                        rule_text(m.rule)
-                    ));
+            let group = groups.last_mut().expect("pushed above");
+            match tables.iter().find(|t| t.shape == w.shape()) {
+                // A sweep shape is one table, placed where its first load
+                // point is; its load points get no tables of their own.
+                Some(t) if t.workloads[0].load() == w.load() => {
+                    group.sweeps.push(SweepView::new(cmp, t))
                 }
-                rows.push(RowView {
-                    title: m.metric.title(&s),
-                    metric: m.metric.key().into(),
-                    cells,
-                });
+                Some(_) => {}
+                None => group.workloads.push(workload_view(cmp, w, &scales)),
             }
-            groups.last_mut().unwrap().workloads.push(WorkloadView {
-                title: cmp.title_of(w),
-                rows,
-                ties,
-                notes: w.notes.clone(),
-            });
         }
         View {
             title: format!("{} compared", join_and(&cmp.configs)),
@@ -188,6 +174,59 @@ impl View {
             skipped: cmp.skipped.clone(),
             charts: charts.to_vec(),
         }
+    }
+}
+
+/// One workload's table: a row per metric, a cell per config.
+fn workload_view(cmp: &Comparison, w: &Workload, scales: &Scales) -> WorkloadView {
+    let base = cmp.baseline.as_deref();
+    let mut rows = Vec::new();
+    let mut ties = Vec::new();
+    for m in w
+        .metrics
+        .iter()
+        .filter(|m| TABLE_METRICS.contains(&m.metric))
+    {
+        let s = scales.get(m.metric);
+        let cells = cmp
+            .configs
+            .iter()
+            .map(|c| cell(m, c, &s, base == Some(c.as_str())))
+            .collect();
+        if !m.tied.is_empty() {
+            ties.push(format!(
+                "{}: {} tie ({})",
+                m.metric.title(&s),
+                join_and(&m.tied),
+                rule_text(m.rule)
+            ));
+        }
+        rows.push(RowView {
+            title: m.metric.title(&s),
+            metric: m.metric.key().into(),
+            cells,
+        });
+    }
+    WorkloadView {
+        title: cmp.title_of(w),
+        rows,
+        ties,
+        notes: w.notes.clone(),
+    }
+}
+
+/// One config's value of a metric, marked as the comparison decided.
+pub(super) fn cell(m: &MetricResult, config: &str, scale: &Scale, is_base: bool) -> CellView {
+    let v = m.values.get(config).copied().flatten();
+    let winner = m.winner.as_deref() == Some(config);
+    let tied = m.tied.iter().any(|t| t == config);
+    CellView {
+        config: config.to_string(),
+        text: v.map_or("–".into(), |v| scale.format(v)),
+        best: winner || tied,
+        winner,
+        tied,
+        delta: delta_text(m, config, is_base),
     }
 }
 

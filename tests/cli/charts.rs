@@ -184,3 +184,90 @@ fn bad_chart_size_is_exit_2_naming_the_flag() {
         assert!(chart_files(dir.path()).is_empty(), "{bad}: charts written");
     }
 }
+
+/// Runs `analyze <fixture> --out <tmp> <extra...>` and returns the folder.
+fn analyze_fixture_out(fixture_rel: &str, extra: &[&str]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let out = nvcmp()
+        .arg("analyze")
+        .arg(fixture(fixture_rel))
+        .arg("--out")
+        .arg(dir.path())
+        .args(extra)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    dir
+}
+
+#[test]
+fn published_chart_list_is_unchanged() {
+    let dir = analyze_out(&["--chart-size", "480x320"]);
+    let mut want = BTreeSet::new();
+    for kind in ["bars", "delta"] {
+        for d in ["read", "write"] {
+            for m in ["bw", "iops", "lat_mean", "cpu"] {
+                want.insert(format!("{kind}_{d}_{m}"));
+            }
+        }
+    }
+    want.insert("efficiency_read".into());
+    want.insert("efficiency_write".into());
+    assert_eq!(stems(&chart_files(dir.path())), want);
+    assert!(!dir.path().join("sweeps.csv").exists());
+}
+
+#[test]
+fn a_grid_sweep_gets_its_charts_tables_and_csv() {
+    let dir = analyze_fixture_out(
+        "sweep/grid",
+        &["--slo", "clat_p99=500us", "--chart-size", "800x450"],
+    );
+    let files = chart_files(dir.path());
+    let got = stems(&files);
+    for want in [
+        "scaling_randread_4k_read",
+        "iops_latency_randread_4k_read",
+        "heatmap_randread_4k_read_io-uring",
+        "heatmap_randread_4k_read_libaio",
+        "percentiles_randread_4k_read_qd16x2",
+    ] {
+        assert!(got.contains(want), "{want} missing from {got:?}");
+    }
+    for f in files.iter().filter(|f| {
+        let n = f.file_name().unwrap().to_string_lossy();
+        n.starts_with("scaling_") || n.starts_with("iops_latency_") || n.starts_with("heatmap_")
+    }) {
+        let img = image::open(f).unwrap().to_rgb8();
+        assert_eq!(img.dimensions(), (800, 450), "{}", f.display());
+    }
+    assert_links_match(dir.path(), &files);
+    let md = std::fs::read_to_string(dir.path().join("report.md")).unwrap();
+    assert!(md.contains("### randread 4k: queue depth and numjobs sweep"));
+    assert!(
+        !md.contains("### randread 4k at QD"),
+        "per-point tables of a sweep"
+    );
+    let csv = std::fs::read_to_string(dir.path().join("sweeps.csv")).unwrap();
+    // 6 load points x 2 configs, and the header.
+    assert_eq!(csv.lines().count(), 13);
+}
+
+#[test]
+fn a_depth_sweep_gets_no_heatmap_and_svg_works() {
+    let dir = analyze_fixture_out(
+        "sweep/synthetic",
+        &["--chart-format", "svg", "--chart-size", "800x450"],
+    );
+    let got = stems(&chart_files(dir.path()));
+    assert!(got.contains("scaling_randread_4k_read"));
+    assert!(got.contains("iops_latency_randread_4k_read"));
+    assert!(!got.iter().any(|s| s.starts_with("heatmap_")), "{got:?}");
+    let svg = std::fs::read_to_string(dir.path().join("charts/iops_latency_randread_4k_read.svg"))
+        .unwrap();
+    assert!(svg.contains("width=\"800\"") && svg.contains("knee"));
+}

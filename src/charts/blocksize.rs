@@ -1,0 +1,168 @@
+//! Bandwidth and IOPS against block size, for one rw (and direction, and
+//! mix) at one load point: bandwidth above, IOPS below, block size on a
+//! log2 axis, one line per config. Drawn where some config measured the
+//! rw at three block sizes or more: with two, the bar charts already show
+//! both, and a line through two points says nothing about a trend.
+
+use super::figure::{Body, Figure};
+use super::frame::Frame;
+use super::lines::{Line, LinePlot, Range};
+use super::load;
+use super::names::slug;
+use super::scale;
+use crate::compare::{Comparison, LoadPoint, Metric, Workload};
+use crate::units::format_bs;
+
+/// Block sizes a config needs before the chart is drawn.
+const MIN_BLOCK_SIZES: usize = 3;
+
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct BlockSizes {
+    /// Indices into `cmp.workloads`, block sizes ascending.
+    pub workloads: Vec<usize>,
+    /// The rw has block-size charts at several load points: the file name
+    /// says which.
+    pub load_in_name: bool,
+}
+
+/// rw, direction, rwmixread and load: what stays fixed along the x axis.
+type Key = (String, crate::model::Direction, Option<u32>, LoadPoint);
+
+fn key(w: &Workload) -> Key {
+    (w.rw.clone(), w.direction, w.rwmixread, w.load())
+}
+
+pub(crate) fn plan(cmp: &Comparison) -> Vec<BlockSizes> {
+    let mut groups: Vec<(Key, Vec<usize>)> = Vec::new();
+    for (i, w) in cmp.workloads.iter().enumerate() {
+        match groups.iter_mut().find(|(k, _)| *k == key(w)) {
+            Some((_, v)) => v.push(i),
+            None => groups.push((key(w), vec![i])),
+        }
+    }
+    groups.retain(|(_, v)| enough(cmp, v));
+    let rw_of = |k: &Key| (k.0.clone(), k.1, k.2);
+    groups
+        .iter()
+        .map(|(k, v)| {
+            let mut workloads = v.clone();
+            workloads.sort_by_key(|i| cmp.workloads[*i].bs_bytes);
+            BlockSizes {
+                workloads,
+                load_in_name: groups.iter().filter(|(o, _)| rw_of(o) == rw_of(k)).count() > 1,
+            }
+        })
+        .collect()
+}
+
+/// Some config has IOPS at [`MIN_BLOCK_SIZES`] block sizes or more.
+fn enough(cmp: &Comparison, workloads: &[usize]) -> bool {
+    cmp.configs.iter().any(|c| {
+        workloads
+            .iter()
+            .filter(|i| crate::render::sweeps::iops(&cmp.workloads[**i], c).is_some())
+            .count()
+            >= MIN_BLOCK_SIZES
+    })
+}
+
+impl BlockSizes {
+    pub fn stem(&self, cmp: &Comparison) -> String {
+        let w = &cmp.workloads[self.workloads[0]];
+        let mix = w.rwmixread.map(|m| m.to_string()).unwrap_or_default();
+        let mut stem = format!("bs_{}{mix}", slug(&w.rw));
+        if !names_direction(w) {
+            stem.push_str(&format!("_{}", w.direction));
+        }
+        if self.load_in_name {
+            let l = w.load();
+            stem.push_str(&format!("_qd{}", l.iodepth));
+            if l.numjobs != 1 {
+                stem.push_str(&format!("x{}", l.numjobs));
+            }
+        }
+        stem
+    }
+
+    pub fn figure(&self, cmp: &Comparison) -> Figure {
+        let ws: Vec<&Workload> = self.workloads.iter().map(|i| &cmp.workloads[*i]).collect();
+        let x = load::log2_range(ws.iter().map(|w| w.bs_bytes as f64));
+        let ticks = load::log2_ticks(x, |v| format_bs(v as u64));
+        let mut top = metric_plot(cmp, &ws, Metric::BwBytesPerS, x);
+        top.x_ticks = ticks.clone();
+        let mut bottom = metric_plot(cmp, &ws, Metric::Iops, x);
+        bottom.x_ticks = ticks;
+        bottom.x_title = "Block size (log2 scale)".into();
+        let w = ws[0];
+        let frame = Frame {
+            title: format!(
+                "{} at {}: bandwidth and IOPS by block size",
+                rw_label(w),
+                w.load().label()
+            ),
+            subtitle: None,
+            legend: super::legend_of(cmp, configs_drawn(cmp, &ws)),
+            footnotes: vec![
+                "Each point one workload of the comparison; its table has the winners and ties."
+                    .into(),
+            ],
+        };
+        Figure {
+            frame,
+            body: Body::Stack(vec![top, bottom]),
+        }
+    }
+}
+
+/// `randread`, `randrw 70/30 (write)`: the direction only where the rw
+/// does not say it.
+fn rw_label(w: &Workload) -> String {
+    let rw = match w.rwmixread {
+        Some(m) => format!("{} {m}/{}", w.rw, 100u32.saturating_sub(m)),
+        None => w.rw.clone(),
+    };
+    if names_direction(w) {
+        rw
+    } else {
+        format!("{rw} ({})", w.direction)
+    }
+}
+
+/// The rw names the direction: `randread`, `write` (not `randrw`).
+fn names_direction(w: &Workload) -> bool {
+    !crate::compare::is_mixed(&w.rw) && w.rw.contains(w.direction.as_str())
+}
+
+fn configs_drawn(cmp: &Comparison, ws: &[&Workload]) -> Vec<usize> {
+    (0..cmp.configs.len())
+        .filter(|i| {
+            ws.iter()
+                .any(|w| crate::render::sweeps::iops(w, &cmp.configs[*i]).is_some())
+        })
+        .collect()
+}
+
+fn metric_plot(cmp: &Comparison, ws: &[&Workload], metric: Metric, x: Range) -> LinePlot {
+    let value = |w: &Workload, c: &str| w.metric(metric)?.values.get(c).copied().flatten();
+    let all: Vec<f64> = ws
+        .iter()
+        .flat_map(|w| cmp.configs.iter().filter_map(|c| value(w, c)))
+        .collect();
+    let (scale, y, y_ticks, title) = load::value_axis_wide(metric, &all);
+    let lines = configs_drawn(cmp, ws)
+        .into_iter()
+        .map(|i| {
+            let c = &cmp.configs[i];
+            let pts = ws
+                .iter()
+                .filter_map(|w| Some((w.bs_bytes as f64, scale.to_display(value(w, c)?))))
+                .collect();
+            Line::solid(super::palette::color(i), pts, true)
+        })
+        .collect();
+    let mut plot = LinePlot::new(x, y, lines);
+    plot.heading = Some(format!("{} (higher is better)", scale::metric_name(metric)));
+    plot.y_ticks = y_ticks;
+    plot.y_title = title;
+    plot
+}

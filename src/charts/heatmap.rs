@@ -1,0 +1,121 @@
+//! One config's sweep over both iodepth and numjobs as a heatmap: numjobs
+//! across, iodepth up, each cell's tint its IOPS (one colour scale for
+//! every config of the shape, so tints compare across the heatmaps), the
+//! value printed in it and the peak outlined.
+
+use super::figure::{Body, Figure};
+use super::frame::Frame;
+use super::heatgrid::HeatGrid;
+use super::load;
+use super::names::slug;
+use super::scale::Scale;
+use crate::compare::{Comparison, Metric, Sweep};
+use crate::render::sweeps::is_grid;
+
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Heatmap {
+    /// Index into [`load::tables`].
+    pub table: usize,
+    /// Index into `cmp.configs`.
+    pub config: usize,
+}
+
+pub(crate) fn plan(cmp: &Comparison) -> Vec<Heatmap> {
+    let mut out = Vec::new();
+    for (table, t) in load::tables(cmp).iter().enumerate() {
+        for config in load::swept_configs(cmp, t) {
+            if t.sweep_of(&cmp.configs[config]).is_some_and(is_grid) {
+                out.push(Heatmap { table, config });
+            }
+        }
+    }
+    out
+}
+
+fn sorted(mut v: Vec<u32>) -> Vec<u32> {
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+impl Heatmap {
+    pub fn stem(&self, cmp: &Comparison) -> String {
+        let t = load::table(cmp, self.table);
+        format!(
+            "heatmap_{}_{}",
+            super::workload_slug(t.workloads[0]),
+            slug(&cmp.configs[self.config])
+        )
+    }
+
+    pub fn figure(&self, cmp: &Comparison) -> Figure {
+        let t = load::table(cmp, self.table);
+        let w = t.workloads[0];
+        let config = &cmp.configs[self.config];
+        let s = t.sweep_of(config).expect("planned for a swept config");
+        let max = t
+            .sweeps
+            .iter()
+            .filter(|s| is_grid(s))
+            .flat_map(|s| &s.points)
+            .map(|p| p.iops)
+            .fold(0.0, f64::max);
+        let shared = t.sweeps.iter().filter(|s| is_grid(s)).count() > 1;
+        let frame = Frame {
+            title: format!(
+                "{} ({}): {config}, IOPS by queue depth and numjobs",
+                super::workload_label(w),
+                w.direction
+            ),
+            subtitle: Some("Darker is more IOPS; the peak is outlined".into()),
+            legend: super::legend_of(cmp, [self.config]),
+            footnotes: footnotes(shared),
+        };
+        Figure {
+            frame,
+            body: Body::Heat(grid(s, max, super::palette::color(self.config))),
+        }
+    }
+}
+
+fn footnotes(shared: bool) -> Vec<String> {
+    let mut out = vec![
+        "IOPS of all jobs together at each iodepth × numjobs, the mean of the runs at that point."
+            .to_string(),
+    ];
+    if shared {
+        out.push(
+            "One colour scale for every config's heatmap of this workload: equal tints are equal IOPS."
+                .into(),
+        );
+    }
+    out
+}
+
+fn grid(s: &Sweep, max: f64, color: plotters::style::RGBColor) -> HeatGrid {
+    let depths = sorted(s.points.iter().map(|p| p.iodepth).collect());
+    let jobs = sorted(s.points.iter().map(|p| p.numjobs).collect());
+    let value = |d: u32, j: u32| {
+        s.points
+            .iter()
+            .find(|p| p.iodepth == d && p.numjobs == j)
+            .map(|p| p.iops)
+    };
+    let peak_row = depths.iter().position(|d| *d == s.peak.iodepth);
+    let peak_col = jobs.iter().position(|j| *j == s.peak.numjobs);
+    HeatGrid {
+        cols: jobs.iter().map(|j| j.to_string()).collect(),
+        rows: depths.iter().map(|d| format!("QD{d}")).collect(),
+        values: depths
+            .iter()
+            .map(|&d| jobs.iter().map(|&j| value(d, j)).collect())
+            .collect(),
+        max,
+        color,
+        peak: peak_row.zip(peak_col),
+        scale: Scale::for_metric(Metric::Iops, max),
+        x_title: "Jobs (numjobs)".into(),
+        y_title: "Queue depth per job (iodepth)".into(),
+        bar_title: "IOPS".into(),
+    }
+}

@@ -1,0 +1,255 @@
+//! What the sweep charts share: the sweep shapes they are drawn for, the
+//! load axis (I/Os in flight on a log2 scale), the throughput metric a
+//! block size is judged by, and latency axes that turn logarithmic when
+//! the values span a wide range.
+
+use plotters::style::RGBColor;
+
+use super::axis::{linear_ticks, log_decimals};
+use super::lines::{Range, log_tick_labels};
+use super::scale::{Scale, metric_name, number};
+use crate::compare::sweep::curve;
+use crate::compare::{Comparison, Metric, Sweep, SweepPoint};
+use crate::render::sweeps::{self, SweepTable};
+
+/// Block sizes from which a workload is judged by its bandwidth rather
+/// than its IOPS (64 KiB and up: sequential and large-block work).
+const BANDWIDTH_FROM_BS: u64 = 64 * 1024;
+
+/// Latencies whose largest is this many times the smallest get a log axis.
+const WIDE_RANGE: f64 = 10.0;
+
+/// The sweep shapes of the comparison (see [`sweeps::tables`]).
+pub(crate) fn tables(cmp: &Comparison) -> Vec<SweepTable<'_>> {
+    sweeps::tables(cmp)
+}
+
+/// The shape at `index` of [`tables`]: chart kinds keep the index only.
+pub(crate) fn table(cmp: &Comparison, index: usize) -> SweepTable<'_> {
+    tables(cmp).swap_remove(index)
+}
+
+/// A sweep's points along the load axis: one per number of I/Os in flight
+/// (the comparison's curve), in load order.
+pub(crate) fn points(s: &Sweep) -> Vec<&SweepPoint> {
+    curve(&s.points)
+}
+
+/// The x of a point: I/Os in flight (iodepth x numjobs x hosts).
+pub(crate) fn x_of(p: &SweepPoint) -> f64 {
+    p.load().outstanding() as f64
+}
+
+/// The colour of a config: its place in the comparison's display order.
+pub(crate) fn color_of(cmp: &Comparison, config: &str) -> RGBColor {
+    let i = cmp.configs.iter().position(|c| c == config).unwrap_or(0);
+    super::palette::color(i)
+}
+
+/// Indices (display order) of the configs with a sweep in `t`.
+pub(crate) fn swept_configs(cmp: &Comparison, t: &SweepTable) -> Vec<usize> {
+    (0..cmp.configs.len())
+        .filter(|i| t.sweep_of(&cmp.configs[*i]).is_some())
+        .collect()
+}
+
+/// A log2 axis over `xs` with a little room on both sides.
+pub(crate) fn log2_range(xs: impl Iterator<Item = f64>) -> Range {
+    let (lo, hi) = xs.fold((f64::INFINITY, 0.0f64), |(lo, hi), x| {
+        (lo.min(x), hi.max(x))
+    });
+    let (lo, hi) = if lo.is_finite() { (lo, hi) } else { (1.0, 2.0) };
+    Range::Log(lo / 1.3, hi * 1.3)
+}
+
+/// Ticks at the powers of two inside `range`, every other one when there
+/// would be more than twelve; `label` prints one.
+pub(crate) fn log2_ticks(range: Range, label: impl Fn(f64) -> String) -> Vec<(f64, String)> {
+    let Range::Log(lo, hi) = range else {
+        return Vec::new();
+    };
+    let (a, b) = (lo.log2().ceil() as i32, hi.log2().floor() as i32);
+    let step = if b - a > 12 { 2 } else { 1 };
+    (a..=b)
+        .step_by(step)
+        .map(|e| 2f64.powi(e))
+        .map(|x| (x, label(x)))
+        .collect()
+}
+
+/// The load axis' title: queue depth when only iodepth varies, else I/Os
+/// in flight.
+pub(crate) fn x_title(sweeps: &[&Sweep]) -> String {
+    let depth_only = sweeps
+        .iter()
+        .flat_map(|s| &s.points)
+        .all(|p| p.numjobs == 1 && p.hosts == 1);
+    if depth_only {
+        "Queue depth (iodepth, log2 scale)".into()
+    } else {
+        "I/Os in flight (iodepth × numjobs, log2 scale)".into()
+    }
+}
+
+/// What a shape's throughput is shown as: IOPS for small blocks,
+/// bandwidth for large ones.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Throughput {
+    Iops,
+    Bandwidth,
+}
+
+impl Throughput {
+    pub fn of(bs_bytes: u64) -> Throughput {
+        if bs_bytes >= BANDWIDTH_FROM_BS {
+            Throughput::Bandwidth
+        } else {
+            Throughput::Iops
+        }
+    }
+
+    pub fn metric(self) -> Metric {
+        match self {
+            Throughput::Iops => Metric::Iops,
+            Throughput::Bandwidth => Metric::BwBytesPerS,
+        }
+    }
+
+    /// The point's value, base units.
+    pub fn value(self, p: &SweepPoint) -> f64 {
+        match self {
+            Throughput::Iops => p.iops,
+            Throughput::Bandwidth => p.bw_bytes_per_s,
+        }
+    }
+}
+
+/// A linear axis from 0 to a little above `max` (display units), its
+/// ticks and the title "IOPS" or "Bandwidth (GiB/s)".
+pub(crate) fn value_axis(
+    metric: Metric,
+    max_base: f64,
+) -> (Scale, Range, Vec<(f64, String)>, String) {
+    let scale = Scale::for_metric(metric, max_base);
+    let hi = (scale.to_display(max_base) * 1.1).max(f64::MIN_POSITIVE);
+    let (ticks, decimals) = linear_ticks(0.0, hi, 6);
+    let ticks = ticks
+        .into_iter()
+        .map(|t| (t, number(t, decimals, false)))
+        .collect();
+    let title = match scale.unit {
+        "" => metric_name(metric).to_string(),
+        u => format!("{} ({u})", metric_name(metric)),
+    };
+    (scale, Range::Linear(0.0, hi), ticks, title)
+}
+
+/// Like [`value_axis`], but logarithmic when `values` (base units) span
+/// [`WIDE_RANGE`] or more: IOPS across block sizes fall a hundredfold.
+pub(crate) fn value_axis_wide(
+    metric: Metric,
+    values: &[f64],
+) -> (Scale, Range, Vec<(f64, String)>, String) {
+    let max = values.iter().copied().fold(0.0, f64::max);
+    let min = values
+        .iter()
+        .copied()
+        .filter(|v| *v > 0.0)
+        .fold(f64::INFINITY, f64::min);
+    let (scale, range, ticks, title) = value_axis(metric, max);
+    if !(min.is_finite() && max / min >= WIDE_RANGE) {
+        return (scale, range, ticks, title);
+    }
+    let (lo, hi) = (scale.to_display(min) / 1.4, scale.to_display(max) * 1.4);
+    (
+        scale,
+        Range::Log(lo, hi),
+        log_ticks_125(lo, hi),
+        format!("{title}, log scale"),
+    )
+}
+
+/// A latency axis over `values` (ns): log when they span [`WIDE_RANGE`]
+/// or more, else linear from 0. Returns the scale, range, ticks and
+/// whether it is log.
+pub(crate) fn latency_axis(values: &[f64]) -> (Scale, Range, Vec<(f64, String)>, bool) {
+    let max = values.iter().copied().fold(0.0, f64::max);
+    let min = values
+        .iter()
+        .copied()
+        .filter(|v| *v > 0.0)
+        .fold(f64::INFINITY, f64::min);
+    let scale = super::scale::latency(max);
+    let (lo, hi) = (scale.to_display(min), scale.to_display(max));
+    if min.is_finite() && max / min >= WIDE_RANGE {
+        let (lo, hi) = (lo / 1.4, hi * 1.4);
+        return (scale, Range::Log(lo, hi), log_ticks_125(lo, hi), true);
+    }
+    let hi = (hi * 1.1).max(f64::MIN_POSITIVE);
+    let (ticks, decimals) = linear_ticks(0.0, hi, 6);
+    let ticks = ticks
+        .into_iter()
+        .map(|t| (t, number(t, decimals, false)))
+        .collect();
+    (scale, Range::Linear(0.0, hi), ticks, false)
+}
+
+/// Ticks at 1, 2 and 5 times the powers of ten inside `lo..=hi`, or at
+/// the decades alone when that would be more than nine ticks.
+fn log_ticks_125(lo: f64, hi: f64) -> Vec<(f64, String)> {
+    let (a, b) = (lo.log10().floor() as i32, hi.log10().ceil() as i32);
+    let ticks: Vec<f64> = (a..=b)
+        .flat_map(|e| [1.0, 2.0, 5.0].map(|m| m * 10f64.powi(e)))
+        .filter(|t| (lo..=hi).contains(t))
+        .collect();
+    if ticks.len() > 9 {
+        return log_tick_labels(lo, hi);
+    }
+    ticks
+        .into_iter()
+        .map(|t| (t, number(t, log_decimals(t), false)))
+        .collect()
+}
+
+/// The knee rule as a footnote, or that no config reached one.
+pub(crate) fn knee_note(cmp: &Comparison, sweeps: &[&Sweep]) -> String {
+    let r = &cmp.sweep_rules;
+    let rule = format!(
+        "one more step adds less than {} % IOPS while mean latency grows more than {} %",
+        number(r.knee_min_gain_pct, 0, false),
+        number(r.knee_lat_growth_pct, 0, false)
+    );
+    if sweeps.iter().any(|s| s.knee.is_some()) {
+        format!("Knee (ringed): the last load point before {rule}.")
+    } else {
+        format!("No knee: at no load point does {rule}.")
+    }
+}
+
+/// "psync ran at queue depth 1 at 5 of its load points": configs whose
+/// points ran at another depth than asked, so a reader does not take
+/// their x for their real depth.
+pub(crate) fn depth_notes(sweeps: &[&Sweep]) -> Vec<String> {
+    sweeps
+        .iter()
+        .filter_map(|s| {
+            let other: Vec<u32> = s
+                .points
+                .iter()
+                .filter_map(|p| p.effective_iodepth.filter(|d| *d != p.iodepth))
+                .collect();
+            let first = *other.first()?;
+            let depth = if other.iter().all(|d| *d == first) {
+                format!("queue depth {first}")
+            } else {
+                "another queue depth".into()
+            };
+            Some(format!(
+                "{} ran at {depth} at {} of its {} load points, not the depth drawn.",
+                s.config,
+                other.len(),
+                s.points.len()
+            ))
+        })
+        .collect()
+}

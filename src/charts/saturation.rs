@@ -1,0 +1,164 @@
+//! The saturation curve of one sweep shape: mean latency against IOPS, one
+//! line per config, each point labelled with its load ("QD16"). Latency
+//! stays flat while the device has room and turns up where it saturates;
+//! the knee is ringed. With `--slo` the target is a dashed rule and a
+//! diamond marks the most IOPS each config sustains within it; a p99
+//! target brings the p99 lines (dashed) it is read against.
+
+use super::figure::{Body, Figure};
+use super::frame::Frame;
+use super::lines::{HRule, Line, LinePlot, MarkShape, Marker, PointLabel, Stroke};
+use super::load;
+use super::scale::Scale;
+use crate::compare::{Comparison, Metric, SloMetric, Sweep, SweepPoint};
+use crate::render::sweep_view::slo_target_text;
+use crate::render::sweeps::SweepTable;
+
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Saturation {
+    /// Index into [`load::tables`].
+    pub table: usize,
+}
+
+pub(crate) fn plan(cmp: &Comparison) -> Vec<Saturation> {
+    (0..load::tables(cmp).len())
+        .map(|table| Saturation { table })
+        .collect()
+}
+
+/// True when the p99 lines are drawn: the target is a p99 one.
+fn shows_p99(cmp: &Comparison) -> bool {
+    cmp.sweep_rules
+        .slo
+        .is_some_and(|s| s.metric == SloMetric::ClatP99)
+}
+
+impl Saturation {
+    pub fn stem(&self, cmp: &Comparison) -> String {
+        let t = load::table(cmp, self.table);
+        format!("iops_latency_{}", super::workload_slug(t.workloads[0]))
+    }
+
+    pub fn figure(&self, cmp: &Comparison) -> Figure {
+        let t = load::table(cmp, self.table);
+        let w = t.workloads[0];
+        let p99 = shows_p99(cmp);
+        let mut footnotes = vec![load::knee_note(cmp, &t.sweeps)];
+        if let Some(slo) = cmp.sweep_rules.slo {
+            footnotes.push(format!(
+                "Dashed rule: the latency target {} (--slo); diamonds: the most IOPS each config sustains within it, interpolated between load points where the report says so.",
+                slo_target_text(slo.metric, slo.target_ns)
+            ));
+        }
+        footnotes.extend(load::depth_notes(&t.sweeps));
+        let subtitle = if p99 {
+            "Mean latency solid, p99 dashed; lower and further right is better"
+        } else {
+            "Lower and further right is better; latency turns up where a config saturates"
+        };
+        let frame = Frame {
+            title: format!(
+                "{} ({}): latency against IOPS",
+                super::workload_label(w),
+                w.direction
+            ),
+            subtitle: Some(subtitle.into()),
+            legend: super::legend_of(cmp, load::swept_configs(cmp, &t)),
+            footnotes,
+        };
+        Figure {
+            frame,
+            body: Body::Lines(plot(cmp, &t, p99)),
+        }
+    }
+}
+
+fn plot(cmp: &Comparison, t: &SweepTable, p99: bool) -> LinePlot {
+    let pts = || t.sweeps.iter().flat_map(|s| load::points(s));
+    let max_iops = pts().map(|p| p.iops).fold(0.0, f64::max);
+    let mut lat: Vec<f64> = pts().filter_map(|p| p.lat_mean_ns).collect();
+    if p99 {
+        lat.extend(pts().filter_map(|p| p.clat_p99_ns));
+    }
+    if let Some(slo) = cmp.sweep_rules.slo {
+        lat.push(slo.target_ns);
+    }
+    let (lat_scale, y, y_ticks, log) = load::latency_axis(&lat);
+    let (x_scale, x, x_ticks, x_title) = load::value_axis(Metric::Iops, max_iops);
+    let mut plot = LinePlot::new(x, y, Vec::new());
+    for s in &t.sweeps {
+        add_sweep(&mut plot, cmp, s, (&x_scale, &lat_scale), p99);
+    }
+    if let Some(slo) = cmp.sweep_rules.slo {
+        plot.rules.push(HRule {
+            y: lat_scale.to_display(slo.target_ns),
+            text: format!("target: {}", slo_target_text(slo.metric, slo.target_ns)),
+        });
+    }
+    plot.x_ticks = x_ticks;
+    plot.y_ticks = y_ticks;
+    plot.x_title = x_title;
+    let log = if log { ", log scale" } else { "" };
+    let what = if p99 { "Latency" } else { "Mean latency" };
+    plot.y_title = format!("{what} ({}{log})", lat_scale.unit);
+    plot.y_label_width = 6.0;
+    plot
+}
+
+/// One config's lines, its point labels, its knee ring and SLO diamond.
+fn add_sweep(
+    plot: &mut LinePlot,
+    cmp: &Comparison,
+    s: &Sweep,
+    (xs, ys): (&Scale, &Scale),
+    p99: bool,
+) {
+    let color = load::color_of(cmp, &s.config);
+    let pts = load::points(s);
+    let at = |p: &SweepPoint, lat: Option<f64>| Some((xs.to_display(p.iops), ys.to_display(lat?)));
+    let mean: Vec<(f64, f64)> = pts.iter().filter_map(|p| at(p, p.lat_mean_ns)).collect();
+    if p99 {
+        let points: Vec<(f64, f64)> = pts.iter().filter_map(|p| at(p, p.clat_p99_ns)).collect();
+        plot.lines.push(Line {
+            color,
+            points,
+            dots: true,
+            stroke: Stroke::Dashed,
+        });
+    }
+    plot.lines.push(Line::solid(color, mean, true));
+    let is_knee = |p: &SweepPoint| {
+        s.knee
+            .is_some_and(|k| k.iodepth == p.iodepth && k.numjobs == p.numjobs)
+    };
+    for p in &pts {
+        let Some(xy) = at(p, p.lat_mean_ns) else {
+            continue;
+        };
+        let knee = is_knee(p);
+        if knee {
+            plot.markers.push(Marker {
+                at: xy,
+                color,
+                shape: MarkShape::Ring,
+            });
+        }
+        plot.labels.push(PointLabel {
+            at: xy,
+            text: if knee {
+                format!("{} knee", p.load().label())
+            } else {
+                p.load().label()
+            },
+            color,
+            strong: knee,
+        });
+    }
+    if let Some(a) = s.at_slo {
+        plot.markers.push(Marker {
+            at: (xs.to_display(a.iops), ys.to_display(a.lat_ns)),
+            color,
+            shape: MarkShape::Diamond,
+        });
+    }
+}

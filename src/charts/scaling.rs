@@ -1,0 +1,152 @@
+//! How one sweep shape scales with load: throughput (IOPS, or bandwidth
+//! from 64 KiB blocks) against I/Os in flight on a log2 axis, one line per
+//! config with its knee ringed; below it mean (solid) and p99 (dashed)
+//! latency against the same axis.
+
+use super::figure::{Body, Figure};
+use super::frame::Frame;
+use super::lines::{Line, LinePlot, MarkShape, Marker, Range, Stroke};
+use super::load::{self, Throughput};
+use super::scale::{Scale, number};
+use crate::compare::{Comparison, Sweep};
+use crate::render::sweeps::SweepTable;
+
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Scaling {
+    /// Index into [`load::tables`].
+    pub table: usize,
+}
+
+pub(crate) fn plan(cmp: &Comparison) -> Vec<Scaling> {
+    (0..load::tables(cmp).len())
+        .map(|table| Scaling { table })
+        .collect()
+}
+
+impl Scaling {
+    pub fn stem(&self, cmp: &Comparison) -> String {
+        let t = load::table(cmp, self.table);
+        format!("scaling_{}", super::workload_slug(t.workloads[0]))
+    }
+
+    pub fn figure(&self, cmp: &Comparison) -> Figure {
+        let t = load::table(cmp, self.table);
+        let w = t.workloads[0];
+        let x = load::log2_range(
+            t.sweeps
+                .iter()
+                .flat_map(|s| load::points(s))
+                .map(load::x_of),
+        );
+        let ticks = load::log2_ticks(x, |v| number(v, 0, false));
+        let mut top = throughput_plot(cmp, &t, x);
+        top.x_ticks = ticks.clone();
+        let mut bottom = latency_plot(cmp, &t, x);
+        bottom.x_ticks = ticks;
+        bottom.x_title = load::x_title(&t.sweeps);
+        let mut footnotes = vec![load::knee_note(cmp, &t.sweeps)];
+        if t.is_grid() {
+            footnotes.push(
+                "Where several iodepth × numjobs reach the same number of I/Os in flight, the one with the most IOPS is drawn."
+                    .into(),
+            );
+        }
+        footnotes.extend(load::depth_notes(&t.sweeps));
+        let frame = Frame {
+            title: format!(
+                "{} ({}): scaling with load",
+                super::workload_label(w),
+                w.direction
+            ),
+            subtitle: Some(
+                "Each point a measured load point; more throughput and less latency are better"
+                    .into(),
+            ),
+            legend: super::legend_of(cmp, load::swept_configs(cmp, &t)),
+            footnotes,
+        };
+        Figure {
+            frame,
+            body: Body::Stack(vec![top, bottom]),
+        }
+    }
+}
+
+fn throughput_plot(cmp: &Comparison, t: &SweepTable, x: Range) -> LinePlot {
+    let kind = Throughput::of(t.shape.bs_bytes);
+    let max = t
+        .sweeps
+        .iter()
+        .flat_map(|s| load::points(s))
+        .map(|p| kind.value(p))
+        .fold(0.0, f64::max);
+    let (scale, y, y_ticks, title) = load::value_axis(kind.metric(), max);
+    let line = |s: &&Sweep| {
+        let pts = load::points(s)
+            .into_iter()
+            .map(|p| (load::x_of(p), scale.to_display(kind.value(p))))
+            .collect();
+        Line::solid(load::color_of(cmp, &s.config), pts, true)
+    };
+    let mut plot = LinePlot::new(x, y, t.sweeps.iter().map(line).collect());
+    plot.heading = Some(format!("{} (higher is better)", title));
+    plot.y_ticks = y_ticks;
+    plot.y_title = title;
+    plot.markers = t
+        .sweeps
+        .iter()
+        .filter_map(|s| knee_marker(cmp, s, kind, &scale))
+        .collect();
+    plot
+}
+
+/// A ring on the knee point of the throughput line.
+fn knee_marker(cmp: &Comparison, s: &Sweep, kind: Throughput, scale: &Scale) -> Option<Marker> {
+    let k = s.knee?;
+    let p = s
+        .points
+        .iter()
+        .find(|p| p.iodepth == k.iodepth && p.numjobs == k.numjobs)?;
+    Some(Marker {
+        at: (load::x_of(p), scale.to_display(kind.value(p))),
+        color: load::color_of(cmp, &s.config),
+        shape: MarkShape::Ring,
+    })
+}
+
+fn latency_plot(cmp: &Comparison, t: &SweepTable, x: Range) -> LinePlot {
+    let all: Vec<f64> = t
+        .sweeps
+        .iter()
+        .flat_map(|s| load::points(s))
+        .flat_map(|p| [p.lat_mean_ns, p.clat_p99_ns])
+        .flatten()
+        .collect();
+    let (scale, y, y_ticks, log) = load::latency_axis(&all);
+    let mut lines = Vec::new();
+    for s in &t.sweeps {
+        let color = load::color_of(cmp, &s.config);
+        let pts = load::points(s);
+        let series = |f: fn(&crate::compare::SweepPoint) -> Option<f64>| -> Vec<(f64, f64)> {
+            pts.iter()
+                .filter_map(|p| Some((load::x_of(p), scale.to_display(f(p)?))))
+                .collect()
+        };
+        lines.push(Line::solid(color, series(|p| p.lat_mean_ns), true));
+        let p99 = series(|p| p.clat_p99_ns);
+        if !p99.is_empty() {
+            lines.push(Line {
+                color,
+                points: p99,
+                dots: true,
+                stroke: Stroke::Dashed,
+            });
+        }
+    }
+    let mut plot = LinePlot::new(x, y, lines);
+    plot.heading = Some("Latency: mean solid, p99 dashed (lower is better)".into());
+    plot.y_ticks = y_ticks;
+    let log = if log { ", log scale" } else { "" };
+    plot.y_title = format!("Latency ({}{log})", scale.unit);
+    plot
+}

@@ -1,0 +1,98 @@
+//! Which workloads make one sweep table: a shape (rw, bs, direction,
+//! rwmixread) that some config measured at two or more load points, its
+//! load points in order and the configs that have values there. Shared by
+//! the table renderers and the charts, so both show the same rows; neither
+//! decides anything here, they only group what the comparison holds.
+
+use crate::compare::workload::Shape;
+use crate::compare::{Comparison, LoadPoint, Metric, Sweep, Workload};
+
+/// One sweep shape of a comparison.
+#[derive(Debug, Clone)]
+pub struct SweepTable<'a> {
+    pub shape: Shape,
+    /// The shape's workloads, one per load point, in load order.
+    pub workloads: Vec<&'a Workload>,
+    /// Configs (display order) with a value at one load point or more.
+    pub configs: Vec<&'a str>,
+    /// The shape's sweeps, one per config measured at two load points or
+    /// more, in display order.
+    pub sweeps: Vec<&'a Sweep>,
+}
+
+/// The shape a sweep is of.
+pub fn shape_of(s: &Sweep) -> Shape {
+    Shape {
+        rw: s.rw.clone(),
+        bs_bytes: s.bs_bytes,
+        direction: s.direction,
+        rwmixread: s.rwmixread,
+    }
+}
+
+/// Every shape with a sweep, in the comparison's workload order.
+pub fn tables(cmp: &Comparison) -> Vec<SweepTable<'_>> {
+    let mut out: Vec<SweepTable> = Vec::new();
+    for s in &cmp.sweeps {
+        let shape = shape_of(s);
+        match out.iter_mut().find(|t| t.shape == shape) {
+            Some(t) => t.sweeps.push(s),
+            None => out.push(table(cmp, shape, s)),
+        }
+    }
+    out
+}
+
+fn table<'a>(cmp: &'a Comparison, shape: Shape, first: &'a Sweep) -> SweepTable<'a> {
+    let mut workloads: Vec<&Workload> = cmp
+        .workloads
+        .iter()
+        .filter(|w| w.shape() == shape)
+        .collect();
+    workloads.sort_by_key(|w| w.load());
+    let configs = cmp
+        .configs
+        .iter()
+        .filter(|c| workloads.iter().any(|w| iops(w, c).is_some()))
+        .map(String::as_str)
+        .collect();
+    SweepTable {
+        shape,
+        workloads,
+        configs,
+        sweeps: vec![first],
+    }
+}
+
+/// A config's IOPS in a workload, when it has one.
+pub fn iops(w: &Workload, config: &str) -> Option<f64> {
+    w.metric(Metric::Iops)?
+        .values
+        .get(config)
+        .copied()
+        .flatten()
+}
+
+impl SweepTable<'_> {
+    /// True when some sweep of the shape varies both iodepth and numjobs:
+    /// it gets an iodepth x numjobs grid.
+    pub fn is_grid(&self) -> bool {
+        self.sweeps.iter().any(|s| is_grid(s))
+    }
+
+    /// The workload at `load`, when the shape was measured there.
+    pub fn at(&self, load: LoadPoint) -> Option<&Workload> {
+        self.workloads.iter().copied().find(|w| w.load() == load)
+    }
+
+    /// The config's sweep in this shape.
+    pub fn sweep_of(&self, config: &str) -> Option<&Sweep> {
+        self.sweeps.iter().copied().find(|s| s.config == config)
+    }
+}
+
+/// A sweep over both iodepth and numjobs.
+pub fn is_grid(s: &Sweep) -> bool {
+    let parts: Vec<&str> = s.axis.split('+').collect();
+    parts.contains(&"iodepth") && parts.contains(&"numjobs")
+}
