@@ -294,6 +294,17 @@ pub(crate) fn workload_point_slug(cmp: &Comparison, w: &Workload) -> String {
     slug
 }
 
+/// A bar's category: [`workload_label`], with the load point (`randread
+/// 4k QD16`) when the comparison's loads vary, so the bars of a sweep are
+/// told apart.
+pub(crate) fn bar_label(cmp: &Comparison, w: &Workload) -> String {
+    if cmp.has_load_points() {
+        format!("{} {}", workload_label(w), w.load().label())
+    } else {
+        workload_label(w)
+    }
+}
+
 /// [`workload_label`], with " at QD16" when the comparison's loads vary.
 pub(crate) fn workload_point_label(cmp: &Comparison, w: &Workload) -> String {
     if cmp.has_load_points() {
@@ -409,7 +420,7 @@ pub(crate) fn group_results(
     cmp.workloads
         .iter()
         .filter(|w| w.direction == direction)
-        .filter_map(|w| Some((workload_label(w), result(w, metric)?)))
+        .filter_map(|w| Some((bar_label(cmp, w), result(w, metric)?)))
         .unzip()
 }
 
@@ -549,7 +560,7 @@ pub(crate) fn workload_notes(cmp: &Comparison, direction: Direction) -> Vec<Stri
         .flat_map(|w| {
             w.notes
                 .iter()
-                .map(move |n| format!("{}: {n}", workload_label(w)))
+                .map(move |n| format!("{}: {n}", bar_label(cmp, w)))
         })
         .collect();
     let mut out: Vec<String> = notes.iter().take(MAX).cloned().collect();
