@@ -849,3 +849,18 @@ fn block_sizes_of_one_rw_get_a_chart() {
     let published = plan(&published());
     assert!(published.iter().all(|c| !matches!(c, Chart::BlockSizes(_))));
 }
+
+#[test]
+fn bars_of_a_sweep_name_their_load_point() {
+    let mut cmp = published_with(|s| s.to_string());
+    let (labels, _) = group_results(&cmp, Direction::Read, Metric::Iops);
+    assert!(labels.iter().all(|l| !l.contains("QD")), "{labels:?}");
+    // The same workload at a second depth: every bar now names its load.
+    let mut deeper = cmp.workloads[0].clone();
+    deeper.iodepth *= 2;
+    cmp.workloads.push(deeper);
+    let (labels, _) = group_results(&cmp, cmp.workloads[0].direction, Metric::Iops);
+    let distinct: BTreeSet<&String> = labels.iter().collect();
+    assert_eq!(distinct.len(), labels.len(), "{labels:?}");
+    assert!(labels.iter().all(|l| l.contains(" QD")), "{labels:?}");
+}
