@@ -34,7 +34,8 @@ fn cumulative(bins: &[(u64, u64)]) -> Vec<(f64, f64)> {
 
 pub(crate) fn plan(cmp: &Comparison) -> Vec<Cdf> {
     super::workloads_where(cmp, |w| {
-        w.clat_bins.values().any(|b| !cumulative(b).is_empty())
+        super::gets_distribution_charts(cmp, w)
+            && w.clat_bins.values().any(|b| !cumulative(b).is_empty())
     })
     .into_iter()
     .map(|workload| Cdf { workload })

@@ -294,6 +294,31 @@ pub(crate) fn workload_point_slug(cmp: &Comparison, w: &Workload) -> String {
     slug
 }
 
+/// Whether a workload gets its own latency-distribution charts
+/// (percentiles, CDF). Every workload outside a sweep does; of a sweep, only
+/// the lightest load and each config's knee and peak: a chart per depth of
+/// a 32-point grid would bury the ones a reader needs.
+pub(crate) fn gets_distribution_charts(cmp: &Comparison, w: &Workload) -> bool {
+    let sweeps: Vec<_> = cmp
+        .sweeps
+        .iter()
+        .filter(|s| (&s.rw, s.bs_bytes, s.direction, s.rwmixread) == (&w.rw, w.bs_bytes, w.direction, w.rwmixread))
+        .collect();
+    if sweeps.is_empty() {
+        return true;
+    }
+    let load = w.load();
+    let lightest = sweeps
+        .iter()
+        .flat_map(|s| s.points.iter().map(|p| p.load()))
+        .min_by_key(|l| (l.outstanding(), *l));
+    lightest == Some(load)
+        || sweeps.iter().any(|s| {
+            (s.peak.iodepth, s.peak.numjobs) == (load.iodepth, load.numjobs)
+                || s.knee.is_some_and(|k| (k.iodepth, k.numjobs) == (load.iodepth, load.numjobs))
+        })
+}
+
 /// A bar's category: [`workload_label`], with the load point (`randread
 /// 4k QD16`) when the comparison's loads vary, so the bars of a sweep are
 /// told apart.

@@ -29,7 +29,8 @@ fn nines(pct: f64) -> f64 {
 
 pub(crate) fn plan(cmp: &Comparison) -> Vec<Percentiles> {
     super::workloads_where(cmp, |w| {
-        w.percentiles.values().any(|p| !points(p).is_empty())
+        super::gets_distribution_charts(cmp, w)
+            && w.percentiles.values().any(|p| !points(p).is_empty())
     })
     .into_iter()
     .map(|workload| Percentiles { workload })

@@ -192,3 +192,35 @@ fn a_harness_grid_lines_up_with_fios_point_by_point() {
         .collect();
     assert_eq!(loads, [(1, 1), (1, 4), (1, 16), (2, 1), (2, 4), (2, 16)]);
 }
+
+#[test]
+fn a_sweep_draws_distributions_only_at_its_lightest_load_knee_and_peak() {
+    let out = tempfile::tempdir().unwrap();
+    let o = nvcmp()
+        .args(["--quiet", "analyze"])
+        .arg(fixture("sweep/synthetic"))
+        .arg("--out")
+        .arg(out.path())
+        .output()
+        .unwrap();
+    assert_ok(&o);
+    let mut charts: Vec<String> = std::fs::read_dir(out.path().join("charts"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    charts.sort();
+    let pct: Vec<&String> = charts.iter().filter(|c| c.starts_with("percentiles_")).collect();
+    assert_eq!(
+        pct,
+        [
+            "percentiles_randread_4k_read_qd1.png",
+            "percentiles_randread_4k_read_qd128.png",
+            "percentiles_randread_4k_read_qd16.png"
+        ]
+    );
+    for kind in ["scaling_randread_4k_read.png", "iops_latency_randread_4k_read.png"] {
+        assert!(charts.iter().any(|c| c == kind), "{charts:?}");
+    }
+    // One load axis only: no heatmap.
+    assert!(!charts.iter().any(|c| c.starts_with("heatmap_")), "{charts:?}");
+}
