@@ -190,24 +190,7 @@ pub fn duplicate_name(jobs: &[JobSpec]) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn job() -> JobSpec {
-        JobSpec {
-            name: "x".into(),
-            rw: Rw::RandRead,
-            bs: 4096,
-            iodepth: 32,
-            iodepth_batch: 1,
-            iodepth_batch_complete: 1,
-            numjobs: 1,
-            runtime_s: 10,
-            ramp_s: 0,
-            size: 1 << 30,
-            rwmixread: 50,
-            direct: true,
-            time_based: true,
-        }
-    }
+    use crate::run::spec::tests::job;
 
     fn names(jobs: &[JobSpec]) -> Vec<&str> {
         jobs.iter().map(|j| j.name.as_str()).collect()

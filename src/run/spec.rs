@@ -182,10 +182,12 @@ pub fn spec_hash(canonical: &str) -> String {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn job() -> JobSpec {
+    /// A randread 4k QD32 job of 10 s on 1 GiB, for tests here and in
+    /// `matrix`.
+    pub(crate) fn job() -> JobSpec {
         JobSpec {
             name: "x".into(),
             rw: Rw::RandRead,
