@@ -102,7 +102,9 @@ pub fn to_dataframe(rows: &[Row]) -> PolarsResult<DataFrame> {
         col!("bw_sample_stddev", |r: &Row| r.bw_sample_stddev),
         col!("filename", |r: &Row| r.filename.as_deref()),
         col!("timestamp", |r: &Row| r.timestamp),
-        col!("effective_iodepth", |r: &Row| r.effective_iodepth.map(i64::from)),
+        col!("effective_iodepth", |r: &Row| r
+            .effective_iodepth
+            .map(i64::from)),
     ];
     DataFrame::new(rows.len(), columns)
 }

@@ -302,7 +302,10 @@ pub(crate) fn gets_distribution_charts(cmp: &Comparison, w: &Workload) -> bool {
     let sweeps: Vec<_> = cmp
         .sweeps
         .iter()
-        .filter(|s| (&s.rw, s.bs_bytes, s.direction, s.rwmixread) == (&w.rw, w.bs_bytes, w.direction, w.rwmixread))
+        .filter(|s| {
+            (&s.rw, s.bs_bytes, s.direction, s.rwmixread)
+                == (&w.rw, w.bs_bytes, w.direction, w.rwmixread)
+        })
         .collect();
     if sweeps.is_empty() {
         return true;
@@ -315,7 +318,8 @@ pub(crate) fn gets_distribution_charts(cmp: &Comparison, w: &Workload) -> bool {
     lightest == Some(load)
         || sweeps.iter().any(|s| {
             (s.peak.iodepth, s.peak.numjobs) == (load.iodepth, load.numjobs)
-                || s.knee.is_some_and(|k| (k.iodepth, k.numjobs) == (load.iodepth, load.numjobs))
+                || s.knee
+                    .is_some_and(|k| (k.iodepth, k.numjobs) == (load.iodepth, load.numjobs))
         })
 }
 

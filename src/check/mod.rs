@@ -118,7 +118,9 @@ impl Finding {
         if let Some(mix) = self.rwmixread {
             s.push_str(&format!(" rwmixread={mix}"));
         }
-        if let (Some(iodepth), Some(numjobs), true) = (self.iodepth, self.numjobs, self.load_in_name) {
+        if let (Some(iodepth), Some(numjobs), true) =
+            (self.iodepth, self.numjobs, self.load_in_name)
+        {
             let load = compare::LoadPoint {
                 hosts: self.hosts.unwrap_or(1),
                 numjobs,
@@ -359,8 +361,21 @@ fn sweep_findings(cmp: &Comparison, opts: &CheckOptions) -> Vec<Finding> {
             cmp.workloads
                 .iter()
                 .find(|w| {
-                    (&w.rw, w.bs_bytes, w.direction, w.rwmixread, w.iodepth, w.numjobs)
-                        == (&s.rw, s.bs_bytes, s.direction, s.rwmixread, iodepth, numjobs)
+                    (
+                        &w.rw,
+                        w.bs_bytes,
+                        w.direction,
+                        w.rwmixread,
+                        w.iodepth,
+                        w.numjobs,
+                    ) == (
+                        &s.rw,
+                        s.bs_bytes,
+                        s.direction,
+                        s.rwmixread,
+                        iodepth,
+                        numjobs,
+                    )
                 })
                 .and_then(|w| w.metric(Metric::Iops))
                 .and_then(|m| m.precision.get(&s.config).copied())

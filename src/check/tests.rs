@@ -288,7 +288,16 @@ const FAST: [f64; 8] = [20e3, 40e3, 78e3, 150e3, 280e3, 300e3, 305e3, 306e3];
 fn sweep(scale_from_qd32: f64) -> Vec<Row> {
     QDS.iter()
         .zip(FAST)
-        .map(|(qd, iops)| sweep_row(*qd, if *qd >= 32 { iops * scale_from_qd32 } else { iops }))
+        .map(|(qd, iops)| {
+            sweep_row(
+                *qd,
+                if *qd >= 32 {
+                    iops * scale_from_qd32
+                } else {
+                    iops
+                },
+            )
+        })
         .collect()
 }
 
@@ -321,7 +330,10 @@ fn a_load_point_on_one_side_only_is_missing_never_a_regression() {
     cand.retain(|r| r.iodepth != 128);
     let r = check(&base, &cand, &CheckOptions::default());
     let f = at_load(&r, 128, Metric::Iops);
-    assert_eq!((f.verdict, f.rule), (Verdict::Missing, CheckRule::WorkloadMissing));
+    assert_eq!(
+        (f.verdict, f.rule),
+        (Verdict::Missing, CheckRule::WorkloadMissing)
+    );
     assert_eq!(r.count(Verdict::Regression), 0);
     assert_eq!(r.missing_workloads(), ["randread 4k read QD128"]);
     // Not the whole curve: no sweep-level gate.
@@ -345,11 +357,19 @@ fn whole_curves_gate_peak_iops_and_iops_at_the_target() {
     // 15 % less from QD32 on: the peak falls from 306k at QD128 to 280k
     // at QD16 (-8.5 %).
     let r = check(&sweep(1.0), &sweep(0.85), &opts);
-    let peak = r.findings.iter().find(|f| f.sweep == Some(SweepGate::Peak)).unwrap();
+    let peak = r
+        .findings
+        .iter()
+        .find(|f| f.sweep == Some(SweepGate::Peak))
+        .unwrap();
     assert_eq!((peak.baseline, peak.candidate), (Some(306e3), Some(280e3)));
     assert_eq!(peak.verdict, Verdict::Regression);
     assert_eq!(peak.workload(), "randread 4k read sweep peak");
-    let slo = r.findings.iter().find(|f| f.sweep == Some(SweepGate::AtSlo)).unwrap();
+    let slo = r
+        .findings
+        .iter()
+        .find(|f| f.sweep == Some(SweepGate::AtSlo))
+        .unwrap();
     assert_eq!(slo.verdict, Verdict::Regression, "{slo:?}");
     assert!(r.failed());
 }

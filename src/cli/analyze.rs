@@ -142,7 +142,10 @@ fn parse_round(s: &str) -> Result<(Metric, f64), CliError> {
 }
 
 fn sweep_rules(args: &Args) -> Result<compare::SweepRules, CliError> {
-    for (flag, v) in [("--knee-gain", args.knee_gain), ("--knee-latency", args.knee_latency)] {
+    for (flag, v) in [
+        ("--knee-gain", args.knee_gain),
+        ("--knee-latency", args.knee_latency),
+    ] {
         if !(v.is_finite() && v >= 0.0) {
             return Err(CliError::usage(format!(
                 "{flag} {v}: must be a percentage, 0 or more"
@@ -150,9 +153,9 @@ fn sweep_rules(args: &Args) -> Result<compare::SweepRules, CliError> {
         }
     }
     let slo = match &args.slo {
-        Some(s) => Some(
-            compare::sweep::parse_slo(s).map_err(|e| CliError::usage(format!("--slo {e}")))?,
-        ),
+        Some(s) => {
+            Some(compare::sweep::parse_slo(s).map_err(|e| CliError::usage(format!("--slo {e}")))?)
+        }
         None => None,
     };
     Ok(compare::SweepRules {

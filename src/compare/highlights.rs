@@ -15,9 +15,11 @@
 //!    cover it).
 
 use super::metric::{Scales, format_number};
-use super::model::{Better, Comparison, LoadPoint, Metric, MetricResult, Slo, SloMetric, Sweep, Workload};
-use super::workload::Shape;
+use super::model::{
+    Better, Comparison, LoadPoint, Metric, MetricResult, Slo, SloMetric, Sweep, Workload,
+};
 use super::stats::precision_tie;
+use super::workload::Shape;
 use crate::model::Direction;
 
 /// Spread under which all configs are called "within X % of each other".
@@ -340,7 +342,13 @@ fn top_of<'a>(r: &MetricResult, configs: &'a [String]) -> Option<(&'a str, f64, 
 /// `148k`, `1.23M`, `950`: IOPS the way reviews print them in sentences.
 fn iops_short(v: f64) -> String {
     let sig3 = |x: f64| {
-        let d = if x >= 100.0 { 0 } else if x >= 10.0 { 1 } else { 2 };
+        let d = if x >= 100.0 {
+            0
+        } else if x >= 10.0 {
+            1
+        } else {
+            2
+        };
         format_number(x, d, true)
     };
     if v >= 1e6 {
@@ -429,7 +437,9 @@ fn sweep_sentences(cmp: &Comparison) -> Vec<String> {
 }
 
 fn slo_sentence(title: &str, sweeps: &[&Sweep], slo: Slo) -> String {
-    let target = Metric::LatMeanNs.scale(slo.target_ns).with_unit(slo.target_ns);
+    let target = Metric::LatMeanNs
+        .scale(slo.target_ns)
+        .with_unit(slo.target_ns);
     let name = match slo.metric {
         SloMetric::ClatP99 => "p99 completion latency",
         SloMetric::LatMean => "mean latency",

@@ -124,7 +124,9 @@ impl Default for LoadPoint {
 impl LoadPoint {
     /// I/Os in flight at most: iodepth x numjobs x hosts.
     pub fn outstanding(&self) -> u64 {
-        u64::from(self.iodepth.max(1)) * u64::from(self.numjobs.max(1)) * u64::from(self.hosts.max(1))
+        u64::from(self.iodepth.max(1))
+            * u64::from(self.numjobs.max(1))
+            * u64::from(self.hosts.max(1))
     }
 
     /// `QD32`, `QD32 x 4 jobs`, `QD32 x 4 jobs x 2 hosts`.

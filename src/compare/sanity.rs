@@ -109,13 +109,22 @@ pub fn mixed_engines(grouped: &super::workload::Grouped) -> Vec<String> {
             indexmap::IndexMap::new();
         for r in workloads.values().flatten() {
             if !r.engine.is_empty() && r.engine != "unknown" {
-                files.entry(r.engine.as_str()).or_default().insert(&r.source);
+                files
+                    .entry(r.engine.as_str())
+                    .or_default()
+                    .insert(&r.source);
             }
         }
         if files.len() > 1 {
             let parts: Vec<String> = files
                 .iter()
-                .map(|(e, f)| format!("{e} ({} file{})", f.len(), if f.len() == 1 { "" } else { "s" }))
+                .map(|(e, f)| {
+                    format!(
+                        "{e} ({} file{})",
+                        f.len(),
+                        if f.len() == 1 { "" } else { "s" }
+                    )
+                })
                 .collect();
             out.push(format!(
                 "{config} holds results from several engines: {}; `--label-by engine` (or one folder per engine) compares them",

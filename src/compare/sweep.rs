@@ -39,10 +39,8 @@ pub fn build(cmp: &Comparison) -> Vec<Sweep> {
     let mut out = Vec::new();
     for (shape, workloads) in by_shape {
         for config in &cmp.configs {
-            let points: Vec<SweepPoint> = workloads
-                .iter()
-                .filter_map(|w| point(w, config))
-                .collect();
+            let points: Vec<SweepPoint> =
+                workloads.iter().filter_map(|w| point(w, config)).collect();
             if points.len() < 2 {
                 continue;
             }
@@ -54,7 +52,10 @@ pub fn build(cmp: &Comparison) -> Vec<Sweep> {
 
 /// One config's values at one workload's load point.
 fn point(w: &Workload, config: &str) -> Option<SweepPoint> {
-    let value = |m: Metric| w.metric(m).and_then(|r| r.values.get(config).copied().flatten());
+    let value = |m: Metric| {
+        w.metric(m)
+            .and_then(|r| r.values.get(config).copied().flatten())
+    };
     Some(SweepPoint {
         iodepth: w.iodepth,
         numjobs: w.numjobs,
@@ -225,7 +226,9 @@ pub fn parse_slo(s: &str) -> Result<Slo, String> {
     };
     let target_ns = crate::units::parse_duration_ns(target)
         .filter(|t| *t > 0.0)
-        .ok_or_else(|| format!("`{target}`: expected a positive time such as 1ms, 500us, 2000ns"))?;
+        .ok_or_else(|| {
+            format!("`{target}`: expected a positive time such as 1ms, 500us, 2000ns")
+        })?;
     Ok(Slo { metric, target_ns })
 }
 

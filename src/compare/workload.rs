@@ -7,8 +7,8 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use indexmap::IndexMap;
 
-use super::stats::Summary;
 use super::model::LoadPoint;
+use super::stats::Summary;
 use crate::model::{Direction, Row};
 
 /// What a workload does, whatever the load: rw + block size (+ rwmixread)

@@ -17,10 +17,7 @@ pub type Distribution = [f64; 7];
 
 /// Index of the bucket `depth` falls into.
 pub fn bucket_of(depth: u32) -> usize {
-    BUCKETS
-        .iter()
-        .rposition(|&lo| depth >= lo)
-        .unwrap_or(0)
+    BUCKETS.iter().rposition(|&lo| depth >= lo).unwrap_or(0)
 }
 
 /// fio's engines that do one I/O at a time (`FIO_SYNCIO` in fio's engines).
@@ -118,7 +115,14 @@ mod tests {
 
     #[test]
     fn json_levels_and_bad_text() {
-        let d = from_levels([("1", 0.0), ("2", 0.0), ("4", 100.0), ("8", 0.0), (">=64", 0.0)]).unwrap();
+        let d = from_levels([
+            ("1", 0.0),
+            ("2", 0.0),
+            ("4", 100.0),
+            ("8", 0.0),
+            (">=64", 0.0),
+        ])
+        .unwrap();
         assert_eq!(effective("libaio", 4, Some(&d)), Some(4));
         assert_eq!(effective("libaio", 16, Some(&d)), Some(4));
         assert!(parse_text("1=100.0%, 2=x%").is_none());

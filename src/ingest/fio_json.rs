@@ -503,7 +503,10 @@ fn job_rows(doc: &FioOutput, job: &Job, ctx: &JobCtx<'_>, out: &mut Parsed) {
     let iodepth = iodepth.unwrap_or(1);
     let numjobs = opts.get_u32("numjobs").unwrap_or(1);
     let levels = job.iodepth_level.as_ref().and_then(|l| {
-        depth::from_levels(l.iter().filter_map(|(k, v)| Some((k.as_str(), v.as_f64()?))))
+        depth::from_levels(
+            l.iter()
+                .filter_map(|(k, v)| Some((k.as_str(), v.as_f64()?))),
+        )
     });
     let effective_iodepth = depth::effective(&engine, iodepth, levels.as_ref());
     let rwmixread = opts

@@ -6,7 +6,12 @@ use serde_json::Value;
 use crate::common::{assert_ok, fixture, nvcmp, stderr};
 
 fn analyze_json(args: &[&str]) -> Value {
-    let o = nvcmp().arg("analyze").args(args).args(["--format", "json"]).output().unwrap();
+    let o = nvcmp()
+        .arg("analyze")
+        .args(args)
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
     assert_ok(&o);
     serde_json::from_slice(&o.stdout).unwrap()
 }
@@ -39,9 +44,16 @@ fn a_depth_sweep_keeps_its_points_and_psync_is_named() {
     let qd32 = &j["workloads"][5];
     assert_eq!(qd32["effective_iodepth"]["psync"], 1);
     assert_eq!(qd32["effective_iodepth"]["libaio"], 32);
-    let notes: Vec<&str> = qd32["notes"].as_array().unwrap().iter().map(|n| n.as_str().unwrap()).collect();
+    let notes: Vec<&str> = qd32["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_str().unwrap())
+        .collect();
     assert!(
-        notes.iter().any(|n| n.starts_with("psync ran at queue depth 1, not 32")),
+        notes
+            .iter()
+            .any(|n| n.starts_with("psync ran at queue depth 1, not 32")),
         "{notes:?}"
     );
     // QD1 asked for 1 everywhere: no effective depths listed.
@@ -58,7 +70,10 @@ fn a_depth_sweep_keeps_its_points_and_psync_is_named() {
     .unwrap();
     let qd8 = &sweep(&j, "libaio")["points"][3];
     assert_eq!(qd8["iodepth"], 8);
-    assert_eq!(qd8["iops"].as_f64(), file["jobs"][0]["read"]["iops"].as_f64());
+    assert_eq!(
+        qd8["iops"].as_f64(),
+        file["jobs"][0]["read"]["iops"].as_f64()
+    );
 }
 
 #[test]
@@ -71,14 +86,32 @@ fn the_synthetic_sweep_gives_the_answers_it_was_built_with() {
     assert_eq!(fast["knee"]["iodepth"], 16);
     let slo = &fast["at_slo"];
     assert_eq!(slo["interpolated"], true);
-    assert_eq!((slo["iodepth"].as_u64(), slo["upper_iodepth"].as_u64()), (Some(64), Some(128)));
-    assert!((slo["iops"].as_f64().unwrap() - 305192.7).abs() < 0.1, "{slo}");
+    assert_eq!(
+        (slo["iodepth"].as_u64(), slo["upper_iodepth"].as_u64()),
+        (Some(64), Some(128))
+    );
+    assert!(
+        (slo["iops"].as_f64().unwrap() - 305192.7).abs() < 0.1,
+        "{slo}"
+    );
     let slow = sweep(&j, "slow");
     assert_eq!(slow["knee"]["iodepth"], 16);
     assert!((slow["at_slo"]["iops"].as_f64().unwrap() - 70198.5).abs() < 0.1);
-    let h: Vec<&str> = j["highlights"].as_array().unwrap().iter().map(|h| h.as_str().unwrap()).collect();
-    assert!(h.iter().any(|s| s.starts_with("In randread 4k sweeps, fast peaks at 306k IOPS at QD128")), "{h:?}");
-    assert!(h.iter().any(|s| s.starts_with("slow saturates at QD16")), "{h:?}");
+    let h: Vec<&str> = j["highlights"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h.as_str().unwrap())
+        .collect();
+    assert!(
+        h.iter()
+            .any(|s| s.starts_with("In randread 4k sweeps, fast peaks at 306k IOPS at QD128")),
+        "{h:?}"
+    );
+    assert!(
+        h.iter().any(|s| s.starts_with("slow saturates at QD16")),
+        "{h:?}"
+    );
 }
 
 #[test]
@@ -90,7 +123,12 @@ fn a_grid_and_a_numjobs_sweep_are_swept_along_their_axes() {
     let j = analyze_json(&[fixture("sweep/numjobs").to_str().unwrap()]);
     let s = sweep(&j, "io_uring");
     assert_eq!(s["axis"], "numjobs");
-    let jobs: Vec<u64> = s["points"].as_array().unwrap().iter().map(|p| p["numjobs"].as_u64().unwrap()).collect();
+    let jobs: Vec<u64> = s["points"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["numjobs"].as_u64().unwrap())
+        .collect();
     assert_eq!(jobs, [1, 2, 4]);
 }
 
@@ -98,7 +136,12 @@ fn a_grid_and_a_numjobs_sweep_are_swept_along_their_axes() {
 fn stonewalled_depths_in_one_file_are_three_points() {
     let j = analyze_json(&[fixture("sweep/stonewall").to_str().unwrap()]);
     let s = sweep(&j, "libaio");
-    let depths: Vec<u64> = s["points"].as_array().unwrap().iter().map(|p| p["iodepth"].as_u64().unwrap()).collect();
+    let depths: Vec<u64> = s["points"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["iodepth"].as_u64().unwrap())
+        .collect();
     assert_eq!(depths, [1, 4, 16]);
 }
 
@@ -141,13 +184,25 @@ fn a_label_mixing_engines_is_named_with_the_flag_that_separates_them() {
     let j = analyze_json(&[mixed.to_str().unwrap()]);
     let sanity = j["sanity"].to_string();
     assert!(
-        sanity.contains("mixed holds results from several engines: libaio (2 files), io_uring (1 file)")
-            || sanity.contains("mixed holds results from several engines: io_uring (1 file), libaio (2 files)"),
+        sanity.contains(
+            "mixed holds results from several engines: libaio (2 files), io_uring (1 file)"
+        ) || sanity.contains(
+            "mixed holds results from several engines: io_uring (1 file), libaio (2 files)"
+        ),
         "{sanity}"
     );
     assert!(sanity.contains("--label-by engine"), "{sanity}");
-    let qd4 = j["workloads"].as_array().unwrap().iter().find(|w| w["iodepth"] == 4).unwrap();
-    assert!(qd4["notes"].to_string().contains("mixes engines"), "{}", qd4["notes"]);
+    let qd4 = j["workloads"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|w| w["iodepth"] == 4)
+        .unwrap();
+    assert!(
+        qd4["notes"].to_string().contains("mixes engines"),
+        "{}",
+        qd4["notes"]
+    );
 }
 
 #[test]
@@ -174,21 +229,45 @@ fn a_harness_grid_lines_up_with_fios_point_by_point() {
         fixture("sweep/grid").to_str().unwrap(),
         fixture("sweep/harness").to_str().unwrap(),
     ]);
-    assert_eq!(j["configs"], serde_json::json!(["io_uring", "libaio", "nvcmp-libaio"]));
+    assert_eq!(
+        j["configs"],
+        serde_json::json!(["io_uring", "libaio", "nvcmp-libaio"])
+    );
     // Six load points, each with all three configs: nothing averaged, nothing missing.
     let ws = j["workloads"].as_array().unwrap();
     assert_eq!(ws.len(), 6);
     for w in ws {
-        let iops = w["metrics"].as_array().unwrap().iter().find(|m| m["metric"] == "iops").unwrap();
-        assert!(iops["values"].as_object().unwrap().values().all(|v| v.is_number()), "{w}");
-        assert!(!w["notes"].to_string().contains("ran randread"), "{}", w["notes"]);
+        let iops = w["metrics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["metric"] == "iops")
+            .unwrap();
+        assert!(
+            iops["values"]
+                .as_object()
+                .unwrap()
+                .values()
+                .all(|v| v.is_number()),
+            "{w}"
+        );
+        assert!(
+            !w["notes"].to_string().contains("ran randread"),
+            "{}",
+            w["notes"]
+        );
     }
     let s = sweep(&j, "nvcmp-libaio");
     let loads: Vec<(u64, u64)> = s["points"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|p| (p["numjobs"].as_u64().unwrap(), p["iodepth"].as_u64().unwrap()))
+        .map(|p| {
+            (
+                p["numjobs"].as_u64().unwrap(),
+                p["iodepth"].as_u64().unwrap(),
+            )
+        })
         .collect();
     assert_eq!(loads, [(1, 1), (1, 4), (1, 16), (2, 1), (2, 4), (2, 16)]);
 }
@@ -209,7 +288,10 @@ fn a_sweep_draws_distributions_only_at_its_lightest_load_knee_and_peak() {
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     charts.sort();
-    let pct: Vec<&String> = charts.iter().filter(|c| c.starts_with("percentiles_")).collect();
+    let pct: Vec<&String> = charts
+        .iter()
+        .filter(|c| c.starts_with("percentiles_"))
+        .collect();
     assert_eq!(
         pct,
         [
@@ -218,9 +300,15 @@ fn a_sweep_draws_distributions_only_at_its_lightest_load_knee_and_peak() {
             "percentiles_randread_4k_read_qd16.png"
         ]
     );
-    for kind in ["scaling_randread_4k_read.png", "iops_latency_randread_4k_read.png"] {
+    for kind in [
+        "scaling_randread_4k_read.png",
+        "iops_latency_randread_4k_read.png",
+    ] {
         assert!(charts.iter().any(|c| c == kind), "{charts:?}");
     }
     // One load axis only: no heatmap.
-    assert!(!charts.iter().any(|c| c.starts_with("heatmap_")), "{charts:?}");
+    assert!(
+        !charts.iter().any(|c| c.starts_with("heatmap_")),
+        "{charts:?}"
+    );
 }

@@ -66,7 +66,10 @@ fn peak_and_knee_by_construction() {
     let c = compare(&rows(), &CompareOptions::default());
     assert_eq!(c.sweeps.len(), 2);
     let fast = &c.sweeps[0];
-    assert_eq!((fast.config.as_str(), fast.axis.as_str()), ("fast", "iodepth"));
+    assert_eq!(
+        (fast.config.as_str(), fast.axis.as_str()),
+        ("fast", "iodepth")
+    );
     assert_eq!(fast.points.len(), 8);
     assert_eq!((fast.peak.iops, fast.peak.iodepth), (306e3, 128));
     let knee = fast.knee.unwrap();
@@ -96,7 +99,10 @@ fn the_knee_rule_is_a_setting() {
 
 #[test]
 fn no_knee_while_the_curve_still_pays() {
-    let rows: Vec<Row> = QDS.iter().map(|qd| row("lin", *qd, 1, f64::from(*qd) * 1e4)).collect();
+    let rows: Vec<Row> = QDS
+        .iter()
+        .map(|qd| row("lin", *qd, 1, f64::from(*qd) * 1e4))
+        .collect();
     let c = compare(&rows, &CompareOptions::default());
     assert_eq!(c.sweeps[0].knee, None);
     // A dip that recovers is not saturation.
@@ -136,7 +142,12 @@ fn a_grid_keeps_every_point_and_its_curve_takes_the_best_per_load() {
     let mut rows = Vec::new();
     for nj in [1, 2] {
         for qd in [1, 4, 16] {
-            rows.push(row("grid", qd, nj, f64::from(qd * nj) * 1e4 + f64::from(nj)));
+            rows.push(row(
+                "grid",
+                qd,
+                nj,
+                f64::from(qd * nj) * 1e4 + f64::from(nj),
+            ));
         }
     }
     let c = compare(&rows, &CompareOptions::default());
@@ -152,7 +163,10 @@ fn a_grid_keeps_every_point_and_its_curve_takes_the_best_per_load() {
 #[test]
 fn slo_parsing_names_what_is_wrong() {
     assert_eq!(parse_slo("clat_p99=1ms").unwrap().target_ns, 1e6);
-    assert_eq!(parse_slo("lat_mean=250us").unwrap().metric, SloMetric::LatMean);
+    assert_eq!(
+        parse_slo("lat_mean=250us").unwrap().metric,
+        SloMetric::LatMean
+    );
     assert!(parse_slo("p42=1ms").unwrap_err().contains("p42"));
     assert!(parse_slo("clat_p99").unwrap_err().contains("METRIC=TIME"));
     assert!(parse_slo("clat_p99=fast").unwrap_err().contains("fast"));
