@@ -302,10 +302,7 @@ pub(crate) fn gets_distribution_charts(cmp: &Comparison, w: &Workload) -> bool {
     let sweeps: Vec<_> = cmp
         .sweeps
         .iter()
-        .filter(|s| {
-            (&s.rw, s.bs_bytes, s.direction, s.rwmixread)
-                == (&w.rw, w.bs_bytes, w.direction, w.rwmixread)
-        })
+        .filter(|s| s.shape() == w.shape())
         .collect();
     if sweeps.is_empty() {
         return true;

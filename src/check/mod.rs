@@ -343,11 +343,11 @@ pub fn evaluate(cmp: &Comparison, opts: &CheckOptions) -> Report {
 fn sweep_findings(cmp: &Comparison, opts: &CheckOptions) -> Vec<Finding> {
     let mut out = Vec::new();
     for base in cmp.sweeps.iter().filter(|s| s.config == BASELINE) {
-        let Some(cand) = cmp.sweeps.iter().find(|s| {
-            s.config == CANDIDATE
-                && (&s.rw, s.bs_bytes, s.direction, s.rwmixread)
-                    == (&base.rw, base.bs_bytes, base.direction, base.rwmixread)
-        }) else {
+        let Some(cand) = cmp
+            .sweeps
+            .iter()
+            .find(|s| s.config == CANDIDATE && s.shape() == base.shape())
+        else {
             continue;
         };
         let whole = base
@@ -360,23 +360,7 @@ fn sweep_findings(cmp: &Comparison, opts: &CheckOptions) -> Vec<Finding> {
         let precision = |s: &compare::Sweep, iodepth: u32, numjobs: u32| {
             cmp.workloads
                 .iter()
-                .find(|w| {
-                    (
-                        &w.rw,
-                        w.bs_bytes,
-                        w.direction,
-                        w.rwmixread,
-                        w.iodepth,
-                        w.numjobs,
-                    ) == (
-                        &s.rw,
-                        s.bs_bytes,
-                        s.direction,
-                        s.rwmixread,
-                        iodepth,
-                        numjobs,
-                    )
-                })
+                .find(|w| w.shape() == s.shape() && (w.iodepth, w.numjobs) == (iodepth, numjobs))
                 .and_then(|w| w.metric(Metric::Iops))
                 .and_then(|m| m.precision.get(&s.config).copied())
                 .unwrap_or(0.0)

@@ -369,22 +369,17 @@ fn at(iodepth: u32, numjobs: u32) -> String {
 /// under the latency target.
 fn sweep_sentences(cmp: &Comparison) -> Vec<String> {
     let mut out = Vec::new();
-    let mut by_shape: Vec<(String, Vec<&Sweep>)> = Vec::new();
+    let mut by_shape: Vec<(Shape, Vec<&Sweep>)> = Vec::new();
     for s in &cmp.sweeps {
-        let title = Shape {
-            rw: s.rw.clone(),
-            bs_bytes: s.bs_bytes,
-            direction: s.direction,
-            rwmixread: s.rwmixread,
-        }
-        .title();
-        match by_shape.iter_mut().find(|(t, _)| *t == title) {
+        let shape = s.shape();
+        match by_shape.iter_mut().find(|(sh, _)| *sh == shape) {
             Some((_, v)) => v.push(s),
-            None => by_shape.push((title, vec![s])),
+            None => by_shape.push((shape, vec![s])),
         }
     }
     let rules = &cmp.sweep_rules;
-    for (title, sweeps) in by_shape {
+    for (shape, sweeps) in by_shape {
+        let title = shape.title();
         let mut ranked = sweeps.clone();
         ranked.sort_by(|a, b| b.peak.iops.total_cmp(&a.peak.iops));
         if let [first, second, ..] = ranked.as_slice() {

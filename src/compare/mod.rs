@@ -471,6 +471,18 @@ impl Workload {
     }
 }
 
+impl Sweep {
+    /// The rw/bs/direction/rwmixread this sweep measured.
+    pub fn shape(&self) -> workload::Shape {
+        workload::Shape {
+            rw: self.rw.clone(),
+            bs_bytes: self.bs_bytes,
+            direction: self.direction,
+            rwmixread: self.rwmixread,
+        }
+    }
+}
+
 impl Comparison {
     /// True when the workloads ran at more than one load point: titles then
     /// name the load.

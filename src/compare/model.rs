@@ -122,6 +122,15 @@ impl Default for LoadPoint {
 }
 
 impl LoadPoint {
+    /// A standalone run's load point (one host).
+    pub fn of(iodepth: u32, numjobs: u32) -> LoadPoint {
+        LoadPoint {
+            hosts: 1,
+            numjobs,
+            iodepth,
+        }
+    }
+
     /// I/Os in flight at most: iodepth x numjobs x hosts.
     pub fn outstanding(&self) -> u64 {
         u64::from(self.iodepth.max(1))

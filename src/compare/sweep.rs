@@ -24,8 +24,7 @@
 use indexmap::IndexMap;
 
 use super::model::{
-    AtSlo, Comparison, Knee, LoadPoint, Metric, Peak, Slo, SloMetric, Sweep, SweepPoint,
-    SweepRules, Workload,
+    AtSlo, Comparison, Knee, Metric, Peak, Slo, SloMetric, Sweep, SweepPoint, SweepRules, Workload,
 };
 use super::workload::Shape;
 
@@ -230,17 +229,6 @@ pub fn parse_slo(s: &str) -> Result<Slo, String> {
             format!("`{target}`: expected a positive time such as 1ms, 500us, 2000ns")
         })?;
     Ok(Slo { metric, target_ns })
-}
-
-impl LoadPoint {
-    /// Where a sweep point or knee sits, for sentences: `QD16`.
-    pub fn of(iodepth: u32, numjobs: u32) -> LoadPoint {
-        LoadPoint {
-            hosts: 1,
-            numjobs,
-            iodepth,
-        }
-    }
 }
 
 #[cfg(test)]

@@ -20,21 +20,11 @@ pub struct SweepTable<'a> {
     pub sweeps: Vec<&'a Sweep>,
 }
 
-/// The shape a sweep is of.
-pub fn shape_of(s: &Sweep) -> Shape {
-    Shape {
-        rw: s.rw.clone(),
-        bs_bytes: s.bs_bytes,
-        direction: s.direction,
-        rwmixread: s.rwmixread,
-    }
-}
-
 /// Every shape with a sweep, in the comparison's workload order.
 pub fn tables(cmp: &Comparison) -> Vec<SweepTable<'_>> {
     let mut out: Vec<SweepTable> = Vec::new();
     for s in &cmp.sweeps {
-        let shape = shape_of(s);
+        let shape = s.shape();
         match out.iter_mut().find(|t| t.shape == shape) {
             Some(t) => t.sweeps.push(s),
             None => out.push(table(cmp, shape, s)),
