@@ -206,6 +206,15 @@ impl Row {
     }
 }
 
+/// fio's engines that do one I/O at a time (`FIO_SYNCIO` in fio's
+/// engines): fio caps their queue depth at 1 whatever `iodepth` says.
+pub fn is_sync_engine(engine: &str) -> bool {
+    matches!(
+        engine,
+        "sync" | "psync" | "vsync" | "pvsync" | "pvsync2" | "mmap" | "splice" | "ftruncate"
+    )
+}
+
 /// A file that was not ingested, and why (one line).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Skipped {

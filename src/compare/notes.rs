@@ -9,7 +9,7 @@ use indexmap::IndexMap;
 
 use super::Cell;
 use super::workload::{Grouped, WorkloadKey};
-use crate::ingest::depth::is_sync_engine;
+use crate::model::is_sync_engine;
 
 /// "no result from X": with the load points X ran this shape at instead,
 /// so a sweep on one side and a single run on the other read as what they

@@ -9,6 +9,8 @@
 //! depth 1 whatever `iodepth` says: fio prints "queue depth will be capped
 //! at 1" and its distribution shows `1=100.0%`.
 
+use crate::model::is_sync_engine;
+
 /// Lower bound of each bucket of fio's I/O depth distribution.
 pub const BUCKETS: [u32; 7] = [1, 2, 4, 8, 16, 32, 64];
 
@@ -18,14 +20,6 @@ pub type Distribution = [f64; 7];
 /// Index of the bucket `depth` falls into.
 pub fn bucket_of(depth: u32) -> usize {
     BUCKETS.iter().rposition(|&lo| depth >= lo).unwrap_or(0)
-}
-
-/// fio's engines that do one I/O at a time (`FIO_SYNCIO` in fio's engines).
-pub fn is_sync_engine(engine: &str) -> bool {
-    matches!(
-        engine,
-        "sync" | "psync" | "vsync" | "pvsync" | "pvsync2" | "mmap" | "splice" | "ftruncate"
-    )
 }
 
 /// The depth a job ran at. When the requested depth's bucket holds at least
