@@ -19,7 +19,6 @@ use super::model::{
     Better, Comparison, LoadPoint, Metric, MetricResult, Slo, SloMetric, Sweep, Workload,
 };
 use super::stats::precision_tie;
-use super::workload::Shape;
 use crate::model::Direction;
 
 /// Spread under which all configs are called "within X % of each other".
@@ -369,16 +368,8 @@ fn at(iodepth: u32, numjobs: u32) -> String {
 /// under the latency target.
 fn sweep_sentences(cmp: &Comparison) -> Vec<String> {
     let mut out = Vec::new();
-    let mut by_shape: Vec<(Shape, Vec<&Sweep>)> = Vec::new();
-    for s in &cmp.sweeps {
-        let shape = s.shape();
-        match by_shape.iter_mut().find(|(sh, _)| *sh == shape) {
-            Some((_, v)) => v.push(s),
-            None => by_shape.push((shape, vec![s])),
-        }
-    }
     let rules = &cmp.sweep_rules;
-    for (shape, sweeps) in by_shape {
+    for (shape, sweeps) in super::sweep::by_shape(cmp) {
         let title = shape.title();
         let mut ranked = sweeps.clone();
         ranked.sort_by(|a, b| b.peak.iops.total_cmp(&a.peak.iops));

@@ -49,6 +49,20 @@ pub fn build(cmp: &Comparison) -> Vec<Sweep> {
     out
 }
 
+/// The sweeps grouped by shape, shapes in workload order, configs in
+/// display order: what a sweep table or a sweep's sentences cover.
+pub fn by_shape(cmp: &Comparison) -> Vec<(Shape, Vec<&Sweep>)> {
+    let mut out: Vec<(Shape, Vec<&Sweep>)> = Vec::new();
+    for s in &cmp.sweeps {
+        let shape = s.shape();
+        match out.iter_mut().find(|(sh, _)| *sh == shape) {
+            Some((_, v)) => v.push(s),
+            None => out.push((shape, vec![s])),
+        }
+    }
+    out
+}
+
 /// One config's values at one workload's load point.
 fn point(w: &Workload, config: &str) -> Option<SweepPoint> {
     let value = |m: Metric| {

@@ -5,7 +5,7 @@
 //! decides anything here, they only group what the comparison holds.
 
 use crate::compare::workload::Shape;
-use crate::compare::{Comparison, LoadPoint, Metric, Sweep, Workload};
+use crate::compare::{Comparison, LoadPoint, Metric, Sweep, Workload, sweep};
 
 /// One sweep shape of a comparison.
 #[derive(Debug, Clone)]
@@ -22,18 +22,13 @@ pub struct SweepTable<'a> {
 
 /// Every shape with a sweep, in the comparison's workload order.
 pub fn tables(cmp: &Comparison) -> Vec<SweepTable<'_>> {
-    let mut out: Vec<SweepTable> = Vec::new();
-    for s in &cmp.sweeps {
-        let shape = s.shape();
-        match out.iter_mut().find(|t| t.shape == shape) {
-            Some(t) => t.sweeps.push(s),
-            None => out.push(table(cmp, shape, s)),
-        }
-    }
-    out
+    sweep::by_shape(cmp)
+        .into_iter()
+        .map(|(shape, sweeps)| table(cmp, shape, sweeps))
+        .collect()
 }
 
-fn table<'a>(cmp: &'a Comparison, shape: Shape, first: &'a Sweep) -> SweepTable<'a> {
+fn table<'a>(cmp: &'a Comparison, shape: Shape, sweeps: Vec<&'a Sweep>) -> SweepTable<'a> {
     let mut workloads: Vec<&Workload> = cmp
         .workloads
         .iter()
@@ -50,7 +45,7 @@ fn table<'a>(cmp: &'a Comparison, shape: Shape, first: &'a Sweep) -> SweepTable<
         shape,
         workloads,
         configs,
-        sweeps: vec![first],
+        sweeps,
     }
 }
 
