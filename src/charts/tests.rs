@@ -178,6 +178,7 @@ fn published_with(rename: impl Fn(&str) -> String) -> Comparison {
             numjobs: 1,
             hosts: 1,
             effective_iodepth: Default::default(),
+            steady_state: Default::default(),
             metrics,
             percentiles: IndexMap::new(),
             clat_bins: IndexMap::new(),
@@ -245,6 +246,7 @@ fn fio_runs(runs: &[(&str, &str)]) -> Comparison {
         numjobs: 1,
         hosts: 1,
         effective_iodepth: Default::default(),
+        steady_state: Default::default(),
         metrics: vec![
             result(Metric::BwBytesPerS, Better::Higher, &bw, "psync"),
             result(Metric::Iops, Better::Higher, &iops, "psync"),

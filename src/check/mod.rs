@@ -329,11 +329,33 @@ pub fn evaluate(cmp: &Comparison, opts: &CheckOptions) -> Report {
         }
     }
     findings.extend(sweep_findings(cmp, opts));
+    let mut warnings = cmp.warnings.clone();
+    warnings.extend(not_steady(cmp));
     Report {
         findings,
         skipped: cmp.skipped.clone(),
-        warnings: cmp.warnings.clone(),
+        warnings,
     }
+}
+
+/// A side whose runs never reached steady state: its figures may still be
+/// moving, so a change may be the run's length talking. A warning, not a
+/// failure: the gate's verdicts stand on the figures as measured.
+fn not_steady(cmp: &Comparison) -> Vec<crate::model::Warning> {
+    let mut out = Vec::new();
+    for w in &cmp.workloads {
+        for (side, s) in w.steady_state.iter().filter(|(_, s)| !s.attained) {
+            out.push(crate::model::Warning {
+                source: side.clone(),
+                message: format!(
+                    "{}: did not reach steady state ({}); a change here may be the run still settling",
+                    cmp.title_of(w),
+                    s.criterion
+                ),
+            });
+        }
+    }
+    out
 }
 
 /// With the whole baseline curve measured by the candidate too (every

@@ -50,6 +50,7 @@ fn workload(rw: &str, metrics: Vec<MetricResult>) -> Workload {
         metrics,
         percentiles: IndexMap::new(),
         clat_bins: IndexMap::new(),
+        steady_state: IndexMap::new(),
         notes: vec![],
     }
 }

@@ -117,6 +117,9 @@ pub struct Args {
     /// How many key findings reports lead with (0 for none).
     #[arg(long, value_name = "N", default_value_t = compare::findings::DEFAULT_COUNT)]
     pub findings: usize,
+    /// IOPS and bandwidth over the steady-state window (fio's --steadystate) instead of the whole run, where one is known.
+    #[arg(long)]
+    pub steady_only: bool,
 }
 
 /// `iops=1000`, `iops=1k`, `bw=1048576` -> (metric, step).
@@ -255,6 +258,7 @@ pub fn run(args: Args, global: Global) -> anyhow::Result<u8> {
         sweep_rules,
         equivalence_pct: args.equivalence,
         findings: args.findings,
+        steady_only: args.steady_only,
     };
     let mut cmp = compare::compare(&ingested.rows, &opts);
     cmp.skipped = ingested.skipped.clone();

@@ -55,6 +55,9 @@ pub struct CompareOptions {
     pub equivalence_pct: Option<f64>,
     /// How many key findings to lead reports with (`--findings N`).
     pub findings: usize,
+    /// `--steady-only`: IOPS and bandwidth over the steady-state window
+    /// where one is known, instead of the whole run.
+    pub steady_only: bool,
 }
 
 impl CompareOptions {
@@ -78,6 +81,7 @@ impl Default for CompareOptions {
             sweep_rules: SweepRules::default(),
             equivalence_pct: None,
             findings: findings::DEFAULT_COUNT,
+            steady_only: false,
         }
     }
 }
@@ -160,7 +164,10 @@ fn family_of(os: &str) -> &'static str {
 /// result is left empty: the caller knows what ingest skipped.
 pub fn compare(rows: &[Row], opts: &CompareOptions) -> Comparison {
     let (kept, mut warnings) = admit(rows, opts);
-    let grouped = workload::group(&kept);
+    let mut grouped = workload::group(&kept);
+    if opts.steady_only {
+        to_steady_windows(&mut grouped);
+    }
     let configs = order_configs(&grouped, opts);
     let config_os = os_of_configs(&grouped, &configs);
     let families = families(&configs, &config_os);
@@ -300,6 +307,36 @@ fn pick_baseline(
     }
 }
 
+/// `--steady-only`: a run with a known steady-state window reports that
+/// window's IOPS and bandwidth. fio's per-second samples cover the whole
+/// run, so they no longer describe the figure and are dropped. fio keeps
+/// the window for the job as a whole, so a mixed job's directions, which
+/// it cannot be split into, keep the whole run's figures.
+fn to_steady_windows(grouped: &mut workload::Grouped) {
+    let all = grouped.values_mut().flat_map(|m| m.iter_mut());
+    for (_, runs) in all.filter(|(k, _)| !is_mixed(&k.shape.rw)) {
+        for r in runs.iter_mut() {
+            let Some(s) = &r.steady else { continue };
+            if let (Some(iops), Some(bw)) = (s.iops, s.bw_bytes_per_s) {
+                (r.iops, r.bw) = (iops, bw);
+                (r.iops_samples, r.bw_samples) = (None, None);
+            }
+        }
+    }
+}
+
+/// Each config's steady state: every run's verdict combined.
+fn steady_states(cells: &IndexMap<&str, Cell>) -> IndexMap<String, SteadyState> {
+    cells
+        .iter()
+        .filter_map(|(c, cell)| {
+            let all: Vec<&SteadyState> =
+                cell.runs.iter().filter_map(|r| r.steady.as_ref()).collect();
+            Some((c.to_string(), SteadyState::combine(&all)?))
+        })
+        .collect()
+}
+
 /// One workload: every metric across configs, and what a reader should
 /// know about it.
 fn compare_workload(
@@ -321,6 +358,8 @@ fn compare_workload(
     let effective_iodepth = effective_depths(key, &cells);
     notes.extend(notes::effective_depth(key, &cells, &effective_iodepth));
     notes.extend(notes::mixed_engines(&cells));
+    let steady_state = steady_states(&cells);
+    notes.extend(notes::not_steady(&steady_state));
     for (c, cell) in &cells {
         if cell.errored {
             notes.push(format!("{c}: every run reported an error; not a winner"));
@@ -355,6 +394,7 @@ fn compare_workload(
         metrics,
         percentiles,
         clat_bins,
+        steady_state,
         notes,
     }
 }

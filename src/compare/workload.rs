@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use indexmap::IndexMap;
 
-use super::model::LoadPoint;
+use super::model::{LoadPoint, SteadyState};
 use super::stats::Summary;
 use crate::model::{Direction, Row};
 
@@ -119,6 +119,8 @@ pub struct Run {
     pub bw_samples: Option<Summary>,
     pub percentiles: Vec<(f64, f64)>,
     pub clat_bins: Option<Vec<(u64, u64)>>,
+    /// fio's steady-state verdict, when the job asked for one.
+    pub steady: Option<SteadyState>,
 }
 
 impl Run {
@@ -161,6 +163,7 @@ impl Run {
             bw_samples: samples(r.bw_samples, r.bw_sample_mean, r.bw_sample_stddev),
             percentiles,
             clat_bins: r.clat_bins.clone(),
+            steady: SteadyState::of_row(r),
         }
     }
 
@@ -216,6 +219,8 @@ impl Run {
         run.bw_samples = None;
         run.percentiles = Vec::new();
         run.clat_bins = None;
+        let steady: Vec<SteadyState> = rows.iter().filter_map(|r| SteadyState::of_row(r)).collect();
+        run.steady = SteadyState::combine(&steady.iter().collect::<Vec<_>>());
         run
     }
 }
