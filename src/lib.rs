@@ -16,6 +16,7 @@ pub mod check;
 pub mod cli;
 pub mod compare;
 pub mod dataset;
+pub mod format;
 pub mod ingest;
 pub mod model;
 pub mod render;
