@@ -14,11 +14,12 @@
 //!    result, such as a faster stack's latency, and the win/gap sentences
 //!    cover it).
 
-use super::metric::{Scales, format_number};
+use super::metric::Scales;
 use super::model::{
     Better, Comparison, LoadPoint, Metric, MetricResult, Slo, SloMetric, Sweep, Workload,
 };
 use super::stats::precision_tie;
+use crate::format;
 use crate::model::Direction;
 
 /// Spread under which all configs are called "within X % of each other".
@@ -185,7 +186,7 @@ fn near_equal(cmp: &Comparison) -> Vec<String> {
                     "In {} {} configs are within {} % of each other ({})",
                     cmp.title_of(w),
                     count_word(vals.len()),
-                    format_number(pct.max(0.01), 2, false),
+                    format::fixed(pct.max(0.01), 2),
                     m.human()
                 ));
             }
@@ -275,7 +276,7 @@ fn family_leads(cmp: &Comparison) -> Vec<String> {
                         family_title(&theirs.name),
                         cmp.title_of(w),
                         m.human(),
-                        format_number(lead, 1, false)
+                        format::fixed(lead, 1)
                     ));
                 }
             }
@@ -316,7 +317,7 @@ fn outliers(cmp: &Comparison, scales: &Scales) -> Vec<String> {
                         cmp.title_of(w),
                         m.human(),
                         s.with_unit(*v),
-                        format_number(ratio, 1, false),
+                        format::fixed(ratio, 1),
                         s.format(others[0]),
                         s.with_unit(others[others.len() - 1])
                     ));
@@ -348,14 +349,14 @@ fn iops_short(v: f64) -> String {
         } else {
             2
         };
-        format_number(x, d, true)
+        format::trimmed(x, d)
     };
     if v >= 1e6 {
         format!("{}M", sig3(v / 1e6))
     } else if v >= 1e3 {
         format!("{}k", sig3(v / 1e3))
     } else {
-        format_number(v, 0, false)
+        format::fixed(v, 0)
     }
 }
 
@@ -380,7 +381,7 @@ fn sweep_sentences(cmp: &Comparison) -> Vec<String> {
                 first.config,
                 iops_short(first.peak.iops),
                 at(first.peak.iodepth, first.peak.numjobs),
-                format_number(lead, 1, false),
+                format::fixed(lead, 1),
                 second.config,
                 iops_short(second.peak.iops),
                 at(second.peak.iodepth, second.peak.numjobs)
@@ -400,8 +401,8 @@ fn sweep_sentences(cmp: &Comparison) -> Vec<String> {
                     s.config,
                     at(k.iodepth, k.numjobs),
                     at(k.next_iodepth, k.next_numjobs),
-                    format_number(k.iops_gain_pct, 1, false),
-                    format_number(k.lat_growth_pct, 0, false)
+                    format::fixed(k.iops_gain_pct, 1),
+                    format::fixed(k.lat_growth_pct, 0)
                 ),
                 None => {
                     let last = s.points.iter().max_by_key(|p| p.load().outstanding());
@@ -409,8 +410,8 @@ fn sweep_sentences(cmp: &Comparison) -> Vec<String> {
                         "{} shows no knee in {title} up to {} (no step buys < {} % IOPS for > {} % latency)",
                         s.config,
                         last.map_or(String::new(), |p| p.load().label()),
-                        format_number(rules.knee_min_gain_pct, 0, false),
-                        format_number(rules.knee_lat_growth_pct, 0, false)
+                        format::fixed(rules.knee_min_gain_pct, 0),
+                        format::fixed(rules.knee_lat_growth_pct, 0)
                     )
                 }
             });
