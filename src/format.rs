@@ -121,10 +121,7 @@ pub fn row_decimals(row: &[Reading]) -> usize {
         .map(|r| {
             let cap = decimals_for_step(r.step);
             let has = decimals_of(r.value, cap);
-            // A float that ends before its step does was rounded by whoever
-            // printed it (a figure reconstructed from an article, say): its
-            // digits are information, like a stated precision's.
-            if r.stated || has < cap {
+            if r.stated || is_printed_figure(r.value, has, cap) {
                 has
             } else {
                 has.min(significant)
@@ -132,6 +129,21 @@ pub fn row_decimals(row: &[Reading]) -> usize {
         })
         .max()
         .unwrap_or(0)
+}
+
+/// A float that stops, after a few significant digits, short of the
+/// digits its step allows was rounded by whoever printed it (a figure
+/// taken from an article, say): its digits are information, like a stated
+/// precision's. Many digits that happen to stop (1064 MiB/s is 1.0390625
+/// GiB/s) are arithmetic.
+fn is_printed_figure(v: f64, decimals: usize, cap: usize) -> bool {
+    let whole_digits = if v.abs() >= 1.0 {
+        v.abs().log10().floor() as i32 + 1
+    } else {
+        // Leading zeros of the fraction are not significant.
+        -(-v.abs().log10()).floor() as i32
+    };
+    decimals < cap && whole_digits + decimals as i32 <= SIGNIFICANT + 2
 }
 
 /// Decimals for a row of percent changes: one, or two when a change
