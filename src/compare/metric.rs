@@ -284,6 +284,34 @@ impl Scales {
     }
 }
 
+/// Configs whose values in `results` are known only to a step coarser
+/// than `finer_than` (base units), grouped by that step: each config's
+/// coarsest over the results where it has a value, configs in display
+/// order. Tables and charts footnote these.
+pub fn coarse_precisions<'a>(
+    configs: &'a [String],
+    results: &[&MetricResult],
+    finer_than: f64,
+) -> Vec<(f64, Vec<&'a str>)> {
+    let mut by_step: Vec<(f64, Vec<&str>)> = Vec::new();
+    for c in configs {
+        let p = results
+            .iter()
+            .filter(|r| r.values.get(c).copied().flatten().is_some())
+            .filter_map(|r| r.precision.get(c).copied())
+            .filter(|p| p.is_finite())
+            .fold(0.0, f64::max);
+        // The slack keeps a step equal to the printed one out.
+        if p > finer_than * 1.0001 {
+            match by_step.iter_mut().find(|(s, _)| *s == p) {
+                Some((_, cs)) => cs.push(c),
+                None => by_step.push((p, vec![c])),
+            }
+        }
+    }
+    by_step
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

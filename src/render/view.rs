@@ -27,7 +27,7 @@ use serde::Serialize;
 
 use super::sweep_view::SweepView;
 use super::sweeps;
-use crate::compare::metric::{Scale, Scales};
+use crate::compare::metric::{Scale, Scales, coarse_precisions};
 use crate::compare::{Comparison, Metric, MetricResult, Rule, Workload};
 use crate::format;
 use crate::model::{Direction, Skipped};
@@ -248,40 +248,21 @@ pub(super) fn cell(m: &MetricResult, config: &str, row: &RowFormat, is_base: boo
 }
 
 /// "IOPS of linux-libaio and linux-io_uring are known to the nearest
-/// 1,000": one line per metric and precision coarser than the tables
-/// print, when configs differ in it.
+/// 1,000": one line per metric and precision coarser than a lone value of
+/// its scale prints, when configs differ in it.
 fn footnotes(cmp: &Comparison, scales: &Scales) -> Vec<String> {
     let mut out = Vec::new();
     for (m, s) in scales.iter() {
-        let step = s.step();
-        let coarsest = |c: &String| {
-            cmp.workloads
-                .iter()
-                .filter_map(|w| w.metric(*m)?.precision.get(c).copied())
-                .fold(0.0, f64::max)
-        };
-        let per: Vec<(String, f64)> = cmp
-            .configs
-            .iter()
-            .map(|c| (c.clone(), coarsest(c)))
-            .collect();
-        let mut distinct: Vec<f64> = per
-            .iter()
-            .map(|p| p.1)
-            .filter(|p| *p > step * 1.000_001)
-            .collect();
-        distinct.sort_by(f64::total_cmp);
-        distinct.dedup();
-        let differs = per.iter().any(|p| p.1 != per[0].1);
-        if !differs {
+        let results: Vec<&MetricResult> =
+            cmp.workloads.iter().filter_map(|w| w.metric(*m)).collect();
+        let coarse = coarse_precisions(&cmp.configs, &results, s.step());
+        // Every config as coarse as the others: nothing to tell apart.
+        let all_alike = coarse.len() == 1 && coarse[0].1.len() == cmp.configs.len();
+        if all_alike {
             continue;
         }
-        for p in distinct {
-            let who: Vec<String> = per
-                .iter()
-                .filter(|x| x.1 == p)
-                .map(|x| x.0.clone())
-                .collect();
+        for (p, who) in coarse {
+            let who: Vec<String> = who.into_iter().map(String::from).collect();
             let verb = if who.len() == 1 { "is" } else { "are" };
             out.push(format!(
                 "{} of {} {verb} known to {}",
