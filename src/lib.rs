@@ -9,7 +9,8 @@
 //! run (harness) -> fio-compatible files -> ingest
 //! ```
 //!
-//! Only [`cli`] knows clap, stdout and exit codes.
+//! Only [`cli`] knows clap, stdout and exit codes. [`format`] is a leaf
+//! every layer that prints numbers for people uses.
 
 pub mod charts;
 pub mod check;
