@@ -64,6 +64,7 @@ impl Bars {
             y_desc,
             categories,
             series: super::series(cmp, &results),
+            decimals: scale.row_decimals(&results),
             scale,
         };
         Figure {

@@ -6,8 +6,9 @@ use super::figure::{Body, Figure};
 use super::frame::Frame;
 use super::lines::{Line, LinePlot, Range, Stroke, log_tick_labels};
 use super::palette;
-use super::scale::{latency, number};
+use super::scale::latency;
 use crate::compare::Comparison;
+use crate::format;
 
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Cdf {
@@ -61,7 +62,7 @@ impl Cdf {
             .iter()
             .map(|(i, _)| {
                 let n: u64 = w.clat_bins[&cmp.configs[*i]].iter().map(|b| b.1).sum();
-                format!("{}: {}", cmp.configs[*i], number(n as f64, 0, false))
+                format!("{}: {}", cmp.configs[*i], format::fixed(n as f64, 0))
             })
             .collect();
         let frame = Frame {

@@ -60,6 +60,7 @@ impl Efficiency {
                 y_desc: unit.to_string(),
                 categories,
                 series: super::series(cmp, &results),
+                decimals: scale.row_decimals(&results),
                 scale,
             });
             all_results.extend(results);

@@ -9,8 +9,9 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use super::axis::{Axes, linear_ticks};
 use super::frame::{Sizes, bold, fit, font, text_width};
 use super::palette::INK;
-use super::scale::{Scale, number};
+use super::scale::Scale;
 use super::text::Label;
+use crate::format;
 
 /// How a bar is marked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -47,6 +48,9 @@ pub(crate) struct Panel {
     pub categories: Vec<String>,
     pub series: Vec<Series>,
     pub scale: Scale,
+    /// Per category, the decimals its bars print with: one count across
+    /// the configs, as in a table row.
+    pub decimals: Vec<usize>,
 }
 
 impl Panel {
@@ -92,8 +96,12 @@ impl Panel {
                 s.values
                     .iter()
                     .zip(&s.marks)
-                    .map(|(v, m)| match v {
-                        Some(v) => format!("{}{}", m.prefix(), self.scale.format_bare(*v)),
+                    .enumerate()
+                    .map(|(i, (v, m))| match v {
+                        Some(v) => {
+                            let d = self.decimals.get(i).copied().unwrap_or(self.scale.decimals);
+                            format!("{}{}", m.prefix(), self.scale.label(*v, d))
+                        }
                         None => "n/a".into(),
                     })
                     .collect()
@@ -168,7 +176,7 @@ impl Panel {
         let (ticks, decimals) = linear_ticks(y_lo, y_hi, 8);
         let ticks: Vec<(f64, String)> = ticks
             .into_iter()
-            .map(|t| (t, number(t, decimals, false)))
+            .map(|t| (t, format::fixed(t, decimals)))
             .collect();
         axes.y(&area, &ticks, &self.y_desc)?;
 

@@ -15,8 +15,8 @@ use super::axis::{Axes, log_decimals, log_ticks};
 use super::frame::{Sizes, bold, fit, font, text_width};
 use super::palette::{INK, MUTED};
 use super::place::{Placer, Rect};
-use super::scale::number;
 use super::text::Label;
+use crate::format;
 
 /// One axis' data range, in display units.
 #[derive(Debug, Clone, Copy)]
@@ -136,7 +136,7 @@ impl LinePlot {
 pub(crate) fn log_tick_labels(lo: f64, hi: f64) -> Vec<(f64, String)> {
     log_ticks(lo, hi)
         .into_iter()
-        .map(|t| (t, number(t, log_decimals(t), false)))
+        .map(|t| (t, format::fixed(t, log_decimals(t))))
         .collect()
 }
 

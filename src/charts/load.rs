@@ -7,9 +7,10 @@ use plotters::style::RGBColor;
 
 use super::axis::{linear_ticks, log_decimals};
 use super::lines::{Range, log_tick_labels};
-use super::scale::{Scale, metric_name, number};
+use super::scale::{Scale, metric_name};
 use crate::compare::sweep::curve;
 use crate::compare::{Comparison, Metric, Sweep, SweepPoint};
+use crate::format;
 use crate::render::sweeps::{self, SweepTable};
 
 /// Block sizes from which a workload is judged by its bandwidth rather
@@ -135,7 +136,7 @@ pub(crate) fn value_axis(
     let (ticks, decimals) = linear_ticks(0.0, hi, 6);
     let ticks = ticks
         .into_iter()
-        .map(|t| (t, number(t, decimals, false)))
+        .map(|t| (t, format::fixed(t, decimals)))
         .collect();
     let title = match scale.unit {
         "" => metric_name(metric).to_string(),
@@ -189,7 +190,7 @@ pub(crate) fn latency_axis(values: &[f64]) -> (Scale, Range, Vec<(f64, String)>,
     let (ticks, decimals) = linear_ticks(0.0, hi, 6);
     let ticks = ticks
         .into_iter()
-        .map(|t| (t, number(t, decimals, false)))
+        .map(|t| (t, format::fixed(t, decimals)))
         .collect();
     (scale, Range::Linear(0.0, hi), ticks, false)
 }
@@ -207,7 +208,7 @@ fn log_ticks_125(lo: f64, hi: f64) -> Vec<(f64, String)> {
     }
     ticks
         .into_iter()
-        .map(|t| (t, number(t, log_decimals(t), false)))
+        .map(|t| (t, format::fixed(t, log_decimals(t))))
         .collect()
 }
 
@@ -216,8 +217,8 @@ pub(crate) fn knee_note(cmp: &Comparison, sweeps: &[&Sweep]) -> String {
     let r = &cmp.sweep_rules;
     let rule = format!(
         "one more step adds less than {} % IOPS while mean latency grows more than {} %",
-        number(r.knee_min_gain_pct, 0, false),
-        number(r.knee_lat_growth_pct, 0, false)
+        format::fixed(r.knee_min_gain_pct, 0),
+        format::fixed(r.knee_lat_growth_pct, 0)
     );
     if sweeps.iter().any(|s| s.knee.is_some()) {
         format!("Knee (ringed): the last load point before {rule}.")

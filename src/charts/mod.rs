@@ -496,56 +496,27 @@ pub(crate) fn max_value(results: &[&MetricResult]) -> f64 {
         .fold(0.0, f64::max)
 }
 
-/// "IOPS of linux-libaio, linux-io_uring known to the nearest 1,000.":
-/// one note per precision coarser than the step the bars are printed to.
+/// "IOPS of linux-libaio, linux-io_uring known only to the nearest
+/// 1,000.": one note per precision coarser than the step a lone value of
+/// the scale resolves.
 pub(crate) fn precision_notes(
     cmp: &Comparison,
     what: &str,
     results: &[&MetricResult],
     scale: &scale::Scale,
 ) -> Vec<String> {
-    // Coarsest precision per config over the chart's workloads.
-    let mut by_step: Vec<(f64, Vec<&str>)> = Vec::new();
-    for c in &cmp.configs {
-        let p = results
-            .iter()
-            .filter(|r| r.values.get(c).copied().flatten().is_some())
-            .filter_map(|r| r.precision.get(c).copied())
-            .filter(|p| p.is_finite())
-            .fold(0.0, f64::max);
-        if p > scale.step() * 1.0001 {
-            match by_step.iter_mut().find(|(s, _)| *s == p) {
-                Some((_, cs)) => cs.push(c),
-                None => by_step.push((p, vec![c])),
-            }
-        }
-    }
-    by_step
+    crate::compare::metric::coarse_precisions(&cmp.configs, results, scale.step())
         .into_iter()
         .map(|(p, cs)| {
-            let shown = p / scale.div;
-            // A step like 1,000 prints as is; a derived one (49.8256...)
-            // to three significant digits.
-            let exact = (0..=3).find(|d| {
-                let x = shown * 10f64.powi(*d);
-                (x - x.round()).abs() < 1e-6 * x.abs().max(1.0)
-            });
-            let (about, decimals) = match exact {
-                Some(d) => ("the nearest ", d as usize),
-                None => (
-                    "a step of about ",
-                    (2 - shown.log10().floor() as i32).max(0) as usize,
-                ),
-            };
             let unit = match scale.unit {
                 "" => String::new(),
                 "%" => "%".into(),
                 u => format!(" {u}"),
             };
             format!(
-                "{what} of {} known only to {about}{}{unit}.",
+                "{what} of {} known only to {}{unit}.",
                 cs.join(", "),
-                scale::number(shown, decimals, false)
+                crate::format::step_text(p / scale.div)
             )
         })
         .collect()

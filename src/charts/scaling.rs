@@ -7,8 +7,9 @@ use super::figure::{Body, Figure};
 use super::frame::Frame;
 use super::lines::{Line, LinePlot, MarkShape, Marker, Range, Stroke};
 use super::load::{self, Throughput};
-use super::scale::{Scale, number};
+use super::scale::Scale;
 use crate::compare::{Comparison, Sweep};
+use crate::format;
 use crate::render::sweeps::SweepTable;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -38,7 +39,7 @@ impl Scaling {
                 .flat_map(|s| load::points(s))
                 .map(load::x_of),
         );
-        let ticks = load::log2_ticks(x, |v| number(v, 0, false));
+        let ticks = load::log2_ticks(x, |v| format::fixed(v, 0));
         let mut top = throughput_plot(cmp, &t, x);
         top.x_ticks = ticks.clone();
         let mut bottom = latency_plot(cmp, &t, x);

@@ -827,7 +827,7 @@ fn a_grid_sweep_gets_a_heatmap_per_config() {
     let libaio = cmp.sweeps.iter().find(|s| s.config == "libaio").unwrap();
     assert_eq!(libaio.points.len(), 6);
     for p in &libaio.points {
-        let v = scale::number(p.iops, 0, false);
+        let v = crate::format::fixed(p.iops, 0);
         assert!(text.contains(&v), "{v} missing");
     }
     assert!(text.contains("\npeak\n"));

@@ -83,6 +83,12 @@ pub struct Finding {
     pub better: Better,
     pub baseline: Option<f64>,
     pub candidate: Option<f64>,
+    /// Steps the two values are known to, base units: they set the
+    /// decimals the reports print (the JSON carries the raw values).
+    #[serde(skip)]
+    pub baseline_precision: f64,
+    #[serde(skip)]
+    pub candidate_precision: f64,
     /// (candidate - baseline) / baseline, percent.
     pub change_pct: Option<f64>,
     pub threshold_pct: f64,
@@ -318,6 +324,8 @@ pub fn evaluate(cmp: &Comparison, opts: &CheckOptions) -> Report {
                 better: m.better,
                 baseline: sides.baseline,
                 candidate: sides.candidate,
+                baseline_precision: sides.baseline_precision,
+                candidate_precision: sides.candidate_precision,
                 change_pct: d.change_pct,
                 threshold_pct,
                 verdict: d.verdict,
@@ -431,6 +439,8 @@ fn sweep_findings(cmp: &Comparison, opts: &CheckOptions) -> Vec<Finding> {
                 better: Better::Higher,
                 baseline: b,
                 candidate: c,
+                baseline_precision: bp,
+                candidate_precision: cp,
                 change_pct: d.change_pct,
                 threshold_pct,
                 verdict: d.verdict,

@@ -168,7 +168,7 @@ impl Term {
 /// another depth.
 fn sweep_cell(c: &SweepCellView) -> String {
     if c.missing {
-        return "–".into();
+        return crate::format::MISSING.into();
     }
     let mut parts = vec![
         format!("{}{}", c.iops.text, mark(&c.iops)),
