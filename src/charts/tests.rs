@@ -61,6 +61,7 @@ fn result(
             .map(|v| (v.0.clone(), base.map(|b| v.1 - b)))
             .collect(),
         rule,
+        baseline_ties: IndexMap::new(),
     }
 }
 
@@ -180,6 +181,7 @@ fn published_with(rename: impl Fn(&str) -> String) -> Comparison {
             percentiles: IndexMap::new(),
             clat_bins: IndexMap::new(),
             notes: vec![],
+            params: IndexMap::new(),
         });
     }
     cmp
@@ -252,6 +254,7 @@ fn fio_runs(runs: &[(&str, &str)]) -> Comparison {
         percentiles,
         clat_bins: bins,
         notes: vec![],
+        params: IndexMap::new(),
     });
     cmp
 }
