@@ -276,7 +276,7 @@ fn render_one(
                 chart.figure(cmp).draw(&root)?;
                 root.present()?;
             }
-            std::fs::write(path, svg)?;
+            std::fs::write(path, font::embed_in_svg(&svg))?;
         }
     }
     Ok(())
