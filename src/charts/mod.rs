@@ -36,6 +36,8 @@ mod scaling;
 mod text;
 
 #[cfg(test)]
+mod publish_tests;
+#[cfg(test)]
 mod tests;
 
 use std::path::{Path, PathBuf};
