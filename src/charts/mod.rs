@@ -597,17 +597,20 @@ pub(crate) fn marks_note(results: &[&MetricResult]) -> Option<String> {
 }
 
 /// Why values tie, from the rules that tied them: "within rounding",
-/// "not significantly different", or both.
-fn tie_reason(rules: impl IntoIterator<Item = Rule>) -> Option<&'static str> {
+/// "within noise (not significant)", "within the equivalence margin", or
+/// several joined.
+fn tie_reason(rules: impl IntoIterator<Item = Rule>) -> Option<String> {
     let rules: Vec<Rule> = rules.into_iter().collect();
-    let rounding = rules.contains(&Rule::WithinPrecision);
-    let noise = rules.contains(&Rule::NotSignificant);
-    match (rounding, noise) {
-        (true, true) => Some("within rounding or noise"),
-        (true, false) => Some("within rounding"),
-        (false, true) => Some("within noise (not significant)"),
-        (false, false) => None,
-    }
+    let reasons: Vec<&str> = [
+        (Rule::WithinPrecision, "rounding"),
+        (Rule::NotSignificant, "noise (not significant)"),
+        (Rule::Equivalent, "the --equivalence margin"),
+    ]
+    .into_iter()
+    .filter(|(rule, _)| rules.contains(rule))
+    .map(|(_, why)| why)
+    .collect();
+    (!reasons.is_empty()).then(|| format!("within {}", reasons.join(" or ")))
 }
 
 /// The hatched key of a bar chart whose results have ties for best.
