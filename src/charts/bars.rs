@@ -53,7 +53,12 @@ impl Bars {
             ),
             subtitle: None,
             legend: super::legend(cmp),
+            keys: super::spread_key(&results)
+                .into_iter()
+                .chain(super::tie_key(&results))
+                .collect(),
             footnotes,
+            ..Default::default()
         };
         let y_desc = match scale.unit {
             "" => name.to_string(),

@@ -79,6 +79,7 @@ impl Cdf {
                 "From fio's json+ clat histogram (bins are ~1.5 % wide). I/Os counted: {}.",
                 total.join(", ")
             )],
+            ..Default::default()
         };
         let x_lo = scale.to_display(min_ns) / 1.2;
         let x_hi = scale.to_display(max_ns) * 1.2;
@@ -116,6 +117,7 @@ impl Cdf {
             markers: Vec::new(),
             rules: Vec::new(),
             labels: Vec::new(),
+            whiskers: Vec::new(),
         };
         Figure {
             frame,

@@ -59,7 +59,19 @@ impl Delta {
                     .iter()
                     .map(|r| r.delta_pct.get(*c).copied().flatten())
                     .collect(),
-                marks: vec![Mark::None; results.len()],
+                marks: results
+                    .iter()
+                    .map(|r| {
+                        if r.baseline_ties.contains_key(*c) {
+                            Mark::Same
+                        } else {
+                            Mark::None
+                        }
+                    })
+                    .collect(),
+                // A delta's spread needs both sides' and is not the
+                // comparison's to give yet: no whiskers here.
+                spreads: vec![None; results.len()],
             })
             .collect();
         let name = metric_name(self.metric);
@@ -75,9 +87,11 @@ impl Delta {
                 super::better_suffix(&results)
             )),
             legend: super::legend_of(cmp, others.iter().map(|(i, _)| *i)),
+            keys: super::baseline_tie_key(&results).into_iter().collect(),
             footnotes: vec![format!(
                 "Baseline: {baseline}. 0 % = same as the baseline; n/a = no value for that config."
             )],
+            ..Default::default()
         };
         // Each workload's changes print with one count of decimals.
         let decimals = (0..results.len())

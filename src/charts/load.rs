@@ -9,7 +9,7 @@ use super::axis::{linear_ticks, log_decimals};
 use super::lines::{Range, log_tick_labels};
 use super::scale::{Scale, metric_name};
 use crate::compare::sweep::curve;
-use crate::compare::{Comparison, Metric, Sweep, SweepPoint};
+use crate::compare::{Comparison, Metric, Spread, Sweep, SweepPoint};
 use crate::format;
 use crate::render::sweeps::{self, SweepTable};
 
@@ -39,6 +39,19 @@ pub(crate) fn points(s: &Sweep) -> Vec<&SweepPoint> {
 /// The x of a point: I/Os in flight (iodepth x numjobs x hosts).
 pub(crate) fn x_of(p: &SweepPoint) -> f64 {
     p.load().outstanding() as f64
+}
+
+/// The comparison's spread of `metric` for `config` at point `p` of the
+/// shape `t`: what its error bar is drawn from.
+pub(crate) fn spread_at(
+    t: &SweepTable,
+    config: &str,
+    p: &SweepPoint,
+    metric: Metric,
+) -> Option<Spread> {
+    let w = t.workloads.iter().find(|w| w.load() == p.load())?;
+    let s = w.metric(metric)?.spread.get(config).copied()?;
+    (s.stddev.is_finite() && s.stddev > 0.0).then_some(s)
 }
 
 /// The colour of a config: its place in the comparison's display order.

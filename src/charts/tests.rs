@@ -61,6 +61,7 @@ fn result(
             .map(|v| (v.0.clone(), base.map(|b| v.1 - b)))
             .collect(),
         rule,
+        baseline_ties: IndexMap::new(),
     }
 }
 
@@ -183,6 +184,7 @@ fn published_with(rename: impl Fn(&str) -> String) -> Comparison {
             percentiles: IndexMap::new(),
             clat_bins: IndexMap::new(),
             notes: vec![],
+            params: IndexMap::new(),
         });
     }
     cmp
@@ -256,6 +258,7 @@ fn fio_runs(runs: &[(&str, &str)]) -> Comparison {
         percentiles,
         clat_bins: bins,
         notes: vec![],
+        params: IndexMap::new(),
     });
     cmp
 }

@@ -18,6 +18,7 @@ fn metric(m: Metric, better: Better, base: Option<f64>, cand: Option<f64>) -> Me
         delta_pct: IndexMap::new(),
         delta_abs: IndexMap::new(),
         rule: Rule::Precision,
+        baseline_ties: IndexMap::new(),
     }
 }
 
@@ -52,6 +53,7 @@ fn workload(rw: &str, metrics: Vec<MetricResult>) -> Workload {
         clat_bins: IndexMap::new(),
         steady_state: IndexMap::new(),
         notes: vec![],
+        params: IndexMap::new(),
     }
 }
 

@@ -382,6 +382,10 @@ fn compare_workload(
         })
         .collect();
     notes.extend(sanity::check_workload(key, &cells_runs(&cells)));
+    let params = cells
+        .iter()
+        .map(|(c, cell)| (c.to_string(), run_params(&cell.runs)))
+        .collect();
     Workload {
         rw: key.shape.rw.clone(),
         bs_bytes: key.shape.bs_bytes,
@@ -396,6 +400,25 @@ fn compare_workload(
         clat_bins,
         steady_state,
         notes,
+        params,
+    }
+}
+
+/// Engines, fio versions and runtimes of one config's runs.
+fn run_params(runs: &[Run]) -> RunParams {
+    let set = |f: fn(&Run) -> &str| -> Vec<String> {
+        let s: BTreeSet<&str> = runs.iter().map(f).filter(|v| !v.is_empty()).collect();
+        s.into_iter().map(str::to_string).collect()
+    };
+    let times = runs.iter().map(|r| r.runtime_ms);
+    RunParams {
+        runs: runs.len() as u64,
+        engines: set(|r| r.engine.as_str()),
+        fio_versions: set(|r| r.fio_version.as_str()),
+        runtime_ms: [
+            times.clone().fold(f64::INFINITY, f64::min),
+            times.fold(0.0, f64::max),
+        ],
     }
 }
 
@@ -463,6 +486,11 @@ fn metric_result(
         })
         .collect();
     let d = rules::decide(m.better(), &entries, opts.judge());
+    let baseline_ties = baseline
+        .map(|b| rules::baseline_ties(b, &entries, opts.judge()))
+        .unwrap_or_default()
+        .into_iter()
+        .collect();
     let base = baseline.and_then(|b| values.get(b).copied().flatten());
     let delta_abs = values
         .iter()
@@ -489,6 +517,7 @@ fn metric_result(
         delta_pct,
         delta_abs,
         rule: d.rule,
+        baseline_ties,
     })
 }
 

@@ -97,6 +97,25 @@ pub struct MetricResult {
     pub delta_abs: IndexMap<String, Option<f64>>,
     /// Which rule decided the winner or the tie.
     pub rule: Rule,
+    /// Configs whose value cannot be told apart from the baseline's (within
+    /// rounding, or not significant), with the rule that tied them: their
+    /// delta is no real change.
+    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    pub baseline_ties: IndexMap<String, Rule>,
+}
+
+/// How one config's runs of a workload were made, as fio reported them:
+/// what a chart's footer quotes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunParams {
+    /// Runs (files) behind the config's value.
+    pub runs: u64,
+    /// fio's ioengines, sorted, without repeats.
+    pub engines: Vec<String>,
+    /// fio versions (`fio-3.33`), sorted, without repeats.
+    pub fio_versions: Vec<String>,
+    /// Shortest and longest run, milliseconds.
+    pub runtime_ms: [f64; 2],
 }
 
 /// Percentile (e.g. 99.9) to completion latency in ns.
@@ -198,6 +217,9 @@ pub struct Workload {
     /// mixed in one config, steady state not reached, sanity-check findings.
     #[serde(default)]
     pub notes: Vec<String>,
+    /// How each config's runs were made (engine, fio version, runtime).
+    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    pub params: IndexMap<String, RunParams>,
 }
 
 /// Whether a config's runs of a workload settled, and by which rule.
