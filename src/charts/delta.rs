@@ -53,6 +53,7 @@ impl Delta {
         let series = others
             .iter()
             .map(|(i, c)| Series {
+                name: (*c).clone(),
                 color: palette::color(*i),
                 values: results
                     .iter()

@@ -8,6 +8,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::font::FAMILY;
+use super::hotspot::{self, Hotspot, Owner, Shape};
 use super::palette::{INK, MUTED};
 use super::text::Label;
 
@@ -166,6 +167,13 @@ impl Frame {
                 color.filled(),
             ))?;
             root.draw(&Label::new(label, (x + swatch + 8, y), style.clone()))?;
+            let (bx, by) = root.get_base_pixel();
+            hotspot::record(Hotspot {
+                shape: Shape::Rect((bx + x - 4, by + y), (bx + x + item_w + 4, by + y + row_h)),
+                owner: Owner::Config(self.legend[i].0.clone()),
+                title: self.legend[i].0.clone(),
+                legend: Some(*color),
+            });
             x += item_w + gap;
             if i + 1 == self.legend.len() {
                 y += row_h;
