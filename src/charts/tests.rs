@@ -71,11 +71,13 @@ fn empty_comparison(configs: Vec<String>, baseline: &str) -> Comparison {
         families: vec![],
         workloads: vec![],
         highlights: vec![],
+        key_findings: vec![],
         skipped: vec![],
         warnings: vec![],
         sanity: vec![],
         sweeps: vec![],
         sweep_rules: Default::default(),
+        equivalence_pct: None,
         configs,
     }
 }

@@ -62,11 +62,13 @@ fn comparison(workloads: Vec<Workload>) -> Comparison {
         families: vec![],
         workloads,
         highlights: vec![],
+        key_findings: vec![],
         skipped: vec![],
         warnings: vec![],
         sanity: vec![],
         sweeps: vec![],
         sweep_rules: Default::default(),
+        equivalence_pct: None,
     }
 }
 

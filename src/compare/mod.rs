@@ -9,6 +9,7 @@
 //! - [`highlights`]: plain sentences from the result.
 //! - [`sanity`]: checks a careful reviewer makes.
 
+pub mod findings;
 pub mod highlights;
 pub mod metric;
 pub mod model;
@@ -49,6 +50,11 @@ pub struct CompareOptions {
     pub round: Vec<(Metric, f64)>,
     /// Knee rule and latency target for sweeps.
     pub sweep_rules: SweepRules,
+    /// `--equivalence PCT`: differences of at most PCT % of the best value
+    /// are ties.
+    pub equivalence_pct: Option<f64>,
+    /// How many key findings to lead reports with (`--findings N`).
+    pub findings: usize,
 }
 
 impl CompareOptions {
@@ -70,6 +76,18 @@ impl Default for CompareOptions {
             alpha: stats::DEFAULT_ALPHA,
             round: Vec::new(),
             sweep_rules: SweepRules::default(),
+            equivalence_pct: None,
+            findings: findings::DEFAULT_COUNT,
+        }
+    }
+}
+
+impl CompareOptions {
+    /// How ties are judged.
+    pub fn judge(&self) -> rules::Judge {
+        rules::Judge {
+            alpha: self.alpha,
+            equivalence_pct: self.equivalence_pct,
         }
     }
 }
@@ -161,16 +179,20 @@ pub fn compare(rows: &[Row], opts: &CompareOptions) -> Comparison {
         families,
         workloads,
         highlights: Vec::new(),
+        key_findings: Vec::new(),
         skipped: Vec::new(),
         warnings,
         sanity: Vec::new(),
         sweeps: Vec::new(),
         sweep_rules: opts.sweep_rules,
+        equivalence_pct: opts.equivalence_pct,
     };
     cmp.sweeps = sweep::build(&cmp);
     cmp.sanity = sanity::check_comparison(&cmp);
     cmp.sanity.extend(sanity::mixed_engines(&grouped));
-    cmp.highlights = highlights::build(&cmp);
+    let (key, ordered) = findings::select(highlights::build(&cmp, opts.judge()), opts.findings);
+    cmp.key_findings = key;
+    cmp.highlights = ordered.into_iter().map(|f| f.text).collect();
     cmp
 }
 
@@ -400,7 +422,7 @@ fn metric_result(
             })
         })
         .collect();
-    let d = rules::decide(m.better(), &entries, opts.alpha);
+    let d = rules::decide(m.better(), &entries, opts.judge());
     let base = baseline.and_then(|b| values.get(b).copied().flatten());
     let delta_abs = values
         .iter()

@@ -47,6 +47,8 @@ pub enum Rule {
     Significant,
     /// Welch's t-test: not significant: tie.
     NotSignificant,
+    /// Within the `--equivalence` margin: tie.
+    Equivalent,
     /// Only one config has a value.
     Single,
     /// No config has a value.
@@ -213,7 +215,11 @@ pub struct Comparison {
     #[serde(default)]
     pub families: Vec<Family>,
     pub workloads: Vec<Workload>,
+    /// Every finding's sentence, strongest first.
     pub highlights: Vec<String>,
+    /// The strongest findings, none implied by another (`--findings N`).
+    #[serde(default)]
+    pub key_findings: Vec<super::findings::Finding>,
     pub skipped: Vec<Skipped>,
     #[serde(default)]
     pub warnings: Vec<Warning>,
@@ -227,6 +233,9 @@ pub struct Comparison {
     /// The rules the sweeps' knee and SLO answers were found with.
     #[serde(default)]
     pub sweep_rules: SweepRules,
+    /// `--equivalence PCT` when given: differences within it are ties.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub equivalence_pct: Option<f64>,
 }
 
 /// How saturation and latency targets are judged (`--knee`, `--slo`).

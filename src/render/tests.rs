@@ -55,7 +55,18 @@ fn markdown_shows_every_published_figure_as_printed() {
         iops,
         "| IOPS | 125,391 | **125,406** | **125,000** | **125,000** |"
     );
-    assert!(md.contains("- windows-native has the best read bandwidth in 3 of 4 read workloads"));
+    // Key findings lead, numbered, before the first table; the rest follow.
+    let key = md.find("## Key findings").expect("key findings");
+    assert!(key < md.find("## Read").unwrap());
+    assert!(
+        md.contains("\n2. windows-native has the best read bandwidth in 3 of 4 read workloads\n")
+    );
+    let more = md
+        .split("## More findings\n")
+        .nth(1)
+        .expect("more findings");
+    assert!(more.contains("- linux has the best write bandwidth in 3 of 4 write workloads"));
+    assert!(!more.contains("- windows-native has the best read bandwidth in 3 of 4"));
 }
 
 #[test]

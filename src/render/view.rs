@@ -43,7 +43,12 @@ pub struct View {
     pub configs: Vec<String>,
     pub baseline: Option<String>,
     pub groups: Vec<GroupView>,
+    /// Every finding, key ones first (the comparison's `highlights`).
     pub highlights: Vec<String>,
+    /// What reports lead with.
+    pub key_findings: Vec<String>,
+    /// The findings that are not key ones, in ranked order.
+    pub more_findings: Vec<String>,
     pub footnotes: Vec<String>,
     pub sanity: Vec<String>,
     pub warnings: Vec<String>,
@@ -130,6 +135,7 @@ pub fn join_and(items: &[String]) -> String {
 fn rule_text(rule: Rule) -> &'static str {
     match rule {
         Rule::NotSignificant => "not significantly different",
+        Rule::Equivalent => "within the --equivalence margin",
         _ => "within rounding",
     }
 }
@@ -180,6 +186,13 @@ impl View {
             baseline: cmp.baseline.clone(),
             groups,
             highlights: cmp.highlights.clone(),
+            key_findings: cmp.key_findings.iter().map(|k| k.text.clone()).collect(),
+            more_findings: cmp
+                .highlights
+                .iter()
+                .filter(|h| !cmp.key_findings.iter().any(|k| &k.text == *h))
+                .cloned()
+                .collect(),
             footnotes: footnotes(cmp, &scales),
             sanity: cmp.sanity.clone(),
             warnings: cmp.warnings.iter().map(|w| w.to_string()).collect(),
