@@ -54,6 +54,7 @@ impl Delta {
         let series: Vec<Series> = others
             .iter()
             .map(|(i, c)| Series {
+                name: (*c).clone(),
                 color: palette::color(*i),
                 values: results
                     .iter()

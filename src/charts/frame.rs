@@ -8,6 +8,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::font::FAMILY;
+use super::hotspot::{self, Hotspot, Owner, Shape};
 use super::marks::{self, Glyph, Key};
 use super::palette::{INK, MUTED};
 use super::text::Label;
@@ -181,7 +182,8 @@ impl Frame {
         }
         y += (sz.text * 0.3) as i32;
         let mut x = sz.pad;
-        for (label, mark) in items {
+        for (name, mark) in items {
+            let label = name;
             // Keys are sentences: they may take the whole width.
             let max_label = match mark {
                 Err(_) => (inner / 2).min((sz.text * 22.0) as i32),
@@ -202,6 +204,17 @@ impl Frame {
                 Ok(glyph) => marks::draw_glyph(root, glyph, at, swatch)?,
             }
             root.draw(&Label::new(label, (x + swatch + 8, y), style.clone()))?;
+            if let Err(color) = mark {
+                // A config's legend entry: hovering names it, clicking it
+                // in report.html hides the config.
+                let (bx, by) = root.get_base_pixel();
+                hotspot::record(Hotspot {
+                    shape: Shape::Rect((bx + x - 4, by + y), (bx + x + item_w + 4, by + y + row_h)),
+                    owner: Owner::Config(name.clone()),
+                    title: name.clone(),
+                    legend: Some(color),
+                });
+            }
             x += item_w + gap;
         }
         Ok(y + row_h)

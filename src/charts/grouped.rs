@@ -9,6 +9,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::axis::{Axes, linear_ticks};
 use super::frame::{Sizes, bold, fit, font, text_width};
+use super::hotspot::{self, Hotspot, Owner, Shape};
 use super::marks;
 use super::palette::INK;
 use super::scale::Scale;
@@ -46,6 +47,8 @@ impl Mark {
 
 /// One config's bars.
 pub(crate) struct Series {
+    /// The config, for the bars' hover targets.
+    pub name: String,
     pub color: RGBColor,
     /// Base-unit value per category; None where missing.
     pub values: Vec<Option<f64>>,
@@ -227,6 +230,8 @@ impl Panel {
                 let xc = (x0 + x1) / 2.0;
                 let mark = s.marks.get(i).copied().unwrap_or(Mark::None);
                 let label = labels[j][i].clone();
+                let target = (px(x0, 0.0), v.map_or(px(x1, 0.0), |v| px(x1, shown(v))));
+                self.note_bar(area.get_base_pixel(), (j, i), target, label_px);
                 let Some(v) = v.map(shown) else {
                     let (x, y) = px(xc, 0.0);
                     area.draw(&Label::new(
@@ -317,5 +322,63 @@ impl Panel {
             ))?;
         }
         Ok(())
+    }
+
+    /// Records bar `i` of series `j` as a hover target: the bar from `a`
+    /// (its base) to `b` (its end) and the room for its value label
+    /// beyond, so hiding the config masks both.
+    fn note_bar(
+        &self,
+        base: (i32, i32),
+        (j, i): (usize, usize),
+        (a, b): ((i32, i32), (i32, i32)),
+        label_px: f64,
+    ) {
+        let s = &self.series[j];
+        let (v, mark) = (s.values[i], s.marks.get(i).copied().unwrap_or(Mark::None));
+        let room = label_px.max(14.0) as i32;
+        let end = if b.1 <= a.1 { b.1 - room } else { b.1 + room };
+        let unit = if self.scale.unit.is_empty() {
+            self.y_desc.as_str()
+        } else {
+            self.scale.unit
+        };
+        let value = match v {
+            // Two more decimals than the bar prints: the tooltip is where
+            // a reader looks for the exact figure.
+            Some(v) => {
+                let extra = if self.scale.decimals == 0 { 0 } else { 2 };
+                let n = self.scale.to_display(v);
+                let text = if self.scale.signed {
+                    format::signed(n, self.scale.decimals + extra)
+                } else {
+                    format::fixed(n, self.scale.decimals + extra)
+                };
+                // ...but no padding: 6.1 GiB/s published stays 6.1.
+                let text = if text.contains('.') {
+                    text.trim_end_matches('0').trim_end_matches('.')
+                } else {
+                    &text
+                };
+                format!("{text} {unit}")
+            }
+            None => "no value".into(),
+        };
+        let note = match mark {
+            Mark::None => "",
+            Mark::Best => " (best)",
+            Mark::Tied => " (tied for best)",
+            Mark::Same => " (within rounding or noise of the baseline)",
+        };
+        let category = self.categories.get(i).map_or("", |c| c.as_str());
+        hotspot::record(Hotspot {
+            shape: Shape::Rect(
+                (base.0 + a.0 - 2, base.1 + a.1),
+                (base.0 + b.0 + 2, base.1 + end),
+            ),
+            owner: Owner::Config(s.name.clone()),
+            title: format!("{} · {category}: {value}{note}", s.name),
+            legend: None,
+        });
     }
 }

@@ -7,6 +7,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::frame::{Sizes, bold, fit, font, text_width};
+use super::hotspot::{self, Hotspot, Owner, Shape};
 use super::palette::{INK, MUTED};
 use super::scale::Scale;
 use super::text::Label;
@@ -150,6 +151,24 @@ impl HeatGrid {
                 .color(&text_on(fill))
                 .pos(Pos::new(HPos::Center, VPos::Center)),
         ))?;
+        let (bx, by) = area.get_base_pixel();
+        let value = v.map_or("no result".into(), |v| {
+            let unit = if self.scale.unit.is_empty() {
+                &self.bar_title
+            } else {
+                self.scale.unit
+            };
+            format!("{} {unit}", super::lines::exact(self.scale.to_display(v)))
+        });
+        hotspot::record(Hotspot {
+            shape: Shape::Rect((bx + x, by + y), (bx + x + lay.cell_w, by + y + lay.cell_h)),
+            owner: Owner::Color(self.color),
+            title: format!(
+                "{} {}, {} {}: {value}",
+                self.y_title, self.rows[r], self.x_title, self.cols[c]
+            ),
+            legend: None,
+        });
         if self.peak == Some((r, c)) {
             area.draw(&Label::new(
                 "peak",

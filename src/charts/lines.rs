@@ -13,6 +13,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::axis::{Axes, log_decimals, log_ticks};
 use super::frame::{Sizes, bold, fit, font, text_width};
+use super::hotspot::{self, Hotspot, Owner, Shape};
 use super::marks;
 use super::palette::{INK, MUTED};
 use super::place::{Placer, Rect};
@@ -157,6 +158,26 @@ impl LinePlot {
     }
 }
 
+/// An axis title without how it is drawn: "Latency (ms, log scale)" ->
+/// "Latency (ms)", for tooltips.
+fn axis_name(title: &str) -> String {
+    title
+        .replace(", log scale", "")
+        .replace(" (log scale)", "")
+        .replace(" (log2 scale)", "")
+}
+
+/// A value with four significant digits at least: tooltips give what the
+/// axis can only hint at.
+pub(crate) fn exact(v: f64) -> String {
+    let digits = if v == 0.0 {
+        0
+    } else {
+        v.abs().log10().floor() as i32
+    };
+    format::fixed(v, (3 - digits).clamp(0, 6) as usize)
+}
+
 /// Ticks of a log axis over `lo..=hi`, labelled with the decimals each
 /// needs.
 pub(crate) fn log_tick_labels(lo: f64, hi: f64) -> Vec<(f64, String)> {
@@ -264,10 +285,11 @@ impl LinePlot {
             thick_path(plot, &piece, scaled(sz, 3.0) as u32, line.color)?;
         }
         if line.dots {
-            for p in px {
-                plot.draw(&Circle::new(p, scaled(sz, 5.0), line.color.filled()))?;
+            for p in &px {
+                plot.draw(&Circle::new(*p, scaled(sz, 5.0), line.color.filled()))?;
             }
         }
+        self.note_line(plot.get_base_pixel(), line, &px, sz);
         Ok(())
     }
 
@@ -290,6 +312,38 @@ impl LinePlot {
             }
         }
         Ok(())
+    }
+
+    /// Records the line and its dots as hover targets; their config is
+    /// named from the legend by colour (see [`hotspot::overlay`]).
+    fn note_line(&self, base: (i32, i32), line: &Line, px: &[(i32, i32)], sz: Sizes) {
+        let abs = |(x, y): (i32, i32)| (base.0 + x, base.1 + y);
+        hotspot::record(Hotspot {
+            shape: Shape::Path(
+                px.iter().map(|p| abs(*p)).collect(),
+                scaled(sz, 3.0) as u32 + 8,
+            ),
+            owner: Owner::Color(line.color),
+            title: String::new(),
+            legend: None,
+        });
+        if !line.dots {
+            return;
+        }
+        for (p, (x, y)) in px.iter().zip(&line.points) {
+            let title = [(&self.x_title, *x), (&self.y_title, *y)]
+                .into_iter()
+                .filter(|(t, _)| !t.is_empty())
+                .map(|(t, v)| format!("{}: {}", axis_name(t), exact(v)))
+                .collect::<Vec<_>>()
+                .join(", ");
+            hotspot::record(Hotspot {
+                shape: Shape::Dot(abs(*p), scaled(sz, 5.0) as u32 + 4),
+                owner: Owner::Color(line.color),
+                title,
+                legend: None,
+            });
+        }
     }
 
     fn draw_rules<DB: DrawingBackend>(

@@ -23,6 +23,7 @@ mod frame;
 mod grouped;
 mod heatgrid;
 mod heatmap;
+mod hotspot;
 mod lines;
 mod load;
 mod marks;
@@ -164,6 +165,13 @@ impl Chart {
     }
 }
 
+/// The colour of the config at `index` (display order) in every chart,
+/// as `#RRGGBB`: report.html's config switches show it.
+pub fn config_color(index: usize) -> String {
+    let c = palette::color(index);
+    format!("#{:02X}{:02X}{:02X}", c.0, c.1, c.2)
+}
+
 /// Every chart the comparison has data for, in a fixed order.
 pub(crate) fn plan(cmp: &Comparison) -> Vec<Chart> {
     let mut charts = Vec::new();
@@ -270,18 +278,41 @@ fn render_one(
             chart.figure(cmp).draw(&root)?;
             root.present()?;
         }
-        ChartFormat::Svg => {
-            let mut svg = String::new();
-            {
-                let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
-                root.fill(&WHITE)?;
-                chart.figure(cmp).draw(&root)?;
-                root.present()?;
-            }
-            std::fs::write(path, font::embed_in_svg(&svg))?;
-        }
+        ChartFormat::Svg => std::fs::write(path, font::embed_in_svg(&svg_of(chart, cmp, size)?))?,
     }
     Ok(())
+}
+
+/// One chart as SVG text, with a hover target per bar, point and legend
+/// entry appended (see [`hotspot`]).
+fn svg_of(chart: &Chart, cmp: &Comparison, size: (u32, u32)) -> anyhow::Result<String> {
+    let (drawn, spots) = hotspot::collect(|| -> anyhow::Result<String> {
+        let mut svg = String::new();
+        {
+            let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
+            root.fill(&WHITE)?;
+            chart.figure(cmp).draw(&root)?;
+            root.present()?;
+        }
+        Ok(svg)
+    });
+    Ok(hotspot::overlay(&drawn?, &spots))
+}
+
+/// Every chart of `cmp` as SVG text with hover targets, in plan order,
+/// written nowhere: what report.html carries inline, whatever format the
+/// files under charts/ have.
+pub fn svg_all(cmp: &Comparison, opts: &ChartOptions) -> anyhow::Result<Vec<String>> {
+    check_size(opts)?;
+    font::register()?;
+    let size = (opts.width, opts.height);
+    plan(cmp)
+        .par_iter()
+        .map(|chart| {
+            svg_of(chart, cmp, size)
+                .with_context(|| format!("cannot draw chart {}", chart.stem(cmp)))
+        })
+        .collect()
 }
 
 // ---- helpers shared by the chart kinds ----
@@ -498,6 +529,7 @@ pub(crate) fn series(cmp: &Comparison, results: &[&MetricResult]) -> Vec<grouped
         .iter()
         .enumerate()
         .map(|(i, c)| grouped::Series {
+            name: c.clone(),
             color: palette::color(i),
             values: results
                 .iter()

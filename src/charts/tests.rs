@@ -613,7 +613,10 @@ fn many_bars_shrink_or_drop_their_values() {
     )
     .unwrap();
     assert!(text.contains("Too many bars to print values"));
-    assert!(!text.contains("2,636,516"));
+    // Not drawn; only the tooltips (the hover targets after it) keep it.
+    let (drawn, targets) = text.split_once("<g class=\"hotspots\">").unwrap();
+    assert!(!drawn.contains("2,636,516"));
+    assert!(targets.contains("2,636,516 IOPS"));
     let paths = render_all(&cmp, dir.path(), &opts).unwrap();
     check_png(
         paths
@@ -870,4 +873,73 @@ fn bars_of_a_sweep_name_their_load_point() {
     let distinct: BTreeSet<&String> = labels.iter().collect();
     assert_eq!(distinct.len(), labels.len(), "{labels:?}");
     assert!(labels.iter().all(|l| l.contains(" QD")), "{labels:?}");
+}
+
+/// The SVG of the planned chart whose file stem is `stem`, with its
+/// hover targets.
+fn svg_named(cmp: &Comparison, stem: &str) -> String {
+    let planned = plan(cmp);
+    let at = names::unique(planned.iter().map(|c| c.stem(cmp)).collect())
+        .iter()
+        .position(|s| s == stem)
+        .unwrap_or_else(|| panic!("no chart {stem}"));
+    svg_all(cmp, &ChartOptions::default())
+        .unwrap()
+        .swap_remove(at)
+}
+
+#[test]
+fn every_bar_is_a_hover_target_with_its_value() {
+    let cmp = published();
+    let svg = svg_named(&cmp, "bars_read_iops");
+    let read: Vec<&Workload> = cmp
+        .workloads
+        .iter()
+        .filter(|w| w.direction == Direction::Read)
+        .collect();
+    for c in &cmp.configs {
+        // A bar per read workload, and the legend entry.
+        let targets = svg.matches(&format!("data-config=\"{c}\"")).count();
+        assert_eq!(targets, read.len() + 1, "{c}");
+        for w in &read {
+            let r = w.metric(Metric::Iops).unwrap();
+            let v = r.values[c].unwrap();
+            let mark = if r.winner.as_deref() == Some(c.as_str()) {
+                " (best)"
+            } else if r.tied.contains(c) {
+                " (tied for best)"
+            } else {
+                ""
+            };
+            let title = format!(
+                "<title>{c} · {}: {} IOPS{mark}</title>",
+                workload_label(w),
+                crate::format::fixed(v, 0)
+            );
+            assert!(svg.contains(&title), "{title} missing");
+        }
+    }
+    // The targets come last, over everything drawn.
+    assert!(svg.trim_end().ends_with("</g>\n</svg>"));
+}
+
+#[test]
+fn line_points_and_heat_cells_are_hover_targets_of_their_config() {
+    let cmp = fixture_comparison("sweep/synthetic", Some("clat_p99=500us"));
+    let svg = svg_named(&cmp, "scaling_randread_4k_read");
+    for c in &cmp.configs {
+        let line = format!("<polyline class=\"hs\" data-config=\"{c}\"");
+        assert!(svg.contains(&line), "{c}: no line target");
+        let dot = format!("<title>{c} · ");
+        assert!(svg.matches(&dot).count() >= 2, "{c}: no point targets");
+    }
+    let cmp = fixture_comparison("sweep/grid", None);
+    let stem = names::unique(plan(&cmp).iter().map(|c| c.stem(&cmp)).collect())
+        .into_iter()
+        .find(|s| s.starts_with("heatmap_"))
+        .unwrap();
+    let svg = svg_named(&cmp, &stem);
+    let cells = svg.matches("<rect class=\"hs\" data-config=").count();
+    assert!(cells >= 4, "{cells} heat cells with a config");
+    assert!(svg.contains(" IOPS</title>"), "cell values without unit");
 }

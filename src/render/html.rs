@@ -1,5 +1,7 @@
-//! HTML: one self-contained file (inline CSS, no scripts) from
-//! `templates/report.html.j2`; every value is HTML-escaped.
+//! HTML: one self-contained file from `templates/report.html.j2`: inline
+//! CSS and a small inline script (sortable tables, configs shown and
+//! hidden), charts inline as SVG; nothing is fetched from anywhere. Every
+//! value is HTML-escaped.
 
 use std::io::Write;
 
@@ -12,15 +14,28 @@ pub const BUILTIN: &str = include_str!("../../templates/report.html.j2");
 pub struct Html {
     /// Replaces the built-in template.
     pub template: Option<String>,
-    /// Chart paths, one `<img>` each.
+    /// Chart paths or `data:` URIs, one `<img>` each.
     pub charts: Vec<String>,
+    /// SVG charts (from [`crate::charts::svg_all`]) to inline.
+    pub svgs: Vec<String>,
 }
 
 impl Renderer for Html {
     fn render(&self, cmp: &Comparison, out: &mut dyn Write) -> anyhow::Result<()> {
         let source = self.template.as_deref().unwrap_or(BUILTIN);
-        template::render(source, &View::new(cmp, &self.charts), true, out)
+        let mut view = View::new(cmp, &self.charts);
+        view.svgs = self.svgs.iter().map(|s| inline_svg(s)).collect();
+        template::render(source, &view, true, out)
     }
+}
+
+/// An SVG document as an element inside HTML: HTML parsing puts `<svg>`
+/// in the SVG namespace itself, so the `xmlns` (a URL, though never
+/// fetched) goes, keeping report.html free of any address.
+pub fn inline_svg(svg: &str) -> String {
+    svg.trim_start_matches("<?xml version=\"1.0\" encoding=\"UTF-8\"?>")
+        .trim()
+        .replacen(" xmlns=\"http://www.w3.org/2000/svg\"", "", 1)
 }
 
 /// A `data:` URI of `bytes`, so report.html carries its charts inside it

@@ -46,6 +46,8 @@ pub struct RenderOptions {
     /// Charts: paths relative to the report (Markdown links them) or
     /// `data:` URIs (HTML embeds them, see [`html::data_uri`]).
     pub charts: Vec<String>,
+    /// The charts as SVG text with hover targets, which HTML inlines.
+    pub svgs: Vec<String>,
 }
 
 impl Format {
@@ -60,6 +62,7 @@ impl Format {
             Format::Html => Box::new(html::Html {
                 template: opts.template.clone(),
                 charts: opts.charts.clone(),
+                svgs: opts.svgs.clone(),
             }),
             Format::Csv => Box::new(csv::Csv),
             Format::SweepCsv => Box::new(csv::SweepCsv),

@@ -5,8 +5,14 @@
 //!
 //! `title`, `configs`, `baseline`, `groups[].name`,
 //! `groups[].workloads[].{title, rows[].{title, cells[].{config, text,
-//! best, winner, tied, delta}}, ties, notes}`, `highlights`, `footnotes`,
-//! `sanity`, `warnings`, `skipped[].{source, reason}`, `charts`.
+//! best, winner, tied, delta}, metric, better}, ties, notes}`,
+//! `highlights`, `footnotes`, `sanity`, `warnings`,
+//! `skipped[].{source, reason}`, `charts`, `svgs`, `colors`.
+//!
+//! `charts` are image paths (Markdown) or `data:` URIs (HTML); `svgs` the
+//! same charts as SVG markup for HTML to inline (drawn by nvcmp, every
+//! text in them escaped, so a template may print them `|safe`); `colors`
+//! each config's colour in the charts, `#RRGGBB`, in `configs` order.
 //!
 //! Shapes (rw, bs, direction, rwmixread) that a config measured at two or
 //! more load points are sweeps: they get one table in `groups[].sweeps[]`
@@ -50,6 +56,10 @@ pub struct View {
     pub skipped: Vec<Skipped>,
     /// Chart image paths (relative to the report), when the caller has any.
     pub charts: Vec<String>,
+    /// The charts as SVG markup, for HTML to inline; empty elsewhere.
+    pub svgs: Vec<String>,
+    /// Each config's colour in the charts, `#RRGGBB`.
+    pub colors: Vec<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -77,6 +87,8 @@ pub struct RowView {
     pub title: String,
     /// CONTRACT key: "bw_bytes_per_s".
     pub metric: String,
+    /// Which way is better: "higher" or "lower".
+    pub better: crate::compare::Better,
     pub cells: Vec<CellView>,
 }
 
@@ -202,6 +214,10 @@ impl View {
             warnings: cmp.warnings.iter().map(|w| w.to_string()).collect(),
             skipped: cmp.skipped.clone(),
             charts: charts.to_vec(),
+            svgs: Vec::new(),
+            colors: (0..cmp.configs.len())
+                .map(crate::charts::config_color)
+                .collect(),
         }
     }
 }
@@ -234,6 +250,7 @@ fn workload_view(cmp: &Comparison, w: &Workload, scales: &Scales) -> WorkloadVie
         rows.push(RowView {
             title: m.metric.title(&s),
             metric: m.metric.key().into(),
+            better: m.better,
             cells,
         });
     }

@@ -251,7 +251,8 @@ fn out_dir_gets_reports_and_dataset() {
     let html = std::fs::read_to_string(dir.path().join("report.html")).unwrap();
     assert!(html.contains("91.165"));
     // Every chart drawn is linked from report.md by its relative path, and
-    // carried inside report.html (self-contained: no reference to charts/).
+    // carried inside report.html as inline SVG (self-contained: no
+    // reference to charts/).
     let md = std::fs::read_to_string(dir.path().join("report.md")).unwrap();
     let charts: Vec<String> = std::fs::read_dir(dir.path().join("charts"))
         .unwrap()
@@ -270,11 +271,9 @@ fn out_dir_gets_reports_and_dataset() {
     }
     let html_plain = html.replace("&#x2f;", "/");
     assert_eq!(
-        html_plain
-            .matches("<img src=\"data:image/png;base64,")
-            .count(),
+        html_plain.matches("<figure class=\"chart\"><svg ").count(),
         charts.len(),
-        "every chart embedded in report.html"
+        "every chart inline in report.html"
     );
     assert!(
         !html_plain.contains("src=\"charts/"),

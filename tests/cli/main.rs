@@ -2,6 +2,7 @@
 //! One module per command.
 
 mod analyze;
+mod browser;
 mod charts;
 mod check;
 mod common;
