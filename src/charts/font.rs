@@ -19,6 +19,12 @@ pub(crate) const FACE: &str = "DejaVu Sans";
 
 pub(crate) static REGULAR: &[u8] = include_bytes!("fonts/DejaVuSans.ttf");
 pub(crate) static BOLD: &[u8] = include_bytes!("fonts/DejaVuSans-Bold.ttf");
+/// The same faces cut to Latin, punctuation and the chart symbols (about
+/// 30 KB each, `fonts/README.md` says how): what SVGs and report.html
+/// carry. A glyph outside them falls back to the viewer's sans-serif;
+/// PNGs are drawn with the full faces above.
+pub(crate) static SVG_REGULAR: &[u8] = include_bytes!("fonts/DejaVuSans-svg.ttf");
+pub(crate) static SVG_BOLD: &[u8] = include_bytes!("fonts/DejaVuSans-Bold-svg.ttf");
 
 /// Registers the font (idempotent, thread-safe).
 pub(crate) fn register() -> anyhow::Result<()> {
@@ -31,11 +37,12 @@ pub(crate) fn register() -> anyhow::Result<()> {
     Ok(())
 }
 
-/// A `<style>` with both weights of the font as base64 `@font-face` data
-/// URLs (about 2 MB; built once per process).
-fn style_element() -> &'static str {
-    static STYLE: OnceLock<String> = OnceLock::new();
-    STYLE.get_or_init(|| {
+/// Both weights of the SVG faces as `@font-face` rules with base64 data
+/// URLs (about 85 KB; built once per process): inside each SVG file, and
+/// once in report.html for all its inline charts.
+pub fn face_css() -> &'static str {
+    static CSS: OnceLock<String> = OnceLock::new();
+    CSS.get_or_init(|| {
         let face = |weight: &str, ttf: &[u8]| {
             let data = base64::engine::general_purpose::STANDARD.encode(ttf);
             format!(
@@ -43,12 +50,13 @@ fn style_element() -> &'static str {
                  src:url(data:font/ttf;base64,{data}) format(\"truetype\")}}"
             )
         };
-        format!(
-            "<style>{}{}</style>\n",
-            face("normal", REGULAR),
-            face("bold", BOLD)
-        )
+        format!("{}{}", face("normal", SVG_REGULAR), face("bold", SVG_BOLD))
     })
+}
+
+fn style_element() -> &'static str {
+    static STYLE: OnceLock<String> = OnceLock::new();
+    STYLE.get_or_init(|| format!("<style>{}</style>\n", face_css()))
 }
 
 /// `svg` with the font embedded right after its opening `<svg ...>` tag;

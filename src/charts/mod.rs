@@ -299,6 +299,12 @@ fn svg_of(chart: &Chart, cmp: &Comparison, size: (u32, u32)) -> anyhow::Result<S
     Ok(hotspot::overlay(&drawn?, &spots))
 }
 
+/// The `@font-face` rules the SVG charts' text asks for: a page inlining
+/// several charts carries them once.
+pub fn svg_font_css() -> &'static str {
+    font::face_css()
+}
+
 /// Every chart of `cmp` as SVG text with hover targets, in plan order,
 /// written nowhere: what report.html carries inline, whatever format the
 /// files under charts/ have.

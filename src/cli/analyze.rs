@@ -311,6 +311,7 @@ pub fn run(args: Args, global: Global) -> anyhow::Result<u8> {
                 } else {
                     Vec::new()
                 },
+                svg_font_css: crate::charts::svg_font_css().to_string(),
             };
             write_rendered(&cmp, &dir.join(name), fmt, &opts)?;
         }
@@ -329,6 +330,7 @@ pub fn run(args: Args, global: Global) -> anyhow::Result<u8> {
             .filter(|_| matches!(format, Format::Md | Format::Html)),
         charts: Vec::new(),
         svgs: Vec::new(),
+        svg_font_css: String::new(),
     };
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());

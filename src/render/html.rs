@@ -18,6 +18,8 @@ pub struct Html {
     pub charts: Vec<String>,
     /// SVG charts (from [`crate::charts::svg_all`]) to inline.
     pub svgs: Vec<String>,
+    /// Their `@font-face` rules, once for the page.
+    pub font_css: String,
 }
 
 impl Renderer for Html {
@@ -25,6 +27,9 @@ impl Renderer for Html {
         let source = self.template.as_deref().unwrap_or(BUILTIN);
         let mut view = View::new(cmp, &self.charts);
         view.svgs = self.svgs.iter().map(|s| inline_svg(s)).collect();
+        if !view.svgs.is_empty() {
+            view.font_css = self.font_css.clone();
+        }
         template::render(source, &view, true, out)
     }
 }
@@ -41,27 +46,9 @@ pub fn inline_svg(svg: &str) -> String {
 /// A `data:` URI of `bytes`, so report.html carries its charts inside it
 /// and stays one self-contained file (RFC 2397, base64 of RFC 4648).
 pub fn data_uri(mime: &str, bytes: &[u8]) -> String {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::with_capacity(mime.len() + 13 + bytes.len().div_ceil(3) * 4);
-    out.push_str("data:");
-    out.push_str(mime);
-    out.push_str(";base64,");
-    for chunk in bytes.chunks(3) {
-        let b = [
-            chunk[0],
-            *chunk.get(1).unwrap_or(&0),
-            *chunk.get(2).unwrap_or(&0),
-        ];
-        let n = u32::from(b[0]) << 16 | u32::from(b[1]) << 8 | u32::from(b[2]);
-        for i in 0..4 {
-            if i <= chunk.len() {
-                out.push(ALPHABET[(n >> (18 - 6 * i) & 63) as usize] as char);
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
+    use base64::Engine;
+    let data = base64::engine::general_purpose::STANDARD.encode(bytes);
+    format!("data:{mime};base64,{data}")
 }
 
 #[cfg(test)]

@@ -48,6 +48,9 @@ pub struct RenderOptions {
     pub charts: Vec<String>,
     /// The charts as SVG text with hover targets, which HTML inlines.
     pub svgs: Vec<String>,
+    /// `@font-face` rules the inline SVGs' text uses, carried once by the
+    /// page rather than once per chart.
+    pub svg_font_css: String,
 }
 
 impl Format {
@@ -63,6 +66,7 @@ impl Format {
                 template: opts.template.clone(),
                 charts: opts.charts.clone(),
                 svgs: opts.svgs.clone(),
+                font_css: opts.svg_font_css.clone(),
             }),
             Format::Csv => Box::new(csv::Csv),
             Format::SweepCsv => Box::new(csv::SweepCsv),

@@ -58,6 +58,8 @@ pub struct View {
     pub charts: Vec<String>,
     /// The charts as SVG markup, for HTML to inline; empty elsewhere.
     pub svgs: Vec<String>,
+    /// `@font-face` CSS for the inline SVGs (HTML only).
+    pub font_css: String,
     /// Each config's colour in the charts, `#RRGGBB`.
     pub colors: Vec<String>,
 }
@@ -215,6 +217,7 @@ impl View {
             skipped: cmp.skipped.clone(),
             charts: charts.to_vec(),
             svgs: Vec::new(),
+            font_css: String::new(),
             colors: (0..cmp.configs.len())
                 .map(crate::charts::config_color)
                 .collect(),
