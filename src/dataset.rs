@@ -105,6 +105,7 @@ pub fn to_dataframe(rows: &[Row]) -> PolarsResult<DataFrame> {
         col!("effective_iodepth", |r: &Row| r
             .effective_iodepth
             .map(i64::from)),
+        col!("direct", |r: &Row| r.direct),
     ];
     DataFrame::new(rows.len(), columns)
 }
@@ -280,7 +281,7 @@ pub fn from_dataframe(df: &DataFrame) -> anyhow::Result<Vec<Row>> {
         i64s("rwmixread")?,
         i64s("timestamp")?,
     );
-    let aggregate = bools("aggregate")?;
+    let (aggregate, direct) = (bools("aggregate")?, bools("direct")?);
     let names = [
         "runtime_ms",
         "bw_bytes_per_s",
@@ -372,6 +373,7 @@ pub fn from_dataframe(df: &DataFrame) -> anyhow::Result<Vec<Row>> {
         r.filename = filename[i].clone();
         r.timestamp = timestamp[i];
         r.effective_iodepth = effective_iodepth[i].and_then(|v| u32::try_from(v).ok());
+        r.direct = direct[i];
         rows.push(r);
     }
     Ok(rows)
@@ -392,6 +394,9 @@ mod tests {
         }
         rows[0].system_cpu_pct = Some(45.76);
         rows[1].rwmixread = Some(70);
+        // direct in all three states, so each survives the round trip.
+        rows[0].direct = Some(true);
+        rows[1].direct = None;
         rows
     }
 
@@ -443,6 +448,13 @@ mod tests {
         assert_eq!(iops.get(0), Some(rows[0].iops));
         let host = df.column("host").unwrap().str().unwrap();
         assert_eq!(host.get(2), None); // the aggregate has no host
+        let direct = df.column("direct").unwrap();
+        assert_eq!(direct.dtype().to_string(), "bool");
+        let direct = direct.bool().unwrap();
+        assert_eq!(
+            (direct.get(0), direct.get(1), direct.get(2)),
+            (Some(true), None, Some(false))
+        );
     }
 
     #[test]

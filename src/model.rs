@@ -132,6 +132,9 @@ pub struct Row {
     /// Queue depth the job really ran at (fio's I/O depth distribution, or
     /// 1 for a synchronous engine); null when fio did not say.
     pub effective_iodepth: Option<u32>,
+    /// fio's `direct` as the job ran (true: O_DIRECT, unbuffered); null
+    /// when the output does not say (normal text, terse, fio 2.x JSON).
+    pub direct: Option<bool>,
     /// Completion-latency histogram from json+ `bins`: (latency ns, count),
     /// sorted by latency. Not a dataset column (it does not fit a flat
     /// table); kept for the latency-distribution charts.
@@ -194,6 +197,7 @@ impl Row {
             filename: None,
             timestamp: None,
             effective_iodepth: None,
+            direct: None,
             clat_bins: None,
         }
     }
