@@ -76,6 +76,7 @@ fn empty_comparison(configs: Vec<String>, baseline: &str) -> Comparison {
         sanity: vec![],
         sweeps: vec![],
         sweep_rules: Default::default(),
+        setup: Default::default(),
         configs,
     }
 }

@@ -67,6 +67,7 @@ fn comparison(workloads: Vec<Workload>) -> Comparison {
         sanity: vec![],
         sweeps: vec![],
         sweep_rules: Default::default(),
+        setup: Default::default(),
     }
 }
 

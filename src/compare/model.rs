@@ -227,6 +227,9 @@ pub struct Comparison {
     /// The rules the sweeps' knee and SLO answers were found with.
     #[serde(default)]
     pub sweep_rules: SweepRules,
+    /// What was run: title, description and the setup table's items.
+    #[serde(default)]
+    pub setup: super::setup::Setup,
 }
 
 /// How saturation and latency targets are judged (`--knee`, `--slo`).
