@@ -230,10 +230,10 @@ const FACTS: [Fact; 10] = [
 ];
 
 /// Each fact's value per config.
-fn data_facts<'f>(
+fn data_facts(
     rows: &[Row],
     configs: &[String],
-) -> Vec<(&'f Fact, IndexMap<String, Option<String>>)> {
+) -> Vec<(&'static Fact, IndexMap<String, Option<String>>)> {
     let by_config: Vec<(&String, Vec<&Row>)> = configs
         .iter()
         .map(|c| (c, rows.iter().filter(|r| r.label == *c).collect()))
