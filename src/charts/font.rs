@@ -1,13 +1,21 @@
 //! The embedded font: DejaVu Sans (Debian's fonts-dejavu-core, license in
 //! `fonts/LICENSE-DejaVu.txt`), registered with plotters once, so charts
-//! render the same text on a machine or CI runner without any fonts.
+//! render the same text on a machine or CI runner without any fonts; and
+//! written into every SVG, so an SVG renders the same offline anywhere.
 
 use std::sync::OnceLock;
 
+use base64::Engine;
 use plotters::style::FontStyle;
 
-/// The family name every chart asks for.
-pub(crate) const FAMILY: &str = "sans-serif";
+/// The family every chart asks for. The SVG backend writes it verbatim as
+/// `font-family`, so it is a CSS list: the embedded [`FACE`] first, then
+/// an installed DejaVu Sans or any sans-serif for a viewer that ignores
+/// `@font-face`.
+pub(crate) const FAMILY: &str = "DejaVu Sans, sans-serif";
+
+/// The `@font-face` name of the embedded font in SVGs.
+pub(crate) const FACE: &str = "DejaVu Sans";
 
 pub(crate) static REGULAR: &[u8] = include_bytes!("fonts/DejaVuSans.ttf");
 pub(crate) static BOLD: &[u8] = include_bytes!("fonts/DejaVuSans-Bold.ttf");
@@ -21,4 +29,42 @@ pub(crate) fn register() -> anyhow::Result<()> {
     });
     anyhow::ensure!(ok, "the embedded chart font could not be loaded");
     Ok(())
+}
+
+/// A `<style>` with both weights of the font as base64 `@font-face` data
+/// URLs (about 2 MB; built once per process).
+fn style_element() -> &'static str {
+    static STYLE: OnceLock<String> = OnceLock::new();
+    STYLE.get_or_init(|| {
+        let face = |weight: &str, ttf: &[u8]| {
+            let data = base64::engine::general_purpose::STANDARD.encode(ttf);
+            format!(
+                "@font-face{{font-family:\"{FACE}\";font-weight:{weight};\
+                 src:url(data:font/ttf;base64,{data}) format(\"truetype\")}}"
+            )
+        };
+        format!(
+            "<style>{}{}</style>\n",
+            face("normal", REGULAR),
+            face("bold", BOLD)
+        )
+    })
+}
+
+/// `svg` with the font embedded right after its opening `<svg ...>` tag;
+/// unchanged when it has none. The one place an SVG gets its font.
+pub(crate) fn embed_in_svg(svg: &str) -> String {
+    let Some(end) = svg
+        .find("<svg")
+        .and_then(|at| svg[at..].find('>').map(|e| at + e + 1))
+    else {
+        return svg.to_string();
+    };
+    let style = style_element();
+    let mut out = String::with_capacity(svg.len() + style.len() + 1);
+    out.push_str(&svg[..end]);
+    out.push('\n');
+    out.push_str(style);
+    out.push_str(svg[end..].trim_start_matches('\n'));
+    out
 }

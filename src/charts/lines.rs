@@ -13,10 +13,11 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::axis::{Axes, log_decimals, log_ticks};
 use super::frame::{Sizes, bold, fit, font, text_width};
+use super::marks;
 use super::palette::{INK, MUTED};
 use super::place::{Placer, Rect};
-use super::scale::number;
 use super::text::Label;
+use crate::format;
 
 /// One axis' data range, in display units.
 #[derive(Debug, Clone, Copy)]
@@ -77,6 +78,29 @@ pub(crate) struct Marker {
     pub shape: MarkShape,
 }
 
+/// A ±1 sd error bar on a point, display units: from `lo` to `hi` along
+/// y (a throughput against load), or along x when `across` (IOPS on the x
+/// axis of latency against IOPS).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Whisker {
+    pub at: (f64, f64),
+    pub lo: f64,
+    pub hi: f64,
+    pub across: bool,
+}
+
+impl Whisker {
+    /// Its two ends, display units.
+    fn ends(&self) -> [(f64, f64); 2] {
+        let (x, y) = self.at;
+        if self.across {
+            [(self.lo, y), (self.hi, y)]
+        } else {
+            [(x, self.lo), (x, self.hi)]
+        }
+    }
+}
+
 /// A horizontal reference line across the plot (a latency target), its
 /// text at the right end.
 pub(crate) struct HRule {
@@ -109,6 +133,7 @@ pub(crate) struct LinePlot {
     pub markers: Vec<Marker>,
     pub rules: Vec<HRule>,
     pub labels: Vec<PointLabel>,
+    pub whiskers: Vec<Whisker>,
 }
 
 impl LinePlot {
@@ -127,6 +152,7 @@ impl LinePlot {
             markers: Vec::new(),
             rules: Vec::new(),
             labels: Vec::new(),
+            whiskers: Vec::new(),
         }
     }
 }
@@ -136,7 +162,7 @@ impl LinePlot {
 pub(crate) fn log_tick_labels(lo: f64, hi: f64) -> Vec<(f64, String)> {
     log_ticks(lo, hi)
         .into_iter()
-        .map(|t| (t, number(t, log_decimals(t), false)))
+        .map(|t| (t, format::fixed(t, log_decimals(t))))
         .collect()
 }
 
@@ -214,6 +240,7 @@ impl LinePlot {
         for line in &self.lines {
             self.draw_line(plot, line, sz, &to_px)?;
         }
+        self.draw_whiskers(plot, sz, &to_px)?;
         self.draw_markers(plot, sz, &to_px)?;
         self.draw_labels(plot, sz, &to_px)
     }
@@ -239,6 +266,27 @@ impl LinePlot {
         if line.dots {
             for p in px {
                 plot.draw(&Circle::new(p, scaled(sz, 5.0), line.color.filled()))?;
+            }
+        }
+        Ok(())
+    }
+
+    fn draw_whiskers<DB: DrawingBackend>(
+        &self,
+        plot: &DrawingArea<DB, Shift>,
+        sz: Sizes,
+        to_px: &dyn Fn(f64, f64) -> (i32, i32),
+    ) -> anyhow::Result<()>
+    where
+        DB::ErrorType: 'static,
+    {
+        let (cap, width) = (scaled(sz, 6.0), scaled(sz, 2.0).max(1) as u32);
+        for w in &self.whiskers {
+            let [a, b] = w.ends().map(|(x, y)| to_px(x, y));
+            if w.across {
+                marks::whisker_across(plot, a.1, (a.0, b.0), cap, width)?;
+            } else {
+                marks::whisker(plot, a.0, (a.1, b.1), cap, width)?;
             }
         }
         Ok(())
@@ -320,6 +368,9 @@ impl LinePlot {
         }
         for rule in &self.rules {
             placer.block_line(&[to_px(x0, rule.y), to_px(x1, rule.y)]);
+        }
+        for w in &self.whiskers {
+            placer.block_line(&w.ends().map(|(x, y)| to_px(x, y)));
         }
         placer
     }

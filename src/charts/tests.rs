@@ -61,6 +61,7 @@ fn result(
             .map(|v| (v.0.clone(), base.map(|b| v.1 - b)))
             .collect(),
         rule,
+        baseline_ties: IndexMap::new(),
     }
 }
 
@@ -71,12 +72,14 @@ fn empty_comparison(configs: Vec<String>, baseline: &str) -> Comparison {
         families: vec![],
         workloads: vec![],
         highlights: vec![],
+        key_findings: vec![],
         skipped: vec![],
         warnings: vec![],
         sanity: vec![],
         sweeps: vec![],
         sweep_rules: Default::default(),
         setup: Default::default(),
+        equivalence_pct: None,
         configs,
     }
 }
@@ -177,10 +180,12 @@ fn published_with(rename: impl Fn(&str) -> String) -> Comparison {
             numjobs: 1,
             hosts: 1,
             effective_iodepth: Default::default(),
+            steady_state: Default::default(),
             metrics,
             percentiles: IndexMap::new(),
             clat_bins: IndexMap::new(),
             notes: vec![],
+            params: IndexMap::new(),
         });
     }
     cmp
@@ -244,6 +249,7 @@ fn fio_runs(runs: &[(&str, &str)]) -> Comparison {
         numjobs: 1,
         hosts: 1,
         effective_iodepth: Default::default(),
+        steady_state: Default::default(),
         metrics: vec![
             result(Metric::BwBytesPerS, Better::Higher, &bw, "psync"),
             result(Metric::Iops, Better::Higher, &iops, "psync"),
@@ -253,6 +259,7 @@ fn fio_runs(runs: &[(&str, &str)]) -> Comparison {
         percentiles,
         clat_bins: bins,
         notes: vec![],
+        params: IndexMap::new(),
     });
     cmp
 }
@@ -824,7 +831,7 @@ fn a_grid_sweep_gets_a_heatmap_per_config() {
     let libaio = cmp.sweeps.iter().find(|s| s.config == "libaio").unwrap();
     assert_eq!(libaio.points.len(), 6);
     for p in &libaio.points {
-        let v = scale::number(p.iops, 0, false);
+        let v = crate::format::fixed(p.iops, 0);
         assert!(text.contains(&v), "{v} missing");
     }
     assert!(text.contains("\npeak\n"));

@@ -111,6 +111,15 @@ pub struct Args {
     /// ...while mean latency grows by more than PCT %.
     #[arg(long, value_name = "PCT", default_value_t = 50.0)]
     pub knee_latency: f64,
+    /// Differences of at most PCT % of the best value are ties (a practical-equivalence margin, e.g. 1).
+    #[arg(long, value_name = "PCT")]
+    pub equivalence: Option<f64>,
+    /// How many key findings reports lead with (0 for none).
+    #[arg(long, value_name = "N", default_value_t = compare::findings::DEFAULT_COUNT)]
+    pub findings: usize,
+    /// IOPS and bandwidth over the steady-state window (fio's --steadystate) instead of the whole run, where one is known.
+    #[arg(long)]
+    pub steady_only: bool,
 }
 
 /// `iops=1000`, `iops=1k`, `bw=1048576` -> (metric, step).
@@ -171,6 +180,14 @@ pub fn run(args: Args, global: Global) -> anyhow::Result<u8> {
             "nothing to analyze: give at least one PATH (a fio result file or a folder of them)",
         )
         .into());
+    }
+    if let Some(pct) = args.equivalence {
+        if !(pct.is_finite() && (0.0..100.0).contains(&pct)) {
+            return Err(CliError::usage(format!(
+                "--equivalence {pct}: must be a percentage from 0 to 100 (e.g. --equivalence 1)"
+            ))
+            .into());
+        }
     }
     if !(args.alpha > 0.0 && args.alpha < 1.0) {
         return Err(
@@ -240,6 +257,9 @@ pub fn run(args: Args, global: Global) -> anyhow::Result<u8> {
         round,
         sweep_rules,
         setup: setup_notes(manifest),
+        equivalence_pct: args.equivalence,
+        findings: args.findings,
+        steady_only: args.steady_only,
     };
     let mut cmp = compare::compare(&ingested.rows, &opts);
     cmp.skipped = ingested.skipped.clone();

@@ -166,10 +166,19 @@ pub fn main() -> ExitCode {
     }
 }
 
-/// `nvcmp ... | head` is not an error.
+/// `nvcmp ... | head` is not an error. The pipe error may come wrapped by
+/// serde_json (ndjson, json) or polars (csv, parquet to stdout), which keep
+/// the io::Error inside their own type.
 fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    use std::io::ErrorKind::BrokenPipe;
     err.chain().any(|e| {
         e.downcast_ref::<std::io::Error>()
-            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+            .is_some_and(|io| io.kind() == BrokenPipe)
+            || e.downcast_ref::<serde_json::Error>()
+                .is_some_and(|j| j.io_error_kind() == Some(BrokenPipe))
+            || matches!(
+                e.downcast_ref::<polars::error::PolarsError>(),
+                Some(polars::error::PolarsError::IO { error, .. }) if error.kind() == BrokenPipe
+            )
     })
 }

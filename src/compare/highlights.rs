@@ -1,30 +1,46 @@
-//! Plain sentences built from a comparison, in a fixed order so the same
-//! results always read the same:
+//! Plain sentences built from a comparison, each a [`Finding`] scored by
+//! what it tells a reader (see [`super::findings`]), rule by rule:
 //!
 //! 1. per direction and metric, the config(s) with the most wins
 //!    ("windows-native has the best read bandwidth in 3 of 4 read workloads");
+//!    a config that leads both directions gets one sentence for both;
 //! 2. the same per OS family;
 //! 3. workloads where every config is within 0.5 % ("effectively a tie");
 //! 4. the largest gap per metric, between the best and the worst config;
 //! 5. per OS family, its largest lead over the other family's best config;
 //! 6. sweeps: each config's peak against the others', its knee, the IOPS
 //!    it sustains under the latency target (`--slo`);
-//! 7. outliers: a value at least 1.75x the median of three or more other
-//!    configs (only the high side: a value far below the others is a
-//!    result, such as a faster stack's latency, and the win/gap sentences
-//!    cover it).
+//! 7. outliers: among four or more configs, a value whose modified z-score
+//!    (0.6745 x its distance to the median / the median absolute
+//!    deviation) exceeds 3.5 and which is at least 1.5x the others' median
+//!    (Iglewicz and Hoaglin's rule:
+//!    <https://www.itl.nist.gov/div898/handbook/eda/section3/eda35h.htm>;
+//!    the ratio floor keeps near-equal rows, whose deviation is tiny, from
+//!    flagging ordinary differences). Only the high side: a value far
+//!    below the others is a result, such as a faster stack's latency, and
+//!    the win/gap sentences cover it.
+//!
+//! A lead that rounding, noise or `--equivalence` cannot separate is never
+//! claimed without saying so.
 
-use super::metric::{Scales, format_number};
+use super::findings::{Finding, Kind, ONE_WORKLOAD, clarity, magnitude};
+use super::metric::Scales;
 use super::model::{
-    Better, Comparison, LoadPoint, Metric, MetricResult, Slo, SloMetric, Sweep, Workload,
+    Better, Comparison, LoadPoint, Metric, MetricResult, Rule, Slo, SloMetric, Sweep, Workload,
 };
-use super::stats::precision_tie;
+use super::rules::{Entry, Judge, tie_rule};
+use crate::format;
 use crate::model::Direction;
 
 /// Spread under which all configs are called "within X % of each other".
 pub const NEAR_EQUAL_PCT: f64 = 0.5;
-/// Ratio to the others' median that makes a value an outlier.
-pub const OUTLIER_RATIO: f64 = 1.75;
+/// Modified z-score above which a value is an outlier (Iglewicz-Hoaglin).
+pub const OUTLIER_Z: f64 = 3.5;
+/// ...and the least ratio to the others' median it must also reach.
+pub const OUTLIER_RATIO: f64 = 1.5;
+/// A gap between two configs of one OS family counts this much when the
+/// comparison is across families: the reader came for the cross-family one.
+const WITHIN_FAMILY: f64 = 0.7;
 
 /// Metrics that get sentences (derived efficiency metrics do not).
 const METRICS: [Metric; 5] = [
@@ -46,10 +62,13 @@ fn count_word(n: usize) -> String {
     }
 }
 
-fn best_word(m: Metric, dir: Direction) -> String {
-    match m.better() {
-        Better::Higher => format!("the best {dir} {}", m.human()),
-        Better::Lower => format!("the lowest {}", m.human()),
+/// "the best read bandwidth", "the lowest CPU usage"; without a direction
+/// when the sentence covers both.
+fn best_word(m: Metric, dir: Option<Direction>) -> String {
+    match (m.better(), dir) {
+        (Better::Higher, Some(dir)) => format!("the best {dir} {}", m.human()),
+        (Better::Higher, None) => format!("the best {}", m.human()),
+        (Better::Lower, _) => format!("the lowest {}", m.human()),
     }
 }
 
@@ -60,9 +79,6 @@ fn family_title(f: &str) -> String {
         other => other.to_string(),
     }
 }
-
-/// A gap: size, workload, best (config, value), worst (config, value).
-type Gap<'a> = (f64, &'a Workload, (&'a str, f64), (&'a str, f64));
 
 /// Who won: the winner, or every tied config.
 fn winners(m: &MetricResult) -> Vec<&str> {
@@ -79,97 +95,287 @@ fn present(m: &MetricResult) -> Vec<(&str, f64)> {
         .collect()
 }
 
-/// Builds every highlight of `cmp`, rule by rule.
-pub fn build(cmp: &Comparison) -> Vec<String> {
+/// Builds every finding of `cmp`, rule by rule (unranked).
+pub fn build(cmp: &Comparison, judge: Judge) -> Vec<Finding> {
     let scales = Scales::of(cmp, &METRICS);
-    let mut out = most_wins(cmp);
+    let mut out = most_wins(cmp, judge);
     out.extend(near_equal(cmp));
-    out.extend(largest_gaps(cmp, &scales));
-    out.extend(family_leads(cmp));
-    out.extend(sweep_sentences(cmp));
+    out.extend(largest_gaps(cmp, &scales, judge));
+    out.extend(family_leads(cmp, judge));
+    out.extend(sweep_sentences(cmp, judge));
     out.extend(outliers(cmp, &scales));
     out
 }
 
-/// 1 and 2: most wins per direction and metric, per config and OS family.
-fn most_wins(cmp: &Comparison) -> Vec<String> {
-    let mut out = Vec::new();
-    for dir in Direction::ALL {
-        let ws: Vec<&Workload> = cmp
-            .workloads
-            .iter()
-            .filter(|w| w.direction == dir)
-            .collect();
-        if ws.len() < 2 || cmp.configs.len() < 2 {
-            continue;
+/// One metric's entry for `config` in `r`, as the tie rule sees it.
+fn entry<'a>(r: &'a MetricResult, config: &'a str) -> Option<Entry<'a>> {
+    Some(Entry {
+        config,
+        value: r.values.get(config).copied().flatten()?,
+        precision: r.precision.get(config).copied().unwrap_or(0.0),
+        spread: r.spread.get(config).copied(),
+    })
+}
+
+/// What cannot separate `a` from `b`: their rounding, twice the standard
+/// error of their difference where spreads are known, the equivalence
+/// margin.
+fn resolution(a: &Entry, b: &Entry, judge: Judge) -> f64 {
+    let rounding = (a.precision.max(0.0) + b.precision.max(0.0)) / 2.0;
+    let noise = match (a.spread, b.spread) {
+        (Some(x), Some(y)) if x.n > 0 && y.n > 0 => {
+            2.0 * (x.stddev.powi(2) / x.n as f64 + y.stddev.powi(2) / y.n as f64).sqrt()
         }
-        for m in METRICS {
-            let results: Vec<&MetricResult> = ws.iter().filter_map(|w| w.metric(m)).collect();
-            let decided: Vec<&MetricResult> = results
-                .iter()
-                .copied()
-                .filter(|r| present(r).len() >= 2)
-                .collect();
-            let n = decided.len();
-            if n < 2 {
+        _ => 0.0,
+    };
+    let margin = judge
+        .equivalence_pct
+        .map_or(0.0, |p| a.value.abs().max(b.value.abs()) * p / 100.0);
+    rounding.max(noise).max(margin)
+}
+
+/// 0..1: the effect of `best` over `other` (relative size, clarity).
+fn effect(best: &Entry, other: &Entry, judge: Judge) -> f64 {
+    let diff = (best.value - other.value).abs();
+    let base = best.value.abs().min(other.value.abs());
+    let rel = if base > 0.0 { diff / base } else { 1.0 };
+    magnitude(rel) * clarity(diff, resolution(best, other, judge))
+}
+
+/// How a tie was decided, in words, for sentences that must say so.
+fn tie_words(rule: Rule, judge: Judge) -> String {
+    match rule {
+        Rule::NotSignificant => "within run-to-run noise".into(),
+        Rule::Equivalent => format!(
+            "within the {} % equivalence margin",
+            format::trimmed(judge.equivalence_pct.unwrap_or(0.0), 2)
+        ),
+        _ => "within rounding".into(),
+    }
+}
+
+/// The most wins of one metric in one direction.
+struct Tally<'a> {
+    dir: Direction,
+    /// Workloads where the metric was decided among two or more configs.
+    n: usize,
+    /// Configs (or one family) with the top count, in display order.
+    leaders: Vec<String>,
+    /// Configs the leaders stand for (a family's members).
+    members: Vec<String>,
+    top: usize,
+    won: Vec<&'a Workload>,
+    /// Effect of each win over the best of the rest.
+    effects: Vec<f64>,
+}
+
+/// False for a latency of a workload some config ran at another queue
+/// depth than asked (a sync engine at QD1 among QD32 runs): its latency is
+/// not comparable, and the workload's notes say so.
+fn comparable(w: &Workload, m: Metric) -> bool {
+    let latency = matches!(m, Metric::LatMeanNs | Metric::ClatP99Ns);
+    !latency || w.effective_iodepth.values().all(|d| *d == w.iodepth)
+}
+
+/// Workloads of `dir` where `m` has two or more comparable values.
+fn decided(cmp: &Comparison, dir: Direction, m: Metric) -> Vec<(&Workload, &MetricResult)> {
+    let ws: Vec<&Workload> = cmp
+        .workloads
+        .iter()
+        .filter(|w| w.direction == dir)
+        .collect();
+    if ws.len() < 2 {
+        return Vec::new();
+    }
+    ws.into_iter()
+        .filter(|w| comparable(w, m))
+        .filter_map(|w| w.metric(m).map(|r| (w, r)))
+        .filter(|(_, r)| present(r).len() >= 2)
+        .collect()
+}
+
+/// The best entry of `r` among `configs` (by the metric's direction).
+fn best_among<'a>(r: &'a MetricResult, configs: &[&'a str]) -> Option<Entry<'a>> {
+    configs
+        .iter()
+        .filter_map(|c| entry(r, c))
+        .reduce(|a, b| match r.better {
+            Better::Higher if b.value > a.value => b,
+            Better::Lower if b.value < a.value => b,
+            _ => a,
+        })
+}
+
+/// Effect of `inside`'s best over the best of everyone else in `r`.
+fn win_effect(r: &MetricResult, inside: &[&str], judge: Judge) -> f64 {
+    let outside: Vec<&str> = r
+        .values
+        .keys()
+        .map(|c| c.as_str())
+        .filter(|c| !inside.contains(c))
+        .collect();
+    match (best_among(r, inside), best_among(r, &outside)) {
+        (Some(a), Some(b)) => effect(&a, &b, judge),
+        _ => 0.0,
+    }
+}
+
+/// At one load point mean latency is outstanding I/O over IOPS (Little's
+/// law), so a latency win by whoever also wins bandwidth restates that win:
+/// it counts half.
+fn restated(w: &Workload, m: Metric, inside: &[&str]) -> f64 {
+    let same = m == Metric::LatMeanNs
+        && w.metric(Metric::BwBytesPerS).is_some_and(|bw| {
+            let ws = winners(bw);
+            !ws.is_empty() && ws.iter().all(|c| inside.contains(c))
+        });
+    if same { 0.5 } else { 1.0 }
+}
+
+/// Tally of `subjects`, each a name and the configs it stands for; a
+/// workload is a subject's win when every winner of it is one of them.
+fn tally<'a>(
+    rows: &[(&'a Workload, &'a MetricResult)],
+    dir: Direction,
+    subjects: &[(String, Vec<String>)],
+    judge: Judge,
+) -> Option<Tally<'a>> {
+    let won_by = |configs: &[String]| -> Vec<(&'a Workload, &'a MetricResult)> {
+        rows.iter()
+            .copied()
+            .filter(|(_, r)| {
+                let ws = winners(r);
+                !ws.is_empty() && ws.iter().all(|w| configs.iter().any(|c| c == w))
+            })
+            .collect()
+    };
+    let counts: Vec<usize> = subjects.iter().map(|(_, c)| won_by(c).len()).collect();
+    let top = counts.iter().copied().max().filter(|t| *t > 0)?;
+    let mut t = Tally {
+        dir,
+        n: rows.len(),
+        leaders: Vec::new(),
+        members: Vec::new(),
+        top,
+        won: Vec::new(),
+        effects: Vec::new(),
+    };
+    for ((name, configs), _) in subjects.iter().zip(&counts).filter(|(_, n)| **n == top) {
+        let inside: Vec<&str> = configs.iter().map(|c| c.as_str()).collect();
+        for (w, r) in won_by(configs) {
+            t.won.push(w);
+            t.effects
+                .push(win_effect(r, &inside, judge) * restated(w, r.metric, &inside));
+        }
+        t.leaders.push(name.clone());
+        t.members.extend(configs.iter().cloned());
+    }
+    Some(t)
+}
+
+/// 1 and 2: most wins per metric, per config and per OS family; one
+/// sentence when the same leaders top both directions.
+fn most_wins(cmp: &Comparison, judge: Judge) -> Vec<Finding> {
+    if cmp.configs.len() < 2 {
+        return Vec::new();
+    }
+    let configs: Vec<(String, Vec<String>)> = cmp
+        .configs
+        .iter()
+        .map(|c| (c.clone(), vec![c.clone()]))
+        .collect();
+    let families: Vec<(String, Vec<String>)> = cmp
+        .families
+        .iter()
+        .map(|f| (f.name.clone(), f.configs.clone()))
+        .collect();
+    let mut out = Vec::new();
+    for m in METRICS {
+        for (kind, subjects) in [(Kind::Wins, &configs), (Kind::FamilyWins, &families)] {
+            if kind == Kind::FamilyWins && subjects.len() < 2 {
                 continue;
             }
-            let wins = |c: &str| {
-                decided
-                    .iter()
-                    .filter(|r| r.winner.as_deref() == Some(c))
-                    .count()
-            };
-            let top = cmp.configs.iter().map(|c| wins(c)).max().unwrap_or(0);
-            if top > 0 {
-                for c in cmp.configs.iter().filter(|c| wins(c) == top) {
-                    out.push(format!(
-                        "{c} has {} in {top} of {n} {dir} workloads",
-                        best_word(m, dir)
-                    ));
-                }
-            }
-            if cmp.families.len() >= 2 {
-                let fam_wins = |f: &str| {
-                    decided
-                        .iter()
-                        .filter(|r| {
-                            let ws = winners(r);
-                            !ws.is_empty()
-                                && ws
-                                    .iter()
-                                    .all(|c| cmp.config_os.get(*c).map(|s| s.as_str()) == Some(f))
-                        })
-                        .count()
-                };
-                let top = cmp
-                    .families
-                    .iter()
-                    .map(|f| fam_wins(&f.name))
-                    .max()
-                    .unwrap_or(0);
-                if top > 0 {
-                    for f in cmp.families.iter().filter(|f| fam_wins(&f.name) == top) {
-                        out.push(format!(
-                            "{} has {} in {top} of {n} {dir} workloads",
-                            f.name,
-                            best_word(m, dir)
-                        ));
-                    }
-                }
-            }
+            let tallies: Vec<Tally> = Direction::ALL
+                .into_iter()
+                .filter_map(|dir| {
+                    let rows = decided(cmp, dir, m);
+                    (rows.len() >= 2).then(|| tally(&rows, dir, subjects, judge))?
+                })
+                .collect();
+            out.extend(win_findings(cmp, kind, m, &tallies));
         }
     }
-
     out
 }
 
-/// 3: workloads where every config is within NEAR_EQUAL_PCT.
-fn near_equal(cmp: &Comparison) -> Vec<String> {
+/// Findings of the tallies of one metric: merged when both directions
+/// have the same leaders.
+fn win_findings(cmp: &Comparison, kind: Kind, m: Metric, tallies: &[Tally]) -> Vec<Finding> {
+    match tallies {
+        [a, b] if a.leaders == b.leaders => vec![win_finding(cmp, kind, m, &[a, b])],
+        _ => tallies
+            .iter()
+            .map(|t| win_finding(cmp, kind, m, &[t]))
+            .collect(),
+    }
+}
+
+fn win_finding(cmp: &Comparison, kind: Kind, m: Metric, parts: &[&Tally]) -> Finding {
+    let leaders = &parts[0].leaders;
+    let subject = match leaders.as_slice() {
+        [one] => format!("{one} has"),
+        many => format!("{} each have", join_and(many)),
+    };
+    let counts: Vec<String> = parts
+        .iter()
+        .map(|t| format!("{} of {} {}", t.top, t.n, t.dir))
+        .collect();
+    let dir = (parts.len() == 1).then(|| parts[0].dir);
+    let text = format!(
+        "{subject} {} in {} workloads",
+        best_word(m, dir),
+        counts.join(" and ")
+    );
+    let won: usize = parts.iter().map(|t| t.top).sum();
+    let of: usize = parts.iter().map(|t| t.n).sum();
+    let effects: Vec<f64> = parts
+        .iter()
+        .flat_map(|t| t.effects.iter().copied())
+        .collect();
+    let mut f = Finding::new(kind, text).on(
+        parts
+            .iter()
+            .flat_map(|t| t.won.iter().map(|w| cmp.title_of(w)))
+            .collect(),
+        vec![m],
+        parts[0].members.clone(),
+    );
+    f.directions = parts.iter().map(|t| t.dir.to_string()).collect();
+    f.count = Some((won, of));
+    // Split leadership is no one's lead: each leader's share counts. The
+    // median win, not the mean, so one landslide does not carry a claim
+    // whose other wins are slivers.
+    let reach = won as f64 / of as f64 / leaders.len() as f64;
+    f.scored(median(&effects), reach)
+}
+
+fn join_and(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
+
+/// 3: workloads where every config is within NEAR_EQUAL_PCT. A tie is
+/// news when it is tight and among three or more configs.
+fn near_equal(cmp: &Comparison) -> Vec<Finding> {
     let mut out = Vec::new();
     for w in &cmp.workloads {
         for m in METRICS {
-            let Some(r) = w.metric(m) else { continue };
+            let Some(r) = w.metric(m).filter(|_| comparable(w, m)) else {
+                continue;
+            };
             let vals = present(r);
             if vals.len() < 2 || vals.len() < cmp.configs.len() {
                 continue;
@@ -181,144 +387,193 @@ fn near_equal(cmp: &Comparison) -> Vec<String> {
             }
             let pct = (max - min) / min * 100.0;
             if pct <= NEAR_EQUAL_PCT {
-                out.push(format!(
+                let text = format!(
                     "In {} {} configs are within {} % of each other ({})",
                     cmp.title_of(w),
                     count_word(vals.len()),
-                    format_number(pct.max(0.01), 2, false),
+                    format::fixed(pct.max(0.01), 2),
                     m.human()
-                ));
+                );
+                let tight = 1.0 - pct / NEAR_EQUAL_PCT * 0.5;
+                let many = if vals.len() >= 3 { 1.0 } else { 0.6 };
+                let f = Finding::new(Kind::Tie, text).on(
+                    vec![cmp.title_of(w)],
+                    vec![m],
+                    vals.iter().map(|v| v.0.to_string()).collect(),
+                );
+                out.push(f.scored(tight * many, ONE_WORKLOAD));
             }
         }
     }
-
     out
 }
 
-/// 4: the largest absolute gap per metric.
-fn largest_gaps(cmp: &Comparison, scales: &Scales) -> Vec<String> {
+/// The lowest and the highest value of `r`.
+fn extremes<'a>(r: &'a MetricResult) -> Option<(Entry<'a>, Entry<'a>)> {
+    let all: Vec<Entry> = r.values.keys().filter_map(|c| entry(r, c)).collect();
+    if all.len() < 2 {
+        return None;
+    }
+    let lo = all
+        .iter()
+        .cloned()
+        .reduce(|a, b| if b.value < a.value { b } else { a })?;
+    let hi = all
+        .iter()
+        .cloned()
+        .reduce(|a, b| if b.value > a.value { b } else { a })?;
+    Some((lo, hi))
+}
+
+/// 4: the largest absolute gap per metric, best against worst.
+fn largest_gaps(cmp: &Comparison, scales: &Scales, judge: Judge) -> Vec<Finding> {
     let mut out = Vec::new();
     for m in METRICS {
-        let mut best: Option<Gap> = None;
+        let mut best: Option<(f64, &Workload, Entry, Entry)> = None;
         for w in &cmp.workloads {
-            let Some(r) = w.metric(m) else { continue };
-            let vals = present(r);
-            if vals.len() < 2 {
+            let Some((lo, hi)) = w.metric(m).filter(|_| comparable(w, m)).and_then(extremes) else {
                 continue;
-            }
-            let lo = vals
-                .iter()
-                .copied()
-                .reduce(|a, b| if b.1 < a.1 { b } else { a })
-                .unwrap();
-            let hi = vals
-                .iter()
-                .copied()
-                .reduce(|a, b| if b.1 > a.1 { b } else { a })
-                .unwrap();
-            let gap = hi.1 - lo.1;
+            };
+            let gap = hi.value - lo.value;
             let (first, second) = match m.better() {
                 Better::Higher => (hi, lo),
                 Better::Lower => (lo, hi),
             };
-            if gap > 0.0 && best.is_none_or(|b| gap > b.0) {
+            if gap > 0.0 && best.as_ref().is_none_or(|b| gap > b.0) {
                 best = Some((gap, w, first, second));
             }
         }
         if let Some((gap, w, a, b)) = best {
-            let s = scales.get(m);
-            let gap_text = if m == Metric::CpuPct {
-                format!("{} pp", s.format(gap))
-            } else {
-                s.with_unit(gap)
-            };
-            out.push(format!(
-                "largest {} gap: {}, {gap_text} between {} ({}) and {} ({})",
-                m.human().replace(' ', "-"),
-                cmp.title_of(w),
-                a.0,
-                s.with_unit(a.1),
-                b.0,
-                s.with_unit(b.1)
-            ));
+            out.push(gap_finding(cmp, scales, m, (gap, w, &a, &b), judge));
         }
     }
-
     out
+}
+
+fn gap_finding(
+    cmp: &Comparison,
+    scales: &Scales,
+    m: Metric,
+    (gap, w, a, b): (f64, &Workload, &Entry, &Entry),
+    judge: Judge,
+) -> Finding {
+    let s = scales.get(m);
+    let gap_text = if m == Metric::CpuPct {
+        format!("{} pp", s.format(gap))
+    } else {
+        s.with_unit(gap)
+    };
+    let text = format!(
+        "largest {} gap: {}, {gap_text} between {} ({}) and {} ({})",
+        m.human().replace(' ', "-"),
+        cmp.title_of(w),
+        a.config,
+        s.with_unit(a.value),
+        b.config,
+        s.with_unit(b.value)
+    );
+    let os = |c: &str| cmp.config_os.get(c).cloned();
+    let within_family = cmp.families.len() >= 2 && os(a.config) == os(b.config);
+    let factor = if within_family { WITHIN_FAMILY } else { 1.0 };
+    Finding::new(Kind::Gap, text)
+        .on(
+            vec![cmp.title_of(w)],
+            vec![m],
+            vec![a.config.to_string(), b.config.to_string()],
+        )
+        .scored(effect(a, b, judge) * factor, ONE_WORKLOAD)
 }
 
 /// 5: each OS family's largest lead over the other family's best config.
-fn family_leads(cmp: &Comparison) -> Vec<String> {
+/// Rounding ties are no lead; a lead that noise or the equivalence margin
+/// cannot separate is said to be one.
+fn family_leads(cmp: &Comparison, judge: Judge) -> Vec<Finding> {
     let mut out = Vec::new();
     let fam = |name: &str| cmp.families.iter().find(|f| f.name == name);
-    if let (Some(win), Some(lin)) = (fam("windows"), fam("linux")) {
-        for m in [Metric::BwBytesPerS, Metric::Iops] {
-            for (mine, theirs) in [(win, lin), (lin, win)] {
-                let mut best: Option<(f64, &Workload, &str, &str)> = None;
-                for w in &cmp.workloads {
-                    let Some(r) = w.metric(m) else { continue };
-                    let (Some(a), Some(b)) = (top_of(r, &mine.configs), top_of(r, &theirs.configs))
-                    else {
-                        continue;
-                    };
-                    if b.1 <= 0.0 || precision_tie(a.1, a.2, b.1, b.2) {
-                        continue;
-                    }
-                    let lead = (a.1 / b.1 - 1.0) * 100.0;
-                    if lead > 0.0 && best.is_none_or(|x| lead > x.0) {
-                        best = Some((lead, w, a.0, b.0));
-                    }
+    let (Some(win), Some(lin)) = (fam("windows"), fam("linux")) else {
+        return out;
+    };
+    for m in [Metric::BwBytesPerS, Metric::Iops] {
+        for (mine, theirs) in [(win, lin), (lin, win)] {
+            let mut best: Option<(f64, &Workload, Entry, Entry)> = None;
+            for w in &cmp.workloads {
+                let Some(r) = w.metric(m) else { continue };
+                let (Some(a), Some(b)) = (top_of(r, &mine.configs), top_of(r, &theirs.configs))
+                else {
+                    continue;
+                };
+                if b.value <= 0.0 || tie_rule(&a, &b, judge).1 == Rule::WithinPrecision {
+                    continue;
                 }
-                if let Some((lead, w, a, b)) = best {
-                    out.push(format!(
-                        "{a} leads the best {} config ({b}) in {} {} by {} %",
-                        family_title(&theirs.name),
-                        cmp.title_of(w),
-                        m.human(),
-                        format_number(lead, 1, false)
-                    ));
+                let lead = (a.value / b.value - 1.0) * 100.0;
+                if lead > 0.0 && best.as_ref().is_none_or(|x| lead > x.0) {
+                    best = Some((lead, w, a, b));
                 }
+            }
+            if let Some((lead, w, a, b)) = best {
+                let (tied, rule) = tie_rule(&a, &b, judge);
+                let qualifier = if tied {
+                    format!(", {}", tie_words(rule, judge))
+                } else {
+                    String::new()
+                };
+                let text = format!(
+                    "{} leads the best {} config ({}) in {} {} by {} %{qualifier}",
+                    a.config,
+                    family_title(&theirs.name),
+                    b.config,
+                    cmp.title_of(w),
+                    m.human(),
+                    format::fixed(lead, 1)
+                );
+                let f = Finding::new(Kind::Lead, text).on(
+                    vec![cmp.title_of(w)],
+                    vec![m],
+                    vec![a.config.to_string(), b.config.to_string()],
+                );
+                out.push(f.scored(effect(&a, &b, judge), ONE_WORKLOAD));
             }
         }
     }
-
     out
 }
 
-/// 6: outliers against the others' median. Needs three others at least:
-/// against one or two, "far from the median" is just "different".
-fn outliers(cmp: &Comparison, scales: &Scales) -> Vec<String> {
+/// 7: outliers by the median absolute deviation (module docs). Needs four
+/// values at least: among three, "far from the median" is just "different".
+fn outliers(cmp: &Comparison, scales: &Scales) -> Vec<Finding> {
     let mut out = Vec::new();
     for w in &cmp.workloads {
         for m in METRICS {
-            let Some(r) = w.metric(m) else { continue };
+            let Some(r) = w.metric(m).filter(|_| comparable(w, m)) else {
+                continue;
+            };
             let vals = present(r);
             if vals.len() < 4 {
                 continue;
             }
+            let all: Vec<f64> = vals.iter().map(|v| v.1).collect();
+            let med = median(&all);
+            let mad = median(&all.iter().map(|v| (v - med).abs()).collect::<Vec<_>>());
             for (c, v) in &vals {
-                let mut others: Vec<f64> =
-                    vals.iter().filter(|(o, _)| o != c).map(|x| x.1).collect();
-                others.sort_by(f64::total_cmp);
-                let median = if others.len() % 2 == 1 {
-                    others[others.len() / 2]
-                } else {
-                    (others[others.len() / 2 - 1] + others[others.len() / 2]) / 2.0
-                };
-                if median <= 0.0 || *v <= 0.0 {
+                let others: Vec<f64> = vals.iter().filter(|(o, _)| o != c).map(|x| x.1).collect();
+                let others_med = median(&others);
+                if others_med <= 0.0 || *v <= med {
                     continue;
                 }
-                let ratio = v / median;
-                if ratio >= OUTLIER_RATIO {
-                    let s = scales.get(m);
-                    out.push(format!(
-                        "outlier: {c} {} {} {} is {}x the others' median (others {}–{})",
-                        cmp.title_of(w),
-                        m.human(),
-                        s.with_unit(*v),
-                        format_number(ratio, 1, false),
-                        s.format(others[0]),
-                        s.with_unit(others[others.len() - 1])
+                let z = if mad > 0.0 {
+                    0.6745 * (v - med) / mad
+                } else {
+                    f64::INFINITY
+                };
+                let ratio = v / others_med;
+                if z > OUTLIER_Z && ratio >= OUTLIER_RATIO {
+                    out.push(outlier_finding(
+                        cmp,
+                        scales,
+                        (w, m),
+                        (c, *v),
+                        &others,
+                        ratio,
                     ));
                 }
             }
@@ -327,15 +582,47 @@ fn outliers(cmp: &Comparison, scales: &Scales) -> Vec<String> {
     out
 }
 
-/// The highest value among `configs`: (config, value, precision).
-fn top_of<'a>(r: &MetricResult, configs: &'a [String]) -> Option<(&'a str, f64, f64)> {
+fn outlier_finding(
+    cmp: &Comparison,
+    scales: &Scales,
+    (w, m): (&Workload, Metric),
+    (c, v): (&str, f64),
+    others: &[f64],
+    ratio: f64,
+) -> Finding {
+    let s = scales.get(m);
+    let lo = others.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = others.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let text = format!(
+        "outlier: {c} {} {} {} is {}x the others' median (others {}–{})",
+        cmp.title_of(w),
+        m.human(),
+        s.with_unit(v),
+        format::fixed(ratio, 1),
+        s.format(lo),
+        s.with_unit(hi)
+    );
+    Finding::new(Kind::Outlier, text)
+        .on(vec![cmp.title_of(w)], vec![m], vec![c.to_string()])
+        .scored(magnitude(ratio - 1.0), ONE_WORKLOAD)
+}
+
+fn median(xs: &[f64]) -> f64 {
+    let mut v = xs.to_vec();
+    v.sort_by(f64::total_cmp);
+    match v.len() {
+        0 => 0.0,
+        n if n % 2 == 1 => v[n / 2],
+        n => (v[n / 2 - 1] + v[n / 2]) / 2.0,
+    }
+}
+
+/// The highest value among `configs`.
+fn top_of<'a>(r: &'a MetricResult, configs: &'a [String]) -> Option<Entry<'a>> {
     configs
         .iter()
-        .filter_map(|c| {
-            let v = r.values.get(c).copied().flatten()?;
-            Some((c.as_str(), v, r.precision.get(c).copied().unwrap_or(0.0)))
-        })
-        .reduce(|a, b| if b.1 > a.1 { b } else { a })
+        .filter_map(|c| entry(r, c))
+        .reduce(|a, b| if b.value > a.value { b } else { a })
 }
 
 /// `148k`, `1.23M`, `950`: IOPS the way reviews print them in sentences.
@@ -348,14 +635,14 @@ fn iops_short(v: f64) -> String {
         } else {
             2
         };
-        format_number(x, d, true)
+        format::trimmed(x, d)
     };
     if v >= 1e6 {
         format!("{}M", sig3(v / 1e6))
     } else if v >= 1e3 {
         format!("{}k", sig3(v / 1e3))
     } else {
-        format_number(v, 0, false)
+        format::fixed(v, 0)
     }
 }
 
@@ -363,63 +650,175 @@ fn at(iodepth: u32, numjobs: u32) -> String {
     LoadPoint::of(iodepth, numjobs).label()
 }
 
+/// The IOPS entry of a sweep's config at one load point, with the
+/// precision and spread its workload knows.
+fn point_entry<'a>(
+    cmp: &'a Comparison,
+    s: &'a Sweep,
+    iodepth: u32,
+    numjobs: u32,
+    iops: f64,
+) -> Entry<'a> {
+    let r = cmp
+        .workloads
+        .iter()
+        .find(|w| w.shape() == s.shape() && w.iodepth == iodepth && w.numjobs == numjobs)
+        .and_then(|w| w.metric(Metric::Iops));
+    match r.and_then(|r| entry(r, &s.config)) {
+        Some(e) => e,
+        None => Entry {
+            config: &s.config,
+            value: iops,
+            precision: 0.0,
+            spread: None,
+        },
+    }
+}
+
 /// 6: sweeps. Per rw/bs: the highest peak against the next config's, each
 /// config's knee (or that it never saturated), and the IOPS each sustains
 /// under the latency target.
-fn sweep_sentences(cmp: &Comparison) -> Vec<String> {
+fn sweep_sentences(cmp: &Comparison, judge: Judge) -> Vec<Finding> {
     let mut out = Vec::new();
-    let rules = &cmp.sweep_rules;
     for (shape, sweeps) in super::sweep::by_shape(cmp) {
         let title = shape.title();
         let mut ranked = sweeps.clone();
         ranked.sort_by(|a, b| b.peak.iops.total_cmp(&a.peak.iops));
-        if let [first, second, ..] = ranked.as_slice() {
-            let lead = (first.peak.iops / second.peak.iops - 1.0) * 100.0;
-            out.push(format!(
-                "In {title} sweeps, {} peaks at {} IOPS at {}, {} % above {}'s peak ({} at {})",
-                first.config,
-                iops_short(first.peak.iops),
-                at(first.peak.iodepth, first.peak.numjobs),
-                format_number(lead, 1, false),
-                second.config,
-                iops_short(second.peak.iops),
-                at(second.peak.iodepth, second.peak.numjobs)
-            ));
-        } else if let [only] = ranked.as_slice() {
-            out.push(format!(
-                "In {title} sweeps, {} peaks at {} IOPS at {}",
-                only.config,
-                iops_short(only.peak.iops),
-                at(only.peak.iodepth, only.peak.numjobs)
-            ));
+        let on =
+            |configs: Vec<String>| (vec![format!("{title} sweep")], vec![Metric::Iops], configs);
+        match ranked.as_slice() {
+            [first, second, ..] => out.push(peak_finding(cmp, &title, first, second, judge)),
+            [only] => {
+                let text = format!(
+                    "In {title} sweeps, {} peaks at {} IOPS at {}",
+                    only.config,
+                    iops_short(only.peak.iops),
+                    at(only.peak.iodepth, only.peak.numjobs)
+                );
+                let (w, m, c) = on(vec![only.config.clone()]);
+                out.push(
+                    Finding::new(Kind::SweepPeak, text)
+                        .on(w, m, c)
+                        .scored(0.3, ONE_WORKLOAD),
+                );
+            }
+            [] => {}
         }
         for s in &sweeps {
-            out.push(match &s.knee {
-                Some(k) => format!(
-                    "{} saturates at {} in {title}: {} adds {} % IOPS for {} % more mean latency",
-                    s.config,
-                    at(k.iodepth, k.numjobs),
-                    at(k.next_iodepth, k.next_numjobs),
-                    format_number(k.iops_gain_pct, 1, false),
-                    format_number(k.lat_growth_pct, 0, false)
-                ),
-                None => {
-                    let last = s.points.iter().max_by_key(|p| p.load().outstanding());
-                    format!(
-                        "{} shows no knee in {title} up to {} (no step buys < {} % IOPS for > {} % latency)",
-                        s.config,
-                        last.map_or(String::new(), |p| p.load().label()),
-                        format_number(rules.knee_min_gain_pct, 0, false),
-                        format_number(rules.knee_lat_growth_pct, 0, false)
-                    )
-                }
-            });
+            let (w, m, c) = on(vec![s.config.clone()]);
+            let (text, strength) = knee_sentence(cmp, &title, s);
+            out.push(
+                Finding::new(Kind::Knee, text)
+                    .on(w, m, c)
+                    .scored(strength, ONE_WORKLOAD),
+            );
         }
-        if let Some(slo) = rules.slo {
-            out.push(slo_sentence(&title, &sweeps, slo));
+        if let Some(slo) = cmp.sweep_rules.slo {
+            out.push(slo_finding(&title, &sweeps, slo));
         }
     }
     out
+}
+
+fn peak_finding(
+    cmp: &Comparison,
+    title: &str,
+    first: &Sweep,
+    second: &Sweep,
+    judge: Judge,
+) -> Finding {
+    let a = point_entry(
+        cmp,
+        first,
+        first.peak.iodepth,
+        first.peak.numjobs,
+        first.peak.iops,
+    );
+    let b = point_entry(
+        cmp,
+        second,
+        second.peak.iodepth,
+        second.peak.numjobs,
+        second.peak.iops,
+    );
+    let (tied, rule) = tie_rule(&a, &b, judge);
+    let qualifier = if tied {
+        format!(", {}", tie_words(rule, judge))
+    } else {
+        String::new()
+    };
+    let lead = (first.peak.iops / second.peak.iops - 1.0) * 100.0;
+    let text = format!(
+        "In {title} sweeps, {} peaks at {} IOPS at {}, {} % above {}'s peak ({} at {}){qualifier}",
+        first.config,
+        iops_short(first.peak.iops),
+        at(first.peak.iodepth, first.peak.numjobs),
+        format::fixed(lead, 1),
+        second.config,
+        iops_short(second.peak.iops),
+        at(second.peak.iodepth, second.peak.numjobs)
+    );
+    Finding::new(Kind::SweepPeak, text)
+        .on(
+            vec![format!("{title} sweep")],
+            vec![Metric::Iops],
+            vec![first.config.clone(), second.config.clone()],
+        )
+        .scored(effect(&a, &b, judge), ONE_WORKLOAD)
+}
+
+/// A knee is worth knowing; no knee up to the last point, less so.
+fn knee_sentence(cmp: &Comparison, title: &str, s: &Sweep) -> (String, f64) {
+    let rules = &cmp.sweep_rules;
+    match &s.knee {
+        Some(k) => (
+            format!(
+                "{} saturates at {} in {title}: {} adds {} % IOPS for {} % more mean latency",
+                s.config,
+                at(k.iodepth, k.numjobs),
+                at(k.next_iodepth, k.next_numjobs),
+                format::fixed(k.iops_gain_pct, 1),
+                format::fixed(k.lat_growth_pct, 0)
+            ),
+            0.5,
+        ),
+        None => {
+            let last = s.points.iter().max_by_key(|p| p.load().outstanding());
+            (
+                format!(
+                    "{} shows no knee in {title} up to {} (no step buys < {} % IOPS for > {} % latency)",
+                    s.config,
+                    last.map_or(String::new(), |p| p.load().label()),
+                    format::fixed(rules.knee_min_gain_pct, 0),
+                    format::fixed(rules.knee_lat_growth_pct, 0)
+                ),
+                0.25,
+            )
+        }
+    }
+}
+
+/// The SLO sentence; its effect is the first config's lead over the
+/// second under the target (every config when only one meets it).
+fn slo_finding(title: &str, sweeps: &[&Sweep], slo: Slo) -> Finding {
+    let text = slo_sentence(title, sweeps, slo);
+    let mut at: Vec<f64> = sweeps
+        .iter()
+        .filter_map(|s| s.at_slo.as_ref().map(|a| a.iops))
+        .collect();
+    at.sort_by(|a, b| b.total_cmp(a));
+    let strength = match at.as_slice() {
+        [a, b, ..] if *b > 0.0 => magnitude(a / b - 1.0),
+        [_] if sweeps.len() > 1 => 1.0,
+        _ => 0.3,
+    };
+    Finding::new(Kind::Slo, text)
+        .on(
+            vec![format!("{title} sweep")],
+            vec![Metric::Iops],
+            sweeps.iter().map(|s| s.config.clone()).collect(),
+        )
+        .scored(strength, ONE_WORKLOAD)
 }
 
 fn slo_sentence(title: &str, sweeps: &[&Sweep], slo: Slo) -> String {

@@ -7,9 +7,15 @@
 //!    their rounding ([`stats::precision_tie`], CONTRACT.md); where both
 //!    sides have a spread (repeated runs or fio's samples) and the rounding
 //!    does not already tie them, Welch's t-test decides: not significant at
-//!    `alpha` is a tie.
+//!    `alpha` is a tie. With `--equivalence PCT`, values whose difference
+//!    is at most PCT % of the best are also a tie: the user declares that
+//!    difference too small to matter (a practical equivalence margin, as
+//!    in equivalence testing: <https://en.wikipedia.org/wiki/Equivalence_test>).
 //! 3. The rule that decided is reported: for a tie, the rule of the ties;
 //!    for a winner, the rule that separated it from the runner-up.
+//! 4. Against the baseline the same test says which deltas are real:
+//!    [`baseline_ties`] lists the configs the baseline cannot be told apart
+//!    from, so a delta chart can say "-0.3 %, within rounding".
 
 use super::model::{Better, Rule, Spread};
 use super::stats::{self, Summary};
@@ -30,6 +36,23 @@ pub struct Decision {
     pub rule: Rule,
 }
 
+/// How two values are told apart: Welch's significance level and an
+/// optional practical-equivalence margin (percent of the best value).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Judge {
+    pub alpha: f64,
+    pub equivalence_pct: Option<f64>,
+}
+
+impl Judge {
+    pub fn new(alpha: f64) -> Judge {
+        Judge {
+            alpha,
+            equivalence_pct: None,
+        }
+    }
+}
+
 fn summary(s: &Spread) -> Summary {
     Summary {
         n: s.n,
@@ -38,13 +61,20 @@ fn summary(s: &Spread) -> Summary {
     }
 }
 
-/// How `other` compares with `best`: Some(rule) saying tie or not.
-fn tie_rule(best: &Entry, other: &Entry, alpha: f64) -> (bool, Rule) {
+/// How `other` compares with `best`: whether they tie, and the rule that
+/// says so (or that separated them).
+pub fn tie_rule(best: &Entry, other: &Entry, judge: Judge) -> (bool, Rule) {
     if stats::precision_tie(best.value, best.precision, other.value, other.precision) {
         return (true, Rule::WithinPrecision);
     }
+    if let Some(pct) = judge.equivalence_pct {
+        let scale = best.value.abs().max(other.value.abs());
+        if (best.value - other.value).abs() <= scale * pct / 100.0 {
+            return (true, Rule::Equivalent);
+        }
+    }
     if let (Some(a), Some(b)) = (&best.spread, &other.spread) {
-        if let Some(diff) = stats::significantly_different(summary(a), summary(b), alpha) {
+        if let Some(diff) = stats::significantly_different(summary(a), summary(b), judge.alpha) {
             return if diff {
                 (false, Rule::Significant)
             } else {
@@ -57,7 +87,7 @@ fn tie_rule(best: &Entry, other: &Entry, alpha: f64) -> (bool, Rule) {
 
 /// Decides one metric. `entries` are in display order; equal best values
 /// go to the first.
-pub fn decide(better: Better, entries: &[Entry], alpha: f64) -> Decision {
+pub fn decide(better: Better, entries: &[Entry], judge: Judge) -> Decision {
     let Some(best) = entries.iter().reduce(|a, b| {
         let b_better = match better {
             Better::Higher => b.value > a.value,
@@ -82,7 +112,7 @@ pub fn decide(better: Better, entries: &[Entry], alpha: f64) -> Decision {
     let mut tie_rules = Vec::new();
     let mut runner_up: Option<(&Entry, Rule)> = None;
     for e in entries.iter().filter(|e| e.config != best.config) {
-        let (tie, rule) = tie_rule(best, e, alpha);
+        let (tie, rule) = tie_rule(best, e, judge);
         if tie {
             tied.push(e.config.to_string());
             tie_rules.push(rule);
@@ -103,6 +133,8 @@ pub fn decide(better: Better, entries: &[Entry], alpha: f64) -> Decision {
     }
     let rule = if tie_rules.contains(&Rule::NotSignificant) {
         Rule::NotSignificant
+    } else if tie_rules.contains(&Rule::Equivalent) {
+        Rule::Equivalent
     } else {
         Rule::WithinPrecision
     };
@@ -118,6 +150,22 @@ pub fn decide(better: Better, entries: &[Entry], alpha: f64) -> Decision {
         tied: all,
         rule,
     }
+}
+
+/// Configs whose value ties with `baseline`'s by [`tie_rule`], with the
+/// rule that tied them; the baseline itself is not listed.
+pub fn baseline_ties(baseline: &str, entries: &[Entry], judge: Judge) -> Vec<(String, Rule)> {
+    let Some(base) = entries.iter().find(|e| e.config == baseline) else {
+        return Vec::new();
+    };
+    entries
+        .iter()
+        .filter(|e| e.config != baseline)
+        .filter_map(|e| {
+            let (tie, rule) = tie_rule(base, e, judge);
+            tie.then(|| (e.config.to_string(), rule))
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -139,7 +187,7 @@ mod tests {
         let d = decide(
             Better::Higher,
             &[e("a", 2_636_516.0, 1.0), e("b", 2_491_000.0, 1000.0)],
-            0.05,
+            Judge::new(0.05),
         );
         assert_eq!(d.winner.as_deref(), Some("a"));
         assert_eq!(d.rule, Rule::Precision);
@@ -150,12 +198,16 @@ mod tests {
                 e("b", 125_406.0, 1.0),
                 e("c", 125_000.0, 1000.0),
             ],
-            0.05,
+            Judge::new(0.05),
         );
         assert_eq!(d.winner, None);
         assert_eq!(d.tied, ["b", "c"]);
         assert_eq!(d.rule, Rule::WithinPrecision);
-        let d = decide(Better::Lower, &[e("a", 0.5, 0.01), e("b", 0.3, 0.01)], 0.05);
+        let d = decide(
+            Better::Lower,
+            &[e("a", 0.5, 0.01), e("b", 0.3, 0.01)],
+            Judge::new(0.05),
+        );
         assert_eq!(d.winner.as_deref(), Some("b"));
     }
 
@@ -176,12 +228,46 @@ mod tests {
                 ..e(config, mean, 1.0)
             })
         };
-        let d = decide(Better::Higher, &pair(10.0), 0.05);
+        let d = decide(Better::Higher, &pair(10.0), Judge::new(0.05));
         assert_eq!((d.winner, d.rule), (None, Rule::NotSignificant));
-        let d = decide(Better::Higher, &pair(0.5), 0.05);
+        let d = decide(Better::Higher, &pair(0.5), Judge::new(0.05));
         assert_eq!(
             (d.winner.as_deref(), d.rule),
             (Some("a"), Rule::Significant)
         );
+    }
+
+    #[test]
+    fn baseline_ties_use_the_same_rules() {
+        // Published randwrite 64k IOPS: 125,000 known to the thousand ties
+        // the baseline's exact 125,391; 125,406 exact does not.
+        let entries = [
+            e("base", 125_391.0, 1.0),
+            e("native", 125_406.0, 1.0),
+            e("libaio", 125_000.0, 1000.0),
+        ];
+        let ties = baseline_ties("base", &entries, Judge::new(0.05));
+        assert_eq!(ties, [("libaio".to_string(), Rule::WithinPrecision)]);
+        assert!(baseline_ties("missing", &entries, Judge::new(0.05)).is_empty());
+    }
+
+    #[test]
+    fn an_equivalence_margin_ties_what_it_covers() {
+        let vals = [
+            e("a", 100.0, 0.001),
+            e("b", 99.2, 0.001),
+            e("c", 97.0, 0.001),
+        ];
+        let d = decide(Better::Higher, &vals, Judge::new(0.05));
+        assert_eq!((d.winner.as_deref(), d.rule), (Some("a"), Rule::Precision));
+        let judge = Judge {
+            alpha: 0.05,
+            equivalence_pct: Some(1.0),
+        };
+        let d = decide(Better::Higher, &vals, judge);
+        // a and b are 0.8 % apart: equivalent; c, 3 % behind, is not.
+        assert_eq!(d.winner, None);
+        assert_eq!(d.tied, ["a", "b"]);
+        assert_eq!(d.rule, Rule::Equivalent);
     }
 }

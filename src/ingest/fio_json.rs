@@ -27,9 +27,9 @@ use serde::de::{self, IgnoredAny, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
-use super::depth;
 use super::jobname::guess_from_name;
 use super::{Parsed, ReadError, Reader};
+use super::{depth, steady};
 use crate::model::{Direction, Row};
 use crate::units::parse_size;
 use non_finite::NonFinite;
@@ -83,6 +83,8 @@ pub struct Job {
     pub system_cpu_pct: Option<Value>,
     /// Share of submissions per queue-depth bucket, percent.
     pub iodepth_level: Option<IndexMap<String, Value>>,
+    /// `--steadystate` verdict; kept loose, read by `steady::from_json`.
+    pub steadystate: Option<Value>,
 }
 
 /// `read` / `write` / `trim` of a job.
@@ -529,6 +531,7 @@ fn job_rows(doc: &FioOutput, job: &Job, ctx: &JobCtx<'_>, out: &mut Parsed) {
         )
     });
     let effective_iodepth = depth::effective(&engine, iodepth, levels.as_ref());
+    let steady = job.steadystate.as_ref().and_then(steady::from_json);
     let rwmixread = opts
         .get_u32("rwmixread")
         .or_else(|| opts.get_u32("rwmixwrite").map(|w| 100u32.saturating_sub(w)));
@@ -604,6 +607,9 @@ fn job_rows(doc: &FioOutput, job: &Job, ctx: &JobCtx<'_>, out: &mut Parsed) {
         row.timestamp = doc.timestamp.filter(|t| t.is_finite()).map(|t| t as i64);
         row.effective_iodepth = effective_iodepth;
         row.direct = direct;
+        if let Some(s) = &steady {
+            s.apply(&mut row);
+        }
         row.usr_cpu_pct = job.usr_cpu.unwrap_or(0.0);
         row.sys_cpu_pct = job.sys_cpu.unwrap_or(0.0);
         row.system_cpu_pct = system_cpu_pct;

@@ -14,6 +14,7 @@ mod jobname;
 pub mod manifest;
 pub mod normal;
 mod pipeline;
+pub mod steady;
 pub mod terse;
 
 use std::path::PathBuf;

@@ -169,7 +169,7 @@ impl Term {
 /// another depth.
 fn sweep_cell(c: &SweepCellView) -> String {
     if c.missing {
-        return "–".into();
+        return crate::format::MISSING.into();
     }
     let mut parts = vec![
         format!("{}{}", c.iops.text, mark(&c.iops)),
@@ -210,10 +210,24 @@ fn footer(view: &View, out: &mut dyn Write) -> anyhow::Result<()> {
     for f in &view.footnotes {
         writeln!(out, "note: {f}")?;
     }
-    if !view.highlights.is_empty() {
-        writeln!(out, "\nHighlights:")?;
-        for h in &view.highlights {
+    if view.key_findings.is_empty() {
+        if !view.more_findings.is_empty() {
+            writeln!(out, "\nFindings:")?;
+        }
+        for h in &view.more_findings {
             writeln!(out, "  - {h}")?;
+        }
+    } else {
+        writeln!(out, "\nKey findings:")?;
+        for (i, h) in view.key_findings.iter().enumerate() {
+            writeln!(out, "  {}. {h}", i + 1)?;
+        }
+        if !view.more_findings.is_empty() {
+            writeln!(
+                out,
+                "  ({} more: --findings 0 lists them all, --format md puts them in the report)",
+                view.more_findings.len()
+            )?;
         }
     }
     for s in &view.sanity {

@@ -1,6 +1,6 @@
 //! `nvcmp analyze` end to end.
 
-use crate::common::{assert_ok, fixture, nvcmp};
+use crate::common::{assert_ok, fixture, nvcmp, stderr};
 
 const PUBLISHED: &str = "published/storagereview-2026-04";
 
@@ -131,8 +131,7 @@ fn published_json_derives_the_six_conclusions() {
         "windows-native leads the best Linux config (linux-io_uring) in randread 64k bandwidth by 17.3 %",
     );
     // 4. CPU
-    has("windows-native has the lowest CPU usage in 3 of 4 read workloads");
-    has("windows-native has the lowest CPU usage in 3 of 4 write workloads");
+    has("windows-native has the lowest CPU usage in 3 of 4 read and 3 of 4 write workloads");
     has(
         "largest CPU-usage gap: read 128k, 27.34 pp between windows-native (49.56 %) and linux-io_uring (76.90 %)",
     );
@@ -144,6 +143,26 @@ fn published_json_derives_the_six_conclusions() {
     has(
         "outlier: linux-libaio randwrite 4k CPU usage 45.76 % is 2.0x the others' median (others 20.67–26.00 %)",
     );
+    // Key findings: six, each with its kind, score and what it rests on.
+    let keys = v["key_findings"].as_array().unwrap();
+    assert_eq!(keys.len(), 6, "{keys:#?}");
+    assert_eq!(
+        hl[..6],
+        keys.iter()
+            .map(|k| k["text"].as_str().unwrap())
+            .collect::<Vec<_>>()[..]
+    );
+    let lead = keys
+        .iter()
+        .find(|k| k["kind"] == "lead")
+        .expect("the 17 % lead is a key finding");
+    assert_eq!(lead["workloads"], serde_json::json!(["randread 64k"]));
+    assert_eq!(lead["metrics"], serde_json::json!(["bw_bytes_per_s"]));
+    assert_eq!(
+        lead["configs"],
+        serde_json::json!(["windows-native", "linux-io_uring"])
+    );
+    assert!(lead["score"].as_f64().unwrap() > 0.3);
     // Deltas against the manifest's baseline.
     let bw = metric(&v, "randread", 65536, "bw_bytes_per_s");
     assert_eq!(bw["delta_pct"]["windows-non-native"], 0.0);
@@ -155,8 +174,31 @@ fn published_json_derives_the_six_conclusions() {
 fn published_markdown_shows_every_figure_as_printed() {
     let md = String::from_utf8(published("md")).unwrap();
     let csv = std::fs::read_to_string(fixture("published/storagereview-2026-04.csv")).unwrap();
-    for line in csv.lines().skip(1) {
-        let f: Vec<&str> = line.split(',').collect();
+    let rows: Vec<Vec<&str>> = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').collect())
+        .collect();
+    let decimals = |s: &str| s.split_once('.').map_or(0, |(_, f)| f.len());
+    // A row (one workload's metric) prints the article's figures with the
+    // decimals of the most precise of them: `6.1` next to `10.058` reads
+    // `6.100`.
+    let as_printed = |f: &[&str], col: usize| {
+        let d = rows
+            .iter()
+            .filter(|r| (r[3], r[4]) == (f[3], f[4]))
+            .map(|r| decimals(r[col]))
+            .max()
+            .unwrap();
+        let (int, frac) = f[col].split_once('.').unwrap_or((f[col], ""));
+        if d == 0 {
+            int.to_string()
+        } else {
+            format!("{int}.{frac:0<d$}")
+        }
+    };
+    for f in &rows {
+        let line = f.join(",");
         let section = md
             .split("### ")
             .find(|s| s.starts_with(&format!("{} {}\n", f[3], f[4])))
@@ -184,10 +226,10 @@ fn published_markdown_shows_every_figure_as_printed() {
             .map(|c| std::str::from_utf8(c).unwrap())
             .collect::<Vec<_>>()
             .join(",");
-        assert_eq!(cell("Bandwidth (GiB/s)"), f[5], "{line}");
+        assert_eq!(cell("Bandwidth (GiB/s)"), as_printed(f, 5), "{line}");
         assert_eq!(cell("IOPS"), iops, "{line}");
-        assert_eq!(cell("Mean latency (ms)"), f[8], "{line}");
-        assert_eq!(cell("CPU (%)"), f[9], "{line}");
+        assert_eq!(cell("Mean latency (ms)"), as_printed(f, 8), "{line}");
+        assert_eq!(cell("CPU (%)"), as_printed(f, 9), "{line}");
     }
     assert!(md.contains("IOPS of linux-libaio and linux-io_uring are known to the nearest 1,000"));
 }
@@ -243,5 +285,53 @@ fn out_dir_gets_reports_and_dataset() {
         csv.lines().count(),
         33,
         "one row per published run plus the header"
+    );
+}
+
+#[test]
+fn findings_flag_sets_how_many_key_findings_and_equivalence_is_checked() {
+    let run = |extra: &[&str]| {
+        nvcmp()
+            .arg("analyze")
+            .arg(fixture(PUBLISHED))
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let out = run(&["--format", "json", "--findings", "3"]);
+    assert_ok(&out);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["key_findings"].as_array().unwrap().len(), 3);
+    let all = v["highlights"].as_array().unwrap().len();
+    assert!(all > 20, "the full list stays: {all}");
+
+    let out = run(&["--findings", "2"]);
+    assert_ok(&out);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("Key findings:\n  1. "), "{text}");
+    assert!(!text.contains("\n  3. "), "{text}");
+    assert!(text.contains(&format!("({} more:", all - 2)), "{text}");
+
+    let out = run(&["--equivalence", "150"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("--equivalence 150"),
+        "{}",
+        stderr(&out)
+    );
+    let out = run(&["--format", "json", "--equivalence", "5"]);
+    assert_ok(&out);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["equivalence_pct"], 5.0);
+    let read128 = v["workloads"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|w| w["rw"] == "read" && w["bs_bytes"] == 131072)
+        .unwrap();
+    let bw = &read128["metrics"][0];
+    assert_eq!(
+        (bw["winner"].is_null(), &bw["rule"]),
+        (true, &serde_json::json!("equivalent"))
     );
 }

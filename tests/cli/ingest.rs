@@ -179,3 +179,28 @@ fn label_by_and_manifest() {
         .code(2)
         .stderr(predicate::str::contains("bad.toml").and(predicate::str::contains("bogus")));
 }
+
+#[test]
+fn a_closed_stdout_ends_quietly_with_exit_0() {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    // 200 KiB of rows: more than a pipe buffer, so a write after the reader
+    // has gone fails with a broken pipe, as under `| head -c 100`. serde_json
+    // (ndjson) and polars (csv) each wrap that error in their own type.
+    for format in ["ndjson", "csv"] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_nvcmp"))
+            .args(["--quiet", "ingest", "--format", format])
+            .arg(fixture(""))
+            .env("NO_COLOR", "1")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut head = [0u8; 100];
+        child.stdout.take().unwrap().read_exact(&mut head).unwrap();
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{format}: {err}");
+        assert!(!err.contains("error"), "{format}: {err}");
+    }
+}

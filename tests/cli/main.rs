@@ -8,4 +8,5 @@ mod common;
 mod ingest;
 mod run;
 mod setup;
+mod steady;
 mod sweep;

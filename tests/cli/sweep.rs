@@ -312,3 +312,29 @@ fn a_sweep_draws_distributions_only_at_its_lightest_load_knee_and_peak() {
         "{charts:?}"
     );
 }
+
+#[test]
+fn a_sync_engine_at_qd1_wins_no_latency_claim_among_queued_runs() {
+    let j = analyze_json(&[fixture("sweep/iodepth").to_str().unwrap()]);
+    let h: Vec<&str> = j["highlights"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h.as_str().unwrap())
+        .collect();
+    // psync ran at QD1 wherever QD2..QD32 was asked: its lower latency
+    // there is not a result, so no sentence may rest on it.
+    assert!(
+        !h.iter()
+            .any(|s| s.contains("latency") && s.contains("psync") && s.contains(" of ")),
+        "{h:#?}"
+    );
+    // Throughput and CPU claims still name it where it belongs.
+    assert!(
+        h.iter()
+            .any(|s| s.starts_with("psync has the lowest CPU usage")),
+        "{h:#?}"
+    );
+    let keys = j["key_findings"].as_array().unwrap();
+    assert!(keys.len() <= 6 && !keys.is_empty());
+}

@@ -1,0 +1,331 @@
+//! Findings: what each highlight says, what it rests on, and how much it
+//! tells a reader, so reports can lead with the few that matter.
+//!
+//! A finding's score is the product of three factors, each in 0..=1:
+//!
+//! - **effect**: how large the difference is against what can separate it.
+//!   [`magnitude`] maps a relative difference to 0..1 (5 % scores one
+//!   half, 20 % four fifths: a 0.1 % lead is a footnote, a 2x gap is not);
+//!   [`clarity`] scales it down when the difference is within three times
+//!   its resolution (rounding, run-to-run noise, `--equivalence`).
+//! - **reach**: the share of workloads it covers ("3 of 4" is 0.75); a
+//!   claim about one workload has reach [`ONE_WORKLOAD`].
+//! - **weight**: what kind of claim it is ([`Kind::weight`]) and about
+//!   which metric ([`metric_weight`]): throughput first, then latency,
+//!   then CPU; a claim that names a winner across OS families rather than
+//!   within one weighs more.
+//!
+//! [`key`] then picks the strongest findings, skipping those implied by a
+//! stronger one (a family's win count equal to one of its configs'; IOPS
+//! saying what bandwidth already said) and lowering the ones that repeat
+//! the metric and kind of a finding already picked, so six findings make
+//! six points.
+
+use serde::{Deserialize, Serialize};
+
+use super::model::Metric;
+
+/// Key findings reports lead with unless `--findings N` says otherwise.
+pub const DEFAULT_COUNT: usize = 6;
+/// Reach of a claim about one workload.
+pub const ONE_WORKLOAD: f64 = 0.5;
+/// Relative difference that scores an effect of one half.
+const HALF_EFFECT: f64 = 0.05;
+/// A second pick of the same kind and metric counts this much of its score.
+pub const REPEAT_FACTOR: f64 = 0.6;
+
+/// What a finding claims.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    /// A config has the most wins of a metric in one or both directions.
+    Wins,
+    /// An OS family has the most wins.
+    FamilyWins,
+    /// Every config is within a fraction of a percent.
+    Tie,
+    /// The largest gap of a metric, best against worst.
+    Gap,
+    /// A config's largest lead over the other OS family's best.
+    Lead,
+    /// A value far above its peers (median absolute deviation rule).
+    Outlier,
+    /// The highest peak IOPS of a sweep against the next config's.
+    SweepPeak,
+    /// Where a config saturates in a sweep.
+    Knee,
+    /// IOPS each config sustains under the latency target.
+    Slo,
+}
+
+impl Kind {
+    /// How much a claim of this kind tells a reader, before its effect.
+    pub fn weight(self) -> f64 {
+        match self {
+            Kind::FamilyWins => 1.1,
+            Kind::Wins | Kind::Lead | Kind::Gap | Kind::SweepPeak | Kind::Slo => 1.0,
+            Kind::Outlier => 0.9,
+            Kind::Tie => 0.8,
+            Kind::Knee => 0.6,
+        }
+    }
+}
+
+/// Throughput is what storage reviews lead with. Tail latency says what
+/// throughput cannot; mean latency at a fixed load point largely restates
+/// it (Little's law: outstanding I/O = IOPS x mean latency), and CPU is a
+/// cost beside the result.
+pub fn metric_weight(m: Metric) -> f64 {
+    match m {
+        Metric::BwBytesPerS | Metric::Iops => 1.0,
+        Metric::ClatP99Ns => 0.9,
+        Metric::LatMeanNs | Metric::CpuPct => 0.8,
+        Metric::IopsPerCpuPct | Metric::BwPerCpuPct => 0.7,
+    }
+}
+
+/// One highlight with what it rests on.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Finding {
+    pub text: String,
+    pub kind: Kind,
+    /// 0..~1.1: effect x reach x weight (module docs).
+    pub score: f64,
+    /// Workload titles ("randread 4k", "randread 4k QD32").
+    pub workloads: Vec<String>,
+    /// Metric keys (`bw_bytes_per_s`, ...).
+    pub metrics: Vec<Metric>,
+    pub configs: Vec<String>,
+    /// Direction(s) a win count covers (`read`, `write`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub directions: Vec<String>,
+    /// Win count for `wins`/`family_wins`: [won, of].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub count: Option<(usize, usize)>,
+}
+
+impl Finding {
+    pub fn new(kind: Kind, text: String) -> Finding {
+        Finding {
+            text,
+            kind,
+            score: 0.0,
+            workloads: Vec::new(),
+            metrics: Vec::new(),
+            configs: Vec::new(),
+            directions: Vec::new(),
+            count: None,
+        }
+    }
+
+    /// Sets the score from its effect and reach; weight comes from the kind
+    /// and the first metric.
+    pub fn scored(mut self, effect: f64, reach: f64) -> Finding {
+        let metric = self.metrics.first().map_or(1.0, |m| metric_weight(*m));
+        let s = self.kind.weight() * metric * effect.clamp(0.0, 1.0) * reach.clamp(0.0, 1.0);
+        self.score = (s * 1000.0).round() / 1000.0;
+        self
+    }
+
+    pub fn on(
+        mut self,
+        workloads: Vec<String>,
+        metrics: Vec<Metric>,
+        configs: Vec<String>,
+    ) -> Self {
+        self.workloads = workloads;
+        self.metrics = metrics;
+        self.configs = configs;
+        self
+    }
+}
+
+/// 0..1 for a relative difference (0.05 is 5 %): r / (r + 5 %).
+pub fn magnitude(rel: f64) -> f64 {
+    let r = rel.abs();
+    if !r.is_finite() {
+        return 1.0;
+    }
+    r / (r + HALF_EFFECT)
+}
+
+/// 0..1: how clearly `diff` stands above `resolution` (what rounding,
+/// noise or an equivalence margin cannot separate). Full at three times.
+pub fn clarity(diff: f64, resolution: f64) -> f64 {
+    if resolution <= 0.0 {
+        return 1.0;
+    }
+    (diff.abs() / (3.0 * resolution)).min(1.0)
+}
+
+/// Every finding, strongest first; equal scores keep the rules' order.
+pub fn rank(mut all: Vec<Finding>) -> Vec<Finding> {
+    all.sort_by(|a, b| b.score.total_cmp(&a.score));
+    all
+}
+
+/// The key findings (at most `n`) and every finding in reading order: the
+/// key ones first, then the others by score, then those implied by another.
+pub fn select(all: Vec<Finding>, n: usize) -> (Vec<Finding>, Vec<Finding>) {
+    let ranked = rank(all);
+    let key = key(&ranked, n);
+    let is_implied = |f: &Finding| ranked.iter().any(|s| !std::ptr::eq(f, s) && implied(f, s));
+    let (mut rest, mut weak): (Vec<&Finding>, Vec<&Finding>) = ranked
+        .iter()
+        .filter(|f| !key.contains(f))
+        .partition(|f| !is_implied(f));
+    let mut ordered: Vec<Finding> = key.clone();
+    ordered.extend(rest.drain(..).cloned());
+    ordered.extend(weak.drain(..).cloned());
+    (key, ordered)
+}
+
+/// True when `weak` says nothing `strong` does not already say. "Stronger"
+/// is logical, not the score: a family that wins exactly where its config
+/// wins adds nothing, whatever the arithmetic of its score.
+fn implied(weak: &Finding, strong: &Finding) -> bool {
+    family_by_config(weak, strong) || iops_by_bw(weak, strong)
+}
+
+/// A family winning exactly as often as one of its configs.
+fn family_by_config(weak: &Finding, strong: &Finding) -> bool {
+    weak.kind == Kind::FamilyWins
+        && strong.kind == Kind::Wins
+        && weak.metrics == strong.metrics
+        && weak.directions == strong.directions
+        && weak.count == strong.count
+}
+
+/// IOPS and bandwidth of one workload differ by the block size only, so an
+/// IOPS claim of the same kind about the same configs repeats the bandwidth
+/// one. The largest gaps are both "best against worst" in absolute units,
+/// which favour small blocks for IOPS and large ones for bandwidth: one is
+/// enough.
+fn iops_by_bw(weak: &Finding, strong: &Finding) -> bool {
+    if weak.metrics != [Metric::Iops] || strong.metrics != [Metric::BwBytesPerS] {
+        return false;
+    }
+    if weak.kind != strong.kind {
+        return false;
+    }
+    let covered = weak.configs.iter().all(|c| strong.configs.contains(c));
+    match weak.kind {
+        Kind::Gap => true,
+        Kind::Wins | Kind::FamilyWins => weak.directions == strong.directions && covered,
+        _ => weak.workloads == strong.workloads && covered,
+    }
+}
+
+/// The `n` strongest findings of `ranked`, none implied by another finding
+/// of the list, a repeated kind and metric counting [`REPEAT_FACTOR`] of
+/// its score.
+pub fn key(ranked: &[Finding], n: usize) -> Vec<Finding> {
+    let candidates: Vec<&Finding> = ranked
+        .iter()
+        .filter(|f| f.score > 0.0)
+        .filter(|f| !ranked.iter().any(|s| !std::ptr::eq(*f, s) && implied(f, s)))
+        .collect();
+    let mut picked: Vec<&Finding> = Vec::new();
+    while picked.len() < n {
+        let next = candidates
+            .iter()
+            .filter(|c| !picked.iter().any(|p| std::ptr::eq(*p, **c)))
+            .map(|c| (adjusted(c, &picked), *c))
+            .max_by(|a, b| a.0.total_cmp(&b.0));
+        match next {
+            Some((_, f)) => picked.push(f),
+            None => break,
+        }
+    }
+    picked.into_iter().cloned().collect()
+}
+
+/// A candidate's score given what is already picked.
+fn adjusted(f: &Finding, picked: &[&Finding]) -> f64 {
+    let repeats = picked.iter().filter(|p| repeats(p, f)).count();
+    f.score * REPEAT_FACTOR.powi(repeats as i32)
+}
+
+/// Same kind of point about the same metric, and for win counts the same
+/// direction: read and write wins are two points, as an article makes them.
+fn repeats(a: &Finding, b: &Finding) -> bool {
+    let overlap = a.directions.is_empty()
+        || b.directions.is_empty()
+        || a.directions.iter().any(|d| b.directions.contains(d));
+    family(a.kind) == family(b.kind) && a.metrics == b.metrics && overlap
+}
+
+/// Wins of a config and of a family are one kind of point for variety.
+fn family(k: Kind) -> Kind {
+    match k {
+        Kind::FamilyWins => Kind::Wins,
+        k => k,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn f(kind: Kind, metric: Metric, score: f64) -> Finding {
+        let mut x = Finding::new(kind, format!("{kind:?} {metric:?} {score}"));
+        x.metrics = vec![metric];
+        x.score = score;
+        x
+    }
+
+    #[test]
+    fn magnitude_and_clarity_scale_as_documented() {
+        assert!((magnitude(0.05) - 0.5).abs() < 1e-12);
+        assert!((magnitude(0.20) - 0.8).abs() < 1e-12);
+        assert!(magnitude(0.001) < 0.02);
+        assert_eq!(clarity(3.0, 1.0), 1.0);
+        assert!((clarity(1.5, 1.0) - 0.5).abs() < 1e-12);
+        assert_eq!(clarity(1.0, 0.0), 1.0);
+    }
+
+    #[test]
+    fn a_family_winning_as_often_as_its_config_is_implied() {
+        let mut config = f(Kind::Wins, Metric::BwBytesPerS, 0.4);
+        config.count = Some((3, 4));
+        config.directions = vec!["read".into()];
+        let mut fam = f(Kind::FamilyWins, Metric::BwBytesPerS, 0.45);
+        fam.count = Some((3, 4));
+        fam.directions = vec!["read".into()];
+        let mut wider = fam.clone();
+        wider.count = Some((4, 4));
+        wider.text = "wider".into();
+        let keys = key(&rank(vec![config.clone(), fam.clone(), wider.clone()]), 6);
+        let texts: Vec<&str> = keys.iter().map(|k| k.text.as_str()).collect();
+        assert!(!texts.contains(&fam.text.as_str()), "{texts:?}");
+        assert!(texts.contains(&config.text.as_str()) && texts.contains(&"wider"));
+    }
+
+    #[test]
+    fn iops_repeating_bandwidth_is_implied_and_kinds_vary() {
+        let mut bw = f(Kind::Lead, Metric::BwBytesPerS, 0.5);
+        bw.workloads = vec!["randread 64k".into()];
+        bw.configs = vec!["a".into(), "b".into()];
+        let mut iops = f(Kind::Lead, Metric::Iops, 0.5);
+        iops.workloads = bw.workloads.clone();
+        iops.configs = bw.configs.clone();
+        let gap_a = f(Kind::Gap, Metric::CpuPct, 0.45);
+        let gap_b = f(Kind::Gap, Metric::CpuPct, 0.44);
+        let tie = f(Kind::Tie, Metric::BwBytesPerS, 0.3);
+        let keys = key(&rank(vec![bw.clone(), iops, gap_a, gap_b, tie]), 3);
+        let kinds: Vec<Kind> = keys.iter().map(|k| k.kind).collect();
+        // 0.44 * 0.6 < 0.3: the second CPU gap yields to the tie.
+        assert_eq!(kinds, [Kind::Lead, Kind::Gap, Kind::Tie]);
+        assert_eq!(keys[0].metrics, [Metric::BwBytesPerS]);
+    }
+
+    #[test]
+    fn key_never_returns_more_than_asked_or_zero_scores() {
+        let all = vec![
+            f(Kind::Wins, Metric::Iops, 0.0),
+            f(Kind::Gap, Metric::Iops, 0.2),
+        ];
+        assert_eq!(key(&all, 6).len(), 1);
+        assert_eq!(key(&all, 0).len(), 0);
+    }
+}
