@@ -105,6 +105,7 @@ pub fn to_dataframe(rows: &[Row]) -> PolarsResult<DataFrame> {
         col!("effective_iodepth", |r: &Row| r
             .effective_iodepth
             .map(i64::from)),
+        col!("direct", |r: &Row| r.direct),
         col!("steady_state_attained", |r: &Row| r.steady_state_attained),
         col!("steady_state_rule", |r: &Row| r
             .steady_state_rule
@@ -297,7 +298,7 @@ pub fn from_dataframe(df: &DataFrame) -> anyhow::Result<Vec<Row>> {
         i64s("rwmixread")?,
         i64s("timestamp")?,
     );
-    let aggregate = bools("aggregate")?;
+    let (aggregate, direct) = (bools("aggregate")?, bools("direct")?);
     let names = [
         "runtime_ms",
         "bw_bytes_per_s",
@@ -392,6 +393,7 @@ pub fn from_dataframe(df: &DataFrame) -> anyhow::Result<Vec<Row>> {
         r.filename = filename[i].clone();
         r.timestamp = timestamp[i];
         r.effective_iodepth = effective_iodepth[i].and_then(|v| u32::try_from(v).ok());
+        r.direct = direct[i];
         r.steady_state_attained = ss_attained[i];
         r.steady_state_rule = ss_rule[i].clone();
         r.steady_state_measured = ss_measured[i].clone();
@@ -418,6 +420,9 @@ mod tests {
         }
         rows[0].system_cpu_pct = Some(45.76);
         rows[1].rwmixread = Some(70);
+        // direct in all three states, so each survives the round trip.
+        rows[0].direct = Some(true);
+        rows[1].direct = None;
         let ss = crate::ingest::steady::Verdict {
             attained: true,
             rule: "iops:30%".into(),
@@ -478,6 +483,13 @@ mod tests {
         assert_eq!(iops.get(0), Some(rows[0].iops));
         let host = df.column("host").unwrap().str().unwrap();
         assert_eq!(host.get(2), None); // the aggregate has no host
+        let direct = df.column("direct").unwrap();
+        assert_eq!(direct.dtype().to_string(), "bool");
+        let direct = direct.bool().unwrap();
+        assert_eq!(
+            (direct.get(0), direct.get(1), direct.get(2)),
+            (Some(true), None, Some(false))
+        );
     }
 
     #[test]

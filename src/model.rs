@@ -132,6 +132,9 @@ pub struct Row {
     /// Queue depth the job really ran at (fio's I/O depth distribution, or
     /// 1 for a synchronous engine); null when fio did not say.
     pub effective_iodepth: Option<u32>,
+    /// fio's `direct` as the job ran (true: O_DIRECT, unbuffered); null
+    /// when the output does not say (normal text, terse, fio 2.x JSON).
+    pub direct: Option<bool>,
     /// fio's steady-state verdict for the job (`--steadystate`): null when
     /// the job did not ask for one.
     pub steady_state_attained: Option<bool>,
@@ -208,6 +211,7 @@ impl Row {
             filename: None,
             timestamp: None,
             effective_iodepth: None,
+            direct: None,
             steady_state_attained: None,
             steady_state_rule: None,
             steady_state_measured: None,

@@ -78,6 +78,7 @@ fn empty_comparison(configs: Vec<String>, baseline: &str) -> Comparison {
         sanity: vec![],
         sweeps: vec![],
         sweep_rules: Default::default(),
+        setup: Default::default(),
         equivalence_pct: None,
         configs,
     }

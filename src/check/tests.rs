@@ -71,6 +71,7 @@ fn comparison(workloads: Vec<Workload>) -> Comparison {
         sanity: vec![],
         sweeps: vec![],
         sweep_rules: Default::default(),
+        setup: Default::default(),
         equivalence_pct: None,
     }
 }

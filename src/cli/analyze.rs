@@ -256,6 +256,7 @@ pub fn run(args: Args, global: Global) -> anyhow::Result<u8> {
         alpha: args.alpha,
         round,
         sweep_rules,
+        setup: setup_notes(manifest),
         equivalence_pct: args.equivalence,
         findings: args.findings,
         steady_only: args.steady_only,
@@ -387,6 +388,25 @@ fn report_charts(
         svgs,
         embedded,
     })
+}
+
+/// The manifest's title, description and `[setup]` tables for the report.
+fn setup_notes(manifest: &ingest::manifest::Manifest) -> compare::setup::SetupNotes {
+    let per_config = manifest
+        .configs
+        .iter()
+        .filter(|(_, c)| !c.setup.is_empty())
+        .map(|(label, c)| {
+            let pairs = c.setup.iter().map(|(k, v)| (k.clone(), v.0.clone()));
+            (label.clone(), pairs.collect())
+        })
+        .collect();
+    compare::setup::SetupNotes {
+        title: manifest.title.clone(),
+        description: manifest.description.clone(),
+        shared: manifest.setup.clone(),
+        per_config,
+    }
 }
 
 /// Renders `cmp` as `fmt` into the file at `path`.

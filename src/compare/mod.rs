@@ -8,6 +8,7 @@
 //! - [`rules`]: winner and ties of one metric.
 //! - [`highlights`]: plain sentences from the result.
 //! - [`sanity`]: checks a careful reviewer makes.
+//! - [`setup`]: what was run, per config, for the top of a report.
 
 pub mod findings;
 pub mod highlights;
@@ -15,6 +16,7 @@ pub mod metric;
 pub mod model;
 pub mod rules;
 pub mod sanity;
+pub mod setup;
 pub mod stats;
 pub mod sweep;
 pub mod workload;
@@ -50,6 +52,8 @@ pub struct CompareOptions {
     pub round: Vec<(Metric, f64)>,
     /// Knee rule and latency target for sweeps.
     pub sweep_rules: SweepRules,
+    /// Title, description and test-bed facts from the manifest.
+    pub setup: setup::SetupNotes,
     /// `--equivalence PCT`: differences of at most PCT % of the best value
     /// are ties.
     pub equivalence_pct: Option<f64>,
@@ -79,6 +83,7 @@ impl Default for CompareOptions {
             alpha: stats::DEFAULT_ALPHA,
             round: Vec::new(),
             sweep_rules: SweepRules::default(),
+            setup: setup::SetupNotes::default(),
             equivalence_pct: None,
             findings: findings::DEFAULT_COUNT,
             steady_only: false,
@@ -172,6 +177,7 @@ pub fn compare(rows: &[Row], opts: &CompareOptions) -> Comparison {
     let config_os = os_of_configs(&grouped, &configs);
     let families = families(&configs, &config_os);
     let baseline = pick_baseline(&configs, opts, &mut warnings);
+    let setup = setup::build(&kept, &configs, &opts.setup, |l| opts.name(l));
 
     let keys: BTreeSet<WorkloadKey> = grouped.values().flat_map(|m| m.keys().cloned()).collect();
     let workloads: Vec<Workload> = keys
@@ -192,6 +198,7 @@ pub fn compare(rows: &[Row], opts: &CompareOptions) -> Comparison {
         sanity: Vec::new(),
         sweeps: Vec::new(),
         sweep_rules: opts.sweep_rules,
+        setup,
         equivalence_pct: opts.equivalence_pct,
     };
     cmp.sweeps = sweep::build(&cmp);

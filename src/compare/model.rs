@@ -328,6 +328,9 @@ pub struct Comparison {
     /// The rules the sweeps' knee and SLO answers were found with.
     #[serde(default)]
     pub sweep_rules: SweepRules,
+    /// What was run: title, description and the setup table's items.
+    #[serde(default)]
+    pub setup: super::setup::Setup,
     /// `--equivalence PCT` when given: differences within it are ties.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub equivalence_pct: Option<f64>,

@@ -1092,6 +1092,9 @@ nvme: (groupid=0, jobs=1): err= 0: pid=1: Mon Jan  1 00:00:00 2024
         // The job header lines come before the JSON, the report after it.
         let normal = format!("{}{}", &text[..start], &text[end..]);
         let r = &read(&normal).rows[0];
+        // The JSON states direct=1; normal text never prints it: unknown, not false.
+        assert_eq!(json["jobs"][0]["job options"]["direct"], "1");
+        assert_eq!(r.direct, None);
         let j = &json["jobs"][0]["read"];
         let f = |v: &serde_json::Value| v.as_f64().unwrap();
         assert!(close(r.iops, f(&j["iops"]), 1e-6));

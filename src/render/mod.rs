@@ -8,6 +8,7 @@ pub mod csv;
 pub mod html;
 pub mod json;
 pub mod md;
+pub mod setup_view;
 pub mod sweep_view;
 pub mod sweeps;
 pub mod template;

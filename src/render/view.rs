@@ -3,7 +3,8 @@
 //! row titles with units, precision footnotes. Templates receive this as
 //! their context, so a user's `--template` sees the same fields:
 //!
-//! `title`, `configs`, `baseline`, `groups[].name`,
+//! `title`, `description`, `setup` (see [`super::setup_view`]), `configs`,
+//! `baseline`, `groups[].name`,
 //! `groups[].workloads[].{title, rows[].{title, cells[].{config, text,
 //! best, winner, tied, delta}, metric, better}, ties, notes}`,
 //! `highlights`, `footnotes`, `sanity`, `warnings`,
@@ -31,6 +32,7 @@
 
 use serde::Serialize;
 
+use super::setup_view::SetupView;
 use super::sweep_view::SweepView;
 use super::sweeps;
 use crate::compare::metric::{Scale, Scales, coarse_precisions};
@@ -40,7 +42,12 @@ use crate::model::{Direction, Skipped};
 
 #[derive(Debug, Clone, Serialize)]
 pub struct View {
+    /// The manifest's title, else "X, Y and Z compared".
     pub title: String,
+    /// The manifest's description paragraph.
+    pub description: Option<String>,
+    /// What was run: shared and per-config setup items.
+    pub setup: SetupView,
     pub configs: Vec<String>,
     pub baseline: Option<String>,
     pub groups: Vec<GroupView>,
@@ -199,7 +206,10 @@ impl View {
             }
         }
         View {
-            title: format!("{} compared", join_and(&cmp.configs)),
+            title: (cmp.setup.title.clone())
+                .unwrap_or_else(|| format!("{} compared", join_and(&cmp.configs))),
+            description: cmp.setup.description.clone(),
+            setup: SetupView::new(&cmp.setup, &cmp.configs),
             configs: cmp.configs.clone(),
             baseline: cmp.baseline.clone(),
             groups,

@@ -8,5 +8,6 @@ mod check;
 mod common;
 mod ingest;
 mod run;
+mod setup;
 mod steady;
 mod sweep;
