@@ -89,7 +89,7 @@ fn report_charts(
         .collect();
     let svg_opts = ChartOptions {
         format: charts::ChartFormat::Svg,
-        ..opts.clone()
+        ..*opts
     };
     let svgs = charts::svg_all(cmp, &svg_opts)?;
     let embedded = svgs
