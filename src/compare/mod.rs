@@ -24,7 +24,9 @@ pub mod workload;
 mod notes;
 
 #[cfg(test)]
-pub(crate) mod golden;
+pub(crate) mod testdata;
+#[cfg(test)]
+mod tests;
 
 use std::collections::BTreeSet;
 
