@@ -18,6 +18,7 @@ pub mod cli;
 pub mod compare;
 pub mod dataset;
 pub mod format;
+pub mod history;
 pub mod ingest;
 pub mod model;
 pub mod render;
