@@ -410,7 +410,7 @@ fn best(s: &Series) -> Option<(f64, String)> {
 /// run against the window's mean, or (`one_run`) against one other run.
 /// None without 2 runs and some spread.
 pub fn prediction_p(window: Summary, reference: f64, one_run: bool, c: f64) -> Option<f64> {
-    if window.n < 2 || !(window.stddev > 0.0) {
+    if window.n < 2 || window.stddev.is_nan() || window.stddev <= 0.0 {
         return None;
     }
     let n = window.n as f64;

@@ -75,6 +75,15 @@ fn change_text(pct: Option<f64>) -> String {
     )
 }
 
+/// `p=3.2e-5`; below what a double resolves near 1, `p<1e-15`.
+fn p_text(p: f64) -> String {
+    if p < 1e-15 {
+        "p<1e-15".into()
+    } else {
+        format!("p={p:.1e}")
+    }
+}
+
 fn change_points_text(s: &SeriesReport) -> String {
     if s.change_points.is_empty() {
         return "none".into();
@@ -88,12 +97,12 @@ fn change_points_text(s: &SeriesReport) -> String {
                 .map(|c| format!(" ({c})"))
                 .unwrap_or_default();
             format!(
-                "{}{commit}: {} → {} ({}, p={:.1e}){}",
+                "{}{commit}: {} → {} ({}, {}){}",
                 c.run,
                 value_text(s.metric, c.before_mean),
                 value_text(s.metric, c.after_mean),
                 change_text(c.change_pct),
-                c.p_value,
+                p_text(c.p_value),
                 if c.regression { " regression" } else { "" }
             )
         })
