@@ -17,6 +17,7 @@ pub mod check;
 pub mod cli;
 pub mod compare;
 pub mod dataset;
+pub mod export;
 pub mod format;
 pub mod history;
 pub mod ingest;

@@ -267,3 +267,39 @@ fn check_history_passes_no_change_and_fails_a_fifteen_percent_drop() {
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("nope"), "{}", stderr(&out));
 }
+
+#[test]
+fn ingest_exports_bencher_and_github_action_benchmark_json() {
+    let run = fixture("check/run1");
+    let out = nvcmp()
+        .args(["ingest", "--format", "bmf"])
+        .arg(&run)
+        .output()
+        .unwrap();
+    assert_ok(&out);
+    let bmf: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let b = bmf.as_object().unwrap();
+    assert_eq!(b.len(), 2, "{bmf:#}");
+    let iops = &bmf["run1/randread 4k read QD1"]["iops"];
+    assert_eq!(iops["value"], template()["jobs"][0]["read"]["iops"]);
+    assert!(iops["lower_value"].as_f64() < iops["value"].as_f64());
+
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("gab.json");
+    let out = nvcmp()
+        .args(["ingest", "--format", "gab-smaller", "-o"])
+        .arg(&file)
+        .arg(&run)
+        .output()
+        .unwrap();
+    assert_ok(&out);
+    let gab: Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+    let entries = gab.as_array().unwrap();
+    // 2 workloads x (mean latency, p99).
+    assert_eq!(entries.len(), 4, "{gab:#}");
+    assert!(
+        entries
+            .iter()
+            .all(|e| e["unit"] == "ns" && e["value"].as_f64().unwrap() > 0.0)
+    );
+}
