@@ -23,10 +23,16 @@
 //!   against its neighbouring change points, dropping the weakest until all
 //!   are significant.
 //!
-//! Choosing τ by the largest distance before testing it makes the t-test's
-//! p-value optimistic; the low default level (p < 0.001) is what keeps
-//! false change points rare (measured in the tests below and in
-//! `benches/history_gate.rs`).
+//! One departure, measured: choosing τ as the largest distance before
+//! testing it makes the t-test's p-value optimistic (the best of k splits
+//! of pure noise looks significant k times as often). Taken raw, p < 0.001
+//! still found a change point in 3.6 % of 30-run series of pure 2 % noise
+//! (`benches/history_gate.rs`). So each p-value here is multiplied by the
+//! number of splits the segment allowed (Bonferroni), capped at 1: the
+//! chance that a split this strong shows anywhere in the segment by noise
+//! alone. That brings false change points to about 1 % of such series,
+//! while an 8 % step in 2 % noise, 10 runs a side, is still found 95 % of
+//! the time (the README has the figures).
 
 use crate::compare::stats::{Summary, welch};
 
@@ -70,7 +76,8 @@ pub struct ChangePoint {
     pub after_mean: f64,
     /// (after − before) / before, percent; None when before is 0.
     pub change_pct: Option<f64>,
-    /// Two-sided p-value of the t-test between the two segments.
+    /// Two-sided p-value of the t-test between the two segments, times
+    /// the splits searched (Bonferroni; see the module doc), at most 1.
     pub p_value: f64,
 }
 
@@ -108,7 +115,7 @@ fn bisect(values: &[f64], lo: usize, hi: usize, opts: &Options, out: &mut Vec<us
     let Some(tau) = best_split(&values[lo..hi], opts.min_segment).map(|t| lo + t) else {
         return;
     };
-    if p_value(&values[lo..tau], &values[tau..hi]) < opts.alpha {
+    if searched_p(&values[lo..tau], &values[tau..hi], opts.min_segment) < opts.alpha {
         out.push(tau);
         bisect(values, lo, tau, opts, out);
         bisect(values, tau, hi, opts, out);
@@ -192,6 +199,13 @@ fn p_value(a: &[f64], b: &[f64]) -> f64 {
     }
 }
 
+/// [`p_value`] of a split chosen among all the splits of `a ++ b` with
+/// `min` runs a side, Bonferroni-corrected for that choice.
+fn searched_p(a: &[f64], b: &[f64], min: usize) -> f64 {
+    let splits = (a.len() + b.len() + 1).saturating_sub(2 * min).max(1);
+    (p_value(a, b) * splits as f64).min(1.0)
+}
+
 /// Re-tests each candidate between its neighbours (at most `window` runs
 /// a side) and drops the weakest until every one left is significant and
 /// has `min_segment` runs a side. Returns (index, p-value) pairs.
@@ -205,7 +219,7 @@ fn prune(values: &[f64], mut cands: Vec<usize>, opts: &Options) -> Vec<(usize, f
                 let short = c - lo < opts.min_segment || hi - c < opts.min_segment;
                 let before = &values[lo.max(c.saturating_sub(opts.window))..c];
                 let after = &values[c..hi.min(c + opts.window)];
-                (short, p_value(before, after))
+                (short, searched_p(before, after, opts.min_segment))
             })
             .collect();
         // Weakest first: a candidate squeezed by a neighbour, then the
@@ -321,15 +335,15 @@ mod tests {
 
     #[test]
     fn no_change_points_in_pure_noise_over_many_series() {
-        // 200 series of 30 runs with 2 % noise: at p < 0.001 at most a few
-        // may show a (false) change point.
+        // 200 series of 30 runs with 2 % noise: at p < 0.001, corrected
+        // for the splits searched, about 1 % show a (false) change point.
         let mut noise = Noise::new(11);
         let mut false_alarms = 0;
         for _ in 0..200 {
             let xs: Vec<f64> = (0..30).map(|_| noise.around(1000.0, 0.02)).collect();
             false_alarms += usize::from(!detect(&xs, &Options::default()).is_empty());
         }
-        assert!(false_alarms <= 6, "{false_alarms} of 200");
+        assert!(false_alarms <= 5, "{false_alarms} of 200");
     }
 
     #[test]
