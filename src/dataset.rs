@@ -254,7 +254,7 @@ pub fn write_to(rows: &[Row], format: FileFormat, w: &mut dyn Write) -> anyhow::
     match format {
         FileFormat::Parquet => {
             let mut df = to_dataframe(rows)?;
-            ParquetWriter::new(w).finish(&mut df)?;
+            write_parquet(&mut df, w)?;
         }
         FileFormat::Csv => {
             let mut df = to_dataframe(rows)?;
@@ -272,6 +272,25 @@ pub fn write_to(rows: &[Row], format: FileFormat, w: &mut dyn Write) -> anyhow::
         }
     }
     Ok(())
+}
+
+/// Writes `df` as parquet whose Arrow schema is at polars' oldest
+/// compatibility level: strings as `large_string`, not `string_view`, which
+/// pyarrow before 15 (and Spark 3.5's Arrow) reject with "Unrecognized type:
+/// 24". polars 0.55's `ParquetWriter` always stores the newest schema unless
+/// the `ARROW:schema` key is given, so it is given here; the column data
+/// (parquet BYTE_ARRAY, UTF8) is the same at both levels.
+pub fn write_parquet(df: &mut DataFrame, w: &mut dyn Write) -> PolarsResult<u64> {
+    use polars::prelude::{CompatLevel, SchemaExt};
+    let arrow = df.schema().to_arrow(CompatLevel::oldest());
+    let key = polars_parquet::arrow::write::schema_to_metadata_key(&arrow);
+    let meta = polars::io::parquet::write::KeyValueMetadata::from_static(vec![(
+        key.key,
+        key.value.unwrap_or_default(),
+    )]);
+    ParquetWriter::new(w)
+        .with_key_value_metadata(Some(meta))
+        .finish(df)
 }
 
 /// Reads a dataset written by [`write`] (parquet, json or ndjson), e.g. a
@@ -418,6 +437,50 @@ mod tests {
             (direct.get(0), direct.get(1), direct.get(2)),
             (Some(true), None, Some(false))
         );
+    }
+
+    /// The `ARROW:schema` value stored in a parquet file's footer.
+    fn stored_arrow_schema(path: &Path) -> String {
+        let mut f = std::fs::File::open(path).unwrap();
+        let meta = polars_parquet::arrow::read::read_metadata(&mut f).unwrap();
+        meta.key_value_metadata()
+            .as_ref()
+            .unwrap()
+            .iter()
+            .find(|kv| kv.key == "ARROW:schema")
+            .and_then(|kv| kv.value.clone())
+            .unwrap()
+    }
+
+    #[test]
+    fn parquet_schema_is_at_the_oldest_compat_level() {
+        use polars::prelude::{CompatLevel, SchemaExt};
+        use polars_parquet::arrow::write::schema_to_metadata_key;
+        let rows = sample();
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("d.parquet");
+        write(&rows, &p).unwrap();
+        let schema = to_dataframe(&rows).unwrap().schema().clone();
+        let at = |level| {
+            schema_to_metadata_key(&schema.to_arrow(level))
+                .value
+                .unwrap()
+        };
+        // The two levels differ exactly by the string columns' Arrow type:
+        // large_string (oldest) or string_view (newest, type 24).
+        assert_ne!(at(CompatLevel::oldest()), at(CompatLevel::newest()));
+        assert_eq!(stored_arrow_schema(&p), at(CompatLevel::oldest()));
+        assert!(
+            schema
+                .to_arrow(CompatLevel::oldest())
+                .iter_values()
+                .all(|f| !matches!(
+                    f.dtype,
+                    polars::prelude::ArrowDataType::Utf8View
+                        | polars::prelude::ArrowDataType::BinaryView
+                ))
+        );
+        assert_eq!(read(&p).unwrap(), rows);
     }
 
     #[test]
