@@ -62,6 +62,9 @@ pub struct Args {
     /// Candidate: result files or folders, or a dataset.
     #[arg(long, value_name = "PATH", required = true, num_args = 1..)]
     pub candidate: Vec<PathBuf>,
+    /// With --history: the candidate's config label (as given to `history add --label`).
+    #[arg(long, value_name = "NAME", requires = "history")]
+    pub label: Option<String>,
     /// Regression threshold: `7` or `7%` sets the default (5%), `METRIC=PCT` one metric's
     /// (`iops=3%`, `lat_mean_ns=10%`). Repeatable.
     #[arg(long, value_name = "PCT")]
@@ -166,6 +169,7 @@ pub fn run(args: Args, global: Global) -> anyhow::Result<u8> {
             window: args.window,
             against: &args.against,
             json: args.format == OutFormat::Json,
+            label: args.label.as_deref(),
             opts,
         });
     }

@@ -56,6 +56,11 @@ pub struct AddArgs {
     /// Replace the run with the same id instead of refusing it.
     #[arg(long)]
     pub replace: bool,
+    /// Config label for every row of this run (default: each file's folder, as in
+    /// `analyze`). Runs line up in the history by label: give one when a flat folder's
+    /// name changes from run to run.
+    #[arg(long, value_name = "NAME")]
+    pub label: Option<String>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -123,7 +128,8 @@ fn add(args: AddArgs, global: Global) -> anyhow::Result<u8> {
     if id.trim().is_empty() {
         return Err(CliError::usage("--run: a run id cannot be empty").into());
     }
-    let loaded = load(&args.paths, "PATH")?;
+    let mut loaded = load(&args.paths, "PATH")?;
+    relabel(&mut loaded.rows, args.label.as_deref())?;
     let meta = store::RunMeta {
         id: id.clone(),
         commit: args.commit.clone(),
@@ -143,6 +149,18 @@ fn add(args: AddArgs, global: Global) -> anyhow::Result<u8> {
         );
     }
     Ok(exit::OK)
+}
+
+/// `--label NAME`: every row gets that config label.
+pub(super) fn relabel(rows: &mut [crate::model::Row], label: Option<&str>) -> Result<(), CliError> {
+    let Some(label) = label else { return Ok(()) };
+    if label.trim().is_empty() {
+        return Err(CliError::usage("--label: a config label cannot be empty"));
+    }
+    for r in rows.iter_mut() {
+        r.label = label.to_string();
+    }
+    Ok(())
 }
 
 /// Reads result files or datasets; prints what could not be read; exit 2
@@ -270,6 +288,8 @@ pub struct CheckHistory<'a> {
     pub window: usize,
     pub against: &'a str,
     pub json: bool,
+    /// `--label`: the candidate's config label.
+    pub label: Option<&'a str>,
     pub opts: crate::check::CheckOptions,
 }
 
@@ -297,7 +317,8 @@ pub fn check(c: CheckHistory) -> anyhow::Result<u8> {
         },
     };
     let runs = read_history(c.history)?;
-    let cand = load(c.candidate, "--candidate")?;
+    let mut cand = load(c.candidate, "--candidate")?;
+    relabel(&mut cand.rows, c.label)?;
     let opts = gate::GateOptions {
         window: c.window,
         against,

@@ -303,3 +303,58 @@ fn ingest_exports_bencher_and_github_action_benchmark_json() {
             .all(|e| e["unit"] == "ns" && e["value"].as_f64().unwrap() > 0.0)
     );
 }
+
+#[test]
+fn label_lines_up_runs_from_differently_named_folders() {
+    let t = tempfile::tempdir().unwrap();
+    let hist = t.path().join("h");
+    for (run, folder) in [("r1", "check/run1"), ("r2", "check/run2")] {
+        let o = nvcmp()
+            .args([
+                "-q",
+                "history",
+                "add",
+                "--run",
+                run,
+                "--label",
+                "box",
+                "--history",
+            ])
+            .arg(&hist)
+            .arg(fixture(folder))
+            .output()
+            .unwrap();
+        assert_ok(&o);
+    }
+    let o = nvcmp()
+        .args(["history", "show", "--format", "json", "--history"])
+        .arg(&hist)
+        .output()
+        .unwrap();
+    assert_ok(&o);
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let series = v["series"].as_array().unwrap();
+    assert!(!series.is_empty());
+    // One config, two runs each: without --label they would be run1 and run2.
+    for s in series {
+        assert_eq!(s["config"], "box", "{s}");
+        assert_eq!(s["runs"].as_array().unwrap().len(), 2, "{s}");
+    }
+    let o = nvcmp()
+        .args(["check", "--label", "box", "--history"])
+        .arg(&hist)
+        .arg("--candidate")
+        .arg(fixture("check/regressed"))
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("0 missing"), "{out}{}", stderr(&o));
+    let o = nvcmp()
+        .args(["history", "add", "--label", " ", "--history"])
+        .arg(&hist)
+        .arg(fixture("check/run1"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--label"), "{}", stderr(&o));
+}
