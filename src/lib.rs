@@ -20,6 +20,7 @@ pub mod ingest;
 pub mod model;
 pub mod render;
 pub mod run;
+pub mod timeseries;
 pub mod units;
 
 pub use model::{Direction, Row, Skipped, Warning};

@@ -10,6 +10,7 @@
 pub mod decode;
 pub mod depth;
 pub mod fio_json;
+pub mod fio_log;
 mod jobname;
 pub mod manifest;
 pub mod normal;
