@@ -7,4 +7,5 @@ mod check;
 mod common;
 mod ingest;
 mod run;
+mod series;
 mod sweep;
