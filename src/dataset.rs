@@ -105,6 +105,19 @@ pub fn to_dataframe(rows: &[Row]) -> PolarsResult<DataFrame> {
         col!("effective_iodepth", |r: &Row| r
             .effective_iodepth
             .map(i64::from)),
+        col!("direct", |r: &Row| r.direct),
+        col!("steady_state_attained", |r: &Row| r.steady_state_attained),
+        col!("steady_state_rule", |r: &Row| r
+            .steady_state_rule
+            .as_deref()),
+        col!("steady_state_measured", |r: &Row| r
+            .steady_state_measured
+            .as_deref()),
+        col!("steady_state_duration_ms", |r: &Row| r
+            .steady_state_duration_ms),
+        col!("steady_state_iops", |r: &Row| r.steady_state_iops),
+        col!("steady_state_bw_bytes_per_s", |r: &Row| r
+            .steady_state_bw_bytes_per_s),
     ];
     DataFrame::new(rows.len(), columns)
 }
@@ -266,6 +279,11 @@ pub fn from_dataframe(df: &DataFrame) -> anyhow::Result<Vec<Row>> {
         strs("rw")?,
     );
     let filename = strs("filename")?;
+    let (ss_rule, ss_measured, ss_attained) = (
+        strs("steady_state_rule")?,
+        strs("steady_state_measured")?,
+        bools("steady_state_attained")?,
+    );
     let (bs, io_bytes, iops_samples, bw_samples) = (
         u64s("bs_bytes")?,
         u64s("io_bytes")?,
@@ -280,7 +298,7 @@ pub fn from_dataframe(df: &DataFrame) -> anyhow::Result<Vec<Row>> {
         i64s("rwmixread")?,
         i64s("timestamp")?,
     );
-    let aggregate = bools("aggregate")?;
+    let (aggregate, direct) = (bools("aggregate")?, bools("direct")?);
     let names = [
         "runtime_ms",
         "bw_bytes_per_s",
@@ -311,6 +329,9 @@ pub fn from_dataframe(df: &DataFrame) -> anyhow::Result<Vec<Row>> {
         "iops_sample_stddev",
         "bw_sample_mean",
         "bw_sample_stddev",
+        "steady_state_duration_ms",
+        "steady_state_iops",
+        "steady_state_bw_bytes_per_s",
     ];
     let floats: Vec<Vec<Option<f64>>> = names.iter().map(|n| f64s(n)).collect::<Result<_, _>>()?;
     let fl = |name: &str, i: usize| floats[names.iter().position(|n| *n == name).unwrap()][i];
@@ -372,6 +393,13 @@ pub fn from_dataframe(df: &DataFrame) -> anyhow::Result<Vec<Row>> {
         r.filename = filename[i].clone();
         r.timestamp = timestamp[i];
         r.effective_iodepth = effective_iodepth[i].and_then(|v| u32::try_from(v).ok());
+        r.direct = direct[i];
+        r.steady_state_attained = ss_attained[i];
+        r.steady_state_rule = ss_rule[i].clone();
+        r.steady_state_measured = ss_measured[i].clone();
+        r.steady_state_duration_ms = fl("steady_state_duration_ms", i);
+        r.steady_state_iops = fl("steady_state_iops", i);
+        r.steady_state_bw_bytes_per_s = fl("steady_state_bw_bytes_per_s", i);
         rows.push(r);
     }
     Ok(rows)
@@ -392,6 +420,18 @@ mod tests {
         }
         rows[0].system_cpu_pct = Some(45.76);
         rows[1].rwmixread = Some(70);
+        // direct in all three states, so each survives the round trip.
+        rows[0].direct = Some(true);
+        rows[1].direct = None;
+        let ss = crate::ingest::steady::Verdict {
+            attained: true,
+            rule: "iops:30%".into(),
+            measured: Some("6.518%".into()),
+            duration_ms: Some(3000.0),
+            iops: Some(16769.0),
+            bw_bytes_per_s: Some(68688183.0),
+        };
+        ss.apply(&mut rows[1]);
         rows
     }
 
@@ -443,6 +483,13 @@ mod tests {
         assert_eq!(iops.get(0), Some(rows[0].iops));
         let host = df.column("host").unwrap().str().unwrap();
         assert_eq!(host.get(2), None); // the aggregate has no host
+        let direct = df.column("direct").unwrap();
+        assert_eq!(direct.dtype().to_string(), "bool");
+        let direct = direct.bool().unwrap();
+        assert_eq!(
+            (direct.get(0), direct.get(1), direct.get(2)),
+            (Some(true), None, Some(false))
+        );
     }
 
     #[test]

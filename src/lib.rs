@@ -9,13 +9,15 @@
 //! run (harness) -> fio-compatible files -> ingest
 //! ```
 //!
-//! Only [`cli`] knows clap, stdout and exit codes.
+//! Only [`cli`] knows clap, stdout and exit codes. [`format`] is a leaf
+//! every layer that prints numbers for people uses.
 
 pub mod charts;
 pub mod check;
 pub mod cli;
 pub mod compare;
 pub mod dataset;
+pub mod format;
 pub mod ingest;
 pub mod model;
 pub mod render;

@@ -132,6 +132,23 @@ pub struct Row {
     /// Queue depth the job really ran at (fio's I/O depth distribution, or
     /// 1 for a synchronous engine); null when fio did not say.
     pub effective_iodepth: Option<u32>,
+    /// fio's `direct` as the job ran (true: O_DIRECT, unbuffered); null
+    /// when the output does not say (normal text, terse, fio 2.x JSON).
+    pub direct: Option<bool>,
+    /// fio's steady-state verdict for the job (`--steadystate`): null when
+    /// the job did not ask for one.
+    pub steady_state_attained: Option<bool>,
+    /// The rule asked for (`iops:30%`, `bw_slope:0.1%`); from text output
+    /// only the metric and kind (`bw mean dev`).
+    pub steady_state_rule: Option<String>,
+    /// What fio measured over its last window (`16.06%`).
+    pub steady_state_measured: Option<String>,
+    /// The window's length, ms.
+    pub steady_state_duration_ms: Option<f64>,
+    /// The window's mean IOPS and bandwidth (bytes/s), all directions of
+    /// the job together as fio keeps them.
+    pub steady_state_iops: Option<f64>,
+    pub steady_state_bw_bytes_per_s: Option<f64>,
     /// Completion-latency histogram from json+ `bins`: (latency ns, count),
     /// sorted by latency. Not a dataset column (it does not fit a flat
     /// table); kept for the latency-distribution charts.
@@ -194,6 +211,13 @@ impl Row {
             filename: None,
             timestamp: None,
             effective_iodepth: None,
+            direct: None,
+            steady_state_attained: None,
+            steady_state_rule: None,
+            steady_state_measured: None,
+            steady_state_duration_ms: None,
+            steady_state_iops: None,
+            steady_state_bw_bytes_per_s: None,
             clat_bins: None,
         }
     }

@@ -53,7 +53,12 @@ impl Bars {
             ),
             subtitle: None,
             legend: super::legend(cmp),
+            keys: super::spread_key(&results)
+                .into_iter()
+                .chain(super::tie_key(&results))
+                .collect(),
             footnotes,
+            ..Default::default()
         };
         let y_desc = match scale.unit {
             "" => name.to_string(),
@@ -64,6 +69,7 @@ impl Bars {
             y_desc,
             categories,
             series: super::series(cmp, &results),
+            decimals: scale.row_decimals(&results),
             scale,
         };
         Figure {

@@ -106,6 +106,7 @@ impl BlockSizes {
                 "Each point one workload of the comparison; its table has the winners and ties."
                     .into(),
             ],
+            ..Default::default()
         };
         Figure {
             frame,

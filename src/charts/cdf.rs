@@ -6,8 +6,9 @@ use super::figure::{Body, Figure};
 use super::frame::Frame;
 use super::lines::{Line, LinePlot, Range, Stroke, log_tick_labels};
 use super::palette;
-use super::scale::{latency, number};
+use super::scale::latency;
 use crate::compare::Comparison;
+use crate::format;
 
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Cdf {
@@ -61,7 +62,7 @@ impl Cdf {
             .iter()
             .map(|(i, _)| {
                 let n: u64 = w.clat_bins[&cmp.configs[*i]].iter().map(|b| b.1).sum();
-                format!("{}: {}", cmp.configs[*i], number(n as f64, 0, false))
+                format!("{}: {}", cmp.configs[*i], format::fixed(n as f64, 0))
             })
             .collect();
         let frame = Frame {
@@ -78,6 +79,7 @@ impl Cdf {
                 "From fio's json+ clat histogram (bins are ~1.5 % wide). I/Os counted: {}.",
                 total.join(", ")
             )],
+            ..Default::default()
         };
         let x_lo = scale.to_display(min_ns) / 1.2;
         let x_hi = scale.to_display(max_ns) * 1.2;
@@ -115,6 +117,7 @@ impl Cdf {
             markers: Vec::new(),
             rules: Vec::new(),
             labels: Vec::new(),
+            whiskers: Vec::new(),
         };
         Figure {
             frame,

@@ -8,6 +8,7 @@ use super::grouped::{Mark, Panel, Series};
 use super::palette;
 use super::scale::{Scale, metric_name};
 use crate::compare::{Comparison, Metric};
+use crate::format;
 use crate::model::Direction;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -50,15 +51,28 @@ impl Delta {
         let baseline = cmp.baseline.clone().unwrap_or_default();
         let (categories, results) = super::group_results(cmp, self.direction, self.metric);
         let others = others(cmp);
-        let series = others
+        let series: Vec<Series> = others
             .iter()
             .map(|(i, c)| Series {
+                name: (*c).clone(),
                 color: palette::color(*i),
                 values: results
                     .iter()
                     .map(|r| r.delta_pct.get(*c).copied().flatten())
                     .collect(),
-                marks: vec![Mark::None; results.len()],
+                marks: results
+                    .iter()
+                    .map(|r| {
+                        if r.baseline_ties.contains_key(*c) {
+                            Mark::Same
+                        } else {
+                            Mark::None
+                        }
+                    })
+                    .collect(),
+                // A delta's spread needs both sides' and is not the
+                // comparison's to give yet: no whiskers here.
+                spreads: vec![None; results.len()],
             })
             .collect();
         let name = metric_name(self.metric);
@@ -74,16 +88,26 @@ impl Delta {
                 super::better_suffix(&results)
             )),
             legend: super::legend_of(cmp, others.iter().map(|(i, _)| *i)),
+            keys: super::baseline_tie_key(&results).into_iter().collect(),
             footnotes: vec![format!(
                 "Baseline: {baseline}. 0 % = same as the baseline; n/a = no value for that config."
             )],
+            ..Default::default()
         };
+        // Each workload's changes print with one count of decimals.
+        let decimals = (0..results.len())
+            .map(|i| {
+                let row: Vec<f64> = series.iter().filter_map(|s| s.values[i]).collect();
+                format::change_decimals(&row)
+            })
+            .collect();
         let panel = Panel {
             heading: None,
             y_desc: "Change vs baseline (%)".into(),
             categories,
             series,
             scale: Scale::delta(),
+            decimals,
         };
         Figure {
             frame,

@@ -60,6 +60,7 @@ impl Efficiency {
                 y_desc: unit.to_string(),
                 categories,
                 series: super::series(cmp, &results),
+                decimals: scale.row_decimals(&results),
                 scale,
             });
             all_results.extend(results);
@@ -73,7 +74,12 @@ impl Efficiency {
             title: format!("{} CPU efficiency", super::group_title(self.direction)),
             subtitle: Some("Work done per percent of CPU".into()),
             legend: super::legend(cmp),
+            keys: super::spread_key(&all_results)
+                .into_iter()
+                .chain(super::tie_key(&all_results))
+                .collect(),
             footnotes,
+            ..Default::default()
         };
         Figure {
             frame,

@@ -8,6 +8,8 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::font::FAMILY;
+use super::hotspot::{self, Hotspot, Owner, Shape};
+use super::marks::{self, Glyph, Key};
 use super::palette::{INK, MUTED};
 use super::text::Label;
 
@@ -109,12 +111,17 @@ pub(crate) fn wrap<DB: DrawingBackend>(
 }
 
 /// Title, legend and footnotes of one chart.
+#[derive(Default)]
 pub(crate) struct Frame {
     pub title: String,
     pub subtitle: Option<String>,
     /// (label, colour) in display order.
     pub legend: Vec<(String, RGBColor)>,
+    /// What the marks mean (error bars, hatching), after the configs.
+    pub keys: Vec<Key>,
     pub footnotes: Vec<String>,
+    /// The run parameters, one line under the footnotes.
+    pub footer: Option<String>,
 }
 
 impl Frame {
@@ -128,8 +135,7 @@ impl Frame {
     {
         let sz = Sizes::of(root);
         let (w, h) = root.dim_in_pixel();
-        let (w, h) = (w as i32, h as i32);
-        let inner = w - 2 * sz.pad;
+        let inner = w as i32 - 2 * sz.pad;
         let mut y = sz.pad;
 
         let title_style = bold(sz.title);
@@ -142,62 +148,112 @@ impl Frame {
             root.draw(&Label::new(sub, (sz.pad, y), style))?;
             y += (sz.text * 1.4) as i32;
         }
+        let top = self.draw_legend(root, sz, y)? + sz.pad / 2;
+        let foot_h = self.draw_footnotes(root, sz)?;
+        let plot_h = (h as i32 - top - foot_h).max(50) as u32;
+        let (_, rest) = root.split_vertically(top.max(0) as u32);
+        let (plot, _) = rest.split_vertically(plot_h);
+        Ok(plot)
+    }
 
-        // Legend: swatch + label, flowing left to right, wrapping.
+    /// Legend from row `y`: swatch + label per config, then the keys,
+    /// flowing left to right and wrapping. Returns the row below it.
+    fn draw_legend<DB: DrawingBackend>(
+        &self,
+        root: &DrawingArea<DB, Shift>,
+        sz: Sizes,
+        mut y: i32,
+    ) -> anyhow::Result<i32>
+    where
+        DB::ErrorType: 'static,
+    {
+        let w = root.dim_in_pixel().0 as i32;
+        let inner = w - 2 * sz.pad;
         let style = font(sz.text);
         let swatch = (sz.text * 0.9) as i32;
         let gap = (sz.text * 1.5) as i32;
         let row_h = (sz.text * 1.5) as i32;
-        let max_label = (inner / 2).min((sz.text * 22.0) as i32);
         let off = ((sz.text * 1.17) as i32 - swatch) / 2;
-        let mut x = sz.pad;
-        if !self.legend.is_empty() {
-            y += (sz.text * 0.3) as i32;
+        let configs = self.legend.iter().map(|(l, c)| (l, Err(*c)));
+        let keys = self.keys.iter().map(|k| (&k.text, Ok(k.glyph)));
+        let items: Vec<(&String, Result<Glyph, RGBColor>)> = configs.chain(keys).collect();
+        if items.is_empty() {
+            return Ok(y);
         }
-        for (i, (label, color)) in self.legend.iter().enumerate() {
+        y += (sz.text * 0.3) as i32;
+        let mut x = sz.pad;
+        for (name, mark) in items {
+            let label = name;
+            // Keys are sentences: they may take the whole width.
+            let max_label = match mark {
+                Err(_) => (inner / 2).min((sz.text * 22.0) as i32),
+                Ok(_) => inner - swatch - 8,
+            };
             let label = fit(root, label, &style, max_label);
             let item_w = swatch + 8 + text_width(root, &label, &style);
             if x > sz.pad && x + item_w > w - sz.pad {
                 x = sz.pad;
                 y += row_h;
             }
-            root.draw(&Rectangle::new(
-                [(x, y + off), (x + swatch, y + off + swatch)],
-                color.filled(),
-            ))?;
-            root.draw(&Label::new(label, (x + swatch + 8, y), style.clone()))?;
-            x += item_w + gap;
-            if i + 1 == self.legend.len() {
-                y += row_h;
+            let at = (x, y + off);
+            match mark {
+                Err(color) => {
+                    let b = (x + swatch, y + off + swatch);
+                    root.draw(&Rectangle::new([at, b], color.filled()))?;
+                }
+                Ok(glyph) => marks::draw_glyph(root, glyph, at, swatch)?,
             }
+            root.draw(&Label::new(label, (x + swatch + 8, y), style.clone()))?;
+            if let Err(color) = mark {
+                // A config's legend entry: hovering names it, clicking it
+                // in report.html hides the config.
+                let (bx, by) = root.get_base_pixel();
+                hotspot::record(Hotspot {
+                    shape: Shape::Rect((bx + x - 4, by + y), (bx + x + item_w + 4, by + y + row_h)),
+                    owner: Owner::Config(name.clone()),
+                    title: name.clone(),
+                    legend: Some(color),
+                });
+            }
+            x += item_w + gap;
         }
-        let top = y + sz.pad / 2;
+        Ok(y + row_h)
+    }
 
-        // Footnotes, bottom up.
+    /// Footnotes and the footer line at the bottom; returns their height.
+    fn draw_footnotes<DB: DrawingBackend>(
+        &self,
+        root: &DrawingArea<DB, Shift>,
+        sz: Sizes,
+    ) -> anyhow::Result<i32>
+    where
+        DB::ErrorType: 'static,
+    {
+        let (w, h) = root.dim_in_pixel();
+        let inner = w as i32 - 2 * sz.pad;
         let small = font(sz.small).color(&MUTED);
-        let lines: Vec<String> = self
+        let mut lines: Vec<String> = self
             .footnotes
             .iter()
             .flat_map(|f| wrap(root, f, &small, inner))
             .collect();
+        // One line however long: the footer is a record, cut rather than
+        // let it push the plot up.
+        lines.extend(self.footer.iter().map(|f| fit(root, f, &small, inner)));
         let line_h = (sz.small * 1.35) as i32;
         let foot_h = if lines.is_empty() {
             sz.pad / 2
         } else {
             lines.len() as i32 * line_h + sz.pad
         };
-        for (i, line) in lines.iter().enumerate() {
-            let ly = h - foot_h + sz.pad / 2 + i as i32 * line_h;
+        for (i, line) in lines.into_iter().enumerate() {
+            let ly = h as i32 - foot_h + sz.pad / 2 + i as i32 * line_h;
             root.draw(&Label::new(
-                line.clone(),
+                line,
                 (sz.pad, ly),
                 small.pos(Pos::new(HPos::Left, VPos::Top)),
             ))?;
         }
-
-        let plot_h = (h - top - foot_h).max(50) as u32;
-        let (_, rest) = root.split_vertically(top.max(0) as u32);
-        let (plot, _) = rest.split_vertically(plot_h);
-        Ok(plot)
+        Ok(foot_h)
     }
 }

@@ -1,6 +1,7 @@
 //! A grouped bar panel: categories (workloads) along x, one bar per config
 //! in each group, the value printed on every bar, best and tied bars
-//! marked. Shared by the metric, delta and efficiency charts.
+//! marked, ±1 sd whiskers where the comparison knows a spread. Shared by
+//! the metric, delta and efficiency charts.
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -8,9 +9,12 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::axis::{Axes, linear_ticks};
 use super::frame::{Sizes, bold, fit, font, text_width};
+use super::hotspot::{self, Hotspot, Owner, Shape};
+use super::marks;
 use super::palette::INK;
-use super::scale::{Scale, number};
+use super::scale::Scale;
 use super::text::Label;
+use crate::format;
 
 /// How a bar is marked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -20,6 +24,8 @@ pub(crate) enum Mark {
     Best,
     /// Tied for best (within precision or not significant).
     Tied,
+    /// Cannot be told apart from the baseline (a delta chart's bar).
+    Same,
 }
 
 impl Mark {
@@ -28,16 +34,53 @@ impl Mark {
             Mark::None => "",
             Mark::Best => "★ ",
             Mark::Tied => "☆ ",
+            Mark::Same => "≈ ",
         }
+    }
+
+    /// Hatched: the value is no real difference from the one it is
+    /// compared with (the best, or the baseline).
+    fn hatched(self) -> bool {
+        matches!(self, Mark::Tied | Mark::Same)
     }
 }
 
 /// One config's bars.
 pub(crate) struct Series {
+    /// The config, for the bars' hover targets.
+    pub name: String,
     pub color: RGBColor,
     /// Base-unit value per category; None where missing.
     pub values: Vec<Option<f64>>,
     pub marks: Vec<Mark>,
+    /// Standard deviation per category, base units, where the comparison
+    /// knows a spread (repeated runs or fio's samples).
+    pub spreads: Vec<Option<f64>>,
+}
+
+impl Series {
+    /// The ±1 sd error bar of category `i` in display units, (low, high):
+    /// a count or a time is never below zero, so the low end stops there.
+    pub fn whisker(&self, i: usize, scale: &Scale) -> Option<(f64, f64)> {
+        let v = self.values.get(i).copied().flatten()?;
+        let sd = self.spreads.get(i).copied().flatten()?;
+        if !(sd.is_finite() && sd > 0.0) {
+            return None;
+        }
+        let lo = v - sd;
+        let lo = if v >= 0.0 { lo.max(0.0) } else { lo };
+        Some((scale.to_display(lo), scale.to_display(v + sd)))
+    }
+
+    /// What the bar of category `i` reaches, value and whisker, display
+    /// units: where its label goes and what the y range must hold.
+    fn reach(&self, i: usize, scale: &Scale) -> Option<(f64, f64)> {
+        let v = scale.to_display(self.values.get(i).copied().flatten()?);
+        Some(match self.whisker(i, scale) {
+            Some((lo, hi)) => (lo.min(v), hi.max(v)),
+            None => (v, v),
+        })
+    }
 }
 
 pub(crate) struct Panel {
@@ -47,6 +90,9 @@ pub(crate) struct Panel {
     pub categories: Vec<String>,
     pub series: Vec<Series>,
     pub scale: Scale,
+    /// Per category, the decimals its bars print with: one count across
+    /// the configs, as in a table row.
+    pub decimals: Vec<usize>,
 }
 
 impl Panel {
@@ -92,8 +138,12 @@ impl Panel {
                 s.values
                     .iter()
                     .zip(&s.marks)
-                    .map(|(v, m)| match v {
-                        Some(v) => format!("{}{}", m.prefix(), self.scale.format_bare(*v)),
+                    .enumerate()
+                    .map(|(i, (v, m))| match v {
+                        Some(v) => {
+                            let d = self.decimals.get(i).copied().unwrap_or(self.scale.decimals);
+                            format!("{}{}", m.prefix(), self.scale.label(*v, d))
+                        }
                         None => "n/a".into(),
                     })
                     .collect()
@@ -132,7 +182,8 @@ impl Panel {
         let all: Vec<f64> = self
             .series
             .iter()
-            .flat_map(|s| s.values.iter().flatten().map(|v| shown(*v)))
+            .flat_map(|s| (0..s.values.len()).filter_map(|i| s.reach(i, &self.scale)))
+            .flat_map(|(lo, hi)| [lo, hi])
             .collect();
         let hi = all.iter().cloned().fold(0.0, f64::max);
         let lo = all.iter().cloned().fold(0.0, f64::min);
@@ -168,7 +219,7 @@ impl Panel {
         let (ticks, decimals) = linear_ticks(y_lo, y_hi, 8);
         let ticks: Vec<(f64, String)> = ticks
             .into_iter()
-            .map(|t| (t, number(t, decimals, false)))
+            .map(|t| (t, format::fixed(t, decimals)))
             .collect();
         axes.y(&area, &ticks, &self.y_desc)?;
 
@@ -179,6 +230,8 @@ impl Panel {
                 let xc = (x0 + x1) / 2.0;
                 let mark = s.marks.get(i).copied().unwrap_or(Mark::None);
                 let label = labels[j][i].clone();
+                let target = (px(x0, 0.0), v.map_or(px(x1, 0.0), |v| px(x1, shown(v))));
+                self.note_bar(area.get_base_pixel(), (j, i), target, label_px);
                 let Some(v) = v.map(shown) else {
                     let (x, y) = px(xc, 0.0);
                     area.draw(&Label::new(
@@ -190,11 +243,26 @@ impl Panel {
                 };
                 let (a, b) = (px(x0, 0.0), px(x1, v));
                 area.draw(&Rectangle::new([a, b], s.color.filled()))?;
+                if mark.hatched() {
+                    marks::hatch(&area, a, b, (sz.small * 0.8) as i32)?;
+                }
                 if mark != Mark::None {
-                    let width = if mark == Mark::Best { 3 } else { 2 };
+                    let width = match mark {
+                        Mark::Best => 3,
+                        Mark::Tied => 2,
+                        _ => 1,
+                    };
                     area.draw(&Rectangle::new([a, b], INK.stroke_width(width)))?;
                 }
-                let (px_c, py) = px(xc, v);
+                // The label sits past the whisker's end, not on it.
+                let (reach_lo, reach_hi) = s.reach(i, &self.scale).unwrap_or((v, v));
+                if let Some((lo, hi)) = s.whisker(i, &self.scale) {
+                    let cap = ((b.0 - a.0).abs() / 5).clamp(2, 12);
+                    let (x, _) = px(xc, 0.0);
+                    let (lo, hi) = (px(xc, lo).1, px(xc, hi).1);
+                    marks::whisker(&area, x, (lo, hi), cap, 2)?;
+                }
+                let (px_c, py) = px(xc, if v >= 0.0 { reach_hi } else { reach_lo });
                 if !show_values {
                     continue;
                 }
@@ -254,5 +322,63 @@ impl Panel {
             ))?;
         }
         Ok(())
+    }
+
+    /// Records bar `i` of series `j` as a hover target: the bar from `a`
+    /// (its base) to `b` (its end) and the room for its value label
+    /// beyond, so hiding the config masks both.
+    fn note_bar(
+        &self,
+        base: (i32, i32),
+        (j, i): (usize, usize),
+        (a, b): ((i32, i32), (i32, i32)),
+        label_px: f64,
+    ) {
+        let s = &self.series[j];
+        let (v, mark) = (s.values[i], s.marks.get(i).copied().unwrap_or(Mark::None));
+        let room = label_px.max(14.0) as i32;
+        let end = if b.1 <= a.1 { b.1 - room } else { b.1 + room };
+        let unit = if self.scale.unit.is_empty() {
+            self.y_desc.as_str()
+        } else {
+            self.scale.unit
+        };
+        let value = match v {
+            // Two more decimals than the bar prints: the tooltip is where
+            // a reader looks for the exact figure.
+            Some(v) => {
+                let extra = if self.scale.decimals == 0 { 0 } else { 2 };
+                let n = self.scale.to_display(v);
+                let text = if self.scale.signed {
+                    format::signed(n, self.scale.decimals + extra)
+                } else {
+                    format::fixed(n, self.scale.decimals + extra)
+                };
+                // ...but no padding: 6.1 GiB/s published stays 6.1.
+                let text = if text.contains('.') {
+                    text.trim_end_matches('0').trim_end_matches('.')
+                } else {
+                    &text
+                };
+                format!("{text} {unit}")
+            }
+            None => "no value".into(),
+        };
+        let note = match mark {
+            Mark::None => "",
+            Mark::Best => " (best)",
+            Mark::Tied => " (tied for best)",
+            Mark::Same => " (within rounding or noise of the baseline)",
+        };
+        let category = self.categories.get(i).map_or("", |c| c.as_str());
+        hotspot::record(Hotspot {
+            shape: Shape::Rect(
+                (base.0 + a.0 - 2, base.1 + a.1),
+                (base.0 + b.0 + 2, base.1 + end),
+            ),
+            owner: Owner::Config(s.name.clone()),
+            title: format!("{} · {category}: {value}{note}", s.name),
+            legend: None,
+        });
     }
 }

@@ -7,9 +7,11 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::frame::{Sizes, bold, fit, font, text_width};
+use super::hotspot::{self, Hotspot, Owner, Shape};
 use super::palette::{INK, MUTED};
-use super::scale::{Scale, number};
+use super::scale::Scale;
 use super::text::Label;
+use crate::format;
 
 /// Tint of "no result" cells.
 const EMPTY: RGBColor = RGBColor(0xF2, 0xF2, 0xF2);
@@ -131,7 +133,9 @@ impl HeatGrid {
             [(x, y), (x + lay.cell_w, y + lay.cell_h)],
             WHITE.stroke_width(2),
         ))?;
-        let text = v.map_or("no result".into(), |v| self.scale.format_bare(v));
+        let text = v.map_or("no result".into(), |v| {
+            self.scale.label(v, self.scale.decimals)
+        });
         let size = (sz.title * 0.9).min(lay.cell_h as f64 * 0.3);
         let style = if self.peak == Some((r, c)) {
             bold(size)
@@ -147,6 +151,24 @@ impl HeatGrid {
                 .color(&text_on(fill))
                 .pos(Pos::new(HPos::Center, VPos::Center)),
         ))?;
+        let (bx, by) = area.get_base_pixel();
+        let value = v.map_or("no result".into(), |v| {
+            let unit = if self.scale.unit.is_empty() {
+                &self.bar_title
+            } else {
+                self.scale.unit
+            };
+            format!("{} {unit}", super::lines::exact(self.scale.to_display(v)))
+        });
+        hotspot::record(Hotspot {
+            shape: Shape::Rect((bx + x, by + y), (bx + x + lay.cell_w, by + y + lay.cell_h)),
+            owner: Owner::Color(self.color),
+            title: format!(
+                "{} {}, {} {}: {value}",
+                self.y_title, self.rows[r], self.x_title, self.cols[c]
+            ),
+            legend: None,
+        });
         if self.peak == Some((r, c)) {
             area.draw(&Label::new(
                 "peak",
@@ -236,7 +258,7 @@ impl HeatGrid {
             let y = bottom - ((t / shown) * (bottom - top) as f64) as i32;
             area.draw(&PathElement::new(vec![(x1, y), (x1 + 5, y)], INK))?;
             area.draw(&Label::new(
-                number(t, decimals, false),
+                format::fixed(t, decimals),
                 (x1 + 8, y),
                 style.clone(),
             ))?;

@@ -70,6 +70,7 @@ impl Heatmap {
             subtitle: Some("Darker is more IOPS; the peak is outlined".into()),
             legend: super::legend_of(cmp, [self.config]),
             footnotes: footnotes(shared),
+            ..Default::default()
         };
         Figure {
             frame,

@@ -13,10 +13,12 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::axis::{Axes, log_decimals, log_ticks};
 use super::frame::{Sizes, bold, fit, font, text_width};
+use super::hotspot::{self, Hotspot, Owner, Shape};
+use super::marks;
 use super::palette::{INK, MUTED};
 use super::place::{Placer, Rect};
-use super::scale::number;
 use super::text::Label;
+use crate::format;
 
 /// One axis' data range, in display units.
 #[derive(Debug, Clone, Copy)]
@@ -77,6 +79,29 @@ pub(crate) struct Marker {
     pub shape: MarkShape,
 }
 
+/// A ±1 sd error bar on a point, display units: from `lo` to `hi` along
+/// y (a throughput against load), or along x when `across` (IOPS on the x
+/// axis of latency against IOPS).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Whisker {
+    pub at: (f64, f64),
+    pub lo: f64,
+    pub hi: f64,
+    pub across: bool,
+}
+
+impl Whisker {
+    /// Its two ends, display units.
+    fn ends(&self) -> [(f64, f64); 2] {
+        let (x, y) = self.at;
+        if self.across {
+            [(self.lo, y), (self.hi, y)]
+        } else {
+            [(x, self.lo), (x, self.hi)]
+        }
+    }
+}
+
 /// A horizontal reference line across the plot (a latency target), its
 /// text at the right end.
 pub(crate) struct HRule {
@@ -109,6 +134,7 @@ pub(crate) struct LinePlot {
     pub markers: Vec<Marker>,
     pub rules: Vec<HRule>,
     pub labels: Vec<PointLabel>,
+    pub whiskers: Vec<Whisker>,
 }
 
 impl LinePlot {
@@ -127,8 +153,29 @@ impl LinePlot {
             markers: Vec::new(),
             rules: Vec::new(),
             labels: Vec::new(),
+            whiskers: Vec::new(),
         }
     }
+}
+
+/// An axis title without how it is drawn: "Latency (ms, log scale)" ->
+/// "Latency (ms)", for tooltips.
+fn axis_name(title: &str) -> String {
+    title
+        .replace(", log scale", "")
+        .replace(" (log scale)", "")
+        .replace(" (log2 scale)", "")
+}
+
+/// A value with four significant digits at least: tooltips give what the
+/// axis can only hint at.
+pub(crate) fn exact(v: f64) -> String {
+    let digits = if v == 0.0 {
+        0
+    } else {
+        v.abs().log10().floor() as i32
+    };
+    format::fixed(v, (3 - digits).clamp(0, 6) as usize)
 }
 
 /// Ticks of a log axis over `lo..=hi`, labelled with the decimals each
@@ -136,7 +183,7 @@ impl LinePlot {
 pub(crate) fn log_tick_labels(lo: f64, hi: f64) -> Vec<(f64, String)> {
     log_ticks(lo, hi)
         .into_iter()
-        .map(|t| (t, number(t, log_decimals(t), false)))
+        .map(|t| (t, format::fixed(t, log_decimals(t))))
         .collect()
 }
 
@@ -214,6 +261,7 @@ impl LinePlot {
         for line in &self.lines {
             self.draw_line(plot, line, sz, &to_px)?;
         }
+        self.draw_whiskers(plot, sz, &to_px)?;
         self.draw_markers(plot, sz, &to_px)?;
         self.draw_labels(plot, sz, &to_px)
     }
@@ -237,11 +285,65 @@ impl LinePlot {
             thick_path(plot, &piece, scaled(sz, 3.0) as u32, line.color)?;
         }
         if line.dots {
-            for p in px {
-                plot.draw(&Circle::new(p, scaled(sz, 5.0), line.color.filled()))?;
+            for p in &px {
+                plot.draw(&Circle::new(*p, scaled(sz, 5.0), line.color.filled()))?;
+            }
+        }
+        self.note_line(plot.get_base_pixel(), line, &px, sz);
+        Ok(())
+    }
+
+    fn draw_whiskers<DB: DrawingBackend>(
+        &self,
+        plot: &DrawingArea<DB, Shift>,
+        sz: Sizes,
+        to_px: &dyn Fn(f64, f64) -> (i32, i32),
+    ) -> anyhow::Result<()>
+    where
+        DB::ErrorType: 'static,
+    {
+        let (cap, width) = (scaled(sz, 6.0), scaled(sz, 2.0).max(1) as u32);
+        for w in &self.whiskers {
+            let [a, b] = w.ends().map(|(x, y)| to_px(x, y));
+            if w.across {
+                marks::whisker_across(plot, a.1, (a.0, b.0), cap, width)?;
+            } else {
+                marks::whisker(plot, a.0, (a.1, b.1), cap, width)?;
             }
         }
         Ok(())
+    }
+
+    /// Records the line and its dots as hover targets; their config is
+    /// named from the legend by colour (see [`hotspot::overlay`]).
+    fn note_line(&self, base: (i32, i32), line: &Line, px: &[(i32, i32)], sz: Sizes) {
+        let abs = |(x, y): (i32, i32)| (base.0 + x, base.1 + y);
+        hotspot::record(Hotspot {
+            shape: Shape::Path(
+                px.iter().map(|p| abs(*p)).collect(),
+                scaled(sz, 3.0) as u32 + 8,
+            ),
+            owner: Owner::Color(line.color),
+            title: String::new(),
+            legend: None,
+        });
+        if !line.dots {
+            return;
+        }
+        for (p, (x, y)) in px.iter().zip(&line.points) {
+            let title = [(&self.x_title, *x), (&self.y_title, *y)]
+                .into_iter()
+                .filter(|(t, _)| !t.is_empty())
+                .map(|(t, v)| format!("{}: {}", axis_name(t), exact(v)))
+                .collect::<Vec<_>>()
+                .join(", ");
+            hotspot::record(Hotspot {
+                shape: Shape::Dot(abs(*p), scaled(sz, 5.0) as u32 + 4),
+                owner: Owner::Color(line.color),
+                title,
+                legend: None,
+            });
+        }
     }
 
     fn draw_rules<DB: DrawingBackend>(
@@ -320,6 +422,9 @@ impl LinePlot {
         }
         for rule in &self.rules {
             placer.block_line(&[to_px(x0, rule.y), to_px(x1, rule.y)]);
+        }
+        for w in &self.whiskers {
+            placer.block_line(&w.ends().map(|(x, y)| to_px(x, y)));
         }
         placer
     }

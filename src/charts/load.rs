@@ -7,9 +7,10 @@ use plotters::style::RGBColor;
 
 use super::axis::{linear_ticks, log_decimals};
 use super::lines::{Range, log_tick_labels};
-use super::scale::{Scale, metric_name, number};
+use super::scale::{Scale, metric_name};
 use crate::compare::sweep::curve;
-use crate::compare::{Comparison, Metric, Sweep, SweepPoint};
+use crate::compare::{Comparison, Metric, Spread, Sweep, SweepPoint};
+use crate::format;
 use crate::render::sweeps::{self, SweepTable};
 
 /// Block sizes from which a workload is judged by its bandwidth rather
@@ -38,6 +39,19 @@ pub(crate) fn points(s: &Sweep) -> Vec<&SweepPoint> {
 /// The x of a point: I/Os in flight (iodepth x numjobs x hosts).
 pub(crate) fn x_of(p: &SweepPoint) -> f64 {
     p.load().outstanding() as f64
+}
+
+/// The comparison's spread of `metric` for `config` at point `p` of the
+/// shape `t`: what its error bar is drawn from.
+pub(crate) fn spread_at(
+    t: &SweepTable,
+    config: &str,
+    p: &SweepPoint,
+    metric: Metric,
+) -> Option<Spread> {
+    let w = t.workloads.iter().find(|w| w.load() == p.load())?;
+    let s = w.metric(metric)?.spread.get(config).copied()?;
+    (s.stddev.is_finite() && s.stddev > 0.0).then_some(s)
 }
 
 /// The colour of a config: its place in the comparison's display order.
@@ -135,7 +149,7 @@ pub(crate) fn value_axis(
     let (ticks, decimals) = linear_ticks(0.0, hi, 6);
     let ticks = ticks
         .into_iter()
-        .map(|t| (t, number(t, decimals, false)))
+        .map(|t| (t, format::fixed(t, decimals)))
         .collect();
     let title = match scale.unit {
         "" => metric_name(metric).to_string(),
@@ -189,7 +203,7 @@ pub(crate) fn latency_axis(values: &[f64]) -> (Scale, Range, Vec<(f64, String)>,
     let (ticks, decimals) = linear_ticks(0.0, hi, 6);
     let ticks = ticks
         .into_iter()
-        .map(|t| (t, number(t, decimals, false)))
+        .map(|t| (t, format::fixed(t, decimals)))
         .collect();
     (scale, Range::Linear(0.0, hi), ticks, false)
 }
@@ -207,7 +221,7 @@ fn log_ticks_125(lo: f64, hi: f64) -> Vec<(f64, String)> {
     }
     ticks
         .into_iter()
-        .map(|t| (t, number(t, log_decimals(t), false)))
+        .map(|t| (t, format::fixed(t, log_decimals(t))))
         .collect()
 }
 
@@ -216,8 +230,8 @@ pub(crate) fn knee_note(cmp: &Comparison, sweeps: &[&Sweep]) -> String {
     let r = &cmp.sweep_rules;
     let rule = format!(
         "one more step adds less than {} % IOPS while mean latency grows more than {} %",
-        number(r.knee_min_gain_pct, 0, false),
-        number(r.knee_lat_growth_pct, 0, false)
+        format::fixed(r.knee_min_gain_pct, 0),
+        format::fixed(r.knee_lat_growth_pct, 0)
     );
     if sweeps.iter().any(|s| s.knee.is_some()) {
         format!("Knee (ringed): the last load point before {rule}.")

@@ -18,12 +18,15 @@ mod delta;
 mod efficiency;
 mod figure;
 mod font;
+mod footer;
 mod frame;
 mod grouped;
 mod heatgrid;
 mod heatmap;
+mod hotspot;
 mod lines;
 mod load;
+mod marks;
 mod names;
 mod palette;
 mod percentiles;
@@ -33,6 +36,8 @@ mod scale;
 mod scaling;
 mod text;
 
+#[cfg(test)]
+mod publish_tests;
 #[cfg(test)]
 mod tests;
 
@@ -116,9 +121,10 @@ impl Chart {
         }
     }
 
-    /// What to draw; the drawing itself is [`figure::Figure::draw`].
+    /// What to draw, with the run parameters of what it draws in the
+    /// footer; the drawing itself is [`figure::Figure::draw`].
     fn figure(&self, cmp: &Comparison) -> figure::Figure {
-        match self {
+        let mut fig = match self {
             Chart::Bars(c) => c.figure(cmp),
             Chart::Delta(c) => c.figure(cmp),
             Chart::Efficiency(c) => c.figure(cmp),
@@ -128,8 +134,42 @@ impl Chart {
             Chart::Saturation(c) => c.figure(cmp),
             Chart::Heatmap(c) => c.figure(cmp),
             Chart::BlockSizes(c) => c.figure(cmp),
+        };
+        let (workloads, config) = self.drawn(cmp);
+        let only = config.map(|c| [c]);
+        fig.frame.footer = footer::line(workloads, only.as_ref().map(|c| c.as_slice()));
+        fig
+    }
+
+    /// The workloads the chart draws, and its one config when it draws
+    /// only one (a heatmap).
+    fn drawn<'a>(&self, cmp: &'a Comparison) -> (Vec<&'a Workload>, Option<&'a str>) {
+        let of_group = |d: Direction| cmp.workloads.iter().filter(|w| w.direction == d).collect();
+        match self {
+            Chart::Bars(c) => (of_group(c.direction), None),
+            Chart::Delta(c) => (of_group(c.direction), None),
+            Chart::Efficiency(c) => (of_group(c.direction), None),
+            Chart::Percentiles(c) => (vec![&cmp.workloads[c.workload]], None),
+            Chart::Cdf(c) => (vec![&cmp.workloads[c.workload]], None),
+            Chart::Scaling(c) => (load::table(cmp, c.table).workloads, None),
+            Chart::Saturation(c) => (load::table(cmp, c.table).workloads, None),
+            Chart::Heatmap(c) => (
+                load::table(cmp, c.table).workloads,
+                Some(cmp.configs[c.config].as_str()),
+            ),
+            Chart::BlockSizes(c) => (
+                c.workloads.iter().map(|&i| &cmp.workloads[i]).collect(),
+                None,
+            ),
         }
     }
+}
+
+/// The colour of the config at `index` (display order) in every chart,
+/// as `#RRGGBB`: report.html's config switches show it.
+pub fn config_color(index: usize) -> String {
+    let c = palette::color(index);
+    format!("#{:02X}{:02X}{:02X}", c.0, c.1, c.2)
 }
 
 /// Every chart the comparison has data for, in a fixed order.
@@ -238,23 +278,52 @@ fn render_one(
             chart.figure(cmp).draw(&root)?;
             root.present()?;
         }
-        ChartFormat::Svg => {
-            let mut svg = String::new();
-            {
-                let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
-                root.fill(&WHITE)?;
-                chart.figure(cmp).draw(&root)?;
-                root.present()?;
-            }
-            std::fs::write(path, svg)?;
-        }
+        ChartFormat::Svg => std::fs::write(path, font::embed_in_svg(&svg_of(chart, cmp, size)?))?,
     }
     Ok(())
 }
 
+/// One chart as SVG text, with a hover target per bar, point and legend
+/// entry appended (see [`hotspot`]).
+fn svg_of(chart: &Chart, cmp: &Comparison, size: (u32, u32)) -> anyhow::Result<String> {
+    let (drawn, spots) = hotspot::collect(|| -> anyhow::Result<String> {
+        let mut svg = String::new();
+        {
+            let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
+            root.fill(&WHITE)?;
+            chart.figure(cmp).draw(&root)?;
+            root.present()?;
+        }
+        Ok(svg)
+    });
+    Ok(hotspot::overlay(&drawn?, &spots))
+}
+
+/// The `@font-face` rules the SVG charts' text asks for: a page inlining
+/// several charts carries them once.
+pub fn svg_font_css() -> &'static str {
+    font::face_css()
+}
+
+/// Every chart of `cmp` as SVG text with hover targets, in plan order,
+/// written nowhere: what report.html carries inline, whatever format the
+/// files under charts/ have.
+pub fn svg_all(cmp: &Comparison, opts: &ChartOptions) -> anyhow::Result<Vec<String>> {
+    check_size(opts)?;
+    font::register()?;
+    let size = (opts.width, opts.height);
+    plan(cmp)
+        .par_iter()
+        .map(|chart| {
+            svg_of(chart, cmp, size)
+                .with_context(|| format!("cannot draw chart {}", chart.stem(cmp)))
+        })
+        .collect()
+}
+
 // ---- helpers shared by the chart kinds ----
 
-use crate::compare::{Metric, MetricResult, Rule, Workload};
+use crate::compare::{Metric, MetricResult, Rule, Spread, SpreadSource, Workload};
 use crate::model::Direction;
 
 /// `randread 4k`, `randrw 70/30 4k`: how a workload reads on an axis.
@@ -466,6 +535,7 @@ pub(crate) fn series(cmp: &Comparison, results: &[&MetricResult]) -> Vec<grouped
         .iter()
         .enumerate()
         .map(|(i, c)| grouped::Series {
+            name: c.clone(),
             color: palette::color(i),
             values: results
                 .iter()
@@ -483,6 +553,10 @@ pub(crate) fn series(cmp: &Comparison, results: &[&MetricResult]) -> Vec<grouped
                     }
                 })
                 .collect(),
+            spreads: results
+                .iter()
+                .map(|r| r.spread.get(c).map(|s| s.stddev))
+                .collect(),
         })
         .collect()
 }
@@ -496,83 +570,126 @@ pub(crate) fn max_value(results: &[&MetricResult]) -> f64 {
         .fold(0.0, f64::max)
 }
 
-/// "IOPS of linux-libaio, linux-io_uring known to the nearest 1,000.":
-/// one note per precision coarser than the step the bars are printed to.
+/// "IOPS of linux-libaio, linux-io_uring known only to the nearest
+/// 1,000.": one note per precision coarser than the step a lone value of
+/// the scale resolves.
 pub(crate) fn precision_notes(
     cmp: &Comparison,
     what: &str,
     results: &[&MetricResult],
     scale: &scale::Scale,
 ) -> Vec<String> {
-    // Coarsest precision per config over the chart's workloads.
-    let mut by_step: Vec<(f64, Vec<&str>)> = Vec::new();
-    for c in &cmp.configs {
-        let p = results
-            .iter()
-            .filter(|r| r.values.get(c).copied().flatten().is_some())
-            .filter_map(|r| r.precision.get(c).copied())
-            .filter(|p| p.is_finite())
-            .fold(0.0, f64::max);
-        if p > scale.step() * 1.0001 {
-            match by_step.iter_mut().find(|(s, _)| *s == p) {
-                Some((_, cs)) => cs.push(c),
-                None => by_step.push((p, vec![c])),
-            }
-        }
-    }
-    by_step
+    crate::compare::metric::coarse_precisions(&cmp.configs, results, scale.step())
         .into_iter()
         .map(|(p, cs)| {
-            let shown = p / scale.div;
-            // A step like 1,000 prints as is; a derived one (49.8256...)
-            // to three significant digits.
-            let exact = (0..=3).find(|d| {
-                let x = shown * 10f64.powi(*d);
-                (x - x.round()).abs() < 1e-6 * x.abs().max(1.0)
-            });
-            let (about, decimals) = match exact {
-                Some(d) => ("the nearest ", d as usize),
-                None => (
-                    "a step of about ",
-                    (2 - shown.log10().floor() as i32).max(0) as usize,
-                ),
-            };
             let unit = match scale.unit {
                 "" => String::new(),
                 "%" => "%".into(),
                 u => format!(" {u}"),
             };
             format!(
-                "{what} of {} known only to {about}{}{unit}.",
+                "{what} of {} known only to {}{unit}.",
                 cs.join(", "),
-                scale::number(shown, decimals, false)
+                crate::format::step_text(p / scale.div)
             )
         })
         .collect()
 }
 
-/// "★ best, ☆ tied for best (within rounding precision)" when the chart
-/// shows such marks.
+/// "★ and outline: best." when the chart has a winner; ties are told by
+/// the hatched legend key ([`tie_key`]).
 pub(crate) fn marks_note(results: &[&MetricResult]) -> Option<String> {
-    let best = results.iter().any(|r| r.winner.is_some());
-    let mut why = Vec::new();
-    for r in results.iter().filter(|r| !r.tied.is_empty()) {
-        let reason = match r.rule {
-            Rule::NotSignificant => "difference not statistically significant",
-            _ => "difference within rounding precision",
-        };
-        if !why.contains(&reason) {
-            why.push(reason);
-        }
-    }
-    let mut parts = Vec::new();
-    if best {
-        parts.push("★ and outline: best".to_string());
-    }
-    if !why.is_empty() {
-        parts.push(format!("☆: tied for best ({})", why.join("; ")));
-    }
-    (!parts.is_empty()).then(|| parts.join(";  ") + ".")
+    results
+        .iter()
+        .any(|r| r.winner.is_some())
+        .then(|| "★ and outline: best.".to_string())
+}
+
+/// Why values tie, from the rules that tied them: "within rounding",
+/// "within noise (not significant)", "within the equivalence margin", or
+/// several joined.
+fn tie_reason(rules: impl IntoIterator<Item = Rule>) -> Option<String> {
+    let rules: Vec<Rule> = rules.into_iter().collect();
+    let reasons: Vec<&str> = [
+        (Rule::WithinPrecision, "rounding"),
+        (Rule::NotSignificant, "noise (not significant)"),
+        (Rule::Equivalent, "the --equivalence margin"),
+    ]
+    .into_iter()
+    .filter(|(rule, _)| rules.contains(rule))
+    .map(|(_, why)| why)
+    .collect();
+    (!reasons.is_empty()).then(|| format!("within {}", reasons.join(" or ")))
+}
+
+/// The hatched key of a bar chart whose results have ties for best.
+pub(crate) fn tie_key(results: &[&MetricResult]) -> Option<marks::Key> {
+    let rules = results
+        .iter()
+        .filter(|r| !r.tied.is_empty())
+        .map(|r| r.rule);
+    tie_reason(rules).map(|why| marks::Key {
+        glyph: marks::Glyph::Hatched,
+        text: format!("☆ tied for best: {why} of each other"),
+    })
+}
+
+/// The hatched key of a delta chart whose results have deltas that are no
+/// real change.
+pub(crate) fn baseline_tie_key(results: &[&MetricResult]) -> Option<marks::Key> {
+    let rules = results
+        .iter()
+        .flat_map(|r| r.baseline_ties.values().copied());
+    tie_reason(rules).map(|why| marks::Key {
+        glyph: marks::Glyph::Hatched,
+        text: format!("≈ {why} of the baseline: no real change"),
+    })
+}
+
+/// The error-bar key: "error bars: ±1 sd of 3 runs", or of fio's
+/// per-interval samples, from the spreads the chart draws; None when it
+/// draws none.
+pub(crate) fn spread_key(results: &[&MetricResult]) -> Option<marks::Key> {
+    let spreads: Vec<Spread> = results
+        .iter()
+        .flat_map(|r| {
+            r.spread
+                .iter()
+                .filter(|(c, s)| r.values.get(*c).copied().flatten().is_some() && s.stddev > 0.0)
+                .map(|(_, s)| *s)
+        })
+        .collect();
+    spreads_key(&spreads)
+}
+
+/// [`spread_key`] of the spreads a chart draws error bars for.
+pub(crate) fn spreads_key(spreads: &[Spread]) -> Option<marks::Key> {
+    let count = |source: SpreadSource, what: &str| -> Option<String> {
+        let ns = spreads.iter().filter(|s| s.source == source).map(|s| s.n);
+        let (lo, hi) = ns.fold(None, |acc: Option<(u64, u64)>, n| {
+            Some(acc.map_or((n, n), |(lo, hi)| (lo.min(n), hi.max(n))))
+        })?;
+        Some(if lo == hi {
+            format!("{lo} {what}")
+        } else {
+            format!("{lo}–{hi} {what}")
+        })
+    };
+    let runs = count(SpreadSource::Runs, "runs");
+    let samples = count(SpreadSource::Samples, "per run");
+    let text = match (runs, samples) {
+        (Some(r), None) => format!("error bars: ±1 sd of {r}"),
+        (None, Some(s)) => format!("error bars: ±1 sd of fio's per-interval samples ({s})"),
+        // The samples stand in only where a config ran once.
+        (Some(r), Some(s)) => format!(
+            "error bars: ±1 sd of {r}; of fio's per-interval samples ({s}) where a config ran once"
+        ),
+        (None, None) => return None,
+    };
+    Some(marks::Key {
+        glyph: marks::Glyph::Whisker,
+        text,
+    })
 }
 
 /// The comparison's notes on a group's workloads (iodepth differing, a

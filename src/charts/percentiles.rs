@@ -74,6 +74,7 @@ impl Percentiles {
             subtitle: Some("Lower is better".into()),
             legend: super::legend_of(cmp, lines.iter().map(|(i, _)| *i)),
             footnotes: vec!["Completion latency (fio clat) as reported per percentile.".into()],
+            ..Default::default()
         };
         let x_hi = ticks.last().map(|p| nines(*p)).unwrap_or(4.0) + 0.25;
         let y_lo = scale.to_display(min_ns) / 1.3;
@@ -105,6 +106,7 @@ impl Percentiles {
             markers: Vec::new(),
             rules: Vec::new(),
             labels: Vec::new(),
+            whiskers: Vec::new(),
         };
         Figure {
             frame,

@@ -7,10 +7,10 @@
 
 use super::figure::{Body, Figure};
 use super::frame::Frame;
-use super::lines::{HRule, Line, LinePlot, MarkShape, Marker, PointLabel, Stroke};
+use super::lines::{HRule, Line, LinePlot, MarkShape, Marker, PointLabel, Stroke, Whisker};
 use super::load;
 use super::scale::Scale;
-use crate::compare::{Comparison, Metric, SloMetric, Sweep, SweepPoint};
+use crate::compare::{Comparison, Metric, SloMetric, Spread, Sweep, SweepPoint};
 use crate::render::sweep_view::slo_target_text;
 use crate::render::sweeps::SweepTable;
 
@@ -64,7 +64,16 @@ impl Saturation {
             ),
             subtitle: Some(subtitle.into()),
             legend: super::legend_of(cmp, load::swept_configs(cmp, &t)),
+            keys: super::spreads_key(
+                &iops_spreads(&t)
+                    .into_iter()
+                    .map(|(_, s)| s)
+                    .collect::<Vec<_>>(),
+            )
+            .into_iter()
+            .collect(),
             footnotes,
+            ..Default::default()
         };
         Figure {
             frame,
@@ -73,9 +82,26 @@ impl Saturation {
     }
 }
 
+/// (point, IOPS spread) of every drawn point that has a mean latency and
+/// whose IOPS spread the comparison knows: the points with an error bar.
+fn iops_spreads<'a>(t: &SweepTable<'a>) -> Vec<(&'a SweepPoint, Spread)> {
+    t.sweeps
+        .iter()
+        .flat_map(|s| {
+            load::points(s).into_iter().filter_map(|p| {
+                p.lat_mean_ns?;
+                Some((p, load::spread_at(t, &s.config, p, Metric::Iops)?))
+            })
+        })
+        .collect()
+}
+
 fn plot(cmp: &Comparison, t: &SweepTable, p99: bool) -> LinePlot {
     let pts = || t.sweeps.iter().flat_map(|s| load::points(s));
-    let max_iops = pts().map(|p| p.iops).fold(0.0, f64::max);
+    let spreads = iops_spreads(t);
+    // The axis holds the error bars' right ends as well as the points.
+    let ends = spreads.iter().map(|(p, s)| p.iops + s.stddev);
+    let max_iops = pts().map(|p| p.iops).chain(ends).fold(0.0, f64::max);
     let mut lat: Vec<f64> = pts().filter_map(|p| p.lat_mean_ns).collect();
     if p99 {
         lat.extend(pts().filter_map(|p| p.clat_p99_ns));
@@ -95,6 +121,20 @@ fn plot(cmp: &Comparison, t: &SweepTable, p99: bool) -> LinePlot {
             text: format!("target: {}", slo_target_text(slo.metric, slo.target_ns)),
         });
     }
+    plot.whiskers = spreads
+        .iter()
+        .filter_map(|(p, s)| {
+            Some(Whisker {
+                at: (
+                    x_scale.to_display(p.iops),
+                    lat_scale.to_display(p.lat_mean_ns?),
+                ),
+                lo: x_scale.to_display((p.iops - s.stddev).max(0.0)),
+                hi: x_scale.to_display(p.iops + s.stddev),
+                across: true,
+            })
+        })
+        .collect();
     plot.x_ticks = x_ticks;
     plot.y_ticks = y_ticks;
     plot.x_title = x_title;

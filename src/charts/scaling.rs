@@ -5,10 +5,11 @@
 
 use super::figure::{Body, Figure};
 use super::frame::Frame;
-use super::lines::{Line, LinePlot, MarkShape, Marker, Range, Stroke};
+use super::lines::{Line, LinePlot, MarkShape, Marker, Range, Stroke, Whisker};
 use super::load::{self, Throughput};
-use super::scale::{Scale, number};
-use crate::compare::{Comparison, Sweep};
+use super::scale::Scale;
+use crate::compare::{Comparison, Spread, Sweep, SweepPoint};
+use crate::format;
 use crate::render::sweeps::SweepTable;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -38,7 +39,7 @@ impl Scaling {
                 .flat_map(|s| load::points(s))
                 .map(load::x_of),
         );
-        let ticks = load::log2_ticks(x, |v| number(v, 0, false));
+        let ticks = load::log2_ticks(x, |v| format::fixed(v, 0));
         let mut top = throughput_plot(cmp, &t, x);
         top.x_ticks = ticks.clone();
         let mut bottom = latency_plot(cmp, &t, x);
@@ -63,7 +64,16 @@ impl Scaling {
                     .into(),
             ),
             legend: super::legend_of(cmp, load::swept_configs(cmp, &t)),
+            keys: super::spreads_key(
+                &spreads(&t, Throughput::of(w.bs_bytes))
+                    .into_iter()
+                    .map(|(_, _, s)| s)
+                    .collect::<Vec<_>>(),
+            )
+            .into_iter()
+            .collect(),
             footnotes,
+            ..Default::default()
         };
         Figure {
             frame,
@@ -72,13 +82,31 @@ impl Scaling {
     }
 }
 
+/// (config, point, spread) of every drawn throughput point whose spread
+/// the comparison knows: the points that get an error bar.
+fn spreads<'a>(t: &SweepTable<'a>, kind: Throughput) -> Vec<(&'a str, &'a SweepPoint, Spread)> {
+    t.sweeps
+        .iter()
+        .flat_map(|s| {
+            load::points(s).into_iter().filter_map(|p| {
+                let sd = load::spread_at(t, &s.config, p, kind.metric())?;
+                Some((s.config.as_str(), p, sd))
+            })
+        })
+        .collect()
+}
+
 fn throughput_plot(cmp: &Comparison, t: &SweepTable, x: Range) -> LinePlot {
     let kind = Throughput::of(t.shape.bs_bytes);
+    let spreads = spreads(t, kind);
+    // The axis holds the error bars' tops as well as the points.
+    let tops = spreads.iter().map(|(_, p, s)| kind.value(p) + s.stddev);
     let max = t
         .sweeps
         .iter()
         .flat_map(|s| load::points(s))
         .map(|p| kind.value(p))
+        .chain(tops)
         .fold(0.0, f64::max);
     let (scale, y, y_ticks, title) = load::value_axis(kind.metric(), max);
     let line = |s: &&Sweep| {
@@ -96,6 +124,18 @@ fn throughput_plot(cmp: &Comparison, t: &SweepTable, x: Range) -> LinePlot {
         .sweeps
         .iter()
         .filter_map(|s| knee_marker(cmp, s, kind, &scale))
+        .collect();
+    plot.whiskers = spreads
+        .iter()
+        .map(|(_, p, s)| {
+            let v = kind.value(p);
+            Whisker {
+                at: (load::x_of(p), scale.to_display(v)),
+                lo: scale.to_display((v - s.stddev).max(0.0)),
+                hi: scale.to_display(v + s.stddev),
+                across: false,
+            }
+        })
         .collect();
     plot
 }

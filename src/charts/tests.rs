@@ -61,6 +61,7 @@ fn result(
             .map(|v| (v.0.clone(), base.map(|b| v.1 - b)))
             .collect(),
         rule,
+        baseline_ties: IndexMap::new(),
     }
 }
 
@@ -77,6 +78,7 @@ fn empty_comparison(configs: Vec<String>, baseline: &str) -> Comparison {
         sanity: vec![],
         sweeps: vec![],
         sweep_rules: Default::default(),
+        setup: Default::default(),
         equivalence_pct: None,
         configs,
     }
@@ -178,10 +180,12 @@ fn published_with(rename: impl Fn(&str) -> String) -> Comparison {
             numjobs: 1,
             hosts: 1,
             effective_iodepth: Default::default(),
+            steady_state: Default::default(),
             metrics,
             percentiles: IndexMap::new(),
             clat_bins: IndexMap::new(),
             notes: vec![],
+            params: IndexMap::new(),
         });
     }
     cmp
@@ -245,6 +249,7 @@ fn fio_runs(runs: &[(&str, &str)]) -> Comparison {
         numjobs: 1,
         hosts: 1,
         effective_iodepth: Default::default(),
+        steady_state: Default::default(),
         metrics: vec![
             result(Metric::BwBytesPerS, Better::Higher, &bw, "psync"),
             result(Metric::Iops, Better::Higher, &iops, "psync"),
@@ -254,6 +259,7 @@ fn fio_runs(runs: &[(&str, &str)]) -> Comparison {
         percentiles,
         clat_bins: bins,
         notes: vec![],
+        params: IndexMap::new(),
     });
     cmp
 }
@@ -608,7 +614,10 @@ fn many_bars_shrink_or_drop_their_values() {
     )
     .unwrap();
     assert!(text.contains("Too many bars to print values"));
-    assert!(!text.contains("2,636,516"));
+    // Not drawn; only the tooltips (the hover targets after it) keep it.
+    let (drawn, targets) = text.split_once("<g class=\"hotspots\">").unwrap();
+    assert!(!drawn.contains("2,636,516"));
+    assert!(targets.contains("2,636,516 IOPS"));
     let paths = render_all(&cmp, dir.path(), &opts).unwrap();
     check_png(
         paths
@@ -825,7 +834,7 @@ fn a_grid_sweep_gets_a_heatmap_per_config() {
     let libaio = cmp.sweeps.iter().find(|s| s.config == "libaio").unwrap();
     assert_eq!(libaio.points.len(), 6);
     for p in &libaio.points {
-        let v = scale::number(p.iops, 0, false);
+        let v = crate::format::fixed(p.iops, 0);
         assert!(text.contains(&v), "{v} missing");
     }
     assert!(text.contains("\npeak\n"));
@@ -865,4 +874,73 @@ fn bars_of_a_sweep_name_their_load_point() {
     let distinct: BTreeSet<&String> = labels.iter().collect();
     assert_eq!(distinct.len(), labels.len(), "{labels:?}");
     assert!(labels.iter().all(|l| l.contains(" QD")), "{labels:?}");
+}
+
+/// The SVG of the planned chart whose file stem is `stem`, with its
+/// hover targets.
+fn svg_named(cmp: &Comparison, stem: &str) -> String {
+    let planned = plan(cmp);
+    let at = names::unique(planned.iter().map(|c| c.stem(cmp)).collect())
+        .iter()
+        .position(|s| s == stem)
+        .unwrap_or_else(|| panic!("no chart {stem}"));
+    svg_all(cmp, &ChartOptions::default())
+        .unwrap()
+        .swap_remove(at)
+}
+
+#[test]
+fn every_bar_is_a_hover_target_with_its_value() {
+    let cmp = published();
+    let svg = svg_named(&cmp, "bars_read_iops");
+    let read: Vec<&Workload> = cmp
+        .workloads
+        .iter()
+        .filter(|w| w.direction == Direction::Read)
+        .collect();
+    for c in &cmp.configs {
+        // A bar per read workload, and the legend entry.
+        let targets = svg.matches(&format!("data-config=\"{c}\"")).count();
+        assert_eq!(targets, read.len() + 1, "{c}");
+        for w in &read {
+            let r = w.metric(Metric::Iops).unwrap();
+            let v = r.values[c].unwrap();
+            let mark = if r.winner.as_deref() == Some(c.as_str()) {
+                " (best)"
+            } else if r.tied.contains(c) {
+                " (tied for best)"
+            } else {
+                ""
+            };
+            let title = format!(
+                "<title>{c} · {}: {} IOPS{mark}</title>",
+                workload_label(w),
+                crate::format::fixed(v, 0)
+            );
+            assert!(svg.contains(&title), "{title} missing");
+        }
+    }
+    // The targets come last, over everything drawn.
+    assert!(svg.trim_end().ends_with("</g>\n</svg>"));
+}
+
+#[test]
+fn line_points_and_heat_cells_are_hover_targets_of_their_config() {
+    let cmp = fixture_comparison("sweep/synthetic", Some("clat_p99=500us"));
+    let svg = svg_named(&cmp, "scaling_randread_4k_read");
+    for c in &cmp.configs {
+        let line = format!("<polyline class=\"hs\" data-config=\"{c}\"");
+        assert!(svg.contains(&line), "{c}: no line target");
+        let dot = format!("<title>{c} · ");
+        assert!(svg.matches(&dot).count() >= 2, "{c}: no point targets");
+    }
+    let cmp = fixture_comparison("sweep/grid", None);
+    let stem = names::unique(plan(&cmp).iter().map(|c| c.stem(&cmp)).collect())
+        .into_iter()
+        .find(|s| s.starts_with("heatmap_"))
+        .unwrap();
+    let svg = svg_named(&cmp, &stem);
+    let cells = svg.matches("<rect class=\"hs\" data-config=").count();
+    assert!(cells >= 4, "{cells} heat cells with a config");
+    assert!(svg.contains(" IOPS</title>"), "cell values without unit");
 }

@@ -83,6 +83,12 @@ pub struct Finding {
     pub better: Better,
     pub baseline: Option<f64>,
     pub candidate: Option<f64>,
+    /// Steps the two values are known to, base units: they set the
+    /// decimals the reports print (the JSON carries the raw values).
+    #[serde(skip)]
+    pub baseline_precision: f64,
+    #[serde(skip)]
+    pub candidate_precision: f64,
     /// (candidate - baseline) / baseline, percent.
     pub change_pct: Option<f64>,
     pub threshold_pct: f64,
@@ -318,6 +324,8 @@ pub fn evaluate(cmp: &Comparison, opts: &CheckOptions) -> Report {
                 better: m.better,
                 baseline: sides.baseline,
                 candidate: sides.candidate,
+                baseline_precision: sides.baseline_precision,
+                candidate_precision: sides.candidate_precision,
                 change_pct: d.change_pct,
                 threshold_pct,
                 verdict: d.verdict,
@@ -329,11 +337,33 @@ pub fn evaluate(cmp: &Comparison, opts: &CheckOptions) -> Report {
         }
     }
     findings.extend(sweep_findings(cmp, opts));
+    let mut warnings = cmp.warnings.clone();
+    warnings.extend(not_steady(cmp));
     Report {
         findings,
         skipped: cmp.skipped.clone(),
-        warnings: cmp.warnings.clone(),
+        warnings,
     }
+}
+
+/// A side whose runs never reached steady state: its figures may still be
+/// moving, so a change may be the run's length talking. A warning, not a
+/// failure: the gate's verdicts stand on the figures as measured.
+fn not_steady(cmp: &Comparison) -> Vec<crate::model::Warning> {
+    let mut out = Vec::new();
+    for w in &cmp.workloads {
+        for (side, s) in w.steady_state.iter().filter(|(_, s)| !s.attained) {
+            out.push(crate::model::Warning {
+                source: side.clone(),
+                message: format!(
+                    "{}: did not reach steady state ({}); a change here may be the run still settling",
+                    cmp.title_of(w),
+                    s.criterion
+                ),
+            });
+        }
+    }
+    out
 }
 
 /// With the whole baseline curve measured by the candidate too (every
@@ -409,6 +439,8 @@ fn sweep_findings(cmp: &Comparison, opts: &CheckOptions) -> Vec<Finding> {
                 better: Better::Higher,
                 baseline: b,
                 candidate: c,
+                baseline_precision: bp,
+                candidate_precision: cp,
                 change_pct: d.change_pct,
                 threshold_pct,
                 verdict: d.verdict,

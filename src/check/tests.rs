@@ -18,6 +18,7 @@ fn metric(m: Metric, better: Better, base: Option<f64>, cand: Option<f64>) -> Me
         delta_pct: IndexMap::new(),
         delta_abs: IndexMap::new(),
         rule: Rule::Precision,
+        baseline_ties: IndexMap::new(),
     }
 }
 
@@ -50,7 +51,9 @@ fn workload(rw: &str, metrics: Vec<MetricResult>) -> Workload {
         metrics,
         percentiles: IndexMap::new(),
         clat_bins: IndexMap::new(),
+        steady_state: IndexMap::new(),
         notes: vec![],
+        params: IndexMap::new(),
     }
 }
 
@@ -68,6 +71,7 @@ fn comparison(workloads: Vec<Workload>) -> Comparison {
         sanity: vec![],
         sweeps: vec![],
         sweep_rules: Default::default(),
+        setup: Default::default(),
         equivalence_pct: None,
     }
 }

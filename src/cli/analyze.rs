@@ -117,6 +117,9 @@ pub struct Args {
     /// How many key findings reports lead with (0 for none).
     #[arg(long, value_name = "N", default_value_t = compare::findings::DEFAULT_COUNT)]
     pub findings: usize,
+    /// IOPS and bandwidth over the steady-state window (fio's --steadystate) instead of the whole run, where one is known.
+    #[arg(long)]
+    pub steady_only: bool,
 }
 
 /// `iops=1000`, `iops=1k`, `bw=1048576` -> (metric, step).
@@ -253,8 +256,10 @@ pub fn run(args: Args, global: Global) -> anyhow::Result<u8> {
         alpha: args.alpha,
         round,
         sweep_rules,
+        setup: setup_notes(manifest),
         equivalence_pct: args.equivalence,
         findings: args.findings,
+        steady_only: args.steady_only,
     };
     let mut cmp = compare::compare(&ingested.rows, &opts);
     cmp.skipped = ingested.skipped.clone();
@@ -285,43 +290,11 @@ pub fn run(args: Args, global: Global) -> anyhow::Result<u8> {
     if let Some(dir) = &args.out {
         std::fs::create_dir_all(dir)
             .with_context(|| format!("--out {}: cannot create the folder", dir.display()))?;
-        // Charts go to DIR/charts/; report.md links them by their path
-        // relative to DIR, report.html carries them inside as data: URIs.
-        let chart_files = if args.no_charts {
-            Vec::new()
+        let charts = if args.no_charts {
+            ReportCharts::default()
         } else {
-            let (width, height) = parse_chart_size(&args.chart_size)?;
-            let chart_opts = crate::charts::ChartOptions {
-                format: match args.chart_format {
-                    ChartFormatArg::Png => crate::charts::ChartFormat::Png,
-                    ChartFormatArg::Svg => crate::charts::ChartFormat::Svg,
-                },
-                width,
-                height,
-            };
-            crate::charts::render_all(&cmp, dir, &chart_opts)?
+            report_charts(&cmp, dir, &args)?
         };
-        let mime = match args.chart_format {
-            ChartFormatArg::Png => "image/png",
-            ChartFormatArg::Svg => "image/svg+xml",
-        };
-        let linked: Vec<String> = chart_files
-            .iter()
-            .map(|p| {
-                p.strip_prefix(dir)
-                    .unwrap_or(p)
-                    .to_string_lossy()
-                    .replace('\\', "/")
-            })
-            .collect();
-        let embedded: Vec<String> = chart_files
-            .iter()
-            .map(|p| {
-                std::fs::read(p)
-                    .map(|bytes| crate::render::html::data_uri(mime, &bytes))
-                    .with_context(|| format!("cannot read back {}", p.display()))
-            })
-            .collect::<anyhow::Result<_>>()?;
         for (name, fmt, html) in [
             ("report.md", Format::Md, false),
             ("report.html", Format::Html, true),
@@ -330,10 +303,16 @@ pub fn run(args: Args, global: Global) -> anyhow::Result<u8> {
                 color: false,
                 template: template_for(html),
                 charts: if html {
-                    embedded.clone()
+                    charts.embedded.clone()
                 } else {
-                    linked.clone()
+                    charts.linked.clone()
                 },
+                svgs: if html {
+                    charts.svgs.clone()
+                } else {
+                    Vec::new()
+                },
+                svg_font_css: crate::charts::svg_font_css().to_string(),
             };
             write_rendered(&cmp, &dir.join(name), fmt, &opts)?;
         }
@@ -351,12 +330,83 @@ pub fn run(args: Args, global: Global) -> anyhow::Result<u8> {
         template: template_for(format == Format::Html)
             .filter(|_| matches!(format, Format::Md | Format::Html)),
         charts: Vec::new(),
+        svgs: Vec::new(),
+        svg_font_css: String::new(),
     };
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     format.renderer(&opts).render(&cmp, &mut out)?;
     out.flush()?;
     Ok(exit::OK)
+}
+
+/// The charts as each report carries them.
+#[derive(Default)]
+struct ReportCharts {
+    /// Paths relative to DIR, for report.md's links.
+    linked: Vec<String>,
+    /// SVG with hover targets, which report.html inlines whatever the
+    /// format on disk: PNGs stay for articles, the page gets tooltips.
+    svgs: Vec<String>,
+    /// The same SVGs as `data:` URIs, for `--template`s that use `<img>`.
+    embedded: Vec<String>,
+}
+
+/// Draws the charts to DIR/charts/ and once more as SVG for report.html.
+fn report_charts(
+    cmp: &compare::Comparison,
+    dir: &std::path::Path,
+    args: &Args,
+) -> anyhow::Result<ReportCharts> {
+    let (width, height) = parse_chart_size(&args.chart_size)?;
+    let mut chart_opts = crate::charts::ChartOptions {
+        format: match args.chart_format {
+            ChartFormatArg::Png => crate::charts::ChartFormat::Png,
+            ChartFormatArg::Svg => crate::charts::ChartFormat::Svg,
+        },
+        width,
+        height,
+    };
+    let files = crate::charts::render_all(cmp, dir, &chart_opts)?;
+    let linked = files
+        .iter()
+        .map(|p| {
+            p.strip_prefix(dir)
+                .unwrap_or(p)
+                .to_string_lossy()
+                .replace('\\', "/")
+        })
+        .collect();
+    chart_opts.format = crate::charts::ChartFormat::Svg;
+    let svgs = crate::charts::svg_all(cmp, &chart_opts)?;
+    let embedded = svgs
+        .iter()
+        .map(|s| crate::render::html::data_uri("image/svg+xml", s.as_bytes()))
+        .collect();
+    Ok(ReportCharts {
+        linked,
+        svgs,
+        embedded,
+    })
+}
+
+/// The manifest's title, description and `[setup]` tables for the report.
+fn setup_notes(manifest: &ingest::manifest::Manifest) -> compare::setup::SetupNotes {
+    let per_config = manifest
+        .configs
+        .iter()
+        .filter(|(_, c)| !c.setup.is_empty())
+        .map(|(label, c)| {
+            let pairs = c.setup.iter().map(|(k, v)| (k.clone(), v.0.clone()));
+            (label.clone(), pairs.collect())
+        })
+        .collect();
+    compare::setup::SetupNotes {
+        title: manifest.title.clone(),
+        description: manifest.description.clone(),
+        shared: manifest.setup.clone(),
+        per_config,
+    }
 }
 
 /// Renders `cmp` as `fmt` into the file at `path`.

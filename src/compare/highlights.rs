@@ -24,11 +24,12 @@
 //! claimed without saying so.
 
 use super::findings::{Finding, Kind, ONE_WORKLOAD, clarity, magnitude};
-use super::metric::{Scales, format_number};
+use super::metric::Scales;
 use super::model::{
     Better, Comparison, LoadPoint, Metric, MetricResult, Rule, Slo, SloMetric, Sweep, Workload,
 };
 use super::rules::{Entry, Judge, tie_rule};
+use crate::format;
 use crate::model::Direction;
 
 /// Spread under which all configs are called "within X % of each other".
@@ -147,7 +148,7 @@ fn tie_words(rule: Rule, judge: Judge) -> String {
         Rule::NotSignificant => "within run-to-run noise".into(),
         Rule::Equivalent => format!(
             "within the {} % equivalence margin",
-            format_number(judge.equivalence_pct.unwrap_or(0.0), 2, true)
+            format::trimmed(judge.equivalence_pct.unwrap_or(0.0), 2)
         ),
         _ => "within rounding".into(),
     }
@@ -390,7 +391,7 @@ fn near_equal(cmp: &Comparison) -> Vec<Finding> {
                     "In {} {} configs are within {} % of each other ({})",
                     cmp.title_of(w),
                     count_word(vals.len()),
-                    format_number(pct.max(0.01), 2, false),
+                    format::fixed(pct.max(0.01), 2),
                     m.human()
                 );
                 let tight = 1.0 - pct / NEAR_EQUAL_PCT * 0.5;
@@ -523,7 +524,7 @@ fn family_leads(cmp: &Comparison, judge: Judge) -> Vec<Finding> {
                     b.config,
                     cmp.title_of(w),
                     m.human(),
-                    format_number(lead, 1, false)
+                    format::fixed(lead, 1)
                 );
                 let f = Finding::new(Kind::Lead, text).on(
                     vec![cmp.title_of(w)],
@@ -597,7 +598,7 @@ fn outlier_finding(
         cmp.title_of(w),
         m.human(),
         s.with_unit(v),
-        format_number(ratio, 1, false),
+        format::fixed(ratio, 1),
         s.format(lo),
         s.with_unit(hi)
     );
@@ -634,14 +635,14 @@ fn iops_short(v: f64) -> String {
         } else {
             2
         };
-        format_number(x, d, true)
+        format::trimmed(x, d)
     };
     if v >= 1e6 {
         format!("{}M", sig3(v / 1e6))
     } else if v >= 1e3 {
         format!("{}k", sig3(v / 1e3))
     } else {
-        format_number(v, 0, false)
+        format::fixed(v, 0)
     }
 }
 
@@ -752,7 +753,7 @@ fn peak_finding(
         first.config,
         iops_short(first.peak.iops),
         at(first.peak.iodepth, first.peak.numjobs),
-        format_number(lead, 1, false),
+        format::fixed(lead, 1),
         second.config,
         iops_short(second.peak.iops),
         at(second.peak.iodepth, second.peak.numjobs)
@@ -776,8 +777,8 @@ fn knee_sentence(cmp: &Comparison, title: &str, s: &Sweep) -> (String, f64) {
                 s.config,
                 at(k.iodepth, k.numjobs),
                 at(k.next_iodepth, k.next_numjobs),
-                format_number(k.iops_gain_pct, 1, false),
-                format_number(k.lat_growth_pct, 0, false)
+                format::fixed(k.iops_gain_pct, 1),
+                format::fixed(k.lat_growth_pct, 0)
             ),
             0.5,
         ),
@@ -788,8 +789,8 @@ fn knee_sentence(cmp: &Comparison, title: &str, s: &Sweep) -> (String, f64) {
                     "{} shows no knee in {title} up to {} (no step buys < {} % IOPS for > {} % latency)",
                     s.config,
                     last.map_or(String::new(), |p| p.load().label()),
-                    format_number(rules.knee_min_gain_pct, 0, false),
-                    format_number(rules.knee_lat_growth_pct, 0, false)
+                    format::fixed(rules.knee_min_gain_pct, 0),
+                    format::fixed(rules.knee_lat_growth_pct, 0)
                 ),
                 0.25,
             )

@@ -3,8 +3,9 @@
 //! decimals). Renderers and highlights format through here so a figure
 //! reads the same everywhere.
 
-use super::model::{Better, Comparison, Metric};
+use super::model::{Better, Comparison, Metric, MetricResult};
 use super::workload::Run;
+use crate::format;
 
 /// Precision of CPU figures, percent (they are printed to 2 decimals).
 pub const CPU_PRECISION: f64 = 0.01;
@@ -110,56 +111,81 @@ impl Metric {
     }
 }
 
-/// How a metric is shown: divisor from base units, unit, decimals.
+/// How a metric is shown: divisor from base units, unit, and the decimals
+/// of a lone value in a sentence. Tables and charts print rows, whose
+/// decimals come from the values ([`Metric::row_decimals`]).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Scale {
     pub div: f64,
     pub unit: &'static str,
     pub decimals: usize,
-    /// Drop trailing zeros (`97.050` -> `97.05`), as the article prints.
+    /// Drop trailing zeros of a lone value (`97.050` -> `97.05`), as the
+    /// article's sentences print.
     pub trim: bool,
 }
 
-const KIB: f64 = 1024.0;
-const MIB: f64 = KIB * 1024.0;
-const GIB: f64 = MIB * 1024.0;
+/// Precision ingest gives a bandwidth or latency that fio wrote out in
+/// full (JSON): the value is exact as far as ties go, but nobody rounded
+/// it, so its trailing digits are arithmetic (see [`format::Reading`]).
+const UNROUNDED: f64 = 1.0;
 
 impl Metric {
     /// The scale for values up to `max` (base units).
     pub fn scale(self, max: f64) -> Scale {
-        let s = |div, unit, decimals, trim| Scale {
-            div,
-            unit,
+        let s = |u: format::Unit, decimals, trim| Scale {
+            div: u.div,
+            unit: u.name,
             decimals,
             trim,
         };
-        let bw = |max: f64| {
-            if max >= GIB {
-                (GIB, "GiB/s")
-            } else if max >= MIB {
-                (MIB, "MiB/s")
-            } else {
-                (KIB, "KiB/s")
-            }
-        };
+        let count = format::Unit { name: "", div: 1.0 };
         match self {
-            Metric::BwBytesPerS => {
-                let (div, unit) = bw(max);
-                s(div, unit, 3, true)
-            }
-            Metric::BwPerCpuPct => {
-                let (div, unit) = bw(max);
-                s(div, unit, 3, true)
-            }
-            Metric::Iops | Metric::IopsPerCpuPct => s(1.0, "", 0, false),
+            Metric::BwBytesPerS | Metric::BwPerCpuPct => s(format::binary_rate(max), 3, true),
+            Metric::Iops | Metric::IopsPerCpuPct => s(count, 0, false),
             Metric::LatMeanNs | Metric::ClatP99Ns => {
-                if max >= 100_000.0 {
-                    s(1e6, "ms", 3, true)
-                } else {
-                    s(1e3, "µs", 2, true)
-                }
+                let u = format::time_ns(max);
+                s(u, if u.name == "ms" { 3 } else { 2 }, true)
             }
-            Metric::CpuPct => s(1.0, "%", 2, false),
+            Metric::CpuPct => s(
+                format::Unit {
+                    name: "%",
+                    div: 1.0,
+                },
+                2,
+                false,
+            ),
+        }
+    }
+
+    /// A value and its precision (base units) as one reading of a row in
+    /// `scale`. Whether the precision was stated is this metric's fact.
+    pub fn reading(self, scale: &Scale, value: f64, precision: f64) -> format::Reading {
+        let stated = match self {
+            Metric::BwBytesPerS | Metric::LatMeanNs | Metric::ClatP99Ns => precision > UNROUNDED,
+            // Counts print whole whatever their step; fio prints CPU to 2
+            // decimals.
+            Metric::Iops | Metric::CpuPct => true,
+            // Ratios of two figures: their digits are arithmetic.
+            Metric::IopsPerCpuPct | Metric::BwPerCpuPct => false,
+        };
+        format::Reading {
+            value: value / scale.div,
+            step: precision / scale.div,
+            stated,
+        }
+    }
+
+    /// The decimals of a row of (value, precision) pairs, base units, in
+    /// `scale`: one count for all (see [`format::row_decimals`]).
+    pub fn row_decimals(self, scale: &Scale, row: impl IntoIterator<Item = (f64, f64)>) -> usize {
+        let readings: Vec<format::Reading> = row
+            .into_iter()
+            .map(|(v, p)| self.reading(scale, v, p))
+            .collect();
+        match self {
+            // IOPS are whole operations, whatever a derived step says.
+            Metric::Iops => 0,
+            _ => format::row_decimals(&readings),
         }
     }
 
@@ -178,17 +204,48 @@ impl Metric {
 }
 
 impl Scale {
-    /// A value in this scale, without unit: `10.058`, `2,636,516`.
+    /// A lone value in this scale, without unit: `10.058`, `2,636,516`.
     pub fn format(&self, v: f64) -> String {
-        format_number(v / self.div, self.decimals, self.trim)
+        if self.trim {
+            format::trimmed(v / self.div, self.decimals)
+        } else {
+            format::fixed(v / self.div, self.decimals)
+        }
     }
 
-    /// A value with its unit: `0.207 ms`, `49.56 %`, `2,411,000`.
+    /// A lone value with its unit: `0.207 ms`, `49.56 %`, `2,411,000`.
     pub fn with_unit(&self, v: f64) -> String {
+        self.unit_after(self.format(v))
+    }
+
+    /// A value of a row, without unit, with the row's `decimals`.
+    pub fn fixed(&self, v: f64, decimals: usize) -> String {
+        format::fixed(v / self.div, decimals)
+    }
+
+    /// `text` followed by the unit, if any.
+    pub fn unit_after(&self, text: String) -> String {
         match self.unit {
-            "" => self.format(v),
-            u => format!("{} {u}", self.format(v)),
+            "" => text,
+            u => format!("{text} {u}"),
         }
+    }
+
+    /// The step a lone value resolves, base units.
+    pub fn step(&self) -> f64 {
+        self.div / 10f64.powi(self.decimals as i32)
+    }
+}
+
+impl MetricResult {
+    /// The decimals this result's row prints with in `scale`: every
+    /// config's value and precision.
+    pub fn row_decimals(&self, scale: &Scale) -> usize {
+        let row = self.values.iter().filter_map(|(c, v)| {
+            let p = self.precision.get(c).copied().unwrap_or(0.0);
+            v.map(|v| (v, p))
+        });
+        self.metric.row_decimals(scale, row)
     }
 }
 
@@ -227,58 +284,75 @@ impl Scales {
     }
 }
 
-/// `1234567.891` with 2 decimals -> `1,234,567.89`; `trim` drops trailing
-/// zeros of the fraction.
-pub fn format_number(v: f64, decimals: usize, trim: bool) -> String {
-    if !v.is_finite() {
-        return v.to_string();
-    }
-    let s = format!("{:.*}", decimals, v.abs());
-    let (int, frac) = match s.split_once('.') {
-        Some((i, f)) => (i.to_string(), f.to_string()),
-        None => (s.clone(), String::new()),
-    };
-    let frac = if trim {
-        frac.trim_end_matches('0').to_string()
-    } else {
-        frac
-    };
-    let mut grouped = String::new();
-    for (i, c) in int.chars().enumerate() {
-        if i > 0 && (int.len() - i) % 3 == 0 {
-            grouped.push(',');
+/// Configs whose values in `results` are known only to a step coarser
+/// than `finer_than` (base units), grouped by that step: each config's
+/// coarsest over the results where it has a value, configs in display
+/// order. Tables and charts footnote these.
+pub fn coarse_precisions<'a>(
+    configs: &'a [String],
+    results: &[&MetricResult],
+    finer_than: f64,
+) -> Vec<(f64, Vec<&'a str>)> {
+    let mut by_step: Vec<(f64, Vec<&str>)> = Vec::new();
+    for c in configs {
+        let p = results
+            .iter()
+            .filter(|r| r.values.get(c).copied().flatten().is_some())
+            .filter_map(|r| r.precision.get(c).copied())
+            .filter(|p| p.is_finite())
+            .fold(0.0, f64::max);
+        // The slack keeps a step equal to the printed one out.
+        if p > finer_than * 1.0001 {
+            match by_step.iter_mut().find(|(s, _)| *s == p) {
+                Some((_, cs)) => cs.push(c),
+                None => by_step.push((p, vec![c])),
+            }
         }
-        grouped.push(c);
     }
-    let sign = if v < 0.0 && s.chars().any(|c| c.is_ascii_digit() && c != '0') {
-        "-"
-    } else {
-        ""
-    };
-    if frac.is_empty() {
-        format!("{sign}{grouped}")
-    } else {
-        format!("{sign}{grouped}.{frac}")
-    }
+    by_step
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    const GIB: f64 = (1u64 << 30) as f64;
+
     #[test]
-    fn numbers_read_as_printed() {
-        assert_eq!(format_number(2_636_516.0, 0, false), "2,636,516");
-        assert_eq!(format_number(97.0499, 3, true), "97.05");
-        assert_eq!(format_number(97.0, 3, true), "97");
-        assert_eq!(format_number(76.9, 2, false), "76.90");
-        assert_eq!(format_number(-0.0004, 3, true), "0");
-        assert_eq!(format_number(-1234.5, 1, false), "-1,234.5");
+    fn lone_values_read_as_printed() {
         let s = Metric::BwBytesPerS.scale(10.058 * GIB);
         assert_eq!(s.format(10.058 * GIB), "10.058");
+        assert_eq!(s.format(97.0499 * GIB), "97.05");
         assert_eq!(Metric::BwBytesPerS.title(&s), "Bandwidth (GiB/s)");
+        assert_eq!(Metric::CpuPct.scale(80.0).with_unit(76.9), "76.90 %");
         assert_eq!(Metric::parse("iops"), Some(Metric::Iops));
         assert_eq!(Metric::parse("lat"), Some(Metric::LatMeanNs));
         assert_eq!(Metric::parse("nope"), None);
+    }
+
+    #[test]
+    fn a_row_prints_one_count_of_decimals() {
+        // The published read 128k bandwidth: Windows exact from JSON,
+        // Linux known to 1 MiB/s from fio's text output.
+        let s = Metric::BwBytesPerS.scale(97.05 * GIB);
+        let mib = GIB / 1024.0;
+        let row = [
+            ((86.791 * GIB).round(), 1.0),
+            ((92.562 * GIB).round(), 1.0),
+            (97.05 * GIB, mib),
+            (97.0 * GIB, mib),
+        ];
+        let d = Metric::BwBytesPerS.row_decimals(&s, row);
+        let printed: Vec<String> = row.iter().map(|(v, _)| s.fixed(*v, d)).collect();
+        assert_eq!(printed, ["86.791", "92.562", "97.050", "97.000"]);
+        // fio JSON latencies (ns floats, exact): four significant digits,
+        // not the six decimals 1 ns allows in ms.
+        let lat = Metric::LatMeanNs.scale(3_828_123.456);
+        let row = [(3_828_123.456789, 1.0), (1_022_456.123456, 1.0)];
+        let d = Metric::LatMeanNs.row_decimals(&lat, row);
+        assert_eq!(lat.fixed(row[1].0, d), "1.022");
+        // IOPS stay whole even with a fractional step.
+        let iops = Metric::Iops.scale(10.0);
+        assert_eq!(Metric::Iops.row_decimals(&iops, [(12.5, 0.1)]), 0);
     }
 }

@@ -8,6 +8,7 @@
 //! - [`rules`]: winner and ties of one metric.
 //! - [`highlights`]: plain sentences from the result.
 //! - [`sanity`]: checks a careful reviewer makes.
+//! - [`setup`]: what was run, per config, for the top of a report.
 
 pub mod findings;
 pub mod highlights;
@@ -15,6 +16,7 @@ pub mod metric;
 pub mod model;
 pub mod rules;
 pub mod sanity;
+pub mod setup;
 pub mod stats;
 pub mod sweep;
 pub mod workload;
@@ -50,11 +52,16 @@ pub struct CompareOptions {
     pub round: Vec<(Metric, f64)>,
     /// Knee rule and latency target for sweeps.
     pub sweep_rules: SweepRules,
+    /// Title, description and test-bed facts from the manifest.
+    pub setup: setup::SetupNotes,
     /// `--equivalence PCT`: differences of at most PCT % of the best value
     /// are ties.
     pub equivalence_pct: Option<f64>,
     /// How many key findings to lead reports with (`--findings N`).
     pub findings: usize,
+    /// `--steady-only`: IOPS and bandwidth over the steady-state window
+    /// where one is known, instead of the whole run.
+    pub steady_only: bool,
 }
 
 impl CompareOptions {
@@ -76,8 +83,10 @@ impl Default for CompareOptions {
             alpha: stats::DEFAULT_ALPHA,
             round: Vec::new(),
             sweep_rules: SweepRules::default(),
+            setup: setup::SetupNotes::default(),
             equivalence_pct: None,
             findings: findings::DEFAULT_COUNT,
+            steady_only: false,
         }
     }
 }
@@ -160,11 +169,15 @@ fn family_of(os: &str) -> &'static str {
 /// result is left empty: the caller knows what ingest skipped.
 pub fn compare(rows: &[Row], opts: &CompareOptions) -> Comparison {
     let (kept, mut warnings) = admit(rows, opts);
-    let grouped = workload::group(&kept);
+    let mut grouped = workload::group(&kept);
+    if opts.steady_only {
+        to_steady_windows(&mut grouped);
+    }
     let configs = order_configs(&grouped, opts);
     let config_os = os_of_configs(&grouped, &configs);
     let families = families(&configs, &config_os);
     let baseline = pick_baseline(&configs, opts, &mut warnings);
+    let setup = setup::build(&kept, &configs, &opts.setup, |l| opts.name(l));
 
     let keys: BTreeSet<WorkloadKey> = grouped.values().flat_map(|m| m.keys().cloned()).collect();
     let workloads: Vec<Workload> = keys
@@ -185,6 +198,7 @@ pub fn compare(rows: &[Row], opts: &CompareOptions) -> Comparison {
         sanity: Vec::new(),
         sweeps: Vec::new(),
         sweep_rules: opts.sweep_rules,
+        setup,
         equivalence_pct: opts.equivalence_pct,
     };
     cmp.sweeps = sweep::build(&cmp);
@@ -300,6 +314,36 @@ fn pick_baseline(
     }
 }
 
+/// `--steady-only`: a run with a known steady-state window reports that
+/// window's IOPS and bandwidth. fio's per-second samples cover the whole
+/// run, so they no longer describe the figure and are dropped. fio keeps
+/// the window for the job as a whole, so a mixed job's directions, which
+/// it cannot be split into, keep the whole run's figures.
+fn to_steady_windows(grouped: &mut workload::Grouped) {
+    let all = grouped.values_mut().flat_map(|m| m.iter_mut());
+    for (_, runs) in all.filter(|(k, _)| !is_mixed(&k.shape.rw)) {
+        for r in runs.iter_mut() {
+            let Some(s) = &r.steady else { continue };
+            if let (Some(iops), Some(bw)) = (s.iops, s.bw_bytes_per_s) {
+                (r.iops, r.bw) = (iops, bw);
+                (r.iops_samples, r.bw_samples) = (None, None);
+            }
+        }
+    }
+}
+
+/// Each config's steady state: every run's verdict combined.
+fn steady_states(cells: &IndexMap<&str, Cell>) -> IndexMap<String, SteadyState> {
+    cells
+        .iter()
+        .filter_map(|(c, cell)| {
+            let all: Vec<&SteadyState> =
+                cell.runs.iter().filter_map(|r| r.steady.as_ref()).collect();
+            Some((c.to_string(), SteadyState::combine(&all)?))
+        })
+        .collect()
+}
+
 /// One workload: every metric across configs, and what a reader should
 /// know about it.
 fn compare_workload(
@@ -321,6 +365,8 @@ fn compare_workload(
     let effective_iodepth = effective_depths(key, &cells);
     notes.extend(notes::effective_depth(key, &cells, &effective_iodepth));
     notes.extend(notes::mixed_engines(&cells));
+    let steady_state = steady_states(&cells);
+    notes.extend(notes::not_steady(&steady_state));
     for (c, cell) in &cells {
         if cell.errored {
             notes.push(format!("{c}: every run reported an error; not a winner"));
@@ -343,6 +389,10 @@ fn compare_workload(
         })
         .collect();
     notes.extend(sanity::check_workload(key, &cells_runs(&cells)));
+    let params = cells
+        .iter()
+        .map(|(c, cell)| (c.to_string(), run_params(&cell.runs)))
+        .collect();
     Workload {
         rw: key.shape.rw.clone(),
         bs_bytes: key.shape.bs_bytes,
@@ -355,7 +405,27 @@ fn compare_workload(
         metrics,
         percentiles,
         clat_bins,
+        steady_state,
         notes,
+        params,
+    }
+}
+
+/// Engines, fio versions and runtimes of one config's runs.
+fn run_params(runs: &[Run]) -> RunParams {
+    let set = |f: fn(&Run) -> &str| -> Vec<String> {
+        let s: BTreeSet<&str> = runs.iter().map(f).filter(|v| !v.is_empty()).collect();
+        s.into_iter().map(str::to_string).collect()
+    };
+    let times = runs.iter().map(|r| r.runtime_ms);
+    RunParams {
+        runs: runs.len() as u64,
+        engines: set(|r| r.engine.as_str()),
+        fio_versions: set(|r| r.fio_version.as_str()),
+        runtime_ms: [
+            times.clone().fold(f64::INFINITY, f64::min),
+            times.fold(0.0, f64::max),
+        ],
     }
 }
 
@@ -423,6 +493,11 @@ fn metric_result(
         })
         .collect();
     let d = rules::decide(m.better(), &entries, opts.judge());
+    let baseline_ties = baseline
+        .map(|b| rules::baseline_ties(b, &entries, opts.judge()))
+        .unwrap_or_default()
+        .into_iter()
+        .collect();
     let base = baseline.and_then(|b| values.get(b).copied().flatten());
     let delta_abs = values
         .iter()
@@ -449,6 +524,7 @@ fn metric_result(
         delta_pct,
         delta_abs,
         rule: d.rule,
+        baseline_ties,
     })
 }
 

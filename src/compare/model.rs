@@ -97,6 +97,25 @@ pub struct MetricResult {
     pub delta_abs: IndexMap<String, Option<f64>>,
     /// Which rule decided the winner or the tie.
     pub rule: Rule,
+    /// Configs whose value cannot be told apart from the baseline's (within
+    /// rounding, or not significant), with the rule that tied them: their
+    /// delta is no real change.
+    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    pub baseline_ties: IndexMap<String, Rule>,
+}
+
+/// How one config's runs of a workload were made, as fio reported them:
+/// what a chart's footer quotes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunParams {
+    /// Runs (files) behind the config's value.
+    pub runs: u64,
+    /// fio's ioengines, sorted, without repeats.
+    pub engines: Vec<String>,
+    /// fio versions (`fio-3.33`), sorted, without repeats.
+    pub fio_versions: Vec<String>,
+    /// Shortest and longest run, milliseconds.
+    pub runtime_ms: [f64; 2],
 }
 
 /// Percentile (e.g. 99.9) to completion latency in ns.
@@ -189,11 +208,87 @@ pub struct Workload {
     /// json+ latency histogram per config: (latency ns, count).
     #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
     pub clat_bins: IndexMap<String, Vec<(u64, u64)>>,
+    /// Steady state per config, where fio judged it (`--steadystate`) or
+    /// its logs could be judged by the SNIA rule.
+    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    pub steady_state: IndexMap<String, SteadyState>,
     /// Notes on this workload: a config missing (and at which load points
     /// it ran instead), a depth other than the requested one, engines
-    /// mixed in one config, sanity-check findings.
+    /// mixed in one config, steady state not reached, sanity-check findings.
     #[serde(default)]
     pub notes: Vec<String>,
+    /// How each config's runs were made (engine, fio version, runtime).
+    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    pub params: IndexMap<String, RunParams>,
+}
+
+/// Whether a config's runs of a workload settled, and by which rule.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SteadyState {
+    /// True only when every run of the config attained it.
+    pub attained: bool,
+    /// The rule: fio's (`iops:30%`, `iops_slope:0.1%`; from fio's text
+    /// output only its kind, `bw mean dev`) or `snia` (PTS: data excursion
+    /// within 20 %, slope excursion within 10 % over 5 rounds).
+    pub criterion: String,
+    /// What was measured over the window (`16.06%`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub measured: Option<String>,
+    /// The window's length, seconds, when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub duration: Option<f64>,
+    pub source: SteadySource,
+    /// The window's mean IOPS and bandwidth (bytes/s), when known: what
+    /// `--steady-only` reports instead of the whole run's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub iops: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bw_bytes_per_s: Option<f64>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SteadySource {
+    /// fio's own verdict from its output.
+    Fio,
+    /// Judged by nvcmp from the job's logs with SNIA's rule.
+    Snia,
+}
+
+impl SteadyState {
+    /// The verdict a row carries from fio, if it has one.
+    pub fn of_row(r: &crate::model::Row) -> Option<SteadyState> {
+        Some(SteadyState {
+            attained: r.steady_state_attained?,
+            criterion: r.steady_state_rule.clone().unwrap_or_default(),
+            measured: r.steady_state_measured.clone(),
+            duration: r.steady_state_duration_ms.map(|ms| ms / 1000.0),
+            source: SteadySource::Fio,
+            iops: r.steady_state_iops,
+            bw_bytes_per_s: r.steady_state_bw_bytes_per_s,
+        })
+    }
+
+    /// Several runs or jobs: attained only if each did; means of the
+    /// windows where all have one.
+    pub fn combine(all: &[&SteadyState]) -> Option<SteadyState> {
+        let first = (*all.first()?).clone();
+        let mean = |f: &dyn Fn(&SteadyState) -> Option<f64>| {
+            let v: Option<Vec<f64>> = all.iter().map(|s| f(s)).collect();
+            v.map(|v| v.iter().sum::<f64>() / v.len() as f64)
+        };
+        Some(SteadyState {
+            attained: all.iter().all(|s| s.attained),
+            measured: if all.len() == 1 {
+                first.measured.clone()
+            } else {
+                None
+            },
+            iops: mean(&|s| s.iops),
+            bw_bytes_per_s: mean(&|s| s.bw_bytes_per_s),
+            ..first
+        })
+    }
 }
 
 /// A group of configs (an OS family).
@@ -233,6 +328,9 @@ pub struct Comparison {
     /// The rules the sweeps' knee and SLO answers were found with.
     #[serde(default)]
     pub sweep_rules: SweepRules,
+    /// What was run: title, description and the setup table's items.
+    #[serde(default)]
+    pub setup: super::setup::Setup,
     /// `--equivalence PCT` when given: differences within it are ties.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub equivalence_pct: Option<f64>,

@@ -1,13 +1,14 @@
 //! Notes on one workload that a reader needs before trusting its table: a
 //! config missing at this load point (and where it ran instead), a config
 //! that ran at another depth than the one asked for, engines mixed under
-//! one label.
+//! one label, a config that never reached steady state.
 
 use std::collections::BTreeSet;
 
 use indexmap::IndexMap;
 
 use super::Cell;
+use super::model::{SteadySource, SteadyState};
 use super::workload::{Grouped, WorkloadKey};
 use crate::model::is_sync_engine;
 
@@ -95,6 +96,30 @@ pub(super) fn mixed_engines(cells: &IndexMap<&str, Cell>) -> Vec<String> {
                     engines.into_iter().collect::<Vec<_>>().join(", ")
                 )
             })
+        })
+        .collect()
+}
+
+/// "X did not reach steady state": its average may still be moving (an SSD
+/// filling its cache, garbage collection starting), so a lead over a config
+/// that settled may be the run's length talking.
+pub(super) fn not_steady(steady: &IndexMap<String, SteadyState>) -> Vec<String> {
+    steady
+        .iter()
+        .filter(|(_, s)| !s.attained)
+        .map(|(c, s)| {
+            let mut how = s.criterion.clone();
+            if let Some(m) = &s.measured {
+                how.push_str(&format!(", measured {m}"));
+            }
+            if let Some(d) = s.duration {
+                how.push_str(&format!(" over {d} s"));
+            }
+            let by = match s.source {
+                SteadySource::Fio => "fio's verdict",
+                SteadySource::Snia => "judged from its logs by the SNIA rule",
+            };
+            format!("{c} did not reach steady state ({how}; {by}); its figures may still be moving")
         })
         .collect()
 }

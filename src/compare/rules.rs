@@ -13,6 +13,9 @@
 //!    in equivalence testing: <https://en.wikipedia.org/wiki/Equivalence_test>).
 //! 3. The rule that decided is reported: for a tie, the rule of the ties;
 //!    for a winner, the rule that separated it from the runner-up.
+//! 4. Against the baseline the same test says which deltas are real:
+//!    [`baseline_ties`] lists the configs the baseline cannot be told apart
+//!    from, so a delta chart can say "-0.3 %, within rounding".
 
 use super::model::{Better, Rule, Spread};
 use super::stats::{self, Summary};
@@ -149,6 +152,22 @@ pub fn decide(better: Better, entries: &[Entry], judge: Judge) -> Decision {
     }
 }
 
+/// Configs whose value ties with `baseline`'s by [`tie_rule`], with the
+/// rule that tied them; the baseline itself is not listed.
+pub fn baseline_ties(baseline: &str, entries: &[Entry], judge: Judge) -> Vec<(String, Rule)> {
+    let Some(base) = entries.iter().find(|e| e.config == baseline) else {
+        return Vec::new();
+    };
+    entries
+        .iter()
+        .filter(|e| e.config != baseline)
+        .filter_map(|e| {
+            let (tie, rule) = tie_rule(base, e, judge);
+            tie.then(|| (e.config.to_string(), rule))
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -216,6 +235,20 @@ mod tests {
             (d.winner.as_deref(), d.rule),
             (Some("a"), Rule::Significant)
         );
+    }
+
+    #[test]
+    fn baseline_ties_use_the_same_rules() {
+        // Published randwrite 64k IOPS: 125,000 known to the thousand ties
+        // the baseline's exact 125,391; 125,406 exact does not.
+        let entries = [
+            e("base", 125_391.0, 1.0),
+            e("native", 125_406.0, 1.0),
+            e("libaio", 125_000.0, 1000.0),
+        ];
+        let ties = baseline_ties("base", &entries, Judge::new(0.05));
+        assert_eq!(ties, [("libaio".to_string(), Rule::WithinPrecision)]);
+        assert!(baseline_ties("missing", &entries, Judge::new(0.05)).is_empty());
     }
 
     #[test]

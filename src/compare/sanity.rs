@@ -3,9 +3,9 @@
 //! lacks workloads the others have. Findings are notes, never errors: the
 //! data still gets compared.
 
-use super::metric::format_number;
 use super::model::{Comparison, Metric};
 use super::workload::{Run, WorkloadKey};
+use crate::format;
 
 /// Relative disagreement allowed between bandwidth and IOPS x bs beyond
 /// both values' rounding. fio computes both from the same I/O count but
@@ -28,7 +28,7 @@ pub fn check_workload(key: &WorkloadKey, cells: &[(&str, &[Run])]) -> Vec<String
                     "{config}: bandwidth {} disagrees with IOPS x block size ({}) by {} % ({})",
                     bw.with_unit(r.bw),
                     bw.with_unit(expected),
-                    format_number((r.bw - expected).abs() / expected * 100.0, 2, false),
+                    format::fixed((r.bw - expected).abs() / expected * 100.0, 2),
                     r.source
                 ));
             }
@@ -43,7 +43,7 @@ pub fn check_workload(key: &WorkloadKey, cells: &[(&str, &[Run])]) -> Vec<String
             if r.system_cpu && r.cpu > 100.0 + 1e-9 {
                 notes.push(format!(
                     "{config}: whole-system CPU {} % is above 100 % ({})",
-                    format_number(r.cpu, 2, false),
+                    format::fixed(r.cpu, 2),
                     r.source
                 ));
             }
@@ -61,8 +61,8 @@ pub fn check_workload(key: &WorkloadKey, cells: &[(&str, &[Run])]) -> Vec<String
                 if in_flight > slots * 1.1 + 1.0 {
                     notes.push(format!(
                         "{config}: {} I/Os in flight (IOPS x mean latency) but iodepth x numjobs is {} ({})",
-                        format_number(in_flight, 0, false),
-                        format_number(slots, 0, false),
+                        format::fixed(in_flight, 0),
+                        format::fixed(slots, 0),
                         r.source
                     ));
                 }

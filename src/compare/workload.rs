@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use indexmap::IndexMap;
 
-use super::model::LoadPoint;
+use super::model::{LoadPoint, SteadyState};
 use super::stats::Summary;
 use crate::model::{Direction, Row};
 
@@ -113,12 +113,18 @@ pub struct Run {
     /// Depth the run really had (fio's depth distribution), when known.
     pub effective_iodepth: Option<u32>,
     pub engine: String,
+    /// `fio-3.33`, as the file says.
+    pub fio_version: String,
+    /// Milliseconds; the longest job's when jobs are combined.
+    pub runtime_ms: f64,
     pub error: i64,
     /// fio's per-interval samples (single-job runs only).
     pub iops_samples: Option<Summary>,
     pub bw_samples: Option<Summary>,
     pub percentiles: Vec<(f64, f64)>,
     pub clat_bins: Option<Vec<(u64, u64)>>,
+    /// fio's steady-state verdict, when the job asked for one.
+    pub steady: Option<SteadyState>,
 }
 
 impl Run {
@@ -156,11 +162,14 @@ impl Run {
             numjobs: r.numjobs,
             effective_iodepth: r.effective_iodepth,
             engine: r.engine.clone(),
+            fio_version: r.fio_version.clone(),
+            runtime_ms: r.runtime_ms,
             error: r.error,
             iops_samples: samples(r.iops_samples, r.iops_sample_mean, r.iops_sample_stddev),
             bw_samples: samples(r.bw_samples, r.bw_sample_mean, r.bw_sample_stddev),
             percentiles,
             clat_bins: r.clat_bins.clone(),
+            steady: SteadyState::of_row(r),
         }
     }
 
@@ -212,10 +221,13 @@ impl Run {
         // numjobs stay the requested ones, the jobs' I/O adds up above.
         run.effective_iodepth = rows.iter().filter_map(|r| r.effective_iodepth).max();
         run.error = rows.iter().map(|r| r.error).find(|e| *e != 0).unwrap_or(0);
+        run.runtime_ms = rows.iter().map(|r| r.runtime_ms).fold(0.0, f64::max);
         run.iops_samples = None;
         run.bw_samples = None;
         run.percentiles = Vec::new();
         run.clat_bins = None;
+        let steady: Vec<SteadyState> = rows.iter().filter_map(|r| SteadyState::of_row(r)).collect();
+        run.steady = SteadyState::combine(&steady.iter().collect::<Vec<_>>());
         run
     }
 }

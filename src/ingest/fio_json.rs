@@ -27,9 +27,9 @@ use serde::de::{self, IgnoredAny, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
-use super::depth;
 use super::jobname::guess_from_name;
 use super::{Parsed, ReadError, Reader};
+use super::{depth, steady};
 use crate::model::{Direction, Row};
 use crate::units::parse_size;
 use non_finite::NonFinite;
@@ -83,6 +83,8 @@ pub struct Job {
     pub system_cpu_pct: Option<Value>,
     /// Share of submissions per queue-depth bucket, percent.
     pub iodepth_level: Option<IndexMap<String, Value>>,
+    /// `--steadystate` verdict; kept loose, read by `steady::from_json`.
+    pub steadystate: Option<Value>,
 }
 
 /// `read` / `write` / `trim` of a job.
@@ -389,6 +391,25 @@ impl<'a> JobOpts<'a> {
     fn get_u32(&self, key: &str) -> Option<u32> {
         self.get(key).and_then(|s| s.parse::<u32>().ok())
     }
+
+    /// `direct`, or its inverse `buffered`. fio's JSON lists every option
+    /// the job was given, so when options were printed and neither is
+    /// there the job ran with fio's default, buffered I/O. Without
+    /// printed options (fio 2.x) nothing is known.
+    fn direct(&self, printed_options: bool) -> Option<bool> {
+        let flag = |s: String| match s.to_ascii_lowercase().as_str() {
+            "1" | "true" | "on" | "yes" => Some(true),
+            "0" | "false" | "off" | "no" => Some(false),
+            _ => None,
+        };
+        if let Some(d) = self.get("direct") {
+            return flag(d);
+        }
+        if let Some(b) = self.get("buffered") {
+            return flag(b).map(|buffered| !buffered);
+        }
+        printed_options.then_some(false)
+    }
 }
 
 /// Block size per direction from `bs=4k` or `bs=4k,64k[,8k]` (read,
@@ -502,6 +523,7 @@ fn job_rows(doc: &FioOutput, job: &Job, ctx: &JobCtx<'_>, out: &mut Parsed) {
     };
     let iodepth = iodepth.unwrap_or(1);
     let numjobs = opts.get_u32("numjobs").unwrap_or(1);
+    let direct = opts.direct(printed_options);
     let levels = job.iodepth_level.as_ref().and_then(|l| {
         depth::from_levels(
             l.iter()
@@ -509,6 +531,7 @@ fn job_rows(doc: &FioOutput, job: &Job, ctx: &JobCtx<'_>, out: &mut Parsed) {
         )
     });
     let effective_iodepth = depth::effective(&engine, iodepth, levels.as_ref());
+    let steady = job.steadystate.as_ref().and_then(steady::from_json);
     let rwmixread = opts
         .get_u32("rwmixread")
         .or_else(|| opts.get_u32("rwmixwrite").map(|w| 100u32.saturating_sub(w)));
@@ -583,6 +606,10 @@ fn job_rows(doc: &FioOutput, job: &Job, ctx: &JobCtx<'_>, out: &mut Parsed) {
         row.filename = filename.clone();
         row.timestamp = doc.timestamp.filter(|t| t.is_finite()).map(|t| t as i64);
         row.effective_iodepth = effective_iodepth;
+        row.direct = direct;
+        if let Some(s) = &steady {
+            s.apply(&mut row);
+        }
         row.usr_cpu_pct = job.usr_cpu.unwrap_or(0.0);
         row.sys_cpu_pct = job.sys_cpu.unwrap_or(0.0);
         row.system_cpu_pct = system_cpu_pct;

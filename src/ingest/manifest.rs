@@ -3,6 +3,8 @@
 //! whole-system CPU.
 //!
 //! ```toml
+//! title = "Windows Server 2025 vs Ubuntu 24.04"   # replaces the generated report title
+//! description = "Four storage stacks, one server." # a paragraph under it
 //! baseline = "windows-non-native"          # optional
 //! order = ["windows-non-native", "windows-native", "linux-libaio"]
 //! [config."linux-libaio"]                  # keyed by label
@@ -11,6 +13,11 @@
 //! engine = "libaio"                        # override
 //! iops_precision = 1000                    # IOPS known only to this step
 //! system_cpu_pct = 45.0                    # rows of the config without their own value
+//! [config."linux-libaio".setup]            # what differs per config, same keys as [setup]
+//! Kernel = "6.8"
+//! [setup]                                  # free key/value pairs about the test bed, in order
+//! CPU = "2x AMD EPYC 9754"
+//! Drives = 15
 //! [[result]]                               # per result file, path relative to the manifest
 //! file = "linux-libaio/randwrite-4k.txt"
 //! system_cpu_pct = 45.76
@@ -20,12 +27,13 @@
 //! `randread-4k.json.nvcmp.toml`), holds `system_cpu_pct = 74.22` for all
 //! rows of that file. Sidecar beats `[[result]]` beats `[config]`. Unknown
 //! keys are errors naming the file and the key: a typo must not silently
-//! drop a published figure.
+//! drop a published figure. `[setup]` keys are free, but their values must
+//! be strings or numbers: each prints as one table cell of the report.
 
 use std::path::{Path, PathBuf};
 
 use indexmap::IndexMap;
-use serde::Deserialize;
+use serde::{Deserialize, Deserializer};
 
 /// File name of a manifest in a results root.
 pub const MANIFEST_NAME: &str = "nvcmp.toml";
@@ -56,6 +64,40 @@ pub struct ConfigEntry {
     pub iops_precision: Option<f64>,
     /// Whole-system CPU, percent, for rows without their own value.
     pub system_cpu_pct: Option<f64>,
+    /// `[config."<label>".setup]`: test-bed facts of this config (kernel,
+    /// driver, OS build); beat the top-level `[setup]` value of the same key.
+    #[serde(default)]
+    pub setup: IndexMap<String, SetupValue>,
+}
+
+/// A `[setup]` value as written: a string, or a number kept as its text
+/// (`15`, `4.8`). Anything else (a table, an array, a date) is refused:
+/// the report prints each value as one table cell.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SetupValue(pub String);
+
+impl<'de> Deserialize<'de> for SetupValue {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::Error;
+        let text = match toml::Value::deserialize(d)? {
+            toml::Value::String(s) => s,
+            toml::Value::Integer(i) => i.to_string(),
+            toml::Value::Float(f) if f.is_finite() => f.to_string(),
+            toml::Value::Boolean(b) => b.to_string(),
+            other => {
+                let kind = other.type_str();
+                let article = if kind.starts_with(['a', 'e', 'i', 'o', 'u']) {
+                    "an"
+                } else {
+                    "a"
+                };
+                return Err(D::Error::custom(format!(
+                    "setup values are strings or numbers (one table cell each), not {article} {kind}"
+                )));
+            }
+        };
+        Ok(SetupValue(text))
+    }
 }
 
 /// `[[result]]` of a manifest.
@@ -70,12 +112,16 @@ pub struct ResultEntry {
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ManifestFile {
+    title: Option<String>,
+    description: Option<String>,
     baseline: Option<String>,
     order: Option<Vec<String>>,
     #[serde(default)]
     config: IndexMap<String, ConfigEntry>,
     #[serde(default)]
     result: Vec<ResultEntry>,
+    #[serde(default)]
+    setup: IndexMap<String, SetupValue>,
 }
 
 /// A sidecar file's contents.
@@ -88,6 +134,12 @@ pub struct Sidecar {
 /// Settings from a manifest (empty when there is none).
 #[derive(Debug, Clone, Default)]
 pub struct Manifest {
+    /// Report title replacing the generated "X, Y and Z compared".
+    pub title: Option<String>,
+    /// A paragraph under the title: what was measured and why.
+    pub description: Option<String>,
+    /// `[setup]`: test-bed facts shared by every config, in written order.
+    pub setup: IndexMap<String, String>,
     /// Baseline config as it appears in rows' `label` (display name applied).
     pub baseline: Option<String>,
     /// Display order of configs as they appear in rows' `label`.
@@ -160,6 +212,9 @@ impl Manifest {
             .filter_map(|(k, c)| c.name.clone().map(|n| (k.clone(), n)))
             .collect();
         Ok(Manifest {
+            title: file.title.clone(),
+            description: file.description.clone(),
+            setup: file.setup.into_iter().map(|(k, v)| (k, v.0)).collect(),
             baseline: file.baseline.clone().map(display),
             order: file
                 .order
@@ -179,6 +234,15 @@ impl Manifest {
     pub fn merge(&mut self, other: Manifest) {
         if self.baseline.is_none() {
             self.baseline = other.baseline;
+        }
+        if self.title.is_none() {
+            self.title = other.title;
+        }
+        if self.description.is_none() {
+            self.description = other.description;
+        }
+        for (k, v) in other.setup {
+            self.setup.entry(k).or_insert(v);
         }
         for o in other.order {
             if !self.order.contains(&o) {
@@ -309,6 +373,93 @@ system_cpu_pct = 45.76
             .unwrap_err()
             .to_string();
         assert!(e.contains("system_cpu"), "{e}");
+    }
+
+    const WITH_SETUP: &str = r#"
+title = "Four stacks compared"
+description = "One server, two operating systems."
+[setup]
+Memory = "768 GB DDR5-4800"
+CPU = "2x AMD EPYC 9754"
+Drives = 15
+"Drive size (TB)" = 30.72
+[config.win.setup]
+Driver = "nvmedisk.sys"
+Memory = "512 GB"
+"#;
+
+    #[test]
+    fn title_description_and_setup_keep_their_order() {
+        let m = Manifest::parse(WITH_SETUP, Path::new("r/nvcmp.toml")).unwrap();
+        assert_eq!(m.title.as_deref(), Some("Four stacks compared"));
+        assert_eq!(
+            m.description.as_deref(),
+            Some("One server, two operating systems.")
+        );
+        // As written, not sorted: Memory comes before CPU.
+        let shared: Vec<(&str, &str)> = m
+            .setup
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect();
+        assert_eq!(
+            shared,
+            [
+                ("Memory", "768 GB DDR5-4800"),
+                ("CPU", "2x AMD EPYC 9754"),
+                ("Drives", "15"),
+                ("Drive size (TB)", "30.72"),
+            ]
+        );
+        let win = &m.configs["win"].setup;
+        assert_eq!(win["Driver"], SetupValue("nvmedisk.sys".into()));
+        assert_eq!(win.keys().collect::<Vec<_>>(), ["Driver", "Memory"]);
+    }
+
+    #[test]
+    fn non_scalar_setup_values_are_refused_naming_the_file() {
+        for (text, kind) in [
+            ("[setup]\nCPU = [\"a\", \"b\"]\n", "array"),
+            ("[setup.CPU]\nmodel = \"a\"\n", "table"),
+            ("[config.a.setup]\nKernel = { v = 6 }\n", "table"),
+            ("[setup]\nDate = 2026-04-03\n", "datetime"),
+        ] {
+            let e = Manifest::parse(text, Path::new("lab/nvcmp.toml"))
+                .unwrap_err()
+                .to_string();
+            assert!(e.starts_with("lab/nvcmp.toml:"), "{e}");
+            assert!(e.contains("strings or numbers"), "{e}");
+            assert!(e.contains(kind), "{kind}: {e}");
+            assert!(!e.contains('\n'), "{e}");
+        }
+    }
+
+    #[test]
+    fn unknown_keys_stay_errors_next_to_setup() {
+        let e = Manifest::parse("titel = \"x\"\n", Path::new("m.toml"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("titel"), "{e}");
+        let e = Manifest::parse("[config.a]\nsetpu = 1\n", Path::new("m.toml"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("setpu"), "{e}");
+    }
+
+    #[test]
+    fn merge_keeps_the_first_title_and_setup_value() {
+        let mut a =
+            Manifest::parse("title = \"A\"\n[setup]\nCPU = \"x\"\n", Path::new("a")).unwrap();
+        let b = Manifest::parse(
+            "title = \"B\"\ndescription = \"d\"\n[setup]\nCPU = \"y\"\nRAM = \"z\"\n",
+            Path::new("b"),
+        )
+        .unwrap();
+        a.merge(b);
+        assert_eq!(a.title.as_deref(), Some("A"));
+        assert_eq!(a.description.as_deref(), Some("d"));
+        assert_eq!(a.setup["CPU"], "x");
+        assert_eq!(a.setup["RAM"], "z");
     }
 
     #[test]

@@ -18,6 +18,7 @@ pub mod manifest;
 pub mod normal;
 mod pipeline;
 pub mod series;
+pub mod steady;
 pub mod terse;
 
 use std::path::PathBuf;

@@ -14,8 +14,8 @@
 //! One pass over the lines, no regex: each line is recognised by the fixed
 //! words fio prints at its start.
 
-use super::depth;
 use super::{Parsed, ReadError, Reader};
+use super::{depth, steady};
 use crate::model::{Direction, Row};
 
 /// Reader of fio's `--output-format=normal` text.
@@ -209,6 +209,8 @@ struct Block {
     short: Option<[u64; 3]>,
     /// `IO depths    :` shares per bucket.
     depths: Option<depth::Distribution>,
+    /// `steadystate  :` fio's verdict.
+    steady: Option<steady::Verdict>,
 }
 
 /// Which percentile block the `|` lines belong to.
@@ -414,6 +416,10 @@ fn parse(text: &str) -> Result<Doc, ReadError> {
         if t.starts_with("cpu") && t.contains("usr=") {
             b.usr = field_f64(t, "usr=");
             b.sys = field_f64(t, "sys=");
+            continue;
+        }
+        if let Some(rest) = t.strip_prefix("steadystate") {
+            b.steady = steady::from_text(rest);
             continue;
         }
         if let Some(rest) = t.strip_prefix("IO depths") {
@@ -819,6 +825,9 @@ impl Doc {
             r.bs_bytes = h.bs[idx].unwrap_or(0);
         }
         r.effective_iodepth = depth::effective(&r.engine, r.iodepth, b.depths.as_ref());
+        if let Some(s) = &b.steady {
+            s.apply(&mut r);
+        }
         r.os = os_of_engine(&r.engine)
             .map(str::to_string)
             .or_else(|| self.os.clone())
@@ -1083,6 +1092,9 @@ nvme: (groupid=0, jobs=1): err= 0: pid=1: Mon Jan  1 00:00:00 2024
         // The job header lines come before the JSON, the report after it.
         let normal = format!("{}{}", &text[..start], &text[end..]);
         let r = &read(&normal).rows[0];
+        // The JSON states direct=1; normal text never prints it: unknown, not false.
+        assert_eq!(json["jobs"][0]["job options"]["direct"], "1");
+        assert_eq!(r.direct, None);
         let j = &json["jobs"][0]["read"];
         let f = |v: &serde_json::Value| v.as_f64().unwrap();
         assert!(close(r.iops, f(&j["iops"]), 1e-6));

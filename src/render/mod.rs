@@ -8,6 +8,7 @@ pub mod csv;
 pub mod html;
 pub mod json;
 pub mod md;
+pub mod setup_view;
 pub mod sweep_view;
 pub mod sweeps;
 pub mod template;
@@ -46,6 +47,11 @@ pub struct RenderOptions {
     /// Charts: paths relative to the report (Markdown links them) or
     /// `data:` URIs (HTML embeds them, see [`html::data_uri`]).
     pub charts: Vec<String>,
+    /// The charts as SVG text with hover targets, which HTML inlines.
+    pub svgs: Vec<String>,
+    /// `@font-face` rules the inline SVGs' text uses, carried once by the
+    /// page rather than once per chart.
+    pub svg_font_css: String,
 }
 
 impl Format {
@@ -60,6 +66,8 @@ impl Format {
             Format::Html => Box::new(html::Html {
                 template: opts.template.clone(),
                 charts: opts.charts.clone(),
+                svgs: opts.svgs.clone(),
+                font_css: opts.svg_font_css.clone(),
             }),
             Format::Csv => Box::new(csv::Csv),
             Format::SweepCsv => Box::new(csv::SweepCsv),

@@ -7,11 +7,13 @@
 use serde::Serialize;
 
 use super::sweeps::{SweepTable, is_grid};
-use super::view::{CellView, cell};
-use crate::compare::metric::{Scale, format_number};
+use super::view::{CellView, RowFormat, cell};
+use crate::compare::metric::Scale;
 use crate::compare::{
-    AtSlo, Comparison, Knee, LoadPoint, Metric, Peak, SloMetric, Sweep, SweepRules, Workload,
+    AtSlo, Comparison, Knee, LoadPoint, Metric, MetricResult, Peak, SloMetric, Sweep, SweepRules,
+    Workload,
 };
+use crate::format;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct SweepView {
@@ -92,10 +94,7 @@ pub struct GridCellView {
 
 impl SweepView {
     pub fn new(cmp: &Comparison, t: &SweepTable) -> SweepView {
-        let lat = Scale {
-            trim: false,
-            ..lat_scale(&t.workloads)
-        };
+        let lat = lat_scale(&t.workloads);
         let iops = Metric::Iops.scale(0.0);
         SweepView {
             title: t.shape.title(),
@@ -153,9 +152,17 @@ fn axis_title(sweeps: &[&Sweep]) -> String {
 
 fn row(cmp: &Comparison, t: &SweepTable, w: &Workload, iops: Scale, lat: Scale) -> SweepRowView {
     let base = cmp.baseline.as_deref();
-    let at = |m: Metric, c: &str, s: Scale| {
-        w.metric(m)
-            .map(|r| cell(r, c, &s, base == Some(c)))
+    // A row is a load point: each metric's values across configs print
+    // with one count of decimals.
+    let formats = [
+        (Metric::Iops, iops),
+        (Metric::LatMeanNs, lat),
+        (Metric::ClatP99Ns, lat),
+    ]
+    .map(|(m, s)| w.metric(m).map(|r| (r, RowFormat::of(r, s))));
+    let [iops_row, mean_row, p99_row] = formats;
+    let at = |row: Option<(&MetricResult, RowFormat)>, c: &str| {
+        row.map(|(r, f)| cell(r, c, &f, base == Some(c)))
             .unwrap_or_else(|| missing_cell(c))
     };
     let cells = t
@@ -164,11 +171,9 @@ fn row(cmp: &Comparison, t: &SweepTable, w: &Workload, iops: Scale, lat: Scale) 
         .map(|c| SweepCellView {
             config: c.to_string(),
             missing: super::sweeps::iops(w, c).is_none(),
-            iops: at(Metric::Iops, c, iops),
-            lat_mean: at(Metric::LatMeanNs, c, lat),
-            clat_p99: w
-                .metric(Metric::ClatP99Ns)
-                .map(|r| cell(r, c, &lat, base == Some(*c))),
+            iops: at(iops_row, c),
+            lat_mean: at(mean_row, c),
+            clat_p99: p99_row.map(|(r, f)| cell(r, c, &f, base == Some(*c))),
             ran_at: ran_at(w, c),
         })
         .collect();
@@ -181,7 +186,7 @@ fn row(cmp: &Comparison, t: &SweepTable, w: &Workload, iops: Scale, lat: Scale) 
 fn missing_cell(config: &str) -> CellView {
     CellView {
         config: config.to_string(),
-        text: "–".into(),
+        text: format::MISSING.into(),
         best: false,
         winner: false,
         tied: false,
@@ -202,7 +207,7 @@ fn at(iodepth: u32, numjobs: u32) -> String {
 }
 
 fn iops_text(v: f64) -> String {
-    format_number(v, 0, false)
+    format::fixed(v, 0)
 }
 
 fn summary(s: &Sweep, rules: &SweepRules) -> SweepSummaryView {
@@ -241,8 +246,8 @@ fn knee_text(k: &Knee) -> String {
         "knee at {}: {} adds {} % IOPS for {} % more mean latency",
         at(k.iodepth, k.numjobs),
         at(k.next_iodepth, k.next_numjobs),
-        format_number(k.iops_gain_pct, 1, false),
-        format_number(k.lat_growth_pct, 0, false)
+        format::fixed(k.iops_gain_pct, 1),
+        format::fixed(k.lat_growth_pct, 0)
     )
 }
 
@@ -294,7 +299,7 @@ fn grid(s: &Sweep) -> GridView {
     let cell = |d: u32, j: u32| {
         let p = s.points.iter().find(|p| p.iodepth == d && p.numjobs == j);
         GridCellView {
-            text: p.map_or("–".into(), |p| iops_text(p.iops)),
+            text: p.map_or(format::MISSING.into(), |p| iops_text(p.iops)),
             peak: p.is_some() && s.peak.iodepth == d && s.peak.numjobs == j,
         }
     };

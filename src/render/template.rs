@@ -6,6 +6,10 @@ use minijinja::{AutoEscape, Environment};
 
 use super::view::View;
 
+/// The script of the built-in HTML report (and of any `--template` that
+/// includes it).
+pub const SCRIPT: &str = include_str!("../../templates/report.js");
+
 /// Renders `source` with the view as context. `html` turns on escaping of
 /// every interpolated value, so input-derived text (labels, paths,
 /// reasons) can never inject markup.
@@ -24,6 +28,10 @@ pub fn render(source: &str, view: &View, html: bool, out: &mut dyn Write) -> any
             .replace('|', "\\|")
             .replace('\n', " ")
     });
+    // report.html's script, for `{% include "report.js" %}`; raw, so the
+    // braces of JavaScript are never read as template syntax.
+    env.add_template_owned("report.js", format!("{{% raw %}}{SCRIPT}{{% endraw %}}"))
+        .map_err(|e| anyhow::anyhow!("template: {e:#}"))?;
     env.add_template("report", source)
         .map_err(|e| anyhow::anyhow!("template: {e:#}"))?;
     let text = env

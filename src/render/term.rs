@@ -22,6 +22,7 @@ pub struct Term {
 impl Renderer for Term {
     fn render(&self, cmp: &Comparison, out: &mut dyn Write) -> anyhow::Result<()> {
         let view = View::new(cmp, &[]);
+        setup(cmp, &view, out)?;
         for g in &view.groups {
             for w in &g.workloads {
                 self.workload(&view, w, out)?;
@@ -168,7 +169,7 @@ impl Term {
 /// another depth.
 fn sweep_cell(c: &SweepCellView) -> String {
     if c.missing {
-        return "–".into();
+        return crate::format::MISSING.into();
     }
     let mut parts = vec![
         format!("{}{}", c.iops.text, mark(&c.iops)),
@@ -182,6 +183,23 @@ fn sweep_cell(c: &SweepCellView) -> String {
         text.push_str(&format!(" †{}", c.ran_at));
     }
     text
+}
+
+/// The manifest's title, if it gives one, and a compact setup, one line
+/// per item.
+fn setup(cmp: &Comparison, view: &View, out: &mut dyn Write) -> anyhow::Result<()> {
+    if let Some(title) = &cmp.setup.title {
+        writeln!(out, "{title}\n")?;
+    }
+    if view.setup.is_empty() {
+        return Ok(());
+    }
+    writeln!(out, "Setup:")?;
+    for line in view.setup.compact() {
+        writeln!(out, "  {line}")?;
+    }
+    writeln!(out)?;
+    Ok(())
 }
 
 fn footer(view: &View, out: &mut dyn Write) -> anyhow::Result<()> {

@@ -13,7 +13,7 @@ fn render(format: Format, opts: &RenderOptions, cmp: &Comparison) -> String {
 
 /// "2411000" -> "2,411,000" (the article's thousands separators).
 fn thousands(s: &str) -> String {
-    crate::compare::metric::format_number(s.parse().unwrap(), 0, false)
+    crate::format::fixed(s.parse().unwrap(), 0)
 }
 
 #[test]
@@ -42,10 +42,35 @@ fn markdown_shows_every_published_figure_as_printed() {
                 .trim_matches('*')
                 .to_string()
         };
-        assert_eq!(cell("Bandwidth (GiB/s)"), f[5], "{line}");
+        // The figure as the article printed it, padded to its row's
+        // decimals: `6.1` reads `6.100` next to `10.058`.
+        let same = |title: &str, figure: &str| {
+            let shown = cell(title);
+            let value = |s: &str| s.replace(',', "").parse::<f64>().unwrap();
+            assert_eq!(value(&shown), value(figure), "{title}: {line}");
+            assert!(
+                shown.starts_with(figure.trim_end_matches('0')),
+                "{shown} {line}"
+            );
+        };
+        same("Bandwidth (GiB/s)", f[5]);
         assert_eq!(cell("IOPS"), thousands(f[6]), "{line}");
-        assert_eq!(cell("Mean latency (ms)"), f[8], "{line}");
-        assert_eq!(cell("CPU (%)"), f[9], "{line}");
+        same("Mean latency (ms)", f[8]);
+        same("CPU (%)", f[9]);
+    }
+    // Every row prints one count of decimals.
+    for row in md
+        .lines()
+        .filter(|l| l.starts_with("| ") && !l.starts_with("| |"))
+    {
+        let decimals: Vec<usize> = row
+            .split('|')
+            .skip(2)
+            .map(|c| c.trim().trim_matches('*'))
+            .filter(|c| !c.is_empty())
+            .map(|c| c.split_once('.').map_or(0, |(_, f)| f.len()))
+            .collect();
+        assert!(decimals.windows(2).all(|w| w[0] == w[1]), "uneven: {row}");
     }
     assert!(md.contains("IOPS of linux-libaio and linux-io_uring are known to the nearest 1,000"));
     // Winners bold, ties all bold: randwrite 64k IOPS.
@@ -82,7 +107,7 @@ fn html_is_self_contained_and_escapes_input() {
         ..RenderOptions::default()
     };
     let html = render(Format::Html, &opts, &cmp);
-    assert!(!html.contains("<script>"));
+    assert!(!html.contains("<script>alert"));
     assert!(html.contains("&lt;script&gt;"));
     assert!(html.contains("a&amp;b.json"));
     assert!(!html.contains("<b>bad</b>"));
@@ -189,8 +214,11 @@ fn a_sweep_is_one_table_with_a_row_per_load_point() {
     assert_eq!(qd16[0].iops.text, "280,000");
     assert!(qd16[0].iops.winner && !qd16[1].iops.best);
     assert_eq!(s.lat_unit, "ms");
-    assert_eq!(qd16[1].lat_mean.text, "0.229");
-    assert_eq!(qd16[1].clat_p99.as_ref().unwrap().text, "0.457");
+    // fio's exact floats: four significant digits for the row's largest,
+    // the same decimals for the other config.
+    assert_eq!(qd16[0].lat_mean.text, "0.0571");
+    assert_eq!(qd16[1].lat_mean.text, "0.2286");
+    assert_eq!(qd16[1].clat_p99.as_ref().unwrap().text, "0.4571");
     let lines: Vec<&str> = s.summaries.iter().map(|x| x.line.as_str()).collect();
     assert_eq!(
         lines,
@@ -228,18 +256,23 @@ fn sweep_marks_are_the_comparisons_decisions() {
     assert!(row.cells[0].lat_mean.tied && row.cells[1].lat_mean.tied);
     let md = render(Format::Md, &RenderOptions::default(), &cmp);
     assert!(
-        md.contains("| QD4 | 78,000 · **0.051** · **0.103** | **36,000** · **0.111** · 0.222 |"),
+        md.contains(
+            "| QD4 | 78,000 · **0.0513** · **0.1026** | **36,000** · **0.1111** · 0.2222 |"
+        ),
         "{md}"
     );
     let term = render(Format::Term, &RenderOptions::default(), &cmp);
-    assert!(term.contains("78,000 · 0.051 = · 0.103 *"), "{term}");
-    assert!(term.contains("36,000 * · 0.111 = · 0.222"), "{term}");
+    assert!(term.contains("78,000 · 0.0513 = · 0.1026 *"), "{term}");
+    assert!(term.contains("36,000 * · 0.1111 = · 0.2222"), "{term}");
     let html = render(Format::Html, &RenderOptions::default(), &cmp);
     assert!(
         html.contains("<span class=\"best\">36,000</span>"),
         "{html}"
     );
-    assert!(html.contains("<span class=\"tied\">0.051</span>"), "{html}");
+    assert!(
+        html.contains("<span class=\"tied\">0.0513</span>"),
+        "{html}"
+    );
 }
 
 #[test]
@@ -260,10 +293,7 @@ fn a_two_dimensional_sweep_gets_a_grid_per_config() {
                     .iter()
                     .find(|p| p.iodepth == r.iodepth && p.numjobs == *j)
                     .unwrap();
-                assert_eq!(
-                    c.text,
-                    crate::compare::metric::format_number(p.iops, 0, false)
-                );
+                assert_eq!(c.text, crate::format::fixed(p.iops, 0));
                 let is_peak = sweep.peak.iodepth == r.iodepth && sweep.peak.numjobs == *j;
                 assert_eq!(c.peak, is_peak);
             }

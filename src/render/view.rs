@@ -3,10 +3,17 @@
 //! row titles with units, precision footnotes. Templates receive this as
 //! their context, so a user's `--template` sees the same fields:
 //!
-//! `title`, `configs`, `baseline`, `groups[].name`,
+//! `title`, `description`, `setup` (see [`super::setup_view`]), `configs`,
+//! `baseline`, `groups[].name`,
 //! `groups[].workloads[].{title, rows[].{title, cells[].{config, text,
-//! best, winner, tied, delta}}, ties, notes}`, `highlights`, `footnotes`,
-//! `sanity`, `warnings`, `skipped[].{source, reason}`, `charts`.
+//! best, winner, tied, delta}, metric, better}, ties, notes}`,
+//! `highlights`, `footnotes`, `sanity`, `warnings`,
+//! `skipped[].{source, reason}`, `charts`, `svgs`, `colors`.
+//!
+//! `charts` are image paths (Markdown) or `data:` URIs (HTML); `svgs` the
+//! same charts as SVG markup for HTML to inline (drawn by nvcmp, every
+//! text in them escaped, so a template may print them `|safe`); `colors`
+//! each config's colour in the charts, `#RRGGBB`, in `configs` order.
 //!
 //! Shapes (rw, bs, direction, rwmixread) that a config measured at two or
 //! more load points are sweeps: they get one table in `groups[].sweeps[]`
@@ -25,15 +32,22 @@
 
 use serde::Serialize;
 
+use super::setup_view::SetupView;
 use super::sweep_view::SweepView;
 use super::sweeps;
-use crate::compare::metric::{Scale, Scales, format_number};
+use crate::compare::metric::{Scale, Scales, coarse_precisions};
 use crate::compare::{Comparison, Metric, MetricResult, Rule, Workload};
+use crate::format;
 use crate::model::{Direction, Skipped};
 
 #[derive(Debug, Clone, Serialize)]
 pub struct View {
+    /// The manifest's title, else "X, Y and Z compared".
     pub title: String,
+    /// The manifest's description paragraph.
+    pub description: Option<String>,
+    /// What was run: shared and per-config setup items.
+    pub setup: SetupView,
     pub configs: Vec<String>,
     pub baseline: Option<String>,
     pub groups: Vec<GroupView>,
@@ -49,6 +63,12 @@ pub struct View {
     pub skipped: Vec<Skipped>,
     /// Chart image paths (relative to the report), when the caller has any.
     pub charts: Vec<String>,
+    /// The charts as SVG markup, for HTML to inline; empty elsewhere.
+    pub svgs: Vec<String>,
+    /// `@font-face` CSS for the inline SVGs (HTML only).
+    pub font_css: String,
+    /// Each config's colour in the charts, `#RRGGBB`.
+    pub colors: Vec<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -76,6 +96,8 @@ pub struct RowView {
     pub title: String,
     /// CONTRACT key: "bw_bytes_per_s".
     pub metric: String,
+    /// Which way is better: "higher" or "lower".
+    pub better: crate::compare::Better,
     pub cells: Vec<CellView>,
 }
 
@@ -128,17 +150,32 @@ fn rule_text(rule: Rule) -> &'static str {
     }
 }
 
-fn delta_text(m: &MetricResult, config: &str, is_base: bool) -> String {
+/// How one row (a metric across configs) prints: its scale, the decimals
+/// of its values and of its deltas, each one count for the whole row.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct RowFormat {
+    pub scale: Scale,
+    pub decimals: usize,
+    pub delta_decimals: usize,
+}
+
+impl RowFormat {
+    pub fn of(m: &MetricResult, scale: Scale) -> RowFormat {
+        let deltas: Vec<f64> = m.delta_pct.values().flatten().copied().collect();
+        RowFormat {
+            scale,
+            decimals: m.row_decimals(&scale),
+            delta_decimals: format::change_decimals(&deltas),
+        }
+    }
+}
+
+fn delta_text(m: &MetricResult, config: &str, is_base: bool, decimals: usize) -> String {
     if is_base {
         return String::new();
     }
     match m.delta_pct.get(config).copied().flatten() {
-        Some(p) => {
-            let sign = if p > 0.0 { "+" } else { "" };
-            // Small deltas keep a second decimal so they do not read as 0.
-            let decimals = if p.abs() < 1.0 { 2 } else { 1 };
-            format!("{sign}{} %", format_number(p, decimals, false))
-        }
+        Some(p) => format!("{} %", format::signed(p, decimals)),
         None => String::new(),
     }
 }
@@ -169,7 +206,10 @@ impl View {
             }
         }
         View {
-            title: format!("{} compared", join_and(&cmp.configs)),
+            title: (cmp.setup.title.clone())
+                .unwrap_or_else(|| format!("{} compared", join_and(&cmp.configs))),
+            description: cmp.setup.description.clone(),
+            setup: SetupView::new(&cmp.setup, &cmp.configs),
             configs: cmp.configs.clone(),
             baseline: cmp.baseline.clone(),
             groups,
@@ -186,6 +226,11 @@ impl View {
             warnings: cmp.warnings.iter().map(|w| w.to_string()).collect(),
             skipped: cmp.skipped.clone(),
             charts: charts.to_vec(),
+            svgs: Vec::new(),
+            font_css: String::new(),
+            colors: (0..cmp.configs.len())
+                .map(crate::charts::config_color)
+                .collect(),
         }
     }
 }
@@ -201,10 +246,11 @@ fn workload_view(cmp: &Comparison, w: &Workload, scales: &Scales) -> WorkloadVie
         .filter(|m| TABLE_METRICS.contains(&m.metric))
     {
         let s = scales.get(m.metric);
+        let row = RowFormat::of(m, s);
         let cells = cmp
             .configs
             .iter()
-            .map(|c| cell(m, c, &s, base == Some(c.as_str())))
+            .map(|c| cell(m, c, &row, base == Some(c.as_str())))
             .collect();
         if !m.tied.is_empty() {
             ties.push(format!(
@@ -217,6 +263,7 @@ fn workload_view(cmp: &Comparison, w: &Workload, scales: &Scales) -> WorkloadVie
         rows.push(RowView {
             title: m.metric.title(&s),
             metric: m.metric.key().into(),
+            better: m.better,
             cells,
         });
     }
@@ -229,61 +276,42 @@ fn workload_view(cmp: &Comparison, w: &Workload, scales: &Scales) -> WorkloadVie
 }
 
 /// One config's value of a metric, marked as the comparison decided.
-pub(super) fn cell(m: &MetricResult, config: &str, scale: &Scale, is_base: bool) -> CellView {
+pub(super) fn cell(m: &MetricResult, config: &str, row: &RowFormat, is_base: bool) -> CellView {
     let v = m.values.get(config).copied().flatten();
     let winner = m.winner.as_deref() == Some(config);
     let tied = m.tied.iter().any(|t| t == config);
     CellView {
         config: config.to_string(),
-        text: v.map_or("–".into(), |v| scale.format(v)),
+        text: v.map_or(format::MISSING.into(), |v| row.scale.fixed(v, row.decimals)),
         best: winner || tied,
         winner,
         tied,
-        delta: delta_text(m, config, is_base),
+        delta: delta_text(m, config, is_base, row.delta_decimals),
     }
 }
 
 /// "IOPS of linux-libaio and linux-io_uring are known to the nearest
-/// 1,000": one line per metric and precision coarser than the tables
-/// print, when configs differ in it.
+/// 1,000": one line per metric and precision coarser than a lone value of
+/// its scale prints, when configs differ in it.
 fn footnotes(cmp: &Comparison, scales: &Scales) -> Vec<String> {
     let mut out = Vec::new();
     for (m, s) in scales.iter() {
-        let step = s.div * 10f64.powi(-(s.decimals as i32));
-        let coarsest = |c: &String| {
-            cmp.workloads
-                .iter()
-                .filter_map(|w| w.metric(*m)?.precision.get(c).copied())
-                .fold(0.0, f64::max)
-        };
-        let per: Vec<(String, f64)> = cmp
-            .configs
-            .iter()
-            .map(|c| (c.clone(), coarsest(c)))
-            .collect();
-        let mut distinct: Vec<f64> = per
-            .iter()
-            .map(|p| p.1)
-            .filter(|p| *p > step * 1.000_001)
-            .collect();
-        distinct.sort_by(f64::total_cmp);
-        distinct.dedup();
-        let differs = per.iter().any(|p| p.1 != per[0].1);
-        if !differs {
+        let results: Vec<&MetricResult> =
+            cmp.workloads.iter().filter_map(|w| w.metric(*m)).collect();
+        let coarse = coarse_precisions(&cmp.configs, &results, s.step());
+        // Every config as coarse as the others: nothing to tell apart.
+        let all_alike = coarse.len() == 1 && coarse[0].1.len() == cmp.configs.len();
+        if all_alike {
             continue;
         }
-        for p in distinct {
-            let who: Vec<String> = per
-                .iter()
-                .filter(|x| x.1 == p)
-                .map(|x| x.0.clone())
-                .collect();
+        for (p, who) in coarse {
+            let who: Vec<String> = who.into_iter().map(String::from).collect();
             let verb = if who.len() == 1 { "is" } else { "are" };
             out.push(format!(
-                "{} of {} {verb} known to the nearest {}",
+                "{} of {} {verb} known to {}",
                 m.human_title(),
                 join_and(&who),
-                s.with_unit(p)
+                s.unit_after(format::step_text(p / s.div))
             ));
         }
     }

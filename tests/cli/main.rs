@@ -2,10 +2,13 @@
 //! One module per command.
 
 mod analyze;
+mod browser;
 mod charts;
 mod check;
 mod common;
 mod ingest;
 mod run;
 mod series;
+mod setup;
+mod steady;
 mod sweep;

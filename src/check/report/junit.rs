@@ -4,7 +4,7 @@
 
 use std::io::Write;
 
-use super::{CheckRenderer, format_change, format_value};
+use super::{CheckRenderer, format_change, format_values};
 use crate::check::threshold::metric_name;
 use crate::check::{Report, Verdict};
 
@@ -32,12 +32,13 @@ impl CheckRenderer for Junit {
         for f in &report.findings {
             let name = esc(metric_name(f.metric));
             let class = esc(&f.workload());
+            let [baseline, candidate] = format_values(f);
             let detail = esc(&format!(
                 "{} {}: {} -> {} ({}), {}",
                 f.workload(),
                 metric_name(f.metric),
-                format_value(f.metric, f.baseline),
-                format_value(f.metric, f.candidate),
+                baseline,
+                candidate,
                 format_change(f),
                 f.reason()
             ));

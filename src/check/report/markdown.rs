@@ -3,7 +3,7 @@
 
 use std::io::Write;
 
-use super::{CheckRenderer, format_change, format_value};
+use super::{CheckRenderer, format_change, format_values};
 use crate::check::threshold::metric_name;
 use crate::check::{Finding, Report};
 
@@ -52,13 +52,14 @@ fn table(out: &mut dyn Write, findings: &[&Finding]) -> std::io::Result<()> {
         } else {
             f.verdict.as_str().to_string()
         };
+        let [baseline, candidate] = format_values(f);
         writeln!(
             out,
             "| {} | {} | {} | {} | {} | {} | {} |",
             cell(&f.workload()),
             metric_name(f.metric),
-            format_value(f.metric, f.baseline),
-            format_value(f.metric, f.candidate),
+            baseline,
+            candidate,
             format_change(f),
             verdict,
             cell(&f.reason())

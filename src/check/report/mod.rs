@@ -9,7 +9,7 @@ mod term;
 use std::io::Write;
 
 use super::{Finding, Report};
-use crate::compare::Metric;
+use crate::format;
 
 pub use json::Json;
 pub use junit::Junit;
@@ -21,47 +21,33 @@ pub trait CheckRenderer {
     fn render(&self, report: &Report, out: &mut dyn Write) -> anyhow::Result<()>;
 }
 
-/// A value in the unit people read for its metric.
-pub fn format_value(metric: Metric, v: Option<f64>) -> String {
-    let Some(v) = v else {
-        return "-".into();
-    };
-    match metric {
-        Metric::Iops => thousands(v),
-        Metric::BwBytesPerS => format!("{:.1} MiB/s", v / (1024.0 * 1024.0)),
-        Metric::LatMeanNs | Metric::ClatP99Ns => {
-            if v >= 1e6 {
-                format!("{:.2} ms", v / 1e6)
-            } else if v >= 1e3 {
-                format!("{:.2} µs", v / 1e3)
-            } else {
-                format!("{v:.0} ns")
-            }
-        }
-        Metric::CpuPct => format!("{v:.1}%"),
-        Metric::IopsPerCpuPct | Metric::BwPerCpuPct => format!("{v:.1}"),
-    }
+/// A finding's baseline and candidate as every report prints them: the
+/// two are one row, so one unit and one count of decimals, as in
+/// `analyze`'s tables; [`format::MISSING`] where a side has no value.
+pub fn format_values(f: &Finding) -> [String; 2] {
+    let row: Vec<(f64, f64)> = [
+        (f.baseline, f.baseline_precision),
+        (f.candidate, f.candidate_precision),
+    ]
+    .into_iter()
+    .filter_map(|(v, p)| Some((v?, p)))
+    .collect();
+    let largest = row.iter().map(|(v, _)| v.abs()).fold(0.0, f64::max);
+    let scale = f.metric.scale(largest);
+    let decimals = f.metric.row_decimals(&scale, row);
+    [f.baseline, f.candidate].map(|v| match v {
+        Some(v) => scale.unit_after(scale.fixed(v, decimals)),
+        None => format::MISSING.into(),
+    })
 }
 
-/// `-15.0%`, `+2.3%`, or `-` when undefined.
+/// `-15.0%`, `+2.3%`, `-0.40%`, or [`format::MISSING`] when undefined.
 pub fn format_change(f: &Finding) -> String {
     match f.change_pct {
-        Some(c) => format!("{c:+.1}%"),
+        Some(c) => format!("{}%", format::signed(c, format::change_decimals(&[c]))),
         None if f.baseline.is_some() && f.candidate.is_some() => "from 0".into(),
-        None => "-".into(),
+        None => format::MISSING.into(),
     }
-}
-
-fn thousands(v: f64) -> String {
-    let digits = format!("{:.0}", v.abs());
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    if v < 0.0 { format!("-{out}") } else { out }
 }
 
 /// The findings a report shows: all, or only those that fail.
@@ -76,19 +62,78 @@ fn shown(report: &Report, only_failures: bool) -> impl Iterator<Item = &Finding>
 mod tests {
     use super::*;
 
+    use crate::check::{CheckRule, Verdict};
+    use crate::compare::{Better, Metric};
+    use crate::model::Direction;
+
+    fn finding(metric: Metric, baseline: Option<f64>, candidate: Option<f64>) -> Finding {
+        Finding {
+            rw: "randread".into(),
+            bs_bytes: 4096,
+            direction: Direction::Read,
+            rwmixread: None,
+            iodepth: Some(1),
+            numjobs: Some(1),
+            hosts: None,
+            sweep: None,
+            load_in_name: false,
+            metric,
+            better: Better::Higher,
+            baseline,
+            candidate,
+            baseline_precision: 1.0,
+            candidate_precision: 1.0,
+            change_pct: None,
+            threshold_pct: 5.0,
+            verdict: Verdict::Unchanged,
+            rule: CheckRule::WithinThreshold,
+            p_value: None,
+            spread_source: None,
+            fails: false,
+        }
+    }
+
+    fn values(metric: Metric, b: Option<f64>, c: Option<f64>) -> [String; 2] {
+        format_values(&finding(metric, b, c))
+    }
+
     #[test]
-    fn values_read_in_their_units() {
-        assert_eq!(format_value(Metric::Iops, Some(320_457.04)), "320,457");
-        assert_eq!(format_value(Metric::Iops, Some(999.0)), "999");
+    fn a_finding_is_a_row_of_two() {
         assert_eq!(
-            format_value(Metric::BwBytesPerS, Some(1_048_576.0 * 1.5)),
-            "1.5 MiB/s"
+            values(Metric::Iops, Some(320_457.04), Some(999.0)),
+            ["320,457", "999"]
         );
-        assert_eq!(format_value(Metric::LatMeanNs, Some(2_778.31)), "2.78 µs");
+        // fio's exact floats: four significant digits of the larger, the
+        // same decimals for the other.
         assert_eq!(
-            format_value(Metric::LatMeanNs, Some(1_500_000.0)),
-            "1.50 ms"
+            values(Metric::LatMeanNs, Some(2_510.345_678), Some(12_781.234_5)),
+            ["2.51 µs", "12.78 µs"]
         );
-        assert_eq!(format_value(Metric::LatMeanNs, None), "-");
+        assert_eq!(
+            values(Metric::LatMeanNs, Some(1_500_000.0), Some(1_498_765.432_1)),
+            ["1.500 ms", "1.499 ms"]
+        );
+        let mib = 1_048_576.0;
+        assert_eq!(
+            values(Metric::BwBytesPerS, Some(1354.9 * mib), Some(1064.0 * mib)),
+            ["1.323 GiB/s", "1.039 GiB/s"]
+        );
+        assert_eq!(
+            values(Metric::LatMeanNs, None, Some(2_000.0)),
+            ["–", "2 µs"]
+        );
+    }
+
+    #[test]
+    fn changes_are_signed() {
+        let mut f = finding(Metric::Iops, Some(100.0), Some(85.0));
+        f.change_pct = Some(-15.0);
+        assert_eq!(format_change(&f), "-15.0%");
+        f.change_pct = Some(0.4);
+        assert_eq!(format_change(&f), "+0.40%");
+        f.change_pct = None;
+        assert_eq!(format_change(&f), "from 0");
+        f.baseline = None;
+        assert_eq!(format_change(&f), "–");
     }
 }

@@ -4,7 +4,7 @@ use std::io::Write;
 
 use comfy_table::{Cell, Color, ContentArrangement, Table, presets::UTF8_FULL_CONDENSED};
 
-use super::{CheckRenderer, format_change, format_value, shown};
+use super::{CheckRenderer, format_change, format_values, shown};
 use crate::check::threshold::metric_name;
 use crate::check::{Report, Verdict};
 
@@ -42,11 +42,12 @@ impl CheckRenderer for Term {
                         _ => verdict,
                     };
                 }
+                let [baseline, candidate] = format_values(f);
                 t.add_row(vec![
                     Cell::new(f.workload()),
                     Cell::new(metric_name(f.metric)),
-                    Cell::new(format_value(f.metric, f.baseline)),
-                    Cell::new(format_value(f.metric, f.candidate)),
+                    Cell::new(baseline),
+                    Cell::new(candidate),
                     Cell::new(format_change(f)),
                     verdict,
                     Cell::new(f.reason()),

@@ -337,3 +337,44 @@ fn bare_nan_in_a_required_value_drops_the_row() {
             .any(|w| w.contains("usr_cpu") && w.contains("rows dropped"))
     );
 }
+
+#[test]
+fn direct_is_read_from_job_or_global_options() {
+    let direct =
+        |text: &str| -> Vec<Option<bool>> { rows(text).rows.iter().map(|r| r.direct).collect() };
+    // Options printed, no `direct`: the job ran with fio's default (buffered).
+    assert_eq!(direct(GROUP), [Some(false)]);
+    let job = GROUP.replace(
+        "\"numjobs\" : \"2\",",
+        "\"numjobs\" : \"2\",\n        \"direct\" : \"1\",",
+    );
+    assert_ne!(job, GROUP);
+    assert_eq!(direct(&job), [Some(true)]);
+    // `buffered` is its inverse.
+    let buffered = GROUP.replace(
+        "\"numjobs\" : \"2\",",
+        "\"numjobs\" : \"2\",\n        \"buffered\" : \"0\",",
+    );
+    assert_eq!(direct(&buffered), [Some(true)]);
+    // Global options count too, and the aggregate inherits them.
+    let clients = CLIENTS.replace(
+        "\"global options\" : {\n\n  }",
+        "\"global options\" : {\n    \"direct\" : \"1\"\n  }",
+    );
+    assert_ne!(clients, CLIENTS);
+    assert_eq!(direct(&clients), [Some(true); 3]);
+    // The 2.x file states it in its global options.
+    assert!(direct(FIO2).iter().all(|d| *d == Some(true)));
+}
+
+#[test]
+fn direct_is_unknown_without_printed_options() {
+    let doc: Value = serde_json::from_str(GROUP).unwrap();
+    let mut doc = doc;
+    doc["jobs"][0]["job options"] = serde_json::json!({});
+    doc["global options"] = serde_json::json!({});
+    let text = serde_json::to_string_pretty(&doc).unwrap();
+    let p = rows(&text);
+    assert!(!p.rows.is_empty());
+    assert!(p.rows.iter().all(|r| r.direct.is_none()));
+}

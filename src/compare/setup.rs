@@ -1,0 +1,368 @@
+//! What was run, for the top of a report: the manifest's title,
+//! description and test-bed facts (`[setup]`, `[config."<label>".setup]`)
+//! and the facts the rows themselves carry (OS, fio version, engine, rw,
+//! block sizes, iodepth, numjobs, runtime, direct, hosts), one value per
+//! config. A fact every config shares collapses to one value, so a reader
+//! sees at a glance what differs between the configs and what does not.
+//!
+//! Values are written the way people write them: runtime in whole seconds
+//! ("60 s", not 60000.4 ms), several block sizes listed ("4k, 64k, 128k"),
+//! a sweep's depths as a range ("1-128"). Facts nobody knows (hosts of a
+//! standalone run, `direct` from text output) are left out, not printed
+//! as "unknown".
+
+use indexmap::IndexMap;
+use serde::{Deserialize, Serialize};
+
+use crate::model::Row;
+use crate::units::format_bs;
+
+/// What the manifest says about the test bed; the CLI fills it in.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SetupNotes {
+    /// Replaces the generated report title.
+    pub title: Option<String>,
+    /// A paragraph under the title.
+    pub description: Option<String>,
+    /// `[setup]`: facts of every config, in written order.
+    pub shared: IndexMap<String, String>,
+    /// `[config."<label>".setup]`, keyed by label (before display names).
+    pub per_config: IndexMap<String, IndexMap<String, String>>,
+}
+
+/// What was run: `analyze --format json`'s top-level `setup`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Setup {
+    /// The manifest's title; null when it gives none.
+    #[serde(default)]
+    pub title: Option<String>,
+    #[serde(default)]
+    pub description: Option<String>,
+    /// Manifest items first, as written, then the facts from the data.
+    #[serde(default)]
+    pub items: Vec<SetupItem>,
+}
+
+/// Where a setup item comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SetupSource {
+    /// `nvcmp.toml` (a key of the same name as a data fact replaces it,
+    /// with the data's value where the manifest gives none).
+    Manifest,
+    /// Gathered from the result rows.
+    Data,
+}
+
+/// One line of the setup table.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SetupItem {
+    /// The manifest key as written, or the dataset column a data fact
+    /// comes from (`fio_version`, `runtime_ms`, ...).
+    pub key: String,
+    /// Row title: the manifest key, or "fio version", "Runtime", ...
+    pub name: String,
+    pub source: SetupSource,
+    /// The value every config shares; null when they differ.
+    pub value: Option<String>,
+    /// Per config in display order; null where not known.
+    pub values: IndexMap<String, Option<String>>,
+}
+
+impl SetupItem {
+    /// An item, collapsed to one `value` when every config has the same.
+    pub fn new(
+        key: &str,
+        name: &str,
+        source: SetupSource,
+        values: IndexMap<String, Option<String>>,
+    ) -> SetupItem {
+        SetupItem {
+            key: key.to_string(),
+            name: name.to_string(),
+            source,
+            value: shared_value(&values),
+            values,
+        }
+    }
+
+    /// True when one value stands for all configs.
+    pub fn is_shared(&self) -> bool {
+        self.value.is_some()
+    }
+}
+
+/// The value of every config when all know it and agree.
+fn shared_value(values: &IndexMap<String, Option<String>>) -> Option<String> {
+    let mut all = values.values();
+    let first = all.next()?.as_ref()?;
+    all.all(|v| v.as_ref() == Some(first))
+        .then(|| first.clone())
+}
+
+impl Setup {
+    /// Items every config shares.
+    pub fn shared(&self) -> impl Iterator<Item = &SetupItem> {
+        self.items.iter().filter(|i| i.is_shared())
+    }
+
+    /// Items whose value differs between configs.
+    pub fn differing(&self) -> impl Iterator<Item = &SetupItem> {
+        self.items.iter().filter(|i| !i.is_shared())
+    }
+}
+
+/// The setup of `configs` (display names) from their rows (labels already
+/// display names) and the manifest's notes; `name_of` turns a manifest
+/// label into its display name.
+pub fn build(
+    rows: &[Row],
+    configs: &[String],
+    notes: &SetupNotes,
+    name_of: impl Fn(&str) -> String,
+) -> Setup {
+    let mut data = data_facts(rows, configs);
+    let per_config: IndexMap<String, &IndexMap<String, String>> = notes
+        .per_config
+        .iter()
+        .map(|(label, s)| (name_of(label), s))
+        .collect();
+    let mut items = Vec::new();
+    for key in manifest_keys(notes) {
+        let fact = data
+            .iter()
+            .position(|(f, _)| f.name.eq_ignore_ascii_case(&key))
+            .map(|i| data.remove(i).1);
+        let values = configs
+            .iter()
+            .map(|c| {
+                let written = per_config.get(c).and_then(|s| s.get(&key));
+                let v = written.or(notes.shared.get(&key)).cloned();
+                let from_data = || fact.as_ref().and_then(|f| f[c].clone());
+                (c.clone(), v.or_else(from_data))
+            })
+            .collect();
+        items.push(SetupItem::new(&key, &key, SetupSource::Manifest, values));
+    }
+    items.extend(
+        data.into_iter()
+            .map(|(f, values)| SetupItem::new(f.key, f.name, SetupSource::Data, values)),
+    );
+    items.retain(|i| i.values.values().any(Option::is_some));
+    Setup {
+        title: notes.title.clone(),
+        description: notes.description.clone(),
+        items,
+    }
+}
+
+/// `[setup]` keys as written, then keys only some configs set, first seen.
+fn manifest_keys(notes: &SetupNotes) -> Vec<String> {
+    let mut keys: Vec<String> = notes.shared.keys().cloned().collect();
+    for key in notes.per_config.values().flat_map(|s| s.keys()) {
+        if !keys.contains(key) {
+            keys.push(key.clone());
+        }
+    }
+    keys
+}
+
+/// A fact the rows carry: the column it comes from, its row title, and
+/// one config's value.
+struct Fact {
+    key: &'static str,
+    name: &'static str,
+    of: fn(&[&Row]) -> Option<String>,
+}
+
+/// The facts from the data, in the order a test-bed description reads.
+const FACTS: [Fact; 10] = [
+    Fact {
+        key: "os",
+        name: "OS",
+        of: os,
+    },
+    Fact {
+        key: "fio_version",
+        name: "fio version",
+        of: fio_version,
+    },
+    Fact {
+        key: "engine",
+        name: "Engine",
+        of: engine,
+    },
+    Fact {
+        key: "rw",
+        name: "rw",
+        of: rw,
+    },
+    Fact {
+        key: "bs_bytes",
+        name: "Block size",
+        of: block_sizes,
+    },
+    Fact {
+        key: "iodepth",
+        name: "iodepth",
+        of: iodepth,
+    },
+    Fact {
+        key: "numjobs",
+        name: "numjobs",
+        of: numjobs,
+    },
+    Fact {
+        key: "runtime_ms",
+        name: "Runtime",
+        of: runtime,
+    },
+    Fact {
+        key: "direct",
+        name: "direct",
+        of: direct,
+    },
+    Fact {
+        key: "host",
+        name: "Hosts",
+        of: hosts,
+    },
+];
+
+/// Each fact's value per config.
+fn data_facts(
+    rows: &[Row],
+    configs: &[String],
+) -> Vec<(&'static Fact, IndexMap<String, Option<String>>)> {
+    let by_config: Vec<(&String, Vec<&Row>)> = configs
+        .iter()
+        .map(|c| (c, rows.iter().filter(|r| r.label == *c).collect()))
+        .collect();
+    FACTS
+        .iter()
+        .map(|f| {
+            let values = by_config
+                .iter()
+                .map(|(c, rows)| ((*c).clone(), (f.of)(rows)))
+                .collect();
+            (f, values)
+        })
+        .collect()
+}
+
+/// More distinct numbers than this read as a range ("1-128").
+const LIST_MAX: usize = 4;
+
+/// Distinct values, first seen first.
+fn distinct<T: PartialEq>(values: impl Iterator<Item = T>) -> Vec<T> {
+    let mut out = Vec::new();
+    for v in values {
+        if !out.contains(&v) {
+            out.push(v);
+        }
+    }
+    out
+}
+
+/// "a, b"; None when there is nothing to say.
+fn listed(values: Vec<String>) -> Option<String> {
+    (!values.is_empty()).then(|| values.join(", "))
+}
+
+/// Whole numbers as people write a set of them, ascending: "32",
+/// "1, 4, 16", or past [`LIST_MAX`] values a range, "1-128" (a sweep).
+fn numbers(mut values: Vec<u64>, fmt: fn(u64) -> String) -> Option<String> {
+    values.sort_unstable();
+    values.dedup();
+    if values.len() <= LIST_MAX {
+        return listed(values.into_iter().map(fmt).collect());
+    }
+    let (first, last) = (values[0], values[values.len() - 1]);
+    Some(format!("{}-{}", fmt(first), fmt(last)))
+}
+
+fn os(rows: &[&Row]) -> Option<String> {
+    let names = rows.iter().filter_map(|r| match r.os.as_str() {
+        "linux" => Some("Linux".to_string()),
+        "windows" => Some("Windows".to_string()),
+        _ => None,
+    });
+    listed(distinct(names))
+}
+
+fn fio_version(rows: &[&Row]) -> Option<String> {
+    let versions = rows.iter().map(|r| r.fio_version.trim());
+    listed(distinct(
+        versions.filter(|v| !v.is_empty()).map(String::from),
+    ))
+}
+
+fn engine(rows: &[&Row]) -> Option<String> {
+    let engines = rows.iter().map(|r| r.engine.as_str());
+    let known = engines.filter(|e| !e.is_empty() && *e != "unknown");
+    listed(distinct(known.map(String::from)))
+}
+
+fn rw(rows: &[&Row]) -> Option<String> {
+    listed(distinct(rows.iter().map(|r| r.rw.clone())))
+}
+
+fn block_sizes(rows: &[&Row]) -> Option<String> {
+    numbers(rows.iter().map(|r| r.bs_bytes).collect(), format_bs)
+}
+
+fn iodepth(rows: &[&Row]) -> Option<String> {
+    let depths = rows.iter().map(|r| u64::from(r.iodepth)).collect();
+    numbers(depths, |v| v.to_string())
+}
+
+fn numjobs(rows: &[&Row]) -> Option<String> {
+    let jobs = rows.iter().map(|r| u64::from(r.numjobs)).collect();
+    numbers(jobs, |v| v.to_string())
+}
+
+/// Whole seconds, as `runtime=` is written ("60 s"); a range when runs
+/// differ ("1-2 s"); milliseconds only for runs under a second.
+fn runtime(rows: &[&Row]) -> Option<String> {
+    let ms: Vec<f64> = rows
+        .iter()
+        .map(|r| r.runtime_ms)
+        .filter(|v| v.is_finite() && *v > 0.0)
+        .collect();
+    let longest = ms.iter().copied().fold(0.0, f64::max);
+    let (div, unit) = if longest >= 1000.0 {
+        (1000.0, "s")
+    } else {
+        (1.0, "ms")
+    };
+    let mut rounded: Vec<u64> = ms.iter().map(|v| (v / div).round() as u64).collect();
+    rounded.sort_unstable();
+    rounded.dedup();
+    match rounded.as_slice() {
+        [] => None,
+        [one] => Some(format!("{one} {unit}")),
+        [first, .., last] => Some(format!("{first}-{last} {unit}")),
+    }
+}
+
+/// fio's own spelling, `1` or `0`; unknown rows (text output) say nothing.
+fn direct(rows: &[&Row]) -> Option<String> {
+    let known = rows.iter().filter_map(|r| r.direct).map(u64::from);
+    numbers(known.collect(), |v| v.to_string())
+}
+
+/// Client hosts of client/server runs; a count when there are many.
+fn hosts(rows: &[&Row]) -> Option<String> {
+    let names = rows
+        .iter()
+        .filter(|r| !r.aggregate)
+        .filter_map(|r| r.host.clone());
+    let names = distinct(names);
+    if names.len() > LIST_MAX {
+        return Some(format!("{} hosts", names.len()));
+    }
+    listed(names)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,365 @@
+//! Numbers as people read them, for every table, chart and check report:
+//! thousands separators, signs, the placeholder of a missing value, the
+//! decimals a precision supports, one count of decimals per row, and the
+//! unit ladders values are scaled by. It knows no metric:
+//! [`crate::compare::metric`] binds each metric to a ladder and says what
+//! its precision means. Machine outputs (CSV, JSON) do not come here; they
+//! keep raw numbers.
+
+/// What a missing or non-finite value prints as.
+pub const MISSING: &str = "–";
+
+/// Significant digits a row's largest value shows when its values are
+/// measured floats (nothing says to what step they are known): fio's
+/// `123826.456789` is noise past the fourth digit for comparisons.
+pub const SIGNIFICANT: i32 = 4;
+
+/// More decimals than this are never printed: 1 B/s in GiB/s is ~1e-9.
+pub const MAX_DECIMALS: usize = 9;
+
+/// `v` with `decimals` decimals and `,` between thousands: `1,234,567.89`.
+/// A value that rounds to zero prints without a sign; NaN and infinities
+/// print as [`MISSING`].
+pub fn fixed(v: f64, decimals: usize) -> String {
+    if !v.is_finite() {
+        return MISSING.into();
+    }
+    let s = format!("{:.*}", decimals, v.abs());
+    let (int, frac) = s.split_once('.').unwrap_or((&s, ""));
+    let mut out = String::with_capacity(s.len() + int.len() / 3 + 1);
+    if v < 0.0 && s.bytes().any(|b| (b'1'..=b'9').contains(&b)) {
+        out.push('-');
+    }
+    for (i, c) in int.chars().enumerate() {
+        if i > 0 && (int.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    if !frac.is_empty() {
+        out.push('.');
+        out.push_str(frac);
+    }
+    out
+}
+
+/// [`fixed`] with a `+` before positive values, for changes: `+5.0`,
+/// `-17.3`, `0.0`.
+pub fn signed(v: f64, decimals: usize) -> String {
+    let s = fixed(v, decimals);
+    if v > 0.0 && s.bytes().any(|b| (b'1'..=b'9').contains(&b)) {
+        format!("+{s}")
+    } else {
+        s
+    }
+}
+
+/// [`fixed`] with trailing zeros of the fraction dropped (`97.050` ->
+/// `97.05`): for a lone value in a sentence or on an axis, where no row
+/// asks for even columns.
+pub fn trimmed(v: f64, max_decimals: usize) -> String {
+    fixed(v, decimals_of(v, max_decimals))
+}
+
+/// The decimals that resolve `step` and no finer: a value known to 1,000
+/// prints none, to 0.01 two, to 1 MiB/s in GiB/s (0.00098) three. An
+/// unknown step (0, NaN) allows [`MAX_DECIMALS`].
+pub fn decimals_for_step(step: f64) -> usize {
+    if !(step.is_finite() && step > 0.0) {
+        return MAX_DECIMALS;
+    }
+    // The slack keeps 0.01 at 2 although log10 gives 1.999...
+    let d = (-step.log10() + 1e-9).floor();
+    d.clamp(0.0, MAX_DECIMALS as f64) as usize
+}
+
+/// The decimals `v` needs at most `max`: `97.0499` at 3 needs 2
+/// (`97.050`), `10.058` needs 3, `97.0` none.
+pub fn decimals_of(v: f64, max: usize) -> usize {
+    if !v.is_finite() {
+        return 0;
+    }
+    let s = format!("{:.*}", max, v.abs());
+    s.split_once('.')
+        .map_or(0, |(_, frac)| frac.trim_end_matches('0').len())
+}
+
+/// Decimals that give the largest of a row [`SIGNIFICANT`] digits:
+/// `123.8`, `2.511`, `0.1040`; none from 1,000 up.
+pub fn significant_decimals(largest: f64) -> usize {
+    if !(largest.is_finite() && largest > 0.0) {
+        return 0;
+    }
+    let d = SIGNIFICANT - 1 - largest.log10().floor() as i32;
+    d.clamp(0, MAX_DECIMALS as i32) as usize
+}
+
+/// One value of a row, in display units.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Reading {
+    pub value: f64,
+    /// The step the value is known to, display units; 0 when unknown.
+    pub step: f64,
+    /// The value was given rounded to `step` (fio's text output, a
+    /// manifest, CPU figures): all its digits count. Otherwise it is a
+    /// measured float carried as fio computed it, whose trailing digits
+    /// are arithmetic, not information.
+    pub stated: bool,
+}
+
+/// The one count of decimals a row of values prints with: enough for the
+/// value that needs the most, none past what its own step supports. A
+/// value needs the digits it has once rounded to its step (`6.1` needs 1,
+/// `10.058` needs 3); a measured float that fills every digit its step
+/// allows needs only [`significant_decimals`] of the row's largest value.
+/// Non-finite values are ignored (they print as [`MISSING`]).
+pub fn row_decimals(row: &[Reading]) -> usize {
+    let finite = || row.iter().filter(|r| r.value.is_finite());
+    let largest = finite().map(|r| r.value.abs()).fold(0.0, f64::max);
+    let significant = significant_decimals(largest);
+    finite()
+        .map(|r| {
+            let cap = decimals_for_step(r.step);
+            let has = decimals_of(r.value, cap);
+            if r.stated || is_printed_figure(r.value, has, cap) {
+                has
+            } else {
+                has.min(significant)
+            }
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+/// A float that stops, after a few significant digits, short of the
+/// digits its step allows was rounded by whoever printed it (a figure
+/// taken from an article, say): its digits are information, like a stated
+/// precision's. Many digits that happen to stop (1064 MiB/s is 1.0390625
+/// GiB/s) are arithmetic.
+fn is_printed_figure(v: f64, decimals: usize, cap: usize) -> bool {
+    let whole_digits = if v.abs() >= 1.0 {
+        v.abs().log10().floor() as i32 + 1
+    } else {
+        // Leading zeros of the fraction are not significant.
+        -(-v.abs().log10()).floor() as i32
+    };
+    decimals < cap && whole_digits + decimals as i32 <= SIGNIFICANT + 2
+}
+
+/// Decimals for a row of percent changes: one, or two when a change
+/// under 1 % would otherwise read as 0 or lose its only digit.
+pub fn change_decimals(changes: &[f64]) -> usize {
+    let small = changes
+        .iter()
+        .any(|c| c.is_finite() && *c != 0.0 && c.abs() < 1.0);
+    if small { 2 } else { 1 }
+}
+
+/// A step for a sentence: "the nearest 1,000" when the step is a round
+/// number of display units, "a step of about 49.8" for a derived one.
+pub fn step_text(step: f64) -> String {
+    let exact = (0..=3).find(|d| {
+        let x = step * 10f64.powi(*d);
+        (x - x.round()).abs() < 1e-6 * x.abs().max(1.0)
+    });
+    match exact {
+        Some(d) => format!("the nearest {}", fixed(step, d as usize)),
+        // Three significant digits: the step itself is only an estimate.
+        None => format!(
+            "a step of about {}",
+            fixed(step, significant_decimals(step).saturating_sub(1))
+        ),
+    }
+}
+
+/// A display unit: its name and how many base units make one.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Unit {
+    /// Empty for plain counts.
+    pub name: &'static str,
+    pub div: f64,
+}
+
+const KIB: f64 = 1024.0;
+const MIB: f64 = KIB * 1024.0;
+const GIB: f64 = MIB * 1024.0;
+
+/// Bytes per second in the largest binary unit that `max` reaches (at
+/// least KiB/s): GiB/s from 1 GiB/s, MiB/s from 1 MiB/s.
+pub fn binary_rate(max: f64) -> Unit {
+    let (name, div) = if max >= GIB {
+        ("GiB/s", GIB)
+    } else if max >= MIB {
+        ("MiB/s", MIB)
+    } else {
+        ("KiB/s", KIB)
+    };
+    Unit { name, div }
+}
+
+/// Nanoseconds as ms from 0.1 ms (where µs would need six digits), else µs.
+pub fn time_ns(max: f64) -> Unit {
+    if max >= 100_000.0 {
+        Unit {
+            name: "ms",
+            div: 1e6,
+        }
+    } else {
+        Unit {
+            name: "µs",
+            div: 1e3,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stated(value: f64, step: f64) -> Reading {
+        Reading {
+            value,
+            step,
+            stated: true,
+        }
+    }
+
+    fn measured(value: f64, step: f64) -> Reading {
+        Reading {
+            value,
+            step,
+            stated: false,
+        }
+    }
+
+    /// The row as printed with its own decimals.
+    fn print(row: &[Reading]) -> Vec<String> {
+        let d = row_decimals(row);
+        row.iter().map(|r| fixed(r.value, d)).collect()
+    }
+
+    #[test]
+    fn numbers_are_grouped_and_signed() {
+        assert_eq!(fixed(2_636_516.0, 0), "2,636,516");
+        assert_eq!(fixed(999.0, 0), "999");
+        assert_eq!(fixed(-1234.5, 1), "-1,234.5");
+        assert_eq!(fixed(-0.0004, 3), "0.000");
+        assert_eq!(fixed(f64::NAN, 2), MISSING);
+        assert_eq!(signed(-17.34, 1), "-17.3");
+        assert_eq!(signed(5.0, 1), "+5.0");
+        assert_eq!(signed(-0.01, 1), "0.0");
+        assert_eq!(signed(0.004, 1), "0.0");
+        assert_eq!(trimmed(97.0499, 3), "97.05");
+        assert_eq!(trimmed(1500.0, 3), "1,500");
+    }
+
+    #[test]
+    fn a_step_allows_the_decimals_it_resolves() {
+        assert_eq!(decimals_for_step(1000.0), 0);
+        assert_eq!(decimals_for_step(1.0), 0);
+        assert_eq!(decimals_for_step(0.01), 2);
+        assert_eq!(decimals_for_step(1.0 / 1024.0), 3);
+        assert_eq!(decimals_for_step(0.05), 1);
+        assert_eq!(decimals_for_step(0.0), MAX_DECIMALS);
+        assert_eq!(decimals_for_step(f64::NAN), MAX_DECIMALS);
+    }
+
+    #[test]
+    fn trimmed_values_are_padded_to_the_row() {
+        let mib = 1.0 / 1024.0;
+        let row = [
+            measured(6.1, 1e-9),
+            measured(10.058, 1e-9),
+            stated(9.198, mib),
+            stated(9.504, mib),
+        ];
+        assert_eq!(print(&row), ["6.100", "10.058", "9.198", "9.504"]);
+        let row = [
+            measured(86.791, 1e-9),
+            measured(92.562, 1e-9),
+            stated(97.05, mib),
+            stated(97.0, mib),
+        ];
+        assert_eq!(print(&row), ["86.791", "92.562", "97.050", "97.000"]);
+    }
+
+    #[test]
+    fn precision_caps_the_decimals() {
+        // Known to 0.01: the third decimal would be invented.
+        assert_eq!(
+            print(&[stated(0.123456, 0.01), stated(0.5, 0.01)]),
+            ["0.12", "0.50"]
+        );
+        // Known to 0.1 and 0.001: the finer one sets the row.
+        assert_eq!(
+            print(&[stated(0.5, 0.1), stated(0.558, 0.001)]),
+            ["0.500", "0.558"]
+        );
+    }
+
+    #[test]
+    fn iops_known_to_the_thousand_stay_integers() {
+        let row = [stated(2_411_000.0, 1000.0), stated(2_636_516.0, 1.0)];
+        assert_eq!(print(&row), ["2,411,000", "2,636,516"]);
+        assert_eq!(print(&[stated(12.4, 1.0)]), ["12"]);
+    }
+
+    #[test]
+    fn measured_floats_get_four_significant_digits() {
+        // fio JSON latencies in µs, known to 1 ns.
+        let row = [measured(123.826456789, 0.001), measured(98.000123, 0.001)];
+        assert_eq!(print(&row), ["123.8", "98.0"]);
+        let row = [measured(2.510345678, 0.001), measured(2.781234, 0.001)];
+        assert_eq!(print(&row), ["2.510", "2.781"]);
+        // Never past the finest step, however small the values.
+        assert_eq!(print(&[measured(0.000123456, 0.001)]), ["0"]);
+        // A measured float that stops short was rounded: keep its digits.
+        assert_eq!(
+            print(&[measured(0.104, 1e-6), measured(0.8123456, 1e-6)]),
+            ["0.1040", "0.8123"]
+        );
+    }
+
+    #[test]
+    fn negative_changes_and_zero() {
+        let row = [
+            measured(-17.345678912345, 1e-9),
+            measured(5.0, 1e-9),
+            stated(0.0, 0.1),
+        ];
+        assert_eq!(print(&row), ["-17.35", "5.00", "0.00"]);
+        assert_eq!(print(&[stated(0.0, 0.01), stated(0.0, 0.01)]), ["0", "0"]);
+        assert_eq!(
+            print(&[stated(0.0, 0.01), stated(1.25, 0.01)]),
+            ["0.00", "1.25"]
+        );
+        assert_eq!(change_decimals(&[-17.3, 5.0]), 1);
+        assert_eq!(change_decimals(&[-17.3, -0.4]), 2);
+        assert_eq!(change_decimals(&[0.0, f64::NAN]), 1);
+    }
+
+    #[test]
+    fn nan_prints_as_the_placeholder_and_sets_nothing() {
+        let row = [stated(f64::NAN, 0.001), stated(1.5, 0.1)];
+        assert_eq!(row_decimals(&row), 1);
+        assert_eq!(print(&row), [MISSING, "1.5"]);
+        assert_eq!(row_decimals(&[]), 0);
+    }
+
+    #[test]
+    fn steps_read_in_sentences() {
+        assert_eq!(step_text(1000.0), "the nearest 1,000");
+        assert_eq!(step_text(0.01), "the nearest 0.01");
+        assert_eq!(step_text(49.82561), "a step of about 49.8");
+        assert_eq!(step_text(0.0123456), "a step of about 0.0123");
+    }
+
+    #[test]
+    fn units_follow_the_largest_value() {
+        assert_eq!(binary_rate(10.0 * GIB).name, "GiB/s");
+        assert_eq!(binary_rate(500.0 * MIB).name, "MiB/s");
+        assert_eq!(binary_rate(10.0).name, "KiB/s");
+        assert_eq!(time_ns(104_000.0).name, "ms");
+        assert_eq!(time_ns(2_510.0).name, "µs");
+    }
+}
