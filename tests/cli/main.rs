@@ -10,6 +10,7 @@ mod common;
 mod history;
 mod ingest;
 mod run;
+mod series;
 mod setup;
 mod steady;
 mod sweep;
