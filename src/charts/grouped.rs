@@ -3,11 +3,11 @@
 //! marked, ±1 sd whiskers where the comparison knows a spread. Shared by
 //! the metric, delta and efficiency charts.
 
-use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::axis::{Axes, linear_ticks};
+use super::figure::{Area, Canvas};
 use super::frame::{Sizes, bold, fit, font, text_width};
 use super::hotspot::{self, Hotspot, Owner, Shape};
 use super::marks;
@@ -98,14 +98,7 @@ pub(crate) struct Panel {
 impl Panel {
     /// Draws the panel into `area`; `sz` comes from the whole image so
     /// every panel of a figure uses the same font sizes.
-    pub fn draw<DB: DrawingBackend>(
-        &self,
-        area: &DrawingArea<DB, Shift>,
-        sz: Sizes,
-    ) -> anyhow::Result<()>
-    where
-        DB::ErrorType: 'static,
-    {
+    pub fn draw<DB: Canvas>(&self, area: &Area<DB>, sz: Sizes) -> anyhow::Result<()> {
         let area = match &self.heading {
             Some(h) => {
                 let style = bold(sz.text);
