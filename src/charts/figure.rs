@@ -36,6 +36,14 @@ pub(crate) enum Body {
 }
 
 impl Figure {
+    /// A single line plot in `frame`.
+    pub fn lines(frame: Frame, plot: LinePlot) -> Figure {
+        Figure {
+            frame,
+            body: Body::Lines(plot),
+        }
+    }
+
     pub fn draw<DB: Canvas>(&self, root: &Area<DB>) -> anyhow::Result<()> {
         let plot = self.frame.draw(root)?;
         let sz = Sizes::of(root);

@@ -51,6 +51,24 @@ pub(crate) fn text_width<DB: Canvas>(area: &Area<DB>, text: &str, style: &TextSt
         .unwrap_or(text.chars().count() as i32 * style.font.get_size() as i32 / 2)
 }
 
+/// The part of `area` below `heading` (a small bold title, cut to the
+/// width) `lines` text heights tall; all of `area` when there is none.
+pub(crate) fn under_heading<DB: Canvas>(
+    area: &Area<DB>,
+    heading: Option<&str>,
+    sz: Sizes,
+    lines: f64,
+) -> anyhow::Result<Area<DB>> {
+    let Some(h) = heading else {
+        return Ok(area.clone());
+    };
+    let style = bold(sz.text);
+    let (w, _) = area.dim_in_pixel();
+    let h = fit(area, h, &style, w as i32 - 2 * sz.pad);
+    area.draw(&Label::new(h, (sz.pad, 0), style))?;
+    Ok(area.split_vertically((sz.text * lines) as u32).1)
+}
+
 /// `text` cut with an ellipsis so it is at most `max_px` wide.
 pub(crate) fn fit<DB: Canvas>(
     area: &Area<DB>,

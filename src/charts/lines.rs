@@ -12,7 +12,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::axis::{Axes, log_decimals, log_ticks};
 use super::figure::{Area, Canvas};
-use super::frame::{Sizes, bold, fit, font, text_width};
+use super::frame::{Sizes, bold, font, text_width, under_heading};
 use super::hotspot::{self, Hotspot, Owner, Shape};
 use super::marks;
 use super::palette::{INK, MUTED};
@@ -190,16 +190,7 @@ pub(crate) fn log_tick_labels(lo: f64, hi: f64) -> Vec<(f64, String)> {
 impl LinePlot {
     /// Draws the plot into `plot`; `sz` comes from the whole image.
     pub fn draw<DB: Canvas>(&self, plot: &Area<DB>, sz: Sizes) -> anyhow::Result<()> {
-        let plot = match &self.heading {
-            Some(h) => {
-                let style = bold(sz.text);
-                let (w, _) = plot.dim_in_pixel();
-                let h = fit(plot, h, &style, w as i32 - 2 * sz.pad);
-                plot.draw(&Label::new(h, (sz.pad, 0), style))?;
-                plot.split_vertically((sz.text * 1.6) as u32).1
-            }
-            None => plot.clone(),
-        };
+        let plot = under_heading(plot, self.heading.as_deref(), sz, 1.6)?;
         let plot = &plot;
         // plotters types a log axis apart from a linear one, so each pair
         // of kinds is its own instance of `draw_in`.
