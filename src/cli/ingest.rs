@@ -5,9 +5,9 @@
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
-use super::{CliError, Global, exit};
+use super::{CliError, Global, LabelByArg, exit};
 use crate::dataset::{self, FileFormat};
-use crate::ingest::{self, IngestOptions, Ingested, LabelBy, Progress};
+use crate::ingest::{self, IngestOptions, Ingested, Progress};
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = "\
@@ -51,29 +51,6 @@ impl From<FormatArg> for FileFormat {
             FormatArg::Csv => FileFormat::Csv,
             FormatArg::Json => FileFormat::Json,
             FormatArg::Parquet => FileFormat::Parquet,
-        }
-    }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum LabelByArg {
-    /// The file's folder relative to the PATH given.
-    Dir,
-    /// fio's ioengine.
-    Engine,
-    /// The client hostname (client/server output).
-    Host,
-    /// The file name without its extension.
-    File,
-}
-
-impl From<LabelByArg> for LabelBy {
-    fn from(l: LabelByArg) -> LabelBy {
-        match l {
-            LabelByArg::Dir => LabelBy::Dir,
-            LabelByArg::Engine => LabelBy::Engine,
-            LabelByArg::Host => LabelBy::Host,
-            LabelByArg::File => LabelBy::File,
         }
     }
 }
