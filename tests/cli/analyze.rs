@@ -1,8 +1,6 @@
 //! `nvcmp analyze` end to end.
 
-use crate::common::{assert_ok, fixture, nvcmp, stderr};
-
-const PUBLISHED: &str = "published/storagereview-2026-04";
+use crate::common::{PUBLISHED, analyze_out, assert_ok, fixture, nvcmp, stderr};
 
 /// `nvcmp analyze` of the published fixture in `format`: its stdout, once
 /// it has exited 0.
@@ -236,14 +234,8 @@ fn published_markdown_shows_every_figure_as_printed() {
 
 #[test]
 fn out_dir_gets_reports_and_dataset() {
-    let dir = tempfile::tempdir().unwrap();
-    nvcmp()
-        .arg("analyze")
-        .arg(fixture(PUBLISHED))
-        .arg("--out")
-        .arg(dir.path())
-        .assert()
-        .success();
+    let (dir, out) = analyze_out(PUBLISHED, &[]);
+    assert_ok(&out);
     for name in ["report.md", "report.html", "dataset.parquet", "dataset.csv"] {
         let meta = std::fs::metadata(dir.path().join(name)).unwrap();
         assert!(meta.len() > 0, "{name} is empty");

@@ -30,6 +30,25 @@ pub fn assert_ok(o: &std::process::Output) {
     assert!(o.status.success(), "{}", stderr(o));
 }
 
+/// The published StorageReview fixture, under `fixtures/`.
+pub const PUBLISHED: &str = "published/storagereview-2026-04";
+
+/// `nvcmp analyze fixtures/REL --out DIR EXTRA...` into a new temporary
+/// DIR: the folder (gone when dropped) and what the command did, whatever
+/// its exit.
+pub fn analyze_out(rel: &str, extra: &[&str]) -> (tempfile::TempDir, std::process::Output) {
+    let dir = tempfile::tempdir().unwrap();
+    let out = nvcmp()
+        .arg("analyze")
+        .arg(fixture(rel))
+        .arg("--out")
+        .arg(dir.path())
+        .args(extra)
+        .output()
+        .unwrap();
+    (dir, out)
+}
+
 /// `"--size 1m --label a"` as separate arguments: flag lists read as the
 /// command line they stand for. No quoting; no argument has a space.
 pub fn words(line: &str) -> Vec<&str> {
