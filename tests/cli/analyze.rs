@@ -1,6 +1,6 @@
 //! `nvcmp analyze` end to end.
 
-use crate::common::{PUBLISHED, analyze_out, assert_ok, fixture, nvcmp, stderr};
+use crate::common::{PUBLISHED, analyze_out, assert_ok, fixture, nvcmp, stderr, strs};
 
 /// `nvcmp analyze` of the published fixture in `format`: its stdout, once
 /// it has exited 0.
@@ -82,12 +82,7 @@ fn published_json_derives_the_six_conclusions() {
         ])
     );
     assert_eq!(v["workloads"].as_array().unwrap().len(), 8);
-    let hl: Vec<&str> = v["highlights"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|h| h.as_str().unwrap())
-        .collect();
+    let hl = strs(&v["highlights"]);
     let has = |s: &str| assert!(hl.contains(&s), "missing {s:?} in {hl:#?}");
     // 1. read bandwidth
     for (rw, bs) in [("randread", 4096), ("randread", 65536), ("read", 65536)] {

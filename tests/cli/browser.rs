@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::common::{PUBLISHED, analyze_out, assert_ok};
+use crate::common::{PUBLISHED, analyze_out, assert_ok, strs};
 
 /// The browser to drive, or None (after saying why) when the test may be
 /// skipped.
@@ -216,12 +216,7 @@ fn assert_hidden(dom: &str, configs: &[String], hidden: &str) {
 fn assert_sorted_by_iops(dom: &str, json: &Value) {
     let mut tables = 0;
     let mut moved = false;
-    let configs: Vec<&str> = json["configs"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c.as_str().unwrap())
-        .collect();
+    let configs = strs(&json["configs"]);
     for table in dom.split("<table").skip(1) {
         let table = table.split("</table>").next().unwrap();
         let Some(head) = table.split("</thead>").next() else {
