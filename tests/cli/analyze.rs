@@ -1,6 +1,7 @@
 //! `nvcmp analyze` end to end.
 
 use crate::common::{PUBLISHED, analyze_out, assert_ok, fixture, nvcmp, stderr, strs};
+use crate::md_table;
 
 /// `nvcmp analyze` of the published fixture in `format`: its stdout, once
 /// it has exited 0.
@@ -192,24 +193,7 @@ fn published_markdown_shows_every_figure_as_printed() {
     };
     for f in &rows {
         let line = f.join(",");
-        let section = md
-            .split("### ")
-            .find(|s| s.starts_with(&format!("{} {}\n", f[3], f[4])))
-            .unwrap_or_else(|| panic!("no table for {line}"));
-        let header = section.lines().find(|l| l.starts_with("| |")).unwrap();
-        let col = header.split('|').position(|c| c.trim() == f[0]).unwrap();
-        let cell = |title: &str| {
-            let row = section
-                .lines()
-                .find(|l| l.starts_with(&format!("| {title} |")))
-                .unwrap_or_else(|| panic!("no {title} row for {line}"));
-            row.split('|')
-                .nth(col)
-                .unwrap()
-                .trim()
-                .trim_matches('*')
-                .to_string()
-        };
+        let cell = |title: &str| md_table::cell(&md, &format!("{} {}", f[3], f[4]), f[0], title);
         let iops: u64 = f[6].parse().unwrap();
         let iops = iops
             .to_string()

@@ -7,6 +7,7 @@ mod charts;
 mod check;
 mod common;
 mod ingest;
+mod md_table;
 mod run;
 mod setup;
 mod steady;
