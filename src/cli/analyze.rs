@@ -10,6 +10,10 @@ use crate::compare::{self, CompareOptions, Metric};
 use crate::ingest::{self, IngestOptions};
 use crate::render::{Format, RenderOptions};
 
+/// `--format`: a deliberate mirror of [`Format`] (as `ChartFormatArg` is of
+/// `ChartFormat`), converted once when the arguments are checked. The core
+/// must not see clap (STYLE.md, principle 2), so the list of formats
+/// stands twice: here with the flag's help, there with what renders.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum FormatArg {
     Term,
