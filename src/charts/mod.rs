@@ -23,6 +23,7 @@ mod frame;
 mod grouped;
 mod heatgrid;
 mod heatmap;
+mod history;
 mod hotspot;
 mod lines;
 mod load;
@@ -225,6 +226,17 @@ pub fn render_all(
             Ok(path)
         })
         .collect()
+}
+
+/// Writes the `history_*` charts of `history show` to `dir/charts/`: one
+/// per workload (with load point) and metric, a line per config over the
+/// runs, change points ringed, segment means dashed.
+pub fn render_history(
+    report: &crate::history::show::Report,
+    dir: &Path,
+    opts: &ChartOptions,
+) -> anyhow::Result<Vec<PathBuf>> {
+    history::render_all(report, dir, opts)
 }
 
 /// Like [`render_all`], one chart after the other, with the time each

@@ -27,17 +27,44 @@ Examples:
   nvcmp check --baseline base/ --candidate new/ --junit junit.xml --markdown summary.md
   nvcmp --quiet check --baseline base/ --candidate new/ --allow-missing
   nvcmp check --baseline sweep-v1/ --candidate sweep-v2/ --slo clat_p99=1ms
+  nvcmp check --history bench-history/ --candidate results/ --window 10
+  nvcmp check --history bench-history/ --candidate results/ --against best
 
 Results are compared load point by load point (iodepth, numjobs): a point on one side only
 is missing, never a regression. Where both sides measured the same sweep, its peak IOPS
-(and with --slo the IOPS under the target) are gated as well.")]
+(and with --slo the IOPS under the target) are gated as well.
+
+With --history the candidate is judged against the last --window runs of the history: a
+regression is worse than the reference (the window's mean, the best run, or a given run) by
+more than the threshold and significant by Student's t with the window's spread (the
+prediction interval of one new run). The report says whether the candidate is itself a
+change point, or where the latest one was.")]
 pub struct Args {
     /// Baseline: result files or folders, or a dataset saved by `nvcmp ingest -o`.
-    #[arg(long, value_name = "PATH", required = true, num_args = 1..)]
+    #[arg(long, value_name = "PATH", required_unless_present = "history", conflicts_with = "history", num_args = 1..)]
     pub baseline: Vec<PathBuf>,
+    /// Gate against a history (`nvcmp history add`) instead of one baseline: the last
+    /// --window runs' spread is the noise model.
+    #[arg(long, value_name = "DIR")]
+    pub history: Option<PathBuf>,
+    /// With --history: runs in the noise window.
+    #[arg(long, value_name = "N", default_value_t = crate::history::gate::DEFAULT_WINDOW, requires = "history")]
+    pub window: usize,
+    /// With --history: compare with the window's mean (`window`), the best run (`best`),
+    /// or one run (`run ID`).
+    #[arg(
+        long,
+        value_name = "WHAT",
+        default_value = "window",
+        requires = "history"
+    )]
+    pub against: String,
     /// Candidate: result files or folders, or a dataset.
     #[arg(long, value_name = "PATH", required = true, num_args = 1..)]
     pub candidate: Vec<PathBuf>,
+    /// With --history: the candidate's config label (as given to `history add --label`).
+    #[arg(long, value_name = "NAME", requires = "history")]
+    pub label: Option<String>,
     /// Regression threshold: `7` or `7%` sets the default (5%), `METRIC=PCT` one metric's
     /// (`iops=3%`, `lat_mean_ns=10%`). Repeatable.
     #[arg(long, value_name = "PCT")]
@@ -135,6 +162,17 @@ fn side(paths: &[PathBuf], flag: &str) -> anyhow::Result<input::Loaded> {
 
 pub fn run(args: Args, global: Global) -> anyhow::Result<u8> {
     let opts = options(&args)?;
+    if let Some(history) = &args.history {
+        return super::history::check(super::history::CheckHistory {
+            history,
+            candidate: &args.candidate,
+            window: args.window,
+            against: &args.against,
+            json: args.format == OutFormat::Json,
+            label: args.label.as_deref(),
+            opts,
+        });
+    }
     let base = side(&args.baseline, "--baseline")?;
     let cand = side(&args.candidate, "--candidate")?;
 

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 
 use super::{CliError, Global, LabelByArg, exit};
 use crate::dataset::{self, FileFormat};
+use crate::export::ExportFormat;
 use crate::ingest::{self, IngestOptions, Ingested, Progress};
 
 #[derive(Debug, clap::Args)]
@@ -14,7 +15,10 @@ use crate::ingest::{self, IngestOptions, Ingested, Progress};
 Examples:
   nvcmp ingest results/ -o dataset.parquet    one row per job and direction
   nvcmp ingest results/ | jq .iops            ndjson on stdout
-  nvcmp ingest a.json b.txt --format csv      any files, csv on stdout")]
+  nvcmp ingest a.json b.txt --format csv      any files, csv on stdout
+  nvcmp ingest results/ --format bmf          Bencher Metric Format (bencher run --adapter json)
+  nvcmp ingest results/ --format gab          github-action-benchmark, tool: customBiggerIsBetter
+  nvcmp ingest results/ --format gab-smaller  github-action-benchmark, tool: customSmallerIsBetter")]
 pub struct Args {
     /// Result files or folders (walked recursively).
     #[arg(value_name = "PATH")]
@@ -22,7 +26,9 @@ pub struct Args {
     /// Write the dataset here; the format follows the extension (.parquet, .csv, .json, .ndjson).
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
-    /// Dataset format (default: by the extension of -o, else ndjson).
+    /// Dataset format (default: by the extension of -o, else ndjson), or a CI dashboard's:
+    /// bmf (Bencher), gab / gab-smaller (github-action-benchmark's custom JSON, one file per
+    /// direction of "better").
     #[arg(long, value_enum, value_name = "FORMAT")]
     pub format: Option<FormatArg>,
     /// What the `label` column (the configuration) is taken from.
@@ -42,15 +48,22 @@ pub enum FormatArg {
     Csv,
     Json,
     Parquet,
+    Bmf,
+    Gab,
+    GabSmaller,
 }
 
-impl From<FormatArg> for FileFormat {
-    fn from(f: FormatArg) -> FileFormat {
-        match f {
-            FormatArg::Ndjson => FileFormat::Ndjson,
-            FormatArg::Csv => FileFormat::Csv,
-            FormatArg::Json => FileFormat::Json,
-            FormatArg::Parquet => FileFormat::Parquet,
+impl FormatArg {
+    /// The dataset file format, or the dashboard export it stands for.
+    fn dataset(self) -> Result<FileFormat, ExportFormat> {
+        match self {
+            FormatArg::Ndjson => Ok(FileFormat::Ndjson),
+            FormatArg::Csv => Ok(FileFormat::Csv),
+            FormatArg::Json => Ok(FileFormat::Json),
+            FormatArg::Parquet => Ok(FileFormat::Parquet),
+            FormatArg::Bmf => Err(ExportFormat::Bmf),
+            FormatArg::Gab => Err(ExportFormat::Gab),
+            FormatArg::GabSmaller => Err(ExportFormat::GabSmaller),
         }
     }
 }
@@ -62,8 +75,13 @@ pub fn run(args: Args, global: Global) -> anyhow::Result<u8> {
         )
         .into());
     }
-    let format: FileFormat = match (args.format, &args.output) {
-        (Some(f), _) => f.into(),
+    let chosen = match args.format.map(FormatArg::dataset) {
+        Some(Err(export)) => return run_export(&args, export, global),
+        Some(Ok(f)) => Some(f),
+        None => None,
+    };
+    let format: FileFormat = match (chosen, &args.output) {
+        (Some(f), _) => f,
         (None, Some(path)) => FileFormat::from_path(path).ok_or_else(|| {
             CliError::usage(format!(
                 "{}: unknown extension; use .parquet, .csv, .json or .ndjson, or --format",
@@ -109,6 +127,39 @@ pub fn run(args: Args, global: Global) -> anyhow::Result<u8> {
             "nvcmp: --strict: {} file(s) skipped",
             ingested.skipped.len()
         );
+        return Ok(exit::USAGE);
+    }
+    Ok(exit::OK)
+}
+
+/// `--format bmf|gab|gab-smaller`: the measurements as a CI dashboard
+/// reads them, to -o FILE or stdout.
+fn run_export(args: &Args, export: ExportFormat, global: Global) -> anyhow::Result<u8> {
+    let opts = IngestOptions {
+        label_by: args.label_by.into(),
+        manifest: args.manifest.clone(),
+    };
+    let ingested = ingest_paths(&args.paths, &opts, global)?;
+    report_problems(&ingested, global);
+    if ingested.rows.is_empty() {
+        return Err(CliError::usage(format!(
+            "nothing to write: no fio results found in {}",
+            join_paths(&args.paths)
+        ))
+        .into());
+    }
+    let mut buf = Vec::new();
+    crate::export::export(&ingested.rows, export, &mut buf)?;
+    match &args.output {
+        Some(path) => std::fs::write(path, &buf)
+            .map_err(|e| anyhow::anyhow!("-o {}: cannot write: {e}", path.display()))?,
+        None => {
+            let mut out = std::io::stdout().lock();
+            out.write_all(&buf)?;
+            out.flush()?;
+        }
+    }
+    if args.strict && !ingested.skipped.is_empty() {
         return Ok(exit::USAGE);
     }
     Ok(exit::OK)

@@ -4,6 +4,7 @@
 
 pub mod analyze;
 pub mod check;
+pub mod history;
 pub mod ingest;
 pub mod run;
 
@@ -45,6 +46,7 @@ Examples:
   nvcmp ingest results/ -o dataset.parquet   the normalized dataset
   nvcmp check --baseline base/ --candidate new/ --threshold iops=3%
   nvcmp run --matrix article --engine io_uring --out results/
+  nvcmp history add results/ --history hist/ --run 42   keep every CI run; `history show` finds steps
 ";
 
 #[derive(Debug, Parser)]
@@ -112,6 +114,8 @@ pub enum Command {
     Check(check::Args),
     /// Run a test matrix with the native harness or fio and write fio-compatible results.
     Run(run::Args),
+    /// Keep results over time: add runs, show series and their change points.
+    History(history::Args),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     Completions {
         #[arg(value_enum)]
@@ -167,6 +171,7 @@ pub fn main() -> ExitCode {
         Command::Ingest(args) => ingest::run(args, global),
         Command::Check(args) => check::run(args, global),
         Command::Run(args) => run::run(args, global),
+        Command::History(args) => history::run(args, global),
         Command::Completions { shell } => {
             clap_complete::generate(shell, &mut Cli::command(), "nvcmp", &mut std::io::stdout());
             Ok(exit::OK)

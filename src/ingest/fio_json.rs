@@ -30,7 +30,7 @@ use serde_json::Value;
 use super::jobname::guess_from_name;
 use super::{Parsed, ReadError, Reader};
 use super::{depth, steady};
-use crate::model::{Direction, Row};
+use crate::model::{Direction, Row, os};
 use crate::units::parse_size;
 use non_finite::NonFinite;
 
@@ -434,23 +434,6 @@ fn bs_for(bs: Option<&str>, dir: Direction) -> u64 {
     }
 }
 
-fn infer_os(engine: &str, filename: Option<&str>, disk_util: bool) -> &'static str {
-    let windows_file = filename.is_some_and(|f| {
-        f.starts_with(r"\\.\") || f.as_bytes().get(1) == Some(&b':') && f.len() > 2
-    });
-    if engine == "windowsaio" || windows_file {
-        "windows"
-    } else if matches!(
-        engine,
-        "libaio" | "io_uring" | "io_uring_cmd" | "sg" | "splice"
-    ) || disk_util
-    {
-        "linux"
-    } else {
-        "unknown"
-    }
-}
-
 /// What [`job_rows`] needs to know about a job besides the job itself.
 struct JobCtx<'a> {
     opts: &'a JobOpts<'a>,
@@ -461,39 +444,49 @@ struct JobCtx<'a> {
     version: &'a str,
 }
 
-fn job_rows(doc: &FioOutput, job: &Job, ctx: &JobCtx<'_>, out: &mut Parsed) {
-    let JobCtx {
-        opts,
-        place,
-        aggregate,
-        format,
-        version,
-    } = *ctx;
-    // A required value fio printed as `nan`/`inf` (read as null).
-    let non_finite = |prefix: &str, keys: &[&str]| {
-        doc.non_finite.iter().find(|nf| {
-            nf.path
-                .strip_prefix(place)
-                .and_then(|r| r.strip_prefix(prefix))
-                .is_some_and(|k| keys.contains(&k))
-        })
-    };
-    let name = job.jobname.clone().unwrap_or_default();
-    let filename = opts.get("filename");
-    let engine_opt = opts.get("ioengine");
-    // fio's default engine: psync, windowsaio on Windows (HOWTO `ioengine`).
-    let windows_hint = infer_os("", filename.as_deref(), false) == "windows";
-    // fio before 2.99 printed no options: then the engine is not known.
+/// What one job's rows share: the workload, the engine and OS, the load
+/// point and the job-level figures, read once from its options.
+struct JobFacts {
+    name: String,
+    /// `job `x`` or `job `x` on host`, for warnings.
+    who: String,
+    engine: String,
+    os: String,
+    rw: String,
+    bs: Option<String>,
+    iodepth: u32,
+    numjobs: u32,
+    rwmixread: Option<u32>,
+    direct: Option<bool>,
+    effective_iodepth: Option<u32>,
+    steady: Option<steady::Verdict>,
+    filename: Option<String>,
+    error: i64,
+    system_cpu_pct: Option<f64>,
+}
+
+/// fio's default engine when the options name none: psync, windowsaio on
+/// Windows (HOWTO `ioengine`); unknown when fio (before 2.99) printed no
+/// options at all.
+fn engine_of(opts: &JobOpts<'_>, filename: Option<&str>) -> String {
+    if let Some(e) = opts.get("ioengine") {
+        return e;
+    }
     let printed_options = !(opts.job.is_empty() && opts.global.is_empty());
-    let engine = engine_opt.unwrap_or_else(|| {
-        match (printed_options, windows_hint) {
-            (false, _) => "unknown",
-            (true, true) => "windowsaio",
-            (true, false) => "psync",
-        }
-        .to_string()
-    });
-    let os = infer_os(&engine, filename.as_deref(), doc.disk_util.is_some());
+    let windows = filename.is_some_and(os::is_windows_path);
+    match (printed_options, windows) {
+        (false, _) => "unknown",
+        (true, true) => "windowsaio",
+        (true, false) => "psync",
+    }
+    .to_string()
+}
+
+/// rw, bs and iodepth from the options. fio before 2.99 printed no options
+/// at all: absent keys then mean "not written", not fio's defaults, and job
+/// names such as `randread-4k-qd32` are the only hint left (said in a
+/// warning).
+fn workload_of(opts: &JobOpts<'_>, name: &str, out: &mut Parsed) -> (String, Option<String>, u32) {
     // `rw=randread:8` carries an offset modifier that is not part of the
     // workload's identity.
     let rw = opts
@@ -501,14 +494,11 @@ fn job_rows(doc: &FioOutput, job: &Job, ctx: &JobCtx<'_>, out: &mut Parsed) {
         .map(|s| s.split(':').next().unwrap_or("").to_string());
     let mut bs = opts.get_any(&["bs", "blocksize"]);
     let mut iodepth = opts.get_u32("iodepth");
-    // fio before 2.99 printed no options at all: absent keys then mean
-    // "not written", not fio's defaults. Job names such as
-    // `randread-4k-qd32` are the only hint left; say that we used it.
     let no_options = opts.job.is_empty() && opts.global.is_empty();
     let rw = match rw {
         Some(rw) => rw,
         None if no_options => {
-            let guess = guess_from_name(&name);
+            let guess = guess_from_name(name);
             bs = bs.or(guess.bs);
             iodepth = iodepth.or(guess.iodepth);
             let rw = guess.rw.unwrap_or("read").to_string();
@@ -521,27 +511,12 @@ fn job_rows(doc: &FioOutput, job: &Job, ctx: &JobCtx<'_>, out: &mut Parsed) {
         }
         None => "read".into(),
     };
-    let iodepth = iodepth.unwrap_or(1);
-    let numjobs = opts.get_u32("numjobs").unwrap_or(1);
-    let direct = opts.direct(printed_options);
-    let levels = job.iodepth_level.as_ref().and_then(|l| {
-        depth::from_levels(
-            l.iter()
-                .filter_map(|(k, v)| Some((k.as_str(), v.as_f64()?))),
-        )
-    });
-    let effective_iodepth = depth::effective(&engine, iodepth, levels.as_ref());
-    let steady = job.steadystate.as_ref().and_then(steady::from_json);
-    let rwmixread = opts
-        .get_u32("rwmixread")
-        .or_else(|| opts.get_u32("rwmixwrite").map(|w| 100u32.saturating_sub(w)));
-    let error = job.error.unwrap_or(0.0) as i64;
-    let who = match &job.hostname {
-        Some(h) if !aggregate => format!("job `{name}` on {h}"),
-        _ => format!("job `{name}`"),
-    };
+    (rw, bs, iodepth.unwrap_or(1))
+}
 
-    let system_cpu_pct = match &job.system_cpu_pct {
+/// `system_cpu_pct` as the harness writes it; anything odd costs a warning.
+fn system_cpu_of(job: &Job, who: &str, out: &mut Parsed) -> Option<f64> {
+    match &job.system_cpu_pct {
         None | Some(Value::Null) => None,
         Some(v) => match v.as_f64() {
             Some(x) if x.is_finite() && x >= 0.0 => Some(x),
@@ -552,14 +527,102 @@ fn job_rows(doc: &FioOutput, job: &Job, ctx: &JobCtx<'_>, out: &mut Parsed) {
                 None
             }
         },
-    };
+    }
+}
 
+impl JobFacts {
+    fn of(doc: &FioOutput, job: &Job, ctx: &JobCtx<'_>, out: &mut Parsed) -> JobFacts {
+        let opts = ctx.opts;
+        let name = job.jobname.clone().unwrap_or_default();
+        let who = match &job.hostname {
+            Some(h) if !ctx.aggregate => format!("job `{name}` on {h}"),
+            _ => format!("job `{name}`"),
+        };
+        let filename = opts.get("filename");
+        let engine = engine_of(opts, filename.as_deref());
+        // Disk statistics are printed by fio on Linux only.
+        let linux_hint = doc.disk_util.as_ref().map(|_| "linux");
+        let os = os::infer(&engine, filename.as_deref(), linux_hint);
+        let (rw, bs, iodepth) = workload_of(opts, &name, out);
+        let levels = job.iodepth_level.as_ref().and_then(|l| {
+            depth::from_levels(
+                l.iter()
+                    .filter_map(|(k, v)| Some((k.as_str(), v.as_f64()?))),
+            )
+        });
+        let printed_options = !(opts.job.is_empty() && opts.global.is_empty());
+        JobFacts {
+            numjobs: opts.get_u32("numjobs").unwrap_or(1),
+            rwmixread: opts
+                .get_u32("rwmixread")
+                .or_else(|| opts.get_u32("rwmixwrite").map(|w| 100u32.saturating_sub(w))),
+            direct: opts.direct(printed_options),
+            effective_iodepth: depth::effective(&engine, iodepth, levels.as_ref()),
+            steady: job.steadystate.as_ref().and_then(steady::from_json),
+            error: job.error.unwrap_or(0.0) as i64,
+            system_cpu_pct: system_cpu_of(job, &who, out),
+            name,
+            who,
+            engine,
+            os,
+            rw,
+            bs,
+            iodepth,
+            filename,
+        }
+    }
+
+    /// The row of one direction, before its figures.
+    fn row(&self, doc: &FioOutput, job: &Job, ctx: &JobCtx<'_>, dir: Direction) -> Row {
+        let mut row = Row::empty("", dir);
+        row.os = self.os.clone();
+        row.engine = self.engine.clone();
+        row.fio_version = ctx.version.into();
+        row.host = if ctx.aggregate {
+            None
+        } else {
+            job.hostname.clone()
+        };
+        row.job = self.name.clone();
+        row.format = ctx.format.into();
+        row.rw = self.rw.clone();
+        row.bs_bytes = bs_for(self.bs.as_deref(), dir);
+        row.iodepth = self.iodepth;
+        row.numjobs = self.numjobs;
+        row.rwmixread = self.rwmixread;
+        row.error = self.error;
+        row.aggregate = ctx.aggregate;
+        row.filename = self.filename.clone();
+        row.timestamp = doc.timestamp.filter(|t| t.is_finite()).map(|t| t as i64);
+        row.effective_iodepth = self.effective_iodepth;
+        row.direct = self.direct;
+        if let Some(s) = &self.steady {
+            s.apply(&mut row);
+        }
+        row.usr_cpu_pct = job.usr_cpu.unwrap_or(0.0);
+        row.sys_cpu_pct = job.sys_cpu.unwrap_or(0.0);
+        row.system_cpu_pct = self.system_cpu_pct;
+        row
+    }
+}
+
+fn job_rows(doc: &FioOutput, job: &Job, ctx: &JobCtx<'_>, out: &mut Parsed) {
+    // A required value fio printed as `nan`/`inf` (read as null).
+    let non_finite = |prefix: &str, keys: &[&str]| {
+        doc.non_finite.iter().find(|nf| {
+            nf.path
+                .strip_prefix(ctx.place)
+                .and_then(|r| r.strip_prefix(prefix))
+                .is_some_and(|k| keys.contains(&k))
+        })
+    };
+    let facts = JobFacts::of(doc, job, ctx, out);
+    let who = &facts.who;
     if job.mixed.as_ref().is_some_and(did_io) {
         out.warnings.push(format!(
             "{who}: unified_rw_reporting (`mixed`) output is not split by direction; not read"
         ));
     }
-
     if let Some(nf) = non_finite(".", &REQUIRED_JOB) {
         out.warnings.push(format!(
             "{who}: {} at line {} is `{}`, not a finite number; its rows dropped",
@@ -567,7 +630,6 @@ fn job_rows(doc: &FioOutput, job: &Job, ctx: &JobCtx<'_>, out: &mut Parsed) {
         ));
         return;
     }
-
     let mut directions = Vec::new();
     for (dir, d) in [
         (Direction::Read, &job.read),
@@ -585,56 +647,29 @@ fn job_rows(doc: &FioOutput, job: &Job, ctx: &JobCtx<'_>, out: &mut Parsed) {
             continue;
         };
         directions.push(dir);
-        let mut row = Row::empty("", dir);
-        row.os = os.into();
-        row.engine = engine.clone();
-        row.fio_version = version.into();
-        row.host = if aggregate {
-            None
-        } else {
-            job.hostname.clone()
-        };
-        row.job = name.clone();
-        row.format = format.into();
-        row.rw = rw.clone();
-        row.bs_bytes = bs_for(bs.as_deref(), dir);
-        row.iodepth = iodepth;
-        row.numjobs = numjobs;
-        row.rwmixread = rwmixread;
-        row.error = error;
-        row.aggregate = aggregate;
-        row.filename = filename.clone();
-        row.timestamp = doc.timestamp.filter(|t| t.is_finite()).map(|t| t as i64);
-        row.effective_iodepth = effective_iodepth;
-        row.direct = direct;
-        if let Some(s) = &steady {
-            s.apply(&mut row);
-        }
-        row.usr_cpu_pct = job.usr_cpu.unwrap_or(0.0);
-        row.sys_cpu_pct = job.sys_cpu.unwrap_or(0.0);
-        row.system_cpu_pct = system_cpu_pct;
-        match fill_ddir(&mut row, d) {
-            Ok(()) => match check_finite(&row) {
-                Ok(()) => out.rows.push(row),
-                Err(what) => out
-                    .warnings
-                    .push(format!("{who} {dir}: {what}; row dropped")),
-            },
+        let mut row = facts.row(doc, job, ctx, dir);
+        match fill_ddir(&mut row, d).and_then(|()| check_finite(&row)) {
+            Ok(()) => out.rows.push(row),
             Err(what) => out
                 .warnings
                 .push(format!("{who} {dir}: {what}; row dropped")),
         }
     }
-    if directions.is_empty() {
-        return;
+    if !directions.is_empty() {
+        job_warnings(&facts, &directions, out);
     }
+}
+
+/// An errored job, and rw that disagrees with the directions that did I/O:
+/// fio#2132, with group_reporting the options shown are the last job's,
+/// which may not be the ones that did this I/O.
+fn job_warnings(facts: &JobFacts, directions: &[Direction], out: &mut Parsed) {
+    let (who, rw, error) = (&facts.who, &facts.rw, facts.error);
     if error != 0 {
         out.warnings.push(format!(
             "{who} reported error {error}; its rows are kept but left out of winners"
         ));
     }
-    // fio#2132: with group_reporting the options shown are the last job's,
-    // which may not be the ones that did this I/O.
     let only_reads = matches!(rw.as_str(), "read" | "randread");
     let only_writes = matches!(rw.as_str(), "write" | "randwrite");
     if (only_reads && directions.iter().any(|d| *d != Direction::Read))

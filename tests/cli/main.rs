@@ -6,6 +6,7 @@ mod browser;
 mod charts;
 mod check;
 mod common;
+mod history;
 mod ingest;
 mod md_table;
 mod run;

@@ -1,0 +1,250 @@
+//! A history chart: one metric of one workload over the runs of a
+//! history, one line per config, each change point ringed and labelled
+//! with its change, and the mean of each segment between change points
+//! drawn dashed. The change points are `history show`'s; nothing here
+//! finds any.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use plotters::prelude::*;
+use rayon::prelude::*;
+
+use super::axis::linear_ticks;
+use super::figure::{Body, Figure};
+use super::frame::Frame;
+use super::lines::{Line, LinePlot, MarkShape, Marker, PointLabel, Range, Stroke};
+use super::{ChartFormat, ChartOptions, font, load, names, palette, scale};
+use crate::compare::Metric;
+use crate::format;
+use crate::history::show::{Report, SeriesReport};
+
+/// Dots on the line only while they do not merge into one.
+const MAX_DOTS: usize = 80;
+
+/// The series of one chart: one workload and metric, every config.
+struct HistoryChart<'a> {
+    series: Vec<&'a SeriesReport>,
+    /// Index of each series' config among the report's configs (colour).
+    colors: Vec<usize>,
+    alpha: f64,
+}
+
+/// Charts of `report`, in its order: one per workload (with load point)
+/// and metric.
+fn plan(report: &Report) -> Vec<HistoryChart<'_>> {
+    let mut configs: Vec<&str> = Vec::new();
+    for s in &report.series {
+        if !configs.contains(&s.config.as_str()) {
+            configs.push(&s.config);
+        }
+    }
+    let mut charts: Vec<HistoryChart> = Vec::new();
+    for s in &report.series {
+        let color = configs.iter().position(|c| *c == s.config).unwrap_or(0);
+        let same =
+            |c: &HistoryChart| c.series[0].title == s.title && c.series[0].metric == s.metric;
+        match charts.iter_mut().find(|c| same(c)) {
+            Some(c) => {
+                c.series.push(s);
+                c.colors.push(color);
+            }
+            None => charts.push(HistoryChart {
+                series: vec![s],
+                colors: vec![color],
+                alpha: report.alpha,
+            }),
+        }
+    }
+    charts
+}
+
+impl HistoryChart<'_> {
+    /// `history_randread_4k_read_qd32_iops`.
+    fn stem(&self) -> String {
+        let s = self.series[0];
+        let mix = s.rwmixread.map(|m| m.to_string()).unwrap_or_default();
+        let mut load = format!("qd{}", s.iodepth);
+        if s.numjobs != 1 {
+            load.push_str(&format!("x{}", s.numjobs));
+        }
+        format!(
+            "history_{}{mix}_{}_{}_{load}_{}",
+            names::slug(&s.rw),
+            names::slug(&crate::units::format_bs(s.bs_bytes)),
+            s.direction.as_str(),
+            scale::metric_slug(s.metric)
+        )
+    }
+
+    fn figure(&self) -> Figure {
+        let first = self.series[0];
+        let metric = first.metric;
+        let n = self.series.iter().map(|s| s.runs.len()).max().unwrap_or(1);
+        let max = self
+            .series
+            .iter()
+            .flat_map(|s| s.runs.iter().map(|p| p.value))
+            .fold(0.0, f64::max);
+        let (sc, y, y_ticks, y_title) = load::value_axis(metric, max);
+        let (ticks, _) = linear_ticks(1.0, n as f64, 8);
+        let mut plot = LinePlot::new(Range::Linear(0.5, n as f64 + 0.5), y, Vec::new());
+        plot.x_ticks = ticks
+            .into_iter()
+            .filter(|t| *t >= 1.0 && t.fract() == 0.0)
+            .map(|t| (t, format::fixed(t, 0)))
+            .collect();
+        plot.x_title = "Run, in the order added".into();
+        plot.y_ticks = y_ticks;
+        plot.y_title = y_title;
+        for (s, &c) in self.series.iter().zip(&self.colors) {
+            self.draw_series(&mut plot, s, palette::color(c), |v| sc.to_display(v));
+        }
+        let cps: usize = self.series.iter().map(|s| s.change_points.len()).sum();
+        let frame = Frame {
+            title: format!("{}: {} over runs", first.title, metric_human(metric)),
+            subtitle: Some(format!(
+                "{} ({}); rings: change points (E-Divisive means, t-test p < {}); dashed: segment means",
+                better_text(metric),
+                match cps {
+                    0 => "no change point".to_string(),
+                    1 => "1 change point".to_string(),
+                    k => format!("{k} change points"),
+                },
+                self.alpha
+            )),
+            legend: self
+                .series
+                .iter()
+                .zip(&self.colors)
+                .map(|(s, &c)| (s.config.clone(), palette::color(c)))
+                .collect(),
+            footnotes: vec![runs_note(first)],
+            ..Default::default()
+        };
+        Figure {
+            frame,
+            body: Body::Lines(plot),
+        }
+    }
+
+    fn draw_series(
+        &self,
+        plot: &mut LinePlot,
+        s: &SeriesReport,
+        color: RGBColor,
+        to_display: impl Fn(f64) -> f64,
+    ) {
+        let pts: Vec<(f64, f64)> = s
+            .runs
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (i as f64 + 1.0, to_display(p.value)))
+            .collect();
+        plot.lines
+            .push(Line::solid(color, pts, s.runs.len() <= MAX_DOTS));
+        for (a, b, mean) in s.segments() {
+            plot.lines.push(Line {
+                color,
+                points: vec![
+                    (a as f64 + 0.7, to_display(mean)),
+                    (b as f64 + 0.3, to_display(mean)),
+                ],
+                dots: false,
+                stroke: Stroke::Dashed,
+            });
+        }
+        for c in &s.change_points {
+            let at = (c.index as f64 + 1.0, to_display(s.runs[c.index].value));
+            plot.markers.push(Marker {
+                at,
+                color,
+                shape: MarkShape::Ring,
+            });
+            let pct = c
+                .change_pct
+                .map_or(String::new(), |p| format!(": {} %", format::signed(p, 1)));
+            plot.labels.push(PointLabel {
+                at,
+                text: format!("{}{pct}", c.run),
+                color,
+                strong: true,
+            });
+        }
+    }
+}
+
+fn metric_human(metric: Metric) -> &'static str {
+    metric.human()
+}
+
+fn better_text(metric: Metric) -> String {
+    let b = scale::better_text(metric.better());
+    let mut c = b.chars();
+    c.next()
+        .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
+        .unwrap_or_default()
+}
+
+/// "Runs 1–30: from r1 (2026-12-01T08:30:00Z) to r30 (...)".
+fn runs_note(s: &SeriesReport) -> String {
+    match (s.runs.first(), s.runs.last()) {
+        (Some(a), Some(b)) => format!(
+            "{} runs, from {} ({}) to {} ({}).",
+            s.runs.len(),
+            a.run,
+            a.time,
+            b.run,
+            b.time
+        ),
+        _ => String::new(),
+    }
+}
+
+/// Writes every history chart of `report` to `dir/charts/`.
+pub(crate) fn render_all(
+    report: &Report,
+    dir: &Path,
+    opts: &ChartOptions,
+) -> anyhow::Result<Vec<PathBuf>> {
+    super::check_size(opts)?;
+    font::register()?;
+    let out = dir.join("charts");
+    std::fs::create_dir_all(&out)
+        .with_context(|| format!("cannot create chart folder {}", out.display()))?;
+    let charts = plan(report);
+    let stems = names::unique(charts.iter().map(|c| c.stem()).collect());
+    charts
+        .par_iter()
+        .zip(stems.par_iter())
+        .map(|(chart, stem)| {
+            let path = out.join(format!("{stem}.{}", opts.format.extension()));
+            draw(chart, &path, opts)
+                .with_context(|| format!("cannot draw chart {}", path.display()))?;
+            Ok(path)
+        })
+        .collect()
+}
+
+fn draw(chart: &HistoryChart, path: &Path, opts: &ChartOptions) -> anyhow::Result<()> {
+    let size = (opts.width, opts.height);
+    match opts.format {
+        ChartFormat::Png => {
+            let root = BitMapBackend::new(path, size).into_drawing_area();
+            root.fill(&WHITE)?;
+            chart.figure().draw(&root)?;
+            root.present()?;
+        }
+        ChartFormat::Svg => {
+            let mut svg = String::new();
+            {
+                let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
+                root.fill(&WHITE)?;
+                chart.figure().draw(&root)?;
+                root.present()?;
+            }
+            std::fs::write(path, font::embed_in_svg(&svg))?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,359 @@
+//! `nvcmp history add|show` and `check --history`: arguments, their
+//! validation into the history module's options, and the process side
+//! (stdout, files under `--out`, exit codes).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+
+use super::{CliError, Global, exit};
+use crate::check::input;
+use crate::check::threshold::metric_by_name;
+use crate::compare::Metric;
+use crate::history::render::{self, GateFormat, ShowFormat};
+use crate::history::{changepoint, gate, series, show, store, time};
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    pub command: HistoryCommand,
+}
+
+#[derive(Debug, clap::Subcommand)]
+pub enum HistoryCommand {
+    /// Append one run (result files or a dataset) to a history.
+    Add(AddArgs),
+    /// Series over the runs and their change points; tables, JSON, charts.
+    Show(ShowArgs),
+}
+
+#[derive(Debug, clap::Args)]
+#[command(after_help = "\
+The history is a directory of parquet parts, one per run (created when missing); DuckDB, \
+Spark or pandas read it as `history/*.parquet`. A run id already there exits 2 and changes \
+nothing, unless --replace.
+
+Examples:
+  nvcmp history add results/ --history bench-history/ --run $CI_PIPELINE_ID --commit $GIT_SHA
+  nvcmp history add dataset.parquet --history bench-history/ --run v1.2 --time 2026-12-01T08:30:00Z")]
+pub struct AddArgs {
+    /// Result files or folders, or a dataset saved by `nvcmp ingest -o`.
+    #[arg(value_name = "PATH", required = true)]
+    pub paths: Vec<PathBuf>,
+    /// The history directory.
+    #[arg(long, value_name = "DIR", required = true)]
+    pub history: PathBuf,
+    /// Run id, unique in the history (default: --commit, else --time).
+    #[arg(long, value_name = "ID")]
+    pub run: Option<String>,
+    /// Commit the run measured.
+    #[arg(long, value_name = "SHA")]
+    pub commit: Option<String>,
+    /// When the run was made, RFC 3339 (default: now, UTC).
+    #[arg(long, value_name = "RFC3339")]
+    pub time: Option<String>,
+    /// Replace the run with the same id instead of refusing it.
+    #[arg(long)]
+    pub replace: bool,
+    /// Config label for every row of this run (default: each file's folder, as in
+    /// `analyze`). Runs line up in the history by label: give one when a flat folder's
+    /// name changes from run to run.
+    #[arg(long, value_name = "NAME")]
+    pub label: Option<String>,
+}
+
+#[derive(Debug, clap::Args)]
+#[command(after_help = "\
+Change points: E-Divisive means (Matteson & James 2014) with a Student's t-test for each \
+split instead of permutations, as Apache Otava does: deterministic. --alpha is the test's \
+level, --min-segment the fewest runs a side, --window the runs searched at once.
+
+Examples:
+  nvcmp history show --history bench-history/
+  nvcmp history show --history bench-history/ --format json | jq '.series[] | select(.change_points != [])'
+  nvcmp history show --history bench-history/ --out history-report/")]
+pub struct ShowArgs {
+    /// The history directory.
+    #[arg(long, value_name = "DIR", required = true)]
+    pub history: PathBuf,
+    /// Output on stdout.
+    #[arg(long, value_enum, default_value = "term")]
+    pub format: ShowFormatArg,
+    /// Also write history.md, history.json and charts/history_*.png here.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Significance level of a change point.
+    #[arg(long, value_name = "P", default_value_t = changepoint::DEFAULT_ALPHA)]
+    pub alpha: f64,
+    /// Fewest runs on either side of a change point.
+    #[arg(long, value_name = "N", default_value_t = changepoint::DEFAULT_MIN_SEGMENT)]
+    pub min_segment: usize,
+    /// Runs searched at once (windows overlap by half).
+    #[arg(long, value_name = "N", default_value_t = changepoint::DEFAULT_WINDOW)]
+    pub window: usize,
+    /// Metrics to follow (comma-separated): iops, bw_bytes_per_s, lat_mean_ns, clat_p99_ns,
+    /// cpu_pct. Default: iops, bw_bytes_per_s, lat_mean_ns, clat_p99_ns.
+    #[arg(long = "metric", value_name = "METRIC", value_delimiter = ',')]
+    pub metrics: Vec<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ShowFormatArg {
+    Term,
+    Json,
+    Md,
+}
+
+pub fn run(args: Args, global: Global) -> anyhow::Result<u8> {
+    match args.command {
+        HistoryCommand::Add(a) => add(a, global),
+        HistoryCommand::Show(a) => show_cmd(a, global),
+    }
+}
+
+fn add(args: AddArgs, global: Global) -> anyhow::Result<u8> {
+    let time = match &args.time {
+        Some(t) => {
+            time::parse_rfc3339(t).map_err(|e| CliError::usage(format!("--time: {e}")))?;
+            t.clone()
+        }
+        None => time::now_utc(),
+    };
+    let id = args
+        .run
+        .clone()
+        .or_else(|| args.commit.clone())
+        .unwrap_or_else(|| time.clone());
+    if id.trim().is_empty() {
+        return Err(CliError::usage("--run: a run id cannot be empty").into());
+    }
+    let mut loaded = load(&args.paths, "PATH")?;
+    relabel(&mut loaded.rows, args.label.as_deref())?;
+    let meta = store::RunMeta {
+        id: id.clone(),
+        commit: args.commit.clone(),
+        time,
+        seq: 0,
+    };
+    let part = store::add(&args.history, &meta, &loaded.rows, args.replace).map_err(|e| {
+        // Every store error is about the history or the flags: usage, exit 2.
+        CliError::usage(e.to_string())
+    })?;
+    if !global.quiet {
+        eprintln!(
+            "added run {id}: {} rows from {} files to {}",
+            loaded.rows.len(),
+            loaded.files_read,
+            part.display()
+        );
+    }
+    Ok(exit::OK)
+}
+
+/// `--label NAME`: every row gets that config label.
+pub(super) fn relabel(rows: &mut [crate::model::Row], label: Option<&str>) -> Result<(), CliError> {
+    let Some(label) = label else { return Ok(()) };
+    if label.trim().is_empty() {
+        return Err(CliError::usage("--label: a config label cannot be empty"));
+    }
+    for r in rows.iter_mut() {
+        r.label = label.to_string();
+    }
+    Ok(())
+}
+
+/// Reads result files or datasets; prints what could not be read; exit 2
+/// when nothing could.
+fn load(paths: &[PathBuf], flag: &str) -> anyhow::Result<input::Loaded> {
+    let loaded = input::load(paths).map_err(|e| CliError::usage(format!("{flag}: {e:#}")))?;
+    for s in &loaded.skipped {
+        eprintln!("nvcmp: {flag}: {s}");
+    }
+    for w in &loaded.warnings {
+        eprintln!("nvcmp: {flag}: {w}");
+    }
+    if loaded.rows.is_empty() {
+        let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+        return Err(CliError::usage(format!(
+            "no readable fio results in {flag} {}",
+            names.join(" ")
+        ))
+        .into());
+    }
+    Ok(loaded)
+}
+
+fn metrics(names: &[String], default: &[Metric]) -> Result<Vec<Metric>, CliError> {
+    if names.is_empty() {
+        return Ok(default.to_vec());
+    }
+    let mut out = Vec::new();
+    for name in names {
+        let m = metric_by_name(name.trim())
+            .ok_or_else(|| CliError::usage(format!("--metric: unknown metric `{name}`")))?;
+        if !out.contains(&m) {
+            out.push(m);
+        }
+    }
+    Ok(out)
+}
+
+fn show_options(args: &ShowArgs) -> Result<show::ShowOptions, CliError> {
+    if !(args.alpha > 0.0 && args.alpha < 1.0) {
+        return Err(CliError::usage(format!(
+            "--alpha {}: must be between 0 and 1",
+            args.alpha
+        )));
+    }
+    if args.min_segment < 2 {
+        return Err(CliError::usage(
+            "--min-segment: at least 2 runs a side (a t-test needs 2)",
+        ));
+    }
+    if args.window < 2 * args.min_segment {
+        return Err(CliError::usage(format!(
+            "--window {}: at least twice --min-segment ({})",
+            args.window, args.min_segment
+        )));
+    }
+    Ok(show::ShowOptions {
+        detector: changepoint::Options {
+            alpha: args.alpha,
+            min_segment: args.min_segment,
+            window: args.window,
+        },
+        metrics: metrics(&args.metrics, series::DEFAULT_METRICS)?,
+    })
+}
+
+fn read_history(dir: &Path) -> anyhow::Result<Vec<store::StoredRun>> {
+    let runs = store::read(dir).map_err(|e| CliError::usage(format!("--history: {e}")))?;
+    if runs.is_empty() {
+        return Err(CliError::usage(format!(
+            "--history {}: no runs yet (add some with `nvcmp history add`)",
+            dir.display()
+        ))
+        .into());
+    }
+    Ok(runs)
+}
+
+fn show_cmd(args: ShowArgs, global: Global) -> anyhow::Result<u8> {
+    let opts = show_options(&args)?;
+    let runs = read_history(&args.history)?;
+    let report = show::show(&runs, &opts);
+    let format = match args.format {
+        ShowFormatArg::Term => ShowFormat::Term,
+        ShowFormatArg::Json => ShowFormat::Json,
+        ShowFormatArg::Md => ShowFormat::Md,
+    };
+    let mut stdout = std::io::stdout().lock();
+    render::show(&report, format, &mut stdout)?;
+    stdout.flush()?;
+    if let Some(out) = &args.out {
+        write_out(&report, out, global)?;
+    }
+    Ok(exit::OK)
+}
+
+fn write_out(report: &show::Report, out: &Path, global: Global) -> anyhow::Result<()> {
+    std::fs::create_dir_all(out)
+        .with_context(|| format!("--out: cannot create {}", out.display()))?;
+    for (name, format) in [
+        ("history.md", ShowFormat::Md),
+        ("history.json", ShowFormat::Json),
+    ] {
+        let mut buf = Vec::new();
+        render::show(report, format, &mut buf)?;
+        let path = out.join(name);
+        std::fs::write(&path, buf).with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    let charts =
+        crate::charts::render_history(report, out, &crate::charts::ChartOptions::default())?;
+    if !global.quiet {
+        eprintln!(
+            "wrote history.md, history.json and {} charts to {}",
+            charts.len(),
+            out.display()
+        );
+    }
+    Ok(())
+}
+
+/// The flags `check` passes on for `--history`.
+pub struct CheckHistory<'a> {
+    pub history: &'a Path,
+    pub candidate: &'a [PathBuf],
+    pub window: usize,
+    pub against: &'a str,
+    pub json: bool,
+    /// `--label`: the candidate's config label.
+    pub label: Option<&'a str>,
+    pub opts: crate::check::CheckOptions,
+}
+
+/// `check --history FILE --candidate PATH`: 0 pass, 1 regression, 2 usage.
+pub fn check(c: CheckHistory) -> anyhow::Result<u8> {
+    if c.window < 2 {
+        return Err(
+            CliError::usage("--window: at least 2 runs (their spread is the noise model)").into(),
+        );
+    }
+    let against = match c.against {
+        "window" => gate::Against::Window,
+        "best" => gate::Against::Best,
+        other => match other
+            .strip_prefix("run ")
+            .or_else(|| other.strip_prefix("run="))
+        {
+            Some(id) if !id.trim().is_empty() => gate::Against::Run(id.trim().to_string()),
+            _ => {
+                return Err(CliError::usage(format!(
+                    "--against `{other}`: use window, best, or \"run ID\""
+                ))
+                .into());
+            }
+        },
+    };
+    let runs = read_history(c.history)?;
+    let mut cand = load(c.candidate, "--candidate")?;
+    relabel(&mut cand.rows, c.label)?;
+    let opts = gate::GateOptions {
+        window: c.window,
+        against,
+        alpha: c.opts.alpha,
+        thresholds: c.opts.thresholds.clone(),
+        metrics: c.opts.metrics.clone(),
+        detector: changepoint::Options::default(),
+        allow_missing: c.opts.allow_missing,
+    };
+    let report =
+        gate::gate(&runs, &cand.rows, &opts).map_err(|e| CliError::usage(e.to_string()))?;
+    if report.findings.is_empty() {
+        return Err(CliError::usage(
+            "nothing to compare: the candidate has no metric the history follows",
+        )
+        .into());
+    }
+    let format = if c.json {
+        GateFormat::Json
+    } else {
+        GateFormat::Term
+    };
+    let mut stdout = std::io::stdout().lock();
+    render::gate(&report, format, &mut stdout)?;
+    stdout.flush()?;
+    if !cand.skipped.is_empty() {
+        return Err(CliError::usage(format!(
+            "unusable input: {} candidate file(s) could not be read",
+            cand.skipped.len()
+        ))
+        .into());
+    }
+    Ok(if report.failed() {
+        exit::REGRESSION
+    } else {
+        exit::OK
+    })
+}

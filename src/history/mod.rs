@@ -1,0 +1,22 @@
+//! Results over time: a history of runs kept as parquet parts
+//! ([`store`]), the series each workload, config and metric makes over the
+//! runs ([`series`]), their change points ([`changepoint`], E-Divisive
+//! means with a t-test), `history show`'s report ([`show`]), the
+//! history-aware CI gate of `check --history` ([`gate`]) and their
+//! renderers ([`render`]).
+//!
+//! Workloads are `compare`'s ([`crate::compare::workload::WorkloadKey`]:
+//! rw, block size, mix, direction and load point), so runs at different
+//! load points are never one series.
+
+pub mod changepoint;
+pub mod gate;
+pub mod render;
+pub mod series;
+pub mod show;
+pub mod store;
+#[doc(hidden)]
+pub mod synth;
+pub mod time;
+
+pub use store::{RunMeta, StoredRun};

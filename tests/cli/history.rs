@@ -1,0 +1,360 @@
+//! `nvcmp history add|show` and `check --history` end to end, on a
+//! synthetic history made from a real fio run (fixtures/check/run1: a
+//! randread and a randwrite job): each run is that file with every job's
+//! throughput scaled by ±2 % normal noise (fixed seed), and, from run 16
+//! on, randread's by 0.85 as well (a 15 % drop). See
+//! `nvcmp::history::synth` for how a file is scaled.
+
+use std::path::{Path, PathBuf};
+
+use nvcmp::history::store::snapshot;
+use nvcmp::history::synth::{Noise, scale_fio_json};
+use serde_json::Value;
+
+use crate::common::{assert_ok, fixture, nvcmp, stderr};
+
+fn template() -> Value {
+    serde_json::from_slice(&std::fs::read(fixture("check/run1/fio.json")).unwrap()).unwrap()
+}
+
+/// Writes one run as `dir/ssd/fio.json` with job factors `f(job)`.
+fn write_run(dir: &Path, f: impl Fn(usize) -> f64) -> PathBuf {
+    let run = dir.join("ssd");
+    std::fs::create_dir_all(&run).unwrap();
+    let doc = scale_fio_json(&template(), f);
+    std::fs::write(
+        run.join("fio.json"),
+        serde_json::to_vec_pretty(&doc).unwrap(),
+    )
+    .unwrap();
+    dir.to_path_buf()
+}
+
+/// Runs 1..=30 added to `hist` (ids `r1`.., commits `c1`..); randread
+/// drops 15 % from run `drop_from` on.
+fn make_history(root: &Path, hist: &Path, runs: usize, drop_from: Option<usize>) {
+    let mut noise = Noise::new(2026);
+    for i in 1..=runs {
+        let factors: Vec<f64> = (0..2)
+            .map(|job| {
+                let step = if job == 0 && drop_from.is_some_and(|d| i >= d) {
+                    0.85
+                } else {
+                    1.0
+                };
+                step * noise.around(1.0, 0.02)
+            })
+            .collect();
+        let dir = write_run(&root.join(format!("run{i}")), |j| factors[j]);
+        let out = nvcmp()
+            .args(["--quiet", "history", "add"])
+            .arg(&dir)
+            .arg("--history")
+            .arg(hist)
+            .args(["--run", &format!("r{i}"), "--commit", &format!("c{i}")])
+            .args(["--time", &format!("2026-12-{:02}T08:00:00Z", i)])
+            .output()
+            .unwrap();
+        assert_ok(&out);
+    }
+}
+
+fn show_json(hist: &Path) -> Value {
+    let out = nvcmp()
+        .args(["history", "show", "--format", "json", "--history"])
+        .arg(hist)
+        .output()
+        .unwrap();
+    assert_ok(&out);
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn a_fifteen_percent_drop_is_one_change_point_near_run_16_and_none_elsewhere() {
+    let tmp = tempfile::tempdir().unwrap();
+    let hist = tmp.path().join("history");
+    make_history(tmp.path(), &hist, 30, Some(16));
+    let doc = show_json(&hist);
+    assert_eq!(doc["runs"], 30);
+    let series = doc["series"].as_array().unwrap();
+    // 2 workloads x 4 metrics, one config.
+    assert_eq!(series.len(), 8, "{doc:#}");
+    for s in series {
+        assert_eq!(s["runs"].as_array().unwrap().len(), 30);
+        assert_eq!(s["config"], "ssd");
+        assert_eq!(s["iodepth"], 1);
+        let cps = s["change_points"].as_array().unwrap();
+        let throughput = ["iops", "bw_bytes_per_s"].contains(&s["metric"].as_str().unwrap());
+        if s["rw"] == "randread" && throughput {
+            assert_eq!(cps.len(), 1, "{s:#}");
+            let run: usize = cps[0]["run"].as_str().unwrap()[1..].parse().unwrap();
+            assert!((15..=17).contains(&run), "{s:#}");
+            assert_eq!(cps[0]["commit"], format!("c{run}"));
+            let pct = cps[0]["change_pct"].as_f64().unwrap();
+            assert!((-17.0..=-13.0).contains(&pct), "{pct}");
+            assert!(cps[0]["p_value"].as_f64().unwrap() < 0.001);
+            let (b, a) = (
+                cps[0]["before_mean"].as_f64().unwrap(),
+                cps[0]["after_mean"].as_f64().unwrap(),
+            );
+            assert!(a < b);
+        } else if s["rw"] == "randwrite" {
+            assert!(cps.is_empty(), "{s:#}");
+        }
+    }
+    // The terminal table names the change point.
+    let out = nvcmp()
+        .args(["history", "show", "--history"])
+        .arg(&hist)
+        .output()
+        .unwrap();
+    assert_ok(&out);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("30 runs, 8 series"), "{text}");
+    assert!(text.contains("regression"), "{text}");
+}
+
+#[test]
+fn show_out_writes_reports_and_history_charts() {
+    let tmp = tempfile::tempdir().unwrap();
+    let hist = tmp.path().join("history");
+    make_history(tmp.path(), &hist, 12, Some(7));
+    let out_dir = tmp.path().join("report");
+    let out = nvcmp()
+        .args([
+            "--quiet",
+            "history",
+            "show",
+            "--metric",
+            "iops",
+            "--history",
+        ])
+        .arg(&hist)
+        .arg("--out")
+        .arg(&out_dir)
+        .output()
+        .unwrap();
+    assert_ok(&out);
+    assert!(out_dir.join("history.md").is_file());
+    let json: Value =
+        serde_json::from_slice(&std::fs::read(out_dir.join("history.json")).unwrap()).unwrap();
+    assert_eq!(json["series"].as_array().unwrap().len(), 2);
+    let mut charts: Vec<String> = std::fs::read_dir(out_dir.join("charts"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    charts.sort();
+    assert_eq!(
+        charts,
+        [
+            "history_randread_4k_read_qd1_iops.png",
+            "history_randwrite_4k_write_qd1_iops.png"
+        ]
+    );
+    let png = image::open(out_dir.join("charts").join(&charts[0])).unwrap();
+    assert_eq!((png.width(), png.height()), (1600, 900));
+}
+
+#[test]
+fn a_duplicate_run_is_refused_and_changes_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let hist = tmp.path().join("history");
+    make_history(tmp.path(), &hist, 2, None);
+    let before = snapshot(&hist);
+    let dir = write_run(&tmp.path().join("again"), |_| 0.5);
+    let add = |extra: &[&str]| {
+        nvcmp()
+            .args(["history", "add"])
+            .arg(&dir)
+            .arg("--history")
+            .arg(&hist)
+            .args(["--run", "r2"])
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let out = add(&[]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("r2") && stderr(&out).contains("--replace"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(snapshot(&hist), before);
+    // --replace swaps the run in place.
+    assert_ok(&add(&["--replace"]));
+    let doc = show_json(&hist);
+    let runs = doc["series"][0]["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 2);
+    assert_eq!(runs[1]["run"], "r2");
+    assert!(runs[1]["value"].as_f64().unwrap() < runs[0]["value"].as_f64().unwrap() * 0.6);
+    // A bad --time is refused before anything is written.
+    let out = nvcmp()
+        .args(["history", "add"])
+        .arg(&dir)
+        .arg("--history")
+        .arg(&hist)
+        .args(["--run", "r9", "--time", "yesterday"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("--time"), "{}", stderr(&out));
+}
+
+fn check_history(hist: &Path, cand: &Path, extra: &[&str]) -> (i32, Value) {
+    let out = nvcmp()
+        .args(["check", "--format", "json", "--history"])
+        .arg(hist)
+        .arg("--candidate")
+        .arg(cand)
+        .args(extra)
+        .output()
+        .unwrap();
+    let doc =
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", stderr(&out)));
+    (out.status.code().unwrap(), doc)
+}
+
+#[test]
+fn check_history_passes_no_change_and_fails_a_fifteen_percent_drop() {
+    let tmp = tempfile::tempdir().unwrap();
+    let hist = tmp.path().join("history");
+    make_history(tmp.path(), &hist, 12, None);
+    let same = write_run(&tmp.path().join("same"), |_| 1.0);
+    let (code, doc) = check_history(&hist, &same, &[]);
+    assert_eq!(code, 0, "{doc:#}");
+    assert_eq!(doc["status"], "pass");
+    assert_eq!(doc["window"], 10);
+    let findings = doc["findings"].as_array().unwrap();
+    assert_eq!(findings.len(), 6, "{doc:#}");
+    assert!(findings.iter().all(|f| f["window_runs"] == 10));
+
+    let slow = write_run(
+        &tmp.path().join("slow"),
+        |j| if j == 0 { 0.85 } else { 1.0 },
+    );
+    let (code, doc) = check_history(&hist, &slow, &[]);
+    assert_eq!(code, 1, "{doc:#}");
+    let reg: Vec<&Value> = doc["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["verdict"] == "regression")
+        .collect();
+    // randread IOPS, bandwidth and mean latency all moved.
+    assert_eq!(reg.len(), 3, "{doc:#}");
+    assert!(
+        reg.iter()
+            .all(|f| f["rw"] == "randread" && f["rule"] == "significant")
+    );
+    assert!(reg.iter().all(|f| f["candidate_is_change_point"] == true));
+    let iops = reg.iter().find(|f| f["metric"] == "iops").unwrap();
+    let pct = iops["change_pct"].as_f64().unwrap();
+    assert!((-17.0..=-13.0).contains(&pct), "{pct}");
+
+    // Against one run, and usage errors.
+    let (code, doc) = check_history(&hist, &same, &["--against", "run r3"]);
+    assert_eq!(code, 0, "{doc:#}");
+    assert_eq!(doc["findings"][0]["reference_run"], "r3");
+    let out = nvcmp()
+        .args(["check", "--history"])
+        .arg(&hist)
+        .arg("--candidate")
+        .arg(&same)
+        .args(["--against", "run nope"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("nope"), "{}", stderr(&out));
+}
+
+#[test]
+fn ingest_exports_bencher_and_github_action_benchmark_json() {
+    let run = fixture("check/run1");
+    let out = nvcmp()
+        .args(["ingest", "--format", "bmf"])
+        .arg(&run)
+        .output()
+        .unwrap();
+    assert_ok(&out);
+    let bmf: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let b = bmf.as_object().unwrap();
+    assert_eq!(b.len(), 2, "{bmf:#}");
+    let iops = &bmf["run1/randread 4k read QD1"]["iops"];
+    assert_eq!(iops["value"], template()["jobs"][0]["read"]["iops"]);
+    assert!(iops["lower_value"].as_f64() < iops["value"].as_f64());
+
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("gab.json");
+    let out = nvcmp()
+        .args(["ingest", "--format", "gab-smaller", "-o"])
+        .arg(&file)
+        .arg(&run)
+        .output()
+        .unwrap();
+    assert_ok(&out);
+    let gab: Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+    let entries = gab.as_array().unwrap();
+    // 2 workloads x (mean latency, p99).
+    assert_eq!(entries.len(), 4, "{gab:#}");
+    assert!(
+        entries
+            .iter()
+            .all(|e| e["unit"] == "ns" && e["value"].as_f64().unwrap() > 0.0)
+    );
+}
+
+#[test]
+fn label_lines_up_runs_from_differently_named_folders() {
+    let t = tempfile::tempdir().unwrap();
+    let hist = t.path().join("h");
+    for (run, folder) in [("r1", "check/run1"), ("r2", "check/run2")] {
+        let o = nvcmp()
+            .args([
+                "-q",
+                "history",
+                "add",
+                "--run",
+                run,
+                "--label",
+                "box",
+                "--history",
+            ])
+            .arg(&hist)
+            .arg(fixture(folder))
+            .output()
+            .unwrap();
+        assert_ok(&o);
+    }
+    let o = nvcmp()
+        .args(["history", "show", "--format", "json", "--history"])
+        .arg(&hist)
+        .output()
+        .unwrap();
+    assert_ok(&o);
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let series = v["series"].as_array().unwrap();
+    assert!(!series.is_empty());
+    // One config, two runs each: without --label they would be run1 and run2.
+    for s in series {
+        assert_eq!(s["config"], "box", "{s}");
+        assert_eq!(s["runs"].as_array().unwrap().len(), 2, "{s}");
+    }
+    let o = nvcmp()
+        .args(["check", "--label", "box", "--history"])
+        .arg(&hist)
+        .arg("--candidate")
+        .arg(fixture("check/regressed"))
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("0 missing"), "{out}{}", stderr(&o));
+    let o = nvcmp()
+        .args(["history", "add", "--label", " ", "--history"])
+        .arg(&hist)
+        .arg(fixture("check/run1"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--label"), "{}", stderr(&o));
+}
