@@ -103,6 +103,44 @@ pub struct Finding {
     pub fails: bool,
 }
 
+impl Finding {
+    /// The finding on one figure of `shape`: its two sides and the
+    /// decision on them, failing on a regression. No load point, sweep,
+    /// or spread: the callers that know them set them.
+    fn of(
+        shape: compare::workload::Shape,
+        (metric, better): (Metric, Better),
+        sides: &verdict::Sides,
+        d: &verdict::Decision,
+        threshold_pct: f64,
+    ) -> Finding {
+        Finding {
+            rw: shape.rw,
+            bs_bytes: shape.bs_bytes,
+            direction: shape.direction,
+            rwmixread: shape.rwmixread,
+            iodepth: None,
+            numjobs: None,
+            hosts: None,
+            sweep: None,
+            load_in_name: false,
+            metric,
+            better,
+            baseline: sides.baseline,
+            candidate: sides.candidate,
+            baseline_precision: sides.baseline_precision,
+            candidate_precision: sides.candidate_precision,
+            change_pct: d.change_pct,
+            threshold_pct,
+            verdict: d.verdict,
+            rule: d.rule,
+            p_value: d.p_value,
+            spread_source: None,
+            fails: d.verdict == Verdict::Regression,
+        }
+    }
+}
+
 /// What a whole-sweep finding gates.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -311,28 +349,13 @@ pub fn evaluate(cmp: &Comparison, opts: &CheckOptions) -> Report {
                 _ => false,
             };
             findings.push(Finding {
-                rw: w.rw.clone(),
-                bs_bytes: w.bs_bytes,
-                direction: w.direction,
-                rwmixread: w.rwmixread,
                 iodepth: Some(w.iodepth),
                 numjobs: Some(w.numjobs),
                 hosts: (w.hosts > 1).then_some(w.hosts),
-                sweep: None,
                 load_in_name: cmp.has_load_points(),
-                metric: m.metric,
-                better: m.better,
-                baseline: sides.baseline,
-                candidate: sides.candidate,
-                baseline_precision: sides.baseline_precision,
-                candidate_precision: sides.candidate_precision,
-                change_pct: d.change_pct,
-                threshold_pct,
-                verdict: d.verdict,
-                rule: d.rule,
-                p_value: d.p_value,
                 spread_source: d.p_value.and(bs.or(cs).map(|s| s.1)),
                 fails,
+                ..Finding::of(w.shape(), (m.metric, m.better), &sides, &d, threshold_pct)
             });
         }
     }
@@ -452,28 +475,16 @@ fn sweep_finding(
     let threshold_pct = opts.thresholds.for_metric(Metric::Iops);
     let d = verdict::decide(Better::Higher, sides, threshold_pct, opts.alpha, false);
     Finding {
-        rw: base.rw.clone(),
-        bs_bytes: base.bs_bytes,
-        direction: base.direction,
-        rwmixread: base.rwmixread,
-        iodepth: None,
-        numjobs: None,
-        hosts: None,
         sweep: Some(gate),
         load_in_name: true,
-        metric: Metric::Iops,
-        better: Better::Higher,
-        baseline: sides.baseline,
-        candidate: sides.candidate,
-        baseline_precision: sides.baseline_precision,
-        candidate_precision: sides.candidate_precision,
-        change_pct: d.change_pct,
-        threshold_pct,
-        verdict: d.verdict,
-        rule: d.rule,
         p_value: None,
-        spread_source: None,
-        fails: d.verdict == Verdict::Regression,
+        ..Finding::of(
+            base.shape(),
+            (Metric::Iops, Better::Higher),
+            sides,
+            &d,
+            threshold_pct,
+        )
     }
 }
 

@@ -96,20 +96,7 @@ pub fn run(args: Args, global: Global) -> anyhow::Result<u8> {
         )
         .into());
     }
-    let opts = IngestOptions {
-        label_by: args.label_by.into(),
-        manifest: args.manifest.clone(),
-    };
-    let ingested = ingest_paths(&args.paths, &opts, global)?;
-    report_problems(&ingested, global);
-
-    if ingested.rows.is_empty() {
-        return Err(CliError::usage(format!(
-            "nothing to write: no fio results found in {}",
-            join_paths(&args.paths)
-        ))
-        .into());
-    }
+    let ingested = ingest_rows(&args, global)?;
     match &args.output {
         Some(path) => dataset::write(&ingested.rows, path)?,
         None => {
@@ -132,9 +119,9 @@ pub fn run(args: Args, global: Global) -> anyhow::Result<u8> {
     Ok(exit::OK)
 }
 
-/// `--format bmf|gab|gab-smaller`: the measurements as a CI dashboard
-/// reads them, to -o FILE or stdout.
-fn run_export(args: &Args, export: ExportFormat, global: Global) -> anyhow::Result<u8> {
+/// Reads PATHs and says what went wrong; no rows at all is a usage error:
+/// there would be nothing to write.
+fn ingest_rows(args: &Args, global: Global) -> anyhow::Result<Ingested> {
     let opts = IngestOptions {
         label_by: args.label_by.into(),
         manifest: args.manifest.clone(),
@@ -148,6 +135,13 @@ fn run_export(args: &Args, export: ExportFormat, global: Global) -> anyhow::Resu
         ))
         .into());
     }
+    Ok(ingested)
+}
+
+/// `--format bmf|gab|gab-smaller`: the measurements as a CI dashboard
+/// reads them, to -o FILE or stdout.
+fn run_export(args: &Args, export: ExportFormat, global: Global) -> anyhow::Result<u8> {
+    let ingested = ingest_rows(args, global)?;
     let mut buf = Vec::new();
     crate::export::export(&ingested.rows, export, &mut buf)?;
     match &args.output {
