@@ -316,7 +316,17 @@ pub fn check(c: CheckHistory) -> anyhow::Result<u8> {
             }
         },
     };
-    let runs = read_history(c.history)?;
+    // A first CI run has no history yet: nothing to gate against, so every
+    // workload passes as new (said on stderr), instead of failing the job.
+    let runs = if c.history.exists() {
+        read_history(c.history)?
+    } else {
+        eprintln!(
+            "nvcmp: --history {}: no history yet; every workload is new (add this run with `nvcmp history add`)",
+            c.history.display()
+        );
+        Vec::new()
+    };
     let mut cand = load(c.candidate, "--candidate")?;
     relabel(&mut cand.rows, c.label)?;
     let opts = gate::GateOptions {

@@ -149,8 +149,6 @@ pub struct GateReport {
 pub enum GateError {
     #[error("--against run {0}: no run `{0}` in the history (see `nvcmp history show`)")]
     UnknownRun(String),
-    #[error("the history has no runs to compare with (add some with `nvcmp history add`)")]
-    EmptyHistory,
 }
 
 impl GateFinding {
@@ -209,7 +207,8 @@ pub fn gate(
     candidate: &[Row],
     opts: &GateOptions,
 ) -> Result<GateReport, GateError> {
-    let latest = runs.last().ok_or(GateError::EmptyHistory)?;
+    // An empty history (a first CI run): every workload is new.
+    let latest_rows: &[Row] = runs.last().map_or(&[], |r| r.rows.as_slice());
     if let Against::Run(id) = &opts.against
         && !runs.iter().any(|r| r.meta.id == *id)
     {
@@ -224,7 +223,7 @@ pub fn gate(
             None => unmatched(&c.key, Some(c.values.mean), Verdict::New, opts),
         })
         .collect();
-    let latest_keys = series::measure(&latest.rows, &opts.metrics);
+    let latest_keys = series::measure(latest_rows, &opts.metrics);
     for m in latest_keys
         .iter()
         .filter(|m| !cand.iter().any(|c| c.key == m.key))

@@ -214,8 +214,9 @@ struct Block {
 }
 
 /// Which percentile block the `|` lines belong to.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
 enum PctBlock {
+    #[default]
     None,
     /// clat percentiles, ns per printed unit.
     Clat(f64),
@@ -260,185 +261,223 @@ fn trailing_host(line: &str) -> Option<&str> {
 }
 
 fn parse(text: &str) -> Result<Doc, ReadError> {
-    let mut doc = Doc::default();
-    let mut block: Option<Block> = None;
-    let mut pct = PctBlock::None;
-    let mut pending_host: Option<String> = None;
-
+    let mut p = Parser::default();
     for raw in text.lines() {
-        let raw = raw.trim_end_matches('\r');
+        p.line(raw.trim_end_matches('\r'))?;
+    }
+    p.end_block();
+    Ok(p.doc)
+}
+
+/// The text report read line by line: the document so far, the job block
+/// being read, whether percentile lines follow, and a client's host name
+/// waiting for the job block it introduces.
+#[derive(Default)]
+struct Parser {
+    doc: Doc,
+    block: Option<Block>,
+    pct: PctBlock,
+    pending_host: Option<String>,
+}
+
+impl Parser {
+    fn end_block(&mut self) {
+        if let Some(b) = self.block.take() {
+            self.doc.blocks.push(b);
+        }
+    }
+
+    fn line(&mut self, raw: &str) -> Result<(), ReadError> {
         let (host, line) = strip_host(raw);
         if let Some(h) = host {
-            pending_host = Some(h.to_string());
+            self.pending_host = Some(h.to_string());
         }
         let t = line.trim();
-
         if t.starts_with('|') {
-            if let (PctBlock::Clat(mult), Some(b)) = (pct, block.as_mut())
-                && !b.in_mixed
-                && let Some(d) = b.dirs.last_mut()
-            {
-                parse_percentile_line(t, mult, &mut d.clat_pct)
-                    .ok_or_else(|| malformed(format!("bad percentile line `{t}`")))?;
-            }
-            continue;
+            return self.percentile_line(t);
         }
-        pct = PctBlock::None;
-
+        self.pct = PctBlock::None;
         if let Some(i) = line.find(": (groupid=") {
-            if let Some(b) = block.take() {
-                doc.blocks.push(b);
-            }
-            let name = line[..i].trim().to_string();
-            let rest = &line[i..];
-            let group = field_u64(rest, "groupid=").unwrap_or(0) as u32;
-            let jobs = field_u64(rest, "jobs=")
-                .and_then(|j| u32::try_from(j).ok())
-                .unwrap_or(1);
-            let error = field(rest, "err=")
-                .and_then(|e| e.split_whitespace().next())
-                .and_then(|e| e.trim_end_matches(':').parse::<i64>().ok())
-                .ok_or_else(|| malformed(format!("job {name}: no `err=` in its status line")))?;
-            let verror = rest
-                .find("err=")
-                .map(|i| &rest[i..])
-                .and_then(|e| e.split_once(" ("))
-                .and_then(|(_, v)| v.split_once("): pid="))
-                .map(|(v, _)| v.to_string())
-                .unwrap_or_default();
-            let aggregate = name == "All clients";
-            block = Some(Block {
-                host: if aggregate { None } else { pending_host.take() },
-                name,
-                group,
-                jobs: jobs.max(1),
-                error,
-                verror,
-                aggregate,
-                ..Block::default()
-            });
-            continue;
+            self.end_block();
+            self.block = Some(self.job_status(line[..i].trim(), &line[i..])?);
+            return Ok(());
         }
         if let Some(i) = line.find(": (g=")
             && line.contains("rw=")
         {
-            doc.headers.push(parse_header(
-                line[..i].trim(),
-                &line[i..],
-                pending_host.take(),
-            ));
-            continue;
+            let host = self.pending_host.take();
+            self.doc
+                .headers
+                .push(parse_header(line[..i].trim(), &line[i..], host));
+            return Ok(());
         }
+        if self.document_line(t) {
+            return Ok(());
+        }
+        if let Some(h) = trailing_host(t) {
+            self.pending_host = Some(h.to_string());
+        }
+        match self.block.as_mut() {
+            Some(b) => {
+                let (warning, pct) = block_line(b, t)?;
+                self.doc.warnings.extend(warning);
+                self.pct = pct.unwrap_or(self.pct);
+                Ok(())
+            }
+            None => Ok(()),
+        }
+    }
+
+    /// `| 1.00th=[  221], ...` under a `clat percentiles` line.
+    fn percentile_line(&mut self, t: &str) -> Result<(), ReadError> {
+        if let (PctBlock::Clat(mult), Some(b)) = (self.pct, self.block.as_mut())
+            && !b.in_mixed
+            && let Some(d) = b.dirs.last_mut()
+        {
+            parse_percentile_line(t, mult, &mut d.clat_pct)
+                .ok_or_else(|| malformed(format!("bad percentile line `{t}`")))?;
+        }
+        Ok(())
+    }
+
+    /// `name: (groupid=0, jobs=1): err= 0: pid=...`: a job block starts.
+    fn job_status(&mut self, name: &str, rest: &str) -> Result<Block, ReadError> {
+        let group = field_u64(rest, "groupid=").unwrap_or(0) as u32;
+        let jobs = field_u64(rest, "jobs=")
+            .and_then(|j| u32::try_from(j).ok())
+            .unwrap_or(1);
+        let error = field(rest, "err=")
+            .and_then(|e| e.split_whitespace().next())
+            .and_then(|e| e.trim_end_matches(':').parse::<i64>().ok())
+            .ok_or_else(|| malformed(format!("job {name}: no `err=` in its status line")))?;
+        let verror = rest
+            .find("err=")
+            .map(|i| &rest[i..])
+            .and_then(|e| e.split_once(" ("))
+            .and_then(|(_, v)| v.split_once("): pid="))
+            .map(|(v, _)| v.to_string())
+            .unwrap_or_default();
+        let aggregate = name == "All clients";
+        Ok(Block {
+            host: if aggregate {
+                None
+            } else {
+                self.pending_host.take()
+            },
+            name: name.to_string(),
+            group,
+            jobs: jobs.max(1),
+            error,
+            verror,
+            aggregate,
+            ..Block::default()
+        })
+    }
+
+    /// Lines about the whole report: the client header with fio's version
+    /// and OS, a bare `fio-3.33`, the group summaries that end a block.
+    fn document_line(&mut self, t: &str) -> bool {
         if t.starts_with("hostname=") && t.contains(", os=") {
             if let Some(v) = field(t, "fio=") {
-                doc.version = v.to_string();
+                self.doc.version = v.to_string();
             }
-            doc.os = field(t, "os=").map(|o| o.to_ascii_lowercase());
-            continue;
+            self.doc.os = field(t, "os=").map(|o| o.to_ascii_lowercase());
+            return true;
         }
-        if doc.version.is_empty()
+        if self.doc.version.is_empty()
             && t.starts_with("fio-")
             && !t.contains(' ')
             && t[4..].starts_with(|c: char| c.is_ascii_digit())
         {
-            doc.version = t.to_string();
-            continue;
+            self.doc.version = t.to_string();
+            return true;
         }
         if t.starts_with("Run status group") || t.starts_with("Disk stats") {
-            if let Some(b) = block.take() {
-                doc.blocks.push(b);
-            }
-            continue;
+            self.end_block();
+            return true;
         }
-        if let Some(h) = trailing_host(t) {
-            pending_host = Some(h.to_string());
-        }
-        let Some(b) = block.as_mut() else { continue };
-        if t.starts_with("mixed:") {
-            doc.warnings.push(format!(
-                "job {}: unified_rw_reporting `mixed` figures not read (the read/write rows are)",
-                b.name
-            ));
-            b.in_mixed = true;
-            b.saw_mixed = true;
-            continue;
-        }
-        if let Some(d) = parse_direction_line(t, &b.name)? {
-            b.dirs.push(d);
-            b.in_mixed = false;
-            continue;
-        }
-        if b.in_mixed {
-            continue;
-        }
-        if let Some((kind, l)) = parse_lat_line(t)? {
-            if let Some(d) = b.dirs.last_mut() {
-                match kind {
-                    "slat" => d.slat = Some(l),
-                    "clat" => d.clat = Some(l),
-                    _ => d.lat = Some(l),
-                }
-            }
-            continue;
-        }
-        if t.contains("percentiles (") {
-            let unit = t
-                .rfind('(')
-                .map(|i| &t[i + 1..])
-                .and_then(|u| u.split(')').next())
-                .and_then(time_unit_ns);
-            pct = match unit {
-                Some(m) if t.starts_with("clat percentiles") => PctBlock::Clat(m),
-                _ => PctBlock::Other,
-            };
-            continue;
-        }
-        if t.starts_with("bw (") && t.contains("avg=") {
-            if let Some(d) = b.dirs.last_mut() {
-                d.bw_samples = Some(parse_bw_samples(t).ok_or_else(|| {
-                    malformed(format!("job {}: bad bandwidth samples line `{t}`", b.name))
-                })?);
-            }
-            continue;
-        }
-        if t.starts_with("iops") && t.contains("avg=") {
-            if let Some(d) = b.dirs.last_mut() {
-                d.iops_samples = Some(Samples {
-                    n: field_u64(t, "samples="),
-                    mean: field_f64(t, "avg=").ok_or_else(|| {
-                        malformed(format!("job {}: bad iops samples line", b.name))
-                    })?,
-                    stddev: field_f64(t, "stdev=").unwrap_or(0.0),
-                });
-            }
-            continue;
-        }
-        if t.starts_with("cpu") && t.contains("usr=") {
-            b.usr = field_f64(t, "usr=");
-            b.sys = field_f64(t, "sys=");
-            continue;
-        }
-        if let Some(rest) = t.strip_prefix("steadystate") {
-            b.steady = steady::from_text(rest);
-            continue;
-        }
-        if let Some(rest) = t.strip_prefix("IO depths") {
-            b.depths = rest
-                .trim_start()
-                .strip_prefix(':')
-                .and_then(depth::parse_text);
-            continue;
-        }
-        if t.starts_with("issued") && t.contains("total=") {
-            b.issued = parse_counts(t, "total=");
-            b.short = parse_counts(t, "short=");
-            continue;
-        }
+        false
     }
-    if let Some(b) = block.take() {
-        doc.blocks.push(b);
+}
+
+/// One line inside a job block. Returns a warning to keep, and what the
+/// lines after it are when it opens a percentile list.
+fn block_line(b: &mut Block, t: &str) -> Result<(Option<String>, Option<PctBlock>), ReadError> {
+    if t.starts_with("mixed:") {
+        b.in_mixed = true;
+        b.saw_mixed = true;
+        let w = format!(
+            "job {}: unified_rw_reporting `mixed` figures not read (the read/write rows are)",
+            b.name
+        );
+        return Ok((Some(w), None));
     }
-    Ok(doc)
+    if let Some(d) = parse_direction_line(t, &b.name)? {
+        b.dirs.push(d);
+        b.in_mixed = false;
+        return Ok((None, None));
+    }
+    if b.in_mixed {
+        return Ok((None, None));
+    }
+    if let Some((kind, l)) = parse_lat_line(t)? {
+        if let Some(d) = b.dirs.last_mut() {
+            match kind {
+                "slat" => d.slat = Some(l),
+                "clat" => d.clat = Some(l),
+                _ => d.lat = Some(l),
+            }
+        }
+        return Ok((None, None));
+    }
+    if t.contains("percentiles (") {
+        let unit = t
+            .rfind('(')
+            .map(|i| &t[i + 1..])
+            .and_then(|u| u.split(')').next())
+            .and_then(time_unit_ns);
+        let pct = match unit {
+            Some(m) if t.starts_with("clat percentiles") => PctBlock::Clat(m),
+            _ => PctBlock::Other,
+        };
+        return Ok((None, Some(pct)));
+    }
+    job_figures_line(b, t)?;
+    Ok((None, None))
+}
+
+/// Samples, CPU, steady state, depths and issued counts of a job block.
+fn job_figures_line(b: &mut Block, t: &str) -> Result<(), ReadError> {
+    if t.starts_with("bw (") && t.contains("avg=") {
+        if let Some(d) = b.dirs.last_mut() {
+            d.bw_samples = Some(parse_bw_samples(t).ok_or_else(|| {
+                malformed(format!("job {}: bad bandwidth samples line `{t}`", b.name))
+            })?);
+        }
+    } else if t.starts_with("iops") && t.contains("avg=") {
+        if let Some(d) = b.dirs.last_mut() {
+            d.iops_samples = Some(Samples {
+                n: field_u64(t, "samples="),
+                mean: field_f64(t, "avg=")
+                    .ok_or_else(|| malformed(format!("job {}: bad iops samples line", b.name)))?,
+                stddev: field_f64(t, "stdev=").unwrap_or(0.0),
+            });
+        }
+    } else if t.starts_with("cpu") && t.contains("usr=") {
+        b.usr = field_f64(t, "usr=");
+        b.sys = field_f64(t, "sys=");
+    } else if let Some(rest) = t.strip_prefix("steadystate") {
+        b.steady = steady::from_text(rest);
+    } else if let Some(rest) = t.strip_prefix("IO depths") {
+        b.depths = rest
+            .trim_start()
+            .strip_prefix(':')
+            .and_then(depth::parse_text);
+    } else if t.starts_with("issued") && t.contains("total=") {
+        b.issued = parse_counts(t, "total=");
+        b.short = parse_counts(t, "short=");
+    }
+    Ok(())
 }
 
 /// `total=11589,4979,0,0` (3.x) or `total=r=77805/w=0/d=0` (2.x).

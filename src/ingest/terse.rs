@@ -29,7 +29,7 @@
 //! the line does not say which, so they are read as clat.
 
 use super::depth;
-use super::jobname::guess_from_name;
+use super::jobname::{NameGuess, guess_from_name};
 use super::{Parsed, ReadError, Reader};
 use crate::model::{Direction, Row, os};
 use crate::units::parse_size;
@@ -367,10 +367,39 @@ fn job_rows(
         ));
     }
     let guess = guess_from_name(name);
-    let did: Vec<Direction> = job.rows.iter().map(|r| r.direction).collect();
     let mut notes = Vec::new();
+    let rw = rw_of(job, &guess, &mut notes);
+    let bs_by_dir = block_sizes(job, &guess, &mut notes);
+    let iodepth = iodepth_of(job, &guess, &mut notes);
+    let numjobs = match (clones, guess.numjobs) {
+        (1, Some(n)) => {
+            notes.push(format!("numjobs={n} from the job name"));
+            n
+        }
+        (n, _) => {
+            notes.push(format!("numjobs={n} from the lines of this job"));
+            n as u32
+        }
+    };
+    say(format!(
+        "job `{name}`: terse output names no job options: {}; engine unknown",
+        notes.join(", ")
+    ));
+    for (mut r, bs) in job.rows.iter().cloned().zip(bs_by_dir) {
+        r.rw = rw.clone();
+        r.bs_bytes = bs;
+        r.iodepth = iodepth;
+        r.numjobs = numjobs;
+        r.effective_iodepth = depth::effective(&r.engine, iodepth, Some(&job.depths));
+        rows.push(r);
+    }
+}
 
-    let rw = match guess.rw {
+/// Terse names no options: rw from the job name when it fits the
+/// directions that did I/O, else from those directions.
+fn rw_of(job: &Line, guess: &NameGuess, notes: &mut Vec<String>) -> String {
+    let did: Vec<Direction> = job.rows.iter().map(|r| r.direction).collect();
+    match guess.rw {
         Some(rw) if did.iter().all(|d| rw_directions(rw).contains(d)) => {
             notes.push(format!("rw={rw} from the job name"));
             rw.to_string()
@@ -391,17 +420,18 @@ fn job_rows(
             });
             rw.to_string()
         }
-    };
+    }
+}
 
+/// Each direction's block size: the name's when the mean I/O size agrees
+/// with it (the measured size is rounded from truncated KiB and iops),
+/// else the measured one. Said once when all directions agree.
+fn block_sizes(job: &Line, guess: &NameGuess, notes: &mut Vec<String>) -> Vec<u64> {
     let named_bs = guess.bs.as_deref().and_then(parse_size);
-    let mut bs_by_dir = Vec::new();
-    // (direction, how it was found); said once when all directions agree.
+    let mut sizes = Vec::new();
     let mut bs_notes: Vec<(Direction, String)> = Vec::new();
     for r in &job.rows {
-        let measured = mean_io_size(r);
-        // The name wins when the measurement agrees with it: the measured
-        // size is rounded from truncated KiB and iops.
-        let (bs, note) = match (named_bs, measured) {
+        let (bs, note) = match (named_bs, mean_io_size(r)) {
             (Some(n), Some(m)) if (m as f64 - n as f64).abs() <= 0.05 * n as f64 => {
                 (n, format!("bs={n} from the job name"))
             }
@@ -413,7 +443,7 @@ fn job_rows(
             (None, Some(m)) => (m, format!("bs={m} from the mean I/O size")),
             (None, None) => (0, "bs unknown (too few I/Os to tell)".to_string()),
         };
-        bs_by_dir.push(bs);
+        sizes.push(bs);
         bs_notes.push((r.direction, note));
     }
     if bs_notes.iter().all(|(_, n)| *n == bs_notes[0].1) {
@@ -421,52 +451,24 @@ fn job_rows(
     } else {
         notes.extend(bs_notes.iter().map(|(d, n)| format!("{d} {n}")));
     }
+    sizes
+}
 
-    let iodepth = match guess.iodepth {
-        Some(d) => {
-            notes.push(format!("iodepth={d} from the job name"));
-            d
-        }
-        None => {
-            // The bucket most I/Os were submitted at: a power of two at or
-            // below the real iodepth.
-            let (k, _) = job
-                .depths
-                .iter()
-                .enumerate()
-                .fold(
-                    (0, -1.0),
-                    |best, (k, &v)| if v > best.1 { (k, v) } else { best },
-                );
-            let d = depth::BUCKETS[k];
-            notes.push(format!("iodepth={d} from fio's I/O depth distribution"));
-            d
-        }
-    };
-
-    let numjobs = match (clones, guess.numjobs) {
-        (1, Some(n)) => {
-            notes.push(format!("numjobs={n} from the job name"));
-            n
-        }
-        (n, _) => {
-            notes.push(format!("numjobs={n} from the lines of this job"));
-            n as u32
-        }
-    };
-
-    say(format!(
-        "job `{name}`: terse output names no job options: {}; engine unknown",
-        notes.join(", ")
-    ));
-    for (mut r, bs) in job.rows.iter().cloned().zip(bs_by_dir) {
-        r.rw = rw.clone();
-        r.bs_bytes = bs;
-        r.iodepth = iodepth;
-        r.numjobs = numjobs;
-        r.effective_iodepth = depth::effective(&r.engine, iodepth, Some(&job.depths));
-        rows.push(r);
+/// The name's iodepth, else the depth bucket most I/Os were submitted at
+/// (a power of two at or below the real iodepth).
+fn iodepth_of(job: &Line, guess: &NameGuess, notes: &mut Vec<String>) -> u32 {
+    if let Some(d) = guess.iodepth {
+        notes.push(format!("iodepth={d} from the job name"));
+        return d;
     }
+    let (k, _) =
+        job.depths.iter().enumerate().fold(
+            (0, -1.0),
+            |best, (k, &v)| if v > best.1 { (k, v) } else { best },
+        );
+    let d = depth::BUCKETS[k];
+    notes.push(format!("iodepth={d} from fio's I/O depth distribution"));
+    d
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@ mod analyze;
 mod browser;
 mod charts;
 mod check;
+mod ci_docs;
 mod common;
 mod history;
 mod ingest;
