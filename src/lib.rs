@@ -25,6 +25,7 @@ pub mod model;
 pub mod publish;
 pub mod render;
 pub mod run;
+pub mod timeseries;
 pub mod units;
 
 pub use model::{Direction, Row, Skipped, Warning};

@@ -3,12 +3,16 @@
 //! `analyze` and `check` print the same way.
 
 use std::io::{IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
 
 use super::{CliError, Global, LabelByArg, exit};
 use crate::dataset::{self, FileFormat};
 use crate::export::ExportFormat;
+use crate::ingest::series::{self, Streamed};
 use crate::ingest::{self, IngestOptions, Ingested, Progress};
+use crate::timeseries::file::SeriesWriter;
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = "\
@@ -18,7 +22,11 @@ Examples:
   nvcmp ingest a.json b.txt --format csv      any files, csv on stdout
   nvcmp ingest results/ --format bmf          Bencher Metric Format (bencher run --adapter json)
   nvcmp ingest results/ --format gab          github-action-benchmark, tool: customBiggerIsBetter
-  nvcmp ingest results/ --format gab-smaller  github-action-benchmark, tool: customSmallerIsBetter")]
+  nvcmp ingest results/ --format gab-smaller  github-action-benchmark, tool: customSmallerIsBetter
+  nvcmp ingest results/ --series series.parquet
+                                             fio's bw/iops/lat/hist logs over time
+  nvcmp ingest results/ -o d.parquet --series s.csv
+                                             both datasets")]
 pub struct Args {
     /// Result files or folders (walked recursively).
     #[arg(value_name = "PATH")]
@@ -30,6 +38,7 @@ pub struct Args {
     /// bmf (Bencher), gab / gab-smaller (github-action-benchmark's custom JSON, one file per
     /// direction of "better").
     #[arg(long, value_enum, value_name = "FORMAT")]
+    #[arg(long, value_enum, value_name = "FORMAT")]
     pub format: Option<FormatArg>,
     /// What the `label` column (the configuration) is taken from.
     #[arg(long, value_enum, default_value = "dir", value_name = "FROM")]
@@ -40,6 +49,13 @@ pub struct Args {
     /// Exit 2 when any file is skipped.
     #[arg(long)]
     pub strict: bool,
+    /// Write fio's log files (write_bw_log, write_iops_log, write_lat_log,
+    /// write_hist_log) found under the PATHs as a long time-series dataset:
+    /// one row per logged value (per percentile for histogram logs), in
+    /// bytes/s, IO/s and ns. Format by extension: .parquet, .csv, .ndjson.
+    /// Alone, it writes only the series; add -o or --format for the results too.
+    #[arg(long, value_name = "FILE")]
+    pub series: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -75,39 +91,43 @@ pub fn run(args: Args, global: Global) -> anyhow::Result<u8> {
         )
         .into());
     }
-    let chosen = match args.format.map(FormatArg::dataset) {
-        Some(Err(export)) => return run_export(&args, export, global),
-        Some(Ok(f)) => Some(f),
-        None => None,
-    };
-    let format: FileFormat = match (chosen, &args.output) {
-        (Some(f), _) => f,
-        (None, Some(path)) => FileFormat::from_path(path).ok_or_else(|| {
-            CliError::usage(format!(
-                "{}: unknown extension; use .parquet, .csv, .json or .ndjson, or --format",
-                path.display()
-            ))
-        })?,
-        (None, None) => FileFormat::Ndjson,
-    };
-    if args.output.is_none() && format.is_binary() && std::io::stdout().is_terminal() {
+    if let Some(Err(export)) = args.format.map(FormatArg::dataset) {
+        return run_export(&args, export, global);
+    }
+    let format = dataset_format(&args)?;
+    check_series_path(args.series.as_deref())?;
+    // `--series` alone is asked for the series only: no result rows on stdout.
+    let write_rows = args.series.is_none() || args.output.is_some() || args.format.is_some();
+    if write_rows && args.output.is_none() && format.is_binary() && std::io::stdout().is_terminal()
+    {
         return Err(CliError::usage(
             "refusing to write parquet to a terminal; use -o FILE or redirect stdout",
         )
         .into());
     }
-    let ingested = ingest_rows(&args, global)?;
-    match &args.output {
-        Some(path) => dataset::write(&ingested.rows, path)?,
-        None => {
-            let stdout = std::io::stdout();
-            let mut w = std::io::BufWriter::new(stdout.lock());
-            dataset::write_to(&ingested.rows, format, &mut w)?;
-            w.flush()?;
-        }
+    let ingested = read_paths(&args, global)?;
+    let streamed = match &args.series {
+        Some(path) => Some(write_series(&ingested, path, global)?),
+        None => None,
+    };
+    let series_rows = streamed.as_ref().map_or(0, |s| s.rows);
+    if ingested.rows.is_empty() && series_rows == 0 {
+        let what = if args.series.is_some() {
+            "fio results or logs"
+        } else {
+            "fio results"
+        };
+        return Err(CliError::usage(format!(
+            "nothing to write: no {what} found in {}",
+            join_paths(&args.paths)
+        ))
+        .into());
+    }
+    if write_rows && !ingested.rows.is_empty() {
+        write_dataset(&ingested, args.output.as_deref(), format)?;
     }
     if !global.quiet {
-        eprintln!("{}", summary(&ingested));
+        eprintln!("{}", summary_with(&ingested, streamed.as_ref()));
     }
     if args.strict && !ingested.skipped.is_empty() {
         eprintln!(
@@ -119,15 +139,22 @@ pub fn run(args: Args, global: Global) -> anyhow::Result<u8> {
     Ok(exit::OK)
 }
 
-/// Reads PATHs and says what went wrong; no rows at all is a usage error:
-/// there would be nothing to write.
-fn ingest_rows(args: &Args, global: Global) -> anyhow::Result<Ingested> {
+/// Reads PATHs as `--label-by` and `--manifest` say, and says what went
+/// wrong.
+fn read_paths(args: &Args, global: Global) -> anyhow::Result<Ingested> {
     let opts = IngestOptions {
         label_by: args.label_by.into(),
         manifest: args.manifest.clone(),
     };
     let ingested = ingest_paths(&args.paths, &opts, global)?;
     report_problems(&ingested, global);
+    Ok(ingested)
+}
+
+/// [`read_paths`], where no rows at all is a usage error: there would be
+/// nothing to write.
+fn ingest_rows(args: &Args, global: Global) -> anyhow::Result<Ingested> {
+    let ingested = read_paths(args, global)?;
     if ingested.rows.is_empty() {
         return Err(CliError::usage(format!(
             "nothing to write: no fio results found in {}",
@@ -159,6 +186,67 @@ fn run_export(args: &Args, export: ExportFormat, global: Global) -> anyhow::Resu
     Ok(exit::OK)
 }
 
+fn dataset_format(args: &Args) -> Result<FileFormat, CliError> {
+    Ok(match (args.format, &args.output) {
+        (Some(f), _) => f
+            .dataset()
+            .map_err(|_| CliError::usage("--format: an export is not a dataset format"))?,
+        (None, Some(path)) => FileFormat::from_path(path).ok_or_else(|| {
+            CliError::usage(format!(
+                "{}: unknown extension; use .parquet, .csv, .json or .ndjson, or --format",
+                path.display()
+            ))
+        })?,
+        (None, None) => FileFormat::Ndjson,
+    })
+}
+
+fn check_series_path(path: Option<&Path>) -> Result<(), CliError> {
+    match path.map(|p| (p, FileFormat::from_path(p))) {
+        Some((p, None | Some(FileFormat::Json))) => Err(CliError::usage(format!(
+            "--series {}: unknown extension; use .parquet, .csv or .ndjson",
+            p.display()
+        ))),
+        _ => Ok(()),
+    }
+}
+
+fn write_dataset(
+    ingested: &Ingested,
+    output: Option<&Path>,
+    format: FileFormat,
+) -> anyhow::Result<()> {
+    match output {
+        Some(path) => dataset::write(&ingested.rows, path),
+        None => {
+            let stdout = std::io::stdout();
+            let mut w = std::io::BufWriter::new(stdout.lock());
+            dataset::write_to(&ingested.rows, format, &mut w)?;
+            w.flush()?;
+            Ok(())
+        }
+    }
+}
+
+/// Streams every log into the series file; prints the logs' warnings.
+fn write_series(ingested: &Ingested, path: &Path, global: Global) -> anyhow::Result<Streamed> {
+    let plan = series::plan(ingested);
+    let mut writer = SeriesWriter::create(path)?;
+    let streamed = series::stream_logs(&plan, &mut |logs, rows| writer.write(logs, rows))
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    writer
+        .finish()
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    if !global.quiet {
+        let stderr = std::io::stderr();
+        let mut err = stderr.lock();
+        for w in &streamed.warnings {
+            let _ = writeln!(err, "nvcmp: {w}");
+        }
+    }
+    Ok(streamed)
+}
+
 /// Runs the ingest with a progress bar when it is worth one (many files,
 /// stderr a terminal, not --quiet).
 pub fn ingest_paths(
@@ -175,12 +263,29 @@ pub fn ingest_paths(
 
 /// `ingested N files, R rows, S skipped`.
 pub fn summary(ingested: &Ingested) -> String {
-    format!(
+    summary_with(ingested, None)
+}
+
+/// [`summary`], then what became of fio's logs: `; L logs, N series rows`
+/// when they were read, a hint when they were found but not asked for.
+pub fn summary_with(ingested: &Ingested, streamed: Option<&Streamed>) -> String {
+    let mut line = format!(
         "ingested {} files, {} rows, {} skipped",
         ingested.files_read,
         ingested.rows.len(),
         ingested.skipped.len()
-    )
+    );
+    match streamed {
+        Some(s) => line += &format!("; {} logs, {} series rows", s.logs_read, s.rows),
+        None if !ingested.logs.is_empty() => {
+            line += &format!(
+                "; {} fio logs not read (--series FILE reads them)",
+                ingested.logs.len()
+            );
+        }
+        None => {}
+    }
+    line
 }
 
 /// Prints each skipped file and each warning on stderr, one line each:

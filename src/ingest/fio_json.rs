@@ -295,7 +295,7 @@ pub fn job_set(doc: &FioOutput) -> Vec<(String, i64, Option<String>, Option<i64>
 }
 
 impl FioOutput {
-    fn all_jobs(&self) -> impl Iterator<Item = &Job> {
+    pub(crate) fn all_jobs(&self) -> impl Iterator<Item = &Job> {
         self.jobs
             .iter()
             .flatten()
@@ -318,7 +318,7 @@ impl FioOutput {
     }
 }
 
-const AGGREGATE_NAME: &str = "All clients";
+pub(crate) const AGGREGATE_NAME: &str = "All clients";
 
 /// Converts one document to rows (`source` and `label` left empty).
 pub fn to_parsed(doc: &FioOutput) -> Parsed {

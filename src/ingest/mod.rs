@@ -6,14 +6,18 @@
 //! segment kind -> label, manifest overrides and sidecars -> rows.
 //! Files are processed in parallel; a file that fails is listed in
 //! [`Ingested::skipped`] with a one-line reason and never stops the others.
+//! fio's log files are found by the same walk but are series inputs, read
+//! by [`series`] into the time-series dataset.
 
 pub mod decode;
 pub mod depth;
 pub mod fio_json;
+pub mod fio_log;
 mod jobname;
 pub mod manifest;
 pub mod normal;
 mod pipeline;
+pub mod series;
 pub mod steady;
 pub mod terse;
 
@@ -89,4 +93,15 @@ pub struct Ingested {
     pub files_read: usize,
     /// Display order, baseline and other settings from the manifest.
     pub manifest: manifest::Manifest,
+    /// fio logs found next to the results (bw/iops/lat/hist): not results,
+    /// never skipped; [`series`] reads them.
+    pub logs: Vec<FoundLog>,
+}
+
+/// A fio log file found under the given paths.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FoundLog {
+    pub path: PathBuf,
+    /// Default label: the folder, as for result files.
+    pub dir_label: String,
 }

@@ -10,10 +10,11 @@ use rayon::prelude::*;
 
 use super::decode::{self, SegmentKind};
 use super::fio_json;
+use super::fio_log::LogName;
 use super::manifest::{self, MANIFEST_NAME, Manifest, SIDECAR_SUFFIX};
 use super::normal::NormalReader;
 use super::terse::TerseReader;
-use super::{IngestOptions, Ingested, LabelBy, Parsed, ReadError, Reader};
+use super::{FoundLog, IngestOptions, Ingested, LabelBy, Parsed, ReadError, Reader};
 use crate::model::{Skipped, Warning};
 
 /// Progress of a long ingest (the CLI shows a bar); all methods optional.
@@ -50,6 +51,15 @@ pub fn ingest_with_progress(
         let mut seen = std::collections::HashSet::new();
         inputs.retain(|i| seen.insert(i.path.canonicalize().unwrap_or_else(|_| i.path.clone())));
     }
+    // fio's logs are series inputs (read by `series`), never results nor skips.
+    let (logs, inputs): (Vec<Input>, Vec<Input>) = inputs.into_iter().partition(Input::is_log);
+    out.logs = logs
+        .into_iter()
+        .map(|i| FoundLog {
+            path: i.path,
+            dir_label: i.dir_label,
+        })
+        .collect();
     out.manifest = load_manifests(paths, opts)?;
 
     progress.start(inputs.len());
@@ -89,6 +99,14 @@ struct Input {
     path: PathBuf,
     /// Default label (`LabelBy::Dir`).
     dir_label: String,
+}
+
+impl Input {
+    fn is_log(&self) -> bool {
+        self.path
+            .file_name()
+            .is_some_and(|n| LogName::parse(&n.to_string_lossy()).is_some())
+    }
 }
 
 struct FileResult {

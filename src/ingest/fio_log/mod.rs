@@ -1,0 +1,182 @@
+//! fio's log files (`write_bw_log`, `write_iops_log`, `write_lat_log`,
+//! `write_hist_log`; HOWTO "Log File Formats", iolog.c `flush_samples`):
+//! one file in, [`SeriesRow`]s in SI base units out, streamed in blocks so
+//! a log of millions of lines is never held whole.
+//!
+//! Units, from fio's `stat.c`: averaged bw rows (`log_avg_msec`) are KiB/s
+//! (`delta * 1000 / spent / 1024`); per-I/O bw rows are bytes per ms, i.e.
+//! 1000 B/s (`bytes * 1000000 / nsec`); per-I/O iops rows are 1 per I/O;
+//! latencies are ns in fio 3.x and us in 2.x. Averaged rows carry bs and
+//! offset 0, which is how a log without its result file shows it was
+//! averaged. A malformed line is a warning naming its line; the rest of
+//! the file is kept.
+
+pub mod hist;
+pub mod layout;
+pub mod name;
+mod parse;
+
+use std::io::Read;
+use std::path::Path;
+
+use crate::timeseries::{Kind, SeriesRow};
+
+pub use layout::{Hints, Layout};
+pub use name::LogName;
+pub(crate) use parse::{parse_i64, parse_prio, parse_u64};
+
+/// What is known about a log before reading it (from its name and the
+/// result file of its run).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LogContext {
+    /// Index of the log in `Series::logs`, copied to each row.
+    pub log: u32,
+    pub kind: Kind,
+    /// Column hints from the run's options and fio version.
+    pub hints: Hints,
+    /// `log_avg_msec` > 0 (bw, iops, lat logs) when the options are known.
+    pub averaged: Option<bool>,
+    /// `log_max_value=1` / `log_window_value=max`: the value column is the
+    /// window maximum.
+    pub max_only: bool,
+    /// `log_unix_epoch` / `log_alternate_epoch` when the options are known.
+    pub unix_epoch: Option<bool>,
+    /// 1 for fio 3.x latencies (ns), 1000 for fio 2.x (us).
+    pub lat_unit_ns: f64,
+}
+
+impl LogContext {
+    /// Nothing known but the kind: fio 3.x, layout from the lines.
+    pub fn new(log: u32, kind: Kind) -> LogContext {
+        LogContext {
+            log,
+            kind,
+            hints: Hints::default(),
+            averaged: None,
+            max_only: false,
+            unix_epoch: None,
+            lat_unit_ns: 1.0,
+        }
+    }
+}
+
+/// Why a log could not be read at all.
+#[derive(Debug, thiserror::Error)]
+pub enum LogError {
+    #[error("cannot read: {0}")]
+    Io(#[from] std::io::Error),
+    #[error(
+        "compressed log (log_store_compressed=1) holds fio's in-memory samples, not text; \
+         inflate it with `fio --inflate-log=FILE > FILE.log` and read that"
+    )]
+    Compressed,
+    #[error("binary data (NUL byte at offset {0}), not a fio log")]
+    Binary(usize),
+    #[error("line {line}: {fields} fields fit no fio log layout")]
+    NoLayout { line: usize, fields: usize },
+    /// The sink (a file being written) failed.
+    #[error(transparent)]
+    Sink(anyhow::Error),
+}
+
+/// Why one line was not read; the line is skipped with a warning.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LineError {
+    #[error("{found} fields, expected {expected}")]
+    Fields { found: usize, expected: usize },
+    #[error("{column} `{text}` is not a number")]
+    Number { column: &'static str, text: String },
+    #[error("direction {0} is not 0 (read), 1 (write) or 2 (trim)")]
+    Direction(u64),
+    #[error("{0} histogram bins: no fio version writes that many")]
+    Bins(usize),
+}
+
+/// How a file went.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct LogStats {
+    /// Non-empty lines seen.
+    pub lines: u64,
+    pub rows: u64,
+    /// `line N: reason`, at most [`MAX_LINE_WARNINGS`] plus a count.
+    pub warnings: Vec<String>,
+    /// The layout found (none for histogram or empty logs).
+    pub layout: Option<Layout>,
+    /// Whether the rows were read as averaged windows.
+    pub averaged: bool,
+}
+
+/// Malformed lines named one by one; past this, only counted.
+pub const MAX_LINE_WARNINGS: usize = 5;
+
+/// Bytes read per block; rows are handed to the sink once per block.
+const BLOCK: usize = 4 << 20;
+
+/// Reads the log at `path`, handing rows to `sink` a block at a time (the
+/// vector is cleared after each call).
+pub fn read_file(
+    path: &Path,
+    ctx: &LogContext,
+    sink: &mut dyn FnMut(&[SeriesRow]) -> anyhow::Result<()>,
+) -> Result<LogStats, LogError> {
+    let compressed = LogName::parse(&path.file_name().unwrap_or_default().to_string_lossy())
+        .is_some_and(|n| n.compressed);
+    if compressed {
+        return Err(LogError::Compressed);
+    }
+    let mut file = std::fs::File::open(path)?;
+    let mut parser = parse::Parser::new(*ctx);
+    let mut buf: Vec<u8> = Vec::with_capacity(BLOCK + (64 << 10));
+    let mut rows = Vec::new();
+    let mut eof = false;
+    while !eof {
+        eof = fill(&mut file, &mut buf)?;
+        // Whole lines only; the tail waits for the next block.
+        let end = match (eof, buf.iter().rposition(|&b| b == b'\n')) {
+            (true, _) => buf.len(),
+            (false, Some(nl)) => nl + 1,
+            (false, None) => continue,
+        };
+        parser.feed(&buf[..end], &mut rows)?;
+        sink(&rows).map_err(LogError::Sink)?;
+        rows.clear();
+        buf.drain(..end);
+    }
+    Ok(parser.finish())
+}
+
+/// Reads until `buf` holds a block or the file ends; true at the end.
+fn fill(file: &mut std::fs::File, buf: &mut Vec<u8>) -> std::io::Result<bool> {
+    let target = buf.len() + BLOCK;
+    while buf.len() < target {
+        let start = buf.len();
+        buf.resize(target, 0);
+        let n = match file.read(&mut buf[start..]) {
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {
+                buf.truncate(start);
+                continue;
+            }
+            Err(e) => {
+                buf.truncate(start);
+                return Err(e);
+            }
+        };
+        buf.truncate(start + n);
+        if n == 0 {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
+/// Reads a whole log from memory (tests, small inputs).
+pub fn read_bytes(bytes: &[u8], ctx: &LogContext) -> Result<(Vec<SeriesRow>, LogStats), LogError> {
+    let mut parser = parse::Parser::new(*ctx);
+    let mut rows = Vec::new();
+    parser.feed(bytes, &mut rows)?;
+    Ok((rows, parser.finish()))
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,329 @@
+//! Lines to rows: the hot loop of the log reader. No allocation per line:
+//! fields are slices of the block, numbers are parsed from bytes.
+
+use super::hist::{PERCENTILES, Shape};
+use super::{Layout, LineError, LogContext, LogError, LogStats, MAX_LINE_WARNINGS};
+use crate::model::Direction;
+use crate::timeseries::{Kind, SeriesRow};
+
+/// Lines looked at to decide the layout, averaging and time base.
+const SAMPLE_LINES: usize = 64;
+/// A log time above this many ms (3 years of runtime) is a Unix time.
+const EPOCH_MS: u64 = 100_000_000_000;
+/// Most fields a bw/iops/lat line has (all optional columns).
+const MAX_FIELDS: usize = 8;
+
+/// A priority field: `0x6003` with `log_prio=1`, else 0/1.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Prio {
+    pub value: u32,
+    pub is_hex: bool,
+}
+
+fn trim(mut s: &[u8]) -> &[u8] {
+    while let [b' ' | b'\t' | b'\r', rest @ ..] = s {
+        s = rest;
+    }
+    while let [rest @ .., b' ' | b'\t' | b'\r'] = s {
+        s = rest;
+    }
+    s
+}
+
+/// A decimal integer, blanks around it allowed.
+pub(crate) fn parse_u64(s: &[u8]) -> Option<u64> {
+    let s = trim(s);
+    if s.is_empty() || s.len() > 20 {
+        return None;
+    }
+    s.iter().try_fold(0u64, |acc, &b| {
+        let d = b.wrapping_sub(b'0');
+        if d > 9 {
+            return None;
+        }
+        acc.checked_mul(10)?.checked_add(u64::from(d))
+    })
+}
+
+/// fio prints values with `PRId64`: a sign is possible.
+pub(crate) fn parse_i64(s: &[u8]) -> Option<i64> {
+    let s = trim(s);
+    match s.strip_prefix(b"-") {
+        Some(digits) => parse_u64(digits).and_then(|v| 0i64.checked_sub_unsigned(v)),
+        None => parse_u64(s).and_then(|v| i64::try_from(v).ok()),
+    }
+}
+
+pub(crate) fn parse_prio(s: &[u8]) -> Option<Prio> {
+    let s = trim(s);
+    if let Some(hex) = s.strip_prefix(b"0x").or_else(|| s.strip_prefix(b"0X")) {
+        let text = std::str::from_utf8(hex).ok()?;
+        let value = u32::from_str_radix(text, 16).ok()?;
+        return Some(Prio {
+            value,
+            is_hex: true,
+        });
+    }
+    let value = u32::try_from(parse_u64(s)?).ok()?;
+    Some(Prio {
+        value,
+        is_hex: false,
+    })
+}
+
+fn number(s: &[u8], column: &'static str) -> Result<u64, LineError> {
+    parse_u64(s).ok_or_else(|| LineError::Number {
+        column,
+        text: String::from_utf8_lossy(trim(s)).into_owned(),
+    })
+}
+
+fn direction(s: &[u8]) -> Result<Direction, LineError> {
+    direction_of(number(s, "direction")?)
+}
+
+fn direction_of(ddir: u64) -> Result<Direction, LineError> {
+    match ddir {
+        0 => Ok(Direction::Read),
+        1 => Ok(Direction::Write),
+        2 => Ok(Direction::Trim),
+        d => Err(LineError::Direction(d)),
+    }
+}
+
+/// What the first lines decided about the whole file.
+#[derive(Debug, Clone, Copy)]
+struct Decided {
+    layout: Layout,
+    /// SI units per unit in the value column.
+    scale: f64,
+    /// First time in the file when times are Unix times.
+    epoch_base: Option<u64>,
+}
+
+pub(super) struct Parser {
+    ctx: LogContext,
+    decided: Option<Decided>,
+    line: usize,
+    stats: LogStats,
+    malformed: usize,
+    /// Histogram counts of the current line, reused.
+    counts: Vec<u64>,
+}
+
+impl Parser {
+    pub(super) fn new(ctx: LogContext) -> Parser {
+        Parser {
+            ctx,
+            decided: None,
+            line: 0,
+            stats: LogStats::default(),
+            malformed: 0,
+            counts: Vec::new(),
+        }
+    }
+
+    /// Parses whole lines of `text` into `rows`.
+    pub(super) fn feed(&mut self, text: &[u8], rows: &mut Vec<SeriesRow>) -> Result<(), LogError> {
+        let text = text.strip_suffix(b"\n").unwrap_or(text);
+        if text.is_empty() {
+            return Ok(());
+        }
+        if self.decided.is_none() {
+            self.decided = self.decide(text)?;
+        }
+        for line in text.split(|&b| b == b'\n') {
+            self.line += 1;
+            if trim(line).is_empty() {
+                continue;
+            }
+            self.stats.lines += 1;
+            let before = rows.len();
+            let result = match self.decided {
+                Some(d) if self.ctx.kind != Kind::Hist => self.row(line, &d).map(|r| rows.push(r)),
+                _ => self.hist_rows(line, rows),
+            };
+            match result {
+                Ok(()) => self.stats.rows += (rows.len() - before) as u64,
+                Err(e) => self.malformed(e),
+            }
+        }
+        Ok(())
+    }
+
+    fn malformed(&mut self, e: LineError) {
+        self.malformed += 1;
+        if self.malformed <= MAX_LINE_WARNINGS {
+            self.stats
+                .warnings
+                .push(format!("line {}: {e}; line skipped", self.line));
+        }
+    }
+
+    pub(super) fn finish(mut self) -> LogStats {
+        if self.malformed > MAX_LINE_WARNINGS {
+            self.stats.warnings.push(format!(
+                "{} more malformed lines skipped",
+                self.malformed - MAX_LINE_WARNINGS
+            ));
+        }
+        self.stats
+    }
+
+    /// Layout, averaging and time base from the first lines of the file.
+    fn decide(&mut self, text: &[u8]) -> Result<Option<Decided>, LogError> {
+        let sample: Vec<Vec<&[u8]>> = text
+            .split(|&b| b == b'\n')
+            .filter(|l| !trim(l).is_empty())
+            .take(SAMPLE_LINES)
+            .map(|l| l.split(|&b| b == b',').collect())
+            .collect();
+        let Some(first) = sample.first() else {
+            return Ok(None);
+        };
+        let epoch_base = parse_u64(first[0]).filter(|&t| match self.ctx.unix_epoch {
+            Some(epoch) => epoch,
+            None => t >= EPOCH_MS,
+        });
+        if self.ctx.kind == Kind::Hist {
+            // Histogram lines have their own layout; only the time base applies.
+            let layout = Layout::default();
+            return Ok(Some(Decided {
+                layout,
+                scale: 1.0,
+                epoch_base,
+            }));
+        }
+        // The most common field count: a malformed first line must not decide.
+        let mut by_count = std::collections::BTreeMap::new();
+        for f in &sample {
+            *by_count.entry(f.len()).or_insert(0usize) += 1;
+        }
+        let n = by_count
+            .iter()
+            .max_by_key(|(_, c)| **c)
+            .map_or(0, |(n, _)| *n);
+        let same: Vec<Vec<&[u8]>> = sample.into_iter().filter(|f| f.len() == n).collect();
+        let layout = Layout::infer(&same, &self.ctx.hints).ok_or(LogError::NoLayout {
+            line: self.line + 1,
+            fields: n,
+        })?;
+        let averaged = self.ctx.averaged.unwrap_or_else(|| {
+            same.iter()
+                .all(|f| parse_u64(f[layout.ddir() + 1]) == Some(0))
+        });
+        self.stats.layout = Some(layout);
+        self.stats.averaged = averaged;
+        let scale = match self.ctx.kind {
+            Kind::Bw if averaged => 1024.0,
+            Kind::Bw => 1000.0,
+            Kind::Iops => 1.0,
+            _ => self.ctx.lat_unit_ns,
+        };
+        Ok(Some(Decided {
+            layout,
+            scale,
+            epoch_base,
+        }))
+    }
+
+    /// One bw/iops/lat line.
+    fn row(&self, line: &[u8], d: &Decided) -> Result<SeriesRow, LineError> {
+        let l = &d.layout;
+        let mut f: [&[u8]; MAX_FIELDS] = [&[]; MAX_FIELDS];
+        let mut n = 0;
+        for part in line.split(|&b| b == b',') {
+            if n < MAX_FIELDS {
+                f[n] = part;
+            }
+            n += 1;
+        }
+        if n != l.fields() {
+            return Err(LineError::Fields {
+                found: n,
+                expected: l.fields(),
+            });
+        }
+        let value = |s: &[u8], column| -> Result<f64, LineError> {
+            let v = parse_i64(s)
+                .filter(|v| *v >= 0)
+                .ok_or_else(|| LineError::Number {
+                    column,
+                    text: String::from_utf8_lossy(trim(s)).into_owned(),
+                })?;
+            Ok(v as f64 * d.scale)
+        };
+        let t = number(f[0], "time")?;
+        let mut row = SeriesRow::new(
+            self.ctx.log,
+            direction(f[l.ddir()])?,
+            t,
+            value(f[1], "value")?,
+        );
+        (row.t_ms, row.unix_ms) = self.time(t, d);
+        row.bs_bytes = number(f[l.ddir() + 1], "block size")?;
+        if l.max {
+            row.value_max = Some(value(f[2], "max value")?);
+        } else if self.ctx.max_only {
+            row.value_max = Some(row.value);
+        }
+        if let Some(i) = l.offset_col() {
+            row.offset_bytes = Some(number(f[i], "offset")?);
+        }
+        if let Some(i) = l.prio_col() {
+            let p = parse_prio(f[i]).ok_or_else(|| LineError::Number {
+                column: "priority",
+                text: String::from_utf8_lossy(trim(f[i])).into_owned(),
+            })?;
+            row.priority = Some(p.value);
+        }
+        if let Some(i) = l.issue_col() {
+            row.issue_time_ns = Some(number(f[i], "issue time")?);
+        }
+        Ok(row)
+    }
+
+    /// (t_ms, unix_ms) of a logged time.
+    fn time(&self, t: u64, d: &Decided) -> (u64, Option<u64>) {
+        match d.epoch_base {
+            Some(base) => (t.saturating_sub(base), Some(t)),
+            None => (t, None),
+        }
+    }
+
+    /// One histogram line: a row per percentile, none when no I/O completed.
+    fn hist_rows(&mut self, line: &[u8], rows: &mut Vec<SeriesRow>) -> Result<(), LineError> {
+        let mut fields = line.split(|&b| b == b',');
+        let mut next = |column| number(fields.next().unwrap_or_default(), column);
+        let t = next("time")?;
+        let ddir = next("direction")?;
+        let bs = next("block size")?;
+        let direction = direction_of(ddir)?;
+        self.counts.clear();
+        for (i, c) in fields.enumerate() {
+            let count = parse_u64(c).ok_or_else(|| LineError::Number {
+                column: "bin count",
+                text: format!("{} (bin {i})", String::from_utf8_lossy(trim(c))),
+            })?;
+            self.counts.push(count);
+        }
+        let shape = Shape::of(self.counts.len()).ok_or(LineError::Bins(self.counts.len()))?;
+        let total: u64 = self.counts.iter().sum();
+        let (t_ms, unix_ms) = match self.decided {
+            Some(d) => self.time(t, &d),
+            None => (t, None),
+        };
+        for p in PERCENTILES {
+            let Some(ns) = shape.percentile(&self.counts, total, p) else {
+                break;
+            };
+            let mut row = SeriesRow::new(self.ctx.log, direction, t_ms, ns);
+            row.unix_ms = unix_ms;
+            row.bs_bytes = bs;
+            row.percentile = Some(p);
+            row.samples = Some(total);
+            rows.push(row);
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,139 @@
+//! The series side of ingest: every fio log found under the given paths,
+//! tied to the result file and job that wrote it ([`link`]), read into the
+//! time-series dataset ([`crate::timeseries`]).
+//!
+//! A log whose result is missing is still read, labelled by its folder; a
+//! log that cannot be read at all (a compressed `.fz`, no layout fits) is a
+//! warning, never a skipped result: logs are not results.
+
+mod link;
+
+use std::path::PathBuf;
+
+use rayon::prelude::*;
+
+use super::fio_log::{self, LogContext, LogName, LogStats};
+use super::{IngestOptions, Ingested};
+use crate::model::Warning;
+use crate::timeseries::{LogInfo, Series, SeriesRow};
+
+/// The logs of an ingest, described and ready to read.
+#[derive(Debug, Clone, Default)]
+pub struct Plan {
+    /// One per log, in path order; rows index into this.
+    pub logs: Vec<LogInfo>,
+    contexts: Vec<LogContext>,
+    paths: Vec<PathBuf>,
+}
+
+/// What streaming the logs gave, besides the rows.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Streamed {
+    /// Logs read (possibly with malformed lines skipped).
+    pub logs_read: usize,
+    pub rows: u64,
+    pub warnings: Vec<Warning>,
+}
+
+/// Ingests `paths` and reads every log found there into memory.
+pub fn read(paths: &[PathBuf], opts: &IngestOptions) -> anyhow::Result<Series> {
+    Ok(read_logs(&super::ingest(paths, opts)?))
+}
+
+/// Ties each log of `ingested` to its result and job.
+pub fn plan(ingested: &Ingested) -> Plan {
+    let mut plan = Plan::default();
+    let mut jobs_by_dir: Vec<(PathBuf, Vec<link::RunJob>)> = Vec::new();
+    for found in &ingested.logs {
+        let file_name = found.path.file_name().unwrap_or_default().to_string_lossy();
+        let Some(name) = LogName::parse(&file_name) else {
+            continue;
+        };
+        let dir = link::folder(&found.path);
+        let at = match jobs_by_dir.iter().position(|(d, _)| *d == dir) {
+            Some(i) => i,
+            None => {
+                jobs_by_dir.push((dir.clone(), link::jobs_in(&dir, ingested)));
+                jobs_by_dir.len() - 1
+            }
+        };
+        let owner = link::owner(&name, &jobs_by_dir[at].1);
+        let index = u32::try_from(plan.logs.len()).unwrap_or(u32::MAX);
+        let (info, ctx) = link::describe(found, &name, index, owner, ingested);
+        plan.logs.push(info);
+        plan.contexts.push(ctx);
+        plan.paths.push(found.path.clone());
+    }
+    plan
+}
+
+/// Reads every log of `ingested` into memory, files in parallel.
+pub fn read_logs(ingested: &Ingested) -> Series {
+    let plan = plan(ingested);
+    let parts: Vec<(Vec<SeriesRow>, Result<LogStats, fio_log::LogError>)> = (0..plan.logs.len())
+        .into_par_iter()
+        .map(|i| {
+            let mut rows = Vec::new();
+            let stats = fio_log::read_file(&plan.paths[i], &plan.contexts[i], &mut |batch| {
+                rows.extend_from_slice(batch);
+                Ok(())
+            });
+            (rows, stats)
+        })
+        .collect();
+    let mut series = Series::default();
+    for (i, (rows, stats)) in parts.into_iter().enumerate() {
+        note(&plan.logs[i], stats, &mut series.warnings);
+        series.rows.extend(rows);
+    }
+    series.logs = plan.logs;
+    series
+}
+
+/// Where streamed rows go: rows with the logs they index into.
+pub type Sink<'a> = dyn FnMut(&[LogInfo], &[SeriesRow]) -> anyhow::Result<()> + 'a;
+
+/// Reads the logs of `plan` one after another, handing rows to `sink` a
+/// block at a time: memory stays at one block whatever the logs' size.
+pub fn stream_logs(plan: &Plan, sink: &mut Sink<'_>) -> anyhow::Result<Streamed> {
+    let mut out = Streamed::default();
+    for (i, path) in plan.paths.iter().enumerate() {
+        let result =
+            fio_log::read_file(path, &plan.contexts[i], &mut |rows| sink(&plan.logs, rows));
+        if let Err(fio_log::LogError::Sink(e)) = result {
+            return Err(e);
+        }
+        if let Ok(stats) = &result {
+            out.rows += stats.rows;
+        }
+        if note(&plan.logs[i], result, &mut out.warnings) {
+            out.logs_read += 1;
+        }
+    }
+    Ok(out)
+}
+
+/// Turns a log's outcome into warnings; true when the log was read.
+fn note(
+    info: &LogInfo,
+    result: Result<LogStats, fio_log::LogError>,
+    warnings: &mut Vec<Warning>,
+) -> bool {
+    let warn = |message: String| Warning {
+        source: info.source.clone(),
+        message,
+    };
+    match result {
+        Ok(stats) => {
+            warnings.extend(stats.warnings.into_iter().map(warn));
+            true
+        }
+        Err(e) => {
+            warnings.push(warn(format!("log not read: {e}")));
+            false
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

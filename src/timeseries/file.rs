@@ -1,0 +1,312 @@
+//! The series dataset's columns, declared once in [`COLUMNS`], and its
+//! files: parquet, csv and ndjson, written batch by batch so a log of
+//! millions of lines never has to sit in memory whole.
+
+use std::io::Write;
+use std::path::Path;
+
+use anyhow::{Context, bail};
+use polars::prelude::*;
+
+use super::{LogInfo, SeriesRow};
+use crate::dataset::FileFormat;
+
+/// A column's type in every file format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ty {
+    Str,
+    U64,
+    F64,
+}
+
+/// One cell, borrowed from the row or its log.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Cell<'a> {
+    Str(Option<&'a str>),
+    U64(Option<u64>),
+    F64(Option<f64>),
+}
+
+/// A column: name, type, and how a row gives its cell.
+pub struct Col {
+    pub name: &'static str,
+    pub ty: Ty,
+    pub get: for<'a> fn(&'a LogInfo, &'a SeriesRow) -> Cell<'a>,
+}
+
+macro_rules! col {
+    ($name:literal, Str, |$i:ident, $r:ident| $e:expr) => {
+        Col {
+            name: $name,
+            ty: Ty::Str,
+            get: |$i, $r| Cell::Str($e),
+        }
+    };
+    ($name:literal, U64, |$i:ident, $r:ident| $e:expr) => {
+        Col {
+            name: $name,
+            ty: Ty::U64,
+            get: |$i, $r| Cell::U64($e),
+        }
+    };
+    ($name:literal, F64, |$i:ident, $r:ident| $e:expr) => {
+        Col {
+            name: $name,
+            ty: Ty::F64,
+            get: |$i, $r| Cell::F64($e),
+        }
+    };
+}
+
+/// The columns, in file order: the contract's first (CONTRACT.md,
+/// `ingest --series`), then the additions. Units are SI base units.
+#[rustfmt::skip]
+pub const COLUMNS: [Col; 19] = [
+    col!("source", Str, |i, _r| Some(&i.source)),
+    col!("label", Str, |i, _r| Some(&i.label)),
+    col!("job", Str, |i, _r| Some(&i.job)),
+    col!("kind", Str, |i, _r| Some(i.kind.as_str())),
+    col!("direction", Str, |_i, r| Some(r.direction.as_str())),
+    col!("t_ms", U64, |_i, r| Some(r.t_ms)),
+    col!("value", F64, |_i, r| Some(r.value)),
+    col!("bs_bytes", U64, |_i, r| Some(r.bs_bytes)),
+    // ---- beyond the contract ----
+    col!("job_index", U64, |i, _r| i.job_index.map(u64::from)),
+    col!("host", Str, |i, _r| i.host.as_deref()),
+    col!("value_max", F64, |_i, r| r.value_max),
+    col!("offset_bytes", U64, |_i, r| r.offset_bytes),
+    col!("percentile", F64, |_i, r| r.percentile),
+    col!("samples", U64, |_i, r| r.samples),
+    col!("window_ms", U64, |i, _r| i.window_ms),
+    col!("priority", U64, |_i, r| r.priority.map(u64::from)),
+    col!("issue_time_ns", U64, |_i, r| r.issue_time_ns),
+    col!("unix_ms", U64, |_i, r| r.unix_ms),
+    col!("result", Str, |i, _r| i.result.as_deref()),
+];
+
+/// Rows (with their logs) as a DataFrame of [`COLUMNS`].
+pub fn to_dataframe(logs: &[LogInfo], rows: &[SeriesRow]) -> PolarsResult<DataFrame> {
+    let columns = COLUMNS
+        .iter()
+        .map(|c| {
+            let cells = rows.iter().map(|r| (c.get)(&logs[r.log as usize], r));
+            let name = c.name.into();
+            match c.ty {
+                Ty::Str => Column::new(name, cells.map(as_str).collect::<Vec<_>>()),
+                Ty::U64 => Column::new(name, cells.map(as_u64).collect::<Vec<_>>()),
+                Ty::F64 => Column::new(name, cells.map(as_f64).collect::<Vec<_>>()),
+            }
+        })
+        .collect();
+    DataFrame::new(rows.len(), columns)
+}
+
+fn as_str(c: Cell<'_>) -> Option<&str> {
+    match c {
+        Cell::Str(s) => s,
+        _ => None,
+    }
+}
+
+fn as_u64(c: Cell<'_>) -> Option<u64> {
+    match c {
+        Cell::U64(v) => v,
+        _ => None,
+    }
+}
+
+fn as_f64(c: Cell<'_>) -> Option<f64> {
+    match c {
+        Cell::F64(v) => v,
+        _ => None,
+    }
+}
+
+fn schema() -> Schema {
+    COLUMNS
+        .iter()
+        .map(|c| {
+            let dtype = match c.ty {
+                Ty::Str => DataType::String,
+                Ty::U64 => DataType::UInt64,
+                Ty::F64 => DataType::Float64,
+            };
+            Field::new(c.name.into(), dtype)
+        })
+        .collect()
+}
+
+/// Writes the series dataset batch by batch.
+pub struct SeriesWriter<W: Write + Send + 'static> {
+    inner: Inner<W>,
+    rows: u64,
+}
+
+enum Inner<W: Write + Send + 'static> {
+    // Boxed: the parquet writer is large and there is one per file.
+    Parquet(Box<polars::io::parquet::write::BatchedWriter<W>>),
+    Csv(polars::io::csv::write::BatchedWriter<W>),
+    Ndjson(W),
+}
+
+impl SeriesWriter<std::io::BufWriter<std::fs::File>> {
+    /// Creates `path`, the format chosen by its extension.
+    pub fn create(path: &Path) -> anyhow::Result<Self> {
+        let format = FileFormat::from_path(path)
+            .filter(|f| *f != FileFormat::Json)
+            .with_context(|| {
+                format!(
+                    "{}: unknown series extension (use .parquet, .csv or .ndjson)",
+                    path.display()
+                )
+            })?;
+        let file = std::fs::File::create(path)
+            .with_context(|| format!("cannot create {}", path.display()))?;
+        SeriesWriter::new(std::io::BufWriter::with_capacity(1 << 20, file), format)
+    }
+}
+
+impl<W: Write + Send + 'static> SeriesWriter<W> {
+    /// A writer of `format` (not [`FileFormat::Json`]: a single array
+    /// cannot be streamed in batches).
+    pub fn new(w: W, format: FileFormat) -> anyhow::Result<Self> {
+        let inner = match format {
+            FileFormat::Parquet => {
+                Inner::Parquet(Box::new(ParquetWriter::new(w).batched(&schema())?))
+            }
+            FileFormat::Csv => {
+                Inner::Csv(CsvWriter::new(w).include_header(true).batched(&schema())?)
+            }
+            FileFormat::Ndjson => Inner::Ndjson(w),
+            FileFormat::Json => bail!("the series dataset is written as parquet, csv or ndjson"),
+        };
+        Ok(SeriesWriter { inner, rows: 0 })
+    }
+
+    /// Appends rows; `logs` holds the [`LogInfo`] their `log` indexes.
+    pub fn write(&mut self, logs: &[LogInfo], rows: &[SeriesRow]) -> anyhow::Result<()> {
+        if rows.is_empty() {
+            return Ok(());
+        }
+        match &mut self.inner {
+            Inner::Parquet(w) => w.write_batch(&to_dataframe(logs, rows)?)?,
+            Inner::Csv(w) => w.write_batch(&to_dataframe(logs, rows)?)?,
+            Inner::Ndjson(w) => write_ndjson(w, logs, rows)?,
+        }
+        self.rows += rows.len() as u64;
+        Ok(())
+    }
+
+    /// Finishes the file (parquet footer, csv header when no row came);
+    /// returns the number of rows written.
+    pub fn finish(self) -> anyhow::Result<u64> {
+        match self.inner {
+            Inner::Parquet(w) => {
+                w.finish()?;
+            }
+            Inner::Csv(mut w) => w.finish()?,
+            Inner::Ndjson(mut w) => w.flush()?,
+        }
+        Ok(self.rows)
+    }
+}
+
+/// One JSON object per row, keys in [`COLUMNS`] order, nulls included.
+fn write_ndjson(w: &mut dyn Write, logs: &[LogInfo], rows: &[SeriesRow]) -> anyhow::Result<()> {
+    let mut line = Vec::with_capacity(512);
+    for r in rows {
+        let info = &logs[r.log as usize];
+        line.clear();
+        line.push(b'{');
+        for (i, c) in COLUMNS.iter().enumerate() {
+            if i > 0 {
+                line.push(b',');
+            }
+            line.push(b'"');
+            line.extend_from_slice(c.name.as_bytes());
+            line.extend_from_slice(b"\":");
+            match (c.get)(info, r) {
+                Cell::Str(Some(s)) => serde_json::to_writer(&mut line, s)?,
+                Cell::U64(Some(v)) => write!(line, "{v}")?,
+                // Values are finite (the readers drop the rest); JSON has no NaN.
+                Cell::F64(Some(v)) if v.is_finite() => write!(line, "{v}")?,
+                _ => line.extend_from_slice(b"null"),
+            }
+        }
+        line.extend_from_slice(b"}\n");
+        w.write_all(&line)?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Direction;
+    use crate::timeseries::Kind;
+
+    fn sample() -> (Vec<LogInfo>, Vec<SeriesRow>) {
+        let info = LogInfo {
+            source: "d/j_bw.2.log.h\"x".into(),
+            result: Some("d/result.json".into()),
+            label: "d".into(),
+            job: "j".into(),
+            job_index: Some(2),
+            host: Some("h".into()),
+            kind: Kind::Bw,
+            window_ms: Some(200),
+        };
+        let mut a = SeriesRow::new(0, Direction::Write, 200, 1024.0 * 1000.0);
+        a.value_max = Some(2e6);
+        let b = SeriesRow::new(0, Direction::Read, 400, 512.5);
+        (vec![info], vec![a, b])
+    }
+
+    #[test]
+    fn contract_columns_come_first() {
+        let names: Vec<_> = COLUMNS.iter().take(8).map(|c| c.name).collect();
+        assert_eq!(
+            names,
+            [
+                "source",
+                "label",
+                "job",
+                "kind",
+                "direction",
+                "t_ms",
+                "value",
+                "bs_bytes"
+            ]
+        );
+        let (logs, rows) = sample();
+        let df = to_dataframe(&logs, &rows).unwrap();
+        assert_eq!(df.height(), 2);
+        assert_eq!(df.width(), COLUMNS.len());
+        let v = df.column("value_max").unwrap().f64().unwrap();
+        assert_eq!((v.get(0), v.get(1)), (Some(2e6), None));
+    }
+
+    #[test]
+    fn every_format_writes_every_row() {
+        let (logs, rows) = sample();
+        let dir = tempfile::tempdir().unwrap();
+        for ext in ["parquet", "csv", "ndjson"] {
+            let path = dir.path().join(format!("s.{ext}"));
+            let mut w = SeriesWriter::create(&path).unwrap();
+            w.write(&logs, &rows).unwrap();
+            w.write(&logs, &rows[..1]).unwrap();
+            assert_eq!(w.finish().unwrap(), 3, "{ext}");
+        }
+        let csv = std::fs::read_to_string(dir.path().join("s.csv")).unwrap();
+        assert_eq!(csv.lines().count(), 4, "{csv}");
+        let nd = std::fs::read_to_string(dir.path().join("s.ndjson")).unwrap();
+        let first: serde_json::Value = serde_json::from_str(nd.lines().next().unwrap()).unwrap();
+        assert_eq!(first["source"], "d/j_bw.2.log.h\"x");
+        assert_eq!(first["value"], 1024000.0);
+        assert_eq!(first["percentile"], serde_json::Value::Null);
+        let file = std::fs::File::open(dir.path().join("s.parquet")).unwrap();
+        let df = ParquetReader::new(file).finish().unwrap();
+        assert_eq!(df.height(), 3);
+        assert!(SeriesWriter::create(&dir.path().join("s.json")).is_err());
+    }
+}
