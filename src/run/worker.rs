@@ -4,10 +4,10 @@
 //! completion - issue, lat = completion - start), skips the ramp, stops at
 //! the runtime, the size or Ctrl-C, and drains what is in flight.
 //!
-//! Each I/O lives in an [`IoSlot`] (fio's `io_u`: direction, offset,
+//! Each I/O lives in an `IoSlot` (fio's `io_u`: direction, offset,
 //! length, times, and the buffer region of the same index), handed out and
-//! taken back by [`Slots`]; [`Worker`] is the loop (fill, submit, reap,
-//! drain), [`Pattern`] picks each I/O and [`Meter`] keeps the measured
+//! taken back by `Slots`; `Worker` is the loop (fill, submit, reap,
+//! drain), `Pattern` picks each I/O and `Meter` keeps the measured
 //! window and its interval samples.
 
 use std::io;
