@@ -43,83 +43,193 @@ impl FileFormat {
     }
 }
 
+/// Every column, once, in [`Row`]'s field order (the contract's columns
+/// first): the field and the column share the name, and [`Field`] says
+/// how each Rust type is stored and read back. `clat_bins` is not a column
+/// (a histogram does not fit a flat table).
+macro_rules! dataset_columns {
+    ($($field:ident),* $(,)?) => {
+        /// The dataset's column names, in order.
+        pub const COLUMNS: &[&str] = &[$(stringify!($field)),*];
+
+        fn columns_of(rows: &[Row]) -> Vec<Column> {
+            vec![$(Field::column(stringify!($field), rows.iter().map(|r| r.$field.clone()).collect())),*]
+        }
+
+        /// Fills `rows` from `df`; a column it does not have leaves the
+        /// field as [`Row::empty`] has it.
+        fn fill_from(df: &DataFrame, rows: &mut [Row]) -> anyhow::Result<()> {
+            let empty = Row::empty("", Direction::Read);
+            $(
+                let name = stringify!($field);
+                let values = Field::read_all(df.column(name).ok(), rows.len(), empty.$field.clone())
+                    .with_context(|| format!("column {name}"))?;
+                for (r, v) in rows.iter_mut().zip(values) {
+                    r.$field = v;
+                }
+            )*
+            Ok(())
+        }
+    };
+}
+
+dataset_columns!(
+    source,
+    label,
+    os,
+    engine,
+    fio_version,
+    host,
+    job,
+    format,
+    rw,
+    direction,
+    bs_bytes,
+    iodepth,
+    numjobs,
+    runtime_ms,
+    io_bytes,
+    bw_bytes_per_s,
+    iops,
+    iops_precision,
+    lat_mean_ns,
+    lat_stddev_ns,
+    lat_min_ns,
+    lat_max_ns,
+    clat_mean_ns,
+    clat_p50_ns,
+    clat_p99_ns,
+    clat_p99_9_ns,
+    usr_cpu_pct,
+    sys_cpu_pct,
+    system_cpu_pct,
+    error,
+    aggregate,
+    rwmixread,
+    bw_precision,
+    lat_precision_ns,
+    slat_mean_ns,
+    clat_stddev_ns,
+    clat_p90_ns,
+    clat_p95_ns,
+    clat_p99_99_ns,
+    lat_p50_ns,
+    lat_p99_ns,
+    lat_p99_9_ns,
+    iops_samples,
+    iops_sample_mean,
+    iops_sample_stddev,
+    bw_samples,
+    bw_sample_mean,
+    bw_sample_stddev,
+    filename,
+    timestamp,
+    effective_iodepth,
+    direct,
+    steady_state_attained,
+    steady_state_rule,
+    steady_state_measured,
+    steady_state_duration_ms,
+    steady_state_iops,
+    steady_state_bw_bytes_per_s,
+);
+
+/// A field type that is a dataset column: how a column is made of the
+/// fields of every row, and read back (null or missing: the default).
+trait Field: Sized {
+    fn column(name: &str, values: Vec<Self>) -> Column;
+    fn read_all(col: Option<&Column>, n: usize, default: Self) -> anyhow::Result<Vec<Self>>;
+}
+
+/// `Option<T>` columns read as nullable values of T's storage type.
+macro_rules! field_via {
+    ($t:ty, $store:ty, $dtype:expr, $get:ident, $to:expr, $from:expr) => {
+        impl Field for Option<$t> {
+            fn column(name: &str, values: Vec<Self>) -> Column {
+                let to = $to;
+                Column::new(
+                    name.into(),
+                    values
+                        .into_iter()
+                        .map(|v| v.map(to))
+                        .collect::<Vec<Option<$store>>>(),
+                )
+            }
+            fn read_all(
+                col: Option<&Column>,
+                n: usize,
+                default: Self,
+            ) -> anyhow::Result<Vec<Self>> {
+                let Some(col) = col else {
+                    return Ok(vec![default; n]);
+                };
+                let cast = col.cast(&$dtype)?;
+                let ca = cast.$get()?;
+                let from = $from;
+                Ok((0..n)
+                    .map(|i| ca.get(i).map(&from).or(default.clone()))
+                    .collect())
+            }
+        }
+
+        impl Field for $t {
+            fn column(name: &str, values: Vec<Self>) -> Column {
+                let to = $to;
+                Column::new(
+                    name.into(),
+                    values.into_iter().map(to).collect::<Vec<$store>>(),
+                )
+            }
+            fn read_all(
+                col: Option<&Column>,
+                n: usize,
+                default: Self,
+            ) -> anyhow::Result<Vec<Self>> {
+                let read = <Option<$t> as Field>::read_all(col, n, None)?;
+                Ok(read
+                    .into_iter()
+                    .map(|v| v.unwrap_or_else(|| default.clone()))
+                    .collect())
+            }
+        }
+    };
+}
+
+field_via!(f64, f64, DataType::Float64, f64, |v: f64| v, |v: f64| v);
+field_via!(u64, u64, DataType::UInt64, u64, |v: u64| v, |v: u64| v);
+field_via!(i64, i64, DataType::Int64, i64, |v: i64| v, |v: i64| v);
+field_via!(
+    bool,
+    bool,
+    DataType::Boolean,
+    bool,
+    |v: bool| v,
+    |v: bool| v
+);
+// Depths, job counts and mixes are i64 columns (the contract's type).
+field_via!(u32, i64, DataType::Int64, i64, i64::from, |v: i64| {
+    u32::try_from(v.max(0)).unwrap_or(u32::MAX)
+});
+field_via!(
+    String,
+    String,
+    DataType::String,
+    str,
+    |v: String| v,
+    |v: &str| v.to_string()
+);
+field_via!(
+    Direction,
+    String,
+    DataType::String,
+    str,
+    |v: Direction| v.as_str().to_string(),
+    |v: &str| { Direction::parse(v).unwrap_or(Direction::Read) }
+);
+
 /// The rows as a DataFrame: contract columns first, then the extra fields.
 pub fn to_dataframe(rows: &[Row]) -> PolarsResult<DataFrame> {
-    macro_rules! col {
-        ($name:literal, $f:expr) => {
-            Column::new($name.into(), rows.iter().map($f).collect::<Vec<_>>())
-        };
-    }
-    let columns = vec![
-        col!("source", |r: &Row| r.source.as_str()),
-        col!("label", |r: &Row| r.label.as_str()),
-        col!("os", |r: &Row| r.os.as_str()),
-        col!("engine", |r: &Row| r.engine.as_str()),
-        col!("fio_version", |r: &Row| r.fio_version.as_str()),
-        col!("host", |r: &Row| r.host.as_deref()),
-        col!("job", |r: &Row| r.job.as_str()),
-        col!("format", |r: &Row| r.format.as_str()),
-        col!("rw", |r: &Row| r.rw.as_str()),
-        col!("direction", |r: &Row| r.direction.as_str()),
-        col!("bs_bytes", |r: &Row| r.bs_bytes),
-        col!("iodepth", |r: &Row| i64::from(r.iodepth)),
-        col!("numjobs", |r: &Row| i64::from(r.numjobs)),
-        col!("runtime_ms", |r: &Row| r.runtime_ms),
-        col!("io_bytes", |r: &Row| r.io_bytes),
-        col!("bw_bytes_per_s", |r: &Row| r.bw_bytes_per_s),
-        col!("iops", |r: &Row| r.iops),
-        col!("iops_precision", |r: &Row| r.iops_precision),
-        col!("lat_mean_ns", |r: &Row| r.lat_mean_ns),
-        col!("lat_stddev_ns", |r: &Row| r.lat_stddev_ns),
-        col!("lat_min_ns", |r: &Row| r.lat_min_ns),
-        col!("lat_max_ns", |r: &Row| r.lat_max_ns),
-        col!("clat_mean_ns", |r: &Row| r.clat_mean_ns),
-        col!("clat_p50_ns", |r: &Row| r.clat_p50_ns),
-        col!("clat_p99_ns", |r: &Row| r.clat_p99_ns),
-        col!("clat_p99_9_ns", |r: &Row| r.clat_p99_9_ns),
-        col!("usr_cpu_pct", |r: &Row| r.usr_cpu_pct),
-        col!("sys_cpu_pct", |r: &Row| r.sys_cpu_pct),
-        col!("system_cpu_pct", |r: &Row| r.system_cpu_pct),
-        col!("error", |r: &Row| r.error),
-        col!("aggregate", |r: &Row| r.aggregate),
-        // ---- beyond the contract ----
-        col!("rwmixread", |r: &Row| r.rwmixread.map(i64::from)),
-        col!("bw_precision", |r: &Row| r.bw_precision),
-        col!("lat_precision_ns", |r: &Row| r.lat_precision_ns),
-        col!("slat_mean_ns", |r: &Row| r.slat_mean_ns),
-        col!("clat_stddev_ns", |r: &Row| r.clat_stddev_ns),
-        col!("clat_p90_ns", |r: &Row| r.clat_p90_ns),
-        col!("clat_p95_ns", |r: &Row| r.clat_p95_ns),
-        col!("clat_p99_99_ns", |r: &Row| r.clat_p99_99_ns),
-        col!("lat_p50_ns", |r: &Row| r.lat_p50_ns),
-        col!("lat_p99_ns", |r: &Row| r.lat_p99_ns),
-        col!("lat_p99_9_ns", |r: &Row| r.lat_p99_9_ns),
-        col!("iops_samples", |r: &Row| r.iops_samples),
-        col!("iops_sample_mean", |r: &Row| r.iops_sample_mean),
-        col!("iops_sample_stddev", |r: &Row| r.iops_sample_stddev),
-        col!("bw_samples", |r: &Row| r.bw_samples),
-        col!("bw_sample_mean", |r: &Row| r.bw_sample_mean),
-        col!("bw_sample_stddev", |r: &Row| r.bw_sample_stddev),
-        col!("filename", |r: &Row| r.filename.as_deref()),
-        col!("timestamp", |r: &Row| r.timestamp),
-        col!("effective_iodepth", |r: &Row| r
-            .effective_iodepth
-            .map(i64::from)),
-        col!("direct", |r: &Row| r.direct),
-        col!("steady_state_attained", |r: &Row| r.steady_state_attained),
-        col!("steady_state_rule", |r: &Row| r
-            .steady_state_rule
-            .as_deref()),
-        col!("steady_state_measured", |r: &Row| r
-            .steady_state_measured
-            .as_deref()),
-        col!("steady_state_duration_ms", |r: &Row| r
-            .steady_state_duration_ms),
-        col!("steady_state_iops", |r: &Row| r.steady_state_iops),
-        col!("steady_state_bw_bytes_per_s", |r: &Row| r
-            .steady_state_bw_bytes_per_s),
-    ];
-    DataFrame::new(rows.len(), columns)
+    DataFrame::new(rows.len(), columns_of(rows))
 }
 
 /// Writes rows to `path`, the format chosen by its extension.
@@ -204,204 +314,22 @@ pub fn from_json(text: &str) -> anyhow::Result<Vec<Row>> {
         .collect()
 }
 
-/// Rows back from a DataFrame made by [`to_dataframe`]. Missing optional
-/// columns read as null, so datasets from older versions still load.
+/// Rows from a DataFrame written by [`to_dataframe`] (or by an older
+/// nvcmp: missing columns keep [`Row::empty`]'s values). Every row must
+/// name a direction.
 pub fn from_dataframe(df: &DataFrame) -> anyhow::Result<Vec<Row>> {
     let n = df.height();
-    let get = |name: &str, dtype: DataType| -> anyhow::Result<Option<Column>> {
-        match df.column(name) {
-            Ok(c) => Ok(Some(
-                c.cast(&dtype)
-                    .map_err(anyhow::Error::from)
-                    .with_context(|| format!("column {name}"))?,
-            )),
-            Err(_) => Ok(None),
-        }
-    };
-    let strs = |name: &str| -> anyhow::Result<Vec<Option<String>>> {
-        Ok(match get(name, DataType::String)? {
-            Some(c) => {
-                let ca = c.str()?;
-                (0..n).map(|i| ca.get(i).map(str::to_string)).collect()
-            }
-            None => vec![None; n],
-        })
-    };
-    let f64s = |name: &str| -> anyhow::Result<Vec<Option<f64>>> {
-        Ok(match get(name, DataType::Float64)? {
-            Some(c) => {
-                let ca = c.f64()?;
-                (0..n).map(|i| ca.get(i)).collect()
-            }
-            None => vec![None; n],
-        })
-    };
-    let u64s = |name: &str| -> anyhow::Result<Vec<Option<u64>>> {
-        Ok(match get(name, DataType::UInt64)? {
-            Some(c) => {
-                let ca = c.u64()?;
-                (0..n).map(|i| ca.get(i)).collect()
-            }
-            None => vec![None; n],
-        })
-    };
-    let i64s = |name: &str| -> anyhow::Result<Vec<Option<i64>>> {
-        Ok(match get(name, DataType::Int64)? {
-            Some(c) => {
-                let ca = c.i64()?;
-                (0..n).map(|i| ca.get(i)).collect()
-            }
-            None => vec![None; n],
-        })
-    };
-    let bools = |name: &str| -> anyhow::Result<Vec<Option<bool>>> {
-        Ok(match get(name, DataType::Boolean)? {
-            Some(c) => {
-                let ca = c.bool()?;
-                (0..n).map(|i| ca.get(i)).collect()
-            }
-            None => vec![None; n],
-        })
-    };
-
-    let direction = strs("direction")?;
-    let (source, label, os, engine) = (
-        strs("source")?,
-        strs("label")?,
-        strs("os")?,
-        strs("engine")?,
-    );
-    let (fio_version, host, job, format, rw) = (
-        strs("fio_version")?,
-        strs("host")?,
-        strs("job")?,
-        strs("format")?,
-        strs("rw")?,
-    );
-    let filename = strs("filename")?;
-    let (ss_rule, ss_measured, ss_attained) = (
-        strs("steady_state_rule")?,
-        strs("steady_state_measured")?,
-        bools("steady_state_attained")?,
-    );
-    let (bs, io_bytes, iops_samples, bw_samples) = (
-        u64s("bs_bytes")?,
-        u64s("io_bytes")?,
-        u64s("iops_samples")?,
-        u64s("bw_samples")?,
-    );
-    let effective_iodepth = i64s("effective_iodepth")?;
-    let (iodepth, numjobs, error, rwmixread, timestamp) = (
-        i64s("iodepth")?,
-        i64s("numjobs")?,
-        i64s("error")?,
-        i64s("rwmixread")?,
-        i64s("timestamp")?,
-    );
-    let (aggregate, direct) = (bools("aggregate")?, bools("direct")?);
-    let names = [
-        "runtime_ms",
-        "bw_bytes_per_s",
-        "iops",
-        "iops_precision",
-        "lat_mean_ns",
-        "lat_stddev_ns",
-        "lat_min_ns",
-        "lat_max_ns",
-        "clat_mean_ns",
-        "clat_p50_ns",
-        "clat_p99_ns",
-        "clat_p99_9_ns",
-        "usr_cpu_pct",
-        "sys_cpu_pct",
-        "system_cpu_pct",
-        "bw_precision",
-        "lat_precision_ns",
-        "slat_mean_ns",
-        "clat_stddev_ns",
-        "clat_p90_ns",
-        "clat_p95_ns",
-        "clat_p99_99_ns",
-        "lat_p50_ns",
-        "lat_p99_ns",
-        "lat_p99_9_ns",
-        "iops_sample_mean",
-        "iops_sample_stddev",
-        "bw_sample_mean",
-        "bw_sample_stddev",
-        "steady_state_duration_ms",
-        "steady_state_iops",
-        "steady_state_bw_bytes_per_s",
-    ];
-    let floats: Vec<Vec<Option<f64>>> = names.iter().map(|n| f64s(n)).collect::<Result<_, _>>()?;
-    let fl = |name: &str, i: usize| floats[names.iter().position(|n| *n == name).unwrap()][i];
-
+    let directions = <Option<String> as Field>::read_all(df.column("direction").ok(), n, None)
+        .context("column direction")?;
     let mut rows = Vec::with_capacity(n);
-    for i in 0..n {
-        let dir = direction[i]
+    for (i, d) in directions.iter().enumerate() {
+        let dir = d
             .as_deref()
             .and_then(Direction::parse)
             .with_context(|| format!("row {i}: bad or missing direction"))?;
-        let s = |v: &Vec<Option<String>>| v[i].clone().unwrap_or_default();
-        let mut r = Row::empty(&s(&source), dir);
-        r.label = s(&label);
-        r.os = os[i].clone().unwrap_or_else(|| "unknown".into());
-        r.engine = s(&engine);
-        r.fio_version = s(&fio_version);
-        r.host = host[i].clone();
-        r.job = s(&job);
-        r.format = s(&format);
-        r.rw = s(&rw);
-        r.bs_bytes = bs[i].unwrap_or(0);
-        r.iodepth = iodepth[i].unwrap_or(1).clamp(0, u32::MAX as i64) as u32;
-        r.numjobs = numjobs[i].unwrap_or(1).clamp(0, u32::MAX as i64) as u32;
-        r.io_bytes = io_bytes[i].unwrap_or(0);
-        r.runtime_ms = fl("runtime_ms", i).unwrap_or(0.0);
-        r.bw_bytes_per_s = fl("bw_bytes_per_s", i).unwrap_or(0.0);
-        r.iops = fl("iops", i).unwrap_or(0.0);
-        r.iops_precision = fl("iops_precision", i).unwrap_or(1.0);
-        r.lat_mean_ns = fl("lat_mean_ns", i);
-        r.lat_stddev_ns = fl("lat_stddev_ns", i);
-        r.lat_min_ns = fl("lat_min_ns", i);
-        r.lat_max_ns = fl("lat_max_ns", i);
-        r.clat_mean_ns = fl("clat_mean_ns", i);
-        r.clat_p50_ns = fl("clat_p50_ns", i);
-        r.clat_p99_ns = fl("clat_p99_ns", i);
-        r.clat_p99_9_ns = fl("clat_p99_9_ns", i);
-        r.usr_cpu_pct = fl("usr_cpu_pct", i).unwrap_or(0.0);
-        r.sys_cpu_pct = fl("sys_cpu_pct", i).unwrap_or(0.0);
-        r.system_cpu_pct = fl("system_cpu_pct", i);
-        r.error = error[i].unwrap_or(0);
-        r.aggregate = aggregate[i].unwrap_or(false);
-        r.rwmixread = rwmixread[i].and_then(|v| u32::try_from(v).ok());
-        r.bw_precision = fl("bw_precision", i).unwrap_or(1.0);
-        r.lat_precision_ns = fl("lat_precision_ns", i).unwrap_or(1.0);
-        r.slat_mean_ns = fl("slat_mean_ns", i);
-        r.clat_stddev_ns = fl("clat_stddev_ns", i);
-        r.clat_p90_ns = fl("clat_p90_ns", i);
-        r.clat_p95_ns = fl("clat_p95_ns", i);
-        r.clat_p99_99_ns = fl("clat_p99_99_ns", i);
-        r.lat_p50_ns = fl("lat_p50_ns", i);
-        r.lat_p99_ns = fl("lat_p99_ns", i);
-        r.lat_p99_9_ns = fl("lat_p99_9_ns", i);
-        r.iops_samples = iops_samples[i];
-        r.iops_sample_mean = fl("iops_sample_mean", i);
-        r.iops_sample_stddev = fl("iops_sample_stddev", i);
-        r.bw_samples = bw_samples[i];
-        r.bw_sample_mean = fl("bw_sample_mean", i);
-        r.bw_sample_stddev = fl("bw_sample_stddev", i);
-        r.filename = filename[i].clone();
-        r.timestamp = timestamp[i];
-        r.effective_iodepth = effective_iodepth[i].and_then(|v| u32::try_from(v).ok());
-        r.direct = direct[i];
-        r.steady_state_attained = ss_attained[i];
-        r.steady_state_rule = ss_rule[i].clone();
-        r.steady_state_measured = ss_measured[i].clone();
-        r.steady_state_duration_ms = fl("steady_state_duration_ms", i);
-        r.steady_state_iops = fl("steady_state_iops", i);
-        r.steady_state_bw_bytes_per_s = fl("steady_state_bw_bytes_per_s", i);
-        rows.push(r);
+        rows.push(Row::empty("", dir));
     }
+    fill_from(df, &mut rows)?;
     Ok(rows)
 }
 

@@ -20,6 +20,7 @@ pub mod dataset;
 pub mod format;
 pub mod ingest;
 pub mod model;
+pub mod publish;
 pub mod render;
 pub mod run;
 pub mod units;

@@ -131,7 +131,7 @@ fn rw_label(w: &Workload) -> String {
 
 /// The rw names the direction: `randread`, `write` (not `randrw`).
 fn names_direction(w: &Workload) -> bool {
-    !crate::compare::is_mixed(&w.rw) && w.rw.contains(w.direction.as_str())
+    !crate::model::is_mixed(&w.rw) && w.rw.contains(w.direction.as_str())
 }
 
 fn configs_drawn(cmp: &Comparison, ws: &[&Workload]) -> Vec<usize> {

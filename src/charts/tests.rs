@@ -1,194 +1,24 @@
 //! Chart tests on comparisons built from real data: the published
-//! StorageReview table and real fio json+ runs. The winners and ties in
-//! these comparisons are set by a small stand-in for the comparison engine
-//! (precision ties only), because the charts must show what they are
-//! given, not compute it.
+//! StorageReview table and real fio json+ runs, compared by `compare`
+//! itself, so the charts are checked against the winners and ties the
+//! comparison decided, never a rule re-derived here.
 
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use indexmap::IndexMap;
-
 use super::*;
-use crate::compare::stats::precision_tie;
-use crate::compare::{Better, Comparison, Metric, MetricResult, Rule, Workload};
+use crate::compare::{Comparison, Metric, Workload};
 use crate::model::Direction;
-use crate::units::{GIB, parse_size};
 
-const PUBLISHED: &str = include_str!("testdata/storagereview-2026-04.csv");
-
-/// A metric result with winner/tie by precision and deltas vs `baseline`.
-fn result(
-    metric: Metric,
-    better: Better,
-    vals: &[(String, f64, f64)],
-    baseline: &str,
-) -> MetricResult {
-    let best = vals
-        .iter()
-        .max_by(|a, b| match better {
-            Better::Higher => a.1.total_cmp(&b.1),
-            Better::Lower => b.1.total_cmp(&a.1),
-        })
-        .unwrap();
-    let tied: Vec<String> = vals
-        .iter()
-        // A hair of slack: 7.655 and 7.654 GiB/s, known to 0.001, differ by
-        // 0.001 GiB plus float error.
-        .filter(|v| precision_tie(v.1, v.2 * (1.0 + 1e-9), best.1, best.2 * (1.0 + 1e-9)))
-        .map(|v| v.0.clone())
-        .collect();
-    let base = vals.iter().find(|v| v.0 == baseline).map(|v| v.1);
-    let (winner, tied, rule) = if tied.len() > 1 {
-        (None, tied, Rule::WithinPrecision)
-    } else {
-        (Some(best.0.clone()), vec![], Rule::Precision)
-    };
-    MetricResult {
-        metric,
-        better,
-        values: vals.iter().map(|v| (v.0.clone(), Some(v.1))).collect(),
-        precision: vals.iter().map(|v| (v.0.clone(), v.2)).collect(),
-        spread: IndexMap::new(),
-        winner,
-        tied,
-        delta_pct: vals
-            .iter()
-            .map(|v| (v.0.clone(), base.map(|b| (v.1 - b) / b * 100.0)))
-            .collect(),
-        delta_abs: vals
-            .iter()
-            .map(|v| (v.0.clone(), base.map(|b| v.1 - b)))
-            .collect(),
-        rule,
-        baseline_ties: IndexMap::new(),
-    }
-}
-
-fn empty_comparison(configs: Vec<String>, baseline: &str) -> Comparison {
-    Comparison {
-        baseline: Some(baseline.to_string()),
-        config_os: IndexMap::new(),
-        families: vec![],
-        workloads: vec![],
-        highlights: vec![],
-        key_findings: vec![],
-        skipped: vec![],
-        warnings: vec![],
-        sanity: vec![],
-        sweeps: vec![],
-        sweep_rules: Default::default(),
-        setup: Default::default(),
-        equivalence_pct: None,
-        configs,
-    }
-}
-
-/// The published table as a comparison (4 configs x 8 workloads).
+/// The published table as a comparison (4 configs x 8 workloads), made
+/// by the comparison itself from the one copy of the figures.
 pub(crate) fn published() -> Comparison {
-    published_with(|c| c.to_string())
+    crate::compare::testdata::published()
 }
 
 /// The published table with every label passed through `rename`.
 fn published_with(rename: impl Fn(&str) -> String) -> Comparison {
-    let mut rows: Vec<Vec<&str>> = PUBLISHED
-        .lines()
-        .skip(1)
-        .map(|l| l.split(',').collect())
-        .collect();
-    rows.retain(|r| r.len() == 10);
-    let mut configs: Vec<String> = Vec::new();
-    let mut keys: Vec<(String, u64)> = Vec::new();
-    for r in &rows {
-        let c = rename(r[0]);
-        if !configs.contains(&c) {
-            configs.push(c);
-        }
-        let k = (r[3].to_string(), parse_size(r[4]).unwrap());
-        if !keys.contains(&k) {
-            keys.push(k);
-        }
-    }
-    let baseline = configs[0].clone();
-    let mut cmp = empty_comparison(configs, &baseline);
-    for r in &rows {
-        cmp.config_os.insert(rename(r[0]), r[1].to_string());
-    }
-    for (rw, bs) in keys {
-        let mine: Vec<&Vec<&str>> = rows
-            .iter()
-            .filter(|r| r[3] == rw && parse_size(r[4]) == Some(bs))
-            .collect();
-        let f = |r: &&Vec<&str>, i: usize| r[i].parse::<f64>().unwrap();
-        let col = |g: &dyn Fn(&&Vec<&str>) -> (f64, f64)| -> Vec<(String, f64, f64)> {
-            mine.iter()
-                .map(|r| {
-                    let (v, p) = g(r);
-                    (rename(r[0]), v, p)
-                })
-                .collect()
-        };
-        let metrics = vec![
-            result(
-                Metric::BwBytesPerS,
-                Better::Higher,
-                &col(&|r| (f(r, 5) * GIB, 0.001 * GIB)),
-                &baseline,
-            ),
-            result(
-                Metric::Iops,
-                Better::Higher,
-                &col(&|r| (f(r, 6), f(r, 7))),
-                &baseline,
-            ),
-            result(
-                Metric::LatMeanNs,
-                Better::Lower,
-                &col(&|r| (f(r, 8) * 1e6, 1000.0)),
-                &baseline,
-            ),
-            result(
-                Metric::CpuPct,
-                Better::Lower,
-                &col(&|r| (f(r, 9), 0.01)),
-                &baseline,
-            ),
-            result(
-                Metric::IopsPerCpuPct,
-                Better::Higher,
-                &col(&|r| (f(r, 6) / f(r, 9), f(r, 7) / f(r, 9))),
-                &baseline,
-            ),
-            result(
-                Metric::BwPerCpuPct,
-                Better::Higher,
-                &col(&|r| (f(r, 5) * GIB / f(r, 9), 0.001 * GIB / f(r, 9))),
-                &baseline,
-            ),
-        ];
-        let direction = if rw.contains("read") {
-            Direction::Read
-        } else {
-            Direction::Write
-        };
-        cmp.workloads.push(Workload {
-            rw,
-            bs_bytes: bs,
-            direction,
-            rwmixread: None,
-            iodepth: 1,
-            numjobs: 1,
-            hosts: 1,
-            effective_iodepth: Default::default(),
-            steady_state: Default::default(),
-            metrics,
-            percentiles: IndexMap::new(),
-            clat_bins: IndexMap::new(),
-            notes: vec![],
-            params: IndexMap::new(),
-        });
-    }
-    cmp
+    crate::compare::testdata::published_renamed(rename)
 }
 
 /// Real fio json+ runs (one per engine) as a one-workload comparison with
@@ -205,63 +35,24 @@ pub(crate) fn fio_jsonplus() -> Comparison {
     ])
 }
 
-/// (label, fio json+ text) runs of randread 4k as a comparison.
+/// (label, fio json+ text) runs of randread 4k, read and compared as
+/// `analyze` would, against psync.
 fn fio_runs(runs: &[(&str, &str)]) -> Comparison {
-    let configs: Vec<String> = runs.iter().map(|r| r.0.to_string()).collect();
-    let mut cmp = empty_comparison(configs, "psync");
-    let mut percentiles = IndexMap::new();
-    let mut bins = IndexMap::new();
-    let (mut bw, mut iops, mut lat, mut cpu) = (vec![], vec![], vec![], vec![]);
+    let mut rows = Vec::new();
     for &(name, text) in runs {
-        let doc: serde_json::Value = serde_json::from_str(text).unwrap();
-        let job = &doc["jobs"][0];
-        let read = &job["read"];
-        let clat = &read["clat_ns"];
-        let mut p: Vec<(f64, f64)> = clat["percentile"]
-            .as_object()
-            .unwrap()
-            .iter()
-            .map(|(k, v)| (k.parse().unwrap(), v.as_f64().unwrap()))
-            .collect();
-        p.sort_by(|a, b| a.0.total_cmp(&b.0));
-        percentiles.insert(name.to_string(), p);
-        let mut b: Vec<(u64, u64)> = clat["bins"]
-            .as_object()
-            .unwrap()
-            .iter()
-            .map(|(k, v)| (k.parse().unwrap(), v.as_u64().unwrap()))
-            .collect();
-        b.sort_unstable();
-        bins.insert(name.to_string(), b);
-        let n = name.to_string();
-        bw.push((n.clone(), read["bw_bytes"].as_f64().unwrap(), 1.0));
-        iops.push((n.clone(), read["iops"].as_f64().unwrap(), 1.0));
-        lat.push((n.clone(), read["lat_ns"]["mean"].as_f64().unwrap(), 1.0));
-        let c = job["usr_cpu"].as_f64().unwrap() + job["sys_cpu"].as_f64().unwrap();
-        cpu.push((n, c, 0.0));
+        let doc = crate::ingest::fio_json::parse(text).unwrap();
+        for mut r in crate::ingest::fio_json::to_parsed(&doc).rows {
+            r.label = name.to_string();
+            r.source = format!("{name}/randread.json");
+            rows.push(r);
+        }
     }
-    cmp.workloads.push(Workload {
-        rw: "randread".into(),
-        bs_bytes: 4096,
-        direction: Direction::Read,
-        rwmixread: None,
-        iodepth: 1,
-        numjobs: 1,
-        hosts: 1,
-        effective_iodepth: Default::default(),
-        steady_state: Default::default(),
-        metrics: vec![
-            result(Metric::BwBytesPerS, Better::Higher, &bw, "psync"),
-            result(Metric::Iops, Better::Higher, &iops, "psync"),
-            result(Metric::LatMeanNs, Better::Lower, &lat, "psync"),
-            result(Metric::CpuPct, Better::Lower, &cpu, "psync"),
-        ],
-        percentiles,
-        clat_bins: bins,
-        notes: vec![],
-        params: IndexMap::new(),
-    });
-    cmp
+    let opts = crate::compare::CompareOptions {
+        order: runs.iter().map(|r| r.0.to_string()).collect(),
+        baseline: Some("psync".into()),
+        ..Default::default()
+    };
+    crate::compare::compare(&rows, &opts)
 }
 
 fn names(paths: &[std::path::PathBuf]) -> Vec<String> {
@@ -348,9 +139,12 @@ fn fio_jsonplus_gives_percentile_and_distribution_charts() {
     };
     let paths = render_all(&fio_jsonplus(), dir.path(), &opts).unwrap();
     let got = names(&paths);
+    // psync and mmap ran at QD1, libaio and io_uring at QD8: two load
+    // points, each with its own distribution charts.
     for want in [
-        "percentiles_randread_4k_read.png",
-        "latency_cdf_randread_4k_read.png",
+        "percentiles_randread_4k_read_qd1.png",
+        "percentiles_randread_4k_read_qd8.png",
+        "latency_cdf_randread_4k_read_qd1.png",
         "bars_read_lat_mean.png",
         "delta_read_iops.png",
     ] {
@@ -359,7 +153,8 @@ fn fio_jsonplus_gives_percentile_and_distribution_charts() {
             "{want} missing from {got:?}"
         );
     }
-    assert!(!got.iter().any(|n| n.starts_with("efficiency")), "{got:?}");
+    // fio's per-job CPU gives the comparison IOPS per CPU percent.
+    assert!(got.contains(&"efficiency_read.png".to_string()), "{got:?}");
     for p in &paths {
         check_png(p, 1200, 700);
     }
@@ -483,15 +278,29 @@ fn svg_carries_the_values_and_the_labels_as_text() {
     assert!(iops.contains("IOPS of linux-libaio, linux-io_uring known only to the nearest 1,000."));
     // Bandwidth is printed to 0.001 GiB/s, the precision it is known to: no note.
     assert!(!text.contains("known only"));
-    // randwrite 64k bandwidth: all four within 0.004 GiB/s: a tie is shown.
-    let wbw = std::fs::read_to_string(
-        paths
-            .iter()
-            .find(|p| p.ends_with("bars_write_bw.svg"))
-            .unwrap(),
-    )
-    .unwrap();
-    assert!(wbw.contains("☆ 7.65"), "tie not marked");
+    // randwrite 64k IOPS: windows-native's exact 125,406 and the Linux
+    // stacks' 125,000 (known to the thousand) tie, as the comparison
+    // decides; its bandwidth has a winner, exact 7.655 over 7.654 GiB/s.
+    let chart = |name: &str| {
+        let p = paths.iter().find(|p| p.ends_with(name)).unwrap();
+        std::fs::read_to_string(p).unwrap()
+    };
+    let cmp = published();
+    let w = cmp
+        .workloads
+        .iter()
+        .find(|w| w.rw == "randwrite" && w.bs_bytes == 65536)
+        .unwrap();
+    assert_eq!(w.metric(Metric::Iops).unwrap().tied.len(), 3);
+    assert_eq!(
+        chart("bars_write_iops.svg").matches("☆ 125,").count(),
+        3,
+        "ties not marked"
+    );
+    assert!(
+        chart("bars_write_bw.svg").contains("★ 7.655"),
+        "winner not marked"
+    );
 }
 
 #[test]

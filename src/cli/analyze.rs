@@ -5,8 +5,6 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use anyhow::Context;
-
 use super::{CliError, Global, exit};
 use crate::compare::{self, CompareOptions, Metric};
 use crate::ingest::{self, IngestOptions, LabelBy};
@@ -175,40 +173,123 @@ fn sweep_rules(args: &Args) -> Result<compare::SweepRules, CliError> {
 }
 
 pub fn run(args: Args, global: Global) -> anyhow::Result<u8> {
-    if args.paths.is_empty() {
-        return Err(CliError::usage(
-            "nothing to analyze: give at least one PATH (a fio result file or a folder of them)",
-        )
-        .into());
+    let checked = Checked::of(&args)?;
+    let ingested = ingest_step(&args, global)?;
+    let cmp = compare_step(&args, &checked, &ingested, global);
+    if let Some(dir) = &args.out {
+        let opts = crate::publish::Options {
+            charts: checked.charts,
+            md_template: checked.template_for(false),
+            html_template: checked.template_for(true),
+        };
+        crate::publish::publish(&cmp, &ingested.rows, dir, &opts)?;
     }
-    if let Some(pct) = args.equivalence {
-        if !(pct.is_finite() && (0.0..100.0).contains(&pct)) {
+    let format = checked.format;
+    let opts = RenderOptions {
+        color: global.color,
+        template: checked
+            .template_for(format == Format::Html)
+            .filter(|_| matches!(format, Format::Md | Format::Html)),
+        ..RenderOptions::default()
+    };
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    format.renderer(&opts).render(&cmp, &mut out)?;
+    out.flush()?;
+    Ok(exit::OK)
+}
+
+/// The flags, validated once into what the core takes.
+struct Checked {
+    round: Vec<(Metric, f64)>,
+    sweep_rules: compare::SweepRules,
+    /// `--template`'s text and whether it is an HTML one.
+    template: Option<(String, bool)>,
+    format: Format,
+    /// None with `--no-charts`.
+    charts: Option<crate::charts::ChartOptions>,
+}
+
+impl Checked {
+    fn of(args: &Args) -> anyhow::Result<Checked> {
+        if args.paths.is_empty() {
+            return Err(CliError::usage(
+                "nothing to analyze: give at least one PATH (a fio result file or a folder of them)",
+            )
+            .into());
+        }
+        if let Some(pct) = args.equivalence
+            && !(pct.is_finite() && (0.0..100.0).contains(&pct))
+        {
             return Err(CliError::usage(format!(
                 "--equivalence {pct}: must be a percentage from 0 to 100 (e.g. --equivalence 1)"
             ))
             .into());
         }
+        if !(args.alpha > 0.0 && args.alpha < 1.0) {
+            return Err(CliError::usage(format!(
+                "--alpha {}: must be between 0 and 1",
+                args.alpha
+            ))
+            .into());
+        }
+        let template = match &args.template {
+            Some(p) => Some((
+                std::fs::read_to_string(p)
+                    .map_err(|e| CliError::usage(format!("--template {}: {e}", p.display())))?,
+                p.to_string_lossy().to_ascii_lowercase().contains(".htm"),
+            )),
+            None => None,
+        };
+        Ok(Checked {
+            round: args
+                .round
+                .iter()
+                .map(|s| parse_round(s))
+                .collect::<Result<_, _>>()?,
+            sweep_rules: sweep_rules(args)?,
+            template,
+            format: match args.format {
+                FormatArg::Term => Format::Term,
+                FormatArg::Md => Format::Md,
+                FormatArg::Html => Format::Html,
+                FormatArg::Csv => Format::Csv,
+                FormatArg::SweepCsv => Format::SweepCsv,
+                FormatArg::Json => Format::Json,
+            },
+            charts: chart_options(args)?,
+        })
     }
-    if !(args.alpha > 0.0 && args.alpha < 1.0) {
-        return Err(
-            CliError::usage(format!("--alpha {}: must be between 0 and 1", args.alpha)).into(),
-        );
-    }
-    let sweep_rules = sweep_rules(&args)?;
-    let round = args
-        .round
-        .iter()
-        .map(|s| parse_round(s))
-        .collect::<Result<Vec<_>, _>>()?;
-    let template = match &args.template {
-        Some(p) => Some((
-            std::fs::read_to_string(p)
-                .map_err(|e| CliError::usage(format!("--template {}: {e}", p.display())))?,
-            p.to_string_lossy().to_ascii_lowercase().contains(".htm"),
-        )),
-        None => None,
-    };
 
+    /// The user's template for Markdown (`html` false) or HTML reports.
+    fn template_for(&self, html: bool) -> Option<String> {
+        self.template
+            .as_ref()
+            .filter(|(_, is_html)| *is_html == html)
+            .map(|(t, _)| t.clone())
+    }
+}
+
+/// Chart options from the flags, checked even without `--out` so a bad
+/// `--chart-size` is named before any work.
+fn chart_options(args: &Args) -> anyhow::Result<Option<crate::charts::ChartOptions>> {
+    if args.no_charts || args.out.is_none() {
+        return Ok(None);
+    }
+    let (width, height) = parse_chart_size(&args.chart_size)?;
+    Ok(Some(crate::charts::ChartOptions {
+        format: match args.chart_format {
+            ChartFormatArg::Png => crate::charts::ChartFormat::Png,
+            ChartFormatArg::Svg => crate::charts::ChartFormat::Svg,
+        },
+        width,
+        height,
+    }))
+}
+
+/// Reads PATHs, says what was skipped (always) and warned (unless
+/// `--quiet`); an empty result or `--strict` with skips is a usage error.
+fn ingest_step(args: &Args, global: Global) -> anyhow::Result<ingest::Ingested> {
     let ingest_opts = IngestOptions {
         label_by: match args.label_by {
             LabelByArg::Dir => LabelBy::Dir,
@@ -247,15 +328,25 @@ pub fn run(args: Args, global: Global) -> anyhow::Result<u8> {
         ))
         .into());
     }
+    Ok(ingested)
+}
 
+/// Compares the rows with the manifest's order, names and baseline; the
+/// comparison's own warnings are printed unless `--quiet`.
+fn compare_step(
+    args: &Args,
+    checked: &Checked,
+    ingested: &ingest::Ingested,
+    global: Global,
+) -> compare::Comparison {
     let manifest = &ingested.manifest;
     let opts = CompareOptions {
         order: manifest.order.clone(),
         baseline: args.baseline.clone().or_else(|| manifest.baseline.clone()),
         display_names: manifest.names.clone(),
         alpha: args.alpha,
-        round,
-        sweep_rules,
+        round: checked.round.clone(),
+        sweep_rules: checked.sweep_rules,
         setup: setup_notes(manifest),
         equivalence_pct: args.equivalence,
         findings: args.findings,
@@ -271,123 +362,7 @@ pub fn run(args: Args, global: Global) -> anyhow::Result<u8> {
             eprintln!("nvcmp: {w}");
         }
     }
-
-    let template_for = |html: bool| {
-        template
-            .as_ref()
-            .filter(|(_, is_html)| *is_html == html)
-            .map(|(t, _)| t.clone())
-    };
-    let format = match args.format {
-        FormatArg::Term => Format::Term,
-        FormatArg::Md => Format::Md,
-        FormatArg::Html => Format::Html,
-        FormatArg::Csv => Format::Csv,
-        FormatArg::SweepCsv => Format::SweepCsv,
-        FormatArg::Json => Format::Json,
-    };
-
-    if let Some(dir) = &args.out {
-        std::fs::create_dir_all(dir)
-            .with_context(|| format!("--out {}: cannot create the folder", dir.display()))?;
-        let charts = if args.no_charts {
-            ReportCharts::default()
-        } else {
-            report_charts(&cmp, dir, &args)?
-        };
-        for (name, fmt, html) in [
-            ("report.md", Format::Md, false),
-            ("report.html", Format::Html, true),
-        ] {
-            let opts = RenderOptions {
-                color: false,
-                template: template_for(html),
-                charts: if html {
-                    charts.embedded.clone()
-                } else {
-                    charts.linked.clone()
-                },
-                svgs: if html {
-                    charts.svgs.clone()
-                } else {
-                    Vec::new()
-                },
-                svg_font_css: crate::charts::svg_font_css().to_string(),
-            };
-            write_rendered(&cmp, &dir.join(name), fmt, &opts)?;
-        }
-        if !cmp.sweeps.is_empty() {
-            let opts = RenderOptions::default();
-            write_rendered(&cmp, &dir.join("sweeps.csv"), Format::SweepCsv, &opts)?;
-        }
-        for name in ["dataset.parquet", "dataset.csv"] {
-            crate::dataset::write(&ingested.rows, &dir.join(name))?;
-        }
-    }
-
-    let opts = RenderOptions {
-        color: global.color,
-        template: template_for(format == Format::Html)
-            .filter(|_| matches!(format, Format::Md | Format::Html)),
-        charts: Vec::new(),
-        svgs: Vec::new(),
-        svg_font_css: String::new(),
-    };
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
-    format.renderer(&opts).render(&cmp, &mut out)?;
-    out.flush()?;
-    Ok(exit::OK)
-}
-
-/// The charts as each report carries them.
-#[derive(Default)]
-struct ReportCharts {
-    /// Paths relative to DIR, for report.md's links.
-    linked: Vec<String>,
-    /// SVG with hover targets, which report.html inlines whatever the
-    /// format on disk: PNGs stay for articles, the page gets tooltips.
-    svgs: Vec<String>,
-    /// The same SVGs as `data:` URIs, for `--template`s that use `<img>`.
-    embedded: Vec<String>,
-}
-
-/// Draws the charts to DIR/charts/ and once more as SVG for report.html.
-fn report_charts(
-    cmp: &compare::Comparison,
-    dir: &std::path::Path,
-    args: &Args,
-) -> anyhow::Result<ReportCharts> {
-    let (width, height) = parse_chart_size(&args.chart_size)?;
-    let mut chart_opts = crate::charts::ChartOptions {
-        format: match args.chart_format {
-            ChartFormatArg::Png => crate::charts::ChartFormat::Png,
-            ChartFormatArg::Svg => crate::charts::ChartFormat::Svg,
-        },
-        width,
-        height,
-    };
-    let files = crate::charts::render_all(cmp, dir, &chart_opts)?;
-    let linked = files
-        .iter()
-        .map(|p| {
-            p.strip_prefix(dir)
-                .unwrap_or(p)
-                .to_string_lossy()
-                .replace('\\', "/")
-        })
-        .collect();
-    chart_opts.format = crate::charts::ChartFormat::Svg;
-    let svgs = crate::charts::svg_all(cmp, &chart_opts)?;
-    let embedded = svgs
-        .iter()
-        .map(|s| crate::render::html::data_uri("image/svg+xml", s.as_bytes()))
-        .collect();
-    Ok(ReportCharts {
-        linked,
-        svgs,
-        embedded,
-    })
+    cmp
 }
 
 /// The manifest's title, description and `[setup]` tables for the report.
@@ -407,23 +382,6 @@ fn setup_notes(manifest: &ingest::manifest::Manifest) -> compare::setup::SetupNo
         shared: manifest.setup.clone(),
         per_config,
     }
-}
-
-/// Renders `cmp` as `fmt` into the file at `path`.
-fn write_rendered(
-    cmp: &compare::Comparison,
-    path: &std::path::Path,
-    fmt: Format,
-    opts: &RenderOptions,
-) -> anyhow::Result<()> {
-    let mut file = std::io::BufWriter::new(
-        std::fs::File::create(path).with_context(|| format!("cannot write {}", path.display()))?,
-    );
-    fmt.renderer(opts)
-        .render(cmp, &mut file)
-        .with_context(|| format!("cannot write {}", path.display()))?;
-    file.flush()?;
-    Ok(())
 }
 
 #[cfg(test)]

@@ -24,7 +24,9 @@ pub mod workload;
 mod notes;
 
 #[cfg(test)]
-pub(crate) mod golden;
+pub(crate) mod testdata;
+#[cfg(test)]
+mod tests;
 
 use std::collections::BTreeSet;
 
@@ -32,7 +34,7 @@ use indexmap::IndexMap;
 
 pub use model::*;
 
-use crate::model::{Row, Warning};
+use crate::model::{Row, Warning, is_mixed};
 use workload::{Run, WorkloadKey};
 
 /// What `compare` needs to know besides the rows.
@@ -157,14 +159,6 @@ impl Cell {
     }
 }
 
-fn family_of(os: &str) -> &'static str {
-    match os {
-        "windows" => "windows",
-        "linux" => "linux",
-        _ => "unknown",
-    }
-}
-
 /// Compares configs per workload (shape and load point). `skipped` of the
 /// result is left empty: the caller knows what ingest skipped.
 pub fn compare(rows: &[Row], opts: &CompareOptions) -> Comparison {
@@ -272,7 +266,7 @@ fn os_of_configs(grouped: &workload::Grouped, configs: &[String]) -> IndexMap<St
                 .map(|r| r.os.as_str())
                 .next()
                 .unwrap_or("unknown");
-            (c.clone(), family_of(os).to_string())
+            (c.clone(), crate::model::os::family(os).to_string())
         })
         .collect()
 }
@@ -598,11 +592,4 @@ impl Comparison {
             w.title()
         }
     }
-}
-
-pub(crate) fn is_mixed(rw: &str) -> bool {
-    matches!(
-        rw,
-        "randrw" | "rw" | "readwrite" | "trimwrite" | "randtrimwrite"
-    )
 }

@@ -33,13 +33,7 @@ impl Shape {
 
     /// Random before sequential, pure before mixed: the order articles use.
     fn rw_rank(&self) -> u8 {
-        match self.rw.as_str() {
-            "randread" | "randwrite" | "randtrim" => 0,
-            "read" | "write" | "trim" => 1,
-            "randrw" => 2,
-            "rw" | "readwrite" => 3,
-            _ => 4,
-        }
+        crate::model::Rw::parse(&self.rw).map_or(5, crate::model::Rw::article_rank)
     }
 
     /// `randread 4k`, with the direction for mixed jobs.
@@ -47,7 +41,9 @@ impl Shape {
         let bs = crate::units::format_bs(self.bs_bytes);
         match self.rwmixread {
             Some(mix) => format!("{} {bs} {} ({mix} % reads)", self.rw, self.direction),
-            None if super::is_mixed(&self.rw) || !self.rw.contains(self.direction.as_str()) => {
+            None if crate::model::is_mixed(&self.rw)
+                || !self.rw.contains(self.direction.as_str()) =>
+            {
                 format!("{} {bs} {}", self.rw, self.direction)
             }
             None => format!("{} {bs}", self.rw),

@@ -30,7 +30,7 @@ use serde_json::Value;
 use super::jobname::guess_from_name;
 use super::{Parsed, ReadError, Reader};
 use super::{depth, steady};
-use crate::model::{Direction, Row};
+use crate::model::{Direction, Row, os};
 use crate::units::parse_size;
 use non_finite::NonFinite;
 
@@ -434,23 +434,6 @@ fn bs_for(bs: Option<&str>, dir: Direction) -> u64 {
     }
 }
 
-fn infer_os(engine: &str, filename: Option<&str>, disk_util: bool) -> &'static str {
-    let windows_file = filename.is_some_and(|f| {
-        f.starts_with(r"\\.\") || f.as_bytes().get(1) == Some(&b':') && f.len() > 2
-    });
-    if engine == "windowsaio" || windows_file {
-        "windows"
-    } else if matches!(
-        engine,
-        "libaio" | "io_uring" | "io_uring_cmd" | "sg" | "splice"
-    ) || disk_util
-    {
-        "linux"
-    } else {
-        "unknown"
-    }
-}
-
 /// What [`job_rows`] needs to know about a job besides the job itself.
 struct JobCtx<'a> {
     opts: &'a JobOpts<'a>,
@@ -482,7 +465,7 @@ fn job_rows(doc: &FioOutput, job: &Job, ctx: &JobCtx<'_>, out: &mut Parsed) {
     let filename = opts.get("filename");
     let engine_opt = opts.get("ioengine");
     // fio's default engine: psync, windowsaio on Windows (HOWTO `ioengine`).
-    let windows_hint = infer_os("", filename.as_deref(), false) == "windows";
+    let windows_hint = filename.as_deref().is_some_and(os::is_windows_path);
     // fio before 2.99 printed no options: then the engine is not known.
     let printed_options = !(opts.job.is_empty() && opts.global.is_empty());
     let engine = engine_opt.unwrap_or_else(|| {
@@ -493,7 +476,12 @@ fn job_rows(doc: &FioOutput, job: &Job, ctx: &JobCtx<'_>, out: &mut Parsed) {
         }
         .to_string()
     });
-    let os = infer_os(&engine, filename.as_deref(), doc.disk_util.is_some());
+    // Disk statistics are printed by fio on Linux only.
+    let os = os::infer(
+        &engine,
+        filename.as_deref(),
+        doc.disk_util.as_ref().map(|_| "linux"),
+    );
     // `rw=randread:8` carries an offset modifier that is not part of the
     // workload's identity.
     let rw = opts
@@ -586,7 +574,7 @@ fn job_rows(doc: &FioOutput, job: &Job, ctx: &JobCtx<'_>, out: &mut Parsed) {
         };
         directions.push(dir);
         let mut row = Row::empty("", dir);
-        row.os = os.into();
+        row.os = os.clone();
         row.engine = engine.clone();
         row.fio_version = version.into();
         row.host = if aggregate {

@@ -16,7 +16,7 @@
 
 use super::{Parsed, ReadError, Reader};
 use super::{depth, steady};
-use crate::model::{Direction, Row};
+use crate::model::{Direction, Row, os};
 
 /// Reader of fio's `--output-format=normal` text.
 pub struct NormalReader;
@@ -664,15 +664,6 @@ fn parse_bw_samples(t: &str) -> Option<Samples> {
     })
 }
 
-fn os_of_engine(engine: &str) -> Option<&'static str> {
-    match engine {
-        "libaio" | "io_uring" | "io_uring_cmd" | "splice" | "sg" | "xnvme" => Some("linux"),
-        "windowsaio" => Some("windows"),
-        "solarisaio" => Some("solaris"),
-        _ => None,
-    }
-}
-
 /// The percentile `p` from a list of (percent, ns).
 fn pct(list: &[(f64, f64)], p: f64) -> Option<f64> {
     list.iter()
@@ -828,10 +819,7 @@ impl Doc {
         if let Some(s) = &b.steady {
             s.apply(&mut r);
         }
-        r.os = os_of_engine(&r.engine)
-            .map(str::to_string)
-            .or_else(|| self.os.clone())
-            .unwrap_or_else(|| "unknown".into());
+        r.os = os::infer(&r.engine, None, self.os.as_deref());
         if d.runtime_ms <= 0.0 {
             return Err(malformed(format!(
                 "job {}: {} runtime is {} msec",

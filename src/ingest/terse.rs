@@ -31,7 +31,7 @@
 use super::depth;
 use super::jobname::guess_from_name;
 use super::{Parsed, ReadError, Reader};
-use crate::model::{Direction, Row};
+use crate::model::{Direction, Row, os};
 use crate::units::parse_size;
 
 /// Reader of fio's terse (semicolon) output.
@@ -220,9 +220,9 @@ fn read_line(ver: u32, f: &[&str]) -> Result<Line, String> {
         r.error = error;
         r.usr_cpu_pct = usr;
         r.sys_cpu_pct = sys;
-        if disk_util {
-            r.os = "linux".into();
-        }
+        // Terse names no engine and no target: disk statistics, which
+        // fio prints on Linux only, are the one hint.
+        r.os = os::infer(&r.engine, None, disk_util.then_some("linux"));
         rows.push(r);
     }
     Ok(Line {
@@ -317,17 +317,9 @@ fn ddir_row(ver: u32, f: &[&str], o: usize, dir: Direction) -> Result<Row, Strin
     Ok(r)
 }
 
-/// The directions an `rw` value can do I/O in.
+/// The directions an `rw` value can do I/O in (none for an unknown one).
 fn rw_directions(rw: &str) -> &'static [Direction] {
-    use Direction::*;
-    match rw {
-        "read" | "randread" => &[Read],
-        "write" | "randwrite" => &[Write],
-        "trim" | "randtrim" => &[Trim],
-        "rw" | "readwrite" | "randrw" => &[Read, Write],
-        "trimwrite" => &[Trim, Write],
-        _ => &[],
-    }
+    crate::model::Rw::parse(rw).map_or(&[], crate::model::Rw::directions)
 }
 
 /// Mean I/O size of a row, to the sector, when the line gives enough to

@@ -1,7 +1,7 @@
 //! Every format rendered from the published comparison.
 
 use super::*;
-use crate::compare::{Metric, golden};
+use crate::compare::{Metric, testdata};
 
 const CSV: &str = include_str!("../../fixtures/published/storagereview-2026-04.csv");
 
@@ -18,7 +18,11 @@ fn thousands(s: &str) -> String {
 
 #[test]
 fn markdown_shows_every_published_figure_as_printed() {
-    let md = render(Format::Md, &RenderOptions::default(), &golden::published());
+    let md = render(
+        Format::Md,
+        &RenderOptions::default(),
+        &testdata::published(),
+    );
     let mut lines = CSV.lines();
     lines.next();
     for line in lines {
@@ -96,7 +100,7 @@ fn markdown_shows_every_published_figure_as_printed() {
 
 #[test]
 fn html_is_self_contained_and_escapes_input() {
-    let mut cmp = golden::published();
+    let mut cmp = testdata::published();
     cmp.configs[0] = "<script>alert(1)</script>".into();
     cmp.skipped.push(crate::model::Skipped {
         source: "a&b.json".into(),
@@ -125,7 +129,7 @@ fn user_template_replaces_the_builtin() {
         template: Some("{% for c in configs %}{{ c }};{% endfor %}".into()),
         ..RenderOptions::default()
     };
-    let out = render(Format::Md, &opts, &golden::published());
+    let out = render(Format::Md, &opts, &testdata::published());
     assert_eq!(
         out,
         "windows-non-native;windows-native;linux-libaio;linux-io_uring;"
@@ -134,7 +138,7 @@ fn user_template_replaces_the_builtin() {
 
 #[test]
 fn json_has_the_contract_shape() {
-    let cmp = golden::published();
+    let cmp = testdata::published();
     let v: serde_json::Value =
         serde_json::from_str(&render(Format::Json, &RenderOptions::default(), &cmp)).unwrap();
     assert_eq!(v["configs"][1], "windows-native");
@@ -152,7 +156,7 @@ fn json_has_the_contract_shape() {
 
 #[test]
 fn csv_and_term_carry_the_decisions() {
-    let cmp = golden::published();
+    let cmp = testdata::published();
     let csv = render(Format::Csv, &RenderOptions::default(), &cmp);
     let metrics: usize = cmp.workloads.iter().map(|w| w.metrics.len()).sum();
     assert_eq!(csv.lines().count(), 1 + metrics * 4);
@@ -188,7 +192,7 @@ fn only_sweep(cmp: &Comparison) -> sweep_view::SweepView {
 
 #[test]
 fn published_has_no_sweep_tables() {
-    let view = view::View::new(&golden::published(), &[]);
+    let view = view::View::new(&testdata::published(), &[]);
     assert!(view.groups.iter().all(|g| g.sweeps.is_empty()));
     assert_eq!(
         view.groups.iter().map(|g| g.workloads.len()).sum::<usize>(),
@@ -370,12 +374,16 @@ fn sweep_csv_has_a_line_per_load_point_and_config() {
             .unwrap()
             .ends_with(",iodepth,numjobs,hosts")
     );
-    let published = render(Format::Csv, &RenderOptions::default(), &golden::published());
+    let published = render(
+        Format::Csv,
+        &RenderOptions::default(),
+        &testdata::published(),
+    );
     assert!(published.lines().next().unwrap().ends_with(",delta_abs"));
     let none = render(
         Format::SweepCsv,
         &RenderOptions::default(),
-        &golden::published(),
+        &testdata::published(),
     );
     assert_eq!(none.lines().count(), 1);
 }

@@ -719,7 +719,12 @@ fn run_then_analyze_compares_the_configs() {
         iops["values"]["linux-psync"].as_f64().unwrap(),
     );
     assert!(n > p, "null {n} vs psync {p}");
-    assert_eq!(iops["winner"], "linux-null", "{iops}");
+    // With two 1 s samples a side on a loaded machine, Welch may not
+    // separate them; then it must say so rather than name psync.
+    match iops["winner"].as_str() {
+        Some(w) => assert_eq!(w, "linux-null", "{iops}"),
+        None => assert_eq!(iops["rule"], "not_significant", "{iops}"),
+    }
     // Whole-system CPU came through from the harness: cpu_pct has a value
     // for both.
     let cpu = metric("cpu_pct");

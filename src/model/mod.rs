@@ -8,6 +8,11 @@
 
 use serde::{Deserialize, Serialize};
 
+pub mod os;
+mod rw;
+
+pub use rw::{Rw, is_mixed};
+
 /// Direction of I/O a row describes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]

@@ -1,66 +1,11 @@
-//! Golden tests: the published StorageReview comparison (April 2026), rows
-//! built straight from its CSV, must yield the article's six conclusions
-//! (../shared/published/README.md) from the Comparison alone.
+//! compare's tests. The golden ones: the published StorageReview
+//! comparison (April 2026, [`super::testdata`]) must yield the article's
+//! six conclusions (../shared/published/README.md) from the Comparison
+//! alone.
 
 use super::*;
-use crate::model::{Direction, Row};
 
-const CSV: &str = include_str!("../../fixtures/published/storagereview-2026-04.csv");
-const ORDER: [&str; 4] = [
-    "windows-non-native",
-    "windows-native",
-    "linux-libaio",
-    "linux-io_uring",
-];
-
-/// Rows as ingest would make them from the shipped fixture: Windows
-/// figures exact (fio JSON), Linux IOPS known to the thousand, bandwidth
-/// to 1 MiB/s and latency to 10 ns (fio's normal text output).
-pub(crate) fn rows() -> Vec<Row> {
-    let mut lines = CSV.lines();
-    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
-    let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
-    lines
-        .map(|line| {
-            let f: Vec<&str> = line.split(',').collect();
-            let num = |name: &str| f[col(name)].parse::<f64>().unwrap();
-            let rw = f[col("rw")];
-            let dir = if rw.contains("read") {
-                Direction::Read
-            } else {
-                Direction::Write
-            };
-            let mut r = Row::empty(&format!("{}/{rw}-{}.out", f[0], f[col("bs")]), dir);
-            r.label = f[col("config")].into();
-            r.os = f[col("os")].into();
-            r.engine = f[col("ioengine")].into();
-            r.rw = rw.into();
-            r.bs_bytes = crate::units::parse_size(f[col("bs")]).unwrap();
-            r.bw_bytes_per_s = num("bw_gib_s") * crate::units::GIB;
-            r.iops = num("iops");
-            r.iops_precision = num("iops_rounded_to");
-            r.lat_mean_ns = Some(num("lat_mean_ms") * 1e6);
-            r.clat_mean_ns = r.lat_mean_ns;
-            r.system_cpu_pct = Some(num("cpu_total_pct"));
-            r.iodepth = 32;
-            r.numjobs = 16;
-            if r.os == "linux" {
-                r.bw_precision = 1024.0 * 1024.0;
-                r.lat_precision_ns = 10.0;
-            }
-            r
-        })
-        .collect()
-}
-
-pub(crate) fn published() -> Comparison {
-    let opts = CompareOptions {
-        order: ORDER.iter().map(|s| s.to_string()).collect(),
-        baseline: Some("windows-non-native".into()),
-        ..CompareOptions::default()
-    };
-    compare(&rows(), &opts)
-}
+use super::testdata::{ORDER, published, rows};
 
 fn metric<'a>(c: &'a Comparison, rw: &str, bs: &str, m: Metric) -> &'a MetricResult {
     let bs = crate::units::parse_size(bs).unwrap();

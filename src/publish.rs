@@ -1,0 +1,121 @@
+//! `analyze --out DIR`: a results folder turned into what a reviewer
+//! publishes. report.md (charts linked), report.html (one self-contained
+//! page, charts inline as SVG), sweeps.csv when there are sweeps, the
+//! dataset as parquet and csv, and the charts under DIR/charts/.
+//!
+//! The CLI validates flags into [`Options`] and calls [`publish`]; nothing
+//! here knows clap or prints.
+
+use std::io::Write;
+use std::path::Path;
+
+use anyhow::Context;
+
+use crate::charts::{self, ChartOptions};
+use crate::compare::Comparison;
+use crate::model::Row;
+use crate::render::{Format, RenderOptions, html};
+
+/// What `--out` writes besides the fixed set of files.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// Charts to draw; None with `--no-charts`.
+    pub charts: Option<ChartOptions>,
+    /// `--template` replacing the built-in report.md template...
+    pub md_template: Option<String>,
+    /// ...or the built-in report.html one.
+    pub html_template: Option<String>,
+}
+
+/// The charts as each report carries them.
+#[derive(Default)]
+struct ReportCharts {
+    /// Paths relative to DIR, for report.md's links.
+    linked: Vec<String>,
+    /// SVG with hover targets, which report.html inlines whatever the
+    /// format on disk: PNGs stay for articles, the page gets tooltips.
+    svgs: Vec<String>,
+    /// The same SVGs as `data:` URIs, for `--template`s that use `<img>`.
+    embedded: Vec<String>,
+}
+
+/// Writes every file of DIR for `cmp` (compared from `rows`).
+pub fn publish(cmp: &Comparison, rows: &[Row], dir: &Path, opts: &Options) -> anyhow::Result<()> {
+    std::fs::create_dir_all(dir)
+        .with_context(|| format!("--out {}: cannot create the folder", dir.display()))?;
+    let charts = match &opts.charts {
+        Some(c) => report_charts(cmp, dir, c)?,
+        None => ReportCharts::default(),
+    };
+    let md = RenderOptions {
+        template: opts.md_template.clone(),
+        charts: charts.linked.clone(),
+        ..RenderOptions::default()
+    };
+    write_rendered(cmp, &dir.join("report.md"), Format::Md, &md)?;
+    let page = RenderOptions {
+        template: opts.html_template.clone(),
+        charts: charts.embedded,
+        svgs: charts.svgs,
+        svg_font_css: charts::svg_font_css().to_string(),
+        ..RenderOptions::default()
+    };
+    write_rendered(cmp, &dir.join("report.html"), Format::Html, &page)?;
+    if !cmp.sweeps.is_empty() {
+        let csv = RenderOptions::default();
+        write_rendered(cmp, &dir.join("sweeps.csv"), Format::SweepCsv, &csv)?;
+    }
+    for name in ["dataset.parquet", "dataset.csv"] {
+        crate::dataset::write(rows, &dir.join(name))?;
+    }
+    Ok(())
+}
+
+/// Draws the charts to DIR/charts/ and once more as SVG for report.html.
+fn report_charts(
+    cmp: &Comparison,
+    dir: &Path,
+    opts: &ChartOptions,
+) -> anyhow::Result<ReportCharts> {
+    let files = charts::render_all(cmp, dir, opts)?;
+    let linked = files
+        .iter()
+        .map(|p| {
+            p.strip_prefix(dir)
+                .unwrap_or(p)
+                .to_string_lossy()
+                .replace('\\', "/")
+        })
+        .collect();
+    let svg_opts = ChartOptions {
+        format: charts::ChartFormat::Svg,
+        ..*opts
+    };
+    let svgs = charts::svg_all(cmp, &svg_opts)?;
+    let embedded = svgs
+        .iter()
+        .map(|s| html::data_uri("image/svg+xml", s.as_bytes()))
+        .collect();
+    Ok(ReportCharts {
+        linked,
+        svgs,
+        embedded,
+    })
+}
+
+/// Renders `cmp` as `fmt` into the file at `path`.
+fn write_rendered(
+    cmp: &Comparison,
+    path: &Path,
+    fmt: Format,
+    opts: &RenderOptions,
+) -> anyhow::Result<()> {
+    let mut file = std::io::BufWriter::new(
+        std::fs::File::create(path).with_context(|| format!("cannot write {}", path.display()))?,
+    );
+    fmt.renderer(opts)
+        .render(cmp, &mut file)
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    file.flush()?;
+    Ok(())
+}
