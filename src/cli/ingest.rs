@@ -7,11 +7,11 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
-use super::{CliError, Global, exit};
+use super::{CliError, Global, LabelByArg, exit};
 use crate::dataset::{self, FileFormat};
 use crate::export::ExportFormat;
 use crate::ingest::series::{self, Streamed};
-use crate::ingest::{self, IngestOptions, Ingested, LabelBy, Progress};
+use crate::ingest::{self, IngestOptions, Ingested, Progress};
 use crate::timeseries::file::SeriesWriter;
 
 #[derive(Debug, clap::Args)]
@@ -79,29 +79,6 @@ impl FormatArg {
             FormatArg::Bmf => Err(ExportFormat::Bmf),
             FormatArg::Gab => Err(ExportFormat::Gab),
             FormatArg::GabSmaller => Err(ExportFormat::GabSmaller),
-        }
-    }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum LabelByArg {
-    /// The file's folder relative to the PATH given.
-    Dir,
-    /// fio's ioengine.
-    Engine,
-    /// The client hostname (client/server output).
-    Host,
-    /// The file name without its extension.
-    File,
-}
-
-impl From<LabelByArg> for LabelBy {
-    fn from(l: LabelByArg) -> LabelBy {
-        match l {
-            LabelByArg::Dir => LabelBy::Dir,
-            LabelByArg::Engine => LabelBy::Engine,
-            LabelByArg::Host => LabelBy::Host,
-            LabelByArg::File => LabelBy::File,
         }
     }
 }

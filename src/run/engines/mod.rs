@@ -106,6 +106,42 @@ pub trait Engine {
     fn reap(&mut self, min: usize, max: usize, out: &mut Vec<Completion>) -> io::Result<()>;
 }
 
+/// An engine that does each I/O inside `queue` (fio's `FIO_SYNCIO`): it
+/// hands back one completion per call, and [`Synchronous`] makes it an
+/// [`Engine`] whose commit has nothing to hand over and whose reap returns
+/// that completion.
+pub trait SyncIo {
+    fn run(&mut self, io: IoUnit) -> io::Result<Completion>;
+}
+
+/// A [`SyncIo`] engine with the completion it has not reaped yet.
+pub struct Synchronous<T> {
+    inner: T,
+    done: Option<Completion>,
+}
+
+impl<T> Synchronous<T> {
+    pub fn new(inner: T) -> Synchronous<T> {
+        Synchronous { inner, done: None }
+    }
+}
+
+impl<T: SyncIo> Engine for Synchronous<T> {
+    fn queue(&mut self, io: IoUnit) -> io::Result<()> {
+        self.done = Some(self.inner.run(io)?);
+        Ok(())
+    }
+
+    fn commit(&mut self) -> io::Result<usize> {
+        Ok(0)
+    }
+
+    fn reap(&mut self, _min: usize, _max: usize, out: &mut Vec<Completion>) -> io::Result<()> {
+        out.extend(self.done.take());
+        Ok(())
+    }
+}
+
 /// The engines `nvcmp run --engine` offers natively (`fio` is handled by
 /// `run::fio`, which drives the fio binary instead).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -148,8 +184,8 @@ impl EngineKind {
             file.ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "engine needs a file"))
         };
         Ok(match self {
-            EngineKind::Null => Box::new(null::Null::new()),
-            EngineKind::Psync => Box::new(psync::Psync::new(need_file()?, buf)),
+            EngineKind::Null => Box::new(Synchronous::new(null::Null)),
+            EngineKind::Psync => Box::new(Synchronous::new(psync::Psync::new(need_file()?, buf))),
             #[cfg(target_os = "linux")]
             EngineKind::Libaio => Box::new(libaio::Libaio::new(need_file()?, depth, buf)?),
             #[cfg(target_os = "linux")]

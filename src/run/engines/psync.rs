@@ -9,26 +9,21 @@ use std::fs::File;
 use std::io;
 use std::os::unix::fs::FileExt;
 
-use super::{AlignedBuf, Completion, Dir, Engine, IoUnit};
+use super::{AlignedBuf, Completion, Dir, IoUnit, SyncIo};
 
 pub struct Psync<'f> {
     file: &'f File,
     buf: AlignedBuf,
-    done: Option<Completion>,
 }
 
 impl<'f> Psync<'f> {
     pub fn new(file: &'f File, buf: AlignedBuf) -> Psync<'f> {
-        Psync {
-            file,
-            buf,
-            done: None,
-        }
+        Psync { file, buf }
     }
 }
 
-impl Engine for Psync<'_> {
-    fn queue(&mut self, io: IoUnit) -> io::Result<()> {
+impl SyncIo for Psync<'_> {
+    fn run(&mut self, io: IoUnit) -> io::Result<Completion> {
         let data = self.buf.slot_mut(io.slot, io.len)?;
         let r = match io.dir {
             Dir::Read => self.file.read_at(data, io.offset),
@@ -36,19 +31,9 @@ impl Engine for Psync<'_> {
         };
         // An I/O error belongs to the I/O (fio's `error=`), not to the engine.
         let result = r.map_err(|e| e.raw_os_error().unwrap_or(libc::EIO));
-        self.done = Some(Completion {
+        Ok(Completion {
             slot: io.slot,
             result,
-        });
-        Ok(())
-    }
-
-    fn commit(&mut self) -> io::Result<usize> {
-        Ok(0)
-    }
-
-    fn reap(&mut self, _min: usize, _max: usize, out: &mut Vec<Completion>) -> io::Result<()> {
-        out.extend(self.done.take());
-        Ok(())
+        })
     }
 }
