@@ -118,6 +118,7 @@ impl Cdf {
             rules: Vec::new(),
             labels: Vec::new(),
             whiskers: Vec::new(),
+            bands: Vec::new(),
         };
         Figure {
             frame,

@@ -107,6 +107,7 @@ impl Percentiles {
             rules: Vec::new(),
             labels: Vec::new(),
             whiskers: Vec::new(),
+            bands: Vec::new(),
         };
         Figure {
             frame,
