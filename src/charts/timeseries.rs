@@ -132,10 +132,22 @@ pub(crate) fn plan<'a>(
             measures.push(Measure::ByData);
         }
         for measure in measures {
+            // Only runs with this measure's logs: they set the bucket width
+            // and the legend.
+            let kind = match measure {
+                Measure::Over(k) => k,
+                Measure::Percentiles => Kind::Hist,
+                Measure::ByData => Kind::Bw,
+            };
+            let runs = mine
+                .iter()
+                .filter(|(_, r)| r.logs.keys().any(|(k, _)| *k == kind))
+                .copied()
+                .collect();
             charts.push(TsChart {
                 workload: wi,
                 measure,
-                runs: mine.clone(),
+                runs,
                 opts,
             });
         }
@@ -179,11 +191,14 @@ impl TsChart<'_> {
             .iter()
             .map(|rows| bucket::buckets(rows, kind, width))
             .collect();
-        let all = if self.opts.per_job {
+        let mut all = if self.opts.per_job {
             jobs
         } else {
             vec![bucket::merge(&jobs, kind)]
         };
+        if bucket::is_rate(kind) {
+            all = all.iter().map(|p| bucket::fill_gaps(p, width)).collect();
+        }
         match self.opts.smooth_ms {
             Some(span) => all.iter().map(|p| bucket::smooth(p, span)).collect(),
             None => all,

@@ -124,7 +124,8 @@ pub fn round_ms(run: &RunLogs, round_ms: Option<u64>) -> u64 {
         .max(1)
 }
 
-/// Round values of `kind`, summed over the run's logs. The last round is
+/// Round values of `kind`, summed over the run's logs; a round in which
+/// nothing was logged is a stall, 0. The last round is
 /// dropped when the run ends inside it, so a partial round does not look
 /// like a dip.
 fn rounds(run: &RunLogs, kind: Kind, width_ms: u64) -> Option<Vec<Point>> {
@@ -133,7 +134,7 @@ fn rounds(run: &RunLogs, kind: Kind, width_ms: u64) -> Option<Vec<Point>> {
         .iter()
         .map(|rows| bucket::buckets(rows, kind, width_ms))
         .collect();
-    let mut points = bucket::merge(&jobs, kind);
+    let mut points = bucket::fill_gaps(&bucket::merge(&jobs, kind), width_ms);
     if points
         .last()
         .is_some_and(|p| p.t_ms + width_ms > run.span_ms() + 1)

@@ -75,6 +75,29 @@ pub fn merge(jobs: &[Vec<Point>], kind: Kind) -> Vec<Point> {
         .collect()
 }
 
+/// Rate buckets with the empty ones between the first and the last put
+/// back as 0: a bucket at least as long as the logs' averaging window with
+/// no row in it saw no I/O complete (a stall), and dropping it would join
+/// the buckets around it as if there had been none.
+pub fn fill_gaps(points: &[Point], width_ms: u64) -> Vec<Point> {
+    let width_ms = width_ms.max(1);
+    let (Some(first), Some(last)) = (points.first(), points.last()) else {
+        return Vec::new();
+    };
+    let mut out = Vec::with_capacity(((last.t_ms - first.t_ms) / width_ms + 1) as usize);
+    let mut next = points.iter().peekable();
+    let mut t = first.t_ms;
+    while t <= last.t_ms {
+        let value = match next.peek() {
+            Some(p) if p.t_ms == t => next.next().map_or(0.0, |p| p.value),
+            _ => 0.0,
+        };
+        out.push(Point { t_ms: t, value });
+        t += width_ms;
+    }
+    out
+}
+
 /// A trailing moving average over `span_ms` (the bucket itself and those
 /// that started less than `span_ms` before it): smooths noise without
 /// shifting a cliff earlier than it happened.
@@ -177,6 +200,9 @@ mod tests {
         let s: Vec<f64> = smooth(&pts, 2000).iter().map(|p| p.value).collect();
         assert_eq!(s, vec![0.0, 5.0, 15.0, 25.0]);
         assert_eq!(cumulative_bytes(&pts, 500), vec![0.0, 5.0, 15.0, 30.0]);
+        let gappy = [pts[0], pts[3]];
+        let filled: Vec<f64> = fill_gaps(&gappy, 1000).iter().map(|p| p.value).collect();
+        assert_eq!(filled, vec![0.0, 0.0, 0.0, 30.0]);
         assert_eq!(adaptive_width(60_000, 300, 0), 200);
         assert_eq!(adaptive_width(3_000, 300, 200), 200);
         assert_eq!(adaptive_width(700_000, 300, 0), 5000);
