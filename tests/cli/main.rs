@@ -12,5 +12,6 @@ mod ingest;
 mod run;
 mod series;
 mod setup;
+mod snia;
 mod steady;
 mod sweep;
