@@ -364,16 +364,19 @@ fn ingest_step(args: &Args, global: Global) -> anyhow::Result<ingest::Ingested> 
 }
 
 /// fio's logs found next to the results, read (empty when there are
-/// none); their warnings (malformed lines) are printed unless `--quiet`.
+/// none). Their warnings (malformed lines, compressed logs) are counted in
+/// one line unless `--quiet`: they concern the charts and steady-state
+/// verdicts only, and `ingest --series` names each.
 fn series_step(ingested: &ingest::Ingested, global: Global) -> crate::timeseries::Series {
     if ingested.logs.is_empty() {
         return crate::timeseries::Series::default();
     }
     let series = ingest::series::read_logs(ingested);
-    if !global.quiet {
-        for w in &series.warnings {
-            eprintln!("nvcmp: {w}");
-        }
+    if !global.quiet && !series.warnings.is_empty() {
+        eprintln!(
+            "nvcmp: warning: {} problem(s) reading fio logs (lines or files left out of timeseries charts and steady state); `nvcmp ingest PATH --series FILE` names them",
+            series.warnings.len()
+        );
     }
     series
 }

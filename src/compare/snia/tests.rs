@@ -17,9 +17,10 @@ fn a_noisy_flat_run_is_steady_from_its_first_window() {
 
 #[test]
 fn a_ramp_fails_the_slope_test_but_not_the_data_test() {
-    // +4 % per round: max − min over 5 rounds is 16 % (< 20 %), the fitted
-    // line rises 16 % (> 10 %).
-    let v: Vec<f64> = (0..25).map(|i| 1000.0 * (1.0 + 0.04 * i as f64)).collect();
+    // +4 % per round, compounding so that no later window flattens out:
+    // max − min over 5 rounds is about 17 % (< 20 %), the fitted line
+    // rises about 16 % (> 10 %).
+    let v: Vec<f64> = (0..25).map(|i| 1000.0 * 1.04f64.powi(i)).collect();
     let w = Window::measure(&v, 0);
     assert!(w.data_excursion <= MAX_DATA_EXCURSION, "{w:?}");
     assert!(w.slope_excursion > MAX_SLOPE_EXCURSION, "{w:?}");
