@@ -42,17 +42,29 @@ pub fn buckets(rows: &[&SeriesRow], kind: Kind, width_ms: u64) -> Vec<Point> {
             a.3 += 1;
         }
     }
+    let last_ms = rows.iter().map(|r| r.t_ms).max().unwrap_or(0);
+    let last_bucket = last_ms / width_ms;
     acc.into_iter()
-        .map(|(b, (sum, n, bytes, events))| {
+        .filter_map(|(b, (sum, n, bytes, events))| {
+            let start = b * width_ms;
+            // The log ends inside its last bucket: a count over the whole
+            // width would read as a dip. Rate it over the time it covers,
+            // or leave it out when that is under half a bucket.
+            let secs = if b == last_bucket && events == n {
+                let covered = last_ms + 1 - start;
+                if covered * 2 < width_ms {
+                    return None;
+                }
+                covered as f64 / 1000.0
+            } else {
+                width_s
+            };
             let value = match kind {
-                Kind::Iops if events == n => events as f64 / width_s,
-                Kind::Bw if events == n => bytes as f64 / width_s,
+                Kind::Iops if events == n => events as f64 / secs,
+                Kind::Bw if events == n => bytes as f64 / secs,
                 _ => sum / n as f64,
             };
-            Point {
-                t_ms: b * width_ms,
-                value,
-            }
+            Some(Point { t_ms: start, value })
         })
         .collect()
 }
@@ -164,6 +176,11 @@ mod tests {
         let refs: Vec<&SeriesRow> = per_io.iter().collect();
         let iops = buckets(&refs, Kind::Iops, 1000);
         assert_eq!(iops.len(), 3);
+        // The last bucket covers 2000..=2900 ms: 10 I/Os in 0.901 s.
+        assert!((iops[2].value - 10.0 / 0.901).abs() < 1e-9);
+        // One under half a bucket is left out rather than read as a dip.
+        let short: Vec<&SeriesRow> = refs[..22].to_vec();
+        assert_eq!(buckets(&short, Kind::Iops, 1000).len(), 2);
         assert_eq!(iops[0].value, 10.0);
         let bw = buckets(&refs, Kind::Bw, 1000);
         assert_eq!(bw[1].value, 40960.0);
