@@ -26,9 +26,14 @@ import json
 import math
 import pathlib
 import random
+import sys
 import zlib
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
+# fio's JSON layout, shared with the fixture writers.
+sys.path.insert(0, str(ROOT / "fixtures"))
+from fio_json_text import depth_bucket, emit  # noqa: E402
+
 TEMPLATE = ROOT / "fixtures" / "sweep" / "numjobs" / "libaio" / "randread-4k-qd4-nj2.json"
 
 DEPTHS = [1, 2, 4, 8, 16, 32, 64, 128]
@@ -143,8 +148,7 @@ def fill(tmpl, cfg, wl, qd, nj, ts):
     job["sys_cpu"] = round(cpu * 0.8, 6)
     job["ctx"] = total // 4
     levels = {k: 0.0 for k in job["iodepth_level"]}
-    key = ">=64" if qd >= 64 else str(max(b for b in (1, 2, 4, 8, 16, 32) if b <= qd))
-    levels[key] = 100.0
+    levels[depth_bucket(qd)] = 100.0
     job["iodepth_level"] = levels
     job["latency_depth"] = qd
 
@@ -184,22 +188,6 @@ def fill(tmpl, cfg, wl, qd, nj, ts):
         du["util"] = round(min(99.9, 40 + 60 * util), 6)
     doc["disk_util"] = doc.get("disk_util", [])[:1]
     return name, doc
-
-
-def emit(value, depth=0):
-    """fio's json.c layout: two-space indent, `"key" : value`, floats "%f"."""
-    pad = "  " * (depth + 1)
-    if isinstance(value, dict):
-        inner = ",\n".join(f'{pad}"{k}" : {emit(v, depth + 1)}' for k, v in value.items())
-        return "{\n" + inner + "\n" + "  " * depth + "}"
-    if isinstance(value, list):
-        inner = ",\n".join(pad + emit(v, depth + 1) for v in value)
-        return "[\n" + inner + "\n" + "  " * depth + "]"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float):
-        return "%f" % value
-    return json.dumps(value)
 
 
 def main():

@@ -63,6 +63,21 @@ pub fn parse_duration_ns(s: &str) -> Option<f64> {
 /// Bytes in a GiB, for bandwidth shown as GiB/s.
 pub const GIB: f64 = (1u64 << 30) as f64;
 
+/// (year, month 1-12, day 1-31) of day `z` since 1970-01-01 (proleptic
+/// Gregorian), by H. Hinnant's civil-from-days:
+/// <https://howardhinnant.github.io/date_algorithms.html#civil_from_days>.
+pub fn civil_from_days(z: i64) -> (i64, i64, i64) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    (yoe + era * 400 + i64::from(m <= 2), m, d)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -3,10 +3,10 @@
 //! axis titles, all through [`super::text::Label`] so bitmap text is laid
 //! out correctly.
 
-use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
+use super::figure::{Area, Canvas};
 use super::frame::{Sizes, font};
 use super::palette::INK;
 use super::text::Label;
@@ -59,15 +59,12 @@ pub(crate) struct Axes<'a> {
 impl Axes<'_> {
     /// Horizontal grid lines and labels at `ticks`, the y axis line and
     /// its title (rotated, at the left edge of `area`).
-    pub fn y<DB: DrawingBackend>(
+    pub fn y<DB: Canvas>(
         &self,
-        area: &DrawingArea<DB, Shift>,
+        area: &Area<DB>,
         ticks: &[(f64, String)],
         title: &str,
-    ) -> anyhow::Result<()>
-    where
-        DB::ErrorType: 'static,
-    {
+    ) -> anyhow::Result<()> {
         let style = font(self.sz.small);
         for (t, label) in ticks {
             let (x0, y) = (self.px)(self.x.0, *t);
@@ -90,14 +87,7 @@ impl Axes<'_> {
     }
 
     /// The x axis line at `y`.
-    pub fn x_line<DB: DrawingBackend>(
-        &self,
-        area: &DrawingArea<DB, Shift>,
-        y: f64,
-    ) -> anyhow::Result<()>
-    where
-        DB::ErrorType: 'static,
-    {
+    pub fn x_line<DB: Canvas>(&self, area: &Area<DB>, y: f64) -> anyhow::Result<()> {
         let a = (self.px)(self.x.0, y);
         let b = (self.px)(self.x.1, y);
         area.draw(&PathElement::new(vec![a, b], INK))?;
@@ -106,16 +96,13 @@ impl Axes<'_> {
 
     /// Labels under the x axis at data positions, optional vertical grid
     /// lines, and an axis title under them.
-    pub fn x<DB: DrawingBackend>(
+    pub fn x<DB: Canvas>(
         &self,
-        area: &DrawingArea<DB, Shift>,
+        area: &Area<DB>,
         ticks: &[(f64, String)],
         grid: bool,
         title: Option<&str>,
-    ) -> anyhow::Result<()>
-    where
-        DB::ErrorType: 'static,
-    {
+    ) -> anyhow::Result<()> {
         let style = font(self.sz.small);
         for (t, label) in ticks {
             let (x, bottom) = (self.px)(*t, self.y.0);

@@ -10,6 +10,17 @@ use super::grouped::Panel;
 use super::heatgrid::HeatGrid;
 use super::lines::LinePlot;
 
+/// A plotters backend whose errors outlive the call, so `?` can turn them
+/// into `anyhow` errors: every backend nvcmp draws on (SVG, bitmap) is one.
+/// Naming the bound once keeps it out of every drawing function's
+/// signature.
+pub(crate) trait Canvas: DrawingBackend<ErrorType: 'static> {}
+
+impl<DB: DrawingBackend<ErrorType: 'static>> Canvas for DB {}
+
+/// The part of an image a chart element draws into.
+pub(crate) type Area<DB> = DrawingArea<DB, Shift>;
+
 pub(crate) struct Figure {
     pub frame: Frame,
     pub body: Body,
@@ -25,10 +36,15 @@ pub(crate) enum Body {
 }
 
 impl Figure {
-    pub fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> anyhow::Result<()>
-    where
-        DB::ErrorType: 'static,
-    {
+    /// A single line plot in `frame`.
+    pub fn lines(frame: Frame, plot: LinePlot) -> Figure {
+        Figure {
+            frame,
+            body: Body::Lines(plot),
+        }
+    }
+
+    pub fn draw<DB: Canvas>(&self, root: &Area<DB>) -> anyhow::Result<()> {
         let plot = self.frame.draw(root)?;
         let sz = Sizes::of(root);
         match &self.body {

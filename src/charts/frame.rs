@@ -3,10 +3,10 @@
 //! Text comes from input (labels) and is only ever drawn as text; it is
 //! truncated or wrapped to the width so nothing overlaps.
 
-use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
+use super::figure::{Area, Canvas};
 use super::font::FAMILY;
 use super::hotspot::{self, Hotspot, Owner, Shape};
 use super::marks::{self, Glyph, Key};
@@ -24,7 +24,7 @@ pub(crate) struct Sizes {
 }
 
 impl Sizes {
-    pub fn of<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>) -> Sizes {
+    pub fn of<DB: Canvas>(root: &Area<DB>) -> Sizes {
         let (w, h) = root.dim_in_pixel();
         let s = (w as f64 / 1600.0).min(h as f64 / 900.0).max(0.3);
         Sizes {
@@ -45,19 +45,33 @@ pub(crate) fn bold(size: f64) -> TextStyle<'static> {
 }
 
 /// Width in pixels of `text` in `style`.
-pub(crate) fn text_width<DB: DrawingBackend>(
-    area: &DrawingArea<DB, Shift>,
-    text: &str,
-    style: &TextStyle,
-) -> i32 {
+pub(crate) fn text_width<DB: Canvas>(area: &Area<DB>, text: &str, style: &TextStyle) -> i32 {
     area.estimate_text_size(text, style)
         .map(|(w, _)| w as i32)
         .unwrap_or(text.chars().count() as i32 * style.font.get_size() as i32 / 2)
 }
 
+/// The part of `area` below `heading` (a small bold title, cut to the
+/// width) `lines` text heights tall; all of `area` when there is none.
+pub(crate) fn under_heading<DB: Canvas>(
+    area: &Area<DB>,
+    heading: Option<&str>,
+    sz: Sizes,
+    lines: f64,
+) -> anyhow::Result<Area<DB>> {
+    let Some(h) = heading else {
+        return Ok(area.clone());
+    };
+    let style = bold(sz.text);
+    let (w, _) = area.dim_in_pixel();
+    let h = fit(area, h, &style, w as i32 - 2 * sz.pad);
+    area.draw(&Label::new(h, (sz.pad, 0), style))?;
+    Ok(area.split_vertically((sz.text * lines) as u32).1)
+}
+
 /// `text` cut with an ellipsis so it is at most `max_px` wide.
-pub(crate) fn fit<DB: DrawingBackend>(
-    area: &DrawingArea<DB, Shift>,
+pub(crate) fn fit<DB: Canvas>(
+    area: &Area<DB>,
     text: &str,
     style: &TextStyle,
     max_px: i32,
@@ -82,8 +96,8 @@ pub(crate) fn fit<DB: DrawingBackend>(
 
 /// `text` broken into lines at most `max_px` wide (at spaces; a word wider
 /// than a line is cut).
-pub(crate) fn wrap<DB: DrawingBackend>(
-    area: &DrawingArea<DB, Shift>,
+pub(crate) fn wrap<DB: Canvas>(
+    area: &Area<DB>,
     text: &str,
     style: &TextStyle,
     max_px: i32,
@@ -126,13 +140,7 @@ pub(crate) struct Frame {
 
 impl Frame {
     /// Draws the frame and returns the area left for the plot.
-    pub fn draw<DB: DrawingBackend>(
-        &self,
-        root: &DrawingArea<DB, Shift>,
-    ) -> anyhow::Result<DrawingArea<DB, Shift>>
-    where
-        DB::ErrorType: 'static,
-    {
+    pub fn draw<DB: Canvas>(&self, root: &Area<DB>) -> anyhow::Result<Area<DB>> {
         let sz = Sizes::of(root);
         let (w, h) = root.dim_in_pixel();
         let inner = w as i32 - 2 * sz.pad;
@@ -158,15 +166,12 @@ impl Frame {
 
     /// Legend from row `y`: swatch + label per config, then the keys,
     /// flowing left to right and wrapping. Returns the row below it.
-    fn draw_legend<DB: DrawingBackend>(
+    fn draw_legend<DB: Canvas>(
         &self,
-        root: &DrawingArea<DB, Shift>,
+        root: &Area<DB>,
         sz: Sizes,
         mut y: i32,
-    ) -> anyhow::Result<i32>
-    where
-        DB::ErrorType: 'static,
-    {
+    ) -> anyhow::Result<i32> {
         let w = root.dim_in_pixel().0 as i32;
         let inner = w - 2 * sz.pad;
         let style = font(sz.text);
@@ -221,14 +226,7 @@ impl Frame {
     }
 
     /// Footnotes and the footer line at the bottom; returns their height.
-    fn draw_footnotes<DB: DrawingBackend>(
-        &self,
-        root: &DrawingArea<DB, Shift>,
-        sz: Sizes,
-    ) -> anyhow::Result<i32>
-    where
-        DB::ErrorType: 'static,
-    {
+    fn draw_footnotes<DB: Canvas>(&self, root: &Area<DB>, sz: Sizes) -> anyhow::Result<i32> {
         let (w, h) = root.dim_in_pixel();
         let inner = w as i32 - 2 * sz.pad;
         let small = font(sz.small).color(&MUTED);

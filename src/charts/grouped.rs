@@ -3,12 +3,12 @@
 //! marked, ±1 sd whiskers where the comparison knows a spread. Shared by
 //! the metric, delta and efficiency charts.
 
-use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::axis::{Axes, linear_ticks};
-use super::frame::{Sizes, bold, fit, font, text_width};
+use super::figure::{Area, Canvas};
+use super::frame::{Sizes, bold, fit, font, text_width, under_heading};
 use super::hotspot::{self, Hotspot, Owner, Shape};
 use super::marks;
 use super::palette::INK;
@@ -95,124 +95,54 @@ pub(crate) struct Panel {
     pub decimals: Vec<usize>,
 }
 
+/// Where a panel's bars and values go, worked out once before any bar is
+/// drawn: the value labels decide the room above the bars.
+struct Layout {
+    /// Categories, at least one; each is 1 wide in data units.
+    n_cat: usize,
+    /// A bar's slot along x, data units: bars fill 80 % of a category.
+    slot: f64,
+    /// Pixels the bars and their labels have across and up.
+    plot: (f64, f64),
+    /// Pixels of the axis label areas (y labels across, x labels up) and
+    /// the margin around the chart.
+    y_label_w: u32,
+    x_label_h: u32,
+    margin: u32,
+    /// The value label of each bar, per series then category.
+    labels: Vec<Vec<String>>,
+    /// Value labels' font size: smaller up the bar when the bars are many.
+    vsize: f64,
+    /// Labels up the bar (rotated) rather than across it.
+    rotate: bool,
+    /// False when the font would shrink below 8 px: no values drawn.
+    show_values: bool,
+    /// Pixels a value label takes past its bar's end.
+    label_px: f64,
+    /// The y range, display units.
+    y: (f64, f64),
+}
+
 impl Panel {
     /// Draws the panel into `area`; `sz` comes from the whole image so
     /// every panel of a figure uses the same font sizes.
-    pub fn draw<DB: DrawingBackend>(
-        &self,
-        area: &DrawingArea<DB, Shift>,
-        sz: Sizes,
-    ) -> anyhow::Result<()>
-    where
-        DB::ErrorType: 'static,
-    {
-        let area = match &self.heading {
-            Some(h) => {
-                let style = bold(sz.text);
-                let (aw, _) = area.dim_in_pixel();
-                let h = fit(area, h, &style, aw as i32 - 2 * sz.pad);
-                area.draw(&Label::new(h, (sz.pad, 0), style))?;
-                area.split_vertically((sz.text * 1.8) as u32).1
-            }
-            None => area.clone(),
-        };
-        let (aw, ah) = area.dim_in_pixel();
-        let n_cat = self.categories.len().max(1);
-        let n_ser = self.series.len().max(1);
-
-        let cat_style = font(sz.text);
-        let y_label_w = (sz.text * 6.0) as u32;
-        let x_label_h = (sz.text * 2.2) as u32;
-        let margin = sz.pad as u32;
-        let plot_w = aw.saturating_sub(y_label_w + 2 * margin).max(10) as f64;
-        let plot_h = ah.saturating_sub(x_label_h + 2 * margin).max(10) as f64;
-
-        // Geometry in data units: each category is 1 wide, bars fill 80 %.
-        let slot = 0.8 / n_ser as f64;
-        let bar_px = plot_w / n_cat as f64 * slot * 0.88;
-
-        let labels: Vec<Vec<String>> = self
-            .series
-            .iter()
-            .map(|s| {
-                s.values
-                    .iter()
-                    .zip(&s.marks)
-                    .enumerate()
-                    .map(|(i, (v, m))| match v {
-                        Some(v) => {
-                            let d = self.decimals.get(i).copied().unwrap_or(self.scale.decimals);
-                            format!("{}{}", m.prefix(), self.scale.label(*v, d))
-                        }
-                        None => "n/a".into(),
-                    })
-                    .collect()
-            })
-            .collect();
-        let widest_at = |size: f64| {
-            labels
-                .iter()
-                .flatten()
-                .map(|l| text_width(&area, l, &bold(size)))
-                .max()
-                .unwrap_or(0) as f64
-        };
-        // Labels go across the bar when every one fits, else up the bar;
-        // up the bar they must be no taller than a bar's slot, so with many
-        // bars the font shrinks, and below 8 px values are left out.
-        let slot_px = plot_w / n_cat as f64 * slot;
-        let mut vsize = sz.small;
-        let mut widest = widest_at(vsize);
-        let rotate = widest > bar_px + slot_px * 0.12;
-        if rotate && vsize * 1.15 > slot_px {
-            vsize = slot_px / 1.15;
-            widest = widest_at(vsize);
-        }
-        let show_values = vsize >= 8.0;
-        let value_style = font(vsize);
-        let label_px = if !show_values {
-            0.0
-        } else if rotate {
-            widest
-        } else {
-            vsize
-        } + 14.0;
-
-        let shown = |v: f64| self.scale.to_display(v);
-        let all: Vec<f64> = self
-            .series
-            .iter()
-            .flat_map(|s| (0..s.values.len()).filter_map(|i| s.reach(i, &self.scale)))
-            .flat_map(|(lo, hi)| [lo, hi])
-            .collect();
-        let hi = all.iter().cloned().fold(0.0, f64::max);
-        let lo = all.iter().cloned().fold(0.0, f64::min);
-        let span = if hi - lo > 0.0 { hi - lo } else { 1.0 };
-        // Room above (and below, for negative bars) for the labels, in
-        // data units: the labels' pixels over the pixels left for bars.
-        let frac = (label_px / plot_h).min(0.4);
-        let parts = if lo < 0.0 && hi > 0.0 { 2.0 } else { 1.0 };
-        let pad = span * frac / (1.0 - parts * frac);
-        let y_hi = if hi > 0.0 || lo >= 0.0 {
-            hi + pad
-        } else {
-            pad * 0.2
-        };
-        let y_lo = if lo < 0.0 { lo - pad } else { 0.0 };
-
+    pub fn draw<DB: Canvas>(&self, area: &Area<DB>, sz: Sizes) -> anyhow::Result<()> {
+        let area = under_heading(area, self.heading.as_deref(), sz, 1.8)?;
+        let lay = self.layout(&area, sz);
+        let (y_lo, y_hi) = lay.y;
         let chart = ChartBuilder::on(&area)
-            .margin(margin)
-            .x_label_area_size(x_label_h)
-            .y_label_area_size(y_label_w)
-            .build_cartesian_2d(0f64..n_cat as f64, y_lo..y_hi)?;
+            .margin(lay.margin)
+            .x_label_area_size(lay.x_label_h)
+            .y_label_area_size(lay.y_label_w)
+            .build_cartesian_2d(0f64..lay.n_cat as f64, y_lo..y_hi)?;
         let base = area.get_base_pixel();
         let px = |x: f64, y: f64| {
             let (a, b) = chart.backend_coord(&(x, y));
             (a - base.0, b - base.1)
         };
         let axes = Axes {
-            x: (0.0, n_cat as f64),
-            y: (y_lo, y_hi),
+            x: (0.0, lay.n_cat as f64),
+            y: lay.y,
             px: &px,
             sz,
         };
@@ -222,77 +152,14 @@ impl Panel {
             .map(|t| (t, format::fixed(t, decimals)))
             .collect();
         axes.y(&area, &ticks, &self.y_desc)?;
-
         for (j, s) in self.series.iter().enumerate() {
-            for (i, v) in s.values.iter().enumerate() {
-                let x0 = i as f64 + 0.1 + j as f64 * slot + slot * 0.06;
-                let x1 = x0 + slot * 0.88;
-                let xc = (x0 + x1) / 2.0;
-                let mark = s.marks.get(i).copied().unwrap_or(Mark::None);
-                let label = labels[j][i].clone();
-                let target = (px(x0, 0.0), v.map_or(px(x1, 0.0), |v| px(x1, shown(v))));
-                self.note_bar(area.get_base_pixel(), (j, i), target, label_px);
-                let Some(v) = v.map(shown) else {
-                    let (x, y) = px(xc, 0.0);
-                    area.draw(&Label::new(
-                        label,
-                        (x, y - 4),
-                        value_style.pos(Pos::new(HPos::Center, VPos::Bottom)),
-                    ))?;
-                    continue;
-                };
-                let (a, b) = (px(x0, 0.0), px(x1, v));
-                area.draw(&Rectangle::new([a, b], s.color.filled()))?;
-                if mark.hatched() {
-                    marks::hatch(&area, a, b, (sz.small * 0.8) as i32)?;
-                }
-                if mark != Mark::None {
-                    let width = match mark {
-                        Mark::Best => 3,
-                        Mark::Tied => 2,
-                        _ => 1,
-                    };
-                    area.draw(&Rectangle::new([a, b], INK.stroke_width(width)))?;
-                }
-                // The label sits past the whisker's end, not on it.
-                let (reach_lo, reach_hi) = s.reach(i, &self.scale).unwrap_or((v, v));
-                if let Some((lo, hi)) = s.whisker(i, &self.scale) {
-                    let cap = ((b.0 - a.0).abs() / 5).clamp(2, 12);
-                    let (x, _) = px(xc, 0.0);
-                    let (lo, hi) = (px(xc, lo).1, px(xc, hi).1);
-                    marks::whisker(&area, x, (lo, hi), cap, 2)?;
-                }
-                let (px_c, py) = px(xc, if v >= 0.0 { reach_hi } else { reach_lo });
-                if !show_values {
-                    continue;
-                }
-                let style = if mark == Mark::Best {
-                    bold(vsize)
-                } else {
-                    value_style.clone()
-                };
-                let up = v >= 0.0;
-                let text = if rotate {
-                    let h = if up { HPos::Left } else { HPos::Right };
-                    let y = if up { py - 6 } else { py + 6 };
-                    Label::new(
-                        label,
-                        (px_c, y),
-                        style
-                            .transform(FontTransform::Rotate270)
-                            .pos(Pos::new(h, VPos::Center)),
-                    )
-                } else {
-                    let vp = if up { VPos::Bottom } else { VPos::Top };
-                    let y = if up { py - 5 } else { py + 5 };
-                    Label::new(label, (px_c, y), style.pos(Pos::new(HPos::Center, vp)))
-                };
-                area.draw(&text)?;
+            for i in 0..s.values.len() {
+                self.draw_bar(&area, sz, &lay, &px, (j, i))?;
             }
         }
         axes.x_line(&area, 0.0)?;
-        if !show_values {
-            let (x, y) = px(n_cat as f64, y_hi);
+        if !lay.show_values {
+            let (x, y) = px(lay.n_cat as f64, y_hi);
             area.draw(&Label::new(
                 "Too many bars to print values: see the report's tables.",
                 (x, y),
@@ -301,20 +168,188 @@ impl Panel {
                     .pos(Pos::new(HPos::Right, VPos::Top)),
             ))?;
         }
+        self.draw_categories(&area, sz, &lay, &px)
+    }
 
-        // Category labels under each group, cut to the group's width.
-        let group_px = (plot_w / n_cat as f64 * 0.98) as i32;
-        let cats: Vec<(f64, String)> = self
-            .categories
+    /// The panel's geometry in `area` (below any heading).
+    fn layout<DB: Canvas>(&self, area: &Area<DB>, sz: Sizes) -> Layout {
+        let (aw, ah) = area.dim_in_pixel();
+        let n_cat = self.categories.len().max(1);
+        let n_ser = self.series.len().max(1);
+        let y_label_w = (sz.text * 6.0) as u32;
+        let x_label_h = (sz.text * 2.2) as u32;
+        let margin = sz.pad as u32;
+        let plot_w = aw.saturating_sub(y_label_w + 2 * margin).max(10) as f64;
+        let plot_h = ah.saturating_sub(x_label_h + 2 * margin).max(10) as f64;
+        let slot = 0.8 / n_ser as f64;
+        let mut lay = Layout {
+            n_cat,
+            slot,
+            plot: (plot_w, plot_h),
+            y_label_w,
+            x_label_h,
+            margin,
+            labels: self.value_labels(),
+            vsize: sz.small,
+            rotate: false,
+            show_values: true,
+            label_px: 0.0,
+            y: (0.0, 0.0),
+        };
+        self.fit_value_labels(area, &mut lay);
+        lay.y = self.y_range(&lay);
+        lay
+    }
+
+    /// Each bar's printed value with its mark ("★ 6.1"), "n/a" where the
+    /// config has none.
+    fn value_labels(&self) -> Vec<Vec<String>> {
+        let label = |i: usize, (v, m): (&Option<f64>, &Mark)| match v {
+            Some(v) => {
+                let d = self.decimals.get(i).copied().unwrap_or(self.scale.decimals);
+                format!("{}{}", m.prefix(), self.scale.label(*v, d))
+            }
+            None => "n/a".into(),
+        };
+        self.series
             .iter()
-            .enumerate()
-            .map(|(i, c)| (i as f64 + 0.5, fit(&area, c, &cat_style, group_px)))
+            .map(|s| {
+                let pairs = s.values.iter().zip(&s.marks).enumerate();
+                pairs.map(|(i, vm)| label(i, vm)).collect()
+            })
+            .collect()
+    }
+
+    /// Labels go across the bar when every one fits, else up the bar; up
+    /// the bar they must be no taller than a bar's slot, so with many bars
+    /// the font shrinks, and below 8 px values are left out.
+    fn fit_value_labels<DB: Canvas>(&self, area: &Area<DB>, lay: &mut Layout) {
+        let widest_at = |size: f64| {
+            lay.labels
+                .iter()
+                .flatten()
+                .map(|l| text_width(area, l, &bold(size)))
+                .max()
+                .unwrap_or(0) as f64
+        };
+        let slot_px = lay.plot.0 / lay.n_cat as f64 * lay.slot;
+        let bar_px = lay.plot.0 / lay.n_cat as f64 * lay.slot * 0.88;
+        let mut widest = widest_at(lay.vsize);
+        lay.rotate = widest > bar_px + slot_px * 0.12;
+        if lay.rotate && lay.vsize * 1.15 > slot_px {
+            lay.vsize = slot_px / 1.15;
+            widest = widest_at(lay.vsize);
+        }
+        lay.show_values = lay.vsize >= 8.0;
+        lay.label_px = if !lay.show_values {
+            0.0
+        } else if lay.rotate {
+            widest
+        } else {
+            lay.vsize
+        } + 14.0;
+    }
+
+    /// The y range: every bar and whisker, and room above (and below, for
+    /// negative bars) for the value labels.
+    fn y_range(&self, lay: &Layout) -> (f64, f64) {
+        let all: Vec<f64> = self
+            .series
+            .iter()
+            .flat_map(|s| (0..s.values.len()).filter_map(|i| s.reach(i, &self.scale)))
+            .flat_map(|(lo, hi)| [lo, hi])
             .collect();
+        let hi = all.iter().cloned().fold(0.0, f64::max);
+        let lo = all.iter().cloned().fold(0.0, f64::min);
+        let span = if hi - lo > 0.0 { hi - lo } else { 1.0 };
+        // The labels' pixels over the pixels left for bars, in data units.
+        let frac = (lay.label_px / lay.plot.1).min(0.4);
+        let parts = if lo < 0.0 && hi > 0.0 { 2.0 } else { 1.0 };
+        let pad = span * frac / (1.0 - parts * frac);
+        let y_hi = if hi > 0.0 || lo >= 0.0 {
+            hi + pad
+        } else {
+            pad * 0.2
+        };
+        let y_lo = if lo < 0.0 { lo - pad } else { 0.0 };
+        (y_lo, y_hi)
+    }
+
+    /// Bar `i` of series `j`: its rectangle, hatching and outline by its
+    /// mark, its whisker and its value label; "n/a" where it has no value.
+    fn draw_bar<DB: Canvas>(
+        &self,
+        area: &Area<DB>,
+        sz: Sizes,
+        lay: &Layout,
+        px: &dyn Fn(f64, f64) -> (i32, i32),
+        (j, i): (usize, usize),
+    ) -> anyhow::Result<()> {
+        let s = &self.series[j];
+        let x0 = i as f64 + 0.1 + j as f64 * lay.slot + lay.slot * 0.06;
+        let x1 = x0 + lay.slot * 0.88;
+        let xc = (x0 + x1) / 2.0;
+        let mark = s.marks.get(i).copied().unwrap_or(Mark::None);
+        let label = lay.labels[j][i].clone();
+        let v = s.values[i].map(|v| self.scale.to_display(v));
+        let target = (px(x0, 0.0), v.map_or(px(x1, 0.0), |v| px(x1, v)));
+        self.note_bar(area.get_base_pixel(), (j, i), target, lay.label_px);
+        let Some(v) = v else {
+            let (x, y) = px(xc, 0.0);
+            area.draw(&Label::new(
+                label,
+                (x, y - 4),
+                font(lay.vsize).pos(Pos::new(HPos::Center, VPos::Bottom)),
+            ))?;
+            return Ok(());
+        };
+        let (a, b) = (px(x0, 0.0), px(x1, v));
+        area.draw(&Rectangle::new([a, b], s.color.filled()))?;
+        if mark.hatched() {
+            marks::hatch(area, a, b, (sz.small * 0.8) as i32)?;
+        }
+        if mark != Mark::None {
+            let width = match mark {
+                Mark::Best => 3,
+                Mark::Tied => 2,
+                _ => 1,
+            };
+            area.draw(&Rectangle::new([a, b], INK.stroke_width(width)))?;
+        }
+        // The label sits past the whisker's end, not on it.
+        let (reach_lo, reach_hi) = s.reach(i, &self.scale).unwrap_or((v, v));
+        if let Some((lo, hi)) = s.whisker(i, &self.scale) {
+            let cap = ((b.0 - a.0).abs() / 5).clamp(2, 12);
+            let (x, _) = px(xc, 0.0);
+            let (lo, hi) = (px(xc, lo).1, px(xc, hi).1);
+            marks::whisker(area, x, (lo, hi), cap, 2)?;
+        }
+        if !lay.show_values {
+            return Ok(());
+        }
+        let end = px(xc, if v >= 0.0 { reach_hi } else { reach_lo });
+        area.draw(&value_text(lay, label, end, v >= 0.0, mark == Mark::Best))?;
+        Ok(())
+    }
+
+    /// Category labels under each group, cut to the group's width, under
+    /// a line along the bottom of the plot.
+    fn draw_categories<DB: Canvas>(
+        &self,
+        area: &Area<DB>,
+        sz: Sizes,
+        lay: &Layout,
+        px: &dyn Fn(f64, f64) -> (i32, i32),
+    ) -> anyhow::Result<()> {
+        let cat_style = font(sz.text);
+        let group_px = (lay.plot.0 / lay.n_cat as f64 * 0.98) as i32;
+        let y_lo = lay.y.0;
         let (l, bottom) = px(0.0, y_lo);
-        let (r, _) = px(n_cat as f64, y_lo);
+        let (r, _) = px(lay.n_cat as f64, y_lo);
         area.draw(&PathElement::new(vec![(l, bottom), (r, bottom)], INK))?;
-        for (x, text) in cats {
-            let (x, _) = px(x, y_lo);
+        for (i, c) in self.categories.iter().enumerate() {
+            let text = fit(area, c, &cat_style, group_px);
+            let (x, _) = px(i as f64 + 0.5, y_lo);
             area.draw(&Label::new(
                 text,
                 (x, bottom + 8),
@@ -380,5 +415,26 @@ impl Panel {
             title: format!("{} · {category}: {value}{note}", s.name),
             legend: None,
         });
+    }
+}
+
+/// A bar's value label past its end `(x, y)` (pixels), up the bar or
+/// across it as the layout says, above a bar that goes `up` and below one
+/// that goes down; bold on the best bar.
+fn value_text(lay: &Layout, label: String, (x, y): (i32, i32), up: bool, best: bool) -> Label<'_> {
+    let style = if best {
+        bold(lay.vsize)
+    } else {
+        font(lay.vsize)
+    };
+    if lay.rotate {
+        let h = if up { HPos::Left } else { HPos::Right };
+        let y = if up { y - 6 } else { y + 6 };
+        let style = style.transform(FontTransform::Rotate270);
+        Label::new(label, (x, y), style.pos(Pos::new(h, VPos::Center)))
+    } else {
+        let vp = if up { VPos::Bottom } else { VPos::Top };
+        let y = if up { y - 5 } else { y + 5 };
+        Label::new(label, (x, y), style.pos(Pos::new(HPos::Center, vp)))
     }
 }

@@ -2,10 +2,10 @@
 //! each cell filled with a tint of one colour by its value and the value
 //! printed in it; a colour bar on the right reads the tints back.
 
-use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
+use super::figure::{Area, Canvas};
 use super::frame::{Sizes, bold, fit, font, text_width};
 use super::hotspot::{self, Hotspot, Owner, Shape};
 use super::palette::{INK, MUTED};
@@ -57,14 +57,7 @@ struct Layout {
 }
 
 impl HeatGrid {
-    pub fn draw<DB: DrawingBackend>(
-        &self,
-        area: &DrawingArea<DB, Shift>,
-        sz: Sizes,
-    ) -> anyhow::Result<()>
-    where
-        DB::ErrorType: 'static,
-    {
+    pub fn draw<DB: Canvas>(&self, area: &Area<DB>, sz: Sizes) -> anyhow::Result<()> {
         let lay = self.layout(area, sz);
         for (r, row) in self.values.iter().enumerate() {
             for (c, v) in row.iter().enumerate() {
@@ -82,7 +75,7 @@ impl HeatGrid {
         self.draw_bar(area, sz, &lay)
     }
 
-    fn layout<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>, sz: Sizes) -> Layout {
+    fn layout<DB: Canvas>(&self, area: &Area<DB>, sz: Sizes) -> Layout {
         let (w, h) = area.dim_in_pixel();
         let (w, h) = (w as i32, h as i32);
         let left = (sz.text * 6.5) as i32;
@@ -110,17 +103,14 @@ impl HeatGrid {
         )
     }
 
-    fn draw_cell<DB: DrawingBackend>(
+    fn draw_cell<DB: Canvas>(
         &self,
-        area: &DrawingArea<DB, Shift>,
+        area: &Area<DB>,
         sz: Sizes,
         lay: &Layout,
         (r, c): (usize, usize),
         v: Option<f64>,
-    ) -> anyhow::Result<()>
-    where
-        DB::ErrorType: 'static,
-    {
+    ) -> anyhow::Result<()> {
         let (x, y) = self.cell_origin(lay, r, c);
         let fill = v.map_or(EMPTY, |v| {
             tint(self.color, v / self.max.max(f64::MIN_POSITIVE))
@@ -181,15 +171,12 @@ impl HeatGrid {
         Ok(())
     }
 
-    fn draw_heads<DB: DrawingBackend>(
+    fn draw_heads<DB: Canvas>(
         &self,
-        area: &DrawingArea<DB, Shift>,
+        area: &Area<DB>,
         sz: Sizes,
         lay: &Layout,
-    ) -> anyhow::Result<()>
-    where
-        DB::ErrorType: 'static,
-    {
+    ) -> anyhow::Result<()> {
         let style = font(sz.text);
         let grid_bottom = lay.top + lay.cell_h * self.rows.len() as i32;
         for (c, head) in self.cols.iter().enumerate() {
@@ -227,15 +214,7 @@ impl HeatGrid {
 
     /// A vertical bar from 0 (bottom) to `max` (top) in the cells' tints,
     /// with ticks.
-    fn draw_bar<DB: DrawingBackend>(
-        &self,
-        area: &DrawingArea<DB, Shift>,
-        sz: Sizes,
-        lay: &Layout,
-    ) -> anyhow::Result<()>
-    where
-        DB::ErrorType: 'static,
-    {
+    fn draw_bar<DB: Canvas>(&self, area: &Area<DB>, sz: Sizes, lay: &Layout) -> anyhow::Result<()> {
         let top = lay.top;
         let bottom = lay.top + lay.cell_h * self.rows.len() as i32;
         let (x0, x1) = (lay.bar_x, lay.bar_x + (sz.text * 1.2) as i32);

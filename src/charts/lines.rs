@@ -5,14 +5,14 @@
 //! lines, markers (a knee, a point at a latency target), horizontal rules
 //! (the target) and point labels placed so none overlaps another.
 
-use plotters::coord::Shift;
 use plotters::coord::ranged1d::AsRangedCoord;
 use plotters::prelude::*;
 
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::axis::{Axes, log_decimals, log_ticks};
-use super::frame::{Sizes, bold, fit, font, text_width};
+use super::figure::{Area, Canvas};
+use super::frame::{Sizes, bold, font, text_width, under_heading};
 use super::hotspot::{self, Hotspot, Owner, Shape};
 use super::marks;
 use super::palette::{INK, MUTED};
@@ -199,24 +199,8 @@ pub(crate) fn log_tick_labels(lo: f64, hi: f64) -> Vec<(f64, String)> {
 
 impl LinePlot {
     /// Draws the plot into `plot`; `sz` comes from the whole image.
-    pub fn draw<DB: DrawingBackend>(
-        &self,
-        plot: &DrawingArea<DB, Shift>,
-        sz: Sizes,
-    ) -> anyhow::Result<()>
-    where
-        DB::ErrorType: 'static,
-    {
-        let plot = match &self.heading {
-            Some(h) => {
-                let style = bold(sz.text);
-                let (w, _) = plot.dim_in_pixel();
-                let h = fit(plot, h, &style, w as i32 - 2 * sz.pad);
-                plot.draw(&Label::new(h, (sz.pad, 0), style))?;
-                plot.split_vertically((sz.text * 1.6) as u32).1
-            }
-            None => plot.clone(),
-        };
+    pub fn draw<DB: Canvas>(&self, plot: &Area<DB>, sz: Sizes) -> anyhow::Result<()> {
+        let plot = under_heading(plot, self.heading.as_deref(), sz, 1.6)?;
         let plot = &plot;
         // plotters types a log axis apart from a linear one, so each pair
         // of kinds is its own instance of `draw_in`.
@@ -234,16 +218,9 @@ impl LinePlot {
         }
     }
 
-    fn draw_in<DB, X, Y>(
-        &self,
-        plot: &DrawingArea<DB, Shift>,
-        sz: Sizes,
-        x: X,
-        y: Y,
-    ) -> anyhow::Result<()>
+    fn draw_in<DB, X, Y>(&self, plot: &Area<DB>, sz: Sizes, x: X, y: Y) -> anyhow::Result<()>
     where
-        DB: DrawingBackend,
-        DB::ErrorType: 'static,
+        DB: Canvas,
         X: AsRangedCoord<Value = f64>,
         Y: AsRangedCoord<Value = f64>,
     {
@@ -277,16 +254,13 @@ impl LinePlot {
         self.draw_labels(plot, sz, &to_px)
     }
 
-    fn draw_line<DB: DrawingBackend>(
+    fn draw_line<DB: Canvas>(
         &self,
-        plot: &DrawingArea<DB, Shift>,
+        plot: &Area<DB>,
         line: &Line,
         sz: Sizes,
         to_px: &dyn Fn(f64, f64) -> (i32, i32),
-    ) -> anyhow::Result<()>
-    where
-        DB::ErrorType: 'static,
-    {
+    ) -> anyhow::Result<()> {
         let px: Vec<(i32, i32)> = line.points.iter().map(|(x, y)| to_px(*x, *y)).collect();
         let pieces = match line.stroke {
             Stroke::Solid => vec![px.clone()],
@@ -304,15 +278,12 @@ impl LinePlot {
         Ok(())
     }
 
-    fn draw_whiskers<DB: DrawingBackend>(
+    fn draw_whiskers<DB: Canvas>(
         &self,
-        plot: &DrawingArea<DB, Shift>,
+        plot: &Area<DB>,
         sz: Sizes,
         to_px: &dyn Fn(f64, f64) -> (i32, i32),
-    ) -> anyhow::Result<()>
-    where
-        DB::ErrorType: 'static,
-    {
+    ) -> anyhow::Result<()> {
         let (cap, width) = (scaled(sz, 6.0), scaled(sz, 2.0).max(1) as u32);
         for w in &self.whiskers {
             let [a, b] = w.ends().map(|(x, y)| to_px(x, y));
@@ -359,14 +330,11 @@ impl LinePlot {
 
     /// Bands are pale (15 % of their colour) so lines over them keep
     /// their contrast.
-    fn draw_bands<DB: DrawingBackend>(
+    fn draw_bands<DB: Canvas>(
         &self,
-        plot: &DrawingArea<DB, Shift>,
+        plot: &Area<DB>,
         to_px: &dyn Fn(f64, f64) -> (i32, i32),
-    ) -> anyhow::Result<()>
-    where
-        DB::ErrorType: 'static,
-    {
+    ) -> anyhow::Result<()> {
         let (y0, y1) = self.y.bounds();
         for b in &self.bands {
             let pale = RGBColor(
@@ -380,15 +348,12 @@ impl LinePlot {
         Ok(())
     }
 
-    fn draw_rules<DB: DrawingBackend>(
+    fn draw_rules<DB: Canvas>(
         &self,
-        plot: &DrawingArea<DB, Shift>,
+        plot: &Area<DB>,
         sz: Sizes,
         to_px: &dyn Fn(f64, f64) -> (i32, i32),
-    ) -> anyhow::Result<()>
-    where
-        DB::ErrorType: 'static,
-    {
+    ) -> anyhow::Result<()> {
         let (x0, x1) = self.x.bounds();
         for rule in &self.rules {
             let a = to_px(x0, rule.y);
@@ -400,15 +365,12 @@ impl LinePlot {
         Ok(())
     }
 
-    fn draw_markers<DB: DrawingBackend>(
+    fn draw_markers<DB: Canvas>(
         &self,
-        plot: &DrawingArea<DB, Shift>,
+        plot: &Area<DB>,
         sz: Sizes,
         to_px: &dyn Fn(f64, f64) -> (i32, i32),
-    ) -> anyhow::Result<()>
-    where
-        DB::ErrorType: 'static,
-    {
+    ) -> anyhow::Result<()> {
         for m in &self.markers {
             let (x, y) = to_px(m.at.0, m.at.1);
             match m.shape {
@@ -466,16 +428,13 @@ impl LinePlot {
     /// Each rule's text above its right end, else wherever it is free
     /// first; where nothing is free, at the right end all the same: the
     /// target must be named.
-    fn draw_rule_texts<DB: DrawingBackend>(
+    fn draw_rule_texts<DB: Canvas>(
         &self,
-        plot: &DrawingArea<DB, Shift>,
+        plot: &Area<DB>,
         sz: Sizes,
         to_px: &dyn Fn(f64, f64) -> (i32, i32),
         placer: &mut Placer,
-    ) -> anyhow::Result<()>
-    where
-        DB::ErrorType: 'static,
-    {
+    ) -> anyhow::Result<()> {
         let (x0, x1) = self.x.bounds();
         let h = (sz.small * 1.3) as i32;
         for rule in &self.rules {
@@ -497,15 +456,12 @@ impl LinePlot {
     /// Rule texts, then point labels (knees first), each where it overlaps
     /// nothing else and on a white box; a note under the plot when some
     /// point labels could not be placed.
-    fn draw_labels<DB: DrawingBackend>(
+    fn draw_labels<DB: Canvas>(
         &self,
-        plot: &DrawingArea<DB, Shift>,
+        plot: &Area<DB>,
         sz: Sizes,
         to_px: &dyn Fn(f64, f64) -> (i32, i32),
-    ) -> anyhow::Result<()>
-    where
-        DB::ErrorType: 'static,
-    {
+    ) -> anyhow::Result<()> {
         if self.labels.is_empty() && self.rules.is_empty() {
             return Ok(());
         }
@@ -550,15 +506,12 @@ impl LinePlot {
 
 /// `text` in `spot` on a white box, so a grid line under it does not
 /// strike it through.
-fn boxed_text<DB: DrawingBackend>(
-    plot: &DrawingArea<DB, Shift>,
+fn boxed_text<DB: Canvas>(
+    plot: &Area<DB>,
     spot: Rect,
     text: &str,
     style: TextStyle,
-) -> anyhow::Result<()>
-where
-    DB::ErrorType: 'static,
-{
+) -> anyhow::Result<()> {
     plot.draw(&Rectangle::new(
         [(spot.l, spot.t), (spot.r, spot.b)],
         WHITE.mix(0.85).filled(),
@@ -585,15 +538,12 @@ fn scaled(sz: Sizes, px: f64) -> i32 {
 /// A polyline `width` pixels wide: a filled quad per segment and a disc at
 /// each joint. plotters widens a path as one polygon, which comes out one
 /// pixel thin on steep segments; a quad per segment does not.
-fn thick_path<DB: DrawingBackend>(
-    plot: &DrawingArea<DB, Shift>,
+fn thick_path<DB: Canvas>(
+    plot: &Area<DB>,
     points: &[(i32, i32)],
     width: u32,
     color: RGBColor,
-) -> anyhow::Result<()>
-where
-    DB::ErrorType: 'static,
-{
+) -> anyhow::Result<()> {
     // Just under half the width: rounding ±1.5 would make a flat line
     // two pixels wider than a steep one.
     let r = f64::from(width) / 2.0 - 0.01;

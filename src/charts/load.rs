@@ -6,6 +6,7 @@
 use plotters::style::RGBColor;
 
 use super::axis::{linear_ticks, log_decimals};
+use super::frame::Frame;
 use super::lines::{Range, log_tick_labels};
 use super::scale::{Scale, metric_name};
 use crate::compare::sweep::curve;
@@ -28,6 +29,43 @@ pub(crate) fn tables(cmp: &Comparison) -> Vec<SweepTable<'_>> {
 /// The shape at `index` of [`tables`]: chart kinds keep the index only.
 pub(crate) fn table(cmp: &Comparison, index: usize) -> SweepTable<'_> {
     tables(cmp).swap_remove(index)
+}
+
+/// One chart per sweep shape, `make` given the shape's index: the plan of
+/// a per-shape chart kind.
+pub(crate) fn per_table<T>(cmp: &Comparison, make: impl Fn(usize) -> T) -> Vec<T> {
+    (0..tables(cmp).len()).map(make).collect()
+}
+
+/// The file stem of a per-shape chart: `kind` and the shape's slug.
+pub(crate) fn stem(cmp: &Comparison, kind: &str, index: usize) -> String {
+    let t = table(cmp, index);
+    format!("{kind}_{}", super::workload_slug(t.workloads[0]))
+}
+
+/// What the frame of a per-shape chart says: its title names the shape
+/// and `what` is drawn, the legend the swept configs, the key the error
+/// bars of `spreads`; the footnotes are the knee rule, `notes`, then the
+/// configs that ran at another depth.
+pub(crate) fn frame(
+    cmp: &Comparison,
+    t: &SweepTable,
+    (what, subtitle): (&str, &str),
+    spreads: &[Spread],
+    notes: Vec<String>,
+) -> Frame {
+    let w = t.workloads[0];
+    let mut footnotes = vec![knee_note(cmp, &t.sweeps)];
+    footnotes.extend(notes);
+    footnotes.extend(depth_notes(&t.sweeps));
+    Frame {
+        title: format!("{} ({}): {what}", super::workload_label(w), w.direction),
+        subtitle: Some(subtitle.into()),
+        legend: super::legend_of(cmp, swept_configs(cmp, t)),
+        keys: super::spreads_key(spreads).into_iter().collect(),
+        footnotes,
+        ..Default::default()
+    }
 }
 
 /// A sweep's points along the load axis: one per number of I/Os in flight
@@ -164,12 +202,7 @@ pub(crate) fn value_axis_wide(
     metric: Metric,
     values: &[f64],
 ) -> (Scale, Range, Vec<(f64, String)>, String) {
-    let max = values.iter().copied().fold(0.0, f64::max);
-    let min = values
-        .iter()
-        .copied()
-        .filter(|v| *v > 0.0)
-        .fold(f64::INFINITY, f64::min);
+    let (min, max) = span(values);
     let (scale, range, ticks, title) = value_axis(metric, max);
     if !(min.is_finite() && max / min >= WIDE_RANGE) {
         return (scale, range, ticks, title);
@@ -187,12 +220,7 @@ pub(crate) fn value_axis_wide(
 /// or more, else linear from 0. Returns the scale, range, ticks and
 /// whether it is log.
 pub(crate) fn latency_axis(values: &[f64]) -> (Scale, Range, Vec<(f64, String)>, bool) {
-    let max = values.iter().copied().fold(0.0, f64::max);
-    let min = values
-        .iter()
-        .copied()
-        .filter(|v| *v > 0.0)
-        .fold(f64::INFINITY, f64::min);
+    let (min, max) = span(values);
     let scale = super::scale::latency(max);
     let (lo, hi) = (scale.to_display(min), scale.to_display(max));
     if min.is_finite() && max / min >= WIDE_RANGE {
@@ -206,6 +234,19 @@ pub(crate) fn latency_axis(values: &[f64]) -> (Scale, Range, Vec<(f64, String)>,
         .map(|t| (t, format::fixed(t, decimals)))
         .collect();
     (scale, Range::Linear(0.0, hi), ticks, false)
+}
+
+/// The smallest positive value (infinite when there is none) and the
+/// largest (0 when there is none) of `values`: the span that decides
+/// whether an axis turns logarithmic.
+fn span(values: &[f64]) -> (f64, f64) {
+    let max = values.iter().copied().fold(0.0, f64::max);
+    let min = values
+        .iter()
+        .copied()
+        .filter(|v| *v > 0.0)
+        .fold(f64::INFINITY, f64::min);
+    (min, max)
 }
 
 /// Ticks at 1, 2 and 5 times the powers of ten inside `lo..=hi`, or at

@@ -3,9 +3,9 @@
 //! from the one it is compared with. Drawn the same on the plot and in the
 //! legend key that explains it, so the two always match.
 
-use plotters::coord::Shift;
 use plotters::prelude::*;
 
+use super::figure::{Area, Canvas};
 use super::palette::INK;
 
 /// A legend entry that is not a config: what a mark on the plot means.
@@ -29,15 +29,12 @@ const KEY_GREY: RGBColor = RGBColor(0x99, 0x99, 0x99);
 /// White stripes at 45° over the rectangle with corners `a` and `b`
 /// (pixels, any order): the bar stays its config's colour, faded, so a
 /// reader sees at once that the value is no real difference.
-pub(crate) fn hatch<DB: DrawingBackend>(
-    area: &DrawingArea<DB, Shift>,
+pub(crate) fn hatch<DB: Canvas>(
+    area: &Area<DB>,
     a: (i32, i32),
     b: (i32, i32),
     gap: i32,
-) -> anyhow::Result<()>
-where
-    DB::ErrorType: 'static,
-{
+) -> anyhow::Result<()> {
     let (x0, x1) = (a.0.min(b.0), a.0.max(b.0));
     let (top, bottom) = (a.1.min(b.1), a.1.max(b.1));
     let h = bottom - top;
@@ -59,16 +56,13 @@ where
 
 /// A vertical error bar from `lo` to `hi` (pixel rows) at column `x`, with
 /// caps `cap` pixels either side.
-pub(crate) fn whisker<DB: DrawingBackend>(
-    area: &DrawingArea<DB, Shift>,
+pub(crate) fn whisker<DB: Canvas>(
+    area: &Area<DB>,
     x: i32,
     (lo, hi): (i32, i32),
     cap: i32,
     width: u32,
-) -> anyhow::Result<()>
-where
-    DB::ErrorType: 'static,
-{
+) -> anyhow::Result<()> {
     let style = INK.stroke_width(width);
     area.draw(&PathElement::new(vec![(x, lo), (x, hi)], style))?;
     for y in [lo, hi] {
@@ -78,16 +72,13 @@ where
 }
 
 /// A horizontal error bar from `lo` to `hi` (pixel columns) at row `y`.
-pub(crate) fn whisker_across<DB: DrawingBackend>(
-    area: &DrawingArea<DB, Shift>,
+pub(crate) fn whisker_across<DB: Canvas>(
+    area: &Area<DB>,
     y: i32,
     (lo, hi): (i32, i32),
     cap: i32,
     width: u32,
-) -> anyhow::Result<()>
-where
-    DB::ErrorType: 'static,
-{
+) -> anyhow::Result<()> {
     let style = INK.stroke_width(width);
     area.draw(&PathElement::new(vec![(lo, y), (hi, y)], style))?;
     for x in [lo, hi] {
@@ -97,15 +88,12 @@ where
 }
 
 /// The key's glyph in a `size`-pixel square at `at` (top left).
-pub(crate) fn draw_glyph<DB: DrawingBackend>(
-    area: &DrawingArea<DB, Shift>,
+pub(crate) fn draw_glyph<DB: Canvas>(
+    area: &Area<DB>,
     glyph: Glyph,
     at: (i32, i32),
     size: i32,
-) -> anyhow::Result<()>
-where
-    DB::ErrorType: 'static,
-{
+) -> anyhow::Result<()> {
     let (x, y) = at;
     match glyph {
         Glyph::Whisker => whisker(area, x + size / 2, (y + size, y), size / 3, 2),

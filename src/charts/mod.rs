@@ -427,6 +427,40 @@ pub(crate) fn gets_distribution_charts(cmp: &Comparison, w: &Workload) -> bool {
         })
 }
 
+/// The workloads that get latency-distribution charts
+/// ([`gets_distribution_charts`]) and have the data `has_line` looks for:
+/// the plan shared by the percentile and CDF charts.
+pub(crate) fn distribution_workloads(
+    cmp: &Comparison,
+    has_line: impl Fn(&Workload) -> bool,
+) -> Vec<usize> {
+    workloads_where(cmp, |w| gets_distribution_charts(cmp, w) && has_line(w))
+}
+
+/// The file stem of a per-workload chart: `kind` and the workload's
+/// [`workload_point_slug`].
+pub(crate) fn workload_stem(cmp: &Comparison, kind: &str, workload: usize) -> String {
+    format!(
+        "{kind}_{}",
+        workload_point_slug(cmp, &cmp.workloads[workload])
+    )
+}
+
+/// The frame of a latency-distribution chart of `w`: its title says
+/// `what` is drawn, the legend names the configs that have a line.
+pub(crate) fn distribution_frame(
+    cmp: &Comparison,
+    w: &Workload,
+    what: &str,
+    lines: &[(usize, Vec<(f64, f64)>)],
+) -> frame::Frame {
+    frame::Frame {
+        title: format!("{} ({}): {what}", workload_point_label(cmp, w), w.direction),
+        legend: legend_of(cmp, lines.iter().map(|(i, _)| *i)),
+        ..Default::default()
+    }
+}
+
 /// A bar's category: [`workload_label`], with the load point (`randread
 /// 4k QD16`) when the comparison's loads vary, so the bars of a sweep are
 /// told apart.

@@ -5,8 +5,7 @@
 //! diamond marks the most IOPS each config sustains within it; a p99
 //! target brings the p99 lines (dashed) it is read against.
 
-use super::figure::{Body, Figure};
-use super::frame::Frame;
+use super::figure::Figure;
 use super::lines::{HRule, Line, LinePlot, MarkShape, Marker, PointLabel, Stroke, Whisker};
 use super::load;
 use super::scale::Scale;
@@ -21,9 +20,7 @@ pub(crate) struct Saturation {
 }
 
 pub(crate) fn plan(cmp: &Comparison) -> Vec<Saturation> {
-    (0..load::tables(cmp).len())
-        .map(|table| Saturation { table })
-        .collect()
+    load::per_table(cmp, |table| Saturation { table })
 }
 
 /// True when the p99 lines are drawn: the target is a p99 one.
@@ -35,50 +32,25 @@ fn shows_p99(cmp: &Comparison) -> bool {
 
 impl Saturation {
     pub fn stem(&self, cmp: &Comparison) -> String {
-        let t = load::table(cmp, self.table);
-        format!("iops_latency_{}", super::workload_slug(t.workloads[0]))
+        load::stem(cmp, "iops_latency", self.table)
     }
 
     pub fn figure(&self, cmp: &Comparison) -> Figure {
         let t = load::table(cmp, self.table);
-        let w = t.workloads[0];
         let p99 = shows_p99(cmp);
-        let mut footnotes = vec![load::knee_note(cmp, &t.sweeps)];
-        if let Some(slo) = cmp.sweep_rules.slo {
-            footnotes.push(format!(
-                "Dashed rule: the latency target {} (--slo); diamonds: the most IOPS each config sustains within it, interpolated between load points where the report says so.",
-                slo_target_text(slo.metric, slo.target_ns)
-            ));
-        }
-        footnotes.extend(load::depth_notes(&t.sweeps));
+        let slo = cmp.sweep_rules.slo.map(|slo| format!(
+            "Dashed rule: the latency target {} (--slo); diamonds: the most IOPS each config sustains within it, interpolated between load points where the report says so.",
+            slo_target_text(slo.metric, slo.target_ns)
+        ));
         let subtitle = if p99 {
             "Mean latency solid, p99 dashed; lower and further right is better"
         } else {
             "Lower and further right is better; latency turns up where a config saturates"
         };
-        let frame = Frame {
-            title: format!(
-                "{} ({}): latency against IOPS",
-                super::workload_label(w),
-                w.direction
-            ),
-            subtitle: Some(subtitle.into()),
-            legend: super::legend_of(cmp, load::swept_configs(cmp, &t)),
-            keys: super::spreads_key(
-                &iops_spreads(&t)
-                    .into_iter()
-                    .map(|(_, s)| s)
-                    .collect::<Vec<_>>(),
-            )
-            .into_iter()
-            .collect(),
-            footnotes,
-            ..Default::default()
-        };
-        Figure {
-            frame,
-            body: Body::Lines(plot(cmp, &t, p99)),
-        }
+        let spreads: Vec<Spread> = iops_spreads(&t).into_iter().map(|(_, s)| s).collect();
+        let what = ("latency against IOPS", subtitle);
+        let frame = load::frame(cmp, &t, what, &spreads, slo.into_iter().collect());
+        Figure::lines(frame, plot(cmp, &t, p99))
     }
 }
 

@@ -88,6 +88,15 @@ pub(crate) fn latency(max_ns: f64) -> Scale {
     Scale::for_metric(Metric::LatMeanNs, max_ns)
 }
 
+/// The latency scale for `values_ns`, with their range in display units
+/// (`(lowest, highest)`): the span a log latency axis pads around.
+pub(crate) fn latency_span(values_ns: impl Iterator<Item = f64> + Clone) -> (Scale, f64, f64) {
+    let max_ns = values_ns.clone().fold(0.0, f64::max);
+    let min_ns = values_ns.fold(f64::INFINITY, f64::min);
+    let scale = latency(max_ns);
+    (scale, scale.to_display(min_ns), scale.to_display(max_ns))
+}
+
 /// Axis tick label: up to three decimals, trailing zeros dropped.
 pub(crate) fn tick(x: f64) -> String {
     let decimals = if x.abs() >= 100.0 || x == 0.0 { 0 } else { 3 };

@@ -4,7 +4,6 @@
 //! latency against the same axis.
 
 use super::figure::{Body, Figure};
-use super::frame::Frame;
 use super::lines::{Line, LinePlot, MarkShape, Marker, Range, Stroke, Whisker};
 use super::load::{self, Throughput};
 use super::scale::Scale;
@@ -19,20 +18,16 @@ pub(crate) struct Scaling {
 }
 
 pub(crate) fn plan(cmp: &Comparison) -> Vec<Scaling> {
-    (0..load::tables(cmp).len())
-        .map(|table| Scaling { table })
-        .collect()
+    load::per_table(cmp, |table| Scaling { table })
 }
 
 impl Scaling {
     pub fn stem(&self, cmp: &Comparison) -> String {
-        let t = load::table(cmp, self.table);
-        format!("scaling_{}", super::workload_slug(t.workloads[0]))
+        load::stem(cmp, "scaling", self.table)
     }
 
     pub fn figure(&self, cmp: &Comparison) -> Figure {
         let t = load::table(cmp, self.table);
-        let w = t.workloads[0];
         let x = load::log2_range(
             t.sweeps
                 .iter()
@@ -45,36 +40,19 @@ impl Scaling {
         let mut bottom = latency_plot(cmp, &t, x);
         bottom.x_ticks = ticks;
         bottom.x_title = load::x_title(&t.sweeps);
-        let mut footnotes = vec![load::knee_note(cmp, &t.sweeps)];
-        if t.is_grid() {
-            footnotes.push(
-                "Where several iodepth × numjobs reach the same number of I/Os in flight, the one with the most IOPS is drawn."
-                    .into(),
-            );
-        }
-        footnotes.extend(load::depth_notes(&t.sweeps));
-        let frame = Frame {
-            title: format!(
-                "{} ({}): scaling with load",
-                super::workload_label(w),
-                w.direction
-            ),
-            subtitle: Some(
-                "Each point a measured load point; more throughput and less latency are better"
-                    .into(),
-            ),
-            legend: super::legend_of(cmp, load::swept_configs(cmp, &t)),
-            keys: super::spreads_key(
-                &spreads(&t, Throughput::of(w.bs_bytes))
-                    .into_iter()
-                    .map(|(_, _, s)| s)
-                    .collect::<Vec<_>>(),
-            )
+        let grid_note = t.is_grid().then(|| {
+            "Where several iodepth × numjobs reach the same number of I/Os in flight, the one with the most IOPS is drawn."
+                .to_string()
+        });
+        let spreads: Vec<Spread> = spreads(&t, Throughput::of(t.workloads[0].bs_bytes))
             .into_iter()
-            .collect(),
-            footnotes,
-            ..Default::default()
-        };
+            .map(|(_, _, s)| s)
+            .collect();
+        let what = (
+            "scaling with load",
+            "Each point a measured load point; more throughput and less latency are better",
+        );
+        let frame = load::frame(cmp, &t, what, &spreads, grid_note.into_iter().collect());
         Figure {
             frame,
             body: Body::Stack(vec![top, bottom]),

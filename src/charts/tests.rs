@@ -4,7 +4,7 @@
 //! comparison decided, never a rule re-derived here.
 
 use std::collections::BTreeSet;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::*;
 use crate::compare::{Comparison, Metric, Workload};
@@ -62,6 +62,27 @@ fn names(paths: &[std::path::PathBuf]) -> Vec<String> {
         .collect()
 }
 
+/// The file among `paths` whose name is `name`.
+fn named<'a>(paths: &'a [PathBuf], name: &str) -> &'a PathBuf {
+    paths
+        .iter()
+        .find(|p| p.ends_with(name))
+        .unwrap_or_else(|| panic!("no {name} among {paths:?}"))
+}
+
+/// The text of the file among `paths` named `name` (an SVG).
+fn text_of(paths: &[PathBuf], name: &str) -> String {
+    std::fs::read_to_string(named(paths, name)).unwrap()
+}
+
+/// `opts`, drawing SVG.
+fn svg(opts: ChartOptions) -> ChartOptions {
+    ChartOptions {
+        format: ChartFormat::Svg,
+        ..opts
+    }
+}
+
 /// Decodes a PNG and checks size and that it is a real chart: many
 /// distinct colours, and a fair share of non-white pixels.
 fn check_png(path: &Path, w: u32, h: u32) -> image::RgbaImage {
@@ -117,10 +138,7 @@ fn bar_colours_are_the_configs_colours() {
     // Each config's Okabe-Ito colour fills many pixels of a bar chart.
     let dir = tempfile::tempdir().unwrap();
     let paths = render_all(&published(), dir.path(), &ChartOptions::default()).unwrap();
-    let bw = paths
-        .iter()
-        .find(|p| p.ends_with("bars_read_bw.png"))
-        .unwrap();
+    let bw = named(&paths, "bars_read_bw.png");
     let img = check_png(bw, 1600, 900);
     for i in 0..4 {
         let c = palette::color(i);
@@ -203,10 +221,7 @@ fn hostile_labels_stay_text() {
         .zip(&cmp.configs)
         .map(|(p, c)| (c.clone(), p.clone()))
         .collect();
-    let svg = ChartOptions {
-        format: ChartFormat::Svg,
-        ..ChartOptions::default()
-    };
+    let svg = svg(ChartOptions::default());
     for opts in [ChartOptions::default(), svg] {
         let paths = render_all(&cmp, dir.path(), &opts).unwrap();
         for p in &paths {
@@ -243,15 +258,9 @@ fn hostile_labels_stay_text() {
 #[test]
 fn svg_carries_the_values_and_the_labels_as_text() {
     let dir = tempfile::tempdir().unwrap();
-    let opts = ChartOptions {
-        format: ChartFormat::Svg,
-        ..ChartOptions::default()
-    };
+    let opts = svg(ChartOptions::default());
     let paths = render_all(&published(), dir.path(), &opts).unwrap();
-    let bw = paths
-        .iter()
-        .find(|p| p.ends_with("bars_read_bw.svg"))
-        .unwrap();
+    let bw = named(&paths, "bars_read_bw.svg");
     let text = std::fs::read_to_string(bw).unwrap();
     // randread 4k: windows-native is best at 10.058 GiB/s; the others plain.
     assert!(text.contains("★ 10.058"), "winner not marked");
@@ -268,23 +277,14 @@ fn svg_carries_the_values_and_the_labels_as_text() {
     ] {
         assert!(text.contains(c), "{c} missing");
     }
-    let iops = std::fs::read_to_string(
-        paths
-            .iter()
-            .find(|p| p.ends_with("bars_read_iops.svg"))
-            .unwrap(),
-    )
-    .unwrap();
+    let iops = text_of(&paths, "bars_read_iops.svg");
     assert!(iops.contains("IOPS of linux-libaio, linux-io_uring known only to the nearest 1,000."));
     // Bandwidth is printed to 0.001 GiB/s, the precision it is known to: no note.
     assert!(!text.contains("known only"));
     // randwrite 64k IOPS: windows-native's exact 125,406 and the Linux
     // stacks' 125,000 (known to the thousand) tie, as the comparison
     // decides; its bandwidth has a winner, exact 7.655 over 7.654 GiB/s.
-    let chart = |name: &str| {
-        let p = paths.iter().find(|p| p.ends_with(name)).unwrap();
-        std::fs::read_to_string(p).unwrap()
-    };
+    let chart = |name: &str| text_of(&paths, name);
     let cmp = published();
     let w = cmp
         .workloads
@@ -410,32 +410,16 @@ fn many_bars_shrink_or_drop_their_values() {
         height: 450,
         ..ChartOptions::default()
     };
-    let svg = ChartOptions {
-        format: ChartFormat::Svg,
-        ..opts
-    };
+    let svg = svg(opts);
     let paths = render_all(&cmp, dir.path(), &svg).unwrap();
-    let text = std::fs::read_to_string(
-        paths
-            .iter()
-            .find(|p| p.ends_with("bars_read_iops.svg"))
-            .unwrap(),
-    )
-    .unwrap();
+    let text = text_of(&paths, "bars_read_iops.svg");
     assert!(text.contains("Too many bars to print values"));
     // Not drawn; only the tooltips (the hover targets after it) keep it.
     let (drawn, targets) = text.split_once("<g class=\"hotspots\">").unwrap();
     assert!(!drawn.contains("2,636,516"));
     assert!(targets.contains("2,636,516 IOPS"));
     let paths = render_all(&cmp, dir.path(), &opts).unwrap();
-    check_png(
-        paths
-            .iter()
-            .find(|p| p.ends_with("bars_read_iops.png"))
-            .unwrap(),
-        800,
-        450,
-    );
+    check_png(named(&paths, "bars_read_iops.png"), 800, 450);
 }
 
 #[test]
@@ -448,28 +432,13 @@ fn workload_notes_reach_the_bar_charts() {
         cmp.workloads[i].notes.push(format!("note {i}"));
     }
     let dir = tempfile::tempdir().unwrap();
-    let opts = ChartOptions {
-        format: ChartFormat::Svg,
-        ..ChartOptions::default()
-    };
+    let opts = svg(ChartOptions::default());
     let paths = render_all(&cmp, dir.path(), &opts).unwrap();
-    let text = std::fs::read_to_string(
-        paths
-            .iter()
-            .find(|p| p.ends_with("bars_read_bw.svg"))
-            .unwrap(),
-    )
-    .unwrap();
+    let text = text_of(&paths, "bars_read_bw.svg");
     assert!(text.contains("randread 4k: iodepth differs: 32 vs 64"));
     assert!(text.contains("1 more note in the report."));
     assert!(!text.contains("note 3"));
-    let write = std::fs::read_to_string(
-        paths
-            .iter()
-            .find(|p| p.ends_with("bars_write_bw.svg"))
-            .unwrap(),
-    )
-    .unwrap();
+    let write = text_of(&paths, "bars_write_bw.svg");
     assert!(!write.contains("iodepth differs"));
 }
 
@@ -578,15 +547,9 @@ fn a_depth_sweep_gets_scaling_and_saturation_charts_but_no_heatmap() {
 fn saturation_svg_names_the_knee_and_the_target() {
     let cmp = fixture_comparison("sweep/synthetic", Some("clat_p99=500us"));
     let dir = tempfile::tempdir().unwrap();
-    let opts = ChartOptions {
-        format: ChartFormat::Svg,
-        ..ChartOptions::default()
-    };
+    let opts = svg(ChartOptions::default());
     let paths = render_all(&cmp, dir.path(), &opts).unwrap();
-    let read = |name: &str| {
-        let p = paths.iter().find(|p| p.ends_with(name)).unwrap();
-        std::fs::read_to_string(p).unwrap()
-    };
+    let read = |name: &str| text_of(&paths, name);
     let svg = read("iops_latency_randread_4k_read.svg");
     // Both configs saturate at QD16 (fixtures/sweep/synthetic/EXPECTED.md).
     assert_eq!(svg.matches("QD16 knee").count(), 2, "{svg}");
@@ -628,18 +591,9 @@ fn a_grid_sweep_gets_a_heatmap_per_config() {
         assert!(tinted(&img, palette::color(1 - i)) < 10_000, "{name}");
     }
     // Every measured cell's value is printed.
-    let svg = ChartOptions {
-        format: ChartFormat::Svg,
-        ..opts
-    };
+    let svg = svg(opts);
     let paths = render_all(&cmp, dir.path(), &svg).unwrap();
-    let text = std::fs::read_to_string(
-        paths
-            .iter()
-            .find(|p| p.ends_with("heatmap_randread_4k_read_libaio.svg"))
-            .unwrap(),
-    )
-    .unwrap();
+    let text = text_of(&paths, "heatmap_randread_4k_read_libaio.svg");
     let libaio = cmp.sweeps.iter().find(|s| s.config == "libaio").unwrap();
     assert_eq!(libaio.points.len(), 6);
     for p in &libaio.points {
@@ -657,10 +611,7 @@ fn block_sizes_of_one_rw_get_a_chart() {
     let got = names(&paths);
     assert!(got.contains(&"bs_randread.png".to_string()), "{got:?}");
     assert!(!got.iter().any(|n| n.starts_with("scaling_")), "{got:?}");
-    let p = paths
-        .iter()
-        .find(|p| p.ends_with("bs_randread.png"))
-        .unwrap();
+    let p = named(&paths, "bs_randread.png");
     let img = check_png(p, 1600, 900);
     for i in 0..2 {
         assert!(pixels_of(&img, palette::color(i)) > 1_000);

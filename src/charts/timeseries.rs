@@ -17,7 +17,7 @@ use plotters::prelude::*;
 use rayon::prelude::*;
 
 use super::axis::linear_ticks;
-use super::figure::{Body, Figure};
+use super::figure::Figure;
 use super::frame::Frame;
 use super::lines::{Band, Line, LinePlot, PointLabel, Range, Stroke};
 use super::{ChartFormat, ChartOptions, font, footer, hotspot, load, names, palette};
@@ -340,10 +340,7 @@ impl TsChart<'_> {
             footer: footer::line([w], None),
             ..Default::default()
         };
-        Figure {
-            frame,
-            body: Body::Lines(plot),
-        }
+        Figure::lines(frame, plot)
     }
 
     fn title(&self) -> String {

@@ -103,6 +103,44 @@ pub struct Finding {
     pub fails: bool,
 }
 
+impl Finding {
+    /// The finding on one figure of `shape`: its two sides and the
+    /// decision on them, failing on a regression. No load point, sweep,
+    /// or spread: the callers that know them set them.
+    fn of(
+        shape: compare::workload::Shape,
+        (metric, better): (Metric, Better),
+        sides: &verdict::Sides,
+        d: &verdict::Decision,
+        threshold_pct: f64,
+    ) -> Finding {
+        Finding {
+            rw: shape.rw,
+            bs_bytes: shape.bs_bytes,
+            direction: shape.direction,
+            rwmixread: shape.rwmixread,
+            iodepth: None,
+            numjobs: None,
+            hosts: None,
+            sweep: None,
+            load_in_name: false,
+            metric,
+            better,
+            baseline: sides.baseline,
+            candidate: sides.candidate,
+            baseline_precision: sides.baseline_precision,
+            candidate_precision: sides.candidate_precision,
+            change_pct: d.change_pct,
+            threshold_pct,
+            verdict: d.verdict,
+            rule: d.rule,
+            p_value: d.p_value,
+            spread_source: None,
+            fails: d.verdict == Verdict::Regression,
+        }
+    }
+}
+
 /// What a whole-sweep finding gates.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -311,28 +349,13 @@ pub fn evaluate(cmp: &Comparison, opts: &CheckOptions) -> Report {
                 _ => false,
             };
             findings.push(Finding {
-                rw: w.rw.clone(),
-                bs_bytes: w.bs_bytes,
-                direction: w.direction,
-                rwmixread: w.rwmixread,
                 iodepth: Some(w.iodepth),
                 numjobs: Some(w.numjobs),
                 hosts: (w.hosts > 1).then_some(w.hosts),
-                sweep: None,
                 load_in_name: cmp.has_load_points(),
-                metric: m.metric,
-                better: m.better,
-                baseline: sides.baseline,
-                candidate: sides.candidate,
-                baseline_precision: sides.baseline_precision,
-                candidate_precision: sides.candidate_precision,
-                change_pct: d.change_pct,
-                threshold_pct,
-                verdict: d.verdict,
-                rule: d.rule,
-                p_value: d.p_value,
                 spread_source: d.p_value.and(bs.or(cs).map(|s| s.1)),
                 fails,
+                ..Finding::of(w.shape(), (m.metric, m.better), &sides, &d, threshold_pct)
             });
         }
     }
@@ -373,85 +396,96 @@ fn not_steady(cmp: &Comparison) -> Vec<crate::model::Warning> {
 fn sweep_findings(cmp: &Comparison, opts: &CheckOptions) -> Vec<Finding> {
     let mut out = Vec::new();
     for base in cmp.sweeps.iter().filter(|s| s.config == BASELINE) {
-        let Some(cand) = cmp
-            .sweeps
-            .iter()
-            .find(|s| s.config == CANDIDATE && s.shape() == base.shape())
-        else {
+        let Some(cand) = whole_candidate(cmp, base) else {
             continue;
         };
-        let whole = base
-            .points
-            .iter()
-            .all(|p| cand.points.iter().any(|q| q.load() == p.load()));
-        if !whole {
-            continue;
-        }
-        let precision = |s: &compare::Sweep, iodepth: u32, numjobs: u32| {
-            cmp.workloads
-                .iter()
-                .find(|w| w.shape() == s.shape() && (w.iodepth, w.numjobs) == (iodepth, numjobs))
-                .and_then(|w| w.metric(Metric::Iops))
-                .and_then(|m| m.precision.get(&s.config).copied())
-                .unwrap_or(0.0)
-        };
-        let mut gates = vec![(
-            SweepGate::Peak,
-            Some(base.peak.iops),
-            Some(cand.peak.iops),
-            precision(base, base.peak.iodepth, base.peak.numjobs),
-            precision(cand, cand.peak.iodepth, cand.peak.numjobs),
-        )];
-        if opts.sweep_rules.slo.is_some() {
-            // A candidate that meets the target at no load point sustains
-            // nothing under it: 0 IOPS, not a missing value.
-            let meets = |s: &compare::Sweep| Some(s.at_slo.map_or(0.0, |a| a.iops));
-            gates.push((
-                SweepGate::AtSlo,
-                base.at_slo.map(|a| a.iops),
-                meets(cand),
-                0.0,
-                0.0,
-            ));
-        }
-        for (gate, b, c, bp, cp) in gates {
-            let sides = verdict::Sides {
-                baseline: b,
-                candidate: c,
-                baseline_precision: bp,
-                candidate_precision: cp,
-                baseline_spread: None,
-                candidate_spread: None,
-            };
-            let threshold_pct = opts.thresholds.for_metric(Metric::Iops);
-            let d = verdict::decide(Better::Higher, &sides, threshold_pct, opts.alpha, false);
-            out.push(Finding {
-                rw: base.rw.clone(),
-                bs_bytes: base.bs_bytes,
-                direction: base.direction,
-                rwmixread: base.rwmixread,
-                iodepth: None,
-                numjobs: None,
-                hosts: None,
-                sweep: Some(gate),
-                load_in_name: true,
-                metric: Metric::Iops,
-                better: Better::Higher,
-                baseline: b,
-                candidate: c,
-                baseline_precision: bp,
-                candidate_precision: cp,
-                change_pct: d.change_pct,
-                threshold_pct,
-                verdict: d.verdict,
-                rule: d.rule,
-                p_value: None,
-                spread_source: None,
-                fails: d.verdict == Verdict::Regression,
-            });
+        for (gate, sides) in sweep_gates(cmp, opts, base, cand) {
+            out.push(sweep_finding(base, gate, &sides, opts));
         }
     }
     out
+}
+
+/// The candidate's sweep of `base`'s shape when it measured every load
+/// point of `base`.
+fn whole_candidate<'a>(cmp: &'a Comparison, base: &compare::Sweep) -> Option<&'a compare::Sweep> {
+    let cand = cmp
+        .sweeps
+        .iter()
+        .find(|s| s.config == CANDIDATE && s.shape() == base.shape())?;
+    let whole = base
+        .points
+        .iter()
+        .all(|p| cand.points.iter().any(|q| q.load() == p.load()));
+    whole.then_some(cand)
+}
+
+/// The IOPS precision of sweep `s`'s config at one of its load points.
+fn iops_precision(cmp: &Comparison, s: &compare::Sweep, iodepth: u32, numjobs: u32) -> f64 {
+    cmp.workloads
+        .iter()
+        .find(|w| w.shape() == s.shape() && (w.iodepth, w.numjobs) == (iodepth, numjobs))
+        .and_then(|w| w.metric(Metric::Iops))
+        .and_then(|m| m.precision.get(&s.config).copied())
+        .unwrap_or(0.0)
+}
+
+/// The figures judged for a sweep: its peak, and its IOPS at the latency
+/// target when one is set, each with both sides.
+fn sweep_gates(
+    cmp: &Comparison,
+    opts: &CheckOptions,
+    base: &compare::Sweep,
+    cand: &compare::Sweep,
+) -> Vec<(SweepGate, verdict::Sides)> {
+    let sides = |b, c, bp, cp| verdict::Sides {
+        baseline: b,
+        candidate: c,
+        baseline_precision: bp,
+        candidate_precision: cp,
+        baseline_spread: None,
+        candidate_spread: None,
+    };
+    let mut gates = vec![(
+        SweepGate::Peak,
+        sides(
+            Some(base.peak.iops),
+            Some(cand.peak.iops),
+            iops_precision(cmp, base, base.peak.iodepth, base.peak.numjobs),
+            iops_precision(cmp, cand, cand.peak.iodepth, cand.peak.numjobs),
+        ),
+    )];
+    if opts.sweep_rules.slo.is_some() {
+        // A candidate that meets the target at no load point sustains
+        // nothing under it: 0 IOPS, not a missing value.
+        let meets = Some(cand.at_slo.map_or(0.0, |a| a.iops));
+        let at_slo = sides(base.at_slo.map(|a| a.iops), meets, 0.0, 0.0);
+        gates.push((SweepGate::AtSlo, at_slo));
+    }
+    gates
+}
+
+/// The finding of one sweep figure, IOPS judged higher-is-better.
+fn sweep_finding(
+    base: &compare::Sweep,
+    gate: SweepGate,
+    sides: &verdict::Sides,
+    opts: &CheckOptions,
+) -> Finding {
+    let threshold_pct = opts.thresholds.for_metric(Metric::Iops);
+    let d = verdict::decide(Better::Higher, sides, threshold_pct, opts.alpha, false);
+    Finding {
+        sweep: Some(gate),
+        load_in_name: true,
+        p_value: None,
+        ..Finding::of(
+            base.shape(),
+            (Metric::Iops, Better::Higher),
+            sides,
+            &d,
+            threshold_pct,
+        )
+    }
 }
 
 #[cfg(test)]

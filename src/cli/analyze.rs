@@ -5,11 +5,15 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use super::{CliError, Global, exit};
+use super::{CliError, Global, LabelByArg, exit};
 use crate::compare::{self, CompareOptions, Metric};
-use crate::ingest::{self, IngestOptions, LabelBy};
+use crate::ingest::{self, IngestOptions};
 use crate::render::{Format, RenderOptions};
 
+/// `--format`: a deliberate mirror of [`Format`] (as `ChartFormatArg` is of
+/// `ChartFormat`), converted once when the arguments are checked. The core
+/// must not see clap (STYLE.md, principle 2), so the list of formats
+/// stands twice: here with the flag's help, there with what renders.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum FormatArg {
     Term,
@@ -19,14 +23,6 @@ pub enum FormatArg {
     /// The sweep tables as CSV: one line per sweep shape, load point and config.
     SweepCsv,
     Json,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum LabelByArg {
-    Dir,
-    Engine,
-    Host,
-    File,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -323,12 +319,7 @@ fn chart_options(args: &Args) -> anyhow::Result<Option<crate::charts::ChartOptio
 /// `--quiet`); an empty result or `--strict` with skips is a usage error.
 fn ingest_step(args: &Args, global: Global) -> anyhow::Result<ingest::Ingested> {
     let ingest_opts = IngestOptions {
-        label_by: match args.label_by {
-            LabelByArg::Dir => LabelBy::Dir,
-            LabelByArg::Engine => LabelBy::Engine,
-            LabelByArg::Host => LabelBy::Host,
-            LabelByArg::File => LabelBy::File,
-        },
+        label_by: args.label_by.into(),
         manifest: args.manifest.clone(),
     };
     let ingested = ingest::ingest(&args.paths, &ingest_opts)?;

@@ -142,6 +142,20 @@ fn options(args: &Args) -> Result<CheckOptions, CliError> {
 
 /// Reads one side and labels its rows; prints what could not be read.
 fn side(paths: &[PathBuf], flag: &str) -> anyhow::Result<input::Loaded> {
+    read_side(
+        paths,
+        flag,
+        "nothing to compare: no readable fio results in",
+    )
+}
+
+/// Result files or datasets for `flag`: what could not be read is printed,
+/// and nothing readable at all is a usage error starting with `empty`.
+pub(super) fn read_side(
+    paths: &[PathBuf],
+    flag: &str,
+    empty: &str,
+) -> anyhow::Result<input::Loaded> {
     let loaded = input::load(paths).map_err(|e| CliError::usage(format!("{flag}: {e:#}")))?;
     for s in &loaded.skipped {
         eprintln!("nvcmp: {flag}: {s}");
@@ -151,11 +165,7 @@ fn side(paths: &[PathBuf], flag: &str) -> anyhow::Result<input::Loaded> {
     }
     if loaded.rows.is_empty() {
         let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
-        return Err(CliError::usage(format!(
-            "nothing to compare: no readable fio results in {flag} {}",
-            names.join(" ")
-        ))
-        .into());
+        return Err(CliError::usage(format!("{empty} {flag} {}", names.join(" "))).into());
     }
     Ok(loaded)
 }
@@ -175,43 +185,52 @@ pub fn run(args: Args, global: Global) -> anyhow::Result<u8> {
     }
     let base = side(&args.baseline, "--baseline")?;
     let cand = side(&args.candidate, "--candidate")?;
+    let report = compare_sides(base, &cand, &opts)?;
+    write_report(&args, global, &report)?;
+    exit_code(&report, &cand)
+}
 
-    let mut report = check::check(&base.rows, &cand.rows, &opts);
+/// The check of the two sides, with what each side could not read or
+/// warned about; no finding at all is a usage error.
+fn compare_sides(
+    base: input::Loaded,
+    cand: &input::Loaded,
+    opts: &check::CheckOptions,
+) -> anyhow::Result<check::Report> {
+    let mut report = check::check(&base.rows, &cand.rows, opts);
     for w in &report.warnings {
         eprintln!("nvcmp: {w}");
     }
-    report.skipped = [base.skipped, cand.skipped].concat();
+    report.skipped = [base.skipped, cand.skipped.clone()].concat();
     report
         .warnings
-        .splice(0..0, [base.warnings, cand.warnings].concat());
-    // A candidate job that failed is a broken benchmark, not a result.
-    let failed_jobs: Vec<String> = cand
-        .rows
-        .iter()
-        .filter(|r| r.error != 0)
-        .map(|r| format!("{} (job {:?}, error {})", r.source, r.job, r.error))
-        .collect();
+        .splice(0..0, [base.warnings, cand.warnings.clone()].concat());
     if report.findings.is_empty() {
         return Err(
             CliError::usage("nothing to compare: no metric to check in any workload").into(),
         );
     }
+    Ok(report)
+}
 
+/// The report to stdout in `--format`, and to `--junit`, `--markdown` and
+/// GitHub's step summary when asked for.
+fn write_report(args: &Args, global: Global, report: &check::Report) -> anyhow::Result<()> {
     let mut stdout = std::io::stdout().lock();
     match args.format {
         OutFormat::Term => Term {
             only_failures: global.quiet,
             color: global.color,
         }
-        .render(&report, &mut stdout)?,
-        OutFormat::Json => Json.render(&report, &mut stdout)?,
+        .render(report, &mut stdout)?,
+        OutFormat::Json => Json.render(report, &mut stdout)?,
     }
     stdout.flush()?;
     if let Some(path) = &args.junit {
-        write_file(path, &Junit, &report)?;
+        write_file(path, &Junit, report)?;
     }
     if let Some(path) = &args.markdown {
-        write_file(path, &Markdown, &report)?;
+        write_file(path, &Markdown, report)?;
     }
     if let Some(path) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|p| !p.is_empty()) {
         let path = PathBuf::from(path);
@@ -221,10 +240,22 @@ pub fn run(args: Args, global: Global) -> anyhow::Result<u8> {
             .open(&path)
             .with_context(|| format!("GITHUB_STEP_SUMMARY {}", path.display()))?;
         Markdown
-            .render(&report, &mut f)
+            .render(report, &mut f)
             .with_context(|| format!("GITHUB_STEP_SUMMARY {}", path.display()))?;
     }
+    Ok(())
+}
 
+/// Regression or OK, once the report is written; input the gate cannot
+/// trust (a failed candidate job, an unreadable file) is a usage error.
+fn exit_code(report: &check::Report, cand: &input::Loaded) -> anyhow::Result<u8> {
+    // A candidate job that failed is a broken benchmark, not a result.
+    let failed_jobs: Vec<String> = cand
+        .rows
+        .iter()
+        .filter(|r| r.error != 0)
+        .map(|r| format!("{} (job {:?}, error {})", r.source, r.job, r.error))
+        .collect();
     if !failed_jobs.is_empty() {
         return Err(CliError::usage(format!(
             "unusable input: candidate job(s) reported an error: {}",

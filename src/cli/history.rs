@@ -166,22 +166,7 @@ pub(super) fn relabel(rows: &mut [crate::model::Row], label: Option<&str>) -> Re
 /// Reads result files or datasets; prints what could not be read; exit 2
 /// when nothing could.
 fn load(paths: &[PathBuf], flag: &str) -> anyhow::Result<input::Loaded> {
-    let loaded = input::load(paths).map_err(|e| CliError::usage(format!("{flag}: {e:#}")))?;
-    for s in &loaded.skipped {
-        eprintln!("nvcmp: {flag}: {s}");
-    }
-    for w in &loaded.warnings {
-        eprintln!("nvcmp: {flag}: {w}");
-    }
-    if loaded.rows.is_empty() {
-        let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
-        return Err(CliError::usage(format!(
-            "no readable fio results in {flag} {}",
-            names.join(" ")
-        ))
-        .into());
-    }
-    Ok(loaded)
+    super::check::read_side(paths, flag, "no readable fio results in")
 }
 
 fn metrics(names: &[String], default: &[Metric]) -> Result<Vec<Metric>, CliError> {

@@ -7,11 +7,11 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
-use super::{CliError, Global, exit};
+use super::{CliError, Global, LabelByArg, exit};
 use crate::dataset::{self, FileFormat};
 use crate::export::ExportFormat;
 use crate::ingest::series::{self, Streamed};
-use crate::ingest::{self, IngestOptions, Ingested, LabelBy, Progress};
+use crate::ingest::{self, IngestOptions, Ingested, Progress};
 use crate::timeseries::file::SeriesWriter;
 
 #[derive(Debug, clap::Args)]
@@ -37,7 +37,6 @@ pub struct Args {
     /// Dataset format (default: by the extension of -o, else ndjson), or a CI dashboard's:
     /// bmf (Bencher), gab / gab-smaller (github-action-benchmark's custom JSON, one file per
     /// direction of "better").
-    #[arg(long, value_enum, value_name = "FORMAT")]
     #[arg(long, value_enum, value_name = "FORMAT")]
     pub format: Option<FormatArg>,
     /// What the `label` column (the configuration) is taken from.
@@ -84,29 +83,6 @@ impl FormatArg {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum LabelByArg {
-    /// The file's folder relative to the PATH given.
-    Dir,
-    /// fio's ioengine.
-    Engine,
-    /// The client hostname (client/server output).
-    Host,
-    /// The file name without its extension.
-    File,
-}
-
-impl From<LabelByArg> for LabelBy {
-    fn from(l: LabelByArg) -> LabelBy {
-        match l {
-            LabelByArg::Dir => LabelBy::Dir,
-            LabelByArg::Engine => LabelBy::Engine,
-            LabelByArg::Host => LabelBy::Host,
-            LabelByArg::File => LabelBy::File,
-        }
-    }
-}
-
 pub fn run(args: Args, global: Global) -> anyhow::Result<u8> {
     if args.paths.is_empty() {
         return Err(CliError::usage(
@@ -114,10 +90,17 @@ pub fn run(args: Args, global: Global) -> anyhow::Result<u8> {
         )
         .into());
     }
-    if let Some(Err(export)) = args.format.map(FormatArg::dataset) {
-        return run_export(&args, export, global);
-    }
-    let format = dataset_format(&args)?;
+    let format = match args.format.map(FormatArg::dataset) {
+        Some(Err(_)) if args.series.is_some() => {
+            return Err(CliError::usage(
+                "--series writes a dataset file; it does not go with --format bmf/gab/gab-smaller",
+            )
+            .into());
+        }
+        Some(Err(export)) => return run_export(&args, export, global),
+        Some(Ok(f)) => f,
+        None => dataset_format(args.output.as_deref())?,
+    };
     check_series_path(args.series.as_deref())?;
     // `--series` alone is asked for the series only: no result rows on stdout.
     let write_rows = args.series.is_none() || args.output.is_some() || args.format.is_some();
@@ -168,52 +151,17 @@ pub fn run(args: Args, global: Global) -> anyhow::Result<u8> {
     Ok(exit::OK)
 }
 
-/// `--format bmf|gab|gab-smaller`: the measurements as a CI dashboard
-/// reads them, to -o FILE or stdout.
-fn run_export(args: &Args, export: ExportFormat, global: Global) -> anyhow::Result<u8> {
-    let opts = IngestOptions {
-        label_by: args.label_by.into(),
-        manifest: args.manifest.clone(),
-    };
-    let ingested = ingest_paths(&args.paths, &opts, global)?;
-    report_problems(&ingested, global);
-    if ingested.rows.is_empty() {
-        return Err(CliError::usage(format!(
-            "nothing to write: no fio results found in {}",
-            join_paths(&args.paths)
-        ))
-        .into());
-    }
-    let mut buf = Vec::new();
-    crate::export::export(&ingested.rows, export, &mut buf)?;
-    match &args.output {
-        Some(path) => std::fs::write(path, &buf)
-            .map_err(|e| anyhow::anyhow!("-o {}: cannot write: {e}", path.display()))?,
-        None => {
-            let mut out = std::io::stdout().lock();
-            out.write_all(&buf)?;
-            out.flush()?;
-        }
-    }
-    if args.strict && !ingested.skipped.is_empty() {
-        return Ok(exit::USAGE);
-    }
-    Ok(exit::OK)
-}
-
-fn dataset_format(args: &Args) -> Result<FileFormat, CliError> {
-    Ok(match (args.format, &args.output) {
-        (Some(f), _) => f
-            .dataset()
-            .map_err(|_| CliError::usage("--format: an export is not a dataset format"))?,
-        (None, Some(path)) => FileFormat::from_path(path).ok_or_else(|| {
+/// The dataset format from -o's extension (ndjson on stdout without -o).
+fn dataset_format(output: Option<&Path>) -> Result<FileFormat, CliError> {
+    match output {
+        Some(path) => FileFormat::from_path(path).ok_or_else(|| {
             CliError::usage(format!(
                 "{}: unknown extension; use .parquet, .csv, .json or .ndjson, or --format",
                 path.display()
             ))
-        })?,
-        (None, None) => FileFormat::Ndjson,
-    })
+        }),
+        None => Ok(FileFormat::Ndjson),
+    }
 }
 
 fn check_series_path(path: Option<&Path>) -> Result<(), CliError> {
@@ -260,6 +208,39 @@ fn write_series(ingested: &Ingested, path: &Path, global: Global) -> anyhow::Res
         }
     }
     Ok(streamed)
+}
+
+/// `--format bmf|gab|gab-smaller`: the measurements as a CI dashboard
+/// reads them, to -o FILE or stdout.
+fn run_export(args: &Args, export: ExportFormat, global: Global) -> anyhow::Result<u8> {
+    let opts = IngestOptions {
+        label_by: args.label_by.into(),
+        manifest: args.manifest.clone(),
+    };
+    let ingested = ingest_paths(&args.paths, &opts, global)?;
+    report_problems(&ingested, global);
+    if ingested.rows.is_empty() {
+        return Err(CliError::usage(format!(
+            "nothing to write: no fio results found in {}",
+            join_paths(&args.paths)
+        ))
+        .into());
+    }
+    let mut buf = Vec::new();
+    crate::export::export(&ingested.rows, export, &mut buf)?;
+    match &args.output {
+        Some(path) => std::fs::write(path, &buf)
+            .map_err(|e| anyhow::anyhow!("-o {}: cannot write: {e}", path.display()))?,
+        None => {
+            let mut out = std::io::stdout().lock();
+            out.write_all(&buf)?;
+            out.flush()?;
+        }
+    }
+    if args.strict && !ingested.skipped.is_empty() {
+        return Ok(exit::USAGE);
+    }
+    Ok(exit::OK)
 }
 
 /// Runs the ingest with a progress bar when it is worth one (many files,

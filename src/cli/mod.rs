@@ -79,6 +79,31 @@ pub enum ColorChoice {
     Never,
 }
 
+/// `--label-by` of `analyze` and `ingest`: one flag, one set of values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum LabelByArg {
+    /// The file's folder relative to the PATH given.
+    Dir,
+    /// fio's ioengine.
+    Engine,
+    /// The client hostname (client/server output).
+    Host,
+    /// The file name without its extension.
+    File,
+}
+
+impl From<LabelByArg> for crate::ingest::LabelBy {
+    fn from(l: LabelByArg) -> crate::ingest::LabelBy {
+        use crate::ingest::LabelBy;
+        match l {
+            LabelByArg::Dir => LabelBy::Dir,
+            LabelByArg::Engine => LabelBy::Engine,
+            LabelByArg::Host => LabelBy::Host,
+            LabelByArg::File => LabelBy::File,
+        }
+    }
+}
+
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Compare configurations per workload: tables, highlights, reports.

@@ -177,6 +177,19 @@ fn comparable(w: &Workload, m: Metric) -> bool {
     !latency || w.effective_iodepth.values().all(|d| *d == w.iodepth)
 }
 
+/// Each workload's result of each metric in [`METRICS`] whose values
+/// compare ([`comparable`]): what the per-result rules (near-equal,
+/// outliers) look at.
+fn comparable_results(
+    cmp: &Comparison,
+) -> impl Iterator<Item = (&Workload, Metric, &MetricResult)> {
+    cmp.workloads.iter().flat_map(|w| {
+        METRICS
+            .into_iter()
+            .filter_map(move |m| Some((w, m, w.metric(m).filter(|_| comparable(w, m))?)))
+    })
+}
+
 /// Workloads of `dir` where `m` has two or more comparable values.
 fn decided(cmp: &Comparison, dir: Direction, m: Metric) -> Vec<(&Workload, &MetricResult)> {
     let ws: Vec<&Workload> = cmp
@@ -371,38 +384,33 @@ fn join_and(items: &[String]) -> String {
 /// news when it is tight and among three or more configs.
 fn near_equal(cmp: &Comparison) -> Vec<Finding> {
     let mut out = Vec::new();
-    for w in &cmp.workloads {
-        for m in METRICS {
-            let Some(r) = w.metric(m).filter(|_| comparable(w, m)) else {
-                continue;
-            };
-            let vals = present(r);
-            if vals.len() < 2 || vals.len() < cmp.configs.len() {
-                continue;
-            }
-            let min = vals.iter().map(|v| v.1).fold(f64::INFINITY, f64::min);
-            let max = vals.iter().map(|v| v.1).fold(0.0, f64::max);
-            if min <= 0.0 {
-                continue;
-            }
-            let pct = (max - min) / min * 100.0;
-            if pct <= NEAR_EQUAL_PCT {
-                let text = format!(
-                    "In {} {} configs are within {} % of each other ({})",
-                    cmp.title_of(w),
-                    count_word(vals.len()),
-                    format::fixed(pct.max(0.01), 2),
-                    m.human()
-                );
-                let tight = 1.0 - pct / NEAR_EQUAL_PCT * 0.5;
-                let many = if vals.len() >= 3 { 1.0 } else { 0.6 };
-                let f = Finding::new(Kind::Tie, text).on(
-                    vec![cmp.title_of(w)],
-                    vec![m],
-                    vals.iter().map(|v| v.0.to_string()).collect(),
-                );
-                out.push(f.scored(tight * many, ONE_WORKLOAD));
-            }
+    for (w, m, r) in comparable_results(cmp) {
+        let vals = present(r);
+        if vals.len() < 2 || vals.len() < cmp.configs.len() {
+            continue;
+        }
+        let min = vals.iter().map(|v| v.1).fold(f64::INFINITY, f64::min);
+        let max = vals.iter().map(|v| v.1).fold(0.0, f64::max);
+        if min <= 0.0 {
+            continue;
+        }
+        let pct = (max - min) / min * 100.0;
+        if pct <= NEAR_EQUAL_PCT {
+            let text = format!(
+                "In {} {} configs are within {} % of each other ({})",
+                cmp.title_of(w),
+                count_word(vals.len()),
+                format::fixed(pct.max(0.01), 2),
+                m.human()
+            );
+            let tight = 1.0 - pct / NEAR_EQUAL_PCT * 0.5;
+            let many = if vals.len() >= 3 { 1.0 } else { 0.6 };
+            let f = Finding::new(Kind::Tie, text).on(
+                vec![cmp.title_of(w)],
+                vec![m],
+                vals.iter().map(|v| v.0.to_string()).collect(),
+            );
+            out.push(f.scored(tight * many, ONE_WORKLOAD));
         }
     }
     out
@@ -542,40 +550,35 @@ fn family_leads(cmp: &Comparison, judge: Judge) -> Vec<Finding> {
 /// values at least: among three, "far from the median" is just "different".
 fn outliers(cmp: &Comparison, scales: &Scales) -> Vec<Finding> {
     let mut out = Vec::new();
-    for w in &cmp.workloads {
-        for m in METRICS {
-            let Some(r) = w.metric(m).filter(|_| comparable(w, m)) else {
-                continue;
-            };
-            let vals = present(r);
-            if vals.len() < 4 {
+    for (w, m, r) in comparable_results(cmp) {
+        let vals = present(r);
+        if vals.len() < 4 {
+            continue;
+        }
+        let all: Vec<f64> = vals.iter().map(|v| v.1).collect();
+        let med = median(&all);
+        let mad = median(&all.iter().map(|v| (v - med).abs()).collect::<Vec<_>>());
+        for (c, v) in &vals {
+            let others: Vec<f64> = vals.iter().filter(|(o, _)| o != c).map(|x| x.1).collect();
+            let others_med = median(&others);
+            if others_med <= 0.0 || *v <= med {
                 continue;
             }
-            let all: Vec<f64> = vals.iter().map(|v| v.1).collect();
-            let med = median(&all);
-            let mad = median(&all.iter().map(|v| (v - med).abs()).collect::<Vec<_>>());
-            for (c, v) in &vals {
-                let others: Vec<f64> = vals.iter().filter(|(o, _)| o != c).map(|x| x.1).collect();
-                let others_med = median(&others);
-                if others_med <= 0.0 || *v <= med {
-                    continue;
-                }
-                let z = if mad > 0.0 {
-                    0.6745 * (v - med) / mad
-                } else {
-                    f64::INFINITY
-                };
-                let ratio = v / others_med;
-                if z > OUTLIER_Z && ratio >= OUTLIER_RATIO {
-                    out.push(outlier_finding(
-                        cmp,
-                        scales,
-                        (w, m),
-                        (c, *v),
-                        &others,
-                        ratio,
-                    ));
-                }
+            let z = if mad > 0.0 {
+                0.6745 * (v - med) / mad
+            } else {
+                f64::INFINITY
+            };
+            let ratio = v / others_med;
+            if z > OUTLIER_Z && ratio >= OUTLIER_RATIO {
+                out.push(outlier_finding(
+                    cmp,
+                    scales,
+                    (w, m),
+                    (c, *v),
+                    &others,
+                    ratio,
+                ));
             }
         }
     }

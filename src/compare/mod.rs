@@ -564,12 +564,7 @@ impl Workload {
     }
 
     pub fn shape(&self) -> workload::Shape {
-        workload::Shape {
-            rw: self.rw.clone(),
-            bs_bytes: self.bs_bytes,
-            direction: self.direction,
-            rwmixread: self.rwmixread,
-        }
+        workload::Shape::new(&self.rw, self.bs_bytes, self.direction, self.rwmixread)
     }
 
     pub fn load(&self) -> LoadPoint {
@@ -588,12 +583,7 @@ impl Workload {
 impl Sweep {
     /// The rw/bs/direction/rwmixread this sweep measured.
     pub fn shape(&self) -> workload::Shape {
-        workload::Shape {
-            rw: self.rw.clone(),
-            bs_bytes: self.bs_bytes,
-            direction: self.direction,
-            rwmixread: self.rwmixread,
-        }
+        workload::Shape::new(&self.rw, self.bs_bytes, self.direction, self.rwmixread)
     }
 }
 

@@ -22,13 +22,17 @@ pub struct Shape {
 }
 
 impl Shape {
-    pub fn of(row: &Row) -> Shape {
+    pub fn new(rw: &str, bs_bytes: u64, direction: Direction, rwmixread: Option<u32>) -> Shape {
         Shape {
-            rw: row.rw.clone(),
-            bs_bytes: row.bs_bytes,
-            direction: row.direction,
-            rwmixread: row.rwmixread,
+            rw: rw.to_string(),
+            bs_bytes,
+            direction,
+            rwmixread,
         }
+    }
+
+    pub fn of(row: &Row) -> Shape {
+        Shape::new(&row.rw, row.bs_bytes, row.direction, row.rwmixread)
     }
 
     /// Random before sequential, pure before mixed: the order articles use.

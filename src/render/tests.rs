@@ -3,6 +3,10 @@
 use super::*;
 use crate::compare::{Metric, testdata};
 
+// The CLI tests read the same tables from report.md.
+#[path = "../../tests/cli/md_table.rs"]
+mod md_table;
+
 const CSV: &str = include_str!("../../fixtures/published/storagereview-2026-04.csv");
 
 fn render(format: Format, opts: &RenderOptions, cmp: &Comparison) -> String {
@@ -28,24 +32,7 @@ fn markdown_shows_every_published_figure_as_printed() {
     for line in lines {
         let f: Vec<&str> = line.split(',').collect();
         let (config, rw, bs) = (f[0], f[3], f[4]);
-        let section = md
-            .split("### ")
-            .find(|s| s.starts_with(&format!("{rw} {bs}\n")))
-            .unwrap_or_else(|| panic!("no table for {rw} {bs}"));
-        let header = section.lines().find(|l| l.starts_with("| |")).unwrap();
-        let col = header.split('|').position(|c| c.trim() == config).unwrap();
-        let cell = |title: &str| {
-            let row = section
-                .lines()
-                .find(|l| l.starts_with(&format!("| {title} |")))
-                .unwrap();
-            row.split('|')
-                .nth(col)
-                .unwrap()
-                .trim()
-                .trim_matches('*')
-                .to_string()
-        };
+        let cell = |title: &str| md_table::cell(&md, &format!("{rw} {bs}"), config, title);
         // The figure as the article printed it, padded to its row's
         // decimals: `6.1` reads `6.100` next to `10.058`.
         let same = |title: &str, figure: &str| {

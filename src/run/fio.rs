@@ -25,15 +25,31 @@ pub struct FioSetup {
     pub clients: Vec<String>,
 }
 
+/// The fio binary cannot be run (a usage error: the message carries the
+/// OS error, see `RunError`).
+#[derive(Debug, thiserror::Error)]
+pub enum FioMissing {
+    /// `fio --version` failed, before any job.
+    #[error(
+        "cannot run `{}` ({error}); install fio (apt-get install fio, or fio.exe on Windows) \
+         or pick a native engine with --engine psync|libaio|io_uring|null",
+        .bin.display()
+    )]
+    Probe { bin: PathBuf, error: std::io::Error },
+    /// Starting fio for a job failed.
+    #[error("cannot run `{}`: {error}", .bin.display())]
+    Spawn { bin: PathBuf, error: std::io::Error },
+}
+
 /// fio's version line (`fio-3.33`), or a clear error when it is missing.
 pub fn version(bin: &Path) -> Result<String, RunError> {
-    let out = Command::new(bin).arg("--version").output().map_err(|e| {
-        RunError::FioMissing(format!(
-            "cannot run `{}` ({e}); install fio (apt-get install fio, or fio.exe on Windows) \
-             or pick a native engine with --engine psync|libaio|io_uring|null",
-            bin.display()
-        ))
-    })?;
+    let out = Command::new(bin)
+        .arg("--version")
+        .output()
+        .map_err(|error| FioMissing::Probe {
+            bin: bin.to_path_buf(),
+            error,
+        })?;
     Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
 }
 
@@ -100,9 +116,8 @@ impl FioRun<'_> {
         let job_text = job_file(spec, &setup.ioengine, &self.filename, self.unlink);
         let jobpath = work_dir.join(format!(".{}.fio", spec.name));
         let outpath = work_dir.join(format!(".{}.fio-out-{}", spec.name, std::process::id()));
-        let io = |e: std::io::Error, p: &Path| RunError::Io(format!("{}: {e}", p.display()));
-        std::fs::create_dir_all(work_dir).map_err(|e| io(e, work_dir))?;
-        std::fs::write(&jobpath, &job_text).map_err(|e| io(e, &jobpath))?;
+        std::fs::create_dir_all(work_dir).map_err(RunError::io(work_dir))?;
+        std::fs::write(&jobpath, &job_text).map_err(RunError::io(&jobpath))?;
         let mut cmd = Command::new(&setup.bin);
         // fio's own status line on a terminal would fight nvcmp's bar.
         cmd.arg("--output-format=json+")
@@ -122,8 +137,9 @@ impl FioRun<'_> {
             &spec.name,
             Duration::from_secs(spec.runtime_s + spec.ramp_s),
         );
-        let status = wait(&mut cmd, progress).map_err(|e| {
-            RunError::FioMissing(format!("cannot run `{}`: {e}", setup.bin.display()))
+        let status = wait(&mut cmd, progress).map_err(|error| FioMissing::Spawn {
+            bin: setup.bin.clone(),
+            error,
         });
         progress.finish();
         let cpu = match (cpu0, CpuTimes::now()) {
@@ -139,10 +155,10 @@ impl FioRun<'_> {
         }
         // fio may print warnings before the document.
         let doc = text.find('{').map(|i| &text[i..]).unwrap_or("");
-        let mut v: Value = serde_json::from_str(doc).map_err(|e| {
-            RunError::Fio(format!(
-                "fio exited with {status} and its output is not JSON ({e}); job file was:\n{job_text}"
-            ))
+        let mut v: Value = serde_json::from_str(doc).map_err(|parse| RunError::Fio {
+            status,
+            parse,
+            job_file: job_text.clone(),
         })?;
         self.annotate(&mut v, spec_hash, cpu);
         Ok(v)

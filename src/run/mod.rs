@@ -19,7 +19,7 @@ pub mod stats;
 pub mod worker;
 
 use std::fs::OpenOptions;
-use std::io::Write;
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -58,20 +58,68 @@ pub struct RunOptions {
 }
 
 /// Errors of a run; the CLI maps them to messages and exit codes.
+///
+/// `Refused`, `Target` and `FioMissing` are usage errors, which the CLI
+/// prints as one line (`to_string`): their messages carry the OS error
+/// themselves instead of as a `source()` that an error chain would print
+/// twice. The others reach the CLI's error chain, which prints the source.
 #[derive(Debug, thiserror::Error)]
 pub enum RunError {
     #[error(transparent)]
     Refused(#[from] safety::Refusal),
-    #[error("{0}")]
-    Target(String),
-    #[error("{0}")]
-    Io(String),
-    #[error("{0}")]
-    FioMissing(String),
-    #[error("{0}")]
-    Fio(String),
+    #[error(transparent)]
+    Target(#[from] TargetError),
+    /// One of nvcmp's own files or folders (results, job files).
+    #[error("{}", .path.display())]
+    Io { path: PathBuf, source: io::Error },
+    /// Laying out the scratch file.
+    #[error("{}: cannot create", .path.display())]
+    Create { path: PathBuf, source: io::Error },
+    #[error(transparent)]
+    FioMissing(#[from] fio::FioMissing),
+    /// fio ran but did not write a JSON document. The parse error stays in
+    /// the message, before the job file, where it reads best.
+    #[error(
+        "fio exited with {status} and its output is not JSON ({parse}); job file was:\n{job_file}"
+    )]
+    Fio {
+        status: std::process::ExitStatus,
+        parse: serde_json::Error,
+        job_file: String,
+    },
     #[error("interrupted")]
     Interrupted,
+}
+
+impl RunError {
+    /// An I/O error on `path`, one of nvcmp's own files.
+    pub fn io(path: &Path) -> impl FnOnce(io::Error) -> RunError + '_ {
+        move |source| RunError::Io {
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+}
+
+/// Why the target cannot serve a job.
+#[derive(Debug, thiserror::Error)]
+pub enum TargetError {
+    #[error(
+        "{}: the filesystem does not support O_DIRECT (tmpfs?); pass --buffered",
+        .path.display()
+    )]
+    NoDirectIo { path: PathBuf },
+    #[error("{}: cannot open: {error}", .path.display())]
+    Open { path: PathBuf, error: io::Error },
+    /// `path` is None for the null engine, which has no target.
+    #[error("{}: the target holds less than one block of {bs} bytes", shown(.path))]
+    TooSmall { path: Option<PathBuf>, bs: u64 },
+}
+
+/// A target path as messages show it (`-` when there is none).
+fn shown(path: &Option<PathBuf>) -> String {
+    path.as_ref()
+        .map_or("-".into(), |p| p.display().to_string())
 }
 
 /// Progress of a run (the CLI draws it; tests ignore it).
@@ -132,7 +180,10 @@ impl Drop for Scratch {
 /// Creates `path` (it must not exist) and writes `size` bytes to it so
 /// reads hit allocated blocks, as fio lays out a new file.
 fn lay_out(path: &Path, size: u64) -> Result<(), RunError> {
-    let err = |e: std::io::Error| RunError::Io(format!("{}: cannot create: {e}", path.display()));
+    let err = |source: io::Error| RunError::Create {
+        path: path.to_path_buf(),
+        source,
+    };
     let mut f = OpenOptions::new()
         .write(true)
         .create_new(true)
@@ -188,39 +239,35 @@ fn spec_hashes(opts: &RunOptions) -> Result<Vec<String>, RunError> {
 }
 
 /// The target of a run, checked once for the whole matrix, before any I/O.
-struct Target {
-    path: Option<PathBuf>,
-    /// `none`, `remote`, `scratch`, `file` or `block`, as results record it.
-    kind: &'static str,
-    /// Removes the scratch file when the run ends, however it ends.
-    _scratch: Scratch,
+enum Target {
+    /// Nothing to open: the null engine, or every result is current.
+    None,
+    /// fio servers open the file on their side; nvcmp cannot check it.
+    /// `unlink`: fio removes it at the end (nvcmp's default path).
+    Remote { path: PathBuf, unlink: bool },
+    /// A file or device here, checked by `safety`.
+    Local {
+        path: PathBuf,
+        kind: TargetKind,
+        /// Removes a scratch file when the run ends, however it ends.
+        _scratch: Scratch,
+    },
 }
 
 impl Target {
-    fn none() -> Target {
-        Target {
-            path: None,
-            kind: "none",
-            _scratch: Scratch(None),
-        }
-    }
-
     fn prepare(opts: &RunOptions) -> Result<Target, RunError> {
-        let is_fio = matches!(opts.engine, EngineChoice::Fio(_));
-        if matches!(&opts.engine, EngineChoice::Fio(f) if !f.clients.is_empty()) {
-            // fio servers open the file on their side; nvcmp cannot check it.
-            let t = opts
-                .target
-                .clone()
-                .unwrap_or_else(|| PathBuf::from("/tmp/nvcmp-scratch.dat"));
-            return Ok(Target {
-                path: Some(t),
-                kind: "remote",
-                _scratch: Scratch(None),
-            });
+        if let EngineChoice::Fio(f) = &opts.engine {
+            if !f.clients.is_empty() {
+                return Ok(Target::Remote {
+                    path: opts
+                        .target
+                        .clone()
+                        .unwrap_or_else(|| PathBuf::from("/tmp/nvcmp-scratch.dat")),
+                    unlink: opts.target.is_none(),
+                });
+            }
         }
-        std::fs::create_dir_all(&opts.out_dir)
-            .map_err(|e| RunError::Io(format!("{}: {e}", opts.out_dir.display())))?;
+        std::fs::create_dir_all(&opts.out_dir).map_err(RunError::io(&opts.out_dir))?;
         let path = match &opts.target {
             Some(p) => p.clone(),
             None => opts
@@ -228,26 +275,37 @@ impl Target {
                 .join(format!(".nvcmp-scratch-{}.dat", std::process::id())),
         };
         let any_writes = opts.jobs.iter().any(|j| j.rw.writes());
-        let kind = match safety::check_target(&path, any_writes, opts.destroy_data)? {
-            TargetKind::Scratch => {
-                let max_size = opts.jobs.iter().map(|j| j.size).max().unwrap_or(0);
-                if !is_fio {
-                    lay_out(&path, max_size)?;
-                }
-                return Ok(Target {
-                    path: Some(path.clone()),
-                    kind: "scratch",
-                    _scratch: Scratch(Some(path)),
-                });
-            }
-            TargetKind::ExistingFile => "file",
-            TargetKind::BlockDevice => "block",
-        };
-        Ok(Target {
-            path: Some(path),
+        let kind = safety::check_target(&path, any_writes, opts.destroy_data)?;
+        let mut scratch = Scratch(None);
+        if kind == TargetKind::Scratch {
+            // Laid out here for fio too rather than left to fio's `unlink=1`:
+            // fio unlinks per job, so with numjobs > 1 the first thread to
+            // finish removed the file under a sibling that had not opened it
+            // yet (fio error 2, ENOENT).
+            let max_size = opts.jobs.iter().map(|j| j.size).max().unwrap_or(0);
+            lay_out(&path, max_size)?;
+            scratch = Scratch(Some(path.clone()));
+        }
+        Ok(Target::Local {
+            path,
             kind,
-            _scratch: Scratch(None),
+            _scratch: scratch,
         })
+    }
+
+    fn path(&self) -> Option<&Path> {
+        match self {
+            Target::None => None,
+            Target::Remote { path, .. } | Target::Local { path, .. } => Some(path),
+        }
+    }
+
+    /// The target on this machine and its kind.
+    fn local(&self) -> Option<(&Path, TargetKind)> {
+        match self {
+            Target::Local { path, kind, .. } => Some((path, *kind)),
+            _ => None,
+        }
     }
 }
 
@@ -268,20 +326,16 @@ impl Bench<'_> {
         path: &Path,
         progress: &dyn Progress,
     ) -> Result<Outcome, RunError> {
-        let write_err = |e: std::io::Error| RunError::Io(format!("{}: {e}", path.display()));
         match &self.opts.engine {
-            EngineChoice::Native(kind) => {
-                let r = native::run_job(
-                    job,
-                    *kind,
-                    self.opts.engine_opts,
-                    self.target.path.as_deref(),
-                    self.target.kind,
-                    hash,
-                    &self.host,
-                    progress,
-                )?;
-                output::write_result(path, &r).map_err(write_err)?;
+            EngineChoice::Native(engine) => {
+                let native = native::Native {
+                    engine: *engine,
+                    opts: self.opts.engine_opts,
+                    target: self.target.local(),
+                    host: &self.host,
+                };
+                let r = native.run_job(job, hash, progress)?;
+                output::write_result(path, &r).map_err(RunError::io(path))?;
                 Ok(match r.error {
                     0 => Outcome::Written,
                     e => Outcome::Errored(e, r.error_msg.clone().unwrap_or_default()),
@@ -289,7 +343,7 @@ impl Bench<'_> {
             }
             EngineChoice::Fio(setup) => {
                 let v = self.fio(setup).run_job(job, hash, progress)?;
-                write_fio_result(path, &v).map_err(write_err)?;
+                write_fio_result(path, &v).map_err(RunError::io(path))?;
                 Ok(match v.pointer("/jobs/0/error").and_then(|e| e.as_i64()) {
                     None | Some(0) => Outcome::Written,
                     Some(e) => Outcome::Errored(e as i32, "fio reported an error".into()),
@@ -299,15 +353,13 @@ impl Bench<'_> {
     }
 
     fn fio<'s>(&'s self, setup: &'s fio::FioSetup) -> fio::FioRun<'s> {
-        let remote = self.target.kind == "remote";
         fio::FioRun {
             setup,
             filename: self
                 .target
-                .path
-                .as_ref()
+                .path()
                 .map_or(String::new(), |p| p.display().to_string()),
-            unlink: self.target.kind == "scratch" || (remote && self.opts.target.is_none()),
+            unlink: matches!(self.target, Target::Remote { unlink: true, .. }),
             work_dir: &self.dir,
             host: &self.host,
         }
@@ -327,48 +379,70 @@ fn write_fio_result(path: &Path, v: &serde_json::Value) -> std::io::Result<()> {
     output::write_atomic(path, &text)
 }
 
+/// One job of the matrix: where its result goes, the spec hash it must
+/// carry, and whether it needs running (its result is missing or stale).
+struct Planned<'a> {
+    job: &'a JobSpec,
+    path: PathBuf,
+    hash: String,
+    run: bool,
+}
+
+/// Which jobs need running at all: decided before any file is created.
+fn plan<'a>(opts: &'a RunOptions, dir: &Path) -> Result<Vec<Planned<'a>>, RunError> {
+    Ok(opts
+        .jobs
+        .iter()
+        .zip(spec_hashes(opts)?)
+        .map(|(job, hash)| {
+            let path = dir.join(format!("{}.json", job.name));
+            let run = opts.force || output::stored_spec_hash(&path).as_deref() != Some(&hash);
+            Planned {
+                job,
+                path,
+                hash,
+                run,
+            }
+        })
+        .collect())
+}
+
 /// Runs every job of `opts`, skipping those whose result is current.
 pub fn run_matrix(opts: &RunOptions, progress: &dyn Progress) -> Result<Summary, RunError> {
     engines::sys::catch_sigint();
     let dir = opts.out_dir.join(&opts.label);
-    let paths: Vec<PathBuf> = opts
-        .jobs
-        .iter()
-        .map(|j| dir.join(format!("{}.json", j.name)))
-        .collect();
-    // Which jobs need running at all: decided before any file is created.
-    let hashes = spec_hashes(opts)?;
-    let todo: Vec<bool> = paths
-        .iter()
-        .zip(&hashes)
-        .map(|(p, h)| opts.force || output::stored_spec_hash(p).as_deref() != Some(h.as_str()))
-        .collect();
+    let jobs = plan(opts, &dir)?;
     let is_null = matches!(opts.engine, EngineChoice::Native(EngineKind::Null));
-    let target = if is_null || !todo.contains(&true) {
-        Target::none()
+    let target = if is_null || !jobs.iter().any(|j| j.run) {
+        Target::None
     } else {
         Target::prepare(opts)?
     };
-    let local = target.path.as_deref().filter(|_| target.kind != "remote");
-    let host = host::HostFacts::gather(local);
+    let host = host::HostFacts::gather(target.local().map(|(p, _)| p));
     let bench = Bench {
         opts,
         target,
         host,
         dir: dir.clone(),
     };
-    let planned = opts.jobs.iter().zip(&todo).filter(|(_, run)| **run);
+    let to_run = jobs.iter().filter(|j| j.run);
     progress.plan(
-        planned.clone().count(),
-        planned
-            .map(|(j, _)| Duration::from_secs(j.runtime_s + j.ramp_s))
+        to_run.clone().count(),
+        to_run
+            .map(|j| Duration::from_secs(j.job.runtime_s + j.job.ramp_s))
             .sum(),
     );
     let mut summary = Summary {
         dir,
         ..Summary::default()
     };
-    for (((job, hash), run), path) in opts.jobs.iter().zip(&hashes).zip(&todo).zip(paths) {
+    for Planned {
+        job,
+        path,
+        hash,
+        run,
+    } in jobs
+    {
         if !run {
             summary
                 .results
@@ -379,7 +453,7 @@ pub fn run_matrix(opts: &RunOptions, progress: &dyn Progress) -> Result<Summary,
             summary.interrupted = true;
             break;
         }
-        match bench.run_job(job, hash, &path, progress) {
+        match bench.run_job(job, &hash, &path, progress) {
             Ok(o) => summary.results.push((job.name.clone(), path, o)),
             Err(RunError::Interrupted) => {
                 summary.interrupted = true;

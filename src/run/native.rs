@@ -13,25 +13,33 @@ use super::engines::sys::{self, Usage};
 use super::engines::{EngineKind, EngineOptions};
 use super::host::{CpuTimes, HostFacts};
 use super::output::JobResult;
+use super::safety::TargetKind;
 use super::spec::JobSpec;
 use super::worker::{self, WorkerCfg, WorkerResult};
-use super::{Progress, RunError};
+use super::{Progress, RunError, TargetError};
+
+/// What every native job of a run shares.
+pub struct Native<'a> {
+    pub engine: EngineKind,
+    pub opts: EngineOptions,
+    /// The checked target and its kind; None for the null engine.
+    pub target: Option<(&'a Path, TargetKind)>,
+    pub host: &'a HostFacts,
+}
 
 /// Opens the target the way the job needs it.
-fn open(path: &Path, spec: &JobSpec) -> Result<File, RunError> {
+fn open(path: &Path, spec: &JobSpec) -> Result<File, TargetError> {
     let mut o = OpenOptions::new();
     o.read(true).write(spec.rw.writes());
     if spec.direct {
         o.custom_flags(libc::O_DIRECT);
     }
-    o.open(path).map_err(|e| {
-        if spec.direct && e.raw_os_error() == Some(libc::EINVAL) {
-            RunError::Target(format!(
-                "{}: the filesystem does not support O_DIRECT (tmpfs?); pass --buffered",
-                path.display()
-            ))
+    o.open(path).map_err(|error| {
+        let path = path.to_path_buf();
+        if spec.direct && error.raw_os_error() == Some(libc::EINVAL) {
+            TargetError::NoDirectIo { path }
         } else {
-            RunError::Target(format!("{}: cannot open: {e}", path.display()))
+            TargetError::Open { path, error }
         }
     })
 }
@@ -44,65 +52,154 @@ fn target_len(f: &File) -> u64 {
     f.seek(SeekFrom::End(0)).unwrap_or(0)
 }
 
-/// Runs `spec` on `target` (None for the null engine).
-#[allow(clippy::too_many_arguments)]
-pub fn run_job(
-    spec: &JobSpec,
-    engine: EngineKind,
-    opts: EngineOptions,
-    target: Option<&Path>,
-    target_kind: &str,
-    spec_hash: &str,
-    host: &HostFacts,
-    progress: &dyn Progress,
-) -> Result<JobResult, RunError> {
-    let file = match (engine, target) {
-        (EngineKind::Null, _) | (_, None) => None,
-        (_, Some(p)) => Some(Arc::new(open(p, spec)?)),
-    };
-    let region = match &file {
-        Some(f) => {
-            let len = target_len(f).min(spec.size);
-            len - len % spec.bs
+/// What the job's threads measured, and what the process and the machine
+/// spent meanwhile.
+struct Measured {
+    workers: Vec<WorkerResult>,
+    /// Unix time the job started, ms.
+    started_ms: u64,
+    /// Wall time, ns.
+    wall_ns: u64,
+    usage: Usage,
+    system_cpu_pct: Option<f64>,
+}
+
+impl Native<'_> {
+    /// Runs `spec` and returns its result; `spec_hash` also seeds the
+    /// offsets, so a rerun of the same job does the same I/O.
+    pub fn run_job(
+        &self,
+        spec: &JobSpec,
+        spec_hash: &str,
+        progress: &dyn Progress,
+    ) -> Result<JobResult, RunError> {
+        let file = self.open(spec)?;
+        let region = self.region(file.as_deref(), spec)?;
+        if let Some(f) = &file {
+            sys::drop_cache(f);
         }
-        None => spec.size - spec.size % spec.bs,
-    };
-    if region < spec.bs {
-        return Err(RunError::Target(format!(
-            "{}: the target holds less than one block of {} bytes",
-            target.map_or("-".into(), |p| p.display().to_string()),
-            spec.bs
-        )));
+        let seed = u64::from_str_radix(spec_hash, 16).unwrap_or(0x9e37_79b9_7f4a_7c15);
+        let m = self.measure(spec, file, region, seed, progress);
+        if sys::interrupted() {
+            return Err(RunError::Interrupted);
+        }
+        Ok(self.result(spec, spec_hash, m))
     }
-    if let Some(f) = &file {
-        sys::drop_cache(f);
+
+    /// The opened target (None for the null engine, which has none).
+    fn open(&self, spec: &JobSpec) -> Result<Option<Arc<File>>, RunError> {
+        match (self.engine, self.target) {
+            (EngineKind::Null, _) | (_, None) => Ok(None),
+            (_, Some((p, _))) => Ok(Some(Arc::new(open(p, spec)?))),
+        }
     }
-    let spec_arc = Arc::new(spec.clone());
+
+    /// Bytes the job may touch: its size, within the target, in whole
+    /// blocks.
+    fn region(&self, file: Option<&File>, spec: &JobSpec) -> Result<u64, TargetError> {
+        let len = file.map_or(spec.size, |f| target_len(f).min(spec.size));
+        let region = len - len % spec.bs;
+        if region < spec.bs {
+            return Err(TargetError::TooSmall {
+                path: self.target.map(|(p, _)| p.to_path_buf()),
+                bs: spec.bs,
+            });
+        }
+        Ok(region)
+    }
+
+    /// Runs the worker threads, with the CPU taken around them.
+    fn measure(
+        &self,
+        spec: &JobSpec,
+        file: Option<Arc<File>>,
+        region: u64,
+        seed: u64,
+        progress: &dyn Progress,
+    ) -> Measured {
+        let spec_arc = Arc::new(spec.clone());
+        let cfg = |i: u32, live: &Arc<AtomicU64>, abort: &Arc<AtomicBool>| WorkerCfg {
+            spec: spec_arc.clone(),
+            engine: self.engine,
+            opts: self.opts,
+            file: file.clone(),
+            region,
+            seed: seed ^ (u64::from(i) + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15),
+            live_ios: live.clone(),
+            abort: abort.clone(),
+        };
+        let started_ms = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as u64);
+        progress.start(
+            &spec.name,
+            Duration::from_secs(spec.runtime_s + spec.ramp_s),
+        );
+        let cpu0 = CpuTimes::now();
+        let use0 = Usage::now();
+        let t0 = Instant::now();
+        let workers = run_threads(spec, cfg, t0, progress);
+        let wall_ns = t0.elapsed().as_nanos() as u64;
+        let usage = Usage::now().since(&use0);
+        let system_cpu_pct = match (cpu0, CpuTimes::now()) {
+            (Some(a), Some(b)) => b.busy_pct_since(&a),
+            _ => None,
+        };
+        progress.finish();
+        Measured {
+            workers,
+            started_ms,
+            wall_ns,
+            usage,
+            system_cpu_pct,
+        }
+    }
+
+    /// The job's result: the threads merged as fio's group_reporting does.
+    fn result(&self, spec: &JobSpec, spec_hash: &str, m: Measured) -> JobResult {
+        let mut r = JobResult {
+            spec: spec.clone(),
+            engine: self.engine.name().to_string(),
+            opts: self.opts,
+            dirs: Default::default(),
+            runtime_ns: [0; 2],
+            dist: Default::default(),
+            bw_samples: Default::default(),
+            iops_samples: Default::default(),
+            usage: m.usage,
+            wall_ns: m.wall_ns,
+            system_cpu_pct: m.system_cpu_pct,
+            error: 0,
+            error_msg: None,
+            host: self.host.clone(),
+            target: self
+                .target
+                .map_or("(null)".into(), |(p, _)| p.display().to_string()),
+            target_kind: self.target.map(|(_, k)| k),
+            spec_hash: spec_hash.to_string(),
+            started_ms: m.started_ms,
+        };
+        for w in &m.workers {
+            merge(&mut r, w);
+        }
+        r
+    }
+}
+
+/// Starts `numjobs` threads (thread `i` gets `cfg(i, ...)`) and moves the
+/// progress bar on with their live IOPS until all are done.
+fn run_threads(
+    spec: &JobSpec,
+    cfg: impl Fn(u32, &Arc<AtomicU64>, &Arc<AtomicBool>) -> WorkerCfg,
+    t0: Instant,
+    progress: &dyn Progress,
+) -> Vec<WorkerResult> {
     let live = Arc::new(AtomicU64::new(0));
     let abort = Arc::new(AtomicBool::new(false));
-    let started_ms = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as u64);
-    let total = Duration::from_secs(spec.runtime_s + spec.ramp_s);
-    progress.start(&spec.name, total);
-    let cpu0 = CpuTimes::now();
-    let use0 = Usage::now();
-    let t0 = Instant::now();
-    let seed = u64::from_str_radix(spec_hash, 16).unwrap_or(0x9e37_79b9_7f4a_7c15);
-
-    let results: Vec<WorkerResult> = std::thread::scope(|s| {
+    std::thread::scope(|s| {
         let handles: Vec<_> = (0..spec.numjobs)
             .map(|i| {
-                let cfg = WorkerCfg {
-                    spec: spec_arc.clone(),
-                    engine,
-                    opts,
-                    file: file.clone(),
-                    region,
-                    seed: seed ^ (u64::from(i) + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15),
-                    live_ios: live.clone(),
-                    abort: abort.clone(),
-                };
+                let cfg = cfg(i, &live, &abort);
                 std::thread::Builder::new()
                     .name(format!("{}.{i}", spec.name))
                     .spawn_scoped(s, move || worker::run(cfg))
@@ -123,53 +220,24 @@ pub fn run_job(
             .into_iter()
             .map(|h| h.join().unwrap_or_default())
             .collect()
-    });
+    })
+}
 
-    let wall_ns = t0.elapsed().as_nanos() as u64;
-    let usage = Usage::now().since(&use0);
-    let system_cpu_pct = match (cpu0, CpuTimes::now()) {
-        (Some(a), Some(b)) => b.busy_pct_since(&a),
-        _ => None,
-    };
-    progress.finish();
-    if sys::interrupted() {
-        return Err(RunError::Interrupted);
-    }
-    let mut r = JobResult {
-        spec: spec.clone(),
-        engine: engine.name().to_string(),
-        opts,
-        dirs: Default::default(),
-        runtime_ns: [0; 2],
-        dist: Default::default(),
-        bw_samples: Default::default(),
-        iops_samples: Default::default(),
-        usage,
-        wall_ns,
-        system_cpu_pct,
-        error: 0,
-        error_msg: None,
-        host: host.clone(),
-        target: target.map_or("(null)".into(), |p| p.display().to_string()),
-        target_kind: target_kind.to_string(),
-        spec_hash: spec_hash.to_string(),
-        started_ms,
-    };
-    for w in &results {
-        for k in 0..2 {
-            r.dirs[k].merge(&w.dirs[k]);
-            let (bw, iops) = w.dirs[k].samples();
-            r.bw_samples[k].pure_sum(&bw);
-            r.iops_samples[k].pure_sum(&iops);
-            if w.dirs[k].total_ios > 0 {
-                r.runtime_ns[k] = r.runtime_ns[k].max(w.runtime_ns);
-            }
-        }
-        r.dist.merge(&w.dist);
-        if r.error == 0 && w.error != 0 {
-            r.error = w.error;
-            r.error_msg = w.error_msg.clone();
+/// Adds one thread's measurements to the job's (fio's group_reporting:
+/// sums, and the longest runtime per direction); keeps the first error.
+fn merge(r: &mut JobResult, w: &WorkerResult) {
+    for k in 0..2 {
+        r.dirs[k].merge(&w.dirs[k]);
+        let (bw, iops) = w.dirs[k].samples();
+        r.bw_samples[k].pure_sum(&bw);
+        r.iops_samples[k].pure_sum(&iops);
+        if w.dirs[k].total_ios > 0 {
+            r.runtime_ns[k] = r.runtime_ns[k].max(w.runtime_ns);
         }
     }
-    Ok(r)
+    r.dist.merge(&w.dist);
+    if r.error == 0 && w.error != 0 {
+        r.error = w.error;
+        r.error_msg = w.error_msg.clone();
+    }
 }

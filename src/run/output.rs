@@ -13,6 +13,7 @@ use serde_json::{Map, Value, json};
 use super::engines::EngineOptions;
 use super::engines::sys::Usage;
 use super::host::HostFacts;
+use super::safety::TargetKind;
 use super::spec::JobSpec;
 use super::stats::{DEFAULT_PERCENTILES, DirStats, Stat};
 use super::worker::Distributions;
@@ -42,7 +43,8 @@ pub struct JobResult {
     pub error_msg: Option<String>,
     pub host: HostFacts,
     pub target: String,
-    pub target_kind: String,
+    /// None when there is no target (the null engine).
+    pub target_kind: Option<TargetKind>,
     pub spec_hash: String,
     /// Unix time the job started, ms.
     pub started_ms: u64,
@@ -183,122 +185,21 @@ pub fn job_options(spec: &JobSpec, engine: &str, target: &str) -> Map<String, Va
     o
 }
 
+/// fio's bucket names of `iodepth_level`.
+const DEPTH_KEYS: [&str; 7] = ["1", "2", "4", "8", "16", "32", ">=64"];
+/// fio's bucket names of `iodepth_submit` and `iodepth_complete`.
+const BATCH_KEYS: [&str; 7] = ["0", "4", "8", "16", "32", "64", ">=64"];
+/// fio's bucket names of `latency_ns` and `latency_us`.
+const LAT_KEYS: [&str; 10] = [
+    "2", "4", "10", "20", "50", "100", "250", "500", "750", "1000",
+];
+/// fio's bucket names of `latency_ms`.
+const LAT_MS_KEYS: [&str; 12] = [
+    "2", "4", "10", "20", "50", "100", "250", "500", "750", "1000", "2000", ">=2000",
+];
+
 /// The whole JSON document of one result.
 pub fn to_json(r: &JobResult) -> Value {
-    let opts = job_options(&r.spec, &r.engine, &r.target);
-    let total_ios = r.dirs[0].total_ios + r.dirs[1].total_ios;
-    let wall_ms = (r.wall_ns / 1_000_000).max(1) as f64;
-    let usr = 100.0 * r.usage.user_ns as f64 / 1e6 / wall_ms;
-    let sys = 100.0 * r.usage.sys_ns as f64 / 1e6 / wall_ms;
-    let d = &r.dist;
-    let submits: u64 = d.submit.iter().sum();
-    let completes: u64 = d.complete.iter().sum();
-    let depth_total: u64 = d.depth.iter().sum();
-    let zero = DirStats::default();
-
-    let mut job = Map::new();
-    job.insert("jobname".into(), json!(r.spec.name));
-    job.insert("groupid".into(), json!(0));
-    job.insert("error".into(), json!(r.error));
-    job.insert("eta".into(), json!(0));
-    job.insert("elapsed".into(), json!(r.wall_ns.div_ceil(1_000_000_000)));
-    job.insert("job options".into(), Value::Object(opts));
-    // Direction i of the result: 0 is read, 1 is write.
-    let dir = |i: usize| {
-        dir_json(
-            &r.dirs[i],
-            r.runtime_ns[i],
-            &r.bw_samples[i],
-            &r.iops_samples[i],
-        )
-    };
-    job.insert("read".into(), dir(0));
-    job.insert("write".into(), dir(1));
-    let none = Stat::default();
-    job.insert("trim".into(), dir_json(&zero, 0, &none, &none));
-    job.insert(
-        "sync".into(),
-        json!({"total_ios": 0, "lat_ns": stat_json(&Stat::default())}),
-    );
-    job.insert(
-        "job_runtime".into(),
-        json!(r.runtime_ns.iter().max().copied().unwrap_or(0) / 1_000_000),
-    );
-    job.insert("usr_cpu".into(), json!(usr));
-    job.insert("sys_cpu".into(), json!(sys));
-    job.insert("ctx".into(), json!(r.usage.ctx));
-    job.insert("majf".into(), json!(r.usage.majf));
-    job.insert("minf".into(), json!(r.usage.minf));
-    job.insert(
-        "iodepth_level".into(),
-        pct_map(
-            &["1", "2", "4", "8", "16", "32", ">=64"],
-            &d.depth,
-            depth_total,
-        ),
-    );
-    job.insert(
-        "iodepth_submit".into(),
-        pct_map(
-            &["0", "4", "8", "16", "32", "64", ">=64"],
-            &d.submit,
-            submits,
-        ),
-    );
-    job.insert(
-        "iodepth_complete".into(),
-        pct_map(
-            &["0", "4", "8", "16", "32", "64", ">=64"],
-            &d.complete,
-            completes,
-        ),
-    );
-    let lat_keys = [
-        "2", "4", "10", "20", "50", "100", "250", "500", "750", "1000",
-    ];
-    job.insert(
-        "latency_ns".into(),
-        pct_map(&lat_keys, &d.lat_ns, total_ios),
-    );
-    job.insert(
-        "latency_us".into(),
-        pct_map(&lat_keys, &d.lat_us, total_ios),
-    );
-    job.insert(
-        "latency_ms".into(),
-        pct_map(
-            &[
-                "2", "4", "10", "20", "50", "100", "250", "500", "750", "1000", "2000", ">=2000",
-            ],
-            &d.lat_ms,
-            total_ios,
-        ),
-    );
-    job.insert("latency_depth".into(), json!(r.spec.iodepth));
-    job.insert("latency_target".into(), json!(0));
-    job.insert("latency_percentile".into(), json!(100.0));
-    job.insert("latency_window".into(), json!(0));
-    job.insert("system_cpu_pct".into(), json!(r.system_cpu_pct));
-    job.insert(
-        "nvcmp".into(),
-        json!({
-            "version": env!("CARGO_PKG_VERSION"),
-            "spec_hash": r.spec_hash,
-            "engine": r.engine,
-            "engine_options": {
-                "fixedbufs": r.opts.fixedbufs,
-                "registerfiles": r.opts.registerfiles,
-                "sqthread_poll": r.opts.sqpoll,
-            },
-            "target": r.target,
-            "target_kind": r.target_kind,
-            "cpu_seconds": (r.usage.user_ns + r.usage.sys_ns) as f64 / 1e9,
-            "system_cpu_pct": r.system_cpu_pct,
-            "error_message": r.error_msg,
-            "host": r.host,
-        }),
-    );
-
     let mut global = Map::new();
     global.insert("ioengine".into(), json!(r.engine));
     global.insert("direct".into(), json!((r.spec.direct as u8).to_string()));
@@ -309,8 +210,113 @@ pub fn to_json(r: &JobResult) -> Value {
         "timestamp_ms": r.started_ms,
         "time": ctime(secs),
         "global options": global,
-        "jobs": [Value::Object(job)],
+        "jobs": [Value::Object(job_json(r))],
         "disk_util": [],
+    })
+}
+
+/// The one entry of `jobs`, in fio's key order.
+fn job_json(r: &JobResult) -> Map<String, Value> {
+    let mut job = Map::new();
+    job.insert("jobname".into(), json!(r.spec.name));
+    job.insert("groupid".into(), json!(0));
+    job.insert("error".into(), json!(r.error));
+    job.insert("eta".into(), json!(0));
+    job.insert("elapsed".into(), json!(r.wall_ns.div_ceil(1_000_000_000)));
+    job.insert(
+        "job options".into(),
+        Value::Object(job_options(&r.spec, &r.engine, &r.target)),
+    );
+    // Direction i of the result: 0 is read, 1 is write.
+    for (i, name) in ["read", "write"].into_iter().enumerate() {
+        let d = dir_json(
+            &r.dirs[i],
+            r.runtime_ns[i],
+            &r.bw_samples[i],
+            &r.iops_samples[i],
+        );
+        job.insert(name.into(), d);
+    }
+    let none = Stat::default();
+    job.insert(
+        "trim".into(),
+        dir_json(&DirStats::default(), 0, &none, &none),
+    );
+    job.insert(
+        "sync".into(),
+        json!({"total_ios": 0, "lat_ns": stat_json(&Stat::default())}),
+    );
+    job.insert(
+        "job_runtime".into(),
+        json!(r.runtime_ns.iter().max().copied().unwrap_or(0) / 1_000_000),
+    );
+    cpu_json(r, &mut job);
+    dist_json(r, &mut job);
+    job.insert("latency_depth".into(), json!(r.spec.iodepth));
+    job.insert("latency_target".into(), json!(0));
+    job.insert("latency_percentile".into(), json!(100.0));
+    job.insert("latency_window".into(), json!(0));
+    job.insert("system_cpu_pct".into(), json!(r.system_cpu_pct));
+    job.insert("nvcmp".into(), nvcmp_json(r));
+    job
+}
+
+/// `usr_cpu` .. `minf`: the process's CPU as a share of the wall time.
+fn cpu_json(r: &JobResult, job: &mut Map<String, Value>) {
+    let wall_ms = (r.wall_ns / 1_000_000).max(1) as f64;
+    let usr = 100.0 * r.usage.user_ns as f64 / 1e6 / wall_ms;
+    let sys = 100.0 * r.usage.sys_ns as f64 / 1e6 / wall_ms;
+    job.insert("usr_cpu".into(), json!(usr));
+    job.insert("sys_cpu".into(), json!(sys));
+    job.insert("ctx".into(), json!(r.usage.ctx));
+    job.insert("majf".into(), json!(r.usage.majf));
+    job.insert("minf".into(), json!(r.usage.minf));
+}
+
+/// `iodepth_level` .. `latency_ms`: each distribution in percent.
+fn dist_json(r: &JobResult, job: &mut Map<String, Value>) {
+    let d = &r.dist;
+    let total_ios = r.dirs[0].total_ios + r.dirs[1].total_ios;
+    let sum = |c: &[u64]| c.iter().sum::<u64>();
+    let maps = [
+        (
+            "iodepth_level",
+            pct_map(&DEPTH_KEYS, &d.depth, sum(&d.depth)),
+        ),
+        (
+            "iodepth_submit",
+            pct_map(&BATCH_KEYS, &d.submit, sum(&d.submit)),
+        ),
+        (
+            "iodepth_complete",
+            pct_map(&BATCH_KEYS, &d.complete, sum(&d.complete)),
+        ),
+        ("latency_ns", pct_map(&LAT_KEYS, &d.lat_ns, total_ios)),
+        ("latency_us", pct_map(&LAT_KEYS, &d.lat_us, total_ios)),
+        ("latency_ms", pct_map(&LAT_MS_KEYS, &d.lat_ms, total_ios)),
+    ];
+    for (k, v) in maps {
+        job.insert(k.into(), v);
+    }
+}
+
+/// The `nvcmp` key: what fio's JSON does not carry.
+fn nvcmp_json(r: &JobResult) -> Value {
+    json!({
+        "version": env!("CARGO_PKG_VERSION"),
+        "spec_hash": r.spec_hash,
+        "engine": r.engine,
+        "engine_options": {
+            "fixedbufs": r.opts.fixedbufs,
+            "registerfiles": r.opts.registerfiles,
+            "sqthread_poll": r.opts.sqpoll,
+        },
+        "target": r.target,
+        "target_kind": r.target_kind.map_or("none", TargetKind::as_str),
+        "cpu_seconds": (r.usage.user_ns + r.usage.sys_ns) as f64 / 1e9,
+        "system_cpu_pct": r.system_cpu_pct,
+        "error_message": r.error_msg,
+        "host": r.host,
     })
 }
 
@@ -319,16 +325,7 @@ pub fn to_json(r: &JobResult) -> Value {
 fn ctime(secs: u64) -> String {
     let days = (secs / 86_400) as i64;
     let rem = secs % 86_400;
-    // Civil-from-days (H. Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
+    let (y, m, d) = crate::units::civil_from_days(days);
     const WD: [&str; 7] = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"];
     const MO: [&str; 12] = [
         "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",

@@ -8,13 +8,24 @@ use std::os::unix::fs::{FileTypeExt, MetadataExt};
 use std::path::{Path, PathBuf};
 
 /// What the target turned out to be.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TargetKind {
     /// A file nvcmp creates now and removes afterwards.
     Scratch,
     /// A regular file that already existed.
     ExistingFile,
     BlockDevice,
+}
+
+impl TargetKind {
+    /// The name results record (`nvcmp.target_kind`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TargetKind::Scratch => "scratch",
+            TargetKind::ExistingFile => "file",
+            TargetKind::BlockDevice => "block",
+        }
+    }
 }
 
 /// A refusal, with the reason and the override.

@@ -3,8 +3,13 @@
 //! submitted, completion when reaped: slat = issue - start, clat =
 //! completion - issue, lat = completion - start), skips the ramp, stops at
 //! the runtime, the size or Ctrl-C, and drains what is in flight.
+//!
+//! Each I/O lives in an `IoSlot` (fio's `io_u`: direction, offset,
+//! length, times, and the buffer region of the same index), handed out and
+//! taken back by `Slots`; `Worker` is the loop (fill, submit, reap,
+//! drain), `Pattern` picks each I/O and `Meter` keeps the measured
+//! window and its interval samples.
 
-use std::fs::File;
 use std::io;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -24,7 +29,7 @@ pub struct WorkerCfg {
     pub engine: EngineKind,
     pub opts: EngineOptions,
     /// The opened target (None for the null engine).
-    pub file: Option<Arc<File>>,
+    pub file: Option<Arc<std::fs::File>>,
     /// Bytes of the target the job may touch (a multiple of bs).
     pub region: u64,
     pub seed: u64,
@@ -89,6 +94,13 @@ impl Distributions {
         }
     }
 
+    /// fio's `io_u_mark_submit` and `io_u_mark_depth`: a submit call that
+    /// handed `n` I/Os over and brought the queue to `inflight`.
+    fn mark_submit(&mut self, n: usize, inflight: usize) {
+        self.submit[Distributions::batch_idx(n)] += 1;
+        self.depth[Distributions::depth_idx(inflight)] += n as u64;
+    }
+
     /// fio's `io_u_mark_latency`: the bucket key is the exclusive upper
     /// bound (`"4"` holds 2 and 3).
     fn mark_latency(&mut self, ns: u64) {
@@ -134,28 +146,216 @@ impl Rng {
     }
 }
 
-/// Hands what is queued to the engine and stamps the issue time of what
-/// the kernel took; the rest stays queued in the engine for the next call.
-fn submit(
-    engine: &mut dyn Engine,
-    queued: &mut Vec<usize>,
-    issue_ns: &mut [u64],
-    inflight: &mut usize,
-    dist: &mut Distributions,
-    now: impl Fn() -> u64,
-) -> io::Result<()> {
-    let n = engine.commit()?;
-    let t = now();
-    for &slot in &queued[..n] {
-        issue_ns[slot] = t;
+/// Where an I/O slot is in its life.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum SlotState {
+    Free,
+    /// Prepared and given to the engine, not yet to the kernel.
+    Queued,
+    InFlight,
+}
+
+/// One I/O, like fio's `io_u`: what it does and when it started and was
+/// issued. Slot `i` uses buffer region `i` of the engine's buffer.
+#[derive(Debug, Clone, Copy)]
+struct IoSlot {
+    state: SlotState,
+    dir: Dir,
+    offset: u64,
+    /// Bytes.
+    len: usize,
+    /// Prepared, ns since the worker's start.
+    start_ns: u64,
+    /// Handed to the kernel, ns since the worker's start.
+    issue_ns: u64,
+}
+
+impl IoSlot {
+    /// What the engine gets for slot `index`.
+    fn unit(&self, index: usize) -> IoUnit {
+        IoUnit {
+            slot: index,
+            dir: self.dir,
+            offset: self.offset,
+            len: self.len,
+        }
     }
-    dist.submit[Distributions::batch_idx(n)] += 1;
-    *inflight += n;
-    // fio's io_u_mark_depth: the batch counts at the depth it brought the
-    // queue to.
-    dist.depth[Distributions::depth_idx(*inflight)] += n as u64;
-    queued.drain(..n);
-    Ok(())
+}
+
+/// The I/O slots of one worker, one per buffer region.
+struct Slots {
+    slots: Vec<IoSlot>,
+    /// Free slots, the last one taken first.
+    free: Vec<usize>,
+    /// Prepared slots in the order the engine got them: a commit hands
+    /// over the first n.
+    queued: Vec<usize>,
+    inflight: usize,
+}
+
+impl Slots {
+    fn new(depth: usize) -> Slots {
+        let idle = IoSlot {
+            state: SlotState::Free,
+            dir: Dir::Read,
+            offset: 0,
+            len: 0,
+            start_ns: 0,
+            issue_ns: 0,
+        };
+        Slots {
+            slots: vec![idle; depth],
+            free: (0..depth).rev().collect(),
+            queued: Vec::with_capacity(depth),
+            inflight: 0,
+        }
+    }
+
+    /// Takes a free slot for `len` bytes at `offset`, started at `now`;
+    /// None when all are busy.
+    fn fill(&mut self, dir: Dir, offset: u64, len: usize, now: u64) -> Option<IoUnit> {
+        let slot = self.free.pop()?;
+        self.slots[slot] = IoSlot {
+            state: SlotState::Queued,
+            dir,
+            offset,
+            len,
+            start_ns: now,
+            issue_ns: 0,
+        };
+        self.queued.push(slot);
+        Some(self.slots[slot].unit(slot))
+    }
+
+    /// The first `n` queued I/Os went to the kernel at `t`.
+    fn submit(&mut self, n: usize, t: u64) -> io::Result<()> {
+        if n > self.queued.len() {
+            return Err(io::Error::other(format!(
+                "the engine submitted {n} I/Os but only {} were queued",
+                self.queued.len()
+            )));
+        }
+        for slot in self.queued.drain(..n) {
+            let s = &mut self.slots[slot];
+            s.state = SlotState::InFlight;
+            s.issue_ns = t;
+        }
+        self.inflight += n;
+        Ok(())
+    }
+
+    /// Takes slot `slot` back from a completion. The index comes from the
+    /// kernel: one that names no I/O in flight is an error.
+    fn reap(&mut self, slot: usize) -> io::Result<IoSlot> {
+        let Some(s) = self
+            .slots
+            .get_mut(slot)
+            .filter(|s| s.state == SlotState::InFlight)
+        else {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!(
+                    "the engine completed slot {slot}, which is not in flight ({} slots)",
+                    self.slots.len()
+                ),
+            ));
+        };
+        s.state = SlotState::Free;
+        self.inflight -= 1;
+        self.free.push(slot);
+        Ok(*s)
+    }
+
+    fn any_free(&self) -> bool {
+        !self.free.is_empty()
+    }
+}
+
+/// Picks each I/O: the direction by the read share, the offset at random
+/// or in sequence, in blocks of `bs` within the job's region.
+struct Pattern {
+    rng: Rng,
+    read_pct: u64,
+    random: bool,
+    bs: u64,
+    blocks: u64,
+    next_block: u64,
+}
+
+impl Pattern {
+    fn new(spec: &JobSpec, region: u64, rng: Rng) -> Pattern {
+        Pattern {
+            rng,
+            read_pct: u64::from(spec.rw.read_pct(spec.rwmixread)),
+            random: spec.rw.is_random(),
+            bs: spec.bs,
+            blocks: (region / spec.bs).max(1),
+            next_block: 0,
+        }
+    }
+
+    fn next(&mut self) -> (Dir, u64) {
+        let read =
+            self.read_pct == 100 || (self.read_pct > 0 && self.rng.next() % 100 < self.read_pct);
+        let dir = if read { Dir::Read } else { Dir::Write };
+        let block = if self.random {
+            self.rng.next() % self.blocks
+        } else {
+            let b = self.next_block;
+            self.next_block = (b + 1) % self.blocks;
+            b
+        };
+        (dir, block * self.bs)
+    }
+}
+
+/// The measured window (after the ramp) and its interval samples, fio's
+/// `bwavgtime` / `iopsavgtime`.
+struct Meter {
+    /// ns since the worker's start.
+    ramp_end: u64,
+    /// When measuring began, ns; None during the ramp.
+    start: Option<u64>,
+    last_sample: u64,
+    last_bytes: [u64; 2],
+    last_ios: [u64; 2],
+}
+
+impl Meter {
+    fn new(ramp_end: u64) -> Meter {
+        let mut m = Meter {
+            ramp_end,
+            start: None,
+            last_sample: 0,
+            last_bytes: [0; 2],
+            last_ios: [0; 2],
+        };
+        m.tick(0);
+        m
+    }
+
+    /// Starts measuring once the ramp is over.
+    fn tick(&mut self, now: u64) {
+        if self.start.is_none() && now >= self.ramp_end {
+            self.start = Some(now);
+            self.last_sample = now;
+        }
+    }
+
+    /// Closes an interval sample at `t` when one is due.
+    fn sample(&mut self, t: u64, dirs: &mut [DirStats; 2]) {
+        if self.start.is_none() || t < self.last_sample + SAMPLE_INTERVAL.as_nanos() as u64 {
+            return;
+        }
+        for (k, d) in dirs.iter_mut().enumerate() {
+            d.interval_bytes.push(d.io_bytes - self.last_bytes[k]);
+            d.interval_ios.push(d.total_ios - self.last_ios[k]);
+            d.interval_ns.push(t - self.last_sample);
+            self.last_bytes[k] = d.io_bytes;
+            self.last_ios[k] = d.total_ios;
+        }
+        self.last_sample = t;
+    }
 }
 
 /// Runs one thread of a job to its end.
@@ -175,227 +375,231 @@ pub fn run(cfg: WorkerCfg) -> WorkerResult {
 
 fn run_inner(cfg: &WorkerCfg) -> io::Result<WorkerResult> {
     let spec = &*cfg.spec;
-    let bs = spec.bs as usize;
-    let caps = cfg.engine.caps();
-    let depth = if caps.sync { 1 } else { spec.iodepth as usize };
-    // Declared before the engine so it is dropped after it: the kernel may
-    // hold pointers into it until the engine's cleanup.
-    let mut buf = AlignedBuf::new(depth, bs)?;
+    let depth = if cfg.engine.caps().sync {
+        1
+    } else {
+        spec.iodepth as usize
+    };
     let mut rng = Rng(cfg.seed | 1);
+    let buf = buffers(depth, spec, &mut rng)?;
+    let engine = cfg
+        .engine
+        .setup(cfg.file.as_deref(), depth as u32, buf, cfg.opts)?;
+    Worker::new(cfg, engine, depth, rng).run()
+}
+
+/// The I/O buffers, one region per slot; for a job that writes, full of
+/// incompressible data, so a drive that compresses or dedups is not
+/// flattered (fio's default `buffer_pattern`-less random refill).
+fn buffers(depth: usize, spec: &JobSpec, rng: &mut Rng) -> io::Result<AlignedBuf> {
+    let mut buf = AlignedBuf::new(depth, spec.bs as usize)?;
     if spec.rw.writes() {
-        // Incompressible data, so a drive that compresses or dedups is not
-        // flattered (fio's default `buffer_pattern`-less random refill).
         for chunk in buf.as_mut_slice().chunks_mut(8) {
             let v = rng.next().to_le_bytes();
             chunk.copy_from_slice(&v[..chunk.len()]);
         }
     }
-    let mut engine = cfg
-        .engine
-        .setup(cfg.file.as_deref(), depth as u32, &buf, cfg.opts)?;
+    Ok(buf)
+}
 
-    let blocks = (cfg.region / spec.bs).max(1);
-    let read_pct = u64::from(spec.rw.read_pct(spec.rwmixread));
-    let t0 = Instant::now();
-    let ns = |t: Instant| t.duration_since(t0).as_nanos() as u64;
-    let ramp_end = Duration::from_secs(spec.ramp_s).as_nanos() as u64;
-    let end = ramp_end + Duration::from_secs(spec.runtime_s).as_nanos() as u64;
-    let size_limit = if spec.time_based { u64::MAX } else { spec.size };
+/// The loop of one thread: fill the free slots, submit them, reap what is
+/// done, until the job is over; then drain.
+struct Worker<'a> {
+    cfg: &'a WorkerCfg,
+    /// Borrows the file in `cfg`, owns the buffers.
+    engine: Box<dyn Engine + 'a>,
+    /// The engine does the I/O in `queue` (psync, null).
+    sync: bool,
+    bs: usize,
+    /// I/Os handed over per submit (fio's `iodepth_batch_submit`).
+    batch: usize,
+    /// Most completions taken per reap (`iodepth_batch_complete_max`).
+    reap_max: usize,
+    slots: Slots,
+    pattern: Pattern,
+    t0: Instant,
+    meter: Meter,
+    /// ns since `t0`.
+    end_ns: u64,
+    size_limit: u64,
+    issued_bytes: u64,
+    /// Completed I/Os already added to `cfg.live_ios`.
+    reported: u64,
+    done: Vec<Completion>,
+    res: WorkerResult,
+}
 
-    let mut res = WorkerResult::default();
-    let mut free: Vec<usize> = (0..depth).rev().collect();
-    let mut start_ns = vec![0u64; depth];
-    let mut issue_ns = vec![0u64; depth];
-    let mut dir_of = vec![Dir::Read; depth];
-    let mut queued: Vec<usize> = Vec::with_capacity(depth);
-    let mut done: Vec<Completion> = Vec::with_capacity(depth);
-    let mut inflight = 0usize;
-    let mut seq_next = 0u64;
-    let mut issued_bytes = 0u64;
-    let mut measuring = ramp_end == 0;
-    let mut mstart = 0u64;
-    let mut last_sample = 0u64;
-    let mut last_bytes = [0u64; 2];
-    let mut last_ios = [0u64; 2];
-    let mut last_done = 0u64;
-    let interval = SAMPLE_INTERVAL.as_nanos() as u64;
-    let mut stopping = false;
-    let batch = (spec.iodepth_batch as usize).clamp(1, depth);
-    let reap_max = (spec.iodepth_batch_complete as usize).clamp(1, depth);
-
-    let outcome = (|| -> io::Result<()> {
-        macro_rules! submit_queued {
-            () => {
-                submit(
-                    &mut *engine,
-                    &mut queued,
-                    &mut issue_ns,
-                    &mut inflight,
-                    &mut res.dist,
-                    || ns(Instant::now()),
-                )?
-            };
+impl<'a> Worker<'a> {
+    fn new(cfg: &'a WorkerCfg, engine: Box<dyn Engine + 'a>, depth: usize, rng: Rng) -> Worker<'a> {
+        let spec = &*cfg.spec;
+        let ramp_end = Duration::from_secs(spec.ramp_s).as_nanos() as u64;
+        Worker {
+            cfg,
+            engine,
+            sync: cfg.engine.caps().sync,
+            bs: spec.bs as usize,
+            batch: (spec.iodepth_batch as usize).clamp(1, depth),
+            reap_max: (spec.iodepth_batch_complete as usize).clamp(1, depth),
+            slots: Slots::new(depth),
+            pattern: Pattern::new(spec, cfg.region, rng),
+            t0: Instant::now(),
+            meter: Meter::new(ramp_end),
+            end_ns: ramp_end + Duration::from_secs(spec.runtime_s).as_nanos() as u64,
+            size_limit: if spec.time_based { u64::MAX } else { spec.size },
+            issued_bytes: 0,
+            reported: 0,
+            done: Vec::with_capacity(depth),
+            res: WorkerResult::default(),
         }
+    }
+
+    /// ns since the worker started.
+    fn now(&self) -> u64 {
+        self.t0.elapsed().as_nanos() as u64
+    }
+
+    fn run(mut self) -> io::Result<WorkerResult> {
         loop {
-            let now = ns(Instant::now());
-            if !measuring && now >= ramp_end {
-                measuring = true;
-                mstart = now;
-                last_sample = now;
-            }
-            if now >= end || issued_bytes >= size_limit || sys::interrupted() {
-                stopping = true;
-            }
-            if cfg.abort.load(Ordering::Relaxed) {
-                stopping = true;
-            }
-            if stopping && inflight == 0 {
+            let now = self.now();
+            self.meter.tick(now);
+            if self.over(now) {
                 break;
             }
-            // Fill the queue.
-            if !stopping {
-                while let Some(slot) = free.pop() {
-                    if issued_bytes >= size_limit {
-                        free.push(slot);
-                        break;
-                    }
-                    let dir = if read_pct == 100 || (read_pct > 0 && rng.next() % 100 < read_pct) {
-                        Dir::Read
-                    } else {
-                        Dir::Write
-                    };
-                    let offset = if spec.rw.is_random() {
-                        (rng.next() % blocks) * spec.bs
-                    } else {
-                        let o = seq_next;
-                        seq_next = (seq_next + 1) % blocks;
-                        o * spec.bs
-                    };
-                    dir_of[slot] = dir;
-                    start_ns[slot] = ns(Instant::now());
-                    engine.queue(IoUnit {
-                        slot,
-                        dir,
-                        offset,
-                        len: bs,
-                    })?;
-                    issued_bytes += spec.bs;
-                    if caps.sync {
-                        // The I/O is already done: issue = start, as fio's
-                        // sync engines have no submission latency.
-                        issue_ns[slot] = start_ns[slot];
-                        inflight += 1;
-                        res.dist.depth[0] += 1;
-                        break;
-                    }
-                    queued.push(slot);
-                    // Submit as soon as `batch` I/Os are ready (fio's
-                    // `iodepth_batch_submit`, 1 by default): holding a whole
-                    // refill back until it is prepared makes the I/Os reach
-                    // the device in bursts that complete together, and the
-                    // queue then runs in lockstep instead of staying full.
-                    if queued.len() >= batch {
-                        submit_queued!();
-                    }
-                }
-                if !queued.is_empty() {
-                    submit_queued!();
-                } else if caps.sync {
-                    res.dist.submit[1] += 1;
-                }
+            self.fill()?;
+            // Wait for a completion only when no slot is free.
+            self.reap(usize::from(!self.slots.any_free()))?;
+        }
+        self.drain()?;
+        Ok(self.res)
+    }
+
+    /// The runtime or the size is reached, Ctrl-C came, or another thread
+    /// failed.
+    fn over(&self, now: u64) -> bool {
+        now >= self.end_ns
+            || self.issued_bytes >= self.size_limit
+            || sys::interrupted()
+            || self.cfg.abort.load(Ordering::Relaxed)
+    }
+
+    /// Prepares an I/O in every free slot (one for a sync engine, which
+    /// does it at once) and submits them.
+    fn fill(&mut self) -> io::Result<()> {
+        while self.issued_bytes < self.size_limit && self.slots.any_free() {
+            let (dir, offset) = self.pattern.next();
+            let now = self.now();
+            let io = self
+                .slots
+                .fill(dir, offset, self.bs, now)
+                .expect("a free slot");
+            self.engine.queue(io)?;
+            self.issued_bytes += self.bs as u64;
+            if self.sync {
+                // The I/O is already done: issue = start, as fio's sync
+                // engines have no submission latency.
+                self.slots.submit(1, now)?;
+                self.res.dist.depth[0] += 1;
+                break;
             }
-            // Reap: wait for one when the queue is full or we are draining.
-            let min = if free.is_empty() || stopping { 1 } else { 0 };
-            done.clear();
-            engine.reap(min, reap_max, &mut done)?;
-            if done.is_empty() {
-                continue;
+            // Submit as soon as `batch` I/Os are ready (fio's
+            // `iodepth_batch_submit`, 1 by default): holding a whole refill
+            // back until it is prepared makes the I/Os reach the device in
+            // bursts that complete together, and the queue then runs in
+            // lockstep instead of staying full.
+            if self.slots.queued.len() >= self.batch {
+                self.submit()?;
             }
-            let t = ns(Instant::now());
-            res.dist.complete[Distributions::batch_idx(done.len())] += 1;
-            for c in &done {
-                inflight -= 1;
-                free.push(c.slot);
-                let moved = match c.result {
-                    Ok(n) => n,
-                    Err(errno) => {
-                        if res.error == 0 {
-                            res.error = errno;
-                            res.error_msg = Some(format!(
-                                "{} at slot {}: {}",
-                                if dir_of[c.slot] == Dir::Read {
-                                    "read"
-                                } else {
-                                    "write"
-                                },
-                                c.slot,
-                                io::Error::from_raw_os_error(errno)
-                            ));
-                        }
-                        cfg.abort.store(true, Ordering::SeqCst);
-                        continue;
-                    }
-                };
-                if !measuring {
-                    continue;
-                }
-                let d = &mut res.dirs[dir_of[c.slot] as usize];
-                d.io_bytes += moved as u64;
-                d.total_ios += 1;
-                if moved < bs {
-                    d.short_ios += 1;
-                }
-                let (s, i) = (start_ns[c.slot], issue_ns[c.slot]);
-                if !caps.sync {
-                    d.slat.add(i.saturating_sub(s));
-                }
-                let clat = t.saturating_sub(i);
-                d.clat.add(clat);
-                d.clat_hist.add(clat);
-                d.lat.add(t.saturating_sub(s));
-                res.dist.mark_latency(clat);
-                res.runtime_ns = t - mstart;
-            }
-            let total_done = res.dirs[0].total_ios + res.dirs[1].total_ios;
-            cfg.live_ios
-                .fetch_add(total_done - last_done, Ordering::Relaxed);
-            last_done = total_done;
-            if measuring && t >= last_sample + interval {
-                for (k, d) in res.dirs.iter_mut().enumerate() {
-                    d.interval_bytes.push(d.io_bytes - last_bytes[k]);
-                    d.interval_ios.push(d.total_ios - last_ios[k]);
-                    d.interval_ns.push(t - last_sample);
-                    last_bytes[k] = d.io_bytes;
-                    last_ios[k] = d.total_ios;
-                }
-                last_sample = t;
-            }
+        }
+        if !self.slots.queued.is_empty() {
+            self.submit()?;
+        } else if self.sync {
+            self.res.dist.submit[1] += 1;
         }
         Ok(())
-    })();
-    if let Err(e) = outcome {
-        // Wait for what is in flight before the engine and the buffers go:
-        // the kernel may still write into them.
-        for _ in 0..10_000 {
-            if inflight == 0 {
-                break;
-            }
-            done.clear();
-            if engine.reap(1, depth, &mut done).is_err() {
-                break;
-            }
-            inflight = inflight.saturating_sub(done.len());
-        }
-        drop(engine);
-        if inflight > 0 {
-            // Leaked on purpose: freeing memory the device may still DMA
-            // into would corrupt whatever reuses it.
-            std::mem::forget(buf);
-        }
-        return Err(e);
     }
-    drop(engine);
-    Ok(res)
+
+    /// Hands what is queued to the kernel and stamps the issue time of what
+    /// it took; the rest stays queued in the engine for the next call.
+    fn submit(&mut self) -> io::Result<()> {
+        let n = self.engine.commit()?;
+        self.slots.submit(n, self.now())?;
+        // fio's io_u_mark_depth: the batch counts at the depth it brought
+        // the queue to.
+        self.res.dist.mark_submit(n, self.slots.inflight);
+        Ok(())
+    }
+
+    /// Waits for at least `min` completions and accounts what came back.
+    fn reap(&mut self, min: usize) -> io::Result<()> {
+        self.done.clear();
+        self.engine.reap(min, self.reap_max, &mut self.done)?;
+        if self.done.is_empty() {
+            return Ok(());
+        }
+        let t = self.now();
+        self.res.dist.complete[Distributions::batch_idx(self.done.len())] += 1;
+        for i in 0..self.done.len() {
+            let c = self.done[i];
+            let io = self.slots.reap(c.slot)?;
+            match c.result {
+                Ok(moved) => self.account(&io, moved, t),
+                Err(errno) => self.fail(&io, c.slot, errno),
+            }
+        }
+        let total = self.res.dirs[0].total_ios + self.res.dirs[1].total_ios;
+        self.cfg
+            .live_ios
+            .fetch_add(total - self.reported, Ordering::Relaxed);
+        self.reported = total;
+        self.meter.sample(t, &mut self.res.dirs);
+        Ok(())
+    }
+
+    /// Adds a completed I/O to the measurement (nothing during the ramp).
+    fn account(&mut self, io: &IoSlot, moved: usize, t: u64) {
+        let Some(start) = self.meter.start else {
+            return;
+        };
+        let d = &mut self.res.dirs[io.dir as usize];
+        d.io_bytes += moved as u64;
+        d.total_ios += 1;
+        if moved < io.len {
+            d.short_ios += 1;
+        }
+        if !self.sync {
+            d.slat.add(io.issue_ns.saturating_sub(io.start_ns));
+        }
+        let clat = t.saturating_sub(io.issue_ns);
+        d.clat.add(clat);
+        d.clat_hist.add(clat);
+        d.lat.add(t.saturating_sub(io.start_ns));
+        self.res.dist.mark_latency(clat);
+        self.res.runtime_ns = t - start;
+    }
+
+    /// Keeps the first I/O error and stops every thread of the job.
+    fn fail(&mut self, io: &IoSlot, slot: usize, errno: i32) {
+        if self.res.error == 0 {
+            self.res.error = errno;
+            self.res.error_msg = Some(format!(
+                "{} at slot {slot}: {}",
+                io.dir.as_str(),
+                io::Error::from_raw_os_error(errno)
+            ));
+        }
+        self.cfg.abort.store(true, Ordering::SeqCst);
+    }
+
+    /// The job is over: waits for what is in flight and counts it as usual.
+    /// (On an error the engine's own cleanup waits for it instead.)
+    fn drain(&mut self) -> io::Result<()> {
+        while self.slots.inflight > 0 {
+            let now = self.now();
+            self.meter.tick(now);
+            self.reap(1)?;
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]
@@ -428,6 +632,24 @@ mod tests {
         assert_eq!(d.lat_us[9], 1); // 999 us
         assert_eq!(d.lat_ms[0], 1); // 1 ms
         assert_eq!(d.lat_ms[11], 1); // >= 2000 ms
+    }
+
+    #[test]
+    fn a_completion_must_name_a_slot_in_flight() {
+        let mut s = Slots::new(2);
+        let a = s.fill(Dir::Write, 4096, 512, 7).unwrap();
+        assert_eq!((a.slot, a.dir, a.offset, a.len), (0, Dir::Write, 4096, 512));
+        // Queued but not submitted: not in flight yet.
+        assert!(s.reap(a.slot).is_err());
+        s.submit(1, 9).unwrap();
+        // Out of range, and a second completion of one I/O.
+        assert!(s.reap(2).is_err());
+        let io = s.reap(a.slot).unwrap();
+        assert_eq!((io.start_ns, io.issue_ns, s.inflight), (7, 9, 0));
+        assert!(s.reap(a.slot).is_err());
+        // An engine cannot submit more than was queued.
+        s.fill(Dir::Read, 0, 512, 10).unwrap();
+        assert!(s.submit(2, 11).is_err());
     }
 
     #[test]

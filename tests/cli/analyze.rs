@@ -1,8 +1,7 @@
 //! `nvcmp analyze` end to end.
 
-use crate::common::{assert_ok, fixture, nvcmp, stderr};
-
-const PUBLISHED: &str = "published/storagereview-2026-04";
+use crate::common::{PUBLISHED, analyze_out, assert_ok, fixture, nvcmp, stderr, strs};
+use crate::md_table;
 
 /// `nvcmp analyze` of the published fixture in `format`: its stdout, once
 /// it has exited 0.
@@ -84,12 +83,7 @@ fn published_json_derives_the_six_conclusions() {
         ])
     );
     assert_eq!(v["workloads"].as_array().unwrap().len(), 8);
-    let hl: Vec<&str> = v["highlights"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|h| h.as_str().unwrap())
-        .collect();
+    let hl = strs(&v["highlights"]);
     let has = |s: &str| assert!(hl.contains(&s), "missing {s:?} in {hl:#?}");
     // 1. read bandwidth
     for (rw, bs) in [("randread", 4096), ("randread", 65536), ("read", 65536)] {
@@ -199,24 +193,7 @@ fn published_markdown_shows_every_figure_as_printed() {
     };
     for f in &rows {
         let line = f.join(",");
-        let section = md
-            .split("### ")
-            .find(|s| s.starts_with(&format!("{} {}\n", f[3], f[4])))
-            .unwrap_or_else(|| panic!("no table for {line}"));
-        let header = section.lines().find(|l| l.starts_with("| |")).unwrap();
-        let col = header.split('|').position(|c| c.trim() == f[0]).unwrap();
-        let cell = |title: &str| {
-            let row = section
-                .lines()
-                .find(|l| l.starts_with(&format!("| {title} |")))
-                .unwrap_or_else(|| panic!("no {title} row for {line}"));
-            row.split('|')
-                .nth(col)
-                .unwrap()
-                .trim()
-                .trim_matches('*')
-                .to_string()
-        };
+        let cell = |title: &str| md_table::cell(&md, &format!("{} {}", f[3], f[4]), f[0], title);
         let iops: u64 = f[6].parse().unwrap();
         let iops = iops
             .to_string()
@@ -236,14 +213,8 @@ fn published_markdown_shows_every_figure_as_printed() {
 
 #[test]
 fn out_dir_gets_reports_and_dataset() {
-    let dir = tempfile::tempdir().unwrap();
-    nvcmp()
-        .arg("analyze")
-        .arg(fixture(PUBLISHED))
-        .arg("--out")
-        .arg(dir.path())
-        .assert()
-        .success();
+    let (dir, out) = analyze_out(PUBLISHED, &[]);
+    assert_ok(&out);
     for name in ["report.md", "report.html", "dataset.parquet", "dataset.csv"] {
         let meta = std::fs::metadata(dir.path().join(name)).unwrap();
         assert!(meta.len() > 0, "{name} is empty");

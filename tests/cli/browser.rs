@@ -12,9 +12,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::common::{assert_ok, fixture, nvcmp};
-
-const PUBLISHED: &str = "published/storagereview-2026-04";
+use crate::common::{PUBLISHED, analyze_out, assert_ok, strs};
 
 /// The browser to drive, or None (after saying why) when the test may be
 /// skipped.
@@ -79,15 +77,7 @@ fn run_chromium(browser: &Path, url: &str, extra: &[&str]) -> String {
 
 /// `analyze PUBLISHED --out <tmp>` and the same comparison as JSON.
 fn analyze() -> (tempfile::TempDir, Value) {
-    let dir = tempfile::tempdir().unwrap();
-    let out = nvcmp()
-        .arg("analyze")
-        .arg(fixture(PUBLISHED))
-        .arg("--out")
-        .arg(dir.path())
-        .args(["--format", "json"])
-        .output()
-        .unwrap();
+    let (dir, out) = analyze_out(PUBLISHED, &["--format", "json"]);
     assert_ok(&out);
     (dir, serde_json::from_slice(&out.stdout).unwrap())
 }
@@ -226,12 +216,7 @@ fn assert_hidden(dom: &str, configs: &[String], hidden: &str) {
 fn assert_sorted_by_iops(dom: &str, json: &Value) {
     let mut tables = 0;
     let mut moved = false;
-    let configs: Vec<&str> = json["configs"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c.as_str().unwrap())
-        .collect();
+    let configs = strs(&json["configs"]);
     for table in dom.split("<table").skip(1) {
         let table = table.split("</table>").next().unwrap();
         let Some(head) = table.split("</thead>").next() else {

@@ -4,27 +4,11 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use crate::common::{fixture, nvcmp};
-
-const PUBLISHED: &str = "published/storagereview-2026-04";
+use crate::common::{PUBLISHED, analyze_out, assert_ok, stderr};
 
 /// Runs `analyze PUBLISHED --out <tmp> <extra...>` and returns the folder.
-fn analyze_out(extra: &[&str]) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    let out = nvcmp()
-        .arg("analyze")
-        .arg(fixture(PUBLISHED))
-        .arg("--out")
-        .arg(dir.path())
-        .args(extra)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    dir
+fn analyze_ok(extra: &[&str]) -> tempfile::TempDir {
+    analyze_fixture_out(PUBLISHED, extra)
 }
 
 /// Files under DIR/charts/, sorted; empty when the folder is absent.
@@ -84,7 +68,7 @@ fn assert_links_match(dir: &Path, files: &[PathBuf]) {
 
 #[test]
 fn png_charts_have_the_asked_size_and_are_drawn() {
-    let dir = analyze_out(&["--chart-size", "640x360"]);
+    let dir = analyze_ok(&["--chart-size", "640x360"]);
     let files = chart_files(dir.path());
     assert!(files.len() >= 4, "too few charts: {files:?}");
     for f in &files {
@@ -120,7 +104,7 @@ fn png_charts_have_the_asked_size_and_are_drawn() {
 
 #[test]
 fn svg_charts_are_the_same_charts_as_png() {
-    let svg = analyze_out(&["--chart-format", "svg", "--chart-size", "800x450"]);
+    let svg = analyze_ok(&["--chart-format", "svg", "--chart-size", "800x450"]);
     let svg_files = chart_files(svg.path());
     assert!(!svg_files.is_empty());
     for f in &svg_files {
@@ -152,13 +136,13 @@ fn svg_charts_are_the_same_charts_as_png() {
         svg_files.len()
     );
 
-    let png = analyze_out(&["--chart-size", "480x320"]);
+    let png = analyze_ok(&["--chart-size", "480x320"]);
     assert_eq!(stems(&svg_files), stems(&chart_files(png.path())));
 }
 
 #[test]
 fn no_charts_writes_none_and_links_none() {
-    let dir = analyze_out(&["--no-charts"]);
+    let dir = analyze_ok(&["--no-charts"]);
     assert_eq!(chart_files(dir.path()), Vec::<PathBuf>::new());
     assert_eq!(md_links(dir.path()), Vec::<String>::new());
     let md = std::fs::read_to_string(dir.path().join("report.md")).unwrap();
@@ -175,43 +159,24 @@ fn no_charts_writes_none_and_links_none() {
 fn bad_chart_size_is_exit_2_naming_the_flag() {
     // Malformed, and outside what the charts accept (480x320 to 8000x8000).
     for bad in ["1600", "widexhigh", "0x900", "479x320", "8001x900"] {
-        let dir = tempfile::tempdir().unwrap();
-        nvcmp()
-            .arg("analyze")
-            .arg(fixture(PUBLISHED))
-            .arg("--out")
-            .arg(dir.path())
-            .args(["--chart-size", bad])
-            .assert()
-            .code(2)
-            .stderr(predicates::str::contains("--chart-size"))
-            .stderr(predicates::str::contains(bad));
+        let (dir, o) = analyze_out(PUBLISHED, &["--chart-size", bad]);
+        assert_eq!(o.status.code(), Some(2), "{bad}: {}", stderr(&o));
+        assert!(stderr(&o).contains("--chart-size"), "{}", stderr(&o));
+        assert!(stderr(&o).contains(bad), "{}", stderr(&o));
         assert!(chart_files(dir.path()).is_empty(), "{bad}: charts written");
     }
 }
 
 /// Runs `analyze <fixture> --out <tmp> <extra...>` and returns the folder.
 fn analyze_fixture_out(fixture_rel: &str, extra: &[&str]) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    let out = nvcmp()
-        .arg("analyze")
-        .arg(fixture(fixture_rel))
-        .arg("--out")
-        .arg(dir.path())
-        .args(extra)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let (dir, out) = analyze_out(fixture_rel, extra);
+    assert_ok(&out);
     dir
 }
 
 #[test]
 fn published_chart_list_is_unchanged() {
-    let dir = analyze_out(&["--chart-size", "480x320"]);
+    let dir = analyze_ok(&["--chart-size", "480x320"]);
     let mut want = BTreeSet::new();
     for kind in ["bars", "delta"] {
         for d in ["read", "write"] {

@@ -30,6 +30,37 @@ pub fn assert_ok(o: &std::process::Output) {
     assert!(o.status.success(), "{}", stderr(o));
 }
 
+/// The published StorageReview fixture, under `fixtures/`.
+pub const PUBLISHED: &str = "published/storagereview-2026-04";
+
+/// `nvcmp analyze fixtures/REL --out DIR EXTRA...` into a new temporary
+/// DIR: the folder (gone when dropped) and what the command did, whatever
+/// its exit.
+pub fn analyze_out(rel: &str, extra: &[&str]) -> (tempfile::TempDir, std::process::Output) {
+    let dir = tempfile::tempdir().unwrap();
+    let out = nvcmp()
+        .arg("analyze")
+        .arg(fixture(rel))
+        .arg("--out")
+        .arg(dir.path())
+        .args(extra)
+        .output()
+        .unwrap();
+    (dir, out)
+}
+
+/// The strings of a JSON array (highlights, notes, configs).
+pub fn strs(v: &serde_json::Value) -> Vec<&str> {
+    let items = v.as_array().unwrap_or_else(|| panic!("not an array: {v}"));
+    items.iter().map(|s| s.as_str().unwrap()).collect()
+}
+
+/// `field`, a count (iodepth, numjobs), of each object of a JSON array.
+pub fn counts(v: &serde_json::Value, field: &str) -> Vec<u64> {
+    let items = v.as_array().unwrap_or_else(|| panic!("not an array: {v}"));
+    items.iter().map(|o| o[field].as_u64().unwrap()).collect()
+}
+
 /// `"--size 1m --label a"` as separate arguments: flag lists read as the
 /// command line they stand for. No quoting; no argument has a space.
 pub fn words(line: &str) -> Vec<&str> {

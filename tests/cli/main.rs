@@ -9,6 +9,7 @@ mod ci_docs;
 mod common;
 mod history;
 mod ingest;
+mod md_table;
 mod run;
 mod series;
 mod setup;

@@ -114,6 +114,28 @@ fn entries(dir: &Path) -> Vec<std::ffi::OsString> {
         .collect()
 }
 
+/// Starts `cmd`, waits (30 s at most) for `appears` to exist, lets it run
+/// `settle_ms` more, then interrupts it as Ctrl-C does (SIGINT): its
+/// output once it has stopped, and how long that took from the start.
+fn interrupted(
+    mut cmd: std::process::Command,
+    appears: &Path,
+    settle_ms: u64,
+) -> (Output, std::time::Duration) {
+    let child = cmd.stderr(std::process::Stdio::piped()).spawn().unwrap();
+    let t0 = std::time::Instant::now();
+    while !appears.exists() && t0.elapsed().as_secs() < 30 {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(settle_ms));
+    let st = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(st.success());
+    (child.wait_with_output().unwrap(), t0.elapsed())
+}
+
 /// Runs nvcmp; None (with a note) when the kernel refuses the engine.
 fn run_engine(engine: &str, extra: &[&str], out: &Path) -> Option<Output> {
     let o = nvcmp_run(&[&["--engine", engine], extra].concat(), None, out);
@@ -488,38 +510,16 @@ fn ctrl_c_keeps_completed_results_and_leaves_no_partial_file() {
         "[quick]\nrw=read\nbs=4k\nsize=256k\n[long]\nrw=randread\nbs=4k\nsize=1m\nruntime=60\ntime_based=1\n",
     )
     .unwrap();
-    let bin = assert_cmd::cargo::cargo_bin("nvcmp");
-    let child = std::process::Command::new(bin)
-        .args([
-            "run",
-            "--engine",
-            "psync",
-            "--buffered",
-            "--label",
-            "c",
-            "--job-file",
-        ])
+    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("nvcmp"));
+    cmd.args(words("run --engine psync --buffered --label c --job-file"))
         .arg(&jf)
         .arg("--out")
-        .arg(&t.out)
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+        .arg(&t.out);
     let quick = t.out.join("c/quick.json");
-    let t0 = std::time::Instant::now();
-    while !quick.exists() && t0.elapsed().as_secs() < 30 {
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
-    std::thread::sleep(std::time::Duration::from_millis(700));
-    let st = std::process::Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(st.success());
-    let out = child.wait_with_output().unwrap();
+    let (out, took) = interrupted(cmd, &quick, 700);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(130), "{err}");
-    assert!(t0.elapsed().as_secs() < 30, "did not stop on SIGINT");
+    assert!(took.as_secs() < 30, "did not stop on SIGINT");
     assert!(err.contains("interrupted"), "{err}");
     check_direction(&read_json(&quick)["jobs"][0], "read", 4096);
     let mut left: Vec<String> = std::fs::read_dir(&t.out)
@@ -912,29 +912,15 @@ fn bad_load_levels_name_the_flag() {
 #[test]
 fn ctrl_c_during_a_sweep_keeps_the_finished_points() {
     let t = tmp();
-    let bin = assert_cmd::cargo::cargo_bin("nvcmp");
-    let child = std::process::Command::new(bin)
-        .args(words(
-            "run --engine null --iodepth 1,2,4 --runtime 1 --size 1m --label c --out",
-        ))
-        .arg(&t.out)
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("nvcmp"));
+    cmd.args(words(
+        "run --engine null --iodepth 1,2,4 --runtime 1 --size 1m --label c --out",
+    ))
+    .arg(&t.out);
     let dir = t.out.join("c");
     let second = dir.join("randread-4k-qd2-j1.json");
-    let t0 = std::time::Instant::now();
-    while !second.exists() && t0.elapsed().as_secs() < 30 {
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
-    // The third point is 1 s long: this lands in the middle of it.
-    std::thread::sleep(std::time::Duration::from_millis(300));
-    let st = std::process::Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(st.success());
-    let out = child.wait_with_output().unwrap();
+    // The third point is 1 s long: 300 ms in lands in the middle of it.
+    let (out, _) = interrupted(cmd, &second, 300);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(130), "{err}");
     assert!(err.contains("2 completed result(s) kept"), "{err}");

@@ -3,9 +3,7 @@
 
 use std::path::Path;
 
-use crate::common::{assert_ok, fixture, nvcmp};
-
-const PUBLISHED: &str = "published/storagereview-2026-04";
+use crate::common::{PUBLISHED, analyze_out, assert_ok, fixture, nvcmp};
 
 /// The setup section of a report.md: the rows of the shared table
 /// (name, value) and of the per-config table (name, a cell per config).
@@ -149,15 +147,7 @@ fn published_setup_prints_shared_items_once_and_differing_ones_per_config() {
 
 #[test]
 fn published_html_json_and_terminal_carry_the_setup() {
-    let dir = tempfile::tempdir().unwrap();
-    let out = nvcmp()
-        .arg("analyze")
-        .arg(fixture(PUBLISHED))
-        .arg("--out")
-        .arg(dir.path())
-        .args(["--no-charts", "--format", "json"])
-        .output()
-        .unwrap();
+    let (dir, out) = analyze_out(PUBLISHED, &["--no-charts", "--format", "json"]);
     assert_ok(&out);
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(

@@ -1,6 +1,6 @@
 //! fio's steady-state verdicts: read, compared, gated.
 
-use crate::common::{assert_ok, fixture, nvcmp};
+use crate::common::{assert_ok, fixture, nvcmp, strs};
 
 fn analyze(extra: &[&str]) -> serde_json::Value {
     let out = nvcmp()
@@ -42,12 +42,7 @@ fn fios_verdicts_are_reported_per_config_and_the_unsettled_one_noted() {
     // The text report names the verdict and the measured deviation only.
     assert_eq!(ss["psync-text"]["attained"], true);
     assert_eq!(ss["psync-text"]["criterion"], "bw mean dev");
-    let notes: Vec<&str> = w["notes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|n| n.as_str().unwrap())
-        .collect();
+    let notes = strs(&w["notes"]);
     assert_eq!(
         notes.iter().filter(|n| n.contains("steady state")).count(),
         1,

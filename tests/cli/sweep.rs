@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use crate::common::{assert_ok, fixture, nvcmp, stderr};
+use crate::common::{assert_ok, counts, fixture, nvcmp, stderr, strs};
 
 fn analyze_json(args: &[&str]) -> Value {
     let o = nvcmp()
@@ -29,12 +29,7 @@ fn sweep<'a>(j: &'a Value, config: &str) -> &'a Value {
 fn a_depth_sweep_keeps_its_points_and_psync_is_named() {
     let dir = fixture("sweep/iodepth");
     let j = analyze_json(&[dir.to_str().unwrap()]);
-    let depths: Vec<u64> = j["workloads"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|w| w["iodepth"].as_u64().unwrap())
-        .collect();
+    let depths = counts(&j["workloads"], "iodepth");
     assert_eq!(depths, [1, 2, 4, 8, 16, 32]);
     for w in j["workloads"].as_array().unwrap() {
         assert_eq!(w["numjobs"], 1);
@@ -44,12 +39,7 @@ fn a_depth_sweep_keeps_its_points_and_psync_is_named() {
     let qd32 = &j["workloads"][5];
     assert_eq!(qd32["effective_iodepth"]["psync"], 1);
     assert_eq!(qd32["effective_iodepth"]["libaio"], 32);
-    let notes: Vec<&str> = qd32["notes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|n| n.as_str().unwrap())
-        .collect();
+    let notes = strs(&qd32["notes"]);
     assert!(
         notes
             .iter()
@@ -97,12 +87,7 @@ fn the_synthetic_sweep_gives_the_answers_it_was_built_with() {
     let slow = sweep(&j, "slow");
     assert_eq!(slow["knee"]["iodepth"], 16);
     assert!((slow["at_slo"]["iops"].as_f64().unwrap() - 70198.5).abs() < 0.1);
-    let h: Vec<&str> = j["highlights"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|h| h.as_str().unwrap())
-        .collect();
+    let h = strs(&j["highlights"]);
     assert!(
         h.iter()
             .any(|s| s.starts_with("In randread 4k sweeps, fast peaks at 306k IOPS at QD128")),
@@ -123,12 +108,7 @@ fn a_grid_and_a_numjobs_sweep_are_swept_along_their_axes() {
     let j = analyze_json(&[fixture("sweep/numjobs").to_str().unwrap()]);
     let s = sweep(&j, "io_uring");
     assert_eq!(s["axis"], "numjobs");
-    let jobs: Vec<u64> = s["points"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| p["numjobs"].as_u64().unwrap())
-        .collect();
+    let jobs = counts(&s["points"], "numjobs");
     assert_eq!(jobs, [1, 2, 4]);
 }
 
@@ -136,12 +116,7 @@ fn a_grid_and_a_numjobs_sweep_are_swept_along_their_axes() {
 fn stonewalled_depths_in_one_file_are_three_points() {
     let j = analyze_json(&[fixture("sweep/stonewall").to_str().unwrap()]);
     let s = sweep(&j, "libaio");
-    let depths: Vec<u64> = s["points"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| p["iodepth"].as_u64().unwrap())
-        .collect();
+    let depths = counts(&s["points"], "iodepth");
     assert_eq!(depths, [1, 4, 16]);
 }
 
@@ -316,12 +291,7 @@ fn a_sweep_draws_distributions_only_at_its_lightest_load_knee_and_peak() {
 #[test]
 fn a_sync_engine_at_qd1_wins_no_latency_claim_among_queued_runs() {
     let j = analyze_json(&[fixture("sweep/iodepth").to_str().unwrap()]);
-    let h: Vec<&str> = j["highlights"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|h| h.as_str().unwrap())
-        .collect();
+    let h = strs(&j["highlights"]);
     // psync ran at QD1 wherever QD2..QD32 was asked: its lower latency
     // there is not a result, so no sentence may rest on it.
     assert!(

@@ -94,34 +94,19 @@ mod tests {
 
     #[test]
     fn bin_counts_give_version_and_coarseness() {
-        assert_eq!(
-            Shape::of(1856),
-            Some(Shape {
-                unit_ns: 1,
-                coarseness: 0
-            })
-        );
-        assert_eq!(
-            Shape::of(232),
-            Some(Shape {
-                unit_ns: 1,
-                coarseness: 3
-            })
-        );
-        assert_eq!(
-            Shape::of(1216),
-            Some(Shape {
-                unit_ns: 1000,
-                coarseness: 0
-            })
-        );
-        assert_eq!(
-            Shape::of(19),
-            Some(Shape {
-                unit_ns: 1000,
-                coarseness: 6
-            })
-        );
+        // (bins, ns per unit, coarseness): fio 3.x ns, fio 2.x µs.
+        for (bins, unit_ns, coarseness) in
+            [(1856, 1, 0), (232, 1, 3), (1216, 1000, 0), (19, 1000, 6)]
+        {
+            assert_eq!(
+                Shape::of(bins),
+                Some(Shape {
+                    unit_ns,
+                    coarseness
+                }),
+                "{bins} bins"
+            );
+        }
         assert_eq!(Shape::of(1000), None);
     }
 

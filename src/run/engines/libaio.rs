@@ -1,10 +1,14 @@
 //! `libaio`: Linux native AIO through the raw syscalls (io_setup,
 //! io_submit, io_getevents, io_destroy), without libaio.so. The structs
 //! mirror `linux/aio_abi.h`; AIO is only asynchronous with O_DIRECT.
+//!
+//! The engine owns the buffers the kernel reads and writes and borrows the
+//! file, so neither can go while it lives; its cleanup (`io_destroy`)
+//! waits for what is in flight before the buffers are freed.
 
 use std::fs::File;
 use std::io;
-use std::os::fd::{AsRawFd, RawFd};
+use std::os::fd::{AsFd, AsRawFd, BorrowedFd};
 
 use super::{AlignedBuf, Completion, Dir, Engine, IoUnit};
 
@@ -46,13 +50,13 @@ struct IoEvent {
 const _: () = assert!(std::mem::size_of::<Iocb>() == 64);
 const _: () = assert!(std::mem::size_of::<IoEvent>() == 32);
 
-pub struct Libaio {
+pub struct Libaio<'f> {
     ctx: libc::c_ulong,
-    fd: RawFd,
-    base: *mut u8,
-    slot_len: usize,
-    /// One iocb per buffer slot: the kernel keeps a pointer to it until the
-    /// I/O completes, so it must not move (the Vec is never resized).
+    fd: BorrowedFd<'f>,
+    buf: AlignedBuf,
+    /// One iocb per buffer slot. The kernel copies an iocb at io_submit but
+    /// keeps its address to name the I/O (io_event.obj, io_cancel), so it
+    /// stays put: the Vec is never resized.
     iocbs: Vec<Iocb>,
     /// Slots queued since the last commit.
     pending: Vec<usize>,
@@ -69,8 +73,8 @@ fn check(r: libc::c_long) -> io::Result<libc::c_long> {
     }
 }
 
-impl Libaio {
-    pub fn new(file: &File, depth: u32, buf: &AlignedBuf) -> io::Result<Libaio> {
+impl<'f> Libaio<'f> {
+    pub fn new(file: &'f File, depth: u32, buf: AlignedBuf) -> io::Result<Libaio<'f>> {
         let mut ctx: libc::c_ulong = 0;
         // SAFETY: io_setup writes one aio_context_t to the pointer given;
         // `ctx` is zero as the syscall requires.
@@ -78,20 +82,21 @@ impl Libaio {
             .map_err(|e| io::Error::new(e.kind(), format!("io_setup({depth}): {e}")))?;
         Ok(Libaio {
             ctx,
-            fd: file.as_raw_fd(),
-            base: buf.as_ptr(),
-            slot_len: buf.slot_len(),
+            fd: file.as_fd(),
             iocbs: vec![Iocb::default(); buf.slots()],
             pending: Vec::with_capacity(depth as usize),
             ptrs: Vec::with_capacity(depth as usize),
             events: vec![IoEvent::default(); depth as usize],
             inflight: 0,
+            buf,
         })
     }
 }
 
-impl Engine for Libaio {
+impl Engine for Libaio<'_> {
     fn queue(&mut self, io: IoUnit) -> io::Result<()> {
+        let data = self.buf.slot_ptr(io.slot, io.len)?;
+        // One iocb per buffer slot: `slot_ptr` checked the index.
         let cb = &mut self.iocbs[io.slot];
         *cb = Iocb {
             aio_data: io.slot as u64,
@@ -99,8 +104,8 @@ impl Engine for Libaio {
                 Dir::Read => IOCB_CMD_PREAD,
                 Dir::Write => IOCB_CMD_PWRITE,
             },
-            aio_fildes: self.fd as u32,
-            aio_buf: self.base.wrapping_add(io.slot * self.slot_len) as u64,
+            aio_fildes: self.fd.as_raw_fd() as u32,
+            aio_buf: data as u64,
             aio_nbytes: io.len as u64,
             aio_offset: io.offset as i64,
             ..Iocb::default()
@@ -117,8 +122,12 @@ impl Engine for Libaio {
                 self.ptrs.push(&mut self.iocbs[slot]);
             }
             // SAFETY: every pointer is to an iocb in `self.iocbs`, which is
-            // never resized, so it stays valid until its event is reaped;
-            // each iocb's buffer is a slot of the worker's AlignedBuf.
+            // never resized (the kernel copies the iocb and keeps only its
+            // address as a tag); each iocb names a slot of `self.buf`,
+            // checked by `slot_ptr`, which this engine owns and nothing else
+            // reads or writes, and which is not freed before `drop` has
+            // waited for the I/O (io_destroy); `self.fd` is borrowed, so the
+            // file stays open as long as the engine.
             let r = unsafe {
                 libc::syscall(
                     libc::SYS_io_submit,
@@ -184,13 +193,16 @@ impl Engine for Libaio {
     }
 }
 
-impl Drop for Libaio {
+impl Drop for Libaio<'_> {
     fn drop(&mut self) {
         // Cleanup: io_destroy waits for what is still in flight, so no
-        // iocb or buffer is freed under the kernel's feet.
+        // buffer is freed under the kernel's feet (the fields, the buffer
+        // among them, drop after this).
         // SAFETY: `ctx` came from io_setup and is destroyed once.
-        unsafe {
-            libc::syscall(libc::SYS_io_destroy, self.ctx);
+        let r = unsafe { libc::syscall(libc::SYS_io_destroy, self.ctx) };
+        if r < 0 && self.inflight > 0 {
+            // The kernel did not say it is done: better leak than free.
+            self.buf.leak_on_drop();
         }
     }
 }

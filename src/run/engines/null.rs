@@ -8,34 +8,15 @@
 
 use std::io;
 
-use super::{Completion, Engine, IoUnit};
+use super::{Completion, IoUnit, SyncIo};
 
-#[derive(Default)]
-pub struct Null {
-    done: Option<Completion>,
-}
+pub struct Null;
 
-impl Null {
-    pub fn new() -> Null {
-        Null::default()
-    }
-}
-
-impl Engine for Null {
-    fn queue(&mut self, io: IoUnit) -> io::Result<()> {
-        self.done = Some(Completion {
+impl SyncIo for Null {
+    fn run(&mut self, io: IoUnit) -> io::Result<Completion> {
+        Ok(Completion {
             slot: io.slot,
             result: Ok(io.len),
-        });
-        Ok(())
-    }
-
-    fn commit(&mut self) -> io::Result<usize> {
-        Ok(0)
-    }
-
-    fn reap(&mut self, _min: usize, _max: usize, out: &mut Vec<Completion>) -> io::Result<()> {
-        out.extend(self.done.take());
-        Ok(())
+        })
     }
 }

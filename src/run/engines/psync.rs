@@ -1,63 +1,39 @@
 //! `psync`: one `pread`/`pwrite` per I/O in the calling thread (fio's
 //! `psync`, a `FIO_SYNCIO` engine: depth is 1 whatever `iodepth` says).
+//!
+//! The I/O is over before `queue` returns, so it can go through std's
+//! positioned reads and writes (`pread64`/`pwrite64`, one call each) on a
+//! slice of the buffer: this engine needs no `unsafe`.
 
 use std::fs::File;
 use std::io;
-use std::os::fd::{AsRawFd, RawFd};
+use std::os::unix::fs::FileExt;
 
-use super::{AlignedBuf, Completion, Dir, Engine, IoUnit};
+use super::{AlignedBuf, Completion, Dir, IoUnit, SyncIo};
 
-pub struct Psync {
-    fd: RawFd,
-    base: *mut u8,
-    slot_len: usize,
-    done: Option<Completion>,
+pub struct Psync<'f> {
+    file: &'f File,
+    buf: AlignedBuf,
 }
 
-impl Psync {
-    pub fn new(file: &File, buf: &AlignedBuf) -> Psync {
-        Psync {
-            fd: file.as_raw_fd(),
-            base: buf.as_ptr(),
-            slot_len: buf.slot_len(),
-            done: None,
-        }
+impl<'f> Psync<'f> {
+    pub fn new(file: &'f File, buf: AlignedBuf) -> Psync<'f> {
+        Psync { file, buf }
     }
 }
 
-impl Engine for Psync {
-    fn queue(&mut self, io: IoUnit) -> io::Result<()> {
-        debug_assert!(io.len <= self.slot_len);
-        let ptr = self.base.wrapping_add(io.slot * self.slot_len);
-        let off = io.offset as libc::off_t;
+impl SyncIo for Psync<'_> {
+    fn run(&mut self, io: IoUnit) -> io::Result<Completion> {
+        let data = self.buf.slot_mut(io.slot, io.len)?;
         let r = match io.dir {
-            // SAFETY: `ptr` points into the worker's AlignedBuf, which
-            // outlives this engine; slot `io.slot` holds `slot_len >= len`
-            // bytes and no other I/O uses that slot while this one runs.
-            Dir::Read => unsafe { libc::pread(self.fd, ptr.cast(), io.len, off) },
-            // SAFETY: as above; pwrite only reads the buffer.
-            Dir::Write => unsafe { libc::pwrite(self.fd, ptr.cast(), io.len, off) },
+            Dir::Read => self.file.read_at(data, io.offset),
+            Dir::Write => self.file.write_at(data, io.offset),
         };
-        let result = if r < 0 {
-            Err(io::Error::last_os_error()
-                .raw_os_error()
-                .unwrap_or(libc::EIO))
-        } else {
-            Ok(r as usize)
-        };
-        self.done = Some(Completion {
+        // An I/O error belongs to the I/O (fio's `error=`), not to the engine.
+        let result = r.map_err(|e| e.raw_os_error().unwrap_or(libc::EIO));
+        Ok(Completion {
             slot: io.slot,
             result,
-        });
-        Ok(())
-    }
-
-    fn commit(&mut self) -> io::Result<usize> {
-        Ok(0)
-    }
-
-    fn reap(&mut self, _min: usize, _max: usize, out: &mut Vec<Completion>) -> io::Result<()> {
-        out.extend(self.done.take());
-        Ok(())
+        })
     }
 }

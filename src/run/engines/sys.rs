@@ -9,12 +9,19 @@ use std::sync::atomic::{AtomicBool, Ordering};
 pub const ALIGN: usize = 4096;
 
 /// `slots` buffers of `slot_len` bytes each, in one allocation aligned to
-/// [`ALIGN`]; slot `i` starts at `as_ptr() + i * slot_len`.
+/// [`ALIGN`]; slot `i` starts at byte `i * slot_len`.
+///
+/// An engine owns the buffer it hands to the kernel (see `engines`): no
+/// shared view of the bytes exists, so the kernel may write any slot while
+/// the engine holds it, and the memory goes only when the engine does.
 pub struct AlignedBuf {
     ptr: *mut u8,
     layout: Layout,
     slot_len: usize,
     slots: usize,
+    /// Set when the kernel may still write into the memory: it is then
+    /// leaked instead of freed.
+    leak: bool,
 }
 
 impl AlignedBuf {
@@ -36,11 +43,8 @@ impl AlignedBuf {
             layout,
             slot_len,
             slots,
+            leak: false,
         })
-    }
-
-    pub fn as_ptr(&self) -> *mut u8 {
-        self.ptr
     }
 
     pub fn slot_len(&self) -> usize {
@@ -57,11 +61,56 @@ impl AlignedBuf {
         // at creation, and `&mut self` makes this the only reference.
         unsafe { std::slice::from_raw_parts_mut(self.ptr, self.layout.size()) }
     }
+
+    /// Checks that slot `slot` exists and holds `len` bytes: every pointer
+    /// or slice an engine takes goes through here, so a bad index is an
+    /// error, never a pointer outside the allocation.
+    fn check(&self, slot: usize, len: usize) -> std::io::Result<usize> {
+        if slot < self.slots && len <= self.slot_len {
+            Ok(slot * self.slot_len)
+        } else {
+            Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                format!(
+                    "I/O of {len} bytes in buffer slot {slot}: there are {} slots of {} bytes",
+                    self.slots, self.slot_len
+                ),
+            ))
+        }
+    }
+
+    /// The first `len` bytes of slot `slot`, for an engine that does the I/O
+    /// while it holds the borrow (psync).
+    pub fn slot_mut(&mut self, slot: usize, len: usize) -> std::io::Result<&mut [u8]> {
+        let start = self.check(slot, len)?;
+        Ok(&mut self.as_mut_slice()[start..start + len])
+    }
+
+    /// The start of slot `slot` (checked to hold `len` bytes), for an engine
+    /// that hands the address to the kernel and gets the I/O back later.
+    /// Writing through it is up to the caller's `unsafe` block.
+    pub fn slot_ptr(&self, slot: usize, len: usize) -> std::io::Result<*mut u8> {
+        let start = self.check(slot, len)?;
+        // In bounds: `start + len <= slots * slot_len <= layout.size()`.
+        Ok(self.ptr.wrapping_add(start))
+    }
+
+    /// Keeps the memory for the life of the process: called by an engine
+    /// that could not make sure the kernel is done with it, since freeing it
+    /// would let a late completion write into whatever reuses it.
+    pub fn leak_on_drop(&mut self) {
+        self.leak = true;
+    }
 }
 
 impl Drop for AlignedBuf {
     fn drop(&mut self) {
-        // SAFETY: allocated in `new` with this very layout, freed once.
+        if self.leak {
+            return;
+        }
+        // SAFETY: allocated in `new` with this very layout, freed once; an
+        // engine that could not confirm that the kernel is done with it set
+        // `leak` above.
         unsafe { dealloc(self.ptr, self.layout) }
     }
 }
@@ -149,5 +198,21 @@ pub fn drop_cache(f: &std::fs::File) {
     // a pipe) are harmless and ignored.
     unsafe {
         libc::posix_fadvise(f.as_raw_fd(), 0, 0, libc::POSIX_FADV_DONTNEED);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slots_are_checked() {
+        let mut b = AlignedBuf::new(2, 512).unwrap();
+        assert_eq!(b.slot_len(), ALIGN);
+        assert!(b.slot_ptr(1, ALIGN).is_ok());
+        assert!(b.slot_ptr(2, 1).is_err());
+        assert!(b.slot_ptr(0, ALIGN + 1).is_err());
+        assert_eq!(b.slot_mut(1, 100).unwrap().len(), 100);
+        assert!(b.slot_mut(usize::MAX, 1).is_err());
     }
 }
