@@ -171,3 +171,18 @@ fn no_logs_no_timeseries_charts_and_bad_round_is_usage() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn check_warns_when_a_side_never_settled_by_its_logs() {
+    let out = nvcmp()
+        .arg("check")
+        .arg("--baseline")
+        .arg(fixture("snia/flat"))
+        .arg("--candidate")
+        .arg(fixture("snia/stalls"))
+        .args(["--threshold", "99"])
+        .output()
+        .unwrap();
+    let err = crate::common::stderr(&out);
+    assert!(err.contains("did not reach steady state"), "{err}");
+}
