@@ -25,6 +25,11 @@ pub struct Options {
     pub md_template: Option<String>,
     /// ...or the built-in report.html one.
     pub html_template: Option<String>,
+    /// fio's logs read next to the results: timeseries charts are drawn
+    /// from them where they exist.
+    pub series: Option<crate::timeseries::Series>,
+    /// `--smooth`, `--per-job`.
+    pub timeseries: charts::TimeseriesOptions,
 }
 
 /// The charts as each report carries them.
@@ -44,7 +49,14 @@ pub fn publish(cmp: &Comparison, rows: &[Row], dir: &Path, opts: &Options) -> an
     std::fs::create_dir_all(dir)
         .with_context(|| format!("--out {}: cannot create the folder", dir.display()))?;
     let charts = match &opts.charts {
-        Some(c) => report_charts(cmp, dir, c)?,
+        Some(c) => {
+            let mut charts = report_charts(cmp, dir, c)?;
+            if let Some(series) = &opts.series {
+                let runs = crate::compare::logs::join(series, rows);
+                add_timeseries(&mut charts, cmp, &runs, dir, c, opts.timeseries)?;
+            }
+            charts
+        }
         None => ReportCharts::default(),
     };
     let md = RenderOptions {
@@ -101,6 +113,32 @@ fn report_charts(
         svgs,
         embedded,
     })
+}
+
+/// Draws the timeseries charts after the others, in both reports.
+fn add_timeseries(
+    charts: &mut ReportCharts,
+    cmp: &Comparison,
+    runs: &[crate::compare::logs::RunLogs],
+    dir: &Path,
+    opts: &ChartOptions,
+    ts: charts::TimeseriesOptions,
+) -> anyhow::Result<()> {
+    for p in charts::render_timeseries(cmp, runs, dir, opts, ts)? {
+        let rel = p.strip_prefix(dir).unwrap_or(&p);
+        charts.linked.push(rel.to_string_lossy().replace('\\', "/"));
+    }
+    let svg_opts = ChartOptions {
+        format: charts::ChartFormat::Svg,
+        ..*opts
+    };
+    for svg in charts::svg_timeseries(cmp, runs, &svg_opts, ts)? {
+        charts
+            .embedded
+            .push(html::data_uri("image/svg+xml", svg.as_bytes()));
+        charts.svgs.push(svg);
+    }
+    Ok(())
 }
 
 /// Renders `cmp` as `fmt` into the file at `path`.

@@ -135,6 +135,15 @@ pub(crate) struct LinePlot {
     pub rules: Vec<HRule>,
     pub labels: Vec<PointLabel>,
     pub whiskers: Vec<Whisker>,
+    /// Shaded x ranges behind the lines (a steady-state window).
+    pub bands: Vec<Band>,
+}
+
+/// An x range shaded from the bottom of the plot to the top, display units.
+pub(crate) struct Band {
+    pub from: f64,
+    pub to: f64,
+    pub color: RGBColor,
 }
 
 impl LinePlot {
@@ -154,6 +163,7 @@ impl LinePlot {
             rules: Vec::new(),
             labels: Vec::new(),
             whiskers: Vec::new(),
+            bands: Vec::new(),
         }
     }
 }
@@ -234,6 +244,7 @@ impl LinePlot {
         axes.y(plot, &self.y_ticks, &self.y_title)?;
         let title = (!self.x_title.is_empty()).then_some(self.x_title.as_str());
         axes.x(plot, &self.x_ticks, true, title)?;
+        self.draw_bands(plot, &to_px)?;
         self.draw_rules(plot, sz, &to_px)?;
         for line in &self.lines {
             self.draw_line(plot, line, sz, &to_px)?;
@@ -315,6 +326,26 @@ impl LinePlot {
                 legend: None,
             });
         }
+    }
+
+    /// Bands are pale (15 % of their colour) so lines over them keep
+    /// their contrast.
+    fn draw_bands<DB: Canvas>(
+        &self,
+        plot: &Area<DB>,
+        to_px: &dyn Fn(f64, f64) -> (i32, i32),
+    ) -> anyhow::Result<()> {
+        let (y0, y1) = self.y.bounds();
+        for b in &self.bands {
+            let pale = RGBColor(
+                (255.0 - 0.15 * (255.0 - b.color.0 as f64)) as u8,
+                (255.0 - 0.15 * (255.0 - b.color.1 as f64)) as u8,
+                (255.0 - 0.15 * (255.0 - b.color.2 as f64)) as u8,
+            );
+            let rect = Rectangle::new([to_px(b.from, y1), to_px(b.to, y0)], pale.filled());
+            plot.draw(&rect)?;
+        }
+        Ok(())
     }
 
     fn draw_rules<DB: Canvas>(

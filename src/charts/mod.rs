@@ -36,6 +36,9 @@ mod saturation;
 mod scale;
 mod scaling;
 mod text;
+mod timeseries;
+
+pub use timeseries::TimeseriesOptions;
 
 #[cfg(test)]
 mod publish_tests;
@@ -237,6 +240,29 @@ pub fn render_history(
     opts: &ChartOptions,
 ) -> anyhow::Result<Vec<PathBuf>> {
     history::render_all(report, dir, opts)
+}
+
+/// Writes the `timeseries_*` charts drawn from fio's logs (`runs`, joined
+/// to the comparison's workloads) to `dir/charts/`; none where no logs.
+pub fn render_timeseries(
+    cmp: &Comparison,
+    runs: &[crate::compare::logs::RunLogs],
+    dir: &Path,
+    opts: &ChartOptions,
+    ts: TimeseriesOptions,
+) -> anyhow::Result<Vec<PathBuf>> {
+    timeseries::render_all(cmp, runs, dir, opts, ts)
+}
+
+/// The `timeseries_*` charts as SVG text with hover targets, in the order
+/// of [`render_timeseries`], for report.html.
+pub fn svg_timeseries(
+    cmp: &Comparison,
+    runs: &[crate::compare::logs::RunLogs],
+    opts: &ChartOptions,
+    ts: TimeseriesOptions,
+) -> anyhow::Result<Vec<String>> {
+    timeseries::svg_all(cmp, runs, opts, ts)
 }
 
 /// Like [`render_all`], one chart after the other, with the time each

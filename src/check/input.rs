@@ -16,6 +16,9 @@ pub struct Loaded {
     pub skipped: Vec<Skipped>,
     pub warnings: Vec<Warning>,
     pub files_read: usize,
+    /// Steady-state verdicts from the fio logs next to the results (SNIA
+    /// rule, default rounds).
+    pub log_steady: crate::compare::snia::Verdicts,
 }
 
 /// Reads every path: datasets with the dataset reader, everything else
@@ -51,6 +54,11 @@ pub fn load(paths: &[PathBuf]) -> anyhow::Result<Loaded> {
     }
     if !results.is_empty() {
         let ingested = ingest::ingest(&results, &IngestOptions::default())?;
+        if !ingested.logs.is_empty() {
+            let series = ingest::series::read_logs(&ingested);
+            let runs = crate::compare::logs::join(&series, &ingested.rows);
+            out.log_steady = crate::compare::snia::judge(&runs, None);
+        }
         out.rows.extend(ingested.rows);
         out.skipped.extend(ingested.skipped);
         out.warnings.extend(ingested.warnings);

@@ -44,6 +44,10 @@ pub struct CheckOptions {
     /// Knee rule and latency target for sweeps; with whole curves on both
     /// sides, peak IOPS (and IOPS at the target) are gated too.
     pub sweep_rules: compare::SweepRules,
+    /// Steady-state verdicts judged from either side's fio logs by the
+    /// SNIA rule, used where fio gave none (a side that never settled is
+    /// warned about).
+    pub log_steady: compare::snia::Verdicts,
 }
 
 impl Default for CheckOptions {
@@ -54,6 +58,7 @@ impl Default for CheckOptions {
             metrics: DEFAULT_METRICS.to_vec(),
             allow_missing: false,
             sweep_rules: compare::SweepRules::default(),
+            log_steady: compare::snia::Verdicts::new(),
         }
     }
 }
@@ -302,6 +307,7 @@ pub fn check(baseline: &[Row], candidate: &[Row], opts: &CheckOptions) -> Report
             baseline: Some(BASELINE.into()),
             alpha: opts.alpha,
             sweep_rules: opts.sweep_rules,
+            log_steady: opts.log_steady.clone(),
             ..CompareOptions::default()
         },
     );

@@ -114,6 +114,15 @@ pub struct Args {
     /// IOPS and bandwidth over the steady-state window (fio's --steadystate) instead of the whole run, where one is known.
     #[arg(long)]
     pub steady_only: bool,
+    /// Round length of the SNIA steady-state rule judged from fio's logs (default: 1/25 of the logged run, at least the logs' averaging window).
+    #[arg(long, value_name = "SECONDS")]
+    pub ss_round: Option<f64>,
+    /// Moving average over SECONDS on the timeseries charts (default: off).
+    #[arg(long, value_name = "SECONDS")]
+    pub smooth: Option<f64>,
+    /// Timeseries charts: a line per job instead of the jobs summed (bw, IOPS) or averaged (latency).
+    #[arg(long)]
+    pub per_job: bool,
 }
 
 /// `iops=1000`, `iops=1k`, `bw=1048576` -> (metric, step).
@@ -171,12 +180,15 @@ fn sweep_rules(args: &Args) -> Result<compare::SweepRules, CliError> {
 pub fn run(args: Args, global: Global) -> anyhow::Result<u8> {
     let checked = Checked::of(&args)?;
     let ingested = ingest_step(&args, global)?;
-    let cmp = compare_step(&args, &checked, &ingested, global);
+    let series = series_step(&ingested, global);
+    let cmp = compare_step(&args, &checked, &ingested, &series, global);
     if let Some(dir) = &args.out {
         let opts = crate::publish::Options {
             charts: checked.charts,
             md_template: checked.template_for(false),
             html_template: checked.template_for(true),
+            series: Some(series).filter(|s| !s.rows.is_empty()),
+            timeseries: checked.timeseries,
         };
         crate::publish::publish(&cmp, &ingested.rows, dir, &opts)?;
     }
@@ -204,6 +216,10 @@ struct Checked {
     format: Format,
     /// None with `--no-charts`.
     charts: Option<crate::charts::ChartOptions>,
+    /// `--ss-round` in ms.
+    ss_round_ms: Option<u64>,
+    /// `--smooth`, `--per-job`.
+    timeseries: crate::charts::TimeseriesOptions,
 }
 
 impl Checked {
@@ -254,6 +270,11 @@ impl Checked {
                 FormatArg::Json => Format::Json,
             },
             charts: chart_options(args)?,
+            ss_round_ms: seconds_ms("--ss-round", args.ss_round)?,
+            timeseries: crate::charts::TimeseriesOptions {
+                smooth_ms: seconds_ms("--smooth", args.smooth)?,
+                per_job: args.per_job,
+            },
         })
     }
 
@@ -263,6 +284,17 @@ impl Checked {
             .as_ref()
             .filter(|(_, is_html)| *is_html == html)
             .map(|(t, _)| t.clone())
+    }
+}
+
+/// A positive number of seconds as ms.
+fn seconds_ms(flag: &str, secs: Option<f64>) -> Result<Option<u64>, CliError> {
+    match secs {
+        None => Ok(None),
+        Some(s) if s.is_finite() && s > 0.0 => Ok(Some((s * 1000.0).round().max(1.0) as u64)),
+        Some(s) => Err(CliError::usage(format!(
+            "{flag} {s}: must be a positive number of seconds (e.g. {flag} 2)"
+        ))),
     }
 }
 
@@ -322,12 +354,31 @@ fn ingest_step(args: &Args, global: Global) -> anyhow::Result<ingest::Ingested> 
     Ok(ingested)
 }
 
+/// fio's logs found next to the results, read (empty when there are
+/// none). Their warnings (malformed lines, compressed logs) are counted in
+/// one line unless `--quiet`: they concern the charts and steady-state
+/// verdicts only, and `ingest --series` names each.
+fn series_step(ingested: &ingest::Ingested, global: Global) -> crate::timeseries::Series {
+    if ingested.logs.is_empty() {
+        return crate::timeseries::Series::default();
+    }
+    let series = ingest::series::read_logs(ingested);
+    if !global.quiet && !series.warnings.is_empty() {
+        eprintln!(
+            "nvcmp: warning: {} problem(s) reading fio logs (lines or files left out of timeseries charts and steady state); `nvcmp ingest PATH --series FILE` names them",
+            series.warnings.len()
+        );
+    }
+    series
+}
+
 /// Compares the rows with the manifest's order, names and baseline; the
 /// comparison's own warnings are printed unless `--quiet`.
 fn compare_step(
     args: &Args,
     checked: &Checked,
     ingested: &ingest::Ingested,
+    series: &crate::timeseries::Series,
     global: Global,
 ) -> compare::Comparison {
     let manifest = &ingested.manifest;
@@ -342,6 +393,10 @@ fn compare_step(
         equivalence_pct: args.equivalence,
         findings: args.findings,
         steady_only: args.steady_only,
+        log_steady: compare::snia::judge(
+            &compare::logs::join(series, &ingested.rows),
+            checked.ss_round_ms,
+        ),
     };
     let mut cmp = compare::compare(&ingested.rows, &opts);
     cmp.skipped = ingested.skipped.clone();

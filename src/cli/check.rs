@@ -185,6 +185,9 @@ pub fn run(args: Args, global: Global) -> anyhow::Result<u8> {
     }
     let base = side(&args.baseline, "--baseline")?;
     let cand = side(&args.candidate, "--candidate")?;
+    let mut opts = opts;
+    opts.log_steady = base.log_steady.clone();
+    opts.log_steady.extend(cand.log_steady.clone());
     let report = compare_sides(base, &cand, &opts)?;
     write_report(&args, global, &report)?;
     exit_code(&report, &cand)

@@ -12,11 +12,13 @@
 
 pub mod findings;
 pub mod highlights;
+pub mod logs;
 pub mod metric;
 pub mod model;
 pub mod rules;
 pub mod sanity;
 pub mod setup;
+pub mod snia;
 pub mod stats;
 pub mod sweep;
 pub mod workload;
@@ -64,6 +66,9 @@ pub struct CompareOptions {
     /// `--steady-only`: IOPS and bandwidth over the steady-state window
     /// where one is known, instead of the whole run.
     pub steady_only: bool,
+    /// Steady-state verdicts judged from fio's logs ([`snia::judge`]),
+    /// used where fio gave none.
+    pub log_steady: snia::Verdicts,
 }
 
 impl CompareOptions {
@@ -89,6 +94,7 @@ impl Default for CompareOptions {
             equivalence_pct: None,
             findings: findings::DEFAULT_COUNT,
             steady_only: false,
+            log_steady: snia::Verdicts::new(),
         }
     }
 }
@@ -164,6 +170,7 @@ impl Cell {
 pub fn compare(rows: &[Row], opts: &CompareOptions) -> Comparison {
     let (kept, mut warnings) = admit(rows, opts);
     let mut grouped = workload::group(&kept);
+    attach_log_steady(&mut grouped, &opts.log_steady);
     if opts.steady_only {
         to_steady_windows(&mut grouped);
     }
@@ -322,6 +329,21 @@ fn to_steady_windows(grouped: &mut workload::Grouped) {
                 (r.iops, r.bw) = (iops, bw);
                 (r.iops_samples, r.bw_samples) = (None, None);
             }
+        }
+    }
+}
+
+/// Gives each run that fio did not judge the verdict its logs gave: fio's
+/// own verdict is never overridden.
+fn attach_log_steady(grouped: &mut workload::Grouped, verdicts: &snia::Verdicts) {
+    if verdicts.is_empty() {
+        return;
+    }
+    for (key, runs) in grouped.values_mut().flat_map(|m| m.iter_mut()) {
+        for r in runs.iter_mut().filter(|r| r.steady.is_none()) {
+            r.steady = verdicts
+                .get(&(r.source.clone(), key.shape.clone()))
+                .cloned();
         }
     }
 }

@@ -244,6 +244,12 @@ pub struct SteadyState {
     pub iops: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bw_bytes_per_s: Option<f64>,
+    /// Where the window lies, seconds since the job started, when known
+    /// (the SNIA rule's window; fio does not say where its window was).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub window_start_s: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub window_end_s: Option<f64>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -266,6 +272,8 @@ impl SteadyState {
             source: SteadySource::Fio,
             iops: r.steady_state_iops,
             bw_bytes_per_s: r.steady_state_bw_bytes_per_s,
+            window_start_s: None,
+            window_end_s: None,
         })
     }
 
@@ -286,6 +294,9 @@ impl SteadyState {
             },
             iops: mean(&|s| s.iops),
             bw_bytes_per_s: mean(&|s| s.bw_bytes_per_s),
+            // Runs' windows lie at different times: no one window is theirs.
+            window_start_s: first.window_start_s.filter(|_| all.len() == 1),
+            window_end_s: first.window_end_s.filter(|_| all.len() == 1),
             ..first
         })
     }

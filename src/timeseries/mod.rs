@@ -6,6 +6,7 @@
 //! per-I/O logs run to millions of lines. The readers are in
 //! `ingest::fio_log`; the columns and files in [`file`].
 
+pub mod bucket;
 pub mod file;
 
 use std::collections::BTreeMap;

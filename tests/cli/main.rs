@@ -13,5 +13,6 @@ mod md_table;
 mod run;
 mod series;
 mod setup;
+mod snia;
 mod steady;
 mod sweep;

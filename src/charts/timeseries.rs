@@ -1,0 +1,480 @@
+//! Timeseries charts, drawn from fio's logs rather than the comparison's
+//! averages: per workload and metric, a line per config over time (jobs
+//! summed for bandwidth and IOPS, averaged for latency, as fio's group
+//! reporting does), completion-latency percentiles from histogram logs,
+//! and for writes the bandwidth against data written, where an SSD's
+//! write cache running out shows as a cliff at a fixed amount of data.
+//! A steady-state window the comparison knows of is shaded.
+//!
+//! Logs are bucketed ([`crate::timeseries::bucket`]) to about
+//! [`TARGET_POINTS`] points, so a million-line per-I/O log draws as fast
+//! as an averaged one.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use plotters::prelude::*;
+use rayon::prelude::*;
+
+use super::axis::linear_ticks;
+use super::figure::Figure;
+use super::frame::Frame;
+use super::lines::{Band, Line, LinePlot, PointLabel, Range, Stroke};
+use super::{ChartFormat, ChartOptions, font, footer, hotspot, load, names, palette};
+use crate::compare::logs::RunLogs;
+use crate::compare::{Comparison, Metric, Workload};
+use crate::format;
+use crate::timeseries::Kind;
+use crate::timeseries::bucket::{self, Point};
+
+/// About this many buckets across a run.
+pub const TARGET_POINTS: u64 = 300;
+
+/// Dots on a line only while they stay apart.
+const MAX_DOTS: usize = 60;
+
+/// How the logs are drawn (`analyze --smooth`, `--per-job`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct TimeseriesOptions {
+    /// Trailing moving average over this many ms; None: off.
+    pub smooth_ms: Option<u64>,
+    /// A line per job clone instead of the jobs merged.
+    pub per_job: bool,
+}
+
+/// What a chart's y axis (and x axis) show.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Measure {
+    /// bw, IOPS, lat or clat over time.
+    Over(Kind),
+    /// Completion-latency percentiles from histogram logs over time.
+    Percentiles,
+    /// Bandwidth against GiB written.
+    ByData,
+}
+
+impl Measure {
+    fn slug(self) -> &'static str {
+        match self {
+            Measure::Over(k) => k.as_str(),
+            Measure::Percentiles => "clat_percentiles",
+            Measure::ByData => "bw_by_data",
+        }
+    }
+
+    /// The comparison metric whose units the y axis takes.
+    fn metric(self) -> Metric {
+        match self {
+            Measure::Over(Kind::Iops) => Metric::Iops,
+            Measure::Over(Kind::Bw) | Measure::ByData => Metric::BwBytesPerS,
+            _ => Metric::LatMeanNs,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Measure::Over(Kind::Bw) | Measure::ByData => "Bandwidth",
+            Measure::Over(Kind::Iops) => "IOPS",
+            Measure::Over(Kind::Lat) => "Total latency (mean)",
+            Measure::Over(Kind::Clat) => "Completion latency (mean)",
+            Measure::Over(_) => "Latency",
+            Measure::Percentiles => "Completion latency percentiles",
+        }
+    }
+}
+
+/// One chart: a workload, a measure and the runs with logs for it.
+pub(crate) struct TsChart<'a> {
+    workload: usize,
+    measure: Measure,
+    /// (config index, run) in config order.
+    runs: Vec<(usize, &'a RunLogs<'a>)>,
+    opts: TimeseriesOptions,
+}
+
+/// Whether `run` measured workload `w`.
+fn same_workload(run: &RunLogs, w: &Workload) -> bool {
+    let s = &run.shape;
+    (s.rw.as_str(), s.bs_bytes, s.direction, s.rwmixread)
+        == (w.rw.as_str(), w.bs_bytes, w.direction, w.rwmixread)
+        && (run.iodepth, run.numjobs) == (w.iodepth, w.numjobs)
+}
+
+/// Charts only where logs exist: per workload, each measure some run has.
+pub(crate) fn plan<'a>(
+    cmp: &Comparison,
+    runs: &'a [RunLogs<'a>],
+    opts: TimeseriesOptions,
+) -> Vec<TsChart<'a>> {
+    let mut charts = Vec::new();
+    for (wi, w) in cmp.workloads.iter().enumerate() {
+        let mut mine: Vec<(usize, &RunLogs)> = runs
+            .iter()
+            .filter(|r| same_workload(r, w))
+            .filter_map(|r| Some((cmp.configs.iter().position(|c| *c == r.label)?, r)))
+            .collect();
+        mine.sort_by_key(|(c, _)| *c);
+        let has = |k: Kind| {
+            mine.iter()
+                .any(|(_, r)| r.logs.keys().any(|(kk, _)| *kk == k))
+        };
+        let mut measures: Vec<Measure> = [Kind::Bw, Kind::Iops, Kind::Lat, Kind::Clat]
+            .into_iter()
+            .filter(|k| mine.iter().any(|(_, r)| r.of(*k).is_some()))
+            .map(Measure::Over)
+            .collect();
+        if has(Kind::Hist) {
+            measures.push(Measure::Percentiles);
+        }
+        if w.direction == crate::model::Direction::Write
+            && measures.contains(&Measure::Over(Kind::Bw))
+        {
+            measures.push(Measure::ByData);
+        }
+        for measure in measures {
+            // Only runs with this measure's logs: they set the bucket width
+            // and the legend.
+            let kind = match measure {
+                Measure::Over(k) => k,
+                Measure::Percentiles => Kind::Hist,
+                Measure::ByData => Kind::Bw,
+            };
+            let runs = mine
+                .iter()
+                .filter(|(_, r)| r.logs.keys().any(|(k, _)| *k == kind))
+                .copied()
+                .collect();
+            charts.push(TsChart {
+                workload: wi,
+                measure,
+                runs,
+                opts,
+            });
+        }
+    }
+    charts
+}
+
+/// A line before it is scaled: config, stroke, end label, (x, y base).
+struct Trace {
+    config: usize,
+    stroke: Stroke,
+    tag: Option<String>,
+    points: Vec<(f64, f64)>,
+}
+
+impl TsChart<'_> {
+    /// `timeseries_randwrite_4k_write_bw`.
+    pub(crate) fn stem(&self, cmp: &Comparison) -> String {
+        let w = &cmp.workloads[self.workload];
+        format!(
+            "timeseries_{}_{}",
+            super::workload_point_slug(cmp, w),
+            self.measure.slug()
+        )
+    }
+
+    /// One bucket width for the whole chart, so lines share their steps.
+    fn width_ms(&self) -> u64 {
+        let span = self.runs.iter().map(|(_, r)| r.span_ms()).max();
+        let window = self.runs.iter().map(|(_, r)| r.window_ms).max();
+        bucket::adaptive_width(span.unwrap_or(0), TARGET_POINTS, window.unwrap_or(0))
+    }
+
+    /// Buckets of `kind` (and percentile) of one run: one series per job
+    /// with `--per-job`, else the jobs merged; smoothed when asked.
+    fn series(&self, run: &RunLogs, kind: Kind, pct: Option<u64>, width: u64) -> Vec<Vec<Point>> {
+        let Some(logs) = run.logs.get(&(kind, pct)) else {
+            return Vec::new();
+        };
+        let jobs: Vec<Vec<Point>> = logs
+            .iter()
+            .map(|rows| bucket::buckets(rows, kind, width))
+            .collect();
+        let mut all = if self.opts.per_job {
+            jobs
+        } else {
+            vec![bucket::merge(&jobs, kind)]
+        };
+        if bucket::is_rate(kind) {
+            all = all.iter().map(|p| bucket::fill_gaps(p, width)).collect();
+        }
+        match self.opts.smooth_ms {
+            Some(span) => all.iter().map(|p| bucket::smooth(p, span)).collect(),
+            None => all,
+        }
+    }
+
+    /// Every line of the chart, in base units.
+    fn traces(&self, width: u64) -> Vec<Trace> {
+        let secs = |p: &Point| p.t_ms as f64 / 1000.0;
+        let mut out = Vec::new();
+        for (config, run) in &self.runs {
+            let config = *config;
+            match self.measure {
+                Measure::Over(kind) => {
+                    for s in self.series(run, kind, None, width) {
+                        let points = s.iter().map(|p| (secs(p), p.value)).collect();
+                        out.push(Trace {
+                            config,
+                            stroke: Stroke::Solid,
+                            tag: None,
+                            points,
+                        });
+                    }
+                }
+                Measure::ByData => {
+                    for s in self.series(run, Kind::Bw, None, width) {
+                        let gib = bucket::cumulative_bytes(&s, width);
+                        let points = gib
+                            .iter()
+                            .zip(&s)
+                            .map(|(b, p)| (b / (1u64 << 30) as f64, p.value))
+                            .collect();
+                        out.push(Trace {
+                            config,
+                            stroke: Stroke::Solid,
+                            tag: None,
+                            points,
+                        });
+                    }
+                }
+                Measure::Percentiles => out.extend(self.percentile_traces(config, run, width)),
+            }
+        }
+        out
+    }
+
+    /// p50 solid, higher percentiles dashed, each named at its end.
+    fn percentile_traces(&self, config: usize, run: &RunLogs, width: u64) -> Vec<Trace> {
+        let pcts = run
+            .logs
+            .keys()
+            .filter(|(k, p)| *k == Kind::Hist && p.is_some());
+        let mut out = Vec::new();
+        for (_, pct) in pcts {
+            let p = f64::from_bits(pct.unwrap_or(0));
+            for s in self.series(run, Kind::Hist, *pct, width) {
+                out.push(Trace {
+                    config,
+                    stroke: if p <= 50.0 {
+                        Stroke::Solid
+                    } else {
+                        Stroke::Dashed
+                    },
+                    tag: Some(format!(
+                        "p{}",
+                        format::fixed(p, if p.fract() == 0.0 { 0 } else { 1 })
+                    )),
+                    points: s
+                        .iter()
+                        .map(|q| (q.t_ms as f64 / 1000.0, q.value))
+                        .collect(),
+                });
+            }
+        }
+        out
+    }
+}
+
+impl TsChart<'_> {
+    fn figure(&self, cmp: &Comparison) -> Figure {
+        let w = &cmp.workloads[self.workload];
+        let width = self.width_ms();
+        let traces = self.traces(width);
+        let max_y = traces.iter().flat_map(|t| t.points.iter().map(|p| p.1));
+        let (scale, y, y_ticks, _) =
+            load::value_axis(self.measure.metric(), max_y.fold(0.0, f64::max));
+        let max_x = traces.iter().flat_map(|t| t.points.iter().map(|p| p.0));
+        let max_x = max_x.fold(0.0, f64::max).max(f64::MIN_POSITIVE);
+        let mut plot = LinePlot::new(Range::Linear(0.0, max_x * 1.02), y, Vec::new());
+        let (ticks, decimals) = linear_ticks(0.0, max_x, 8);
+        plot.x_ticks = ticks
+            .into_iter()
+            .map(|t| (t, format::fixed(t, decimals)))
+            .collect();
+        plot.x_title = match self.measure {
+            Measure::ByData => "Data written (GiB)".into(),
+            _ => "Time since the job started (s)".into(),
+        };
+        plot.y_ticks = y_ticks;
+        plot.y_title = match scale.unit {
+            "" => self.measure.name().to_string(),
+            u => format!("{} ({u})", self.measure.name()),
+        };
+        for t in &traces {
+            let color = palette::color(t.config);
+            let points: Vec<(f64, f64)> = t
+                .points
+                .iter()
+                .map(|(x, y)| (*x, scale.to_display(*y)))
+                .collect();
+            if let (Some(tag), Some(last)) = (&t.tag, points.last()) {
+                plot.labels.push(PointLabel {
+                    at: *last,
+                    text: tag.clone(),
+                    color,
+                    strong: false,
+                });
+            }
+            let dots = points.len() <= MAX_DOTS;
+            plot.lines.push(Line {
+                color,
+                points,
+                dots,
+                stroke: t.stroke,
+            });
+        }
+        let shaded = self.shade(cmp, &mut plot);
+        let mut legend: Vec<(String, RGBColor)> = Vec::new();
+        for (c, _) in &self.runs {
+            let entry = (cmp.configs[*c].clone(), palette::color(*c));
+            if !legend.contains(&entry) {
+                legend.push(entry);
+            }
+        }
+        let frame = Frame {
+            title: format!("{}: {}", super::workload_point_label(cmp, w), self.title()),
+            subtitle: Some(self.subtitle(width, shaded)),
+            legend,
+            footer: footer::line([w], None),
+            ..Default::default()
+        };
+        Figure::lines(frame, plot)
+    }
+
+    fn title(&self) -> String {
+        match self.measure {
+            Measure::ByData => "bandwidth against data written".into(),
+            m => format!("{} over time", m.name().to_lowercase()),
+        }
+    }
+
+    /// How the lines were made from the logs, in one line.
+    fn subtitle(&self, width_ms: u64, shaded: bool) -> String {
+        let how = match (self.opts.per_job, self.measure) {
+            (true, _) => "a line per job",
+            (false, Measure::Over(Kind::Bw | Kind::Iops) | Measure::ByData) => "jobs summed",
+            (false, _) => "jobs averaged",
+        };
+        let mut s = format!("From fio's logs, {how}, per {} bucket", seconds(width_ms));
+        if let Some(span) = self.opts.smooth_ms {
+            s.push_str(&format!("; moving average over {}", seconds(span)));
+        }
+        if self.measure == Measure::Percentiles {
+            s.push_str("; p50 solid, higher percentiles dashed");
+        }
+        if shaded {
+            s.push_str("; shaded: steady-state window (SNIA rule)");
+        }
+        s
+    }
+
+    /// Shades each config's steady-state window where one is known (on a
+    /// time axis only); true when any was.
+    fn shade(&self, cmp: &Comparison, plot: &mut LinePlot) -> bool {
+        if self.measure == Measure::ByData {
+            return false;
+        }
+        let w = &cmp.workloads[self.workload];
+        for (c, _) in &self.runs {
+            let Some(s) = w.steady_state.get(&cmp.configs[*c]) else {
+                continue;
+            };
+            if let (Some(from), Some(to)) = (s.window_start_s, s.window_end_s) {
+                let band = Band {
+                    from,
+                    to,
+                    color: palette::color(*c),
+                };
+                if !plot.bands.iter().any(|b| b.from == from && b.to == to) {
+                    plot.bands.push(band);
+                }
+            }
+        }
+        !plot.bands.is_empty()
+    }
+}
+
+/// `1 s`, `200 ms`.
+fn seconds(ms: u64) -> String {
+    if ms >= 1000 && ms % 100 == 0 {
+        format!(
+            "{} s",
+            format::fixed(ms as f64 / 1000.0, if ms % 1000 == 0 { 0 } else { 1 })
+        )
+    } else {
+        format!("{ms} ms")
+    }
+}
+
+/// Writes the timeseries charts to `dir/charts/`, returning their paths.
+pub(crate) fn render_all(
+    cmp: &Comparison,
+    runs: &[RunLogs],
+    dir: &Path,
+    opts: &ChartOptions,
+    ts: TimeseriesOptions,
+) -> anyhow::Result<Vec<PathBuf>> {
+    super::check_size(opts)?;
+    font::register()?;
+    let out = dir.join("charts");
+    std::fs::create_dir_all(&out)
+        .with_context(|| format!("cannot create chart folder {}", out.display()))?;
+    let charts = plan(cmp, runs, ts);
+    let stems = names::unique(charts.iter().map(|c| c.stem(cmp)).collect());
+    charts
+        .par_iter()
+        .zip(stems.par_iter())
+        .map(|(chart, stem)| {
+            let path = out.join(format!("{stem}.{}", opts.format.extension()));
+            draw(chart, cmp, &path, opts)
+                .with_context(|| format!("cannot draw chart {}", path.display()))?;
+            Ok(path)
+        })
+        .collect()
+}
+
+/// The same charts as SVG text with hover targets, for report.html.
+pub(crate) fn svg_all(
+    cmp: &Comparison,
+    runs: &[RunLogs],
+    opts: &ChartOptions,
+    ts: TimeseriesOptions,
+) -> anyhow::Result<Vec<String>> {
+    super::check_size(opts)?;
+    font::register()?;
+    let size = (opts.width, opts.height);
+    plan(cmp, runs, ts)
+        .par_iter()
+        .map(|chart| svg_text(chart, cmp, size))
+        .collect()
+}
+
+fn svg_text(chart: &TsChart, cmp: &Comparison, size: (u32, u32)) -> anyhow::Result<String> {
+    let (drawn, spots) = hotspot::collect(|| -> anyhow::Result<String> {
+        let mut svg = String::new();
+        {
+            let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
+            root.fill(&WHITE)?;
+            chart.figure(cmp).draw(&root)?;
+            root.present()?;
+        }
+        Ok(svg)
+    });
+    Ok(hotspot::overlay(&drawn?, &spots))
+}
+
+fn draw(chart: &TsChart, cmp: &Comparison, path: &Path, opts: &ChartOptions) -> anyhow::Result<()> {
+    let size = (opts.width, opts.height);
+    match opts.format {
+        ChartFormat::Png => {
+            let root = BitMapBackend::new(path, size).into_drawing_area();
+            root.fill(&WHITE)?;
+            chart.figure(cmp).draw(&root)?;
+            root.present()?;
+        }
+        ChartFormat::Svg => std::fs::write(path, font::embed_in_svg(&svg_text(chart, cmp, size)?))?,
+    }
+    Ok(())
+}

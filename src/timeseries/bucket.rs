@@ -1,0 +1,227 @@
+//! Time buckets: a job's log rows reduced to one value per fixed slice of
+//! time, and several jobs' buckets merged as fio's group reporting merges
+//! jobs (rates summed, latencies averaged). What the timeseries charts draw
+//! and the SNIA steady-state rounds are cut from; a million-line per-I/O
+//! log becomes a few hundred points.
+
+use std::collections::BTreeMap;
+
+use super::{Kind, SeriesRow};
+
+/// One bucket: its start (ms since the job started) and value (SI units
+/// of its [`Kind`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Point {
+    pub t_ms: u64,
+    pub value: f64,
+}
+
+/// Whether `kind` adds up across jobs running side by side.
+pub fn is_rate(kind: Kind) -> bool {
+    matches!(kind, Kind::Bw | Kind::Iops)
+}
+
+/// One log's rows (in time order) as one value per `width_ms` bucket.
+///
+/// Averaged rows (fio writes bs 0 there) are window means: a bucket holds
+/// their mean. Per-I/O rows of a rate log (bs > 0) are events: a bucket's
+/// IOPS is its I/O count per second and its bandwidth its bytes per second,
+/// because a per-I/O bw value is one I/O's own speed, not the job's.
+/// Latency rows are averaged either way.
+pub fn buckets(rows: &[&SeriesRow], kind: Kind, width_ms: u64) -> Vec<Point> {
+    let width_ms = width_ms.max(1);
+    let width_s = width_ms as f64 / 1000.0;
+    // (sum of values, rows, bytes, per-I/O rows)
+    let mut acc: BTreeMap<u64, (f64, u64, u64, u64)> = BTreeMap::new();
+    for r in rows {
+        let a = acc.entry(r.t_ms / width_ms).or_default();
+        a.0 += r.value;
+        a.1 += 1;
+        if r.bs_bytes > 0 {
+            a.2 += r.bs_bytes;
+            a.3 += 1;
+        }
+    }
+    let last_ms = rows.iter().map(|r| r.t_ms).max().unwrap_or(0);
+    let last_bucket = last_ms / width_ms;
+    acc.into_iter()
+        .filter_map(|(b, (sum, n, bytes, events))| {
+            let start = b * width_ms;
+            // The log ends inside its last bucket: a count over the whole
+            // width would read as a dip. Rate it over the time it covers,
+            // or leave it out when that is under half a bucket.
+            let secs = if b == last_bucket && events == n {
+                let covered = last_ms + 1 - start;
+                if covered * 2 < width_ms {
+                    return None;
+                }
+                covered as f64 / 1000.0
+            } else {
+                width_s
+            };
+            let value = match kind {
+                Kind::Iops if events == n => events as f64 / secs,
+                Kind::Bw if events == n => bytes as f64 / secs,
+                _ => sum / n as f64,
+            };
+            Some(Point { t_ms: start, value })
+        })
+        .collect()
+}
+
+/// Several jobs' buckets merged per bucket: summed for bw and IOPS,
+/// averaged for latencies (a mean of the jobs' means, as close as fio's
+/// logs allow to its group figure). A bucket counts where any job has one.
+pub fn merge(jobs: &[Vec<Point>], kind: Kind) -> Vec<Point> {
+    let mut acc: BTreeMap<u64, (f64, u32)> = BTreeMap::new();
+    for p in jobs.iter().flatten() {
+        let a = acc.entry(p.t_ms).or_default();
+        a.0 += p.value;
+        a.1 += 1;
+    }
+    acc.into_iter()
+        .map(|(t_ms, (sum, n))| Point {
+            t_ms,
+            value: if is_rate(kind) { sum } else { sum / n as f64 },
+        })
+        .collect()
+}
+
+/// Rate buckets with the empty ones between the first and the last put
+/// back as 0: a bucket at least as long as the logs' averaging window with
+/// no row in it saw no I/O complete (a stall), and dropping it would join
+/// the buckets around it as if there had been none.
+pub fn fill_gaps(points: &[Point], width_ms: u64) -> Vec<Point> {
+    let width_ms = width_ms.max(1);
+    let (Some(first), Some(last)) = (points.first(), points.last()) else {
+        return Vec::new();
+    };
+    let mut out = Vec::with_capacity(((last.t_ms - first.t_ms) / width_ms + 1) as usize);
+    let mut next = points.iter().peekable();
+    let mut t = first.t_ms;
+    while t <= last.t_ms {
+        let value = match next.peek() {
+            Some(p) if p.t_ms == t => next.next().map_or(0.0, |p| p.value),
+            _ => 0.0,
+        };
+        out.push(Point { t_ms: t, value });
+        t += width_ms;
+    }
+    out
+}
+
+/// A trailing moving average over `span_ms` (the bucket itself and those
+/// that started less than `span_ms` before it): smooths noise without
+/// shifting a cliff earlier than it happened.
+pub fn smooth(points: &[Point], span_ms: u64) -> Vec<Point> {
+    let mut out = Vec::with_capacity(points.len());
+    let (mut from, mut sum) = (0, 0.0);
+    for (i, p) in points.iter().enumerate() {
+        sum += p.value;
+        while points[from].t_ms + span_ms <= p.t_ms {
+            sum -= points[from].value;
+            from += 1;
+        }
+        out.push(Point {
+            t_ms: p.t_ms,
+            value: sum / (i + 1 - from) as f64,
+        });
+    }
+    out
+}
+
+/// Bytes written by the end of each bucket, from bandwidth × bucket
+/// length: the x axis on which an SSD's write cache running out shows as
+/// a cliff at a fixed amount of data, whatever the speed before it.
+pub fn cumulative_bytes(bw: &[Point], width_ms: u64) -> Vec<f64> {
+    let mut total = 0.0;
+    bw.iter()
+        .map(|p| {
+            total += p.value * width_ms as f64 / 1000.0;
+            total
+        })
+        .collect()
+}
+
+/// A bucket width giving about `target` buckets over `span_ms`, rounded
+/// up to a readable step (1, 2, 5 × 10^k ms) and never finer than
+/// `floor_ms` (the logs' own averaging window).
+pub fn adaptive_width(span_ms: u64, target: u64, floor_ms: u64) -> u64 {
+    let raw = (span_ms / target.max(1)).max(floor_ms).max(1);
+    let mut step = 1;
+    loop {
+        for m in [1, 2, 5] {
+            if step * m >= raw {
+                return step * m;
+            }
+        }
+        step *= 10;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Direction;
+
+    fn row(t_ms: u64, value: f64, bs: u64) -> SeriesRow {
+        let mut r = SeriesRow::new(0, Direction::Read, t_ms, value);
+        r.bs_bytes = bs;
+        r
+    }
+
+    #[test]
+    fn per_io_rows_count_as_events_and_averaged_rows_as_means() {
+        let per_io: Vec<SeriesRow> = (0..30).map(|i| row(i * 100, 1.0, 4096)).collect();
+        let refs: Vec<&SeriesRow> = per_io.iter().collect();
+        let iops = buckets(&refs, Kind::Iops, 1000);
+        assert_eq!(iops.len(), 3);
+        // The last bucket covers 2000..=2900 ms: 10 I/Os in 0.901 s.
+        assert!((iops[2].value - 10.0 / 0.901).abs() < 1e-9);
+        // One under half a bucket is left out rather than read as a dip.
+        let short: Vec<&SeriesRow> = refs[..22].to_vec();
+        assert_eq!(buckets(&short, Kind::Iops, 1000).len(), 2);
+        assert_eq!(iops[0].value, 10.0);
+        let bw = buckets(&refs, Kind::Bw, 1000);
+        assert_eq!(bw[1].value, 40960.0);
+        let avg = [row(200, 100.0, 0), row(400, 300.0, 0)];
+        let refs: Vec<&SeriesRow> = avg.iter().collect();
+        assert_eq!(buckets(&refs, Kind::Iops, 1000)[0].value, 200.0);
+    }
+
+    #[test]
+    fn rates_add_up_across_jobs_and_latencies_average() {
+        let a = vec![Point {
+            t_ms: 0,
+            value: 10.0,
+        }];
+        let b = vec![Point {
+            t_ms: 0,
+            value: 30.0,
+        }];
+        let jobs = [a, b];
+        assert_eq!(merge(&jobs, Kind::Iops)[0].value, 40.0);
+        assert_eq!(merge(&jobs, Kind::Clat)[0].value, 20.0);
+    }
+
+    #[test]
+    fn smoothing_trails_and_bytes_accumulate() {
+        let pts: Vec<Point> = [0.0, 10.0, 20.0, 30.0]
+            .iter()
+            .enumerate()
+            .map(|(i, v)| Point {
+                t_ms: i as u64 * 1000,
+                value: *v,
+            })
+            .collect();
+        let s: Vec<f64> = smooth(&pts, 2000).iter().map(|p| p.value).collect();
+        assert_eq!(s, vec![0.0, 5.0, 15.0, 25.0]);
+        assert_eq!(cumulative_bytes(&pts, 500), vec![0.0, 5.0, 15.0, 30.0]);
+        let gappy = [pts[0], pts[3]];
+        let filled: Vec<f64> = fill_gaps(&gappy, 1000).iter().map(|p| p.value).collect();
+        assert_eq!(filled, vec![0.0, 0.0, 0.0, 30.0]);
+        assert_eq!(adaptive_width(60_000, 300, 0), 200);
+        assert_eq!(adaptive_width(3_000, 300, 200), 200);
+        assert_eq!(adaptive_width(700_000, 300, 0), 5000);
+    }
+}

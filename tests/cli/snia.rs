@@ -1,0 +1,188 @@
+//! Steady state judged from fio's logs by the SNIA rule, and the
+//! timeseries charts drawn from the same logs.
+
+use crate::common::{assert_ok, fixture, nvcmp};
+
+fn analyze(path: &std::path::Path, extra: &[&str]) -> serde_json::Value {
+    let out = nvcmp()
+        .arg("analyze")
+        .arg(path)
+        .args(["--format", "json"])
+        .args(extra)
+        .output()
+        .unwrap();
+    assert_ok(&out);
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// The mean of an averaged IOPS log's values.
+fn log_mean(rel: &str) -> f64 {
+    let text = std::fs::read_to_string(fixture(rel)).unwrap();
+    let v: Vec<f64> = text
+        .lines()
+        .map(|l| l.split(',').nth(1).unwrap().trim().parse().unwrap())
+        .collect();
+    v.iter().sum::<f64>() / v.len() as f64
+}
+
+#[test]
+fn a_flat_run_is_steady_by_the_snia_rule_and_a_stalling_one_is_not() {
+    let j = analyze(&fixture("snia"), &[]);
+    let w = &j["workloads"][0];
+    let flat = &w["steady_state"]["flat"];
+    assert_eq!(flat["attained"], true);
+    assert_eq!(flat["source"], "snia");
+    assert_eq!(flat["criterion"], "snia");
+    assert!(flat["measured"].as_str().unwrap().starts_with("data "));
+    let (a, b) = (
+        flat["window_start_s"].as_f64().unwrap(),
+        flat["window_end_s"].as_f64().unwrap(),
+    );
+    assert!(b > a && (flat["duration"].as_f64().unwrap() - (b - a)).abs() < 1e-9);
+    // rate_iops=500: the window's mean is the log's, within 2 %.
+    let iops = flat["iops"].as_f64().unwrap();
+    let mean = log_mean("snia/flat/randread-4k_iops.1.log");
+    assert!((iops / mean - 1.0).abs() < 0.02, "{iops} vs {mean}");
+    let stalls = &w["steady_state"]["stalls"];
+    assert_eq!(stalls["attained"], false);
+    assert!(stalls.get("window_start_s").is_none());
+    let notes = w["notes"].to_string();
+    assert!(
+        notes.contains("stalls did not reach steady state"),
+        "{notes}"
+    );
+    assert!(notes.contains("SNIA rule"), "{notes}");
+}
+
+#[test]
+fn steady_only_reports_the_snia_window() {
+    let j = analyze(&fixture("snia"), &["--steady-only"]);
+    let w = &j["workloads"][0];
+    let iops = w["metrics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["metric"] == "iops")
+        .unwrap();
+    assert_eq!(iops["values"]["flat"], w["steady_state"]["flat"]["iops"]);
+}
+
+#[test]
+fn fios_own_verdict_is_never_overridden_by_the_logs() {
+    // fio's steady-state result with another run's logs of the same job
+    // name next to it: the logs are read, fio's verdict stays.
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("psync");
+    std::fs::create_dir(&run).unwrap();
+    std::fs::copy(
+        fixture("steady/psync/randread-4k.json"),
+        run.join("randread-4k.json"),
+    )
+    .unwrap();
+    for log in ["randread-4k_iops.1.log", "randread-4k_bw.1.log"] {
+        std::fs::copy(fixture(&format!("snia/flat/{log}")), run.join(log)).unwrap();
+    }
+    let j = analyze(dir.path(), &[]);
+    let ss = &j["workloads"][0]["steady_state"]["psync"];
+    assert_eq!(ss["source"], "fio");
+    assert_eq!(ss["criterion"], "iops:30%");
+}
+
+#[test]
+fn out_draws_timeseries_charts_where_logs_exist() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = nvcmp()
+        .arg("analyze")
+        .arg(fixture("snia"))
+        .arg("--out")
+        .arg(dir.path())
+        .args(["--smooth", "1"])
+        .output()
+        .unwrap();
+    assert_ok(&out);
+    for m in ["iops", "bw"] {
+        let png = dir
+            .path()
+            .join(format!("charts/timeseries_randread_4k_read_{m}.png"));
+        assert!(png.is_file(), "{}", png.display());
+    }
+    let md = std::fs::read_to_string(dir.path().join("report.md")).unwrap();
+    assert!(md.contains("charts/timeseries_randread_4k_read_iops.png"));
+    let html = std::fs::read_to_string(dir.path().join("report.html")).unwrap();
+    assert!(html.contains("randread 4k: iops over time"));
+    assert!(html.contains("moving average over 1 s"));
+}
+
+#[test]
+fn histogram_and_write_logs_give_percentile_and_data_written_charts() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = nvcmp()
+        .arg("-q")
+        .arg("analyze")
+        .arg(fixture("series/averaged"))
+        .arg(fixture("series/hist"))
+        .arg("--out")
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert_ok(&out);
+    let names: Vec<String> = std::fs::read_dir(dir.path().join("charts"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("timeseries_"))
+        .collect();
+    assert!(
+        names.iter().any(|n| n.ends_with("_clat_percentiles.png")),
+        "{names:?}"
+    );
+    assert!(
+        names
+            .iter()
+            .any(|n| n.contains("_write_") && n.ends_with("_bw_by_data.png")),
+        "{names:?}"
+    );
+}
+
+#[test]
+fn no_logs_no_timeseries_charts_and_bad_round_is_usage() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = nvcmp()
+        .arg("analyze")
+        .arg(fixture("steady"))
+        .arg("--out")
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert_ok(&out);
+    let any = std::fs::read_dir(dir.path().join("charts"))
+        .unwrap()
+        .any(|e| {
+            e.unwrap()
+                .file_name()
+                .to_string_lossy()
+                .starts_with("timeseries_")
+        });
+    assert!(!any);
+    let out = nvcmp()
+        .arg("analyze")
+        .arg(fixture("snia"))
+        .args(["--ss-round", "0"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn check_warns_when_a_side_never_settled_by_its_logs() {
+    let out = nvcmp()
+        .arg("check")
+        .arg("--baseline")
+        .arg(fixture("snia/flat"))
+        .arg("--candidate")
+        .arg(fixture("snia/stalls"))
+        .args(["--threshold", "99"])
+        .output()
+        .unwrap();
+    let err = crate::common::stderr(&out);
+    assert!(err.contains("did not reach steady state"), "{err}");
+}
