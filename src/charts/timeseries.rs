@@ -213,28 +213,28 @@ impl TsChart<'_> {
             let config = *config;
             match self.measure {
                 Measure::Over(kind) => {
-                    for s in self.series(run, kind, None, width) {
+                    for (i, s) in self.series(run, kind, None, width).iter().enumerate() {
                         let points = s.iter().map(|p| (secs(p), p.value)).collect();
                         out.push(Trace {
                             config,
-                            stroke: Stroke::Solid,
-                            tag: None,
+                            stroke: job_stroke(i),
+                            tag: self.job_tag(i),
                             points,
                         });
                     }
                 }
                 Measure::ByData => {
-                    for s in self.series(run, Kind::Bw, None, width) {
-                        let gib = bucket::cumulative_bytes(&s, width);
+                    for (i, s) in self.series(run, Kind::Bw, None, width).iter().enumerate() {
+                        let gib = bucket::cumulative_bytes(s, width);
                         let points = gib
                             .iter()
-                            .zip(&s)
+                            .zip(s)
                             .map(|(b, p)| (b / (1u64 << 30) as f64, p.value))
                             .collect();
                         out.push(Trace {
                             config,
-                            stroke: Stroke::Solid,
-                            tag: None,
+                            stroke: job_stroke(i),
+                            tag: self.job_tag(i),
                             points,
                         });
                     }
@@ -243,6 +243,12 @@ impl TsChart<'_> {
             }
         }
         out
+    }
+
+    /// With `--per-job`, lines of one config share its colour: each is
+    /// named at its end (`job 2`: the job's clone in log order).
+    fn job_tag(&self, i: usize) -> Option<String> {
+        self.opts.per_job.then(|| format!("job {}", i + 1))
     }
 
     /// p50 solid, higher percentiles dashed, each named at its end.
@@ -353,7 +359,7 @@ impl TsChart<'_> {
     /// How the lines were made from the logs, in one line.
     fn subtitle(&self, width_ms: u64, shaded: bool) -> String {
         let how = match (self.opts.per_job, self.measure) {
-            (true, _) => "a line per job",
+            (true, _) => "a line per job (the first solid, others dashed)",
             (false, Measure::Over(Kind::Bw | Kind::Iops) | Measure::ByData) => "jobs summed",
             (false, _) => "jobs averaged",
         };
@@ -393,6 +399,16 @@ impl TsChart<'_> {
             }
         }
         !plot.bands.is_empty()
+    }
+}
+
+/// Clones of one config share its colour: the first solid, the others
+/// dashed, so two that run close stay told apart where labels would clash.
+fn job_stroke(i: usize) -> Stroke {
+    if i == 0 {
+        Stroke::Solid
+    } else {
+        Stroke::Dashed
     }
 }
 

@@ -186,3 +186,24 @@ fn check_warns_when_a_side_never_settled_by_its_logs() {
     let err = crate::common::stderr(&out);
     assert!(err.contains("did not reach steady state"), "{err}");
 }
+
+#[test]
+fn per_job_draws_each_clone() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = nvcmp()
+        .arg("-q")
+        .arg("analyze")
+        .arg(fixture("series/averaged"))
+        .arg("--out")
+        .arg(dir.path())
+        .args(["--per-job", "--chart-format", "svg"])
+        .output()
+        .unwrap();
+    assert_ok(&out);
+    let svg = std::fs::read_to_string(
+        dir.path()
+            .join("charts/timeseries_randrw70_4k_read_iops.svg"),
+    )
+    .unwrap();
+    assert!(svg.contains("a line per job"));
+}
