@@ -14,7 +14,7 @@ use super::axis::linear_ticks;
 use super::figure::{Body, Figure};
 use super::frame::Frame;
 use super::lines::{Line, LinePlot, MarkShape, Marker, PointLabel, Range, Stroke};
-use super::{ChartFormat, ChartOptions, font, load, names, palette, scale};
+use super::{ChartOptions, load, names, palette, scale};
 use crate::compare::Metric;
 use crate::format;
 use crate::history::show::{Report, SeriesReport};
@@ -207,11 +207,7 @@ pub(crate) fn render_all(
     dir: &Path,
     opts: &ChartOptions,
 ) -> anyhow::Result<Vec<PathBuf>> {
-    super::check_size(opts)?;
-    font::register()?;
-    let out = dir.join("charts");
-    std::fs::create_dir_all(&out)
-        .with_context(|| format!("cannot create chart folder {}", out.display()))?;
+    let out = super::chart_dir(dir, opts)?;
     let charts = plan(report);
     let stems = names::unique(charts.iter().map(|c| c.stem()).collect());
     charts
@@ -227,24 +223,5 @@ pub(crate) fn render_all(
 }
 
 fn draw(chart: &HistoryChart, path: &Path, opts: &ChartOptions) -> anyhow::Result<()> {
-    let size = (opts.width, opts.height);
-    match opts.format {
-        ChartFormat::Png => {
-            let root = BitMapBackend::new(path, size).into_drawing_area();
-            root.fill(&WHITE)?;
-            chart.figure().draw(&root)?;
-            root.present()?;
-        }
-        ChartFormat::Svg => {
-            let mut svg = String::new();
-            {
-                let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
-                root.fill(&WHITE)?;
-                chart.figure().draw(&root)?;
-                root.present()?;
-            }
-            std::fs::write(path, font::embed_in_svg(&svg))?;
-        }
-    }
-    Ok(())
+    super::write_figure(&|| chart.figure(), path, opts)
 }

@@ -198,11 +198,7 @@ fn prepare(
     dir: &Path,
     opts: &ChartOptions,
 ) -> anyhow::Result<(PathBuf, Vec<Chart>, Vec<String>)> {
-    check_size(opts)?;
-    font::register()?;
-    let out = dir.join("charts");
-    std::fs::create_dir_all(&out)
-        .with_context(|| format!("cannot create chart folder {}", out.display()))?;
+    let out = chart_dir(dir, opts)?;
     let charts = plan(cmp);
     let stems = names::unique(charts.iter().map(|c| c.stem(cmp)).collect());
     Ok((out, charts, stems))
@@ -308,33 +304,63 @@ fn render_one(
     path: &Path,
     opts: &ChartOptions,
 ) -> anyhow::Result<()> {
-    let size = (opts.width, opts.height);
-    match opts.format {
-        ChartFormat::Png => {
-            let root = BitMapBackend::new(path, size).into_drawing_area();
-            root.fill(&WHITE)?;
-            chart.figure(cmp).draw(&root)?;
-            root.present()?;
-        }
-        ChartFormat::Svg => std::fs::write(path, font::embed_in_svg(&svg_of(chart, cmp, size)?))?,
-    }
-    Ok(())
+    write_figure(&|| chart.figure(cmp), path, opts)
 }
 
 /// One chart as SVG text, with a hover target per bar, point and legend
 /// entry appended (see [`hotspot`]).
 fn svg_of(chart: &Chart, cmp: &Comparison, size: (u32, u32)) -> anyhow::Result<String> {
+    figure_svg(&|| chart.figure(cmp), size)
+}
+
+/// Checks the size, loads the font and makes `dir/charts/`: what every
+/// chart family does before drawing.
+pub(crate) fn chart_dir(dir: &Path, opts: &ChartOptions) -> anyhow::Result<PathBuf> {
+    check_size(opts)?;
+    font::register()?;
+    let out = dir.join("charts");
+    std::fs::create_dir_all(&out)
+        .with_context(|| format!("cannot create chart folder {}", out.display()))?;
+    Ok(out)
+}
+
+/// A figure as SVG text with the hover targets its drawing recorded
+/// appended: every chart family (comparison, history, time series) draws
+/// through here and [`write_figure`].
+pub(crate) fn figure_svg(
+    make: &dyn Fn() -> figure::Figure,
+    size: (u32, u32),
+) -> anyhow::Result<String> {
     let (drawn, spots) = hotspot::collect(|| -> anyhow::Result<String> {
         let mut svg = String::new();
         {
             let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
             root.fill(&WHITE)?;
-            chart.figure(cmp).draw(&root)?;
+            make().draw(&root)?;
             root.present()?;
         }
         Ok(svg)
     });
     Ok(hotspot::overlay(&drawn?, &spots))
+}
+
+/// A figure written to `path` as PNG, or as SVG with the font embedded.
+pub(crate) fn write_figure(
+    make: &dyn Fn() -> figure::Figure,
+    path: &Path,
+    opts: &ChartOptions,
+) -> anyhow::Result<()> {
+    let size = (opts.width, opts.height);
+    match opts.format {
+        ChartFormat::Png => {
+            let root = BitMapBackend::new(path, size).into_drawing_area();
+            root.fill(&WHITE)?;
+            make().draw(&root)?;
+            root.present()?;
+        }
+        ChartFormat::Svg => std::fs::write(path, font::embed_in_svg(&figure_svg(make, size)?))?,
+    }
+    Ok(())
 }
 
 /// The `@font-face` rules the SVG charts' text asks for: a page inlining

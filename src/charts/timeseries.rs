@@ -20,7 +20,7 @@ use super::axis::linear_ticks;
 use super::figure::Figure;
 use super::frame::Frame;
 use super::lines::{Band, Line, LinePlot, PointLabel, Range, Stroke};
-use super::{ChartFormat, ChartOptions, font, footer, hotspot, load, names, palette};
+use super::{ChartOptions, font, footer, load, names, palette};
 use crate::compare::logs::RunLogs;
 use crate::compare::{Comparison, Metric, Workload};
 use crate::format;
@@ -432,11 +432,7 @@ pub(crate) fn render_all(
     opts: &ChartOptions,
     ts: TimeseriesOptions,
 ) -> anyhow::Result<Vec<PathBuf>> {
-    super::check_size(opts)?;
-    font::register()?;
-    let out = dir.join("charts");
-    std::fs::create_dir_all(&out)
-        .with_context(|| format!("cannot create chart folder {}", out.display()))?;
+    let out = super::chart_dir(dir, opts)?;
     let charts = plan(cmp, runs, ts);
     let stems = names::unique(charts.iter().map(|c| c.stem(cmp)).collect());
     charts
@@ -468,29 +464,9 @@ pub(crate) fn svg_all(
 }
 
 fn svg_text(chart: &TsChart, cmp: &Comparison, size: (u32, u32)) -> anyhow::Result<String> {
-    let (drawn, spots) = hotspot::collect(|| -> anyhow::Result<String> {
-        let mut svg = String::new();
-        {
-            let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
-            root.fill(&WHITE)?;
-            chart.figure(cmp).draw(&root)?;
-            root.present()?;
-        }
-        Ok(svg)
-    });
-    Ok(hotspot::overlay(&drawn?, &spots))
+    super::figure_svg(&|| chart.figure(cmp), size)
 }
 
 fn draw(chart: &TsChart, cmp: &Comparison, path: &Path, opts: &ChartOptions) -> anyhow::Result<()> {
-    let size = (opts.width, opts.height);
-    match opts.format {
-        ChartFormat::Png => {
-            let root = BitMapBackend::new(path, size).into_drawing_area();
-            root.fill(&WHITE)?;
-            chart.figure(cmp).draw(&root)?;
-            root.present()?;
-        }
-        ChartFormat::Svg => std::fs::write(path, font::embed_in_svg(&svg_text(chart, cmp, size)?))?,
-    }
-    Ok(())
+    super::write_figure(&|| chart.figure(cmp), path, opts)
 }

@@ -66,3 +66,27 @@ pub fn counts(v: &serde_json::Value, field: &str) -> Vec<u64> {
 pub fn words(line: &str) -> Vec<&str> {
     line.split_whitespace().collect()
 }
+
+/// `nvcmp analyze PATH --format json EXTRA...`, parsed, once it exited 0.
+pub fn analyze_json(path: &std::path::Path, extra: &[&str]) -> serde_json::Value {
+    let out = nvcmp()
+        .arg("analyze")
+        .arg(path)
+        .args(["--format", "json"])
+        .args(extra)
+        .output()
+        .unwrap();
+    assert_ok(&out);
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// The result of `metric` (`iops`, `bw_bytes_per_s`, ...) in a workload of
+/// `analyze --format json`.
+pub fn metric_of<'a>(workload: &'a serde_json::Value, metric: &str) -> &'a serde_json::Value {
+    workload["metrics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["metric"] == metric)
+        .unwrap_or_else(|| panic!("no {metric} in {workload}"))
+}

@@ -1,18 +1,10 @@
 //! Steady state judged from fio's logs by the SNIA rule, and the
 //! timeseries charts drawn from the same logs.
 
-use crate::common::{assert_ok, fixture, nvcmp};
+use crate::common::{analyze_json, assert_ok, fixture, metric_of, nvcmp};
 
 fn analyze(path: &std::path::Path, extra: &[&str]) -> serde_json::Value {
-    let out = nvcmp()
-        .arg("analyze")
-        .arg(path)
-        .args(["--format", "json"])
-        .args(extra)
-        .output()
-        .unwrap();
-    assert_ok(&out);
-    serde_json::from_slice(&out.stdout).unwrap()
+    analyze_json(path, extra)
 }
 
 /// The mean of an averaged IOPS log's values.
@@ -58,12 +50,7 @@ fn a_flat_run_is_steady_by_the_snia_rule_and_a_stalling_one_is_not() {
 fn steady_only_reports_the_snia_window() {
     let j = analyze(&fixture("snia"), &["--steady-only"]);
     let w = &j["workloads"][0];
-    let iops = w["metrics"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|m| m["metric"] == "iops")
-        .unwrap();
+    let iops = metric_of(w, "iops");
     assert_eq!(iops["values"]["flat"], w["steady_state"]["flat"]["iops"]);
 }
 

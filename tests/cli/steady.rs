@@ -1,17 +1,9 @@
 //! fio's steady-state verdicts: read, compared, gated.
 
-use crate::common::{assert_ok, fixture, nvcmp, strs};
+use crate::common::{analyze_json, fixture, nvcmp, strs};
 
 fn analyze(extra: &[&str]) -> serde_json::Value {
-    let out = nvcmp()
-        .arg("analyze")
-        .arg(fixture("steady"))
-        .args(["--format", "json"])
-        .args(extra)
-        .output()
-        .unwrap();
-    assert_ok(&out);
-    serde_json::from_slice(&out.stdout).unwrap()
+    analyze_json(&fixture("steady"), extra)
 }
 
 /// fio's own `steadystate` object of a fixture.

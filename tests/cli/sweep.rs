@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use crate::common::{assert_ok, counts, fixture, nvcmp, stderr, strs};
+use crate::common::{assert_ok, counts, fixture, metric_of, nvcmp, stderr, strs};
 
 fn analyze_json(args: &[&str]) -> Value {
     let o = nvcmp()
@@ -212,12 +212,7 @@ fn a_harness_grid_lines_up_with_fios_point_by_point() {
     let ws = j["workloads"].as_array().unwrap();
     assert_eq!(ws.len(), 6);
     for w in ws {
-        let iops = w["metrics"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|m| m["metric"] == "iops")
-            .unwrap();
+        let iops = metric_of(w, "iops");
         assert!(
             iops["values"]
                 .as_object()
