@@ -169,15 +169,19 @@ pub fn rank(mut all: Vec<Finding>) -> Vec<Finding> {
 pub fn select(all: Vec<Finding>, n: usize) -> (Vec<Finding>, Vec<Finding>) {
     let ranked = rank(all);
     let key = key(&ranked, n);
-    let is_implied = |f: &Finding| ranked.iter().any(|s| !std::ptr::eq(f, s) && implied(f, s));
     let (mut rest, mut weak): (Vec<&Finding>, Vec<&Finding>) = ranked
         .iter()
         .filter(|f| !key.contains(f))
-        .partition(|f| !is_implied(f));
+        .partition(|f| !implied_in(f, &ranked));
     let mut ordered: Vec<Finding> = key.clone();
     ordered.extend(rest.drain(..).cloned());
     ordered.extend(weak.drain(..).cloned());
     (key, ordered)
+}
+
+/// True when another finding of `all` already says what `f` says.
+fn implied_in(f: &Finding, all: &[Finding]) -> bool {
+    all.iter().any(|s| !std::ptr::eq(f, s) && implied(f, s))
 }
 
 /// True when `weak` says nothing `strong` does not already say. "Stronger"
@@ -223,7 +227,7 @@ pub fn key(ranked: &[Finding], n: usize) -> Vec<Finding> {
     let candidates: Vec<&Finding> = ranked
         .iter()
         .filter(|f| f.score > 0.0)
-        .filter(|f| !ranked.iter().any(|s| !std::ptr::eq(*f, s) && implied(f, s)))
+        .filter(|f| !implied_in(f, ranked))
         .collect();
     let mut picked: Vec<&Finding> = Vec::new();
     while picked.len() < n {
