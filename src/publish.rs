@@ -50,10 +50,11 @@ pub fn publish(cmp: &Comparison, rows: &[Row], dir: &Path, opts: &Options) -> an
         .with_context(|| format!("--out {}: cannot create the folder", dir.display()))?;
     let charts = match &opts.charts {
         Some(c) => {
-            let mut charts = report_charts(cmp, dir, c)?;
+            let as_uris = opts.html_template.is_some();
+            let mut charts = report_charts(cmp, dir, c, as_uris)?;
             if let Some(series) = &opts.series {
                 let runs = crate::compare::logs::join(series, rows);
-                add_timeseries(&mut charts, cmp, &runs, dir, c, opts.timeseries)?;
+                add_timeseries(&mut charts, cmp, &runs, dir, c, opts.timeseries, as_uris)?;
             }
             charts
         }
@@ -84,35 +85,44 @@ pub fn publish(cmp: &Comparison, rows: &[Row], dir: &Path, opts: &Options) -> an
 }
 
 /// Draws the charts to DIR/charts/ and once more as SVG for report.html.
+/// Draws the charts to DIR/charts/ and once more as SVG for report.html.
 fn report_charts(
     cmp: &Comparison,
     dir: &Path,
     opts: &ChartOptions,
+    as_uris: bool,
 ) -> anyhow::Result<ReportCharts> {
+    let mut charts = ReportCharts::default();
     let files = charts::render_all(cmp, dir, opts)?;
-    let linked = files
-        .iter()
-        .map(|p| {
-            p.strip_prefix(dir)
-                .unwrap_or(p)
-                .to_string_lossy()
-                .replace('\\', "/")
-        })
-        .collect();
-    let svg_opts = ChartOptions {
+    let svgs = charts::svg_all(cmp, &as_svg(opts))?;
+    charts.add(dir, &files, svgs, as_uris);
+    Ok(charts)
+}
+
+fn as_svg(opts: &ChartOptions) -> ChartOptions {
+    ChartOptions {
         format: charts::ChartFormat::Svg,
         ..*opts
-    };
-    let svgs = charts::svg_all(cmp, &svg_opts)?;
-    let embedded = svgs
-        .iter()
-        .map(|s| html::data_uri("image/svg+xml", s.as_bytes()))
-        .collect();
-    Ok(ReportCharts {
-        linked,
-        svgs,
-        embedded,
-    })
+    }
+}
+
+impl ReportCharts {
+    /// Charts drawn to `files` under DIR and the same as SVG text.
+    /// `as_uris`: a user's HTML template may use `<img>`; the built-in one
+    /// inlines the SVGs, so base64 copies are made only for a user's.
+    fn add(&mut self, dir: &Path, files: &[std::path::PathBuf], svgs: Vec<String>, as_uris: bool) {
+        for p in files {
+            let rel = p.strip_prefix(dir).unwrap_or(p);
+            self.linked.push(rel.to_string_lossy().replace('\\', "/"));
+        }
+        if as_uris {
+            let uris = svgs
+                .iter()
+                .map(|s| html::data_uri("image/svg+xml", s.as_bytes()));
+            self.embedded.extend(uris);
+        }
+        self.svgs.extend(svgs);
+    }
 }
 
 /// Draws the timeseries charts after the others, in both reports.
@@ -123,21 +133,11 @@ fn add_timeseries(
     dir: &Path,
     opts: &ChartOptions,
     ts: charts::TimeseriesOptions,
+    as_uris: bool,
 ) -> anyhow::Result<()> {
-    for p in charts::render_timeseries(cmp, runs, dir, opts, ts)? {
-        let rel = p.strip_prefix(dir).unwrap_or(&p);
-        charts.linked.push(rel.to_string_lossy().replace('\\', "/"));
-    }
-    let svg_opts = ChartOptions {
-        format: charts::ChartFormat::Svg,
-        ..*opts
-    };
-    for svg in charts::svg_timeseries(cmp, runs, &svg_opts, ts)? {
-        charts
-            .embedded
-            .push(html::data_uri("image/svg+xml", svg.as_bytes()));
-        charts.svgs.push(svg);
-    }
+    let files = charts::render_timeseries(cmp, runs, dir, opts, ts)?;
+    let svgs = charts::svg_timeseries(cmp, runs, &as_svg(opts), ts)?;
+    charts.add(dir, &files, svgs, as_uris);
     Ok(())
 }
 
