@@ -192,10 +192,10 @@ fn runs_note(s: &SeriesReport) -> String {
         (Some(a), Some(b)) => format!(
             "{} runs, from {} ({}) to {} ({}).",
             s.runs.len(),
-            a.run,
-            a.time,
-            b.run,
-            b.time
+            a.run.id,
+            a.run.time,
+            b.run.id,
+            b.run.time
         ),
         _ => String::new(),
     }

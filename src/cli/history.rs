@@ -12,7 +12,7 @@ use crate::check::input;
 use crate::check::threshold::metric_by_name;
 use crate::compare::Metric;
 use crate::history::render::{self, GateFormat, ShowFormat};
-use crate::history::{changepoint, gate, series, show, store, time};
+use crate::history::{changepoint, compact, gate, series, show, store, time};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -26,12 +26,23 @@ pub enum HistoryCommand {
     Add(AddArgs),
     /// Series over the runs and their change points; tables, JSON, charts.
     Show(ShowArgs),
+    /// Merge the history's parts now (`add` does it as it goes; a history made
+    /// before merging existed, or an interrupted merge, needs this once).
+    Compact(CompactArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct CompactArgs {
+    /// The history directory.
+    #[arg(long, value_name = "DIR", required = true)]
+    pub history: PathBuf,
 }
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = "\
-The history is a directory of parquet parts, one per run (created when missing); DuckDB, \
-Spark or pandas read it as `history/*.parquet`. A run id already there exits 2 and changes \
+The history is a directory of parquet parts (created when missing): each add writes one, and \
+every 16 parts of a size merge into one, up to 4,096 runs a part. DuckDB, Spark or pandas read \
+it as `history/*.parquet`. A run id already there exits 2 and changes \
 nothing, unless --replace.
 
 Examples:
@@ -109,7 +120,17 @@ pub fn run(args: Args, global: Global) -> anyhow::Result<u8> {
     match args.command {
         HistoryCommand::Add(a) => add(a, global),
         HistoryCommand::Show(a) => show_cmd(a, global),
+        HistoryCommand::Compact(a) => compact_cmd(a, global),
     }
+}
+
+fn compact_cmd(args: CompactArgs, global: Global) -> anyhow::Result<u8> {
+    let parts = compact::compact(&args.history, &compact::Policy::default())
+        .map_err(|e| CliError::usage(format!("--history: {e}")))?;
+    if !global.quiet {
+        eprintln!("{}: {} parts", args.history.display(), parts.len());
+    }
+    Ok(exit::OK)
 }
 
 fn add(args: AddArgs, global: Global) -> anyhow::Result<u8> {
@@ -215,25 +236,34 @@ fn show_options(args: &ShowArgs) -> Result<show::ShowOptions, CliError> {
 fn read_history(dir: &Path) -> anyhow::Result<Vec<store::StoredRun>> {
     let runs = store::read(dir).map_err(|e| CliError::usage(format!("--history: {e}")))?;
     if runs.is_empty() {
-        return Err(CliError::usage(format!(
-            "--history {}: no runs yet (add some with `nvcmp history add`)",
-            dir.display()
-        ))
-        .into());
+        return Err(no_runs(dir).into());
     }
     Ok(runs)
 }
 
+fn no_runs(dir: &Path) -> CliError {
+    CliError::usage(format!(
+        "--history {}: no runs yet (add some with `nvcmp history add`)",
+        dir.display()
+    ))
+}
+
 fn show_cmd(args: ShowArgs, global: Global) -> anyhow::Result<u8> {
     let opts = show_options(&args)?;
-    let runs = read_history(&args.history)?;
-    let report = show::show(&runs, &opts);
+    let (runs, series) = series::load(&args.history, &opts.metrics)
+        .map_err(|e| CliError::usage(format!("--history: {e}")))?;
+    if runs == 0 {
+        return Err(no_runs(&args.history).into());
+    }
+    let report = show::report(runs, series, &opts);
     let format = match args.format {
         ShowFormatArg::Term => ShowFormat::Term,
         ShowFormatArg::Json => ShowFormat::Json,
         ShowFormatArg::Md => ShowFormat::Md,
     };
-    let mut stdout = std::io::stdout().lock();
+    // Buffered: a long history's JSON is millions of lines, and a locked
+    // stdout writes each line by itself.
+    let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
     render::show(&report, format, &mut stdout)?;
     stdout.flush()?;
     if let Some(out) = &args.out {

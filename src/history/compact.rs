@@ -84,6 +84,7 @@ impl Policy {
 /// before merging existed is merged too), and removes parts an
 /// interrupted merge left. Returns the parts left, in order.
 pub fn compact(dir: &Path, policy: &Policy) -> Result<Vec<Part>, StoreError> {
+    store::check_dir(dir)?;
     let layout = store::layout(dir)?;
     retire(&layout.stale)?;
     let mut parts: Vec<Part> = Vec::new();

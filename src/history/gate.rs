@@ -341,8 +341,8 @@ fn judge_series(s: &Series, cand: &Measured, opts: &GateOptions) -> GateFinding 
         Against::Window => (window.map(|w| w.mean), None, false),
         Against::Best => best(s).map_or((None, None, true), |(v, r)| (Some(v), Some(r), true)),
         Against::Run(id) => {
-            let p = s.points.iter().find(|p| p.run == *id);
-            (p.map(|p| p.value), p.map(|p| p.run.clone()), true)
+            let p = s.points.iter().find(|p| p.run.id == *id);
+            (p.map(|p| p.value), p.map(|p| p.run.id.clone()), true)
         }
     };
     let c = cand.values.mean;
@@ -382,8 +382,8 @@ fn judge_series(s: &Series, cand: &Measured, opts: &GateOptions) -> GateFinding 
             .and_then(|seg| prediction_p(seg, seg.mean, false, c))
             .is_some_and(|p| p < opts.detector.alpha);
     f.latest_change_point = latest.map(|cp| LatestChange {
-        run: s.points[cp.index].run.clone(),
-        commit: s.points[cp.index].commit.clone(),
+        run: s.points[cp.index].run.id.clone(),
+        commit: s.points[cp.index].run.commit.clone(),
         change_pct: cp.change_pct,
     });
     f
@@ -402,7 +402,7 @@ fn best(s: &Series) -> Option<(f64, String)> {
                 o.reverse()
             }
         })
-        .map(|p| (p.value, p.run.clone()))
+        .map(|p| (p.value, p.run.id.clone()))
 }
 
 /// Two-sided p of `c` against `reference` with the window's spread: a new

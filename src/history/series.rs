@@ -5,10 +5,13 @@
 //! them out of winners.
 
 use std::collections::HashMap;
+use std::path::Path;
+use std::sync::Arc;
 
+use rayon::prelude::*;
 use serde::Serialize;
 
-use super::store::StoredRun;
+use super::store::{self, RunMeta, StoreError, StoredRun};
 use crate::compare::stats::Summary;
 use crate::compare::workload::{self, WorkloadKey};
 use crate::compare::{LoadPoint, Metric};
@@ -111,14 +114,27 @@ pub fn measure(rows: &[Row], metrics: &[Metric]) -> Vec<Measured> {
     out
 }
 
-/// One run's value in a series.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// One run's value in a series. The run's id, commit and time are
+/// shared by every series of the run, not copied into each point: a
+/// history of 100,000 runs has millions of points.
+#[derive(Debug, Clone, PartialEq)]
 pub struct Point {
-    pub run: String,
-    pub commit: Option<String>,
-    pub time: String,
+    pub run: Arc<RunMeta>,
     /// Base units (ops/s, bytes/s, ns, %).
     pub value: f64,
+}
+
+/// `{"run", "commit", "time", "value"}`, as CONTRACT.md has it.
+impl Serialize for Point {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut st = s.serialize_struct("Point", 4)?;
+        st.serialize_field("run", &self.run.id)?;
+        st.serialize_field("commit", &self.run.commit)?;
+        st.serialize_field("time", &self.run.time)?;
+        st.serialize_field("value", &self.value)?;
+        st.end()
+    }
 }
 
 /// A series over the runs of a history, in run order.
@@ -137,41 +153,125 @@ impl Series {
 /// The series of a history: every key any run has, each with the runs
 /// that measured it, in the order of [`measure`] over the runs.
 pub fn build(runs: &[StoredRun], metrics: &[Metric]) -> Vec<Series> {
-    let mut index: HashMap<SeriesKey, usize> = HashMap::new();
-    let mut out: Vec<Series> = Vec::new();
+    let mut b = Builder::new(metrics);
     for run in runs {
-        for m in measure(&run.rows, metrics) {
-            let point = Point {
-                run: run.meta.id.clone(),
-                commit: run.meta.commit.clone(),
-                time: run.meta.time.clone(),
-                value: m.values.mean,
-            };
-            let i = *index.entry(m.key.clone()).or_insert_with(|| {
-                out.push(Series {
-                    key: m.key.clone(),
-                    points: Vec::new(),
-                });
-                out.len() - 1
-            });
-            out[i].points.push(point);
+        b.push(Arc::new(run.meta.clone()), measure(&run.rows, metrics));
+    }
+    b.finish()
+}
+
+/// The dataset columns [`measure`] reads: grouping (file, label, shape,
+/// load point, hosts, client aggregates), errors, and the metrics with
+/// what combining jobs weighs them by.
+pub const COLUMNS: &[&str] = &[
+    "source",
+    "label",
+    "host",
+    "aggregate",
+    "rw",
+    "direction",
+    "bs_bytes",
+    "rwmixread",
+    "iodepth",
+    "numjobs",
+    "error",
+    "runtime_ms",
+    "io_bytes",
+    "bw_bytes_per_s",
+    "iops",
+    "lat_mean_ns",
+    "clat_mean_ns",
+    "clat_p99_ns",
+    "usr_cpu_pct",
+    "sys_cpu_pct",
+    "system_cpu_pct",
+];
+
+/// [`build`] over the history in `dir`, read a batch of runs at a time
+/// and only in [`COLUMNS`], so memory holds the series' values, not the
+/// history's rows. Returns the runs read and the series.
+pub fn load(dir: &Path, metrics: &[Metric]) -> Result<(usize, Vec<Series>), StoreError> {
+    let mut b = Builder::new(metrics);
+    let runs = store::scan(dir, Some(COLUMNS), |batch| {
+        let measured: Vec<Vec<Measured>> = batch
+            .par_iter()
+            .map(|r| measure(&r.rows, metrics))
+            .collect();
+        for (run, m) in batch.into_iter().zip(measured) {
+            b.push(Arc::new(run.meta), m);
+        }
+    })?;
+    Ok((runs, b.finish()))
+}
+
+/// Series grown one run at a time.
+struct Builder<'a> {
+    metrics: &'a [Metric],
+    index: HashMap<SeriesKey, usize>,
+    /// The series the previous run's values went to, in its order: runs
+    /// of a CI job measure the same things in the same order, and a key
+    /// compared is cheaper than a key hashed.
+    last: Vec<usize>,
+    out: Vec<Series>,
+}
+
+impl<'a> Builder<'a> {
+    fn new(metrics: &'a [Metric]) -> Self {
+        Builder {
+            metrics,
+            index: HashMap::new(),
+            last: Vec::new(),
+            out: Vec::new(),
         }
     }
-    let config_rank = first_seen_configs(&out);
-    let metric_rank = |m: Metric| metrics.iter().position(|x| *x == m);
-    out.sort_by(|a, b| {
-        (
-            &a.key.workload,
-            config_rank[&a.key.config],
-            metric_rank(a.key.metric),
-        )
-            .cmp(&(
-                &b.key.workload,
-                config_rank[&b.key.config],
-                metric_rank(b.key.metric),
-            ))
-    });
-    out
+
+    fn push(&mut self, run: Arc<RunMeta>, measured: Vec<Measured>) {
+        let mut seen = Vec::with_capacity(measured.len());
+        for (j, m) in measured.into_iter().enumerate() {
+            let i = match self.last.get(j) {
+                Some(&i) if self.out[i].key == m.key => i,
+                _ => self.series_of(m.key),
+            };
+            self.out[i].points.push(Point {
+                run: run.clone(),
+                value: m.values.mean,
+            });
+            seen.push(i);
+        }
+        self.last = seen;
+    }
+
+    fn series_of(&mut self, key: SeriesKey) -> usize {
+        if let Some(&i) = self.index.get(&key) {
+            return i;
+        }
+        self.out.push(Series {
+            key: key.clone(),
+            points: Vec::new(),
+        });
+        self.index.insert(key, self.out.len() - 1);
+        self.out.len() - 1
+    }
+
+    /// Workloads in order, then configs as first seen, then metrics' order.
+    fn finish(self) -> Vec<Series> {
+        let mut out = self.out;
+        let config_rank = first_seen_configs(&out);
+        let metric_rank = |m: Metric| self.metrics.iter().position(|x| *x == m);
+        out.sort_by(|a, b| {
+            (
+                &a.key.workload,
+                config_rank[&a.key.config],
+                metric_rank(a.key.metric),
+            )
+                .cmp(&(
+                    &b.key.workload,
+                    config_rank[&b.key.config],
+                    metric_rank(b.key.metric),
+                ))
+        });
+        out
+    }
 }
 
 fn first_seen_configs(series: &[Series]) -> HashMap<String, usize> {

@@ -99,7 +99,8 @@ pub struct Part {
 }
 
 impl Part {
-    pub(crate) fn file_name(first: u64, last: u64) -> String {
+    /// The name of the part holding runs `first..=last`.
+    pub fn file_name(first: u64, last: u64) -> String {
         if first == last {
             format!("part-{first:08}.parquet")
         } else {
@@ -160,7 +161,7 @@ pub fn layout(dir: &Path) -> Result<Layout, StoreError> {
     Ok(out)
 }
 
-fn check_dir(dir: &Path) -> Result<(), StoreError> {
+pub(crate) fn check_dir(dir: &Path) -> Result<(), StoreError> {
     if dir.is_file() {
         return Err(StoreError::NotADirectory(dir.to_path_buf()));
     }
@@ -420,7 +421,8 @@ fn link_new(dir: &Path, tmp: &Path, mut seq: u64) -> Result<u64, StoreError> {
 
 /// Writes `runs` as one parquet file at `path` and syncs it; every row
 /// carries its run's id, commit, time and number.
-pub(crate) fn write_runs(path: &Path, runs: Vec<StoredRun>) -> Result<(), StoreError> {
+#[doc(hidden)]
+pub fn write_runs(path: &Path, runs: Vec<StoredRun>) -> Result<(), StoreError> {
     let mut df = frame_of(runs).map_err(|source| StoreError::Part {
         path: path.to_path_buf(),
         source,
