@@ -91,7 +91,7 @@ pub struct ShowArgs {
     /// Output on stdout.
     #[arg(long, value_enum, default_value = "term")]
     pub format: ShowFormatArg,
-    /// Also write history.md, history.json and charts/history_*.png here.
+    /// Also write history.md, history.json, history.html and charts/history_*.png here.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// Significance level of a change point.
@@ -114,6 +114,8 @@ pub enum ShowFormatArg {
     Term,
     Json,
     Md,
+    /// One self-contained page: change points, series, charts inline as SVG.
+    Html,
 }
 
 pub fn run(args: Args, global: Global) -> anyhow::Result<u8> {
@@ -256,20 +258,30 @@ fn show_cmd(args: ShowArgs, global: Global) -> anyhow::Result<u8> {
         return Err(no_runs(&args.history).into());
     }
     let report = show::report(runs, series, &opts);
-    let format = match args.format {
-        ShowFormatArg::Term => ShowFormat::Term,
-        ShowFormatArg::Json => ShowFormat::Json,
-        ShowFormatArg::Md => ShowFormat::Md,
-    };
     // Buffered: a long history's JSON is millions of lines, and a locked
     // stdout writes each line by itself.
     let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
-    render::show(&report, format, &mut stdout)?;
+    match args.format {
+        ShowFormatArg::Term => render::show(&report, ShowFormat::Term, &mut stdout)?,
+        ShowFormatArg::Json => render::show(&report, ShowFormat::Json, &mut stdout)?,
+        ShowFormatArg::Md => render::show(&report, ShowFormat::Md, &mut stdout)?,
+        ShowFormatArg::Html => html_page(&report, &mut stdout)?,
+    }
     stdout.flush()?;
     if let Some(out) = &args.out {
         write_out(&report, out, global)?;
     }
     Ok(exit::OK)
+}
+
+/// history.html: the charts drawn as SVG into the page.
+fn html_page(report: &show::Report, w: &mut dyn Write) -> anyhow::Result<()> {
+    let svg = crate::charts::ChartOptions {
+        format: crate::charts::ChartFormat::Svg,
+        ..Default::default()
+    };
+    let charts = crate::charts::svg_history(report, &svg)?;
+    render::show_html(report, &charts, crate::charts::svg_font_css(), w)
 }
 
 fn write_out(report: &show::Report, out: &Path, global: Global) -> anyhow::Result<()> {
@@ -284,11 +296,15 @@ fn write_out(report: &show::Report, out: &Path, global: Global) -> anyhow::Resul
         let path = out.join(name);
         std::fs::write(&path, buf).with_context(|| format!("cannot write {}", path.display()))?;
     }
+    let page = out.join("history.html");
+    let mut buf = Vec::new();
+    html_page(report, &mut buf)?;
+    std::fs::write(&page, buf).with_context(|| format!("cannot write {}", page.display()))?;
     let charts =
         crate::charts::render_history(report, out, &crate::charts::ChartOptions::default())?;
     if !global.quiet {
         eprintln!(
-            "wrote history.md, history.json and {} charts to {}",
+            "wrote history.md, history.json, history.html and {} charts to {}",
             charts.len(),
             out.display()
         );
