@@ -8,8 +8,6 @@
 
 use std::path::PathBuf;
 
-use rayon::prelude::*;
-
 use nvcmp::history::compact::Policy;
 use nvcmp::history::store::{self, Part, RunMeta, StoredRun};
 use nvcmp::history::{synth, time};
@@ -24,7 +22,9 @@ fn main() -> anyhow::Result<()> {
     let step_at = runs * 3 / 5;
     let layout = Policy::default().layout(runs);
     let t = std::time::Instant::now();
-    layout.par_iter().try_for_each(|&(first, last)| {
+    // One part after the other: polars writes each with its own threads,
+    // and a rayon worker waiting for them would start another part meanwhile.
+    layout.iter().try_for_each(|&(first, last)| {
         let runs = (first..=last).map(|seq| StoredRun {
             meta: RunMeta {
                 id: format!("run-{seq:06}"),

@@ -25,7 +25,8 @@ pub enum ShowFormat {
 pub fn show(report: &Report, format: ShowFormat, w: &mut dyn Write) -> anyhow::Result<()> {
     match format {
         ShowFormat::Json => {
-            serde_json::to_writer_pretty(&mut *w, report)?;
+            let mut ser = serde_json::Serializer::with_formatter(&mut *w, PointPerLine::default());
+            report.serialize(&mut ser)?;
             writeln!(w)?;
         }
         ShowFormat::Term => {
@@ -39,6 +40,105 @@ pub fn show(report: &Report, format: ShowFormat, w: &mut dyn Write) -> anyhow::R
         }
     }
     Ok(())
+}
+
+/// serde_json's pretty layout down to the series, and each run (or
+/// change point) of a series on one line: a history of 100,000 runs has
+/// millions of points, and six indented lines each tripled the output.
+#[derive(Default)]
+struct PointPerLine {
+    pretty: serde_json::ser::PrettyFormatter<'static>,
+    /// Objects and arrays open around the current value.
+    depth: usize,
+}
+
+/// Depth of a point's object: report, series list, series, runs, point.
+const POINT_DEPTH: usize = 5;
+
+impl PointPerLine {
+    fn flat(&self) -> bool {
+        self.depth >= POINT_DEPTH
+    }
+}
+
+/// Each call goes to the pretty formatter above a point's depth and to
+/// the compact one from there on.
+macro_rules! by_depth {
+    ($($name:ident),*) => {$(
+        fn $name<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+            if self.flat() {
+                serde_json::ser::CompactFormatter.$name(w)
+            } else {
+                self.pretty.$name(w)
+            }
+        }
+    )*};
+}
+
+impl serde_json::ser::Formatter for PointPerLine {
+    fn begin_array<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.depth += 1;
+        if self.flat() {
+            serde_json::ser::CompactFormatter.begin_array(w)
+        } else {
+            self.pretty.begin_array(w)
+        }
+    }
+
+    fn end_array<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        let r = if self.flat() {
+            serde_json::ser::CompactFormatter.end_array(w)
+        } else {
+            self.pretty.end_array(w)
+        };
+        self.depth -= 1;
+        r
+    }
+
+    fn begin_object<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.depth += 1;
+        if self.flat() {
+            serde_json::ser::CompactFormatter.begin_object(w)
+        } else {
+            self.pretty.begin_object(w)
+        }
+    }
+
+    fn end_object<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        let r = if self.flat() {
+            serde_json::ser::CompactFormatter.end_object(w)
+        } else {
+            self.pretty.end_object(w)
+        };
+        self.depth -= 1;
+        r
+    }
+
+    fn begin_array_value<W: ?Sized + std::io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        if self.flat() {
+            serde_json::ser::CompactFormatter.begin_array_value(w, first)
+        } else {
+            self.pretty.begin_array_value(w, first)
+        }
+    }
+
+    fn begin_object_key<W: ?Sized + std::io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        if self.flat() {
+            serde_json::ser::CompactFormatter.begin_object_key(w, first)
+        } else {
+            self.pretty.begin_object_key(w, first)
+        }
+    }
+
+    by_depth!(end_array_value, begin_object_value, end_object_value);
 }
 
 /// `30 runs, 24 series, 1 change point (E-Divisive means, t-test p < 0.001, ...)`.
@@ -324,4 +424,42 @@ pub fn gate(report: &GateReport, format: GateFormat, w: &mut dyn Write) -> anyho
     writeln!(w, "{t}")?;
     writeln!(w, "{}", report.summary_line())?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::history::show::{ShowOptions, show as show_report};
+    use crate::history::store::{RunMeta, StoredRun};
+    use crate::history::synth::matrix_run;
+
+    #[test]
+    fn json_has_one_line_per_point_and_reads_back_as_the_report() {
+        let runs: Vec<StoredRun> = (1..=12)
+            .map(|seq| StoredRun {
+                meta: RunMeta {
+                    id: format!("r{seq}"),
+                    commit: (seq % 2 == 0).then(|| format!("c{seq}")),
+                    time: "2026-12-01T08:30:00Z".into(),
+                    seq,
+                },
+                rows: matrix_run(seq, 7),
+            })
+            .collect();
+        let report = show_report(&runs, &ShowOptions::default());
+        let mut out = Vec::new();
+        show(&report, ShowFormat::Json, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let parsed: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(parsed, serde_json::to_value(&report).unwrap());
+        let points: usize = report.series.iter().map(|s| s.runs.len()).sum();
+        let point_lines = text
+            .lines()
+            .filter(|l| l.trim_start().starts_with("{\"run\":"))
+            .count();
+        let cps: usize = report.series.iter().map(|s| s.change_points.len()).sum();
+        assert_eq!(point_lines, points + cps);
+        // Above the points, the layout stays pretty.
+        assert!(text.contains("\n  \"series\": [\n    {\n      \"rw\": "));
+    }
 }
