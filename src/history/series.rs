@@ -155,9 +155,62 @@ impl Series {
 pub fn build(runs: &[StoredRun], metrics: &[Metric]) -> Vec<Series> {
     let mut b = Builder::new(metrics);
     for run in runs {
-        b.push(Arc::new(run.meta.clone()), measure(&run.rows, metrics));
+        let meta = Arc::new(run.meta.clone());
+        match is_plain(&run.rows) {
+            true => b.push_plain(meta, &run.rows),
+            false => b.push(meta, measure(&run.rows, metrics)),
+        }
     }
     b.finish()
+}
+
+/// Whether each row of a run measures a workload of its own: no client
+/// aggregates, no hosts, one row per config, workload and load point, as a
+/// CI matrix makes them. [`measure`] would then make a group of each row
+/// alone and take its own values, so a history of millions of such rows
+/// skips the grouping ([`Builder::push_plain`]).
+fn is_plain(rows: &[Row]) -> bool {
+    let mut seen = std::collections::HashSet::with_capacity(rows.len());
+    rows.iter().all(|r| {
+        !r.aggregate
+            && r.host.is_none()
+            && seen.insert((
+                r.label.as_str(),
+                r.rw.as_str(),
+                r.bs_bytes,
+                r.direction,
+                r.rwmixread,
+                r.iodepth,
+                r.numjobs,
+            ))
+    })
+}
+
+/// Whether `key` is what [`measure`] makes of a plain row and `metric`.
+fn is_key_of(key: &SeriesKey, r: &Row, metric: Metric) -> bool {
+    let (shape, load) = (&key.workload.shape, &key.workload.load);
+    key.metric == metric
+        && key.config == r.label
+        && shape.rw == r.rw
+        && shape.bs_bytes == r.bs_bytes
+        && shape.direction == r.direction
+        && shape.rwmixread == r.rwmixread
+        && (load.hosts, load.iodepth, load.numjobs) == (1, r.iodepth, r.numjobs)
+}
+
+fn key_of(r: &Row, metric: Metric) -> SeriesKey {
+    SeriesKey {
+        workload: WorkloadKey {
+            shape: workload::Shape::of(r),
+            load: LoadPoint {
+                hosts: 1,
+                numjobs: r.numjobs,
+                iodepth: r.iodepth,
+            },
+        },
+        config: r.label.clone(),
+        metric,
+    }
 }
 
 /// The dataset columns [`measure`] reads: grouping (file, label, shape,
@@ -193,12 +246,15 @@ pub const COLUMNS: &[&str] = &[
 pub fn load(dir: &Path, metrics: &[Metric]) -> Result<(usize, Vec<Series>), StoreError> {
     let mut b = Builder::new(metrics);
     let runs = store::scan(dir, Some(COLUMNS), |batch| {
-        let measured: Vec<Vec<Measured>> = batch
+        let measured: Vec<Option<Vec<Measured>>> = batch
             .par_iter()
-            .map(|r| measure(&r.rows, metrics))
+            .map(|r| (!is_plain(&r.rows)).then(|| measure(&r.rows, metrics)))
             .collect();
         for (run, m) in batch.into_iter().zip(measured) {
-            b.push(Arc::new(run.meta), m);
+            match m {
+                Some(m) => b.push(Arc::new(run.meta), m),
+                None => b.push_plain(Arc::new(run.meta), &run.rows),
+            }
         }
     })?;
     Ok((runs, b.finish()))
@@ -237,6 +293,30 @@ impl<'a> Builder<'a> {
                 value: m.values.mean,
             });
             seen.push(i);
+        }
+        self.last = seen;
+    }
+
+    /// A plain run ([`is_plain`]): each row's own values, as [`measure`]
+    /// takes them from a group of one (rows with an error left out).
+    fn push_plain(&mut self, run: Arc<RunMeta>, rows: &[Row]) {
+        let mut seen = Vec::with_capacity(rows.len() * self.metrics.len());
+        for r in rows.iter().filter(|r| r.error == 0) {
+            let values = workload::Run::from_row(r);
+            for &metric in self.metrics {
+                let Some(value) = metric.of_run(&values) else {
+                    continue;
+                };
+                let i = match self.last.get(seen.len()) {
+                    Some(&i) if is_key_of(&self.out[i].key, r, metric) => i,
+                    _ => self.series_of(key_of(r, metric)),
+                };
+                self.out[i].points.push(Point {
+                    run: run.clone(),
+                    value,
+                });
+                seen.push(i);
+            }
         }
         self.last = seen;
     }
@@ -281,4 +361,73 @@ fn first_seen_configs(series: &[Series]) -> HashMap<String, usize> {
         rank.entry(s.key.config.clone()).or_insert(n);
     }
     rank
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::history::synth::matrix_run;
+
+    const ALL: [Metric; 6] = [
+        Metric::Iops,
+        Metric::BwBytesPerS,
+        Metric::LatMeanNs,
+        Metric::ClatP99Ns,
+        Metric::CpuPct,
+        Metric::IopsPerCpuPct,
+    ];
+
+    fn run(seq: u64, rows: Vec<Row>) -> StoredRun {
+        StoredRun {
+            meta: RunMeta {
+                id: format!("r{seq}"),
+                commit: None,
+                time: String::new(),
+                seq,
+            },
+            rows,
+        }
+    }
+
+    /// The series as [`measure`] makes them, with no shortcut.
+    fn by_measure(runs: &[StoredRun]) -> Vec<Series> {
+        let mut b = Builder::new(&ALL);
+        for r in runs {
+            b.push(Arc::new(r.meta.clone()), measure(&r.rows, &ALL));
+        }
+        b.finish()
+    }
+
+    #[test]
+    fn plain_runs_make_the_series_measure_makes() {
+        let mut runs: Vec<StoredRun> = (1..=6).map(|s| run(s, matrix_run(s, 4))).collect();
+        runs[2].rows[5].error = 5;
+        runs[3].rows.drain(10..20);
+        runs[4].rows.reverse();
+        runs[5].rows[7].clat_p99_ns = None;
+        assert!(runs.iter().all(|r| is_plain(&r.rows)));
+        let series = build(&runs, &ALL);
+        assert_eq!(series, by_measure(&runs));
+        // 50 workloads and configs, 6 metrics, minus the missing p99.
+        assert_eq!(series.len(), 300);
+        let points: usize = series.iter().map(|s| s.points.len()).sum();
+        assert_eq!(points, 6 * 300 - 6 - 10 * 6 - 1);
+    }
+
+    #[test]
+    fn aggregates_hosts_and_repeats_are_grouped_by_measure() {
+        let rows = matrix_run(1, 4);
+        let mut host = rows.clone();
+        host[0].host = Some("client-a".into());
+        let mut aggregate = rows.clone();
+        aggregate[3].aggregate = true;
+        let mut repeat = rows.clone();
+        repeat.push(rows[0].clone());
+        repeat.last_mut().unwrap().source = "again.json".into();
+        for (seq, rows) in [(1, host), (2, aggregate), (3, repeat)] {
+            assert!(!is_plain(&rows), "run {seq}");
+            let runs = [run(seq, rows)];
+            assert_eq!(build(&runs, &ALL), by_measure(&runs));
+        }
+    }
 }
