@@ -28,7 +28,10 @@ fn main() -> anyhow::Result<()> {
         let runs = (first..=last).map(|seq| StoredRun {
             meta: RunMeta {
                 id: format!("run-{seq:06}"),
-                commit: Some(format!("{:012x}", seq.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 16)),
+                commit: Some(format!(
+                    "{:012x}",
+                    seq.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 16
+                )),
                 // A run every hour, from 2015 on.
                 time: time::format_utc(1_420_070_400 + seq as i64 * 3600),
                 seq,

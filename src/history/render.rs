@@ -314,7 +314,11 @@ pub fn show_html(
     let page = Page {
         title: "Benchmark history",
         summary: summary_line(report),
-        font_css: if charts.is_empty() { String::new() } else { font_css.to_string() },
+        font_css: if charts.is_empty() {
+            String::new()
+        } else {
+            font_css.to_string()
+        },
         change_points: report.series.iter().flat_map(change_rows).collect(),
         series: report.series.iter().map(series_row).collect(),
         charts: chart_titles(report)
@@ -347,7 +351,11 @@ fn change_rows(s: &SeriesReport) -> impl Iterator<Item = ChangeRow> + '_ {
         after: value_text(s.metric, c.after_mean),
         change: change_text(c.change_pct),
         p_value: p_text(c.p_value),
-        kind: if c.regression { "regression" } else { "improvement" },
+        kind: if c.regression {
+            "regression"
+        } else {
+            "improvement"
+        },
     })
 }
 

@@ -59,7 +59,9 @@ pub enum StoreError {
     },
     #[error("{a} and {b} hold some of the same runs; move one of them out of the history")]
     Overlap { a: PathBuf, b: PathBuf },
-    #[error("{path}: the run was added, but merging parts failed (the history is whole; `nvcmp history compact` retries): {source}")]
+    #[error(
+        "{path}: the run was added, but merging parts failed (the history is whole; `nvcmp history compact` retries): {source}"
+    )]
     Merge {
         path: PathBuf,
         #[source]

@@ -151,7 +151,14 @@ pub fn matrix_run(run: u64, step_at: u64) -> Vec<Row> {
     rows
 }
 
-fn matrix_row(config: &str, rw: &str, direction: Direction, bs: u64, iodepth: u32, iops: f64) -> Row {
+fn matrix_row(
+    config: &str,
+    rw: &str,
+    direction: Direction,
+    bs: u64,
+    iodepth: u32,
+    iops: f64,
+) -> Row {
     let mut r = Row::empty(&format!("{config}/{rw}-{bs}-qd{iodepth}.json"), direction);
     r.label = config.to_string();
     r.engine = "libaio".into();

@@ -456,6 +456,9 @@ fn compact_without_a_history_is_a_usage_error_naming_it() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     let err = stderr(&out);
-    assert!(err.contains("nothing-here") && err.contains("no history"), "{err}");
+    assert!(
+        err.contains("nothing-here") && err.contains("no history"),
+        "{err}"
+    );
     assert_eq!(err.trim().lines().count(), 1, "{err}");
 }
