@@ -8,13 +8,15 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 
-use rayon::prelude::*;
+use polars::prelude::DataFrame;
 use serde::Serialize;
 
-use super::store::{self, RunMeta, StoreError, StoredRun};
+use super::columns::Columns;
+use super::store::{self, RunMeta, RunSpan, StoreError, StoredRun};
 use crate::compare::stats::Summary;
 use crate::compare::workload::{self, WorkloadKey};
 use crate::compare::{LoadPoint, Metric};
+use crate::dataset;
 use crate::model::Row;
 
 /// Metrics a history follows unless told otherwise: those `check` gates
@@ -240,23 +242,12 @@ pub const COLUMNS: &[&str] = &[
     "system_cpu_pct",
 ];
 
-/// [`build`] over the history in `dir`, read a batch of runs at a time
-/// and only in [`COLUMNS`], so memory holds the series' values, not the
-/// history's rows. Returns the runs read and the series.
+/// [`build`] over the history in `dir`, a part at a time and only in
+/// [`COLUMNS`], so memory holds the series' values, not the history's
+/// rows. Returns the runs read and the series.
 pub fn load(dir: &Path, metrics: &[Metric]) -> Result<(usize, Vec<Series>), StoreError> {
     let mut b = Builder::new(metrics);
-    let runs = store::scan(dir, Some(COLUMNS), |batch| {
-        let measured: Vec<Option<Vec<Measured>>> = batch
-            .par_iter()
-            .map(|r| (!is_plain(&r.rows)).then(|| measure(&r.rows, metrics)))
-            .collect();
-        for (run, m) in batch.into_iter().zip(measured) {
-            match m {
-                Some(m) => b.push(Arc::new(run.meta), m),
-                None => b.push_plain(Arc::new(run.meta), &run.rows),
-            }
-        }
-    })?;
+    let runs = store::scan_frames(dir, COLUMNS, |df, spans| b.push_frame(df, spans))?;
     Ok((runs, b.finish()))
 }
 
@@ -298,27 +289,64 @@ impl<'a> Builder<'a> {
     }
 
     /// A plain run ([`is_plain`]): each row's own values, as [`measure`]
-    /// takes them from a group of one (rows with an error left out).
+    /// takes them from a group of one.
     fn push_plain(&mut self, run: Arc<RunMeta>, rows: &[Row]) {
         let mut seen = Vec::with_capacity(rows.len() * self.metrics.len());
-        for r in rows.iter().filter(|r| r.error == 0) {
-            let values = workload::Run::from_row(r);
-            for &metric in self.metrics {
-                let Some(value) = metric.of_run(&values) else {
-                    continue;
-                };
-                let i = match self.last.get(seen.len()) {
-                    Some(&i) if is_key_of(&self.out[i].key, r, metric) => i,
-                    _ => self.series_of(key_of(r, metric)),
-                };
-                self.out[i].points.push(Point {
-                    run: run.clone(),
-                    value,
-                });
-                seen.push(i);
-            }
+        for r in rows {
+            self.push_row(&run, r, &mut seen);
         }
         self.last = seen;
+    }
+
+    /// One row of a plain run (none when it reported an error); `seen`
+    /// collects the series it went to.
+    fn push_row(&mut self, run: &Arc<RunMeta>, r: &Row, seen: &mut Vec<usize>) {
+        if r.error != 0 {
+            return;
+        }
+        let values = workload::Run::from_row(r);
+        for &metric in self.metrics {
+            let Some(value) = metric.of_run(&values) else {
+                continue;
+            };
+            let i = match self.last.get(seen.len()) {
+                Some(&i) if is_key_of(&self.out[i].key, r, metric) => i,
+                _ => self.series_of(key_of(r, metric)),
+            };
+            self.out[i].points.push(Point {
+                run: run.clone(),
+                value,
+            });
+            seen.push(i);
+        }
+    }
+
+    /// The runs of one part's frame: plain ones straight from its
+    /// columns ([`Columns`]), the others as rows through [`measure`].
+    fn push_frame(&mut self, df: &DataFrame, spans: &[RunSpan]) -> anyhow::Result<()> {
+        let columns = Columns::of(df);
+        // Fields series do not read stay empty; `os` costs an allocation a row.
+        let mut scratch = Row::empty("", crate::model::Direction::Read);
+        scratch.os.clear();
+        for span in spans {
+            let run = Arc::new(span.meta.clone());
+            let range = span.offset..span.offset + span.len;
+            match &columns {
+                Some(c) if c.is_plain(range.clone()) => {
+                    let mut seen = Vec::with_capacity(span.len * self.metrics.len());
+                    for i in range {
+                        c.fill(i, &mut scratch);
+                        self.push_row(&run, &scratch, &mut seen);
+                    }
+                    self.last = seen;
+                }
+                _ => {
+                    let rows = dataset::from_dataframe(&df.slice(span.offset as i64, span.len))?;
+                    self.push(run, measure(&rows, self.metrics));
+                }
+            }
+        }
+        Ok(())
     }
 
     fn series_of(&mut self, key: SeriesKey) -> usize {
@@ -412,6 +440,51 @@ mod tests {
         assert_eq!(series.len(), 300);
         let points: usize = series.iter().map(|s| s.points.len()).sum();
         assert_eq!(points, 6 * 300 - 6 - 10 * 6 - 1);
+    }
+
+    /// Runs with the cases a plain run can have, and one that is not plain.
+    fn varied_runs() -> Vec<StoredRun> {
+        let mut runs: Vec<StoredRun> = (1..=6).map(|s| run(s, matrix_run(s, 4))).collect();
+        runs[2].rows[5].error = 5;
+        runs[3].rows.drain(10..20);
+        runs[4].rows.reverse();
+        runs[5].rows[7].clat_p99_ns = None;
+        runs[5].rows[8].system_cpu_pct = Some(42.0);
+        runs[5].rows[9].lat_mean_ns = None;
+        runs[1].rows[0].host = Some("client-a".into());
+        runs
+    }
+
+    #[test]
+    fn loading_from_the_columns_gives_the_series_rows_give() {
+        let dir = tempfile::tempdir().unwrap();
+        let runs = varied_runs();
+        store::write_runs(
+            &dir.path().join("part-00000001-00000006.parquet"),
+            runs.clone(),
+        )
+        .unwrap();
+        let (n, loaded) = load(dir.path(), &ALL).unwrap();
+        assert_eq!(n, 6);
+        let read = store::read(dir.path()).unwrap();
+        assert_eq!(loaded, by_measure(&read));
+        assert_eq!(loaded, by_measure(&runs));
+        // The frame is read from its columns, and the run with a host
+        // through `measure`.
+        let path = dir.path().join("part-00000001-00000006.parquet");
+        use polars::prelude::{ParquetReader, SerReader};
+        let df = ParquetReader::new(std::fs::File::open(path).unwrap())
+            .finish()
+            .unwrap();
+        let columns = Columns::of(&df).expect("a frame nvcmp wrote has every column");
+        assert!(columns.is_plain(0..50));
+        assert!(!columns.is_plain(50..100));
+        assert!(!is_plain(&runs[1].rows));
+        assert!(
+            runs.iter()
+                .enumerate()
+                .all(|(i, r)| i == 1 || is_plain(&r.rows))
+        );
     }
 
     #[test]

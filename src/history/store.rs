@@ -203,6 +203,27 @@ pub fn scan(
     Ok(runs)
 }
 
+/// Hands each part's frame (only the dataset `columns` it has, and the
+/// run's) and its runs to `visit`, in order: for readers that take the
+/// columns as they are. Returns the runs seen.
+pub fn scan_frames(
+    dir: &Path,
+    columns: &[&str],
+    mut visit: impl FnMut(&DataFrame, &[RunSpan]) -> anyhow::Result<()>,
+) -> Result<usize, StoreError> {
+    check_dir(dir)?;
+    let mut runs = 0;
+    for part in layout(dir)?.live {
+        let visited = read_frame(&part.path, Some(columns)).and_then(|df| {
+            let spans = run_spans(&df, &part)?;
+            visit(&df, &spans)?;
+            Ok(spans.len())
+        });
+        runs += visited.map_err(part_error(&part))?;
+    }
+    Ok(runs)
+}
+
 fn scan_part(
     part: &Part,
     columns: Option<&[&str]>,
@@ -255,10 +276,12 @@ fn read_frame(path: &Path, columns: Option<&[&str]>) -> anyhow::Result<DataFrame
 }
 
 /// The rows of one run within a part's frame.
-struct RunSpan {
-    meta: RunMeta,
-    offset: usize,
-    len: usize,
+#[derive(Debug, Clone)]
+pub struct RunSpan {
+    pub meta: RunMeta,
+    /// First row.
+    pub offset: usize,
+    pub len: usize,
 }
 
 /// The runs of a part's frame, in order. A lone run's number is the
