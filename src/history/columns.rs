@@ -6,6 +6,7 @@
 //! `Run::from_row` and `Metric::of_run` as every other row.
 
 use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use polars::prelude::*;
 
@@ -14,26 +15,22 @@ use crate::dataset::u32_of;
 use crate::model::{Direction, Row};
 
 /// The columns of one frame, cast once to the types the fields have.
-pub(super) struct Columns {
-    label: StringChunked,
-    rw: StringChunked,
-    direction: StringChunked,
-    host: StringChunked,
+pub(super) struct Cast {
+    /// label, rw, direction, host.
+    texts: [StringChunked; 4],
     aggregate: BooleanChunked,
-    bs_bytes: UInt64Chunked,
-    io_bytes: UInt64Chunked,
+    /// bs_bytes, io_bytes.
+    uints: [UInt64Chunked; 2],
     /// rwmixread, iodepth, numjobs, error.
     ints: [Int64Chunked; 4],
     /// runtime_ms, bw, iops, lat_mean, clat_mean, clat_p99, usr, sys, system cpu.
     floats: [Float64Chunked; 9],
-    /// What a null leaves in a field: what `dataset::from_dataframe` leaves.
-    empty: Row,
 }
 
-impl Columns {
+impl Cast {
     /// None when the frame lacks one of [`COLUMNS`] (a history written by
     /// an older nvcmp): its rows are then read as rows.
-    pub(super) fn of(df: &DataFrame) -> Option<Columns> {
+    pub(super) fn of(df: &DataFrame) -> Option<Cast> {
         if COLUMNS.iter().any(|c| df.column(c).is_err()) {
             return None;
         }
@@ -42,14 +39,15 @@ impl Columns {
         let int = |name: &str| Some(col(name, &DataType::Int64)?.i64().ok()?.clone());
         let uint = |name: &str| Some(col(name, &DataType::UInt64)?.u64().ok()?.clone());
         let float = |name: &str| Some(col(name, &DataType::Float64)?.f64().ok()?.clone());
-        Some(Columns {
-            label: text("label")?,
-            rw: text("rw")?,
-            direction: text("direction")?,
-            host: text("host")?,
+        Some(Cast {
+            texts: [
+                text("label")?,
+                text("rw")?,
+                text("direction")?,
+                text("host")?,
+            ],
             aggregate: col("aggregate", &DataType::Boolean)?.bool().ok()?.clone(),
-            bs_bytes: uint("bs_bytes")?,
-            io_bytes: uint("io_bytes")?,
+            uints: [uint("bs_bytes")?, uint("io_bytes")?],
             ints: [
                 int("rwmixread")?,
                 int("iodepth")?,
@@ -67,26 +65,65 @@ impl Columns {
                 float("sys_cpu_pct")?,
                 float("system_cpu_pct")?,
             ],
-            empty: Row::empty("", Direction::Read),
         })
     }
 
+    /// The columns as plain vectors, read in one pass each: a row's fields
+    /// are then an index away (a chunked array looks up its chunk on every
+    /// `get`).
+    pub(super) fn columns(&self) -> Columns<'_> {
+        fn all<T>(it: impl Iterator<Item = T>) -> Vec<T> {
+            it.collect()
+        }
+        let [label, rw, direction, host] = &self.texts;
+        Columns {
+            label: all(label.iter()),
+            rw: all(rw.iter()),
+            direction: all(direction.iter().map(|d| d.and_then(Direction::parse))),
+            host: all(host.iter().map(|h| h.is_some())),
+            aggregate: all(self.aggregate.iter().map(|a| a == Some(true))),
+            uints: self.uints.each_ref().map(|c| all(c.iter())),
+            ints: self.ints.each_ref().map(|c| all(c.iter())),
+            floats: self.floats.each_ref().map(|c| all(c.iter())),
+            empty: Row::empty("", Direction::Read),
+        }
+    }
+}
+
+/// One frame's columns that series read, as vectors.
+pub(super) struct Columns<'a> {
+    label: Vec<Option<&'a str>>,
+    rw: Vec<Option<&'a str>>,
+    /// None where missing or not a direction.
+    direction: Vec<Option<Direction>>,
+    /// Whether the row names a host.
+    host: Vec<bool>,
+    aggregate: Vec<bool>,
+    uints: [Vec<Option<u64>>; 2],
+    ints: [Vec<Option<i64>>; 4],
+    floats: [Vec<Option<f64>>; 9],
+    /// What a null leaves in a field: what `dataset::from_dataframe` leaves.
+    empty: Row,
+}
+
+impl Columns<'_> {
     /// Whether rows `range` are a plain run: no client aggregates, no
     /// hosts, a direction each, one row per config, workload and load point.
     pub(super) fn is_plain(&self, range: std::ops::Range<usize>) -> bool {
-        let mut seen = HashSet::with_capacity(range.len());
+        let mut seen: HashSet<_, BuildHasherDefault<QuickHasher>> =
+            HashSet::with_capacity_and_hasher(range.len(), Default::default());
         range.into_iter().all(|i| {
-            self.host.get(i).is_none()
-                && self.aggregate.get(i) != Some(true)
-                && self.direction.get(i).and_then(Direction::parse).is_some()
+            !self.host[i]
+                && !self.aggregate[i]
+                && self.direction[i].is_some()
                 && seen.insert((
-                    self.label.get(i),
-                    self.rw.get(i),
-                    self.bs_bytes.get(i),
-                    self.direction.get(i),
-                    self.ints[0].get(i),
-                    self.ints[1].get(i),
-                    self.ints[2].get(i),
+                    self.label[i],
+                    self.rw[i],
+                    self.uints[0][i],
+                    self.direction[i],
+                    self.ints[0][i],
+                    self.ints[1][i],
+                    self.ints[2][i],
                 ))
         })
     }
@@ -94,35 +131,62 @@ impl Columns {
     /// Row `i`'s fields that series read, into `r` (the others untouched).
     pub(super) fn fill(&self, i: usize, r: &mut Row) {
         let e = &self.empty;
-        let text = |c: &StringChunked, to: &mut String| {
+        let text = |c: &[Option<&str>], to: &mut String| {
             to.clear();
-            to.push_str(c.get(i).unwrap_or_default());
+            to.push_str(c[i].unwrap_or_default());
         };
         text(&self.label, &mut r.label);
         text(&self.rw, &mut r.rw);
-        r.direction = self
-            .direction
-            .get(i)
-            .and_then(Direction::parse)
-            .unwrap_or(e.direction);
+        r.direction = self.direction[i].unwrap_or(e.direction);
         r.host = None;
         r.aggregate = false;
-        r.bs_bytes = self.bs_bytes.get(i).unwrap_or(e.bs_bytes);
-        r.io_bytes = self.io_bytes.get(i).unwrap_or(e.io_bytes);
+        r.bs_bytes = self.uints[0][i].unwrap_or(e.bs_bytes);
+        r.io_bytes = self.uints[1][i].unwrap_or(e.io_bytes);
         let [mix, depth, jobs, error] = &self.ints;
-        r.rwmixread = mix.get(i).map(u32_of).or(e.rwmixread);
-        r.iodepth = depth.get(i).map_or(e.iodepth, u32_of);
-        r.numjobs = jobs.get(i).map_or(e.numjobs, u32_of);
-        r.error = error.get(i).unwrap_or(e.error);
+        r.rwmixread = mix[i].map(u32_of).or(e.rwmixread);
+        r.iodepth = depth[i].map_or(e.iodepth, u32_of);
+        r.numjobs = jobs[i].map_or(e.numjobs, u32_of);
+        r.error = error[i].unwrap_or(e.error);
         let [runtime, bw, iops, lat, clat, p99, usr, sys, system] = &self.floats;
-        r.runtime_ms = runtime.get(i).unwrap_or(e.runtime_ms);
-        r.bw_bytes_per_s = bw.get(i).unwrap_or(e.bw_bytes_per_s);
-        r.iops = iops.get(i).unwrap_or(e.iops);
-        r.lat_mean_ns = lat.get(i).or(e.lat_mean_ns);
-        r.clat_mean_ns = clat.get(i).or(e.clat_mean_ns);
-        r.clat_p99_ns = p99.get(i).or(e.clat_p99_ns);
-        r.usr_cpu_pct = usr.get(i).unwrap_or(e.usr_cpu_pct);
-        r.sys_cpu_pct = sys.get(i).unwrap_or(e.sys_cpu_pct);
-        r.system_cpu_pct = system.get(i).or(e.system_cpu_pct);
+        r.runtime_ms = runtime[i].unwrap_or(e.runtime_ms);
+        r.bw_bytes_per_s = bw[i].unwrap_or(e.bw_bytes_per_s);
+        r.iops = iops[i].unwrap_or(e.iops);
+        r.lat_mean_ns = lat[i].or(e.lat_mean_ns);
+        r.clat_mean_ns = clat[i].or(e.clat_mean_ns);
+        r.clat_p99_ns = p99[i].or(e.clat_p99_ns);
+        r.usr_cpu_pct = usr[i].unwrap_or(e.usr_cpu_pct);
+        r.sys_cpu_pct = sys[i].unwrap_or(e.sys_cpu_pct);
+        r.system_cpu_pct = system[i].or(e.system_cpu_pct);
+    }
+}
+
+/// A multiply-and-rotate hash for the few short keys of one run, whose
+/// uniqueness [`Columns::is_plain`] checks for every run of the history:
+/// SipHash's guard against chosen keys costs more there than the rest of
+/// a row, and nothing here comes from an adversary.
+#[derive(Default)]
+struct QuickHasher(u64);
+
+impl QuickHasher {
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
+
+impl Hasher for QuickHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.add(u64::from_le_bytes(word));
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.add(n);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
     }
 }

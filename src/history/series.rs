@@ -11,7 +11,7 @@ use std::sync::Arc;
 use polars::prelude::DataFrame;
 use serde::Serialize;
 
-use super::columns::Columns;
+use super::columns::Cast;
 use super::store::{self, RunMeta, RunSpan, StoreError, StoredRun};
 use crate::compare::stats::Summary;
 use crate::compare::workload::{self, WorkloadKey};
@@ -322,9 +322,10 @@ impl<'a> Builder<'a> {
     }
 
     /// The runs of one part's frame: plain ones straight from its
-    /// columns ([`Columns`]), the others as rows through [`measure`].
+    /// columns ([`Cast`]), the others as rows through [`measure`].
     fn push_frame(&mut self, df: &DataFrame, spans: &[RunSpan]) -> anyhow::Result<()> {
-        let columns = Columns::of(df);
+        let cast = Cast::of(df);
+        let columns = cast.as_ref().map(Cast::columns);
         // Fields series do not read stay empty; `os` costs an allocation a row.
         let mut scratch = Row::empty("", crate::model::Direction::Read);
         scratch.os.clear();
@@ -476,7 +477,8 @@ mod tests {
         let df = ParquetReader::new(std::fs::File::open(path).unwrap())
             .finish()
             .unwrap();
-        let columns = Columns::of(&df).expect("a frame nvcmp wrote has every column");
+        let cast = Cast::of(&df).expect("a frame nvcmp wrote has every column");
+        let columns = cast.columns();
         assert!(columns.is_plain(0..50));
         assert!(!columns.is_plain(50..100));
         assert!(!is_plain(&runs[1].rows));
