@@ -82,10 +82,33 @@ impl Cast {
             direction: all(direction.iter().map(|d| d.and_then(Direction::parse))),
             host: all(host.iter().map(|h| h.is_some())),
             aggregate: all(self.aggregate.iter().map(|a| a == Some(true))),
-            uints: self.uints.each_ref().map(|c| all(c.iter())),
-            ints: self.ints.each_ref().map(|c| all(c.iter())),
-            floats: self.floats.each_ref().map(|c| all(c.iter())),
+            uints: self.uints.each_ref().map(Values::of),
+            ints: self.ints.each_ref().map(Values::of),
+            floats: self.floats.each_ref().map(Values::of),
             empty: Row::empty("", Direction::Read),
+        }
+    }
+}
+
+/// A numeric column by index: the array itself when it is one chunk
+/// without nulls (the usual case, no copy), else its values copied out.
+enum Values<'a, T> {
+    Slice(&'a [T]),
+    Copied(Vec<Option<T>>),
+}
+
+impl<'a, N: Copy> Values<'a, N> {
+    fn of<T: PolarsNumericType<Native = N>>(c: &'a ChunkedArray<T>) -> Self {
+        match c.cont_slice() {
+            Ok(s) => Values::Slice(s),
+            Err(_) => Values::Copied(c.iter().collect()),
+        }
+    }
+
+    fn at(&self, i: usize) -> Option<N> {
+        match self {
+            Values::Slice(s) => Some(s[i]),
+            Values::Copied(v) => v[i],
         }
     }
 }
@@ -99,9 +122,9 @@ pub(super) struct Columns<'a> {
     /// Whether the row names a host.
     host: Vec<bool>,
     aggregate: Vec<bool>,
-    uints: [Vec<Option<u64>>; 2],
-    ints: [Vec<Option<i64>>; 4],
-    floats: [Vec<Option<f64>>; 9],
+    uints: [Values<'a, u64>; 2],
+    ints: [Values<'a, i64>; 4],
+    floats: [Values<'a, f64>; 9],
     /// What a null leaves in a field: what `dataset::from_dataframe` leaves.
     empty: Row,
 }
@@ -119,11 +142,11 @@ impl Columns<'_> {
                 && seen.insert((
                     self.label[i],
                     self.rw[i],
-                    self.uints[0][i],
+                    self.uints[0].at(i),
                     self.direction[i],
-                    self.ints[0][i],
-                    self.ints[1][i],
-                    self.ints[2][i],
+                    self.ints[0].at(i),
+                    self.ints[1].at(i),
+                    self.ints[2].at(i),
                 ))
         })
     }
@@ -140,23 +163,23 @@ impl Columns<'_> {
         r.direction = self.direction[i].unwrap_or(e.direction);
         r.host = None;
         r.aggregate = false;
-        r.bs_bytes = self.uints[0][i].unwrap_or(e.bs_bytes);
-        r.io_bytes = self.uints[1][i].unwrap_or(e.io_bytes);
+        r.bs_bytes = self.uints[0].at(i).unwrap_or(e.bs_bytes);
+        r.io_bytes = self.uints[1].at(i).unwrap_or(e.io_bytes);
         let [mix, depth, jobs, error] = &self.ints;
-        r.rwmixread = mix[i].map(u32_of).or(e.rwmixread);
-        r.iodepth = depth[i].map_or(e.iodepth, u32_of);
-        r.numjobs = jobs[i].map_or(e.numjobs, u32_of);
-        r.error = error[i].unwrap_or(e.error);
+        r.rwmixread = mix.at(i).map(u32_of).or(e.rwmixread);
+        r.iodepth = depth.at(i).map_or(e.iodepth, u32_of);
+        r.numjobs = jobs.at(i).map_or(e.numjobs, u32_of);
+        r.error = error.at(i).unwrap_or(e.error);
         let [runtime, bw, iops, lat, clat, p99, usr, sys, system] = &self.floats;
-        r.runtime_ms = runtime[i].unwrap_or(e.runtime_ms);
-        r.bw_bytes_per_s = bw[i].unwrap_or(e.bw_bytes_per_s);
-        r.iops = iops[i].unwrap_or(e.iops);
-        r.lat_mean_ns = lat[i].or(e.lat_mean_ns);
-        r.clat_mean_ns = clat[i].or(e.clat_mean_ns);
-        r.clat_p99_ns = p99[i].or(e.clat_p99_ns);
-        r.usr_cpu_pct = usr[i].unwrap_or(e.usr_cpu_pct);
-        r.sys_cpu_pct = sys[i].unwrap_or(e.sys_cpu_pct);
-        r.system_cpu_pct = system[i].or(e.system_cpu_pct);
+        r.runtime_ms = runtime.at(i).unwrap_or(e.runtime_ms);
+        r.bw_bytes_per_s = bw.at(i).unwrap_or(e.bw_bytes_per_s);
+        r.iops = iops.at(i).unwrap_or(e.iops);
+        r.lat_mean_ns = lat.at(i).or(e.lat_mean_ns);
+        r.clat_mean_ns = clat.at(i).or(e.clat_mean_ns);
+        r.clat_p99_ns = p99.at(i).or(e.clat_p99_ns);
+        r.usr_cpu_pct = usr.at(i).unwrap_or(e.usr_cpu_pct);
+        r.sys_cpu_pct = sys.at(i).unwrap_or(e.sys_cpu_pct);
+        r.system_cpu_pct = system.at(i).or(e.system_cpu_pct);
     }
 }
 
