@@ -25,9 +25,13 @@ pub enum ShowFormat {
 pub fn show(report: &Report, format: ShowFormat, w: &mut dyn Write) -> anyhow::Result<()> {
     match format {
         ShowFormat::Json => {
-            let mut ser = serde_json::Serializer::with_formatter(&mut *w, PointPerLine::default());
+            // Buffered here, so that the serializer's many small writes are
+            // copies into a buffer, not calls through `dyn Write`.
+            let mut buf = std::io::BufWriter::with_capacity(1 << 16, &mut *w);
+            let mut ser = serde_json::Serializer::with_formatter(&mut buf, PointPerLine::default());
             report.serialize(&mut ser)?;
-            writeln!(w)?;
+            writeln!(buf)?;
+            buf.flush()?;
         }
         ShowFormat::Term => {
             writeln!(w, "{}", series_table(report, false))?;
