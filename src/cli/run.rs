@@ -10,6 +10,7 @@ use indicatif::{HumanDuration, ProgressBar, ProgressStyle};
 use super::{CliError, Global};
 use crate::run::engines::{EngineKind, EngineOptions};
 use crate::run::matrix;
+use crate::run::repeat::{DEFAULT_MAX_REPEATS, JobRepeats, MIN_REPEATS, Repeat, StopRule, Verdict};
 use crate::run::spec::{JobSpec, Rw};
 use crate::run::{self, EngineChoice, Outcome, Progress, RunError, RunOptions};
 
@@ -119,6 +120,22 @@ pub struct Args {
     /// Rerun jobs whose result is already there with the same spec.
     #[arg(long)]
     pub force: bool,
+    /// Run each job N times, one result per repetition (<job>-r01.json ...),
+    /// in rounds: every job once, then every job again (drift of the machine
+    /// spreads over all jobs alike). analyze, check and history take the
+    /// spread from the repetitions [default: 1, one <job>.json].
+    #[arg(long, value_name = "N")]
+    pub repeat: Option<u32>,
+    /// Repeat each job until the relative standard deviation (stddev / mean)
+    /// of its IOPS (read + write; bandwidth moves with it) is at most PCT %:
+    /// at least 3 runs, at most --max-repeats (the Phoronix Test Suite's
+    /// rule; it uses 3.5).
+    #[arg(long, value_name = "PCT")]
+    pub until_stddev: Option<String>,
+    /// With --until-stddev: stop after N repetitions of a job even when its
+    /// spread is still above PCT (a warning, exit 0) [default: 10].
+    #[arg(long, value_name = "N")]
+    pub max_repeats: Option<u32>,
     /// Allow writing to an existing file or a block device (destroys its data).
     #[arg(long)]
     pub destroy_data: bool,
@@ -307,7 +324,48 @@ pub fn options(args: &Args) -> anyhow::Result<RunOptions> {
         label,
         force: args.force,
         destroy_data: args.destroy_data,
+        repeat: repeat(args)?,
     })
+}
+
+/// --repeat, or --until-stddev with --max-repeats, checked together.
+fn repeat(args: &Args) -> anyhow::Result<Repeat> {
+    let Some(pct) = &args.until_stddev else {
+        if let Some(n) = args.max_repeats {
+            return Err(usage(format!(
+                "--max-repeats {n} needs --until-stddev PCT; for a fixed count use --repeat {n}"
+            )));
+        }
+        return match args.repeat {
+            Some(0) => Err(usage("--repeat 0: each job runs at least once (--repeat 1)")),
+            n => Ok(Repeat::Times(n.unwrap_or(1))),
+        };
+    };
+    if args.repeat.is_some() {
+        return Err(usage(
+            "--repeat and --until-stddev cannot be combined: --repeat N runs N times, \
+             --until-stddev PCT --max-repeats N stops early when the runs agree",
+        ));
+    }
+    let target_pct = pct
+        .trim()
+        .trim_end_matches('%')
+        .parse::<f64>()
+        .ok()
+        .filter(|p| p.is_finite() && *p > 0.0)
+        .ok_or_else(|| {
+            usage(format!(
+                "--until-stddev {pct}: expected a percentage above 0 (3.5)"
+            ))
+        })?;
+    let max = args.max_repeats.unwrap_or(DEFAULT_MAX_REPEATS);
+    if max < MIN_REPEATS {
+        return Err(usage(format!(
+            "--max-repeats {max}: the rule runs each job {MIN_REPEATS} times before it judges; \
+             give {MIN_REPEATS} or more, or use --repeat {max}"
+        )));
+    }
+    Ok(Repeat::UntilStddev(StopRule { target_pct, max }))
 }
 
 /// Where the bar is in the run, in planned milliseconds.
@@ -409,6 +467,92 @@ impl Progress for Bar {
         self.place.set(p);
         self.show(p.done_ms, None);
     }
+    fn grow(&self, points: usize, more: Duration) {
+        let mut p = self.place.get();
+        p.points += points;
+        self.place.set(p);
+        match self.bar.get() {
+            Some(pb) => pb.inc_length(more.as_millis() as u64),
+            // Every planned point was kept: the bar starts now.
+            None => self.plan(points, more),
+        }
+    }
+}
+
+/// Per job: repetitions and the spread of their IOPS; for --until-stddev
+/// a warning for each job that reached --max-repeats, and a summary line.
+/// Results of these jobs left by an earlier run are named, as analyze
+/// counts them as repetitions too.
+fn report_repeats(summary: &run::Summary, repeat: &Repeat, quiet: bool) {
+    for path in &summary.strays {
+        eprintln!(
+            "nvcmp: warning: {} is from an earlier run with other repetitions; \
+             analyze reads it as one more repetition (move it away if it should not count)",
+            path.display()
+        );
+    }
+    if summary.interrupted {
+        return;
+    }
+    for r in summary.repeats.iter().filter(|_| !quiet) {
+        eprintln!("{}", repeat_line(r, repeat));
+    }
+    let Repeat::UntilStddev(rule) = repeat else {
+        return;
+    };
+    let missed: Vec<&JobRepeats> = summary
+        .repeats
+        .iter()
+        .filter(|r| r.verdict == Some(Verdict::MaxReached))
+        .collect();
+    for r in &missed {
+        eprintln!(
+            "nvcmp: warning: {}: --max-repeats {} reached with IOPS relative stddev {} above \
+             --until-stddev {}; its results are kept",
+            r.job,
+            rule.max,
+            rsd(r.rsd_pct),
+            pct(rule.target_pct)
+        );
+    }
+    if !quiet || !missed.is_empty() {
+        eprintln!(
+            "until-stddev {}: {} of {} job(s) met it; {} reached --max-repeats {}",
+            pct(rule.target_pct),
+            summary.repeats.len() - missed.len(),
+            summary.repeats.len(),
+            missed.len(),
+            rule.max
+        );
+    }
+}
+
+/// `randread-4k-qd32-j1: 4 repetitions, IOPS relative stddev 2.9 %`.
+fn repeat_line(r: &JobRepeats, repeat: &Repeat) -> String {
+    let verdict = match (r.verdict, repeat) {
+        (Some(Verdict::Met), Repeat::UntilStddev(rule)) => {
+            format!(" (target {}: met)", pct(rule.target_pct))
+        }
+        (Some(_), Repeat::UntilStddev(rule)) => {
+            format!(" (target {}: not met)", pct(rule.target_pct))
+        }
+        _ => String::new(),
+    };
+    format!(
+        "{}: {} repetitions, IOPS relative stddev {}{verdict}",
+        r.job,
+        r.ran,
+        rsd(r.rsd_pct)
+    )
+}
+
+fn pct(x: f64) -> String {
+    format!("{x} %")
+}
+
+/// A relative stddev, or why there is none.
+fn rsd(x: Option<f64>) -> String {
+    x.map_or("unknown (fewer than 2 results)".into(), |x| format!("{x:.2} %"))
 }
 
 pub fn run(args: Args, global: Global) -> anyhow::Result<u8> {
@@ -452,6 +596,7 @@ pub fn run(args: Args, global: Global) -> anyhow::Result<u8> {
             _ => {}
         }
     }
+    report_repeats(&summary, &opts.repeat, global.quiet);
     if summary.interrupted {
         eprintln!(
             "nvcmp: interrupted; {} completed result(s) kept in {}, no partial file",
