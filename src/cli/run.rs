@@ -337,7 +337,9 @@ fn repeat(args: &Args) -> anyhow::Result<Repeat> {
             )));
         }
         return match args.repeat {
-            Some(0) => Err(usage("--repeat 0: each job runs at least once (--repeat 1)")),
+            Some(0) => Err(usage(
+                "--repeat 0: each job runs at least once (--repeat 1)",
+            )),
             n => Ok(Repeat::Times(n.unwrap_or(1))),
         };
     };
@@ -552,7 +554,9 @@ fn pct(x: f64) -> String {
 
 /// A relative stddev, or why there is none.
 fn rsd(x: Option<f64>) -> String {
-    x.map_or("unknown (fewer than 2 results)".into(), |x| format!("{x:.2} %"))
+    x.map_or("unknown (fewer than 2 results)".into(), |x| {
+        format!("{x:.2} %")
+    })
 }
 
 pub fn run(args: Args, global: Global) -> anyhow::Result<u8> {

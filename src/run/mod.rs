@@ -447,7 +447,10 @@ impl Planned<'_> {
             return 0;
         };
         let least = (repeat.least() as usize).max(first + 1);
-        self.reps[first..least].iter().filter(|r| !r.current).count()
+        self.reps[first..least]
+            .iter()
+            .filter(|r| !r.current)
+            .count()
     }
 }
 
@@ -516,7 +519,11 @@ pub fn run_matrix(opts: &RunOptions, progress: &dyn Progress) -> Result<Summary,
             .collect();
     }
     let names: Vec<&str> = jobs.iter().map(|j| j.job.name.as_str()).collect();
-    let used: HashSet<PathBuf> = jobs.iter().flat_map(|j| &j.reps).map(|r| r.path.clone()).collect();
+    let used: HashSet<PathBuf> = jobs
+        .iter()
+        .flat_map(|j| &j.reps)
+        .map(|r| r.path.clone())
+        .collect();
     summary.strays = repeat::strays(&summary.dir, &names, &used);
     Ok(summary)
 }
@@ -546,7 +553,9 @@ fn run_rounds(
             let name = p.job.name.clone();
             if rep.current {
                 tallies[j].add(bench.iops_of(&rep.path));
-                summary.results.push((name, rep.path.clone(), Outcome::Kept));
+                summary
+                    .results
+                    .push((name, rep.path.clone(), Outcome::Kept));
                 continue;
             }
             if engines::sys::interrupted() {

@@ -55,7 +55,10 @@ fn stops_at_max_when_never_tight() {
 fn failed_repetitions_count_toward_max_but_not_the_spread() {
     // Three ran, one failed: two values are not enough to judge.
     assert_eq!(judge(&rule(50.0, 4), 3, &[100.0, 100.0]), Verdict::Continue);
-    assert_eq!(judge(&rule(50.0, 4), 4, &[100.0, 100.0]), Verdict::MaxReached);
+    assert_eq!(
+        judge(&rule(50.0, 4), 4, &[100.0, 100.0]),
+        Verdict::MaxReached
+    );
 }
 
 #[test]
@@ -88,10 +91,20 @@ fn tally_asks_for_the_fixed_count() {
 fn file_names_sort_and_a_single_run_keeps_its_name() {
     let dir = Path::new("out/cfg");
     let one = Repeat::default();
-    assert_eq!(one.result_path(dir, "randread-4k-qd32-j1", 0), dir.join("randread-4k-qd32-j1.json"));
+    assert_eq!(
+        one.result_path(dir, "randread-4k-qd32-j1", 0),
+        dir.join("randread-4k-qd32-j1.json")
+    );
     let three = Repeat::Times(3);
     let names: Vec<PathBuf> = (0..3).map(|k| three.result_path(dir, "j", k)).collect();
-    assert_eq!(names, [dir.join("j-r01.json"), dir.join("j-r02.json"), dir.join("j-r03.json")]);
+    assert_eq!(
+        names,
+        [
+            dir.join("j-r01.json"),
+            dir.join("j-r02.json"),
+            dir.join("j-r03.json")
+        ]
+    );
     // Over 99 repetitions the numbers widen so that names still sort.
     let many = Repeat::UntilStddev(rule(1.0, 120));
     assert_eq!(many.result_path(dir, "j", 8), dir.join("j-r009.json"));
@@ -111,7 +124,14 @@ fn result_names_of_a_job_and_no_other() {
 #[test]
 fn strays_are_results_of_the_jobs_this_run_did_not_touch() {
     let dir = tempfile::tempdir().unwrap();
-    for n in ["j-r01.json", "j-r02.json", "j-r04.json", "j.json", "k-r01.json", "j.json.nvcmp.toml"] {
+    for n in [
+        "j-r01.json",
+        "j-r02.json",
+        "j-r04.json",
+        "j.json",
+        "k-r01.json",
+        "j.json.nvcmp.toml",
+    ] {
         std::fs::write(dir.path().join(n), "{}").unwrap();
     }
     let used: HashSet<PathBuf> = ["j-r01.json", "j-r02.json"]
@@ -119,14 +139,21 @@ fn strays_are_results_of_the_jobs_this_run_did_not_touch() {
         .map(|n| dir.path().join(n))
         .collect();
     let got = strays(dir.path(), &["j"], &used);
-    assert_eq!(got, [dir.path().join("j-r04.json"), dir.path().join("j.json")]);
+    assert_eq!(
+        got,
+        [dir.path().join("j-r04.json"), dir.path().join("j.json")]
+    );
 }
 
 #[test]
 fn iops_of_a_result_sum_the_directions_and_skip_the_client_aggregate() {
     let dir = tempfile::tempdir().unwrap();
     let p = dir.path().join("r.json");
-    std::fs::write(&p, r#"{"jobs":[{"read":{"iops":70.5},"write":{"iops":30.0}}]}"#).unwrap();
+    std::fs::write(
+        &p,
+        r#"{"jobs":[{"read":{"iops":70.5},"write":{"iops":30.0}}]}"#,
+    )
+    .unwrap();
     assert_eq!(result_iops(&p), Some(100.5));
     std::fs::write(
         &p,
