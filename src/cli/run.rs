@@ -41,6 +41,8 @@ Examples:
   nvcmp run --rw randread --bs 4k --iodepth 1-128 --numjobs 1,2,4 --out results/
   nvcmp run --rw randread --bs 4k --iodepth 32 --runtime 30 --out results/ --label linux-libaio --engine libaio
   nvcmp run --engine fio --clients 10.0.0.1,10.0.0.2:8765 --matrix article --out results/
+  nvcmp run --matrix article --repeat 3 --runtime 30 --out results/
+  nvcmp run --rw randread --bs 4k --until-stddev 3.5 --max-repeats 10 --out results/
 
 Sweeps: --iodepth and --numjobs take one value, a list (1,4,16) or a doubling
 range (1-128 = 1,2,4,8,16,32,64,128), or a mix (1-8,12). Every combination runs,
@@ -49,6 +51,15 @@ point writes its own file (randread-4k-qd8-j4.json) and a rerun keeps the
 finished ones. With --job-file, a flag given on the command line overrides the
 file's value for every job; a job that becomes several points is named
 <section>-qd<N>-j<M>.
+
+Repeats: --repeat N writes <job>-r01.json .. <job>-rNN.json, one result per
+repetition, so analyze, check and history take the spread from the runs. They
+run in rounds (every job once, then every job again), so slow drift of the
+machine spreads over all jobs alike instead of favouring the ones run first. A
+rerun keeps the repetitions already there. --until-stddev PCT repeats a job
+until the relative standard deviation of its IOPS is at most PCT %: at least 3
+runs, at most --max-repeats (default 10); a job that reaches it is named in a
+warning and its results are kept (exit 0).
 
 Safety: without --target, nvcmp creates a scratch file under --out and removes it.
 An existing file is only written with --destroy-data; a block device is refused when
