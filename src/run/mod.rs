@@ -518,13 +518,12 @@ pub fn run_matrix(opts: &RunOptions, progress: &dyn Progress) -> Result<Summary,
             .map(|(j, t)| repeat::JobRepeats::of(&j.job.name, t, &opts.repeat))
             .collect();
     }
-    let names: Vec<&str> = jobs.iter().map(|j| j.job.name.as_str()).collect();
-    let used: HashSet<PathBuf> = jobs
-        .iter()
-        .flat_map(|j| &j.reps)
-        .map(|r| r.path.clone())
-        .collect();
-    summary.strays = repeat::strays(&summary.dir, &names, &used);
+    if !summary.interrupted {
+        // Repetitions the rule did not reach count as strays too.
+        let names: Vec<&str> = jobs.iter().map(|j| j.job.name.as_str()).collect();
+        let used: HashSet<PathBuf> = summary.results.iter().map(|r| r.1.clone()).collect();
+        summary.strays = repeat::strays(&summary.dir, &names, &used);
+    }
     Ok(summary)
 }
 
@@ -621,3 +620,6 @@ impl Progress for Nth<'_> {
         self.inner.grow(points, more);
     }
 }
+
+#[cfg(test)]
+mod tests;
