@@ -40,6 +40,8 @@ Examples:
   nvcmp run --rw randread --bs 4k --iodepth 1-128 --numjobs 1,2,4 --out results/
   nvcmp run --rw randread --bs 4k --iodepth 32 --runtime 30 --out results/ --label linux-libaio --engine libaio
   nvcmp run --engine fio --clients 10.0.0.1,10.0.0.2:8765 --matrix article --out results/
+  nvcmp run --rw randwrite --bs 128k --runtime 600 --log --out results/   # then: nvcmp analyze results/ --out report/
+  nvcmp run --engine psync --numjobs 2 --log --log-avg-msec 0 --runtime 5 --out results/
 
 Sweeps: --iodepth and --numjobs take one value, a list (1,4,16) or a doubling
 range (1-128 = 1,2,4,8,16,32,64,128), or a mix (1-8,12). Every combination runs,
@@ -48,6 +50,12 @@ point writes its own file (randread-4k-qd8-j4.json) and a rerun keeps the
 finished ones. With --job-file, a flag given on the command line overrides the
 file's value for every job; a job that becomes several points is named
 <section>-qd<N>-j<M>.
+
+Logs: --log writes fio's logs of each job next to its result (<job>_bw.N.log,
+_iops, _lat, _clat, _slat; N = thread), averaged over --log-avg-msec (500 ms,
+fio's bw/iops sample interval, so a 10 s job writes 20 lines a file; 0 writes a
+line per I/O as fio does by default). `nvcmp analyze` draws them (timeseries_*
+charts, SNIA steady state); a rerun of a job replaces its logs.
 
 Safety: without --target, nvcmp creates a scratch file under --out and removes it.
 An existing file is only written with --destroy-data; a block device is refused when
@@ -140,6 +148,15 @@ pub struct Args {
     /// --engine fio: the fio binary.
     #[arg(long, default_value = "fio", value_name = "PATH", env = "NVCMP_FIO")]
     pub fio: PathBuf,
+    /// Write fio's bw, iops and lat/clat/slat logs of each job next to its
+    /// result (<job>_bw.N.log ..., one N per thread), as fio's
+    /// write_bw_log/write_iops_log/write_lat_log do.
+    #[arg(long)]
+    pub log: bool,
+    /// With --log: average the logs over MS milliseconds (fio's
+    /// log_avg_msec); 0 logs every I/O.
+    #[arg(long, value_name = "MS", requires = "log", default_value_t = run::iolog::DEFAULT_AVG_MSEC)]
+    pub log_avg_msec: u64,
 }
 
 fn usage(msg: impl Into<String>) -> anyhow::Error {
@@ -307,6 +324,9 @@ pub fn options(args: &Args) -> anyhow::Result<RunOptions> {
         label,
         force: args.force,
         destroy_data: args.destroy_data,
+        log: args.log.then_some(run::iolog::LogOptions {
+            avg_msec: args.log_avg_msec,
+        }),
     })
 }
 

@@ -1,0 +1,379 @@
+//! `run --log`: the log files fio writes for `write_bw_log=<job>
+//! write_iops_log=<job> write_lat_log=<job>` (`<job>_bw.N.log`, `_iops`,
+//! `_lat`, `_clat`, `_slat`, one `.N` per thread), made from the harness's
+//! own measurements, in fio 3.x's line format (iolog.c `flush_samples`
+//! with fio's defaults: `time, value, ddir, bs, prio`).
+//!
+//! What goes in a line follows stat.c:
+//! - per-I/O (`log_avg_msec=0`): lat/clat/slat in ns and bs of the I/O;
+//!   bw is `bytes * 1000000 / clat_ns` (fio's `add_bw_sample`, bytes per
+//!   ms); iops is 1 per I/O.
+//! - averaged: lat/clat/slat windows closed by the first sample at or past
+//!   the window's end (`add_log_sample`), written as the rounded mean with
+//!   bs 0 (`__add_stat_to_log`), and whatever is left at the end written at
+//!   the job's end (`finalize_logs`); bw (KiB/s, `delta * 1000 / spent /
+//!   1024`) and iops (I/Os per s, `delta * 1000 / spent`) rates over each
+//!   window (`__add_samples`: fio sets `bw_avg_time` to `log_avg_msec`, so
+//!   each window holds one rate and its mean is that rate).
+//!
+//! Each thread writes its own files through a buffer as it goes, so memory
+//! stays bounded however long the run. The files are written into a hidden
+//! staging folder next to the result (`JobLogs`) and moved into place only
+//! when the job's result is, replacing the logs of the job's previous run.
+
+use std::fs::File;
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use super::engines::Dir;
+
+/// `--log-avg-msec` when not given: fio's `bwavgtime` default, the
+/// interval of the result's own bw/iops samples, so a log's mean is the
+/// result's `bw_mean`, and a 10 s job writes 20 lines per file instead of
+/// one per I/O (fio's `log_avg_msec=0`, millions of lines at NVMe rates).
+pub const DEFAULT_AVG_MSEC: u64 = 500;
+
+/// fio's `LOG_MSEC_SLACK`: a bw/iops interval this close to its end counts
+/// as over.
+const MSEC_SLACK: u64 = 1;
+
+/// `run --log`: log every job, averaged over `avg_msec` (0: every I/O).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LogOptions {
+    pub avg_msec: u64,
+}
+
+impl LogOptions {
+    /// Text for the spec hash: a result with logs is another result.
+    pub fn canonical(&self) -> String {
+        format!(";log_avg_msec={}", self.avg_msec)
+    }
+
+    /// fio's options for these logs, as the job file and the result's `job
+    /// options` spell them; `prefix` is the log files' name before `_bw`.
+    pub fn fio_options(&self, prefix: &str) -> Vec<(&'static str, String)> {
+        vec![
+            ("write_bw_log", prefix.to_string()),
+            ("write_iops_log", prefix.to_string()),
+            ("write_lat_log", prefix.to_string()),
+            ("log_avg_msec", self.avg_msec.to_string()),
+            ("per_job_logs", "1".to_string()),
+        ]
+    }
+}
+
+/// The logs one thread writes, in file order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Bw,
+    Iops,
+    Lat,
+    Clat,
+    Slat,
+}
+
+const KINDS: [Kind; 5] = [Kind::Bw, Kind::Iops, Kind::Lat, Kind::Clat, Kind::Slat];
+
+/// Every log kind fio names `<job>_<kind>.N.log`: what a rerun replaces.
+const ALL_SUFFIXES: [&str; 6] = ["bw", "iops", "lat", "clat", "slat", "clat_hist"];
+
+impl Kind {
+    fn suffix(self) -> &'static str {
+        ALL_SUFFIXES[self as usize]
+    }
+}
+
+/// `<job>_<kind>.<index>.log`, fio's `gen_log_name` with `per_job_logs=1`.
+fn file_name(job: &str, kind: Kind, index: u32) -> String {
+    format!("{job}_{}.{index}.log", kind.suffix())
+}
+
+/// Whether `name` is one of `job`'s logs: `<job>_<kind>.<N>.log`, or with
+/// fio's client/server `.<host>` after it.
+pub fn is_job_log(name: &str, job: &str) -> bool {
+    let Some(rest) = name
+        .strip_prefix(job)
+        .and_then(|r| r.strip_prefix('_'))
+    else {
+        return false;
+    };
+    ALL_SUFFIXES.iter().any(|kind| {
+        let Some(rest) = rest.strip_prefix(kind).and_then(|r| r.strip_prefix('.')) else {
+            return false;
+        };
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        let tail = &rest[digits..];
+        digits > 0 && (tail == ".log" || tail.strip_prefix(".log.").is_some_and(|h| !h.is_empty()))
+    })
+}
+
+/// A log file that could not be written.
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("{}: cannot write the log", .path.display())]
+pub struct LogError {
+    pub path: PathBuf,
+    /// Shared so a thread's result stays `Clone`.
+    #[source]
+    pub source: Arc<io::Error>,
+}
+
+impl LogError {
+    fn at(path: &Path) -> impl FnOnce(io::Error) -> LogError + '_ {
+        move |e| LogError {
+            path: path.to_path_buf(),
+            source: Arc::new(e),
+        }
+    }
+}
+
+/// The logs of one job while it runs: a hidden staging folder in the
+/// result's folder, removed on every way out; `publish` moves its files
+/// next to the result.
+pub struct JobLogs {
+    dir: PathBuf,
+    job: String,
+    /// None when the run does not log: publishing then only removes the
+    /// logs of the job's previous run.
+    staging: Option<PathBuf>,
+}
+
+impl JobLogs {
+    /// Makes the staging folder of `job` in `dir` when `log` asks for logs.
+    pub fn create(dir: &Path, job: &str, log: Option<LogOptions>) -> Result<JobLogs, LogError> {
+        let staging = match log {
+            Some(_) => {
+                let s = dir.join(format!(".{job}.logs-{}", std::process::id()));
+                // Left by a run of the same process id that was killed.
+                let _ = std::fs::remove_dir_all(&s);
+                std::fs::create_dir_all(&s).map_err(LogError::at(&s))?;
+                Some(s)
+            }
+            None => None,
+        };
+        Ok(JobLogs {
+            dir: dir.to_path_buf(),
+            job: job.to_string(),
+            staging,
+        })
+    }
+
+    /// Where the logs are written while the job runs.
+    pub fn staging(&self) -> Option<&Path> {
+        self.staging.as_deref()
+    }
+
+    /// Replaces the job's logs in the result folder by the new ones (none
+    /// when the job ran without `--log`): a rerun with fewer threads, or
+    /// without logs, leaves no log of the previous run to be read as this
+    /// one's.
+    pub fn publish(self) -> Result<(), LogError> {
+        for old in self.files_in(&self.dir)? {
+            std::fs::remove_file(&old).map_err(LogError::at(&old))?;
+        }
+        if let Some(staging) = &self.staging {
+            for new in self.files_in(staging)? {
+                let to = self.dir.join(new.file_name().unwrap_or_default());
+                std::fs::rename(&new, &to).map_err(LogError::at(&to))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The job's log files in `dir`, sorted.
+    fn files_in(&self, dir: &Path) -> Result<Vec<PathBuf>, LogError> {
+        let entries = match std::fs::read_dir(dir) {
+            Ok(e) => e,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(e) => return Err(LogError::at(dir)(e)),
+        };
+        let mut files: Vec<PathBuf> = entries
+            .filter_map(Result::ok)
+            .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+            .filter(|e| is_job_log(&e.file_name().to_string_lossy(), &self.job))
+            .map(|e| e.path())
+            .collect();
+        files.sort();
+        Ok(files)
+    }
+}
+
+impl Drop for JobLogs {
+    fn drop(&mut self) {
+        if let Some(s) = &self.staging {
+            let _ = std::fs::remove_dir_all(s);
+        }
+    }
+}
+
+/// One open log file.
+struct LogFile {
+    path: PathBuf,
+    out: BufWriter<File>,
+}
+
+impl LogFile {
+    fn create(path: PathBuf) -> Result<LogFile, LogError> {
+        let f = File::create(&path).map_err(LogError::at(&path))?;
+        Ok(LogFile {
+            out: BufWriter::with_capacity(64 << 10, f),
+            path,
+        })
+    }
+
+    /// One line as fio's `flush_samples` prints it without `log_offset`
+    /// and `log_prio`: the last field is 0 (not a real-time priority).
+    fn line(&mut self, t_ms: u64, value: u64, dir: Dir, bs: u64) -> io::Result<()> {
+        writeln!(self.out, "{t_ms}, {value}, {}, {bs}, 0", dir as u8)
+    }
+}
+
+/// An averaging window of one latency log and direction (fio's
+/// `avg_window` and `avg_last`).
+#[derive(Debug, Clone, Copy, Default)]
+struct Window {
+    sum: u128,
+    n: u64,
+    /// Start of the window, ms.
+    last_ms: u64,
+}
+
+impl Window {
+    /// fio's mean rounded to the nearest integer (`mean + 0.50`).
+    fn mean(&self) -> u64 {
+        (self.sum as f64 / self.n as f64 + 0.5) as u64
+    }
+}
+
+/// bw and iops over the current rate interval (fio's `bw_sample_time`,
+/// `stat_io_bytes`, `stat_io_blocks`).
+#[derive(Debug, Clone, Copy, Default)]
+struct Rates {
+    last_ms: u64,
+    bytes: [u64; 2],
+    ios: [u64; 2],
+}
+
+/// The logs of one worker thread.
+pub struct ThreadLog {
+    files: Vec<LogFile>,
+    avg_msec: u64,
+    /// lat, clat, slat windows per direction (averaged logs only).
+    windows: [[Window; 2]; 3],
+    rates: Rates,
+    /// The first write that failed; nothing is written after it.
+    error: Option<LogError>,
+}
+
+impl ThreadLog {
+    /// Creates thread `index`'s (1-based) logs of `job` in `dir`.
+    pub fn create(dir: &Path, job: &str, index: u32, opts: LogOptions) -> Result<Self, LogError> {
+        let files = KINDS
+            .iter()
+            .map(|&k| LogFile::create(dir.join(file_name(job, k, index))))
+            .collect::<Result<_, _>>()?;
+        Ok(ThreadLog {
+            files,
+            avg_msec: opts.avg_msec,
+            windows: Default::default(),
+            rates: Rates::default(),
+            error: None,
+        })
+    }
+
+    fn write(&mut self, kind: Kind, t_ms: u64, value: u64, dir: Dir, bs: u64) {
+        if self.error.is_some() {
+            return;
+        }
+        let f = &mut self.files[kind as usize];
+        if let Err(e) = f.line(t_ms, value, dir, bs) {
+            self.error = Some(LogError::at(&f.path)(e));
+        }
+    }
+
+    /// A latency sample: written at once, or added to its window, which is
+    /// written when the sample closes it.
+    fn latency(&mut self, kind: Kind, t_ms: u64, ns: u64, dir: Dir, bs: u64) {
+        if self.avg_msec == 0 {
+            self.write(kind, t_ms, ns, dir, bs);
+            return;
+        }
+        let w = &mut self.windows[kind as usize - Kind::Lat as usize][dir as usize];
+        w.sum += u128::from(ns);
+        w.n += 1;
+        if t_ms < w.last_ms + self.avg_msec {
+            return;
+        }
+        let mean = w.mean();
+        *w = Window {
+            last_ms: t_ms - t_ms % self.avg_msec,
+            ..Window::default()
+        };
+        self.write(kind, t_ms, mean, dir, 0);
+    }
+
+    /// An I/O completed at `t_ms` (since the end of the ramp).
+    pub fn completed(&mut self, t_ms: u64, dir: Dir, bytes: u64, clat_ns: u64, lat_ns: u64) {
+        self.latency(Kind::Lat, t_ms, lat_ns, dir, bytes);
+        self.latency(Kind::Clat, t_ms, clat_ns, dir, bytes);
+        if self.avg_msec == 0 {
+            let rate = (bytes * 1_000_000).checked_div(clat_ns).unwrap_or(0);
+            self.write(Kind::Bw, t_ms, rate, dir, bytes);
+            self.write(Kind::Iops, t_ms, 1, dir, bytes);
+        }
+    }
+
+    /// An I/O was submitted at `t_ms` after waiting `slat_ns`.
+    pub fn submitted(&mut self, t_ms: u64, dir: Dir, bytes: u64, slat_ns: u64) {
+        self.latency(Kind::Slat, t_ms, slat_ns, dir, bytes);
+    }
+
+    /// The thread's byte and I/O counters at `t_ms`: closes a bw/iops
+    /// interval when one is due (averaged logs only).
+    pub fn counters(&mut self, t_ms: u64, bytes: [u64; 2], ios: [u64; 2]) {
+        let spent = t_ms.saturating_sub(self.rates.last_ms);
+        if self.avg_msec == 0 || spent + MSEC_SLACK < self.avg_msec {
+            return;
+        }
+        for (k, dir) in [Dir::Read, Dir::Write].into_iter().enumerate() {
+            let delta = (bytes[k] - self.rates.bytes[k], ios[k] - self.rates.ios[k]);
+            if delta.0 == 0 {
+                continue;
+            }
+            let bw = (delta.0 * 1000).checked_div(spent).unwrap_or(0) / 1024;
+            let iops = (delta.1 * 1000).checked_div(spent).unwrap_or(0);
+            self.write(Kind::Bw, t_ms, bw, dir, 0);
+            self.write(Kind::Iops, t_ms, iops, dir, 0);
+        }
+        self.rates = Rates {
+            last_ms: t_ms,
+            bytes,
+            ios,
+        };
+    }
+
+    /// The job ended at `t_ms`: writes the latency windows that hold
+    /// samples (fio's `finalize_logs`) and flushes every file.
+    pub fn finish(mut self, t_ms: u64) -> Result<(), LogError> {
+        if self.avg_msec > 0 {
+            for (i, kind) in [Kind::Lat, Kind::Clat, Kind::Slat].into_iter().enumerate() {
+                for dir in [Dir::Read, Dir::Write] {
+                    let w = self.windows[i][dir as usize];
+                    if w.n > 0 {
+                        self.write(kind, t_ms, w.mean(), dir, 0);
+                    }
+                }
+            }
+        }
+        if let Some(e) = self.error.take() {
+            return Err(e);
+        }
+        for f in &mut self.files {
+            f.out.flush().map_err(LogError::at(&f.path))?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests;
