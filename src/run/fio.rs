@@ -294,4 +294,61 @@ mod tests {
             assert!(f.lines().any(|l| l == line), "{line} missing in\n{f}");
         }
     }
+    #[test]
+    fn log_options_name_the_logs_after_the_job() {
+        let spec = JobSpec {
+            name: "read-4k".into(),
+            rw: Rw::Read,
+            bs: 4096,
+            iodepth: 1,
+            iodepth_batch: 1,
+            iodepth_batch_complete: 1,
+            numjobs: 2,
+            runtime_s: 1,
+            ramp_s: 0,
+            size: 1 << 20,
+            rwmixread: 50,
+            direct: true,
+            time_based: true,
+        };
+        let setup = FioSetup {
+            bin: "fio".into(),
+            ioengine: "psync".into(),
+            clients: Vec::new(),
+        };
+        let host = HostFacts::default();
+        let run = FioRun {
+            setup: &setup,
+            filename: "scratch.dat".into(),
+            unlink: false,
+            work_dir: Path::new("out"),
+            host: &host,
+        };
+        let plain = run.job_text(&spec, None);
+        assert!(
+            plain.lines().any(|l| l == "filename=scratch.dat"),
+            "{plain}"
+        );
+        assert!(!plain.contains("_log"), "{plain}");
+        let logged = run.job_text(&spec, Some(LogOptions { avg_msec: 250 }));
+        for line in [
+            "write_bw_log=read-4k",
+            "write_iops_log=read-4k",
+            "write_lat_log=read-4k",
+            "log_avg_msec=250",
+            "per_job_logs=1",
+        ] {
+            assert!(
+                logged.lines().any(|l| l == line),
+                "{line} missing in\n{logged}"
+            );
+        }
+        // fio runs in the log folder then: the target is named from here.
+        let abs = std::path::absolute("scratch.dat").unwrap();
+        let want = format!("filename={}", abs.display());
+        assert!(
+            logged.lines().any(|l| l == want),
+            "{want} missing in\n{logged}"
+        );
+    }
 }

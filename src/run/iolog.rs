@@ -92,10 +92,7 @@ fn file_name(job: &str, kind: Kind, index: u32) -> String {
 /// Whether `name` is one of `job`'s logs: `<job>_<kind>.<N>.log`, or with
 /// fio's client/server `.<host>` after it.
 pub fn is_job_log(name: &str, job: &str) -> bool {
-    let Some(rest) = name
-        .strip_prefix(job)
-        .and_then(|r| r.strip_prefix('_'))
-    else {
+    let Some(rest) = name.strip_prefix(job).and_then(|r| r.strip_prefix('_')) else {
         return false;
     };
     ALL_SUFFIXES.iter().any(|kind| {

@@ -592,7 +592,11 @@ impl<'a> Worker<'a> {
         if let (Some(log), Some(start)) = (&mut self.log, self.meter.start) {
             let d = &self.res.dirs;
             let bytes = [d[0].io_bytes, d[1].io_bytes];
-            log.counters(ms(t.saturating_sub(start)), bytes, [d[0].total_ios, d[1].total_ios]);
+            log.counters(
+                ms(t.saturating_sub(start)),
+                bytes,
+                [d[0].total_ios, d[1].total_ios],
+            );
         }
         Ok(())
     }

@@ -88,7 +88,11 @@ fn rates_are_kib_per_s_and_ios_per_s_over_each_window() {
     );
     assert_eq!(
         read(d.path(), "j_iops.1.log"),
-        format!("199, {}, 0, 0, 0\n400, {}, 1, 0, 0\n", 512_000 / 199, 256_000 / 201)
+        format!(
+            "199, {}, 0, 0, 0\n400, {}, 1, 0, 0\n",
+            512_000 / 199,
+            256_000 / 201
+        )
     );
 }
 
@@ -121,7 +125,10 @@ fn publish_replaces_only_the_jobs_own_logs() {
     let d = tempfile::tempdir().unwrap();
     let dir = d.path();
     let keep = ["a.json", "a-qd8_bw.1.log", "b_bw.1.log", "notes.txt"];
-    for f in keep.iter().chain(&["a_bw.1.log", "a_bw.2.log", "a_lat.3.log.h1"]) {
+    for f in keep
+        .iter()
+        .chain(&["a_bw.1.log", "a_bw.2.log", "a_lat.3.log.h1"])
+    {
         std::fs::write(dir.join(f), "old").unwrap();
     }
     let logs = JobLogs::create(dir, "a", Some(opts(0))).unwrap();
