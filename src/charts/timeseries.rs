@@ -20,6 +20,7 @@ use super::axis::linear_ticks;
 use super::figure::Figure;
 use super::frame::Frame;
 use super::lines::{Band, Line, LinePlot, PointLabel, Range, Stroke};
+use super::scale::Scale;
 use super::{ChartOptions, font, footer, load, names, palette};
 use crate::compare::logs::RunLogs;
 use crate::compare::{Comparison, Metric, Workload};
@@ -332,6 +333,7 @@ impl TsChart<'_> {
             });
         }
         let shaded = self.shade(cmp, &mut plot);
+        let footnotes = self.spread_note(cmp, &traces, scale);
         let mut legend: Vec<(String, RGBColor)> = Vec::new();
         for (c, _) in &self.runs {
             let entry = (cmp.configs[*c].clone(), palette::color(*c));
@@ -341,8 +343,9 @@ impl TsChart<'_> {
         }
         let frame = Frame {
             title: format!("{}: {}", super::workload_point_label(cmp, w), self.title()),
-            subtitle: Some(self.subtitle(width, shaded)),
+            subtitle: Some(self.subtitle(cmp, width, shaded)),
             legend,
+            footnotes,
             footer: footer::line([w], None),
             ..Default::default()
         };
@@ -356,8 +359,44 @@ impl TsChart<'_> {
         }
     }
 
+    /// Each config's mean over the chart's buckets and their spread, as
+    /// fio-plot tables them under its `-g` charts: a line that swings (a
+    /// cache cliff, stalls) reads as such without the eye averaging it.
+    /// Buckets where a stalled job logged nothing count as zero, so the
+    /// mean is the run's, not the mean of the rows fio happened to write.
+    /// Only for merged, unsmoothed lines of one value per time.
+    fn spread_note(&self, cmp: &Comparison, traces: &[Trace], scale: Scale) -> Vec<String> {
+        if self.opts.per_job || self.opts.smooth_ms.is_some() {
+            return Vec::new();
+        }
+        if !matches!(self.measure, Measure::Over(_)) {
+            return Vec::new();
+        }
+        let parts: Vec<String> = traces
+            .iter()
+            .filter_map(|t| {
+                let (mean, cv) = mean_and_cv(&t.points)?;
+                let mean = scale.to_display(mean);
+                let unit = match scale.unit {
+                    "" => String::new(),
+                    u => format!(" {u}"),
+                };
+                Some(format!(
+                    "{} mean {}{unit}, sd {} %",
+                    cmp.configs[t.config],
+                    format::fixed(mean, format::significant_decimals(mean)),
+                    format::fixed(cv * 100.0, 1),
+                ))
+            })
+            .collect();
+        if parts.is_empty() {
+            return Vec::new();
+        }
+        vec![format!("Over the buckets: {}", parts.join(" · "))]
+    }
+
     /// How the lines were made from the logs, in one line.
-    fn subtitle(&self, width_ms: u64, shaded: bool) -> String {
+    fn subtitle(&self, cmp: &Comparison, width_ms: u64, shaded: bool) -> String {
         let how = match (self.opts.per_job, self.measure) {
             (true, _) => "a line per job (the first solid, others dashed)",
             (false, Measure::Over(Kind::Bw | Kind::Iops) | Measure::ByData) => "jobs summed",
@@ -371,7 +410,37 @@ impl TsChart<'_> {
             s.push_str("; p50 solid, higher percentiles dashed");
         }
         if shaded {
-            s.push_str("; shaded: steady-state window (SNIA rule)");
+            s.push_str(&self.steady_note(cmp));
+        }
+        s
+    }
+
+    /// Whose steady-state window is shaded, and who never got there: with
+    /// one band on the chart a reader must not take it for every config's.
+    fn steady_note(&self, cmp: &Comparison) -> String {
+        let w = &cmp.workloads[self.workload];
+        let mut configs: Vec<usize> = self.runs.iter().map(|(c, _)| *c).collect();
+        configs.dedup();
+        let state = |c: &usize| w.steady_state.get(&cmp.configs[*c]);
+        let shaded: Vec<&str> = configs
+            .iter()
+            .filter(|c| state(c).is_some_and(|s| s.window_start_s.is_some()))
+            .map(|c| cmp.configs[*c].as_str())
+            .collect();
+        let never: Vec<&str> = configs
+            .iter()
+            .filter(|c| state(c).is_some_and(|s| !s.attained))
+            .map(|c| cmp.configs[*c].as_str())
+            .collect();
+        let whose = if shaded.len() == configs.len() && configs.len() > 1 {
+            "each config's steady-state window, in its colour".to_string()
+        } else {
+            let plural = if shaded.len() > 1 { "s" } else { "" };
+            format!("{}'s steady-state window{plural}", shaded.join("'s and "))
+        };
+        let mut s = format!("; shaded: {whose} (SNIA rule)");
+        if !never.is_empty() {
+            s.push_str(&format!("; {} never steady", never.join(", ")));
         }
         s
     }
@@ -410,6 +479,18 @@ fn job_stroke(i: usize) -> Stroke {
     } else {
         Stroke::Dashed
     }
+}
+
+/// Mean of a line's values and their standard deviation relative to it;
+/// None for fewer than two points or a zero mean.
+fn mean_and_cv(points: &[(f64, f64)]) -> Option<(f64, f64)> {
+    let n = points.len() as f64;
+    if points.len() < 2 {
+        return None;
+    }
+    let mean = points.iter().map(|p| p.1).sum::<f64>() / n;
+    let var = points.iter().map(|p| (p.1 - mean).powi(2)).sum::<f64>() / (n - 1.0);
+    (mean > 0.0).then(|| (mean, var.sqrt() / mean))
 }
 
 /// `1 s`, `200 ms`.

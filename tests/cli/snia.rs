@@ -194,3 +194,41 @@ fn per_job_draws_each_clone() {
     .unwrap();
     assert!(svg.contains("a line per job"));
 }
+
+#[test]
+fn timeseries_charts_say_whose_window_is_shaded_and_each_lines_mean() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = nvcmp()
+        .arg("-q")
+        .arg("analyze")
+        .arg(fixture("snia"))
+        .arg("--out")
+        .arg(dir.path())
+        .args(["--chart-format", "svg"])
+        .output()
+        .unwrap();
+    assert_ok(&out);
+    let svg = std::fs::read_to_string(
+        dir.path()
+            .join("charts/timeseries_randread_4k_read_iops.svg"),
+    )
+    .unwrap()
+    .replace("&apos;", "'")
+    .replace("&#39;", "'");
+    // One band on the chart: it is flat's, and stalls never settled.
+    assert!(svg.contains("shaded: flat's steady-state window (SNIA rule)"));
+    assert!(svg.contains("stalls never steady"));
+    // The footnote's mean is the log's own mean (100 ms rows, 100 ms buckets).
+    let at = svg.find("flat mean ").expect("flat's mean in the footnote");
+    let mean: f64 = svg[at + "flat mean ".len()..]
+        .split(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let want = log_mean("snia/flat/randread-4k_iops.1.log");
+    assert!(
+        (mean - want).abs() / want < 0.02,
+        "chart {mean} vs log {want}"
+    );
+}
