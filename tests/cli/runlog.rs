@@ -352,3 +352,56 @@ fn fio_client_server_logs_keep_the_host_suffix() {
     let iops = std::fs::read_to_string(dir.join("read-64k-qd1-j1_iops.1.log.127.0.0.1")).unwrap();
     assert_eq!(iops.lines().count(), 16);
 }
+
+/// Ctrl-C during a logged job: the finished job keeps its logs, the
+/// stopped one leaves none and no staging folder.
+#[test]
+fn ctrl_c_leaves_no_logs_of_the_stopped_job() {
+    let t = tempfile::tempdir().unwrap();
+    let jf = t.path().join("two.fio");
+    std::fs::write(
+        &jf,
+        "[quick]\nrw=read\nbs=4k\nsize=256k\n[long]\nrw=randread\nbs=4k\nsize=1m\nruntime=60\ntime_based=1\n",
+    )
+    .unwrap();
+    let out = t.path().join("out");
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("nvcmp"))
+        .args(words("run --engine null --log --label c --job-file"))
+        .arg(&jf)
+        .arg("--out")
+        .arg(&out)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let quick = out.join("c/quick.json");
+    let t0 = std::time::Instant::now();
+    while !quick.exists() && t0.elapsed().as_secs() < 30 {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    let st = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130));
+    let mut left: Vec<String> = std::fs::read_dir(out.join("c"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| !n.ends_with(".nvcmp.toml"))
+        .collect();
+    left.sort();
+    assert_eq!(
+        left,
+        [
+            "quick.json",
+            "quick_bw.1.log",
+            "quick_clat.1.log",
+            "quick_iops.1.log",
+            "quick_lat.1.log",
+            "quick_slat.1.log"
+        ]
+    );
+}
