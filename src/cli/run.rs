@@ -54,8 +54,10 @@ file's value for every job; a job that becomes several points is named
 Logs: --log writes fio's logs of each job next to its result (<job>_bw.N.log,
 _iops, _lat, _clat, _slat; N = thread), averaged over --log-avg-msec (500 ms,
 fio's bw/iops sample interval, so a 10 s job writes 20 lines a file; 0 writes a
-line per I/O as fio does by default). `nvcmp analyze` draws them (timeseries_*
-charts, SNIA steady state); a rerun of a job replaces its logs.
+line per I/O as fio does by default); --log-hist-msec adds fio's clat histogram
+log (<job>_clat_hist.N.log). `nvcmp analyze` draws them (timeseries_* charts,
+latency percentiles over time, SNIA steady state); a rerun of a job replaces
+its logs.
 
 Safety: without --target, nvcmp creates a scratch file under --out and removes it.
 An existing file is only written with --destroy-data; a block device is refused when
@@ -157,6 +159,11 @@ pub struct Args {
     /// log_avg_msec); 0 logs every I/O.
     #[arg(long, value_name = "MS", requires = "log", default_value_t = run::iolog::DEFAULT_AVG_MSEC)]
     pub log_avg_msec: u64,
+    /// With --log: also a completion-latency histogram log every MS
+    /// milliseconds (<job>_clat_hist.N.log, fio's write_hist_log and
+    /// log_hist_msec), for latency percentiles over time.
+    #[arg(long, value_name = "MS", requires = "log", value_parser = clap::value_parser!(u64).range(1..))]
+    pub log_hist_msec: Option<u64>,
 }
 
 fn usage(msg: impl Into<String>) -> anyhow::Error {
@@ -326,6 +333,7 @@ pub fn options(args: &Args) -> anyhow::Result<RunOptions> {
         destroy_data: args.destroy_data,
         log: args.log.then_some(run::iolog::LogOptions {
             avg_msec: args.log_avg_msec,
+            hist_msec: args.log_hist_msec,
         }),
     })
 }

@@ -330,7 +330,13 @@ mod tests {
             "{plain}"
         );
         assert!(!plain.contains("_log"), "{plain}");
-        let logged = run.job_text(&spec, Some(LogOptions { avg_msec: 250 }));
+        let logged = run.job_text(
+            &spec,
+            Some(LogOptions {
+                avg_msec: 250,
+                hist_msec: None,
+            }),
+        );
         for line in [
             "write_bw_log=read-4k",
             "write_iops_log=read-4k",
@@ -342,6 +348,20 @@ mod tests {
                 logged.lines().any(|l| l == line),
                 "{line} missing in\n{logged}"
             );
+        }
+        let hist = run.job_text(
+            &spec,
+            Some(LogOptions {
+                avg_msec: 0,
+                hist_msec: Some(200),
+            }),
+        );
+        for line in [
+            "write_hist_log=read-4k",
+            "log_hist_msec=200",
+            "log_avg_msec=0",
+        ] {
+            assert!(hist.lines().any(|l| l == line), "{line} missing in\n{hist}");
         }
         // fio runs in the log folder then: the target is named from here.
         let abs = std::path::absolute("scratch.dat").unwrap();

@@ -15,6 +15,11 @@
 //!   1024`) and iops (I/Os per s, `delta * 1000 / spent`) rates over each
 //!   window (`__add_samples`: fio sets `bw_avg_time` to `log_avg_msec`, so
 //!   each window holds one rate and its mean is that rate).
+//! - histogram (`--log-hist-msec`, fio's `write_hist_log` with
+//!   `log_hist_msec`): `<job>_clat_hist.N.log`, a line per direction every
+//!   window (`add_clat_sample`), `time, ddir, bs,` then the 1856 clat
+//!   buckets' counts since the previous line (`flush_hist_samples`); as in
+//!   fio, the window the job ends in is not written.
 //!
 //! Each thread writes its own files through a buffer as it goes, so memory
 //! stays bounded however long the run. The files are written into a hidden
@@ -27,6 +32,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::engines::Dir;
+use super::stats::Histogram;
 
 /// `--log-avg-msec` when not given: fio's `bwavgtime` default, the
 /// interval of the result's own bw/iops samples, so a log's mean is the
@@ -38,28 +44,38 @@ pub const DEFAULT_AVG_MSEC: u64 = 500;
 /// as over.
 const MSEC_SLACK: u64 = 1;
 
-/// `run --log`: log every job, averaged over `avg_msec` (0: every I/O).
+/// `run --log`: log every job, averaged over `avg_msec` (0: every I/O),
+/// and with `hist_msec` a clat histogram log every `hist_msec` ms.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LogOptions {
     pub avg_msec: u64,
+    pub hist_msec: Option<u64>,
 }
 
 impl LogOptions {
     /// Text for the spec hash: a result with logs is another result.
     pub fn canonical(&self) -> String {
-        format!(";log_avg_msec={}", self.avg_msec)
+        let hist = self
+            .hist_msec
+            .map_or(String::new(), |ms| format!(";log_hist_msec={ms}"));
+        format!(";log_avg_msec={}{hist}", self.avg_msec)
     }
 
     /// fio's options for these logs, as the job file and the result's `job
     /// options` spell them; `prefix` is the log files' name before `_bw`.
     pub fn fio_options(&self, prefix: &str) -> Vec<(&'static str, String)> {
-        vec![
+        let mut o = vec![
             ("write_bw_log", prefix.to_string()),
             ("write_iops_log", prefix.to_string()),
             ("write_lat_log", prefix.to_string()),
             ("log_avg_msec", self.avg_msec.to_string()),
             ("per_job_logs", "1".to_string()),
-        ]
+        ];
+        if let Some(ms) = self.hist_msec {
+            o.push(("write_hist_log", prefix.to_string()));
+            o.push(("log_hist_msec", ms.to_string()));
+        }
+        o
     }
 }
 
@@ -85,8 +101,8 @@ impl Kind {
 }
 
 /// `<job>_<kind>.<index>.log`, fio's `gen_log_name` with `per_job_logs=1`.
-fn file_name(job: &str, kind: Kind, index: u32) -> String {
-    format!("{job}_{}.{index}.log", kind.suffix())
+fn file_name(job: &str, kind: &str, index: u32) -> String {
+    format!("{job}_{kind}.{index}.log")
 }
 
 /// Whether `name` is one of `job`'s logs: `<job>_<kind>.<N>.log`, or with
@@ -258,8 +274,46 @@ pub struct ThreadLog {
     /// lat, clat, slat windows per direction (averaged logs only).
     windows: [[Window; 2]; 3],
     rates: Rates,
+    hist: Option<HistLog>,
     /// The first write that failed; nothing is written after it.
     error: Option<LogError>,
+}
+
+/// The clat histogram log of one thread (fio's `clat_hist_log` and its
+/// `hist_window`).
+struct HistLog {
+    file: LogFile,
+    msec: u64,
+    /// Start of each direction's window, ms; 0 until its first I/O.
+    last_ms: [u64; 2],
+    /// Each direction's histogram when its last line was written.
+    before: [Histogram; 2],
+}
+
+impl HistLog {
+    /// Writes a line when `dir`'s window is over at `t_ms`; `now` is the
+    /// direction's histogram since the job began.
+    fn sample(&mut self, t_ms: u64, dir: Dir, bs: u64, now: &Histogram) -> io::Result<()> {
+        let last = &mut self.last_ms[dir as usize];
+        if *last == 0 {
+            *last = t_ms;
+        }
+        let window = t_ms - *last;
+        if window < self.msec {
+            return Ok(());
+        }
+        // fio keeps the windows on their grid however late the I/O came.
+        *last = t_ms - (window - self.msec);
+        let before = &mut self.before[dir as usize];
+        let out = &mut self.file.out;
+        write!(out, "{t_ms}, {}, {bs}", dir as u8)?;
+        for (n, b) in now.buckets.iter().zip(&before.buckets) {
+            write!(out, ", {}", n - b)?;
+        }
+        writeln!(out)?;
+        before.buckets.copy_from_slice(&now.buckets);
+        Ok(())
+    }
 }
 
 impl ThreadLog {
@@ -267,13 +321,23 @@ impl ThreadLog {
     pub fn create(dir: &Path, job: &str, index: u32, opts: LogOptions) -> Result<Self, LogError> {
         let files = KINDS
             .iter()
-            .map(|&k| LogFile::create(dir.join(file_name(job, k, index))))
+            .map(|&k| LogFile::create(dir.join(file_name(job, k.suffix(), index))))
             .collect::<Result<_, _>>()?;
+        let hist = match opts.hist_msec {
+            Some(msec) => Some(HistLog {
+                file: LogFile::create(dir.join(file_name(job, "clat_hist", index)))?,
+                msec,
+                last_ms: [0; 2],
+                before: Default::default(),
+            }),
+            None => None,
+        };
         Ok(ThreadLog {
             files,
             avg_msec: opts.avg_msec,
             windows: Default::default(),
             rates: Rates::default(),
+            hist,
             error: None,
         })
     }
@@ -309,10 +373,25 @@ impl ThreadLog {
         self.write(kind, t_ms, mean, dir, 0);
     }
 
-    /// An I/O completed at `t_ms` (since the end of the ramp).
-    pub fn completed(&mut self, t_ms: u64, dir: Dir, bytes: u64, clat_ns: u64, lat_ns: u64) {
+    /// An I/O completed at `t_ms` (since the end of the ramp); `clat_hist`
+    /// is its direction's histogram, this I/O included.
+    pub fn completed(
+        &mut self,
+        t_ms: u64,
+        io: (Dir, u64),
+        clat_ns: u64,
+        lat_ns: u64,
+        clat_hist: &Histogram,
+    ) {
+        let (dir, bytes) = io;
         self.latency(Kind::Lat, t_ms, lat_ns, dir, bytes);
         self.latency(Kind::Clat, t_ms, clat_ns, dir, bytes);
+        if let Some(h) = &mut self.hist {
+            if let Err(e) = h.sample(t_ms, dir, bytes, clat_hist) {
+                let path = h.file.path.clone();
+                self.error.get_or_insert(LogError::at(&path)(e));
+            }
+        }
         if self.avg_msec == 0 {
             let rate = (bytes * 1_000_000).checked_div(clat_ns).unwrap_or(0);
             self.write(Kind::Bw, t_ms, rate, dir, bytes);
@@ -365,7 +444,11 @@ impl ThreadLog {
         if let Some(e) = self.error.take() {
             return Err(e);
         }
-        for f in &mut self.files {
+        for f in self
+            .files
+            .iter_mut()
+            .chain(self.hist.as_mut().map(|h| &mut h.file))
+        {
             f.out.flush().map_err(LogError::at(&f.path))?;
         }
         Ok(())

@@ -620,11 +620,12 @@ impl<'a> Worker<'a> {
         d.clat_hist.add(clat);
         let lat = t.saturating_sub(io.start_ns);
         d.lat.add(lat);
+        if let Some(log) = &mut self.log {
+            let io_done = (io.dir, moved as u64);
+            log.completed(ms(t - start), io_done, clat, lat, &d.clat_hist);
+        }
         self.res.dist.mark_latency(clat);
         self.res.runtime_ns = t - start;
-        if let Some(log) = &mut self.log {
-            log.completed(ms(t - start), io.dir, moved as u64, clat, lat);
-        }
     }
 
     /// Keeps the first I/O error and stops every thread of the job.

@@ -280,13 +280,21 @@ fn log_avg_msec_needs_log() {
     assert!(stderr(&o).contains("--log"), "{}", stderr(&o));
 }
 
-/// The harness's logs feed `analyze`'s time-series charts.
+/// The harness's logs feed `analyze`'s time-series charts, its histogram
+/// log the latency percentiles over time.
 #[test]
 fn analyze_draws_timeseries_charts_from_the_harness_logs() {
     let t = tempfile::tempdir().unwrap();
     let args = "--engine null --rw randread --bs 4k --iodepth 4 --runtime 1 --log \
-                --log-avg-msec 100 --label ts";
+                --log-avg-msec 100 --log-hist-msec 200 --label ts";
     assert_ok(&run(args, t.path()));
+    let rows = series(t.path());
+    let hist = std::fs::read_to_string(t.path().join("ts/randread-4k-qd4-j1_clat_hist.1.log"));
+    let hist_lines = hist.unwrap().lines().count();
+    assert!(hist_lines >= 3, "{hist_lines} histogram lines in 1 s");
+    // Each histogram line gives a row per percentile (p50, p99, p99.9).
+    let pct = rows.iter().filter(|r| r["kind"] == "hist").count();
+    assert_eq!(pct, 3 * hist_lines);
     let report = t.path().join("report");
     let o = nvcmp()
         .arg("analyze")
@@ -306,6 +314,12 @@ fn analyze_draws_timeseries_charts_from_the_harness_logs() {
         })
         .collect();
     assert!(!charts.is_empty(), "no timeseries chart");
+    assert!(
+        charts
+            .iter()
+            .any(|c| c.to_string_lossy().ends_with("_clat_percentiles.png")),
+        "{charts:?}"
+    );
     for c in &charts {
         assert!(
             std::fs::metadata(c).unwrap().len() > 1000,

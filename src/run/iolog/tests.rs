@@ -4,8 +4,16 @@ fn read(dir: &Path, name: &str) -> String {
     std::fs::read_to_string(dir.join(name)).unwrap()
 }
 
+/// An I/O completed, with no histogram log to feed.
+fn log_completed(log: &mut ThreadLog, t_ms: u64, dir: Dir, bytes: u64, clat: u64, lat: u64) {
+    log.completed(t_ms, (dir, bytes), clat, lat, &Histogram::default());
+}
+
 fn opts(avg_msec: u64) -> LogOptions {
-    LogOptions { avg_msec }
+    LogOptions {
+        avg_msec,
+        hist_msec: None,
+    }
 }
 
 #[test]
@@ -13,8 +21,8 @@ fn per_io_lines_are_fios() {
     let d = tempfile::tempdir().unwrap();
     let mut log = ThreadLog::create(d.path(), "j", 2, opts(0)).unwrap();
     log.submitted(3, Dir::Write, 4096, 1500);
-    log.completed(3, Dir::Read, 4096, 134_362, 140_000);
-    log.completed(4, Dir::Write, 8192, 0, 10);
+    log_completed(&mut log, 3, Dir::Read, 4096, 134_362, 140_000);
+    log_completed(&mut log, 4, Dir::Write, 8192, 0, 10);
     log.counters(10_000, [4096, 8192], [1, 1]);
     log.finish(5).unwrap();
     // bw per I/O: bytes * 1e6 / clat_ns, as in fio's per-I/O fixture
@@ -44,14 +52,14 @@ fn latency_windows_average_like_fio() {
     let mut log = ThreadLog::create(d.path(), "j", 1, opts(200)).unwrap();
     // Window [0, 200): closed by the first sample at or past 200 ms, which
     // counts in it (fio adds the sample before it checks the window).
-    log.completed(10, Dir::Read, 4096, 100, 101);
-    log.completed(150, Dir::Read, 4096, 200, 202);
-    log.completed(205, Dir::Read, 4096, 301, 303);
+    log_completed(&mut log, 10, Dir::Read, 4096, 100, 101);
+    log_completed(&mut log, 150, Dir::Read, 4096, 200, 202);
+    log_completed(&mut log, 205, Dir::Read, 4096, 301, 303);
     // The next window starts at 200 (205 - 205 % 200), not at 205.
-    log.completed(399, Dir::Read, 4096, 7, 7);
-    log.completed(400, Dir::Read, 4096, 8, 8);
+    log_completed(&mut log, 399, Dir::Read, 4096, 7, 7);
+    log_completed(&mut log, 400, Dir::Read, 4096, 8, 8);
     // Left over at the end: written at the job's end.
-    log.completed(150, Dir::Write, 4096, 5, 6);
+    log_completed(&mut log, 150, Dir::Write, 4096, 5, 6);
     log.finish(480).unwrap();
     // (100 + 200 + 301) / 3 = 200.33 -> 200; (7 + 8) / 2 = 7.5 -> 8.
     assert_eq!(
@@ -165,4 +173,47 @@ fn a_job_that_fails_leaves_the_old_logs_and_no_staging() {
     drop(logs);
     assert!(!staging.exists());
     assert_eq!(read(d.path(), "a_bw.1.log"), "old");
+}
+
+#[test]
+fn histogram_lines_hold_the_counts_since_the_last_line() {
+    let d = tempfile::tempdir().unwrap();
+    let o = LogOptions {
+        avg_msec: 500,
+        hist_msec: Some(100),
+    };
+    let mut log = ThreadLog::create(d.path(), "j", 1, o).unwrap();
+    let mut h = Histogram::default();
+    let mut io = |log: &mut ThreadLog, t: u64, ns: u64| {
+        h.add(ns);
+        log.completed(t, (Dir::Read, 4096), ns, ns, &h);
+    };
+    // The first window starts at the first I/O (7 ms), as in fio.
+    io(&mut log, 7, 50);
+    io(&mut log, 90, 50);
+    io(&mut log, 107, 2000);
+    // Late by 20 ms: the next window still starts at 207, not 227.
+    io(&mut log, 227, 2000);
+    io(&mut log, 300, 50);
+    io(&mut log, 307, 50);
+    // Ends inside a window: not written, as fio 3.33 does not.
+    io(&mut log, 350, 50);
+    log.finish(360).unwrap();
+    let text = read(d.path(), "j_clat_hist.1.log");
+    let lines: Vec<Vec<u64>> = text
+        .lines()
+        .map(|l| l.split(", ").map(|f| f.parse().unwrap()).collect())
+        .collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    for l in &lines {
+        assert_eq!(l.len(), 3 + super::super::stats::PLAT_NR);
+    }
+    let heads: Vec<&[u64]> = lines.iter().map(|l| &l[..3]).collect();
+    assert_eq!(heads, [[107, 0, 4096], [227, 0, 4096], [307, 0, 4096]]);
+    let count = |l: &Vec<u64>, ns: u64| l[3 + super::super::stats::val_to_idx(ns)];
+    // 50 ns twice and 2000 ns once, then 2000 once, then 50 twice.
+    assert_eq!((count(&lines[0], 50), count(&lines[0], 2000)), (2, 1));
+    assert_eq!((count(&lines[1], 50), count(&lines[1], 2000)), (0, 1));
+    assert_eq!((count(&lines[2], 50), count(&lines[2], 2000)), (2, 0));
+    assert_eq!(lines[2][3..].iter().sum::<u64>(), 2);
 }
