@@ -21,18 +21,23 @@
 //!   buckets' counts since the previous line (`flush_hist_samples`); as in
 //!   fio, the window the job ends in is not written.
 //!
-//! Each thread writes its own files through a buffer as it goes, so memory
-//! stays bounded however long the run. The files are written into a hidden
+//! Each thread's lines go to a printer thread of its own in batches
+//! (`writer`), so formatting stays off the I/O loop and memory stays
+//! bounded however long the run. The files are written into a hidden
 //! staging folder next to the result (`JobLogs`) and moved into place only
 //! when the job's result is, replacing the logs of the job's previous run.
 
-use std::fs::File;
-use std::io::{self, BufWriter, Write};
+mod staging;
+mod writer;
+
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::engines::Dir;
 use super::stats::Histogram;
+pub use staging::{JobLogs, is_job_log};
+use writer::{Lines, LogFile, Sample};
 
 /// `--log-avg-msec` when not given: fio's `bwavgtime` default, the
 /// interval of the result's own bw/iops samples, so a log's mean is the
@@ -105,22 +110,6 @@ fn file_name(job: &str, kind: &str, index: u32) -> String {
     format!("{job}_{kind}.{index}.log")
 }
 
-/// Whether `name` is one of `job`'s logs: `<job>_<kind>.<N>.log`, or with
-/// fio's client/server `.<host>` after it.
-pub fn is_job_log(name: &str, job: &str) -> bool {
-    let Some(rest) = name.strip_prefix(job).and_then(|r| r.strip_prefix('_')) else {
-        return false;
-    };
-    ALL_SUFFIXES.iter().any(|kind| {
-        let Some(rest) = rest.strip_prefix(kind).and_then(|r| r.strip_prefix('.')) else {
-            return false;
-        };
-        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
-        let tail = &rest[digits..];
-        digits > 0 && (tail == ".log" || tail.strip_prefix(".log.").is_some_and(|h| !h.is_empty()))
-    })
-}
-
 /// A log file that could not be written.
 #[derive(Debug, Clone, thiserror::Error)]
 #[error("{}: cannot write the log", .path.display())]
@@ -132,112 +121,11 @@ pub struct LogError {
 }
 
 impl LogError {
-    fn at(path: &Path) -> impl FnOnce(io::Error) -> LogError + '_ {
+    pub(super) fn at(path: &Path) -> impl FnOnce(io::Error) -> LogError + '_ {
         move |e| LogError {
             path: path.to_path_buf(),
             source: Arc::new(e),
         }
-    }
-}
-
-/// The logs of one job while it runs: a hidden staging folder in the
-/// result's folder, removed on every way out; `publish` moves its files
-/// next to the result.
-pub struct JobLogs {
-    dir: PathBuf,
-    job: String,
-    /// None when the run does not log: publishing then only removes the
-    /// logs of the job's previous run.
-    staging: Option<PathBuf>,
-}
-
-impl JobLogs {
-    /// Makes the staging folder of `job` in `dir` when `log` asks for logs.
-    pub fn create(dir: &Path, job: &str, log: Option<LogOptions>) -> Result<JobLogs, LogError> {
-        let staging = match log {
-            Some(_) => {
-                let s = dir.join(format!(".{job}.logs-{}", std::process::id()));
-                // Left by a run of the same process id that was killed.
-                let _ = std::fs::remove_dir_all(&s);
-                std::fs::create_dir_all(&s).map_err(LogError::at(&s))?;
-                Some(s)
-            }
-            None => None,
-        };
-        Ok(JobLogs {
-            dir: dir.to_path_buf(),
-            job: job.to_string(),
-            staging,
-        })
-    }
-
-    /// Where the logs are written while the job runs.
-    pub fn staging(&self) -> Option<&Path> {
-        self.staging.as_deref()
-    }
-
-    /// Replaces the job's logs in the result folder by the new ones (none
-    /// when the job ran without `--log`): a rerun with fewer threads, or
-    /// without logs, leaves no log of the previous run to be read as this
-    /// one's.
-    pub fn publish(self) -> Result<(), LogError> {
-        for old in self.files_in(&self.dir)? {
-            std::fs::remove_file(&old).map_err(LogError::at(&old))?;
-        }
-        if let Some(staging) = &self.staging {
-            for new in self.files_in(staging)? {
-                let to = self.dir.join(new.file_name().unwrap_or_default());
-                std::fs::rename(&new, &to).map_err(LogError::at(&to))?;
-            }
-        }
-        Ok(())
-    }
-
-    /// The job's log files in `dir`, sorted.
-    fn files_in(&self, dir: &Path) -> Result<Vec<PathBuf>, LogError> {
-        let entries = match std::fs::read_dir(dir) {
-            Ok(e) => e,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
-            Err(e) => return Err(LogError::at(dir)(e)),
-        };
-        let mut files: Vec<PathBuf> = entries
-            .filter_map(Result::ok)
-            .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
-            .filter(|e| is_job_log(&e.file_name().to_string_lossy(), &self.job))
-            .map(|e| e.path())
-            .collect();
-        files.sort();
-        Ok(files)
-    }
-}
-
-impl Drop for JobLogs {
-    fn drop(&mut self) {
-        if let Some(s) = &self.staging {
-            let _ = std::fs::remove_dir_all(s);
-        }
-    }
-}
-
-/// One open log file.
-struct LogFile {
-    path: PathBuf,
-    out: BufWriter<File>,
-}
-
-impl LogFile {
-    fn create(path: PathBuf) -> Result<LogFile, LogError> {
-        let f = File::create(&path).map_err(LogError::at(&path))?;
-        Ok(LogFile {
-            out: BufWriter::with_capacity(64 << 10, f),
-            path,
-        })
-    }
-
-    /// One line as fio's `flush_samples` prints it without `log_offset`
-    /// and `log_prio`: the last field is 0 (not a real-time priority).
-    fn line(&mut self, t_ms: u64, value: u64, dir: Dir, bs: u64) -> io::Result<()> {
-        writeln!(self.out, "{t_ms}, {value}, {}, {bs}, 0", dir as u8)
     }
 }
 
@@ -269,13 +157,13 @@ struct Rates {
 
 /// The logs of one worker thread.
 pub struct ThreadLog {
-    files: Vec<LogFile>,
+    lines: Lines,
     avg_msec: u64,
     /// lat, clat, slat windows per direction (averaged logs only).
     windows: [[Window; 2]; 3],
     rates: Rates,
     hist: Option<HistLog>,
-    /// The first write that failed; nothing is written after it.
+    /// The first histogram line that failed; none is written after it.
     error: Option<LogError>,
 }
 
@@ -333,7 +221,7 @@ impl ThreadLog {
             None => None,
         };
         Ok(ThreadLog {
-            files,
+            lines: Lines::start(files)?,
             avg_msec: opts.avg_msec,
             windows: Default::default(),
             rates: Rates::default(),
@@ -342,14 +230,15 @@ impl ThreadLog {
         })
     }
 
+    #[inline]
     fn write(&mut self, kind: Kind, t_ms: u64, value: u64, dir: Dir, bs: u64) {
-        if self.error.is_some() {
-            return;
-        }
-        let f = &mut self.files[kind as usize];
-        if let Err(e) = f.line(t_ms, value, dir, bs) {
-            self.error = Some(LogError::at(&f.path)(e));
-        }
+        self.lines.push(Sample {
+            kind,
+            dir,
+            t_ms,
+            value,
+            bs,
+        });
     }
 
     /// A latency sample: written at once, or added to its window, which is
@@ -386,7 +275,7 @@ impl ThreadLog {
         let (dir, bytes) = io;
         self.latency(Kind::Lat, t_ms, lat_ns, dir, bytes);
         self.latency(Kind::Clat, t_ms, clat_ns, dir, bytes);
-        if let Some(h) = &mut self.hist {
+        if let (Some(h), None) = (&mut self.hist, &self.error) {
             if let Err(e) = h.sample(t_ms, dir, bytes, clat_hist) {
                 let path = h.file.path.clone();
                 self.error.get_or_insert(LogError::at(&path)(e));
@@ -441,15 +330,12 @@ impl ThreadLog {
                 }
             }
         }
-        if let Some(e) = self.error.take() {
+        self.lines.finish()?;
+        if let Some(e) = self.error {
             return Err(e);
         }
-        for f in self
-            .files
-            .iter_mut()
-            .chain(self.hist.as_mut().map(|h| &mut h.file))
-        {
-            f.out.flush().map_err(LogError::at(&f.path))?;
+        if let Some(h) = &mut self.hist {
+            h.file.out.flush().map_err(LogError::at(&h.file.path))?;
         }
         Ok(())
     }
