@@ -217,3 +217,31 @@ fn histogram_lines_hold_the_counts_since_the_last_line() {
     assert_eq!((count(&lines[2], 50), count(&lines[2], 2000)), (2, 0));
     assert_eq!(lines[2][3..].iter().sum::<u64>(), 2);
 }
+
+#[test]
+fn a_log_that_cannot_be_written_is_an_error_naming_it() {
+    let full = Path::new("/dev/full");
+    if !full.exists() {
+        return;
+    }
+    let file = writer::LogFile::create(full.to_path_buf()).unwrap();
+    let mut lines = writer::Lines::start(vec![file]).unwrap();
+    // More than a batch and more than the file's buffer: the printer fails
+    // while the worker goes on filling batches, and it is told at the end.
+    for t in 0..100_000 {
+        lines.push(writer::Sample {
+            kind: Kind::Bw,
+            dir: Dir::Read,
+            t_ms: t,
+            value: 1,
+            bs: 4096,
+        });
+    }
+    let e = lines.finish().unwrap_err();
+    assert_eq!(e.path, full);
+    assert_eq!(e.source.raw_os_error(), Some(libc::ENOSPC));
+    assert!(
+        e.to_string().starts_with("/dev/full: cannot write the log"),
+        "{e}"
+    );
+}
