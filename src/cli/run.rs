@@ -43,6 +43,8 @@ Examples:
   nvcmp run --engine fio --clients 10.0.0.1,10.0.0.2:8765 --matrix article --out results/
   nvcmp run --matrix article --repeat 3 --runtime 30 --out results/
   nvcmp run --rw randread --bs 4k --until-stddev 3.5 --max-repeats 10 --out results/
+  nvcmp run --rw randwrite --bs 128k --runtime 600 --log --out results/   # then: nvcmp analyze results/ --out report/
+  nvcmp run --engine psync --numjobs 2 --log --log-avg-msec 0 --runtime 5 --out results/
 
 Sweeps: --iodepth and --numjobs take one value, a list (1,4,16) or a doubling
 range (1-128 = 1,2,4,8,16,32,64,128), or a mix (1-8,12). Every combination runs,
@@ -60,6 +62,14 @@ rerun keeps the repetitions already there. --until-stddev PCT repeats a job
 until the relative standard deviation of its IOPS is at most PCT %: at least 3
 runs, at most --max-repeats (default 10); a job that reaches it is named in a
 warning and its results are kept (exit 0).
+
+Logs: --log writes fio's logs of each job next to its result (<job>_bw.N.log,
+_iops, _lat, _clat, _slat; N = thread), averaged over --log-avg-msec (500 ms,
+fio's bw/iops sample interval, so a 10 s job writes 20 lines a file; 0 writes a
+line per I/O as fio does by default); --log-hist-msec adds fio's clat histogram
+log (<job>_clat_hist.N.log). `nvcmp analyze` draws them (timeseries_* charts,
+latency percentiles over time, SNIA steady state); a rerun of a job replaces
+its logs.
 
 Safety: without --target, nvcmp creates a scratch file under --out and removes it.
 An existing file is only written with --destroy-data; a block device is refused when
@@ -168,6 +178,20 @@ pub struct Args {
     /// --engine fio: the fio binary.
     #[arg(long, default_value = "fio", value_name = "PATH", env = "NVCMP_FIO")]
     pub fio: PathBuf,
+    /// Write fio's bw, iops and lat/clat/slat logs of each job next to its
+    /// result (<job>_bw.N.log ..., one N per thread), as fio's
+    /// write_bw_log/write_iops_log/write_lat_log do.
+    #[arg(long)]
+    pub log: bool,
+    /// With --log: average the logs over MS milliseconds (fio's
+    /// log_avg_msec); 0 logs every I/O.
+    #[arg(long, value_name = "MS", requires = "log", default_value_t = run::iolog::DEFAULT_AVG_MSEC)]
+    pub log_avg_msec: u64,
+    /// With --log: also a completion-latency histogram log every MS
+    /// milliseconds (<job>_clat_hist.N.log, fio's write_hist_log and
+    /// log_hist_msec), for latency percentiles over time.
+    #[arg(long, value_name = "MS", requires = "log", value_parser = clap::value_parser!(u64).range(1..))]
+    pub log_hist_msec: Option<u64>,
 }
 
 fn usage(msg: impl Into<String>) -> anyhow::Error {
@@ -336,6 +360,10 @@ pub fn options(args: &Args) -> anyhow::Result<RunOptions> {
         force: args.force,
         destroy_data: args.destroy_data,
         repeat: repeat(args)?,
+        log: args.log.then_some(run::iolog::LogOptions {
+            avg_msec: args.log_avg_msec,
+            hist_msec: args.log_hist_msec,
+        }),
     })
 }
 

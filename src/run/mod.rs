@@ -9,6 +9,7 @@
 pub mod engines;
 pub mod fio;
 pub mod host;
+pub mod iolog;
 pub mod jobfile;
 pub mod matrix;
 pub mod native;
@@ -60,6 +61,8 @@ pub struct RunOptions {
     pub destroy_data: bool,
     /// How many times each job runs (`--repeat`, `--until-stddev`).
     pub repeat: repeat::Repeat,
+    /// `--log`: fio's bw/iops/lat logs next to each result.
+    pub log: Option<iolog::LogOptions>,
 }
 
 /// Errors of a run; the CLI maps them to messages and exit codes.
@@ -82,6 +85,9 @@ pub enum RunError {
     Create { path: PathBuf, source: io::Error },
     #[error(transparent)]
     FioMissing(#[from] fio::FioMissing),
+    /// A log file of `--log`.
+    #[error(transparent)]
+    Log(#[from] iolog::LogError),
     /// fio ran but did not write a JSON document. The parse error stays in
     /// the message, before the job file, where it reads best.
     #[error(
@@ -240,7 +246,8 @@ fn spec_hashes(opts: &RunOptions) -> Result<Vec<String>, RunError> {
         }
         EngineChoice::Native(_) => String::new(),
     };
-    let engine_opts = format!("{}{fio_opts}", opts.engine_opts.canonical());
+    let log = opts.log.map_or(String::new(), |l| l.canonical());
+    let engine_opts = format!("{}{fio_opts}{log}", opts.engine_opts.canonical());
     let target = opts
         .target
         .as_ref()
@@ -340,6 +347,10 @@ impl Bench<'_> {
         path: &Path,
         progress: &dyn Progress,
     ) -> Result<Outcome, RunError> {
+        // Logs move next to the result just before it is written: a job
+        // that fails or is stopped leaves its previous logs and result.
+        let logs = iolog::JobLogs::create(&self.dir, &job.name, self.opts.log)?;
+        let log = logs.staging().zip(self.opts.log);
         match &self.opts.engine {
             EngineChoice::Native(engine) => {
                 let native = native::Native {
@@ -347,8 +358,10 @@ impl Bench<'_> {
                     opts: self.opts.engine_opts,
                     target: self.target.local(),
                     host: &self.host,
+                    log,
                 };
                 let r = native.run_job(job, hash, progress)?;
+                logs.publish()?;
                 output::write_result(path, &r).map_err(RunError::io(path))?;
                 Ok(match r.error {
                     0 => Outcome::Written,
@@ -356,7 +369,8 @@ impl Bench<'_> {
                 })
             }
             EngineChoice::Fio(setup) => {
-                let v = self.fio(setup).run_job(job, hash, progress)?;
+                let v = self.fio(setup).run_job(job, hash, log, progress)?;
+                logs.publish()?;
                 write_fio_result(path, &v).map_err(RunError::io(path))?;
                 Ok(match v.pointer("/jobs/0/error").and_then(|e| e.as_i64()) {
                     None | Some(0) => Outcome::Written,

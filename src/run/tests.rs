@@ -51,6 +51,7 @@ fn options(out: &Path, names: &[&str], runtime_s: u64, time_based: bool) -> RunO
         force: false,
         destroy_data: false,
         repeat: Repeat::default(),
+        log: None,
     }
 }
 
