@@ -55,7 +55,8 @@ file's value for every job; a job that becomes several points is named
 <section>-qd<N>-j<M>.
 
 Repeats: --repeat N writes <job>-r01.json .. <job>-rNN.json, one result per
-repetition, so analyze, check and history take the spread from the runs. They
+repetition (run as job <job>-r01 .., so --log logs are each repetition's own),
+and analyze, check and history take the spread from the runs. They
 run in rounds (every job once, then every job again), so slow drift of the
 machine spreads over all jobs alike instead of favouring the ones run first. A
 rerun keeps the repetitions already there. --until-stddev PCT repeats a job

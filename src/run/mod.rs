@@ -579,8 +579,12 @@ fn run_rounds(
                 progress.grow(1, job_time(p.job));
             }
             measured[j] += 1;
-            let nth = Nth::new(progress, repeat, k);
-            match bench.run_job(p.job, &p.hash, &rep.path, &nth) {
+            // The spec hash stays the job's: every repetition measures it.
+            let job = JobSpec {
+                name: repeat.rep_name(&p.job.name, k as u32),
+                ..p.job.clone()
+            };
+            match bench.run_job(&job, &p.hash, &rep.path, progress) {
                 Ok(o) => {
                     let ok = !matches!(o, Outcome::Errored(..));
                     tallies[j].add(if ok { bench.iops_of(&rep.path) } else { None });
@@ -595,44 +599,6 @@ fn run_rounds(
         }
     }
     Ok(tallies)
-}
-
-/// The progress of repetition k: the job shows as `<job> #k` when jobs
-/// repeat, so the bar says which repetition runs.
-struct Nth<'a> {
-    inner: &'a dyn Progress,
-    /// 1-based; None without repetitions.
-    nth: Option<usize>,
-}
-
-impl<'a> Nth<'a> {
-    fn new(inner: &'a dyn Progress, repeat: &Repeat, k: usize) -> Nth<'a> {
-        Nth {
-            inner,
-            nth: repeat.is_repeated().then_some(k + 1),
-        }
-    }
-}
-
-impl Progress for Nth<'_> {
-    fn plan(&self, points: usize, total: Duration) {
-        self.inner.plan(points, total);
-    }
-    fn start(&self, job: &str, total: Duration) {
-        match self.nth {
-            Some(n) => self.inner.start(&format!("{job} #{n}"), total),
-            None => self.inner.start(job, total),
-        }
-    }
-    fn tick(&self, elapsed: Duration, iops: Option<f64>) {
-        self.inner.tick(elapsed, iops);
-    }
-    fn finish(&self) {
-        self.inner.finish();
-    }
-    fn grow(&self, points: usize, more: Duration) {
-        self.inner.grow(points, more);
-    }
 }
 
 #[cfg(test)]

@@ -64,15 +64,22 @@ impl Repeat {
         self.most() > 1
     }
 
-    /// The result file of repetition `k` (0-based) of job `name` in `dir`:
-    /// `<name>.json` for a single run, else `<name>-r01.json` ..., numbered
-    /// with at least two digits so that up to 99 sort by name.
-    pub fn result_path(&self, dir: &Path, name: &str, k: u32) -> PathBuf {
+    /// The name of repetition `k` (0-based) of job `name`: `name` itself
+    /// for a single run, else `<name>-r01` ..., numbered with at least two
+    /// digits so that up to 99 sort by name. A repetition runs under this
+    /// name, so its result file, its fio `jobname` and its `--log` logs
+    /// (`<name>-r01_bw.1.log`) all say which repetition they are.
+    pub fn rep_name(&self, name: &str, k: u32) -> String {
         if !self.is_repeated() {
-            return dir.join(format!("{name}.json"));
+            return name.to_string();
         }
         let width = self.most().to_string().len().max(2);
-        dir.join(format!("{name}-r{:0width$}.json", k + 1))
+        format!("{name}-r{:0width$}", k + 1)
+    }
+
+    /// The result file of repetition `k` of job `name` in `dir`.
+    pub fn result_path(&self, dir: &Path, name: &str, k: u32) -> PathBuf {
+        dir.join(format!("{}.json", self.rep_name(name, k)))
     }
 }
 

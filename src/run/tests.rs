@@ -65,7 +65,7 @@ fn repetitions_run_in_rounds_and_the_bar_plans_them_all() {
     assert_eq!(*rec.plans.borrow(), [(6, Duration::from_secs(60))]);
     assert_eq!(
         *rec.starts.borrow(),
-        ["a #1", "b #1", "a #2", "b #2", "a #3", "b #3"]
+        ["a-r01", "b-r01", "a-r02", "b-r02", "a-r03", "b-r03"]
     );
     assert!(rec.grown.borrow().is_empty());
     let files: Vec<String> = s
@@ -92,7 +92,7 @@ fn repetitions_run_in_rounds_and_the_bar_plans_them_all() {
     let rec = Recorder::default();
     let s = run_matrix(&opts, &rec).unwrap();
     assert_eq!(*rec.plans.borrow(), [(1, Duration::from_secs(10))]);
-    assert_eq!(*rec.starts.borrow(), ["b #2"]);
+    assert_eq!(*rec.starts.borrow(), ["b-r02"]);
     let kept = s.results.iter().filter(|r| r.2 == Outcome::Kept).count();
     assert_eq!(kept, 5);
 }

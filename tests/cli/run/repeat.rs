@@ -180,3 +180,22 @@ fn repeat_flags_that_do_not_go_together_name_the_fix() {
         assert!(!t.out.exists(), "{args:?} wrote results");
     }
 }
+
+#[test]
+fn each_repetition_keeps_its_own_logs() {
+    let t = tmp();
+    let args = words("--runtime 1 --size 1m --repeat 2 --log --label lg");
+    run_engine("null", &args, &t.out).unwrap();
+    let dir = t.out.join("lg");
+    for k in 1..=2 {
+        let stem = format!("randread-4k-qd32-j1-r0{k}");
+        let job = &read_json(&dir.join(format!("{stem}.json")))["jobs"][0];
+        // The result names its repetition, and its logs by the same name.
+        assert_eq!(job["jobname"], stem.as_str());
+        assert_eq!(job["job options"]["write_bw_log"], stem.as_str());
+        let log = dir.join(format!("{stem}_bw.1.log"));
+        let lines =
+            std::fs::read_to_string(&log).unwrap_or_else(|e| panic!("{}: {e}", log.display()));
+        assert!(lines.lines().count() >= 1, "{} is empty", log.display());
+    }
+}
