@@ -13,7 +13,12 @@ use nvcmp::history::store::{self, Part, RunMeta, StoredRun};
 use nvcmp::history::{synth, time};
 
 fn main() -> anyhow::Result<()> {
-    let dir = PathBuf::from(std::env::var("HISTORY_DIR").unwrap_or("history-scale".into()));
+    // No default folder: `cargo test --benches` must not write 208 MB
+    // into the working tree.
+    let Ok(dir) = std::env::var("HISTORY_DIR").map(PathBuf::from) else {
+        eprintln!("history_scale: set HISTORY_DIR to a new folder (and RUNS, default 100000)");
+        return Ok(());
+    };
     let runs: u64 = std::env::var("RUNS").map_or(Ok(100_000), |v| v.parse())?;
     if dir.exists() {
         anyhow::bail!("{}: exists; give a new HISTORY_DIR", dir.display());
