@@ -235,14 +235,6 @@ fn show_options(args: &ShowArgs) -> Result<show::ShowOptions, CliError> {
     })
 }
 
-fn read_history(dir: &Path) -> anyhow::Result<Vec<store::StoredRun>> {
-    let runs = store::read(dir).map_err(|e| CliError::usage(format!("--history: {e}")))?;
-    if runs.is_empty() {
-        return Err(no_runs(dir).into());
-    }
-    Ok(runs)
-}
-
 fn no_runs(dir: &Path) -> CliError {
     CliError::usage(format!(
         "--history {}: no runs yet (add some with `nvcmp history add`)",
@@ -349,14 +341,19 @@ pub fn check(c: CheckHistory) -> anyhow::Result<u8> {
     };
     // A first CI run has no history yet: nothing to gate against, so every
     // workload passes as new (said on stderr), instead of failing the job.
-    let runs = if c.history.exists() {
-        read_history(c.history)?
+    let history = if c.history.exists() {
+        let h = gate::History::load(c.history, &c.opts.metrics)
+            .map_err(|e| CliError::usage(format!("--history: {e}")))?;
+        if h.runs == 0 {
+            return Err(no_runs(c.history).into());
+        }
+        h
     } else {
         eprintln!(
             "nvcmp: --history {}: no history yet; every workload is new (add this run with `nvcmp history add`)",
             c.history.display()
         );
-        Vec::new()
+        gate::History::default()
     };
     let mut cand = load(c.candidate, "--candidate")?;
     relabel(&mut cand.rows, c.label)?;
@@ -370,7 +367,7 @@ pub fn check(c: CheckHistory) -> anyhow::Result<u8> {
         allow_missing: c.opts.allow_missing,
     };
     let report =
-        gate::gate(&runs, &cand.rows, &opts).map_err(|e| CliError::usage(e.to_string()))?;
+        gate::gate(&history, &cand.rows, &opts).map_err(|e| CliError::usage(e.to_string()))?;
     if report.findings.is_empty() {
         return Err(CliError::usage(
             "nothing to compare: the candidate has no metric the history follows",
