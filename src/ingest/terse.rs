@@ -48,7 +48,7 @@ impl Reader for TerseReader {
         text.lines().any(|l| terse_version(l).is_some())
     }
 
-    fn read(&self, text: &str) -> Result<Parsed, ReadError> {
+    fn read_segment(&self, text: &str) -> Result<Parsed, ReadError> {
         let mut jobs: Vec<Line> = Vec::new();
         let mut warnings = Vec::new();
         let mut errors = Vec::new();
@@ -90,7 +90,11 @@ impl Reader for TerseReader {
             });
         }
         warnings.extend(errors.into_iter().map(|e| format!("{e}; line not read")));
-        Ok(Parsed { rows, warnings })
+        Ok(Parsed {
+            rows,
+            warnings,
+            run: None,
+        })
     }
 }
 
