@@ -614,8 +614,26 @@ fn did_io(d: &Ddir) -> bool {
         || d.total_ios.unwrap_or(0.0) > 0.0
 }
 
+/// Why one direction's row is dropped (the job's other rows are kept).
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum RowError {
+    #[error("no io_bytes")]
+    NoIoBytes,
+    #[error("io_bytes {0} out of range")]
+    IoBytesOutOfRange(f64),
+    #[error("no runtime")]
+    NoRuntime,
+    #[error("no bandwidth (bw_bytes or bw)")]
+    NoBandwidth,
+    #[error("no iops")]
+    NoIops,
+    /// Contract: only finite, non-negative numbers enter the dataset.
+    #[error("{column} is {value}, not a finite non-negative number")]
+    NotFinite { column: &'static str, value: f64 },
+}
+
 /// Fills the measurements of one direction, converting units once.
-fn fill_ddir(row: &mut Row, d: &Ddir) -> Result<(), String> {
+fn fill_ddir(row: &mut Row, d: &Ddir) -> Result<(), RowError> {
     // fio 2.x has none of these keys, and its io_bytes is in KiB.
     let v3 = d.io_kbytes.is_some()
         || d.bw_bytes.is_some()
@@ -626,24 +644,24 @@ fn fill_ddir(row: &mut Row, d: &Ddir) -> Result<(), String> {
         (Some(b), _) if v3 => b,
         (Some(kib), _) => kib * 1024.0,
         (None, Some(kib)) => kib * 1024.0,
-        (None, None) => return Err("no io_bytes".into()),
+        (None, None) => return Err(RowError::NoIoBytes),
     };
     if !(io_bytes.is_finite() && (0.0..9.0e18).contains(&io_bytes)) {
-        return Err(format!("io_bytes {io_bytes} out of range"));
+        return Err(RowError::IoBytesOutOfRange(io_bytes));
     }
     row.io_bytes = io_bytes as u64;
-    row.runtime_ms = d.runtime.ok_or("no runtime")?;
+    row.runtime_ms = d.runtime.ok_or(RowError::NoRuntime)?;
     row.bw_bytes_per_s = match (d.bw_bytes, d.bw) {
         (Some(b), _) => b,
         (None, Some(kib)) => kib * 1024.0,
-        (None, None) => return Err("no bandwidth (bw_bytes or bw)".into()),
+        (None, None) => return Err(RowError::NoBandwidth),
     };
     // fio#519: `iops` is total I/Os over runtime; `iops_mean` is the mean
     // of per-interval samples and differs with numjobs. Use the former.
     row.iops = match (d.iops, d.total_ios) {
         (Some(i), _) => i,
         (None, Some(n)) if row.runtime_ms > 0.0 => n * 1000.0 / row.runtime_ms,
-        _ => return Err("no iops".into()),
+        _ => return Err(RowError::NoIops),
     };
 
     let (slat, clat, lat, scale) = if v3 {
@@ -717,7 +735,7 @@ fn pct(p: &Percentiles, want: f64, scale: f64) -> Option<f64> {
 }
 
 /// Contract: only finite, non-negative numbers enter the dataset.
-fn check_finite(row: &Row) -> Result<(), String> {
+fn check_finite(row: &Row) -> Result<(), RowError> {
     let required = [
         ("runtime_ms", row.runtime_ms),
         ("bw_bytes_per_s", row.bw_bytes_per_s),
@@ -753,7 +771,7 @@ fn check_finite(row: &Row) -> Result<(), String> {
         .chain(optional)
         .find(|(_, v)| v.is_some_and(|v| !(v.is_finite() && v >= 0.0)));
     match bad {
-        Some((name, Some(v))) => Err(format!("{name} is {v}, not a finite non-negative number")),
+        Some((column, Some(value))) => Err(RowError::NotFinite { column, value }),
         _ => Ok(()),
     }
 }

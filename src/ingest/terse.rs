@@ -131,34 +131,93 @@ struct Line {
     mixed_too: bool,
 }
 
-fn num(fields: &[&str], i: usize, what: &str) -> Result<f64, String> {
+/// Why a terse line is not read. Fields are counted from 1, as in fio's
+/// HOWTO.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+enum LineError {
+    #[error("ends before field {field} ({what})")]
+    EndsBefore { field: usize, what: &'static str },
+    #[error("field {field} ({what}) is `{text}`, not a number")]
+    NotANumber {
+        field: usize,
+        what: &'static str,
+        text: String,
+    },
+    #[error("field {field} ({what}) is {text}")]
+    OutOfRange {
+        field: usize,
+        what: &'static str,
+        text: String,
+    },
+    #[error("no job name")]
+    NoJobName,
+    #[error("no group id")]
+    NoGroupId,
+    #[error("no error field")]
+    NoErrorField,
+    #[error("ends before the CPU fields")]
+    EndsBeforeCpu,
+    #[error("no CPU field where one is due")]
+    NoCpuField,
+    #[error(
+        "job {0}: only unified_rw_reporting `mixed` figures; rerun with unified_rw_reporting=0 for per-direction rows"
+    )]
+    OnlyMixed(String),
+    #[error("{blocks} direction blocks where terse v{version} has {expected}")]
+    DirectionBlocks {
+        blocks: usize,
+        version: u32,
+        expected: usize,
+    },
+    #[error("ends inside the CPU and latency distribution fields")]
+    EndsInsideTail,
+    #[error("ends inside the percentiles")]
+    EndsInsidePercentiles,
+    #[error("percentile field `{0}`")]
+    Percentile(String),
+}
+
+fn num(fields: &[&str], i: usize, what: &'static str) -> Result<f64, LineError> {
+    let field = i + 1;
     let s = fields
         .get(i)
-        .ok_or_else(|| format!("ends before field {} ({what})", i + 1))?;
+        .ok_or(LineError::EndsBefore { field, what })?;
     let v: f64 = s
         .trim()
         .trim_end_matches('%')
         .parse()
-        .map_err(|_| format!("field {} ({what}) is `{s}`, not a number", i + 1))?;
+        .map_err(|_| LineError::NotANumber {
+            field,
+            what,
+            text: s.to_string(),
+        })?;
     if v.is_finite() && v >= 0.0 {
         Ok(v)
     } else {
-        Err(format!("field {} ({what}) is {s}", i + 1))
+        Err(LineError::OutOfRange {
+            field,
+            what,
+            text: s.to_string(),
+        })
     }
 }
 
-fn read_line(ver: u32, f: &[&str]) -> Result<Line, String> {
+fn read_line(ver: u32, f: &[&str]) -> Result<Line, LineError> {
     let (version, base) = if ver == 2 {
         (String::new(), 1)
     } else {
         (f.get(1).map(|s| s.to_string()).unwrap_or_default(), 2)
     };
-    let name = f.get(base).ok_or("no job name")?.to_string();
-    let groupid = f.get(base + 1).ok_or("no group id")?.trim().to_string();
+    let name = f.get(base).ok_or(LineError::NoJobName)?.to_string();
+    let groupid = f
+        .get(base + 1)
+        .ok_or(LineError::NoGroupId)?
+        .trim()
+        .to_string();
     let error = f
         .get(base + 2)
         .and_then(|e| e.trim().parse::<i64>().ok())
-        .ok_or("no error field")?;
+        .ok_or(LineError::NoErrorField)?;
     let start = base + 3;
     let dirs: &[Direction] = if ver == 3 {
         &[Direction::Read, Direction::Write]
@@ -171,12 +230,12 @@ fn read_line(ver: u32, f: &[&str]) -> Result<Line, String> {
     let mut blocks = 0;
     while !f
         .get(start + blocks * width)
-        .ok_or("ends before the CPU fields")?
+        .ok_or(LineError::EndsBeforeCpu)?
         .ends_with('%')
     {
         blocks += 1;
         if blocks > dirs.len() + 1 {
-            return Err("no CPU field where one is due".into());
+            return Err(LineError::NoCpuField);
         }
     }
     let mixed_too = if blocks == dirs.len() {
@@ -184,18 +243,17 @@ fn read_line(ver: u32, f: &[&str]) -> Result<Line, String> {
     } else if blocks == dirs.len() + 1 {
         true
     } else if blocks == 1 {
-        return Err(format!(
-            "job {name}: only unified_rw_reporting `mixed` figures; rerun with unified_rw_reporting=0 for per-direction rows"
-        ));
+        return Err(LineError::OnlyMixed(name));
     } else {
-        return Err(format!(
-            "{blocks} direction blocks where terse v{ver} has {}",
-            dirs.len()
-        ));
+        return Err(LineError::DirectionBlocks {
+            blocks,
+            version: ver,
+            expected: dirs.len(),
+        });
     };
     let cpu = start + blocks * width;
     if f.len() < cpu + TAIL_FIELDS {
-        return Err("ends inside the CPU and latency distribution fields".into());
+        return Err(LineError::EndsInsideTail);
     }
     let usr = num(f, cpu, "cpu user")?;
     let sys = num(f, cpu + 1, "cpu system")?;
@@ -240,7 +298,7 @@ fn read_line(ver: u32, f: &[&str]) -> Result<Line, String> {
 }
 
 /// The measurements of the direction block at `o`.
-fn ddir_row(ver: u32, f: &[&str], o: usize, dir: Direction) -> Result<Row, String> {
+fn ddir_row(ver: u32, f: &[&str], o: usize, dir: Direction) -> Result<Row, LineError> {
     let mut r = Row::empty("", dir);
     r.format = FORMAT.into();
     r.engine = "unknown".into();
@@ -252,7 +310,7 @@ fn ddir_row(ver: u32, f: &[&str], o: usize, dir: Direction) -> Result<Row, Strin
     r.runtime_ms = num(f, o + 3, "runtime")?;
     // min, max, mean, stdev in usec; fio prints zeros for a latency it did
     // not measure (slat of a sync engine): that is "not reported".
-    let lat = |at: usize, what: &str| -> Result<Option<[f64; 4]>, String> {
+    let lat = |at: usize, what: &'static str| -> Result<Option<[f64; 4]>, LineError> {
         let mut v = [0.0; 4];
         for (k, x) in v.iter_mut().enumerate() {
             *x = num(f, o + at + k, what)? * 1000.0;
@@ -267,15 +325,16 @@ fn ddir_row(ver: u32, f: &[&str], o: usize, dir: Direction) -> Result<Row, Strin
         r.clat_stddev_ns = Some(stddev);
     }
     for slot in 0..20 {
-        let s = f.get(o + 12 + slot).ok_or("ends inside the percentiles")?;
-        let (p, v) = s
-            .split_once("%=")
-            .ok_or_else(|| format!("percentile field `{s}`"))?;
+        let s = f
+            .get(o + 12 + slot)
+            .ok_or(LineError::EndsInsidePercentiles)?;
+        let bad = || LineError::Percentile(s.to_string());
+        let (p, v) = s.split_once("%=").ok_or_else(bad)?;
         let (Ok(p), Ok(v)) = (p.parse::<f64>(), v.parse::<f64>()) else {
-            return Err(format!("percentile field `{s}`"));
+            return Err(bad());
         };
         if !(v.is_finite() && v >= 0.0) {
-            return Err(format!("percentile field `{s}`"));
+            return Err(bad());
         }
         let ns = Some(v * 1000.0);
         match p {
