@@ -179,9 +179,7 @@ enum LineError {
 
 fn num(fields: &[&str], i: usize, what: &'static str) -> Result<f64, LineError> {
     let field = i + 1;
-    let s = fields
-        .get(i)
-        .ok_or(LineError::EndsBefore { field, what })?;
+    let s = fields.get(i).ok_or(LineError::EndsBefore { field, what })?;
     let v: f64 = s
         .trim()
         .trim_end_matches('%')
