@@ -176,27 +176,42 @@ fn next_line_start_brace(bytes: &[u8], from: usize) -> Option<usize> {
 }
 
 /// End (exclusive) of the JSON value opening at `start`, or None when the
-/// braces never balance (a truncated document). Strings are skipped with
-/// `memchr` (they hold no brace that counts); this scan reads every byte
-/// of every file, so it has to run near memory speed.
+/// braces never balance (a truncated document). This scan reads every
+/// byte of every file, so it jumps with `memchr` from one byte that matters
+/// to the next: quotes and braces, and brackets, which are rare in fio's
+/// JSON and so are looked up ahead once and again only when passed.
 fn json_end(bytes: &[u8], start: usize) -> Option<usize> {
     let mut depth = 0usize;
     let mut i = start;
-    while let Some(&b) = bytes.get(i) {
-        match b {
-            b'"' => i = string_end(bytes, i + 1)?,
+    let mut bracket = next_bracket(bytes, i);
+    loop {
+        if bracket.is_some_and(|b| b < i) {
+            bracket = next_bracket(bytes, i);
+        }
+        let other = memchr::memchr3(b'"', b'{', b'}', bytes.get(i..)?).map(|k| i + k);
+        let at = match (other, bracket) {
+            (Some(a), Some(b)) => a.min(b),
+            (a, b) => a.or(b)?,
+        };
+        match bytes[at] {
+            b'"' => {
+                i = string_end(bytes, at + 1)? + 1;
+                continue;
+            }
             b'{' | b'[' => depth += 1,
-            b'}' | b']' => {
+            _ => {
                 depth = depth.saturating_sub(1);
                 if depth == 0 {
-                    return Some(i + 1);
+                    return Some(at + 1);
                 }
             }
-            _ => {}
         }
-        i += 1;
+        i = at + 1;
     }
-    None
+}
+
+fn next_bracket(bytes: &[u8], from: usize) -> Option<usize> {
+    memchr::memchr2(b'[', b']', bytes.get(from..)?).map(|k| from + k)
 }
 
 /// Index of the quote that closes the string whose body starts at `from`

@@ -260,6 +260,9 @@ pub fn to_parsed(doc: &FioOutput<'_>) -> Parsed {
     let format = if doc.has_bins() { "json+" } else { "json" };
     let version = doc.fio_version.as_deref().unwrap_or("unknown");
     let jobs: Vec<&Job<'_>> = doc.all_jobs().collect();
+    // Rows are large and most files have one: no spare capacity.
+    let at_most: usize = jobs.iter().map(|j| j.directions_with_io()).sum();
+    out.rows.reserve_exact(at_most);
     // Where each job sits in the document, to match `non_finite` paths.
     let places = (0..doc.jobs.as_ref().map_or(0, Vec::len))
         .map(|i| format!("jobs[{i}]"))
@@ -605,6 +608,16 @@ fn job_warnings(facts: &JobFacts, directions: &[Direction], out: &mut Parsed) {
             "{who}: rw={rw} but I/O was done in {} (group_reporting over jobs with different options?)",
             directions.iter().map(|d| d.as_str()).collect::<Vec<_>>().join(" and ")
         ));
+    }
+}
+
+impl Job<'_> {
+    /// How many of read, write and trim did I/O: the job's rows at most.
+    fn directions_with_io(&self) -> usize {
+        [&self.read, &self.write, &self.trim]
+            .into_iter()
+            .filter(|d| d.as_ref().is_some_and(did_io))
+            .count()
     }
 }
 

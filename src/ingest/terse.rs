@@ -770,4 +770,27 @@ mod tests {
             let _ = TerseReader.read(&text[..i]);
         }
     }
+
+    #[test]
+    fn bad_lines_fail_for_typed_reasons() {
+        let text = fixture("fio/linux-libaio/randread-4k.terse.txt");
+        let f: Vec<&str> = text.trim_end().split(';').collect();
+        let cut = &f[..f.len() - 40];
+        assert_eq!(read_line(3, cut).err(), Some(LineError::EndsInsideTail));
+        let mut bad = f.clone();
+        bad[5] = "lots";
+        let e = read_line(3, &bad).err().unwrap();
+        assert!(
+            matches!(
+                e,
+                LineError::NotANumber {
+                    field: 6,
+                    what: "io KiB",
+                    ..
+                }
+            ),
+            "{e:?}"
+        );
+        assert_eq!(e.to_string(), "field 6 (io KiB) is `lots`, not a number");
+    }
 }

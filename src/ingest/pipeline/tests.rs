@@ -472,3 +472,41 @@ proptest! {
         let _ = fio_json::JsonReader.read(&text);
     }
 }
+
+#[test]
+fn files_without_rows_fail_for_typed_reasons() {
+    let mut w = Vec::new();
+    let e = read_bytes(b"", &mut w).unwrap_err();
+    assert!(matches!(e, FileError::Decode(DecodeError::Empty)), "{e:?}");
+    let e = read_bytes(b"hello\n", &mut w).unwrap_err();
+    assert!(matches!(e, FileError::NotFio), "{e:?}");
+    let none = b"{\"fio version\": \"fio-3.33\", \"jobs\": []}\n";
+    let e = read_bytes(none, &mut w).unwrap_err();
+    assert!(matches!(e, FileError::NoRows), "{e:?}");
+    assert_eq!(e.to_string(), "no job did any I/O");
+    let e = read_bytes(&JOB.as_bytes()[..JOB.len() / 2], &mut w).unwrap_err();
+    assert!(
+        matches!(&e, FileError::Segment(s) if s.line == 1 && matches!(s.error, ReadError::Malformed { .. })),
+        "{e:?}"
+    );
+    assert!(
+        e.to_string()
+            .starts_with("JSON document at line 1: malformed json output: truncated")
+    );
+    assert!(w.is_empty(), "{w:?}");
+}
+
+#[test]
+fn a_snapshot_with_no_io_after_one_with_rows_replaces_it() {
+    // The last snapshot of a run counts, even when it reports nothing.
+    let none = JOB
+        .replace("\"io_bytes\" : ", "\"io_bytes\" : 0, \"was\" : ")
+        .replace("\"io_kbytes\" : ", "\"io_kbytes\" : 0, \"was_k\" : ")
+        .replace("\"total_ios\" : ", "\"total_ios\" : 0, \"was_t\" : ");
+    let mut w = Vec::new();
+    assert!(!read_bytes(JOB.as_bytes(), &mut w).unwrap().is_empty());
+    let e = read_bytes(format!("{JOB}\n{none}").as_bytes(), &mut w).unwrap_err();
+    assert!(matches!(e, FileError::NoRows), "{e:?}");
+    let rows = read_bytes(format!("{none}\n{JOB}").as_bytes(), &mut w).unwrap();
+    assert_eq!(rows, read_bytes(JOB.as_bytes(), &mut w).unwrap());
+}
