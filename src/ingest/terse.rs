@@ -207,11 +207,8 @@ fn read_line(ver: u32, f: &[&str]) -> Result<Line, LineError> {
         (f.get(1).map(|s| s.to_string()).unwrap_or_default(), 2)
     };
     let name = f.get(base).ok_or(LineError::NoJobName)?.to_string();
-    let groupid = f
-        .get(base + 1)
-        .ok_or(LineError::NoGroupId)?
-        .trim()
-        .to_string();
+    let groupid = f.get(base + 1).ok_or(LineError::NoGroupId)?;
+    let groupid = groupid.trim().to_string();
     let error = f
         .get(base + 2)
         .and_then(|e| e.trim().parse::<i64>().ok())
@@ -295,6 +292,16 @@ fn read_line(ver: u32, f: &[&str]) -> Result<Line, LineError> {
     })
 }
 
+/// A `99.000000%=272` field: (percent, usec).
+fn percentile(s: &str) -> Result<(f64, f64), LineError> {
+    let bad = || LineError::Percentile(s.to_string());
+    let (p, v) = s.split_once("%=").ok_or_else(bad)?;
+    match (p.parse::<f64>(), v.parse::<f64>()) {
+        (Ok(p), Ok(v)) if v.is_finite() && v >= 0.0 => Ok((p, v)),
+        _ => Err(bad()),
+    }
+}
+
 /// The measurements of the direction block at `o`.
 fn ddir_row(ver: u32, f: &[&str], o: usize, dir: Direction) -> Result<Row, LineError> {
     let mut r = Row::empty("", dir);
@@ -323,17 +330,8 @@ fn ddir_row(ver: u32, f: &[&str], o: usize, dir: Direction) -> Result<Row, LineE
         r.clat_stddev_ns = Some(stddev);
     }
     for slot in 0..20 {
-        let s = f
-            .get(o + 12 + slot)
-            .ok_or(LineError::EndsInsidePercentiles)?;
-        let bad = || LineError::Percentile(s.to_string());
-        let (p, v) = s.split_once("%=").ok_or_else(bad)?;
-        let (Ok(p), Ok(v)) = (p.parse::<f64>(), v.parse::<f64>()) else {
-            return Err(bad());
-        };
-        if !(v.is_finite() && v >= 0.0) {
-            return Err(bad());
-        }
+        let s = f.get(o + 12 + slot);
+        let (p, v) = percentile(s.ok_or(LineError::EndsInsidePercentiles)?)?;
         let ns = Some(v * 1000.0);
         match p {
             p if (p - 50.0).abs() < 1e-6 => r.clat_p50_ns = ns,
