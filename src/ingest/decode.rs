@@ -125,13 +125,29 @@ pub struct Segment<'a> {
 
 /// Splits decoded text into JSON documents and the text around them.
 pub fn segments(text: &str) -> Vec<Segment<'_>> {
+    segments_with(text, |_| None)
+}
+
+/// [`segments`], with a parser that may find where each document ends:
+/// `doc_len` gets the text from a document's `{` to the end of the file
+/// and returns the document's length when it could read it. Where it
+/// cannot (truncated, `nan`, not JSON), the braces are counted instead.
+/// Both agree on every well-formed document; the parser saves a scan of
+/// every byte of the common file.
+pub fn segments_with<'a>(
+    text: &'a str,
+    mut doc_len: impl FnMut(&'a str) -> Option<usize>,
+) -> Vec<Segment<'a>> {
     let bytes = text.as_bytes();
     let mut out = Vec::new();
     let mut text_start = 0;
     let mut pos = 0;
     while let Some(start) = next_line_start_brace(bytes, pos) {
         push_text(&mut out, text, text_start, start);
-        let end = json_end(bytes, start).unwrap_or(bytes.len());
+        let end = doc_len(&text[start..])
+            .map(|len| start + len)
+            .or_else(|| json_end(bytes, start))
+            .unwrap_or(bytes.len());
         out.push(Segment {
             kind: SegmentKind::Json,
             text: &text[start..end],

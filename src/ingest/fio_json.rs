@@ -789,6 +789,14 @@ fn check_finite(row: &Row) -> Result<(), RowError> {
     }
 }
 
+/// A document's rows, keyed by its jobs: `--status-interval` snapshots
+/// repeat the same jobs.
+fn keyed_rows(doc: &FioOutput<'_>) -> Parsed {
+    let mut parsed = to_parsed(doc);
+    parsed.run = Some(job_set(doc));
+    parsed
+}
+
 /// fio JSON as a [`Reader`] of one document.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct JsonReader;
@@ -802,13 +810,20 @@ impl Reader for JsonReader {
         text.trim_start().starts_with('{')
     }
 
-    /// The document's rows, keyed by its jobs: `--status-interval`
-    /// snapshots repeat the same jobs.
     fn read_segment(&self, text: &str) -> Result<Parsed, ReadError> {
-        let doc = parse(text)?;
-        let mut parsed = to_parsed(&doc);
-        parsed.run = Some(job_set(&doc));
-        Ok(parsed)
+        Ok(keyed_rows(&parse(text)?))
+    }
+
+    /// serde_json stops at the document's closing brace and says where
+    /// that is. Anything short of a fio document is left to
+    /// `read_segment`, so its errors stay those of the cut segment.
+    fn read_leading(&self, text: &str) -> Option<(Parsed, usize)> {
+        let mut stream = serde_json::Deserializer::from_str(text).into_iter::<FioOutput>();
+        let doc = stream.next()?.ok()?;
+        if doc.jobs.is_none() && doc.client_stats.is_none() {
+            return None;
+        }
+        Some((keyed_rows(&doc), stream.byte_offset()))
     }
 }
 

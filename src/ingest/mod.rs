@@ -83,6 +83,14 @@ pub trait Reader: Sync {
     /// an error here (empty rows and warnings): the pipeline decides, as a
     /// later snapshot may replace it or other segments may have rows.
     fn read_segment(&self, text: &str) -> Result<Parsed, ReadError>;
+    /// Reads the segment that starts `text` (which runs on to the end of
+    /// the file) when the format's parser finds the segment's end itself,
+    /// and returns it with its length in bytes: the pipeline then need not
+    /// scan for the end first. `None`: not offered, or not readable this
+    /// way; the pipeline cuts the segment and calls `read_segment`.
+    fn read_leading(&self, _text: &str) -> Option<(Parsed, usize)> {
+        None
+    }
     /// Reads a segment standing alone: one that gives nothing at all is
     /// [`ReadError::NoRows`].
     fn read(&self, text: &str) -> Result<Parsed, ReadError> {

@@ -339,8 +339,16 @@ pub(crate) fn read_bytes(
     warnings: &mut Vec<String>,
 ) -> Result<Vec<crate::model::Row>, FileError> {
     let text = decode::decode(bytes)?;
-    let segments = decode::segments(&text);
-    let mut file = read_documents(&segments, warnings);
+    // Documents are read as they are found: the JSON parser finds where
+    // each one ends, which saves counting braces over the whole file.
+    let mut leading: Vec<Option<Parsed>> = Vec::new();
+    let segments = decode::segments_with(&text, |rest| {
+        let reader = JSON_READERS.iter().find(|r| r.sniff(rest));
+        let (parsed, len) = reader.and_then(|r| r.read_leading(rest)).unzip();
+        leading.push(parsed);
+        len
+    });
+    let mut file = read_documents(&segments, leading, warnings);
     // Text is read only when no document gave rows: `json,normal` and
     // `json,terse` files carry the same run twice.
     if file.parsed.rows.is_empty() {
@@ -371,17 +379,24 @@ pub(crate) fn read_bytes(
     Ok(parsed.rows)
 }
 
-/// The JSON documents, each parsed once; a document that reports the same
-/// run as the one before it (a `--status-interval` snapshot) replaces it.
-/// Documents after the first that cannot be read cost a warning.
-fn read_documents(segments: &[Segment<'_>], warnings: &mut Vec<String>) -> FileRead {
+/// The JSON documents, each parsed once (`leading`: those read while the
+/// file was cut into segments, one entry per document); a document that
+/// reports the same run as the one before it (a `--status-interval`
+/// snapshot) replaces it. Documents after the first that cannot be read
+/// cost a warning.
+fn read_documents(
+    segments: &[Segment<'_>],
+    leading: Vec<Option<Parsed>>,
+    warnings: &mut Vec<String>,
+) -> FileRead {
     let mut docs: Vec<Parsed> = Vec::new();
     let mut first_error = None;
-    for seg in segments.iter().filter(|s| s.kind == SegmentKind::Json) {
+    let json = segments.iter().filter(|s| s.kind == SegmentKind::Json);
+    for (seg, read) in json.zip(leading) {
         let Some(reader) = JSON_READERS.iter().find(|r| r.sniff(seg.text)) else {
             continue;
         };
-        match reader.read_segment(seg.text) {
+        match read.map_or_else(|| reader.read_segment(seg.text), Ok) {
             Ok(doc) => match docs.last_mut() {
                 Some(last) if doc.run.is_some() && last.run == doc.run => *last = doc,
                 _ => docs.push(doc),

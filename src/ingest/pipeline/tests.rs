@@ -510,3 +510,37 @@ fn a_snapshot_with_no_io_after_one_with_rows_replaces_it() {
     let rows = read_bytes(format!("{none}\n{JOB}").as_bytes(), &mut w).unwrap();
     assert_eq!(rows, read_bytes(JOB.as_bytes(), &mut w).unwrap());
 }
+
+#[test]
+fn documents_cut_by_the_parser_match_those_cut_by_counting_braces() {
+    // Every JSON fixture, twice in a row and inside text, as one file.
+    let dir = fixtures().join("fio");
+    let mut checked = 0;
+    for entry in std::fs::read_dir(dir.join("linux-libaio")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "json") {
+            continue;
+        }
+        let doc = std::fs::read_to_string(&path).unwrap();
+        let text = format!(
+            "fio: note\n{doc}\n{doc}\nmore text {{\n{}",
+            &doc[..doc.len() / 2]
+        );
+        let mut lens = 0;
+        let by_parser = decode::segments_with(&text, |rest| {
+            let len = fio_json::JsonReader.read_leading(rest).map(|(_, len)| len);
+            lens += len.is_some() as usize;
+            len
+        });
+        assert_eq!(by_parser, decode::segments(&text), "{}", path.display());
+        // Every document that reads at all was cut by the parser.
+        let readable = by_parser
+            .iter()
+            .filter(|s| s.kind == SegmentKind::Json && fio_json::parse(s.text).is_ok())
+            .count();
+        assert!(readable >= 2, "{}", path.display());
+        assert_eq!(lens, readable, "{}", path.display());
+        checked += 1;
+    }
+    assert!(checked >= 5, "{checked}");
+}
