@@ -85,7 +85,6 @@ pub fn publish(cmp: &Comparison, rows: &[Row], dir: &Path, opts: &Options) -> an
 }
 
 /// Draws the charts to DIR/charts/ and once more as SVG for report.html.
-/// Draws the charts to DIR/charts/ and once more as SVG for report.html.
 fn report_charts(
     cmp: &Comparison,
     dir: &Path,

@@ -10,6 +10,7 @@ use indicatif::{HumanDuration, ProgressBar, ProgressStyle};
 use super::{CliError, Global};
 use crate::run::engines::{EngineKind, EngineOptions};
 use crate::run::matrix;
+use crate::run::repeat::{DEFAULT_MAX_REPEATS, JobRepeats, MIN_REPEATS, Repeat, StopRule, Verdict};
 use crate::run::spec::{JobSpec, Rw};
 use crate::run::{self, EngineChoice, Outcome, Progress, RunError, RunOptions};
 
@@ -40,6 +41,10 @@ Examples:
   nvcmp run --rw randread --bs 4k --iodepth 1-128 --numjobs 1,2,4 --out results/
   nvcmp run --rw randread --bs 4k --iodepth 32 --runtime 30 --out results/ --label linux-libaio --engine libaio
   nvcmp run --engine fio --clients 10.0.0.1,10.0.0.2:8765 --matrix article --out results/
+  nvcmp run --matrix article --repeat 3 --runtime 30 --out results/
+  nvcmp run --rw randread --bs 4k --until-stddev 3.5 --max-repeats 10 --out results/
+  nvcmp run --rw randwrite --bs 128k --runtime 600 --log --out results/   # then: nvcmp analyze results/ --out report/
+  nvcmp run --engine psync --numjobs 2 --log --log-avg-msec 0 --runtime 5 --out results/
 
 Sweeps: --iodepth and --numjobs take one value, a list (1,4,16) or a doubling
 range (1-128 = 1,2,4,8,16,32,64,128), or a mix (1-8,12). Every combination runs,
@@ -48,6 +53,24 @@ point writes its own file (randread-4k-qd8-j4.json) and a rerun keeps the
 finished ones. With --job-file, a flag given on the command line overrides the
 file's value for every job; a job that becomes several points is named
 <section>-qd<N>-j<M>.
+
+Repeats: --repeat N writes <job>-r01.json .. <job>-rNN.json, one result per
+repetition (run as job <job>-r01 .., so --log logs are each repetition's own),
+and analyze, check and history take the spread from the runs. They
+run in rounds (every job once, then every job again), so slow drift of the
+machine spreads over all jobs alike instead of favouring the ones run first. A
+rerun keeps the repetitions already there. --until-stddev PCT repeats a job
+until the relative standard deviation of its IOPS is at most PCT %: at least 3
+runs, at most --max-repeats (default 10); a job that reaches it is named in a
+warning and its results are kept (exit 0).
+
+Logs: --log writes fio's logs of each job next to its result (<job>_bw.N.log,
+_iops, _lat, _clat, _slat; N = thread), averaged over --log-avg-msec (500 ms,
+fio's bw/iops sample interval, so a 10 s job writes 20 lines a file; 0 writes a
+line per I/O as fio does by default); --log-hist-msec adds fio's clat histogram
+log (<job>_clat_hist.N.log). `nvcmp analyze` draws them (timeseries_* charts,
+latency percentiles over time, SNIA steady state); a rerun of a job replaces
+its logs.
 
 Safety: without --target, nvcmp creates a scratch file under --out and removes it.
 An existing file is only written with --destroy-data; a block device is refused when
@@ -119,6 +142,22 @@ pub struct Args {
     /// Rerun jobs whose result is already there with the same spec.
     #[arg(long)]
     pub force: bool,
+    /// Run each job N times, one result per repetition (<job>-r01.json ...),
+    /// in rounds: every job once, then every job again (drift of the machine
+    /// spreads over all jobs alike). analyze, check and history take the
+    /// spread from the repetitions [default: 1, one <job>.json].
+    #[arg(long, value_name = "N")]
+    pub repeat: Option<u32>,
+    /// Repeat each job until the relative standard deviation (stddev / mean)
+    /// of its IOPS (read + write; bandwidth moves with it) is at most PCT %:
+    /// at least 3 runs, at most --max-repeats (the Phoronix Test Suite's
+    /// rule; it uses 3.5).
+    #[arg(long, value_name = "PCT")]
+    pub until_stddev: Option<String>,
+    /// With --until-stddev: stop after N repetitions of a job even when its
+    /// spread is still above PCT (a warning, exit 0) [default: 10].
+    #[arg(long, value_name = "N")]
+    pub max_repeats: Option<u32>,
     /// Allow writing to an existing file or a block device (destroys its data).
     #[arg(long)]
     pub destroy_data: bool,
@@ -140,6 +179,20 @@ pub struct Args {
     /// --engine fio: the fio binary.
     #[arg(long, default_value = "fio", value_name = "PATH", env = "NVCMP_FIO")]
     pub fio: PathBuf,
+    /// Write fio's bw, iops and lat/clat/slat logs of each job next to its
+    /// result (<job>_bw.N.log ..., one N per thread), as fio's
+    /// write_bw_log/write_iops_log/write_lat_log do.
+    #[arg(long)]
+    pub log: bool,
+    /// With --log: average the logs over MS milliseconds (fio's
+    /// log_avg_msec); 0 logs every I/O.
+    #[arg(long, value_name = "MS", requires = "log", default_value_t = run::iolog::DEFAULT_AVG_MSEC)]
+    pub log_avg_msec: u64,
+    /// With --log: also a completion-latency histogram log every MS
+    /// milliseconds (<job>_clat_hist.N.log, fio's write_hist_log and
+    /// log_hist_msec), for latency percentiles over time.
+    #[arg(long, value_name = "MS", requires = "log", value_parser = clap::value_parser!(u64).range(1..))]
+    pub log_hist_msec: Option<u64>,
 }
 
 fn usage(msg: impl Into<String>) -> anyhow::Error {
@@ -307,7 +360,54 @@ pub fn options(args: &Args) -> anyhow::Result<RunOptions> {
         label,
         force: args.force,
         destroy_data: args.destroy_data,
+        repeat: repeat(args)?,
+        log: args.log.then_some(run::iolog::LogOptions {
+            avg_msec: args.log_avg_msec,
+            hist_msec: args.log_hist_msec,
+        }),
     })
+}
+
+/// --repeat, or --until-stddev with --max-repeats, checked together.
+fn repeat(args: &Args) -> anyhow::Result<Repeat> {
+    let Some(pct) = &args.until_stddev else {
+        if let Some(n) = args.max_repeats {
+            return Err(usage(format!(
+                "--max-repeats {n} needs --until-stddev PCT; for a fixed count use --repeat {n}"
+            )));
+        }
+        return match args.repeat {
+            Some(0) => Err(usage(
+                "--repeat 0: each job runs at least once (--repeat 1)",
+            )),
+            n => Ok(Repeat::Times(n.unwrap_or(1))),
+        };
+    };
+    if args.repeat.is_some() {
+        return Err(usage(
+            "--repeat and --until-stddev cannot be combined: --repeat N runs N times, \
+             --until-stddev PCT --max-repeats N stops early when the runs agree",
+        ));
+    }
+    let target_pct = pct
+        .trim()
+        .trim_end_matches('%')
+        .parse::<f64>()
+        .ok()
+        .filter(|p| p.is_finite() && *p > 0.0)
+        .ok_or_else(|| {
+            usage(format!(
+                "--until-stddev {pct}: expected a percentage above 0 (3.5)"
+            ))
+        })?;
+    let max = args.max_repeats.unwrap_or(DEFAULT_MAX_REPEATS);
+    if max < MIN_REPEATS {
+        return Err(usage(format!(
+            "--max-repeats {max}: the rule runs each job {MIN_REPEATS} times before it judges; \
+             give {MIN_REPEATS} or more, or use --repeat {max}"
+        )));
+    }
+    Ok(Repeat::UntilStddev(StopRule { target_pct, max }))
 }
 
 /// Where the bar is in the run, in planned milliseconds.
@@ -409,6 +509,94 @@ impl Progress for Bar {
         self.place.set(p);
         self.show(p.done_ms, None);
     }
+    fn grow(&self, points: usize, more: Duration) {
+        let mut p = self.place.get();
+        p.points += points;
+        self.place.set(p);
+        match self.bar.get() {
+            Some(pb) => pb.inc_length(more.as_millis() as u64),
+            // Every planned point was kept: the bar starts now.
+            None => self.plan(points, more),
+        }
+    }
+}
+
+/// Per job: repetitions and the spread of their IOPS; for --until-stddev
+/// a warning for each job that reached --max-repeats, and a summary line.
+/// Results of these jobs left by an earlier run are named, as analyze
+/// counts them as repetitions too.
+fn report_repeats(summary: &run::Summary, repeat: &Repeat, quiet: bool) {
+    for path in &summary.strays {
+        eprintln!(
+            "nvcmp: warning: {} is from an earlier run with other repetitions; \
+             analyze reads it as one more repetition (move it away if it should not count)",
+            path.display()
+        );
+    }
+    if summary.interrupted {
+        return;
+    }
+    for r in summary.repeats.iter().filter(|_| !quiet) {
+        eprintln!("{}", repeat_line(r, repeat));
+    }
+    let Repeat::UntilStddev(rule) = repeat else {
+        return;
+    };
+    let missed: Vec<&JobRepeats> = summary
+        .repeats
+        .iter()
+        .filter(|r| r.verdict == Some(Verdict::MaxReached))
+        .collect();
+    for r in &missed {
+        eprintln!(
+            "nvcmp: warning: {}: --max-repeats {} reached with IOPS relative stddev {} above \
+             --until-stddev {}; its results are kept",
+            r.job,
+            rule.max,
+            rsd(r.rsd_pct),
+            pct(rule.target_pct)
+        );
+    }
+    if !quiet || !missed.is_empty() {
+        eprintln!(
+            "until-stddev {}: {} of {} job(s) met it; {} reached --max-repeats {}",
+            pct(rule.target_pct),
+            summary.repeats.len() - missed.len(),
+            summary.repeats.len(),
+            missed.len(),
+            rule.max
+        );
+    }
+}
+
+/// `randread-4k-qd32-j1: 4 repetitions, IOPS relative stddev 2.9 %`.
+fn repeat_line(r: &JobRepeats, repeat: &Repeat) -> String {
+    let verdict = match (r.verdict, repeat) {
+        (Some(Verdict::Met), Repeat::UntilStddev(rule)) => {
+            format!(" (target {}: met)", pct(rule.target_pct))
+        }
+        (Some(_), Repeat::UntilStddev(rule)) => {
+            format!(" (target {}: not met)", pct(rule.target_pct))
+        }
+        _ => String::new(),
+    };
+    format!(
+        "{}: {} repetitions, IOPS relative stddev {}{verdict}",
+        r.job,
+        r.ran,
+        rsd(r.rsd_pct)
+    )
+}
+
+fn pct(x: f64) -> String {
+    format!("{x} %")
+}
+
+/// A relative stddev, or why there is none.
+fn rsd(x: Option<f64>) -> String {
+    x.map_or("unknown (fewer than 2 results)".into(), |x| {
+        format!("{x:.2} %")
+    })
 }
 
 pub fn run(args: Args, global: Global) -> anyhow::Result<u8> {
@@ -452,6 +640,7 @@ pub fn run(args: Args, global: Global) -> anyhow::Result<u8> {
             _ => {}
         }
     }
+    report_repeats(&summary, &opts.repeat, global.quiet);
     if summary.interrupted {
         eprintln!(
             "nvcmp: interrupted; {} completed result(s) kept in {}, no partial file",

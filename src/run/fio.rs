@@ -11,6 +11,7 @@ use serde_json::{Value, json};
 
 use super::engines::sys;
 use super::host::{CpuTimes, HostFacts};
+use super::iolog::LogOptions;
 use super::spec::{JobSpec, Rw};
 use super::{Progress, RunError};
 
@@ -105,33 +106,22 @@ pub struct FioRun<'a> {
 }
 
 impl FioRun<'_> {
-    /// Runs one job through fio and returns its JSON with the `nvcmp` key.
+    /// Runs one job through fio and returns its JSON with the `nvcmp` key;
+    /// with `log`, fio writes the job's logs into its folder.
     pub fn run_job(
         &self,
         spec: &JobSpec,
         spec_hash: &str,
+        log: Option<(&Path, LogOptions)>,
         progress: &dyn Progress,
     ) -> Result<Value, RunError> {
         let (setup, work_dir) = (self.setup, self.work_dir);
-        let job_text = job_file(spec, &setup.ioengine, &self.filename, self.unlink);
+        let job_text = self.job_text(spec, log.map(|(_, o)| o));
         let jobpath = work_dir.join(format!(".{}.fio", spec.name));
         let outpath = work_dir.join(format!(".{}.fio-out-{}", spec.name, std::process::id()));
         std::fs::create_dir_all(work_dir).map_err(RunError::io(work_dir))?;
         std::fs::write(&jobpath, &job_text).map_err(RunError::io(&jobpath))?;
-        let mut cmd = Command::new(&setup.bin);
-        // fio's own status line on a terminal would fight nvcmp's bar.
-        cmd.arg("--output-format=json+")
-            .arg("--eta=never")
-            .arg(format!("--output={}", outpath.display()));
-        // fio 3.x sends a job file to the --client named before it: with
-        // `--client=a --client=b job.fio` only b runs it, so each client gets
-        // its own copy of the argument.
-        for c in &setup.clients {
-            cmd.arg(format!("--client={c}")).arg(&jobpath);
-        }
-        if setup.clients.is_empty() {
-            cmd.arg(&jobpath);
-        }
+        let mut cmd = self.command(&jobpath, &outpath, log.map(|(dir, _)| dir))?;
         let cpu0 = CpuTimes::now();
         progress.start(
             &spec.name,
@@ -162,6 +152,64 @@ impl FioRun<'_> {
         })?;
         self.annotate(&mut v, spec_hash, cpu);
         Ok(v)
+    }
+
+    /// The job file, with fio's log options when the run logs. The logs are
+    /// named by the job (fio's default prefix) and land in fio's working
+    /// folder, so the result's `write_bw_log` is the job name, and with
+    /// `--clients` fio writes each server's logs here as `<log>.<host>`.
+    fn job_text(&self, spec: &JobSpec, log: Option<LogOptions>) -> String {
+        let filename = match log {
+            // fio runs in the log folder: a relative target must not move.
+            Some(_) if self.setup.clients.is_empty() => std::path::absolute(&self.filename)
+                .map_or(self.filename.clone(), |p| p.display().to_string()),
+            _ => self.filename.clone(),
+        };
+        let mut text = job_file(spec, &self.setup.ioengine, &filename, self.unlink);
+        for (k, v) in log.iter().flat_map(|l| l.fio_options(&spec.name)) {
+            text += &format!("{k}={v}\n");
+        }
+        text
+    }
+
+    /// fio's command line for one job; run in `log_dir` when logging.
+    fn command(
+        &self,
+        jobpath: &Path,
+        outpath: &Path,
+        log_dir: Option<&Path>,
+    ) -> Result<Command, RunError> {
+        let absolute = |p: &Path| std::path::absolute(p).map_err(RunError::io(p));
+        let (jobpath, outpath) = (absolute(jobpath)?, absolute(outpath)?);
+        let mut cmd = match log_dir {
+            Some(dir) => {
+                // A relative `--fio ./fio` names a file from here, not from `dir`.
+                let bin = &self.setup.bin;
+                let bin = if bin.components().count() > 1 {
+                    absolute(bin)?
+                } else {
+                    bin.clone()
+                };
+                let mut cmd = Command::new(bin);
+                cmd.current_dir(dir);
+                cmd
+            }
+            None => Command::new(&self.setup.bin),
+        };
+        // fio's own status line on a terminal would fight nvcmp's bar.
+        cmd.arg("--output-format=json+")
+            .arg("--eta=never")
+            .arg(format!("--output={}", outpath.display()));
+        // fio 3.x sends a job file to the --client named before it: with
+        // `--client=a --client=b job.fio` only b runs it, so each client gets
+        // its own copy of the argument.
+        for c in &self.setup.clients {
+            cmd.arg(format!("--client={c}")).arg(&jobpath);
+        }
+        if self.setup.clients.is_empty() {
+            cmd.arg(&jobpath);
+        }
+        Ok(cmd)
     }
 
     /// Adds the `nvcmp` key (and the job's system CPU when fio ran here).
@@ -245,5 +293,82 @@ mod tests {
         ] {
             assert!(f.lines().any(|l| l == line), "{line} missing in\n{f}");
         }
+    }
+    #[test]
+    fn log_options_name_the_logs_after_the_job() {
+        let spec = JobSpec {
+            name: "read-4k".into(),
+            rw: Rw::Read,
+            bs: 4096,
+            iodepth: 1,
+            iodepth_batch: 1,
+            iodepth_batch_complete: 1,
+            numjobs: 2,
+            runtime_s: 1,
+            ramp_s: 0,
+            size: 1 << 20,
+            rwmixread: 50,
+            direct: true,
+            time_based: true,
+        };
+        let setup = FioSetup {
+            bin: "fio".into(),
+            ioengine: "psync".into(),
+            clients: Vec::new(),
+        };
+        let host = HostFacts::default();
+        let run = FioRun {
+            setup: &setup,
+            filename: "scratch.dat".into(),
+            unlink: false,
+            work_dir: Path::new("out"),
+            host: &host,
+        };
+        let plain = run.job_text(&spec, None);
+        assert!(
+            plain.lines().any(|l| l == "filename=scratch.dat"),
+            "{plain}"
+        );
+        assert!(!plain.contains("_log"), "{plain}");
+        let logged = run.job_text(
+            &spec,
+            Some(LogOptions {
+                avg_msec: 250,
+                hist_msec: None,
+            }),
+        );
+        for line in [
+            "write_bw_log=read-4k",
+            "write_iops_log=read-4k",
+            "write_lat_log=read-4k",
+            "log_avg_msec=250",
+            "per_job_logs=1",
+        ] {
+            assert!(
+                logged.lines().any(|l| l == line),
+                "{line} missing in\n{logged}"
+            );
+        }
+        let hist = run.job_text(
+            &spec,
+            Some(LogOptions {
+                avg_msec: 0,
+                hist_msec: Some(200),
+            }),
+        );
+        for line in [
+            "write_hist_log=read-4k",
+            "log_hist_msec=200",
+            "log_avg_msec=0",
+        ] {
+            assert!(hist.lines().any(|l| l == line), "{line} missing in\n{hist}");
+        }
+        // fio runs in the log folder then: the target is named from here.
+        let abs = std::path::absolute("scratch.dat").unwrap();
+        let want = format!("filename={}", abs.display());
+        assert!(
+            logged.lines().any(|l| l == want),
+            "{want} missing in\n{logged}"
+        );
     }
 }

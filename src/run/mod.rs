@@ -9,21 +9,25 @@
 pub mod engines;
 pub mod fio;
 pub mod host;
+pub mod iolog;
 pub mod jobfile;
 pub mod matrix;
 pub mod native;
 pub mod output;
+pub mod repeat;
 pub mod safety;
 pub mod spec;
 pub mod stats;
 pub mod worker;
 
+use std::collections::HashSet;
 use std::fs::OpenOptions;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use engines::{EngineKind, EngineOptions};
+use repeat::{Repeat, Tally};
 use safety::TargetKind;
 use spec::JobSpec;
 
@@ -55,6 +59,10 @@ pub struct RunOptions {
     pub label: String,
     pub force: bool,
     pub destroy_data: bool,
+    /// How many times each job runs (`--repeat`, `--until-stddev`).
+    pub repeat: repeat::Repeat,
+    /// `--log`: fio's bw/iops/lat logs next to each result.
+    pub log: Option<iolog::LogOptions>,
 }
 
 /// Errors of a run; the CLI maps them to messages and exit codes.
@@ -77,6 +85,9 @@ pub enum RunError {
     Create { path: PathBuf, source: io::Error },
     #[error(transparent)]
     FioMissing(#[from] fio::FioMissing),
+    /// A log file of `--log`.
+    #[error(transparent)]
+    Log(#[from] iolog::LogError),
     /// fio ran but did not write a JSON document. The parse error stays in
     /// the message, before the job file, where it reads best.
     #[error(
@@ -134,6 +145,10 @@ pub trait Progress {
     /// when the engine reports them live (fio does not).
     fn tick(&self, elapsed: Duration, iops: Option<f64>);
     fn finish(&self);
+    /// `points` more jobs, taking `more` together, than `plan` announced:
+    /// `--until-stddev` found a job still too noisy after the planned
+    /// repetitions.
+    fn grow(&self, _points: usize, _more: Duration) {}
 }
 
 /// A progress sink that shows nothing.
@@ -164,6 +179,11 @@ pub struct Summary {
     pub results: Vec<(String, PathBuf, Outcome)>,
     pub interrupted: bool,
     pub dir: PathBuf,
+    /// Per job, what its repetitions came to (empty for single runs).
+    pub repeats: Vec<repeat::JobRepeats>,
+    /// Results of these jobs in `dir` that this run neither wrote nor kept
+    /// (another repetition count before): `analyze` reads them too.
+    pub strays: Vec<PathBuf>,
 }
 
 /// Removes the scratch file on every way out (errors, Ctrl-C, panics).
@@ -226,7 +246,8 @@ fn spec_hashes(opts: &RunOptions) -> Result<Vec<String>, RunError> {
         }
         EngineChoice::Native(_) => String::new(),
     };
-    let engine_opts = format!("{}{fio_opts}", opts.engine_opts.canonical());
+    let log = opts.log.map_or(String::new(), |l| l.canonical());
+    let engine_opts = format!("{}{fio_opts}{log}", opts.engine_opts.canonical());
     let target = opts
         .target
         .as_ref()
@@ -326,6 +347,10 @@ impl Bench<'_> {
         path: &Path,
         progress: &dyn Progress,
     ) -> Result<Outcome, RunError> {
+        // Logs move next to the result just before it is written: a job
+        // that fails or is stopped leaves its previous logs and result.
+        let logs = iolog::JobLogs::create(&self.dir, &job.name, self.opts.log)?;
+        let log = logs.staging().zip(self.opts.log);
         match &self.opts.engine {
             EngineChoice::Native(engine) => {
                 let native = native::Native {
@@ -333,8 +358,10 @@ impl Bench<'_> {
                     opts: self.opts.engine_opts,
                     target: self.target.local(),
                     host: &self.host,
+                    log,
                 };
                 let r = native.run_job(job, hash, progress)?;
+                logs.publish()?;
                 output::write_result(path, &r).map_err(RunError::io(path))?;
                 Ok(match r.error {
                     0 => Outcome::Written,
@@ -342,7 +369,8 @@ impl Bench<'_> {
                 })
             }
             EngineChoice::Fio(setup) => {
-                let v = self.fio(setup).run_job(job, hash, progress)?;
+                let v = self.fio(setup).run_job(job, hash, log, progress)?;
+                logs.publish()?;
                 write_fio_result(path, &v).map_err(RunError::io(path))?;
                 Ok(match v.pointer("/jobs/0/error").and_then(|e| e.as_i64()) {
                     None | Some(0) => Outcome::Written,
@@ -350,6 +378,16 @@ impl Bench<'_> {
                 })
             }
         }
+    }
+
+    /// A result's IOPS when jobs repeat (the rule and the summary read
+    /// them); single runs need none.
+    fn iops_of(&self, path: &Path) -> Option<f64> {
+        self.opts
+            .repeat
+            .is_repeated()
+            .then(|| repeat::result_iops(path))
+            .flatten()
     }
 
     fn fio<'s>(&'s self, setup: &'s fio::FioSetup) -> fio::FioRun<'s> {
@@ -379,41 +417,91 @@ fn write_fio_result(path: &Path, v: &serde_json::Value) -> std::io::Result<()> {
     output::write_atomic(path, &text)
 }
 
-/// One job of the matrix: where its result goes, the spec hash it must
-/// carry, and whether it needs running (its result is missing or stale).
+/// One job of the matrix: the spec hash its results must carry, and the
+/// result file of each repetition it may take (one without repetitions).
 struct Planned<'a> {
     job: &'a JobSpec,
-    path: PathBuf,
     hash: String,
-    run: bool,
+    reps: Vec<Rep>,
 }
 
-/// Which jobs need running at all: decided before any file is created.
+/// One repetition's result file, and whether it is current: there with the
+/// job's spec hash (and no `--force`), so kept rather than measured.
+struct Rep {
+    path: PathBuf,
+    current: bool,
+}
+
+impl Planned<'_> {
+    /// The first repetition the run will measure, walking the kept ones in
+    /// order as the run does; None when the kept results satisfy `repeat`.
+    fn first_to_measure(&self, repeat: &Repeat) -> Option<usize> {
+        let mut tally = Tally::default();
+        for (k, rep) in self.reps.iter().enumerate() {
+            if !tally.wants_more(repeat) {
+                return None;
+            }
+            if !rep.current {
+                return Some(k);
+            }
+            // Only the stopping rule looks at the values.
+            let iops = match repeat {
+                Repeat::UntilStddev(_) => repeat::result_iops(&rep.path),
+                Repeat::Times(_) => None,
+            };
+            tally.add(iops);
+        }
+        None
+    }
+
+    /// Repetitions to measure as planned: those missing up to the least
+    /// count `repeat` takes (the stopping rule may ask for more later).
+    fn planned_runs(&self, repeat: &Repeat) -> usize {
+        let Some(first) = self.first_to_measure(repeat) else {
+            return 0;
+        };
+        let least = (repeat.least() as usize).max(first + 1);
+        self.reps[first..least]
+            .iter()
+            .filter(|r| !r.current)
+            .count()
+    }
+}
+
+/// Planned time of one repetition of `job`.
+fn job_time(job: &JobSpec) -> Duration {
+    Duration::from_secs(job.runtime_s + job.ramp_s)
+}
+
+/// Which repetitions need running at all: decided before any file is
+/// created.
 fn plan<'a>(opts: &'a RunOptions, dir: &Path) -> Result<Vec<Planned<'a>>, RunError> {
     Ok(opts
         .jobs
         .iter()
         .zip(spec_hashes(opts)?)
         .map(|(job, hash)| {
-            let path = dir.join(format!("{}.json", job.name));
-            let run = opts.force || output::stored_spec_hash(&path).as_deref() != Some(&hash);
-            Planned {
-                job,
-                path,
-                hash,
-                run,
-            }
+            let reps = (0..opts.repeat.most())
+                .map(|k| {
+                    let path = opts.repeat.result_path(dir, &job.name, k);
+                    let current =
+                        !opts.force && output::stored_spec_hash(&path).as_deref() == Some(&hash);
+                    Rep { path, current }
+                })
+                .collect();
+            Planned { job, hash, reps }
         })
         .collect())
 }
 
-/// Runs every job of `opts`, skipping those whose result is current.
+/// Runs every job of `opts`, skipping repetitions whose result is current.
 pub fn run_matrix(opts: &RunOptions, progress: &dyn Progress) -> Result<Summary, RunError> {
     engines::sys::catch_sigint();
     let dir = opts.out_dir.join(&opts.label);
     let jobs = plan(opts, &dir)?;
+    let planned: Vec<usize> = jobs.iter().map(|j| j.planned_runs(&opts.repeat)).collect();
     let is_null = matches!(opts.engine, EngineChoice::Native(EngineKind::Null));
-    let target = if is_null || !jobs.iter().any(|j| j.run) {
+    let target = if is_null || planned.iter().all(|&n| n == 0) {
         Target::None
     } else {
         Target::prepare(opts)?
@@ -425,42 +513,93 @@ pub fn run_matrix(opts: &RunOptions, progress: &dyn Progress) -> Result<Summary,
         host,
         dir: dir.clone(),
     };
-    let to_run = jobs.iter().filter(|j| j.run);
     progress.plan(
-        to_run.clone().count(),
-        to_run
-            .map(|j| Duration::from_secs(j.job.runtime_s + j.job.ramp_s))
+        planned.iter().sum(),
+        jobs.iter()
+            .zip(&planned)
+            .map(|(j, &n)| job_time(j.job) * n as u32)
             .sum(),
     );
     let mut summary = Summary {
         dir,
         ..Summary::default()
     };
-    for Planned {
-        job,
-        path,
-        hash,
-        run,
-    } in jobs
-    {
-        if !run {
-            summary
-                .results
-                .push((job.name.clone(), path, Outcome::Kept));
-            continue;
-        }
-        if engines::sys::interrupted() {
-            summary.interrupted = true;
-            break;
-        }
-        match bench.run_job(job, &hash, &path, progress) {
-            Ok(o) => summary.results.push((job.name.clone(), path, o)),
-            Err(RunError::Interrupted) => {
-                summary.interrupted = true;
-                break;
-            }
-            Err(e) => return Err(e),
-        }
+    let tallies = run_rounds(&bench, &jobs, &planned, progress, &mut summary)?;
+    if opts.repeat.is_repeated() {
+        summary.repeats = jobs
+            .iter()
+            .zip(&tallies)
+            .map(|(j, t)| repeat::JobRepeats::of(&j.job.name, t, &opts.repeat))
+            .collect();
+    }
+    if !summary.interrupted {
+        // Repetitions the rule did not reach count as strays too.
+        let names: Vec<&str> = jobs.iter().map(|j| j.job.name.as_str()).collect();
+        let used: HashSet<PathBuf> = summary.results.iter().map(|r| r.1.clone()).collect();
+        summary.strays = repeat::strays(&summary.dir, &names, &used);
     }
     Ok(summary)
 }
+
+/// Runs the repetitions in rounds: repetition k of every job that still
+/// wants one, then round k + 1. Rounds spread slow drift of the machine
+/// (other load, heat, caches) over all jobs alike, where all of one job's
+/// repetitions in a row would pin the drift on that job and bias a
+/// comparison between jobs. Returns each job's tally, also when a Ctrl-C
+/// stopped the run (`summary.interrupted`).
+fn run_rounds(
+    bench: &Bench,
+    jobs: &[Planned],
+    planned: &[usize],
+    progress: &dyn Progress,
+    summary: &mut Summary,
+) -> Result<Vec<Tally>, RunError> {
+    let repeat = &bench.opts.repeat;
+    let mut tallies = vec![Tally::default(); jobs.len()];
+    let mut measured = vec![0usize; jobs.len()];
+    for k in 0..repeat.most() as usize {
+        for (j, p) in jobs.iter().enumerate() {
+            if !tallies[j].wants_more(repeat) {
+                continue;
+            }
+            let rep = &p.reps[k];
+            let name = p.job.name.clone();
+            if rep.current {
+                tallies[j].add(bench.iops_of(&rep.path));
+                summary
+                    .results
+                    .push((name, rep.path.clone(), Outcome::Kept));
+                continue;
+            }
+            if engines::sys::interrupted() {
+                summary.interrupted = true;
+                return Ok(tallies);
+            }
+            if measured[j] >= planned[j] {
+                progress.grow(1, job_time(p.job));
+            }
+            measured[j] += 1;
+            // The spec hash stays the job's: every repetition measures it.
+            let job = JobSpec {
+                name: repeat.rep_name(&p.job.name, k as u32),
+                ..p.job.clone()
+            };
+            match bench.run_job(&job, &p.hash, &rep.path, progress) {
+                Ok(o) => {
+                    let ok = !matches!(o, Outcome::Errored(..));
+                    tallies[j].add(if ok { bench.iops_of(&rep.path) } else { None });
+                    summary.results.push((name, rep.path.clone(), o));
+                }
+                Err(RunError::Interrupted) => {
+                    summary.interrupted = true;
+                    return Ok(tallies);
+                }
+                Err(e) => return Err(e),
+            }
+        }
+    }
+    Ok(tallies)
+}
+
+#[cfg(test)]
+mod tests;

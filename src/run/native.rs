@@ -12,6 +12,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use super::engines::sys::{self, Usage};
 use super::engines::{EngineKind, EngineOptions};
 use super::host::{CpuTimes, HostFacts};
+use super::iolog::{LogError, LogOptions, ThreadLog};
 use super::output::JobResult;
 use super::safety::TargetKind;
 use super::spec::JobSpec;
@@ -25,6 +26,8 @@ pub struct Native<'a> {
     /// The checked target and its kind; None for the null engine.
     pub target: Option<(&'a Path, TargetKind)>,
     pub host: &'a HostFacts,
+    /// `run --log`: the folder the threads' logs go to while the job runs.
+    pub log: Option<(&'a Path, LogOptions)>,
 }
 
 /// Opens the target the way the job needs it.
@@ -78,12 +81,28 @@ impl Native<'_> {
         if let Some(f) = &file {
             sys::drop_cache(f);
         }
+        let logs = self.thread_logs(spec)?;
         let seed = u64::from_str_radix(spec_hash, 16).unwrap_or(0x9e37_79b9_7f4a_7c15);
-        let m = self.measure(spec, file, region, seed, progress);
+        let m = self.measure(spec, file, region, seed, logs, progress);
         if sys::interrupted() {
             return Err(RunError::Interrupted);
         }
+        if let Some(e) = m.workers.iter().find_map(|w| w.log_error.clone()) {
+            return Err(e.into());
+        }
         Ok(self.result(spec, spec_hash, m))
+    }
+
+    /// One set of log files per thread (`.1` to `.numjobs`, as fio numbers
+    /// its clones) when the run logs; created before any I/O so a folder
+    /// that cannot take them fails the job at once.
+    fn thread_logs(&self, spec: &JobSpec) -> Result<Vec<ThreadLog>, LogError> {
+        let Some((dir, opts)) = self.log else {
+            return Ok(Vec::new());
+        };
+        (1..=spec.numjobs)
+            .map(|i| ThreadLog::create(dir, &spec.name, i, opts))
+            .collect()
     }
 
     /// The opened target (None for the null engine, which has none).
@@ -115,9 +134,11 @@ impl Native<'_> {
         file: Option<Arc<File>>,
         region: u64,
         seed: u64,
+        logs: Vec<ThreadLog>,
         progress: &dyn Progress,
     ) -> Measured {
         let spec_arc = Arc::new(spec.clone());
+        let mut logs = logs.into_iter();
         let cfg = |i: u32, live: &Arc<AtomicU64>, abort: &Arc<AtomicBool>| WorkerCfg {
             spec: spec_arc.clone(),
             engine: self.engine,
@@ -127,6 +148,7 @@ impl Native<'_> {
             seed: seed ^ (u64::from(i) + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15),
             live_ios: live.clone(),
             abort: abort.clone(),
+            log: logs.next(),
         };
         let started_ms = SystemTime::now()
             .duration_since(UNIX_EPOCH)
@@ -178,6 +200,7 @@ impl Native<'_> {
             target_kind: self.target.map(|(_, k)| k),
             spec_hash: spec_hash.to_string(),
             started_ms: m.started_ms,
+            log: self.log.map(|(_, o)| o),
         };
         for w in &m.workers {
             merge(&mut r, w);
@@ -190,7 +213,7 @@ impl Native<'_> {
 /// progress bar on with their live IOPS until all are done.
 fn run_threads(
     spec: &JobSpec,
-    cfg: impl Fn(u32, &Arc<AtomicU64>, &Arc<AtomicBool>) -> WorkerCfg,
+    mut cfg: impl FnMut(u32, &Arc<AtomicU64>, &Arc<AtomicBool>) -> WorkerCfg,
     t0: Instant,
     progress: &dyn Progress,
 ) -> Vec<WorkerResult> {

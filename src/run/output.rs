@@ -13,6 +13,7 @@ use serde_json::{Map, Value, json};
 use super::engines::EngineOptions;
 use super::engines::sys::Usage;
 use super::host::HostFacts;
+use super::iolog::LogOptions;
 use super::safety::TargetKind;
 use super::spec::JobSpec;
 use super::stats::{DEFAULT_PERCENTILES, DirStats, Stat};
@@ -48,6 +49,9 @@ pub struct JobResult {
     pub spec_hash: String,
     /// Unix time the job started, ms.
     pub started_ms: u64,
+    /// `run --log`: listed in the job options, as fio lists them, so
+    /// ingest reads the logs as what they are (averaged or per I/O).
+    pub log: Option<LogOptions>,
 }
 
 /// The version string nvcmp writes where fio writes `fio-3.33`.
@@ -223,10 +227,11 @@ fn job_json(r: &JobResult) -> Map<String, Value> {
     job.insert("error".into(), json!(r.error));
     job.insert("eta".into(), json!(0));
     job.insert("elapsed".into(), json!(r.wall_ns.div_ceil(1_000_000_000)));
-    job.insert(
-        "job options".into(),
-        Value::Object(job_options(&r.spec, &r.engine, &r.target)),
-    );
+    let mut options = job_options(&r.spec, &r.engine, &r.target);
+    for (k, v) in r.log.iter().flat_map(|l| l.fio_options(&r.spec.name)) {
+        options.insert(k.into(), Value::String(v));
+    }
+    job.insert("job options".into(), Value::Object(options));
     // Direction i of the result: 0 is read, 1 is write.
     for (i, name) in ["read", "write"].into_iter().enumerate() {
         let d = dir_json(

@@ -16,6 +16,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use super::engines::{AlignedBuf, Completion, Dir, Engine, EngineKind, EngineOptions, IoUnit, sys};
+use super::iolog::{LogError, ThreadLog};
 use super::spec::JobSpec;
 use super::stats::DirStats;
 
@@ -37,6 +38,8 @@ pub struct WorkerCfg {
     pub live_ios: Arc<AtomicU64>,
     /// Set by the first thread that fails, to stop the others.
     pub abort: Arc<AtomicBool>,
+    /// `run --log`: this thread's log files.
+    pub log: Option<ThreadLog>,
 }
 
 /// Counts fio reports as distributions (`iodepth_level`, `latency_ns`...).
@@ -128,6 +131,8 @@ pub struct WorkerResult {
     /// errno of the first failed I/O (0 when none).
     pub error: i32,
     pub error_msg: Option<String>,
+    /// A log file that could not be written (the I/O itself went on).
+    pub log_error: Option<LogError>,
 }
 
 /// A small, fast generator (xorshift64*) for offsets and the read/write
@@ -359,8 +364,9 @@ impl Meter {
 }
 
 /// Runs one thread of a job to its end.
-pub fn run(cfg: WorkerCfg) -> WorkerResult {
-    match run_inner(&cfg) {
+pub fn run(mut cfg: WorkerCfg) -> WorkerResult {
+    let log = cfg.log.take();
+    match run_inner(&cfg, log) {
         Ok(r) => r,
         Err(e) => {
             cfg.abort.store(true, Ordering::SeqCst);
@@ -373,7 +379,7 @@ pub fn run(cfg: WorkerCfg) -> WorkerResult {
     }
 }
 
-fn run_inner(cfg: &WorkerCfg) -> io::Result<WorkerResult> {
+fn run_inner(cfg: &WorkerCfg, log: Option<ThreadLog>) -> io::Result<WorkerResult> {
     let spec = &*cfg.spec;
     let depth = if cfg.engine.caps().sync {
         1
@@ -385,7 +391,9 @@ fn run_inner(cfg: &WorkerCfg) -> io::Result<WorkerResult> {
     let engine = cfg
         .engine
         .setup(cfg.file.as_deref(), depth as u32, buf, cfg.opts)?;
-    Worker::new(cfg, engine, depth, rng).run()
+    let mut worker = Worker::new(cfg, engine, depth, rng);
+    worker.log = log;
+    worker.run()
 }
 
 /// The I/O buffers, one region per slot; for a job that writes, full of
@@ -427,6 +435,13 @@ struct Worker<'a> {
     reported: u64,
     done: Vec<Completion>,
     res: WorkerResult,
+    /// `run --log`; None keeps the loop as it is without logs.
+    log: Option<ThreadLog>,
+}
+
+/// ns to the whole ms fio's logs count in.
+fn ms(ns: u64) -> u64 {
+    ns / 1_000_000
 }
 
 impl<'a> Worker<'a> {
@@ -450,6 +465,7 @@ impl<'a> Worker<'a> {
             reported: 0,
             done: Vec::with_capacity(depth),
             res: WorkerResult::default(),
+            log: None,
         }
     }
 
@@ -470,6 +486,10 @@ impl<'a> Worker<'a> {
             self.reap(usize::from(!self.slots.any_free()))?;
         }
         self.drain()?;
+        if let Some(log) = self.log.take() {
+            let start = self.meter.start.unwrap_or(0);
+            self.res.log_error = log.finish(ms(self.now().saturating_sub(start))).err();
+        }
         Ok(self.res)
     }
 
@@ -522,11 +542,28 @@ impl<'a> Worker<'a> {
     /// it took; the rest stays queued in the engine for the next call.
     fn submit(&mut self) -> io::Result<()> {
         let n = self.engine.commit()?;
-        self.slots.submit(n, self.now())?;
+        let t = self.now();
+        if self.log.is_some() {
+            self.log_slat(n, t);
+        }
+        self.slots.submit(n, t)?;
         // fio's io_u_mark_depth: the batch counts at the depth it brought
         // the queue to.
         self.res.dist.mark_submit(n, self.slots.inflight);
         Ok(())
+    }
+
+    /// Logs the slat of the first `n` queued I/Os, submitted at `t`, as
+    /// fio does at submission (nothing during the ramp).
+    fn log_slat(&mut self, n: usize, t: u64) {
+        let (Some(log), Some(start)) = (&mut self.log, self.meter.start) else {
+            return;
+        };
+        for &slot in self.slots.queued.iter().take(n) {
+            let io = &self.slots.slots[slot];
+            let slat = t.saturating_sub(io.start_ns);
+            log.submitted(ms(t.saturating_sub(start)), io.dir, io.len as u64, slat);
+        }
     }
 
     /// Waits for at least `min` completions and accounts what came back.
@@ -552,6 +589,15 @@ impl<'a> Worker<'a> {
             .fetch_add(total - self.reported, Ordering::Relaxed);
         self.reported = total;
         self.meter.sample(t, &mut self.res.dirs);
+        if let (Some(log), Some(start)) = (&mut self.log, self.meter.start) {
+            let d = &self.res.dirs;
+            let bytes = [d[0].io_bytes, d[1].io_bytes];
+            log.counters(
+                ms(t.saturating_sub(start)),
+                bytes,
+                [d[0].total_ios, d[1].total_ios],
+            );
+        }
         Ok(())
     }
 
@@ -572,7 +618,12 @@ impl<'a> Worker<'a> {
         let clat = t.saturating_sub(io.issue_ns);
         d.clat.add(clat);
         d.clat_hist.add(clat);
-        d.lat.add(t.saturating_sub(io.start_ns));
+        let lat = t.saturating_sub(io.start_ns);
+        d.lat.add(lat);
+        if let Some(log) = &mut self.log {
+            let io_done = (io.dir, moved as u64);
+            log.completed(ms(t - start), io_done, clat, lat, &d.clat_hist);
+        }
         self.res.dist.mark_latency(clat);
         self.res.runtime_ns = t - start;
     }

@@ -305,3 +305,27 @@ fn findings_flag_sets_how_many_key_findings_and_equivalence_is_checked() {
         (true, &serde_json::json!("equivalent"))
     );
 }
+
+/// README's sample of what its first command prints is what it prints:
+/// every line of the sample is a line of the output (rows in between are
+/// left out of the sample, never changed).
+#[test]
+fn readme_sample_is_what_the_first_command_prints() {
+    let readme = std::fs::read_to_string(crate::common::root().join("README.md")).unwrap();
+    let at = readme
+        .find("A piece of what the first command prints")
+        .expect("README has the sample");
+    let block = readme[at..].split("```").nth(1).expect("a code block");
+    let out = nvcmp()
+        .env("NO_COLOR", "1")
+        .arg("analyze")
+        .arg(fixture("published/storagereview-2026-04"))
+        .output()
+        .unwrap();
+    assert_ok(&out);
+    let printed = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = printed.lines().map(str::trim_end).collect();
+    for want in block.lines().map(str::trim_end).filter(|l| !l.is_empty()) {
+        assert!(lines.contains(&want), "README line not printed: {want:?}");
+    }
+}

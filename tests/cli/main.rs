@@ -11,6 +11,7 @@ mod history;
 mod ingest;
 mod md_table;
 mod run;
+mod runlog;
 mod series;
 mod setup;
 mod snia;

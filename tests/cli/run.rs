@@ -10,6 +10,8 @@ use serde_json::Value;
 
 use crate::common::{assert_ok, nvcmp, stderr, words};
 
+mod repeat;
+
 fn read_json(p: &Path) -> Value {
     let text = std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
