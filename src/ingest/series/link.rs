@@ -122,7 +122,7 @@ fn jobs_of(result: &str, ingested: &Ingested) -> Vec<RunJob> {
         .iter()
         .filter(|s| s.kind == decode::SegmentKind::Json)
         .filter_map(|s| fio_json::parse(s.text).ok())
-        .last();
+        .next_back();
     if let Some(doc) = last {
         return doc_jobs(result, &doc);
     }
