@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Old readers read nvcmp's parquet files: pyarrow 14.0.2 (pinned in many
 # environments; Spark 3.5 ships an Arrow of that age) opens a dataset and a
-# whole history directory. Needs python3 with venv and the Python registry.
+# whole history directory, and DuckDB reads the history with
+# `read_parquet('history/*.parquet')`: 17 adds leave runs 1-16 merged into
+# one part and run 17 alone, and every run must come back once.
+# Needs python3 with venv and the Python registry.
 # Usage: .ci/parquet-compat.sh [path/to/nvcmp]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,7 +13,7 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 python3 -m venv "$work/venv"
 # pyarrow 14's wheels were built against numpy 1.x.
-"$work/venv/bin/pip" install -q "pyarrow==14.0.2" "numpy<2"
+"$work/venv/bin/pip" install -q "pyarrow==14.0.2" "numpy<2" "duckdb==2.0.1"
 "$nvcmp" -q ingest fixtures/check/run1 -o "$work/dataset.parquet"
 "$nvcmp" -q history add fixtures/check/run1 --history "$work/history" --run a
 "$nvcmp" -q history add fixtures/check/run2 --history "$work/history" --run b
@@ -22,4 +25,26 @@ assert t.schema.field("label").type == pa.large_string(), t.schema
 h = ds.dataset(f"{work}/history", format="parquet").to_table()
 assert sorted(set(h.column("run_id").to_pylist())) == ["a", "b"], h.column("run_id")
 print(f"pyarrow {pa.__version__}: dataset {t.num_rows} rows, history {h.num_rows} rows")
+PY
+# A merged part and a lone one side by side.
+rows_per_run=$("$nvcmp" -q ingest fixtures/check/run1 --format ndjson | wc -l)
+for i in $(seq 1 17); do
+  "$nvcmp" -q history add fixtures/check/run1 --history "$work/merged" --run "r$i" --commit "c$i"
+done
+ls "$work/merged"
+"$work/venv/bin/python" - "$work/merged" "$rows_per_run" <<'PY'
+import sys, duckdb, pyarrow as pa, pyarrow.dataset as ds
+hist, per_run = sys.argv[1], int(sys.argv[2])
+expected = [f"r{i}" for i in range(1, 18)]
+db = duckdb.connect()
+sql = lambda q: db.execute(q.replace("HISTORY", f"read_parquet('{hist}/*.parquet')")).fetchall()
+[(rows, runs)] = sql("SELECT count(*), count(DISTINCT run_id) FROM HISTORY")
+assert (rows, runs) == (17 * per_run, 17), (rows, runs)
+ids = [r[0] for r in sql("SELECT run_id FROM HISTORY GROUP BY run_id, run_seq ORDER BY run_seq")]
+assert ids == expected, ids
+commit = sql("SELECT DISTINCT run_commit FROM HISTORY WHERE run_id = 'r5'")
+assert commit == [("c5",)], commit
+h = ds.dataset(hist, format="parquet").to_table()
+assert h.num_rows == 17 * per_run and sorted(set(h.column("run_id").to_pylist()), key=lambda r: int(r[1:])) == expected
+print(f"duckdb {duckdb.__version__} and pyarrow {pa.__version__}: merged history, {rows} rows of {runs} runs")
 PY

@@ -207,9 +207,12 @@ field_via!(
     |v: bool| v
 );
 // Depths, job counts and mixes are i64 columns (the contract's type).
-field_via!(u32, i64, DataType::Int64, i64, i64::from, |v: i64| {
+field_via!(u32, i64, DataType::Int64, i64, i64::from, u32_of);
+
+/// A depth, job count or mix as read from its i64 column.
+pub(crate) fn u32_of(v: i64) -> u32 {
     u32::try_from(v.max(0)).unwrap_or(u32::MAX)
-});
+}
 field_via!(
     String,
     String,

@@ -21,6 +21,10 @@ use crate::history::show::{Report, SeriesReport};
 
 /// Dots on the line only while they do not merge into one.
 const MAX_DOTS: usize = 80;
+/// Points a line keeps (the lowest and highest of each bucket of runs):
+/// a plot about 1,400 pixels wide shows no more, and 100,000 runs drawn
+/// one by one make charts of megabytes each.
+const MAX_POINTS: usize = 600;
 
 /// The series of one chart: one workload and metric, every config.
 struct HistoryChart<'a> {
@@ -135,12 +139,8 @@ impl HistoryChart<'_> {
         color: RGBColor,
         to_display: impl Fn(f64) -> f64,
     ) {
-        let pts: Vec<(f64, f64)> = s
-            .runs
-            .iter()
-            .enumerate()
-            .map(|(i, p)| (i as f64 + 1.0, to_display(p.value)))
-            .collect();
+        let values: Vec<f64> = s.runs.iter().map(|p| to_display(p.value)).collect();
+        let pts = thin(&values, MAX_POINTS);
         plot.lines
             .push(Line::solid(color, pts, s.runs.len() <= MAX_DOTS));
         for (a, b, mean) in s.segments() {
@@ -174,6 +174,30 @@ impl HistoryChart<'_> {
     }
 }
 
+/// `values` as (run number from 1, value), at most about `max` of them:
+/// beyond that, each bucket of consecutive runs keeps its lowest and its
+/// highest value in run order, so a spike or a dip still shows.
+fn thin(values: &[f64], max: usize) -> Vec<(f64, f64)> {
+    let at = |i: usize| (i as f64 + 1.0, values[i]);
+    if values.len() <= max {
+        return (0..values.len()).map(at).collect();
+    }
+    let bucket = values.len().div_ceil(max / 2);
+    let mut out = Vec::with_capacity(max + 2);
+    for start in (0..values.len()).step_by(bucket) {
+        let idx = start..(start + bucket).min(values.len());
+        let lo = idx.clone().min_by(|a, b| values[*a].total_cmp(&values[*b]));
+        let hi = idx.max_by(|a, b| values[*a].total_cmp(&values[*b]));
+        if let (Some(lo), Some(hi)) = (lo, hi) {
+            out.push(at(lo.min(hi)));
+            if lo != hi {
+                out.push(at(lo.max(hi)));
+            }
+        }
+    }
+    out
+}
+
 fn metric_human(metric: Metric) -> &'static str {
     metric.human()
 }
@@ -192,10 +216,10 @@ fn runs_note(s: &SeriesReport) -> String {
         (Some(a), Some(b)) => format!(
             "{} runs, from {} ({}) to {} ({}).",
             s.runs.len(),
-            a.run,
-            a.time,
-            b.run,
-            b.time
+            a.run.id,
+            a.run.time,
+            b.run.id,
+            b.run.time
         ),
         _ => String::new(),
     }
@@ -222,6 +246,41 @@ pub(crate) fn render_all(
         .collect()
 }
 
+/// Every history chart of `report` as SVG text with hover targets, in the
+/// order [`render_all`] draws them (one per workload and metric), written
+/// nowhere: what history.html carries inline.
+pub(crate) fn svg_all(report: &Report, opts: &ChartOptions) -> anyhow::Result<Vec<String>> {
+    super::check_size(opts)?;
+    super::font::register()?;
+    let size = (opts.width, opts.height);
+    plan(report)
+        .par_iter()
+        .map(|chart| {
+            super::figure_svg(&|| chart.figure(), size)
+                .with_context(|| format!("cannot draw chart {}", chart.stem()))
+        })
+        .collect()
+}
+
 fn draw(chart: &HistoryChart, path: &Path, opts: &ChartOptions) -> anyhow::Result<()> {
     super::write_figure(&|| chart.figure(), path, opts)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::thin;
+
+    #[test]
+    fn thinning_keeps_short_lines_and_the_extremes_of_long_ones() {
+        let short = [3.0, 1.0, 2.0];
+        assert_eq!(thin(&short, 10), [(1.0, 3.0), (2.0, 1.0), (3.0, 2.0)]);
+        let mut long: Vec<f64> = (0..10_000).map(|i| 100.0 + (i % 7) as f64).collect();
+        long[4321] = 5.0;
+        long[8765] = 900.0;
+        let pts = thin(&long, 200);
+        assert!(pts.len() <= 202, "{}", pts.len());
+        assert!(pts.contains(&(4322.0, 5.0)), "the dip is kept");
+        assert!(pts.contains(&(8766.0, 900.0)), "the spike is kept");
+        assert!(pts.windows(2).all(|w| w[0].0 < w[1].0), "in run order");
+    }
 }

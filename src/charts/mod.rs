@@ -238,6 +238,15 @@ pub fn render_history(
     history::render_all(report, dir, opts)
 }
 
+/// The history charts of `report` as SVG text, in [`render_history`]'s
+/// order: what history.html inlines.
+pub fn svg_history(
+    report: &crate::history::show::Report,
+    opts: &ChartOptions,
+) -> anyhow::Result<Vec<String>> {
+    history::svg_all(report, opts)
+}
+
 /// Writes the `timeseries_*` charts drawn from fio's logs (`runs`, joined
 /// to the comparison's workloads) to `dir/charts/`; none where no logs.
 pub fn render_timeseries(

@@ -12,7 +12,7 @@ use crate::check::input;
 use crate::check::threshold::metric_by_name;
 use crate::compare::Metric;
 use crate::history::render::{self, GateFormat, ShowFormat};
-use crate::history::{changepoint, gate, series, show, store, time};
+use crate::history::{changepoint, compact, gate, series, show, store, time};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -26,12 +26,23 @@ pub enum HistoryCommand {
     Add(AddArgs),
     /// Series over the runs and their change points; tables, JSON, charts.
     Show(ShowArgs),
+    /// Merge the history's parts now (`add` does it as it goes; a history made
+    /// before merging existed, or an interrupted merge, needs this once).
+    Compact(CompactArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct CompactArgs {
+    /// The history directory.
+    #[arg(long, value_name = "DIR", required = true)]
+    pub history: PathBuf,
 }
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = "\
-The history is a directory of parquet parts, one per run (created when missing); DuckDB, \
-Spark or pandas read it as `history/*.parquet`. A run id already there exits 2 and changes \
+The history is a directory of parquet parts (created when missing): each add writes one, and \
+every 16 parts of a size merge into one, up to 4,096 runs a part. DuckDB, Spark or pandas read \
+it as `history/*.parquet`. A run id already there exits 2 and changes \
 nothing, unless --replace.
 
 Examples:
@@ -80,7 +91,7 @@ pub struct ShowArgs {
     /// Output on stdout.
     #[arg(long, value_enum, default_value = "term")]
     pub format: ShowFormatArg,
-    /// Also write history.md, history.json and charts/history_*.png here.
+    /// Also write history.md, history.json, history.html and charts/history_*.png here.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// Significance level of a change point.
@@ -103,13 +114,25 @@ pub enum ShowFormatArg {
     Term,
     Json,
     Md,
+    /// One self-contained page: change points, series, charts inline as SVG.
+    Html,
 }
 
 pub fn run(args: Args, global: Global) -> anyhow::Result<u8> {
     match args.command {
         HistoryCommand::Add(a) => add(a, global),
         HistoryCommand::Show(a) => show_cmd(a, global),
+        HistoryCommand::Compact(a) => compact_cmd(a, global),
     }
+}
+
+fn compact_cmd(args: CompactArgs, global: Global) -> anyhow::Result<u8> {
+    let parts = compact::compact(&args.history, &compact::Policy::default())
+        .map_err(|e| CliError::usage(format!("--history: {e}")))?;
+    if !global.quiet {
+        eprintln!("{}: {} parts", args.history.display(), parts.len());
+    }
+    Ok(exit::OK)
 }
 
 fn add(args: AddArgs, global: Global) -> anyhow::Result<u8> {
@@ -212,34 +235,45 @@ fn show_options(args: &ShowArgs) -> Result<show::ShowOptions, CliError> {
     })
 }
 
-fn read_history(dir: &Path) -> anyhow::Result<Vec<store::StoredRun>> {
-    let runs = store::read(dir).map_err(|e| CliError::usage(format!("--history: {e}")))?;
-    if runs.is_empty() {
-        return Err(CliError::usage(format!(
-            "--history {}: no runs yet (add some with `nvcmp history add`)",
-            dir.display()
-        ))
-        .into());
-    }
-    Ok(runs)
+fn no_runs(dir: &Path) -> CliError {
+    CliError::usage(format!(
+        "--history {}: no runs yet (add some with `nvcmp history add`)",
+        dir.display()
+    ))
 }
 
 fn show_cmd(args: ShowArgs, global: Global) -> anyhow::Result<u8> {
     let opts = show_options(&args)?;
-    let runs = read_history(&args.history)?;
-    let report = show::show(&runs, &opts);
-    let format = match args.format {
-        ShowFormatArg::Term => ShowFormat::Term,
-        ShowFormatArg::Json => ShowFormat::Json,
-        ShowFormatArg::Md => ShowFormat::Md,
-    };
-    let mut stdout = std::io::stdout().lock();
-    render::show(&report, format, &mut stdout)?;
+    let (runs, series) = series::load(&args.history, &opts.metrics)
+        .map_err(|e| CliError::usage(format!("--history: {e}")))?;
+    if runs == 0 {
+        return Err(no_runs(&args.history).into());
+    }
+    let report = show::report(runs, series, &opts);
+    // Buffered: a long history's JSON is millions of lines, and a locked
+    // stdout writes each line by itself.
+    let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
+    match args.format {
+        ShowFormatArg::Term => render::show(&report, ShowFormat::Term, &mut stdout)?,
+        ShowFormatArg::Json => render::show(&report, ShowFormat::Json, &mut stdout)?,
+        ShowFormatArg::Md => render::show(&report, ShowFormat::Md, &mut stdout)?,
+        ShowFormatArg::Html => html_page(&report, &mut stdout)?,
+    }
     stdout.flush()?;
     if let Some(out) = &args.out {
         write_out(&report, out, global)?;
     }
     Ok(exit::OK)
+}
+
+/// history.html: the charts drawn as SVG into the page.
+fn html_page(report: &show::Report, w: &mut dyn Write) -> anyhow::Result<()> {
+    let svg = crate::charts::ChartOptions {
+        format: crate::charts::ChartFormat::Svg,
+        ..Default::default()
+    };
+    let charts = crate::charts::svg_history(report, &svg)?;
+    render::show_html(report, &charts, crate::charts::svg_font_css(), w)
 }
 
 fn write_out(report: &show::Report, out: &Path, global: Global) -> anyhow::Result<()> {
@@ -254,11 +288,15 @@ fn write_out(report: &show::Report, out: &Path, global: Global) -> anyhow::Resul
         let path = out.join(name);
         std::fs::write(&path, buf).with_context(|| format!("cannot write {}", path.display()))?;
     }
+    let page = out.join("history.html");
+    let mut buf = Vec::new();
+    html_page(report, &mut buf)?;
+    std::fs::write(&page, buf).with_context(|| format!("cannot write {}", page.display()))?;
     let charts =
         crate::charts::render_history(report, out, &crate::charts::ChartOptions::default())?;
     if !global.quiet {
         eprintln!(
-            "wrote history.md, history.json and {} charts to {}",
+            "wrote history.md, history.json, history.html and {} charts to {}",
             charts.len(),
             out.display()
         );
@@ -303,14 +341,19 @@ pub fn check(c: CheckHistory) -> anyhow::Result<u8> {
     };
     // A first CI run has no history yet: nothing to gate against, so every
     // workload passes as new (said on stderr), instead of failing the job.
-    let runs = if c.history.exists() {
-        read_history(c.history)?
+    let history = if c.history.exists() {
+        let h = gate::History::load(c.history, &c.opts.metrics)
+            .map_err(|e| CliError::usage(format!("--history: {e}")))?;
+        if h.runs == 0 {
+            return Err(no_runs(c.history).into());
+        }
+        h
     } else {
         eprintln!(
             "nvcmp: --history {}: no history yet; every workload is new (add this run with `nvcmp history add`)",
             c.history.display()
         );
-        Vec::new()
+        gate::History::default()
     };
     let mut cand = load(c.candidate, "--candidate")?;
     relabel(&mut cand.rows, c.label)?;
@@ -324,7 +367,7 @@ pub fn check(c: CheckHistory) -> anyhow::Result<u8> {
         allow_missing: c.opts.allow_missing,
     };
     let report =
-        gate::gate(&runs, &cand.rows, &opts).map_err(|e| CliError::usage(e.to_string()))?;
+        gate::gate(&history, &cand.rows, &opts).map_err(|e| CliError::usage(e.to_string()))?;
     if report.findings.is_empty() {
         return Err(CliError::usage(
             "nothing to compare: the candidate has no metric the history follows",

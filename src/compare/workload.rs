@@ -128,7 +128,7 @@ pub struct Run {
 }
 
 impl Run {
-    fn from_row(r: &Row) -> Run {
+    pub(crate) fn from_row(r: &Row) -> Run {
         let samples = |n: Option<u64>, mean: Option<f64>, sd: Option<f64>| match (n, mean, sd) {
             (Some(n), Some(mean), Some(stddev)) if n >= 2 => Some(Summary { n, mean, stddev }),
             _ => None,

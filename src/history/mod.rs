@@ -10,6 +10,8 @@
 //! load points are never one series.
 
 pub mod changepoint;
+mod columns;
+pub mod compact;
 pub mod gate;
 pub mod render;
 pub mod series;

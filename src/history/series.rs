@@ -5,13 +5,18 @@
 //! them out of winners.
 
 use std::collections::HashMap;
+use std::path::Path;
+use std::sync::Arc;
 
+use polars::prelude::DataFrame;
 use serde::Serialize;
 
-use super::store::StoredRun;
+use super::columns::Cast;
+use super::store::{self, RunMeta, RunSpan, StoreError, StoredRun};
 use crate::compare::stats::Summary;
 use crate::compare::workload::{self, WorkloadKey};
 use crate::compare::{LoadPoint, Metric};
+use crate::dataset;
 use crate::model::Row;
 
 /// Metrics a history follows unless told otherwise: those `check` gates
@@ -111,14 +116,27 @@ pub fn measure(rows: &[Row], metrics: &[Metric]) -> Vec<Measured> {
     out
 }
 
-/// One run's value in a series.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// One run's value in a series. The run's id, commit and time are
+/// shared by every series of the run, not copied into each point: a
+/// history of 100,000 runs has millions of points.
+#[derive(Debug, Clone, PartialEq)]
 pub struct Point {
-    pub run: String,
-    pub commit: Option<String>,
-    pub time: String,
+    pub run: Arc<RunMeta>,
     /// Base units (ops/s, bytes/s, ns, %).
     pub value: f64,
+}
+
+/// `{"run", "commit", "time", "value"}`, as CONTRACT.md has it.
+impl Serialize for Point {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut st = s.serialize_struct("Point", 4)?;
+        st.serialize_field("run", &self.run.id)?;
+        st.serialize_field("commit", &self.run.commit)?;
+        st.serialize_field("time", &self.run.time)?;
+        st.serialize_field("value", &self.value)?;
+        st.end()
+    }
 }
 
 /// A series over the runs of a history, in run order.
@@ -137,41 +155,232 @@ impl Series {
 /// The series of a history: every key any run has, each with the runs
 /// that measured it, in the order of [`measure`] over the runs.
 pub fn build(runs: &[StoredRun], metrics: &[Metric]) -> Vec<Series> {
-    let mut index: HashMap<SeriesKey, usize> = HashMap::new();
-    let mut out: Vec<Series> = Vec::new();
+    let mut b = Builder::new(metrics);
     for run in runs {
-        for m in measure(&run.rows, metrics) {
-            let point = Point {
-                run: run.meta.id.clone(),
-                commit: run.meta.commit.clone(),
-                time: run.meta.time.clone(),
-                value: m.values.mean,
-            };
-            let i = *index.entry(m.key.clone()).or_insert_with(|| {
-                out.push(Series {
-                    key: m.key.clone(),
-                    points: Vec::new(),
-                });
-                out.len() - 1
-            });
-            out[i].points.push(point);
+        let meta = Arc::new(run.meta.clone());
+        match is_plain(&run.rows) {
+            true => b.push_plain(meta, &run.rows),
+            false => b.push(meta, measure(&run.rows, metrics)),
         }
     }
-    let config_rank = first_seen_configs(&out);
-    let metric_rank = |m: Metric| metrics.iter().position(|x| *x == m);
-    out.sort_by(|a, b| {
-        (
-            &a.key.workload,
-            config_rank[&a.key.config],
-            metric_rank(a.key.metric),
-        )
-            .cmp(&(
-                &b.key.workload,
-                config_rank[&b.key.config],
-                metric_rank(b.key.metric),
+    b.finish()
+}
+
+/// Whether each row of a run measures a workload of its own: no client
+/// aggregates, no hosts, one row per config, workload and load point, as a
+/// CI matrix makes them. [`measure`] would then make a group of each row
+/// alone and take its own values, so a history of millions of such rows
+/// skips the grouping ([`Builder::push_plain`]).
+fn is_plain(rows: &[Row]) -> bool {
+    let mut seen = std::collections::HashSet::with_capacity(rows.len());
+    rows.iter().all(|r| {
+        !r.aggregate
+            && r.host.is_none()
+            && seen.insert((
+                r.label.as_str(),
+                r.rw.as_str(),
+                r.bs_bytes,
+                r.direction,
+                r.rwmixread,
+                r.iodepth,
+                r.numjobs,
             ))
-    });
-    out
+    })
+}
+
+/// Whether `key` is what [`measure`] makes of a plain row and `metric`.
+fn is_key_of(key: &SeriesKey, r: &Row, metric: Metric) -> bool {
+    let (shape, load) = (&key.workload.shape, &key.workload.load);
+    key.metric == metric
+        && key.config == r.label
+        && shape.rw == r.rw
+        && shape.bs_bytes == r.bs_bytes
+        && shape.direction == r.direction
+        && shape.rwmixread == r.rwmixread
+        && (load.hosts, load.iodepth, load.numjobs) == (1, r.iodepth, r.numjobs)
+}
+
+fn key_of(r: &Row, metric: Metric) -> SeriesKey {
+    SeriesKey {
+        workload: WorkloadKey {
+            shape: workload::Shape::of(r),
+            load: LoadPoint {
+                hosts: 1,
+                numjobs: r.numjobs,
+                iodepth: r.iodepth,
+            },
+        },
+        config: r.label.clone(),
+        metric,
+    }
+}
+
+/// The dataset columns [`measure`] reads: grouping (file, label, shape,
+/// load point, hosts, client aggregates), errors, and the metrics with
+/// what combining jobs weighs them by.
+pub const COLUMNS: &[&str] = &[
+    "source",
+    "label",
+    "host",
+    "aggregate",
+    "rw",
+    "direction",
+    "bs_bytes",
+    "rwmixread",
+    "iodepth",
+    "numjobs",
+    "error",
+    "runtime_ms",
+    "io_bytes",
+    "bw_bytes_per_s",
+    "iops",
+    "lat_mean_ns",
+    "clat_mean_ns",
+    "clat_p99_ns",
+    "usr_cpu_pct",
+    "sys_cpu_pct",
+    "system_cpu_pct",
+];
+
+/// [`build`] over the history in `dir`, a part at a time and only in
+/// [`COLUMNS`], so memory holds the series' values, not the history's
+/// rows. Returns the runs read and the series.
+pub fn load(dir: &Path, metrics: &[Metric]) -> Result<(usize, Vec<Series>), StoreError> {
+    let mut b = Builder::new(metrics);
+    let runs = store::scan_frames(dir, COLUMNS, |df, spans| b.push_frame(df, spans))?;
+    Ok((runs, b.finish()))
+}
+
+/// Series grown one run at a time.
+struct Builder<'a> {
+    metrics: &'a [Metric],
+    index: HashMap<SeriesKey, usize>,
+    /// The series the previous run's values went to, in its order: runs
+    /// of a CI job measure the same things in the same order, and a key
+    /// compared is cheaper than a key hashed.
+    last: Vec<usize>,
+    out: Vec<Series>,
+}
+
+impl<'a> Builder<'a> {
+    fn new(metrics: &'a [Metric]) -> Self {
+        Builder {
+            metrics,
+            index: HashMap::new(),
+            last: Vec::new(),
+            out: Vec::new(),
+        }
+    }
+
+    fn push(&mut self, run: Arc<RunMeta>, measured: Vec<Measured>) {
+        let mut seen = Vec::with_capacity(measured.len());
+        for (j, m) in measured.into_iter().enumerate() {
+            let i = match self.last.get(j) {
+                Some(&i) if self.out[i].key == m.key => i,
+                _ => self.series_of(m.key),
+            };
+            self.out[i].points.push(Point {
+                run: run.clone(),
+                value: m.values.mean,
+            });
+            seen.push(i);
+        }
+        self.last = seen;
+    }
+
+    /// A plain run ([`is_plain`]): each row's own values, as [`measure`]
+    /// takes them from a group of one.
+    fn push_plain(&mut self, run: Arc<RunMeta>, rows: &[Row]) {
+        let mut seen = Vec::with_capacity(rows.len() * self.metrics.len());
+        for r in rows {
+            self.push_row(&run, r, &mut seen);
+        }
+        self.last = seen;
+    }
+
+    /// One row of a plain run (none when it reported an error); `seen`
+    /// collects the series it went to.
+    fn push_row(&mut self, run: &Arc<RunMeta>, r: &Row, seen: &mut Vec<usize>) {
+        if r.error != 0 {
+            return;
+        }
+        let values = workload::Run::from_row(r);
+        for &metric in self.metrics {
+            let Some(value) = metric.of_run(&values) else {
+                continue;
+            };
+            let i = match self.last.get(seen.len()) {
+                Some(&i) if is_key_of(&self.out[i].key, r, metric) => i,
+                _ => self.series_of(key_of(r, metric)),
+            };
+            self.out[i].points.push(Point {
+                run: run.clone(),
+                value,
+            });
+            seen.push(i);
+        }
+    }
+
+    /// The runs of one part's frame: plain ones straight from its
+    /// columns ([`Cast`]), the others as rows through [`measure`].
+    fn push_frame(&mut self, df: &DataFrame, spans: &[RunSpan]) -> anyhow::Result<()> {
+        let cast = Cast::of(df);
+        let columns = cast.as_ref().map(Cast::columns);
+        // Fields series do not read stay empty; `os` costs an allocation a row.
+        let mut scratch = Row::empty("", crate::model::Direction::Read);
+        scratch.os.clear();
+        for span in spans {
+            let run = Arc::new(span.meta.clone());
+            let range = span.offset..span.offset + span.len;
+            match &columns {
+                Some(c) if c.is_plain(range.clone()) => {
+                    let mut seen = Vec::with_capacity(span.len * self.metrics.len());
+                    for i in range {
+                        c.fill(i, &mut scratch);
+                        self.push_row(&run, &scratch, &mut seen);
+                    }
+                    self.last = seen;
+                }
+                _ => {
+                    let rows = dataset::from_dataframe(&df.slice(span.offset as i64, span.len))?;
+                    self.push(run, measure(&rows, self.metrics));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn series_of(&mut self, key: SeriesKey) -> usize {
+        if let Some(&i) = self.index.get(&key) {
+            return i;
+        }
+        self.out.push(Series {
+            key: key.clone(),
+            points: Vec::new(),
+        });
+        self.index.insert(key, self.out.len() - 1);
+        self.out.len() - 1
+    }
+
+    /// Workloads in order, then configs as first seen, then metrics' order.
+    fn finish(self) -> Vec<Series> {
+        let mut out = self.out;
+        let config_rank = first_seen_configs(&out);
+        let metric_rank = |m: Metric| self.metrics.iter().position(|x| *x == m);
+        out.sort_by(|a, b| {
+            (
+                &a.key.workload,
+                config_rank[&a.key.config],
+                metric_rank(a.key.metric),
+            )
+                .cmp(&(
+                    &b.key.workload,
+                    config_rank[&b.key.config],
+                    metric_rank(b.key.metric),
+                ))
+        });
+        out
+    }
 }
 
 fn first_seen_configs(series: &[Series]) -> HashMap<String, usize> {
@@ -181,4 +390,119 @@ fn first_seen_configs(series: &[Series]) -> HashMap<String, usize> {
         rank.entry(s.key.config.clone()).or_insert(n);
     }
     rank
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::history::synth::matrix_run;
+
+    const ALL: [Metric; 6] = [
+        Metric::Iops,
+        Metric::BwBytesPerS,
+        Metric::LatMeanNs,
+        Metric::ClatP99Ns,
+        Metric::CpuPct,
+        Metric::IopsPerCpuPct,
+    ];
+
+    fn run(seq: u64, rows: Vec<Row>) -> StoredRun {
+        StoredRun {
+            meta: RunMeta {
+                id: format!("r{seq}"),
+                commit: None,
+                time: String::new(),
+                seq,
+            },
+            rows,
+        }
+    }
+
+    /// The series as [`measure`] makes them, with no shortcut.
+    fn by_measure(runs: &[StoredRun]) -> Vec<Series> {
+        let mut b = Builder::new(&ALL);
+        for r in runs {
+            b.push(Arc::new(r.meta.clone()), measure(&r.rows, &ALL));
+        }
+        b.finish()
+    }
+
+    #[test]
+    fn plain_runs_make_the_series_measure_makes() {
+        let mut runs: Vec<StoredRun> = (1..=6).map(|s| run(s, matrix_run(s, 4))).collect();
+        runs[2].rows[5].error = 5;
+        runs[3].rows.drain(10..20);
+        runs[4].rows.reverse();
+        runs[5].rows[7].clat_p99_ns = None;
+        assert!(runs.iter().all(|r| is_plain(&r.rows)));
+        let series = build(&runs, &ALL);
+        assert_eq!(series, by_measure(&runs));
+        // 50 workloads and configs, 6 metrics, minus the missing p99.
+        assert_eq!(series.len(), 300);
+        let points: usize = series.iter().map(|s| s.points.len()).sum();
+        assert_eq!(points, 6 * 300 - 6 - 10 * 6 - 1);
+    }
+
+    /// Runs with the cases a plain run can have, and one that is not plain.
+    fn varied_runs() -> Vec<StoredRun> {
+        let mut runs: Vec<StoredRun> = (1..=6).map(|s| run(s, matrix_run(s, 4))).collect();
+        runs[2].rows[5].error = 5;
+        runs[3].rows.drain(10..20);
+        runs[4].rows.reverse();
+        runs[5].rows[7].clat_p99_ns = None;
+        runs[5].rows[8].system_cpu_pct = Some(42.0);
+        runs[5].rows[9].lat_mean_ns = None;
+        runs[1].rows[0].host = Some("client-a".into());
+        runs
+    }
+
+    #[test]
+    fn loading_from_the_columns_gives_the_series_rows_give() {
+        let dir = tempfile::tempdir().unwrap();
+        let runs = varied_runs();
+        store::write_runs(
+            &dir.path().join("part-00000001-00000006.parquet"),
+            runs.clone(),
+        )
+        .unwrap();
+        let (n, loaded) = load(dir.path(), &ALL).unwrap();
+        assert_eq!(n, 6);
+        let read = store::read(dir.path()).unwrap();
+        assert_eq!(loaded, by_measure(&read));
+        assert_eq!(loaded, by_measure(&runs));
+        // The frame is read from its columns, and the run with a host
+        // through `measure`.
+        let path = dir.path().join("part-00000001-00000006.parquet");
+        use polars::prelude::{ParquetReader, SerReader};
+        let df = ParquetReader::new(std::fs::File::open(path).unwrap())
+            .finish()
+            .unwrap();
+        let cast = Cast::of(&df).expect("a frame nvcmp wrote has every column");
+        let columns = cast.columns();
+        assert!(columns.is_plain(0..50));
+        assert!(!columns.is_plain(50..100));
+        assert!(!is_plain(&runs[1].rows));
+        assert!(
+            runs.iter()
+                .enumerate()
+                .all(|(i, r)| i == 1 || is_plain(&r.rows))
+        );
+    }
+
+    #[test]
+    fn aggregates_hosts_and_repeats_are_grouped_by_measure() {
+        let rows = matrix_run(1, 4);
+        let mut host = rows.clone();
+        host[0].host = Some("client-a".into());
+        let mut aggregate = rows.clone();
+        aggregate[3].aggregate = true;
+        let mut repeat = rows.clone();
+        repeat.push(rows[0].clone());
+        repeat.last_mut().unwrap().source = "again.json".into();
+        for (seq, rows) in [(1, host), (2, aggregate), (3, repeat)] {
+            assert!(!is_plain(&rows), "run {seq}");
+            let runs = [run(seq, rows)];
+            assert_eq!(build(&runs, &ALL), by_measure(&runs));
+        }
+    }
 }

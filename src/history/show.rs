@@ -2,6 +2,7 @@
 //! the means of the segments between them, as `--format json` gives it
 //! (CONTRACT.md, "Additions planned").
 
+use rayon::prelude::*;
 use serde::Serialize;
 
 use super::changepoint::{self, ChangePoint};
@@ -80,12 +81,18 @@ pub struct ChangePointReport {
 
 /// Series and change points of a history.
 pub fn show(runs: &[StoredRun], opts: &ShowOptions) -> Report {
-    let series = series::build(runs, &opts.metrics)
-        .into_iter()
+    report(runs.len(), series::build(runs, &opts.metrics), opts)
+}
+
+/// Change points of `series`, found a series per thread, from a history
+/// of `runs` runs.
+pub fn report(runs: usize, series: Vec<Series>, opts: &ShowOptions) -> Report {
+    let series = series
+        .into_par_iter()
         .map(|s| report_of(s, &opts.detector))
         .collect();
     Report {
-        runs: runs.len(),
+        runs,
         alpha: opts.detector.alpha,
         min_segment: opts.detector.min_segment,
         window: opts.detector.window,
@@ -124,8 +131,8 @@ fn named(s: &Series, cp: ChangePoint, better: Better) -> ChangePointReport {
         Better::Lower => cp.after_mean > cp.before_mean,
     };
     ChangePointReport {
-        run: p.run.clone(),
-        commit: p.commit.clone(),
+        run: p.run.id.clone(),
+        commit: p.run.commit.clone(),
         index: cp.index,
         before_mean: cp.before_mean,
         after_mean: cp.after_mean,

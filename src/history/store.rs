@@ -1,17 +1,24 @@
-//! The history on disk: a directory of parquet parts, one per added run,
-//! `part-00000001.parquet`, ... Each part holds the run's dataset rows (the
-//! columns of CONTRACT.md) plus `run_id`, `run_commit`, `run_time` and
-//! `run_seq`, so DuckDB or pandas read the whole history with
+//! The history on disk: a directory of parquet parts. An add writes its
+//! run as a part of its own, `part-00000042.parquet`; parts are then
+//! merged ([`compact`](super::compact)) into `part-00000001-00000016.parquet`
+//! and so on, so years of runs stay a few dozen files rather than one file
+//! per run, which no reader opens fast. Each row holds the run's dataset
+//! columns (those of CONTRACT.md) plus `run_id`, `run_commit`, `run_time`
+//! and `run_seq`, so DuckDB or pandas read the whole history with
 //! `read_parquet('history/*.parquet')`.
 //!
-//! An add writes its part aside (`.part-*.tmp`, which no `*.parquet` glob
-//! sees) and then links it into place, so an add killed midway leaves the
-//! history as it was and an append never rewrites what is there.
+//! Every part is written aside (`.part-*.tmp`, which no `*.parquet` glob
+//! sees) and then linked or renamed into place, so an add killed midway
+//! leaves the history as it was, or with its run added; an append never
+//! rewrites what is there.
 
 use std::path::{Path, PathBuf};
 
 use polars::prelude::*;
 
+use anyhow::Context;
+
+use super::compact;
 use crate::dataset;
 use crate::model::Row;
 
@@ -24,7 +31,7 @@ pub struct RunMeta {
     pub commit: Option<String>,
     /// `--time`, RFC 3339.
     pub time: String,
-    /// Order of the runs: the part's number.
+    /// Order of the runs: the run's number (`run_seq`).
     pub seq: u64,
 }
 
@@ -50,6 +57,16 @@ pub enum StoreError {
         #[source]
         source: anyhow::Error,
     },
+    #[error("{a} and {b} hold some of the same runs; move one of them out of the history")]
+    Overlap { a: PathBuf, b: PathBuf },
+    #[error(
+        "{path}: the run was added, but merging parts failed (the history is whole; `nvcmp history compact` retries): {source}"
+    )]
+    Merge {
+        path: PathBuf,
+        #[source]
+        source: Box<StoreError>,
+    },
     #[error("{path}: {source}")]
     Io {
         path: PathBuf,
@@ -65,25 +82,88 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> StoreError + '_ {
     }
 }
 
-/// The parts of the history in `dir`, in run order (by file name).
-fn parts(dir: &Path) -> Result<Vec<(u64, PathBuf)>, StoreError> {
-    let mut out = Vec::new();
-    for entry in std::fs::read_dir(dir).map_err(io(dir))? {
-        let path = entry.map_err(io(dir))?.path();
-        let seq = path
-            .file_name()
-            .and_then(|n| n.to_str())
-            .and_then(|n| n.strip_prefix("part-")?.strip_suffix(".parquet"))
-            .and_then(|n| n.parse::<u64>().ok());
-        if let Some(seq) = seq {
-            out.push((seq, path));
+/// The run's own columns, beside the dataset's.
+const RUN_COLUMNS: [&str; 4] = ["run_id", "run_commit", "run_time", "run_seq"];
+
+/// Rows turned into [`Row`]s at a time when a part is scanned: a merged
+/// part of thousands of runs is never in memory as rows all at once.
+const BATCH_ROWS: usize = 8192;
+
+/// One parquet file of the history: the runs numbered `first..=last`.
+/// `part-00000007.parquet` holds run 7 alone (as `add` writes it),
+/// `part-00000001-00000016.parquet` runs 1 to 16 (as
+/// [`compact`](super::compact) merges them).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Part {
+    pub first: u64,
+    pub last: u64,
+    pub path: PathBuf,
+}
+
+impl Part {
+    /// The name of the part holding runs `first..=last`.
+    pub fn file_name(first: u64, last: u64) -> String {
+        if first == last {
+            format!("part-{first:08}.parquet")
+        } else {
+            format!("part-{first:08}-{last:08}.parquet")
         }
     }
-    out.sort();
+
+    fn parse(path: PathBuf) -> Option<Part> {
+        let name = path.file_name()?.to_str()?;
+        let stem = name.strip_prefix("part-")?.strip_suffix(".parquet")?;
+        let (first, last) = match stem.split_once('-') {
+            Some((a, b)) => (a.parse().ok()?, b.parse().ok()?),
+            None => {
+                let n = stem.parse().ok()?;
+                (n, n)
+            }
+        };
+        (first <= last).then_some(Part { first, last, path })
+    }
+
+    /// Run numbers the part stands for (gaps included).
+    pub fn span(&self) -> u64 {
+        self.last - self.first + 1
+    }
+}
+
+/// The parts a reader takes (`live`, in run order) and those a merged
+/// part stands for, which only an interrupted merge leaves behind
+/// (`stale`): from the moment a merged part is in place it is read alone,
+/// so no run is read twice, and until then the old parts are read.
+#[derive(Debug, Default)]
+pub struct Layout {
+    pub live: Vec<Part>,
+    pub stale: Vec<Part>,
+}
+
+/// The parts of the history in `dir`.
+pub fn layout(dir: &Path) -> Result<Layout, StoreError> {
+    let mut all = Vec::new();
+    for entry in std::fs::read_dir(dir).map_err(io(dir))? {
+        all.extend(Part::parse(entry.map_err(io(dir))?.path()));
+    }
+    // A merged part before the parts it covers.
+    all.sort_by_key(|p| (p.first, std::cmp::Reverse(p.last)));
+    let mut out = Layout::default();
+    for p in all {
+        match out.live.last() {
+            Some(l) if p.last <= l.last => out.stale.push(p),
+            Some(l) if p.first <= l.last => {
+                return Err(StoreError::Overlap {
+                    a: l.path.clone(),
+                    b: p.path,
+                });
+            }
+            _ => out.live.push(p),
+        }
+    }
     Ok(out)
 }
 
-fn check_dir(dir: &Path) -> Result<(), StoreError> {
+pub(crate) fn check_dir(dir: &Path) -> Result<(), StoreError> {
     if dir.is_file() {
         return Err(StoreError::NotADirectory(dir.to_path_buf()));
     }
@@ -93,131 +173,282 @@ fn check_dir(dir: &Path) -> Result<(), StoreError> {
     Ok(())
 }
 
+fn part_error(part: &Part) -> impl FnOnce(anyhow::Error) -> StoreError + '_ {
+    move |source| StoreError::Part {
+        path: part.path.clone(),
+        source,
+    }
+}
+
 /// Every run of the history, in order.
 pub fn read(dir: &Path) -> Result<Vec<StoredRun>, StoreError> {
-    check_dir(dir)?;
-    parts(dir)?
-        .into_iter()
-        .map(|(seq, path)| {
-            read_part(&path, seq).map_err(|source| StoreError::Part { path, source })
-        })
-        .collect()
-}
-
-fn read_part(path: &Path, seq: u64) -> anyhow::Result<StoredRun> {
-    let df = ParquetReader::new(std::fs::File::open(path)?).finish()?;
-    let first = |name: &str| -> anyhow::Result<Option<String>> {
-        let c = df.column(name)?.cast(&DataType::String)?;
-        Ok(c.str()?.get(0).map(str::to_string))
-    };
-    let id = first("run_id")?.ok_or_else(|| anyhow::anyhow!("no run_id"))?;
-    let meta = RunMeta {
-        id,
-        commit: first("run_commit")?,
-        time: first("run_time")?.unwrap_or_default(),
-        seq,
-    };
-    Ok(StoredRun {
-        meta,
-        rows: dataset::from_dataframe(&df)?,
-    })
-}
-
-/// The run ids in the history with their parts (only the `run_id` column
-/// is read).
-fn run_ids(dir: &Path) -> Result<Vec<(String, u64, PathBuf)>, StoreError> {
     let mut out = Vec::new();
-    for (seq, path) in parts(dir)? {
-        let id = (|| -> anyhow::Result<Option<String>> {
-            let df = ParquetReader::new(std::fs::File::open(&path)?)
-                .with_columns(Some(vec!["run_id".into()]))
-                .finish()?;
-            Ok(df.column("run_id")?.str()?.get(0).map(str::to_string))
-        })()
-        .map_err(|source| StoreError::Part {
-            path: path.clone(),
-            source,
-        })?;
-        out.extend(id.map(|id| (id, seq, path)));
+    scan(dir, None, |batch| out.extend(batch))?;
+    Ok(out)
+}
+
+/// Hands the runs of the history to `visit` in order, a batch of whole
+/// runs at a time, reading only the dataset `columns` given (all when
+/// None; the others keep [`Row::empty`]'s values). Returns the runs seen.
+pub fn scan(
+    dir: &Path,
+    columns: Option<&[&str]>,
+    mut visit: impl FnMut(Vec<StoredRun>),
+) -> Result<usize, StoreError> {
+    check_dir(dir)?;
+    let mut runs = 0;
+    for part in layout(dir)?.live {
+        runs += scan_part(&part, columns, &mut visit).map_err(part_error(&part))?;
+    }
+    Ok(runs)
+}
+
+/// Hands each part's frame (only the dataset `columns` it has, and the
+/// run's) and its runs to `visit`, in order: for readers that take the
+/// columns as they are. Returns the runs seen.
+pub fn scan_frames(
+    dir: &Path,
+    columns: &[&str],
+    mut visit: impl FnMut(&DataFrame, &[RunSpan]) -> anyhow::Result<()>,
+) -> Result<usize, StoreError> {
+    check_dir(dir)?;
+    let mut runs = 0;
+    for part in layout(dir)?.live {
+        let visited = read_frame(&part.path, Some(columns)).and_then(|df| {
+            let spans = run_spans(&df, &part)?;
+            visit(&df, &spans)?;
+            Ok(spans.len())
+        });
+        runs += visited.map_err(part_error(&part))?;
+    }
+    Ok(runs)
+}
+
+fn scan_part(
+    part: &Part,
+    columns: Option<&[&str]>,
+    visit: &mut dyn FnMut(Vec<StoredRun>),
+) -> anyhow::Result<usize> {
+    let df = read_frame(&part.path, columns)?;
+    let spans = run_spans(&df, part)?;
+    let mut at = 0;
+    while at < spans.len() {
+        let (start, mut end, mut len) = (spans[at].offset, at + 1, spans[at].len);
+        while end < spans.len() && len + spans[end].len <= BATCH_ROWS {
+            len += spans[end].len;
+            end += 1;
+        }
+        let mut rows = dataset::from_dataframe(&df.slice(start as i64, len))?.into_iter();
+        let batch = spans[at..end]
+            .iter()
+            .map(|s| StoredRun {
+                meta: s.meta.clone(),
+                rows: rows.by_ref().take(s.len).collect(),
+            })
+            .collect();
+        visit(batch);
+        at = end;
+    }
+    Ok(spans.len())
+}
+
+/// Every run of one part, with all its columns.
+pub(crate) fn part_runs(part: &Part) -> Result<Vec<StoredRun>, StoreError> {
+    let mut out = Vec::new();
+    scan_part(part, None, &mut |batch| out.extend(batch)).map_err(part_error(part))?;
+    Ok(out)
+}
+
+/// The part's frame: `columns` of the dataset that it has, and the run's.
+fn read_frame(path: &Path, columns: Option<&[&str]>) -> anyhow::Result<DataFrame> {
+    let mut reader = ParquetReader::new(std::fs::File::open(path)?);
+    if let Some(columns) = columns {
+        let schema = reader.schema()?;
+        let wanted = columns
+            .iter()
+            .chain(RUN_COLUMNS.iter())
+            .filter(|c| schema.contains(c))
+            .map(|c| c.to_string())
+            .collect();
+        reader = reader.with_columns(Some(wanted));
+    }
+    Ok(reader.finish()?)
+}
+
+/// The rows of one run within a part's frame.
+#[derive(Debug, Clone)]
+pub struct RunSpan {
+    pub meta: RunMeta,
+    /// First row.
+    pub offset: usize,
+    pub len: usize,
+}
+
+/// The runs of a part's frame, in order. A lone run's number is the
+/// part's (an add may have taken the next free name); a merged part
+/// carries each run's number in `run_seq`.
+fn run_spans(df: &DataFrame, part: &Part) -> anyhow::Result<Vec<RunSpan>> {
+    if df.height() == 0 {
+        anyhow::bail!("no rows");
+    }
+    let text = |name: &str| -> anyhow::Result<StringChunked> {
+        Ok(df.column(name)?.cast(&DataType::String)?.str()?.clone())
+    };
+    let (ids, commits, times) = (text("run_id")?, text("run_commit")?, text("run_time")?);
+    let seqs = df.column("run_seq")?.cast(&DataType::UInt64)?;
+    let mut out: Vec<RunSpan> = Vec::new();
+    for (i, seq) in seqs.u64()?.iter().enumerate() {
+        let seq = match (part.first == part.last, seq) {
+            (true, _) => part.first,
+            (false, Some(s)) if (part.first..=part.last).contains(&s) => s,
+            (false, s) => anyhow::bail!("row {i}: run_seq {s:?} outside the part's runs"),
+        };
+        match out.last_mut() {
+            Some(span) if span.meta.seq == seq => span.len += 1,
+            _ => out.push(RunSpan {
+                meta: RunMeta {
+                    id: ids.get(i).context("no run_id")?.to_string(),
+                    commit: commits.get(i).map(str::to_string),
+                    time: times.get(i).unwrap_or_default().to_string(),
+                    seq,
+                },
+                offset: i,
+                len: 1,
+            }),
+        }
     }
     Ok(out)
 }
 
-/// Adds a run to the history in `dir` (created when missing). A run id
-/// already there is refused unless `replace`; then its part is replaced
-/// in one rename and keeps its place in the order. Returns the part.
+/// The runs in the history with the part each is in (only the run's
+/// columns are read).
+fn run_index(dir: &Path) -> Result<Vec<(RunMeta, Part)>, StoreError> {
+    let mut out = Vec::new();
+    for part in layout(dir)?.live {
+        let spans = read_frame(&part.path, Some(&[]))
+            .and_then(|df| run_spans(&df, &part))
+            .map_err(part_error(&part))?;
+        out.extend(spans.into_iter().map(|s| (s.meta, part.clone())));
+    }
+    Ok(out)
+}
+
+/// Adds a run to the history in `dir` (created when missing), then merges
+/// parts as [`compact::Policy::default`] says. A run id already there is
+/// refused unless `replace`; then the part holding it is rewritten in one
+/// rename and the run keeps its place in the order. Returns the part
+/// that holds the run.
 pub fn add(dir: &Path, meta: &RunMeta, rows: &[Row], replace: bool) -> Result<PathBuf, StoreError> {
+    add_with(dir, meta, rows, replace, &compact::Policy::default())
+}
+
+/// [`add`] with a merge policy of its own (tests use small ones).
+pub fn add_with(
+    dir: &Path,
+    meta: &RunMeta,
+    rows: &[Row],
+    replace: bool,
+    policy: &compact::Policy,
+) -> Result<PathBuf, StoreError> {
     if dir.is_file() {
         return Err(StoreError::NotADirectory(dir.to_path_buf()));
     }
     std::fs::create_dir_all(dir).map_err(io(dir))?;
-    let ids = run_ids(dir)?;
-    let existing = ids.iter().find(|(id, _, _)| *id == meta.id);
-    if let (Some(_), false) = (existing, replace) {
-        return Err(StoreError::DuplicateRun {
-            run: meta.id.clone(),
-            path: dir.to_path_buf(),
-        });
-    }
-    let next = ids.iter().map(|(_, s, _)| *s).max().unwrap_or(0) + 1;
-    let seq = existing.map_or(next, |(_, s, _)| *s);
-    let tmp = dir.join(format!(".part-{seq:08}-{}.tmp", std::process::id()));
-    let written = write_part(
-        &tmp,
-        &RunMeta {
+    let index = run_index(dir)?;
+    let run = |seq| StoredRun {
+        meta: RunMeta {
             seq,
             ..meta.clone()
         },
-        rows,
-    );
-    let placed = written.and_then(|()| match existing {
-        Some((_, _, path)) => std::fs::rename(&tmp, path)
-            .map(|()| path.clone())
-            .map_err(io(path)),
-        None => link_new(dir, &tmp, seq),
+        rows: rows.to_vec(),
+    };
+    match (index.iter().find(|(m, _)| m.id == meta.id), replace) {
+        (Some(_), false) => Err(StoreError::DuplicateRun {
+            run: meta.id.clone(),
+            path: dir.to_path_buf(),
+        }),
+        (Some((old, part)), true) => replace_in(dir, part, run(old.seq)),
+        (None, _) => {
+            let next = index.iter().map(|(_, p)| p.last).max().unwrap_or(0) + 1;
+            let seq = place_new(dir, run(next))?;
+            let live = compact::compact(dir, policy).map_err(|e| StoreError::Merge {
+                path: dir.to_path_buf(),
+                source: Box::new(e),
+            })?;
+            let holder = live.into_iter().find(|p| (p.first..=p.last).contains(&seq));
+            Ok(holder.map_or_else(|| dir.join(Part::file_name(seq, seq)), |p| p.path))
+        }
+    }
+}
+
+/// Rewrites `part` with `run` in place of the run of the same number.
+fn replace_in(dir: &Path, part: &Part, run: StoredRun) -> Result<PathBuf, StoreError> {
+    let mut runs = part_runs(part)?;
+    for r in runs.iter_mut().filter(|r| r.meta.seq == run.meta.seq) {
+        *r = run.clone();
+    }
+    let tmp = aside(dir, part.first, part.last);
+    let placed = write_runs(&tmp, runs).and_then(|()| {
+        std::fs::rename(&tmp, &part.path)
+            .map(|()| part.path.clone())
+            .map_err(io(&part.path))
     });
+    let _ = std::fs::remove_file(&tmp);
+    sync_dir(dir);
+    placed
+}
+
+/// Writes `run` as a part of its own at the first free number from its
+/// `seq` on; returns the number taken.
+fn place_new(dir: &Path, run: StoredRun) -> Result<u64, StoreError> {
+    let tmp = aside(dir, run.meta.seq, run.meta.seq);
+    let seq = run.meta.seq;
+    let placed = write_runs(&tmp, vec![run]).and_then(|()| link_new(dir, &tmp, seq));
     // The aside copy goes whatever happened; a failed add leaves nothing.
     let _ = std::fs::remove_file(&tmp);
-    let path = placed?;
-    // The new name must survive a crash too: sync the directory.
+    let seq = placed?;
+    sync_dir(dir);
+    Ok(seq)
+}
+
+/// A name for a part being written, which no `*.parquet` glob sees.
+pub(crate) fn aside(dir: &Path, first: u64, last: u64) -> PathBuf {
+    dir.join(format!(
+        ".part-{first:08}-{last:08}-{}.tmp",
+        std::process::id()
+    ))
+}
+
+/// A new name must survive a crash too: sync the directory.
+pub(crate) fn sync_dir(dir: &Path) {
     if let Ok(d) = std::fs::File::open(dir) {
         let _ = d.sync_all();
     }
-    Ok(path)
 }
 
 /// Links `tmp` as the first free `part-N.parquet` from `seq` on: a hard
 /// link never replaces a part another add placed at the same moment.
-fn link_new(dir: &Path, tmp: &Path, mut seq: u64) -> Result<PathBuf, StoreError> {
+fn link_new(dir: &Path, tmp: &Path, mut seq: u64) -> Result<u64, StoreError> {
     loop {
-        let path = dir.join(format!("part-{seq:08}.parquet"));
+        let path = dir.join(Part::file_name(seq, seq));
         match std::fs::hard_link(tmp, &path) {
-            Ok(()) => return Ok(path),
+            Ok(()) => return Ok(seq),
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => seq += 1,
             // File systems without hard links: a rename to a free name.
             Err(_) if !path.exists() => {
                 std::fs::rename(tmp, &path).map_err(io(&path))?;
-                return Ok(path);
+                return Ok(seq);
             }
             Err(e) => return Err(io(&path)(e)),
         }
     }
 }
 
-fn write_part(path: &Path, meta: &RunMeta, rows: &[Row]) -> Result<(), StoreError> {
-    let frame = || -> anyhow::Result<DataFrame> {
-        let mut df = dataset::to_dataframe(rows)?;
-        let n = df.height();
-        df.with_column(Column::new("run_id".into(), vec![meta.id.as_str(); n]))?;
-        df.with_column(Column::new(
-            "run_commit".into(),
-            vec![meta.commit.as_deref(); n],
-        ))?;
-        df.with_column(Column::new("run_time".into(), vec![meta.time.as_str(); n]))?;
-        df.with_column(Column::new("run_seq".into(), vec![meta.seq as i64; n]))?;
-        Ok(df)
-    };
-    let mut df = frame().map_err(|source| StoreError::Part {
+/// Writes `runs` as one parquet file at `path` and syncs it; every row
+/// carries its run's id, commit, time and number.
+#[doc(hidden)]
+pub fn write_runs(path: &Path, runs: Vec<StoredRun>) -> Result<(), StoreError> {
+    let mut df = frame_of(runs).map_err(|source| StoreError::Part {
         path: path.to_path_buf(),
         source,
     })?;
@@ -230,6 +461,32 @@ fn write_part(path: &Path, meta: &RunMeta, rows: &[Row]) -> Result<(), StoreErro
     let file = w.into_inner().map_err(|e| io(path)(e.into_error()))?;
     file.sync_all().map_err(io(path))?;
     Ok(())
+}
+
+fn frame_of(runs: Vec<StoredRun>) -> anyhow::Result<DataFrame> {
+    let run_columns = {
+        let repeat = |f: &dyn Fn(&RunMeta) -> Option<&str>| -> Vec<Option<&str>> {
+            runs.iter()
+                .flat_map(|r| std::iter::repeat_n(f(&r.meta), r.rows.len()))
+                .collect()
+        };
+        [
+            Column::new("run_id".into(), repeat(&|m| Some(m.id.as_str()))),
+            Column::new("run_commit".into(), repeat(&|m| m.commit.as_deref())),
+            Column::new("run_time".into(), repeat(&|m| Some(m.time.as_str()))),
+        ]
+    };
+    let seqs: Vec<i64> = runs
+        .iter()
+        .flat_map(|r| std::iter::repeat_n(r.meta.seq as i64, r.rows.len()))
+        .collect();
+    let rows: Vec<Row> = runs.into_iter().flat_map(|r| r.rows).collect();
+    let mut df = dataset::to_dataframe(&rows)?;
+    for c in run_columns {
+        df.with_column(c)?;
+    }
+    df.with_column(Column::new("run_seq".into(), seqs))?;
+    Ok(df)
 }
 
 /// Bytes of every file in `dir`, by name: what "unchanged" means in tests.

@@ -358,3 +358,107 @@ fn label_lines_up_runs_from_differently_named_folders() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("--label"), "{}", stderr(&o));
 }
+
+fn part_names(hist: &Path) -> Vec<String> {
+    snapshot(hist).into_iter().map(|(n, _)| n).collect()
+}
+
+#[test]
+fn show_html_is_one_page_with_the_series_and_their_change_points() {
+    let tmp = tempfile::tempdir().unwrap();
+    let hist = tmp.path().join("history");
+    make_history(tmp.path(), &hist, 30, Some(16));
+    let json = show_json(&hist);
+    let out = nvcmp()
+        .args(["history", "show", "--format", "html", "--history"])
+        .arg(&hist)
+        .output()
+        .unwrap();
+    assert_ok(&out);
+    let html = String::from_utf8(out.stdout).unwrap();
+    assert!(html.starts_with("<!DOCTYPE html>"));
+    assert!(html.contains("Content-Security-Policy"));
+    // Self-contained: nothing to fetch.
+    assert!(!html.contains("src=\"http"), "an outside address");
+    let iops = json["series"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["rw"] == "randread" && s["metric"] == "iops")
+        .unwrap();
+    let cp = &iops["change_points"][0];
+    let pct = cp["change_pct"].as_f64().unwrap();
+    // The change point's row: its run, commit and change as the tables print it.
+    let row = format!(
+        "<td>randread 4k QD1</td><td>ssd</td><td>iops</td><td><code>{}</code></td><td><code>{}</code></td>",
+        cp["run"].as_str().unwrap(),
+        cp["commit"].as_str().unwrap()
+    );
+    assert!(html.contains(&row), "no row {row}");
+    assert!(html.contains(&format!("{pct:.1} %")), "no {pct:.1} %");
+    // One chart per workload and metric, inline, under its title.
+    assert_eq!(html.matches("<svg").count(), 8);
+    assert!(html.contains("<h3>randread 4k QD1 · iops</h3>"));
+    assert!(html.contains("<h3>randwrite 4k QD1 · clat_p99_ns</h3>"));
+}
+
+#[test]
+fn adds_merge_parts_and_the_history_reads_the_same() {
+    let tmp = tempfile::tempdir().unwrap();
+    let hist = tmp.path().join("history");
+    make_history(tmp.path(), &hist, 17, None);
+    // Runs 1-16 merged into one part on the 16th add; run 17 alone.
+    assert_eq!(
+        part_names(&hist),
+        ["part-00000001-00000016.parquet", "part-00000017.parquet"]
+    );
+    let doc = show_json(&hist);
+    assert_eq!(doc["runs"], 17);
+    let runs: Vec<&str> = doc["series"][0]["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["run"].as_str().unwrap())
+        .collect();
+    let expected: Vec<String> = (1..=17).map(|i| format!("r{i}")).collect();
+    assert_eq!(runs, expected);
+    assert_eq!(doc["series"][0]["runs"][3]["commit"], "c4");
+    // `history compact` on a merged history changes nothing.
+    let before = snapshot(&hist);
+    let out = nvcmp()
+        .args(["--quiet", "history", "compact", "--history"])
+        .arg(&hist)
+        .output()
+        .unwrap();
+    assert_ok(&out);
+    assert_eq!(snapshot(&hist), before);
+    // A run already merged is still refused.
+    let again = nvcmp()
+        .args(["history", "add"])
+        .arg(write_run(&tmp.path().join("again"), |_| 1.0))
+        .arg("--history")
+        .arg(&hist)
+        .args(["--run", "r3"])
+        .output()
+        .unwrap();
+    assert_eq!(again.status.code(), Some(2), "{}", stderr(&again));
+    assert_eq!(snapshot(&hist), before);
+}
+
+#[test]
+fn compact_without_a_history_is_a_usage_error_naming_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let missing = tmp.path().join("nothing-here");
+    let out = nvcmp()
+        .args(["history", "compact", "--history"])
+        .arg(&missing)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(
+        err.contains("nothing-here") && err.contains("no history"),
+        "{err}"
+    );
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+}

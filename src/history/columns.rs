@@ -1,0 +1,215 @@
+//! The history's common case read straight from a part's columns, with
+//! no [`Row`] made per row: a run whose rows each measure a workload of
+//! their own ([`series::is_plain`](super::series)). Each row's fields
+//! that series read are copied into one scratch [`Row`], reused (its
+//! strings keep their buffers), which goes through the same
+//! `Run::from_row` and `Metric::of_run` as every other row.
+
+use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use polars::prelude::*;
+
+use super::series::COLUMNS;
+use crate::dataset::u32_of;
+use crate::model::{Direction, Row};
+
+/// The columns of one frame, cast once to the types the fields have.
+pub(super) struct Cast {
+    /// label, rw, direction, host.
+    texts: [StringChunked; 4],
+    aggregate: BooleanChunked,
+    /// bs_bytes, io_bytes.
+    uints: [UInt64Chunked; 2],
+    /// rwmixread, iodepth, numjobs, error.
+    ints: [Int64Chunked; 4],
+    /// runtime_ms, bw, iops, lat_mean, clat_mean, clat_p99, usr, sys, system cpu.
+    floats: [Float64Chunked; 9],
+}
+
+impl Cast {
+    /// None when the frame lacks one of [`COLUMNS`] (a history written by
+    /// an older nvcmp): its rows are then read as rows.
+    pub(super) fn of(df: &DataFrame) -> Option<Cast> {
+        if COLUMNS.iter().any(|c| df.column(c).is_err()) {
+            return None;
+        }
+        let col = |name: &str, t: &DataType| df.column(name).ok()?.cast(t).ok();
+        let text = |name: &str| Some(col(name, &DataType::String)?.str().ok()?.clone());
+        let int = |name: &str| Some(col(name, &DataType::Int64)?.i64().ok()?.clone());
+        let uint = |name: &str| Some(col(name, &DataType::UInt64)?.u64().ok()?.clone());
+        let float = |name: &str| Some(col(name, &DataType::Float64)?.f64().ok()?.clone());
+        Some(Cast {
+            texts: [
+                text("label")?,
+                text("rw")?,
+                text("direction")?,
+                text("host")?,
+            ],
+            aggregate: col("aggregate", &DataType::Boolean)?.bool().ok()?.clone(),
+            uints: [uint("bs_bytes")?, uint("io_bytes")?],
+            ints: [
+                int("rwmixread")?,
+                int("iodepth")?,
+                int("numjobs")?,
+                int("error")?,
+            ],
+            floats: [
+                float("runtime_ms")?,
+                float("bw_bytes_per_s")?,
+                float("iops")?,
+                float("lat_mean_ns")?,
+                float("clat_mean_ns")?,
+                float("clat_p99_ns")?,
+                float("usr_cpu_pct")?,
+                float("sys_cpu_pct")?,
+                float("system_cpu_pct")?,
+            ],
+        })
+    }
+
+    /// The columns as plain vectors, read in one pass each: a row's fields
+    /// are then an index away (a chunked array looks up its chunk on every
+    /// `get`).
+    pub(super) fn columns(&self) -> Columns<'_> {
+        fn all<T>(it: impl Iterator<Item = T>) -> Vec<T> {
+            it.collect()
+        }
+        let [label, rw, direction, host] = &self.texts;
+        Columns {
+            label: all(label.iter()),
+            rw: all(rw.iter()),
+            direction: all(direction.iter().map(|d| d.and_then(Direction::parse))),
+            host: all(host.iter().map(|h| h.is_some())),
+            aggregate: all(self.aggregate.iter().map(|a| a == Some(true))),
+            uints: self.uints.each_ref().map(Values::of),
+            ints: self.ints.each_ref().map(Values::of),
+            floats: self.floats.each_ref().map(Values::of),
+            empty: Row::empty("", Direction::Read),
+        }
+    }
+}
+
+/// A numeric column by index: the array itself when it is one chunk
+/// without nulls (the usual case, no copy), else its values copied out.
+enum Values<'a, T> {
+    Slice(&'a [T]),
+    Copied(Vec<Option<T>>),
+}
+
+impl<'a, N: Copy> Values<'a, N> {
+    fn of<T: PolarsNumericType<Native = N>>(c: &'a ChunkedArray<T>) -> Self {
+        match c.cont_slice() {
+            Ok(s) => Values::Slice(s),
+            Err(_) => Values::Copied(c.iter().collect()),
+        }
+    }
+
+    fn at(&self, i: usize) -> Option<N> {
+        match self {
+            Values::Slice(s) => Some(s[i]),
+            Values::Copied(v) => v[i],
+        }
+    }
+}
+
+/// One frame's columns that series read, as vectors.
+pub(super) struct Columns<'a> {
+    label: Vec<Option<&'a str>>,
+    rw: Vec<Option<&'a str>>,
+    /// None where missing or not a direction.
+    direction: Vec<Option<Direction>>,
+    /// Whether the row names a host.
+    host: Vec<bool>,
+    aggregate: Vec<bool>,
+    uints: [Values<'a, u64>; 2],
+    ints: [Values<'a, i64>; 4],
+    floats: [Values<'a, f64>; 9],
+    /// What a null leaves in a field: what `dataset::from_dataframe` leaves.
+    empty: Row,
+}
+
+impl Columns<'_> {
+    /// Whether rows `range` are a plain run: no client aggregates, no
+    /// hosts, a direction each, one row per config, workload and load point.
+    pub(super) fn is_plain(&self, range: std::ops::Range<usize>) -> bool {
+        let mut seen: HashSet<_, BuildHasherDefault<QuickHasher>> =
+            HashSet::with_capacity_and_hasher(range.len(), Default::default());
+        range.into_iter().all(|i| {
+            !self.host[i]
+                && !self.aggregate[i]
+                && self.direction[i].is_some()
+                && seen.insert((
+                    self.label[i],
+                    self.rw[i],
+                    self.uints[0].at(i),
+                    self.direction[i],
+                    self.ints[0].at(i),
+                    self.ints[1].at(i),
+                    self.ints[2].at(i),
+                ))
+        })
+    }
+
+    /// Row `i`'s fields that series read, into `r` (the others untouched).
+    pub(super) fn fill(&self, i: usize, r: &mut Row) {
+        let e = &self.empty;
+        let text = |c: &[Option<&str>], to: &mut String| {
+            to.clear();
+            to.push_str(c[i].unwrap_or_default());
+        };
+        text(&self.label, &mut r.label);
+        text(&self.rw, &mut r.rw);
+        r.direction = self.direction[i].unwrap_or(e.direction);
+        r.host = None;
+        r.aggregate = false;
+        r.bs_bytes = self.uints[0].at(i).unwrap_or(e.bs_bytes);
+        r.io_bytes = self.uints[1].at(i).unwrap_or(e.io_bytes);
+        let [mix, depth, jobs, error] = &self.ints;
+        r.rwmixread = mix.at(i).map(u32_of).or(e.rwmixread);
+        r.iodepth = depth.at(i).map_or(e.iodepth, u32_of);
+        r.numjobs = jobs.at(i).map_or(e.numjobs, u32_of);
+        r.error = error.at(i).unwrap_or(e.error);
+        let [runtime, bw, iops, lat, clat, p99, usr, sys, system] = &self.floats;
+        r.runtime_ms = runtime.at(i).unwrap_or(e.runtime_ms);
+        r.bw_bytes_per_s = bw.at(i).unwrap_or(e.bw_bytes_per_s);
+        r.iops = iops.at(i).unwrap_or(e.iops);
+        r.lat_mean_ns = lat.at(i).or(e.lat_mean_ns);
+        r.clat_mean_ns = clat.at(i).or(e.clat_mean_ns);
+        r.clat_p99_ns = p99.at(i).or(e.clat_p99_ns);
+        r.usr_cpu_pct = usr.at(i).unwrap_or(e.usr_cpu_pct);
+        r.sys_cpu_pct = sys.at(i).unwrap_or(e.sys_cpu_pct);
+        r.system_cpu_pct = system.at(i).or(e.system_cpu_pct);
+    }
+}
+
+/// A multiply-and-rotate hash for the few short keys of one run, whose
+/// uniqueness [`Columns::is_plain`] checks for every run of the history:
+/// SipHash's guard against chosen keys costs more there than the rest of
+/// a row, and nothing here comes from an adversary.
+#[derive(Default)]
+struct QuickHasher(u64);
+
+impl QuickHasher {
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
+
+impl Hasher for QuickHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.add(u64::from_le_bytes(word));
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.add(n);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
