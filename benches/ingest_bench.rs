@@ -14,7 +14,9 @@
 //!
 //! Run: `cargo bench --bench ingest_bench` (release) or
 //! `cargo test --bench ingest_bench --` (debug; numbers then only compare
-//! with each other). Options: `--files N`, `--template FILE`.
+//! with each other). Options: `--files N`, `--template FILE`, `--keep DIR`
+//! (write the corpus to DIR and leave it there, for other readers to time
+//! on the same files: `benches/ingest-speed.sh`).
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -25,17 +27,19 @@ fn main() {
     let mut files = 10_000usize;
     let mut template = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("fixtures/fio/linux-libaio/randread-4k.json");
+    let mut keep: Option<PathBuf> = None;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
             "--files" => files = args.next().and_then(|n| n.parse().ok()).expect("--files N"),
             "--template" => template = PathBuf::from(args.next().expect("--template FILE")),
+            "--keep" => keep = Some(PathBuf::from(args.next().expect("--keep DIR"))),
             _ => {} // cargo passes --bench
         }
     }
     let tmpl = std::fs::read(&template).expect("template");
     let dir = tempfile::tempdir().expect("tempdir");
-    let root = dir.path().join("corpus");
+    let root = keep.unwrap_or_else(|| dir.path().join("corpus"));
     let paths = generate(&root, &tmpl, files);
     let bytes: u64 = paths
         .iter()

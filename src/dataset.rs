@@ -267,11 +267,32 @@ pub fn write_to(rows: &[Row], format: FileFormat, w: &mut dyn Write) -> anyhow::
             serde_json::to_writer_pretty(&mut *w, rows)?;
             w.write_all(b"\n")?;
         }
-        FileFormat::Ndjson => {
-            for r in rows {
-                serde_json::to_writer(&mut *w, r)?;
-                w.write_all(b"\n")?;
-            }
+        FileFormat::Ndjson => write_ndjson(rows, w)?,
+    }
+    Ok(())
+}
+
+/// One JSON object per line. Serialising is most of the work and the
+/// caller waits for it, so each batch of rows is serialised on all cores
+/// and written in order; memory stays bounded by one batch's text.
+fn write_ndjson(rows: &[Row], w: &mut dyn Write) -> anyhow::Result<()> {
+    use rayon::prelude::*;
+    const BATCH: usize = 16_384;
+    const CHUNK: usize = 512;
+    for batch in rows.chunks(BATCH) {
+        let texts: Vec<Vec<u8>> = batch
+            .par_chunks(CHUNK)
+            .map(|chunk| {
+                let mut buf = Vec::with_capacity(chunk.len() * 1024);
+                for r in chunk {
+                    serde_json::to_writer(&mut buf, r)?;
+                    buf.push(b'\n');
+                }
+                Ok(buf)
+            })
+            .collect::<Result<_, serde_json::Error>>()?;
+        for text in texts {
+            w.write_all(&text)?;
         }
     }
     Ok(())
@@ -504,5 +525,26 @@ mod tests {
         ));
         assert_eq!(csv.lines().count(), rows.len() + 1);
         assert!(write(&rows, &dir.path().join("d.xlsx")).is_err());
+    }
+
+    #[test]
+    fn ndjson_batches_are_written_in_row_order() {
+        // More rows than one batch, each told apart by its job name.
+        let base = sample();
+        let rows: Vec<Row> = (0..20_000)
+            .map(|i| Row {
+                job: format!("job-{i}"),
+                ..base[i % base.len()].clone()
+            })
+            .collect();
+        let mut out = Vec::new();
+        write_to(&rows, FileFormat::Ndjson, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), rows.len());
+        for (i, (line, row)) in lines.iter().zip(&rows).enumerate() {
+            assert_eq!(*line, serde_json::to_string(row).unwrap(), "row {i}");
+        }
+        assert!(text.ends_with('\n'));
     }
 }

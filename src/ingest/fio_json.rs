@@ -19,32 +19,33 @@
 //! in one version and floats in another.
 
 mod non_finite;
+mod values;
 
-use std::fmt;
-
-use indexmap::IndexMap;
-use serde::de::{self, IgnoredAny, MapAccess, Visitor};
-use serde::{Deserialize, Deserializer};
+use serde::Deserialize;
+use serde::de::IgnoredAny;
 use serde_json::Value;
 
 use super::jobname::guess_from_name;
-use super::{Parsed, ReadError, Reader};
+use super::{JobKey, Parsed, ReadError, Reader, RunKey};
 use super::{depth, steady};
 use crate::model::{Direction, Row, os};
 use crate::units::parse_size;
 use non_finite::NonFinite;
+pub use values::{Bins, Loose, Options, Percentiles, Str};
 
 /// One fio JSON document.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
-pub struct FioOutput {
-    #[serde(rename = "fio version")]
-    pub fio_version: Option<String>,
+pub struct FioOutput<'a> {
+    #[serde(rename = "fio version", borrow)]
+    pub fio_version: Option<Str<'a>>,
     pub timestamp: Option<f64>,
-    #[serde(rename = "global options")]
-    pub global_options: Options,
-    pub jobs: Option<Vec<Job>>,
-    pub client_stats: Option<Vec<Job>>,
+    #[serde(rename = "global options", borrow)]
+    pub global_options: Options<'a>,
+    #[serde(borrow)]
+    pub jobs: Option<Vec<Job<'a>>>,
+    #[serde(borrow)]
+    pub client_stats: Option<Vec<Job<'a>>>,
     /// Only its presence matters (Linux builds report it; fio#1627: not always).
     pub disk_util: Option<IgnoredAny>,
     /// fio's bare `nan`/`inf` tokens, read as `null`.
@@ -52,19 +53,16 @@ pub struct FioOutput {
     pub non_finite: Vec<NonFinite>,
 }
 
-/// `global options` / `job options`: fio prints every value as a string;
-/// a number is tolerated.
-pub type Options = IndexMap<String, Value>;
-
 /// One entry of `jobs[]` or `client_stats[]`.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
-pub struct Job {
-    pub jobname: Option<String>,
+pub struct Job<'a> {
+    #[serde(borrow)]
+    pub jobname: Option<Str<'a>>,
     pub groupid: Option<f64>,
     pub error: Option<f64>,
-    #[serde(rename = "job options")]
-    pub job_options: Options,
+    #[serde(rename = "job options", borrow)]
+    pub job_options: Options<'a>,
     pub read: Option<Ddir>,
     pub write: Option<Ddir>,
     pub trim: Option<Ddir>,
@@ -75,14 +73,16 @@ pub struct Job {
     pub sys_cpu: Option<f64>,
     /// ms (fio >= 3.x).
     pub job_runtime: Option<f64>,
-    pub hostname: Option<String>,
+    #[serde(borrow)]
+    pub hostname: Option<Str<'a>>,
     pub port: Option<f64>,
     /// Whole-system CPU percent during the run: nvcmp's harness writes it
     /// (fio does not). Any JSON value, so an odd one costs a warning, not
     /// the file.
     pub system_cpu_pct: Option<Value>,
     /// Share of submissions per queue-depth bucket, percent.
-    pub iodepth_level: Option<IndexMap<String, Value>>,
+    #[serde(borrow)]
+    pub iodepth_level: Option<Options<'a>>,
     /// `--steadystate` verdict; kept loose, read by `steady::from_json`.
     pub steadystate: Option<Value>,
 }
@@ -132,109 +132,17 @@ pub struct Lat {
     pub bins: Option<Bins>,
 }
 
-/// `{"99.000000": 272384, ...}` as (percent, latency) pairs.
-#[derive(Debug, Default)]
-pub struct Percentiles(pub Vec<(f64, f64)>);
-
-/// json+ `{"44288": 1, ...}` as (latency, count) pairs.
-#[derive(Debug, Default)]
-pub struct Bins(pub Vec<(u64, u64)>);
-
-/// A map key parsed from its string without allocating.
-struct NumKey<T>(T);
-
-impl<'de, T: std::str::FromStr> Deserialize<'de> for NumKey<T> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V<T>(std::marker::PhantomData<T>);
-        impl<T: std::str::FromStr> Visitor<'_> for V<T> {
-            type Value = NumKey<T>;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a number as a string key")
-            }
-            fn visit_str<E: de::Error>(self, s: &str) -> Result<Self::Value, E> {
-                s.trim()
-                    .parse()
-                    .map(NumKey)
-                    .map_err(|_| E::custom(format!("bad numeric key {s:?}")))
-            }
-        }
-        d.deserialize_str(V(std::marker::PhantomData))
-    }
-}
-
-fn visit_pairs<'de, A, K, V>(mut map: A) -> Result<Vec<(K, V)>, A::Error>
-where
-    A: MapAccess<'de>,
-    K: std::str::FromStr,
-    V: Deserialize<'de>,
-{
-    let mut out = Vec::with_capacity(map.size_hint().unwrap_or(0));
-    while let Some((NumKey(k), v)) = map.next_entry::<NumKey<K>, V>()? {
-        out.push((k, v));
-    }
-    Ok(out)
-}
-
-impl<'de> Deserialize<'de> for Percentiles {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Percentiles;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a percentile map")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Percentiles, A::Error> {
-                visit_pairs(map).map(Percentiles)
-            }
-        }
-        d.deserialize_map(V)
-    }
-}
-
-impl<'de> Deserialize<'de> for Bins {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Bins;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a latency histogram map")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Bins, A::Error> {
-                let pairs: Vec<(u64, f64)> = visit_pairs(map)?;
-                let mut bins: Vec<(u64, u64)> = pairs
-                    .into_iter()
-                    .filter(|&(_, c)| c.is_finite() && c >= 0.0)
-                    .map(|(k, c)| (k, c as u64))
-                    .collect();
-                bins.sort_unstable();
-                Ok(Bins(bins))
-            }
-        }
-        d.deserialize_map(V)
-    }
-}
-
 /// Parses one JSON segment into the mirror, once; a second time, with
 /// fio's bare `nan`/`inf` read as `null`, only when the first parse stopped
-/// on a syntax error (see [`non_finite`]).
-pub fn parse(text: &str) -> Result<FioOutput, ReadError> {
-    let malformed = |e: serde_json::Error| {
-        let reason = match e.classify() {
-            serde_json::error::Category::Eof => format!("truncated JSON ({e})"),
-            _ => e.to_string(),
-        };
-        ReadError::Malformed {
-            format: "json",
-            reason,
-        }
-    };
+/// on a syntax error (see [`non_finite`]). Strings borrow from `text`.
+pub fn parse(text: &str) -> Result<FioOutput<'_>, ReadError> {
     let doc = match serde_json::from_str::<FioOutput>(text) {
         Ok(doc) => doc,
         Err(e) if e.classify() == serde_json::error::Category::Syntax => {
             let Some((clean, found)) = non_finite::replace(text) else {
                 return Err(malformed(e));
             };
-            let mut doc: FioOutput = serde_json::from_str(&clean).map_err(malformed)?;
+            let mut doc = parse_owned(&clean).map_err(malformed)?;
             doc.non_finite = found;
             doc
         }
@@ -245,6 +153,28 @@ pub fn parse(text: &str) -> Result<FioOutput, ReadError> {
             "JSON without `jobs` or `client_stats`".into(),
         ));
     }
+    Ok(doc)
+}
+
+fn malformed(e: serde_json::Error) -> ReadError {
+    let reason = match e.classify() {
+        serde_json::error::Category::Eof => format!("truncated JSON ({e})"),
+        _ => e.to_string(),
+    };
+    ReadError::Malformed {
+        format: "json",
+        reason,
+    }
+}
+
+/// Parses text that the returned mirror cannot borrow from (the cleaned
+/// copy of a document with `nan`s): through serde_json's reader, whose
+/// strings are always copies, with the errors (and positions) of
+/// `from_str`. Rare, so its slower reading does not matter.
+fn parse_owned<'a>(text: &str) -> Result<FioOutput<'a>, serde_json::Error> {
+    let mut de = serde_json::Deserializer::from_reader(text.as_bytes());
+    let doc = FioOutput::deserialize(&mut de)?;
+    de.end()?;
     Ok(doc)
 }
 
@@ -278,24 +208,22 @@ fn is_required(path: &str) -> bool {
 
 /// The jobs a document reports, to recognise `--status-interval`
 /// snapshots: successive documents with the same set are one run.
-pub fn job_set(doc: &FioOutput) -> Vec<(String, i64, Option<String>, Option<i64>)> {
+pub fn job_set(doc: &FioOutput<'_>) -> RunKey {
     let mut set: Vec<_> = doc
         .all_jobs()
-        .map(|j| {
-            (
-                j.jobname.clone().unwrap_or_default(),
-                j.groupid.unwrap_or(0.0) as i64,
-                j.hostname.clone(),
-                j.port.map(|p| p as i64),
-            )
+        .map(|j| JobKey {
+            name: j.jobname.as_deref().unwrap_or_default().to_string(),
+            group: j.groupid.unwrap_or(0.0) as i64,
+            host: j.hostname.as_deref().map(str::to_string),
+            port: j.port.map(|p| p as i64),
         })
         .collect();
     set.sort();
-    set
+    RunKey(set)
 }
 
-impl FioOutput {
-    pub(crate) fn all_jobs(&self) -> impl Iterator<Item = &Job> {
+impl<'a> FioOutput<'a> {
+    pub(crate) fn all_jobs(&self) -> impl Iterator<Item = &Job<'a>> {
         self.jobs
             .iter()
             .flatten()
@@ -321,7 +249,7 @@ impl FioOutput {
 pub(crate) const AGGREGATE_NAME: &str = "All clients";
 
 /// Converts one document to rows (`source` and `label` left empty).
-pub fn to_parsed(doc: &FioOutput) -> Parsed {
+pub fn to_parsed(doc: &FioOutput<'_>) -> Parsed {
     let mut out = Parsed::default();
     for nf in doc.non_finite.iter().filter(|nf| !is_required(&nf.path)) {
         out.warnings.push(format!(
@@ -331,7 +259,10 @@ pub fn to_parsed(doc: &FioOutput) -> Parsed {
     }
     let format = if doc.has_bins() { "json+" } else { "json" };
     let version = doc.fio_version.as_deref().unwrap_or("unknown");
-    let jobs: Vec<&Job> = doc.all_jobs().collect();
+    let jobs: Vec<&Job<'_>> = doc.all_jobs().collect();
+    // Rows are large and most files have one: no spare capacity.
+    let at_most: usize = jobs.iter().map(|j| j.directions_with_io()).sum();
+    out.rows.reserve_exact(at_most);
     // Where each job sits in the document, to match `non_finite` paths.
     let places = (0..doc.jobs.as_ref().map_or(0, Vec::len))
         .map(|i| format!("jobs[{i}]"))
@@ -365,22 +296,22 @@ pub fn to_parsed(doc: &FioOutput) -> Parsed {
 
 /// Job options over global options (job options win), as fio applies them.
 struct JobOpts<'a> {
-    global: &'a Options,
-    job: &'a Options,
+    global: &'a Options<'a>,
+    job: &'a Options<'a>,
 }
 
 impl<'a> JobOpts<'a> {
-    fn new(global: &'a Options, job: &'a Options) -> JobOpts<'a> {
+    fn new(global: &'a Options<'a>, job: &'a Options<'a>) -> JobOpts<'a> {
         JobOpts { global, job }
     }
 
     fn get(&self, key: &str) -> Option<String> {
         let v = self.job.get(key).or_else(|| self.global.get(key))?;
         match v {
-            Value::String(s) => Some(s.trim().to_string()),
-            Value::Number(n) => Some(n.to_string()),
-            Value::Bool(b) => Some(b.to_string()),
-            _ => None,
+            Loose::Text(s) => Some(s.trim().to_string()),
+            Loose::Number(n) => Some(n.to_string()),
+            Loose::Bool(b) => Some(b.to_string()),
+            Loose::Other => None,
         }
     }
 
@@ -515,7 +446,7 @@ fn workload_of(opts: &JobOpts<'_>, name: &str, out: &mut Parsed) -> (String, Opt
 }
 
 /// `system_cpu_pct` as the harness writes it; anything odd costs a warning.
-fn system_cpu_of(job: &Job, who: &str, out: &mut Parsed) -> Option<f64> {
+fn system_cpu_of(job: &Job<'_>, who: &str, out: &mut Parsed) -> Option<f64> {
     match &job.system_cpu_pct {
         None | Some(Value::Null) => None,
         Some(v) => match v.as_f64() {
@@ -531,10 +462,10 @@ fn system_cpu_of(job: &Job, who: &str, out: &mut Parsed) -> Option<f64> {
 }
 
 impl JobFacts {
-    fn of(doc: &FioOutput, job: &Job, ctx: &JobCtx<'_>, out: &mut Parsed) -> JobFacts {
+    fn of(doc: &FioOutput<'_>, job: &Job<'_>, ctx: &JobCtx<'_>, out: &mut Parsed) -> JobFacts {
         let opts = ctx.opts;
-        let name = job.jobname.clone().unwrap_or_default();
-        let who = match &job.hostname {
+        let name = job.jobname.as_deref().unwrap_or_default().to_string();
+        let who = match job.hostname.as_deref() {
             Some(h) if !ctx.aggregate => format!("job `{name}` on {h}"),
             _ => format!("job `{name}`"),
         };
@@ -544,12 +475,10 @@ impl JobFacts {
         let linux_hint = doc.disk_util.as_ref().map(|_| "linux");
         let os = os::infer(&engine, filename.as_deref(), linux_hint);
         let (rw, bs, iodepth) = workload_of(opts, &name, out);
-        let levels = job.iodepth_level.as_ref().and_then(|l| {
-            depth::from_levels(
-                l.iter()
-                    .filter_map(|(k, v)| Some((k.as_str(), v.as_f64()?))),
-            )
-        });
+        let levels = job
+            .iodepth_level
+            .as_ref()
+            .and_then(|l| depth::from_levels(l.iter().filter_map(|(k, v)| Some((k, v.as_f64()?)))));
         let printed_options = !(opts.job.is_empty() && opts.global.is_empty());
         JobFacts {
             numjobs: opts.get_u32("numjobs").unwrap_or(1),
@@ -573,7 +502,7 @@ impl JobFacts {
     }
 
     /// The row of one direction, before its figures.
-    fn row(&self, doc: &FioOutput, job: &Job, ctx: &JobCtx<'_>, dir: Direction) -> Row {
+    fn row(&self, doc: &FioOutput<'_>, job: &Job<'_>, ctx: &JobCtx<'_>, dir: Direction) -> Row {
         let mut row = Row::empty("", dir);
         row.os = self.os.clone();
         row.engine = self.engine.clone();
@@ -581,7 +510,7 @@ impl JobFacts {
         row.host = if ctx.aggregate {
             None
         } else {
-            job.hostname.clone()
+            job.hostname.as_deref().map(str::to_string)
         };
         row.job = self.name.clone();
         row.format = ctx.format.into();
@@ -606,7 +535,7 @@ impl JobFacts {
     }
 }
 
-fn job_rows(doc: &FioOutput, job: &Job, ctx: &JobCtx<'_>, out: &mut Parsed) {
+fn job_rows(doc: &FioOutput<'_>, job: &Job<'_>, ctx: &JobCtx<'_>, out: &mut Parsed) {
     // A required value fio printed as `nan`/`inf` (read as null).
     let non_finite = |prefix: &str, keys: &[&str]| {
         doc.non_finite.iter().find(|nf| {
@@ -682,14 +611,42 @@ fn job_warnings(facts: &JobFacts, directions: &[Direction], out: &mut Parsed) {
     }
 }
 
+impl Job<'_> {
+    /// How many of read, write and trim did I/O: the job's rows at most.
+    fn directions_with_io(&self) -> usize {
+        [&self.read, &self.write, &self.trim]
+            .into_iter()
+            .filter(|d| d.as_ref().is_some_and(did_io))
+            .count()
+    }
+}
+
 fn did_io(d: &Ddir) -> bool {
     d.io_bytes.unwrap_or(0.0) > 0.0
         || d.io_kbytes.unwrap_or(0.0) > 0.0
         || d.total_ios.unwrap_or(0.0) > 0.0
 }
 
+/// Why one direction's row is dropped (the job's other rows are kept).
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum RowError {
+    #[error("no io_bytes")]
+    NoIoBytes,
+    #[error("io_bytes {0} out of range")]
+    IoBytesOutOfRange(f64),
+    #[error("no runtime")]
+    NoRuntime,
+    #[error("no bandwidth (bw_bytes or bw)")]
+    NoBandwidth,
+    #[error("no iops")]
+    NoIops,
+    /// Contract: only finite, non-negative numbers enter the dataset.
+    #[error("{column} is {value}, not a finite non-negative number")]
+    NotFinite { column: &'static str, value: f64 },
+}
+
 /// Fills the measurements of one direction, converting units once.
-fn fill_ddir(row: &mut Row, d: &Ddir) -> Result<(), String> {
+fn fill_ddir(row: &mut Row, d: &Ddir) -> Result<(), RowError> {
     // fio 2.x has none of these keys, and its io_bytes is in KiB.
     let v3 = d.io_kbytes.is_some()
         || d.bw_bytes.is_some()
@@ -700,24 +657,24 @@ fn fill_ddir(row: &mut Row, d: &Ddir) -> Result<(), String> {
         (Some(b), _) if v3 => b,
         (Some(kib), _) => kib * 1024.0,
         (None, Some(kib)) => kib * 1024.0,
-        (None, None) => return Err("no io_bytes".into()),
+        (None, None) => return Err(RowError::NoIoBytes),
     };
     if !(io_bytes.is_finite() && (0.0..9.0e18).contains(&io_bytes)) {
-        return Err(format!("io_bytes {io_bytes} out of range"));
+        return Err(RowError::IoBytesOutOfRange(io_bytes));
     }
     row.io_bytes = io_bytes as u64;
-    row.runtime_ms = d.runtime.ok_or("no runtime")?;
+    row.runtime_ms = d.runtime.ok_or(RowError::NoRuntime)?;
     row.bw_bytes_per_s = match (d.bw_bytes, d.bw) {
         (Some(b), _) => b,
         (None, Some(kib)) => kib * 1024.0,
-        (None, None) => return Err("no bandwidth (bw_bytes or bw)".into()),
+        (None, None) => return Err(RowError::NoBandwidth),
     };
     // fio#519: `iops` is total I/Os over runtime; `iops_mean` is the mean
     // of per-interval samples and differs with numjobs. Use the former.
     row.iops = match (d.iops, d.total_ios) {
         (Some(i), _) => i,
         (None, Some(n)) if row.runtime_ms > 0.0 => n * 1000.0 / row.runtime_ms,
-        _ => return Err("no iops".into()),
+        _ => return Err(RowError::NoIops),
     };
 
     let (slat, clat, lat, scale) = if v3 {
@@ -791,7 +748,7 @@ fn pct(p: &Percentiles, want: f64, scale: f64) -> Option<f64> {
 }
 
 /// Contract: only finite, non-negative numbers enter the dataset.
-fn check_finite(row: &Row) -> Result<(), String> {
+fn check_finite(row: &Row) -> Result<(), RowError> {
     let required = [
         ("runtime_ms", row.runtime_ms),
         ("bw_bytes_per_s", row.bw_bytes_per_s),
@@ -827,9 +784,17 @@ fn check_finite(row: &Row) -> Result<(), String> {
         .chain(optional)
         .find(|(_, v)| v.is_some_and(|v| !(v.is_finite() && v >= 0.0)));
     match bad {
-        Some((name, Some(v))) => Err(format!("{name} is {v}, not a finite non-negative number")),
+        Some((column, Some(value))) => Err(RowError::NotFinite { column, value }),
         _ => Ok(()),
     }
+}
+
+/// A document's rows, keyed by its jobs: `--status-interval` snapshots
+/// repeat the same jobs.
+fn keyed_rows(doc: &FioOutput<'_>) -> Parsed {
+    let mut parsed = to_parsed(doc);
+    parsed.run = Some(job_set(doc));
+    parsed
 }
 
 /// fio JSON as a [`Reader`] of one document.
@@ -845,12 +810,20 @@ impl Reader for JsonReader {
         text.trim_start().starts_with('{')
     }
 
-    fn read(&self, text: &str) -> Result<Parsed, ReadError> {
-        let parsed = to_parsed(&parse(text)?);
-        if parsed.rows.is_empty() && parsed.warnings.is_empty() {
-            return Err(ReadError::NoRows);
+    fn read_segment(&self, text: &str) -> Result<Parsed, ReadError> {
+        Ok(keyed_rows(&parse(text)?))
+    }
+
+    /// serde_json stops at the document's closing brace and says where
+    /// that is. Anything short of a fio document is left to
+    /// `read_segment`, so its errors stay those of the cut segment.
+    fn read_leading(&self, text: &str) -> Option<(Parsed, usize)> {
+        let mut stream = serde_json::Deserializer::from_str(text).into_iter::<FioOutput>();
+        let doc = stream.next()?.ok()?;
+        if doc.jobs.is_none() && doc.client_stats.is_none() {
+            return None;
         }
-        Ok(parsed)
+        Some((keyed_rows(&doc), stream.byte_offset()))
     }
 }
 

@@ -35,6 +35,26 @@ pub struct Parsed {
     pub rows: Vec<Row>,
     /// One-line warnings (a row dropped for a NaN, a job with error != 0).
     pub warnings: Vec<String>,
+    /// The run the segment reports, when the format can report one run
+    /// several times: successive segments with the same key are fio's
+    /// `--status-interval` snapshots, which are cumulative, so the pipeline
+    /// keeps only the last. `None`: every segment counts.
+    pub run: Option<RunKey>,
+}
+
+/// The jobs a JSON document reports, sorted: what makes two documents
+/// snapshots of one run.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RunKey(pub Vec<JobKey>);
+
+/// One job of a [`RunKey`].
+#[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub struct JobKey {
+    pub name: String,
+    pub group: i64,
+    /// Client/server output: the server the job ran on.
+    pub host: Option<String>,
+    pub port: Option<i64>,
 }
 
 /// Why a segment could not be read. One line, no file name (the pipeline
@@ -59,8 +79,27 @@ pub trait Reader: Sync {
     fn name(&self) -> &'static str;
     /// Cheap check whether `text` looks like this reader's format.
     fn sniff(&self, text: &str) -> bool;
-    /// Reads one segment.
-    fn read(&self, text: &str) -> Result<Parsed, ReadError>;
+    /// Reads one segment of a file. A segment that reports no I/O is not
+    /// an error here (empty rows and warnings): the pipeline decides, as a
+    /// later snapshot may replace it or other segments may have rows.
+    fn read_segment(&self, text: &str) -> Result<Parsed, ReadError>;
+    /// Reads the segment that starts `text` (which runs on to the end of
+    /// the file) when the format's parser finds the segment's end itself,
+    /// and returns it with its length in bytes: the pipeline then need not
+    /// scan for the end first. `None`: not offered, or not readable this
+    /// way; the pipeline cuts the segment and calls `read_segment`.
+    fn read_leading(&self, _text: &str) -> Option<(Parsed, usize)> {
+        None
+    }
+    /// Reads a segment standing alone: one that gives nothing at all is
+    /// [`ReadError::NoRows`].
+    fn read(&self, text: &str) -> Result<Parsed, ReadError> {
+        let parsed = self.read_segment(text)?;
+        if parsed.rows.is_empty() && parsed.warnings.is_empty() {
+            return Err(ReadError::NoRows);
+        }
+        Ok(parsed)
+    }
 }
 
 /// How rows get their `label` when no manifest says otherwise.

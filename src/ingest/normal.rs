@@ -32,7 +32,7 @@ impl Reader for NormalReader {
         text.contains(": (groupid=") && (text.contains("IOPS=") || text.contains("iops="))
     }
 
-    fn read(&self, text: &str) -> Result<Parsed, ReadError> {
+    fn read_segment(&self, text: &str) -> Result<Parsed, ReadError> {
         let doc = parse(text)?;
         doc.into_rows()
     }
@@ -788,7 +788,11 @@ impl Doc {
             return Err(malformed(failed.join("; ")));
         }
         warnings.extend(failed);
-        Ok(Parsed { rows, warnings })
+        Ok(Parsed {
+            rows,
+            warnings,
+            run: None,
+        })
     }
 
     /// Distinct header names of a group (for one host in client/server).

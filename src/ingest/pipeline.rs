@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use rayon::prelude::*;
 
-use super::decode::{self, SegmentKind};
+use super::decode::{self, DecodeError, Segment, SegmentKind};
 use super::fio_json;
 use super::fio_log::LogName;
 use super::manifest::{self, MANIFEST_NAME, Manifest, SIDECAR_SUFFIX};
@@ -73,6 +73,12 @@ pub fn ingest_with_progress(
         .collect();
     progress.finish();
 
+    // Rows are large: one allocation, not a doubling copy per growth.
+    let total: usize = results
+        .iter()
+        .map(|r| r.outcome.as_ref().map_or(0, Vec::len))
+        .sum();
+    out.rows.reserve(total);
     for r in results {
         out.warnings
             .extend(r.warnings.into_iter().map(|message| Warning {
@@ -86,7 +92,7 @@ pub fn ingest_with_progress(
             }
             Err(reason) => out.skipped.push(Skipped {
                 source: r.source,
-                reason,
+                reason: reason.to_string(),
             }),
         }
     }
@@ -99,6 +105,10 @@ struct Input {
     path: PathBuf,
     /// Default label (`LabelBy::Dir`).
     dir_label: String,
+    /// Whether a sidecar may sit next to it: the walk saw one, or the file
+    /// was named on the command line (not looked for yet). Saves a failed
+    /// open per file in a folder of thousands.
+    sidecar: bool,
 }
 
 impl Input {
@@ -111,7 +121,7 @@ impl Input {
 
 struct FileResult {
     source: String,
-    outcome: Result<Vec<crate::model::Row>, String>,
+    outcome: Result<Vec<crate::model::Row>, FileError>,
     warnings: Vec<String>,
 }
 
@@ -137,6 +147,7 @@ fn collect(root: &Path, inputs: &mut Vec<Input>, skipped: &mut Vec<Skipped>) {
         inputs.push(Input {
             path: root.to_path_buf(),
             dir_label: label,
+            sidecar: true,
         });
     }
 }
@@ -154,6 +165,7 @@ fn walk(root: &Path, dir: &Path, inputs: &mut Vec<Input>, skipped: &mut Vec<Skip
     };
     let mut entries: Vec<_> = entries.filter_map(Result::ok).collect();
     entries.sort_by_key(|e| e.file_name());
+    let names: std::collections::HashSet<_> = entries.iter().map(|e| e.file_name()).collect();
     for entry in entries {
         let path = entry.path();
         let name = entry.file_name();
@@ -180,7 +192,14 @@ fn walk(root: &Path, dir: &Path, inputs: &mut Vec<Input>, skipped: &mut Vec<Skip
                     .join("/"),
                 None => dir_name(root),
             };
-            inputs.push(Input { path, dir_label });
+            let mut sidecar = entry.file_name();
+            sidecar.push(SIDECAR_SUFFIX);
+            let sidecar = names.contains(&sidecar);
+            inputs.push(Input {
+                path,
+                dir_label,
+                sidecar,
+            });
         }
     }
 }
@@ -238,11 +257,10 @@ fn load_manifests(paths: &[PathBuf], opts: &IngestOptions) -> anyhow::Result<Man
 fn read_input(input: &Input, opts: &IngestOptions, manifest: &Manifest) -> FileResult {
     let source = input.path.display().to_string();
     let mut warnings = Vec::new();
-    let outcome = match std::fs::read(&input.path) {
-        Err(e) => Err(io_reason(&e)),
-        Ok(bytes) => read_bytes(&bytes, &mut warnings)
-            .and_then(|rows| finish_rows(rows, input, opts, manifest).map_err(|e| e.to_string())),
-    };
+    let outcome = std::fs::read(&input.path)
+        .map_err(FileError::from)
+        .and_then(|bytes| read_bytes(&bytes, &mut warnings))
+        .and_then(|rows| Ok(finish_rows(rows, input, opts, manifest)?));
     FileResult {
         source,
         outcome,
@@ -250,85 +268,106 @@ fn read_input(input: &Input, opts: &IngestOptions, manifest: &Manifest) -> FileR
     }
 }
 
+/// Readers of JSON documents. fio writes one format of JSON; the seam is
+/// the same as the text readers'.
+const JSON_READERS: [&dyn Reader; 1] = [&fio_json::JsonReader];
+
 /// Readers of the text around (or instead of) JSON documents, in the
 /// order they are tried.
 const TEXT_READERS: [&dyn Reader; 2] = [&NormalReader, &TerseReader];
+
+/// Why a whole file gave no rows: the one-line reason after its path in
+/// `skipped`.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum FileError {
+    #[error("{}", io_reason(.0))]
+    Io(#[from] std::io::Error),
+    #[error(transparent)]
+    Decode(#[from] DecodeError),
+    /// The first segment that could not be read, when none gave rows.
+    #[error("{0}")]
+    Segment(SegmentError),
+    /// Rows were there, and each was dropped; the first reason.
+    #[error("every row was dropped ({0})")]
+    EveryRowDropped(String),
+    #[error("{}", ReadError::NoRows)]
+    NoRows,
+    #[error("not fio output (no fio JSON document, normal or terse output found)")]
+    NotFio,
+    #[error(transparent)]
+    Manifest(#[from] manifest::ManifestError),
+}
+
+/// A segment a reader refused, and where it starts.
+#[derive(Debug, thiserror::Error)]
+#[error("{} at line {line}: {error}", what(*.kind))]
+pub(crate) struct SegmentError {
+    kind: SegmentKind,
+    line: usize,
+    error: ReadError,
+}
+
+fn what(kind: SegmentKind) -> &'static str {
+    match kind {
+        SegmentKind::Json => "JSON document",
+        SegmentKind::Text => "text",
+    }
+}
+
+impl SegmentError {
+    fn new(seg: &Segment<'_>, error: ReadError) -> SegmentError {
+        SegmentError {
+            kind: seg.kind,
+            line: seg.line,
+            error,
+        }
+    }
+}
+
+/// What the segments of one file gave.
+#[derive(Default)]
+struct FileRead {
+    parsed: Parsed,
+    /// JSON documents read (snapshots of one run counted once).
+    documents: usize,
+    first_error: Option<SegmentError>,
+}
 
 /// Reads one file's bytes into rows (label and manifest not applied yet).
 pub(crate) fn read_bytes(
     bytes: &[u8],
     warnings: &mut Vec<String>,
-) -> Result<Vec<crate::model::Row>, String> {
-    let text = decode::decode(bytes).map_err(|e| e.to_string())?;
-    let segments = decode::segments(&text);
-
-    // JSON documents first: parse each once, then drop status-interval
-    // snapshots superseded by a later document with the same jobs.
-    let mut docs: Vec<(fio_json::FioOutput, Vec<_>)> = Vec::new();
-    let mut first_error: Option<String> = None;
-    for seg in segments.iter().filter(|s| s.kind == SegmentKind::Json) {
-        match fio_json::parse(seg.text) {
-            Ok(doc) => {
-                let set = fio_json::job_set(&doc);
-                match docs.last_mut() {
-                    Some(last) if last.1 == set => *last = (doc, set),
-                    _ => docs.push((doc, set)),
-                }
-            }
-            // A `{` line in fio's text that is not a document at all.
-            Err(ReadError::NotFio(_)) if segments.len() > 1 => {}
-            Err(e) => {
-                let msg = format!("JSON document at line {}: {e}", seg.line);
-                if first_error.is_none() {
-                    first_error = Some(msg.clone());
-                } else {
-                    warnings.push(format!("{msg}; not read"));
-                }
-            }
-        }
-    }
-    let mut parsed = Parsed::default();
-    for (doc, _) in &docs {
-        let p = fio_json::to_parsed(doc);
-        parsed.rows.extend(p.rows);
-        parsed.warnings.extend(p.warnings);
-    }
-
+) -> Result<Vec<crate::model::Row>, FileError> {
+    let text = decode::decode(bytes)?;
+    // Documents are read as they are found: the JSON parser finds where
+    // each one ends, which saves counting braces over the whole file.
+    let mut leading: Vec<Option<Parsed>> = Vec::new();
+    let segments = decode::segments_with(&text, |rest| {
+        let reader = JSON_READERS.iter().find(|r| r.sniff(rest));
+        let (parsed, len) = reader.and_then(|r| r.read_leading(rest)).unzip();
+        leading.push(parsed);
+        len
+    });
+    let mut file = read_documents(&segments, leading, warnings);
     // Text is read only when no document gave rows: `json,normal` and
     // `json,terse` files carry the same run twice.
-    if parsed.rows.is_empty() {
-        for seg in segments.iter().filter(|s| s.kind == SegmentKind::Text) {
-            // One reader per segment: the first that recognises it and reads
-            // it (`terse,normal` output is one run twice; normal says more).
-            let mut seg_error = None;
-            for reader in TEXT_READERS.iter().filter(|r| r.sniff(seg.text)) {
-                match reader.read(seg.text) {
-                    Ok(p) => {
-                        parsed.rows.extend(p.rows);
-                        parsed.warnings.extend(p.warnings);
-                        seg_error = None;
-                        break;
-                    }
-                    Err(e) => {
-                        seg_error.get_or_insert_with(|| format!("text at line {}: {e}", seg.line));
-                    }
-                }
-            }
-            if let Some(e) = seg_error {
-                first_error.get_or_insert(e);
-            }
-        }
+    if file.parsed.rows.is_empty() {
+        read_text(&segments, &mut file);
     }
-
+    let FileRead {
+        parsed,
+        documents,
+        first_error,
+    } = file;
     if parsed.rows.is_empty() {
         let reason = if let Some(e) = first_error {
-            e
+            FileError::Segment(e)
         } else if let Some(w) = parsed.warnings.first() {
-            format!("every row was dropped ({w})")
-        } else if !docs.is_empty() {
-            ReadError::NoRows.to_string()
+            FileError::EveryRowDropped(w.clone())
+        } else if documents > 0 {
+            FileError::NoRows
         } else {
-            "not fio output (no fio JSON document, normal or terse output found)".into()
+            FileError::NotFio
         };
         warnings.extend(parsed.warnings.into_iter().skip(1));
         return Err(reason);
@@ -340,6 +379,79 @@ pub(crate) fn read_bytes(
     Ok(parsed.rows)
 }
 
+/// The JSON documents, each parsed once (`leading`: those read while the
+/// file was cut into segments, one entry per document); a document that
+/// reports the same run as the one before it (a `--status-interval`
+/// snapshot) replaces it. Documents after the first that cannot be read
+/// cost a warning.
+fn read_documents(
+    segments: &[Segment<'_>],
+    leading: Vec<Option<Parsed>>,
+    warnings: &mut Vec<String>,
+) -> FileRead {
+    let mut docs: Vec<Parsed> = Vec::new();
+    let mut first_error = None;
+    let json = segments.iter().filter(|s| s.kind == SegmentKind::Json);
+    for (seg, read) in json.zip(leading) {
+        let Some(reader) = JSON_READERS.iter().find(|r| r.sniff(seg.text)) else {
+            continue;
+        };
+        match read.map_or_else(|| reader.read_segment(seg.text), Ok) {
+            Ok(doc) => match docs.last_mut() {
+                Some(last) if doc.run.is_some() && last.run == doc.run => *last = doc,
+                _ => docs.push(doc),
+            },
+            // A `{` line in fio's text that is not a document at all.
+            Err(ReadError::NotFio(_)) if segments.len() > 1 => {}
+            Err(e) => {
+                let e = SegmentError::new(seg, e);
+                if first_error.is_none() {
+                    first_error = Some(e);
+                } else {
+                    warnings.push(format!("{e}; not read"));
+                }
+            }
+        }
+    }
+    let documents = docs.len();
+    // Most files are one document: its rows are taken, not copied.
+    let mut docs = docs.into_iter();
+    let mut parsed = docs.next().unwrap_or_default();
+    for mut doc in docs {
+        parsed.rows.append(&mut doc.rows);
+        parsed.warnings.append(&mut doc.warnings);
+    }
+    FileRead {
+        parsed,
+        documents,
+        first_error,
+    }
+}
+
+/// The text segments, each by the first reader that recognises and reads
+/// it (`terse,normal` output is one run twice; normal says more).
+fn read_text(segments: &[Segment<'_>], file: &mut FileRead) {
+    for seg in segments.iter().filter(|s| s.kind == SegmentKind::Text) {
+        let mut seg_error = None;
+        for reader in TEXT_READERS.iter().filter(|r| r.sniff(seg.text)) {
+            match reader.read(seg.text) {
+                Ok(p) => {
+                    file.parsed.rows.extend(p.rows);
+                    file.parsed.warnings.extend(p.warnings);
+                    seg_error = None;
+                    break;
+                }
+                Err(e) => {
+                    seg_error.get_or_insert_with(|| SegmentError::new(seg, e));
+                }
+            }
+        }
+        if let Some(e) = seg_error {
+            file.first_error.get_or_insert(e);
+        }
+    }
+}
+
 /// Source, label, manifest and sidecar settings.
 fn finish_rows(
     mut rows: Vec<crate::model::Row>,
@@ -348,7 +460,10 @@ fn finish_rows(
     manifest: &Manifest,
 ) -> Result<Vec<crate::model::Row>, manifest::ManifestError> {
     let source = input.path.display().to_string();
-    let sidecar_cpu = manifest::load_sidecar(&input.path)?.and_then(|s| s.system_cpu_pct);
+    let sidecar_cpu = match input.sidecar {
+        true => manifest::load_sidecar(&input.path)?.and_then(|s| s.system_cpu_pct),
+        false => None,
+    };
     let result_cpu = if manifest.results.is_empty() {
         None
     } else {

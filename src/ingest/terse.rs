@@ -48,7 +48,7 @@ impl Reader for TerseReader {
         text.lines().any(|l| terse_version(l).is_some())
     }
 
-    fn read(&self, text: &str) -> Result<Parsed, ReadError> {
+    fn read_segment(&self, text: &str) -> Result<Parsed, ReadError> {
         let mut jobs: Vec<Line> = Vec::new();
         let mut warnings = Vec::new();
         let mut errors = Vec::new();
@@ -90,7 +90,11 @@ impl Reader for TerseReader {
             });
         }
         warnings.extend(errors.into_iter().map(|e| format!("{e}; line not read")));
-        Ok(Parsed { rows, warnings })
+        Ok(Parsed {
+            rows,
+            warnings,
+            run: None,
+        })
     }
 }
 
@@ -127,34 +131,88 @@ struct Line {
     mixed_too: bool,
 }
 
-fn num(fields: &[&str], i: usize, what: &str) -> Result<f64, String> {
-    let s = fields
-        .get(i)
-        .ok_or_else(|| format!("ends before field {} ({what})", i + 1))?;
+/// Why a terse line is not read. Fields are counted from 1, as in fio's
+/// HOWTO.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+enum LineError {
+    #[error("ends before field {field} ({what})")]
+    EndsBefore { field: usize, what: &'static str },
+    #[error("field {field} ({what}) is `{text}`, not a number")]
+    NotANumber {
+        field: usize,
+        what: &'static str,
+        text: String,
+    },
+    #[error("field {field} ({what}) is {text}")]
+    OutOfRange {
+        field: usize,
+        what: &'static str,
+        text: String,
+    },
+    #[error("no job name")]
+    NoJobName,
+    #[error("no group id")]
+    NoGroupId,
+    #[error("no error field")]
+    NoErrorField,
+    #[error("ends before the CPU fields")]
+    EndsBeforeCpu,
+    #[error("no CPU field where one is due")]
+    NoCpuField,
+    #[error(
+        "job {0}: only unified_rw_reporting `mixed` figures; rerun with unified_rw_reporting=0 for per-direction rows"
+    )]
+    OnlyMixed(String),
+    #[error("{blocks} direction blocks where terse v{version} has {expected}")]
+    DirectionBlocks {
+        blocks: usize,
+        version: u32,
+        expected: usize,
+    },
+    #[error("ends inside the CPU and latency distribution fields")]
+    EndsInsideTail,
+    #[error("ends inside the percentiles")]
+    EndsInsidePercentiles,
+    #[error("percentile field `{0}`")]
+    Percentile(String),
+}
+
+fn num(fields: &[&str], i: usize, what: &'static str) -> Result<f64, LineError> {
+    let field = i + 1;
+    let s = fields.get(i).ok_or(LineError::EndsBefore { field, what })?;
     let v: f64 = s
         .trim()
         .trim_end_matches('%')
         .parse()
-        .map_err(|_| format!("field {} ({what}) is `{s}`, not a number", i + 1))?;
+        .map_err(|_| LineError::NotANumber {
+            field,
+            what,
+            text: s.to_string(),
+        })?;
     if v.is_finite() && v >= 0.0 {
         Ok(v)
     } else {
-        Err(format!("field {} ({what}) is {s}", i + 1))
+        Err(LineError::OutOfRange {
+            field,
+            what,
+            text: s.to_string(),
+        })
     }
 }
 
-fn read_line(ver: u32, f: &[&str]) -> Result<Line, String> {
+fn read_line(ver: u32, f: &[&str]) -> Result<Line, LineError> {
     let (version, base) = if ver == 2 {
         (String::new(), 1)
     } else {
         (f.get(1).map(|s| s.to_string()).unwrap_or_default(), 2)
     };
-    let name = f.get(base).ok_or("no job name")?.to_string();
-    let groupid = f.get(base + 1).ok_or("no group id")?.trim().to_string();
+    let name = f.get(base).ok_or(LineError::NoJobName)?.to_string();
+    let groupid = f.get(base + 1).ok_or(LineError::NoGroupId)?;
+    let groupid = groupid.trim().to_string();
     let error = f
         .get(base + 2)
         .and_then(|e| e.trim().parse::<i64>().ok())
-        .ok_or("no error field")?;
+        .ok_or(LineError::NoErrorField)?;
     let start = base + 3;
     let dirs: &[Direction] = if ver == 3 {
         &[Direction::Read, Direction::Write]
@@ -167,12 +225,12 @@ fn read_line(ver: u32, f: &[&str]) -> Result<Line, String> {
     let mut blocks = 0;
     while !f
         .get(start + blocks * width)
-        .ok_or("ends before the CPU fields")?
+        .ok_or(LineError::EndsBeforeCpu)?
         .ends_with('%')
     {
         blocks += 1;
         if blocks > dirs.len() + 1 {
-            return Err("no CPU field where one is due".into());
+            return Err(LineError::NoCpuField);
         }
     }
     let mixed_too = if blocks == dirs.len() {
@@ -180,18 +238,17 @@ fn read_line(ver: u32, f: &[&str]) -> Result<Line, String> {
     } else if blocks == dirs.len() + 1 {
         true
     } else if blocks == 1 {
-        return Err(format!(
-            "job {name}: only unified_rw_reporting `mixed` figures; rerun with unified_rw_reporting=0 for per-direction rows"
-        ));
+        return Err(LineError::OnlyMixed(name));
     } else {
-        return Err(format!(
-            "{blocks} direction blocks where terse v{ver} has {}",
-            dirs.len()
-        ));
+        return Err(LineError::DirectionBlocks {
+            blocks,
+            version: ver,
+            expected: dirs.len(),
+        });
     };
     let cpu = start + blocks * width;
     if f.len() < cpu + TAIL_FIELDS {
-        return Err("ends inside the CPU and latency distribution fields".into());
+        return Err(LineError::EndsInsideTail);
     }
     let usr = num(f, cpu, "cpu user")?;
     let sys = num(f, cpu + 1, "cpu system")?;
@@ -235,8 +292,18 @@ fn read_line(ver: u32, f: &[&str]) -> Result<Line, String> {
     })
 }
 
+/// A `99.000000%=272` field: (percent, usec).
+fn percentile(s: &str) -> Result<(f64, f64), LineError> {
+    let bad = || LineError::Percentile(s.to_string());
+    let (p, v) = s.split_once("%=").ok_or_else(bad)?;
+    match (p.parse::<f64>(), v.parse::<f64>()) {
+        (Ok(p), Ok(v)) if v.is_finite() && v >= 0.0 => Ok((p, v)),
+        _ => Err(bad()),
+    }
+}
+
 /// The measurements of the direction block at `o`.
-fn ddir_row(ver: u32, f: &[&str], o: usize, dir: Direction) -> Result<Row, String> {
+fn ddir_row(ver: u32, f: &[&str], o: usize, dir: Direction) -> Result<Row, LineError> {
     let mut r = Row::empty("", dir);
     r.format = FORMAT.into();
     r.engine = "unknown".into();
@@ -248,7 +315,7 @@ fn ddir_row(ver: u32, f: &[&str], o: usize, dir: Direction) -> Result<Row, Strin
     r.runtime_ms = num(f, o + 3, "runtime")?;
     // min, max, mean, stdev in usec; fio prints zeros for a latency it did
     // not measure (slat of a sync engine): that is "not reported".
-    let lat = |at: usize, what: &str| -> Result<Option<[f64; 4]>, String> {
+    let lat = |at: usize, what: &'static str| -> Result<Option<[f64; 4]>, LineError> {
         let mut v = [0.0; 4];
         for (k, x) in v.iter_mut().enumerate() {
             *x = num(f, o + at + k, what)? * 1000.0;
@@ -263,16 +330,8 @@ fn ddir_row(ver: u32, f: &[&str], o: usize, dir: Direction) -> Result<Row, Strin
         r.clat_stddev_ns = Some(stddev);
     }
     for slot in 0..20 {
-        let s = f.get(o + 12 + slot).ok_or("ends inside the percentiles")?;
-        let (p, v) = s
-            .split_once("%=")
-            .ok_or_else(|| format!("percentile field `{s}`"))?;
-        let (Ok(p), Ok(v)) = (p.parse::<f64>(), v.parse::<f64>()) else {
-            return Err(format!("percentile field `{s}`"));
-        };
-        if !(v.is_finite() && v >= 0.0) {
-            return Err(format!("percentile field `{s}`"));
-        }
+        let s = f.get(o + 12 + slot);
+        let (p, v) = percentile(s.ok_or(LineError::EndsInsidePercentiles)?)?;
         let ns = Some(v * 1000.0);
         match p {
             p if (p - 50.0).abs() < 1e-6 => r.clat_p50_ns = ns,
@@ -708,5 +767,28 @@ mod tests {
         for i in (0..text.len()).step_by(13) {
             let _ = TerseReader.read(&text[..i]);
         }
+    }
+
+    #[test]
+    fn bad_lines_fail_for_typed_reasons() {
+        let text = fixture("fio/linux-libaio/randread-4k.terse.txt");
+        let f: Vec<&str> = text.trim_end().split(';').collect();
+        let cut = &f[..f.len() - 40];
+        assert_eq!(read_line(3, cut).err(), Some(LineError::EndsInsideTail));
+        let mut bad = f.clone();
+        bad[5] = "lots";
+        let e = read_line(3, &bad).err().unwrap();
+        assert!(
+            matches!(
+                e,
+                LineError::NotANumber {
+                    field: 6,
+                    what: "io KiB",
+                    ..
+                }
+            ),
+            "{e:?}"
+        );
+        assert_eq!(e.to_string(), "field 6 (io KiB) is `lots`, not a number");
     }
 }

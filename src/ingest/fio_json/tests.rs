@@ -378,3 +378,56 @@ fn direct_is_unknown_without_printed_options() {
     assert!(!p.rows.is_empty());
     assert!(p.rows.iter().all(|r| r.direct.is_none()));
 }
+
+#[test]
+fn a_segment_without_io_is_empty_not_an_error_and_keyed_by_its_jobs() {
+    let none = "{\"fio version\": \"fio-3.33\", \"jobs\": []}";
+    let p = JsonReader.read_segment(none).unwrap();
+    assert!(p.rows.is_empty() && p.warnings.is_empty());
+    assert_eq!(p.run, Some(RunKey(Vec::new())));
+    // Read alone, the same segment is an error (see bad_documents_give_reasons).
+    assert_eq!(JsonReader.read(none).unwrap_err(), ReadError::NoRows);
+    let group = JsonReader.read_segment(GROUP).unwrap();
+    assert_eq!(group.run, Some(job_set(&parse(GROUP).unwrap())));
+    assert_ne!(group.run, JsonReader.read_segment(CLIENTS).unwrap().run);
+}
+
+#[test]
+fn rows_are_dropped_for_typed_reasons() {
+    let doc = parse(GROUP).unwrap();
+    let d = doc.jobs.as_ref().unwrap()[0].read.as_ref().unwrap();
+    let mut row = Row::empty("", Direction::Read);
+    assert_eq!(fill_ddir(&mut row, d), Ok(()));
+    assert_eq!(check_finite(&row), Ok(()));
+    row.iops = f64::NAN;
+    let e = check_finite(&row).unwrap_err();
+    assert!(
+        matches!(e, RowError::NotFinite { column: "iops", .. }),
+        "{e:?}"
+    );
+    assert_eq!(
+        e.to_string(),
+        "iops is NaN, not a finite non-negative number"
+    );
+    let no_runtime = GROUP.replace("\"runtime\"", "\"runtime_gone\"");
+    let doc = parse(&no_runtime).unwrap();
+    let d = doc.jobs.as_ref().unwrap()[0].read.as_ref().unwrap();
+    assert_eq!(fill_ddir(&mut row, d), Err(RowError::NoRuntime));
+}
+
+#[test]
+fn escaped_strings_and_nan_documents_are_read_as_copies() {
+    // An escaped jobname cannot be borrowed; a `nan` forces the second
+    // parse, whose strings are copies: both give the same rows.
+    let escaped = GROUP.replacen("\"jobname\" : \"", "\"jobname\" : \"a\\\\b-", 1);
+    let p = rows(&escaped);
+    assert!(p.rows[0].job.starts_with("a\\b-"), "{}", p.rows[0].job);
+    let with_nan = escaped.replacen("\"usr_cpu\"", "\"x\" : nan, \"usr_cpu\"", 1);
+    let q = rows(&with_nan);
+    assert_eq!(q.rows, p.rows);
+    assert!(
+        q.warnings.iter().any(|w| w.contains("`nan`")),
+        "{:?}",
+        q.warnings
+    );
+}

@@ -472,3 +472,75 @@ proptest! {
         let _ = fio_json::JsonReader.read(&text);
     }
 }
+
+#[test]
+fn files_without_rows_fail_for_typed_reasons() {
+    let mut w = Vec::new();
+    let e = read_bytes(b"", &mut w).unwrap_err();
+    assert!(matches!(e, FileError::Decode(DecodeError::Empty)), "{e:?}");
+    let e = read_bytes(b"hello\n", &mut w).unwrap_err();
+    assert!(matches!(e, FileError::NotFio), "{e:?}");
+    let none = b"{\"fio version\": \"fio-3.33\", \"jobs\": []}\n";
+    let e = read_bytes(none, &mut w).unwrap_err();
+    assert!(matches!(e, FileError::NoRows), "{e:?}");
+    assert_eq!(e.to_string(), "no job did any I/O");
+    let e = read_bytes(&JOB.as_bytes()[..JOB.len() / 2], &mut w).unwrap_err();
+    assert!(
+        matches!(&e, FileError::Segment(s) if s.line == 1 && matches!(s.error, ReadError::Malformed { .. })),
+        "{e:?}"
+    );
+    assert!(
+        e.to_string()
+            .starts_with("JSON document at line 1: malformed json output: truncated")
+    );
+    assert!(w.is_empty(), "{w:?}");
+}
+
+#[test]
+fn a_snapshot_with_no_io_after_one_with_rows_replaces_it() {
+    // The last snapshot of a run counts, even when it reports nothing.
+    let none = JOB
+        .replace("\"io_bytes\" : ", "\"io_bytes\" : 0, \"was\" : ")
+        .replace("\"io_kbytes\" : ", "\"io_kbytes\" : 0, \"was_k\" : ")
+        .replace("\"total_ios\" : ", "\"total_ios\" : 0, \"was_t\" : ");
+    let mut w = Vec::new();
+    assert!(!read_bytes(JOB.as_bytes(), &mut w).unwrap().is_empty());
+    let e = read_bytes(format!("{JOB}\n{none}").as_bytes(), &mut w).unwrap_err();
+    assert!(matches!(e, FileError::NoRows), "{e:?}");
+    let rows = read_bytes(format!("{none}\n{JOB}").as_bytes(), &mut w).unwrap();
+    assert_eq!(rows, read_bytes(JOB.as_bytes(), &mut w).unwrap());
+}
+
+#[test]
+fn documents_cut_by_the_parser_match_those_cut_by_counting_braces() {
+    // Every JSON fixture, twice in a row and inside text, as one file.
+    let dir = fixtures().join("fio");
+    let mut checked = 0;
+    for entry in std::fs::read_dir(dir.join("linux-libaio")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "json") {
+            continue;
+        }
+        let doc = std::fs::read_to_string(&path).unwrap();
+        let text = format!(
+            "fio: note\n{doc}\n{doc}\nmore text {{\n{}",
+            &doc[..doc.len() / 2]
+        );
+        let mut lens = 0;
+        let by_parser = decode::segments_with(&text, |rest| {
+            let len = fio_json::JsonReader.read_leading(rest).map(|(_, len)| len);
+            lens += len.is_some() as usize;
+            len
+        });
+        assert_eq!(by_parser, decode::segments(&text), "{}", path.display());
+        // Every document that reads at all was cut by the parser.
+        let readable = by_parser
+            .iter()
+            .filter(|s| s.kind == SegmentKind::Json && fio_json::parse(s.text).is_ok())
+            .count();
+        assert!(readable >= 2, "{}", path.display());
+        assert_eq!(lens, readable, "{}", path.display());
+        checked += 1;
+    }
+    assert!(checked >= 5, "{checked}");
+}

@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use super::super::fio_json::{self, FioOutput};
+use super::super::fio_json::{self, FioOutput, Loose};
 use super::super::fio_log::{Hints, LogContext, LogName, layout::parse_version};
 use super::super::{FoundLog, Ingested, decode};
 use crate::timeseries::{Kind, LogInfo};
@@ -115,21 +115,16 @@ pub(super) fn jobs_in(dir: &Path, ingested: &Ingested) -> Vec<RunJob> {
 
 /// A result's jobs from its JSON documents; from its rows when it has none.
 fn jobs_of(result: &str, ingested: &Ingested) -> Vec<RunJob> {
-    let docs = std::fs::read(result)
-        .ok()
-        .and_then(|bytes| {
-            let text = decode::decode(&bytes).ok()?.into_owned();
-            let docs: Vec<FioOutput> = decode::segments(&text)
-                .iter()
-                .filter(|s| s.kind == decode::SegmentKind::Json)
-                .filter_map(|s| fio_json::parse(s.text).ok())
-                .collect();
-            Some(docs)
-        })
-        .unwrap_or_default();
+    let bytes = std::fs::read(result).unwrap_or_default();
+    let text = decode::decode(&bytes).unwrap_or_default();
     // The last document: status-interval snapshots repeat the same jobs.
-    if let Some(doc) = docs.last() {
-        return doc_jobs(result, doc);
+    let last = decode::segments(&text)
+        .iter()
+        .filter(|s| s.kind == decode::SegmentKind::Json)
+        .filter_map(|s| fio_json::parse(s.text).ok())
+        .next_back();
+    if let Some(doc) = last {
+        return doc_jobs(result, &doc);
     }
     let mut seen = Vec::new();
     ingested
@@ -155,16 +150,16 @@ fn jobs_of(result: &str, ingested: &Ingested) -> Vec<RunJob> {
         .collect()
 }
 
-fn doc_jobs(result: &str, doc: &FioOutput) -> Vec<RunJob> {
-    let text = |v: &serde_json::Value| match v {
-        serde_json::Value::String(s) => Some(s.trim().to_string()),
-        serde_json::Value::Number(n) => Some(n.to_string()),
+fn doc_jobs(result: &str, doc: &FioOutput<'_>) -> Vec<RunJob> {
+    let text = |v: &Loose<'_>| match v {
+        Loose::Text(s) => Some(s.trim().to_string()),
+        Loose::Number(n) => Some(n.to_string()),
         _ => None,
     };
     let global: HashMap<String, String> = doc
         .global_options
         .iter()
-        .filter_map(|(k, v)| Some((k.clone(), text(v)?)))
+        .filter_map(|(k, v)| Some((k.to_string(), text(v)?)))
         .collect();
     doc.all_jobs()
         .filter(|j| j.jobname.as_deref() != Some(fio_json::AGGREGATE_NAME))
@@ -174,15 +169,15 @@ fn doc_jobs(result: &str, doc: &FioOutput) -> Vec<RunJob> {
             options.extend(
                 j.job_options
                     .iter()
-                    .filter_map(|(k, v)| Some((k.clone(), text(v)?))),
+                    .filter_map(|(k, v)| Some((k.to_string(), text(v)?))),
             );
             RunJob {
                 result: result.to_string(),
-                name: j.jobname.clone().unwrap_or_default(),
-                host: j.hostname.clone(),
+                name: j.jobname.as_deref().unwrap_or_default().to_string(),
+                host: j.hostname.as_deref().map(str::to_string),
                 position,
                 options,
-                version: doc.fio_version.clone().unwrap_or_default(),
+                version: doc.fio_version.as_deref().unwrap_or_default().to_string(),
             }
         })
         .collect()

@@ -1,0 +1,274 @@
+//! The mirror's leaf types, read without copying: strings borrow from the
+//! document's text (a copy only when fio escaped something, e.g. a Windows
+//! path), option maps are small vectors of borrowed pairs instead of
+//! `IndexMap<String, Value>`, and percentile and histogram maps become
+//! number pairs as they are read. A file of 10,000 jobs would otherwise
+//! allocate a key and a value for every job option of every job.
+
+use std::borrow::Cow;
+use std::fmt;
+use std::ops::Deref;
+
+use serde::de::{self, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::{Deserialize, Deserializer};
+use serde_json::Number;
+
+/// A JSON string, borrowed from the text unless it held an escape.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Str<'a>(pub Cow<'a, str>);
+
+impl Deref for Str<'_> {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for Str<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Str<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_borrowed_str<E: de::Error>(self, s: &'de str) -> Result<Str<'de>, E> {
+                Ok(Str(Cow::Borrowed(s)))
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<Str<'de>, E> {
+                Ok(Str(Cow::Owned(s.to_owned())))
+            }
+            fn visit_string<E: de::Error>(self, s: String) -> Result<Str<'de>, E> {
+                Ok(Str(Cow::Owned(s)))
+            }
+        }
+        d.deserialize_str(V)
+    }
+}
+
+/// An option's value: fio prints every value as a string; a number or a
+/// boolean is tolerated, anything else is kept only as "not a value".
+#[derive(Debug, Clone, PartialEq)]
+pub enum Loose<'a> {
+    Text(Str<'a>),
+    Number(Number),
+    Bool(bool),
+    /// `null`, an array or an object: skipped, not read.
+    Other,
+}
+
+impl Loose<'_> {
+    /// The number, as `serde_json::Value::as_f64` reads it.
+    pub fn as_f64(&self) -> Option<f64> {
+        match self {
+            Loose::Number(n) => n.as_f64(),
+            _ => None,
+        }
+    }
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for Loose<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Loose<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an option value")
+            }
+            fn visit_bool<E: de::Error>(self, b: bool) -> Result<Loose<'de>, E> {
+                Ok(Loose::Bool(b))
+            }
+            fn visit_i64<E: de::Error>(self, n: i64) -> Result<Loose<'de>, E> {
+                Ok(Loose::Number(n.into()))
+            }
+            fn visit_u64<E: de::Error>(self, n: u64) -> Result<Loose<'de>, E> {
+                Ok(Loose::Number(n.into()))
+            }
+            fn visit_f64<E: de::Error>(self, n: f64) -> Result<Loose<'de>, E> {
+                Ok(Number::from_f64(n).map_or(Loose::Other, Loose::Number))
+            }
+            fn visit_borrowed_str<E: de::Error>(self, s: &'de str) -> Result<Loose<'de>, E> {
+                Ok(Loose::Text(Str(Cow::Borrowed(s))))
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<Loose<'de>, E> {
+                Ok(Loose::Text(Str(Cow::Owned(s.to_owned()))))
+            }
+            fn visit_string<E: de::Error>(self, s: String) -> Result<Loose<'de>, E> {
+                Ok(Loose::Text(Str(Cow::Owned(s))))
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Loose<'de>, E> {
+                Ok(Loose::Other)
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Loose<'de>, A::Error> {
+                while seq.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(Loose::Other)
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Loose<'de>, A::Error> {
+                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                Ok(Loose::Other)
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// `global options` / `job options` / `iodepth_level`, in the document's
+/// order. A key printed twice keeps its last value, as a map would.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct Options<'a>(pub Vec<(Str<'a>, Loose<'a>)>);
+
+impl<'a> Options<'a> {
+    /// The last value given for `key`.
+    pub fn get(&self, key: &str) -> Option<&Loose<'a>> {
+        self.0
+            .iter()
+            .rev()
+            .find(|(k, _)| **k == *key)
+            .map(|(_, v)| v)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Every (key, value) pair as printed, duplicates included.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &Loose<'a>)> {
+        self.0.iter().map(|(k, v)| (&**k, v))
+    }
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for Options<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Options<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a map of options")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Options<'de>, A::Error> {
+                let mut out = Vec::with_capacity(map.size_hint().unwrap_or(16));
+                while let Some(pair) = map.next_entry()? {
+                    out.push(pair);
+                }
+                Ok(Options(out))
+            }
+        }
+        d.deserialize_map(V)
+    }
+}
+
+/// `{"99.000000": 272384, ...}` as (percent, latency) pairs.
+#[derive(Debug, Default)]
+pub struct Percentiles(pub Vec<(f64, f64)>);
+
+/// json+ `{"44288": 1, ...}` as (latency, count) pairs.
+#[derive(Debug, Default)]
+pub struct Bins(pub Vec<(u64, u64)>);
+
+/// A map key parsed from its string without allocating.
+struct NumKey<T>(T);
+
+impl<'de, T: std::str::FromStr> Deserialize<'de> for NumKey<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<T>(std::marker::PhantomData<T>);
+        impl<T: std::str::FromStr> Visitor<'_> for V<T> {
+            type Value = NumKey<T>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a number as a string key")
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<Self::Value, E> {
+                s.trim()
+                    .parse()
+                    .map(NumKey)
+                    .map_err(|_| E::custom(format!("bad numeric key {s:?}")))
+            }
+        }
+        d.deserialize_str(V(std::marker::PhantomData))
+    }
+}
+
+fn visit_pairs<'de, A, K, V>(mut map: A) -> Result<Vec<(K, V)>, A::Error>
+where
+    A: MapAccess<'de>,
+    K: std::str::FromStr,
+    V: Deserialize<'de>,
+{
+    let mut out = Vec::with_capacity(map.size_hint().unwrap_or(0));
+    while let Some((NumKey(k), v)) = map.next_entry::<NumKey<K>, V>()? {
+        out.push((k, v));
+    }
+    Ok(out)
+}
+
+impl<'de> Deserialize<'de> for Percentiles {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Percentiles;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a percentile map")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Percentiles, A::Error> {
+                visit_pairs(map).map(Percentiles)
+            }
+        }
+        d.deserialize_map(V)
+    }
+}
+
+impl<'de> Deserialize<'de> for Bins {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Bins;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a latency histogram map")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Bins, A::Error> {
+                let pairs: Vec<(u64, f64)> = visit_pairs(map)?;
+                let mut bins: Vec<(u64, u64)> = pairs
+                    .into_iter()
+                    .filter(|&(_, c)| c.is_finite() && c >= 0.0)
+                    .map(|(k, c)| (k, c as u64))
+                    .collect();
+                bins.sort_unstable();
+                Ok(Bins(bins))
+            }
+        }
+        d.deserialize_map(V)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::Value;
+
+    #[test]
+    fn strings_borrow_unless_escaped() {
+        let s: Str = serde_json::from_str(r#""libaio""#).unwrap();
+        assert!(matches!(s.0, Cow::Borrowed("libaio")));
+        let s: Str = serde_json::from_str(r#""\\\\.\\PhysicalDrive1""#).unwrap();
+        assert!(matches!(&s.0, Cow::Owned(p) if p == r"\\.\PhysicalDrive1"));
+    }
+
+    #[test]
+    fn options_read_as_a_value_map_would() {
+        let text = r#"{"bs": "4k", "iodepth": 32, "direct": true, "x": null,
+            "y": [1, {"z": 2}], "bs": "8k", "rate": 1.5, "neg": -3}"#;
+        let opts: Options = serde_json::from_str(text).unwrap();
+        let map: indexmap::IndexMap<String, Value> = serde_json::from_str(text).unwrap();
+        for (key, want) in &map {
+            let got = match opts.get(key).unwrap() {
+                Loose::Text(s) => Value::String(s.to_string()),
+                Loose::Number(n) => Value::Number(n.clone()),
+                Loose::Bool(b) => Value::Bool(*b),
+                Loose::Other => Value::Null,
+            };
+            let want = if want.is_array() { &Value::Null } else { want };
+            assert_eq!(&got, want, "{key}");
+        }
+        assert_eq!(opts.get("iodepth").and_then(Loose::as_f64), Some(32.0));
+        assert_eq!(opts.get("missing"), None);
+    }
+}
