@@ -21,7 +21,7 @@ fn analyzed(rels: &[&str], label_by: LabelBy) -> Comparison {
     let paths: Vec<_> = rels.iter().map(|r| root.join(r)).collect();
     let opts = IngestOptions {
         label_by,
-        manifest: None,
+        ..IngestOptions::default()
     };
     let ingested = crate::ingest::ingest(&paths, &opts).unwrap();
     let opts = CompareOptions {

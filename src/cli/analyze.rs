@@ -321,6 +321,8 @@ fn ingest_step(args: &Args, global: Global) -> anyhow::Result<ingest::Ingested> 
     let ingest_opts = IngestOptions {
         label_by: args.label_by.into(),
         manifest: args.manifest.clone(),
+        // The JSON's `clat_bins` and the CDF charts use them.
+        skip_bins: false,
     };
     let ingested = ingest::ingest(&args.paths, &ingest_opts)?;
     for s in &ingested.skipped {

@@ -114,6 +114,8 @@ pub fn run(args: Args, global: Global) -> anyhow::Result<u8> {
     let opts = IngestOptions {
         label_by: args.label_by.into(),
         manifest: args.manifest.clone(),
+        // The dataset and the exports hold no histogram.
+        skip_bins: true,
     };
     let ingested = ingest_paths(&args.paths, &opts, global)?;
     report_problems(&ingested, global);
@@ -216,6 +218,8 @@ fn run_export(args: &Args, export: ExportFormat, global: Global) -> anyhow::Resu
     let opts = IngestOptions {
         label_by: args.label_by.into(),
         manifest: args.manifest.clone(),
+        // The dataset and the exports hold no histogram.
+        skip_bins: true,
     };
     let ingested = ingest_paths(&args.paths, &opts, global)?;
     report_problems(&ingested, global);

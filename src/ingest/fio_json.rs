@@ -31,7 +31,7 @@ use super::{depth, steady};
 use crate::model::{Direction, Row, os};
 use crate::units::parse_size;
 use non_finite::NonFinite;
-pub use values::{Bins, Loose, Options, Percentiles, Str};
+pub use values::{Bins, Loose, Options, Percentiles, Str, without_bins};
 
 /// One fio JSON document.
 #[derive(Debug, Default, Deserialize)]
@@ -697,7 +697,11 @@ fn fill_ddir(row: &mut Row, d: &Ddir) -> Result<(), RowError> {
         row.clat_p99_9_ns = pct(p, 99.9, scale);
         row.clat_p99_99_ns = pct(p, 99.99, scale);
     }
-    if let Some(b) = clat.as_ref().and_then(|l| l.bins.as_ref()) {
+    if let Some(b) = clat
+        .as_ref()
+        .and_then(|l| l.bins.as_ref())
+        .filter(|b| !b.0.is_empty())
+    {
         row.clat_bins = Some(b.0.clone());
     }
     if let Some(l) = lat.as_ref().filter(|l| has_samples(l)) {

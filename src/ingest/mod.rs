@@ -120,6 +120,9 @@ pub struct IngestOptions {
     pub label_by: LabelBy,
     /// Explicit manifest; otherwise `nvcmp.toml` in each PATH root is used.
     pub manifest: Option<PathBuf>,
+    /// Leave json+ latency bins unread (`Row::clat_bins` stays None): the
+    /// dataset does not hold them and only the CDF chart draws them.
+    pub skip_bins: bool,
 }
 
 /// Result of ingesting some paths.

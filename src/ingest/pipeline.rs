@@ -259,7 +259,9 @@ fn read_input(input: &Input, opts: &IngestOptions, manifest: &Manifest) -> FileR
     let mut warnings = Vec::new();
     let outcome = std::fs::read(&input.path)
         .map_err(FileError::from)
-        .and_then(|bytes| read_bytes(&bytes, &mut warnings))
+        .and_then(|bytes| {
+            fio_json::without_bins(opts.skip_bins, || read_bytes(&bytes, &mut warnings))
+        })
         .and_then(|rows| Ok(finish_rows(rows, input, opts, manifest)?));
     FileResult {
         source,

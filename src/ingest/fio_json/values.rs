@@ -216,8 +216,36 @@ impl<'de> Deserialize<'de> for Percentiles {
     }
 }
 
+thread_local! {
+    /// Whether json+ `bins` are read on this thread ([`without_bins`]).
+    static READ_BINS: std::cell::Cell<bool> = const { std::cell::Cell::new(true) };
+}
+
+/// Runs `f` with json+ latency bins skipped (still recognised, so the
+/// `format` column says `json+`, but not read): only the CDF chart uses
+/// them, and in a json+ file they are most of the bytes. A flag of the
+/// thread rather than of the mirror types, so the serde mirror stays
+/// plain `Deserialize`; the previous setting is restored when `f` ends.
+pub fn without_bins<T>(skip: bool, f: impl FnOnce() -> T) -> T {
+    if !skip {
+        return f();
+    }
+    struct Restore(bool);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            READ_BINS.with(|r| r.set(self.0));
+        }
+    }
+    let _restore = Restore(READ_BINS.with(|r| r.replace(false)));
+    f()
+}
+
 impl<'de> Deserialize<'de> for Bins {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        if !READ_BINS.with(|r| r.get()) {
+            serde::de::IgnoredAny::deserialize(d)?;
+            return Ok(Bins(Vec::new()));
+        }
         struct V;
         impl<'de> Visitor<'de> for V {
             type Value = Bins;

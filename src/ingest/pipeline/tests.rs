@@ -382,11 +382,12 @@ system_cpu_pct = 10
         let opts = IngestOptions {
             label_by: by,
             manifest: Some(tmp.path().join("none.toml")),
+            ..IngestOptions::default()
         };
         assert!(ingest(std::slice::from_ref(&root), &opts).is_err()); // missing manifest is an error
         let opts = IngestOptions {
             label_by: by,
-            manifest: None,
+            ..IngestOptions::default()
         };
         let got = ingest(&[root.join("linux-libaio/a.json")], &opts).unwrap();
         assert_eq!(got.rows[0].label, want, "{by:?}");
@@ -543,4 +544,26 @@ fn documents_cut_by_the_parser_match_those_cut_by_counting_braces() {
         checked += 1;
     }
     assert!(checked >= 5, "{checked}");
+}
+
+#[test]
+fn skipped_bins_leave_every_other_field_and_the_format_as_read() {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/fio/linux-libaio/randread-4k.jsonplus.json");
+    let read = |skip_bins| {
+        let opts = IngestOptions {
+            skip_bins,
+            ..IngestOptions::default()
+        };
+        ingest(std::slice::from_ref(&file), &opts).unwrap().rows
+    };
+    let (full, lean) = (read(false), read(true));
+    assert!(full[0].clat_bins.as_ref().is_some_and(|b| b.len() > 100));
+    assert_eq!(lean[0].clat_bins, None);
+    assert_eq!(lean[0].format, "json+");
+    let mut full = full;
+    full[0].clat_bins = None;
+    assert_eq!(full, lean);
+    // The flag is the ingest's own: a later read on the same thread sees bins.
+    assert!(read(false)[0].clat_bins.is_some());
 }
