@@ -54,8 +54,9 @@ done
 echo $(($(date +%s) - start)) >"$out/run-seconds"
 cut -d' ' -f1-3 /proc/loadavg >"$out/load-end"
 
-python3 - "$out" "$nvcmp" "$repeat" "$runtime" <<'PY'
+PYTHONPATH="$root/benches" python3 - "$out" "$nvcmp" "$repeat" "$runtime" <<'PY'
 import glob, json, os, shutil, subprocess, sys, time
+from slowdown import slow_down
 out, nvcmp, repeat, runtime = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 WINDOW, STEPS = 10, (0.03, 0.05, 0.10, 0.15, 0.20, 0.30, 0.50)
 # Change points take 21 nvcmp calls per window and step: fewer steps.
@@ -74,13 +75,7 @@ def derived(mode, run, x):
     if os.path.isdir(d):
         return d
     for f in glob.glob(f"{out}/{mode}/{run}/shm-psync/*.json"):
-        doc = json.load(open(f))
-        for job in doc["jobs"]:
-            r = job["read"]
-            for k in ("iops", "iops_mean", "iops_min", "iops_max", "bw", "bw_bytes", "bw_mean", "bw_min", "bw_max"):
-                r[k] = r[k] * (1 - x) if isinstance(r[k], float) else int(r[k] * (1 - x))
-            for lat in ("lat_ns", "clat_ns"):
-                r[lat]["mean"] /= (1 - x)
+        doc = slow_down(json.load(open(f)), x)
         os.makedirs(f"{d}/shm-psync", exist_ok=True)
         json.dump(doc, open(f"{d}/shm-psync/{os.path.basename(f)}", "w"))
     return d

@@ -46,8 +46,9 @@ while [ "$i" -le "$runs" ]; do
 done
 rm -f "$target"
 
-python3 - "$out" "$nvcmp" <<'PY'
+PYTHONPATH="$root/benches" python3 - "$out" "$nvcmp" <<'PY'
 import json, os, subprocess, sys
+from slowdown import slow_down
 out, nvcmp = sys.argv[1], sys.argv[2]
 runs = sorted(os.listdir(f"{out}/runs"))
 docs = {r: json.load(open(f"{out}/runs/{r}/fio.json")) for r in runs}
@@ -62,13 +63,7 @@ def check(base, cand_dir):
     return p.returncode, json.loads(p.stdout)
 
 def derived(run, x):
-    doc = json.loads(json.dumps(docs[run]))
-    for job in doc["jobs"]:
-        r = job["read"]
-        for k in ("iops", "iops_mean", "iops_min", "iops_max", "bw", "bw_bytes", "bw_mean", "bw_min", "bw_max"):
-            r[k] = r[k] * (1 - x) if isinstance(r[k], float) else int(r[k] * (1 - x))
-        for lat in ("lat_ns", "clat_ns"):
-            r[lat]["mean"] /= (1 - x)
+    doc = slow_down(json.loads(json.dumps(docs[run])), x)
     d = f"{out}/injected/{int(x*100)}/{run}"
     os.makedirs(d, exist_ok=True)
     json.dump(doc, open(f"{d}/fio.json", "w"))

@@ -111,12 +111,7 @@ pub fn run(args: Args, global: Global) -> anyhow::Result<u8> {
         )
         .into());
     }
-    let opts = IngestOptions {
-        label_by: args.label_by.into(),
-        manifest: args.manifest.clone(),
-        // The dataset and the exports hold no histogram.
-        skip_bins: true,
-    };
+    let opts = ingest_options(&args);
     let ingested = ingest_paths(&args.paths, &opts, global)?;
     report_problems(&ingested, global);
 
@@ -212,15 +207,20 @@ fn write_series(ingested: &Ingested, path: &Path, global: Global) -> anyhow::Res
     Ok(streamed)
 }
 
+/// What `ingest` reads: the dataset and the exports hold no histogram, so
+/// json+ bins are left unread.
+fn ingest_options(args: &Args) -> IngestOptions {
+    IngestOptions {
+        label_by: args.label_by.into(),
+        manifest: args.manifest.clone(),
+        skip_bins: true,
+    }
+}
+
 /// `--format bmf|gab|gab-smaller`: the measurements as a CI dashboard
 /// reads them, to -o FILE or stdout.
 fn run_export(args: &Args, export: ExportFormat, global: Global) -> anyhow::Result<u8> {
-    let opts = IngestOptions {
-        label_by: args.label_by.into(),
-        manifest: args.manifest.clone(),
-        // The dataset and the exports hold no histogram.
-        skip_bins: true,
-    };
+    let opts = ingest_options(args);
     let ingested = ingest_paths(&args.paths, &opts, global)?;
     report_problems(&ingested, global);
     if ingested.rows.is_empty() {

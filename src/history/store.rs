@@ -506,10 +506,12 @@ pub fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
-    fn rows() -> Vec<Row> {
+    /// A real client/server result's rows, labelled `cfg`: the rows of a
+    /// history in the store's and compaction's tests.
+    pub(in crate::history) fn rows() -> Vec<Row> {
         let text = include_str!("../ingest/testdata/client-server-2.json");
         let mut rows =
             crate::ingest::fio_json::to_parsed(&crate::ingest::fio_json::parse(text).unwrap()).rows;

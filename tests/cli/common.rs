@@ -90,3 +90,16 @@ pub fn metric_of<'a>(workload: &'a serde_json::Value, metric: &str) -> &'a serde
         .find(|m| m["metric"] == metric)
         .unwrap_or_else(|| panic!("no {metric} in {workload}"))
 }
+
+/// Whether fio is installed; says "skipped" when not, so a test that needs
+/// it can return early.
+pub fn have_fio() -> bool {
+    let ok = std::process::Command::new("fio")
+        .arg("--version")
+        .output()
+        .is_ok();
+    if !ok {
+        eprintln!("skipped: fio is not installed");
+    }
+    ok
+}

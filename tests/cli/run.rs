@@ -8,7 +8,7 @@ use std::process::Output;
 
 use serde_json::Value;
 
-use crate::common::{assert_ok, nvcmp, stderr, words};
+use crate::common::{assert_ok, have_fio, nvcmp, stderr, words};
 
 mod repeat;
 
@@ -397,17 +397,6 @@ fn job_file_subset() {
     assert_eq!(u(&seq["jobs"][0], "/read/io_bytes"), 512 << 10);
     let rand = read_json(&t.out.join("jf/rand.json"));
     check_direction(&rand["jobs"][0], "write", 4096);
-}
-
-fn have_fio() -> bool {
-    let ok = std::process::Command::new("fio")
-        .arg("--version")
-        .output()
-        .is_ok();
-    if !ok {
-        eprintln!("skipped: fio is not installed");
-    }
-    ok
 }
 
 #[test]

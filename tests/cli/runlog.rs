@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::common::{assert_ok, nvcmp, stderr, words};
+use crate::common::{assert_ok, have_fio, nvcmp, stderr, words};
 
 fn read_json(p: &Path) -> Value {
     let text = std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
@@ -156,17 +156,6 @@ fn null_engine_averaged_logs_agree_with_the_result() {
 #[test]
 fn psync_averaged_logs_agree_with_the_result() {
     averaged_logs_agree_with_the_result("--engine psync");
-}
-
-fn have_fio() -> bool {
-    let ok = std::process::Command::new("fio")
-        .arg("--version")
-        .output()
-        .is_ok();
-    if !ok {
-        eprintln!("skipped: fio is not installed");
-    }
-    ok
 }
 
 #[test]

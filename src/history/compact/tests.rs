@@ -1,17 +1,6 @@
 use super::*;
+use crate::history::store::tests::rows;
 use crate::history::store::{RunMeta, add_with, layout, read, snapshot};
-use crate::model::Row;
-
-fn rows() -> Vec<Row> {
-    let text = include_str!("../../ingest/testdata/client-server-2.json");
-    let mut rows =
-        crate::ingest::fio_json::to_parsed(&crate::ingest::fio_json::parse(text).unwrap()).rows;
-    for r in &mut rows {
-        r.clat_bins = None;
-        r.label = "cfg".into();
-    }
-    rows
-}
 
 fn meta(id: &str) -> RunMeta {
     RunMeta {
