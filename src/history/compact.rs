@@ -85,6 +85,12 @@ impl Policy {
 /// interrupted merge left. Returns the parts left, in order.
 pub fn compact(dir: &Path, policy: &Policy) -> Result<Vec<Part>, StoreError> {
     store::check_dir(dir)?;
+    let _lock = store::Lock::take(dir)?;
+    compact_locked(dir, policy)
+}
+
+/// [`compact`] for a caller that holds the history's lock (an add).
+pub(crate) fn compact_locked(dir: &Path, policy: &Policy) -> Result<Vec<Part>, StoreError> {
     let layout = store::layout(dir)?;
     retire(&layout.stale)?;
     let mut parts: Vec<Part> = Vec::new();

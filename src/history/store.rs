@@ -342,6 +342,46 @@ pub fn add(dir: &Path, meta: &RunMeta, rows: &[Row], replace: bool) -> Result<Pa
     add_with(dir, meta, rows, replace, &compact::Policy::default())
 }
 
+/// The lock file of a history: hidden, so no `*.parquet` glob or listing
+/// of parts sees it.
+pub(crate) const LOCK_FILE: &str = ".nvcmp-history.lock";
+
+/// An exclusive lock on a history for one add or compaction. Two CI jobs
+/// adding to one directory at once would otherwise both merge the same
+/// parts into overlapping ones. `flock` is released by the kernel when the
+/// process ends, so a killed add never leaves the history locked; on
+/// systems without it (Windows) adds are not serialized.
+pub(crate) struct Lock {
+    _file: std::fs::File,
+}
+
+impl Lock {
+    /// Waits for the history in `dir` (which exists) to be free.
+    pub(crate) fn take(dir: &Path) -> Result<Lock, StoreError> {
+        let path = dir.join(LOCK_FILE);
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .map_err(io(&path))?;
+        #[cfg(unix)]
+        loop {
+            use std::os::fd::AsRawFd;
+            // SAFETY: `flock` only takes the descriptor, which `file` owns
+            // and keeps open for as long as the lock is held.
+            if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) } == 0 {
+                break;
+            }
+            let e = std::io::Error::last_os_error();
+            if e.kind() != std::io::ErrorKind::Interrupted {
+                return Err(StoreError::Io { path, source: e });
+            }
+        }
+        Ok(Lock { _file: file })
+    }
+}
+
 /// [`add`] with a merge policy of its own (tests use small ones).
 pub fn add_with(
     dir: &Path,
@@ -354,6 +394,7 @@ pub fn add_with(
         return Err(StoreError::NotADirectory(dir.to_path_buf()));
     }
     std::fs::create_dir_all(dir).map_err(io(dir))?;
+    let _lock = Lock::take(dir)?;
     let index = run_index(dir)?;
     let run = |seq| StoredRun {
         meta: RunMeta {
@@ -371,7 +412,7 @@ pub fn add_with(
         (None, _) => {
             let next = index.iter().map(|(_, p)| p.last).max().unwrap_or(0) + 1;
             let seq = place_new(dir, run(next))?;
-            let live = compact::compact(dir, policy).map_err(|e| StoreError::Merge {
+            let live = compact::compact_locked(dir, policy).map_err(|e| StoreError::Merge {
                 path: dir.to_path_buf(),
                 source: Box::new(e),
             })?;
@@ -496,6 +537,7 @@ pub fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
         .into_iter()
         .flatten()
         .flatten()
+        .filter(|e| e.file_name() != LOCK_FILE)
         .map(|e| {
             let name = e.file_name().to_string_lossy().into_owned();
             (name, std::fs::read(e.path()).unwrap_or_default())

@@ -158,3 +158,28 @@ fn compact_merges_a_history_of_lone_parts() {
     compact(h, &PAIRS).unwrap();
     assert_eq!(snapshot(h), before);
 }
+
+#[test]
+fn adds_at_the_same_time_wait_for_each_other() {
+    // Eight CI jobs adding to one history at once, merging in pairs: each
+    // merge reads the layout another add may be changing, unless adds
+    // take turns.
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("h");
+    std::fs::create_dir(&dir).unwrap();
+    std::thread::scope(|s| {
+        for i in 1..=8 {
+            let dir = &dir;
+            s.spawn(move || {
+                add_with(dir, &meta(&format!("r{i}")), &rows(), false, &PAIRS).unwrap()
+            });
+        }
+    });
+    let mut got = ids(&dir);
+    got.sort();
+    let mut want: Vec<String> = (1..=8).map(|i| format!("r{i}")).collect();
+    want.sort();
+    assert_eq!(got, want);
+    // Pairs of pairs: 8 runs are two parts of 4 (max_tier 2), no overlap.
+    assert_eq!(spans(&dir), vec![(1, 4), (5, 8)]);
+}
