@@ -210,16 +210,17 @@ impl TsChart<'_> {
     fn traces(&self, width: u64) -> Vec<Trace> {
         let secs = |p: &Point| p.t_ms as f64 / 1000.0;
         let mut out = Vec::new();
-        for (config, run) in &self.runs {
+        for (n, (config, run)) in self.runs.iter().enumerate() {
             let config = *config;
+            let rep = self.repetition(n);
             match self.measure {
                 Measure::Over(kind) => {
                     for (i, s) in self.series(run, kind, None, width).iter().enumerate() {
                         let points = s.iter().map(|p| (secs(p), p.value)).collect();
                         out.push(Trace {
                             config,
-                            stroke: job_stroke(i),
-                            tag: self.job_tag(i),
+                            stroke: job_stroke(i + rep.unwrap_or(0)),
+                            tag: tags([rep.map(run_tag), self.job_tag(i)]),
                             points,
                         });
                     }
@@ -234,16 +235,34 @@ impl TsChart<'_> {
                             .collect();
                         out.push(Trace {
                             config,
-                            stroke: job_stroke(i),
-                            tag: self.job_tag(i),
+                            stroke: job_stroke(i + rep.unwrap_or(0)),
+                            tag: tags([rep.map(run_tag), self.job_tag(i)]),
                             points,
                         });
                     }
                 }
-                Measure::Percentiles => out.extend(self.percentile_traces(config, run, width)),
+                Measure::Percentiles => {
+                    let mut traces = self.percentile_traces(config, run, width);
+                    for t in &mut traces {
+                        t.tag = tags([rep.map(run_tag), t.tag.take()]);
+                    }
+                    out.extend(traces);
+                }
             }
         }
         out
+    }
+
+    /// Which repetition of its config the `n`th run is (0 for the first),
+    /// when the config has more than one run with logs here (`run
+    /// --repeat`, or several result files of one workload): they share the
+    /// config's colour, so each is named at its end and all but the first
+    /// are dashed.
+    fn repetition(&self, n: usize) -> Option<usize> {
+        let config = self.runs[n].0;
+        let same = |c: &&(usize, &RunLogs)| c.0 == config;
+        (self.runs.iter().filter(same).count() > 1)
+            .then(|| self.runs[..n].iter().filter(same).count())
     }
 
     /// With `--per-job`, lines of one config share its colour: each is
@@ -381,9 +400,12 @@ impl TsChart<'_> {
                     "" => String::new(),
                     u => format!(" {u}"),
                 };
+                let who = match &t.tag {
+                    Some(tag) => format!("{} {tag}", cmp.configs[t.config]),
+                    None => cmp.configs[t.config].clone(),
+                };
                 Some(format!(
-                    "{} mean {}{unit}, sd {} %",
-                    cmp.configs[t.config],
+                    "{who} mean {}{unit}, sd {} %",
                     format::fixed(mean, format::significant_decimals(mean)),
                     format::fixed(cv * 100.0, 1),
                 ))
@@ -405,6 +427,9 @@ impl TsChart<'_> {
         let mut s = format!("From fio's logs, {how}, per {} bucket", seconds(width_ms));
         if let Some(span) = self.opts.smooth_ms {
             s.push_str(&format!("; moving average over {}", seconds(span)));
+        }
+        if (0..self.runs.len()).any(|n| self.repetition(n).is_some()) {
+            s.push_str("; a line per run of a config (the first solid)");
         }
         if self.measure == Measure::Percentiles {
             s.push_str("; p50 solid, higher percentiles dashed");
@@ -469,6 +494,17 @@ impl TsChart<'_> {
         }
         !plot.bands.is_empty()
     }
+}
+
+/// `run 2`: the repetition's name at the end of its line.
+fn run_tag(rep: usize) -> String {
+    format!("run {}", rep + 1)
+}
+
+/// The names a line carries, joined (`run 2 job 1`); None when it has none.
+fn tags<const N: usize>(parts: [Option<String>; N]) -> Option<String> {
+    let parts: Vec<String> = parts.into_iter().flatten().collect();
+    (!parts.is_empty()).then(|| parts.join(" "))
 }
 
 /// Clones of one config share its colour: the first solid, the others

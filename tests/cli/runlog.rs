@@ -408,3 +408,30 @@ fn ctrl_c_leaves_no_logs_of_the_stopped_job() {
         ]
     );
 }
+
+#[test]
+fn repeated_runs_with_logs_are_a_line_each_in_the_timeseries_charts() {
+    let t = tempfile::tempdir().unwrap();
+    let args = "--engine null --rw randread --bs 4k --iodepth 1 --runtime 1 --repeat 2 \
+                --log --log-avg-msec 100 --label cfg";
+    assert_ok(&run(args, t.path()));
+    let out = t.path().join("report");
+    let analyzed = nvcmp()
+        .args(["-q", "analyze"])
+        .arg(t.path())
+        .arg("--out")
+        .arg(&out)
+        .args(["--chart-format", "svg"])
+        .output()
+        .unwrap();
+    assert_ok(&analyzed);
+    let svg =
+        std::fs::read_to_string(out.join("charts/timeseries_randread_4k_read_iops.svg")).unwrap();
+    assert!(svg.contains("a line per run of a config (the first solid)"));
+    // Each repetition named at its line's end and in the footnote.
+    for n in [1, 2] {
+        assert!(svg.contains(&format!(">\nrun {n}\n<")), "run {n} label");
+        assert!(svg.contains(&format!("cfg run {n} mean ")), "run {n} mean");
+    }
+    assert!(!svg.contains("run 3"));
+}
