@@ -46,8 +46,9 @@ fn plan(report: &Report) -> Vec<HistoryChart<'_>> {
     let mut charts: Vec<HistoryChart> = Vec::new();
     for s in &report.series {
         let color = configs.iter().position(|c| *c == s.config).unwrap_or(0);
-        let same =
-            |c: &HistoryChart| c.series[0].title == s.title && c.series[0].metric == s.metric;
+        let same = |c: &HistoryChart| {
+            c.series[0].workload.title == s.workload.title && c.series[0].metric == s.metric
+        };
         match charts.iter_mut().find(|c| same(c)) {
             Some(c) => {
                 c.series.push(s);
@@ -67,16 +68,20 @@ impl HistoryChart<'_> {
     /// `history_randread_4k_read_qd32_iops`.
     fn stem(&self) -> String {
         let s = self.series[0];
-        let mix = s.rwmixread.map(|m| m.to_string()).unwrap_or_default();
-        let mut load = format!("qd{}", s.iodepth);
-        if s.numjobs != 1 {
-            load.push_str(&format!("x{}", s.numjobs));
+        let mix = s
+            .workload
+            .rwmixread
+            .map(|m| m.to_string())
+            .unwrap_or_default();
+        let mut load = format!("qd{}", s.workload.iodepth);
+        if s.workload.numjobs != 1 {
+            load.push_str(&format!("x{}", s.workload.numjobs));
         }
         format!(
             "history_{}{mix}_{}_{}_{load}_{}",
-            names::slug(&s.rw),
-            names::slug(&crate::units::format_bs(s.bs_bytes)),
-            s.direction.as_str(),
+            names::slug(&s.workload.rw),
+            names::slug(&crate::units::format_bs(s.workload.bs_bytes)),
+            s.workload.direction.as_str(),
             scale::metric_slug(s.metric)
         )
     }
@@ -106,7 +111,11 @@ impl HistoryChart<'_> {
         }
         let cps: usize = self.series.iter().map(|s| s.change_points.len()).sum();
         let frame = Frame {
-            title: format!("{}: {} over runs", first.title, metric_human(metric)),
+            title: format!(
+                "{}: {} over runs",
+                first.workload.title,
+                metric_human(metric)
+            ),
             subtitle: Some(format!(
                 "{} ({}); rings: change points (E-Divisive means, t-test p < {}); dashed: segment means",
                 better_text(metric),

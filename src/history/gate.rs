@@ -35,12 +35,12 @@ use statrs::distribution::{ContinuousCDF, StudentsT};
 use std::path::Path;
 
 use super::changepoint;
-use super::series::{self, Measured, Series, SeriesKey};
+use super::series::{self, Measured, Series, SeriesKey, WorkloadFields};
 use super::store::{StoreError, StoredRun};
 use crate::check::{Thresholds, Verdict};
 use crate::compare::stats::Summary;
 use crate::compare::{Better, Metric};
-use crate::model::{Direction, Row};
+use crate::model::Row;
 
 /// What the candidate is compared with.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -108,13 +108,8 @@ pub struct LatestChange {
 /// The verdict of one workload, config and metric.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct GateFinding {
-    pub rw: String,
-    pub bs_bytes: u64,
-    pub direction: Direction,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub rwmixread: Option<u32>,
-    pub iodepth: u32,
-    pub numjobs: u32,
+    #[serde(flatten)]
+    pub workload: WorkloadFields,
     pub config: String,
     pub metric: Metric,
     pub better: Better,
@@ -134,8 +129,6 @@ pub struct GateFinding {
     pub fails: bool,
     pub candidate_is_change_point: bool,
     pub latest_change_point: Option<LatestChange>,
-    #[serde(skip)]
-    pub title: String,
 }
 
 /// Everything the gate found.
@@ -332,14 +325,8 @@ struct Judged {
 }
 
 fn finding(key: &SeriesKey, opts: &GateOptions, j: Judged) -> GateFinding {
-    let w = &key.workload;
     GateFinding {
-        rw: w.shape.rw.clone(),
-        bs_bytes: w.shape.bs_bytes,
-        direction: w.shape.direction,
-        rwmixread: w.shape.rwmixread,
-        iodepth: w.load.iodepth,
-        numjobs: w.load.numjobs,
+        workload: WorkloadFields::of(&key.workload),
         config: key.config.clone(),
         metric: key.metric,
         better: key.metric.better(),
@@ -356,7 +343,6 @@ fn finding(key: &SeriesKey, opts: &GateOptions, j: Judged) -> GateFinding {
         fails: j.verdict == Verdict::Regression,
         candidate_is_change_point: false,
         latest_change_point: None,
-        title: format!("{} {}", w.shape.title(), w.load.label()),
     }
 }
 
@@ -583,7 +569,10 @@ mod tests {
             .findings
             .into_iter()
             .find(|f| {
-                f.config == "c3" && f.iodepth == 32 && f.rw == "randread" && f.bs_bytes == 4096
+                f.config == "c3"
+                    && f.workload.iodepth == 32
+                    && f.workload.rw == "randread"
+                    && f.workload.bs_bytes == 4096
             })
             .unwrap()
     }

@@ -226,7 +226,7 @@ fn series_table(report: &Report, markdown: bool) -> String {
     ];
     let rows = report.series.iter().map(|s| {
         [
-            s.title.clone(),
+            s.workload.title.clone(),
             s.config.clone(),
             s.metric.key().to_string(),
             s.runs.len().to_string(),
@@ -346,7 +346,7 @@ pub fn show_html(
 
 fn change_rows(s: &SeriesReport) -> impl Iterator<Item = ChangeRow> + '_ {
     s.change_points.iter().map(|c| ChangeRow {
-        workload: s.title.clone(),
+        workload: s.workload.title.clone(),
         config: s.config.clone(),
         metric: s.metric.key(),
         run: c.run.clone(),
@@ -368,7 +368,7 @@ fn series_row(s: &SeriesReport) -> SeriesRow {
         p.map_or_else(String::new, |p| value_text(s.metric, p.value))
     };
     SeriesRow {
-        workload: s.title.clone(),
+        workload: s.workload.title.clone(),
         config: s.config.clone(),
         metric: s.metric.key(),
         runs: s.runs.len(),
@@ -383,8 +383,8 @@ fn series_row(s: &SeriesReport) -> SeriesRow {
 fn chart_titles(report: &Report) -> Vec<String> {
     let mut seen: Vec<(&str, Metric)> = Vec::new();
     for s in &report.series {
-        if !seen.contains(&(s.title.as_str(), s.metric)) {
-            seen.push((&s.title, s.metric));
+        if !seen.contains(&(s.workload.title.as_str(), s.metric)) {
+            seen.push((&s.workload.title, s.metric));
         }
     }
     seen.into_iter()
@@ -421,7 +421,7 @@ pub fn gate(report: &GateReport, format: GateFormat, w: &mut dyn Write) -> anyho
         ]);
     for f in &report.findings {
         t.add_row([
-            f.title.clone(),
+            f.workload.title.clone(),
             f.config.clone(),
             f.metric.key().to_string(),
             f.reference

@@ -17,7 +17,7 @@ use crate::compare::stats::Summary;
 use crate::compare::workload::{self, WorkloadKey};
 use crate::compare::{LoadPoint, Metric};
 use crate::dataset;
-use crate::model::Row;
+use crate::model::{Direction, Row};
 
 /// Metrics a history follows unless told otherwise: those `check` gates
 /// plus p99 latency, which a history's many runs can follow where one run
@@ -51,6 +51,36 @@ impl SeriesKey {
             self.config,
             self.metric.key()
         )
+    }
+}
+
+/// A series' workload and load point as the JSON of `history show` and of
+/// `check --history` both spell it (flattened into each entry, in this
+/// order), with its title as people read it (`randread 4k QD32`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct WorkloadFields {
+    pub rw: String,
+    pub bs_bytes: u64,
+    pub direction: Direction,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rwmixread: Option<u32>,
+    pub iodepth: u32,
+    pub numjobs: u32,
+    #[serde(skip)]
+    pub title: String,
+}
+
+impl WorkloadFields {
+    pub fn of(w: &WorkloadKey) -> WorkloadFields {
+        WorkloadFields {
+            rw: w.shape.rw.clone(),
+            bs_bytes: w.shape.bs_bytes,
+            direction: w.shape.direction,
+            rwmixread: w.shape.rwmixread,
+            iodepth: w.load.iodepth,
+            numjobs: w.load.numjobs,
+            title: format!("{} {}", w.shape.title(), w.load.label()),
+        }
     }
 }
 

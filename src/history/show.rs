@@ -6,10 +6,9 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use super::changepoint::{self, ChangePoint};
-use super::series::{self, Point, Series};
+use super::series::{self, Point, Series, WorkloadFields};
 use super::store::StoredRun;
 use crate::compare::{Better, Metric};
-use crate::model::Direction;
 
 /// Options of `history show`, validated by the CLI.
 #[derive(Debug, Clone)]
@@ -41,13 +40,8 @@ pub struct Report {
 /// One series with its change points.
 #[derive(Debug, Clone, Serialize)]
 pub struct SeriesReport {
-    pub rw: String,
-    pub bs_bytes: u64,
-    pub direction: Direction,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub rwmixread: Option<u32>,
-    pub iodepth: u32,
-    pub numjobs: u32,
+    #[serde(flatten)]
+    pub workload: WorkloadFields,
     #[serde(skip_serializing_if = "is_one")]
     pub hosts: u32,
     pub config: String,
@@ -55,9 +49,6 @@ pub struct SeriesReport {
     pub better: Better,
     pub runs: Vec<Point>,
     pub change_points: Vec<ChangePointReport>,
-    /// The series' workload as people read it (`randread 4k QD32`).
-    #[serde(skip)]
-    pub title: String,
 }
 
 fn is_one(n: &u32) -> bool {
@@ -108,14 +99,8 @@ fn report_of(s: Series, detector: &changepoint::Options) -> SeriesReport {
         .collect();
     let w = &s.key.workload;
     SeriesReport {
-        rw: w.shape.rw.clone(),
-        bs_bytes: w.shape.bs_bytes,
-        direction: w.shape.direction,
-        rwmixread: w.shape.rwmixread,
-        iodepth: w.load.iodepth,
-        numjobs: w.load.numjobs,
+        workload: WorkloadFields::of(w),
         hosts: w.load.hosts,
-        title: format!("{} {}", w.shape.title(), w.load.label()),
         config: s.key.config.clone(),
         metric: s.key.metric,
         better,
