@@ -23,6 +23,7 @@ use super::lines::{Band, Line, LinePlot, PointLabel, Range, Stroke};
 use super::scale::Scale;
 use super::{ChartOptions, font, footer, load, names, palette};
 use crate::compare::logs::RunLogs;
+use crate::compare::stats::Summary;
 use crate::compare::{Comparison, Metric, Workload};
 use crate::format;
 use crate::timeseries::Kind;
@@ -394,8 +395,9 @@ impl TsChart<'_> {
         let parts: Vec<String> = traces
             .iter()
             .filter_map(|t| {
-                let (mean, cv) = mean_and_cv(&t.points)?;
-                let mean = scale.to_display(mean);
+                let values: Vec<f64> = t.points.iter().map(|p| p.1).collect();
+                let sum = Summary::of(&values).filter(|s| s.n >= 2 && s.mean > 0.0)?;
+                let (mean, cv) = (scale.to_display(sum.mean), sum.stddev / sum.mean);
                 let unit = match scale.unit {
                     "" => String::new(),
                     u => format!(" {u}"),
@@ -515,18 +517,6 @@ fn job_stroke(i: usize) -> Stroke {
     } else {
         Stroke::Dashed
     }
-}
-
-/// Mean of a line's values and their standard deviation relative to it;
-/// None for fewer than two points or a zero mean.
-fn mean_and_cv(points: &[(f64, f64)]) -> Option<(f64, f64)> {
-    let n = points.len() as f64;
-    if points.len() < 2 {
-        return None;
-    }
-    let mean = points.iter().map(|p| p.1).sum::<f64>() / n;
-    let var = points.iter().map(|p| (p.1 - mean).powi(2)).sum::<f64>() / (n - 1.0);
-    (mean > 0.0).then(|| (mean, var.sqrt() / mean))
 }
 
 /// `1 s`, `200 ms`.
