@@ -214,16 +214,18 @@ impl TsChart<'_> {
         for (n, (config, run)) in self.runs.iter().enumerate() {
             let config = *config;
             let rep = self.repetition(n);
+            // Job `i` of this run: dashed unless it is the first job of the
+            // first run, named by its run and job where either is one of many.
+            let line = |i: usize, points| Trace {
+                config,
+                stroke: job_stroke(i + rep.unwrap_or(0)),
+                tag: tags([rep.map(run_tag), self.job_tag(i)]),
+                points,
+            };
             match self.measure {
                 Measure::Over(kind) => {
                     for (i, s) in self.series(run, kind, None, width).iter().enumerate() {
-                        let points = s.iter().map(|p| (secs(p), p.value)).collect();
-                        out.push(Trace {
-                            config,
-                            stroke: job_stroke(i + rep.unwrap_or(0)),
-                            tag: tags([rep.map(run_tag), self.job_tag(i)]),
-                            points,
-                        });
+                        out.push(line(i, s.iter().map(|p| (secs(p), p.value)).collect()));
                     }
                 }
                 Measure::ByData => {
@@ -234,12 +236,7 @@ impl TsChart<'_> {
                             .zip(s)
                             .map(|(b, p)| (b / (1u64 << 30) as f64, p.value))
                             .collect();
-                        out.push(Trace {
-                            config,
-                            stroke: job_stroke(i + rep.unwrap_or(0)),
-                            tag: tags([rep.map(run_tag), self.job_tag(i)]),
-                            points,
-                        });
+                        out.push(line(i, points));
                     }
                 }
                 Measure::Percentiles => {

@@ -235,6 +235,17 @@ fn show_options(args: &ShowArgs) -> Result<show::ShowOptions, CliError> {
     })
 }
 
+/// The series of the history in `dir` that `show` and `check --history`
+/// read; a history with no runs is a usage error.
+fn read_history(dir: &Path, metrics: &[Metric]) -> anyhow::Result<gate::History> {
+    let history = gate::History::load(dir, metrics)
+        .map_err(|e| CliError::usage(format!("--history: {e}")))?;
+    if history.runs == 0 {
+        return Err(no_runs(dir).into());
+    }
+    Ok(history)
+}
+
 fn no_runs(dir: &Path) -> CliError {
     CliError::usage(format!(
         "--history {}: no runs yet (add some with `nvcmp history add`)",
@@ -244,12 +255,8 @@ fn no_runs(dir: &Path) -> CliError {
 
 fn show_cmd(args: ShowArgs, global: Global) -> anyhow::Result<u8> {
     let opts = show_options(&args)?;
-    let (runs, series) = series::load(&args.history, &opts.metrics)
-        .map_err(|e| CliError::usage(format!("--history: {e}")))?;
-    if runs == 0 {
-        return Err(no_runs(&args.history).into());
-    }
-    let report = show::report(runs, series, &opts);
+    let history = read_history(&args.history, &opts.metrics)?;
+    let report = show::report(history.runs, history.series, &opts);
     // Buffered: a long history's JSON is millions of lines, and a locked
     // stdout writes each line by itself.
     let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
@@ -342,12 +349,7 @@ pub fn check(c: CheckHistory) -> anyhow::Result<u8> {
     // A first CI run has no history yet: nothing to gate against, so every
     // workload passes as new (said on stderr), instead of failing the job.
     let history = if c.history.exists() {
-        let h = gate::History::load(c.history, &c.opts.metrics)
-            .map_err(|e| CliError::usage(format!("--history: {e}")))?;
-        if h.runs == 0 {
-            return Err(no_runs(c.history).into());
-        }
-        h
+        read_history(c.history, &c.opts.metrics)?
     } else {
         eprintln!(
             "nvcmp: --history {}: no history yet; every workload is new (add this run with `nvcmp history add`)",
