@@ -174,47 +174,39 @@ fn check_warns_when_a_side_never_settled_by_its_logs() {
     assert!(err.contains("did not reach steady state"), "{err}");
 }
 
-#[test]
-fn per_job_draws_each_clone() {
+/// The SVG text of chart `stem` that `analyze FIXTURE --out DIR` draws
+/// with `extra` flags.
+fn timeseries_svg(rel: &str, extra: &[&str], stem: &str) -> String {
     let dir = tempfile::tempdir().unwrap();
     let out = nvcmp()
         .arg("-q")
         .arg("analyze")
-        .arg(fixture("series/averaged"))
+        .arg(fixture(rel))
         .arg("--out")
         .arg(dir.path())
-        .args(["--per-job", "--chart-format", "svg"])
+        .args(extra)
+        .args(["--chart-format", "svg"])
         .output()
         .unwrap();
     assert_ok(&out);
-    let svg = std::fs::read_to_string(
-        dir.path()
-            .join("charts/timeseries_randrw70_4k_read_iops.svg"),
-    )
-    .unwrap();
+    std::fs::read_to_string(dir.path().join(format!("charts/{stem}.svg"))).unwrap()
+}
+
+#[test]
+fn per_job_draws_each_clone() {
+    let svg = timeseries_svg(
+        "series/averaged",
+        &["--per-job"],
+        "timeseries_randrw70_4k_read_iops",
+    );
     assert!(svg.contains("a line per job"));
 }
 
 #[test]
 fn timeseries_charts_say_whose_window_is_shaded_and_each_lines_mean() {
-    let dir = tempfile::tempdir().unwrap();
-    let out = nvcmp()
-        .arg("-q")
-        .arg("analyze")
-        .arg(fixture("snia"))
-        .arg("--out")
-        .arg(dir.path())
-        .args(["--chart-format", "svg"])
-        .output()
-        .unwrap();
-    assert_ok(&out);
-    let svg = std::fs::read_to_string(
-        dir.path()
-            .join("charts/timeseries_randread_4k_read_iops.svg"),
-    )
-    .unwrap()
-    .replace("&apos;", "'")
-    .replace("&#39;", "'");
+    let svg = timeseries_svg("snia", &[], "timeseries_randread_4k_read_iops")
+        .replace("&apos;", "'")
+        .replace("&#39;", "'");
     // One band on the chart: it is flat's, and stalls never settled.
     assert!(svg.contains("shaded: flat's steady-state window (SNIA rule)"));
     assert!(svg.contains("stalls never steady"));
