@@ -31,7 +31,7 @@ pub fn is_rate(kind: Kind) -> bool {
 pub fn buckets(rows: &[&SeriesRow], kind: Kind, width_ms: u64) -> Vec<Point> {
     let width_ms = width_ms.max(1);
     if !rows.is_empty() && rows.iter().all(|r| r.bs_bytes == 0) {
-        return window_buckets(rows, width_ms);
+        return window_buckets(rows, kind, width_ms);
     }
     let width_s = width_ms as f64 / 1000.0;
     // (sum of values, rows, bytes, per-I/O rows)
@@ -72,7 +72,7 @@ pub fn buckets(rows: &[&SeriesRow], kind: Kind, width_ms: u64) -> Vec<Point> {
         .collect()
 }
 
-/// Averaged rows as time-weighted bucket means. A row is the mean of the
+/// Averaged rows as time-weighted bucket values. A row is the mean of the
 /// window that ends at its timestamp, so it is spread over that window,
 /// not dropped into the bucket its end falls in: a window flushed a few
 /// ms late (rows at 601 and 735 ms with 100 ms windows) would otherwise
@@ -81,8 +81,15 @@ pub fn buckets(rows: &[&SeriesRow], kind: Kind, width_ms: u64) -> Vec<Point> {
 /// longer than the log's usual spacing: then no I/O completed for a while
 /// (fio writes no row in a stall and logs the catch-up burst as one
 /// window), and the row covers one usual window; the rest stays empty.
-fn window_buckets(rows: &[&SeriesRow], width_ms: u64) -> Vec<Point> {
+///
+/// A rate (bw, IOPS) is averaged over the whole bucket, time no row
+/// covers counting as no I/O, so the I/Os of a burst that straddles two
+/// buckets are split between them, not counted in each (the log's last
+/// bucket is rated over the time up to its last row). A latency is the
+/// mean over the time rows cover.
+fn window_buckets(rows: &[&SeriesRow], kind: Kind, width_ms: u64) -> Vec<Point> {
     let usual = usual_spacing(rows);
+    let last_ms = rows.iter().map(|r| r.t_ms).max().unwrap_or(0);
     // bucket -> (sum of value x ms covered, ms covered)
     let mut acc: BTreeMap<u64, (f64, f64)> = BTreeMap::new();
     let mut prev = 0u64;
@@ -101,11 +108,20 @@ fn window_buckets(rows: &[&SeriesRow], width_ms: u64) -> Vec<Point> {
         }
         prev = prev.max(r.t_ms);
     }
+    let rate = is_rate(kind);
     acc.into_iter()
         .filter(|(_, (_, ms))| *ms > 0.0)
-        .map(|(b, (sum, ms))| Point {
-            t_ms: b * width_ms,
-            value: sum / ms,
+        .map(|(b, (sum, covered))| {
+            let start = b * width_ms;
+            let over = if rate {
+                ((start + width_ms).min(last_ms) - start) as f64
+            } else {
+                covered
+            };
+            Point {
+                t_ms: start,
+                value: sum / over.max(covered),
+            }
         })
         .collect()
 }
@@ -291,6 +307,32 @@ mod tests {
             .flat_map(|(a, b)| (a..b).map(|i| i * 100))
             .collect();
         assert_eq!(zeros, want);
+    }
+
+    #[test]
+    fn a_burst_across_two_buckets_is_split_between_them() {
+        // 100 ms windows, a second with no row, then a burst of 5,000 IOPS
+        // over 1,241..1,341 ms: 59 ms of it in one bucket, 41 in the next.
+        let log: Vec<SeriesRow> = [(100, 500.0), (200, 500.0), (300, 500.0), (1341, 5000.0)]
+            .iter()
+            .map(|&(t, v)| row(t, v, 0))
+            .collect();
+        let refs: Vec<&SeriesRow> = log.iter().collect();
+        let b = buckets(&refs, Kind::Iops, 100);
+        let at = |t: u64| b.iter().find(|p| p.t_ms == t).unwrap().value;
+        assert!((at(1200) - 5000.0 * 0.59).abs() < 1e-9);
+        // The last bucket is rated over the 41 ms up to the last row.
+        assert!((at(1300) - 5000.0).abs() < 1e-9);
+        // I/Os are kept: 3 windows of 500/s and one of 5,000/s, 650 in all.
+        let ios: f64 = b
+            .iter()
+            .map(|p| p.value * if p.t_ms == 1300 { 0.041 } else { 0.1 })
+            .sum();
+        assert!((ios - 650.0).abs() < 1e-9, "{ios}");
+        // A latency log over the same windows is the mean where rows cover.
+        let clat = buckets(&refs, Kind::Clat, 100);
+        let first_burst = clat.iter().find(|p| p.t_ms == 1200).unwrap();
+        assert!((first_burst.value - 5000.0).abs() < 1e-9);
     }
 
     #[test]
