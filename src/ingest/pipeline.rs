@@ -163,16 +163,35 @@ fn walk(root: &Path, dir: &Path, inputs: &mut Vec<Input>, skipped: &mut Vec<Skip
             return;
         }
     };
-    let mut entries: Vec<_> = entries.filter_map(Result::ok).collect();
-    entries.sort_by_key(|e| e.file_name());
-    let names: std::collections::HashSet<_> = entries.iter().map(|e| e.file_name()).collect();
-    for entry in entries {
-        let path = entry.path();
-        let name = entry.file_name();
-        let name = name.to_string_lossy();
+    // Each name is fetched once: sorting by `DirEntry::file_name` would
+    // allocate it at every comparison.
+    let mut entries: Vec<_> = entries
+        .filter_map(Result::ok)
+        .map(|e| (e.file_name(), e))
+        .collect();
+    entries.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    // Files directly in this folder share one label.
+    let dir_label = match dir.strip_prefix(root).ok().filter(|p| !p.as_os_str().is_empty()) {
+        Some(rel) => rel
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy())
+            .collect::<Vec<_>>()
+            .join("/"),
+        None => dir_name(root),
+    };
+    let has_sidecar = |name: &std::ffi::OsStr| {
+        let mut sidecar = name.to_os_string();
+        sidecar.push(SIDECAR_SUFFIX);
+        entries
+            .binary_search_by(|(n, _)| n.as_os_str().cmp(&sidecar))
+            .is_ok()
+    };
+    for (os_name, entry) in &entries {
+        let name = os_name.to_string_lossy();
         if name.starts_with('.') {
             continue;
         }
+        let path = entry.path();
         // Symlinked folders are not followed (no loops); symlinked files are read.
         let Ok(ft) = entry.file_type() else { continue };
         let is_dir = ft.is_dir();
@@ -180,25 +199,10 @@ fn walk(root: &Path, dir: &Path, inputs: &mut Vec<Input>, skipped: &mut Vec<Skip
         if is_dir {
             walk(root, &path, inputs, skipped);
         } else if is_file && !is_ignored(&name) {
-            let rel_parent = path
-                .parent()
-                .and_then(|p| p.strip_prefix(root).ok())
-                .filter(|p| !p.as_os_str().is_empty());
-            let dir_label = match rel_parent {
-                Some(rel) => rel
-                    .components()
-                    .map(|c| c.as_os_str().to_string_lossy())
-                    .collect::<Vec<_>>()
-                    .join("/"),
-                None => dir_name(root),
-            };
-            let mut sidecar = entry.file_name();
-            sidecar.push(SIDECAR_SUFFIX);
-            let sidecar = names.contains(&sidecar);
             inputs.push(Input {
                 path,
-                dir_label,
-                sidecar,
+                dir_label: dir_label.clone(),
+                sidecar: has_sidecar(os_name),
             });
         }
     }
@@ -257,17 +261,55 @@ fn load_manifests(paths: &[PathBuf], opts: &IngestOptions) -> anyhow::Result<Man
 fn read_input(input: &Input, opts: &IngestOptions, manifest: &Manifest) -> FileResult {
     let source = input.path.display().to_string();
     let mut warnings = Vec::new();
-    let outcome = std::fs::read(&input.path)
-        .map_err(FileError::from)
-        .and_then(|bytes| {
-            fio_json::without_bins(opts.skip_bins, || read_bytes(&bytes, &mut warnings))
-        })
-        .and_then(|rows| Ok(finish_rows(rows, input, opts, manifest)?));
+    let outcome = with_contents(&input.path, |bytes| {
+        fio_json::without_bins(opts.skip_bins, || read_bytes(bytes, &mut warnings))
+    })
+    .and_then(|rows| Ok(finish_rows(rows, input, opts, manifest)?));
     FileResult {
         source,
         outcome,
         warnings,
     }
+}
+
+/// Calls `f` with the file's bytes, read into a buffer each worker thread
+/// keeps. A folder of thousands of small results then costs no allocation
+/// and no fresh pages per file, and no size query either: `fs::read` asks
+/// for the size and position (`statx`, `lseek`) before reading.
+fn with_contents<T>(
+    path: &Path,
+    f: impl FnOnce(&[u8]) -> Result<T, FileError>,
+) -> Result<T, FileError> {
+    use std::io::Read;
+    thread_local! {
+        static BUF: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    /// A larger buffer is dropped after its file, not kept for the thread's life.
+    const KEEP: usize = 16 << 20;
+    BUF.with(|cell| {
+        // Never reentered today; if it were, the inner call reads into its own.
+        let mut own = Vec::new();
+        let mut kept = cell.try_borrow_mut();
+        let buf = kept.as_deref_mut().unwrap_or(&mut own);
+        let mut file = std::fs::File::open(path)?;
+        let mut filled = 0;
+        loop {
+            if filled == buf.len() {
+                buf.resize((buf.len() * 2).max(64 << 10), 0);
+            }
+            match file.read(&mut buf[filled..]) {
+                Ok(0) => break,
+                Ok(n) => filled += n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e.into()),
+            }
+        }
+        let out = f(&buf[..filled]);
+        if buf.len() > KEEP {
+            *buf = Vec::new();
+        }
+        out
+    })
 }
 
 /// Readers of JSON documents. fio writes one format of JSON; the seam is
