@@ -31,29 +31,40 @@ pub enum Cell<'a> {
 pub struct Col {
     pub name: &'static str,
     pub ty: Ty,
-    pub get: for<'a> fn(&'a LogInfo, &'a SeriesRow) -> Cell<'a>,
+    pub get: Get,
+}
+
+/// Where a column's cell comes from: the log (the same for all its rows,
+/// so a block of rows from one log makes the column in one step) or the row.
+#[derive(Clone, Copy)]
+pub enum Get {
+    Log(for<'a> fn(&'a LogInfo) -> Cell<'a>),
+    Row(fn(&SeriesRow) -> Cell<'static>),
+}
+
+impl Col {
+    /// The cell of `row`, whose log is `info`.
+    pub fn cell<'a>(&self, info: &'a LogInfo, row: &SeriesRow) -> Cell<'a> {
+        match self.get {
+            Get::Log(f) => f(info),
+            Get::Row(f) => f(row),
+        }
+    }
 }
 
 macro_rules! col {
-    ($name:literal, Str, |$i:ident, $r:ident| $e:expr) => {
+    ($name:literal, $ty:ident, log |$i:ident| $e:expr) => {
         Col {
             name: $name,
-            ty: Ty::Str,
-            get: |$i, $r| Cell::Str($e),
+            ty: Ty::$ty,
+            get: Get::Log(|$i| Cell::$ty($e)),
         }
     };
-    ($name:literal, U64, |$i:ident, $r:ident| $e:expr) => {
+    ($name:literal, $ty:ident, row |$r:ident| $e:expr) => {
         Col {
             name: $name,
-            ty: Ty::U64,
-            get: |$i, $r| Cell::U64($e),
-        }
-    };
-    ($name:literal, F64, |$i:ident, $r:ident| $e:expr) => {
-        Col {
-            name: $name,
-            ty: Ty::F64,
-            get: |$i, $r| Cell::F64($e),
+            ty: Ty::$ty,
+            get: Get::Row(|$r| Cell::$ty($e)),
         }
     };
 }
@@ -62,43 +73,93 @@ macro_rules! col {
 /// `ingest --series`), then the additions. Units are SI base units.
 #[rustfmt::skip]
 pub const COLUMNS: [Col; 19] = [
-    col!("source", Str, |i, _r| Some(&i.source)),
-    col!("label", Str, |i, _r| Some(&i.label)),
-    col!("job", Str, |i, _r| Some(&i.job)),
-    col!("kind", Str, |i, _r| Some(i.kind.as_str())),
-    col!("direction", Str, |_i, r| Some(r.direction.as_str())),
-    col!("t_ms", U64, |_i, r| Some(r.t_ms)),
-    col!("value", F64, |_i, r| Some(r.value)),
-    col!("bs_bytes", U64, |_i, r| Some(r.bs_bytes)),
+    col!("source", Str, log |i| Some(&i.source)),
+    col!("label", Str, log |i| Some(&i.label)),
+    col!("job", Str, log |i| Some(&i.job)),
+    col!("kind", Str, log |i| Some(i.kind.as_str())),
+    col!("direction", Str, row |r| Some(r.direction.as_str())),
+    col!("t_ms", U64, row |r| Some(r.t_ms)),
+    col!("value", F64, row |r| Some(r.value)),
+    col!("bs_bytes", U64, row |r| Some(r.bs_bytes)),
     // ---- beyond the contract ----
-    col!("job_index", U64, |i, _r| i.job_index.map(u64::from)),
-    col!("host", Str, |i, _r| i.host.as_deref()),
-    col!("value_max", F64, |_i, r| r.value_max),
-    col!("offset_bytes", U64, |_i, r| r.offset_bytes),
-    col!("percentile", F64, |_i, r| r.percentile),
-    col!("samples", U64, |_i, r| r.samples),
-    col!("window_ms", U64, |i, _r| i.window_ms),
-    col!("priority", U64, |_i, r| r.priority.map(u64::from)),
-    col!("issue_time_ns", U64, |_i, r| r.issue_time_ns),
-    col!("unix_ms", U64, |_i, r| r.unix_ms),
-    col!("result", Str, |i, _r| i.result.as_deref()),
+    col!("job_index", U64, log |i| i.job_index.map(u64::from)),
+    col!("host", Str, log |i| i.host.as_deref()),
+    col!("value_max", F64, row |r| r.value_max),
+    col!("offset_bytes", U64, row |r| r.offset_bytes),
+    col!("percentile", F64, row |r| r.percentile),
+    col!("samples", U64, row |r| r.samples),
+    col!("window_ms", U64, log |i| i.window_ms),
+    col!("priority", U64, row |r| r.priority.map(u64::from)),
+    col!("issue_time_ns", U64, row |r| r.issue_time_ns),
+    col!("unix_ms", U64, row |r| r.unix_ms),
+    col!("result", Str, log |i| i.result.as_deref()),
 ];
 
-/// Rows (with their logs) as a DataFrame of [`COLUMNS`].
+/// Rows (with their logs) as a DataFrame of [`COLUMNS`], the columns built
+/// in parallel.
 pub fn to_dataframe(logs: &[LogInfo], rows: &[SeriesRow]) -> PolarsResult<DataFrame> {
+    use rayon::prelude::*;
     let columns = COLUMNS
-        .iter()
-        .map(|c| {
-            let cells = rows.iter().map(|r| (c.get)(&logs[r.log as usize], r));
-            let name = c.name.into();
-            match c.ty {
-                Ty::Str => Column::new(name, cells.map(as_str).collect::<Vec<_>>()),
-                Ty::U64 => Column::new(name, cells.map(as_u64).collect::<Vec<_>>()),
-                Ty::F64 => Column::new(name, cells.map(as_f64).collect::<Vec<_>>()),
-            }
+        .par_iter()
+        .map(|c| match c.get {
+            Get::Log(get) => log_column(c, get, logs, rows),
+            Get::Row(get) => Ok(row_column(c, get, rows)),
         })
-        .collect();
+        .collect::<PolarsResult<Vec<_>>>()?;
     DataFrame::new(rows.len(), columns)
+}
+
+fn row_column(c: &Col, get: fn(&SeriesRow) -> Cell<'static>, rows: &[SeriesRow]) -> Column {
+    let cells = rows.iter().map(get);
+    let name = c.name.into();
+    match c.ty {
+        Ty::Str => Column::new(name, cells.map(as_str).collect::<Vec<_>>()),
+        Ty::U64 => Column::new(name, cells.map(as_u64).collect::<Vec<_>>()),
+        Ty::F64 => Column::new(name, cells.map(as_f64).collect::<Vec<_>>()),
+    }
+}
+
+/// A column whose value is the log's: one constant piece per run of rows
+/// from the same log (a streamed block is one run), not a value per row.
+fn log_column(
+    c: &Col,
+    get: for<'a> fn(&'a LogInfo) -> Cell<'a>,
+    logs: &[LogInfo],
+    rows: &[SeriesRow],
+) -> PolarsResult<Column> {
+    let name: PlSmallStr = c.name.into();
+    let mut out: Option<Series> = None;
+    for run in rows.chunk_by(|a, b| a.log == b.log) {
+        let n = run.len();
+        let piece = match get(&logs[run[0].log as usize]) {
+            Cell::Str(Some(v)) => StringChunked::full(name.clone(), v, n).into_series(),
+            Cell::Str(None) => StringChunked::full_null(name.clone(), n).into_series(),
+            Cell::U64(Some(v)) => UInt64Chunked::full(name.clone(), v, n).into_series(),
+            Cell::U64(None) => UInt64Chunked::full_null(name.clone(), n).into_series(),
+            Cell::F64(Some(v)) => Float64Chunked::full(name.clone(), v, n).into_series(),
+            Cell::F64(None) => Float64Chunked::full_null(name.clone(), n).into_series(),
+        };
+        match &mut out {
+            Some(s) => {
+                s.append(&piece)?;
+            }
+            None => out = Some(piece),
+        }
+    }
+    let series = match out {
+        Some(s) if s.n_chunks() > 1 => s.rechunk(),
+        Some(s) => s,
+        None => Series::new_empty(name, &dtype(c.ty)),
+    };
+    Ok(series.into_column())
+}
+
+fn dtype(ty: Ty) -> DataType {
+    match ty {
+        Ty::Str => DataType::String,
+        Ty::U64 => DataType::UInt64,
+        Ty::F64 => DataType::Float64,
+    }
 }
 
 fn as_str(c: Cell<'_>) -> Option<&str> {
@@ -125,14 +186,7 @@ fn as_f64(c: Cell<'_>) -> Option<f64> {
 fn schema() -> Schema {
     COLUMNS
         .iter()
-        .map(|c| {
-            let dtype = match c.ty {
-                Ty::Str => DataType::String,
-                Ty::U64 => DataType::UInt64,
-                Ty::F64 => DataType::Float64,
-            };
-            Field::new(c.name.into(), dtype)
-        })
+        .map(|c| Field::new(c.name.into(), dtype(c.ty)))
         .collect()
 }
 
@@ -225,7 +279,7 @@ fn write_ndjson(w: &mut dyn Write, logs: &[LogInfo], rows: &[SeriesRow]) -> anyh
             line.push(b'"');
             line.extend_from_slice(c.name.as_bytes());
             line.extend_from_slice(b"\":");
-            match (c.get)(info, r) {
+            match c.cell(info, r) {
                 Cell::Str(Some(s)) => serde_json::to_writer(&mut line, s)?,
                 Cell::U64(Some(v)) => write!(line, "{v}")?,
                 // Values are finite (the readers drop the rest); JSON has no NaN.
@@ -284,6 +338,40 @@ mod tests {
         assert_eq!(df.width(), COLUMNS.len());
         let v = df.column("value_max").unwrap().f64().unwrap();
         assert_eq!((v.get(0), v.get(1)), (Some(2e6), None));
+    }
+
+    /// Log columns are built a run of rows at a time: rows of several
+    /// logs, interleaved, each get their own log's values.
+    #[test]
+    fn rows_of_several_logs_get_their_own_logs_values() {
+        let (mut logs, _) = sample();
+        let mut other = logs[0].clone();
+        other.source = "e/k_lat.1.log".into();
+        other.job_index = None;
+        other.host = None;
+        other.window_ms = Some(0);
+        logs.push(other);
+        let rows: Vec<SeriesRow> = [0, 0, 1, 0, 1, 1]
+            .iter()
+            .enumerate()
+            .map(|(t, &log)| SeriesRow::new(log, Direction::Read, t as u64, 1.0))
+            .collect();
+        let df = to_dataframe(&logs, &rows).unwrap();
+        let source = df.column("source").unwrap().str().unwrap();
+        let index = df.column("job_index").unwrap().u64().unwrap();
+        let host = df.column("host").unwrap().str().unwrap();
+        let window = df.column("window_ms").unwrap().u64().unwrap();
+        for (i, row) in rows.iter().enumerate() {
+            let log = &logs[row.log as usize];
+            assert_eq!(source.get(i), Some(log.source.as_str()), "row {i}");
+            assert_eq!(index.get(i), log.job_index.map(u64::from), "row {i}");
+            assert_eq!(host.get(i), log.host.as_deref(), "row {i}");
+            assert_eq!(window.get(i), log.window_ms, "row {i}");
+        }
+        assert_eq!(df.column("t_ms").unwrap().u64().unwrap().get(5), Some(5));
+        let empty = to_dataframe(&logs, &[]).unwrap();
+        assert_eq!((empty.height(), empty.width()), (0, COLUMNS.len()));
+        assert_eq!(empty.column("source").unwrap().dtype(), &DataType::String);
     }
 
     #[test]
