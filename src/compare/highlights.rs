@@ -334,7 +334,11 @@ fn win_findings(cmp: &Comparison, kind: Kind, m: Metric, tallies: &[Tally]) -> V
 }
 
 fn win_finding(cmp: &Comparison, kind: Kind, m: Metric, parts: &[&Tally]) -> Finding {
-    let leaders = &parts[0].leaders;
+    // An OS family is named as people write it: "Windows", not the key.
+    let leaders: Vec<String> = match kind {
+        Kind::FamilyWins => parts[0].leaders.iter().map(|f| family_title(f)).collect(),
+        _ => parts[0].leaders.clone(),
+    };
     let subject = match leaders.as_slice() {
         [one] => format!("{one} has"),
         many => format!("{} each have", join_and(many)),
@@ -472,7 +476,7 @@ fn gap_finding(
         s.with_unit(gap)
     };
     let text = format!(
-        "largest {} gap: {}, {gap_text} between {} ({}) and {} ({})",
+        "Largest {} gap: {}, {gap_text} between {} ({}) and {} ({})",
         m.human().replace(' ', "-"),
         cmp.title_of(w),
         a.config,
@@ -597,7 +601,7 @@ fn outlier_finding(
     let lo = others.iter().copied().fold(f64::INFINITY, f64::min);
     let hi = others.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     let text = format!(
-        "outlier: {c} {} {} {} is {}x the others' median (others {}–{})",
+        "Outlier: {c} {} {} {} is {}x the others' median (others {}–{})",
         cmp.title_of(w),
         m.human(),
         s.with_unit(v),

@@ -94,7 +94,7 @@ fn conclusion_1_read_bandwidth() {
     );
     has(
         &c,
-        "windows has the best read bandwidth in 3 of 4 read workloads",
+        "Windows has the best read bandwidth in 3 of 4 read workloads",
     );
     // linux-libaio about 5 % ahead of the best Windows config in read 128k.
     has(
@@ -127,7 +127,7 @@ fn conclusion_2_write_bandwidth_and_the_randwrite_64k_tie() {
     );
     has(
         &c,
-        "linux has the best write bandwidth in 3 of 4 write workloads",
+        "Linux has the best write bandwidth in 3 of 4 write workloads",
     );
     has(
         &c,
@@ -172,7 +172,7 @@ fn conclusion_4_cpu() {
     );
     has(
         &c,
-        "largest CPU-usage gap: read 128k, 27.34 pp between windows-native (49.56 %) and linux-io_uring (76.90 %)",
+        "Largest CPU-usage gap: read 128k, 27.34 pp between windows-native (49.56 %) and linux-io_uring (76.90 %)",
     );
     let cpu = metric(&c, "read", "128k", Metric::CpuPct);
     let gap = cpu.values["linux-io_uring"].unwrap() - cpu.values["windows-native"].unwrap();
@@ -185,7 +185,7 @@ fn conclusion_5_latency_gap() {
     let c = published();
     has(
         &c,
-        "largest mean-latency gap: randread 64k, 0.17 ms between windows-native (0.207 ms) and linux-libaio (0.377 ms)",
+        "Largest mean-latency gap: randread 64k, 0.17 ms between windows-native (0.207 ms) and linux-libaio (0.377 ms)",
     );
 }
 
@@ -194,17 +194,17 @@ fn conclusion_6_cpu_outlier() {
     let c = published();
     has(
         &c,
-        "outlier: linux-libaio randwrite 4k CPU usage 45.76 % is 2.0x the others' median (others 20.67–26.00 %)",
+        "Outlier: linux-libaio randwrite 4k CPU usage 45.76 % is 2.0x the others' median (others 20.67–26.00 %)",
     );
     // The only other value near 2x its peers is the same stack's CPU in
     // randwrite 64k (20.07 % against 9.33–12.22 %); nothing else is flagged.
     let outliers: Vec<&String> = c
         .highlights
         .iter()
-        .filter(|h| h.starts_with("outlier:"))
+        .filter(|h| h.starts_with("Outlier:"))
         .collect();
     assert_eq!(outliers.len(), 2, "{outliers:#?}");
-    assert!(outliers[1].starts_with("outlier: linux-libaio randwrite 64k CPU usage 20.07 %"));
+    assert!(outliers[1].starts_with("Outlier: linux-libaio randwrite 64k CPU usage 20.07 %"));
 }
 
 #[test]
@@ -436,7 +436,7 @@ fn key_findings_carry_the_articles_conclusions() {
         // 3.
         "windows-native leads the best Linux config (linux-io_uring) in randread 64k bandwidth by 17.3 %",
         // 5.
-        "largest mean-latency gap: randread 64k, 0.17 ms between windows-native (0.207 ms) and linux-libaio (0.377 ms)",
+        "Largest mean-latency gap: randread 64k, 0.17 ms between windows-native (0.207 ms) and linux-libaio (0.377 ms)",
     ] {
         assert!(keys.contains(&point), "missing {point:?} in {keys:#?}");
     }
@@ -448,7 +448,7 @@ fn key_findings_carry_the_articles_conclusions() {
     // Nothing implied: no IOPS sentence beside its bandwidth twin, no family
     // count equal to its config's.
     assert!(!keys.iter().any(|k| k.contains("IOPS")), "{keys:#?}");
-    assert!(!keys.contains(&"windows has the best read bandwidth in 3 of 4 read workloads"));
+    assert!(!keys.contains(&"Windows has the best read bandwidth in 3 of 4 read workloads"));
     // Scores are ranked and every key finding says what it rests on.
     for pair in c.key_findings.windows(2) {
         assert!(pair[0].score >= pair[1].score * crate::compare::findings::REPEAT_FACTOR);
@@ -474,7 +474,7 @@ fn three_configs_raise_no_outlier() {
         .collect();
     let c = compare(&three, &CompareOptions::default());
     assert!(
-        !c.highlights.iter().any(|h| h.starts_with("outlier")),
+        !c.highlights.iter().any(|h| h.starts_with("Outlier")),
         "{:#?}",
         c.highlights
     );

@@ -81,7 +81,7 @@ fn markdown_shows_every_published_figure_as_printed() {
         .split("## More findings\n")
         .nth(1)
         .expect("more findings");
-    assert!(more.contains("- linux has the best write bandwidth in 3 of 4 write workloads"));
+    assert!(more.contains("- Linux has the best write bandwidth in 3 of 4 write workloads"));
     assert!(!more.contains("- windows-native has the best read bandwidth in 3 of 4"));
 }
 

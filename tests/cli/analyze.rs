@@ -110,7 +110,7 @@ fn published_json_derives_the_six_conclusions() {
         metric(&v, "write", 131072, "bw_bytes_per_s")["winner"],
         "linux-io_uring"
     );
-    has("linux has the best write bandwidth in 3 of 4 write workloads");
+    has("Linux has the best write bandwidth in 3 of 4 write workloads");
     has("In randwrite 64k all four configs are within 0.05 % of each other (bandwidth)");
     let iops = metric(&v, "randwrite", 65536, "iops");
     assert_eq!(iops["winner"], serde_json::Value::Null);
@@ -127,15 +127,15 @@ fn published_json_derives_the_six_conclusions() {
     // 4. CPU
     has("windows-native has the lowest CPU usage in 3 of 4 read and 3 of 4 write workloads");
     has(
-        "largest CPU-usage gap: read 128k, 27.34 pp between windows-native (49.56 %) and linux-io_uring (76.90 %)",
+        "Largest CPU-usage gap: read 128k, 27.34 pp between windows-native (49.56 %) and linux-io_uring (76.90 %)",
     );
     // 5. latency
     has(
-        "largest mean-latency gap: randread 64k, 0.17 ms between windows-native (0.207 ms) and linux-libaio (0.377 ms)",
+        "Largest mean-latency gap: randread 64k, 0.17 ms between windows-native (0.207 ms) and linux-libaio (0.377 ms)",
     );
     // 6. outlier
     has(
-        "outlier: linux-libaio randwrite 4k CPU usage 45.76 % is 2.0x the others' median (others 20.67–26.00 %)",
+        "Outlier: linux-libaio randwrite 4k CPU usage 45.76 % is 2.0x the others' median (others 20.67–26.00 %)",
     );
     // Key findings: six, each with its kind, score and what it rests on.
     let keys = v["key_findings"].as_array().unwrap();

@@ -428,10 +428,17 @@ fn repeated_runs_with_logs_are_a_line_each_in_the_timeseries_charts() {
     let svg =
         std::fs::read_to_string(out.join("charts/timeseries_randread_4k_read_iops.svg")).unwrap();
     assert!(svg.contains("a line per run of a config (the first solid)"));
-    // Each repetition named at its line's end and in the footnote.
+    // Each repetition named in the footnote, and at its line's end unless
+    // the chart says a label was left out (two runs of a loaded machine can
+    // end on the same spot: the placer then drops one, never silently).
+    let left_out = svg.contains("Some point labels left out");
     for n in [1, 2] {
-        assert!(svg.contains(&format!(">\nrun {n}\n<")), "run {n} label");
+        assert!(
+            left_out || svg.contains(&format!(">\nrun {n}\n<")),
+            "run {n} label"
+        );
         assert!(svg.contains(&format!("cfg run {n} mean ")), "run {n} mean");
     }
+    assert!(svg.contains(">\nrun 1\n<") || svg.contains(">\nrun 2\n<"));
     assert!(!svg.contains("run 3"));
 }
