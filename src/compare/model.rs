@@ -393,7 +393,9 @@ pub struct Sweep {
     pub rw: String,
     pub bs_bytes: u64,
     pub direction: Direction,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// null unless rw mixes reads and writes; always present (CONTRACT.md
+    /// lists it among a sweep's fields).
+    #[serde(default)]
     pub rwmixread: Option<u32>,
     /// What varies: `iodepth`, `numjobs`, `hosts`, or several joined by
     /// `+` (`iodepth+numjobs` for a grid).

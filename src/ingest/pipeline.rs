@@ -171,7 +171,11 @@ fn walk(root: &Path, dir: &Path, inputs: &mut Vec<Input>, skipped: &mut Vec<Skip
         .collect();
     entries.sort_unstable_by(|a, b| a.0.cmp(&b.0));
     // Files directly in this folder share one label.
-    let dir_label = match dir.strip_prefix(root).ok().filter(|p| !p.as_os_str().is_empty()) {
+    let dir_label = match dir
+        .strip_prefix(root)
+        .ok()
+        .filter(|p| !p.as_os_str().is_empty())
+    {
         Some(rel) => rel
             .components()
             .map(|c| c.as_os_str().to_string_lossy())

@@ -53,6 +53,21 @@ fn a_depth_sweep_keeps_its_points_and_psync_is_named() {
         let s = sweep(&j, config);
         assert_eq!(s["axis"], "iodepth");
         assert_eq!(s["points"].as_array().unwrap().len(), 6);
+        // CONTRACT.md's fields, present even when null (randread mixes nothing).
+        for field in [
+            "config",
+            "rw",
+            "bs_bytes",
+            "direction",
+            "rwmixread",
+            "points",
+            "peak",
+            "knee",
+            "at_slo",
+        ] {
+            assert!(s.get(field).is_some(), "sweep of {config} lacks {field}");
+        }
+        assert!(s["rwmixread"].is_null());
     }
     let file: Value = serde_json::from_str(
         &std::fs::read_to_string(fixture("sweep/iodepth/libaio/randread-4k-qd8.json")).unwrap(),
@@ -302,4 +317,41 @@ fn a_sync_engine_at_qd1_wins_no_latency_claim_among_queued_runs() {
     );
     let keys = j["key_findings"].as_array().unwrap();
     assert!(keys.len() <= 6 && !keys.is_empty());
+}
+
+/// A mixed workload swept over queue depth (real fio randrw 70/30): one
+/// sweep per direction, both naming the mix, each point from its own file.
+#[test]
+fn a_mixed_sweep_is_one_sweep_per_direction_with_its_mix() {
+    let dir = fixture("sweep/mixed");
+    let j = analyze_json(&[dir.to_str().unwrap()]);
+    let sweeps = j["sweeps"].as_array().unwrap();
+    let dirs: Vec<&str> = sweeps
+        .iter()
+        .map(|s| s["direction"].as_str().unwrap())
+        .collect();
+    assert_eq!(dirs, ["read", "write"]);
+    for s in sweeps {
+        assert_eq!(s["rw"], "randrw");
+        assert_eq!(s["rwmixread"], 70);
+        let depths: Vec<u64> = s["points"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["iodepth"].as_u64().unwrap())
+            .collect();
+        assert_eq!(depths, [1, 4, 16]);
+        // Each point's IOPS is that file's figure for that direction.
+        let dir = s["direction"].as_str().unwrap();
+        for p in s["points"].as_array().unwrap() {
+            let qd = p["iodepth"].as_u64().unwrap();
+            let file = fixture(&format!("sweep/mixed/libaio/randrw-4k-qd{qd}.json"));
+            let doc: Value = serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();
+            let iops = doc["jobs"][0][dir]["iops"].as_f64().unwrap();
+            assert!(
+                (p["iops"].as_f64().unwrap() - iops).abs() < 1e-6,
+                "{dir} qd{qd}"
+            );
+        }
+    }
 }
