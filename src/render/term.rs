@@ -203,10 +203,13 @@ fn setup(cmp: &Comparison, view: &View, out: &mut dyn Write) -> anyhow::Result<(
 }
 
 fn footer(view: &View, out: &mut dyn Write) -> anyhow::Result<()> {
-    writeln!(
-        out,
-        "* best   = tied for best (within rounding or not significant)"
-    )?;
+    // One config is compared with nothing: no marks, no legend.
+    if view.configs.len() > 1 {
+        writeln!(
+            out,
+            "* best   = tied for best (within rounding or not significant)"
+        )?;
+    }
     for f in &view.footnotes {
         writeln!(out, "note: {f}")?;
     }

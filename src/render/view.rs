@@ -278,8 +278,10 @@ fn workload_view(cmp: &Comparison, w: &Workload, scales: &Scales) -> WorkloadVie
 /// One config's value of a metric, marked as the comparison decided.
 pub(super) fn cell(m: &MetricResult, config: &str, row: &RowFormat, is_base: bool) -> CellView {
     let v = m.values.get(config).copied().flatten();
-    let winner = m.winner.as_deref() == Some(config);
-    let tied = m.tied.iter().any(|t| t == config);
+    // One value alone won nothing: no mark where there is no contest.
+    let contest = m.values.values().filter(|v| v.is_some()).count() > 1;
+    let winner = contest && m.winner.as_deref() == Some(config);
+    let tied = contest && m.tied.iter().any(|t| t == config);
     CellView {
         config: config.to_string(),
         text: v.map_or(format::MISSING.into(), |v| row.scale.fixed(v, row.decimals)),

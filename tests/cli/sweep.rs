@@ -355,3 +355,21 @@ fn a_mixed_sweep_is_one_sweep_per_direction_with_its_mix() {
         }
     }
 }
+
+/// One config is compared with nothing: its cells carry no winner or tie
+/// mark and the legend of the marks is left out (published fixture: both).
+#[test]
+fn a_lone_config_gets_no_winner_marks() {
+    let term = |dir: &str| {
+        let o = nvcmp().args(["analyze"]).arg(fixture(dir)).output().unwrap();
+        assert_ok(&o);
+        String::from_utf8(o.stdout).unwrap()
+    };
+    let lone = term("sweep/mixed");
+    assert!(lone.contains("19,097 · "), "{lone}");
+    assert!(!lone.contains(" * ") && !lone.contains(" = "), "{lone}");
+    assert!(!lone.contains("tied for best"), "{lone}");
+    let four = term("published/storagereview-2026-04");
+    assert!(four.contains("91.165 * (+22.7 %)"));
+    assert!(four.contains("tied for best"));
+}
