@@ -60,7 +60,8 @@ impl Term {
     fn config_header(&self, first: &str, view: &View, configs: &[String]) -> Vec<Cell> {
         let mut header = vec![Cell::new(first)];
         header.extend(configs.iter().map(|c| {
-            if view.baseline.as_deref() == Some(c.as_str()) {
+            // A baseline is what the others are measured against: not with one.
+            if view.configs.len() > 1 && view.baseline.as_deref() == Some(c.as_str()) {
                 Cell::new(format!("{c} (baseline)"))
             } else {
                 Cell::new(c)

@@ -369,6 +369,7 @@ fn a_lone_config_gets_no_winner_marks() {
     assert!(lone.contains("19,097 · "), "{lone}");
     assert!(!lone.contains(" * ") && !lone.contains(" = "), "{lone}");
     assert!(!lone.contains("tied for best"), "{lone}");
+    assert!(lone.contains("┆ libaio ") && !lone.contains("(baseline)"), "{lone}");
     let four = term("published/storagereview-2026-04");
     assert!(four.contains("91.165 * (+22.7 %)"));
     assert!(four.contains("tied for best"));
