@@ -651,7 +651,9 @@ pub(crate) fn series(cmp: &Comparison, results: &[&MetricResult]) -> Vec<grouped
             marks: results
                 .iter()
                 .map(|r| {
-                    if r.winner.as_deref() == Some(c.as_str()) {
+                    if !r.contested() {
+                        grouped::Mark::None
+                    } else if r.winner.as_deref() == Some(c.as_str()) {
                         grouped::Mark::Best
                     } else if r.tied.iter().any(|t| t == c) {
                         grouped::Mark::Tied
@@ -708,7 +710,7 @@ pub(crate) fn precision_notes(
 pub(crate) fn marks_note(results: &[&MetricResult]) -> Option<String> {
     results
         .iter()
-        .any(|r| r.winner.is_some())
+        .any(|r| r.contested() && r.winner.is_some())
         .then(|| "★ and outline: best.".to_string())
 }
 

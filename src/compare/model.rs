@@ -104,6 +104,14 @@ pub struct MetricResult {
     pub baseline_ties: IndexMap<String, Rule>,
 }
 
+impl MetricResult {
+    /// Whether two or more configs have a value: a lone value is the
+    /// "winner" of nothing, so reports and charts do not mark it best.
+    pub fn contested(&self) -> bool {
+        self.values.values().filter(|v| v.is_some()).count() > 1
+    }
+}
+
 /// How one config's runs of a workload were made, as fio reported them:
 /// what a chart's footer quotes.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -42,7 +42,7 @@ use crate::model::{Direction, Skipped};
 
 #[derive(Debug, Clone, Serialize)]
 pub struct View {
-    /// The manifest's title, else "X, Y and Z compared".
+    /// The manifest's title, else "X, Y and Z compared" ("X results" alone).
     pub title: String,
     /// The manifest's description paragraph.
     pub description: Option<String>,
@@ -206,8 +206,10 @@ impl View {
             }
         }
         View {
-            title: (cmp.setup.title.clone())
-                .unwrap_or_else(|| format!("{} compared", join_and(&cmp.configs))),
+            title: (cmp.setup.title.clone()).unwrap_or_else(|| match cmp.configs.as_slice() {
+                [one] => format!("{one} results"),
+                many => format!("{} compared", join_and(many)),
+            }),
             description: cmp.setup.description.clone(),
             setup: SetupView::new(&cmp.setup, &cmp.configs),
             configs: cmp.configs.clone(),
@@ -278,8 +280,7 @@ fn workload_view(cmp: &Comparison, w: &Workload, scales: &Scales) -> WorkloadVie
 /// One config's value of a metric, marked as the comparison decided.
 pub(super) fn cell(m: &MetricResult, config: &str, row: &RowFormat, is_base: bool) -> CellView {
     let v = m.values.get(config).copied().flatten();
-    // One value alone won nothing: no mark where there is no contest.
-    let contest = m.values.values().filter(|v| v.is_some()).count() > 1;
+    let contest = m.contested();
     let winner = contest && m.winner.as_deref() == Some(config);
     let tied = contest && m.tied.iter().any(|t| t == config);
     CellView {

@@ -361,7 +361,11 @@ fn a_mixed_sweep_is_one_sweep_per_direction_with_its_mix() {
 #[test]
 fn a_lone_config_gets_no_winner_marks() {
     let term = |dir: &str| {
-        let o = nvcmp().args(["analyze"]).arg(fixture(dir)).output().unwrap();
+        let o = nvcmp()
+            .args(["analyze"])
+            .arg(fixture(dir))
+            .output()
+            .unwrap();
         assert_ok(&o);
         String::from_utf8(o.stdout).unwrap()
     };
@@ -369,7 +373,32 @@ fn a_lone_config_gets_no_winner_marks() {
     assert!(lone.contains("19,097 · "), "{lone}");
     assert!(!lone.contains(" * ") && !lone.contains(" = "), "{lone}");
     assert!(!lone.contains("tied for best"), "{lone}");
-    assert!(lone.contains("┆ libaio ") && !lone.contains("(baseline)"), "{lone}");
+    assert!(
+        lone.contains("┆ libaio ") && !lone.contains("(baseline)"),
+        "{lone}"
+    );
+    // The report and the charts say the same: no best, no legend of it.
+    let out = tempfile::tempdir().unwrap();
+    let o = nvcmp()
+        .args(["-q", "analyze"])
+        .arg(fixture("sweep/mixed"))
+        .arg("--out")
+        .arg(out.path())
+        .args(["--chart-format", "svg"])
+        .output()
+        .unwrap();
+    assert_ok(&o);
+    let md = std::fs::read_to_string(out.path().join("report.md")).unwrap();
+    assert!(md.starts_with("# libaio results\n"), "{md}");
+    assert!(!md.contains("**") && !md.contains("bold"), "{md}");
+    let html = std::fs::read_to_string(out.path().join("report.html")).unwrap();
+    assert!(
+        !html.contains("highlighted green")
+            && !html.contains("class=\"v best")
+            && !html.contains("class=\"best\"")
+    );
+    let bars = std::fs::read_to_string(out.path().join("charts/bars_read_iops.svg")).unwrap();
+    assert!(bars.contains("66,417") && !bars.contains('★'), "{bars}");
     let four = term("published/storagereview-2026-04");
     assert!(four.contains("91.165 * (+22.7 %)"));
     assert!(four.contains("tied for best"));
