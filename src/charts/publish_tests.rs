@@ -156,9 +156,11 @@ fn no_spread_no_error_bars_and_nothing_said() {
     );
 }
 
+/// (The real 1 s sweeps have one or two samples a point, too few for a
+/// spread: `compare::MIN_SAMPLES`; the synthetic sweep has ten.)
 #[test]
 fn sweep_charts_get_error_bars_from_fio_samples() {
-    let cmp = analyzed(&["sweep/iodepth"], LabelBy::Dir);
+    let cmp = analyzed(&["sweep/synthetic"], LabelBy::Dir);
     let charts = plan(&cmp);
     let scaling = charts
         .iter()

@@ -154,7 +154,7 @@ impl Cell {
                 Metric::BwBytesPerS => self.runs[0].bw_samples,
                 _ => None,
             };
-            samples.map(|s| Spread {
+            samples.filter(|s| s.n >= MIN_SAMPLES).map(|s| Spread {
                 n: s.n,
                 mean: s.mean,
                 stddev: s.stddev,
@@ -164,6 +164,15 @@ impl Cell {
         Some((summary.mean, precision, spread))
     }
 }
+
+/// Fewest of fio's own bandwidth/IOPS samples of one run (its 500 ms
+/// intervals by default) that give a spread to test with. A 1 s run has one
+/// or two: Welch's test on two a side has about one degree of freedom and
+/// cannot separate even 33k from 120k IOPS (measured on 1 s harness runs:
+/// p = 0.11, a "tie"); on three a side the same figures give p = 0.02.
+/// Below this the values decide, by their rounding, as for a run without
+/// samples (and `check` has no noise model from them).
+pub const MIN_SAMPLES: u64 = 3;
 
 /// Compares configs per workload (shape and load point). `skipped` of the
 /// result is left empty: the caller knows what ingest skipped.

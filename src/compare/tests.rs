@@ -321,17 +321,18 @@ fn different_load_points_are_never_averaged() {
 #[test]
 fn fio_samples_of_single_runs_give_the_spread() {
     let base = rows()[0].clone();
-    let mk = |label: &str, iops: f64, sd: f64| {
+    let mk_n = |label: &str, iops: f64, sd: f64, n: u64| {
         let mut r = base.clone();
         r.label = label.into();
         r.source = format!("{label}.json");
         r.iops = iops;
         r.bw_bytes_per_s = iops * 4096.0;
-        r.iops_samples = Some(60);
+        r.iops_samples = Some(n);
         r.iops_sample_mean = Some(iops);
         r.iops_sample_stddev = Some(sd);
         r
     };
+    let mk = |label: &str, iops: f64, sd: f64| mk_n(label, iops, sd, 60);
     // 1 % apart with a 10 % per-interval spread: not significant.
     let c = compare(
         &[mk("a", 1000.0, 100.0), mk("b", 990.0, 100.0)],
@@ -359,6 +360,33 @@ fn fio_samples_of_single_runs_give_the_spread() {
     assert_eq!(
         (bw.winner.as_deref(), bw.rule),
         (Some("a"), Rule::Precision)
+    );
+    // 1 s runs: two samples a side (the harness's psync and io_uring at
+    // QD16, measured). Welch's test called 33k against 120k IOPS a tie
+    // (p = 0.11); with fewer than MIN_SAMPLES the values decide.
+    let short = [
+        mk_n("psync", 33_303.0, 2_238.0, 2),
+        mk_n("io_uring", 120_384.0, 21_546.0, 2),
+    ];
+    let c = compare(&short, &CompareOptions::default());
+    let iops = c.workloads[0].metric(Metric::Iops).unwrap();
+    assert!(iops.spread.is_empty());
+    assert_eq!(
+        (iops.winner.as_deref(), iops.rule),
+        (Some("io_uring"), Rule::Precision)
+    );
+    // The same figures over MIN_SAMPLES intervals are tested, and separate.
+    let n = super::MIN_SAMPLES;
+    let long = [
+        mk_n("psync", 33_303.0, 2_238.0, n),
+        mk_n("io_uring", 120_384.0, 21_546.0, n),
+    ];
+    let c = compare(&long, &CompareOptions::default());
+    let iops = c.workloads[0].metric(Metric::Iops).unwrap();
+    assert_eq!(iops.spread["psync"].n, n);
+    assert_eq!(
+        (iops.winner.as_deref(), iops.rule),
+        (Some("io_uring"), Rule::Significant)
     );
 }
 
