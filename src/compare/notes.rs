@@ -67,8 +67,9 @@ pub(super) fn effective_depth(
                 .map(|r| r.engine.clone());
             match sync {
                 Some(engine) if *d == 1 => format!(
-                    "{c} ran at queue depth 1, not {asked}: {engine} is synchronous and fio caps it \
-                     at 1; its latency is not comparable with queued runs at QD{asked}"
+                    "{c} ran at queue depth 1, not {asked}: {engine} is synchronous (one I/O at a \
+                     time, in fio and in nvcmp's harness); its latency is not comparable with \
+                     queued runs at QD{asked}"
                 ),
                 _ => format!(
                     "{c} ran mostly at queue depth {d}{}, not {asked} (fio's I/O depth distribution)",
