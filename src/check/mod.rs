@@ -253,9 +253,10 @@ impl Report {
             })
             .count();
         (n > 0).then(|| {
+            let rests = if n == 1 { "rests" } else { "rest" };
             format!(
-                "note: {} rest(s) on one run a side; repeat the runs (3 or more result files a \
-                 side) to tell a regression from a noisy machine",
+                "note: {} {rests} on one run a side; repeat the runs (3 or more result files a \
+                 side, e.g. `nvcmp run --repeat 3`) to tell a regression from a noisy machine",
                 plural(n, "regression")
             )
         })

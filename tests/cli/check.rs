@@ -96,6 +96,12 @@ fn an_injected_regression_fails_and_is_named() {
         "{line}"
     );
     assert!(text.contains("FAIL: 2 regressions"), "{text}");
+    // One run a side: the caution, in plain English, names the fix.
+    assert!(
+        text.contains("note: 2 regressions rest on one run a side")
+            && text.contains("`nvcmp run --repeat 3`"),
+        "{text}"
+    );
 
     let (code, doc) = check_json("check/run2", "check/regressed", &[]);
     assert_eq!(code, 1);
