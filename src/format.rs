@@ -20,6 +20,15 @@ pub const MAX_DECIMALS: usize = 9;
 /// `v` with `decimals` decimals and `,` between thousands: `1,234,567.89`.
 /// A value that rounds to zero prints without a sign; NaN and infinities
 /// print as [`MISSING`].
+/// `1 file`, `3 files`: a count and its noun, with an `s` unless one.
+pub fn count(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
 pub fn fixed(v: f64, decimals: usize) -> String {
     if !v.is_finite() {
         return MISSING.into();
@@ -215,6 +224,13 @@ pub fn time_ns(max: f64) -> Unit {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn counts_are_singular_only_for_one() {
+        assert_eq!(count(1, "file"), "1 file");
+        assert_eq!(count(0, "file"), "0 files");
+        assert_eq!(count(2, "missing workload"), "2 missing workloads");
+    }
 
     fn stated(value: f64, step: f64) -> Reading {
         Reading {

@@ -16,6 +16,7 @@ pub mod verdict;
 use serde::Serialize;
 
 use crate::compare::{self, Better, CompareOptions, Comparison, Metric, SpreadSource};
+use crate::format::count as plural;
 use crate::model::{Direction, Row, Skipped, Warning};
 
 pub use threshold::Thresholds;
@@ -273,18 +274,10 @@ impl Report {
             format!("{} unchanged", self.count(Verdict::Unchanged)),
         ];
         if missing > 0 {
-            parts.push(format!("{} missing workload(s)", missing));
+            parts.push(plural(missing, "missing workload"));
         }
         let status = if self.failed() { "FAIL" } else { "PASS" };
         format!("{status}: {}", parts.join(", "))
-    }
-}
-
-fn plural(n: usize, word: &str) -> String {
-    if n == 1 {
-        format!("1 {word}")
-    } else {
-        format!("{n} {word}s")
     }
 }
 

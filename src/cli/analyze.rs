@@ -341,15 +341,15 @@ fn ingest_step(args: &Args, global: Global) -> anyhow::Result<ingest::Ingested> 
         .join(" ");
     if ingested.rows.is_empty() {
         return Err(CliError::usage(format!(
-            "nothing to analyze in {paths}: no fio results found ({} file(s) skipped)",
-            ingested.skipped.len()
+            "nothing to analyze in {paths}: no fio results found ({} skipped)",
+            crate::format::count(ingested.skipped.len(), "file")
         ))
         .into());
     }
     if args.strict && !ingested.skipped.is_empty() {
         return Err(CliError::usage(format!(
-            "--strict: {} file(s) skipped under {paths}",
-            ingested.skipped.len()
+            "--strict: {} skipped under {paths}",
+            crate::format::count(ingested.skipped.len(), "file")
         ))
         .into());
     }
@@ -367,8 +367,8 @@ fn series_step(ingested: &ingest::Ingested, global: Global) -> crate::timeseries
     let series = ingest::series::read_logs(ingested);
     if !global.quiet && !series.warnings.is_empty() {
         eprintln!(
-            "nvcmp: warning: {} problem(s) reading fio logs (lines or files left out of timeseries charts and steady state); `nvcmp ingest PATH --series FILE` names them",
-            series.warnings.len()
+            "nvcmp: warning: {} reading fio logs (lines or files left out of timeseries charts and steady state); `nvcmp ingest PATH --series FILE` names them",
+            crate::format::count(series.warnings.len(), "problem")
         );
     }
     series

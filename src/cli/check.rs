@@ -261,7 +261,12 @@ fn exit_code(report: &check::Report, cand: &input::Loaded) -> anyhow::Result<u8>
         .collect();
     if !failed_jobs.is_empty() {
         return Err(CliError::usage(format!(
-            "unusable input: candidate job(s) reported an error: {}",
+            "unusable input: {} reported an error: {}",
+            if failed_jobs.len() == 1 {
+                "a candidate job"
+            } else {
+                "candidate jobs"
+            },
             failed_jobs.join(", ")
         ))
         .into());
@@ -270,8 +275,8 @@ fn exit_code(report: &check::Report, cand: &input::Loaded) -> anyhow::Result<u8>
         // A gate cannot pass on results it could not read.
         let names: Vec<&str> = report.skipped.iter().map(|s| s.source.as_str()).collect();
         return Err(CliError::usage(format!(
-            "unusable input: {} file(s) could not be read: {}",
-            names.len(),
+            "unusable input: {} could not be read: {}",
+            crate::format::count(names.len(), "file"),
             names.join(", ")
         ))
         .into());

@@ -386,8 +386,8 @@ pub fn check(c: CheckHistory) -> anyhow::Result<u8> {
     stdout.flush()?;
     if !cand.skipped.is_empty() {
         return Err(CliError::usage(format!(
-            "unusable input: {} candidate file(s) could not be read",
-            cand.skipped.len()
+            "unusable input: {} could not be read",
+            crate::format::count(cand.skipped.len(), "candidate file")
         ))
         .into());
     }

@@ -140,8 +140,8 @@ pub fn run(args: Args, global: Global) -> anyhow::Result<u8> {
     }
     if args.strict && !ingested.skipped.is_empty() {
         eprintln!(
-            "nvcmp: --strict: {} file(s) skipped",
-            ingested.skipped.len()
+            "nvcmp: --strict: {} skipped",
+            crate::format::count(ingested.skipped.len(), "file")
         );
         return Ok(exit::USAGE);
     }
@@ -269,14 +269,21 @@ pub fn summary(ingested: &Ingested) -> String {
 /// [`summary`], then what became of fio's logs: `; L logs, N series rows`
 /// when they were read, a hint when they were found but not asked for.
 pub fn summary_with(ingested: &Ingested, streamed: Option<&Streamed>) -> String {
+    use crate::format::count;
     let mut line = format!(
-        "ingested {} files, {} rows, {} skipped",
-        ingested.files_read,
-        ingested.rows.len(),
+        "ingested {}, {}, {} skipped",
+        count(ingested.files_read, "file"),
+        count(ingested.rows.len(), "row"),
         ingested.skipped.len()
     );
     match streamed {
-        Some(s) => line += &format!("; {} logs, {} series rows", s.logs_read, s.rows),
+        Some(s) => {
+            line += &format!(
+                "; {}, {}",
+                count(s.logs_read, "log"),
+                count(usize::try_from(s.rows).unwrap_or(usize::MAX), "series row")
+            )
+        }
         None if !ingested.logs.is_empty() => {
             line += &format!(
                 "; {} fio logs not read (--series FILE reads them)",

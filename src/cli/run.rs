@@ -559,10 +559,10 @@ fn report_repeats(summary: &run::Summary, repeat: &Repeat, quiet: bool) {
     }
     if !quiet || !missed.is_empty() {
         eprintln!(
-            "until-stddev {}: {} of {} job(s) met it; {} reached --max-repeats {}",
+            "until-stddev {}: {} of {} met it; {} reached --max-repeats {}",
             pct(rule.target_pct),
             summary.repeats.len() - missed.len(),
-            summary.repeats.len(),
+            crate::format::count(summary.repeats.len(), "job"),
             missed.len(),
             rule.max
         );
@@ -643,8 +643,8 @@ pub fn run(args: Args, global: Global) -> anyhow::Result<u8> {
     report_repeats(&summary, &opts.repeat, global.quiet);
     if summary.interrupted {
         eprintln!(
-            "nvcmp: interrupted; {} completed result(s) kept in {}, no partial file",
-            summary.results.len(),
+            "nvcmp: interrupted; {} kept in {}, no partial file",
+            crate::format::count(summary.results.len(), "completed result"),
             summary.dir.display()
         );
         return Ok(130);

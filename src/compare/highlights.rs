@@ -873,7 +873,8 @@ fn slo_sentence(title: &str, sweeps: &[&Sweep], slo: Slo) -> String {
         if !listed.is_empty() {
             text.push_str("; ");
         }
-        text.push_str(&format!("{} meet(s) it at no load point", none.join(", ")));
+        let meet = if none.len() == 1 { "meets" } else { "meet" };
+        text.push_str(&format!("{} {meet} it at no load point", none.join(", ")));
     }
     text
 }

@@ -44,7 +44,8 @@ impl Exporter for Gab {
                 let from = match (m.values.n, sd) {
                     (n, Some(_)) if n >= 2 => format!("mean of {n} runs; range: their stddev"),
                     (_, Some(_)) => "1 run; range: stddev of fio's per-interval samples".into(),
-                    (n, None) => format!("mean of {n} run(s)"),
+                    (1, None) => "1 run".into(),
+                    (n, None) => format!("mean of {n} runs"),
                 };
                 Entry {
                     name: format!("{} {}", benchmark_name(m), m.key.metric.key()),

@@ -164,7 +164,8 @@ impl GateFinding {
                 self.threshold_pct
             ),
             GateRule::NoSpread => {
-                format!("beyond {}%, no spread in {n} run(s)", self.threshold_pct)
+                let runs = crate::format::count(n, "run");
+                format!("beyond {}%, no spread in {runs}", self.threshold_pct)
             }
             GateRule::WorkloadMissing => "missing from the candidate".into(),
             GateRule::OnlyInCandidate => "not in the reference".into(),
@@ -187,10 +188,10 @@ impl GateReport {
     pub fn summary_line(&self) -> String {
         let count = |v: Verdict| self.findings.iter().filter(|f| f.verdict == v).count();
         format!(
-            "{}: {} regression(s), {} improvement(s), {} unchanged, {} missing against {} ({} runs in history)",
+            "{}: {}, {}, {} unchanged, {} missing against {} ({} runs in history)",
             if self.failed() { "FAIL" } else { "PASS" },
-            count(Verdict::Regression),
-            count(Verdict::Improvement),
+            crate::format::count(count(Verdict::Regression), "regression"),
+            crate::format::count(count(Verdict::Improvement), "improvement"),
             count(Verdict::Unchanged),
             count(Verdict::Missing),
             self.against,

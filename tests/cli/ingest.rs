@@ -27,7 +27,7 @@ fn ndjson_to_stdout_with_values_from_the_file() {
             .arg(&path)
             .assert()
             .success()
-            .stderr("ingested 1 files, 1 rows, 0 skipped\n"),
+            .stderr("ingested 1 file, 1 row, 0 skipped\n"),
     );
     assert_eq!(rows.len(), 1);
     let doc: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
@@ -68,7 +68,7 @@ fn skips_are_listed_and_the_rest_is_read() {
             "negative-runtime.json: every row was dropped",
         ))
         .stderr(predicate::str::contains(format!(
-            ", 1 rows, {bad} skipped\n"
+            ", 1 row, {bad} skipped\n"
         )));
     assert_eq!(rows(done).len(), 1);
 }

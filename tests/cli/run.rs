@@ -914,7 +914,7 @@ fn ctrl_c_during_a_sweep_keeps_the_finished_points() {
     let (out, _) = interrupted(cmd, &second, 300);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(130), "{err}");
-    assert!(err.contains("2 completed result(s) kept"), "{err}");
+    assert!(err.contains("2 completed results kept"), "{err}");
     let mut left: Vec<String> = entries(&dir)
         .into_iter()
         .map(|n| n.to_string_lossy().into_owned())

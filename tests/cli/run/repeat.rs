@@ -117,7 +117,7 @@ fn until_stddev_stops_at_three_when_met_and_warns_at_max_repeats() {
         "{err}"
     );
     assert!(
-        err.contains("until-stddev 1000 %: 1 of 1 job(s) met it; 0 reached"),
+        err.contains("until-stddev 1000 %: 1 of 1 job met it; 0 reached"),
         "{err}"
     );
     assert!(!err.contains("warning"), "{err}");
@@ -143,7 +143,7 @@ fn until_stddev_stops_at_three_when_met_and_warns_at_max_repeats() {
         "{warn} vs {vals:?}"
     );
     assert!(
-        err.contains("0 of 1 job(s) met it; 1 reached --max-repeats 4"),
+        err.contains("0 of 1 job met it; 1 reached --max-repeats 4"),
         "{err}"
     );
 }
