@@ -192,8 +192,13 @@ fn write_dataset(
 fn write_series(ingested: &Ingested, path: &Path, global: Global) -> anyhow::Result<Streamed> {
     let plan = series::plan(ingested);
     let mut writer = SeriesWriter::create(path)?;
-    let streamed = series::stream_logs(&plan, &mut |logs, rows| writer.write(logs, rows))
-        .with_context(|| format!("cannot write {}", path.display()))?;
+    let bar = series_bar(&plan, global);
+    let streamed = series::stream_logs(&plan, &mut |logs, rows, bytes| {
+        bar.inc(bytes);
+        writer.write(logs, rows)
+    })
+    .with_context(|| format!("cannot write {}", path.display()))?;
+    bar.finish_and_clear();
     writer
         .finish()
         .with_context(|| format!("cannot write {}", path.display()))?;
@@ -318,6 +323,24 @@ fn join_paths(paths: &[PathBuf]) -> String {
         .map(|p| p.display().to_string())
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// Logs smaller than this are read in about a second: no bar.
+const BAR_MIN_LOG_BYTES: u64 = 32 << 20;
+
+/// A bar over the logs' bytes for `--series` (per-I/O logs run to GBs).
+fn series_bar(plan: &series::Plan, global: Global) -> indicatif::ProgressBar {
+    let total = plan.bytes();
+    if !global.progress || total < BAR_MIN_LOG_BYTES {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new(total);
+    if let Ok(style) = indicatif::ProgressStyle::with_template(
+        "{bar:30} {bytes}/{total_bytes} logs {bytes_per_sec} {eta}",
+    ) {
+        bar.set_style(style);
+    }
+    bar
 }
 
 /// Below this many files a bar only flickers.

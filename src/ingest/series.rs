@@ -67,6 +67,17 @@ pub fn plan(ingested: &Ingested) -> Plan {
     plan
 }
 
+impl Plan {
+    /// Bytes of all the logs, as far as their sizes can be read.
+    pub fn bytes(&self) -> u64 {
+        self.paths
+            .iter()
+            .filter_map(|p| std::fs::metadata(p).ok())
+            .map(|m| m.len())
+            .sum()
+    }
+}
+
 /// Reads every log of `ingested` into memory, files in parallel.
 pub fn read_logs(ingested: &Ingested) -> Series {
     let plan = plan(ingested);
@@ -74,7 +85,7 @@ pub fn read_logs(ingested: &Ingested) -> Series {
         .into_par_iter()
         .map(|i| {
             let mut rows = Vec::new();
-            let stats = fio_log::read_file(&plan.paths[i], &plan.contexts[i], &mut |batch| {
+            let stats = fio_log::read_file(&plan.paths[i], &plan.contexts[i], &mut |batch, _| {
                 rows.extend_from_slice(batch);
                 Ok(())
             });
@@ -90,16 +101,18 @@ pub fn read_logs(ingested: &Ingested) -> Series {
     series
 }
 
-/// Where streamed rows go: rows with the logs they index into.
-pub type Sink<'a> = dyn FnMut(&[LogInfo], &[SeriesRow]) -> anyhow::Result<()> + 'a;
+/// Where streamed rows go: rows with the logs they index into, and the
+/// bytes of log they were read from.
+pub type Sink<'a> = dyn FnMut(&[LogInfo], &[SeriesRow], u64) -> anyhow::Result<()> + 'a;
 
 /// Reads the logs of `plan` one after another, handing rows to `sink` a
 /// block at a time: memory stays at one block whatever the logs' size.
 pub fn stream_logs(plan: &Plan, sink: &mut Sink<'_>) -> anyhow::Result<Streamed> {
     let mut out = Streamed::default();
     for (i, path) in plan.paths.iter().enumerate() {
-        let result =
-            fio_log::read_file(path, &plan.contexts[i], &mut |rows| sink(&plan.logs, rows));
+        let result = fio_log::read_file(path, &plan.contexts[i], &mut |rows, bytes| {
+            sink(&plan.logs, rows, bytes)
+        });
         if let Err(fio_log::LogError::Sink(e)) = result {
             return Err(e);
         }

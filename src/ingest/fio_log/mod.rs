@@ -113,11 +113,12 @@ pub const MAX_LINE_WARNINGS: usize = 5;
 const BLOCK: usize = 4 << 20;
 
 /// Reads the log at `path`, handing rows to `sink` a block at a time (the
-/// vector is cleared after each call).
+/// vector is cleared after each call), with the bytes of the file that
+/// block took (for a progress bar; they add up to the file's size).
 pub fn read_file(
     path: &Path,
     ctx: &LogContext,
-    sink: &mut dyn FnMut(&[SeriesRow]) -> anyhow::Result<()>,
+    sink: &mut dyn FnMut(&[SeriesRow], u64) -> anyhow::Result<()>,
 ) -> Result<LogStats, LogError> {
     let compressed = LogName::parse(&path.file_name().unwrap_or_default().to_string_lossy())
         .is_some_and(|n| n.compressed);
@@ -138,7 +139,7 @@ pub fn read_file(
             (false, None) => continue,
         };
         parser.feed(&buf[..end], &mut rows)?;
-        sink(&rows).map_err(LogError::Sink)?;
+        sink(&rows, end as u64).map_err(LogError::Sink)?;
         rows.clear();
         buf.drain(..end);
     }

@@ -253,7 +253,7 @@ fn histogram_fixture_sums_to_the_result_and_matches_its_percentiles() {
 fn compressed_logs_say_how_to_inflate_them() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("fixtures/series/compressed/fz_clat.1.log.fz");
-    let err = read_file(&path, &ctx(Kind::Clat), &mut |_| Ok(())).unwrap_err();
+    let err = read_file(&path, &ctx(Kind::Clat), &mut |_, _| Ok(())).unwrap_err();
     assert!(err.to_string().contains("fio --inflate-log="), "{err}");
 }
 
@@ -267,14 +267,18 @@ fn files_stream_in_blocks_and_agree_with_memory() {
     std::fs::write(&path, line.repeat(n)).unwrap();
     let mut got = 0usize;
     let mut calls = 0;
-    let stats = read_file(&path, &ctx(Kind::Clat), &mut |rows| {
+    let mut bytes = 0u64;
+    let stats = read_file(&path, &ctx(Kind::Clat), &mut |rows, b| {
         got += rows.len();
         calls += 1;
+        bytes += b;
         assert!(rows.iter().all(|r| r.value == 56789.0));
         Ok(())
     })
     .unwrap();
     assert_eq!((got, stats.rows, stats.lines), (n, n as u64, n as u64));
     assert!(calls >= 2);
+    // The blocks' bytes add up to the file: what a progress bar counts.
+    assert_eq!(bytes, std::fs::metadata(&path).unwrap().len());
     assert!(stats.warnings.is_empty());
 }

@@ -184,7 +184,10 @@ fn streaming_gives_the_rows_reading_does() {
     let ingested = crate::ingest::ingest(&[fixture("")], &IngestOptions::default()).unwrap();
     let all = read_logs(&ingested);
     let mut streamed = Vec::new();
-    let out = stream_logs(&plan(&ingested), &mut |_, rows| {
+    let plan = plan(&ingested);
+    let mut bytes = 0;
+    let out = stream_logs(&plan, &mut |_, rows, b| {
+        bytes += b;
         streamed.extend_from_slice(rows);
         Ok(())
     })
@@ -192,6 +195,11 @@ fn streaming_gives_the_rows_reading_does() {
     assert_eq!(streamed, all.rows);
     assert_eq!(out.rows, all.rows.len() as u64);
     assert_eq!(out.warnings, all.warnings);
-    // Every log but the compressed one is read.
+    // Every log but the compressed one is read, each to its end.
     assert_eq!(out.logs_read, all.logs.len() - 1);
+    let compressed: u64 = (plan.paths.iter())
+        .filter(|p| p.to_string_lossy().contains(".fz"))
+        .map(|p| std::fs::metadata(p).unwrap().len())
+        .sum();
+    assert_eq!(bytes, plan.bytes() - compressed);
 }
