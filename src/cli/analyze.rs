@@ -364,7 +364,10 @@ fn series_step(ingested: &ingest::Ingested, global: Global) -> crate::timeseries
     if ingested.logs.is_empty() {
         return crate::timeseries::Series::default();
     }
-    let series = ingest::series::read_logs(ingested);
+    let plan = ingest::series::plan(ingested);
+    let bar = super::ingest::series_bar(&plan, global);
+    let series = ingest::series::read_plan(&plan, &|bytes| bar.inc(bytes));
+    bar.finish_and_clear();
     if !global.quiet && !series.warnings.is_empty() {
         eprintln!(
             "nvcmp: warning: {} reading fio logs (lines or files left out of timeseries charts and steady state); `nvcmp ingest PATH --series FILE` names them",

@@ -329,7 +329,7 @@ fn join_paths(paths: &[PathBuf]) -> String {
 const BAR_MIN_LOG_BYTES: u64 = 32 << 20;
 
 /// A bar over the logs' bytes for `--series` (per-I/O logs run to GBs).
-fn series_bar(plan: &series::Plan, global: Global) -> indicatif::ProgressBar {
+pub(super) fn series_bar(plan: &series::Plan, global: Global) -> indicatif::ProgressBar {
     let total = plan.bytes();
     if !global.progress || total < BAR_MIN_LOG_BYTES {
         return indicatif::ProgressBar::hidden();

@@ -80,12 +80,18 @@ impl Plan {
 
 /// Reads every log of `ingested` into memory, files in parallel.
 pub fn read_logs(ingested: &Ingested) -> Series {
-    let plan = plan(ingested);
+    read_plan(&plan(ingested), &|_| {})
+}
+
+/// Reads every log of `plan` into memory, files in parallel, calling
+/// `progress` with the bytes of each block read (from several threads).
+pub fn read_plan(plan: &Plan, progress: &(dyn Fn(u64) + Sync)) -> Series {
     let parts: Vec<(Vec<SeriesRow>, Result<LogStats, fio_log::LogError>)> = (0..plan.logs.len())
         .into_par_iter()
         .map(|i| {
             let mut rows = Vec::new();
-            let stats = fio_log::read_file(&plan.paths[i], &plan.contexts[i], &mut |batch, _| {
+            let stats = fio_log::read_file(&plan.paths[i], &plan.contexts[i], &mut |batch, b| {
+                progress(b);
                 rows.extend_from_slice(batch);
                 Ok(())
             });
@@ -97,7 +103,7 @@ pub fn read_logs(ingested: &Ingested) -> Series {
         note(&plan.logs[i], stats, &mut series.warnings);
         series.rows.extend(rows);
     }
-    series.logs = plan.logs;
+    series.logs = plan.logs.clone();
     series
 }
 
