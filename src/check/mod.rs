@@ -16,7 +16,7 @@ pub mod verdict;
 use serde::Serialize;
 
 use crate::compare::{self, Better, CompareOptions, Comparison, Metric, SpreadSource};
-use crate::format::count as plural;
+use crate::format::count;
 use crate::model::{Direction, Row, Skipped, Warning};
 
 pub use threshold::Thresholds;
@@ -258,7 +258,7 @@ impl Report {
             format!(
                 "note: {} {rests} on one run a side; repeat the runs (3 or more result files a \
                  side, e.g. `nvcmp run --repeat 3`) to tell a regression from a noisy machine",
-                plural(n, "regression")
+                count(n, "regression")
             )
         })
     }
@@ -269,12 +269,12 @@ impl Report {
         let imp = self.count(Verdict::Improvement);
         let missing = self.missing_workloads().len();
         let mut parts = vec![
-            plural(reg, "regression"),
-            plural(imp, "improvement"),
+            count(reg, "regression"),
+            count(imp, "improvement"),
             format!("{} unchanged", self.count(Verdict::Unchanged)),
         ];
         if missing > 0 {
-            parts.push(plural(missing, "missing workload"));
+            parts.push(count(missing, "missing workload"));
         }
         let status = if self.failed() { "FAIL" } else { "PASS" };
         format!("{status}: {}", parts.join(", "))

@@ -366,7 +366,7 @@ fn series_step(ingested: &ingest::Ingested, global: Global) -> crate::timeseries
     }
     let plan = ingest::series::plan(ingested);
     let bar = super::ingest::series_bar(&plan, global);
-    let series = ingest::series::read_plan(&plan, &|bytes| bar.inc(bytes));
+    let series = ingest::series::read_plan(plan, &|bytes| bar.inc(bytes));
     bar.finish_and_clear();
     if !global.quiet && !series.warnings.is_empty() {
         eprintln!(

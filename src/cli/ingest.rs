@@ -330,8 +330,12 @@ const BAR_MIN_LOG_BYTES: u64 = 32 << 20;
 
 /// A bar over the logs' bytes for `--series` (per-I/O logs run to GBs).
 pub(super) fn series_bar(plan: &series::Plan, global: Global) -> indicatif::ProgressBar {
+    // No bar wanted (not a terminal, --quiet): the logs are not even sized.
+    if !global.progress {
+        return indicatif::ProgressBar::hidden();
+    }
     let total = plan.bytes();
-    if !global.progress || total < BAR_MIN_LOG_BYTES {
+    if total < BAR_MIN_LOG_BYTES {
         return indicatif::ProgressBar::hidden();
     }
     let bar = indicatif::ProgressBar::new(total);

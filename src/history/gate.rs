@@ -186,14 +186,14 @@ impl GateReport {
 
     /// `FAIL: 1 regression, 0 improvements, 11 unchanged against the last 10 runs`.
     pub fn summary_line(&self) -> String {
-        let count = |v: Verdict| self.findings.iter().filter(|f| f.verdict == v).count();
+        let of = |v: Verdict| self.findings.iter().filter(|f| f.verdict == v).count();
         format!(
             "{}: {}, {}, {} unchanged, {} missing against {} ({} runs in history)",
             if self.failed() { "FAIL" } else { "PASS" },
-            crate::format::count(count(Verdict::Regression), "regression"),
-            crate::format::count(count(Verdict::Improvement), "improvement"),
-            count(Verdict::Unchanged),
-            count(Verdict::Missing),
+            crate::format::count(of(Verdict::Regression), "regression"),
+            crate::format::count(of(Verdict::Improvement), "improvement"),
+            of(Verdict::Unchanged),
+            of(Verdict::Missing),
             self.against,
             self.history_runs
         )

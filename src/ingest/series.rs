@@ -80,12 +80,12 @@ impl Plan {
 
 /// Reads every log of `ingested` into memory, files in parallel.
 pub fn read_logs(ingested: &Ingested) -> Series {
-    read_plan(&plan(ingested), &|_| {})
+    read_plan(plan(ingested), &|_| {})
 }
 
 /// Reads every log of `plan` into memory, files in parallel, calling
 /// `progress` with the bytes of each block read (from several threads).
-pub fn read_plan(plan: &Plan, progress: &(dyn Fn(u64) + Sync)) -> Series {
+pub fn read_plan(plan: Plan, progress: &(dyn Fn(u64) + Sync)) -> Series {
     let parts: Vec<(Vec<SeriesRow>, Result<LogStats, fio_log::LogError>)> = (0..plan.logs.len())
         .into_par_iter()
         .map(|i| {
@@ -103,7 +103,7 @@ pub fn read_plan(plan: &Plan, progress: &(dyn Fn(u64) + Sync)) -> Series {
         note(&plan.logs[i], stats, &mut series.warnings);
         series.rows.extend(rows);
     }
-    series.logs = plan.logs.clone();
+    series.logs = plan.logs;
     series
 }
 
