@@ -1,4 +1,4 @@
-//! The dataset: rows as a polars DataFrame with the columns of CONTRACT.md,
+//! The dataset: rows as a polars DataFrame with the columns of docs/CONTRACT.md,
 //! and its files (parquet, csv, json, ndjson), both ways.
 //!
 //! Column order is [`Row`]'s field order: the contract's columns first,

@@ -1,7 +1,7 @@
 //! nvcmp: compare fio storage benchmark results across machines, operating
 //! systems and I/O engines.
 //!
-//! Data flows one way (see STYLE.md):
+//! Data flows one way (see docs/STYLE.md):
 //!
 //! ```text
 //! fio files -> ingest (readers -> normalize) -> dataset (polars)

@@ -117,7 +117,7 @@ pub fn metric_by_name(name: &str) -> Option<Metric> {
 }
 
 /// The dataset/JSON name of a metric: [`Metric::key`], the one list of
-/// them (CONTRACT.md's column names).
+/// them (docs/CONTRACT.md's column names).
 pub fn metric_name(metric: Metric) -> &'static str {
     metric.key()
 }

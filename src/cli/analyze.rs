@@ -12,7 +12,7 @@ use crate::render::{Format, RenderOptions};
 
 /// `--format`: a deliberate mirror of [`Format`] (as `ChartFormatArg` is of
 /// `ChartFormat`), converted once when the arguments are checked. The core
-/// must not see clap (STYLE.md, principle 2), so the list of formats
+/// must not see clap (docs/STYLE.md, principle 2), so the list of formats
 /// stands twice: here with the flag's help, there with what renders.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum FormatArg {

@@ -1,5 +1,5 @@
 //! The command line: clap definitions, validation into plain option
-//! structs, the one error sink and the exit codes of CONTRACT.md. The only
+//! structs, the one error sink and the exit codes of docs/CONTRACT.md. The only
 //! layer that knows clap, stdout/stderr and the process.
 
 pub mod analyze;
@@ -13,7 +13,7 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser, Subcommand};
 
-/// Exit codes of CONTRACT.md.
+/// Exit codes of docs/CONTRACT.md.
 pub mod exit {
     pub const OK: u8 = 0;
     /// `check` found a regression.

@@ -29,7 +29,7 @@ impl Metric {
         }
     }
 
-    /// The column name of CONTRACT.md (`bw_bytes_per_s`, ...).
+    /// The column name of docs/CONTRACT.md (`bw_bytes_per_s`, ...).
     pub fn key(self) -> &'static str {
         match self {
             Metric::BwBytesPerS => "bw_bytes_per_s",

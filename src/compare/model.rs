@@ -1,5 +1,5 @@
 //! The result of a comparison: what renderers, charts and `check` consume.
-//! Serializes to the `analyze --format json` shape of CONTRACT.md (extra
+//! Serializes to the `analyze --format json` shape of docs/CONTRACT.md (extra
 //! fields are allowed there).
 
 use indexmap::IndexMap;
@@ -401,7 +401,7 @@ pub struct Sweep {
     pub rw: String,
     pub bs_bytes: u64,
     pub direction: Direction,
-    /// null unless rw mixes reads and writes; always present (CONTRACT.md
+    /// null unless rw mixes reads and writes; always present (docs/CONTRACT.md
     /// lists it among a sweep's fields).
     #[serde(default)]
     pub rwmixread: Option<u32>,

@@ -4,7 +4,7 @@
 //! 1. The best value wins (highest or lowest, per [`Better`]).
 //! 2. Any other config whose value ties with the best is `tied`, and then
 //!    there is no winner. Two values tie when their difference is within
-//!    their rounding ([`stats::precision_tie`], CONTRACT.md); where both
+//!    their rounding ([`stats::precision_tie`], docs/CONTRACT.md); where both
 //!    sides have a spread (repeated runs or fio's samples) and the rounding
 //!    does not already tie them, Welch's t-test decides: not significant at
 //!    `alpha` is a tie. With `--equivalence PCT`, values whose difference

@@ -1,7 +1,7 @@
 //! The statistics behind ties and regressions, shared by `analyze` and
 //! `check` so both judge "different" the same way.
 //!
-//! - Precision tie (CONTRACT.md): two values tie when their difference is
+//! - Precision tie (docs/CONTRACT.md): two values tie when their difference is
 //!   at most half the sum of their precisions. `2,411,000` known to the
 //!   thousand (±500) and `2,410,700` exact (±0.5) tie.
 //! - Significance: Welch's unequal-variance t-test on two summaries

@@ -1,6 +1,6 @@
 //! compare's tests. The golden ones: the published StorageReview
 //! comparison (April 2026, [`super::testdata`]) must yield the article's
-//! six conclusions (../shared/published/README.md) from the Comparison
+//! six conclusions (fixtures/published/ARTICLE.md) from the Comparison
 //! alone.
 
 use super::*;

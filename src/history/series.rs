@@ -156,7 +156,7 @@ pub struct Point {
     pub value: f64,
 }
 
-/// `{"run", "commit", "time", "value"}`, as CONTRACT.md has it.
+/// `{"run", "commit", "time", "value"}`, as docs/CONTRACT.md has it.
 impl Serialize for Point {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeStruct;

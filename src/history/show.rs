@@ -1,6 +1,6 @@
 //! `history show`: each series of the history with its change points and
 //! the means of the segments between them, as `--format json` gives it
-//! (CONTRACT.md, "Additions planned").
+//! (docs/CONTRACT.md, "Additions planned").
 
 use rayon::prelude::*;
 use serde::Serialize;

@@ -3,7 +3,7 @@
 //! merged ([`compact`](super::compact)) into `part-00000001-00000016.parquet`
 //! and so on, so years of runs stay a few dozen files rather than one file
 //! per run, which no reader opens fast. Each row holds the run's dataset
-//! columns (those of CONTRACT.md) plus `run_id`, `run_commit`, `run_time`
+//! columns (those of docs/CONTRACT.md) plus `run_id`, `run_commit`, `run_time`
 //! and `run_seq`, so DuckDB or pandas read the whole history with
 //! `read_parquet('history/*.parquet')`.
 //!

@@ -4,7 +4,7 @@
 //! Units are SI base units and fixed at ingest: bytes, bytes per second,
 //! nanoseconds, milliseconds for runtime, percent for CPU. Field names carry
 //! the unit (`_ns`, `_bytes`, `_per_s`, `_pct`). The column names and their
-//! meaning are part of nvcmp's outside contract (CONTRACT.md): rename nothing.
+//! meaning are part of nvcmp's outside contract (docs/CONTRACT.md): rename nothing.
 
 use serde::{Deserialize, Serialize};
 
@@ -227,7 +227,7 @@ impl Row {
         }
     }
 
-    /// `cpu_pct` of CONTRACT.md: whole-system CPU where known, else fio's
+    /// `cpu_pct` of docs/CONTRACT.md: whole-system CPU where known, else fio's
     /// usr + sys.
     pub fn cpu_pct(&self) -> f64 {
         self.system_cpu_pct

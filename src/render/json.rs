@@ -1,4 +1,4 @@
-//! JSON: the Comparison as serde writes it, the shape of CONTRACT.md.
+//! JSON: the Comparison as serde writes it, the shape of docs/CONTRACT.md.
 
 use std::io::Write;
 

@@ -69,7 +69,7 @@ macro_rules! col {
     };
 }
 
-/// The columns, in file order: the contract's first (CONTRACT.md,
+/// The columns, in file order: the contract's first (docs/CONTRACT.md,
 /// `ingest --series`), then the additions. Units are SI base units.
 #[rustfmt::skip]
 pub const COLUMNS: [Col; 19] = [

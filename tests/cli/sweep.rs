@@ -53,7 +53,7 @@ fn a_depth_sweep_keeps_its_points_and_psync_is_named() {
         let s = sweep(&j, config);
         assert_eq!(s["axis"], "iodepth");
         assert_eq!(s["points"].as_array().unwrap().len(), 6);
-        // CONTRACT.md's fields, present even when null (randread mixes nothing).
+        // docs/CONTRACT.md's fields, present even when null (randread mixes nothing).
         for field in [
             "config",
             "rw",
