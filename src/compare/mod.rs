@@ -550,6 +550,7 @@ fn metric_result(
         delta_abs,
         rule: d.rule,
         baseline_ties,
+        excluded: IndexMap::new(),
     })
 }
 
