@@ -88,11 +88,9 @@ fn winners(m: &MetricResult) -> Vec<&str> {
     }
 }
 
+/// The values that are compared: present and not excluded as invalid.
 fn present(m: &MetricResult) -> Vec<(&str, f64)> {
-    m.values
-        .iter()
-        .filter_map(|(c, v)| v.map(|v| (c.as_str(), v)))
-        .collect()
+    m.compared().collect()
 }
 
 /// Builds every finding of `cmp`, rule by rule (unranked).
@@ -111,7 +109,7 @@ pub fn build(cmp: &Comparison, judge: Judge) -> Vec<Finding> {
 fn entry<'a>(r: &'a MetricResult, config: &'a str) -> Option<Entry<'a>> {
     Some(Entry {
         config,
-        value: r.values.get(config).copied().flatten()?,
+        value: r.value(config)?,
         precision: r.precision.get(config).copied().unwrap_or(0.0),
         spread: r.spread.get(config).copied(),
     })
