@@ -421,7 +421,10 @@ fn timing_options(opts: &JobOpts<'_>) -> Option<String> {
         .iter()
         .filter_map(|k| {
             let v = opts.get(k)?;
-            Some(format!("{k}={}", if v.is_empty() { "1" } else { v.as_str() }))
+            Some(format!(
+                "{k}={}",
+                if v.is_empty() { "1" } else { v.as_str() }
+            ))
         })
         .collect();
     (!set.is_empty()).then(|| set.join(","))

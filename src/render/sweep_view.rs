@@ -10,8 +10,8 @@ use super::sweeps::{SweepTable, is_grid};
 use super::view::{CellView, RowFormat, cell};
 use crate::compare::metric::Scale;
 use crate::compare::{
-    AtSlo, Comparison, Knee, LoadPoint, Metric, MetricResult, Peak, Saturation, SloMetric, Sweep, SweepRules,
-    Workload,
+    AtSlo, Comparison, Knee, LoadPoint, Metric, MetricResult, Peak, Saturation, SloMetric, Sweep,
+    SweepRules, Workload,
 };
 use crate::format;
 
