@@ -951,10 +951,12 @@ fn headline(w: &Workload) -> Metric {
 /// reviews write a large lead; lower-is-better leads in percent, which
 /// cannot pass 100).
 fn lead_words(better: Better, a: f64, b: f64) -> String {
+    // Two significant digits for a lead under 0.1 %: "0.01 %", not "0.0 %".
+    let pct = |p: f64| format::fixed(p, if p < 0.1 { 2 } else { 1 });
     match better {
         Better::Higher if a >= 1.5 * b => format!("{}x", format::fixed(a / b, 2)),
-        Better::Higher => format!("{} % more than", format::fixed((a / b - 1.0) * 100.0, 1)),
-        Better::Lower => format!("{} % below", format::fixed((1.0 - a / b) * 100.0, 1)),
+        Better::Higher => format!("{} % more than", pct((a / b - 1.0) * 100.0)),
+        Better::Lower => format!("{} % below", pct((1.0 - a / b) * 100.0)),
     }
 }
 
@@ -1001,6 +1003,13 @@ fn winner_finding(
         .filter(|c| !top.contains(c))
         .collect();
     let second = best_among(r, &rest)?;
+    // Every config within half a percent: the tie sentence (3) says it.
+    let vals: Vec<f64> = r.compared().map(|(_, v)| v).collect();
+    let lo = vals.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = vals.iter().copied().fold(0.0, f64::max);
+    if lo > 0.0 && (hi - lo) / lo * 100.0 <= NEAR_EQUAL_PCT {
+        return None;
+    }
     let s = scales.get(r.metric);
     let most = match r.better {
         Better::Higher => format!("the most {}", r.metric.human()),
