@@ -31,7 +31,7 @@ use super::{depth, steady};
 use crate::model::{Direction, Row, os};
 use crate::units::parse_size;
 use non_finite::NonFinite;
-pub use values::{Bins, Loose, Options, Percentiles, Str, without_bins};
+pub use values::{Bins, GlobalOptions, Loose, Options, Percentiles, Str, without_bins};
 
 /// One fio JSON document.
 #[derive(Debug, Default, Deserialize)]
@@ -41,7 +41,7 @@ pub struct FioOutput<'a> {
     pub fio_version: Option<Str<'a>>,
     pub timestamp: Option<f64>,
     #[serde(rename = "global options", borrow)]
-    pub global_options: Options<'a>,
+    pub global_options: GlobalOptions<'a>,
     #[serde(borrow)]
     pub jobs: Option<Vec<Job<'a>>>,
     #[serde(borrow)]
@@ -270,6 +270,7 @@ pub fn to_parsed(doc: &FioOutput<'_>) -> Parsed {
             (0..doc.client_stats.as_ref().map_or(0, Vec::len))
                 .map(|i| format!("client_stats[{i}]")),
         );
+    let shared = shared_hostnames(&jobs);
     for (job, place) in jobs.iter().zip(places) {
         let aggregate = job.jobname.as_deref() == Some(AGGREGATE_NAME);
         // The `All clients` entry has no options of its own: it sums the
@@ -281,9 +282,14 @@ pub fn to_parsed(doc: &FioOutput<'_>) -> Parsed {
         } else {
             None
         };
-        let opts = JobOpts::new(&doc.global_options, &template.unwrap_or(job).job_options);
+        let owner = template.unwrap_or(job);
+        let global = doc
+            .global_options
+            .for_server(owner.hostname.as_deref(), owner.port);
+        let opts = JobOpts::new(global, &owner.job_options);
         let ctx = JobCtx {
             opts: &opts,
+            host: (!aggregate).then(|| host_name(job, &shared)).flatten(),
             place: &place,
             aggregate,
             format,
@@ -292,6 +298,37 @@ pub fn to_parsed(doc: &FioOutput<'_>) -> Parsed {
         job_rows(doc, job, &ctx, &mut out);
     }
     out
+}
+
+/// Hostnames that several servers of one document share (fio servers on
+/// one machine, told apart by their ports only).
+fn shared_hostnames<'d>(jobs: &[&'d Job<'_>]) -> Vec<&'d str> {
+    let mut seen: Vec<(&str, Option<i64>)> = Vec::new();
+    for j in jobs {
+        if let Some(h) = j.hostname.as_deref() {
+            let server = (h, j.port.map(|p| p as i64));
+            if !seen.contains(&server) {
+                seen.push(server);
+            }
+        }
+    }
+    let mut shared: Vec<&str> = seen
+        .iter()
+        .filter(|(h, _)| seen.iter().filter(|(o, _)| o == h).count() > 1)
+        .map(|(h, _)| *h)
+        .collect();
+    shared.dedup();
+    shared
+}
+
+/// A job's host as the dataset names it: its hostname, with `:port` where
+/// another server of the document has the same hostname.
+fn host_name(job: &Job<'_>, shared: &[&str]) -> Option<String> {
+    let h = job.hostname.as_deref()?;
+    match job.port {
+        Some(p) if shared.contains(&h) => Some(format!("{h}:{}", p as i64)),
+        _ => Some(h.to_string()),
+    }
 }
 
 /// Job options over global options (job options win), as fio applies them.
@@ -368,6 +405,8 @@ fn bs_for(bs: Option<&str>, dir: Direction) -> u64 {
 /// What [`job_rows`] needs to know about a job besides the job itself.
 struct JobCtx<'a> {
     opts: &'a JobOpts<'a>,
+    /// The job's host (`None` for `All clients` and standalone jobs).
+    host: Option<String>,
     /// `jobs[0]`, `client_stats[2]`: where the job is in the document.
     place: &'a str,
     aggregate: bool,
@@ -465,9 +504,9 @@ impl JobFacts {
     fn of(doc: &FioOutput<'_>, job: &Job<'_>, ctx: &JobCtx<'_>, out: &mut Parsed) -> JobFacts {
         let opts = ctx.opts;
         let name = job.jobname.as_deref().unwrap_or_default().to_string();
-        let who = match job.hostname.as_deref() {
-            Some(h) if !ctx.aggregate => format!("job `{name}` on {h}"),
-            _ => format!("job `{name}`"),
+        let who = match &ctx.host {
+            Some(h) => format!("job `{name}` on {h}"),
+            None => format!("job `{name}`"),
         };
         let filename = opts.get("filename");
         let engine = engine_of(opts, filename.as_deref());
@@ -507,11 +546,7 @@ impl JobFacts {
         row.os = self.os.clone();
         row.engine = self.engine.clone();
         row.fio_version = ctx.version.into();
-        row.host = if ctx.aggregate {
-            None
-        } else {
-            job.hostname.as_deref().map(str::to_string)
-        };
+        row.host = ctx.host.clone();
         row.job = self.name.clone();
         row.format = ctx.format.into();
         row.rw = self.rw.clone();
