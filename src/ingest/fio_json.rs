@@ -27,6 +27,7 @@ use serde_json::Value;
 
 use super::jobname::guess_from_name;
 use super::{JobKey, Parsed, ReadError, Reader, RunKey};
+use super::idle_prof::IdleProf;
 use super::{depth, steady};
 use crate::model::{Direction, Row, os};
 use crate::units::parse_size;
@@ -46,6 +47,9 @@ pub struct FioOutput<'a> {
     pub jobs: Option<Vec<Job<'a>>>,
     #[serde(borrow)]
     pub client_stats: Option<Vec<Job<'a>>>,
+    /// `--idle-prof`: percent idle, for the system and per CPU.
+    #[serde(borrow)]
+    pub cpu_idleness: Option<Options<'a>>,
     /// Only its presence matters (Linux builds report it; fio#1627: not always).
     pub disk_util: Option<IgnoredAny>,
     /// fio's bare `nan`/`inf` tokens, read as `null`.
@@ -296,6 +300,11 @@ pub fn to_parsed(doc: &FioOutput<'_>) -> Parsed {
             version,
         };
         job_rows(doc, job, &ctx, &mut out);
+    }
+    if let Some(idle) = &doc.cpu_idleness {
+        let pairs = idle.iter().map(|(k, v)| (k, v.as_f64()));
+        let idle = IdleProf::from_pairs(pairs, &mut out.warnings);
+        out.rows.iter_mut().for_each(|r| idle.apply(r));
     }
     out
 }

@@ -13,6 +13,7 @@ pub mod decode;
 pub mod depth;
 pub mod fio_json;
 pub mod fio_log;
+pub mod idle_prof;
 mod jobname;
 pub mod manifest;
 pub mod normal;

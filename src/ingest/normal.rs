@@ -15,6 +15,7 @@
 //! words fio prints at its start.
 
 use super::{Parsed, ReadError, Reader};
+use super::idle_prof::IdleProf;
 use super::{depth, steady};
 use crate::model::{Direction, Row, os};
 
@@ -232,6 +233,8 @@ struct Doc {
     headers: Vec<Header>,
     blocks: Vec<Block>,
     warnings: Vec<String>,
+    /// `CPU idleness:` (`--idle-prof`), printed once after the groups.
+    idle: IdleProf,
 }
 
 /// Splits the `<host> ` prefix fio's client puts before server text.
@@ -278,6 +281,8 @@ struct Parser {
     block: Option<Block>,
     pct: PctBlock,
     pending_host: Option<String>,
+    /// Inside the `CPU idleness:` block.
+    in_idle: bool,
 }
 
 impl Parser {
@@ -309,6 +314,15 @@ impl Parser {
             self.doc
                 .headers
                 .push(parse_header(line[..i].trim(), &line[i..], host));
+            return Ok(());
+        }
+        if t == "CPU idleness:" {
+            self.end_block();
+            self.in_idle = true;
+            return Ok(());
+        }
+        if std::mem::take(&mut self.in_idle) && self.doc.idle.text_line(t) {
+            self.in_idle = true;
             return Ok(());
         }
         if self.document_line(t) {
@@ -923,6 +937,7 @@ impl Doc {
         r.clat_p99_99_ns = pct(&d.clat_pct, 99.99);
         r.usr_cpu_pct = b.usr.unwrap_or(0.0);
         r.sys_cpu_pct = b.sys.unwrap_or(0.0);
+        self.idle.apply(&mut r);
         if let Some(s) = d.iops_samples {
             r.iops_samples = s.n;
             r.iops_sample_mean = Some(s.mean);

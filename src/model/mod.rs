@@ -154,6 +154,10 @@ pub struct Row {
     /// the job together as fio keeps them.
     pub steady_state_iops: Option<f64>,
     pub steady_state_bw_bytes_per_s: Option<f64>,
+    /// Busy percent of the busiest CPU during the run, from fio's
+    /// `--idle-prof=percpu` (100 - the lowest per-CPU idleness): one
+    /// saturated core that the whole-system figure averages away.
+    pub busiest_cpu_pct: Option<f64>,
     /// Completion-latency histogram from json+ `bins`: (latency ns, count),
     /// sorted by latency. Not a dataset column (it does not fit a flat
     /// table); kept for the latency-distribution charts.
@@ -223,6 +227,7 @@ impl Row {
             steady_state_duration_ms: None,
             steady_state_iops: None,
             steady_state_bw_bytes_per_s: None,
+            busiest_cpu_pct: None,
             clat_bins: None,
         }
     }
