@@ -193,6 +193,8 @@ struct Block {
     host: Option<String>,
     name: String,
     group: u32,
+    /// `pid=`: with the name, host and group, which job this report is of.
+    pid: Option<u64>,
     jobs: u32,
     error: i64,
     /// fio's text for the error (`file:ioengines.c:399, func=..., error=...`).
@@ -286,9 +288,22 @@ struct Parser {
 }
 
 impl Parser {
+    /// Keeps the block just read. `--status-interval` prints every job's
+    /// full report at each interval and then the final one: figures are
+    /// cumulative, so a later report of the same job (name, group, host and
+    /// pid) replaces the earlier one where it stood.
     fn end_block(&mut self) {
-        if let Some(b) = self.block.take() {
-            self.doc.blocks.push(b);
+        let Some(b) = self.block.take() else { return };
+        let same = |o: &Block| {
+            b.pid.is_some()
+                && o.pid == b.pid
+                && o.name == b.name
+                && o.group == b.group
+                && o.host == b.host
+        };
+        match self.doc.blocks.iter_mut().find(|o| same(o)) {
+            Some(earlier) => *earlier = b,
+            None => self.doc.blocks.push(b),
         }
     }
 
@@ -372,7 +387,10 @@ impl Parser {
             .map(|(v, _)| v.to_string())
             .unwrap_or_default();
         let aggregate = name == "All clients";
+        // ` pid=`: `groupid=` holds `pid=` too.
+        let pid = field_u64(rest, " pid=");
         Ok(Block {
+            pid,
             host: if aggregate {
                 None
             } else {
@@ -1202,6 +1220,41 @@ nvme: (groupid=0, jobs=1): err= 0: pid=1: Mon Jan  1 00:00:00 2024
         assert_eq!(w.io_bytes, 4979 * 4096);
         assert!(close(w.lat_mean_ns.unwrap(), 2_062_140.0, 1e-6));
         assert_eq!(w.iops_sample_mean, Some(2487.0));
+    }
+
+    /// fixtures/wild/status-interval/normal.txt: `--status-interval=1`,
+    /// four reports of three jobs (randwrite-4k as two clones, pids 12459
+    /// and 12460). One row per job, equal to its last report.
+    #[test]
+    fn status_interval_keeps_each_jobs_last_report() {
+        let text = fixture("wild/status-interval/normal.txt");
+        let p = read(&text);
+        let got: Vec<_> = p
+            .rows
+            .iter()
+            .map(|r| (r.job.as_str(), r.numjobs, r.iops, r.runtime_ms))
+            .collect();
+        // The final report: `issued rwts: total=` over the runtime in msec.
+        assert_eq!(
+            got,
+            [
+                ("randread-4k", 1, 3616.0 * 1000.0 / 3001.0, 3001.0),
+                ("seqwrite-64k", 1, 137217.0 * 1000.0 / 3001.0, 3001.0),
+                ("randwrite-4k", 2, 227213.0 * 1000.0 / 3002.0, 3002.0),
+                ("randwrite-4k", 2, 212993.0 * 1000.0 / 3004.0, 3004.0),
+            ],
+            "{:?}",
+            p.warnings
+        );
+        // The job headers and the final report alone read the same.
+        let headers = &text[..text.find("randread-4k: (groupid").unwrap()];
+        let last = &text[text.rfind("Disk stats").unwrap()..];
+        let tail = &text[text[..text.len() - last.len()].rfind("Disk stats").unwrap()..];
+        let alone = read(&format!("{headers}{tail}"));
+        assert_eq!(alone.rows.len(), 4);
+        for (a, b) in alone.rows.iter().zip(&p.rows) {
+            assert_eq!((a.iops, a.io_bytes, a.clat_p99_ns), (b.iops, b.io_bytes, b.clat_p99_ns));
+        }
     }
 
     #[test]
