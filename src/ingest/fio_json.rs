@@ -25,9 +25,9 @@ use serde::Deserialize;
 use serde::de::IgnoredAny;
 use serde_json::Value;
 
-use super::jobname::guess_from_name;
-use super::{JobKey, Parsed, ReadError, Reader, RunKey};
 use super::idle_prof::IdleProf;
+use super::jobname::{block_size_from_mean, guess_from_name};
+use super::{JobKey, Parsed, ReadError, Reader, RunKey};
 use super::{depth, steady};
 use crate::model::{Direction, Row, os};
 use crate::units::parse_size;
@@ -434,6 +434,8 @@ struct JobFacts {
     rw: String,
     bs: Option<String>,
     iodepth: u32,
+    /// The file printed no options: how rw, bs and iodepth were found.
+    guessed: Option<Vec<String>>,
     numjobs: u32,
     rwmixread: Option<u32>,
     direct: Option<bool>,
@@ -461,36 +463,134 @@ fn engine_of(opts: &JobOpts<'_>, filename: Option<&str>) -> String {
     .to_string()
 }
 
-/// rw, bs and iodepth from the options. fio before 2.99 printed no options
-/// at all: absent keys then mean "not written", not fio's defaults, and job
-/// names such as `randread-4k-qd32` are the only hint left (said in a
-/// warning).
-fn workload_of(opts: &JobOpts<'_>, name: &str, out: &mut Parsed) -> (String, Option<String>, u32) {
+/// A job's workload as its options give it. fio before 2.99 printed no
+/// options at all: absent keys then mean "not written", not fio's
+/// defaults; the job name's words and, per direction, the mean I/O size
+/// are the hints left (`notes` says which were used, for one warning).
+struct Workload {
+    rw: String,
+    bs: Option<String>,
+    iodepth: u32,
+    /// `Some` when the file printed no options: how each value was found.
+    notes: Option<Vec<String>>,
+}
+
+fn workload_of(opts: &JobOpts<'_>, job: &Job<'_>, name: &str) -> Workload {
     // `rw=randread:8` carries an offset modifier that is not part of the
     // workload's identity.
     let rw = opts
         .get_any(&["rw", "readwrite"])
         .map(|s| s.split(':').next().unwrap_or("").to_string());
-    let mut bs = opts.get_any(&["bs", "blocksize"]);
-    let mut iodepth = opts.get_u32("iodepth");
+    let bs = opts.get_any(&["bs", "blocksize"]);
+    let iodepth = opts.get_u32("iodepth");
     let no_options = opts.job.is_empty() && opts.global.is_empty();
-    let rw = match rw {
-        Some(rw) => rw,
-        None if no_options => {
-            let guess = guess_from_name(name);
-            bs = bs.or(guess.bs);
-            iodepth = iodepth.or(guess.iodepth);
-            let rw = guess.rw.unwrap_or("read").to_string();
-            out.warnings.push(format!(
-                "job `{name}`: the file has no job options (fio 2.x); rw={rw}, bs={}, iodepth={} taken from the job name or fio's defaults",
-                bs.as_deref().unwrap_or("4k"),
-                iodepth.unwrap_or(1)
-            ));
-            rw
+    match rw {
+        Some(rw) => Workload {
+            rw,
+            bs,
+            iodepth: iodepth.unwrap_or(1),
+            notes: None,
+        },
+        None if no_options => guessed_workload(job, name),
+        None => Workload {
+            rw: "read".into(),
+            bs,
+            iodepth: iodepth.unwrap_or(1),
+            notes: None,
+        },
+    }
+}
+
+/// The workload of a job without printed options: rw from the name's
+/// words (else the directions that did I/O), bs from the name (else, per
+/// row, the mean I/O size: see [`derive_bs`]), iodepth from the name.
+fn guessed_workload(job: &Job<'_>, name: &str) -> Workload {
+    let guess = guess_from_name(name);
+    let mut notes = Vec::new();
+    let rw = match guess.rw {
+        Some(rw) => {
+            notes.push(format!("rw={rw} from the job name"));
+            rw.to_string()
         }
-        None => "read".into(),
+        None => {
+            let did: Vec<&str> = [
+                ("read", &job.read),
+                ("write", &job.write),
+                ("trim", &job.trim),
+            ]
+            .into_iter()
+            .filter(|(_, d)| d.as_ref().is_some_and(did_io))
+            .map(|(n, _)| n)
+            .collect();
+            let rw = if did.len() == 1 { did[0] } else { "rw" };
+            notes.push(format!(
+                "rw={rw} from the directions that did I/O (random or sequential unknown)"
+            ));
+            rw.to_string()
+        }
     };
-    (rw, bs, iodepth.unwrap_or(1))
+    if let Some(bs) = &guess.bs {
+        notes.push(format!("bs={bs} from the job name"));
+    }
+    let levels = job
+        .iodepth_level
+        .as_ref()
+        .and_then(|l| depth::from_levels(l.iter().filter_map(|(k, v)| Some((k, v.as_f64()?)))));
+    let iodepth = match (guess.iodepth, levels) {
+        (Some(d), _) => {
+            notes.push(format!("iodepth={d} from the job name"));
+            d
+        }
+        (None, Some(dist)) => {
+            // The bucket most I/Os were submitted at: a power of two at or
+            // below the real iodepth.
+            let k = (0..dist.len()).fold(0, |best, k| if dist[k] > dist[best] { k } else { best });
+            let d = depth::BUCKETS[k];
+            notes.push(format!("iodepth={d} from fio's I/O depth distribution"));
+            d
+        }
+        (None, None) => {
+            notes.push("iodepth=1 (fio's default)".into());
+            1
+        }
+    };
+    Workload {
+        rw,
+        bs: guess.bs,
+        iodepth,
+        notes: Some(notes),
+    }
+}
+
+/// A row's block size from its mean I/O size (io_bytes / total_ios, or
+/// bandwidth / IOPS where fio 2.x printed no I/O count), and how it was
+/// found; `None` when the row holds too little to tell.
+fn derive_bs(row: &Row, d: &Ddir) -> Option<(u64, String)> {
+    let (mean, how) = match d.total_ios.filter(|&n| n >= 1.0) {
+        Some(n) => (
+            row.io_bytes as f64 / n,
+            format!("{} B / {n} I/Os", row.io_bytes),
+        ),
+        None if row.iops > 0.0 => (
+            row.bw_bytes_per_s / row.iops,
+            format!("{} KiB/s / {} IOPS", row.bw_bytes_per_s / 1024.0, row.iops),
+        ),
+        None => return None,
+    };
+    let (bs, common) = block_size_from_mean(mean)?;
+    let rounded = if common {
+        "rounded to a common size"
+    } else {
+        "to the sector"
+    };
+    let kib = mean / 1024.0;
+    Some((
+        bs,
+        format!(
+            "{} bs={bs} from the mean I/O size ({how} = {kib:.1} KiB, {rounded})",
+            row.direction
+        ),
+    ))
 }
 
 /// `system_cpu_pct` as the harness writes it; anything odd costs a warning.
@@ -522,7 +622,12 @@ impl JobFacts {
         // Disk statistics are printed by fio on Linux only.
         let linux_hint = doc.disk_util.as_ref().map(|_| "linux");
         let os = os::infer(&engine, filename.as_deref(), linux_hint);
-        let (rw, bs, iodepth) = workload_of(opts, &name, out);
+        let Workload {
+            rw,
+            bs,
+            iodepth,
+            notes: guessed,
+        } = workload_of(opts, job, &name);
         let levels = job
             .iodepth_level
             .as_ref()
@@ -545,6 +650,7 @@ impl JobFacts {
             rw,
             bs,
             iodepth,
+            guessed,
             filename,
         }
     }
@@ -604,6 +710,7 @@ fn job_rows(doc: &FioOutput<'_>, job: &Job<'_>, ctx: &JobCtx<'_>, out: &mut Pars
         return;
     }
     let mut directions = Vec::new();
+    let mut notes = facts.guessed.clone();
     for (dir, d) in [
         (Direction::Read, &job.read),
         (Direction::Write, &job.write),
@@ -622,13 +729,32 @@ fn job_rows(doc: &FioOutput<'_>, job: &Job<'_>, ctx: &JobCtx<'_>, out: &mut Pars
         directions.push(dir);
         let mut row = facts.row(doc, job, ctx, dir);
         match fill_ddir(&mut row, d).and_then(|()| check_finite(&row)) {
-            Ok(()) => out.rows.push(row),
+            Ok(()) => {
+                if let Some(notes) = notes.as_mut().filter(|_| facts.bs.is_none()) {
+                    match derive_bs(&row, d) {
+                        Some((bs, how)) => {
+                            row.bs_bytes = bs;
+                            notes.push(how);
+                        }
+                        None => {
+                            notes.push(format!("{dir} bs=4k (fio's default; too few I/Os to tell)"))
+                        }
+                    }
+                }
+                out.rows.push(row)
+            }
             Err(what) => out
                 .warnings
                 .push(format!("{who} {dir}: {what}; row dropped")),
         }
     }
     if !directions.is_empty() {
+        if let Some(notes) = notes {
+            out.warnings.push(format!(
+                "{who}: the file has no job options (fio 2.x): {}",
+                notes.join(", ")
+            ));
+        }
         job_warnings(&facts, &directions, out);
     }
 }

@@ -153,13 +153,19 @@ mod tests {
             let rows = crate::ingest::pipeline::read_bytes(&bytes, &mut Vec::new()).unwrap();
             assert_eq!(rows.len(), 1, "{file}");
             let r = &rows[0];
-            assert!((r.system_cpu_pct.unwrap() - system).abs() < 0.05, "{file}: {r:?}");
+            assert!(
+                (r.system_cpu_pct.unwrap() - system).abs() < 0.05,
+                "{file}: {r:?}"
+            );
             match (r.busiest_cpu_pct, busiest) {
                 (Some(got), Some(want)) => assert!((got - want).abs() < 0.05, "{file}"),
                 (got, want) => assert_eq!(got, want, "{file}"),
             }
             // fio's own per-job figures stay as they were.
-            assert!(r.usr_cpu_pct + r.sys_cpu_pct < r.system_cpu_pct.unwrap(), "{file}");
+            assert!(
+                r.usr_cpu_pct + r.sys_cpu_pct < r.system_cpu_pct.unwrap(),
+                "{file}"
+            );
         }
     }
 }

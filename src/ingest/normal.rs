@@ -14,8 +14,9 @@
 //! One pass over the lines, no regex: each line is recognised by the fixed
 //! words fio prints at its start.
 
-use super::{Parsed, ReadError, Reader};
 use super::idle_prof::IdleProf;
+use super::jobname::block_size_from_mean;
+use super::{Parsed, ReadError, Reader};
 use super::{depth, steady};
 use crate::model::{Direction, Row, os};
 
@@ -928,8 +929,9 @@ impl Doc {
         if r.bs_bytes == 0
             && let Some(n) = b.issued.map(|c| c[idx]).filter(|&n| n > 0)
         {
-            // No header: the mean I/O size, to the sector.
-            r.bs_bytes = ((r.io_bytes as f64 / n as f64 / 512.0).round() as u64).max(1) * 512;
+            // No header: the mean I/O size (a common size when near one).
+            let mean = r.io_bytes as f64 / n as f64;
+            r.bs_bytes = block_size_from_mean(mean).map_or(512, |(bs, _)| bs);
         }
         if r.rw.is_empty() {
             r.rw = d.dir.as_str().to_string();
@@ -1253,7 +1255,10 @@ nvme: (groupid=0, jobs=1): err= 0: pid=1: Mon Jan  1 00:00:00 2024
         let alone = read(&format!("{headers}{tail}"));
         assert_eq!(alone.rows.len(), 4);
         for (a, b) in alone.rows.iter().zip(&p.rows) {
-            assert_eq!((a.iops, a.io_bytes, a.clat_p99_ns), (b.iops, b.io_bytes, b.clat_p99_ns));
+            assert_eq!(
+                (a.iops, a.io_bytes, a.clat_p99_ns),
+                (b.iops, b.io_bytes, b.clat_p99_ns)
+            );
         }
     }
 

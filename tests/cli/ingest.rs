@@ -216,7 +216,11 @@ fn idle_prof_system_cpu_and_who_wins() {
     for f in ["system.json", "percpu.json", "system.txt"] {
         std::fs::copy(fixture(&format!("wild/idle-prof/{f}")), cfg.join(f)).unwrap();
     }
-    std::fs::write(cfg.join("percpu.json.nvcmp.toml"), "system_cpu_pct = 12.5\n").unwrap();
+    std::fs::write(
+        cfg.join("percpu.json.nvcmp.toml"),
+        "system_cpu_pct = 12.5\n",
+    )
+    .unwrap();
     std::fs::write(
         dir.path().join("nvcmp.toml"),
         "[config.cfg]\nsystem_cpu_pct = 99.0\n\n[[result]]\nfile = \"cfg/system.txt\"\nsystem_cpu_pct = 7.0\n",

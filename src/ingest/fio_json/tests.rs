@@ -477,3 +477,47 @@ fn escaped_strings_and_nan_documents_are_read_as_copies() {
         q.warnings
     );
 }
+
+/// PerfKitBenchmarker's own fio parser fixture (fio-2.1.4, no job
+/// options; fixtures/wild/fio2-perfkit): the figures its tests expect, and
+/// the workload from the names' words and the mean I/O size.
+#[test]
+fn fio2_without_options_takes_the_workload_from_names_and_sizes() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/fixtures/wild/fio2-perfkit/fio-parser-sample-result.json"
+    ))
+    .unwrap();
+    let p = rows(&text);
+    let got: Vec<_> = p
+        .rows
+        .iter()
+        .map(|r| (r.job.as_str(), r.rw.as_str(), r.bs_bytes, r.iodepth))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("sequential_write", "write", 512 << 10, 64),
+            ("sequential_read", "read", 512 << 10, 64),
+            ("random_write_test", "randwrite", 4096, 1),
+            ("random_read_test", "randread", 4096, 1),
+            ("random_read_test_parallel", "randread", 4096, 64),
+        ]
+    );
+    // fio 2.x units: KiB/s and usec.
+    let w = &p.rows[0];
+    assert_eq!((w.bw_bytes_per_s, w.iops), (68118.0 * 1024.0, 133.0));
+    assert_eq!(w.io_bytes, 361984 * 1024);
+    assert_eq!(w.lat_mean_ns, Some(478737.47 * 1000.0));
+    assert_eq!(w.clat_p99_ns, Some(823296.0 * 1000.0));
+    // One warning per job says where each value came from.
+    assert_eq!(p.warnings.len(), 5, "{:?}", p.warnings);
+    let w0 = &p.warnings[0];
+    assert!(w0.contains("no job options (fio 2.x)"), "{w0}");
+    assert!(w0.contains("rw=write from the job name"), "{w0}");
+    assert!(
+        w0.contains("bs=524288 from the mean I/O size (68118 KiB/s / 133 IOPS = 512.2 KiB"),
+        "{w0}"
+    );
+    assert!(w0.contains("iodepth=64 from fio's I/O depth distribution"), "{w0}");
+}

@@ -193,7 +193,10 @@ impl<'a> GlobalOptions<'a> {
         let Some(host) = hostname else { return &NONE };
         servers
             .iter()
-            .find(|o| is(o, "hostname", Some(host.to_string())) && is(o, "port", port.map(|p| p.to_string())))
+            .find(|o| {
+                is(o, "hostname", Some(host.to_string()))
+                    && is(o, "port", port.map(|p| p.to_string()))
+            })
             .unwrap_or(&NONE)
     }
 
