@@ -25,6 +25,7 @@ use serde::Deserialize;
 use serde::de::IgnoredAny;
 use serde_json::Value;
 
+use super::fio_error;
 use super::idle_prof::IdleProf;
 use super::jobname::{block_size_from_mean, guess_from_name};
 use super::{JobKey, Parsed, ReadError, Reader, RunKey};
@@ -697,6 +698,13 @@ fn job_rows(doc: &FioOutput<'_>, job: &Job<'_>, ctx: &JobCtx<'_>, out: &mut Pars
     };
     let facts = JobFacts::of(doc, job, ctx, out);
     let who = &facts.who;
+    if job.failed() {
+        out.warnings.push(format!(
+            "{who} failed ({}) and did no I/O; no row",
+            fio_error::describe(facts.error)
+        ));
+        return;
+    }
     if job.mixed.as_ref().is_some_and(did_io) {
         out.warnings.push(format!(
             "{who}: unified_rw_reporting (`mixed`) output is not split by direction; not read"
@@ -782,6 +790,20 @@ fn job_warnings(facts: &JobFacts, directions: &[Direction], out: &mut Parsed) {
 }
 
 impl Job<'_> {
+    /// Reported an error and moved no bytes: fio counts the I/Os it
+    /// issued (`total_ios`) even when each one failed.
+    fn failed(&self) -> bool {
+        let moved = |d: &Option<Ddir>| {
+            d.as_ref().is_some_and(|d| {
+                d.io_bytes.unwrap_or(0.0) > 0.0 || d.io_kbytes.unwrap_or(0.0) > 0.0
+            })
+        };
+        self.error.unwrap_or(0.0) != 0.0
+            && ![&self.read, &self.write, &self.trim, &self.mixed]
+                .into_iter()
+                .any(moved)
+    }
+
     /// How many of read, write and trim did I/O: the job's rows at most.
     fn directions_with_io(&self) -> usize {
         [&self.read, &self.write, &self.trim]
@@ -964,11 +986,26 @@ fn check_finite(row: &Row) -> Result<(), RowError> {
 }
 
 /// A document's rows, keyed by its jobs: `--status-interval` snapshots
-/// repeat the same jobs.
-fn keyed_rows(doc: &FioOutput<'_>) -> Parsed {
+/// repeat the same jobs. A run whose every job failed is an error that
+/// says so.
+fn keyed_rows(doc: &FioOutput<'_>) -> Result<Parsed, ReadError> {
     let mut parsed = to_parsed(doc);
+    let jobs: Vec<&Job<'_>> = doc
+        .all_jobs()
+        .filter(|j| j.jobname.as_deref() != Some(AGGREGATE_NAME))
+        .collect();
+    if parsed.rows.is_empty() && !jobs.is_empty() && jobs.iter().all(|j| j.failed()) {
+        let mut codes: Vec<String> = Vec::new();
+        for j in doc.all_jobs().filter(|j| j.failed()) {
+            let e = fio_error::describe(j.error.unwrap_or(0.0) as i64);
+            if !codes.contains(&e) {
+                codes.push(e);
+            }
+        }
+        return Err(ReadError::EveryJobFailed(codes.join("; ")));
+    }
     parsed.run = Some(job_set(doc));
-    parsed
+    Ok(parsed)
 }
 
 /// fio JSON as a [`Reader`] of one document.
@@ -985,7 +1022,7 @@ impl Reader for JsonReader {
     }
 
     fn read_segment(&self, text: &str) -> Result<Parsed, ReadError> {
-        Ok(keyed_rows(&parse(text)?))
+        keyed_rows(&parse(text)?)
     }
 
     /// serde_json stops at the document's closing brace and says where
@@ -997,7 +1034,7 @@ impl Reader for JsonReader {
         if doc.jobs.is_none() && doc.client_stats.is_none() {
             return None;
         }
-        Some((keyed_rows(&doc), stream.byte_offset()))
+        Some((keyed_rows(&doc).ok()?, stream.byte_offset()))
     }
 }
 

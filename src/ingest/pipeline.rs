@@ -9,6 +9,7 @@ use anyhow::Context;
 use rayon::prelude::*;
 
 use super::decode::{self, DecodeError, Segment, SegmentKind};
+use super::fio_error;
 use super::fio_json;
 use super::fio_log::LogName;
 use super::manifest::{self, MANIFEST_NAME, Manifest, SIDECAR_SUFFIX};
@@ -342,6 +343,9 @@ pub(crate) enum FileError {
     NoRows,
     #[error("not fio output (no fio JSON document, normal or terse output found)")]
     NotFio,
+    /// fio's output of a run that failed: what the run was.
+    #[error("{0}")]
+    Run(ReadError),
     #[error(transparent)]
     Manifest(#[from] manifest::ManifestError),
 }
@@ -409,11 +413,16 @@ pub(crate) fn read_bytes(
     } = file;
     if parsed.rows.is_empty() {
         let reason = if let Some(e) = first_error {
-            FileError::Segment(e)
+            match e.error.is_about_the_run() {
+                true => FileError::Run(e.error),
+                false => FileError::Segment(e),
+            }
         } else if let Some(w) = parsed.warnings.first() {
             FileError::EveryRowDropped(w.clone())
         } else if documents > 0 {
             FileError::NoRows
+        } else if let Some(e) = fio_error::without_report(&text) {
+            FileError::Run(e)
         } else {
             FileError::NotFio
         };

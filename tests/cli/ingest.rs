@@ -201,7 +201,12 @@ fn a_closed_stdout_ends_quietly_with_exit_0() {
         let out = child.wait_with_output().unwrap();
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(0), "{format}: {err}");
-        assert!(!err.contains("error"), "{format}: {err}");
+        // Skips may name fio's errors; nvcmp's own error line must not show.
+        assert!(!err.contains("nvcmp: error"), "{format}: {err}");
+        assert!(
+            !err.to_lowercase().contains("broken pipe"),
+            "{format}: {err}"
+        );
     }
 }
 

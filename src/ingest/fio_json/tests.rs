@@ -519,5 +519,8 @@ fn fio2_without_options_takes_the_workload_from_names_and_sizes() {
         w0.contains("bs=524288 from the mean I/O size (68118 KiB/s / 133 IOPS = 512.2 KiB"),
         "{w0}"
     );
-    assert!(w0.contains("iodepth=64 from fio's I/O depth distribution"), "{w0}");
+    assert!(
+        w0.contains("iodepth=64 from fio's I/O depth distribution"),
+        "{w0}"
+    );
 }

@@ -567,3 +567,54 @@ fn skipped_bins_leave_every_other_field_and_the_format_as_read() {
     // The flag is the ingest's own: a later read on the same thread sees bins.
     assert!(read(false)[0].clat_bins.is_some());
 }
+
+/// The real failed runs in fixtures/wild/failed (fio 3.33, stdout and
+/// stderr together): each skipped with what it is, none "not fio output".
+#[test]
+fn failed_runs_are_named_for_what_they_are() {
+    let dir = fixtures().join("wild/failed");
+    let got = ingest_one(&dir);
+    assert!(got.rows.is_empty());
+    let reasons: Vec<(String, String)> = got
+        .skipped
+        .iter()
+        .map(|s| {
+            let name = Path::new(&s.source).file_name().unwrap();
+            (name.to_string_lossy().into_owned(), s.reason.clone())
+        })
+        .collect();
+    let want = [
+        (
+            "error-only.txt",
+            "fio error output only: fio: failed parsing rw=bogus",
+        ),
+        (
+            "every-job-failed.json",
+            "fio output: every job failed (err=25: Inappropriate ioctl for device)",
+        ),
+        (
+            "every-job-failed.txt",
+            "fio output: every job failed (err=25: Inappropriate ioctl for device)",
+        ),
+        (
+            "no-job-report.txt",
+            "fio output with no job report (fio: pid=0, err=2/file:filesetup.c:174, func=open, error=No such file or directory)",
+        ),
+    ];
+    let want: Vec<(String, String)> = want
+        .iter()
+        .map(|(f, r)| (f.to_string(), r.to_string()))
+        .collect();
+    assert_eq!(reasons, want);
+    // A failed job beside one that ran: the run is read, the failure named.
+    let mixed = ingest_one(&fixtures().join("fio/linux-psync/error-trim.json"));
+    assert_eq!(mixed.rows.len(), 1);
+    assert_eq!(mixed.rows[0].job, "randread-ok");
+    assert!(
+        mixed.warnings[0].message.contains(
+            "`randtrim-fails` failed (err=25: Inappropriate ioctl for device) and did no I/O"
+        ),
+        "{:?}",
+        mixed.warnings
+    );
+}
