@@ -698,13 +698,6 @@ fn job_rows(doc: &FioOutput<'_>, job: &Job<'_>, ctx: &JobCtx<'_>, out: &mut Pars
     };
     let facts = JobFacts::of(doc, job, ctx, out);
     let who = &facts.who;
-    if job.failed() {
-        out.warnings.push(format!(
-            "{who} failed ({}) and did no I/O; no row",
-            fio_error::describe(facts.error)
-        ));
-        return;
-    }
     if job.mixed.as_ref().is_some_and(did_io) {
         out.warnings.push(format!(
             "{who}: unified_rw_reporting (`mixed`) output is not split by direction; not read"
@@ -986,15 +979,16 @@ fn check_finite(row: &Row) -> Result<(), RowError> {
 }
 
 /// A document's rows, keyed by its jobs: `--status-interval` snapshots
-/// repeat the same jobs. A run whose every job failed is an error that
-/// says so.
+/// repeat the same jobs. A run whose every job failed (and moved no
+/// bytes) is an error that says so; a failed job beside others keeps its
+/// rows, with `error` set (docs/CONTRACT.md).
 fn keyed_rows(doc: &FioOutput<'_>) -> Result<Parsed, ReadError> {
     let mut parsed = to_parsed(doc);
     let jobs: Vec<&Job<'_>> = doc
         .all_jobs()
         .filter(|j| j.jobname.as_deref() != Some(AGGREGATE_NAME))
         .collect();
-    if parsed.rows.is_empty() && !jobs.is_empty() && jobs.iter().all(|j| j.failed()) {
+    if !jobs.is_empty() && jobs.iter().all(|j| j.failed()) {
         let mut codes: Vec<String> = Vec::new();
         for j in doc.all_jobs().filter(|j| j.failed()) {
             let e = fio_error::describe(j.error.unwrap_or(0.0) as i64);
