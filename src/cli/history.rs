@@ -323,6 +323,31 @@ pub struct CheckHistory<'a> {
     pub opts: crate::check::CheckOptions,
 }
 
+/// Why a candidate cannot be gated: files it could not read, jobs that
+/// failed. Said in the report's verdict and by exit code 2.
+fn unusable_candidate(cand: &crate::check::input::Loaded) -> Vec<String> {
+    let mut errors = Vec::new();
+    if !cand.skipped.is_empty() {
+        errors.push(format!(
+            "unusable input: {} could not be read",
+            crate::format::count(cand.skipped.len(), "candidate file")
+        ));
+    }
+    let failed: Vec<String> = cand
+        .rows
+        .iter()
+        .filter(|r| r.error != 0)
+        .map(|r| format!("{} (job {:?}, error {})", r.source, r.job, r.error))
+        .collect();
+    if !failed.is_empty() {
+        errors.push(format!(
+            "unusable input: a candidate job reported an error: {}",
+            failed.join(", ")
+        ));
+    }
+    errors
+}
+
 /// `check --history FILE --candidate PATH`: 0 pass, 1 regression, 2 usage.
 pub fn check(c: CheckHistory) -> anyhow::Result<u8> {
     if c.window < 2 {
@@ -368,8 +393,9 @@ pub fn check(c: CheckHistory) -> anyhow::Result<u8> {
         detector: changepoint::Options::default(),
         allow_missing: c.opts.allow_missing,
     };
-    let report =
+    let mut report =
         gate::gate(&history, &cand.rows, &opts).map_err(|e| CliError::usage(e.to_string()))?;
+    report.set_errors(unusable_candidate(&cand));
     if report.findings.is_empty() {
         return Err(CliError::usage(
             "nothing to compare: the candidate has no metric the history follows",
@@ -384,12 +410,8 @@ pub fn check(c: CheckHistory) -> anyhow::Result<u8> {
     let mut stdout = std::io::stdout().lock();
     render::gate(&report, format, &mut stdout)?;
     stdout.flush()?;
-    if !cand.skipped.is_empty() {
-        return Err(CliError::usage(format!(
-            "unusable input: {} could not be read",
-            crate::format::count(cand.skipped.len(), "candidate file")
-        ))
-        .into());
+    if !report.errors.is_empty() {
+        return Err(CliError::usage(report.errors.join("; ")).into());
     }
     Ok(if report.failed() {
         exit::REGRESSION

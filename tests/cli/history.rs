@@ -462,3 +462,32 @@ fn compact_without_a_history_is_a_usage_error_naming_it() {
     );
     assert_eq!(err.trim().lines().count(), 1, "{err}");
 }
+
+/// A candidate whose job failed is `"status": "error"` and exit 2, in the
+/// text verdict and the JSON alike.
+#[test]
+fn check_history_with_a_failed_candidate_job_is_an_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    let hist = tmp.path().join("history");
+    make_history(tmp.path(), &hist, 3, None);
+    let cand = write_run(&tmp.path().join("cand"), |_| 1.0);
+    let file = cand.join("ssd/fio.json");
+    let mut doc: Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+    doc["jobs"][1]["error"] = 5.into();
+    std::fs::write(&file, serde_json::to_vec_pretty(&doc).unwrap()).unwrap();
+    let (code, doc) = check_history(&hist, &cand, &["--window", "2"]);
+    assert_eq!(code, 2, "{doc:#}");
+    assert_eq!(doc["status"], "error");
+    assert!(doc["errors"][0].as_str().unwrap().contains("error 5"), "{doc:#}");
+    let out = nvcmp()
+        .args(["check", "--window", "2", "--history"])
+        .arg(&hist)
+        .arg("--candidate")
+        .arg(&cand)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("ERROR: unusable input"), "{text}");
+    assert!(!text.contains("PASS"), "{text}");
+}

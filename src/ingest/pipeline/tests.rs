@@ -609,7 +609,11 @@ fn failed_runs_are_named_for_what_they_are() {
     // A failed job beside one that ran: its rows are kept with `error`
     // set (the contract), and named.
     let mixed = ingest_one(&fixtures().join("fio/linux-psync/error-trim.json"));
-    let jobs: Vec<_> = mixed.rows.iter().map(|r| (r.job.as_str(), r.error)).collect();
+    let jobs: Vec<_> = mixed
+        .rows
+        .iter()
+        .map(|r| (r.job.as_str(), r.error))
+        .collect();
     assert_eq!(jobs, [("randread-ok", 0), ("randtrim-fails", 25)]);
     assert!(mixed.warnings[0].message.contains("reported error 25"));
 }
