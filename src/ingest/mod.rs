@@ -20,6 +20,7 @@ pub mod manifest;
 pub mod normal;
 mod pipeline;
 pub mod series;
+pub mod sniff;
 pub mod steady;
 pub mod terse;
 

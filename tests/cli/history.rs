@@ -478,7 +478,10 @@ fn check_history_with_a_failed_candidate_job_is_an_error() {
     let (code, doc) = check_history(&hist, &cand, &["--window", "2"]);
     assert_eq!(code, 2, "{doc:#}");
     assert_eq!(doc["status"], "error");
-    assert!(doc["errors"][0].as_str().unwrap().contains("error 5"), "{doc:#}");
+    assert!(
+        doc["errors"][0].as_str().unwrap().contains("error 5"),
+        "{doc:#}"
+    );
     let out = nvcmp()
         .args(["check", "--window", "2", "--history"])
         .arg(&hist)

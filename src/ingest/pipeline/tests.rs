@@ -617,3 +617,50 @@ fn failed_runs_are_named_for_what_they_are() {
     assert_eq!(jobs, [("randread-ok", 0), ("randtrim-fails", 25)]);
     assert!(mixed.warnings[0].message.contains("reported error 25"));
 }
+
+/// Hostile inputs beside good ones: a large binary and a large text that
+/// is not fio's are refused from their first block; `..x` is a folder
+/// like any other, `.hidden` is hidden.
+#[test]
+fn hostile_files_are_refused_early_and_dotdot_folders_read() {
+    let tmp = tempfile::tempdir().unwrap();
+    let good = fixtures().join("fio/linux-libaio/randread-4k.json");
+    for dir in ["cfg", "..x", ".hidden"] {
+        std::fs::create_dir(tmp.path().join(dir)).unwrap();
+        std::fs::copy(&good, tmp.path().join(dir).join("randread-4k.json")).unwrap();
+    }
+    // xorshift bytes, NULs included: 1 MiB.
+    let mut x: u64 = 88172645463325252;
+    let random: Vec<u8> = (0..1 << 20)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 56) as u8
+        })
+        .collect();
+    std::fs::write(tmp.path().join("cfg/random.json"), &random).unwrap();
+    let lorem = "lorem ipsum dolor sit amet\n".repeat(100_000);
+    std::fs::write(tmp.path().join("cfg/notes.log.txt"), lorem).unwrap();
+    let got = ingest_one(tmp.path());
+    let labels: Vec<&str> = got.rows.iter().map(|r| r.label.as_str()).collect();
+    assert_eq!(labels, ["..x", "cfg"]);
+    let reasons: Vec<(&str, &str)> = got
+        .skipped
+        .iter()
+        .map(|s| (s.source.rsplit('/').next().unwrap(), s.reason.as_str()))
+        .collect();
+    assert_eq!(reasons.len(), 2, "{reasons:?}");
+    assert_eq!(
+        reasons[0],
+        (
+            "notes.log.txt",
+            "not fio output (nothing fio writes in its first 64 KiB; not read further)"
+        )
+    );
+    assert_eq!(reasons[1].0, "random.json");
+    assert!(
+        reasons[1].1.starts_with("binary data (NUL byte at offset "),
+        "{reasons:?}"
+    );
+}
