@@ -127,12 +127,27 @@ pub fn run(args: Args, global: Global) -> anyhow::Result<u8> {
 }
 
 fn compact_cmd(args: CompactArgs, global: Global) -> anyhow::Result<u8> {
+    let leftovers = store::temporaries(&args.history);
     let parts = compact::compact(&args.history, &compact::Policy::default())
         .map_err(|e| CliError::usage(format!("--history: {e}")))?;
     if !global.quiet {
+        say_removed(&args.history, &leftovers);
         eprintln!("{}: {} parts", args.history.display(), parts.len());
     }
     Ok(exit::OK)
+}
+
+/// Names the temporaries an interrupted add or compaction had left (seen
+/// before the command took the lock) that it removed.
+fn say_removed(dir: &Path, leftovers: &[PathBuf]) {
+    let gone = leftovers.iter().filter(|p| !p.exists()).count();
+    if gone > 0 {
+        eprintln!(
+            "nvcmp: {}: removed {} left by an interrupted add or compaction",
+            dir.display(),
+            crate::format::count(gone, "stale temporary file")
+        );
+    }
 }
 
 fn add(args: AddArgs, global: Global) -> anyhow::Result<u8> {
@@ -159,11 +174,13 @@ fn add(args: AddArgs, global: Global) -> anyhow::Result<u8> {
         time,
         seq: 0,
     };
+    let leftovers = store::temporaries(&args.history);
     let part = store::add(&args.history, &meta, &loaded.rows, args.replace).map_err(|e| {
         // Every store error is about the history or the flags: usage, exit 2.
         CliError::usage(e.to_string())
     })?;
     if !global.quiet {
+        say_removed(&args.history, &leftovers);
         eprintln!(
             "added run {id}: {} rows from {} files to {}",
             loaded.rows.len(),
@@ -240,6 +257,25 @@ fn show_options(args: &ShowArgs) -> Result<show::ShowOptions, CliError> {
 fn read_history(dir: &Path, metrics: &[Metric]) -> anyhow::Result<gate::History> {
     let history = gate::History::load(dir, metrics)
         .map_err(|e| CliError::usage(format!("--history: {e}")))?;
+    // A part copied by hand: its runs are counted once, and said.
+    for (run, parts) in store::duplicate_runs(dir).unwrap_or_default() {
+        let names: Vec<String> = parts
+            .iter()
+            .map(|p| {
+                p.file_name()
+                    .unwrap_or_default()
+                    .to_string_lossy()
+                    .into_owned()
+            })
+            .collect();
+        eprintln!(
+            "nvcmp: warning: --history {}: run `{run}` is in {} parts ({}); counted once, from {}",
+            dir.display(),
+            names.len(),
+            names.join(", "),
+            names[0]
+        );
+    }
     if history.runs == 0 {
         return Err(no_runs(dir).into());
     }
