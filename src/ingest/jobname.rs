@@ -61,7 +61,7 @@ pub(crate) fn guess_from_name(name: &str) -> NameGuess {
     }
     // `random_write`: the `write` token alone would say sequential.
     g.rw = match g.rw {
-        Some(rw) if !(words.random && !rw.starts_with("rand")) => Some(rw),
+        Some(rw) if !words.random || rw.starts_with("rand") => Some(rw),
         _ => words.rw().or(g.rw),
     };
     g
