@@ -764,12 +764,15 @@ impl Doc {
         let mut rows = Vec::new();
         let mut warnings = std::mem::take(&mut self.warnings);
         let mut failed = Vec::new();
+        let mut failed_rows = Vec::new();
         for b in &self.blocks {
             if b.dirs.is_empty() && b.error != 0 {
                 failed.push(format!(
                     "job {} failed with error {} ({}) and did no I/O",
                     b.name, b.error, b.verror
                 ));
+                let header = self.header(&b.name, b.group, b.host.as_deref());
+                failed_rows.extend(self.failed_rows(b, header));
                 continue;
             }
             if b.dirs.is_empty() && b.saw_mixed {
@@ -823,12 +826,45 @@ impl Doc {
         if rows.is_empty() {
             return Err(ReadError::EveryJobFailed(self.failures()));
         }
+        rows.extend(failed_rows);
         warnings.extend(failed);
         Ok(Parsed {
             rows,
             warnings,
             run: None,
         })
+    }
+
+    /// A failed job's rows, as fio's JSON has them: each direction it
+    /// issued I/O in (`issued rwts`), with no figures and `error` set, so
+    /// the job stays in the dataset and `check` sees it failed (docs/
+    /// CONTRACT.md: a job with an error keeps its rows).
+    fn failed_rows(&self, b: &Block, header: Option<&Header>) -> Vec<Row> {
+        let issued = b.issued.unwrap_or_default();
+        Direction::ALL
+            .into_iter()
+            .zip(issued)
+            .filter(|&(_, n)| n > 0)
+            .map(|(dir, _)| {
+                let mut r = Row::empty("", dir);
+                r.format = FORMAT.into();
+                r.fio_version = self.version.clone();
+                r.job = b.name.clone();
+                r.host = b.host.clone();
+                r.error = b.error;
+                r.numjobs = self.numjobs(b);
+                if let Some(h) = header {
+                    r.rw = h.rw.clone();
+                    r.engine = h.engine.clone();
+                    r.iodepth = h.iodepth.unwrap_or(1);
+                    r.bs_bytes = h.bs[dir as usize].unwrap_or(0);
+                }
+                r.os = os::infer(&r.engine, None, self.os.as_deref());
+                r.usr_cpu_pct = b.usr.unwrap_or(0.0);
+                r.sys_cpu_pct = b.sys.unwrap_or(0.0);
+                r
+            })
+            .collect()
     }
 
     /// Each failed job's error as `err=25: Inappropriate ioctl for
@@ -1421,7 +1457,16 @@ nvme: (groupid=0, jobs=1): err= 0: pid=1: Mon Jan  1 00:00:00 2024
         // fixtures/fio/linux-psync/error-trim.txt: randtrim on a regular file
         // fails with err=25; randread-ok ran (IOPS=4577, total=9159).
         let p = read(&fixture("fio/linux-psync/error-trim.txt"));
-        assert_eq!(p.rows.len(), 1);
+        assert_eq!(p.rows.len(), 2);
+        // The failed job keeps a row of the direction it issued I/O in
+        // (`issued rwts: total=0,0,1,0`), error set and no figures, as
+        // the JSON of the same run has it.
+        let f = &p.rows[1];
+        assert_eq!(
+            (f.job.as_str(), f.error, f.direction, f.rw.as_str()),
+            ("randtrim-fails", 25, Direction::Trim, "randtrim")
+        );
+        assert_eq!((f.iops, f.io_bytes, f.runtime_ms), (0.0, 0, 0.0));
         let r = &p.rows[0];
         assert_eq!(
             (r.job.as_str(), r.error, r.engine.as_str()),
@@ -1519,7 +1564,8 @@ nvme: (groupid=0, jobs=1): err= 0: pid=1: Mon Jan  1 00:00:00 2024
                     "{name}: {} rows for {groups} jobs",
                     p.rows.len()
                 );
-                for r in &p.rows {
+                // A failed job's rows carry its error and no figures.
+                for r in p.rows.iter().filter(|r| r.error == 0) {
                     assert!(
                         r.iops > 0.0 && r.bw_bytes_per_s > 0.0 && r.runtime_ms > 0.0,
                         "{name}: {r:?}"

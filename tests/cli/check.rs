@@ -422,3 +422,20 @@ fn a_failed_candidate_is_an_error_in_the_step_summary_and_markdown() {
         assert!(!text.contains("PASS") && !text.contains("✅"), "{text}");
     }
 }
+
+/// Normal text too: a failed job (no figures, `err=25`) keeps a row with
+/// its error, so the gate says error, not PASS.
+#[test]
+fn a_failed_job_in_normal_text_is_an_error() {
+    let text = fixture("fio/linux-psync/error-trim.txt");
+    let (code, doc) = check_json_at(&[text.clone()], &[text], &[]);
+    assert_eq!(code, 2, "{doc:#}");
+    assert_eq!(doc["status"], "error");
+    assert!(
+        doc["errors"][0]
+            .as_str()
+            .unwrap()
+            .contains("(job \"randtrim-fails\", error 25)"),
+        "{doc:#}"
+    );
+}
