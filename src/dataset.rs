@@ -133,6 +133,7 @@ dataset_columns!(
     steady_state_iops,
     steady_state_bw_bytes_per_s,
     timing_options,
+    busiest_cpu_pct,
 );
 
 /// A field type that is a dataset column: how a column is made of the

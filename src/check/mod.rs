@@ -216,9 +216,45 @@ pub struct Report {
     pub findings: Vec<Finding>,
     pub skipped: Vec<Skipped>,
     pub warnings: Vec<Warning>,
+    /// Why the gate cannot trust its input (a candidate job that failed, a
+    /// file it could not read): the verdict is `error`, exit code 2,
+    /// whatever the findings say.
+    pub errors: Vec<String>,
+}
+
+/// The verdict of a whole check, as every report format and the exit
+/// code give it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    /// No regression: exit 0.
+    Pass,
+    /// A regression (or a workload missing): exit 1.
+    Fail,
+    /// Unusable input: exit 2.
+    Error,
+}
+
+impl Status {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Pass => "pass",
+            Status::Fail => "fail",
+            Status::Error => "error",
+        }
+    }
 }
 
 impl Report {
+    pub fn status(&self) -> Status {
+        if !self.errors.is_empty() {
+            Status::Error
+        } else if self.failed() {
+            Status::Fail
+        } else {
+            Status::Pass
+        }
+    }
+
     pub fn count(&self, verdict: Verdict) -> usize {
         self.findings
             .iter()
@@ -263,7 +299,8 @@ impl Report {
         })
     }
 
-    /// One line: `FAIL: 1 regression (randread 4k read iops -15.0%)` or `PASS: ...`.
+    /// One line: `FAIL: 1 regression, ...`, `PASS: ...` or `ERROR: <why the
+    /// input is unusable>; ...`.
     pub fn summary_line(&self) -> String {
         let reg = self.count(Verdict::Regression);
         let imp = self.count(Verdict::Improvement);
@@ -276,8 +313,11 @@ impl Report {
         if missing > 0 {
             parts.push(count(missing, "missing workload"));
         }
-        let status = if self.failed() { "FAIL" } else { "PASS" };
-        format!("{status}: {}", parts.join(", "))
+        match self.status() {
+            Status::Error => format!("ERROR: {}; {}", self.errors.join("; "), parts.join(", ")),
+            Status::Fail => format!("FAIL: {}", parts.join(", ")),
+            Status::Pass => format!("PASS: {}", parts.join(", ")),
+        }
     }
 }
 
@@ -366,6 +406,7 @@ pub fn evaluate(cmp: &Comparison, opts: &CheckOptions) -> Report {
         findings,
         skipped: cmp.skipped.clone(),
         warnings,
+        errors: Vec::new(),
     }
 }
 

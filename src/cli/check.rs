@@ -188,9 +188,10 @@ pub fn run(args: Args, global: Global) -> anyhow::Result<u8> {
     let mut opts = opts;
     opts.log_steady = base.log_steady.clone();
     opts.log_steady.extend(cand.log_steady.clone());
-    let report = compare_sides(base, &cand, &opts)?;
+    let mut report = compare_sides(base, &cand, &opts)?;
+    report.errors = unusable(&report, &cand);
     write_report(&args, global, &report)?;
-    exit_code(&report, &cand)
+    exit_code(&report)
 }
 
 /// The check of the two sides, with what each side could not read or
@@ -249,10 +250,11 @@ fn write_report(args: &Args, global: Global, report: &check::Report) -> anyhow::
     Ok(())
 }
 
-/// Regression or OK, once the report is written; input the gate cannot
-/// trust (a failed candidate job, an unreadable file) is a usage error.
-fn exit_code(report: &check::Report, cand: &input::Loaded) -> anyhow::Result<u8> {
-    // A candidate job that failed is a broken benchmark, not a result.
+/// Why the gate cannot trust its input: a candidate job that failed is a
+/// broken benchmark, not a result, and a gate cannot pass on results it
+/// could not read. Every report format says so before the exit code does.
+fn unusable(report: &check::Report, cand: &input::Loaded) -> Vec<String> {
+    let mut errors = Vec::new();
     let failed_jobs: Vec<String> = cand
         .rows
         .iter()
@@ -260,7 +262,7 @@ fn exit_code(report: &check::Report, cand: &input::Loaded) -> anyhow::Result<u8>
         .map(|r| format!("{} (job {:?}, error {})", r.source, r.job, r.error))
         .collect();
     if !failed_jobs.is_empty() {
-        return Err(CliError::usage(format!(
+        errors.push(format!(
             "unusable input: {} reported an error: {}",
             if failed_jobs.len() == 1 {
                 "a candidate job"
@@ -268,24 +270,27 @@ fn exit_code(report: &check::Report, cand: &input::Loaded) -> anyhow::Result<u8>
                 "candidate jobs"
             },
             failed_jobs.join(", ")
-        ))
-        .into());
+        ));
     }
     if !report.skipped.is_empty() {
-        // A gate cannot pass on results it could not read.
         let names: Vec<&str> = report.skipped.iter().map(|s| s.source.as_str()).collect();
-        return Err(CliError::usage(format!(
+        errors.push(format!(
             "unusable input: {} could not be read: {}",
             crate::format::count(names.len(), "file"),
             names.join(", ")
-        ))
-        .into());
+        ));
     }
-    Ok(if report.failed() {
-        exit::REGRESSION
-    } else {
-        exit::OK
-    })
+    errors
+}
+
+/// The exit code of the status every report gave: unusable input is a
+/// usage error (exit 2, its reason on stderr).
+fn exit_code(report: &check::Report) -> anyhow::Result<u8> {
+    match report.status() {
+        check::Status::Error => Err(CliError::usage(report.errors.join("; ")).into()),
+        check::Status::Fail => Ok(exit::REGRESSION),
+        check::Status::Pass => Ok(exit::OK),
+    }
 }
 
 fn write_file(

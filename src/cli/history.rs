@@ -127,12 +127,27 @@ pub fn run(args: Args, global: Global) -> anyhow::Result<u8> {
 }
 
 fn compact_cmd(args: CompactArgs, global: Global) -> anyhow::Result<u8> {
+    let leftovers = store::temporaries(&args.history);
     let parts = compact::compact(&args.history, &compact::Policy::default())
         .map_err(|e| CliError::usage(format!("--history: {e}")))?;
     if !global.quiet {
+        say_removed(&args.history, &leftovers);
         eprintln!("{}: {} parts", args.history.display(), parts.len());
     }
     Ok(exit::OK)
+}
+
+/// Names the temporaries an interrupted add or compaction had left (seen
+/// before the command took the lock) that it removed.
+fn say_removed(dir: &Path, leftovers: &[PathBuf]) {
+    let gone = leftovers.iter().filter(|p| !p.exists()).count();
+    if gone > 0 {
+        eprintln!(
+            "nvcmp: {}: removed {} left by an interrupted add or compaction",
+            dir.display(),
+            crate::format::count(gone, "stale temporary file")
+        );
+    }
 }
 
 fn add(args: AddArgs, global: Global) -> anyhow::Result<u8> {
@@ -159,11 +174,13 @@ fn add(args: AddArgs, global: Global) -> anyhow::Result<u8> {
         time,
         seq: 0,
     };
+    let leftovers = store::temporaries(&args.history);
     let part = store::add(&args.history, &meta, &loaded.rows, args.replace).map_err(|e| {
         // Every store error is about the history or the flags: usage, exit 2.
         CliError::usage(e.to_string())
     })?;
     if !global.quiet {
+        say_removed(&args.history, &leftovers);
         eprintln!(
             "added run {id}: {} rows from {} files to {}",
             loaded.rows.len(),
@@ -240,6 +257,25 @@ fn show_options(args: &ShowArgs) -> Result<show::ShowOptions, CliError> {
 fn read_history(dir: &Path, metrics: &[Metric]) -> anyhow::Result<gate::History> {
     let history = gate::History::load(dir, metrics)
         .map_err(|e| CliError::usage(format!("--history: {e}")))?;
+    // A part copied by hand: its runs are counted once, and said.
+    for (run, parts) in store::duplicate_runs(dir).unwrap_or_default() {
+        let names: Vec<String> = parts
+            .iter()
+            .map(|p| {
+                p.file_name()
+                    .unwrap_or_default()
+                    .to_string_lossy()
+                    .into_owned()
+            })
+            .collect();
+        eprintln!(
+            "nvcmp: warning: --history {}: run `{run}` is in {} parts ({}); counted once, from {}",
+            dir.display(),
+            names.len(),
+            names.join(", "),
+            names[0]
+        );
+    }
     if history.runs == 0 {
         return Err(no_runs(dir).into());
     }
@@ -323,6 +359,31 @@ pub struct CheckHistory<'a> {
     pub opts: crate::check::CheckOptions,
 }
 
+/// Why a candidate cannot be gated: files it could not read, jobs that
+/// failed. Said in the report's verdict and by exit code 2.
+fn unusable_candidate(cand: &crate::check::input::Loaded) -> Vec<String> {
+    let mut errors = Vec::new();
+    if !cand.skipped.is_empty() {
+        errors.push(format!(
+            "unusable input: {} could not be read",
+            crate::format::count(cand.skipped.len(), "candidate file")
+        ));
+    }
+    let failed: Vec<String> = cand
+        .rows
+        .iter()
+        .filter(|r| r.error != 0)
+        .map(|r| format!("{} (job {:?}, error {})", r.source, r.job, r.error))
+        .collect();
+    if !failed.is_empty() {
+        errors.push(format!(
+            "unusable input: a candidate job reported an error: {}",
+            failed.join(", ")
+        ));
+    }
+    errors
+}
+
 /// `check --history FILE --candidate PATH`: 0 pass, 1 regression, 2 usage.
 pub fn check(c: CheckHistory) -> anyhow::Result<u8> {
     if c.window < 2 {
@@ -368,8 +429,9 @@ pub fn check(c: CheckHistory) -> anyhow::Result<u8> {
         detector: changepoint::Options::default(),
         allow_missing: c.opts.allow_missing,
     };
-    let report =
+    let mut report =
         gate::gate(&history, &cand.rows, &opts).map_err(|e| CliError::usage(e.to_string()))?;
+    report.set_errors(unusable_candidate(&cand));
     if report.findings.is_empty() {
         return Err(CliError::usage(
             "nothing to compare: the candidate has no metric the history follows",
@@ -384,12 +446,8 @@ pub fn check(c: CheckHistory) -> anyhow::Result<u8> {
     let mut stdout = std::io::stdout().lock();
     render::gate(&report, format, &mut stdout)?;
     stdout.flush()?;
-    if !cand.skipped.is_empty() {
-        return Err(CliError::usage(format!(
-            "unusable input: {} could not be read",
-            crate::format::count(cand.skipped.len(), "candidate file")
-        ))
-        .into());
+    if !report.errors.is_empty() {
+        return Err(CliError::usage(report.errors.join("; ")).into());
     }
     Ok(if report.failed() {
         exit::REGRESSION

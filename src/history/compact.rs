@@ -85,7 +85,7 @@ impl Policy {
 /// interrupted merge left. Returns the parts left, in order.
 pub fn compact(dir: &Path, policy: &Policy) -> Result<Vec<Part>, StoreError> {
     store::check_dir(dir)?;
-    let _lock = store::Lock::take(dir)?;
+    let _lock = store::Lock::take_and_clean(dir)?;
     compact_locked(dir, policy)
 }
 

@@ -134,7 +134,10 @@ pub struct GateFinding {
 /// Everything the gate found.
 #[derive(Debug, Clone, Serialize)]
 pub struct GateReport {
+    /// `pass`, `fail` or `error` (unusable candidate), as the exit code.
     pub status: &'static str,
+    /// Why the candidate cannot be trusted; empty when it can.
+    pub errors: Vec<String>,
     pub history_runs: usize,
     pub against: String,
     pub window: usize,
@@ -184,12 +187,25 @@ impl GateReport {
         self.findings.iter().any(|f| f.fails)
     }
 
+    /// The candidate cannot be trusted (a file unread, a job failed): the
+    /// verdict is `error` whatever the findings say.
+    pub fn set_errors(&mut self, errors: Vec<String>) {
+        if !errors.is_empty() {
+            self.status = "error";
+        }
+        self.errors = errors;
+    }
+
     /// `FAIL: 1 regression, 0 improvements, 11 unchanged against the last 10 runs`.
     pub fn summary_line(&self) -> String {
         let of = |v: Verdict| self.findings.iter().filter(|f| f.verdict == v).count();
+        let status = match (self.errors.is_empty(), self.failed()) {
+            (false, _) => format!("ERROR: {}; ", self.errors.join("; ")),
+            (true, true) => "FAIL: ".into(),
+            (true, false) => "PASS: ".into(),
+        };
         format!(
-            "{}: {}, {}, {} unchanged, {} missing against {} ({} runs in history)",
-            if self.failed() { "FAIL" } else { "PASS" },
+            "{status}{}, {}, {} unchanged, {} missing against {} ({} runs in history)",
             crate::format::count(of(Verdict::Regression), "regression"),
             crate::format::count(of(Verdict::Improvement), "improvement"),
             of(Verdict::Unchanged),
@@ -273,6 +289,7 @@ pub fn gate(
     };
     let mut report = GateReport {
         status: "pass",
+        errors: Vec::new(),
         history_runs: history.runs,
         against,
         window: opts.window,

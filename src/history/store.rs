@@ -197,8 +197,17 @@ pub fn scan(
 ) -> Result<usize, StoreError> {
     check_dir(dir)?;
     let mut runs = 0;
+    // A run id in two parts (a part copied by hand) counts once: the first.
+    let mut seen = std::collections::HashSet::new();
+    let mut once = |mut batch: Vec<StoredRun>| {
+        batch.retain(|r| seen.insert(r.meta.id.clone()));
+        runs += batch.len();
+        if !batch.is_empty() {
+            visit(batch);
+        }
+    };
     for part in layout(dir)?.live {
-        runs += scan_part(&part, columns, &mut visit).map_err(part_error(&part))?;
+        scan_part(&part, columns, &mut once).map_err(part_error(&part))?;
     }
     Ok(runs)
 }
@@ -213,9 +222,12 @@ pub fn scan_frames(
 ) -> Result<usize, StoreError> {
     check_dir(dir)?;
     let mut runs = 0;
+    // A run id in two parts (a part copied by hand) counts once: the first.
+    let mut seen = std::collections::HashSet::new();
     for part in layout(dir)?.live {
         let visited = read_frame(&part.path, Some(columns)).and_then(|df| {
-            let spans = run_spans(&df, &part)?;
+            let mut spans = run_spans(&df, &part)?;
+            spans.retain(|s| seen.insert(s.meta.id.clone()));
             visit(&df, &spans)?;
             Ok(spans.len())
         });
@@ -333,6 +345,58 @@ fn run_index(dir: &Path) -> Result<Vec<(RunMeta, Part)>, StoreError> {
     Ok(out)
 }
 
+/// Run ids that more than one part holds (a part copied by hand), each
+/// with the parts' paths in history order. Readers count such a run once.
+pub fn duplicate_runs(dir: &Path) -> Result<Vec<(String, Vec<PathBuf>)>, StoreError> {
+    let mut out: Vec<(String, Vec<PathBuf>)> = Vec::new();
+    let index = run_index(dir)?;
+    for (meta, _) in &index {
+        let holders: Vec<PathBuf> = index
+            .iter()
+            .filter(|(m, _)| m.id == meta.id)
+            .map(|(_, p)| p.path.clone())
+            .collect();
+        if holders.len() > 1 && !out.iter().any(|(id, _)| *id == meta.id) {
+            out.push((meta.id.clone(), holders));
+        }
+    }
+    Ok(out)
+}
+
+/// Temporaries of this store's naming (`.part-*.tmp`) in `dir`.
+pub fn temporaries(dir: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut out: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with(".part-") && n.ends_with(".tmp"))
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// Removes what an add or compaction killed mid-write left behind. Called
+/// with the history's [`Lock`] held: every writer takes it before writing
+/// a temporary, so none present belongs to a live process. Without `flock`
+/// (Windows) writers are not serialized: only temporaries an hour old go.
+fn remove_stale(dir: &Path, _lock: &Lock) {
+    for tmp in temporaries(dir) {
+        let stale = cfg!(unix)
+            || std::fs::metadata(&tmp)
+                .and_then(|m| m.modified())
+                .is_ok_and(|t| t.elapsed().is_ok_and(|age| age.as_secs() > 3600));
+        if stale {
+            let _ = std::fs::remove_file(&tmp);
+        }
+    }
+}
+
 /// Adds a run to the history in `dir` (created when missing), then merges
 /// parts as [`compact::Policy::default`] says. A run id already there is
 /// refused unless `replace`; then the part holding it is rewritten in one
@@ -356,6 +420,14 @@ pub(crate) struct Lock {
 }
 
 impl Lock {
+    /// Waits for the history in `dir` (which exists) to be free, then
+    /// removes the temporaries a killed writer left.
+    pub(crate) fn take_and_clean(dir: &Path) -> Result<Lock, StoreError> {
+        let lock = Lock::take(dir)?;
+        remove_stale(dir, &lock);
+        Ok(lock)
+    }
+
     /// Waits for the history in `dir` (which exists) to be free.
     pub(crate) fn take(dir: &Path) -> Result<Lock, StoreError> {
         let path = dir.join(LOCK_FILE);
@@ -394,7 +466,7 @@ pub fn add_with(
         return Err(StoreError::NotADirectory(dir.to_path_buf()));
     }
     std::fs::create_dir_all(dir).map_err(io(dir))?;
-    let _lock = Lock::take(dir)?;
+    let _lock = Lock::take_and_clean(dir)?;
     let index = run_index(dir)?;
     let run = |seq| StoredRun {
         meta: RunMeta {

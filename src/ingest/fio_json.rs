@@ -25,13 +25,15 @@ use serde::Deserialize;
 use serde::de::IgnoredAny;
 use serde_json::Value;
 
-use super::jobname::guess_from_name;
+use super::fio_error;
+use super::idle_prof::IdleProf;
+use super::jobname::{block_size_from_mean, guess_from_name};
 use super::{JobKey, Parsed, ReadError, Reader, RunKey};
 use super::{depth, steady};
 use crate::model::{Direction, Row, os};
 use crate::units::parse_size;
 use non_finite::NonFinite;
-pub use values::{Bins, Loose, Options, Percentiles, Str, without_bins};
+pub use values::{Bins, GlobalOptions, Loose, Options, Percentiles, Str, without_bins};
 
 /// One fio JSON document.
 #[derive(Debug, Default, Deserialize)]
@@ -41,11 +43,14 @@ pub struct FioOutput<'a> {
     pub fio_version: Option<Str<'a>>,
     pub timestamp: Option<f64>,
     #[serde(rename = "global options", borrow)]
-    pub global_options: Options<'a>,
+    pub global_options: GlobalOptions<'a>,
     #[serde(borrow)]
     pub jobs: Option<Vec<Job<'a>>>,
     #[serde(borrow)]
     pub client_stats: Option<Vec<Job<'a>>>,
+    /// `--idle-prof`: percent idle, for the system and per CPU.
+    #[serde(borrow)]
+    pub cpu_idleness: Option<Options<'a>>,
     /// Only its presence matters (Linux builds report it; fio#1627: not always).
     pub disk_util: Option<IgnoredAny>,
     /// fio's bare `nan`/`inf` tokens, read as `null`.
@@ -270,6 +275,7 @@ pub fn to_parsed(doc: &FioOutput<'_>) -> Parsed {
             (0..doc.client_stats.as_ref().map_or(0, Vec::len))
                 .map(|i| format!("client_stats[{i}]")),
         );
+    let shared = shared_hostnames(&jobs);
     for (job, place) in jobs.iter().zip(places) {
         let aggregate = job.jobname.as_deref() == Some(AGGREGATE_NAME);
         // The `All clients` entry has no options of its own: it sums the
@@ -281,9 +287,14 @@ pub fn to_parsed(doc: &FioOutput<'_>) -> Parsed {
         } else {
             None
         };
-        let opts = JobOpts::new(&doc.global_options, &template.unwrap_or(job).job_options);
+        let owner = template.unwrap_or(job);
+        let global = doc
+            .global_options
+            .for_server(owner.hostname.as_deref(), owner.port);
+        let opts = JobOpts::new(global, &owner.job_options);
         let ctx = JobCtx {
             opts: &opts,
+            host: (!aggregate).then(|| host_name(job, &shared)).flatten(),
             place: &place,
             aggregate,
             format,
@@ -291,7 +302,43 @@ pub fn to_parsed(doc: &FioOutput<'_>) -> Parsed {
         };
         job_rows(doc, job, &ctx, &mut out);
     }
+    if let Some(idle) = &doc.cpu_idleness {
+        let pairs = idle.iter().map(|(k, v)| (k, v.as_f64()));
+        let idle = IdleProf::from_pairs(pairs, &mut out.warnings);
+        out.rows.iter_mut().for_each(|r| idle.apply(r));
+    }
     out
+}
+
+/// Hostnames that several servers of one document share (fio servers on
+/// one machine, told apart by their ports only).
+fn shared_hostnames<'d>(jobs: &[&'d Job<'_>]) -> Vec<&'d str> {
+    let mut seen: Vec<(&str, Option<i64>)> = Vec::new();
+    for j in jobs {
+        if let Some(h) = j.hostname.as_deref() {
+            let server = (h, j.port.map(|p| p as i64));
+            if !seen.contains(&server) {
+                seen.push(server);
+            }
+        }
+    }
+    let mut shared: Vec<&str> = seen
+        .iter()
+        .filter(|(h, _)| seen.iter().filter(|(o, _)| o == h).count() > 1)
+        .map(|(h, _)| *h)
+        .collect();
+    shared.dedup();
+    shared
+}
+
+/// A job's host as the dataset names it: its hostname, with `:port` where
+/// another server of the document has the same hostname.
+fn host_name(job: &Job<'_>, shared: &[&str]) -> Option<String> {
+    let h = job.hostname.as_deref()?;
+    match job.port {
+        Some(p) if shared.contains(&h) => Some(format!("{h}:{}", p as i64)),
+        _ => Some(h.to_string()),
+    }
 }
 
 /// Job options over global options (job options win), as fio applies them.
@@ -368,6 +415,8 @@ fn bs_for(bs: Option<&str>, dir: Direction) -> u64 {
 /// What [`job_rows`] needs to know about a job besides the job itself.
 struct JobCtx<'a> {
     opts: &'a JobOpts<'a>,
+    /// The job's host (`None` for `All clients` and standalone jobs).
+    host: Option<String>,
     /// `jobs[0]`, `client_stats[2]`: where the job is in the document.
     place: &'a str,
     aggregate: bool,
@@ -386,6 +435,8 @@ struct JobFacts {
     rw: String,
     bs: Option<String>,
     iodepth: u32,
+    /// The file printed no options: how rw, bs and iodepth were found.
+    guessed: Option<Vec<String>>,
     numjobs: u32,
     rwmixread: Option<u32>,
     direct: Option<bool>,
@@ -430,36 +481,134 @@ fn timing_options(opts: &JobOpts<'_>) -> Option<String> {
     (!set.is_empty()).then(|| set.join(","))
 }
 
-/// rw, bs and iodepth from the options. fio before 2.99 printed no options
-/// at all: absent keys then mean "not written", not fio's defaults, and job
-/// names such as `randread-4k-qd32` are the only hint left (said in a
-/// warning).
-fn workload_of(opts: &JobOpts<'_>, name: &str, out: &mut Parsed) -> (String, Option<String>, u32) {
+/// A job's workload as its options give it. fio before 2.99 printed no
+/// options at all: absent keys then mean "not written", not fio's
+/// defaults; the job name's words and, per direction, the mean I/O size
+/// are the hints left (`notes` says which were used, for one warning).
+struct Workload {
+    rw: String,
+    bs: Option<String>,
+    iodepth: u32,
+    /// `Some` when the file printed no options: how each value was found.
+    notes: Option<Vec<String>>,
+}
+
+fn workload_of(opts: &JobOpts<'_>, job: &Job<'_>, name: &str) -> Workload {
     // `rw=randread:8` carries an offset modifier that is not part of the
     // workload's identity.
     let rw = opts
         .get_any(&["rw", "readwrite"])
         .map(|s| s.split(':').next().unwrap_or("").to_string());
-    let mut bs = opts.get_any(&["bs", "blocksize"]);
-    let mut iodepth = opts.get_u32("iodepth");
+    let bs = opts.get_any(&["bs", "blocksize"]);
+    let iodepth = opts.get_u32("iodepth");
     let no_options = opts.job.is_empty() && opts.global.is_empty();
-    let rw = match rw {
-        Some(rw) => rw,
-        None if no_options => {
-            let guess = guess_from_name(name);
-            bs = bs.or(guess.bs);
-            iodepth = iodepth.or(guess.iodepth);
-            let rw = guess.rw.unwrap_or("read").to_string();
-            out.warnings.push(format!(
-                "job `{name}`: the file has no job options (fio 2.x); rw={rw}, bs={}, iodepth={} taken from the job name or fio's defaults",
-                bs.as_deref().unwrap_or("4k"),
-                iodepth.unwrap_or(1)
-            ));
-            rw
+    match rw {
+        Some(rw) => Workload {
+            rw,
+            bs,
+            iodepth: iodepth.unwrap_or(1),
+            notes: None,
+        },
+        None if no_options => guessed_workload(job, name),
+        None => Workload {
+            rw: "read".into(),
+            bs,
+            iodepth: iodepth.unwrap_or(1),
+            notes: None,
+        },
+    }
+}
+
+/// The workload of a job without printed options: rw from the name's
+/// words (else the directions that did I/O), bs from the name (else, per
+/// row, the mean I/O size: see [`derive_bs`]), iodepth from the name.
+fn guessed_workload(job: &Job<'_>, name: &str) -> Workload {
+    let guess = guess_from_name(name);
+    let mut notes = Vec::new();
+    let rw = match guess.rw {
+        Some(rw) => {
+            notes.push(format!("rw={rw} from the job name"));
+            rw.to_string()
         }
-        None => "read".into(),
+        None => {
+            let did: Vec<&str> = [
+                ("read", &job.read),
+                ("write", &job.write),
+                ("trim", &job.trim),
+            ]
+            .into_iter()
+            .filter(|(_, d)| d.as_ref().is_some_and(did_io))
+            .map(|(n, _)| n)
+            .collect();
+            let rw = if did.len() == 1 { did[0] } else { "rw" };
+            notes.push(format!(
+                "rw={rw} from the directions that did I/O (random or sequential unknown)"
+            ));
+            rw.to_string()
+        }
     };
-    (rw, bs, iodepth.unwrap_or(1))
+    if let Some(bs) = &guess.bs {
+        notes.push(format!("bs={bs} from the job name"));
+    }
+    let levels = job
+        .iodepth_level
+        .as_ref()
+        .and_then(|l| depth::from_levels(l.iter().filter_map(|(k, v)| Some((k, v.as_f64()?)))));
+    let iodepth = match (guess.iodepth, levels) {
+        (Some(d), _) => {
+            notes.push(format!("iodepth={d} from the job name"));
+            d
+        }
+        (None, Some(dist)) => {
+            // The bucket most I/Os were submitted at: a power of two at or
+            // below the real iodepth.
+            let k = (0..dist.len()).fold(0, |best, k| if dist[k] > dist[best] { k } else { best });
+            let d = depth::BUCKETS[k];
+            notes.push(format!("iodepth={d} from fio's I/O depth distribution"));
+            d
+        }
+        (None, None) => {
+            notes.push("iodepth=1 (fio's default)".into());
+            1
+        }
+    };
+    Workload {
+        rw,
+        bs: guess.bs,
+        iodepth,
+        notes: Some(notes),
+    }
+}
+
+/// A row's block size from its mean I/O size (io_bytes / total_ios, or
+/// bandwidth / IOPS where fio 2.x printed no I/O count), and how it was
+/// found; `None` when the row holds too little to tell.
+fn derive_bs(row: &Row, d: &Ddir) -> Option<(u64, String)> {
+    let (mean, how) = match d.total_ios.filter(|&n| n >= 1.0) {
+        Some(n) => (
+            row.io_bytes as f64 / n,
+            format!("{} B / {n} I/Os", row.io_bytes),
+        ),
+        None if row.iops > 0.0 => (
+            row.bw_bytes_per_s / row.iops,
+            format!("{} KiB/s / {} IOPS", row.bw_bytes_per_s / 1024.0, row.iops),
+        ),
+        None => return None,
+    };
+    let (bs, common) = block_size_from_mean(mean)?;
+    let rounded = if common {
+        "rounded to a common size"
+    } else {
+        "to the sector"
+    };
+    let kib = mean / 1024.0;
+    Some((
+        bs,
+        format!(
+            "{} bs={bs} from the mean I/O size ({how} = {kib:.1} KiB, {rounded})",
+            row.direction
+        ),
+    ))
 }
 
 /// `system_cpu_pct` as the harness writes it; anything odd costs a warning.
@@ -482,16 +631,21 @@ impl JobFacts {
     fn of(doc: &FioOutput<'_>, job: &Job<'_>, ctx: &JobCtx<'_>, out: &mut Parsed) -> JobFacts {
         let opts = ctx.opts;
         let name = job.jobname.as_deref().unwrap_or_default().to_string();
-        let who = match job.hostname.as_deref() {
-            Some(h) if !ctx.aggregate => format!("job `{name}` on {h}"),
-            _ => format!("job `{name}`"),
+        let who = match &ctx.host {
+            Some(h) => format!("job `{name}` on {h}"),
+            None => format!("job `{name}`"),
         };
         let filename = opts.get("filename");
         let engine = engine_of(opts, filename.as_deref());
         // Disk statistics are printed by fio on Linux only.
         let linux_hint = doc.disk_util.as_ref().map(|_| "linux");
         let os = os::infer(&engine, filename.as_deref(), linux_hint);
-        let (rw, bs, iodepth) = workload_of(opts, &name, out);
+        let Workload {
+            rw,
+            bs,
+            iodepth,
+            notes: guessed,
+        } = workload_of(opts, job, &name);
         let levels = job
             .iodepth_level
             .as_ref()
@@ -515,6 +669,7 @@ impl JobFacts {
             rw,
             bs,
             iodepth,
+            guessed,
             filename,
         }
     }
@@ -525,11 +680,7 @@ impl JobFacts {
         row.os = self.os.clone();
         row.engine = self.engine.clone();
         row.fio_version = ctx.version.into();
-        row.host = if ctx.aggregate {
-            None
-        } else {
-            job.hostname.as_deref().map(str::to_string)
-        };
+        row.host = ctx.host.clone();
         row.job = self.name.clone();
         row.format = ctx.format.into();
         row.rw = self.rw.clone();
@@ -579,6 +730,7 @@ fn job_rows(doc: &FioOutput<'_>, job: &Job<'_>, ctx: &JobCtx<'_>, out: &mut Pars
         return;
     }
     let mut directions = Vec::new();
+    let mut notes = facts.guessed.clone();
     for (dir, d) in [
         (Direction::Read, &job.read),
         (Direction::Write, &job.write),
@@ -597,13 +749,32 @@ fn job_rows(doc: &FioOutput<'_>, job: &Job<'_>, ctx: &JobCtx<'_>, out: &mut Pars
         directions.push(dir);
         let mut row = facts.row(doc, job, ctx, dir);
         match fill_ddir(&mut row, d).and_then(|()| check_finite(&row)) {
-            Ok(()) => out.rows.push(row),
+            Ok(()) => {
+                if let Some(notes) = notes.as_mut().filter(|_| facts.bs.is_none()) {
+                    match derive_bs(&row, d) {
+                        Some((bs, how)) => {
+                            row.bs_bytes = bs;
+                            notes.push(how);
+                        }
+                        None => {
+                            notes.push(format!("{dir} bs=4k (fio's default; too few I/Os to tell)"))
+                        }
+                    }
+                }
+                out.rows.push(row)
+            }
             Err(what) => out
                 .warnings
                 .push(format!("{who} {dir}: {what}; row dropped")),
         }
     }
     if !directions.is_empty() {
+        if let Some(notes) = notes {
+            out.warnings.push(format!(
+                "{who}: the file has no job options (fio 2.x): {}",
+                notes.join(", ")
+            ));
+        }
         job_warnings(&facts, &directions, out);
     }
 }
@@ -631,6 +802,20 @@ fn job_warnings(facts: &JobFacts, directions: &[Direction], out: &mut Parsed) {
 }
 
 impl Job<'_> {
+    /// Reported an error and moved no bytes: fio counts the I/Os it
+    /// issued (`total_ios`) even when each one failed.
+    fn failed(&self) -> bool {
+        let moved = |d: &Option<Ddir>| {
+            d.as_ref().is_some_and(|d| {
+                d.io_bytes.unwrap_or(0.0) > 0.0 || d.io_kbytes.unwrap_or(0.0) > 0.0
+            })
+        };
+        self.error.unwrap_or(0.0) != 0.0
+            && ![&self.read, &self.write, &self.trim, &self.mixed]
+                .into_iter()
+                .any(moved)
+    }
+
     /// How many of read, write and trim did I/O: the job's rows at most.
     fn directions_with_io(&self) -> usize {
         [&self.read, &self.write, &self.trim]
@@ -813,11 +998,27 @@ fn check_finite(row: &Row) -> Result<(), RowError> {
 }
 
 /// A document's rows, keyed by its jobs: `--status-interval` snapshots
-/// repeat the same jobs.
-fn keyed_rows(doc: &FioOutput<'_>) -> Parsed {
+/// repeat the same jobs. A run whose every job failed (and moved no
+/// bytes) is an error that says so; a failed job beside others keeps its
+/// rows, with `error` set (docs/CONTRACT.md).
+fn keyed_rows(doc: &FioOutput<'_>) -> Result<Parsed, ReadError> {
     let mut parsed = to_parsed(doc);
+    let jobs: Vec<&Job<'_>> = doc
+        .all_jobs()
+        .filter(|j| j.jobname.as_deref() != Some(AGGREGATE_NAME))
+        .collect();
+    if !jobs.is_empty() && jobs.iter().all(|j| j.failed()) {
+        let mut codes: Vec<String> = Vec::new();
+        for j in doc.all_jobs().filter(|j| j.failed()) {
+            let e = fio_error::describe(j.error.unwrap_or(0.0) as i64);
+            if !codes.contains(&e) {
+                codes.push(e);
+            }
+        }
+        return Err(ReadError::EveryJobFailed(codes.join("; ")));
+    }
     parsed.run = Some(job_set(doc));
-    parsed
+    Ok(parsed)
 }
 
 /// fio JSON as a [`Reader`] of one document.
@@ -834,7 +1035,7 @@ impl Reader for JsonReader {
     }
 
     fn read_segment(&self, text: &str) -> Result<Parsed, ReadError> {
-        Ok(keyed_rows(&parse(text)?))
+        keyed_rows(&parse(text)?)
     }
 
     /// serde_json stops at the document's closing brace and says where
@@ -846,7 +1047,7 @@ impl Reader for JsonReader {
         if doc.jobs.is_none() && doc.client_stats.is_none() {
             return None;
         }
-        Some((keyed_rows(&doc), stream.byte_offset()))
+        Some((keyed_rows(&doc).ok()?, stream.byte_offset()))
     }
 }
 

@@ -11,13 +11,16 @@
 
 pub mod decode;
 pub mod depth;
+pub mod fio_error;
 pub mod fio_json;
 pub mod fio_log;
+pub mod idle_prof;
 mod jobname;
 pub mod manifest;
 pub mod normal;
 mod pipeline;
 pub mod series;
+pub mod sniff;
 pub mod steady;
 pub mod terse;
 
@@ -70,6 +73,28 @@ pub enum ReadError {
     },
     #[error("no job did any I/O")]
     NoRows,
+    /// Every job reported an error and did no I/O: `err=121: Remote I/O
+    /// error`, each job's once, `; `-separated.
+    #[error("fio output: every job failed ({0})")]
+    EveryJobFailed(String),
+    /// fio's report without any job in it (the job failed before it
+    /// started), with fio's first error line when it printed one.
+    #[error("fio output with no job report{}", .0.as_ref().map(|e| format!(" ({e})")).unwrap_or_default())]
+    NoJobReport(Option<String>),
+    /// Nothing but fio's error lines: the first one.
+    #[error("fio error output only: {0}")]
+    ErrorOnly(String),
+}
+
+impl ReadError {
+    /// Whether the error says what the run was (a failed run), rather than
+    /// what is wrong with the text: then it is the file's whole reason.
+    pub fn is_about_the_run(&self) -> bool {
+        matches!(
+            self,
+            ReadError::EveryJobFailed(_) | ReadError::NoJobReport(_) | ReadError::ErrorOnly(_)
+        )
+    }
 }
 
 /// One input format. Implementations live one per file in this module.

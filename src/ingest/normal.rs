@@ -14,6 +14,9 @@
 //! One pass over the lines, no regex: each line is recognised by the fixed
 //! words fio prints at its start.
 
+use super::fio_error;
+use super::idle_prof::IdleProf;
+use super::jobname::block_size_from_mean;
 use super::{Parsed, ReadError, Reader};
 use super::{depth, steady};
 use crate::model::{Direction, Row, os};
@@ -28,8 +31,10 @@ impl Reader for NormalReader {
         FORMAT
     }
 
+    /// A job's status line (`name: (groupid=0, jobs=1): err= 0: pid=...`):
+    /// a report even when the job failed and printed no figures.
     fn sniff(&self, text: &str) -> bool {
-        text.contains(": (groupid=") && (text.contains("IOPS=") || text.contains("iops="))
+        text.contains(": (groupid=") && text.contains("err=")
     }
 
     fn read_segment(&self, text: &str) -> Result<Parsed, ReadError> {
@@ -192,6 +197,8 @@ struct Block {
     host: Option<String>,
     name: String,
     group: u32,
+    /// `pid=`: with the name, host and group, which job this report is of.
+    pid: Option<u64>,
     jobs: u32,
     error: i64,
     /// fio's text for the error (`file:ioengines.c:399, func=..., error=...`).
@@ -232,6 +239,8 @@ struct Doc {
     headers: Vec<Header>,
     blocks: Vec<Block>,
     warnings: Vec<String>,
+    /// `CPU idleness:` (`--idle-prof`), printed once after the groups.
+    idle: IdleProf,
 }
 
 /// Splits the `<host> ` prefix fio's client puts before server text.
@@ -278,12 +287,27 @@ struct Parser {
     block: Option<Block>,
     pct: PctBlock,
     pending_host: Option<String>,
+    /// Inside the `CPU idleness:` block.
+    in_idle: bool,
 }
 
 impl Parser {
+    /// Keeps the block just read. `--status-interval` prints every job's
+    /// full report at each interval and then the final one: figures are
+    /// cumulative, so a later report of the same job (name, group, host and
+    /// pid) replaces the earlier one where it stood.
     fn end_block(&mut self) {
-        if let Some(b) = self.block.take() {
-            self.doc.blocks.push(b);
+        let Some(b) = self.block.take() else { return };
+        let same = |o: &Block| {
+            b.pid.is_some()
+                && o.pid == b.pid
+                && o.name == b.name
+                && o.group == b.group
+                && o.host == b.host
+        };
+        match self.doc.blocks.iter_mut().find(|o| same(o)) {
+            Some(earlier) => *earlier = b,
+            None => self.doc.blocks.push(b),
         }
     }
 
@@ -309,6 +333,15 @@ impl Parser {
             self.doc
                 .headers
                 .push(parse_header(line[..i].trim(), &line[i..], host));
+            return Ok(());
+        }
+        if t == "CPU idleness:" {
+            self.end_block();
+            self.in_idle = true;
+            return Ok(());
+        }
+        if std::mem::take(&mut self.in_idle) && self.doc.idle.text_line(t) {
+            self.in_idle = true;
             return Ok(());
         }
         if self.document_line(t) {
@@ -358,7 +391,10 @@ impl Parser {
             .map(|(v, _)| v.to_string())
             .unwrap_or_default();
         let aggregate = name == "All clients";
+        // ` pid=`: `groupid=` holds `pid=` too.
+        let pid = field_u64(rest, " pid=");
         Ok(Block {
+            pid,
             host: if aggregate {
                 None
             } else {
@@ -728,12 +764,15 @@ impl Doc {
         let mut rows = Vec::new();
         let mut warnings = std::mem::take(&mut self.warnings);
         let mut failed = Vec::new();
+        let mut failed_rows = Vec::new();
         for b in &self.blocks {
             if b.dirs.is_empty() && b.error != 0 {
                 failed.push(format!(
                     "job {} failed with error {} ({}) and did no I/O",
                     b.name, b.error, b.verror
                 ));
+                let header = self.header(&b.name, b.group, b.host.as_deref());
+                failed_rows.extend(self.failed_rows(b, header));
                 continue;
             }
             if b.dirs.is_empty() && b.saw_mixed {
@@ -785,14 +824,64 @@ impl Doc {
             }
         }
         if rows.is_empty() {
-            return Err(malformed(failed.join("; ")));
+            return Err(ReadError::EveryJobFailed(self.failures()));
         }
+        rows.extend(failed_rows);
         warnings.extend(failed);
         Ok(Parsed {
             rows,
             warnings,
             run: None,
         })
+    }
+
+    /// A failed job's rows, as fio's JSON has them: each direction it
+    /// issued I/O in (`issued rwts`), with no figures and `error` set, so
+    /// the job stays in the dataset and `check` sees it failed (docs/
+    /// CONTRACT.md: a job with an error keeps its rows).
+    fn failed_rows(&self, b: &Block, header: Option<&Header>) -> Vec<Row> {
+        let issued = b.issued.unwrap_or_default();
+        Direction::ALL
+            .into_iter()
+            .zip(issued)
+            .filter(|&(_, n)| n > 0)
+            .map(|(dir, _)| {
+                let mut r = Row::empty("", dir);
+                r.format = FORMAT.into();
+                r.fio_version = self.version.clone();
+                r.job = b.name.clone();
+                r.host = b.host.clone();
+                r.error = b.error;
+                r.numjobs = self.numjobs(b);
+                if let Some(h) = header {
+                    r.rw = h.rw.clone();
+                    r.engine = h.engine.clone();
+                    r.iodepth = h.iodepth.unwrap_or(1);
+                    r.bs_bytes = h.bs[dir as usize].unwrap_or(0);
+                }
+                r.os = os::infer(&r.engine, None, self.os.as_deref());
+                r.usr_cpu_pct = b.usr.unwrap_or(0.0);
+                r.sys_cpu_pct = b.sys.unwrap_or(0.0);
+                r
+            })
+            .collect()
+    }
+
+    /// Each failed job's error as `err=25: Inappropriate ioctl for
+    /// device` (fio's own text after `error=`), each once.
+    fn failures(&self) -> String {
+        let mut seen: Vec<String> = Vec::new();
+        for b in self.blocks.iter().filter(|b| b.error != 0) {
+            let text = b.verror.rsplit_once("error=").map(|(_, t)| t.trim());
+            let e = match text.filter(|t| !t.is_empty()) {
+                Some(t) => format!("err={}: {t}", b.error),
+                None => fio_error::describe(b.error),
+            };
+            if !seen.contains(&e) {
+                seen.push(e);
+            }
+        }
+        seen.join("; ")
     }
 
     /// Distinct header names of a group (for one host in client/server).
@@ -896,8 +985,9 @@ impl Doc {
         if r.bs_bytes == 0
             && let Some(n) = b.issued.map(|c| c[idx]).filter(|&n| n > 0)
         {
-            // No header: the mean I/O size, to the sector.
-            r.bs_bytes = ((r.io_bytes as f64 / n as f64 / 512.0).round() as u64).max(1) * 512;
+            // No header: the mean I/O size (a common size when near one).
+            let mean = r.io_bytes as f64 / n as f64;
+            r.bs_bytes = block_size_from_mean(mean).map_or(512, |(bs, _)| bs);
         }
         if r.rw.is_empty() {
             r.rw = d.dir.as_str().to_string();
@@ -923,6 +1013,7 @@ impl Doc {
         r.clat_p99_99_ns = pct(&d.clat_pct, 99.99);
         r.usr_cpu_pct = b.usr.unwrap_or(0.0);
         r.sys_cpu_pct = b.sys.unwrap_or(0.0);
+        self.idle.apply(&mut r);
         if let Some(s) = d.iops_samples {
             r.iops_samples = s.n;
             r.iops_sample_mean = Some(s.mean);
@@ -1189,6 +1280,44 @@ nvme: (groupid=0, jobs=1): err= 0: pid=1: Mon Jan  1 00:00:00 2024
         assert_eq!(w.iops_sample_mean, Some(2487.0));
     }
 
+    /// fixtures/wild/status-interval/normal.txt: `--status-interval=1`,
+    /// four reports of three jobs (randwrite-4k as two clones, pids 12459
+    /// and 12460). One row per job, equal to its last report.
+    #[test]
+    fn status_interval_keeps_each_jobs_last_report() {
+        let text = fixture("wild/status-interval/normal.txt");
+        let p = read(&text);
+        let got: Vec<_> = p
+            .rows
+            .iter()
+            .map(|r| (r.job.as_str(), r.numjobs, r.iops, r.runtime_ms))
+            .collect();
+        // The final report: `issued rwts: total=` over the runtime in msec.
+        assert_eq!(
+            got,
+            [
+                ("randread-4k", 1, 3616.0 * 1000.0 / 3001.0, 3001.0),
+                ("seqwrite-64k", 1, 137217.0 * 1000.0 / 3001.0, 3001.0),
+                ("randwrite-4k", 2, 227213.0 * 1000.0 / 3002.0, 3002.0),
+                ("randwrite-4k", 2, 212993.0 * 1000.0 / 3004.0, 3004.0),
+            ],
+            "{:?}",
+            p.warnings
+        );
+        // The job headers and the final report alone read the same.
+        let headers = &text[..text.find("randread-4k: (groupid").unwrap()];
+        let last = &text[text.rfind("Disk stats").unwrap()..];
+        let tail = &text[text[..text.len() - last.len()].rfind("Disk stats").unwrap()..];
+        let alone = read(&format!("{headers}{tail}"));
+        assert_eq!(alone.rows.len(), 4);
+        for (a, b) in alone.rows.iter().zip(&p.rows) {
+            assert_eq!(
+                (a.iops, a.io_bytes, a.clat_p99_ns),
+                (b.iops, b.io_bytes, b.clat_p99_ns)
+            );
+        }
+    }
+
     #[test]
     fn numjobs_from_group_reporting_and_from_clones() {
         let g = read(&fixture("fio/linux-libaio/numjobs4-group.txt"));
@@ -1328,7 +1457,16 @@ nvme: (groupid=0, jobs=1): err= 0: pid=1: Mon Jan  1 00:00:00 2024
         // fixtures/fio/linux-psync/error-trim.txt: randtrim on a regular file
         // fails with err=25; randread-ok ran (IOPS=4577, total=9159).
         let p = read(&fixture("fio/linux-psync/error-trim.txt"));
-        assert_eq!(p.rows.len(), 1);
+        assert_eq!(p.rows.len(), 2);
+        // The failed job keeps a row of the direction it issued I/O in
+        // (`issued rwts: total=0,0,1,0`), error set and no figures, as
+        // the JSON of the same run has it.
+        let f = &p.rows[1];
+        assert_eq!(
+            (f.job.as_str(), f.error, f.direction, f.rw.as_str()),
+            ("randtrim-fails", 25, Direction::Trim, "randtrim")
+        );
+        assert_eq!((f.iops, f.io_bytes, f.runtime_ms), (0.0, 0, 0.0));
         let r = &p.rows[0];
         assert_eq!(
             (r.job.as_str(), r.error, r.engine.as_str()),
@@ -1348,7 +1486,10 @@ nvme: (groupid=0, jobs=1): err= 0: pid=1: Mon Jan  1 00:00:00 2024
             .map(|rest| format!("randtrim-fails: (groupid{rest}"))
             .unwrap();
         let e = NormalReader.read(&only).unwrap_err().to_string();
-        assert!(e.contains("error 25") && !e.contains('\n'), "{e}");
+        assert_eq!(
+            e,
+            "fio output: every job failed (err=25: Inappropriate ioctl for device)"
+        );
     }
 
     #[test]
@@ -1423,7 +1564,8 @@ nvme: (groupid=0, jobs=1): err= 0: pid=1: Mon Jan  1 00:00:00 2024
                     "{name}: {} rows for {groups} jobs",
                     p.rows.len()
                 );
-                for r in &p.rows {
+                // A failed job's rows carry its error and no figures.
+                for r in p.rows.iter().filter(|r| r.error == 0) {
                     assert!(
                         r.iops > 0.0 && r.bw_bytes_per_s > 0.0 && r.runtime_ms > 0.0,
                         "{name}: {r:?}"

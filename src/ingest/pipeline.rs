@@ -9,10 +9,12 @@ use anyhow::Context;
 use rayon::prelude::*;
 
 use super::decode::{self, DecodeError, Segment, SegmentKind};
+use super::fio_error;
 use super::fio_json;
 use super::fio_log::LogName;
 use super::manifest::{self, MANIFEST_NAME, Manifest, SIDECAR_SUFFIX};
 use super::normal::NormalReader;
+use super::sniff;
 use super::terse::TerseReader;
 use super::{FoundLog, IngestOptions, Ingested, LabelBy, Parsed, ReadError, Reader};
 use crate::model::{Skipped, Warning};
@@ -192,7 +194,8 @@ fn walk(root: &Path, dir: &Path, inputs: &mut Vec<Input>, skipped: &mut Vec<Skip
     };
     for (os_name, entry) in &entries {
         let name = os_name.to_string_lossy();
-        if name.starts_with('.') {
+        // Hidden: one leading dot. `..x` is a name like any other.
+        if name.starts_with('.') && !name.starts_with("..") {
             continue;
         }
         let path = entry.path();
@@ -297,15 +300,26 @@ fn with_contents<T>(
         let buf = kept.as_deref_mut().unwrap_or(&mut own);
         let mut file = std::fs::File::open(path)?;
         let mut filled = 0;
+        let mut sniffed = false;
         loop {
             if filled == buf.len() {
-                buf.resize((buf.len() * 2).max(64 << 10), 0);
+                buf.resize((buf.len() * 2).max(sniff::HEAD), 0);
             }
             match file.read(&mut buf[filled..]) {
                 Ok(0) => break,
                 Ok(n) => filled += n,
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
                 Err(e) => return Err(e.into()),
+            }
+            // Not text from its first block: refused before the rest is read.
+            if !sniffed && filled >= sniff::HEAD {
+                sniffed = true;
+                if let Some(e) = sniff::refuse(&buf[..filled]) {
+                    return Err(e.into());
+                }
+                if !sniff::fio_shaped(&buf[..filled]) {
+                    return Err(FileError::NotFioHead);
+                }
             }
         }
         let out = f(&buf[..filled]);
@@ -342,6 +356,12 @@ pub(crate) enum FileError {
     NoRows,
     #[error("not fio output (no fio JSON document, normal or terse output found)")]
     NotFio,
+    /// A large file with nothing of fio's in its first block: not read on.
+    #[error("not fio output (nothing fio writes in its first {} KiB; not read further)", sniff::HEAD >> 10)]
+    NotFioHead,
+    /// fio's output of a run that failed: what the run was.
+    #[error("{0}")]
+    Run(ReadError),
     #[error(transparent)]
     Manifest(#[from] manifest::ManifestError),
 }
@@ -409,11 +429,16 @@ pub(crate) fn read_bytes(
     } = file;
     if parsed.rows.is_empty() {
         let reason = if let Some(e) = first_error {
-            FileError::Segment(e)
+            match e.error.is_about_the_run() {
+                true => FileError::Run(e.error),
+                false => FileError::Segment(e),
+            }
         } else if let Some(w) = parsed.warnings.first() {
             FileError::EveryRowDropped(w.clone())
         } else if documents > 0 {
             FileError::NoRows
+        } else if let Some(e) = fio_error::without_report(&text) {
+            FileError::Run(e)
         } else {
             FileError::NotFio
         };

@@ -143,6 +143,15 @@ fn note(
         message,
     };
     match result {
+        // An empty log (fio killed before its first sample, a file
+        // truncated by a copy) is named, not counted as read. fio leaves
+        // the slat log of `write_lat_log` empty for synchronous engines,
+        // which have no submission latency: that one is as expected.
+        Ok(stats) if stats.rows == 0 && info.kind != crate::timeseries::Kind::Slat => {
+            warnings.extend(stats.warnings.into_iter().map(warn));
+            warnings.push(warn("log not read: no samples (empty log)".into()));
+            false
+        }
         Ok(stats) => {
             warnings.extend(stats.warnings.into_iter().map(warn));
             true

@@ -29,7 +29,7 @@
 //! the line does not say which, so they are read as clat.
 
 use super::depth;
-use super::jobname::{NameGuess, guess_from_name};
+use super::jobname::{NameGuess, block_size_from_mean, guess_from_name};
 use super::{Parsed, ReadError, Reader};
 use crate::model::{Direction, Row, os};
 use crate::units::parse_size;
@@ -381,11 +381,15 @@ fn rw_directions(rw: &str) -> &'static [Direction] {
     crate::model::Rw::parse(rw).map_or(&[], crate::model::Rw::directions)
 }
 
-/// Mean I/O size of a row, to the sector, when the line gives enough to
-/// count its I/Os (iops is truncated to an integer).
+/// The block size a row's mean I/O size stands for (a common size when
+/// near one, else to the sector), when the line gives enough to count its
+/// I/Os (iops is truncated to an integer).
 fn mean_io_size(r: &Row) -> Option<u64> {
     let ios = r.iops * r.runtime_ms / 1000.0;
-    (ios >= 1.0).then(|| ((r.io_bytes as f64 / ios / 512.0).round() as u64).max(1) * 512)
+    (ios >= 1.0)
+        .then(|| block_size_from_mean(r.io_bytes as f64 / ios))
+        .flatten()
+        .map(|(bs, _)| bs)
 }
 
 /// Fills in the workload of a line's rows (the guesses) and pushes them.

@@ -159,6 +159,10 @@ pub struct Row {
     /// (`sqthread_poll=1`, `gtod_reduce=1`); null when none was set or the
     /// output does not list options.
     pub timing_options: Option<String>,
+    /// Busy percent of the busiest CPU during the run, from fio's
+    /// `--idle-prof=percpu` (100 - the lowest per-CPU idleness): one
+    /// saturated core that the whole-system figure averages away.
+    pub busiest_cpu_pct: Option<f64>,
     /// Completion-latency histogram from json+ `bins`: (latency ns, count),
     /// sorted by latency. Not a dataset column (it does not fit a flat
     /// table); kept for the latency-distribution charts.
@@ -253,6 +257,7 @@ impl Row {
             steady_state_iops: None,
             steady_state_bw_bytes_per_s: None,
             timing_options: None,
+            busiest_cpu_pct: None,
             clat_bins: None,
         }
     }

@@ -329,3 +329,113 @@ fn a_candidate_job_that_failed_exits_2_naming_it() {
             "failed.json (job \"randwrite\", error 5)",
         ));
 }
+
+/// run2 with its randwrite job failed (error 5), in a temporary folder.
+fn failed_candidate() -> (tempfile::TempDir, PathBuf) {
+    let mut doc = fio_json("check/run2/fio.json");
+    doc["jobs"][1]["error"] = 5.into();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("failed.json");
+    std::fs::write(&path, serde_json::to_vec_pretty(&doc).unwrap()).unwrap();
+    (dir, path)
+}
+
+/// The verdict every format gives agrees with the exit code: a failed
+/// candidate job is an error, never "PASS".
+#[test]
+fn a_failed_candidate_is_an_error_in_the_text_verdict() {
+    let (_dir, path) = failed_candidate();
+    let out = check(&[fixture("check/run2")], &[path]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let last = stdout.lines().last().unwrap();
+    assert!(
+        last.starts_with("ERROR: unusable input: a candidate job reported an error"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("PASS"), "{stdout}");
+}
+
+#[test]
+fn a_failed_candidate_is_an_error_in_json() {
+    let (_dir, path) = failed_candidate();
+    let (code, doc) = check_json_at(&[fixture("check/run2")], &[path], &[]);
+    assert_eq!(code, 2);
+    assert_eq!(doc["status"], "error");
+    let errors = doc["errors"].as_array().unwrap();
+    assert_eq!(errors.len(), 1);
+    assert!(
+        errors[0]
+            .as_str()
+            .unwrap()
+            .contains("(job \"randwrite\", error 5)")
+    );
+    // A clean run is still a pass, with no errors.
+    let (code, doc) = check_json("check/run1", "check/run2", &[]);
+    assert_eq!(
+        (code, &doc["status"], &doc["errors"]),
+        (0, &"pass".into(), &serde_json::json!([]))
+    );
+}
+
+#[test]
+fn a_failed_candidate_is_an_error_in_junit() {
+    let (dir, path) = failed_candidate();
+    let junit = dir.path().join("check.xml");
+    check(&[fixture("check/run2")], &[path])
+        .arg("--junit")
+        .arg(&junit)
+        .assert()
+        .code(2);
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert!(
+        xml.contains(r#"tests="7" failures="0" errors="1""#),
+        "{xml}"
+    );
+    assert_eq!(xml.matches("<error ").count(), 1, "{xml}");
+    assert!(
+        xml.contains(r#"<testcase classname="nvcmp check" name="input">"#),
+        "{xml}"
+    );
+    assert!(xml.contains("error 5"), "{xml}");
+}
+
+#[test]
+fn a_failed_candidate_is_an_error_in_the_step_summary_and_markdown() {
+    let (dir, path) = failed_candidate();
+    let md = dir.path().join("check.md");
+    let summary = dir.path().join("summary.md");
+    check(&[fixture("check/run2")], &[path])
+        .env("GITHUB_STEP_SUMMARY", &summary)
+        .arg("--markdown")
+        .arg(&md)
+        .assert()
+        .code(2);
+    for file in [&md, &summary] {
+        let text = std::fs::read_to_string(file).unwrap();
+        assert!(
+            text.starts_with(
+                "## ⛔ nvcmp check: ERROR: unusable input: a candidate job reported an error"
+            ),
+            "{text}"
+        );
+        assert!(!text.contains("PASS") && !text.contains("✅"), "{text}");
+    }
+}
+
+/// Normal text too: a failed job (no figures, `err=25`) keeps a row with
+/// its error, so the gate says error, not PASS.
+#[test]
+fn a_failed_job_in_normal_text_is_an_error() {
+    let text = fixture("fio/linux-psync/error-trim.txt");
+    let (code, doc) = check_json_at(&[text.clone()], &[text], &[]);
+    assert_eq!(code, 2, "{doc:#}");
+    assert_eq!(doc["status"], "error");
+    assert!(
+        doc["errors"][0]
+            .as_str()
+            .unwrap()
+            .contains("(job \"randtrim-fails\", error 25)"),
+        "{doc:#}"
+    );
+}

@@ -462,3 +462,111 @@ fn compact_without_a_history_is_a_usage_error_naming_it() {
     );
     assert_eq!(err.trim().lines().count(), 1, "{err}");
 }
+
+/// A candidate whose job failed is `"status": "error"` and exit 2, in the
+/// text verdict and the JSON alike.
+#[test]
+fn check_history_with_a_failed_candidate_job_is_an_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    let hist = tmp.path().join("history");
+    make_history(tmp.path(), &hist, 3, None);
+    let cand = write_run(&tmp.path().join("cand"), |_| 1.0);
+    let file = cand.join("ssd/fio.json");
+    let mut doc: Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+    doc["jobs"][1]["error"] = 5.into();
+    std::fs::write(&file, serde_json::to_vec_pretty(&doc).unwrap()).unwrap();
+    let (code, doc) = check_history(&hist, &cand, &["--window", "2"]);
+    assert_eq!(code, 2, "{doc:#}");
+    assert_eq!(doc["status"], "error");
+    assert!(
+        doc["errors"][0].as_str().unwrap().contains("error 5"),
+        "{doc:#}"
+    );
+    let out = nvcmp()
+        .args(["check", "--window", "2", "--history"])
+        .arg(&hist)
+        .arg("--candidate")
+        .arg(&cand)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("ERROR: unusable input"), "{text}");
+    assert!(!text.contains("PASS"), "{text}");
+}
+
+/// What a killed add leaves (its `.part-*.tmp`, as the store names them)
+/// is removed by the next add, which takes the history's lock first, so
+/// no live writer's file is touched; `compact` cleans the same way.
+#[test]
+fn the_next_add_removes_what_a_killed_add_left() {
+    let tmp = tempfile::tempdir().unwrap();
+    let hist = tmp.path().join("history");
+    make_history(tmp.path(), &hist, 2, None);
+    let left = hist.join(".part-00000003-00000003-4242.tmp");
+    std::fs::write(&left, b"PAR1 half a part").unwrap();
+    let other = hist.join("notes.tmp");
+    std::fs::write(&other, b"not ours").unwrap();
+    let out = nvcmp()
+        .args(["history", "add"])
+        .arg(write_run(&tmp.path().join("run3"), |_| 1.0))
+        .arg("--history")
+        .arg(&hist)
+        .args(["--run", "r3"])
+        .output()
+        .unwrap();
+    assert_ok(&out);
+    assert!(!left.exists());
+    assert!(other.exists(), "only files of the store's own naming go");
+    assert!(
+        stderr(&out).contains("removed 1 stale temporary file left by an interrupted add"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(show_json(&hist)["runs"], 3);
+    // compact cleans too.
+    std::fs::write(&left, b"again").unwrap();
+    let out = nvcmp()
+        .args(["history", "compact", "--history"])
+        .arg(&hist)
+        .output()
+        .unwrap();
+    assert_ok(&out);
+    assert!(!left.exists());
+}
+
+/// A part copied by hand holds runs already there: `show` says which and
+/// counts each run once.
+#[test]
+fn a_run_in_two_parts_is_warned_about_and_counted_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let hist = tmp.path().join("history");
+    make_history(tmp.path(), &hist, 3, None);
+    std::fs::copy(
+        hist.join("part-00000002.parquet"),
+        hist.join("part-00000009.parquet"),
+    )
+    .unwrap();
+    let out = nvcmp()
+        .args(["history", "show", "--format", "json", "--history"])
+        .arg(&hist)
+        .output()
+        .unwrap();
+    assert_ok(&out);
+    let err = stderr(&out);
+    assert!(
+        err.contains(
+            "run `r2` is in 2 parts (part-00000002.parquet, part-00000009.parquet); counted once"
+        ),
+        "{err}"
+    );
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["runs"], 3);
+    let runs: Vec<&str> = doc["series"][0]["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["run"].as_str().unwrap())
+        .collect();
+    assert_eq!(runs, ["r1", "r2", "r3"]);
+}

@@ -1,7 +1,8 @@
 //! `--format json`: the report as one JSON document.
 //!
 //! ```text
-//! { "status": "pass" | "fail", "regressions": n, "improvements": n,
+//! { "status": "pass" | "fail" | "error", "errors": [str, ...],
+//!   "regressions": n, "improvements": n,
 //!   "missing_workloads": ["randwrite 4k write", ...], "caution": str|null,
 //!   "findings": [ { "workload": "randread 4k read", "rw", "bs_bytes",
 //!     "direction", "metric", "better", "baseline", "candidate",
@@ -34,7 +35,8 @@ impl CheckRenderer for Json {
             })
             .collect::<Result<_, serde_json::Error>>()?;
         let doc = json!({
-            "status": if report.failed() { "fail" } else { "pass" },
+            "status": report.status().as_str(),
+            "errors": report.errors,
             "regressions": report.count(Verdict::Regression),
             "improvements": report.count(Verdict::Improvement),
             "missing_workloads": report.missing_workloads(),

@@ -18,17 +18,30 @@ impl CheckRenderer for Junit {
             .iter()
             .filter(|f| matches!(f.verdict, Verdict::Missing | Verdict::New) && !f.fails)
             .count();
+        // Unusable input is one test case in error: the gate could not judge.
+        let errors = usize::from(!report.errors.is_empty());
+        let n = report.findings.len() + errors;
         writeln!(out, r#"<?xml version="1.0" encoding="UTF-8"?>"#)?;
         writeln!(
             out,
-            r#"<testsuites name="nvcmp check" tests="{n}" failures="{failures}">"#,
-            n = report.findings.len()
+            r#"<testsuites name="nvcmp check" tests="{n}" failures="{failures}" errors="{errors}">"#
         )?;
         writeln!(
             out,
-            r#"  <testsuite name="nvcmp check" tests="{n}" failures="{failures}" errors="0" skipped="{skipped}">"#,
-            n = report.findings.len()
+            r#"  <testsuite name="nvcmp check" tests="{n}" failures="{failures}" errors="{errors}" skipped="{skipped}">"#
         )?;
+        if errors > 0 {
+            let detail = esc(&report.errors.join("; "));
+            writeln!(
+                out,
+                r#"    <testcase classname="nvcmp check" name="input">"#
+            )?;
+            writeln!(
+                out,
+                r#"      <error type="unusable input" message="{detail}">{detail}</error>"#
+            )?;
+            writeln!(out, "    </testcase>")?;
+        }
         for f in &report.findings {
             let name = esc(metric_name(f.metric));
             let class = esc(&f.workload());

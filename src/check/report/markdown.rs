@@ -5,13 +5,17 @@ use std::io::Write;
 
 use super::{CheckRenderer, format_change, format_values};
 use crate::check::threshold::metric_name;
-use crate::check::{Finding, Report};
+use crate::check::{Finding, Report, Status};
 
 pub struct Markdown;
 
 impl CheckRenderer for Markdown {
     fn render(&self, report: &Report, out: &mut dyn Write) -> anyhow::Result<()> {
-        let icon = if report.failed() { "❌" } else { "✅" };
+        let icon = match report.status() {
+            Status::Pass => "✅",
+            Status::Fail => "❌",
+            Status::Error => "⛔",
+        };
         writeln!(out, "## {icon} nvcmp check: {}\n", report.summary_line())?;
         let failing: Vec<&Finding> = report.findings.iter().filter(|f| f.fails).collect();
         if !failing.is_empty() {

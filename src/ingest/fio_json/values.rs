@@ -157,6 +157,82 @@ impl<'de: 'a, 'a> Deserialize<'de> for Options<'a> {
     }
 }
 
+/// `global options`: one map, or (fio 3.42+ client/server with several
+/// servers, `client.c`) one map per server, each carrying that server's
+/// `hostname` and `port` beside its options.
+#[derive(Debug, Clone, PartialEq)]
+pub enum GlobalOptions<'a> {
+    One(Options<'a>),
+    PerServer(Vec<Options<'a>>),
+}
+
+impl Default for GlobalOptions<'_> {
+    fn default() -> Self {
+        GlobalOptions::One(Options::default())
+    }
+}
+
+impl<'a> GlobalOptions<'a> {
+    /// The options a job of `hostname`:`port` ran with: its server's map
+    /// (by hostname and port; by hostname alone when fio printed no port),
+    /// none when no server matches.
+    pub fn for_server(&self, hostname: Option<&str>, port: Option<f64>) -> &Options<'a> {
+        static NONE: Options<'static> = Options(Vec::new());
+        let servers = match self {
+            GlobalOptions::One(o) => return o,
+            GlobalOptions::PerServer(servers) => servers,
+        };
+        let is = |o: &Options<'_>, key: &str, want: Option<String>| {
+            let got = o.get(key).and_then(|v| match v {
+                Loose::Text(s) => Some(s.trim().to_string()),
+                Loose::Number(n) => n.as_f64().map(|p| p.to_string()),
+                _ => None,
+            });
+            want.is_none() || got.is_none() || got == want
+        };
+        let Some(host) = hostname else { return &NONE };
+        servers
+            .iter()
+            .find(|o| {
+                is(o, "hostname", Some(host.to_string()))
+                    && is(o, "port", port.map(|p| p.to_string()))
+            })
+            .unwrap_or(&NONE)
+    }
+
+    /// Whether no server printed any option.
+    pub fn is_empty(&self) -> bool {
+        match self {
+            GlobalOptions::One(o) => o.is_empty(),
+            GlobalOptions::PerServer(servers) => servers.iter().all(Options::is_empty),
+        }
+    }
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for GlobalOptions<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = GlobalOptions<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a map of options, or a list of them (one per server)")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+                Options::deserialize(de::value::MapAccessDeserializer::new(map))
+                    .map(GlobalOptions::One)
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+                let mut servers = Vec::with_capacity(seq.size_hint().unwrap_or(2));
+                while let Some(o) = seq.next_element()? {
+                    servers.push(o);
+                }
+                Ok(GlobalOptions::PerServer(servers))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
 /// `{"99.000000": 272384, ...}` as (percent, latency) pairs.
 #[derive(Debug, Default)]
 pub struct Percentiles(pub Vec<(f64, f64)>);

@@ -567,3 +567,100 @@ fn skipped_bins_leave_every_other_field_and_the_format_as_read() {
     // The flag is the ingest's own: a later read on the same thread sees bins.
     assert!(read(false)[0].clat_bins.is_some());
 }
+
+/// The real failed runs in fixtures/wild/failed (fio 3.33, stdout and
+/// stderr together): each skipped with what it is, none "not fio output".
+#[test]
+fn failed_runs_are_named_for_what_they_are() {
+    let dir = fixtures().join("wild/failed");
+    let got = ingest_one(&dir);
+    assert!(got.rows.is_empty());
+    let reasons: Vec<(String, String)> = got
+        .skipped
+        .iter()
+        .map(|s| {
+            let name = Path::new(&s.source).file_name().unwrap();
+            (name.to_string_lossy().into_owned(), s.reason.clone())
+        })
+        .collect();
+    let want = [
+        (
+            "error-only.txt",
+            "fio error output only: fio: failed parsing rw=bogus",
+        ),
+        (
+            "every-job-failed.json",
+            "fio output: every job failed (err=25: Inappropriate ioctl for device)",
+        ),
+        (
+            "every-job-failed.txt",
+            "fio output: every job failed (err=25: Inappropriate ioctl for device)",
+        ),
+        (
+            "no-job-report.txt",
+            "fio output with no job report (fio: pid=0, err=2/file:filesetup.c:174, func=open, error=No such file or directory)",
+        ),
+    ];
+    let want: Vec<(String, String)> = want
+        .iter()
+        .map(|(f, r)| (f.to_string(), r.to_string()))
+        .collect();
+    assert_eq!(reasons, want);
+    // A failed job beside one that ran: its rows are kept with `error`
+    // set (the contract), and named.
+    let mixed = ingest_one(&fixtures().join("fio/linux-psync/error-trim.json"));
+    let jobs: Vec<_> = mixed
+        .rows
+        .iter()
+        .map(|r| (r.job.as_str(), r.error))
+        .collect();
+    assert_eq!(jobs, [("randread-ok", 0), ("randtrim-fails", 25)]);
+    assert!(mixed.warnings[0].message.contains("reported error 25"));
+}
+
+/// Hostile inputs beside good ones: a large binary and a large text that
+/// is not fio's are refused from their first block; `..x` is a folder
+/// like any other, `.hidden` is hidden.
+#[test]
+fn hostile_files_are_refused_early_and_dotdot_folders_read() {
+    let tmp = tempfile::tempdir().unwrap();
+    let good = fixtures().join("fio/linux-libaio/randread-4k.json");
+    for dir in ["cfg", "..x", ".hidden"] {
+        std::fs::create_dir(tmp.path().join(dir)).unwrap();
+        std::fs::copy(&good, tmp.path().join(dir).join("randread-4k.json")).unwrap();
+    }
+    // xorshift bytes, NULs included: 1 MiB.
+    let mut x: u64 = 88172645463325252;
+    let random: Vec<u8> = (0..1 << 20)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 56) as u8
+        })
+        .collect();
+    std::fs::write(tmp.path().join("cfg/random.json"), &random).unwrap();
+    let lorem = "lorem ipsum dolor sit amet\n".repeat(100_000);
+    std::fs::write(tmp.path().join("cfg/notes.log.txt"), lorem).unwrap();
+    let got = ingest_one(tmp.path());
+    let labels: Vec<&str> = got.rows.iter().map(|r| r.label.as_str()).collect();
+    assert_eq!(labels, ["..x", "cfg"]);
+    let reasons: Vec<(&str, &str)> = got
+        .skipped
+        .iter()
+        .map(|s| (s.source.rsplit('/').next().unwrap(), s.reason.as_str()))
+        .collect();
+    assert_eq!(reasons.len(), 2, "{reasons:?}");
+    assert_eq!(
+        reasons[0],
+        (
+            "notes.log.txt",
+            "not fio output (nothing fio writes in its first 64 KiB; not read further)"
+        )
+    );
+    assert_eq!(reasons[1].0, "random.json");
+    assert!(
+        reasons[1].1.starts_with("binary data (NUL byte at offset "),
+        "{reasons:?}"
+    );
+}

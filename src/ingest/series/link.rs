@@ -156,16 +156,16 @@ fn doc_jobs(result: &str, doc: &FioOutput<'_>) -> Vec<RunJob> {
         Loose::Number(n) => Some(n.to_string()),
         _ => None,
     };
-    let global: HashMap<String, String> = doc
-        .global_options
-        .iter()
-        .filter_map(|(k, v)| Some((k.to_string(), text(v)?)))
-        .collect();
     doc.all_jobs()
         .filter(|j| j.jobname.as_deref() != Some(fio_json::AGGREGATE_NAME))
         .enumerate()
         .map(|(position, j)| {
-            let mut options = global.clone();
+            let mut options: HashMap<String, String> = doc
+                .global_options
+                .for_server(j.hostname.as_deref(), j.port)
+                .iter()
+                .filter_map(|(k, v)| Some((k.to_string(), text(v)?)))
+                .collect();
             options.extend(
                 j.job_options
                     .iter()
@@ -193,6 +193,15 @@ pub(super) fn owner<'a>(log: &LogName, jobs: &'a [RunJob]) -> Option<&'a RunJob>
     at_index.or(owners.first()).copied()
 }
 
+/// A row's host (`hostname`, or `hostname:port` where servers share a
+/// hostname) is the server a job's hostname names.
+fn same_server(row: Option<&str>, job: Option<&str>) -> bool {
+    match (row, job) {
+        (Some(r), Some(j)) => r == j || r.strip_prefix(j).is_some_and(|p| p.starts_with(':')),
+        (r, j) => r == j,
+    }
+}
+
 /// A log's [`LogInfo`] and reading context.
 pub(super) fn describe(
     found: &FoundLog,
@@ -209,7 +218,7 @@ pub(super) fn describe(
                 .find(|r| {
                     r.source == j.result
                         && r.job == j.name
-                        && (j.host.is_none() || r.host == j.host)
+                        && (j.host.is_none() || same_server(r.host.as_deref(), j.host.as_deref()))
                 })
                 .map(|r| r.label.clone())
         })

@@ -203,3 +203,36 @@ fn streaming_gives_the_rows_reading_does() {
         .sum();
     assert_eq!(bytes, plan.bytes() - compressed);
 }
+
+/// A 0-byte log beside good ones, and one replacing a good one: each named
+/// in a warning and not counted as read; the good ones still are.
+#[test]
+fn empty_logs_are_named_not_counted() {
+    let tmp = tempfile::tempdir().unwrap();
+    for entry in std::fs::read_dir(fixture("averaged")).unwrap() {
+        let p = entry.unwrap().path();
+        std::fs::copy(&p, tmp.path().join(p.file_name().unwrap())).unwrap();
+    }
+    let good = plan(
+        &crate::ingest::ingest(&[tmp.path().to_path_buf()], &IngestOptions::default()).unwrap(),
+    );
+    let n = good.logs.len();
+    // Beside: a new empty log; replacing: a good one emptied.
+    std::fs::write(tmp.path().join("randrw-4k_bw.3.log"), b"").unwrap();
+    std::fs::write(tmp.path().join("randrw-4k_iops.2.log"), b"").unwrap();
+    let ingested =
+        crate::ingest::ingest(&[tmp.path().to_path_buf()], &IngestOptions::default()).unwrap();
+    let plan = plan(&ingested);
+    assert_eq!(plan.logs.len(), n + 1);
+    let out = stream_logs(&plan, &mut |_, _, _| Ok(())).unwrap();
+    assert_eq!(out.logs_read, n - 1);
+    let empty: Vec<&str> = out
+        .warnings
+        .iter()
+        .filter(|w| w.message.contains("empty log"))
+        .map(|w| w.source.rsplit('/').next().unwrap())
+        .collect();
+    assert_eq!(empty, ["randrw-4k_bw.3.log", "randrw-4k_iops.2.log"]);
+    let read = read_logs(&ingested);
+    assert_eq!(read.warnings, out.warnings);
+}
