@@ -205,17 +205,19 @@ fn a_sweep_is_one_table_with_a_row_per_load_point() {
     assert_eq!(qd16[0].iops.text, "280,000");
     assert!(qd16[0].iops.winner && !qd16[1].iops.best);
     assert_eq!(s.lat_unit, "ms");
-    // fio's exact floats: four significant digits for the row's largest,
-    // the same decimals for the other config.
+    // fio's exact floats: four significant digits for a column's largest,
+    // the same decimals down the column (one config's metric over the
+    // load points), whatever the other config's column prints.
     assert_eq!(qd16[0].lat_mean.text, "0.0571");
-    assert_eq!(qd16[1].lat_mean.text, "0.2286");
-    assert_eq!(qd16[1].clat_p99.as_ref().unwrap().text, "0.4571");
+    assert_eq!(qd16[1].lat_mean.text, "0.229");
+    assert_eq!(s.rows[0].cells[1].lat_mean.text, "0.100");
+    assert_eq!(qd16[1].clat_p99.as_ref().unwrap().text, "0.457");
     let lines: Vec<&str> = s.summaries.iter().map(|x| x.line.as_str()).collect();
     assert_eq!(
         lines,
         [
-            "fast: peak 306,000 IOPS at QD128; knee at QD16: QD32 adds 7.1 % IOPS for 87 % more mean latency; 305,193 IOPS at p99 ≤ 0.5 ms (interpolated between QD64 and QD128)",
-            "slow: peak 72,600 IOPS at QD128; knee at QD16: QD32 adds 2.9 % IOPS for 94 % more mean latency; 70,199 IOPS at p99 ≤ 0.5 ms (interpolated between QD16 and QD32)",
+            "fast: peak 306,000 IOPS at QD128; 95 % of peak from QD32 (300,000 IOPS); knee at QD16 (280,000 IOPS): past it at most 9.3 % more IOPS for 632 % more mean latency; 305,193 IOPS at p99 ≤ 0.5 ms (interpolated between QD64 and QD128)",
+            "slow: peak 72,600 IOPS at QD128; 95 % of peak from QD16 (70,000 IOPS); knee at QD16 (70,000 IOPS): past it at most 3.7 % more IOPS for 671 % more mean latency; 70,199 IOPS at p99 ≤ 0.5 ms (interpolated between QD16 and QD32)",
         ]
     );
     assert!(s.grids.is_empty());
@@ -248,13 +250,13 @@ fn sweep_marks_are_the_comparisons_decisions() {
     let md = render(Format::Md, &RenderOptions::default(), &cmp);
     assert!(
         md.contains(
-            "| QD4 | 78,000 · **0.0513** · **0.1026** | **36,000** · **0.1111** · 0.2222 |"
+            "| QD4 | 78,000 · **0.0513** · **0.1026** | **36,000** · **0.111** · 0.222 |"
         ),
         "{md}"
     );
     let term = render(Format::Term, &RenderOptions::default(), &cmp);
     assert!(term.contains("78,000 · 0.0513 = · 0.1026 *"), "{term}");
-    assert!(term.contains("36,000 * · 0.1111 = · 0.2222"), "{term}");
+    assert!(term.contains("36,000 * · 0.111 = · 0.222"), "{term}");
     let html = render(Format::Html, &RenderOptions::default(), &cmp);
     assert!(
         html.contains("<span class=\"best\">36,000</span>"),
@@ -379,4 +381,89 @@ fn sweep_csv_has_a_line_per_load_point_and_config() {
         &testdata::published(),
     );
     assert_eq!(none.lines().count(), 1);
+}
+
+/// The published comparison with randread 4k's mean latency of
+/// linux-libaio set to `ns`, and excluded for `why` when given.
+fn published_with_lat(ns: f64, why: Option<&str>) -> Comparison {
+    let mut cmp = testdata::published();
+    let w = cmp
+        .workloads
+        .iter_mut()
+        .find(|w| w.rw == "randread" && w.bs_bytes == 4096)
+        .unwrap();
+    let m = w
+        .metrics
+        .iter_mut()
+        .find(|m| m.metric == Metric::LatMeanNs)
+        .unwrap();
+    m.values.insert("linux-libaio".into(), Some(ns));
+    // As if the comparison had picked it: the table must still not.
+    m.winner = Some("linux-libaio".into());
+    m.delta_pct.insert("linux-libaio".into(), Some(9_000_000.0));
+    if let Some(why) = why {
+        m.excluded.insert("linux-libaio".into(), why.into());
+    }
+    cmp
+}
+
+fn randread_4k_lat(view: &view::View) -> (&view::RowView, &view::WorkloadView) {
+    let w = view
+        .groups
+        .iter()
+        .flat_map(|g| &g.workloads)
+        .find(|w| w.title.starts_with("randread 4k"))
+        .unwrap();
+    let r = w.rows.iter().find(|r| r.metric == "lat_mean_ns").unwrap();
+    (r, w)
+}
+
+#[test]
+fn an_excluded_value_is_shown_marked_with_its_reason_and_never_best() {
+    let why = "completion latency not measured from submission (sqthread_poll=1)";
+    let cmp = published_with_lat(17_113_000_000_000.0, Some(why));
+    let view = view::View::new(&cmp, &[]);
+    let (row, w) = randread_4k_lat(&view);
+    let libaio = row.cells.iter().find(|c| c.config == "linux-libaio").unwrap();
+    assert_eq!(libaio.text, "17,113,000 ms †");
+    assert!(!libaio.best && !libaio.winner && libaio.delta.is_empty());
+    // The other cells keep the unit and decimals of the compared values.
+    assert_eq!(row.title, "Mean latency (ms)");
+    assert_eq!(row.cells[0].text, "0.169");
+    assert_eq!(
+        w.footnotes,
+        [format!("† mean latency of linux-libaio: {why}; not compared.")]
+    );
+    let md = render(Format::Md, &RenderOptions::default(), &cmp);
+    assert!(md.contains(&w.footnotes[0]), "{md}");
+    let term = render(Format::Term, &RenderOptions::default(), &cmp);
+    assert!(term.contains("17,113,000 ms †"), "{term}");
+}
+
+#[test]
+fn a_row_takes_its_median_unit_and_flags_a_far_value() {
+    // 0.1 s against others near 0.2 ms: the row stays in ms (its median's
+    // unit) with the others' decimals; under 1000x the median (0.18 ms) it
+    // is not flagged.
+    let cmp = published_with_lat(100_000_000.0, None);
+    let view = view::View::new(&cmp, &[]);
+    let (row, w) = randread_4k_lat(&view);
+    assert_eq!(row.title, "Mean latency (ms)");
+    let texts: Vec<&str> = row.cells.iter().map(|c| c.text.as_str()).collect();
+    assert_eq!(texts, ["0.169", "0.104", "100.000", "0.192"]);
+    assert!(w.footnotes.is_empty());
+    // 17,113 s is far: its own unit, flagged, said why below the table;
+    // the delta past +1000 % reads as a ratio.
+    let cmp = published_with_lat(17_113_000_000_000.0, None);
+    let view = view::View::new(&cmp, &[]);
+    let (row, w) = randread_4k_lat(&view);
+    let texts: Vec<&str> = row.cells.iter().map(|c| c.text.as_str()).collect();
+    assert_eq!(texts, ["0.169", "0.104", "17,113,000 ms ⚠", "0.192"]);
+    assert_eq!(row.cells[2].delta, "x90,001");
+    assert_eq!(w.footnotes.len(), 1);
+    assert!(
+        w.footnotes[0].starts_with("⚠ mean latency of linux-libaio (17,113,000 ms) is over 1,000 times the median of its row (0.1805 ms)"),
+        "{:?}",
+        w.footnotes
+    );
 }
