@@ -126,11 +126,23 @@ pub fn row_decimals(row: &[Reading]) -> usize {
     let finite = || row.iter().filter(|r| r.value.is_finite());
     let largest = finite().map(|r| r.value.abs()).fold(0.0, f64::max);
     let significant = significant_decimals(largest);
+    let digits = |r: &Reading| {
+        let cap = decimals_for_step(r.step);
+        let has = decimals_of(r.value, cap);
+        (has, is_printed_figure(r.value, has, cap))
+    };
+    // Figures someone printed come as a row (an article's table); one
+    // float among many that happens to end in 0 (fio's 515310.42 ns mean
+    // is 0.51531 ms) is arithmetic, not a printed figure.
+    let measured: Vec<bool> = finite()
+        .filter(|r| !r.stated)
+        .map(|r| digits(r).1)
+        .collect();
+    let printed_row = 2 * measured.iter().filter(|p| **p).count() >= measured.len();
     finite()
         .map(|r| {
-            let cap = decimals_for_step(r.step);
-            let has = decimals_of(r.value, cap);
-            if r.stated || is_printed_figure(r.value, has, cap) {
+            let (has, printed) = digits(r);
+            if r.stated || (printed && printed_row) {
                 has
             } else {
                 has.min(significant)
@@ -419,6 +431,18 @@ mod tests {
             print(&[measured(0.104, 1e-6), measured(0.8123456, 1e-6)]),
             ["0.1040", "0.8123"]
         );
+    }
+
+    #[test]
+    fn one_float_that_ends_in_zero_is_not_a_printed_figure() {
+        // fio means in ms: 0.515310 loses its zero and would claim five
+        // decimals for the whole column.
+        let row = [
+            measured(0.212762077, 1e-6),
+            measured(0.51531, 1e-6),
+            measured(0.345956982, 1e-6),
+        ];
+        assert_eq!(print(&row), ["0.2128", "0.5153", "0.3460"]);
     }
 
     #[test]
