@@ -196,6 +196,39 @@ impl LoadPoint {
             * u64::from(self.hosts.max(1))
     }
 
+    /// Several load points in few words: `QD1 x 1-4 jobs`, `QD1, 2, 4`,
+    /// `QD4 x 1, 2, 8 jobs`; the labels listed where no one axis varies.
+    pub fn condense(loads: &[LoadPoint]) -> String {
+        let mut loads = loads.to_vec();
+        loads.sort();
+        loads.dedup();
+        let [first, ..] = loads.as_slice() else {
+            return String::new();
+        };
+        let hosts = if first.hosts > 1 {
+            format!(" x {} hosts", first.hosts)
+        } else {
+            String::new()
+        };
+        let same = |f: fn(&LoadPoint) -> u32| loads.iter().all(|l| f(l) == f(first));
+        if loads.len() == 1 {
+            first.label()
+        } else if same(|l| l.hosts) && same(|l| l.iodepth) {
+            let jobs: Vec<u32> = loads.iter().map(|l| l.numjobs).collect();
+            format!("QD{} x {} jobs{hosts}", first.iodepth, ranges(&jobs))
+        } else if same(|l| l.hosts) && same(|l| l.numjobs) {
+            let depths: Vec<String> = loads.iter().map(|l| format!("QD{}", l.iodepth)).collect();
+            let jobs = match first.numjobs {
+                1 => String::new(),
+                n => format!(" x {n} jobs"),
+            };
+            format!("{}{jobs}{hosts}", depths.join(", "))
+        } else {
+            let labels: Vec<String> = loads.iter().map(|l| l.label()).collect();
+            labels.join(", ")
+        }
+    }
+
     /// `QD32`, `QD32 x 4 jobs`, `QD32 x 4 jobs x 2 hosts`.
     pub fn label(&self) -> String {
         let mut s = format!("QD{}", self.iodepth);
@@ -207,6 +240,26 @@ impl LoadPoint {
         }
         s
     }
+}
+
+/// Sorted numbers with runs of three or more consecutive ones as ranges:
+/// `1-4, 6`, `1, 2, 4, 8`.
+fn ranges(v: &[u32]) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < v.len() {
+        let mut j = i;
+        while j + 1 < v.len() && v[j + 1] == v[j] + 1 {
+            j += 1;
+        }
+        if j >= i + 2 {
+            parts.push(format!("{}-{}", v[i], v[j]));
+        } else {
+            parts.extend(v[i..=j].iter().map(|n| n.to_string()));
+        }
+        i = j + 1;
+    }
+    parts.join(", ")
 }
 
 fn is_one(v: &u32) -> bool {

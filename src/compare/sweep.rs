@@ -85,10 +85,8 @@ pub fn by_shape(cmp: &Comparison) -> Vec<(Shape, Vec<&Sweep>)> {
 
 /// One config's values at one workload's load point.
 fn point(w: &Workload, config: &str) -> Option<SweepPoint> {
-    let value = |m: Metric| {
-        w.metric(m)
-            .and_then(|r| r.values.get(config).copied().flatten())
-    };
+    // An excluded value (fio measured it wrongly) is no point of a curve.
+    let value = |m: Metric| w.metric(m).and_then(|r| r.value(config));
     Some(SweepPoint {
         iodepth: w.iodepth,
         numjobs: w.numjobs,
