@@ -69,7 +69,9 @@ impl Delta {
                 marks: results
                     .iter()
                     .map(|r| {
-                        if r.baseline_ties.contains_key(*c) {
+                        if r.exclusion(c).is_some() {
+                            Mark::Excluded
+                        } else if r.baseline_ties.contains_key(*c) {
                             Mark::Same
                         } else {
                             Mark::None

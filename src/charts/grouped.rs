@@ -26,12 +26,15 @@ pub(crate) enum Mark {
     Tied,
     /// Cannot be told apart from the baseline (a delta chart's bar).
     Same,
+    /// Left out of the comparison (a footnote says why): no bar, the
+    /// label says so rather than "n/a".
+    Excluded,
 }
 
 impl Mark {
     fn prefix(self) -> &'static str {
         match self {
-            Mark::None => "",
+            Mark::None | Mark::Excluded => "",
             Mark::Best => "★ ",
             Mark::Tied => "☆ ",
             Mark::Same => "≈ ",
@@ -210,6 +213,7 @@ impl Panel {
                 let d = self.decimals.get(i).copied().unwrap_or(self.scale.decimals);
                 format!("{}{}", m.prefix(), self.scale.label(*v, d))
             }
+            None if *m == Mark::Excluded => "excluded".into(),
             None => "n/a".into(),
         };
         self.series
@@ -401,10 +405,11 @@ impl Panel {
                 };
                 format!("{text} {unit}")
             }
+            None if mark == Mark::Excluded => "excluded (see the footnote)".into(),
             None => "no value".into(),
         };
         let note = match mark {
-            Mark::None => "",
+            Mark::None | Mark::Excluded => "",
             Mark::Best => " (best)",
             Mark::Tied => " (tied for best)",
             Mark::Same => " (within rounding or noise of the baseline)",

@@ -693,9 +693,6 @@ pub(crate) fn excluded_notes(
     let mut grouped: Vec<((String, String), Vec<String>)> = Vec::new();
     for (label, r) in categories.iter().zip(results) {
         for (c, why) in &r.excluded {
-            if r.values.get(c).copied().flatten().is_none() {
-                continue;
-            }
             let key = (c.clone(), why.clone());
             let at = label.replace('\n', " ");
             match grouped.iter_mut().find(|(k, _)| *k == key) {
@@ -739,7 +736,9 @@ pub(crate) fn series(cmp: &Comparison, results: &[&MetricResult]) -> Vec<grouped
             marks: results
                 .iter()
                 .map(|r| {
-                    if !r.contested() || r.exclusion(c).is_some() {
+                    if r.exclusion(c).is_some() {
+                        grouped::Mark::Excluded
+                    } else if !r.contested() {
                         grouped::Mark::None
                     } else if r.winner.as_deref() == Some(c.as_str()) {
                         grouped::Mark::Best

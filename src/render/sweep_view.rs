@@ -269,6 +269,7 @@ fn missing_cell(config: &str) -> CellView {
         winner: false,
         tied: false,
         delta: String::new(),
+        own_unit: false,
     }
 }
 

@@ -6,7 +6,8 @@
 //! `title`, `description`, `setup` (see [`super::setup_view`]), `configs`,
 //! `baseline`, `groups[].name`,
 //! `groups[].workloads[].{title, rows[].{title, cells[].{config, text,
-//! best, winner, tied, delta}, metric, better}, ties, notes, footnotes}`,
+//! best, winner, tied, delta, own_unit}, metric, better}, ties, notes,
+//! footnotes}`,
 //! `highlights`, `footnotes`, `sanity`, `warnings`,
 //! `skipped[].{source, reason}`, `charts`, `svgs`, `colors`.
 //!
@@ -113,9 +114,12 @@ pub struct CellView {
     pub best: bool,
     pub winner: bool,
     pub tied: bool,
-    /// Against the baseline: "+17.3 %"; empty for the baseline itself or
-    /// when unknown.
+    /// Against the baseline: "+17.3 %" (past +1000 % a ratio, "x12.3");
+    /// empty for the baseline itself, an excluded value, or when unknown.
     pub delta: String,
+    /// `text` carries its own unit ("17,113 ms ⚠"): the value is too far
+    /// from its row's median to share the row's unit.
+    pub own_unit: bool,
 }
 
 /// Metrics shown in tables, in row order. Efficiency metrics stay in the
@@ -303,6 +307,9 @@ pub(super) fn cell(m: &MetricResult, config: &str, row: &RowFormat, is_base: boo
     let winner = contest && m.winner.as_deref() == Some(config);
     let tied = contest && m.tied.iter().any(|t| t == config);
     let text = match v {
+        // Fio measured nothing it can be trusted with (gtod_reduce): the
+        // footnote says why the cell is empty.
+        None if excluded => format!("{} {EXCLUDED_MARK}", format::MISSING),
         None => format::MISSING.into(),
         Some(v) if excluded => format!("{} {EXCLUDED_MARK}", row.style.text(v)),
         Some(v) if row.style.is_far(v) => format!("{} {FAR_MARK}", row.style.text(v)),
@@ -315,6 +322,7 @@ pub(super) fn cell(m: &MetricResult, config: &str, row: &RowFormat, is_base: boo
         winner,
         tied,
         delta: delta_text(m, config, is_base, row.delta_decimals),
+        own_unit: v.is_some_and(|v| row.style.is_far(v)),
     }
 }
 
@@ -324,15 +332,13 @@ pub(super) fn cell(m: &MetricResult, config: &str, row: &RowFormat, is_base: boo
 pub(super) fn cell_notes(m: &MetricResult, configs: &[String], style: &RowStyle, at: &str) -> Vec<String> {
     let mut out = Vec::new();
     for c in configs {
-        let Some(v) = m.values.get(c).copied().flatten() else {
-            continue;
-        };
+        let v = m.values.get(c).copied().flatten();
         if let Some(why) = m.exclusion(c) {
             out.push(format!(
                 "{EXCLUDED_MARK} {} of {c}{at}: {why}; not compared.",
                 m.metric.human()
             ));
-        } else if style.is_far(v) {
+        } else if let Some(v) = v.filter(|v| style.is_far(*v)) {
             out.push(format!(
                 "{FAR_MARK} {} of {c}{at} ({}) is over {} times the median of its row ({}): shown in its own unit; check the run.",
                 m.metric.human(),
