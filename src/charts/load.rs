@@ -57,6 +57,7 @@ pub(crate) fn frame(
     let w = t.workloads[0];
     let mut footnotes = vec![knee_note(cmp, &t.sweeps)];
     footnotes.extend(saturation_note(cmp, &t.sweeps));
+    footnotes.extend(excluded_notes(t));
     footnotes.extend(notes);
     footnotes.extend(depth_notes(&t.sweeps));
     Frame {
@@ -280,6 +281,22 @@ pub(crate) fn knee_note(cmp: &Comparison, sweeps: &[&Sweep]) -> String {
     } else {
         format!("No knee: no IOPS curve rises and then turns flat ({method}).")
     }
+}
+
+/// The values of the shape left out of the comparison, so not drawn: one
+/// line per metric, config and reason, with the load points it covers.
+pub(crate) fn excluded_notes(t: &SweepTable) -> Vec<String> {
+    [Metric::Iops, Metric::LatMeanNs, Metric::ClatP99Ns]
+        .into_iter()
+        .flat_map(|m| {
+            let (loads, results): (Vec<String>, Vec<_>) = t
+                .workloads
+                .iter()
+                .filter_map(|w| Some((w.load().label(), w.metric(m)?)))
+                .unzip();
+            super::excluded_notes(metric_name(m), &loads, &results)
+        })
+        .collect()
 }
 
 /// What the saturation square means, when some config has one.
