@@ -286,7 +286,7 @@ pub(crate) fn knee_note(cmp: &Comparison, sweeps: &[&Sweep]) -> String {
 /// The values of the shape left out of the comparison, so not drawn: one
 /// line per metric, config and reason, with the load points it covers.
 pub(crate) fn excluded_notes(t: &SweepTable) -> Vec<String> {
-    [Metric::Iops, Metric::LatMeanNs, Metric::ClatP99Ns]
+    let notes = [Metric::Iops, Metric::LatMeanNs, Metric::ClatP99Ns]
         .into_iter()
         .flat_map(|m| {
             let (loads, results): (Vec<String>, Vec<_>) = t
@@ -296,7 +296,8 @@ pub(crate) fn excluded_notes(t: &SweepTable) -> Vec<String> {
                 .unzip();
             super::excluded_notes(metric_name(m), &loads, &results)
         })
-        .collect()
+        .collect();
+    crate::render::view::merge_metrics(notes)
 }
 
 /// What the saturation square means, when some config has one.

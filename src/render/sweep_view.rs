@@ -7,7 +7,7 @@
 use serde::Serialize;
 
 use super::sweeps::{SweepTable, is_grid};
-use super::view::{CellView, RowFormat, cell, cell_notes, join_and};
+use super::view::{CellView, RowFormat, cell, cell_notes, join_and, merge_metrics};
 use crate::compare::metric::{RowStyle, Scale};
 use crate::compare::{
     AtSlo, Comparison, Knee, LoadPoint, Metric, Peak, Saturation, SloMetric, Sweep, SweepRules,
@@ -211,10 +211,12 @@ fn cell_footnotes(t: &SweepTable, styles: &ColumnStyles) -> Vec<String> {
             }
         }
     }
-    grouped
-        .into_iter()
-        .map(|(n, loads)| n.replace(AT, &format!(" at {}", join_and(&loads))))
-        .collect()
+    merge_metrics(
+        grouped
+            .into_iter()
+            .map(|(n, loads)| n.replace(AT, &format!(" at {}", join_and(&loads))))
+            .collect(),
+    )
 }
 
 fn axis_title(sweeps: &[&Sweep]) -> String {

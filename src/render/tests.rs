@@ -467,3 +467,21 @@ fn a_row_takes_its_median_unit_and_flags_a_far_value() {
         w.footnotes
     );
 }
+
+#[test]
+fn one_reason_for_several_metrics_is_said_once() {
+    let lines = vec![
+        "† mean latency of x at QD1 and QD8: no timestamps; not compared.".to_string(),
+        "† p99 latency of y at QD1: bad; not compared.".to_string(),
+        "† p99 latency of x at QD1 and QD8: no timestamps; not compared.".to_string(),
+        "a line without a subject".to_string(),
+    ];
+    assert_eq!(
+        view::merge_metrics(lines),
+        [
+            "† mean latency and p99 latency of x at QD1 and QD8: no timestamps; not compared.",
+            "† p99 latency of y at QD1: bad; not compared.",
+            "a line without a subject",
+        ]
+    );
+}

@@ -293,7 +293,7 @@ fn workload_view(cmp: &Comparison, w: &Workload) -> WorkloadView {
         rows,
         ties,
         notes: w.notes.clone(),
-        footnotes,
+        footnotes: merge_metrics(footnotes),
     }
 }
 
@@ -324,6 +324,39 @@ pub(super) fn cell(m: &MetricResult, config: &str, row: &RowFormat, is_base: boo
         delta: delta_text(m, config, is_base, row.delta_decimals),
         own_unit: v.is_some_and(|v| row.style.is_far(v)),
     }
+}
+
+/// Notes that say the same of several metrics, said once: "† mean
+/// latency of X at QD1: why" and "† p99 latency of X at QD1: why" become
+/// "† mean latency and p99 latency of X at QD1: why". A note is split at
+/// its first " of " (metric names have none); order is kept.
+pub(crate) fn merge_metrics(lines: Vec<String>) -> Vec<String> {
+    let mut merged: Vec<(Vec<String>, String)> = Vec::new();
+    for line in lines {
+        let Some((head, rest)) = line.split_once(" of ") else {
+            merged.push((vec![line], String::new()));
+            continue;
+        };
+        match merged.iter_mut().find(|(_, r)| !r.is_empty() && r == rest) {
+            Some((heads, _)) => {
+                let bare = head
+                    .trim_start_matches([EXCLUDED_MARK.chars().next().unwrap(), ' '])
+                    .to_string();
+                heads.push(bare);
+            }
+            None => merged.push((vec![head.to_string()], rest.to_string())),
+        }
+    }
+    merged
+        .into_iter()
+        .map(|(heads, rest)| {
+            if rest.is_empty() {
+                heads.concat()
+            } else {
+                format!("{} of {rest}", join_and(&heads))
+            }
+        })
+        .collect()
 }
 
 /// The footnotes a row's marked cells need, `at` naming the load point
