@@ -472,6 +472,25 @@ pub(crate) fn distribution_workloads(
     workloads_where(cmp, |w| gets_distribution_charts(cmp, w) && has_line(w))
 }
 
+/// Why `config`'s completion latency in `w` is left out of the comparison,
+/// if it is: its percentiles and histogram are not drawn either (with
+/// io_uring's sqthread_poll=1 every one of them reads seconds).
+pub(crate) fn clat_exclusion<'a>(w: &'a Workload, config: &str) -> Option<&'a str> {
+    w.metric(Metric::ClatP99Ns)?.exclusion(config)
+}
+
+/// "Completion latency of X not drawn: why.": one line per config whose
+/// completion latency `w` excludes.
+pub(crate) fn clat_exclusion_notes(cmp: &Comparison, w: &Workload) -> Vec<String> {
+    cmp.configs
+        .iter()
+        .filter_map(|c| {
+            let why = clat_exclusion(w, c)?;
+            Some(format!("Completion latency of {c} not drawn: {why}."))
+        })
+        .collect()
+}
+
 /// The file stem of a per-workload chart: `kind` and the workload's
 /// [`workload_point_slug`].
 pub(crate) fn workload_stem(cmp: &Comparison, kind: &str, workload: usize) -> String {

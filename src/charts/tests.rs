@@ -785,3 +785,36 @@ fn line_points_and_heat_cells_are_hover_targets_of_their_config() {
     assert!(cells >= 4, "{cells} heat cells with a config");
     assert!(svg.contains(" IOPS</title>"), "cell values without unit");
 }
+
+#[test]
+fn excluded_completion_latency_draws_no_percentiles_or_distribution() {
+    let mut cmp = fio_jsonplus();
+    let why = "completion latency not measured from submission (sqthread_poll=1)";
+    let p99 = cmp.workloads[0]
+        .metrics
+        .iter_mut()
+        .find(|m| m.metric == Metric::ClatP99Ns)
+        .unwrap();
+    p99.excluded.insert("mmap".into(), why.into());
+    let before = fio_jsonplus();
+    for chart in [
+        Chart::Percentiles(percentiles::Percentiles { workload: 0 }),
+        Chart::Cdf(cdf::Cdf { workload: 0 }),
+    ] {
+        let names = |c: &Comparison| -> Vec<String> {
+            chart.figure(c).frame.legend.into_iter().map(|(n, _)| n).collect()
+        };
+        let mut want = names(&before);
+        assert!(want.contains(&"mmap".to_string()), "{chart:?}: {want:?}");
+        want.retain(|n| n != "mmap");
+        assert_eq!(names(&cmp), want, "{chart:?}");
+        let fig = chart.figure(&cmp);
+        assert!(
+            fig.frame
+                .footnotes
+                .contains(&format!("Completion latency of mmap not drawn: {why}.")),
+            "{:?}",
+            fig.frame.footnotes
+        );
+    }
+}
