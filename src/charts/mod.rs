@@ -870,7 +870,7 @@ pub(crate) fn spread_key(results: &[&MetricResult]) -> Option<marks::Key> {
         .flat_map(|r| {
             r.spread
                 .iter()
-                .filter(|(c, s)| r.values.get(*c).copied().flatten().is_some() && s.stddev > 0.0)
+                .filter(|(c, s)| r.value(c).is_some() && s.stddev > 0.0)
                 .map(|(_, s)| *s)
         })
         .collect();
