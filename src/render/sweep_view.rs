@@ -201,7 +201,11 @@ fn cell_footnotes(t: &SweepTable, styles: &ColumnStyles) -> Vec<String> {
             let Some(r) = w.metric(m) else { continue };
             for c in &t.configs {
                 let one = [c.to_string()];
-                for n in cell_notes(r, &one, &styles.get(c, m), AT) {
+                let over = match m {
+                    Metric::Iops => "the table's IOPS",
+                    _ => "the table's latencies",
+                };
+                for n in cell_notes(r, &one, &styles.get(c, m), (AT, over)) {
                     let load = w.load().label();
                     match grouped.iter_mut().find(|(k, _)| *k == n) {
                         Some((_, loads)) => loads.push(load),

@@ -485,3 +485,30 @@ fn one_reason_for_several_metrics_is_said_once() {
         ]
     );
 }
+
+#[test]
+fn a_far_value_in_a_sweep_keeps_its_column_readable() {
+    let mut cmp = sweep_fixture("synthetic", None);
+    let qd128 = cmp.workloads.iter_mut().find(|w| w.iodepth == 128).unwrap();
+    let p99 = qd128
+        .metrics
+        .iter_mut()
+        .find(|m| m.metric == Metric::ClatP99Ns)
+        .unwrap();
+    // A stalled run: 17,113 s where the others read tenths of a ms.
+    p99.values.insert("slow".into(), Some(17_113e9));
+    let s = only_sweep(&cmp);
+    assert_eq!(s.lat_unit, "ms");
+    let last = &s.rows[7].cells[1];
+    assert_eq!(last.clat_p99.as_ref().unwrap().text, "17,113,000 ms ⚠");
+    assert!(last.clat_p99.as_ref().unwrap().own_unit);
+    // The rest of slow's p99 column keeps the decimals of its own values.
+    assert_eq!(s.rows[4].cells[1].clat_p99.as_ref().unwrap().text, "0.457");
+    assert!(
+        s.notes.iter().any(|n| n.starts_with(
+            "⚠ p99 latency of slow at QD128 (17,113,000 ms) is over 1,000 times the median of the table's latencies"
+        )),
+        "{:?}",
+        s.notes
+    );
+}

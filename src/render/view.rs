@@ -280,7 +280,7 @@ fn workload_view(cmp: &Comparison, w: &Workload) -> WorkloadView {
                 rule_text(m.rule)
             ));
         }
-        footnotes.extend(cell_notes(m, &cmp.configs, &row.style, ""));
+        footnotes.extend(cell_notes(m, &cmp.configs, &row.style, ("", "its row")));
         rows.push(RowView {
             title: m.metric.title(&s),
             metric: m.metric.key().into(),
@@ -360,9 +360,15 @@ pub(crate) fn merge_metrics(lines: Vec<String>) -> Vec<String> {
 }
 
 /// The footnotes a row's marked cells need, `at` naming the load point
-/// when the table spans several ("" otherwise): why a value is excluded,
-/// and that a far value is shown in its own unit.
-pub(super) fn cell_notes(m: &MetricResult, configs: &[String], style: &RowStyle, at: &str) -> Vec<String> {
+/// when the table spans several ("" otherwise) and `median_of` what the
+/// median is taken over ("its row"): why a value is excluded, and that a
+/// far value is shown in its own unit.
+pub(super) fn cell_notes(
+    m: &MetricResult,
+    configs: &[String],
+    style: &RowStyle,
+    (at, median_of): (&str, &str),
+) -> Vec<String> {
     let mut out = Vec::new();
     for c in configs {
         let v = m.values.get(c).copied().flatten();
@@ -373,7 +379,7 @@ pub(super) fn cell_notes(m: &MetricResult, configs: &[String], style: &RowStyle,
             ));
         } else if let Some(v) = v.filter(|v| style.is_far(*v)) {
             out.push(format!(
-                "{FAR_MARK} {} of {c}{at} ({}) is over {} times the median of its row ({}): shown in its own unit; check the run.",
+                "{FAR_MARK} {} of {c}{at} ({}) is over {} times the median of {median_of} ({}): shown in its own unit; check the run.",
                 m.metric.human(),
                 style.text(v),
                 format::fixed(format::FAR_FROM_MEDIAN, 0),
