@@ -126,11 +126,23 @@ pub fn row_decimals(row: &[Reading]) -> usize {
     let finite = || row.iter().filter(|r| r.value.is_finite());
     let largest = finite().map(|r| r.value.abs()).fold(0.0, f64::max);
     let significant = significant_decimals(largest);
+    let digits = |r: &Reading| {
+        let cap = decimals_for_step(r.step);
+        let has = decimals_of(r.value, cap);
+        (has, is_printed_figure(r.value, has, cap))
+    };
+    // Figures someone printed come as a row (an article's table); one
+    // float among many that happens to end in 0 (fio's 515310.42 ns mean
+    // is 0.51531 ms) is arithmetic, not a printed figure.
+    let measured: Vec<bool> = finite()
+        .filter(|r| !r.stated)
+        .map(|r| digits(r).1)
+        .collect();
+    let printed_row = 2 * measured.iter().filter(|p| **p).count() >= measured.len();
     finite()
         .map(|r| {
-            let cap = decimals_for_step(r.step);
-            let has = decimals_of(r.value, cap);
-            if r.stated || is_printed_figure(r.value, has, cap) {
+            let (has, printed) = digits(r);
+            if r.stated || (printed && printed_row) {
                 has
             } else {
                 has.min(significant)
@@ -152,8 +164,93 @@ fn is_printed_figure(v: f64, decimals: usize, cap: usize) -> bool {
         // Leading zeros of the fraction are not significant.
         -(-v.abs().log10()).floor() as i32
     };
-    decimals < cap && whole_digits + decimals as i32 <= SIGNIFICANT + 2
+    // Five significant digits at most: an article's 10.058 GiB/s, not
+    // fio's 4,014,080 ns p99 (4.01408 ms), whose zero is a bucket's.
+    decimals < cap && whole_digits + decimals as i32 <= SIGNIFICANT + 1
 }
+
+/// Significant digits the smallest non-zero value of a row keeps at
+/// least: one digit would print 0.004 as "0.004" but 0.0042 and 0.0049
+/// alike; two tell them apart and never read as 0.
+pub const MIN_SIGNIFICANT: i32 = 2;
+
+/// A value more than this many times its row's median is not of the
+/// row's kind (a mismeasured latency, a stalled run): it is shown in its
+/// own unit and flagged instead of setting the row's unit or decimals.
+pub const FAR_FROM_MEDIAN: f64 = 1000.0;
+
+/// The median of the finite values, None when there are none.
+pub fn median(values: impl IntoIterator<Item = f64>) -> Option<f64> {
+    let mut v: Vec<f64> = values.into_iter().filter(|v| v.is_finite()).collect();
+    if v.is_empty() {
+        return None;
+    }
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    Some(if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    })
+}
+
+/// Whether `v` is more than [`FAR_FROM_MEDIAN`] times `median` (both in
+/// the same units; a zero or unknown median flags nothing).
+pub fn is_far(v: f64, median: f64) -> bool {
+    median.is_finite() && median > 0.0 && v.abs() > FAR_FROM_MEDIAN * median
+}
+
+/// Decimals that show `v` with [`MIN_SIGNIFICANT`] digits: 0.0042 needs 4,
+/// 12.5 none. Zero and non-finite values need none.
+pub fn min_significant_decimals(v: f64) -> usize {
+    if !(v.is_finite() && v != 0.0) {
+        return 0;
+    }
+    let d = MIN_SIGNIFICANT - 1 - v.abs().log10().floor() as i32;
+    d.clamp(0, MAX_DECIMALS as i32) as usize
+}
+
+/// [`row_decimals`], raised where the row's smallest non-zero value would
+/// otherwise print with fewer than [`MIN_SIGNIFICANT`] digits (or as 0):
+/// a row of 2.510 and 17,113 prints 2.5 and 17,113.0, never 3 and 17,113.
+/// The raise stops at the decimals the value's own step resolves, except
+/// that a non-zero value always gets one digit.
+pub fn readable_decimals(row: &[Reading]) -> usize {
+    let floor = row
+        .iter()
+        .filter(|r| r.value.is_finite() && r.value != 0.0)
+        .map(|r| {
+            // A value needs no decimal it does not have (2.0 stays 2).
+            let has = decimals_of(r.value, decimals_for_step(r.step));
+            let want = min_significant_decimals(r.value).min(has);
+            let one_digit = min_significant_decimals(r.value).saturating_sub(1);
+            want.max(one_digit)
+        })
+        .max()
+        .unwrap_or(0);
+    row_decimals(row).max(floor)
+}
+
+/// A percent change as people read it: `+17.3 %`, `-4.0 %`, and beyond
+/// [`RATIO_FROM_PCT`] as the ratio it is (`x1,563,666`, `x12.3`): past
+/// +1000 % the percentage's digits say nothing a ratio does not, and a
+/// reader takes "+156,366,496.5 %" for a typo.
+pub fn change(pct: f64, decimals: usize) -> String {
+    if pct.is_finite() && pct > RATIO_FROM_PCT {
+        return ratio(1.0 + pct / 100.0);
+    }
+    format!("{} %", signed(pct, decimals))
+}
+
+/// `x12.3` below 100, `x1,563,666` from there: three significant digits
+/// at least, no decimal a reader would not use.
+pub fn ratio(r: f64) -> String {
+    let decimals = if r < 100.0 { 1 } else { 0 };
+    format!("x{}", fixed(r, decimals))
+}
+
+/// Changes above this percentage print as a ratio ([`change`]).
+pub const RATIO_FROM_PCT: f64 = 1000.0;
 
 /// Decimals for a row of percent changes: one, or two when a change
 /// under 1 % would otherwise read as 0 or lose its only digit.
@@ -337,6 +434,18 @@ mod tests {
     }
 
     #[test]
+    fn one_float_that_ends_in_zero_is_not_a_printed_figure() {
+        // fio means in ms: 0.515310 loses its zero and would claim five
+        // decimals for the whole column.
+        let row = [
+            measured(0.212762077, 1e-6),
+            measured(0.51531, 1e-6),
+            measured(0.345956982, 1e-6),
+        ];
+        assert_eq!(print(&row), ["0.2128", "0.5153", "0.3460"]);
+    }
+
+    #[test]
     fn negative_changes_and_zero() {
         let row = [
             measured(-17.345678912345, 1e-9),
@@ -360,6 +469,55 @@ mod tests {
         assert_eq!(row_decimals(&row), 1);
         assert_eq!(print(&row), [MISSING, "1.5"]);
         assert_eq!(row_decimals(&[]), 0);
+    }
+
+    #[test]
+    fn changes_past_a_thousand_percent_are_ratios() {
+        assert_eq!(change(17.34, 1), "+17.3 %");
+        assert_eq!(change(-99.5, 1), "-99.5 %");
+        assert_eq!(change(1000.0, 1), "+1,000.0 %");
+        assert_eq!(change(1130.0, 1), "x12.3");
+        assert_eq!(change(156_366_496.5, 1), "x1,563,666");
+        assert_eq!(change(f64::NAN, 1), format!("{MISSING} %"));
+    }
+
+    #[test]
+    fn medians_and_far_values() {
+        assert_eq!(median([3.0, 1.0, 2.0]), Some(2.0));
+        assert_eq!(median([4.0, 1.0, 2.0, 3.0]), Some(2.5));
+        assert_eq!(median([f64::NAN]), None);
+        assert!(is_far(17_113.0, 2.0));
+        assert!(!is_far(1_999.0, 2.0));
+        assert!(!is_far(5.0, 0.0));
+    }
+
+    #[test]
+    fn no_non_zero_value_reads_as_zero() {
+        // 2.51 beside 17,113: the large one's 4 digits would leave the
+        // small one a single digit; two are kept.
+        assert_eq!(
+            readable_print(&[measured(2.51234, 1e-6), measured(17_113.4, 1e-6)]),
+            ["2.5", "17,113.4"]
+        );
+        // A tiny value in a row of large ones still shows its digits.
+        assert_eq!(
+            readable_print(&[measured(0.001234567, 1e-9), measured(3.5, 1e-9)]),
+            ["0.0012", "3.5000"]
+        );
+        // A stated step caps the raise at one digit: never past what it
+        // resolves, never 0.
+        assert_eq!(
+            readable_print(&[stated(0.3, 0.1), stated(120.0, 0.1)]),
+            ["0.3", "120.0"]
+        );
+        assert_eq!(min_significant_decimals(0.0042), 4);
+        assert_eq!(min_significant_decimals(12.5), 0);
+        assert_eq!(min_significant_decimals(0.0), 0);
+    }
+
+    fn readable_print(row: &[Reading]) -> Vec<String> {
+        let d = readable_decimals(row);
+        row.iter().map(|r| fixed(r.value, d)).collect()
     }
 
     #[test]

@@ -41,14 +41,17 @@ impl Bars {
         let (categories, results) = super::group_results(cmp, self.direction, self.metric);
         let scale = Scale::for_metric(self.metric, super::max_value(&results));
         let name = metric_name(self.metric);
-        let mut footnotes = super::precision_notes(cmp, name, &results, &scale);
+        let mut footnotes = super::excluded_notes(name, &categories, &results);
+        footnotes.extend(super::precision_notes(cmp, name, &results, &scale));
         footnotes.extend(super::marks_note(&results));
         footnotes.extend(super::workload_notes(cmp, self.direction));
         let frame = Frame {
             title: format!(
-                "{} {}{}",
+                "{} {}{}{}",
                 super::group_title(self.direction),
                 lower_first(name),
+                super::group_subject(cmp, self.direction)
+                    .map_or(String::new(), |s| format!(": {s}")),
                 super::better_suffix(&results)
             ),
             subtitle: None,

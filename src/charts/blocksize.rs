@@ -144,7 +144,8 @@ fn configs_drawn(cmp: &Comparison, ws: &[&Workload]) -> Vec<usize> {
 }
 
 fn metric_plot(cmp: &Comparison, ws: &[&Workload], metric: Metric, x: Range) -> LinePlot {
-    let value = |w: &Workload, c: &str| w.metric(metric)?.values.get(c).copied().flatten();
+    // An excluded value is not drawn (see `MetricResult::value`).
+    let value = |w: &Workload, c: &str| w.metric(metric)?.value(c);
     let all: Vec<f64> = ws
         .iter()
         .flat_map(|w| cmp.configs.iter().filter_map(|c| value(w, c)))

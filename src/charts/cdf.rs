@@ -35,7 +35,9 @@ fn cumulative(bins: &[(u64, u64)]) -> Vec<(f64, f64)> {
 
 pub(crate) fn plan(cmp: &Comparison) -> Vec<Cdf> {
     super::distribution_workloads(cmp, |w| {
-        w.clat_bins.values().any(|b| !cumulative(b).is_empty())
+        w.clat_bins
+            .iter()
+            .any(|(c, b)| super::clat_exclusion(w, c).is_none() && !cumulative(b).is_empty())
     })
     .into_iter()
     .map(|workload| Cdf { workload })
@@ -49,7 +51,12 @@ impl Cdf {
 
     pub fn figure(&self, cmp: &Comparison) -> Figure {
         let w = &cmp.workloads[self.workload];
-        let lines = super::config_lines(cmp, |c| Some(cumulative(w.clat_bins.get(c)?)));
+        let lines = super::config_lines(cmp, |c| {
+            if super::clat_exclusion(w, c).is_some() {
+                return None;
+            }
+            Some(cumulative(w.clat_bins.get(c)?))
+        });
         let (scale, lo, hi) = latency_span(lines.iter().flat_map(|(_, p)| p.iter().map(|x| x.0)));
         let total: Vec<String> = lines
             .iter()
@@ -62,10 +69,12 @@ impl Cdf {
             subtitle: Some(
                 "Share of I/Os completed within a latency; further left is better".into(),
             ),
-            footnotes: vec![format!(
+            footnotes: std::iter::once(format!(
                 "From fio's json+ clat histogram (bins are ~1.5 % wide). I/Os counted: {}.",
                 total.join(", ")
-            )],
+            ))
+            .chain(super::clat_exclusion_notes(cmp, w))
+            .collect(),
             ..super::distribution_frame(cmp, w, "completion latency distribution", &lines)
         };
         let (x_lo, x_hi) = (lo / 1.2, hi * 1.2);

@@ -56,14 +56,22 @@ impl Delta {
             .map(|(i, c)| Series {
                 name: (*c).clone(),
                 color: palette::color(*i),
+                // An excluded value has no change to draw, whatever
+                // delta_pct holds.
                 values: results
                     .iter()
-                    .map(|r| r.delta_pct.get(*c).copied().flatten())
+                    .map(|r| {
+                        let shown = r.exclusion(c).is_none()
+                            && cmp.baseline.as_deref().is_none_or(|b| r.exclusion(b).is_none());
+                        r.delta_pct.get(*c).copied().flatten().filter(|_| shown)
+                    })
                     .collect(),
                 marks: results
                     .iter()
                     .map(|r| {
-                        if r.baseline_ties.contains_key(*c) {
+                        if r.exclusion(c).is_some() {
+                            Mark::Excluded
+                        } else if r.baseline_ties.contains_key(*c) {
                             Mark::Same
                         } else {
                             Mark::None
@@ -76,11 +84,17 @@ impl Delta {
             })
             .collect();
         let name = metric_name(self.metric);
+        let ratios = series
+            .iter()
+            .flat_map(|s| s.values.iter().flatten())
+            .any(|d| *d > format::RATIO_FROM_PCT);
         let frame = Frame {
             title: format!(
-                "{} {}: change vs {}",
+                "{} {}{}: change vs {}",
                 super::group_title(self.direction),
                 lower_first(name),
+                super::group_subject(cmp, self.direction)
+                    .map_or(String::new(), |s| format!(" ({s})")),
                 baseline
             ),
             subtitle: Some(format!(
@@ -89,9 +103,12 @@ impl Delta {
             )),
             legend: super::legend_of(cmp, others.iter().map(|(i, _)| *i)),
             keys: super::baseline_tie_key(&results).into_iter().collect(),
-            footnotes: vec![format!(
-                "Baseline: {baseline}. 0 % = same as the baseline; n/a = no value for that config."
-            )],
+            footnotes: std::iter::once(format!(
+                "Baseline: {baseline}. 0 % = same as the baseline; n/a = no value for that config.{}",
+                if ratios { " x12.3 = 12.3 times the baseline's value." } else { "" }
+            ))
+            .chain(super::excluded_notes(name, &categories, &results))
+            .collect(),
             ..Default::default()
         };
         // Each workload's changes print with one count of decimals.

@@ -26,12 +26,15 @@ pub(crate) enum Mark {
     Tied,
     /// Cannot be told apart from the baseline (a delta chart's bar).
     Same,
+    /// Left out of the comparison (a footnote says why): no bar, the
+    /// label says so rather than "n/a".
+    Excluded,
 }
 
 impl Mark {
     fn prefix(self) -> &'static str {
         match self {
-            Mark::None => "",
+            Mark::None | Mark::Excluded => "",
             Mark::Best => "★ ",
             Mark::Tied => "☆ ",
             Mark::Same => "≈ ",
@@ -177,7 +180,8 @@ impl Panel {
         let n_cat = self.categories.len().max(1);
         let n_ser = self.series.len().max(1);
         let y_label_w = (sz.text * 6.0) as u32;
-        let x_label_h = (sz.text * 2.2) as u32;
+        let lines = self.categories.iter().map(|c| c.lines().count()).max().unwrap_or(1).max(1);
+        let x_label_h = (sz.text * (1.0 + 1.2 * lines as f64)) as u32;
         let margin = sz.pad as u32;
         let plot_w = aw.saturating_sub(y_label_w + 2 * margin).max(10) as f64;
         let plot_h = ah.saturating_sub(x_label_h + 2 * margin).max(10) as f64;
@@ -209,6 +213,7 @@ impl Panel {
                 let d = self.decimals.get(i).copied().unwrap_or(self.scale.decimals);
                 format!("{}{}", m.prefix(), self.scale.label(*v, d))
             }
+            None if *m == Mark::Excluded => "excluded".into(),
             None => "n/a".into(),
         };
         self.series
@@ -347,14 +352,17 @@ impl Panel {
         let (l, bottom) = px(0.0, y_lo);
         let (r, _) = px(lay.n_cat as f64, y_lo);
         area.draw(&PathElement::new(vec![(l, bottom), (r, bottom)], INK))?;
+        let line_px = (sz.text * 1.2) as i32;
         for (i, c) in self.categories.iter().enumerate() {
-            let text = fit(area, c, &cat_style, group_px);
             let (x, _) = px(i as f64 + 0.5, y_lo);
-            area.draw(&Label::new(
-                text,
-                (x, bottom + 8),
-                cat_style.pos(Pos::new(HPos::Center, VPos::Top)),
-            ))?;
+            // A label may be two lines (shape, then load point).
+            for (k, line) in c.lines().enumerate() {
+                area.draw(&Label::new(
+                    fit(area, line, &cat_style, group_px),
+                    (x, bottom + 8 + k as i32 * line_px),
+                    cat_style.pos(Pos::new(HPos::Center, VPos::Top)),
+                ))?;
+            }
         }
         Ok(())
     }
@@ -397,10 +405,11 @@ impl Panel {
                 };
                 format!("{text} {unit}")
             }
+            None if mark == Mark::Excluded => "excluded (see the footnote)".into(),
             None => "no value".into(),
         };
         let note = match mark {
-            Mark::None => "",
+            Mark::None | Mark::Excluded => "",
             Mark::Best => " (best)",
             Mark::Tied => " (tied for best)",
             Mark::Same => " (within rounding or noise of the baseline)",

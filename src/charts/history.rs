@@ -172,7 +172,7 @@ impl HistoryChart<'_> {
             });
             let pct = c
                 .change_pct
-                .map_or(String::new(), |p| format!(": {} %", format::signed(p, 1)));
+                .map_or(String::new(), |p| format!(": {}", format::change(p, 1)));
             plot.labels.push(PointLabel {
                 at,
                 text: format!("{}{pct}", c.run),

@@ -71,6 +71,9 @@ pub(crate) enum MarkShape {
     Ring,
     /// A diamond: the IOPS a config sustains at a latency target.
     Diamond,
+    /// An open square: where a config saturates (reaches
+    /// `saturation_pct` of its peak).
+    Square,
 }
 
 pub(crate) struct Marker {
@@ -379,6 +382,14 @@ impl LinePlot {
                     plot.draw(&Circle::new(
                         (x, y),
                         scaled(sz, 12.0),
+                        INK.stroke_width(width),
+                    ))?;
+                }
+                MarkShape::Square => {
+                    let d = scaled(sz, 10.0);
+                    let width = scaled(sz, 3.0) as u32;
+                    plot.draw(&Rectangle::new(
+                        [(x - d, y - d), (x + d, y + d)],
                         INK.stroke_width(width),
                     ))?;
                 }

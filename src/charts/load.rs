@@ -56,6 +56,8 @@ pub(crate) fn frame(
 ) -> Frame {
     let w = t.workloads[0];
     let mut footnotes = vec![knee_note(cmp, &t.sweeps)];
+    footnotes.extend(saturation_note(cmp, &t.sweeps));
+    footnotes.extend(excluded_notes(t));
     footnotes.extend(notes);
     footnotes.extend(depth_notes(&t.sweeps));
     Frame {
@@ -130,16 +132,17 @@ pub(crate) fn log2_ticks(range: Range, label: impl Fn(f64) -> String) -> Vec<(f6
 }
 
 /// The load axis' title: queue depth when only iodepth varies, else I/Os
-/// in flight.
-pub(crate) fn x_title(sweeps: &[&Sweep]) -> String {
+/// in flight; the scale when it is log2.
+pub(crate) fn x_title(sweeps: &[&Sweep], log: bool) -> String {
     let depth_only = sweeps
         .iter()
         .flat_map(|s| &s.points)
         .all(|p| p.numjobs == 1 && p.hosts == 1);
+    let scale = if log { ", log2 scale" } else { "" };
     if depth_only {
-        "Queue depth (iodepth, log2 scale)".into()
+        format!("Queue depth (iodepth{scale})")
     } else {
-        "I/Os in flight (iodepth × numjobs, log2 scale)".into()
+        format!("I/Os in flight (iodepth × numjobs{scale})")
     }
 }
 
@@ -269,16 +272,77 @@ fn log_ticks_125(lo: f64, hi: f64) -> Vec<(f64, String)> {
 /// The knee rule as a footnote, or that no config reached one.
 pub(crate) fn knee_note(cmp: &Comparison, sweeps: &[&Sweep]) -> String {
     let r = &cmp.sweep_rules;
-    let rule = format!(
-        "one more step adds less than {} % IOPS while mean latency grows more than {} %",
-        format::fixed(r.knee_min_gain_pct, 0),
-        format::fixed(r.knee_lat_growth_pct, 0)
-    );
+    let method = "Kneedle, Satopää et al. 2011";
     if sweeps.iter().any(|s| s.knee.is_some()) {
-        format!("Knee (ringed): the last load point before {rule}.")
+        format!(
+            "Knee (ringed): where the IOPS curve turns flat ({method}) while mean latency grows more than {} % past it.",
+            format::fixed(r.knee_lat_growth_pct, 0)
+        )
     } else {
-        format!("No knee: at no load point does {rule}.")
+        format!("No knee: no IOPS curve rises and then turns flat ({method}).")
     }
+}
+
+/// The values of the shape left out of the comparison, so not drawn: one
+/// line per metric, config and reason, with the load points it covers.
+pub(crate) fn excluded_notes(t: &SweepTable) -> Vec<String> {
+    let notes = [Metric::Iops, Metric::LatMeanNs, Metric::ClatP99Ns]
+        .into_iter()
+        .flat_map(|m| {
+            let (loads, results): (Vec<String>, Vec<_>) = t
+                .workloads
+                .iter()
+                .filter_map(|w| Some((w.load().label(), w.metric(m)?)))
+                .unzip();
+            super::excluded_notes(metric_name(m), &loads, &results)
+        })
+        .collect();
+    crate::render::view::merge_metrics(notes)
+}
+
+/// What the saturation square means, when some config has one.
+pub(crate) fn saturation_note(cmp: &Comparison, sweeps: &[&Sweep]) -> Option<String> {
+    sweeps.iter().any(|s| s.saturation.is_some()).then(|| {
+        format!(
+            "Saturation (square): the lightest load point at {} % of the config's peak IOPS.",
+            format::trimmed(cmp.sweep_rules.saturation_pct, 1)
+        )
+    })
+}
+
+/// The load axis of a shape's charts, as its sweeps vary the load: log2
+/// where every config's loads double ([`crate::compare::sweep::log_axis`]),
+/// else linear, ticked at the measured loads when they are few.
+pub(crate) fn load_axis(t: &SweepTable) -> (Range, Vec<(f64, String)>, bool) {
+    let curves: Vec<Vec<u64>> = t
+        .sweeps
+        .iter()
+        .map(|s| points(s).iter().map(|p| p.load().outstanding()).collect())
+        .collect();
+    let log = curves.iter().all(|c| crate::compare::sweep::log_axis(c));
+    let xs = || t.sweeps.iter().flat_map(|s| points(s)).map(x_of);
+    if log {
+        let x = log2_range(xs());
+        return (x, log2_ticks(x, |v| format::fixed(v, 0)), true);
+    }
+    let lo = xs().fold(f64::INFINITY, f64::min);
+    let hi = xs().fold(0.0, f64::max);
+    let (lo, hi) = if lo.is_finite() { (lo, hi) } else { (0.0, 1.0) };
+    let pad = ((hi - lo) * 0.05).max(0.5);
+    let mut loads: Vec<f64> = xs().collect();
+    loads.sort_by(f64::total_cmp);
+    loads.dedup();
+    let ticks = if loads.len() <= 12 {
+        loads.iter().map(|v| (*v, format::fixed(*v, 0))).collect()
+    } else {
+        let (ticks, decimals) = linear_ticks(lo, hi, 8);
+        ticks
+            .into_iter()
+            .filter(|t| (lo..=hi).contains(t))
+            .map(|t| (t, format::fixed(t, decimals)))
+            .collect()
+    };
+    (Range::Linear((lo - pad).max(0.0), hi + pad), ticks, false)
 }
 
 /// "psync ran at queue depth 1 at 5 of its load points": configs whose

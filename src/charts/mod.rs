@@ -472,6 +472,25 @@ pub(crate) fn distribution_workloads(
     workloads_where(cmp, |w| gets_distribution_charts(cmp, w) && has_line(w))
 }
 
+/// Why `config`'s completion latency in `w` is left out of the comparison,
+/// if it is: its percentiles and histogram are not drawn either (with
+/// io_uring's sqthread_poll=1 every one of them reads seconds).
+pub(crate) fn clat_exclusion<'a>(w: &'a Workload, config: &str) -> Option<&'a str> {
+    w.metric(Metric::ClatP99Ns)?.exclusion(config)
+}
+
+/// "Completion latency of X not drawn: why.": one line per config whose
+/// completion latency `w` excludes.
+pub(crate) fn clat_exclusion_notes(cmp: &Comparison, w: &Workload) -> Vec<String> {
+    cmp.configs
+        .iter()
+        .filter_map(|c| {
+            let why = clat_exclusion(w, c)?;
+            Some(format!("Completion latency of {c} not drawn: {why}."))
+        })
+        .collect()
+}
+
 /// The file stem of a per-workload chart: `kind` and the workload's
 /// [`workload_point_slug`].
 pub(crate) fn workload_stem(cmp: &Comparison, kind: &str, workload: usize) -> String {
@@ -493,17 +512,6 @@ pub(crate) fn distribution_frame(
         title: format!("{} ({}): {what}", workload_point_label(cmp, w), w.direction),
         legend: legend_of(cmp, lines.iter().map(|(i, _)| *i)),
         ..Default::default()
-    }
-}
-
-/// A bar's category: [`workload_label`], with the load point (`randread
-/// 4k QD16`) when the comparison's loads vary, so the bars of a sweep are
-/// told apart.
-pub(crate) fn bar_label(cmp: &Comparison, w: &Workload) -> String {
-    if cmp.has_load_points() {
-        format!("{} {}", workload_label(w), w.load().label())
-    } else {
-        workload_label(w)
     }
 }
 
@@ -613,17 +621,114 @@ pub(crate) fn group_metric_stem(kind: &str, direction: Direction, metric: Metric
 }
 
 /// Labels and results of `metric` for the group's workloads that have
-/// it, in the comparison's order: a bar panel's categories and data.
+/// it, in the comparison's order: a bar panel's categories and data. Of a
+/// sweep only its [`key_loads`] are drawn: twenty load points times five
+/// configs bury the ones a reader needs, and the scaling chart draws them
+/// all. Labels name the load ("QD128 x 4 jobs") when the group is one
+/// shape (the title names it, [`group_subject`]), else the shape over the
+/// load on two lines: never a workload name cut to fit.
 pub(crate) fn group_results(
     cmp: &Comparison,
     direction: Direction,
     metric: Metric,
 ) -> (Vec<String>, Vec<&MetricResult>) {
+    let tables = crate::render::sweeps::tables(cmp);
+    let one_shape = group_subject(cmp, direction).is_some();
     cmp.workloads
         .iter()
         .filter(|w| w.direction == direction)
-        .filter_map(|w| Some((bar_label(cmp, w), result(w, metric)?)))
+        .filter(|w| {
+            tables
+                .iter()
+                .find(|t| t.shape == w.shape())
+                .is_none_or(|t| key_loads(t).contains(&w.load()))
+        })
+        .filter_map(|w| Some((category(cmp, w, one_shape), result(w, metric)?)))
         .unzip()
+}
+
+/// A bar group's label: see [`group_results`].
+fn category(cmp: &Comparison, w: &Workload, one_shape: bool) -> String {
+    if !cmp.has_load_points() {
+        workload_label(w)
+    } else if one_shape {
+        w.load().label()
+    } else {
+        format!("{}\n{}", workload_label(w), w.load().label())
+    }
+}
+
+/// The one shape ("randread 4k") of a group whose workloads differ only
+/// in load: its bar charts name it in the title and label bars by load.
+pub(crate) fn group_subject(cmp: &Comparison, direction: Direction) -> Option<String> {
+    if !cmp.has_load_points() {
+        return None;
+    }
+    let mut shapes = cmp
+        .workloads
+        .iter()
+        .filter(|w| w.direction == direction)
+        .map(|w| (w.shape(), w));
+    let (first, w) = shapes.next()?;
+    shapes
+        .all(|(s, _)| s == first)
+        .then(|| workload_label(w))
+}
+
+/// The load points of a sweep shape that bar charts show: the lightest
+/// and, per config, its knee, saturation and peak; once each, in load
+/// order.
+pub(crate) fn key_loads(t: &crate::render::sweeps::SweepTable) -> Vec<crate::compare::LoadPoint> {
+    // Peak and knee name no host count: they are matched on depth and jobs.
+    let mut marked: Vec<(u32, u32)> = Vec::new();
+    for s in &t.sweeps {
+        marked.extend(s.knee.map(|k| (k.iodepth, k.numjobs)));
+        marked.extend(s.saturation.map(|x| (x.iodepth, x.numjobs)));
+        marked.push((s.peak.iodepth, s.peak.numjobs));
+    }
+    let lightest = t
+        .workloads
+        .iter()
+        .map(|w| w.load())
+        .min_by_key(|l| (l.outstanding(), *l));
+    let mut loads: Vec<crate::compare::LoadPoint> = t
+        .workloads
+        .iter()
+        .map(|w| w.load())
+        .filter(|l| Some(*l) == lightest || marked.contains(&(l.iodepth, l.numjobs)))
+        .collect();
+    loads.sort_by_key(|l| (l.outstanding(), *l));
+    loads.dedup();
+    loads
+}
+
+/// "p99 latency of X not drawn at QD1 and QD8: why.": one line per
+/// config and reason that `results` (with their `categories`) exclude.
+pub(crate) fn excluded_notes(
+    what: &str,
+    categories: &[String],
+    results: &[&MetricResult],
+) -> Vec<String> {
+    let mut grouped: Vec<((String, String), Vec<String>)> = Vec::new();
+    for (label, r) in categories.iter().zip(results) {
+        for (c, why) in &r.excluded {
+            let key = (c.clone(), why.clone());
+            let at = label.replace('\n', " ");
+            match grouped.iter_mut().find(|(k, _)| *k == key) {
+                Some((_, at_all)) => at_all.push(at),
+                None => grouped.push((key, vec![at])),
+            }
+        }
+    }
+    grouped
+        .into_iter()
+        .map(|((c, why), at)| {
+            format!(
+                "{what} of {c} not drawn ({}): {why}.",
+                crate::render::view::join_and(&at)
+            )
+        })
+        .collect()
 }
 
 /// " (higher is better)" after a metric's name, from the results'
@@ -644,14 +749,15 @@ pub(crate) fn series(cmp: &Comparison, results: &[&MetricResult]) -> Vec<grouped
         .map(|(i, c)| grouped::Series {
             name: c.clone(),
             color: palette::color(i),
-            values: results
-                .iter()
-                .map(|r| r.values.get(c).copied().flatten())
-                .collect(),
+            // An excluded value is not drawn: its bar would set the
+            // scale that every compared bar is read on.
+            values: results.iter().map(|r| r.value(c)).collect(),
             marks: results
                 .iter()
                 .map(|r| {
-                    if !r.contested() {
+                    if r.exclusion(c).is_some() {
+                        grouped::Mark::Excluded
+                    } else if !r.contested() {
                         grouped::Mark::None
                     } else if r.winner.as_deref() == Some(c.as_str()) {
                         grouped::Mark::Best
@@ -674,7 +780,7 @@ pub(crate) fn series(cmp: &Comparison, results: &[&MetricResult]) -> Vec<grouped
 pub(crate) fn max_value(results: &[&MetricResult]) -> f64 {
     results
         .iter()
-        .flat_map(|r| r.values.values().flatten())
+        .flat_map(|r| r.compared().map(|(_, v)| v))
         .map(|v| v.abs())
         .fold(0.0, f64::max)
 }
@@ -764,7 +870,7 @@ pub(crate) fn spread_key(results: &[&MetricResult]) -> Option<marks::Key> {
         .flat_map(|r| {
             r.spread
                 .iter()
-                .filter(|(c, s)| r.values.get(*c).copied().flatten().is_some() && s.stddev > 0.0)
+                .filter(|(c, s)| r.value(c).is_some() && s.stddev > 0.0)
                 .map(|(_, s)| *s)
         })
         .collect();
@@ -802,24 +908,45 @@ pub(crate) fn spreads_key(spreads: &[Spread]) -> Option<marks::Key> {
 }
 
 /// The comparison's notes on a group's workloads (iodepth differing, a
-/// config missing), at most three lines so the plot keeps its room.
+/// config missing), at most three lines so the plot keeps its room. A
+/// note names configs and reasons: a result file's path in it is dropped
+/// (the report lists the files).
 pub(crate) fn workload_notes(cmp: &Comparison, direction: Direction) -> Vec<String> {
     const MAX: usize = 3;
-    let notes: Vec<String> = cmp
-        .workloads
-        .iter()
-        .filter(|w| w.direction == direction)
-        .flat_map(|w| {
-            w.notes
-                .iter()
-                .map(move |n| format!("{}: {n}", bar_label(cmp, w)))
-        })
-        .collect();
+    let mut notes: Vec<String> = Vec::new();
+    for w in cmp.workloads.iter().filter(|w| w.direction == direction) {
+        for n in &w.notes {
+            let n = format!("{}: {}", workload_point_label(cmp, w), without_paths(n));
+            if !notes.contains(&n) {
+                notes.push(n);
+            }
+        }
+    }
     let mut out: Vec<String> = notes.iter().take(MAX).cloned().collect();
     if notes.len() > MAX {
         let n = notes.len() - MAX;
         let s = if n == 1 { "" } else { "s" };
         out.push(format!("{n} more note{s} in the report."));
     }
+    out
+}
+
+/// `text` without parenthesized file paths: "X: mean below clat
+/// (dir/run.json)" -> "X: mean below clat".
+pub(crate) fn without_paths(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(open) = rest.find(" (") {
+        let Some(close) = rest[open..].find(')') else { break };
+        let inside = &rest[open + 2..open + close];
+        let is_path = inside.contains('/') || inside.contains('\\');
+        let is_file = is_path && inside.rsplit(['/', '\\']).next().is_some_and(|f| f.contains('.'));
+        out.push_str(&rest[..open]);
+        if !is_file {
+            out.push_str(&rest[open..open + close + 1]);
+        }
+        rest = &rest[open + close + 1..];
+    }
+    out.push_str(rest);
     out
 }

@@ -29,7 +29,9 @@ fn nines(pct: f64) -> f64 {
 
 pub(crate) fn plan(cmp: &Comparison) -> Vec<Percentiles> {
     super::distribution_workloads(cmp, |w| {
-        w.percentiles.values().any(|p| !points(p).is_empty())
+        w.percentiles
+            .iter()
+            .any(|(c, p)| super::clat_exclusion(w, c).is_none() && !points(p).is_empty())
     })
     .into_iter()
     .map(|workload| Percentiles { workload })
@@ -43,7 +45,12 @@ impl Percentiles {
 
     pub fn figure(&self, cmp: &Comparison) -> Figure {
         let w = &cmp.workloads[self.workload];
-        let lines = super::config_lines(cmp, |c| Some(points(w.percentiles.get(c)?)));
+        let lines = super::config_lines(cmp, |c| {
+            if super::clat_exclusion(w, c).is_some() {
+                return None;
+            }
+            Some(points(w.percentiles.get(c)?))
+        });
         let (scale, lo, hi) = latency_span(lines.iter().flat_map(|(_, p)| p.iter().map(|x| x.1)));
         let mut ticks: Vec<f64> = lines
             .iter()
@@ -59,7 +66,9 @@ impl Percentiles {
 
         let frame = Frame {
             subtitle: Some("Lower is better".into()),
-            footnotes: vec!["Completion latency (fio clat) as reported per percentile.".into()],
+            footnotes: std::iter::once("Completion latency (fio clat) as reported per percentile.".into())
+                .chain(super::clat_exclusion_notes(cmp, w))
+                .collect(),
             ..super::distribution_frame(cmp, w, "completion latency percentiles", &lines)
         };
         let x_hi = ticks.last().map(|p| nines(*p)).unwrap_or(4.0) + 0.25;

@@ -143,27 +143,30 @@ fn add_sweep(
         s.knee
             .is_some_and(|k| k.iodepth == p.iodepth && k.numjobs == p.numjobs)
     };
+    let is_saturation = |p: &SweepPoint| s.saturation.is_some_and(|x| x.load() == p.load());
     for p in &pts {
         let Some(xy) = at(p, p.lat_mean_ns) else {
             continue;
         };
-        let knee = is_knee(p);
-        if knee {
-            plot.markers.push(Marker {
-                at: xy,
-                color,
-                shape: MarkShape::Ring,
-            });
+        let (knee, sat) = (is_knee(p), is_saturation(p));
+        for (yes, shape) in [(knee, MarkShape::Ring), (sat, MarkShape::Square)] {
+            if yes {
+                plot.markers.push(Marker { at: xy, color, shape });
+            }
+        }
+        let marks: Vec<&str> = [(knee, "knee"), (sat, "saturation")]
+            .into_iter()
+            .filter_map(|(yes, name)| yes.then_some(name))
+            .collect();
+        let mut text = p.load().label();
+        if !marks.is_empty() {
+            text = format!("{text} {}", marks.join(", "));
         }
         plot.labels.push(PointLabel {
             at: xy,
-            text: if knee {
-                format!("{} knee", p.load().label())
-            } else {
-                p.load().label()
-            },
+            text,
             color,
-            strong: knee,
+            strong: knee || sat,
         });
     }
     if let Some(a) = s.at_slo {

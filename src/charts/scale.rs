@@ -63,7 +63,10 @@ impl Scale {
     /// the unit is on the axis).
     pub fn label(&self, base: f64, decimals: usize) -> String {
         let shown = self.to_display(base);
-        if self.signed {
+        if self.signed && self.unit == "%" && shown > format::RATIO_FROM_PCT {
+            // Past +1000 % a ratio, as the tables print it.
+            format::ratio(1.0 + shown / 100.0)
+        } else if self.signed {
             format::signed(shown, decimals)
         } else {
             format::fixed(shown, decimals)

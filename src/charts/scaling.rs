@@ -8,7 +8,6 @@ use super::lines::{Line, LinePlot, MarkShape, Marker, Range, Stroke, Whisker};
 use super::load::{self, Throughput};
 use super::scale::Scale;
 use crate::compare::{Comparison, Spread, Sweep, SweepPoint};
-use crate::format;
 use crate::render::sweeps::SweepTable;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -28,18 +27,14 @@ impl Scaling {
 
     pub fn figure(&self, cmp: &Comparison) -> Figure {
         let t = load::table(cmp, self.table);
-        let x = load::log2_range(
-            t.sweeps
-                .iter()
-                .flat_map(|s| load::points(s))
-                .map(load::x_of),
-        );
-        let ticks = load::log2_ticks(x, |v| format::fixed(v, 0));
+        // The load axis as the sweep varies it: doubling depths on log2, a
+        // linear numjobs range linear.
+        let (x, ticks, log) = load::load_axis(&t);
         let mut top = throughput_plot(cmp, &t, x);
         top.x_ticks = ticks.clone();
         let mut bottom = latency_plot(cmp, &t, x);
         bottom.x_ticks = ticks;
-        bottom.x_title = load::x_title(&t.sweeps);
+        bottom.x_title = load::x_title(&t.sweeps, log);
         let grid_note = t.is_grid().then(|| {
             "Where several iodepth × numjobs reach the same number of I/Os in flight, the one with the most IOPS is drawn."
                 .to_string()
@@ -102,6 +97,11 @@ fn throughput_plot(cmp: &Comparison, t: &SweepTable, x: Range) -> LinePlot {
         .sweeps
         .iter()
         .filter_map(|s| knee_marker(cmp, s, kind, &scale))
+        .chain(
+            t.sweeps
+                .iter()
+                .filter_map(|s| saturation_marker(cmp, s, kind, &scale)),
+        )
         .collect();
     plot.whiskers = spreads
         .iter()
@@ -129,6 +129,17 @@ fn knee_marker(cmp: &Comparison, s: &Sweep, kind: Throughput, scale: &Scale) -> 
         at: (load::x_of(p), scale.to_display(kind.value(p))),
         color: load::color_of(cmp, &s.config),
         shape: MarkShape::Ring,
+    })
+}
+
+/// A square on the saturation point of the throughput line.
+fn saturation_marker(cmp: &Comparison, s: &Sweep, kind: Throughput, scale: &Scale) -> Option<Marker> {
+    let sat = s.saturation?;
+    let p = s.points.iter().find(|p| p.load() == sat.load())?;
+    Some(Marker {
+        at: (load::x_of(p), scale.to_display(kind.value(p))),
+        color: load::color_of(cmp, &s.config),
+        shape: MarkShape::Square,
     })
 }
 

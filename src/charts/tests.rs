@@ -633,7 +633,88 @@ fn bars_of_a_sweep_name_their_load_point() {
     let (labels, _) = group_results(&cmp, cmp.workloads[0].direction, Metric::Iops);
     let distinct: BTreeSet<&String> = labels.iter().collect();
     assert_eq!(distinct.len(), labels.len(), "{labels:?}");
-    assert!(labels.iter().all(|l| l.contains(" QD")), "{labels:?}");
+    // Several shapes: the shape over the load, on two lines, never cut.
+    assert!(labels.iter().all(|l| l.contains("\nQD")), "{labels:?}");
+    assert!(labels.contains(&"randread 4k\nQD64 x 16 jobs".to_string()), "{labels:?}");
+}
+
+#[test]
+fn bars_of_a_sweep_show_its_key_load_points_named_by_load() {
+    let cmp = fixture_comparison("saturation", None);
+    let t = &crate::render::sweeps::tables(&cmp)[0];
+    let keys: Vec<String> = key_loads(t).iter().map(|l| l.label()).collect();
+    // The lightest point, then each config's knee, saturation and peak
+    // as the comparison placed them, once each, in load order.
+    let mut want = vec![t.workloads[0].load()];
+    for s in &t.sweeps {
+        want.extend(s.knee.map(|k| crate::compare::LoadPoint::of(k.iodepth, k.numjobs)));
+        want.extend(s.saturation.map(|x| x.load()));
+        want.push(crate::compare::LoadPoint::of(s.peak.iodepth, s.peak.numjobs));
+    }
+    want.sort_by_key(|l| (l.outstanding(), *l));
+    want.dedup();
+    let want: Vec<String> = want.iter().map(|l| l.label()).collect();
+    assert_eq!(keys, want);
+    assert!(keys.len() < t.workloads.len(), "{keys:?}");
+    let (labels, _) = group_results(&cmp, Direction::Read, Metric::Iops);
+    assert_eq!(labels, keys, "one shape: bars are named by their load");
+    assert_eq!(group_subject(&cmp, Direction::Read).as_deref(), Some("randread 4k"));
+    let svg = svg_named(&cmp, "bars_read_iops");
+    assert!(svg.contains("Read IOPS: randread 4k"), "the title names the shape");
+    assert!(!svg.contains('…'), "no label is cut");
+}
+
+#[test]
+fn the_load_axis_is_drawn_as_the_sweep_varies_it() {
+    // numjobs 1-8 at QD4: 4, 8, 12 ... 32 I/Os in flight, linear.
+    let cmp = fixture_comparison("saturation", None);
+    let (x, ticks, log) = load::load_axis(&load::table(&cmp, 0));
+    assert!(!log && matches!(x, lines::Range::Linear(..)));
+    assert!(ticks.iter().any(|(v, _)| *v == 12.0), "{ticks:?}");
+    let svg = svg_named(&cmp, "scaling_randread_4k_read");
+    assert!(svg.contains("I/Os in flight (iodepth × numjobs)"), "linear, no log2 in the title");
+    assert!(svg.contains("Saturation (square)"));
+    // Queue depths 1, 2, 4 ... 32: log2.
+    let cmp = fixture_comparison("sweep/iodepth", None);
+    let (x, ticks, log) = load::load_axis(&load::table(&cmp, 0));
+    assert!(log && matches!(x, lines::Range::Log(..)));
+    let at: Vec<f64> = ticks.iter().map(|(v, _)| *v).collect();
+    assert_eq!(at, [1.0, 2.0, 4.0, 8.0, 16.0, 32.0]);
+    let svg = svg_named(&cmp, "scaling_randread_4k_read");
+    assert!(svg.contains("Queue depth (iodepth, log2 scale)"));
+}
+
+#[test]
+fn excluded_values_are_not_drawn_and_their_reason_is_a_footnote() {
+    let mut cmp = published();
+    let why = "completion latency not measured from submission (sqthread_poll=1)";
+    let lat = cmp.workloads[0]
+        .metrics
+        .iter_mut()
+        .find(|m| m.metric == Metric::LatMeanNs)
+        .unwrap();
+    // An absurd value that would set the scale if it were drawn.
+    lat.values.insert("linux-libaio".into(), Some(17_113e9));
+    lat.excluded.insert("linux-libaio".into(), why.into());
+    let (labels, results) = group_results(&cmp, Direction::Read, Metric::LatMeanNs);
+    let drawn = series(&cmp, &results);
+    let libaio = drawn.iter().find(|s| s.name == "linux-libaio").unwrap();
+    assert_eq!(libaio.values[0], None);
+    assert!(max_value(&results) < 1e7, "the excluded value sets no scale");
+    let notes = excluded_notes("Mean latency", &labels, &results);
+    assert_eq!(notes, [format!("Mean latency of linux-libaio not drawn (randread 4k): {why}.")]);
+    let svg = svg_named(&cmp, "bars_read_lat_mean");
+    assert!(svg.contains("not drawn (randread 4k)"));
+}
+
+#[test]
+fn chart_notes_name_no_file() {
+    assert_eq!(
+        without_paths("x: mean total latency is below clat (fixtures/v/io_uring/qd1.json)"),
+        "x: mean total latency is below clat"
+    );
+    assert_eq!(without_paths("ran at QD1 (psync) only"), "ran at QD1 (psync) only");
+    assert_eq!(without_paths("a (C:\\runs\\x.json) b"), "a b");
 }
 
 /// The SVG of the planned chart whose file stem is `stem`, with its
@@ -703,4 +784,37 @@ fn line_points_and_heat_cells_are_hover_targets_of_their_config() {
     let cells = svg.matches("<rect class=\"hs\" data-config=").count();
     assert!(cells >= 4, "{cells} heat cells with a config");
     assert!(svg.contains(" IOPS</title>"), "cell values without unit");
+}
+
+#[test]
+fn excluded_completion_latency_draws_no_percentiles_or_distribution() {
+    let mut cmp = fio_jsonplus();
+    let why = "completion latency not measured from submission (sqthread_poll=1)";
+    let p99 = cmp.workloads[0]
+        .metrics
+        .iter_mut()
+        .find(|m| m.metric == Metric::ClatP99Ns)
+        .unwrap();
+    p99.excluded.insert("mmap".into(), why.into());
+    let before = fio_jsonplus();
+    for chart in [
+        Chart::Percentiles(percentiles::Percentiles { workload: 0 }),
+        Chart::Cdf(cdf::Cdf { workload: 0 }),
+    ] {
+        let names = |c: &Comparison| -> Vec<String> {
+            chart.figure(c).frame.legend.into_iter().map(|(n, _)| n).collect()
+        };
+        let mut want = names(&before);
+        assert!(want.contains(&"mmap".to_string()), "{chart:?}: {want:?}");
+        want.retain(|n| n != "mmap");
+        assert_eq!(names(&cmp), want, "{chart:?}");
+        let fig = chart.figure(&cmp);
+        assert!(
+            fig.frame
+                .footnotes
+                .contains(&format!("Completion latency of mmap not drawn: {why}.")),
+            "{:?}",
+            fig.frame.footnotes
+        );
+    }
 }

@@ -190,18 +190,81 @@ impl Metric {
     }
 
     /// The decimals of a row of (value, precision) pairs, base units, in
-    /// `scale`: one count for all (see [`format::row_decimals`]).
+    /// `scale`: one count for all, enough that no non-zero value prints
+    /// as 0 (see [`format::readable_decimals`]).
     pub fn row_decimals(self, scale: &Scale, row: impl IntoIterator<Item = (f64, f64)>) -> usize {
         let readings: Vec<format::Reading> = row
             .into_iter()
             .map(|(v, p)| self.reading(scale, v, p))
             .collect();
         match self {
-            // IOPS are whole operations, whatever a derived step says.
-            Metric::Iops => 0,
-            _ => format::row_decimals(&readings),
+            // IOPS are whole operations, whatever a derived step says;
+            // only a rate below one a second needs a fraction to not read 0.
+            Metric::Iops => readings
+                .iter()
+                .filter(|r| r.value.is_finite() && r.value != 0.0 && r.value.abs() < 1.0)
+                .map(|r| format::min_significant_decimals(r.value))
+                .max()
+                .unwrap_or(0),
+            _ => format::readable_decimals(&readings),
         }
     }
+
+    /// How a row (or a table column) of this metric prints, from its
+    /// (value, precision) pairs in base units: the unit of its median,
+    /// the decimals of every value not [`format::is_far`] from it.
+    pub fn row_style(self, row: &[(f64, f64)]) -> RowStyle {
+        let median = format::median(row.iter().map(|(v, _)| v.abs())).unwrap_or(0.0);
+        let scale = self.scale(median);
+        let near: Vec<(f64, f64)> = row
+            .iter()
+            .copied()
+            .filter(|(v, _)| !format::is_far(*v, median))
+            .collect();
+        RowStyle {
+            metric: self,
+            decimals: self.row_decimals(&scale, near),
+            scale,
+            median,
+        }
+    }
+}
+
+/// How one row of a table prints: its unit (from the row's median), one
+/// count of decimals, and which values are too far from the median to
+/// share them.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RowStyle {
+    pub metric: Metric,
+    pub scale: Scale,
+    pub decimals: usize,
+    /// The row's median, base units.
+    pub median: f64,
+}
+
+impl RowStyle {
+    /// Over [`format::FAR_FROM_MEDIAN`] times the row's median.
+    pub fn is_far(&self, v: f64) -> bool {
+        format::is_far(v, self.median)
+    }
+
+    /// A value as its cell prints it, without unit; a far value in its own
+    /// unit, with it ("17,113 ms"), and four significant digits.
+    pub fn text(&self, v: f64) -> String {
+        if !self.is_far(v) {
+            return self.scale.fixed(v, self.decimals);
+        }
+        let own = self.metric.scale(v.abs());
+        let shown = v / own.div;
+        let decimals = match self.metric {
+            Metric::Iops => 0,
+            _ => format::significant_decimals(shown.abs()),
+        };
+        own.unit_after(format::fixed(shown, decimals))
+    }
+}
+
+impl Metric {
 
     /// Row title with its unit: "Bandwidth (GiB/s)", "CPU (%)".
     pub fn title(self, scale: &Scale) -> String {
@@ -237,6 +300,11 @@ impl Scale {
         format::fixed(v / self.div, decimals)
     }
 
+    /// A value with `decimals` and its unit: `2.51 ms`.
+    pub fn with_unit_decimals(&self, v: f64, decimals: usize) -> String {
+        self.unit_after(self.fixed(v, decimals))
+    }
+
     /// `text` followed by the unit, if any.
     pub fn unit_after(&self, text: String) -> String {
         match self.unit {
@@ -255,11 +323,26 @@ impl MetricResult {
     /// The decimals this result's row prints with in `scale`: every
     /// config's value and precision.
     pub fn row_decimals(&self, scale: &Scale) -> usize {
-        let row = self.values.iter().filter_map(|(c, v)| {
-            let p = self.precision.get(c).copied().unwrap_or(0.0);
-            v.map(|v| (v, p))
-        });
-        self.metric.row_decimals(scale, row)
+        self.metric.row_decimals(scale, self.compared_pairs())
+    }
+
+    /// The row's style ([`Metric::row_style`]) from its compared values:
+    /// an excluded value sets neither the unit nor the decimals.
+    pub fn row_style(&self) -> RowStyle {
+        self.metric.row_style(&self.compared_pairs())
+    }
+
+    /// (value, precision) of every compared config, base units.
+    pub fn compared_pairs(&self) -> Vec<(f64, f64)> {
+        self.compared_pairs_of(None)
+    }
+
+    /// [`Self::compared_pairs`] of one config, or of all when None.
+    pub fn compared_pairs_of(&self, config: Option<&str>) -> Vec<(f64, f64)> {
+        self.compared()
+            .filter(|(c, _)| config.is_none_or(|only| only == *c))
+            .map(|(c, v)| (v, self.precision.get(c).copied().unwrap_or(0.0)))
+            .collect()
     }
 }
 
@@ -365,6 +448,19 @@ mod tests {
         let row = [(3_828_123.456789, 1.0), (1_022_456.123456, 1.0)];
         let d = Metric::LatMeanNs.row_decimals(&lat, row);
         assert_eq!(lat.fixed(row[1].0, d), "1.022");
+        // The unit of a row is its median's, not its largest's: two
+        // latencies in tens of µs and one of 5 ms print in µs.
+        let style = Metric::LatMeanNs.row_style(&[
+            (50_123.4, 1.0),
+            (61_987.6, 1.0),
+            (5_012_345.6, 1.0),
+        ]);
+        assert_eq!(style.scale.unit, "µs");
+        assert_eq!(style.text(50_123.4), "50");
+        assert_eq!(style.text(5_012_345.6), "5,012");
+        // Over 1000x the median: its own unit, four significant digits.
+        assert!(style.is_far(80_000_000_000.0));
+        assert_eq!(style.text(80_123_456_789.0), "80,123 ms");
         // IOPS stay whole even with a fractional step.
         let iops = Metric::Iops.scale(10.0);
         assert_eq!(Metric::Iops.row_decimals(&iops, [(12.5, 0.1)]), 0);

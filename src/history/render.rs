@@ -176,7 +176,7 @@ pub fn value_text(metric: Metric, v: f64) -> String {
 fn change_text(pct: Option<f64>) -> String {
     pct.map_or_else(
         || format::MISSING.to_string(),
-        |p| format!("{} %", format::signed(p, 1)),
+        |p| format::change(p, 1),
     )
 }
 

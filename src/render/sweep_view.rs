@@ -7,11 +7,11 @@
 use serde::Serialize;
 
 use super::sweeps::{SweepTable, is_grid};
-use super::view::{CellView, RowFormat, cell};
-use crate::compare::metric::Scale;
+use super::view::{CellView, RowFormat, cell, cell_notes, join_and, merge_metrics};
+use crate::compare::metric::{RowStyle, Scale};
 use crate::compare::{
-    AtSlo, Comparison, Knee, LoadPoint, Metric, MetricResult, Peak, Saturation, SloMetric, Sweep,
-    SweepRules, Workload,
+    AtSlo, Comparison, Knee, LoadPoint, Metric, Peak, Saturation, SloMetric, Sweep, SweepRules,
+    Workload,
 };
 use crate::format;
 
@@ -97,18 +97,20 @@ pub struct GridCellView {
 
 impl SweepView {
     pub fn new(cmp: &Comparison, t: &SweepTable) -> SweepView {
-        let lat = lat_scale(&t.workloads);
-        let iops = Metric::Iops.scale(0.0);
+        let styles = ColumnStyles::of(t);
+        let rows: Vec<SweepRowView> = t
+            .workloads
+            .iter()
+            .map(|w| row(cmp, t, w, &styles))
+            .collect();
+        let mut notes = cell_footnotes(t, &styles);
+        notes.extend(self::notes(t));
         SweepView {
             title: t.shape.title(),
             axis: axis_title(&t.sweeps),
             configs: t.configs.iter().map(|c| c.to_string()).collect(),
-            lat_unit: lat.unit.to_string(),
-            rows: t
-                .workloads
-                .iter()
-                .map(|w| row(cmp, t, w, iops, lat))
-                .collect(),
+            lat_unit: styles.lat.unit.to_string(),
+            rows,
             summaries: t
                 .sweeps
                 .iter()
@@ -120,20 +122,105 @@ impl SweepView {
                 .filter(|s| is_grid(s))
                 .map(|s| grid(s))
                 .collect(),
-            notes: notes(t),
+            notes,
         }
     }
 }
 
-/// One latency unit for the whole table, from its largest mean or p99.
-fn lat_scale(workloads: &[&Workload]) -> Scale {
-    let max = workloads
-        .iter()
-        .flat_map(|w| [w.metric(Metric::LatMeanNs), w.metric(Metric::ClatP99Ns)])
-        .flatten()
-        .flat_map(|m| m.values.values().flatten().copied())
-        .fold(0.0, f64::max);
-    Metric::LatMeanNs.scale(max)
+/// The metrics of a sweep table's cells, in cell order.
+const CELL_METRICS: [Metric; 3] = [Metric::Iops, Metric::LatMeanNs, Metric::ClatP99Ns];
+
+/// How each column of a sweep table prints. A column is one config's
+/// values of one metric down the load points: one count of decimals.
+/// Both latencies share one unit (the table says it once), from the
+/// median of every compared latency in the table, not its largest; a
+/// value over [`format::FAR_FROM_MEDIAN`] times it prints in its own.
+struct ColumnStyles {
+    lat: Scale,
+    /// (config, metric) -> style.
+    styles: Vec<((String, Metric), RowStyle)>,
+}
+
+impl ColumnStyles {
+    fn of(t: &SweepTable) -> ColumnStyles {
+        let pairs = |m: Metric, c: Option<&str>| -> Vec<(f64, f64)> {
+            t.workloads
+                .iter()
+                .filter_map(|w| w.metric(m))
+                .flat_map(|r| r.compared_pairs_of(c))
+                .collect()
+        };
+        let median_of = |ms: &[Metric]| {
+            format::median(ms.iter().flat_map(|m| pairs(*m, None)).map(|(v, _)| v)).unwrap_or(0.0)
+        };
+        let lat_median = median_of(&[Metric::LatMeanNs, Metric::ClatP99Ns]);
+        let iops_median = median_of(&[Metric::Iops]);
+        let lat = Metric::LatMeanNs.scale(lat_median);
+        let mut styles = Vec::new();
+        for c in &t.configs {
+            for m in CELL_METRICS {
+                let (scale, median) = match m {
+                    Metric::Iops => (Metric::Iops.scale(iops_median), iops_median),
+                    _ => (lat, lat_median),
+                };
+                let near: Vec<(f64, f64)> = pairs(m, Some(c))
+                    .into_iter()
+                    .filter(|(v, _)| !format::is_far(*v, median))
+                    .collect();
+                let style = RowStyle {
+                    metric: m,
+                    decimals: m.row_decimals(&scale, near),
+                    scale,
+                    median,
+                };
+                styles.push(((c.to_string(), m), style));
+            }
+        }
+        ColumnStyles { lat, styles }
+    }
+
+    fn get(&self, config: &str, metric: Metric) -> RowStyle {
+        self.styles
+            .iter()
+            .find(|((c, m), _)| c == config && *m == metric)
+            .map(|(_, s)| *s)
+            .expect("every column of the table has a style")
+    }
+}
+
+/// The footnotes of the table's marked cells, one per config, metric and
+/// reason with the load points it covers ("† p99 latency of X at QD1
+/// and QD8: ...").
+fn cell_footnotes(t: &SweepTable, styles: &ColumnStyles) -> Vec<String> {
+    // Where the load points go, so one note at several load points is
+    // said once.
+    const AT: &str = "\u{0}";
+    let mut grouped: Vec<(String, Vec<String>)> = Vec::new();
+    for w in &t.workloads {
+        for m in CELL_METRICS {
+            let Some(r) = w.metric(m) else { continue };
+            for c in &t.configs {
+                let one = [c.to_string()];
+                let over = match m {
+                    Metric::Iops => "the table's IOPS",
+                    _ => "the table's latencies",
+                };
+                for n in cell_notes(r, &one, &styles.get(c, m), (AT, over)) {
+                    let load = w.load().label();
+                    match grouped.iter_mut().find(|(k, _)| *k == n) {
+                        Some((_, loads)) => loads.push(load),
+                        None => grouped.push((n, vec![load])),
+                    }
+                }
+            }
+        }
+    }
+    merge_metrics(
+        grouped
+            .into_iter()
+            .map(|(n, loads)| n.replace(AT, &format!(" at {}", join_and(&loads))))
+            .collect(),
+    )
 }
 
 fn axis_title(sweeps: &[&Sweep]) -> String {
@@ -153,20 +240,14 @@ fn axis_title(sweeps: &[&Sweep]) -> String {
     super::view::join_and(&named)
 }
 
-fn row(cmp: &Comparison, t: &SweepTable, w: &Workload, iops: Scale, lat: Scale) -> SweepRowView {
+fn row(cmp: &Comparison, t: &SweepTable, w: &Workload, styles: &ColumnStyles) -> SweepRowView {
     let base = cmp.baseline.as_deref();
-    // A row is a load point: each metric's values across configs print
-    // with one count of decimals.
-    let formats = [
-        (Metric::Iops, iops),
-        (Metric::LatMeanNs, lat),
-        (Metric::ClatP99Ns, lat),
-    ]
-    .map(|(m, s)| w.metric(m).map(|r| (r, RowFormat::of(r, s))));
-    let [iops_row, mean_row, p99_row] = formats;
-    let at = |row: Option<(&MetricResult, RowFormat)>, c: &str| {
-        row.map(|(r, f)| cell(r, c, &f, base == Some(c)))
-            .unwrap_or_else(|| missing_cell(c))
+    // Each value prints in its column's style: one count of decimals per
+    // config and metric down the table.
+    let at = |m: Metric, c: &str| -> Option<CellView> {
+        let r = w.metric(m)?;
+        let f = RowFormat::with_style(r, styles.get(c, m));
+        Some(cell(r, c, &f, base == Some(c)))
     };
     let cells = t
         .configs
@@ -174,9 +255,9 @@ fn row(cmp: &Comparison, t: &SweepTable, w: &Workload, iops: Scale, lat: Scale) 
         .map(|c| SweepCellView {
             config: c.to_string(),
             missing: super::sweeps::iops(w, c).is_none(),
-            iops: at(iops_row, c),
-            lat_mean: at(mean_row, c),
-            clat_p99: p99_row.map(|(r, f)| cell(r, c, &f, base == Some(*c))),
+            iops: at(Metric::Iops, c).unwrap_or_else(|| missing_cell(c)),
+            lat_mean: at(Metric::LatMeanNs, c).unwrap_or_else(|| missing_cell(c)),
+            clat_p99: at(Metric::ClatP99Ns, c),
             ran_at: ran_at(w, c),
         })
         .collect();
@@ -194,6 +275,7 @@ fn missing_cell(config: &str) -> CellView {
         winner: false,
         tied: false,
         delta: String::new(),
+        own_unit: false,
     }
 }
 

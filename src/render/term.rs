@@ -95,7 +95,7 @@ impl Term {
             t.add_row(cells);
         }
         writeln!(out, "{t}")?;
-        for line in w.ties.iter().chain(&w.notes) {
+        for line in w.ties.iter().chain(&w.footnotes).chain(&w.notes) {
             writeln!(out, "  {line}")?;
         }
         writeln!(out)?;
@@ -104,20 +104,10 @@ impl Term {
 
     fn sweep(&self, view: &View, s: &SweepView, out: &mut dyn Write) -> anyhow::Result<()> {
         writeln!(out, "{}: {} sweep", s.title, s.axis)?;
-        let elsewhere = s
-            .rows
-            .iter()
-            .flat_map(|r| &r.cells)
-            .any(|c| !c.ran_at.is_empty());
         writeln!(
             out,
-            "  each cell: IOPS · mean latency · p99 latency ({}){}",
+            "  each cell: IOPS · mean latency · p99 latency ({})",
             s.lat_unit,
-            if elsewhere {
-                "; † ran at that queue depth, not the row's"
-            } else {
-                ""
-            }
         )?;
         let mut t = self.table(self.config_header("Load", view, &s.configs));
         for r in &s.rows {
@@ -166,8 +156,9 @@ impl Term {
     }
 }
 
-/// `306,000 * · 0.418 * · 0.837 *`, with `†QD1` where the config ran at
-/// another depth.
+/// `306,000 * · 0.418 * · 0.837 *`, with `(ran at QD1)` where the config
+/// ran at another depth (as Markdown and HTML say it; `†` marks an
+/// excluded value).
 fn sweep_cell(c: &SweepCellView) -> String {
     if c.missing {
         return crate::format::MISSING.into();
@@ -181,7 +172,7 @@ fn sweep_cell(c: &SweepCellView) -> String {
     }
     let mut text = parts.join(" · ");
     if !c.ran_at.is_empty() {
-        text.push_str(&format!(" †{}", c.ran_at));
+        text.push_str(&format!(" (ran at {})", c.ran_at));
     }
     text
 }

@@ -205,11 +205,13 @@ fn a_sweep_is_one_table_with_a_row_per_load_point() {
     assert_eq!(qd16[0].iops.text, "280,000");
     assert!(qd16[0].iops.winner && !qd16[1].iops.best);
     assert_eq!(s.lat_unit, "ms");
-    // fio's exact floats: four significant digits for the row's largest,
-    // the same decimals for the other config.
+    // fio's exact floats: four significant digits for a column's largest,
+    // the same decimals down the column (one config's metric over the
+    // load points), whatever the other config's column prints.
     assert_eq!(qd16[0].lat_mean.text, "0.0571");
-    assert_eq!(qd16[1].lat_mean.text, "0.2286");
-    assert_eq!(qd16[1].clat_p99.as_ref().unwrap().text, "0.4571");
+    assert_eq!(qd16[1].lat_mean.text, "0.229");
+    assert_eq!(s.rows[0].cells[1].lat_mean.text, "0.100");
+    assert_eq!(qd16[1].clat_p99.as_ref().unwrap().text, "0.457");
     let lines: Vec<&str> = s.summaries.iter().map(|x| x.line.as_str()).collect();
     assert_eq!(
         lines,
@@ -248,13 +250,13 @@ fn sweep_marks_are_the_comparisons_decisions() {
     let md = render(Format::Md, &RenderOptions::default(), &cmp);
     assert!(
         md.contains(
-            "| QD4 | 78,000 · **0.0513** · **0.1026** | **36,000** · **0.1111** · 0.2222 |"
+            "| QD4 | 78,000 · **0.0513** · **0.1026** | **36,000** · **0.111** · 0.222 |"
         ),
         "{md}"
     );
     let term = render(Format::Term, &RenderOptions::default(), &cmp);
     assert!(term.contains("78,000 · 0.0513 = · 0.1026 *"), "{term}");
-    assert!(term.contains("36,000 * · 0.1111 = · 0.2222"), "{term}");
+    assert!(term.contains("36,000 * · 0.111 = · 0.222"), "{term}");
     let html = render(Format::Html, &RenderOptions::default(), &cmp);
     assert!(
         html.contains("<span class=\"best\">36,000</span>"),
@@ -379,4 +381,134 @@ fn sweep_csv_has_a_line_per_load_point_and_config() {
         &testdata::published(),
     );
     assert_eq!(none.lines().count(), 1);
+}
+
+/// The published comparison with randread 4k's mean latency of
+/// linux-libaio set to `ns`, and excluded for `why` when given.
+fn published_with_lat(ns: f64, why: Option<&str>) -> Comparison {
+    let mut cmp = testdata::published();
+    let w = cmp
+        .workloads
+        .iter_mut()
+        .find(|w| w.rw == "randread" && w.bs_bytes == 4096)
+        .unwrap();
+    let m = w
+        .metrics
+        .iter_mut()
+        .find(|m| m.metric == Metric::LatMeanNs)
+        .unwrap();
+    m.values.insert("linux-libaio".into(), Some(ns));
+    // As if the comparison had picked it: the table must still not.
+    m.winner = Some("linux-libaio".into());
+    m.delta_pct.insert("linux-libaio".into(), Some(9_000_000.0));
+    if let Some(why) = why {
+        m.excluded.insert("linux-libaio".into(), why.into());
+    }
+    cmp
+}
+
+fn randread_4k_lat(view: &view::View) -> (&view::RowView, &view::WorkloadView) {
+    let w = view
+        .groups
+        .iter()
+        .flat_map(|g| &g.workloads)
+        .find(|w| w.title.starts_with("randread 4k"))
+        .unwrap();
+    let r = w.rows.iter().find(|r| r.metric == "lat_mean_ns").unwrap();
+    (r, w)
+}
+
+#[test]
+fn an_excluded_value_is_shown_marked_with_its_reason_and_never_best() {
+    let why = "completion latency not measured from submission (sqthread_poll=1)";
+    let cmp = published_with_lat(17_113_000_000_000.0, Some(why));
+    let view = view::View::new(&cmp, &[]);
+    let (row, w) = randread_4k_lat(&view);
+    let libaio = row.cells.iter().find(|c| c.config == "linux-libaio").unwrap();
+    assert_eq!(libaio.text, "17,113,000 ms †");
+    assert!(!libaio.best && !libaio.winner && libaio.delta.is_empty());
+    // The other cells keep the unit and decimals of the compared values.
+    assert_eq!(row.title, "Mean latency (ms)");
+    assert_eq!(row.cells[0].text, "0.169");
+    assert_eq!(
+        w.footnotes,
+        [format!("† mean latency of linux-libaio: {why}; not compared.")]
+    );
+    let md = render(Format::Md, &RenderOptions::default(), &cmp);
+    assert!(md.contains(&w.footnotes[0]), "{md}");
+    let term = render(Format::Term, &RenderOptions::default(), &cmp);
+    assert!(term.contains("17,113,000 ms †"), "{term}");
+}
+
+#[test]
+fn a_row_takes_its_median_unit_and_flags_a_far_value() {
+    // 0.1 s against others near 0.2 ms: the row stays in ms (its median's
+    // unit) with the others' decimals; under 1000x the median (0.18 ms) it
+    // is not flagged.
+    let cmp = published_with_lat(100_000_000.0, None);
+    let view = view::View::new(&cmp, &[]);
+    let (row, w) = randread_4k_lat(&view);
+    assert_eq!(row.title, "Mean latency (ms)");
+    let texts: Vec<&str> = row.cells.iter().map(|c| c.text.as_str()).collect();
+    assert_eq!(texts, ["0.169", "0.104", "100.000", "0.192"]);
+    assert!(w.footnotes.is_empty());
+    // 17,113 s is far: its own unit, flagged, said why below the table;
+    // the delta past +1000 % reads as a ratio.
+    let cmp = published_with_lat(17_113_000_000_000.0, None);
+    let view = view::View::new(&cmp, &[]);
+    let (row, w) = randread_4k_lat(&view);
+    let texts: Vec<&str> = row.cells.iter().map(|c| c.text.as_str()).collect();
+    assert_eq!(texts, ["0.169", "0.104", "17,113,000 ms ⚠", "0.192"]);
+    assert_eq!(row.cells[2].delta, "x90,001");
+    assert_eq!(w.footnotes.len(), 1);
+    assert!(
+        w.footnotes[0].starts_with("⚠ mean latency of linux-libaio (17,113,000 ms) is over 1,000 times the median of its row (0.1805 ms)"),
+        "{:?}",
+        w.footnotes
+    );
+}
+
+#[test]
+fn one_reason_for_several_metrics_is_said_once() {
+    let lines = vec![
+        "† mean latency of x at QD1 and QD8: no timestamps; not compared.".to_string(),
+        "† p99 latency of y at QD1: bad; not compared.".to_string(),
+        "† p99 latency of x at QD1 and QD8: no timestamps; not compared.".to_string(),
+        "a line without a subject".to_string(),
+    ];
+    assert_eq!(
+        view::merge_metrics(lines),
+        [
+            "† mean latency and p99 latency of x at QD1 and QD8: no timestamps; not compared.",
+            "† p99 latency of y at QD1: bad; not compared.",
+            "a line without a subject",
+        ]
+    );
+}
+
+#[test]
+fn a_far_value_in_a_sweep_keeps_its_column_readable() {
+    let mut cmp = sweep_fixture("synthetic", None);
+    let qd128 = cmp.workloads.iter_mut().find(|w| w.iodepth == 128).unwrap();
+    let p99 = qd128
+        .metrics
+        .iter_mut()
+        .find(|m| m.metric == Metric::ClatP99Ns)
+        .unwrap();
+    // A stalled run: 17,113 s where the others read tenths of a ms.
+    p99.values.insert("slow".into(), Some(17_113e9));
+    let s = only_sweep(&cmp);
+    assert_eq!(s.lat_unit, "ms");
+    let last = &s.rows[7].cells[1];
+    assert_eq!(last.clat_p99.as_ref().unwrap().text, "17,113,000 ms ⚠");
+    assert!(last.clat_p99.as_ref().unwrap().own_unit);
+    // The rest of slow's p99 column keeps the decimals of its own values.
+    assert_eq!(s.rows[4].cells[1].clat_p99.as_ref().unwrap().text, "0.457");
+    assert!(
+        s.notes.iter().any(|n| n.starts_with(
+            "⚠ p99 latency of slow at QD128 (17,113,000 ms) is over 1,000 times the median of the table's latencies"
+        )),
+        "{:?}",
+        s.notes
+    );
 }

@@ -268,10 +268,11 @@ fn a_dataset_baseline_judges_like_its_results() {
 #[test]
 fn bad_usage_exits_2() {
     check(&[fixture("check/run1")], &[fixture("check/run2")])
-        .args(["--threshold", "latency=3%"])
+        // `latency` is a name of lat_mean_ns now (Metric::NAMES): a typo is not.
+        .args(["--threshold", "latancy=3%"])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("unknown metric `latency`"));
+        .stderr(predicate::str::contains("unknown metric `latancy`"));
     nvcmp()
         .args(["check", "--candidate"])
         .arg(fixture("check/run2"))

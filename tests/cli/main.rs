@@ -10,6 +10,7 @@ mod common;
 mod history;
 mod ingest;
 mod md_table;
+mod numbers;
 mod run;
 mod runlog;
 mod series;

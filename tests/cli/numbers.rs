@@ -1,0 +1,303 @@
+//! Numbers people can read, on every shipped fixture: in the terminal,
+//! Markdown and HTML reports no cell prints a non-zero value as 0, and
+//! every line of values that shares a unit (a metric row of a workload
+//! table, a config's metric down a sweep table) prints one count of
+//! decimals. Cells marked `†` (excluded) or `⚠` (far from the row's
+//! median) print in their own unit and are left out of the decimals check.
+
+use std::path::{Path, PathBuf};
+
+use crate::common::{fixture, nvcmp};
+
+/// A line of cells that must print alike, and where it is.
+struct Series {
+    place: String,
+    cells: Vec<String>,
+}
+
+/// Every fixture folder (and each folder one level down) `analyze` reads.
+fn fixture_folders() -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let top = fixture("");
+    for entry in std::fs::read_dir(&top).unwrap() {
+        let dir = entry.unwrap().path();
+        if !dir.is_dir() || dir.ends_with("bad") {
+            continue;
+        }
+        out.push(dir.clone());
+        for sub in std::fs::read_dir(&dir).unwrap() {
+            let sub = sub.unwrap().path();
+            if sub.is_dir() {
+                out.push(sub);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The report in `format`, None when `analyze` refuses the folder (one
+/// holding only broken files).
+fn report(dir: &Path, format: &str) -> Option<String> {
+    let out = nvcmp()
+        .args(["--quiet", "analyze"])
+        .arg(dir)
+        .args(["--format", format])
+        .output()
+        .unwrap();
+    out.status
+        .success()
+        .then(|| String::from_utf8(out.stdout).unwrap())
+}
+
+/// The first number of a cell ("6.100 *" -> "6.100", "– " -> None).
+fn number(cell: &str) -> Option<&str> {
+    let start = cell.find(|c: char| c.is_ascii_digit())?;
+    let rest = &cell[start..];
+    let end = rest
+        .find(|c: char| !(c.is_ascii_digit() || c == ',' || c == '.'))
+        .unwrap_or(rest.len());
+    Some(rest[..end].trim_end_matches(['.', ',']))
+}
+
+fn decimals(n: &str) -> usize {
+    n.split_once('.').map_or(0, |(_, f)| f.len())
+}
+
+fn is_zero(n: &str) -> bool {
+    n.chars().all(|c| matches!(c, '0' | ',' | '.'))
+}
+
+fn marked(cell: &str) -> bool {
+    cell.contains('†') || cell.contains('⚠')
+}
+
+/// A sweep cell's parts: IOPS, mean latency, p99 latency.
+fn parts(cell: &str) -> Vec<String> {
+    cell.split(" · ").map(str::to_string).collect()
+}
+
+/// Columns of `rows` (first cell a title, the rest values), one series
+/// per column and, for sweep cells, per part.
+fn sweep_series(place: &str, rows: &[Vec<String>]) -> Vec<Series> {
+    let width = rows.iter().map(Vec::len).max().unwrap_or(0);
+    let mut out = Vec::new();
+    for col in 1..width {
+        for part in 0..3 {
+            let cells = rows
+                .iter()
+                .filter_map(|r| r.get(col))
+                .filter_map(|c| parts(c).get(part).cloned())
+                .collect();
+            out.push(Series {
+                place: format!("{place}, column {col}, part {part}"),
+                cells,
+            });
+        }
+    }
+    out
+}
+
+/// Markdown: the per-workload tables (`### `, header `| |`) by row, the
+/// sweep tables (header `| Load |`) by column and part.
+fn markdown_series(md: &str) -> Vec<Series> {
+    let mut out = Vec::new();
+    for section in md.split("\n### ").skip(1) {
+        let title = section.lines().next().unwrap_or_default().to_string();
+        let table: Vec<&str> = section
+            .lines()
+            .skip_while(|l| !l.starts_with('|'))
+            .take_while(|l| l.starts_with('|'))
+            .collect();
+        let Some(header) = table.first() else { continue };
+        let rows: Vec<Vec<String>> = table[2..]
+            .iter()
+            .map(|l| {
+                let cells: Vec<&str> = l.split('|').collect();
+                cells[1..cells.len() - 1]
+                    .iter()
+                    .map(|c| c.replace("**", "").trim().to_string())
+                    .collect()
+            })
+            .collect();
+        if header.starts_with("| Load |") {
+            out.extend(sweep_series(&format!("md {title}"), &rows));
+        } else if header.starts_with("| |") {
+            out.extend(rows.into_iter().map(|r| Series {
+                place: format!("md {title}: {}", r[0]),
+                cells: r[1..].to_vec(),
+            }));
+        }
+    }
+    out
+}
+
+/// The terminal's tables: metric tables by row, sweep tables (first head
+/// `Load`) by column and part; grids left out (integers).
+fn term_series(term: &str) -> Vec<Series> {
+    let mut out = Vec::new();
+    let mut title = String::new();
+    let mut table: Vec<Vec<String>> = Vec::new();
+    for line in term.lines() {
+        if line.starts_with('┌') {
+            table.clear();
+        } else if line.starts_with('│') {
+            let cells = line
+                .trim_matches('│')
+                .split('┆')
+                .map(|c| c.trim().to_string())
+                .collect();
+            table.push(cells);
+        } else if line.starts_with('└') && !table.is_empty() {
+            let head = table[0][0].clone();
+            let rows = &table[1..];
+            if head == "Load" {
+                out.extend(sweep_series(&format!("term {title}"), rows));
+            } else if head.is_empty() {
+                out.extend(rows.iter().map(|r| Series {
+                    place: format!("term {title}: {}", r[0]),
+                    cells: r[1..].to_vec(),
+                }));
+            }
+        } else if !line.starts_with(' ') && !line.starts_with('╞') && !line.is_empty() {
+            title = line.to_string();
+        }
+    }
+    out
+}
+
+/// `html` without tags, `<span class="lat">` and `delta` turned into
+/// separators first so a cell's values stay apart.
+fn html_text(html: &str) -> String {
+    let html = html
+        .replace("<span class=\"lat\">", " · ")
+        .replace("<span class=\"delta\">", " (");
+    let mut out = String::new();
+    let mut in_tag = false;
+    for c in html.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' => in_tag = false,
+            c if !in_tag => out.push(c),
+            _ => {}
+        }
+    }
+    out.trim().to_string()
+}
+
+/// The HTML's sortable tables: a workload table's columns are metrics
+/// (one series each), a sweep table's (first head `Load`) configs.
+fn html_series(html: &str) -> Vec<Series> {
+    let mut out = Vec::new();
+    for (i, table) in html.split("<table class=\"sortable\">").skip(1).enumerate() {
+        let table = &table[..table.find("</table>").unwrap()];
+        let head = html_text(table.split("</th>").next().unwrap_or_default());
+        let rows: Vec<Vec<String>> = table
+            .split("<tr")
+            .skip(2)
+            .map(|r| {
+                let cells: Vec<String> = r
+                    .split("<td")
+                    .skip(1)
+                    .map(|c| html_text(&format!("<td{}", c.split("</td>").next().unwrap())))
+                    .collect();
+                std::iter::once(String::new()).chain(cells).collect()
+            })
+            .collect();
+        let place = format!("html table {i}");
+        if head == "Load" {
+            out.extend(sweep_series(&place, &rows));
+        } else if head == "Config" {
+            let width = rows.iter().map(Vec::len).max().unwrap_or(0);
+            for col in 1..width {
+                out.push(Series {
+                    place: format!("{place}, column {col}"),
+                    cells: rows.iter().filter_map(|r| r.get(col).cloned()).collect(),
+                });
+            }
+        }
+    }
+    out
+}
+
+/// Exact zeros the comparison holds: a cell may print 0 only for them.
+fn has_zero_values(json: &str) -> bool {
+    let v: serde_json::Value = serde_json::from_str(json).unwrap();
+    v["workloads"].as_array().into_iter().flatten().any(|w| {
+        w["metrics"].as_array().into_iter().flatten().any(|m| {
+            m["values"]
+                .as_object()
+                .is_some_and(|o| o.values().any(|x| x.as_f64() == Some(0.0)))
+        })
+    })
+}
+
+/// What is wrong with `series`: a zero cell, or mixed decimals.
+fn problems(series: &[Series], zeros_allowed: bool) -> Vec<String> {
+    let mut out = Vec::new();
+    for s in series {
+        let numbers: Vec<(&str, &str)> = s
+            .cells
+            .iter()
+            .filter_map(|c| Some((c.as_str(), number(c)?)))
+            .collect();
+        for (cell, n) in &numbers {
+            if is_zero(n) && !zeros_allowed {
+                out.push(format!("{}: {cell:?} prints as 0", s.place));
+            }
+        }
+        let counts: Vec<usize> = numbers
+            .iter()
+            .filter(|(cell, _)| !marked(cell))
+            .map(|(_, n)| decimals(n))
+            .collect();
+        if counts.windows(2).any(|w| w[0] != w[1]) {
+            out.push(format!("{}: mixed decimals {:?}", s.place, s.cells));
+        }
+    }
+    out
+}
+
+#[test]
+fn no_fixture_report_prints_a_non_zero_value_as_zero_or_mixes_decimals() {
+    let mut bad = Vec::new();
+    // Series read per format: each parser must find the tables.
+    let mut tables = [0usize; 3];
+    for dir in fixture_folders() {
+        let Some(json) = report(&dir, "json") else { continue };
+        let zeros = has_zero_values(&json);
+        let name = dir.strip_prefix(fixture("")).unwrap().display().to_string();
+        for (k, (format, parse)) in [
+            ("term", term_series as fn(&str) -> Vec<Series>),
+            ("md", markdown_series),
+            ("html", html_series),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let text = report(&dir, format).unwrap();
+            let series = parse(&text);
+            tables[k] += series.len();
+            bad.extend(
+                problems(&series, zeros)
+                    .into_iter()
+                    .map(|p| format!("{name}: {p}")),
+            );
+        }
+    }
+    // The walk read the tables in every format, or it checked nothing.
+    assert!(tables.iter().all(|n| *n > 300), "series read: {tables:?}");
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+#[test]
+fn the_walk_catches_what_it_looks_for() {
+    let md = "# t\n\n### randread 4k\n\n| | a | b |\n|---|---:|---:|\n| Mean latency (ms) | 0.437 | 0 |\n| IOPS | 1,000 | **2,000** |\n\n### randread 4k: queue depth sweep\n\n| Load | a |\n|---|---:|\n| QD1 | 1 · 0.43574 · 2.1 |\n| QD2 | 2 · 0.4378 · 2.2 |\n| QD4 | 3 · 17,113 ms ⚠ · 2.3 |\n";
+    let series = markdown_series(md);
+    let found = problems(&series, false);
+    assert_eq!(found.len(), 3, "{found:#?}");
+    assert!(found[0].contains("\"0\" prints as 0"));
+    assert!(found[1].contains("mixed decimals") && found[1].contains("Mean latency"));
+    assert!(found[2].contains("part 1"), "{found:#?}");
+    assert!(problems(&series, true).len() == 2);
+}
