@@ -9,6 +9,7 @@ use anyhow::Context;
 use rayon::prelude::*;
 
 use super::decode::{self, DecodeError, Segment, SegmentKind};
+use super::diskspd;
 use super::fio_json;
 use super::fio_log::LogName;
 use super::manifest::{self, MANIFEST_NAME, Manifest, SIDECAR_SUFFIX};
@@ -321,8 +322,14 @@ fn with_contents<T>(
 const JSON_READERS: [&dyn Reader; 1] = [&fio_json::JsonReader];
 
 /// Readers of the text around (or instead of) JSON documents, in the
-/// order they are tried.
-const TEXT_READERS: [&dyn Reader; 2] = [&NormalReader, &TerseReader];
+/// order they are tried. DiskSpd's output (text or XML) has no JSON
+/// document, so the whole file reaches them as one text segment.
+const TEXT_READERS: [&dyn Reader; 4] = [
+    &NormalReader,
+    &TerseReader,
+    &diskspd::TextReader,
+    &diskspd::XmlReader,
+];
 
 /// Why a whole file gave no rows: the one-line reason after its path in
 /// `skipped`.
@@ -340,7 +347,9 @@ pub(crate) enum FileError {
     EveryRowDropped(String),
     #[error("{}", ReadError::NoRows)]
     NoRows,
-    #[error("not fio output (no fio JSON document, normal or terse output found)")]
+    #[error(
+        "not fio or DiskSpd output (no fio JSON document, normal or terse output, nor DiskSpd text or XML found)"
+    )]
     NotFio,
     #[error(transparent)]
     Manifest(#[from] manifest::ManifestError),

@@ -159,7 +159,7 @@ fn bad_fixtures_are_skipped_with_reasons() {
     assert!(reason("binary.json").contains("binary"));
     assert_eq!(reason("empty.json"), "empty file");
     assert!(reason("not-fio.json").contains("not fio output"));
-    assert!(reason("not-fio.txt").contains("not fio output"));
+    assert!(reason("not-fio.txt").contains("not fio or DiskSpd output"));
     assert!(reason("string-bw.json").contains("invalid type"));
     assert!(reason("negative-runtime.json").contains("runtime_ms is -2002"));
     assert!(reason("nan-iops.json").contains("not a finite number"));
