@@ -141,6 +141,9 @@ pub(crate) fn rows(run: &Run) -> Vec<Row> {
                 continue;
             }
             let mut row = base_row(run, path, spec, threads, dir);
+            if spec.is_none() {
+                unknown_spec(&mut row, &counts, &merged);
+            }
             fill_measures(&mut row, run, &merged, summed);
             let own = run.target_percentiles.iter().find(|(p, _)| p == path).map(|(_, t)| &t[d]);
             fill_percentiles(&mut row, own.or(whole.map(|w| &w.percentiles)));
@@ -180,6 +183,23 @@ fn base_row(run: &Run, path: &str, spec: Option<&TargetSpec>, threads: u32, dir:
     row.direct = spec.direct;
     row.system_cpu_pct = run.cpu_usage_pct;
     row
+}
+
+/// A run whose parameters were not captured: the block size from the
+/// bytes per I/O where that is exact (DiskSpd does one size per target),
+/// the pattern from the directions that did I/O (sequential, DiskSpd's
+/// default). The reader warns.
+fn unknown_spec(row: &mut Row, counts: &[&Count], merged: &DirCount) {
+    if merged.ios > 0 && merged.bytes % merged.ios == 0 {
+        row.bs_bytes = merged.bytes / merged.ios;
+    }
+    let did = |d: usize| counts.iter().any(|c| c.dir[d].ios > 0);
+    row.rw = match (did(0), did(1)) {
+        (true, true) => "rw",
+        (false, true) => "write",
+        _ => "read",
+    }
+    .into();
 }
 
 /// fio's name for the access pattern.
@@ -231,13 +251,15 @@ fn fill_measures(row: &mut Row, run: &Run, merged: &DirCount, threads: usize) {
     let ios = merged.ios as f64;
     // A sum of per-thread figures printed to 0.01 is known to 0.01 each.
     let printed = merged.iops.map(|v| (v, 0.01 * threads.max(1) as f64));
+    let secs = run.time_s;
+    let from_time = (ios / secs, ios * run.time_step_s / (secs * secs));
+    // Whichever is known more closely, relative to its size: the printed
+    // IOPS of a busy run, the printed time of a run of a few I/Os.
     let (iops, precision, secs) = match printed {
-        Some((iops, step)) if iops > 0.0 => (iops, step, ios / iops),
-        _ => {
-            let secs = run.time_s;
-            let step = ios * run.time_step_s / (secs * secs).max(f64::MIN_POSITIVE);
-            (ios / secs, step.max(f64::EPSILON), secs)
+        Some((iops, step)) if iops > 0.0 && step / iops <= from_time.1 / from_time.0 => {
+            (iops, step, ios / iops)
         }
+        _ => (from_time.0, from_time.1.max(f64::EPSILON), secs),
     };
     row.iops = iops;
     row.iops_precision = precision;

@@ -113,6 +113,7 @@ fn read_capture(chunk: &str) -> Result<Vec<Run>, String> {
         }];
     }
     let linux = lines.iter().any(|l| l.trim() == "System info:") || lines[first_result].contains("job");
+    let unknown = specs.iter().all(|s| s.targets.is_empty());
     let family = family(&lines, linux);
     let engine = engine(chunk, linux);
     let mut runs = Vec::new();
@@ -123,6 +124,13 @@ fn read_capture(chunk: &str) -> Result<Vec<Run>, String> {
         run.version = Some(family.clone());
         run.os = if linux { "linux" } else { "windows" };
         run.engine = engine.clone();
+        if unknown {
+            run.warnings.push(format!(
+                "{}: neither the input parameters nor the command line were captured, so -b, -o, \
+                 -t, -w and random or sequential are unknown (block size from bytes per I/O)",
+                run.name
+            ));
+        }
         runs.push(run);
     }
     Ok(runs)
@@ -314,6 +322,14 @@ fn read_results(lines: &[&str], spec: Spec) -> Result<Run, String> {
         };
         table.add_counts(&mut run.counts, d)?;
         run.totals[d].count = table.total.as_deref().map(|t| table.dir_count(t)).unwrap_or_default();
+        let rows: u64 = run.counts.iter().map(|c| c.dir[d].ios).sum();
+        if table.total.is_some() && rows != run.totals[d].count.ios {
+            run.warnings.push(format!(
+                "{}: the {heading} thread rows add up to {rows} I/Os, its total line says {} \
+                 (rows cut from the capture?); the total line is used for one target",
+                run.name, run.totals[d].count.ios
+            ));
+        }
     }
     // One table for the whole run (`total:` or `Total latency
     // distribution:` above it, or nothing), and before 2.2 one per
