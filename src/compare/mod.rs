@@ -378,7 +378,7 @@ fn compare_workload(
     baseline: Option<&str>,
     opts: &CompareOptions,
 ) -> Workload {
-    let cells: IndexMap<&str, Cell> = configs
+    let mut cells: IndexMap<&str, Cell> = configs
         .iter()
         .filter_map(|c| {
             grouped[c]
@@ -387,6 +387,7 @@ fn compare_workload(
         })
         .collect();
     let mut notes = notes::missing(key, grouped, configs, &cells);
+    notes.extend(notes::tools(key, &mut cells));
     let effective_iodepth = effective_depths(key, &cells);
     notes.extend(notes::effective_depth(key, &cells, &effective_iodepth));
     notes.extend(notes::mixed_engines(&cells));

@@ -537,6 +537,10 @@ fn finish_rows(
         .unwrap_or_default();
     for row in &mut rows {
         row.source = source.clone();
+        // fio's readers keep fio's own column; the tool's is the same value.
+        if row.tool_version.is_none() && !row.fio_version.is_empty() {
+            row.tool_version = Some(row.fio_version.clone());
+        }
         row.label = match opts.label_by {
             LabelBy::Dir => input.dir_label.clone(),
             LabelBy::Engine => row.engine.clone(),

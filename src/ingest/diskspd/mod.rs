@@ -299,20 +299,23 @@ fn fill_samples(row: &mut Row, run: &Run, counts: &[&Count], whole: Option<&DirT
         Some(w) if !w.buckets.is_empty() => w.buckets.clone(),
         _ => summed_buckets(counts, d),
     };
+    let printed = whole.and_then(|w| w.count.iops_stddev).or(match counts {
+        [one] => one.dir[d].iops_stddev,
+        _ => None,
+    });
     // DiskSpd writes each interval already as I/Os per second.
     if series.len() >= 2 {
         let n = series.len() as f64;
         let mean = series.iter().sum::<f64>() / n;
-        let var = series.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0);
+        // DiskSpd's own figure where it printed one: it divides by n (the
+        // intervals are the whole run, not a sample of it).
+        let var = series.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / n;
         row.iops_samples = Some(series.len() as u64);
         row.iops_sample_mean = Some(mean);
-        row.iops_sample_stddev = Some(var.sqrt());
+        row.iops_sample_stddev = Some(printed.unwrap_or(var.sqrt()));
         return;
     }
-    let stddev = whole.and_then(|w| w.count.iops_stddev).or(match counts {
-        [one] => one.dir[d].iops_stddev,
-        _ => None,
-    });
+    let stddev = printed;
     if let (Some(sd), Some(ms)) = (stddev, run.interval_ms) {
         let n = (row.runtime_ms / f64::from(ms.max(1))).round() as u64;
         row.iops_samples = Some(n);
