@@ -233,7 +233,12 @@ fn parse(text: &str) -> (Vec<Node>, Option<String>) {
     loop {
         let event = match reader.read_event() {
             Ok(e) => e,
-            Err(e) => return (done, Some(format!("at byte {}: {e}", reader.error_position()))),
+            Err(e) => {
+                let at = reader.error_position() as usize;
+                let cut = !text.get(at..).unwrap_or_default().contains('>');
+                let hint = if cut { " (a truncated file?)" } else { "" };
+                return (done, Some(format!("at byte {at}: {e}{hint}")));
+            }
         };
         match event {
             Event::Start(e) => stack.push(element(&e)),
