@@ -398,10 +398,11 @@ fn compare_workload(
             notes.push(format!("{c}: every run reported an error; not a winner"));
         }
     }
-    let metrics = Metric::ALL
+    let mut metrics: Vec<MetricResult> = Metric::ALL
         .into_iter()
         .filter_map(|m| metric_result(m, &cells, configs, baseline, opts))
         .collect();
+    notes::unshared_metrics(&cells, &mut metrics);
     let percentiles = cells
         .iter()
         .filter(|(_, cell)| cell.runs.len() == 1 && !cell.runs[0].percentiles.is_empty())

@@ -178,6 +178,22 @@ pub(super) fn tools(key: &WorkloadKey, cells: &mut IndexMap<&str, Cell>) -> Vec<
     notes
 }
 
+/// Configs measured by different tools: a metric only one side has (fio's
+/// completion latency, CPU blanked by [`tools`]) shows that side's value
+/// alone, and wins nothing: the other tool did not lose, it never measured.
+pub(super) fn unshared_metrics(cells: &IndexMap<&str, Cell>, metrics: &mut [super::MetricResult]) {
+    let tools: BTreeSet<&str> = cells
+        .values()
+        .flat_map(|cell| cell.runs.iter().map(|r| r.tool.as_str()))
+        .collect();
+    if tools.len() < 2 {
+        return;
+    }
+    for m in metrics.iter_mut().filter(|m| m.rule == super::Rule::Single) {
+        m.winner = None;
+    }
+}
+
 /// `DiskSpd 2.2.0`, `DiskSpd 2.0.18 to 2.1 (from the text layout)`, `fio-3.33`.
 fn tool_name(r: &super::Run) -> String {
     match (r.tool.as_str(), &r.tool_version) {

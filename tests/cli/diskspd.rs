@@ -1,0 +1,101 @@
+//! DiskSpd results beside fio's: ingest, analyze and check on the DiskSpd
+//! fixtures (fixtures/diskspd, see fixtures/README.md).
+
+use serde_json::Value;
+
+use crate::common::*;
+
+fn workloads(v: &Value) -> &Vec<Value> {
+    v["workloads"].as_array().unwrap()
+}
+
+#[test]
+fn every_diskspd_output_is_read_none_called_not_fio_or_binary() {
+    let out = nvcmp()
+        .args(["ingest", "--format", "ndjson"])
+        .arg(fixture("diskspd"))
+        .output()
+        .unwrap();
+    assert_ok(&out);
+    let err = stderr(&out);
+    assert!(!err.contains("not fio") && !err.contains("binary") && !err.contains("nvcmp: skipped"), "{err}");
+    let rows: Vec<Value> = out.stdout.split(|b| *b == b'\n').filter(|l| !l.is_empty()).map(|l| serde_json::from_slice(l).unwrap()).collect();
+    let diskspd: Vec<&Value> = rows.iter().filter(|r| r["tool"] == "diskspd").collect();
+    assert!(diskspd.len() > 30, "{}", diskspd.len());
+    for r in &diskspd {
+        assert!(r["clat_mean_ns"].is_null() && r["slat_mean_ns"].is_null(), "{r}");
+        assert!(r["format"].as_str().unwrap().starts_with("diskspd-"), "{r}");
+    }
+    assert!(rows.iter().filter(|r| r["tool"] == "fio").all(|r| r["tool_version"] == "fio-3.33"));
+}
+
+#[test]
+fn diskspd_against_fio_compares_total_latency_and_leaves_clat_to_fio() {
+    let v = analyze_json(&fixture("diskspd/compare"), &[]);
+    assert_eq!(workloads(&v).len(), 2);
+    for w in workloads(&v) {
+        let clat = metric_of(w, "clat_p99_ns");
+        assert!(clat["values"]["diskspd-linux"].is_null(), "{clat}");
+        assert!(clat["values"]["fio-linux"].is_number(), "{clat}");
+        assert!(clat["winner"].is_null() && strs(&clat["tied"]).is_empty(), "{clat}");
+        // Total latency on both sides, and decided.
+        let lat = metric_of(w, "lat_mean_ns");
+        assert!(lat["values"]["diskspd-linux"].is_number() && lat["values"]["fio-linux"].is_number(), "{lat}");
+        assert!(!lat["winner"].is_null() || !strs(&lat["tied"]).is_empty(), "{lat}");
+        let notes = strs(&w["notes"]);
+        assert!(notes.iter().any(|n| n.starts_with("measured by different tools: diskspd-linux by DiskSpd Linux port")), "{notes:?}");
+        // Whole-system CPU against fio's own threads: not compared.
+        let cpu = metric_of(w, "cpu_pct");
+        assert!(cpu["values"]["fio-linux"].is_null() && cpu["winner"].is_null(), "{cpu}");
+    }
+    let items = v["setup"]["items"].as_array().unwrap();
+    let tool = items.iter().find(|i| i["key"] == "tool").expect("a Tool item in the setup");
+    assert_eq!(tool["values"]["fio-linux"], "fio");
+    assert_eq!(tool["values"]["diskspd-linux"], "DiskSpd Linux port (from the text layout)");
+}
+
+#[test]
+fn fio_only_reports_have_no_tool_item() {
+    let v = analyze_json(&fixture("fio/linux-io_uring"), &[]);
+    let items = v["setup"]["items"].as_array().unwrap();
+    assert!(items.iter().all(|i| i["key"] != "tool"));
+}
+
+#[test]
+fn windows_diskspd_against_linux_fio_makes_the_report() {
+    let (dir, out) = analyze_out("diskspd/windows-vs-linux", &["--chart-format", "svg"]);
+    assert_ok(&out);
+    let md = std::fs::read_to_string(dir.path().join("report.md")).unwrap();
+    assert!(md.contains("DiskSpd on Windows against fio on Linux"), "{md}");
+    assert!(md.contains("DiskSpd 2.2 or later (from the text layout)"), "{md}");
+    assert!(md.contains("measured by different tools"), "{md}");
+    let charts: Vec<String> = std::fs::read_dir(dir.path().join("charts"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(charts.iter().any(|c| c.starts_with("bars_write_iops")), "{charts:?}");
+    let csv = std::fs::read_to_string(dir.path().join("dataset.csv")).unwrap();
+    assert!(csv.lines().next().unwrap().ends_with(",tool,tool_version"), "{csv}");
+}
+
+#[test]
+fn check_takes_diskspd_on_either_side() {
+    let ds = fixture("diskspd/compare/diskspd-linux");
+    let fio = fixture("diskspd/compare/fio-linux");
+    for (baseline, candidate) in [(&ds, &fio), (&fio, &ds)] {
+        let out = nvcmp()
+            .args(["check", "--format", "json", "--baseline"])
+            .arg(baseline)
+            .arg("--candidate")
+            .arg(candidate)
+            .output()
+            .unwrap();
+        assert!(matches!(out.status.code(), Some(0 | 1)), "{}", stderr(&out));
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let findings = v["findings"].as_array().unwrap_or_else(|| panic!("{v}"));
+        let metrics: Vec<&str> = findings.iter().map(|f| f["metric"].as_str().unwrap()).collect();
+        assert!(metrics.contains(&"lat_mean_ns") && metrics.contains(&"iops"), "{metrics:?}");
+        assert!(!metrics.contains(&"clat_p99_ns"), "{metrics:?}");
+        assert_eq!(findings.len(), 6, "2 workloads x iops, bandwidth, mean latency: {v}");
+    }
+}
