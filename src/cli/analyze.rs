@@ -361,7 +361,7 @@ fn ingest_step(args: &Args, global: Global) -> anyhow::Result<ingest::Ingested> 
 /// one line unless `--quiet`: they concern the charts and steady-state
 /// verdicts only, and `ingest --series` names each.
 fn series_step(ingested: &ingest::Ingested, global: Global) -> crate::timeseries::Series {
-    if ingested.logs.is_empty() {
+    if !ingest::series::any(ingested) {
         return crate::timeseries::Series::default();
     }
     let plan = ingest::series::plan(ingested);

@@ -99,3 +99,26 @@ fn check_takes_diskspd_on_either_side() {
         assert_eq!(findings.len(), 6, "2 workloads x iops, bandwidth, mean latency: {v}");
     }
 }
+
+#[test]
+fn diskspd_xml_intervals_are_the_series_dataset_and_charts() {
+    let dir = tempfile::tempdir().unwrap();
+    let xml = fixture("diskspd/windows/v2.0.21a-randrw70-4k-o1-t1-L-D.xml");
+    let config = dir.path().join("results/windows-diskspd");
+    std::fs::create_dir_all(&config).unwrap();
+    std::fs::copy(&xml, config.join("run.xml")).unwrap();
+    let series = dir.path().join("series.csv");
+    let out = nvcmp().arg("ingest").arg(dir.path().join("results")).arg("--series").arg(&series).output().unwrap();
+    assert_ok(&out);
+    let csv = std::fs::read_to_string(&series).unwrap();
+    let rows: Vec<&str> = csv.lines().skip(1).collect();
+    // 120 one-second intervals, read and write, from one thread on one target.
+    assert_eq!(rows.len(), 240, "{csv}");
+    assert!(rows.iter().all(|r| r.contains(",windows-diskspd,timespan 1,iops,")), "{csv}");
+    let out = nvcmp().arg("analyze").arg(dir.path().join("results")).arg("--out").arg(dir.path().join("report")).arg("--chart-format").arg("svg").output().unwrap();
+    assert_ok(&out);
+    for d in ["read", "write"] {
+        let chart = dir.path().join(format!("report/charts/timeseries_randrw70_4k_{d}_iops.svg"));
+        assert!(chart.is_file(), "{}", chart.display());
+    }
+}

@@ -184,6 +184,59 @@ fn whole_run(span: &Node, run: &mut Run) {
     }
 }
 
+/// One thread's `-D` intervals on one target: DiskSpd's per-interval I/O
+/// rates, read and write, at the end of each interval.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Intervals {
+    /// The results timespan, from 1 (the rows' `job` is `timespan N`).
+    pub timespan: usize,
+    pub thread: u32,
+    pub path: String,
+    /// `-D`'s interval, ms.
+    pub interval_ms: Option<u64>,
+    /// (ms since the measurement began, [read, write] I/Os per second).
+    pub points: Vec<(u64, [f64; 2])>,
+}
+
+/// Every thread's and target's `-D` intervals in an XML result (none
+/// without `-D`, or in text output, which prints only their spread).
+pub(crate) fn intervals(text: &str) -> Vec<Intervals> {
+    let (docs, _) = parse(text);
+    let mut out = Vec::new();
+    for doc in docs.iter().filter(|n| n.name == "Results") {
+        let profiles: Vec<&Node> = doc
+            .child("Profile")
+            .and_then(|p| p.child("TimeSpans"))
+            .map(|t| t.children("TimeSpan").collect())
+            .unwrap_or_default();
+        for (i, span) in doc.children("TimeSpan").enumerate() {
+            let interval_ms = profiles.get(i).and_then(|p| p.num("IoBucketDuration")).map(|v| v as u64);
+            for thread in span.children("Thread") {
+                for target in thread.children("Target") {
+                    let Some(iops) = target.child("Iops") else { continue };
+                    let points: Vec<(u64, [f64; 2])> = iops
+                        .children("Bucket")
+                        .filter_map(|b| {
+                            let v = |k: &str| b.attr(k).and_then(|v| v.parse::<f64>().ok());
+                            Some((v("SampleMillisecond")? as u64, [v("Read").unwrap_or(0.0), v("Write").unwrap_or(0.0)]))
+                        })
+                        .collect();
+                    if !points.is_empty() {
+                        out.push(Intervals {
+                            timespan: i + 1,
+                            thread: thread.num("Id").map_or(0, |v| v as u32),
+                            path: target.text("Path").unwrap_or_default().to_string(),
+                            interval_ms,
+                            points,
+                        });
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
 /// An XML element with what DiskSpd's documents use: attributes, text,
 /// children.
 #[derive(Debug, Default)]
