@@ -91,6 +91,7 @@ fn check_takes_diskspd_on_either_side() {
             .output()
             .unwrap();
         assert!(matches!(out.status.code(), Some(0 | 1)), "{}", stderr(&out));
+        assert!(stderr(&out).contains("measured by diskspd, the candidate by fio") || stderr(&out).contains("measured by fio, the candidate by diskspd"), "{}", stderr(&out));
         let v: Value = serde_json::from_slice(&out.stdout).unwrap();
         let findings = v["findings"].as_array().unwrap_or_else(|| panic!("{v}"));
         let metrics: Vec<&str> = findings.iter().map(|f| f["metric"].as_str().unwrap()).collect();
