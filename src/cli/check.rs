@@ -220,7 +220,10 @@ fn compare_sides(
 /// A warning when the sides were measured by different tools (fio and
 /// DiskSpd): their differences are partly the tools', and only what both
 /// measure is judged (DiskSpd has no completion latency).
-fn tools_differ(base: &[crate::model::Row], cand: &[crate::model::Row]) -> Option<crate::model::Warning> {
+fn tools_differ(
+    base: &[crate::model::Row],
+    cand: &[crate::model::Row],
+) -> Option<crate::model::Warning> {
     let tools = |rows: &[crate::model::Row]| {
         let mut t: Vec<&str> = rows.iter().map(|r| r.tool.as_str()).collect();
         t.sort_unstable();

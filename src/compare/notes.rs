@@ -137,8 +137,10 @@ pub(super) fn not_steady(steady: &IndexMap<String, SteadyState>) -> Vec<String> 
 /// (the fio side's is blanked here, the one place that knows both).
 pub(super) fn tools(key: &WorkloadKey, cells: &mut IndexMap<&str, Cell>) -> Vec<String> {
     let tool_of = |cell: &Cell| cell.runs.first().map(tool_name).unwrap_or_default();
-    let by_config: Vec<(String, String)> =
-        cells.iter().map(|(c, cell)| (c.to_string(), tool_of(cell))).collect();
+    let by_config: Vec<(String, String)> = cells
+        .iter()
+        .map(|(c, cell)| (c.to_string(), tool_of(cell)))
+        .collect();
     let kinds: BTreeSet<&str> = cells
         .values()
         .flat_map(|cell| cell.runs.iter().map(|r| r.tool.as_str()))
@@ -147,7 +149,10 @@ pub(super) fn tools(key: &WorkloadKey, cells: &mut IndexMap<&str, Cell>) -> Vec<
     if kinds.len() < 2 {
         return notes;
     }
-    let who: Vec<String> = by_config.iter().map(|(c, t)| format!("{c} by {t}")).collect();
+    let who: Vec<String> = by_config
+        .iter()
+        .map(|(c, t)| format!("{c} by {t}"))
+        .collect();
     notes.insert(
         0,
         format!(
@@ -214,10 +219,22 @@ fn diskspd_qd_baseline(key: &WorkloadKey, cells: &IndexMap<&str, Cell>) -> Vec<S
     }
     let generation = |cell: &Cell| -> Option<bool> {
         let r = cell.runs.iter().find(|r| r.tool == "diskspd")?;
-        Some(r.tool_version.as_deref().is_some_and(|v| v.starts_with("2.2") || v.starts_with("2.3")))
+        Some(
+            r.tool_version
+                .as_deref()
+                .is_some_and(|v| v.starts_with("2.2") || v.starts_with("2.3")),
+        )
     };
-    let newer: Vec<&str> = cells.iter().filter(|(_, c)| generation(c) == Some(true)).map(|(c, _)| *c).collect();
-    let older: Vec<&str> = cells.iter().filter(|(_, c)| generation(c) == Some(false)).map(|(c, _)| *c).collect();
+    let newer: Vec<&str> = cells
+        .iter()
+        .filter(|(_, c)| generation(c) == Some(true))
+        .map(|(c, _)| *c)
+        .collect();
+    let older: Vec<&str> = cells
+        .iter()
+        .filter(|(_, c)| generation(c) == Some(false))
+        .map(|(c, _)| *c)
+        .collect();
     if newer.is_empty() || older.is_empty() {
         return Vec::new();
     }

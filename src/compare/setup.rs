@@ -299,11 +299,13 @@ fn os(rows: &[&Row]) -> Option<String> {
 
 /// `fio`, or `DiskSpd 2.2.0` with the version as the output gave it.
 fn tool(rows: &[&Row]) -> Option<String> {
-    let names = rows.iter().map(|r| match (r.tool.as_str(), &r.tool_version) {
-        ("diskspd", Some(v)) => format!("DiskSpd {v}"),
-        ("diskspd", None) => "DiskSpd".to_string(),
-        (tool, _) => tool.to_string(),
-    });
+    let names = rows
+        .iter()
+        .map(|r| match (r.tool.as_str(), &r.tool_version) {
+            ("diskspd", Some(v)) => format!("DiskSpd {v}"),
+            ("diskspd", None) => "DiskSpd".to_string(),
+            (tool, _) => tool.to_string(),
+        });
     listed(distinct(names))
 }
 

@@ -298,7 +298,10 @@ mod tests {
         assert_eq!(decode(b""), Err(DecodeError::Empty));
         assert_eq!(decode(b" \n\t"), Err(DecodeError::Empty));
         assert_eq!(decode(b"abc\0def"), Err(DecodeError::Nul(3)));
-        assert_eq!(decode(b"ab\x01\xff\xfe\xfd"), Err(DecodeError::InvalidUtf8(3)));
+        assert_eq!(
+            decode(b"ab\x01\xff\xfe\xfd"),
+            Err(DecodeError::InvalidUtf8(3))
+        );
         // PNG header
         assert!(decode(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR").is_err());
         // UTF-16 with a lone surrogate
@@ -310,7 +313,10 @@ mod tests {
         // "Тест" in code page 1251, then ASCII results.
         let bytes = b"\xd2\xe5\xf1\xf2\r\nCommand Line: diskspd -b4K x.dat\r\n";
         let text = decode(bytes).unwrap();
-        assert_eq!(text, "\u{fffd}\u{fffd}\u{fffd}\u{fffd}\nCommand Line: diskspd -b4K x.dat\n");
+        assert_eq!(
+            text,
+            "\u{fffd}\u{fffd}\u{fffd}\u{fffd}\nCommand Line: diskspd -b4K x.dat\n"
+        );
     }
 
     #[test]

@@ -18,15 +18,30 @@ fn every_diskspd_output_is_read_none_called_not_fio_or_binary() {
         .unwrap();
     assert_ok(&out);
     let err = stderr(&out);
-    assert!(!err.contains("not fio") && !err.contains("binary") && !err.contains("nvcmp: skipped"), "{err}");
-    let rows: Vec<Value> = out.stdout.split(|b| *b == b'\n').filter(|l| !l.is_empty()).map(|l| serde_json::from_slice(l).unwrap()).collect();
+    assert!(
+        !err.contains("not fio") && !err.contains("binary") && !err.contains("nvcmp: skipped"),
+        "{err}"
+    );
+    let rows: Vec<Value> = out
+        .stdout
+        .split(|b| *b == b'\n')
+        .filter(|l| !l.is_empty())
+        .map(|l| serde_json::from_slice(l).unwrap())
+        .collect();
     let diskspd: Vec<&Value> = rows.iter().filter(|r| r["tool"] == "diskspd").collect();
     assert!(diskspd.len() > 30, "{}", diskspd.len());
     for r in &diskspd {
-        assert!(r["clat_mean_ns"].is_null() && r["slat_mean_ns"].is_null(), "{r}");
+        assert!(
+            r["clat_mean_ns"].is_null() && r["slat_mean_ns"].is_null(),
+            "{r}"
+        );
         assert!(r["format"].as_str().unwrap().starts_with("diskspd-"), "{r}");
     }
-    assert!(rows.iter().filter(|r| r["tool"] == "fio").all(|r| r["tool_version"] == "fio-3.33"));
+    assert!(
+        rows.iter()
+            .filter(|r| r["tool"] == "fio")
+            .all(|r| r["tool_version"] == "fio-3.33")
+    );
 }
 
 #[test]
@@ -37,21 +52,43 @@ fn diskspd_against_fio_compares_total_latency_and_leaves_clat_to_fio() {
         let clat = metric_of(w, "clat_p99_ns");
         assert!(clat["values"]["diskspd-linux"].is_null(), "{clat}");
         assert!(clat["values"]["fio-linux"].is_number(), "{clat}");
-        assert!(clat["winner"].is_null() && strs(&clat["tied"]).is_empty(), "{clat}");
+        assert!(
+            clat["winner"].is_null() && strs(&clat["tied"]).is_empty(),
+            "{clat}"
+        );
         // Total latency on both sides, and decided.
         let lat = metric_of(w, "lat_mean_ns");
-        assert!(lat["values"]["diskspd-linux"].is_number() && lat["values"]["fio-linux"].is_number(), "{lat}");
-        assert!(!lat["winner"].is_null() || !strs(&lat["tied"]).is_empty(), "{lat}");
+        assert!(
+            lat["values"]["diskspd-linux"].is_number() && lat["values"]["fio-linux"].is_number(),
+            "{lat}"
+        );
+        assert!(
+            !lat["winner"].is_null() || !strs(&lat["tied"]).is_empty(),
+            "{lat}"
+        );
         let notes = strs(&w["notes"]);
-        assert!(notes.iter().any(|n| n.starts_with("measured by different tools: diskspd-linux by DiskSpd Linux port")), "{notes:?}");
+        assert!(
+            notes.iter().any(|n| n
+                .starts_with("measured by different tools: diskspd-linux by DiskSpd Linux port")),
+            "{notes:?}"
+        );
         // Whole-system CPU against fio's own threads: not compared.
         let cpu = metric_of(w, "cpu_pct");
-        assert!(cpu["values"]["fio-linux"].is_null() && cpu["winner"].is_null(), "{cpu}");
+        assert!(
+            cpu["values"]["fio-linux"].is_null() && cpu["winner"].is_null(),
+            "{cpu}"
+        );
     }
     let items = v["setup"]["items"].as_array().unwrap();
-    let tool = items.iter().find(|i| i["key"] == "tool").expect("a Tool item in the setup");
+    let tool = items
+        .iter()
+        .find(|i| i["key"] == "tool")
+        .expect("a Tool item in the setup");
     assert_eq!(tool["values"]["fio-linux"], "fio");
-    assert_eq!(tool["values"]["diskspd-linux"], "DiskSpd Linux port (from the text layout)");
+    assert_eq!(
+        tool["values"]["diskspd-linux"],
+        "DiskSpd Linux port (from the text layout)"
+    );
 }
 
 #[test]
@@ -66,16 +103,28 @@ fn windows_diskspd_against_linux_fio_makes_the_report() {
     let (dir, out) = analyze_out("diskspd/windows-vs-linux", &["--chart-format", "svg"]);
     assert_ok(&out);
     let md = std::fs::read_to_string(dir.path().join("report.md")).unwrap();
-    assert!(md.contains("DiskSpd on Windows against fio on Linux"), "{md}");
-    assert!(md.contains("DiskSpd 2.2 or later (from the text layout)"), "{md}");
+    assert!(
+        md.contains("DiskSpd on Windows against fio on Linux"),
+        "{md}"
+    );
+    assert!(
+        md.contains("DiskSpd 2.2 or later (from the text layout)"),
+        "{md}"
+    );
     assert!(md.contains("measured by different tools"), "{md}");
     let charts: Vec<String> = std::fs::read_dir(dir.path().join("charts"))
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
-    assert!(charts.iter().any(|c| c.starts_with("bars_write_iops")), "{charts:?}");
+    assert!(
+        charts.iter().any(|c| c.starts_with("bars_write_iops")),
+        "{charts:?}"
+    );
     let csv = std::fs::read_to_string(dir.path().join("dataset.csv")).unwrap();
-    assert!(csv.lines().next().unwrap().ends_with(",tool,tool_version"), "{csv}");
+    assert!(
+        csv.lines().next().unwrap().ends_with(",tool,tool_version"),
+        "{csv}"
+    );
 }
 
 #[test]
@@ -91,13 +140,28 @@ fn check_takes_diskspd_on_either_side() {
             .output()
             .unwrap();
         assert!(matches!(out.status.code(), Some(0 | 1)), "{}", stderr(&out));
-        assert!(stderr(&out).contains("measured by diskspd, the candidate by fio") || stderr(&out).contains("measured by fio, the candidate by diskspd"), "{}", stderr(&out));
+        assert!(
+            stderr(&out).contains("measured by diskspd, the candidate by fio")
+                || stderr(&out).contains("measured by fio, the candidate by diskspd"),
+            "{}",
+            stderr(&out)
+        );
         let v: Value = serde_json::from_slice(&out.stdout).unwrap();
         let findings = v["findings"].as_array().unwrap_or_else(|| panic!("{v}"));
-        let metrics: Vec<&str> = findings.iter().map(|f| f["metric"].as_str().unwrap()).collect();
-        assert!(metrics.contains(&"lat_mean_ns") && metrics.contains(&"iops"), "{metrics:?}");
+        let metrics: Vec<&str> = findings
+            .iter()
+            .map(|f| f["metric"].as_str().unwrap())
+            .collect();
+        assert!(
+            metrics.contains(&"lat_mean_ns") && metrics.contains(&"iops"),
+            "{metrics:?}"
+        );
         assert!(!metrics.contains(&"clat_p99_ns"), "{metrics:?}");
-        assert_eq!(findings.len(), 6, "2 workloads x iops, bandwidth, mean latency: {v}");
+        assert_eq!(
+            findings.len(),
+            6,
+            "2 workloads x iops, bandwidth, mean latency: {v}"
+        );
     }
 }
 
@@ -109,17 +173,37 @@ fn diskspd_xml_intervals_are_the_series_dataset_and_charts() {
     std::fs::create_dir_all(&config).unwrap();
     std::fs::copy(&xml, config.join("run.xml")).unwrap();
     let series = dir.path().join("series.csv");
-    let out = nvcmp().arg("ingest").arg(dir.path().join("results")).arg("--series").arg(&series).output().unwrap();
+    let out = nvcmp()
+        .arg("ingest")
+        .arg(dir.path().join("results"))
+        .arg("--series")
+        .arg(&series)
+        .output()
+        .unwrap();
     assert_ok(&out);
     let csv = std::fs::read_to_string(&series).unwrap();
     let rows: Vec<&str> = csv.lines().skip(1).collect();
     // 120 one-second intervals, read and write, from one thread on one target.
     assert_eq!(rows.len(), 240, "{csv}");
-    assert!(rows.iter().all(|r| r.contains(",windows-diskspd,timespan 1,iops,")), "{csv}");
-    let out = nvcmp().arg("analyze").arg(dir.path().join("results")).arg("--out").arg(dir.path().join("report")).arg("--chart-format").arg("svg").output().unwrap();
+    assert!(
+        rows.iter()
+            .all(|r| r.contains(",windows-diskspd,timespan 1,iops,")),
+        "{csv}"
+    );
+    let out = nvcmp()
+        .arg("analyze")
+        .arg(dir.path().join("results"))
+        .arg("--out")
+        .arg(dir.path().join("report"))
+        .arg("--chart-format")
+        .arg("svg")
+        .output()
+        .unwrap();
     assert_ok(&out);
     for d in ["read", "write"] {
-        let chart = dir.path().join(format!("report/charts/timeseries_randrw70_4k_{d}_iops.svg"));
+        let chart = dir
+            .path()
+            .join(format!("report/charts/timeseries_randrw70_4k_{d}_iops.svg"));
         assert!(chart.is_file(), "{}", chart.display());
     }
 }

@@ -77,6 +77,10 @@ pub(crate) struct DirTotals {
     pub buckets: Vec<f64>,
 }
 
+/// Latency percentiles: (percentile 0-100, ms); 0 is the minimum, 100 the
+/// maximum.
+pub(crate) type Percentiles = Vec<(f64, f64)>;
+
 /// One measured timespan of one DiskSpd run.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub(crate) struct Run {
@@ -102,7 +106,7 @@ pub(crate) struct Run {
     pub totals: [DirTotals; 2],
     /// Percentile tables per target (text output before 2.2 prints one
     /// per target when there are several): path, read and write.
-    pub target_percentiles: Vec<(String, [Vec<(f64, f64)>; 2])>,
+    pub target_percentiles: Vec<(String, [Percentiles; 2])>,
     /// Whole-system CPU usage, percent (DiskSpd's average over all CPUs).
     pub cpu_usage_pct: Option<f64>,
     /// What the reader noticed and the user should know.
@@ -124,7 +128,9 @@ pub(crate) fn rows(run: &Run) -> Vec<Row> {
     for (t, path) in paths.iter().enumerate() {
         let counts: Vec<&Count> = run.counts.iter().filter(|c| c.path == *path).collect();
         let spec = target_spec(run, path, t);
-        let threads = spec.and_then(|s| s.threads_per_file).unwrap_or(counts.len() as u32);
+        let threads = spec
+            .and_then(|s| s.threads_per_file)
+            .unwrap_or(counts.len() as u32);
         for (d, dir) in DIRS.into_iter().enumerate() {
             let whole = single.then(|| &run.totals[d]);
             let (mut merged, summed) = match whole {
@@ -146,7 +152,11 @@ pub(crate) fn rows(run: &Run) -> Vec<Row> {
                 unknown_spec(&mut row, &counts, &merged);
             }
             fill_measures(&mut row, run, &merged, summed);
-            let own = run.target_percentiles.iter().find(|(p, _)| p == path).map(|(_, t)| &t[d]);
+            let own = run
+                .target_percentiles
+                .iter()
+                .find(|(p, _)| p == path)
+                .map(|(_, t)| &t[d]);
             fill_percentiles(&mut row, own.or(whole.map(|w| &w.percentiles)));
             fill_samples(&mut row, run, &counts, whole, d);
             out.push(row);
@@ -180,7 +190,8 @@ fn base_row(run: &Run, path: &str, spec: Option<&TargetSpec>, threads: u32, dir:
     // `-F`'s threads, each of which works on every target.
     row.numjobs = threads.max(1);
     row.rw = rw_of(spec.random, spec.write_ratio).into();
-    row.rwmixread = (spec.write_ratio > 0 && spec.write_ratio < 100).then(|| 100 - spec.write_ratio);
+    row.rwmixread =
+        (spec.write_ratio > 0 && spec.write_ratio < 100).then(|| 100 - spec.write_ratio);
     row.direct = spec.direct;
     row.system_cpu_pct = run.cpu_usage_pct;
     row
@@ -225,12 +236,15 @@ fn merge<'a>(parts: impl Iterator<Item = &'a DirCount>) -> DirCount {
     let iops = parts.iter().map(|p| p.iops).sum::<Option<f64>>();
     let busy: Vec<&&DirCount> = parts.iter().filter(|p| p.ios > 0).collect();
     let weighted = |f: fn(&DirCount) -> Option<f64>| -> Option<f64> {
-        let sum = busy.iter().map(|p| f(p).map(|v| v * p.ios as f64)).sum::<Option<f64>>()?;
+        let sum = busy
+            .iter()
+            .map(|p| f(p).map(|v| v * p.ios as f64))
+            .sum::<Option<f64>>()?;
         (ios > 0).then(|| sum / ios as f64)
     };
     let lat_mean_ms = weighted(|p| p.lat_mean_ms);
     let lat_stddev_ms = lat_mean_ms.and_then(|m| {
-        let second = weighted(|p| Some(p.lat_stddev_ms? .powi(2) + p.lat_mean_ms?.powi(2)))?;
+        let second = weighted(|p| Some(p.lat_stddev_ms?.powi(2) + p.lat_mean_ms?.powi(2)))?;
         Some((second - m * m).max(0.0).sqrt())
     });
     DirCount {
@@ -241,7 +255,11 @@ fn merge<'a>(parts: impl Iterator<Item = &'a DirCount>) -> DirCount {
         lat_stddev_ms,
         // Threads' IOPS move together, so their spreads do not add; only
         // a lone thread's (or the printed total's) is known.
-        iops_stddev: if parts.len() == 1 { parts[0].iops_stddev } else { None },
+        iops_stddev: if parts.len() == 1 {
+            parts[0].iops_stddev
+        } else {
+            None
+        },
     }
 }
 
@@ -283,7 +301,10 @@ fn ms_to_ns(ms: f64) -> f64 {
 fn fill_percentiles(row: &mut Row, table: Option<&Vec<(f64, f64)>>) {
     let Some(table) = table else { return };
     let at = |p: f64| {
-        table.iter().find(|(q, _)| (q - p).abs() < 1e-9).map(|(_, v)| ms_to_ns(*v))
+        table
+            .iter()
+            .find(|(q, _)| (q - p).abs() < 1e-9)
+            .map(|(_, v)| ms_to_ns(*v))
     };
     row.lat_min_ns = at(0.0);
     row.lat_max_ns = at(100.0);
@@ -336,7 +357,9 @@ fn summed_buckets(counts: &[&Count], d: usize) -> Vec<f64> {
 /// A size as DiskSpd prints it: `4096`, `4KiB`, `1.50MiB`, `67108864B`.
 pub(crate) fn parse_size(s: &str) -> Option<u64> {
     let s = s.trim();
-    let split = s.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(s.len());
+    let split = s
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(s.len());
     let (num, unit) = s.split_at(split);
     let value: f64 = num.parse().ok()?;
     let shift = match unit.trim() {

@@ -30,7 +30,11 @@ pub(crate) fn traces(ingested: &Ingested) -> (Vec<Trace>, Vec<Warning>) {
     for (source, label) in sources {
         let text = std::fs::read(Path::new(source))
             .map_err(|e| e.to_string())
-            .and_then(|b| crate::ingest::decode::decode(&b).map(|t| t.into_owned()).map_err(|e| e.to_string()));
+            .and_then(|b| {
+                crate::ingest::decode::decode(&b)
+                    .map(|t| t.into_owned())
+                    .map_err(|e| e.to_string())
+            });
         match text {
             Ok(text) => traces.extend(of_file(source, label, &text)),
             Err(e) => warnings.push(Warning {
@@ -58,8 +62,16 @@ fn of_file(source: &str, label: &str, text: &str) -> Vec<Trace> {
             };
             let did = |d: usize| iv.points.iter().any(|(_, v)| v[d] > 0.0);
             let mut rows = Vec::new();
-            for (d, dir) in [Direction::Read, Direction::Write].into_iter().enumerate().filter(|(d, _)| did(*d)) {
-                rows.extend(iv.points.iter().map(|(t, v)| SeriesRow::new(0, dir, *t, v[d])));
+            for (d, dir) in [Direction::Read, Direction::Write]
+                .into_iter()
+                .enumerate()
+                .filter(|(d, _)| did(*d))
+            {
+                rows.extend(
+                    iv.points
+                        .iter()
+                        .map(|(t, v)| SeriesRow::new(0, dir, *t, v[d])),
+                );
             }
             (info, rows)
         })
@@ -72,19 +84,39 @@ mod tests {
 
     #[test]
     fn each_thread_and_target_is_a_trace_of_its_intervals() {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/diskspd/windows/v2.0.21a-randrw70-4k-o1-t1-L-D.xml");
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fixtures/diskspd/windows/v2.0.21a-randrw70-4k-o1-t1-L-D.xml");
         let text = std::fs::read_to_string(&path).unwrap();
         let traces = of_file("f.xml", "cfg", &text);
-        let [(info, rows)] = traces.as_slice() else { panic!("{traces:?}") };
-        assert_eq!((info.job.as_str(), info.job_index, info.kind, info.window_ms), ("timespan 1", Some(0), Kind::Iops, Some(1000)));
-        let reads: Vec<&SeriesRow> = rows.iter().filter(|r| r.direction == Direction::Read).collect();
+        let [(info, rows)] = traces.as_slice() else {
+            panic!("{traces:?}")
+        };
+        assert_eq!(
+            (info.job.as_str(), info.job_index, info.kind, info.window_ms),
+            ("timespan 1", Some(0), Kind::Iops, Some(1000))
+        );
+        let reads: Vec<&SeriesRow> = rows
+            .iter()
+            .filter(|r| r.direction == Direction::Read)
+            .collect();
         assert_eq!(reads.len(), 120);
         assert_eq!((reads[0].t_ms, reads[0].value), (1000, 332.0));
         // The whole intervals add up to the run's reads (rates of 1 s
         // intervals), but for the few in the last 10 ms of its 120.01 s.
         let total: f64 = reads.iter().map(|r| r.value).sum();
-        let count: f64 = text.split("<ReadCount>").nth(1).unwrap().split('<').next().unwrap().parse().unwrap();
-        assert!(total <= count && count - total < 332.0 * 0.01 + 1.0, "{total} vs {count}");
+        let count: f64 = text
+            .split("<ReadCount>")
+            .nth(1)
+            .unwrap()
+            .split('<')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!(
+            total <= count && count - total < 332.0 * 0.01 + 1.0,
+            "{total} vs {count}"
+        );
         // Text output has no intervals.
         assert!(super::super::xml::intervals("Input parameters:\n").is_empty());
     }

@@ -44,7 +44,10 @@ struct Printed {
 fn printed(run: &str, heading: &str) -> Vec<(String, Printed)> {
     let lines: Vec<&str> = run.lines().collect();
     let at = lines.iter().position(|l| l.trim() == heading).unwrap();
-    let header: Vec<String> = lines[at + 1].split('|').map(|c| c.trim().to_string()).collect();
+    let header: Vec<String> = lines[at + 1]
+        .split('|')
+        .map(|c| c.trim().to_string())
+        .collect();
     let col = |name: &str| header.iter().position(|h| h.starts_with(name));
     let (iops, lat) = (col("I/O per s").unwrap(), col("AvgLat"));
     let mut out: Vec<(String, Printed)> = Vec::new();
@@ -54,7 +57,11 @@ fn printed(run: &str, heading: &str) -> Vec<(String, Printed)> {
             continue;
         }
         if let Some(rest) = line.strip_prefix("total:") {
-            total = Some(rest.split('|').map(|c| c.trim().to_string()).collect::<Vec<_>>());
+            total = Some(
+                rest.split('|')
+                    .map(|c| c.trim().to_string())
+                    .collect::<Vec<_>>(),
+            );
             break;
         }
         let cells: Vec<&str> = line.split('|').map(str::trim).collect();
@@ -66,7 +73,14 @@ fn printed(run: &str, heading: &str) -> Vec<(String, Printed)> {
         }
         match out.iter_mut().find(|(f, _)| *f == file) {
             Some((_, p)) => (p.iops, p.summed) = (p.iops + v, p.summed + 1),
-            None => out.push((file, Printed { iops: v, summed: 1, lat_mean_ms: None })),
+            None => out.push((
+                file,
+                Printed {
+                    iops: v,
+                    summed: 1,
+                    lat_mean_ms: None,
+                },
+            )),
         }
     }
     if let (Some(total), [(_, one)]) = (total, out.as_mut_slice()) {
@@ -80,23 +94,38 @@ fn printed(run: &str, heading: &str) -> Vec<(String, Printed)> {
 
 /// The runs of a capture, each from its `Command Line:`.
 fn runs(text: &str) -> Vec<&str> {
-    let starts: Vec<usize> = text.match_indices("Command Line:").map(|(i, _)| i).collect();
+    let starts: Vec<usize> = text
+        .match_indices("Command Line:")
+        .map(|(i, _)| i)
+        .collect();
     if starts.is_empty() {
         return vec![text];
     }
-    (0..starts.len()).map(|i| &text[starts[i]..*starts.get(i + 1).unwrap_or(&text.len())]).collect()
+    (0..starts.len())
+        .map(|i| &text[starts[i]..*starts.get(i + 1).unwrap_or(&text.len())])
+        .collect()
 }
 
 /// `-b4K` -> 4096 and friends, from the run's command line.
 fn flag(run: &str, name: &str) -> Option<String> {
     let cmd = run.lines().next()?.strip_prefix("Command Line:")?;
-    cmd.split_whitespace().find_map(|w| w.strip_prefix(name)).map(str::to_string)
+    cmd.split_whitespace()
+        .find_map(|w| w.strip_prefix(name))
+        .map(str::to_string)
 }
 
 fn cpu_avg(run: &str) -> f64 {
-    let line = run.lines().map(str::trim).find(|l| l.starts_with("avg")).unwrap();
+    let line = run
+        .lines()
+        .map(str::trim)
+        .find(|l| l.starts_with("avg"))
+        .unwrap();
     let first = line.split('|').find_map(|c| {
-        c.trim().trim_start_matches("avg.").trim_start_matches("avg:").trim().strip_suffix('%')
+        c.trim()
+            .trim_start_matches("avg.")
+            .trim_start_matches("avg:")
+            .trim()
+            .strip_suffix('%')
     });
     first.unwrap().trim().parse().unwrap()
 }
@@ -123,19 +152,36 @@ fn every_text_fixture_gives_diskspds_own_figures() {
         let rows = rows_of(&path);
         let mut seen = 0;
         for (r, run) in runs(text).into_iter().enumerate() {
-            let single = printed(run, "Read IO").len().max(printed(run, "Write IO").len()) == 1;
-            for (d, (heading, dir)) in [("Read IO", "read"), ("Write IO", "write")].iter().enumerate() {
+            let single = printed(run, "Read IO")
+                .len()
+                .max(printed(run, "Write IO").len())
+                == 1;
+            for (d, (heading, dir)) in [("Read IO", "read"), ("Write IO", "write")]
+                .iter()
+                .enumerate()
+            {
                 for (file, p) in printed(run, heading) {
                     let what = format!("{} run {r} {dir} {file}", path.display());
                     let row = rows
                         .iter()
-                        .filter(|x| x.direction.as_str() == *dir && x.filename.as_deref() == Some(file.as_str()))
+                        .filter(|x| {
+                            x.direction.as_str() == *dir
+                                && x.filename.as_deref() == Some(file.as_str())
+                        })
                         .nth(if single { r } else { 0 })
                         .unwrap_or_else(|| panic!("{what}: no row"));
                     seen += 1;
-                    assert!((row.iops - p.iops).abs() <= 0.01 * p.summed as f64 / 2.0 + 1e-9, "{what}: {} vs {}", row.iops, p.iops);
+                    assert!(
+                        (row.iops - p.iops).abs() <= 0.01 * p.summed as f64 / 2.0 + 1e-9,
+                        "{what}: {} vs {}",
+                        row.iops,
+                        p.iops
+                    );
                     assert_eq!(row.tool, "diskspd", "{what}");
-                    assert!(row.clat_mean_ns.is_none() && row.clat_p99_ns.is_none(), "{what}");
+                    assert!(
+                        row.clat_mean_ns.is_none() && row.clat_p99_ns.is_none(),
+                        "{what}"
+                    );
                     if let Some(ms) = p.lat_mean_ms {
                         assert_eq!(row.lat_mean_ns, Some(ms * 1e6), "{what}");
                     }
@@ -147,7 +193,12 @@ fn every_text_fixture_gives_diskspds_own_figures() {
                 }
             }
         }
-        assert_eq!(seen, rows.len(), "{}: rows beyond the printed ones", path.display());
+        assert_eq!(
+            seen,
+            rows.len(),
+            "{}: rows beyond the printed ones",
+            path.display()
+        );
     }
 }
 
@@ -204,15 +255,43 @@ fn every_xml_fixture_gives_counts_over_the_measured_time() {
                 continue;
             };
             assert!((row.iops - ios / time).abs() < 1e-9, "{what}");
-            assert_eq!(row.bs_bytes as f64, xml_num(&text, "BlockSize", 0).unwrap(), "{what}");
+            assert_eq!(
+                row.bs_bytes as f64,
+                xml_num(&text, "BlockSize", 0).unwrap(),
+                "{what}"
+            );
             // The target's RequestCount comes after the timespan's.
-            assert_eq!(f64::from(row.iodepth), xml_num(&text, "RequestCount", 1).unwrap(), "{what}");
-            assert_eq!(f64::from(row.numjobs), xml_num(&text, "ThreadsPerFile", 0).unwrap(), "{what}");
-            let cpu = text.split("<Average>").nth(1).and_then(|a| xml_num(a, "UsagePercent", 0));
+            assert_eq!(
+                f64::from(row.iodepth),
+                xml_num(&text, "RequestCount", 1).unwrap(),
+                "{what}"
+            );
+            assert_eq!(
+                f64::from(row.numjobs),
+                xml_num(&text, "ThreadsPerFile", 0).unwrap(),
+                "{what}"
+            );
+            let cpu = text
+                .split("<Average>")
+                .nth(1)
+                .and_then(|a| xml_num(a, "UsagePercent", 0));
             assert_eq!(row.system_cpu_pct, cpu, "{what}");
-            let mean = if dir == "read" { "AverageReadMilliseconds" } else { "AverageWriteMilliseconds" };
-            assert_eq!(row.lat_mean_ns, xml_num(&text, mean, 0).map(|ms| ms * 1e6), "{what}");
-            assert!(row.tool_version.as_deref().is_some_and(|v| v.starts_with("2.")), "{what}");
+            let mean = if dir == "read" {
+                "AverageReadMilliseconds"
+            } else {
+                "AverageWriteMilliseconds"
+            };
+            assert_eq!(
+                row.lat_mean_ns,
+                xml_num(&text, mean, 0).map(|ms| ms * 1e6),
+                "{what}"
+            );
+            assert!(
+                row.tool_version
+                    .as_deref()
+                    .is_some_and(|v| v.starts_with("2.")),
+                "{what}"
+            );
         }
     }
 }
@@ -230,9 +309,18 @@ fn console_captures_read_as_their_originals() {
         assert!(!a.is_empty());
         assert_eq!(strip(a), strip(b));
     };
-    same("windows-console/ru-cp1251-console.txt", "windows/v2.2.0-randwrite-4k-o16-t4.txt");
-    same("windows-console/powershell-utf16le.txt", "windows/v2.1-randrw60-64k-o2-t8.txt");
-    same("windows-console/powershell-utf16le.xml", "windows/v2.0.21a-seqread-64k-o2-t4.xml");
+    same(
+        "windows-console/ru-cp1251-console.txt",
+        "windows/v2.2.0-randwrite-4k-o16-t4.txt",
+    );
+    same(
+        "windows-console/powershell-utf16le.txt",
+        "windows/v2.1-randrw60-64k-o2-t8.txt",
+    );
+    same(
+        "windows-console/powershell-utf16le.xml",
+        "windows/v2.0.21a-seqread-64k-o2-t4.xml",
+    );
 }
 
 #[test]
@@ -241,7 +329,9 @@ fn no_diskspd_fixture_is_skipped() {
         let entries = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path());
         // Every file but a manifest is a result.
         let result = |p: &Path| usize::from(!p.ends_with("nvcmp.toml"));
-        entries.map(|p| if p.is_dir() { count(&p) } else { result(&p) }).sum()
+        entries
+            .map(|p| if p.is_dir() { count(&p) } else { result(&p) })
+            .sum()
     }
     let got = ingest(&[fixtures()], &IngestOptions::default()).unwrap();
     assert!(got.skipped.is_empty(), "{:?}", got.skipped);
@@ -249,11 +339,23 @@ fn no_diskspd_fixture_is_skipped() {
     let tools = |t: &str| got.rows.iter().filter(|r| r.tool == t).count();
     assert_eq!(tools("diskspd") + tools("fio"), got.rows.len());
     // fio's are the comparison runs only.
-    assert!(got.rows.iter().filter(|r| r.tool == "fio").all(|r| r.source.contains("fio")));
+    assert!(
+        got.rows
+            .iter()
+            .filter(|r| r.tool == "fio")
+            .all(|r| r.source.contains("fio"))
+    );
 }
 
 fn dir(ios: u64, lat: f64, sd: f64) -> DirCount {
-    DirCount { bytes: ios * 4096, ios, lat_mean_ms: Some(lat), lat_stddev_ms: Some(sd), iops: Some(ios as f64 / 10.0), iops_stddev: Some(1.0) }
+    DirCount {
+        bytes: ios * 4096,
+        ios,
+        lat_mean_ms: Some(lat),
+        lat_stddev_ms: Some(sd),
+        iops: Some(ios as f64 / 10.0),
+        iops_stddev: Some(1.0),
+    }
 }
 
 #[test]

@@ -14,7 +14,7 @@
 //! the layout (`MB/s` headers before 2.0.18, the 2.2 CPU table) and the
 //! version column says so.
 
-use super::{Count, DirCount, Run, TargetSpec, parse_size, rows};
+use super::{Count, DirCount, Percentiles, Run, TargetSpec, parse_size, rows};
 use crate::ingest::{Parsed, ReadError, Reader};
 
 /// Reads DiskSpd's text output.
@@ -44,7 +44,9 @@ impl Reader for TextReader {
                     }
                 }
                 Err(reason) if first_error.is_none() => first_error = Some(reason),
-                Err(reason) => parsed.warnings.push(format!("DiskSpd run {}: {reason}; not read", n + 1)),
+                Err(reason) => parsed
+                    .warnings
+                    .push(format!("DiskSpd run {}: {reason}; not read", n + 1)),
             }
         }
         match first_error {
@@ -53,7 +55,9 @@ impl Reader for TextReader {
                 reason,
             }),
             Some(reason) => {
-                parsed.warnings.insert(0, format!("a DiskSpd run: {reason}; not read"));
+                parsed
+                    .warnings
+                    .insert(0, format!("a DiskSpd run: {reason}; not read"));
                 Ok(parsed)
             }
             None => Ok(parsed),
@@ -105,14 +109,17 @@ fn read_capture(chunk: &str) -> Result<Vec<Run>, String> {
     if specs.iter().all(|s| s.targets.is_empty()) {
         // Parameters not captured (or cut by whoever shared the output):
         // the command line says the same for the common flags.
-        let cmd = lines.iter().find_map(|l| l.trim().strip_prefix("Command Line:"));
+        let cmd = lines
+            .iter()
+            .find_map(|l| l.trim().strip_prefix("Command Line:"));
         specs = vec![Spec {
             targets: cmd.map(command_line_targets).unwrap_or_default(),
             interval_ms: cmd.and_then(command_line_interval),
             ..Spec::default()
         }];
     }
-    let linux = lines.iter().any(|l| l.trim() == "System info:") || lines[first_result].contains("job");
+    let linux =
+        lines.iter().any(|l| l.trim() == "System info:") || lines[first_result].contains("job");
     let unknown = specs.iter().all(|s| s.targets.is_empty());
     let family = family(&lines, linux);
     let engine = engine(chunk, linux);
@@ -137,16 +144,24 @@ fn read_capture(chunk: &str) -> Result<Vec<Run>, String> {
 }
 
 fn positions(lines: &[&str], pred: impl Fn(&str) -> bool) -> Vec<usize> {
-    (0..lines.len()).filter(|&i| pred(lines[i].trim())).collect()
+    (0..lines.len())
+        .filter(|&i| pred(lines[i].trim()))
+        .collect()
 }
 
 /// The version family the layout shows (text output never prints the version).
 fn family(lines: &[&str], linux: bool) -> String {
     let family = if linux {
         "Linux port"
-    } else if lines.iter().any(|l| l.contains("| Kernel |") || l.trim() == "Total latency distribution:") {
+    } else if lines
+        .iter()
+        .any(|l| l.contains("| Kernel |") || l.trim() == "Total latency distribution:")
+    {
         "2.2 or later"
-    } else if lines.iter().any(|l| l.trim_start().starts_with("thread |") && l.contains(" MB/s ")) {
+    } else if lines
+        .iter()
+        .any(|l| l.trim_start().starts_with("thread |") && l.contains(" MB/s "))
+    {
         "2.0.17 or earlier"
     } else {
         "2.0.18 to 2.1"
@@ -157,7 +172,10 @@ fn family(lines: &[&str], linux: bool) -> String {
 /// The I/O interface: I/O completion ports on Windows (completion
 /// routines with `-x`), kernel AIO in the port (POSIX AIO with `-xp`).
 fn engine(chunk: &str, linux: bool) -> String {
-    let cmd = chunk.lines().find(|l| l.trim().starts_with("Command Line:")).unwrap_or("");
+    let cmd = chunk
+        .lines()
+        .find(|l| l.trim().starts_with("Command Line:"))
+        .unwrap_or("");
     let flag = |f: &str| cmd.split_whitespace().any(|w| w == f);
     let name = match linux {
         true if flag("-xp") => "posixaio",
@@ -191,15 +209,22 @@ fn read_params(lines: &[&str]) -> Vec<Spec> {
         if specs.is_empty() && t.starts_with("path:") {
             specs.push(Spec::default());
         }
-        let Some(spec) = specs.last_mut() else { continue };
+        let Some(spec) = specs.last_mut() else {
+            continue;
+        };
         if let Some(rest) = t.strip_prefix("path:") {
             let path = rest.trim().trim_start_matches("template target").trim();
             spec.targets.push(TargetSpec {
-                path: path.trim_matches(|c| c == '\'' || c == '‘' || c == '’').to_string(),
+                path: path
+                    .trim_matches(|c| c == '\'' || c == '‘' || c == '’')
+                    .to_string(),
                 outstanding: depth.unwrap_or(0),
                 ..TargetSpec::default()
             });
-        } else if let Some(ms) = t.strip_prefix("gathering IOPS at intervals of").or(t.strip_prefix("gathering IOPs at intervals of")) {
+        } else if let Some(ms) = t
+            .strip_prefix("gathering IOPS at intervals of")
+            .or(t.strip_prefix("gathering IOPs at intervals of"))
+        {
             spec.interval_ms = ms.trim().trim_end_matches("ms").trim().parse().ok();
         } else if let Some(target) = spec.targets.last_mut() {
             target_line(target, t);
@@ -229,7 +254,11 @@ fn pool_threads(t: &str) -> Option<u32> {
 /// `-D` (per-interval IOPS, every 1000 ms) or `-D500`.
 fn command_line_interval(cmd: &str) -> Option<u32> {
     let flag = cmd.split_whitespace().find_map(|w| w.strip_prefix("-D"))?;
-    if flag.is_empty() { Some(1000) } else { flag.parse().ok() }
+    if flag.is_empty() {
+        Some(1000)
+    } else {
+        flag.parse().ok()
+    }
 }
 
 /// Targets as the command line gives them, for captures without their
@@ -237,7 +266,11 @@ fn command_line_interval(cmd: &str) -> Option<u32> {
 /// `-Sh`/`-Su` (no OS cache); every argument that is not a flag after the
 /// program is a target.
 fn command_line_targets(cmd: &str) -> Vec<TargetSpec> {
-    let mut spec = TargetSpec { outstanding: 2, write_ratio: 0, ..TargetSpec::default() };
+    let mut spec = TargetSpec {
+        outstanding: 2,
+        write_ratio: 0,
+        ..TargetSpec::default()
+    };
     let mut paths = Vec::new();
     for word in cmd.split_whitespace().skip(1) {
         let Some(flag) = word.strip_prefix('-').or(word.strip_prefix('/')) else {
@@ -262,7 +295,10 @@ fn command_line_targets(cmd: &str) -> Vec<TargetSpec> {
     }
     paths
         .into_iter()
-        .map(|path| TargetSpec { path, ..spec.clone() })
+        .map(|path| TargetSpec {
+            path,
+            ..spec.clone()
+        })
         .collect()
 }
 
@@ -279,9 +315,13 @@ fn target_line(target: &mut TargetSpec, t: &str) {
         }
     } else if let Some(size) = t.strip_prefix("block size:") {
         target.block_size = parse_size(size).unwrap_or(0);
-    } else if t.starts_with("using random I/O") || t.starts_with("using mixed random/sequential I/O") {
+    } else if t.starts_with("using random I/O")
+        || t.starts_with("using mixed random/sequential I/O")
+    {
         target.random = true;
-    } else if t.starts_with("using sequential I/O") || t.starts_with("using interlocked sequential I/O") {
+    } else if t.starts_with("using sequential I/O")
+        || t.starts_with("using interlocked sequential I/O")
+    {
         target.random = false;
     } else if t.starts_with("number of outstanding I/O operations") {
         target.outstanding = number_after_colon(t).unwrap_or(target.outstanding);
@@ -304,7 +344,12 @@ fn number_after_colon(t: &str) -> Option<u32> {
 fn read_results(lines: &[&str], spec: Spec) -> Result<Run, String> {
     let mut run = Run {
         format: FORMAT,
-        name: lines[0].trim().trim_start_matches("Results for").trim().trim_end_matches(':').to_string(),
+        name: lines[0]
+            .trim()
+            .trim_start_matches("Results for")
+            .trim()
+            .trim_end_matches(':')
+            .to_string(),
         interval_ms: spec.interval_ms,
         ..Run::default()
     };
@@ -315,13 +360,19 @@ fn read_results(lines: &[&str], spec: Spec) -> Result<Run, String> {
         let Some(at) = lines.iter().position(|l| l.trim() == heading) else {
             return Err(format!("no \"{heading}\" table"));
         };
-        let table = lines[at + 1..].iter().position(|l| l.trim_start().starts_with("thread"));
+        let table = lines[at + 1..]
+            .iter()
+            .position(|l| l.trim_start().starts_with("thread"));
         let table = table.and_then(|i| Table::read(&lines[at + 1 + i..]));
         let Some(table) = table else {
             return Err(format!("no column header under \"{heading}\""));
         };
         table.add_counts(&mut run.counts, d)?;
-        run.totals[d].count = table.total.as_deref().map(|t| table.dir_count(t)).unwrap_or_default();
+        run.totals[d].count = table
+            .total
+            .as_deref()
+            .map(|t| table.dir_count(t))
+            .unwrap_or_default();
         let rows: u64 = run.counts.iter().map(|c| c.dir[d].ios).sum();
         if table.total.is_some() && rows != run.totals[d].count.ios {
             run.warnings.push(format!(
@@ -355,7 +406,7 @@ fn read_results(lines: &[&str], spec: Spec) -> Result<Run, String> {
     Ok(run)
 }
 
-/// `actual test time:	10.00s` (Windows, the measured time to 10 ms) or
+/// `actual test time: 10.00s` (Windows, the measured time to 10 ms) or
 /// the port's `test time:         2s` (the requested duration).
 fn read_time(lines: &[&str], run: &mut Run) -> Result<(), String> {
     for line in lines {
@@ -367,7 +418,12 @@ fn read_time(lines: &[&str], run: &mut Run) -> Result<(), String> {
         } else {
             continue;
         };
-        let secs: f64 = value.trim().trim_end_matches('s').trim().parse().map_err(|_| format!("test time {:?} is not a number", value.trim()))?;
+        let secs: f64 = value
+            .trim()
+            .trim_end_matches('s')
+            .trim()
+            .parse()
+            .map_err(|_| format!("test time {:?} is not a number", value.trim()))?;
         if !(secs.is_finite() && secs > 0.0) {
             return Err(format!("test time {secs} s is not a positive time"));
         }
@@ -381,12 +437,20 @@ fn read_time(lines: &[&str], run: &mut Run) -> Result<(), String> {
 /// The `avg.` line of the CPU table, matched to its header from the right
 /// (the label replaces the CPU-numbering columns).
 fn cpu_usage(lines: &[&str]) -> Option<f64> {
-    let at = lines.iter().position(|l| l.contains("Usage") && l.contains("Idle") && l.contains('|'))?;
+    let at = lines
+        .iter()
+        .position(|l| l.contains("Usage") && l.contains("Idle") && l.contains('|'))?;
     let header = cells(lines[at]);
-    let avg = lines[at + 1..].iter().map(|l| l.trim()).find(|l| l.starts_with("avg"))?;
+    let avg = lines[at + 1..]
+        .iter()
+        .map(|l| l.trim())
+        .find(|l| l.starts_with("avg"))?;
     let mut values: Vec<&str> = avg.split('|').map(str::trim).collect();
     // `avg.|` (Windows) or the port's `avg:	 97.86% |`: drop the label.
-    let first = values[0].trim_start_matches("avg.").trim_start_matches("avg:").trim();
+    let first = values[0]
+        .trim_start_matches("avg.")
+        .trim_start_matches("avg:")
+        .trim();
     if first.is_empty() {
         values.remove(0);
     } else {
@@ -399,7 +463,7 @@ fn cpu_usage(lines: &[&str]) -> Option<f64> {
 
 /// The latency percentile table: `min`, `25th`, ..., `3-nines`, ..., `max`
 /// rows, a column per direction (`N/A` where it did no I/O).
-fn percentiles(lines: &[&str]) -> [Vec<(f64, f64)>; 2] {
+fn percentiles(lines: &[&str]) -> [Percentiles; 2] {
     let mut out = [Vec::new(), Vec::new()];
     let header = cells(lines[0]);
     let col = |name: &str| header.iter().position(|h| h.starts_with(name));
@@ -410,7 +474,9 @@ fn percentiles(lines: &[&str]) -> [Vec<(f64, f64)>; 2] {
             break;
         }
         let row: Vec<&str> = t.split('|').map(str::trim).collect();
-        let Some(p) = percentile_of(row[0]) else { continue };
+        let Some(p) = percentile_of(row[0]) else {
+            continue;
+        };
         for (d, c) in cols.iter().enumerate() {
             if let Some(v) = c.and_then(|c| row.get(c)).and_then(|v| number(v)) {
                 out[d].push((p, v));
@@ -430,7 +496,13 @@ fn percentile_of(label: &str) -> Option<f64> {
                 let n: i32 = n.parse().ok()?;
                 return Some(100.0 - 10f64.powi(2 - n));
             }
-            label.strip_suffix("th").or(label.strip_suffix("st")).or(label.strip_suffix("nd")).or(label.strip_suffix("rd"))?.parse().ok()
+            label
+                .strip_suffix("th")
+                .or(label.strip_suffix("st"))
+                .or(label.strip_suffix("nd"))
+                .or(label.strip_suffix("rd"))?
+                .parse()
+                .ok()
         }
     }
 }
@@ -464,7 +536,11 @@ struct Table<'a> {
 impl<'a> Table<'a> {
     fn read(lines: &[&'a str]) -> Option<Table<'a>> {
         let header = cells(lines.first()?);
-        let mut table = Table { header, rows: Vec::new(), total: None };
+        let mut table = Table {
+            header,
+            rows: Vec::new(),
+            total: None,
+        };
         for line in &lines[1..] {
             let t = line.trim();
             if t.is_empty() {
@@ -489,7 +565,9 @@ impl<'a> Table<'a> {
     }
 
     fn get(&self, row: &[&str], names: &[&str]) -> Option<f64> {
-        self.col(names).and_then(|c| row.get(c)).and_then(|v| number(v))
+        self.col(names)
+            .and_then(|c| row.get(c))
+            .and_then(|v| number(v))
     }
 
     fn dir_count(&self, row: &[&str]) -> DirCount {
@@ -506,11 +584,17 @@ impl<'a> Table<'a> {
     /// Adds this table's direction `d` to the thread x target counts.
     fn add_counts(&self, counts: &mut Vec<Count>, d: usize) -> Result<(), String> {
         let (Some(thread), Some(file)) = (self.col(&["thread"]), self.col(&["file"])) else {
-            return Err(format!("per-thread table without thread and file columns ({})", self.header.join("|")));
+            return Err(format!(
+                "per-thread table without thread and file columns ({})",
+                self.header.join("|")
+            ));
         };
         for row in &self.rows {
             let Some(t) = row.get(thread).and_then(|v| v.parse::<u32>().ok()) else {
-                return Err(format!("thread row {:?} has no thread number", row.join("|")));
+                return Err(format!(
+                    "thread row {:?} has no thread number",
+                    row.join("|")
+                ));
             };
             // A path may hold `|` on Linux: the file column runs to the end.
             let path = target_path(&row.get(file..).unwrap_or_default().join("|"));
@@ -518,7 +602,11 @@ impl<'a> Table<'a> {
             match counts.iter_mut().find(|c| c.thread == t && c.path == path) {
                 Some(c) => c.dir[d] = count,
                 None => {
-                    let mut c = Count { thread: t, path, ..Count::default() };
+                    let mut c = Count {
+                        thread: t,
+                        path,
+                        ..Count::default()
+                    };
                     c.dir[d] = count;
                     counts.push(c);
                 }

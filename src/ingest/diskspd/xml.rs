@@ -50,7 +50,9 @@ impl Reader for XmlReader {
         match error {
             Some(e) if parsed.rows.is_empty() => Err(malformed(e)),
             Some(e) => {
-                parsed.warnings.push(format!("DiskSpd XML after the last complete <Results>: {e}; not read"));
+                parsed.warnings.push(format!(
+                    "DiskSpd XML after the last complete <Results>: {e}; not read"
+                ));
                 Ok(parsed)
             }
             None if results.is_empty() => Err(malformed("no <Results> element".into())),
@@ -61,7 +63,9 @@ impl Reader for XmlReader {
 
 /// One results document's timespans, each with its profile.
 fn read_results(doc: &Node) -> Result<Vec<Run>, String> {
-    let version = doc.text_at(&["System", "Tool", "Version"]).map(str::to_string);
+    let version = doc
+        .text_at(&["System", "Tool", "Version"])
+        .map(str::to_string);
     let profiles: Vec<&Node> = doc
         .child("Profile")
         .and_then(|p| p.child("TimeSpans"))
@@ -98,13 +102,19 @@ fn read_span(span: &Node, profile: Option<&Node>, index: usize) -> Result<Run, S
         ..Run::default()
     };
     if let Some(p) = profile {
-        run.targets = p.child("Targets").map(|t| t.children("Target").map(target_spec).collect()).unwrap_or_default();
+        run.targets = p
+            .child("Targets")
+            .map(|t| t.children("Target").map(target_spec).collect())
+            .unwrap_or_default();
         run.interval_ms = p.num("IoBucketDuration").map(|v| v as u32);
         if p.text("CompletionRoutines") == Some("true") {
             run.engine = "completion routines".into();
         }
     }
-    run.cpu_usage_pct = span.child("CpuUtilization").and_then(|c| c.child("Average")).and_then(|a| a.num("UsagePercent"));
+    run.cpu_usage_pct = span
+        .child("CpuUtilization")
+        .and_then(|c| c.child("Average"))
+        .and_then(|a| a.num("UsagePercent"));
     for thread in span.children("Thread") {
         let id = thread.num("Id").map_or(0, |v| v as u32);
         for target in thread.children("Target") {
@@ -143,8 +153,20 @@ fn count(thread: u32, t: &Node) -> Count {
         thread,
         path: t.text("Path").unwrap_or_default().to_string(),
         dir: [
-            dir("ReadBytes", "ReadCount", "AverageReadLatencyMilliseconds", "ReadLatencyStdev", "ReadIopsStdDev"),
-            dir("WriteBytes", "WriteCount", "AverageWriteLatencyMilliseconds", "WriteLatencyStdev", "WriteIopsStdDev"),
+            dir(
+                "ReadBytes",
+                "ReadCount",
+                "AverageReadLatencyMilliseconds",
+                "ReadLatencyStdev",
+                "ReadIopsStdDev",
+            ),
+            dir(
+                "WriteBytes",
+                "WriteCount",
+                "AverageWriteLatencyMilliseconds",
+                "WriteLatencyStdev",
+                "WriteIopsStdDev",
+            ),
         ],
         buckets: t.child("Iops").map(buckets).unwrap_or_default(),
     }
@@ -164,7 +186,18 @@ fn buckets(iops: &Node) -> Vec<[f64; 2]> {
 /// target) and `<Iops>` (per-interval rates over every target).
 fn whole_run(span: &Node, run: &mut Run) {
     if let Some(lat) = span.child("Latency") {
-        let names = [("AverageReadMilliseconds", "ReadLatencyStdev", "ReadMilliseconds"), ("AverageWriteMilliseconds", "WriteLatencyStdev", "WriteMilliseconds")];
+        let names = [
+            (
+                "AverageReadMilliseconds",
+                "ReadLatencyStdev",
+                "ReadMilliseconds",
+            ),
+            (
+                "AverageWriteMilliseconds",
+                "WriteLatencyStdev",
+                "WriteMilliseconds",
+            ),
+        ];
         for (d, (mean, sd, col)) in names.into_iter().enumerate() {
             let totals = &mut run.totals[d];
             totals.count.lat_mean_ms = lat.num(mean);
@@ -177,7 +210,10 @@ fn whole_run(span: &Node, run: &mut Run) {
     }
     if let Some(iops) = span.child("Iops") {
         let series = buckets(iops);
-        for (d, sd) in ["ReadIopsStdDev", "WriteIopsStdDev"].into_iter().enumerate() {
+        for (d, sd) in ["ReadIopsStdDev", "WriteIopsStdDev"]
+            .into_iter()
+            .enumerate()
+        {
             run.totals[d].count.iops_stddev = iops.num(sd);
             run.totals[d].buckets = series.iter().map(|b| b[d]).collect();
         }
@@ -210,15 +246,23 @@ pub(crate) fn intervals(text: &str) -> Vec<Intervals> {
             .map(|t| t.children("TimeSpan").collect())
             .unwrap_or_default();
         for (i, span) in doc.children("TimeSpan").enumerate() {
-            let interval_ms = profiles.get(i).and_then(|p| p.num("IoBucketDuration")).map(|v| v as u64);
+            let interval_ms = profiles
+                .get(i)
+                .and_then(|p| p.num("IoBucketDuration"))
+                .map(|v| v as u64);
             for thread in span.children("Thread") {
                 for target in thread.children("Target") {
-                    let Some(iops) = target.child("Iops") else { continue };
+                    let Some(iops) = target.child("Iops") else {
+                        continue;
+                    };
                     let points: Vec<(u64, [f64; 2])> = iops
                         .children("Bucket")
                         .filter_map(|b| {
                             let v = |k: &str| b.attr(k).and_then(|v| v.parse::<f64>().ok());
-                            Some((v("SampleMillisecond")? as u64, [v("Read").unwrap_or(0.0), v("Write").unwrap_or(0.0)]))
+                            Some((
+                                v("SampleMillisecond")? as u64,
+                                [v("Read").unwrap_or(0.0), v("Write").unwrap_or(0.0)],
+                            ))
                         })
                         .collect();
                     if !points.is_empty() {
@@ -269,11 +313,17 @@ impl Node {
     }
 
     fn num(&self, name: &str) -> Option<f64> {
-        self.text(name)?.parse().ok().filter(|v: &f64| v.is_finite())
+        self.text(name)?
+            .parse()
+            .ok()
+            .filter(|v: &f64| v.is_finite())
     }
 
     fn attr(&self, name: &str) -> Option<&str> {
-        self.attrs.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+        self.attrs
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
     }
 }
 
@@ -314,7 +364,9 @@ fn parse(text: &str) -> (Vec<Node>, Option<String>) {
             _ => {}
         }
     }
-    let error = stack.last().map(|n| format!("<{}> is never closed (a truncated file?)", n.name));
+    let error = stack
+        .last()
+        .map(|n| format!("<{}> is never closed (a truncated file?)", n.name));
     (done, error)
 }
 
@@ -331,7 +383,10 @@ fn element(e: &quick_xml::events::BytesStart<'_>) -> Node {
         .flatten()
         .map(|a| {
             let key = String::from_utf8_lossy(a.key.as_ref()).into_owned();
-            let value = a.unescape_value().map(|v| v.into_owned()).unwrap_or_default();
+            let value = a
+                .unescape_value()
+                .map(|v| v.into_owned())
+                .unwrap_or_default();
             (key, value)
         })
         .collect();
