@@ -107,6 +107,13 @@ fn read_span(span: &Node, profile: Option<&Node>, index: usize) -> Result<Run, S
             .map(|t| t.children("Target").map(target_spec).collect())
             .unwrap_or_default();
         run.interval_ms = p.num("IoBucketDuration").map(|v| v as u32);
+        // `-F`: a pool of threads, each on every target; `<ThreadsPerFile>`
+        // keeps its default of 1 then.
+        if let Some(pool) = p.num("ThreadCount").filter(|n| *n > 0.0) {
+            for t in &mut run.targets {
+                t.threads_per_file = Some(pool as u32);
+            }
+        }
         if p.text("CompletionRoutines") == Some("true") {
             run.engine = "completion routines".into();
         }
