@@ -106,7 +106,14 @@ fn a_thread_pool_works_on_every_target() {
     // `-F4` as 2.0.21a writes it: `<ThreadCount>` 4, `<ThreadsPerFile>` 1
     // (hand-made from the PerfKitBenchmarker file, which used `-t4`).
     let text = fixture("windows/v2.0.21a-seqread-64k-o2-t4.xml")
-        .replacen("<ThreadCount>0</ThreadCount>", "<ThreadCount>4</ThreadCount>", 1)
-        .replace("<ThreadsPerFile>4</ThreadsPerFile>", "<ThreadsPerFile>1</ThreadsPerFile>");
+        .replacen(
+            "<ThreadCount>0</ThreadCount>",
+            "<ThreadCount>4</ThreadCount>",
+            1,
+        )
+        .replace(
+            "<ThreadsPerFile>4</ThreadsPerFile>",
+            "<ThreadsPerFile>1</ThreadsPerFile>",
+        );
     assert_eq!(XmlReader.read(&text).unwrap().rows[0].numjobs, 4);
 }
