@@ -17,7 +17,7 @@ pub(crate) mod series;
 pub mod text;
 pub mod xml;
 
-use crate::model::{Direction, Row};
+use crate::model::{Direction, Row, Rw};
 
 pub use text::TextReader;
 pub use xml::XmlReader;
@@ -189,7 +189,7 @@ fn base_row(run: &Run, path: &str, spec: Option<&TargetSpec>, threads: u32, dir:
     // Threads that reported on this target: `-t` per target, or all of
     // `-F`'s threads, each of which works on every target.
     row.numjobs = threads.max(1);
-    row.rw = rw_of(spec.random, spec.write_ratio).into();
+    row.rw = rw_of(spec.random, spec.write_ratio).as_str().into();
     row.rwmixread =
         (spec.write_ratio > 0 && spec.write_ratio < 100).then(|| 100 - spec.write_ratio);
     row.direct = spec.direct;
@@ -207,22 +207,23 @@ fn unknown_spec(row: &mut Row, counts: &[&Count], merged: &DirCount) {
     }
     let did = |d: usize| counts.iter().any(|c| c.dir[d].ios > 0);
     row.rw = match (did(0), did(1)) {
-        (true, true) => "rw",
-        (false, true) => "write",
-        _ => "read",
+        (true, true) => Rw::ReadWrite,
+        (false, true) => Rw::Write,
+        _ => Rw::Read,
     }
+    .as_str()
     .into();
 }
 
 /// fio's name for the access pattern.
-fn rw_of(random: bool, write_ratio: u32) -> &'static str {
+fn rw_of(random: bool, write_ratio: u32) -> Rw {
     match (random, write_ratio) {
-        (true, 0) => "randread",
-        (true, 100) => "randwrite",
-        (true, _) => "randrw",
-        (false, 0) => "read",
-        (false, 100) => "write",
-        (false, _) => "rw",
+        (true, 0) => Rw::RandRead,
+        (true, 100) => Rw::RandWrite,
+        (true, _) => Rw::RandRw,
+        (false, 0) => Rw::Read,
+        (false, 100) => Rw::Write,
+        (false, _) => Rw::ReadWrite,
     }
 }
 

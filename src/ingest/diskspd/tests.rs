@@ -380,8 +380,8 @@ fn sizes_and_patterns() {
     assert_eq!(parse_size("67108864B"), Some(67_108_864));
     assert_eq!(parse_size("8K"), Some(8192));
     assert_eq!(parse_size("fast"), None);
-    assert_eq!(rw_of(true, 0), "randread");
-    assert_eq!(rw_of(true, 30), "randrw");
-    assert_eq!(rw_of(false, 100), "write");
-    assert_eq!(rw_of(false, 40), "rw");
+    assert_eq!(rw_of(true, 0), Rw::RandRead);
+    assert_eq!(rw_of(true, 30), Rw::RandRw);
+    assert_eq!(rw_of(false, 100), Rw::Write);
+    assert_eq!(rw_of(false, 40).as_str(), "rw");
 }
