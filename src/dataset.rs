@@ -132,6 +132,7 @@ dataset_columns!(
     steady_state_duration_ms,
     steady_state_iops,
     steady_state_bw_bytes_per_s,
+    timing_options,
     tool,
     tool_version,
 );

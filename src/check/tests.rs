@@ -19,6 +19,7 @@ fn metric(m: Metric, better: Better, base: Option<f64>, cand: Option<f64>) -> Me
         delta_abs: IndexMap::new(),
         rule: Rule::Precision,
         baseline_ties: IndexMap::new(),
+        excluded: IndexMap::new(),
     }
 }
 

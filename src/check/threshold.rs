@@ -92,28 +92,13 @@ fn parse_pct(whole: &str, s: &str) -> Result<f64, ThresholdError> {
     Ok(pct)
 }
 
-/// Names a user may give a metric: the dataset/JSON names, plus short ones.
-pub const METRIC_NAMES: &[(&str, Metric)] = &[
-    ("bw_bytes_per_s", Metric::BwBytesPerS),
-    ("bw", Metric::BwBytesPerS),
-    ("iops", Metric::Iops),
-    ("lat_mean_ns", Metric::LatMeanNs),
-    ("lat", Metric::LatMeanNs),
-    ("clat_p99_ns", Metric::ClatP99Ns),
-    ("p99", Metric::ClatP99Ns),
-    ("cpu_pct", Metric::CpuPct),
-    ("cpu", Metric::CpuPct),
-    ("iops_per_cpu_pct", Metric::IopsPerCpuPct),
-    ("bw_per_cpu_pct", Metric::BwPerCpuPct),
-];
+/// Names a user may give a metric: [`Metric::NAMES`], the one list every
+/// flag that names a metric reads.
+pub const METRIC_NAMES: &[(&str, Metric)] = Metric::NAMES;
 
-/// The metric a user-given name means.
+/// The metric a user-given name means ([`Metric::parse`]).
 pub fn metric_by_name(name: &str) -> Option<Metric> {
-    let name = name.to_ascii_lowercase();
-    METRIC_NAMES
-        .iter()
-        .find(|(n, _)| *n == name)
-        .map(|(_, m)| *m)
+    Metric::parse(name)
 }
 
 /// The dataset/JSON name of a metric: [`Metric::key`], the one list of
@@ -154,11 +139,16 @@ mod tests {
             Thresholds::parse_all(&["iops=-3%"]).unwrap_err(),
             ThresholdError::OutOfRange("iops=-3%".into())
         );
-        let err = Thresholds::parse_all(&["latency=3"])
-            .unwrap_err()
-            .to_string();
-        assert!(err.contains("unknown metric `latency`"), "{err}");
+        let err = Thresholds::parse_all(&["tail=3"]).unwrap_err().to_string();
+        assert!(err.contains("unknown metric `tail`"), "{err}");
         assert!(err.contains("lat_mean_ns"), "{err}");
+        // The names `analyze --round` takes are the ones `--threshold` takes.
+        for name in ["latency", "bandwidth", "clat_p99", "P99"] {
+            assert!(
+                Thresholds::parse_all(&[format!("{name}=3")]).is_ok(),
+                "{name}"
+            );
+        }
         assert!(Thresholds::parse_all(&["nan"]).is_err());
     }
 

@@ -53,6 +53,7 @@ fn parse_chart_size(s: &str) -> Result<(u32, u32), CliError> {
   nvcmp analyze results/ --baseline linux-libaio --round iops=1k
   nvcmp analyze a.json b.json --label-by file    one config per file
   nvcmp analyze sweep/ --slo clat_p99=1ms        queue-depth sweeps: peak, knee, IOPS under 1 ms p99
+  nvcmp analyze sweep/ --saturation 90           where each config reaches 90 % of its peak
   nvcmp analyze windows-diskspd/ linux-fio/      DiskSpd (text or -Rxml) against fio, like for like
 
 Runs at different iodepth/numjobs (load points) are compared point by point, never
@@ -100,12 +101,18 @@ pub struct Args {
     /// Latency target for sweeps: the most IOPS whose latency meets it (clat_p99=1ms, lat_mean=200us).
     #[arg(long, value_name = "METRIC=TIME")]
     pub slo: Option<String>,
-    /// Knee of a sweep: the last load point before one more step buys less than PCT % IOPS...
+    /// Knee of a sweep (Kneedle on IOPS against load): its IOPS are at least PCT % above the lightest point's...
     #[arg(long, value_name = "PCT", default_value_t = 10.0)]
     pub knee_gain: f64,
-    /// ...while mean latency grows by more than PCT %.
+    /// ...past it the curve climbs at most PCT % as steeply as up to it...
+    #[arg(long, value_name = "PCT", default_value_t = 33.0)]
+    pub knee_flatness: f64,
+    /// ...and mean latency grows from it to the heaviest load by more than PCT %.
     #[arg(long, value_name = "PCT", default_value_t = 50.0)]
     pub knee_latency: f64,
+    /// Saturation of a sweep: the lightest load point whose IOPS reach PCT % of the config's peak.
+    #[arg(long, value_name = "PCT", default_value_t = 95.0)]
+    pub saturation: f64,
     /// Differences of at most PCT % of the best value are ties (a practical-equivalence margin, e.g. 1).
     #[arg(long, value_name = "PCT")]
     pub equivalence: Option<f64>,
@@ -158,6 +165,7 @@ fn sweep_rules(args: &Args) -> Result<compare::SweepRules, CliError> {
     for (flag, v) in [
         ("--knee-gain", args.knee_gain),
         ("--knee-latency", args.knee_latency),
+        ("--knee-flatness", args.knee_flatness),
     ] {
         if !(v.is_finite() && v >= 0.0) {
             return Err(CliError::usage(format!(
@@ -171,10 +179,19 @@ fn sweep_rules(args: &Args) -> Result<compare::SweepRules, CliError> {
         }
         None => None,
     };
+    if !(args.saturation.is_finite() && args.saturation > 0.0 && args.saturation <= 100.0) {
+        return Err(CliError::usage(format!(
+            "--saturation {}: must be a percentage of the peak, above 0 and at most 100",
+            args.saturation
+        )));
+    }
     Ok(compare::SweepRules {
         knee_min_gain_pct: args.knee_gain,
         knee_lat_growth_pct: args.knee_latency,
+        knee_flatness_pct: args.knee_flatness,
+        saturation_pct: args.saturation,
         slo,
+        ..compare::SweepRules::default()
     })
 }
 

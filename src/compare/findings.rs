@@ -52,10 +52,16 @@ pub enum Kind {
     Outlier,
     /// The highest peak IOPS of a sweep against the next config's.
     SweepPeak,
-    /// Where a config saturates in a sweep.
+    /// Where a config's IOPS curve bends in a sweep.
     Knee,
     /// IOPS each config sustains under the latency target.
     Slo,
+    /// Who is best at a workload's headline metric, and by how much (a
+    /// workload measured at one load point).
+    Winner,
+    /// Which config of a sweep needs the least load to reach (nearly) its
+    /// peak, ranked.
+    Saturation,
 }
 
 impl Kind {
@@ -63,7 +69,13 @@ impl Kind {
     pub fn weight(self) -> f64 {
         match self {
             Kind::FamilyWins => 1.1,
-            Kind::Wins | Kind::Lead | Kind::Gap | Kind::SweepPeak | Kind::Slo => 1.0,
+            Kind::Wins
+            | Kind::Lead
+            | Kind::Gap
+            | Kind::SweepPeak
+            | Kind::Slo
+            | Kind::Winner
+            | Kind::Saturation => 1.0,
             Kind::Outlier => 0.9,
             Kind::Tie => 0.8,
             Kind::Knee => 0.6,

@@ -12,13 +12,21 @@
 //!    it sustains under the latency target (`--slo`);
 //! 7. outliers: among four or more configs, a value whose modified z-score
 //!    (0.6745 x its distance to the median / the median absolute
-//!    deviation) exceeds 3.5 and which is at least 1.5x the others' median
-//!    (Iglewicz and Hoaglin's rule:
+//!    deviation) exceeds 3.5 and which is at least 1.5x off the others'
+//!    median (Iglewicz and Hoaglin's rule:
 //!    <https://www.itl.nist.gov/div898/handbook/eda/section3/eda35h.htm>;
 //!    the ratio floor keeps near-equal rows, whose deviation is tiny, from
-//!    flagging ordinary differences). Only the high side: a value far
-//!    below the others is a result, such as a faster stack's latency, and
-//!    the win/gap sentences cover it.
+//!    flagging ordinary differences). Only on the worse side (high latency
+//!    or CPU, low bandwidth or IOPS): a value far better than the others
+//!    is a result, the leader's, and the winner sentences say it;
+//! 8. per workload measured at one load point, who is best at its headline
+//!    metric (IOPS up to 16 KiB blocks, bandwidth above) and at p99
+//!    latency, by how much over the next config and the baseline;
+//! 9. sweeps: which config needs the least load to reach
+//!    `saturation_pct` of its peak, ranked.
+//!
+//! OS-family sentences (2, 5) only when every config's OS is known and
+//! there are two families to compare.
 //!
 //! A lead that rounding, noise or `--equivalence` cannot separate is never
 //! claimed without saying so.
@@ -38,6 +46,9 @@ pub const NEAR_EQUAL_PCT: f64 = 0.5;
 pub const OUTLIER_Z: f64 = 3.5;
 /// ...and the least ratio to the others' median it must also reach.
 pub const OUTLIER_RATIO: f64 = 1.5;
+/// What an outlier far behind on bandwidth or IOPS counts, against one far
+/// above its peers on latency or CPU.
+const LOW_SIDE: f64 = 0.7;
 /// A gap between two configs of one OS family counts this much when the
 /// comparison is across families: the reader came for the cross-family one.
 const WITHIN_FAMILY: f64 = 0.7;
@@ -88,11 +99,9 @@ fn winners(m: &MetricResult) -> Vec<&str> {
     }
 }
 
+/// The values that are compared: present and not excluded as invalid.
 fn present(m: &MetricResult) -> Vec<(&str, f64)> {
-    m.values
-        .iter()
-        .filter_map(|(c, v)| v.map(|v| (c.as_str(), v)))
-        .collect()
+    m.compared().collect()
 }
 
 /// Builds every finding of `cmp`, rule by rule (unranked).
@@ -104,14 +113,23 @@ pub fn build(cmp: &Comparison, judge: Judge) -> Vec<Finding> {
     out.extend(family_leads(cmp, judge));
     out.extend(sweep_sentences(cmp, judge));
     out.extend(outliers(cmp, &scales));
+    out.extend(winners_of_workloads(cmp, &scales, judge));
+    out.extend(saturation_findings(cmp));
     out
+}
+
+/// Families are compared only when every config has a known OS and there
+/// are two or more of them: "Linux wins" against a config of unknown OS
+/// counts the unknown one as not-Linux.
+fn families_comparable(cmp: &Comparison) -> bool {
+    cmp.families.len() >= 2 && cmp.families.iter().all(|f| f.name != "unknown")
 }
 
 /// One metric's entry for `config` in `r`, as the tie rule sees it.
 fn entry<'a>(r: &'a MetricResult, config: &'a str) -> Option<Entry<'a>> {
     Some(Entry {
         config,
-        value: r.values.get(config).copied().flatten()?,
+        value: r.value(config)?,
         precision: r.precision.get(config).copied().unwrap_or(0.0),
         spread: r.spread.get(config).copied(),
     })
@@ -305,7 +323,7 @@ fn most_wins(cmp: &Comparison, judge: Judge) -> Vec<Finding> {
     let mut out = Vec::new();
     for m in METRICS {
         for (kind, subjects) in [(Kind::Wins, &configs), (Kind::FamilyWins, &families)] {
-            if kind == Kind::FamilyWins && subjects.len() < 2 {
+            if kind == Kind::FamilyWins && !families_comparable(cmp) {
                 continue;
             }
             let tallies: Vec<Tally> = Direction::ALL
@@ -505,6 +523,9 @@ fn family_leads(cmp: &Comparison, judge: Judge) -> Vec<Finding> {
     let (Some(win), Some(lin)) = (fam("windows"), fam("linux")) else {
         return out;
     };
+    if !families_comparable(cmp) {
+        return out;
+    }
     for m in [Metric::BwBytesPerS, Metric::Iops] {
         for (mine, theirs) in [(win, lin), (lin, win)] {
             let mut best: Option<(f64, &Workload, Entry, Entry)> = None;
@@ -562,18 +583,25 @@ fn outliers(cmp: &Comparison, scales: &Scales) -> Vec<Finding> {
         let all: Vec<f64> = vals.iter().map(|v| v.1).collect();
         let med = median(&all);
         let mad = median(&all.iter().map(|v| (v - med).abs()).collect::<Vec<_>>());
+        // The worse side only: above the others for latency and CPU,
+        // below them for bandwidth and IOPS.
+        let worse = |v: f64, than: f64| match m.better() {
+            Better::Lower => v > than,
+            Better::Higher => v < than,
+        };
         for (c, v) in &vals {
             let others: Vec<f64> = vals.iter().filter(|(o, _)| o != c).map(|x| x.1).collect();
             let others_med = median(&others);
-            if others_med <= 0.0 || *v <= med {
+            if others_med <= 0.0 || *v <= 0.0 || !worse(*v, med) {
                 continue;
             }
             let z = if mad > 0.0 {
-                0.6745 * (v - med) / mad
+                0.6745 * (v - med).abs() / mad
             } else {
                 f64::INFINITY
             };
-            let ratio = v / others_med;
+            // How many times worse: v over the median, or the median over v.
+            let ratio = (v / others_med).max(others_med / v);
             if z > OUTLIER_Z && ratio >= OUTLIER_RATIO {
                 out.push(outlier_finding(
                     cmp,
@@ -600,18 +628,31 @@ fn outlier_finding(
     let s = scales.get(m);
     let lo = others.iter().copied().fold(f64::INFINITY, f64::min);
     let hi = others.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let how = match m.better() {
+        Better::Lower => format!("{}x the others' median", format::fixed(ratio, 1)),
+        Better::Higher => format!(
+            "{} % below the others' median",
+            format::fixed((1.0 - 1.0 / ratio) * 100.0, 0)
+        ),
+    };
     let text = format!(
-        "Outlier: {c} {} {} {} is {}x the others' median (others {}–{})",
+        "Outlier: {c} {} {} {} is {how} (others {}–{})",
         cmp.title_of(w),
         m.human(),
         s.with_unit(v),
-        format::fixed(ratio, 1),
         s.format(lo),
         s.with_unit(hi)
     );
+    // Far behind on throughput is mostly what the win and gap sentences
+    // already say; latency or CPU far above the peers more often points at
+    // something wrong with the run, which is what an outlier is for.
+    let factor = match m.better() {
+        Better::Lower => 1.0,
+        Better::Higher => LOW_SIDE,
+    };
     Finding::new(Kind::Outlier, text)
         .on(vec![cmp.title_of(w)], vec![m], vec![c.to_string()])
-        .scored(magnitude(ratio - 1.0), ONE_WORKLOAD)
+        .scored(magnitude(ratio - 1.0) * factor, ONE_WORKLOAD)
 }
 
 fn median(xs: &[f64]) -> f64 {
@@ -780,27 +821,43 @@ fn knee_sentence(cmp: &Comparison, title: &str, s: &Sweep) -> (String, f64) {
     match &s.knee {
         Some(k) => (
             format!(
-                "{} saturates at {} in {title}: {} adds {} % IOPS for {} % more mean latency",
+                "{}'s {title} curve bends at {} ({} IOPS, its knee): past it at most {} % more IOPS for {} % more mean latency",
                 s.config,
                 at(k.iodepth, k.numjobs),
-                at(k.next_iodepth, k.next_numjobs),
+                iops_short(k.iops),
                 format::fixed(k.iops_gain_pct, 1),
                 format::fixed(k.lat_growth_pct, 0)
             ),
             0.5,
         ),
         None => {
-            let last = s.points.iter().max_by_key(|p| p.load().outstanding());
-            (
+            let lightest = s
+                .points
+                .iter()
+                .min_by_key(|p| (p.load().outstanding(), p.load()));
+            let last = s
+                .points
+                .iter()
+                .max_by_key(|p| (p.load().outstanding(), p.load()));
+            let flat_from_start = s
+                .saturation
+                .zip(lightest)
+                .is_some_and(|(sat, p)| sat.load() == p.load());
+            let text = if flat_from_start {
                 format!(
-                    "{} shows no knee in {title} up to {} (no step buys < {} % IOPS for > {} % latency)",
+                    "{} is at {} % of its peak from the lightest load in {title} ({}): no knee within the sweep",
                     s.config,
-                    last.map_or(String::new(), |p| p.load().label()),
-                    format::fixed(rules.knee_min_gain_pct, 0),
-                    format::fixed(rules.knee_lat_growth_pct, 0)
-                ),
-                0.25,
-            )
+                    format::trimmed(rules.saturation_pct, 1),
+                    lightest.map_or(String::new(), |p| p.load().label())
+                )
+            } else {
+                format!(
+                    "{} shows no knee in {title} up to {}: its IOPS curve does not flatten",
+                    s.config,
+                    last.map_or(String::new(), |p| p.load().label())
+                )
+            };
+            (text, 0.25)
         }
     }
 }
@@ -877,4 +934,187 @@ fn slo_sentence(title: &str, sweeps: &[&Sweep], slo: Slo) -> String {
         text.push_str(&format!("{} {meet} it at no load point", none.join(", ")));
     }
     text
+}
+
+/// The headline metric of a workload: IOPS for small blocks, bandwidth for
+/// large ones, as reviews quote them.
+fn headline(w: &Workload) -> Metric {
+    if w.bs_bytes <= 16 * 1024 {
+        Metric::Iops
+    } else {
+        Metric::BwBytesPerS
+    }
+}
+
+/// "12.3 % more than", "1.71x", "63.0 % below": how far `a` is ahead of
+/// `b` for a metric of direction `better` (a ratio from 1.5x up, as
+/// reviews write a large lead; lower-is-better leads in percent, which
+/// cannot pass 100).
+fn lead_words(better: Better, a: f64, b: f64) -> String {
+    // Two significant digits for a lead under 0.1 %: "0.01 %", not "0.0 %".
+    let pct = |p: f64| format::fixed(p, if p < 0.1 { 2 } else { 1 });
+    match better {
+        Better::Higher if a >= 1.5 * b => format!("{}x", format::fixed(a / b, 2)),
+        Better::Higher => format!("{} % more than", pct((a / b - 1.0) * 100.0)),
+        Better::Lower => format!("{} % below", pct((1.0 - a / b) * 100.0)),
+    }
+}
+
+/// 8: per workload measured at one load point (its shape is no sweep),
+/// who is best at its headline metric and at p99 latency, and by how much
+/// over the next config and the baseline. Reach is the workload's share of
+/// such workloads: on a one-workload comparison this is the headline.
+fn winners_of_workloads(cmp: &Comparison, scales: &Scales, judge: Judge) -> Vec<Finding> {
+    let swept: Vec<_> = cmp.sweeps.iter().map(|s| s.shape()).collect();
+    let single: Vec<&Workload> = cmp
+        .workloads
+        .iter()
+        .filter(|w| !swept.contains(&w.shape()))
+        .collect();
+    let mut out = Vec::new();
+    for w in &single {
+        for m in [headline(w), Metric::ClatP99Ns] {
+            let Some(r) = w.metric(m).filter(|_| comparable(w, m)) else {
+                continue;
+            };
+            if let Some((f, effect)) = winner_finding(cmp, scales, w, r, judge) {
+                out.push(f.scored(effect, 1.0 / single.len() as f64));
+            }
+        }
+    }
+    out
+}
+
+fn winner_finding(
+    cmp: &Comparison,
+    scales: &Scales,
+    w: &Workload,
+    r: &MetricResult,
+    judge: Judge,
+) -> Option<(Finding, f64)> {
+    // The winner, or the configs tied for best (the one with the best
+    // value first): a tie at the top still leads the rest.
+    let top: Vec<&str> = winners(r);
+    let best = best_among(r, &top)?;
+    let winner = best.config;
+    let rest: Vec<&str> = r
+        .compared()
+        .map(|(c, _)| c)
+        .filter(|c| !top.contains(c))
+        .collect();
+    let second = best_among(r, &rest)?;
+    // Every config within half a percent: the tie sentence (3) says it.
+    let vals: Vec<f64> = r.compared().map(|(_, v)| v).collect();
+    let lo = vals.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = vals.iter().copied().fold(0.0, f64::max);
+    if lo > 0.0 && (hi - lo) / lo * 100.0 <= NEAR_EQUAL_PCT {
+        return None;
+    }
+    let s = scales.get(r.metric);
+    let most = match r.better {
+        Better::Higher => format!("the most {}", r.metric.human()),
+        Better::Lower => format!("the lowest {}", r.metric.human()),
+    };
+    let who = match top.as_slice() {
+        [_] => format!("{winner} has {most} in {}", cmp.title_of(w)),
+        many => {
+            let names: Vec<String> = many.iter().map(|c| c.to_string()).collect();
+            format!(
+                "{} tie for {most} in {} ({})",
+                join_and(&names),
+                cmp.title_of(w),
+                tie_words(r.rule, judge)
+            )
+        }
+    };
+    let mut text = format!(
+        "{who}: {}, {} {} ({})",
+        s.with_unit(best.value),
+        lead_words(r.better, best.value, second.value),
+        second.config,
+        s.with_unit(second.value)
+    );
+    if let Some(base) = cmp
+        .baseline
+        .as_deref()
+        .filter(|b| *b != winner && *b != second.config)
+        && let Some(b) = entry(r, base)
+    {
+        text.push_str(&format!(
+            " and {} the baseline, {base} ({})",
+            lead_words(r.better, best.value, b.value),
+            s.with_unit(b.value)
+        ));
+    }
+    let f = Finding::new(Kind::Winner, text).on(
+        vec![cmp.title_of(w)],
+        vec![r.metric],
+        vec![winner.to_string(), second.config.to_string()],
+    );
+    Some((f, effect(&best, &second, judge)))
+}
+
+/// 9: per sweep shape, the configs ranked by the load they need to reach
+/// `saturation_pct` of their peak; one still climbing at its heaviest load
+/// point (saturated only there, no knee) has not saturated and comes last.
+fn saturation_findings(cmp: &Comparison) -> Vec<Finding> {
+    let pct = format::trimmed(cmp.sweep_rules.saturation_pct, 1);
+    let mut out = Vec::new();
+    for (shape, sweeps) in super::sweep::by_shape(cmp) {
+        let title = shape.title();
+        let mut ranked: Vec<(&Sweep, LoadPoint, bool)> = sweeps
+            .iter()
+            .filter_map(|s| {
+                let sat = s.saturation?;
+                let heaviest = s
+                    .points
+                    .iter()
+                    .map(|p| p.load())
+                    .max_by_key(|l| (l.outstanding(), *l))?;
+                let climbing = sat.load() == heaviest && s.knee.is_none();
+                Some((*s, sat.load(), climbing))
+            })
+            .collect();
+        ranked.sort_by_key(|(_, l, climbing)| (*climbing, l.outstanding(), *l));
+        let Some(&(first, load, false)) = ranked.first() else {
+            continue;
+        };
+        let Some(sat) = first.saturation else {
+            continue;
+        };
+        let mut text = format!(
+            "In {title} sweeps, {} needs the least load to reach {pct} % of its peak: {} ({} IOPS)",
+            first.config,
+            load.label(),
+            iops_short(sat.iops)
+        );
+        let others: Vec<String> = ranked[1..]
+            .iter()
+            .map(|(s, l, climbing)| match climbing {
+                true => format!("{} still climbing at {}", s.config, l.label()),
+                false => format!("{} for {}", l.label(), s.config),
+            })
+            .collect();
+        if !others.is_empty() {
+            text.push_str(&format!(", against {}", join_and(&others)));
+        }
+        let (effect, reach) = match ranked.get(1) {
+            Some((_, _, true)) => (1.0, 0.75),
+            Some((_, l, false)) => {
+                let ratio = l.outstanding() as f64 / load.outstanding().max(1) as f64;
+                (magnitude(ratio - 1.0), 0.75)
+            }
+            None => (0.3, ONE_WORKLOAD),
+        };
+        out.push(
+            Finding::new(Kind::Saturation, text)
+                .on(
+                    vec![format!("{title} sweep")],
+                    vec![Metric::Iops],
+                    ranked.iter().map(|(s, _, _)| s.config.clone()).collect(),
+                )
+                .scored(effect, reach),
+        );
+    }
+    out
 }

@@ -42,19 +42,30 @@ impl Metric {
         }
     }
 
-    /// Parses a key or a short alias (`bw`, `lat`, `cpu`, `p99`).
+    /// Every name a user may give a metric on the command line (`analyze
+    /// --round`, `check --threshold`/`--slo`, `history show --metric`): the
+    /// dataset/JSON key first, then short aliases. The one list of them.
+    pub const NAMES: &'static [(&'static str, Metric)] = &[
+        ("bw_bytes_per_s", Metric::BwBytesPerS),
+        ("bw", Metric::BwBytesPerS),
+        ("bandwidth", Metric::BwBytesPerS),
+        ("iops", Metric::Iops),
+        ("lat_mean_ns", Metric::LatMeanNs),
+        ("lat", Metric::LatMeanNs),
+        ("latency", Metric::LatMeanNs),
+        ("clat_p99_ns", Metric::ClatP99Ns),
+        ("p99", Metric::ClatP99Ns),
+        ("clat_p99", Metric::ClatP99Ns),
+        ("cpu_pct", Metric::CpuPct),
+        ("cpu", Metric::CpuPct),
+        ("iops_per_cpu_pct", Metric::IopsPerCpuPct),
+        ("bw_per_cpu_pct", Metric::BwPerCpuPct),
+    ];
+
+    /// Parses a key or a short alias (`bw`, `lat`, `cpu`, `p99`), any case.
     pub fn parse(s: &str) -> Option<Metric> {
         let s = s.trim().to_ascii_lowercase();
-        Metric::ALL
-            .into_iter()
-            .find(|m| m.key() == s)
-            .or(match s.as_str() {
-                "bw" | "bandwidth" => Some(Metric::BwBytesPerS),
-                "lat" | "latency" => Some(Metric::LatMeanNs),
-                "p99" | "clat_p99" => Some(Metric::ClatP99Ns),
-                "cpu" => Some(Metric::CpuPct),
-                _ => None,
-            })
+        Metric::NAMES.iter().find(|(n, _)| *n == s).map(|(_, m)| *m)
     }
 
     /// Name in sentences: "bandwidth", "mean latency".

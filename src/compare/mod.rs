@@ -24,6 +24,7 @@ pub mod sweep;
 pub mod workload;
 
 mod notes;
+mod validity;
 
 #[cfg(test)]
 pub(crate) mod testdata;
@@ -507,9 +508,16 @@ fn metric_result(
     if values.values().all(|v| v.is_none()) && m == Metric::ClatP99Ns {
         return None;
     }
+    // Also where the value is missing: a run that measured no latency (fio
+    // wrote zeros, read as none) says why its cell is empty.
+    let excluded: IndexMap<String, String> = cells
+        .iter()
+        .filter_map(|(c, cell)| Some((c.to_string(), validity::exclusion(m, cell)?)))
+        .collect();
     let entries: Vec<rules::Entry> = configs
         .iter()
         .filter(|c| cells.get(c.as_str()).is_some_and(|cell| !cell.errored))
+        .filter(|c| !excluded.contains_key(c.as_str()))
         .filter_map(|c| {
             Some(rules::Entry {
                 config: c.as_str(),
@@ -525,15 +533,24 @@ fn metric_result(
         .unwrap_or_default()
         .into_iter()
         .collect();
-    let base = baseline.and_then(|b| values.get(b).copied().flatten());
+    // An excluded value is no measurement: no delta from it, and none
+    // against it when it is the baseline's.
+    let compared = |c: &str| {
+        values
+            .get(c)
+            .copied()
+            .flatten()
+            .filter(|_| !excluded.contains_key(c))
+    };
+    let base = baseline.and_then(compared);
     let delta_abs = values
-        .iter()
-        .map(|(c, v)| (c.clone(), v.zip(base).map(|(v, b)| v - b)))
+        .keys()
+        .map(|c| (c.clone(), compared(c).zip(base).map(|(v, b)| v - b)))
         .collect();
     let delta_pct = values
-        .iter()
-        .map(|(c, v)| {
-            let pct = v
+        .keys()
+        .map(|c| {
+            let pct = compared(c)
                 .zip(base)
                 .filter(|(_, b)| *b != 0.0)
                 .map(|(v, b)| (v - b) / b * 100.0);
@@ -552,6 +569,7 @@ fn metric_result(
         delta_abs,
         rule: d.rule,
         baseline_ties,
+        excluded,
     })
 }
 

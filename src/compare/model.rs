@@ -102,13 +102,42 @@ pub struct MetricResult {
     /// delta is no real change.
     #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
     pub baseline_ties: IndexMap<String, Rule>,
+    /// Configs whose value of this metric a sanity check found invalid
+    /// (fio measured it wrongly, or could not measure it), with the reason.
+    /// Their value stays in `values` for the table, marked; it enters no
+    /// winner, tie, delta, finding, outlier or chart.
+    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    pub excluded: IndexMap<String, String>,
 }
 
 impl MetricResult {
-    /// Whether two or more configs have a value: a lone value is the
-    /// "winner" of nothing, so reports and charts do not mark it best.
+    /// Whether two or more configs have a value that is compared: a lone
+    /// value is the "winner" of nothing, so reports and charts do not mark
+    /// it best.
     pub fn contested(&self) -> bool {
-        self.values.values().filter(|v| v.is_some()).count() > 1
+        self.compared().count() > 1
+    }
+
+    /// `config`'s value if it is compared: None when missing or excluded.
+    /// What findings and charts read.
+    pub fn value(&self, config: &str) -> Option<f64> {
+        if self.excluded.contains_key(config) {
+            return None;
+        }
+        self.values.get(config).copied().flatten()
+    }
+
+    /// The compared values, in display order: present and not excluded.
+    pub fn compared(&self) -> impl Iterator<Item = (&str, f64)> {
+        self.values
+            .iter()
+            .filter(|(c, _)| !self.excluded.contains_key(c.as_str()))
+            .filter_map(|(c, v)| v.map(|v| (c.as_str(), v)))
+    }
+
+    /// Why `config`'s value is left out of the comparison, if it is.
+    pub fn exclusion(&self, config: &str) -> Option<&str> {
+        self.excluded.get(config).map(String::as_str)
     }
 }
 
@@ -167,6 +196,39 @@ impl LoadPoint {
             * u64::from(self.hosts.max(1))
     }
 
+    /// Several load points in few words: `QD1 x 1-4 jobs`, `QD1, 2, 4`,
+    /// `QD4 x 1, 2, 8 jobs`; the labels listed where no one axis varies.
+    pub fn condense(loads: &[LoadPoint]) -> String {
+        let mut loads = loads.to_vec();
+        loads.sort();
+        loads.dedup();
+        let [first, ..] = loads.as_slice() else {
+            return String::new();
+        };
+        let hosts = if first.hosts > 1 {
+            format!(" x {} hosts", first.hosts)
+        } else {
+            String::new()
+        };
+        let same = |f: fn(&LoadPoint) -> u32| loads.iter().all(|l| f(l) == f(first));
+        if loads.len() == 1 {
+            first.label()
+        } else if same(|l| l.hosts) && same(|l| l.iodepth) {
+            let jobs: Vec<u32> = loads.iter().map(|l| l.numjobs).collect();
+            format!("QD{} x {} jobs{hosts}", first.iodepth, ranges(&jobs))
+        } else if same(|l| l.hosts) && same(|l| l.numjobs) {
+            let depths: Vec<String> = loads.iter().map(|l| format!("QD{}", l.iodepth)).collect();
+            let jobs = match first.numjobs {
+                1 => String::new(),
+                n => format!(" x {n} jobs"),
+            };
+            format!("{}{jobs}{hosts}", depths.join(", "))
+        } else {
+            let labels: Vec<String> = loads.iter().map(|l| l.label()).collect();
+            labels.join(", ")
+        }
+    }
+
     /// `QD32`, `QD32 x 4 jobs`, `QD32 x 4 jobs x 2 hosts`.
     pub fn label(&self) -> String {
         let mut s = format!("QD{}", self.iodepth);
@@ -178,6 +240,26 @@ impl LoadPoint {
         }
         s
     }
+}
+
+/// Sorted numbers with runs of three or more consecutive ones as ranges:
+/// `1-4, 6`, `1, 2, 4, 8`.
+fn ranges(v: &[u32]) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < v.len() {
+        let mut j = i;
+        while j + 1 < v.len() && v[j + 1] == v[j] + 1 {
+            j += 1;
+        }
+        if j >= i + 2 {
+            parts.push(format!("{}-{}", v[i], v[j]));
+        } else {
+            parts.extend(v[i..=j].iter().map(|n| n.to_string()));
+        }
+        i = j + 1;
+    }
+    parts.join(", ")
 }
 
 fn is_one(v: &u32) -> bool {
@@ -355,23 +437,69 @@ pub struct Comparison {
     pub equivalence_pct: Option<f64>,
 }
 
-/// How saturation and latency targets are judged (`--knee`, `--slo`).
+/// How knees, saturation and latency targets are judged (`--knee-gain`,
+/// `--knee-latency`, `--saturation`, `--slo`).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct SweepRules {
-    /// The knee is the last load point before one more step buys less than
-    /// this much IOPS (percent)...
+    /// The method that places the knee on the curve: `kneedle`
+    /// (Satopää et al. 2011, <https://doi.org/10.1109/ICDCSW.2011.20>) on
+    /// IOPS against I/Os in flight (log2 where the loads double).
+    #[serde(default)]
+    pub knee_method: KneeMethod,
+    /// Kneedle's sensitivity S (1 in the paper): how far the difference
+    /// curve must fall after a candidate for it to count.
+    #[serde(default = "one_f64")]
+    pub knee_sensitivity: f64,
+    /// A knee's IOPS are at least this much (percent) above the lightest
+    /// point's: the curve rose to get there...
     pub knee_min_gain_pct: f64,
-    /// ...while mean latency grows by more than this (percent).
+    /// ...past it the curve climbs at most this percent as steeply as up
+    /// to it (IOPS per unit of the load axis)...
+    #[serde(default = "default_flatness_pct")]
+    pub knee_flatness_pct: f64,
+    /// ...and mean latency grows from it to the heaviest load by more than
+    /// this (percent), the second signal that more load only queues.
     pub knee_lat_growth_pct: f64,
+    /// Saturation is the lightest load point whose IOPS reach this percent
+    /// of the config's peak.
+    #[serde(default = "default_saturation_pct")]
+    pub saturation_pct: f64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub slo: Option<Slo>,
+}
+
+fn one_f64() -> f64 {
+    1.0
+}
+
+fn default_flatness_pct() -> f64 {
+    33.0
+}
+
+fn default_saturation_pct() -> f64 {
+    95.0
+}
+
+/// How a sweep's knee is found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum KneeMethod {
+    /// Kneedle (Satopää, Albrecht, Irwin, Raghavan 2011): the point of
+    /// largest distance between the normalized curve and the straight line
+    /// from its first to its last point.
+    #[default]
+    Kneedle,
 }
 
 impl Default for SweepRules {
     fn default() -> Self {
         SweepRules {
+            knee_method: KneeMethod::Kneedle,
+            knee_sensitivity: 1.0,
             knee_min_gain_pct: 10.0,
+            knee_flatness_pct: default_flatness_pct(),
             knee_lat_growth_pct: 50.0,
+            saturation_pct: default_saturation_pct(),
             slo: None,
         }
     }
@@ -412,7 +540,33 @@ pub struct Sweep {
     pub points: Vec<SweepPoint>,
     pub peak: Peak,
     pub knee: Option<Knee>,
+    /// The lightest load point that reaches `sweep_rules.saturation_pct`
+    /// of the peak's IOPS: how much load the config needs.
+    pub saturation: Option<Saturation>,
     pub at_slo: Option<AtSlo>,
+}
+
+/// Where a config reaches (nearly) its peak: the lightest load point whose
+/// IOPS are at least `saturation_pct` of the peak's.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Saturation {
+    pub iodepth: u32,
+    pub numjobs: u32,
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub hosts: u32,
+    pub iops: f64,
+    /// Its IOPS as a percentage of the peak's.
+    pub pct_of_peak: f64,
+}
+
+impl Saturation {
+    pub fn load(&self) -> LoadPoint {
+        LoadPoint {
+            hosts: self.hosts,
+            numjobs: self.numjobs,
+            iodepth: self.iodepth,
+        }
+    }
 }
 
 /// One measured load point of a sweep (the mean of its runs).
@@ -449,19 +603,20 @@ pub struct Peak {
     pub numjobs: u32,
 }
 
-/// The saturation point: the last load point before more load stops
-/// paying (see [`SweepRules`]).
+/// The knee: where the curve of IOPS against load bends from rising to
+/// flat (see [`SweepRules`]).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Knee {
     pub iodepth: u32,
     pub numjobs: u32,
     pub iops: f64,
     pub lat_mean_ns: f64,
-    /// The next step, which bought too little.
+    /// The next load point of the curve.
     pub next_iodepth: u32,
     pub next_numjobs: u32,
-    /// IOPS gained and mean latency grown by that step, percent.
+    /// IOPS gained past the knee (its best later point), percent...
     pub iops_gain_pct: f64,
+    /// ...and mean latency grown from the knee to the heaviest load.
     pub lat_growth_pct: f64,
 }
 

@@ -13,41 +13,27 @@ use super::model::{SteadySource, SteadyState};
 use super::workload::{Grouped, WorkloadKey};
 use crate::model::is_sync_engine;
 
-/// "no result from X": with the load points X ran this shape at instead,
-/// so a sweep on one side and a single run on the other read as what they
-/// are.
+/// "no result from X" for a config that never ran this workload's shape.
+/// One that ran it at other load points (a sweep it took part in only
+/// partly) is said once for the whole sweep, in the comparison's notes
+/// (`sanity::check_comparison`), not at every load point it missed.
 pub(super) fn missing(
     key: &WorkloadKey,
     grouped: &Grouped,
     configs: &[String],
     cells: &IndexMap<&str, Cell>,
 ) -> Vec<String> {
-    let mut plain = Vec::new();
-    let mut elsewhere = Vec::new();
-    for c in configs.iter().filter(|c| !cells.contains_key(c.as_str())) {
-        let other: BTreeSet<_> = grouped[c]
-            .keys()
-            .filter(|k| k.shape == key.shape)
-            .map(|k| k.load)
-            .collect();
-        if other.is_empty() {
-            plain.push(c.as_str());
-        } else {
-            let loads: Vec<String> = other.iter().map(|l| l.label()).collect();
-            elsewhere.push(format!(
-                "{c} ran {} at {}, not at {}",
-                key.shape.title(),
-                loads.join(", "),
-                key.load.label()
-            ));
-        }
+    let plain: Vec<&str> = configs
+        .iter()
+        .filter(|c| !cells.contains_key(c.as_str()))
+        .filter(|c| !grouped[*c].keys().any(|k| k.shape == key.shape))
+        .map(String::as_str)
+        .collect();
+    if plain.is_empty() {
+        Vec::new()
+    } else {
+        vec![format!("no result from {}", plain.join(", "))]
     }
-    let mut notes = Vec::new();
-    if !plain.is_empty() {
-        notes.push(format!("no result from {}", plain.join(", ")));
-    }
-    notes.extend(elsewhere);
-    notes
 }
 
 /// A config that ran at another depth than requested: a synchronous engine

@@ -3,8 +3,10 @@
 //! lacks workloads the others have. Findings are notes, never errors: the
 //! data still gets compared.
 
-use super::model::{Comparison, Metric};
-use super::workload::{Run, WorkloadKey};
+use indexmap::IndexMap;
+
+use super::model::{Comparison, LoadPoint, Metric, Workload};
+use super::workload::{Run, Shape, WorkloadKey};
 use crate::format;
 
 /// Relative disagreement allowed between bandwidth and IOPS x bs beyond
@@ -32,27 +34,9 @@ pub fn check_workload(key: &WorkloadKey, cells: &[(&str, &[Run])]) -> Vec<String
                     r.source
                 ));
             }
-            if let (Some(lat), Some(clat)) = (r.lat, r.clat) {
-                if lat + r.lat_precision < clat {
-                    notes.push(format!(
-                        "{config}: mean total latency is below mean completion latency ({})",
-                        r.source
-                    ));
-                }
-            }
-            if r.system_cpu && r.cpu > 100.0 + 1e-9 {
-                notes.push(format!(
-                    "{config}: whole-system CPU {} % is above 100 % ({})",
-                    format::fixed(r.cpu, 2),
-                    r.source
-                ));
-            }
-            if r.iops > 0.0 && r.lat == Some(0.0) {
-                notes.push(format!(
-                    "{config}: IOPS without latency (mean latency 0) ({})",
-                    r.source
-                ));
-            }
+            // Total latency below completion latency, CPU above 100 % and
+            // latency 0 are metric exclusions (`validity`), said once per
+            // config in `exclusions`.
             // Little's law: I/Os in flight = IOPS x latency. More in flight
             // than iodepth x numjobs allows means a figure is wrong.
             if let Some(lat) = r.lat {
@@ -73,30 +57,110 @@ pub fn check_workload(key: &WorkloadKey, cells: &[(&str, &[Run])]) -> Vec<String
     notes
 }
 
-/// Findings about the comparison as a whole.
+/// Findings about the comparison as a whole: what each config did not
+/// run, and the metrics left out of it, each said once per config.
 pub fn check_comparison(cmp: &Comparison) -> Vec<String> {
     let mut out = Vec::new();
-    let total = cmp.workloads.len();
     for c in &cmp.configs {
-        let missing: Vec<String> = cmp
-            .workloads
-            .iter()
-            .filter(|w| {
-                w.metrics
-                    .first()
-                    .is_none_or(|m| m.values.get(c).copied().flatten().is_none())
-            })
-            .map(|w| w.title())
-            .collect();
-        if !missing.is_empty() {
+        out.extend(not_run(cmp, c));
+    }
+    out.extend(exclusions(cmp));
+    out
+}
+
+fn has_result(w: &Workload, config: &str) -> bool {
+    w.metrics
+        .first()
+        .is_some_and(|m| m.values.get(config).copied().flatten().is_some())
+}
+
+/// What `config` did not run, per shape: "psync ran randread 4k at QD1 x
+/// 1-4 jobs only" where it ran some load points of a shape (a sweep it
+/// took part in), "io_uring has no result for randread 64k at QD32" where
+/// it ran none.
+fn not_run(cmp: &Comparison, config: &str) -> Vec<String> {
+    let mut by_shape: IndexMap<Shape, (Vec<LoadPoint>, Vec<LoadPoint>)> = IndexMap::new();
+    for w in &cmp.workloads {
+        let (ran, missed) = by_shape.entry(w.shape()).or_default();
+        if has_result(w, config) {
+            ran.push(w.load());
+        } else {
+            missed.push(w.load());
+        }
+    }
+    let mut none = Vec::new();
+    let mut out = Vec::new();
+    for (shape, (ran, missed)) in &by_shape {
+        if missed.is_empty() {
+            continue;
+        }
+        if ran.is_empty() {
+            none.push(match cmp.has_load_points() {
+                true => format!("{} at {}", shape.title(), LoadPoint::condense(missed)),
+                false => shape.title(),
+            });
+        } else {
             out.push(format!(
-                "{c} has no result for {} of {total} workloads: {}",
-                missing.len(),
-                missing.join(", ")
+                "{config} ran {} at {} only (not at {})",
+                shape.title(),
+                LoadPoint::condense(ran),
+                LoadPoint::condense(missed)
             ));
         }
     }
+    if !none.is_empty() {
+        out.insert(0, format!("{config} has no result for {}", none.join(", ")));
+    }
     out
+}
+
+/// "io_uring-sqpoll: p99 latency left out at randread 4k QD1 and QD8:
+/// fio's completion latency is not measured from submission with
+/// sqthread_poll=1 (...)": one note per config and reason, with the
+/// metrics and load points it covers.
+pub fn exclusions(cmp: &Comparison) -> Vec<String> {
+    type Covered = (Vec<Metric>, IndexMap<Shape, Vec<LoadPoint>>);
+    let mut by: IndexMap<(String, String), Covered> = IndexMap::new();
+    for w in &cmp.workloads {
+        for r in &w.metrics {
+            for (config, reason) in &r.excluded {
+                let (metrics, loads) = by.entry((config.clone(), reason.clone())).or_default();
+                if !metrics.contains(&r.metric) {
+                    metrics.push(r.metric);
+                }
+                let at = loads.entry(w.shape()).or_default();
+                if !at.contains(&w.load()) {
+                    at.push(w.load());
+                }
+            }
+        }
+    }
+    by.into_iter()
+        .map(|((config, reason), (metrics, loads))| {
+            let names: Vec<&str> = metrics
+                .iter()
+                .filter(|m| !m.is_derived())
+                .map(|m| m.human())
+                .collect();
+            let names = if names.is_empty() {
+                metrics.iter().map(|m| m.human()).collect()
+            } else {
+                names
+            };
+            let at: Vec<String> = loads
+                .iter()
+                .map(|(shape, l)| match cmp.has_load_points() {
+                    true => format!("{} at {}", shape.title(), LoadPoint::condense(l)),
+                    false => shape.title(),
+                })
+                .collect();
+            format!(
+                "{config}: {} left out of the comparison in {}: {reason}",
+                names.join(", "),
+                at.join("; ")
+            )
+        })
+        .collect()
 }
 
 /// A config (label) whose files come from several engines: its figures

@@ -1,7 +1,8 @@
 //! Sweeps: one config's results for one rw/bs/rwmixread/direction at two
-//! or more load points, with its peak, its knee and the IOPS it sustains
-//! under a latency target. Built from the compared workloads, so a point's
-//! values are exactly the ones in the per-load-point tables.
+//! or more load points, with its peak, its knee, where it saturates and the
+//! IOPS it sustains under a latency target. Built from the compared
+//! workloads, so a point's values are exactly the ones in the
+//! per-load-point tables.
 //!
 //! The rules, spelled out so a reviewer can defend them:
 //!
@@ -9,12 +10,30 @@
 //!   x hosts). Where a grid reaches the same number in several ways (QD8 x
 //!   2 jobs and QD4 x 4 jobs), the one with the most IOPS stands for it: the
 //!   curve is the best way to reach each load.
-//! - **Knee** (saturation). The knee is the last point before one more step
-//!   buys less than `knee_min_gain_pct` IOPS (default 10 %) while mean
-//!   latency grows by more than `knee_lat_growth_pct` (default 50 %), and
-//!   no later point beats the knee's IOPS by more than that gain (so a
-//!   noisy dip is not called saturation). None when the curve never bends
-//!   that way within the sweep.
+//! - **Load axis.** A sweep whose loads at least double from point to point
+//!   (QD1, 2, 4 ... 128) is read on log2 of the load, any other (numjobs
+//!   1, 2, 3 ... 20, mixed lists) on the load itself: the axis a person
+//!   would draw it on ([`log_axis`]), for the knee and for the charts.
+//! - **Saturation.** The lightest load point whose IOPS reach
+//!   `saturation_pct` (default 95 %) of the config's peak: how much load
+//!   the config needs to deliver what it can. Robust to a noisy plateau,
+//!   whose highest point may lie anywhere on it.
+//! - **Knee.** Kneedle (Satopää, Albrecht, Irwin, Raghavan: "Finding a
+//!   'Kneedle' in a Haystack", ICDCS Workshops 2011,
+//!   <https://doi.org/10.1109/ICDCSW.2011.20>) on IOPS against the load
+//!   axis: both normalized to 0..1, the knee candidates are the local
+//!   maxima of the difference curve (normalized IOPS minus normalized
+//!   load) that the curve then falls below by S x the mean load step
+//!   (sensitivity S = 1, the paper's; no smoothing). The knee is the
+//!   lightest candidate where the curve really bends: its IOPS are at least
+//!   `knee_min_gain_pct` (10 %) above the lightest point's (it rose to get
+//!   there); past it the curve climbs (to its best later point) at most
+//!   `knee_flatness_pct` (33 %) as steeply as it did up to it, on the load
+//!   axis; and mean latency grows from it to the heaviest load by more than
+//!   `knee_lat_growth_pct` (50 %), the second signal that more load only
+//!   queues. A curve that never flattens (linear, or still climbing like a
+//!   square root) has none; one that is flat from the start saturates at
+//!   its lightest point and has no knee within the sweep.
 //! - **IOPS at a latency target** (`--slo clat_p99=1ms`). The most IOPS of
 //!   any point whose latency meets the target, or, between a point that
 //!   meets it and the next that misses it, the IOPS where the straight line
@@ -24,7 +43,8 @@
 use indexmap::IndexMap;
 
 use super::model::{
-    AtSlo, Comparison, Knee, Metric, Peak, Slo, SloMetric, Sweep, SweepPoint, SweepRules, Workload,
+    AtSlo, Comparison, Knee, Metric, Peak, Saturation, Slo, SloMetric, Sweep, SweepPoint,
+    SweepRules, Workload,
 };
 use super::workload::Shape;
 
@@ -65,10 +85,8 @@ pub fn by_shape(cmp: &Comparison) -> Vec<(Shape, Vec<&Sweep>)> {
 
 /// One config's values at one workload's load point.
 fn point(w: &Workload, config: &str) -> Option<SweepPoint> {
-    let value = |m: Metric| {
-        w.metric(m)
-            .and_then(|r| r.values.get(config).copied().flatten())
-    };
+    // An excluded value (fio measured it wrongly) is no point of a curve.
+    let value = |m: Metric| w.metric(m).and_then(|r| r.value(config));
     Some(SweepPoint {
         iodepth: w.iodepth,
         numjobs: w.numjobs,
@@ -92,6 +110,7 @@ fn sweep(config: &str, shape: &Shape, points: Vec<SweepPoint>, rules: &SweepRule
         axis: axis(&points),
         peak: peak(&points),
         knee: knee(&curve, rules),
+        saturation: saturation(&curve, rules),
         at_slo: rules.slo.and_then(|slo| at_slo(&curve, slo)),
         points,
     }
@@ -139,34 +158,114 @@ pub fn curve(points: &[SweepPoint]) -> Vec<&SweepPoint> {
     curve
 }
 
-fn knee(curve: &[&SweepPoint], rules: &SweepRules) -> Option<Knee> {
-    let gain_max = rules.knee_min_gain_pct / 100.0;
-    let growth_min = rules.knee_lat_growth_pct / 100.0;
-    for (i, pair) in curve.windows(2).enumerate() {
-        let (a, b) = (pair[0], pair[1]);
-        let (Some(la), Some(lb)) = (a.lat_mean_ns, b.lat_mean_ns) else {
-            continue;
-        };
-        if a.iops <= 0.0 || la <= 0.0 {
+/// Whether a curve's loads double (or more) from point to point: such a
+/// sweep is read and drawn on log2 of the load. Any step of less than 1.5x
+/// (numjobs 1, 2, 3 ...) makes the axis linear.
+pub fn log_axis(loads: &[u64]) -> bool {
+    loads.len() >= 3
+        && loads
+            .windows(2)
+            .all(|w| w[0] > 0 && w[1] as f64 >= 1.5 * w[0] as f64)
+}
+
+/// The lightest point of the curve at `saturation_pct` of the peak.
+fn saturation(curve: &[&SweepPoint], rules: &SweepRules) -> Option<Saturation> {
+    let peak = curve.iter().map(|p| p.iops).fold(0.0, f64::max);
+    if peak <= 0.0 {
+        return None;
+    }
+    let floor = peak * rules.saturation_pct / 100.0;
+    let p = curve.iter().find(|p| p.iops >= floor)?;
+    Some(Saturation {
+        iodepth: p.iodepth,
+        numjobs: p.numjobs,
+        hosts: p.hosts,
+        iops: p.iops,
+        pct_of_peak: p.iops / peak * 100.0,
+    })
+}
+
+/// Kneedle's confirmed knee candidates, lightest first: indices of local
+/// maxima of the difference curve after which it falls below the
+/// candidate's value minus `sensitivity` x the mean normalized load step,
+/// before it rises above the candidate again.
+pub fn kneedle(xs: &[f64], ys: &[f64], sensitivity: f64) -> Vec<usize> {
+    let n = xs.len();
+    if n < 3 || ys.len() != n {
+        return Vec::new();
+    }
+    let norm = |v: &[f64]| -> Option<Vec<f64>> {
+        let (lo, hi) = v
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), x| {
+                (lo.min(*x), hi.max(*x))
+            });
+        (hi > lo && hi.is_finite() && lo.is_finite())
+            .then(|| v.iter().map(|x| (x - lo) / (hi - lo)).collect())
+    };
+    let (Some(xn), Some(yn)) = (norm(xs), norm(ys)) else {
+        return Vec::new();
+    };
+    let d: Vec<f64> = xn.iter().zip(&yn).map(|(x, y)| y - x).collect();
+    let step = (xn[n - 1] - xn[0]) / (n - 1) as f64;
+    let mut out = Vec::new();
+    for i in 1..n - 1 {
+        if !(d[i] > d[i - 1] && d[i] >= d[i + 1]) {
             continue;
         }
-        let gain = b.iops / a.iops - 1.0;
-        let growth = lb / la - 1.0;
-        let later_best = curve[i + 1..].iter().map(|p| p.iops).fold(0.0, f64::max);
-        if gain < gain_max && growth > growth_min && later_best <= a.iops * (1.0 + gain_max) {
-            return Some(Knee {
-                iodepth: a.iodepth,
-                numjobs: a.numjobs,
-                iops: a.iops,
-                lat_mean_ns: la,
-                next_iodepth: b.iodepth,
-                next_numjobs: b.numjobs,
-                iops_gain_pct: gain * 100.0,
-                lat_growth_pct: growth * 100.0,
-            });
+        let threshold = d[i] - sensitivity * step;
+        for &dj in &d[i + 1..] {
+            if dj > d[i] {
+                break;
+            }
+            if dj < threshold {
+                out.push(i);
+                break;
+            }
         }
     }
-    None
+    out
+}
+
+fn knee(curve: &[&SweepPoint], rules: &SweepRules) -> Option<Knee> {
+    let loads: Vec<u64> = curve.iter().map(|p| p.load().outstanding()).collect();
+    let xs: Vec<f64> = if log_axis(&loads) {
+        loads.iter().map(|l| (*l as f64).log2()).collect()
+    } else {
+        loads.iter().map(|l| *l as f64).collect()
+    };
+    let ys: Vec<f64> = curve.iter().map(|p| p.iops).collect();
+    let (first, last) = (curve.first()?, curve.last()?);
+    let (x0, xn) = (xs[0], xs[xs.len() - 1]);
+    let peak = ys.iter().copied().fold(0.0, f64::max);
+    kneedle(&xs, &ys, rules.knee_sensitivity)
+        .into_iter()
+        .find_map(|i| {
+            let k = curve[i];
+            // Without latency the second signal cannot be read: no knee.
+            let (lat, lat_last) = (k.lat_mean_ns?, last.lat_mean_ns?);
+            if lat <= 0.0 || k.iops <= 0.0 || xs[i] <= x0 || xn <= xs[i] {
+                return None;
+            }
+            let later_best = curve[i + 1..].iter().map(|p| p.iops).fold(0.0, f64::max);
+            // Slopes in IOPS per unit of the load axis, before and after.
+            let before = (k.iops - first.iops) / (xs[i] - x0);
+            let after = (later_best - k.iops).max(0.0) / (xn - xs[i]);
+            let growth = lat_last / lat - 1.0;
+            let rose = k.iops >= first.iops * (1.0 + rules.knee_min_gain_pct / 100.0);
+            let flat = after <= before * rules.knee_flatness_pct / 100.0;
+            let queues = growth > rules.knee_lat_growth_pct / 100.0;
+            (rose && flat && queues && peak > 0.0).then(|| Knee {
+                iodepth: k.iodepth,
+                numjobs: k.numjobs,
+                iops: k.iops,
+                lat_mean_ns: lat,
+                next_iodepth: curve[i + 1].iodepth,
+                next_numjobs: curve[i + 1].numjobs,
+                iops_gain_pct: (later_best / k.iops - 1.0).max(0.0) * 100.0,
+                lat_growth_pct: growth * 100.0,
+            })
+        })
 }
 
 fn latency_of(p: &SweepPoint, m: SloMetric) -> Option<f64> {

@@ -196,15 +196,27 @@ fn conclusion_6_cpu_outlier() {
         &c,
         "Outlier: linux-libaio randwrite 4k CPU usage 45.76 % is 2.0x the others' median (others 20.67–26.00 %)",
     );
-    // The only other value near 2x its peers is the same stack's CPU in
-    // randwrite 64k (20.07 % against 9.33–12.22 %); nothing else is flagged.
+    // The only other value near 2x its peers on the worse side is the same
+    // stack's CPU in randwrite 64k (20.07 % against 9.33–12.22 %), and on
+    // throughput windows-non-native's randread 4k (the classic stack, 36 %
+    // behind, said for bandwidth and, implied by it, IOPS). No leader is
+    // called an outlier: windows-native's 17 % lead in randread 64k is not
+    // one.
     let outliers: Vec<&String> = c
         .highlights
         .iter()
         .filter(|h| h.starts_with("Outlier:"))
         .collect();
-    assert_eq!(outliers.len(), 2, "{outliers:#?}");
-    assert!(outliers[1].starts_with("Outlier: linux-libaio randwrite 64k CPU usage 20.07 %"));
+    assert_eq!(outliers.len(), 4, "{outliers:#?}");
+    assert!(
+        outliers
+            .iter()
+            .any(|o| o.starts_with("Outlier: linux-libaio randwrite 64k CPU usage 20.07 %"))
+    );
+    assert!(outliers.iter().any(|o| o.starts_with(
+        "Outlier: windows-non-native randread 4k bandwidth 6.1 GiB/s is 36 % below the others' median"
+    )));
+    assert!(!outliers.iter().any(|o| o.contains("windows-native ")));
 }
 
 #[test]
@@ -295,10 +307,20 @@ fn different_load_points_are_never_averaged() {
     // Two workloads: QD32 without linux-libaio, QD64 with it alone.
     let loads: Vec<u32> = c.workloads.iter().map(|w| w.iodepth).collect();
     assert_eq!(loads, [32, 64]);
-    let notes = &c.workloads[0].notes;
-    assert_eq!(
-        notes,
-        &["linux-libaio ran randread 4k at QD64 x 16 jobs, not at QD32 x 16 jobs"]
+    // Said once for the shape, in the comparison's notes, not at the load
+    // point it missed.
+    assert!(
+        c.workloads[0].notes.is_empty(),
+        "{:?}",
+        c.workloads[0].notes
+    );
+    assert!(
+        c.sanity.contains(
+            &"linux-libaio ran randread 4k at QD64 x 16 jobs only (not at QD32 x 16 jobs)"
+                .to_string()
+        ),
+        "{:?}",
+        c.sanity
     );
     assert_eq!(
         c.workloads[1].metric(Metric::Iops).unwrap().values[&rows[2].label],
@@ -413,8 +435,9 @@ fn sanity_checks_flag_what_cannot_be() {
         "{notes:?}"
     );
     assert!(
-        c.sanity.iter().any(|s| s
-            == "linux-io_uring has no result for 2 of 8 workloads: randwrite 4k, randwrite 64k"),
+        c.sanity
+            .iter()
+            .any(|s| s == "linux-io_uring has no result for randwrite 4k, randwrite 64k"),
         "{:?}",
         c.sanity
     );

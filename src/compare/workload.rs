@@ -129,6 +129,10 @@ pub struct Run {
     pub clat_bins: Option<Vec<(u64, u64)>>,
     /// fio's steady-state verdict, when the job asked for one.
     pub steady: Option<SteadyState>,
+    /// I/Os the run completed (io_bytes / bs, else IOPS x runtime).
+    pub ios: f64,
+    /// The row's `timing_options` (`sqthread_poll=1`, ...).
+    pub timing_options: Option<String>,
 }
 
 impl Run {
@@ -176,7 +180,18 @@ impl Run {
             percentiles,
             clat_bins: r.clat_bins.clone(),
             steady: SteadyState::of_row(r),
+            ios: row_ios(r),
+            timing_options: r.timing_options.clone(),
         }
+    }
+
+    /// Whether the run set fio option `name` (see [`crate::model::TIMING_OPTIONS`]).
+    pub fn timing_option(&self, name: &str) -> Option<String> {
+        let all = self.timing_options.as_deref()?;
+        all.split(',')
+            .find(|kv| kv.split('=').next() == Some(name))
+            .filter(|kv| !matches!(kv.split('=').nth(1), Some("0" | "false" | "off" | "no")))
+            .map(str::to_string)
     }
 
     /// Several jobs of one file and workload: they ran side by side, so
@@ -186,13 +201,8 @@ impl Run {
             return Run::from_row(rows[0]);
         }
         let mut run = Run::from_row(rows[0]);
-        let ios = |r: &Row| {
-            if r.bs_bytes > 0 && r.io_bytes > 0 {
-                r.io_bytes as f64 / r.bs_bytes as f64
-            } else {
-                r.iops * r.runtime_ms / 1000.0
-            }
-        };
+        let ios = row_ios;
+        run.ios = rows.iter().map(|r| row_ios(r)).sum();
         let weighted = |f: &dyn Fn(&Row) -> Option<f64>| {
             let (mut sum, mut w) = (0.0, 0.0);
             for r in rows {
@@ -235,6 +245,16 @@ impl Run {
         let steady: Vec<SteadyState> = rows.iter().filter_map(|r| SteadyState::of_row(r)).collect();
         run.steady = SteadyState::combine(&steady.iter().collect::<Vec<_>>());
         run
+    }
+}
+
+/// I/Os one row completed: io_bytes / bs where both are known, else IOPS x
+/// runtime.
+fn row_ios(r: &Row) -> f64 {
+    if r.bs_bytes > 0 && r.io_bytes > 0 {
+        r.io_bytes as f64 / r.bs_bytes as f64
+    } else {
+        r.iops * r.runtime_ms / 1000.0
     }
 }
 

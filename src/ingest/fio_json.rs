@@ -394,6 +394,7 @@ struct JobFacts {
     filename: Option<String>,
     error: i64,
     system_cpu_pct: Option<f64>,
+    timing_options: Option<String>,
 }
 
 /// fio's default engine when the options name none: psync, windowsaio on
@@ -411,6 +412,22 @@ fn engine_of(opts: &JobOpts<'_>, filename: Option<&str>) -> String {
         (true, false) => "psync",
     }
     .to_string()
+}
+
+/// The options of [`crate::model::TIMING_OPTIONS`] the job set, as
+/// `name=value` (a flag given without a value reads `name=1`).
+fn timing_options(opts: &JobOpts<'_>) -> Option<String> {
+    let set: Vec<String> = crate::model::TIMING_OPTIONS
+        .iter()
+        .filter_map(|k| {
+            let v = opts.get(k)?;
+            Some(format!(
+                "{k}={}",
+                if v.is_empty() { "1" } else { v.as_str() }
+            ))
+        })
+        .collect();
+    (!set.is_empty()).then(|| set.join(","))
 }
 
 /// rw, bs and iodepth from the options. fio before 2.99 printed no options
@@ -490,6 +507,7 @@ impl JobFacts {
             steady: job.steadystate.as_ref().and_then(steady::from_json),
             error: job.error.unwrap_or(0.0) as i64,
             system_cpu_pct: system_cpu_of(job, &who, out),
+            timing_options: timing_options(opts),
             name,
             who,
             engine,
@@ -525,6 +543,7 @@ impl JobFacts {
         row.timestamp = doc.timestamp.filter(|t| t.is_finite()).map(|t| t as i64);
         row.effective_iodepth = self.effective_iodepth;
         row.direct = self.direct;
+        row.timing_options = self.timing_options.clone();
         if let Some(s) = &self.steady {
             s.apply(&mut row);
         }

@@ -154,6 +154,11 @@ pub struct Row {
     /// the job together as fio keeps them.
     pub steady_state_iops: Option<f64>,
     pub steady_state_bw_bytes_per_s: Option<f64>,
+    /// fio options that change what its latency figures mean, as the job
+    /// ran them, `name=value` joined by `,` in [`TIMING_OPTIONS`] order
+    /// (`sqthread_poll=1`, `gtod_reduce=1`); null when none was set or the
+    /// output does not list options.
+    pub timing_options: Option<String>,
     /// The benchmark that measured the row: `fio` (fio itself or nvcmp's
     /// harness, which writes fio's format) or `diskspd`.
     pub tool: String,
@@ -169,7 +174,31 @@ pub struct Row {
     pub clat_bins: Option<Vec<(u64, u64)>>,
 }
 
+/// fio options after which some of its latency figures are not what their
+/// names say (HOWTO): `sqthread_poll` (io_uring's kernel thread submits, so
+/// fio's completion latency is not measured from submission),
+/// `gtod_reduce` and the `disable_*lat` options (no timestamps taken: the
+/// latencies are zero), `disable_bw_measurement`.
+pub const TIMING_OPTIONS: [&str; 6] = [
+    "sqthread_poll",
+    "gtod_reduce",
+    "disable_lat",
+    "disable_clat",
+    "disable_slat",
+    "disable_bw_measurement",
+];
+
 impl Row {
+    /// Whether `timing_options` has `name` set to anything but 0/false.
+    pub fn timing_option(&self, name: &str) -> bool {
+        self.timing_options.as_deref().is_some_and(|all| {
+            all.split(',').any(|kv| {
+                let (k, v) = kv.split_once('=').unwrap_or((kv, ""));
+                k == name && !matches!(v, "0" | "false" | "off" | "no")
+            })
+        })
+    }
+
     /// A row with every measurement empty, for readers to fill in.
     pub fn empty(source: &str, direction: Direction) -> Row {
         Row {
@@ -231,6 +260,7 @@ impl Row {
             steady_state_duration_ms: None,
             steady_state_iops: None,
             steady_state_bw_bytes_per_s: None,
+            timing_options: None,
             tool: "fio".into(),
             tool_version: None,
             clat_bins: None,

@@ -10,8 +10,8 @@ use super::sweeps::{SweepTable, is_grid};
 use super::view::{CellView, RowFormat, cell};
 use crate::compare::metric::Scale;
 use crate::compare::{
-    AtSlo, Comparison, Knee, LoadPoint, Metric, MetricResult, Peak, SloMetric, Sweep, SweepRules,
-    Workload,
+    AtSlo, Comparison, Knee, LoadPoint, Metric, MetricResult, Peak, Saturation, SloMetric, Sweep,
+    SweepRules, Workload,
 };
 use crate::format;
 
@@ -59,9 +59,12 @@ pub struct SweepSummaryView {
     pub config: String,
     /// "peak 306,000 IOPS at QD128".
     pub peak: String,
-    /// "knee at QD16: QD32 adds 7.1 % IOPS for 87 % more mean latency", or
-    /// "no knee up to QD128".
+    /// "knee at QD16 (280,000 IOPS): past it at most 9.3 % more IOPS for
+    /// 631 % more mean latency", or "no knee up to QD128".
     pub knee: String,
+    /// "95 % of peak from QD32 (300,000 IOPS)": the lightest load point at
+    /// `sweep_rules.saturation_pct` of the peak; empty without one.
+    pub saturation: String,
     /// "305,193 IOPS at p99 ≤ 0.5 ms (interpolated between QD64 and
     /// QD128)"; empty without `--slo`.
     pub at_slo: String,
@@ -220,7 +223,15 @@ fn summary(s: &Sweep, rules: &SweepRules) -> SweepSummaryView {
         Some(slo) => slo_text(s.at_slo.as_ref(), slo.metric, slo.target_ns),
         None => String::new(),
     };
-    let mut parts = vec![peak.clone(), knee.clone()];
+    let saturation = s
+        .saturation
+        .map(|sat| saturation_text(&sat, rules.saturation_pct))
+        .unwrap_or_default();
+    let mut parts = vec![peak.clone()];
+    if !saturation.is_empty() {
+        parts.push(saturation.clone());
+    }
+    parts.push(knee.clone());
     if !at_slo.is_empty() {
         parts.push(at_slo.clone());
     }
@@ -229,8 +240,19 @@ fn summary(s: &Sweep, rules: &SweepRules) -> SweepSummaryView {
         line: format!("{}: {}", s.config, parts.join("; ")),
         peak,
         knee,
+        saturation,
         at_slo,
     }
+}
+
+/// "95 % of peak from QD4 x 6 jobs (58,906 IOPS)".
+pub fn saturation_text(s: &Saturation, pct: f64) -> String {
+    format!(
+        "{} % of peak from {} ({} IOPS)",
+        format::trimmed(pct, 1),
+        s.load().label(),
+        iops_text(s.iops)
+    )
 }
 
 fn peak_text(p: &Peak) -> String {
@@ -243,9 +265,9 @@ fn peak_text(p: &Peak) -> String {
 
 fn knee_text(k: &Knee) -> String {
     format!(
-        "knee at {}: {} adds {} % IOPS for {} % more mean latency",
+        "knee at {} ({} IOPS): past it at most {} % more IOPS for {} % more mean latency",
         at(k.iodepth, k.numjobs),
-        at(k.next_iodepth, k.next_numjobs),
+        iops_text(k.iops),
         format::fixed(k.iops_gain_pct, 1),
         format::fixed(k.lat_growth_pct, 0)
     )

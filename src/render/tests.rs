@@ -214,8 +214,8 @@ fn a_sweep_is_one_table_with_a_row_per_load_point() {
     assert_eq!(
         lines,
         [
-            "fast: peak 306,000 IOPS at QD128; knee at QD16: QD32 adds 7.1 % IOPS for 87 % more mean latency; 305,193 IOPS at p99 ≤ 0.5 ms (interpolated between QD64 and QD128)",
-            "slow: peak 72,600 IOPS at QD128; knee at QD16: QD32 adds 2.9 % IOPS for 94 % more mean latency; 70,199 IOPS at p99 ≤ 0.5 ms (interpolated between QD16 and QD32)",
+            "fast: peak 306,000 IOPS at QD128; 95 % of peak from QD32 (300,000 IOPS); knee at QD16 (280,000 IOPS): past it at most 9.3 % more IOPS for 632 % more mean latency; 305,193 IOPS at p99 ≤ 0.5 ms (interpolated between QD64 and QD128)",
+            "slow: peak 72,600 IOPS at QD128; 95 % of peak from QD16 (70,000 IOPS); knee at QD16 (70,000 IOPS): past it at most 3.7 % more IOPS for 671 % more mean latency; 70,199 IOPS at p99 ≤ 0.5 ms (interpolated between QD16 and QD32)",
         ]
     );
     assert!(s.grids.is_empty());

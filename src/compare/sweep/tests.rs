@@ -72,29 +72,86 @@ fn peak_and_knee_by_construction() {
     );
     assert_eq!(fast.points.len(), 8);
     assert_eq!((fast.peak.iops, fast.peak.iodepth), (306e3, 128));
+    // Kneedle on log2 of the depth: the difference curve peaks at QD16
+    // (normalized IOPS 0.909 against load 0.571).
     let knee = fast.knee.unwrap();
-    // QD16 -> QD32: +7.1 % IOPS for +86.7 % latency.
     assert_eq!((knee.iodepth, knee.next_iodepth), (16, 32));
-    assert!((knee.iops_gain_pct - 7.142857).abs() < 1e-4, "{knee:?}");
-    assert!((knee.lat_growth_pct - 86.666667).abs() < 1e-4, "{knee:?}");
-    // slow: QD8 -> QD16 is +16.7 % (still paying); QD16 -> QD32 +2.9 %
-    // IOPS for +94 % latency.
+    // Past QD16 the best later point (306k) is 9.3 % more; mean latency
+    // grows from 57.1 us to 418.3 us (+632 %).
+    assert!((knee.iops_gain_pct - 9.285714).abs() < 1e-4, "{knee:?}");
+    assert!((knee.lat_growth_pct - 632.026144).abs() < 1e-4, "{knee:?}");
     let slow = c.sweeps[1].knee.unwrap();
     assert_eq!(slow.iodepth, 16);
+    // Saturation: the lightest depth at 95 % of the peak.
+    let sat = fast.saturation.unwrap();
+    assert_eq!((sat.iodepth, sat.iops), (32, 300e3));
+    assert!((sat.pct_of_peak - 300.0 / 306.0 * 100.0).abs() < 1e-9);
+    assert_eq!(c.sweeps[1].saturation.unwrap().iodepth, 16);
 }
 
 #[test]
-fn the_knee_rule_is_a_setting() {
+fn the_knee_and_saturation_rules_are_settings() {
     let mut o = CompareOptions::default();
-    // QD16 -> QD32 grows latency by 86.7 %: under a 90 % rule the knee
-    // moves to QD32 (QD32 -> QD64: +1.7 % IOPS, +96.7 % latency).
-    o.sweep_rules.knee_lat_growth_pct = 90.0;
-    let c = compare(&rows(), &o);
-    assert_eq!(c.sweeps[0].knee.unwrap().iodepth, 32);
-    // Under a 100 % rule the curve never bends enough: no knee.
-    o.sweep_rules.knee_lat_growth_pct = 100.0;
+    // Past QD16 the fast curve climbs (26k over 3 doublings) at 13.3 % of
+    // its slope up to it: a flatness bound of 10 % refuses it, and no
+    // other candidate is confirmed.
+    o.sweep_rules.knee_flatness_pct = 10.0;
     let c = compare(&rows(), &o);
     assert_eq!(c.sweeps[0].knee, None);
+    // Latency must grow more than 632 % past it: no knee either.
+    let mut o = CompareOptions::default();
+    o.sweep_rules.knee_lat_growth_pct = 700.0;
+    let c = compare(&rows(), &o);
+    assert_eq!(c.sweeps[0].knee, None);
+    // 90 % of the peak is first reached at QD16 (280k >= 275.4k).
+    let mut o = CompareOptions::default();
+    o.sweep_rules.saturation_pct = 90.0;
+    let c = compare(&rows(), &o);
+    assert_eq!(c.sweeps[0].saturation.unwrap().iodepth, 16);
+}
+
+/// numjobs 1..20 at QD128 climbing linearly to a device limit and sitting
+/// on it, as a storage-stack study's sweeps do: one step at a time never
+/// looks like a knee, the curve does.
+#[test]
+fn a_linear_numjobs_sweep_saturates_where_it_flattens() {
+    let limit = 4.12e6;
+    let rows: Vec<Row> = (1..=20)
+        .map(|nj| {
+            let linear = 0.55e6 * f64::from(nj);
+            // The plateau's noise: a few hundred IOPS either way.
+            let noise = [0.0, 300.0, -250.0, 120.0][nj as usize % 4];
+            row("stack", 128, nj, linear.min(limit) + noise)
+        })
+        .collect();
+    let c = compare(&rows, &CompareOptions::default());
+    let s = &c.sweeps[0];
+    assert_eq!(s.axis, "numjobs");
+    // 8 jobs reach 4.12 M (7 give 3.85 M, 93.4 %).
+    let sat = s.saturation.unwrap();
+    assert_eq!(sat.numjobs, 8, "{sat:?}");
+    let knee = s.knee.expect("the curve flattens at 8 jobs");
+    assert_eq!(knee.numjobs, 8, "{knee:?}");
+    // The same curve one job step at a time never "adds < 10 % for > 50 %
+    // latency" before the plateau: the old step rule found nothing here.
+    assert!(knee.iops_gain_pct < 0.1);
+}
+
+#[test]
+fn kneedle_finds_the_bend_and_log_axes_are_for_doubling_loads() {
+    // A curve that rises steeply to x = 3 and is flat after.
+    let xs = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0];
+    let ys = [10.0, 20.0, 30.0, 31.0, 31.0, 31.5];
+    assert_eq!(kneedle(&xs, &ys, 1.0), vec![2]);
+    // A straight line has no knee.
+    assert!(kneedle(&xs, &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0], 1.0).is_empty());
+    // Too few points, or a flat line: none.
+    assert!(kneedle(&[1.0, 2.0], &[1.0, 2.0], 1.0).is_empty());
+    assert!(kneedle(&xs, &[5.0; 6], 1.0).is_empty());
+    assert!(log_axis(&[1, 2, 4, 8, 16]));
+    assert!(log_axis(&[1, 4, 16, 64]));
+    assert!(!log_axis(&[1, 2, 3, 4, 5]));
+    assert!(!log_axis(&[4, 8]));
 }
 
 #[test]

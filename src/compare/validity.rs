@@ -1,0 +1,106 @@
+//! Which metric values fio measured wrongly, or could not measure, for a
+//! config: those values stay in the tables, marked, and enter no winner,
+//! tie, delta, finding, outlier or chart (`MetricResult::excluded`).
+//!
+//! The checks, each a reason a reviewer would accept:
+//!
+//! - **Completion latency not measured from submission.** Total latency
+//!   (submission to completion) can never be below completion latency
+//!   (a part of it). fio's io_uring engine with `sqthread_poll=1` lets a
+//!   kernel thread submit, and fio's clat then runs from a stale
+//!   timestamp: measured here with fio 3.33, clat 607 s against a total
+//!   latency of 1.5 ms. The clat percentiles (the p99 row) are then not
+//!   latencies at all.
+//! - **No latency measured.** `gtod_reduce=1` (or `disable_lat`) makes fio
+//!   take no timestamps: every latency reads 0 while I/O was done. A 0 ms
+//!   mean latency would otherwise "win".
+//! - **Whole-system CPU above 100 %.** Not a share of the machine.
+//! - **A p99 from too few I/Os.** Under [`MIN_IOS_FOR_P99`] completions the
+//!   99th percentile is the slowest one or two I/Os: noise, not a tail.
+
+use super::Cell;
+use super::model::Metric;
+use super::workload::Run;
+use crate::format;
+
+/// Fewest I/Os whose 99th percentile means something: a hundred puts at
+/// least one I/O above it.
+pub const MIN_IOS_FOR_P99: f64 = 100.0;
+
+/// Why `m`'s value for this config is not a measurement, if it is not.
+pub(super) fn exclusion(m: Metric, cell: &Cell) -> Option<String> {
+    let runs = &cell.runs;
+    match m {
+        Metric::ClatP99Ns => clat_not_from_submission(runs)
+            .or_else(|| no_latency(runs))
+            .or_else(|| too_few_ios(runs)),
+        Metric::LatMeanNs => no_latency(runs),
+        Metric::CpuPct | Metric::IopsPerCpuPct | Metric::BwPerCpuPct => cpu_over_100(runs),
+        Metric::BwBytesPerS | Metric::Iops => None,
+    }
+}
+
+/// "with sqthread_poll=1" when the options say why, else nothing.
+fn because(runs: &[Run], options: &[&str]) -> String {
+    options
+        .iter()
+        .find_map(|o| runs.iter().find_map(|r| r.timing_option(o)))
+        .map(|kv| format!(" with {kv}"))
+        .unwrap_or_default()
+}
+
+fn clat_not_from_submission(runs: &[Run]) -> Option<String> {
+    let bad = runs.iter().any(|r| match (r.lat, r.clat) {
+        (Some(lat), Some(clat)) => lat + r.lat_precision < clat,
+        _ => false,
+    });
+    bad.then(|| {
+        format!(
+            "fio's completion latency is not measured from submission{} (mean total latency is below mean completion latency)",
+            because(runs, &["sqthread_poll"])
+        )
+    })
+}
+
+/// Latency read 0 with I/O done, or left out because the job's options
+/// turned fio's timestamps off. A reader that has no latency to give (an
+/// output that does not print it) is not this: its cell is simply empty.
+fn no_latency(runs: &[Run]) -> Option<String> {
+    const OFF: [&str; 3] = ["gtod_reduce", "disable_lat", "disable_clat"];
+    let none = runs.iter().all(|r| {
+        let off = OFF.iter().any(|o| r.timing_option(o).is_some());
+        r.iops > 0.0 && (r.lat == Some(0.0) || (off && r.lat.is_none_or(|l| l <= 0.0)))
+    });
+    none.then(|| {
+        format!(
+            "fio measured no latency{} (every latency reads 0)",
+            because(runs, &OFF)
+        )
+    })
+}
+
+fn cpu_over_100(runs: &[Run]) -> Option<String> {
+    let worst = runs
+        .iter()
+        .filter(|r| r.system_cpu)
+        .map(|r| r.cpu)
+        .fold(0.0, f64::max);
+    (worst > 100.0 + 1e-9).then(|| {
+        format!(
+            "whole-system CPU {} % is above 100 % of the machine",
+            format::fixed(worst, 2)
+        )
+    })
+}
+
+fn too_few_ios(runs: &[Run]) -> Option<String> {
+    let ios: f64 = runs.iter().map(|r| r.ios).sum();
+    let has_p99 = runs.iter().any(|r| r.clat_p99.is_some());
+    (has_p99 && ios > 0.0 && ios < MIN_IOS_FOR_P99).then(|| {
+        format!(
+            "its p99 rests on {} I/Os (fewer than {})",
+            format::fixed(ios, 0),
+            format::fixed(MIN_IOS_FOR_P99, 0)
+        )
+    })
+}
