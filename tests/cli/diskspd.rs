@@ -207,3 +207,40 @@ fn diskspd_xml_intervals_are_the_series_dataset_and_charts() {
         assert!(chart.is_file(), "{}", chart.display());
     }
 }
+
+#[test]
+fn diskspd_2_2_beside_an_earlier_diskspd_at_qd_above_1_is_noted() {
+    // Hand-made in a temporary folder: the real 2.2.0 output, and the same
+    // numbers in the layout before 2.2 (its CPU header, `total:` over the
+    // percentiles) standing for an older DiskSpd's run.
+    let dir = tempfile::tempdir().unwrap();
+    let real =
+        std::fs::read_to_string(fixture("diskspd/windows/v2.2.0-randwrite-4k-o16-t4.txt")).unwrap();
+    let older = real
+        .replace(
+            "Core | CPU |  Usage |  User  | Kernel |  Idle",
+            "CPU |  Usage |  User  |  Kernel |  Idle",
+        )
+        .replace("Total latency distribution:", "total:");
+    for (config, text) in [("ds-2.2", &real), ("ds-older", &older)] {
+        std::fs::create_dir_all(dir.path().join(config)).unwrap();
+        std::fs::write(dir.path().join(config).join("run.txt"), text).unwrap();
+    }
+    let v = analyze_json(dir.path(), &[]);
+    let w = &workloads(&v)[0];
+    assert_eq!(w["iodepth"], 16);
+    let notes = strs(&w["notes"]);
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.starts_with("ds-2.2 ran DiskSpd 2.2 or later, ds-older an earlier DiskSpd")),
+        "{notes:?}"
+    );
+    // One tool: no tool note.
+    assert!(
+        !notes
+            .iter()
+            .any(|n| n.starts_with("measured by different tools")),
+        "{notes:?}"
+    );
+}
