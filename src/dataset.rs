@@ -134,6 +134,8 @@ dataset_columns!(
     steady_state_bw_bytes_per_s,
     timing_options,
     busiest_cpu_pct,
+    tool,
+    tool_version,
 );
 
 /// A field type that is a dataset column: how a column is made of the

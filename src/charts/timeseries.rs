@@ -416,14 +416,19 @@ impl TsChart<'_> {
         vec![format!("Over the buckets: {}", parts.join(" · "))]
     }
 
-    /// How the lines were made from the logs, in one line.
+    /// How the lines were made from the logs, in one line (DiskSpd's `-D`
+    /// intervals count as logs).
     fn subtitle(&self, cmp: &Comparison, width_ms: u64, shaded: bool) -> String {
         let how = match (self.opts.per_job, self.measure) {
             (true, _) => "a line per job (the first solid, others dashed)",
             (false, Measure::Over(Kind::Bw | Kind::Iops) | Measure::ByData) => "jobs summed",
             (false, _) => "jobs averaged",
         };
-        let mut s = format!("From fio's logs, {how}, per {} bucket", seconds(width_ms));
+        let mut s = format!(
+            "From {}, {how}, per {} bucket",
+            sources(cmp),
+            seconds(width_ms)
+        );
         if let Some(span) = self.opts.smooth_ms {
             s.push_str(&format!("; moving average over {}", seconds(span)));
         }
@@ -573,4 +578,21 @@ fn svg_text(chart: &TsChart, cmp: &Comparison, size: (u32, u32)) -> anyhow::Resu
 
 fn draw(chart: &TsChart, cmp: &Comparison, path: &Path, opts: &ChartOptions) -> anyhow::Result<()> {
     super::write_figure(&|| chart.figure(cmp), path, opts)
+}
+
+/// What the time series come from: fio's logs, and DiskSpd's `-D`
+/// intervals when a config was measured by DiskSpd (the setup says so).
+fn sources(cmp: &Comparison) -> &'static str {
+    let diskspd = cmp.setup.items.iter().any(|i| {
+        i.key == "tool"
+            && i.values
+                .values()
+                .flatten()
+                .any(|v| v.starts_with("DiskSpd"))
+    });
+    if diskspd {
+        "fio's logs and DiskSpd's -D intervals"
+    } else {
+        "fio's logs"
+    }
 }

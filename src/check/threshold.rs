@@ -144,7 +144,10 @@ mod tests {
         assert!(err.contains("lat_mean_ns"), "{err}");
         // The names `analyze --round` takes are the ones `--threshold` takes.
         for name in ["latency", "bandwidth", "clat_p99", "P99"] {
-            assert!(Thresholds::parse_all(&[format!("{name}=3")]).is_ok(), "{name}");
+            assert!(
+                Thresholds::parse_all(&[format!("{name}=3")]).is_ok(),
+                "{name}"
+            );
         }
         assert!(Thresholds::parse_all(&["nan"]).is_err());
     }

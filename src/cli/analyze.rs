@@ -54,11 +54,12 @@ fn parse_chart_size(s: &str) -> Result<(u32, u32), CliError> {
   nvcmp analyze a.json b.json --label-by file    one config per file
   nvcmp analyze sweep/ --slo clat_p99=1ms        queue-depth sweeps: peak, knee, IOPS under 1 ms p99
   nvcmp analyze sweep/ --saturation 90           where each config reaches 90 % of its peak
+  nvcmp analyze windows-diskspd/ linux-fio/      DiskSpd (text or -Rxml) against fio, like for like
 
 Runs at different iodepth/numjobs (load points) are compared point by point, never
 averaged; a config measured at two or more load points is a sweep.")]
 pub struct Args {
-    /// Result files or folders (walked recursively).
+    /// Result files or folders (walked recursively): fio's output, DiskSpd's text or XML.
     #[arg(value_name = "PATH")]
     pub paths: Vec<PathBuf>,
     /// Also write report.md, report.html, dataset.parquet, dataset.csv, charts/ (and sweeps.csv when there are sweeps) here.
@@ -358,7 +359,7 @@ fn ingest_step(args: &Args, global: Global) -> anyhow::Result<ingest::Ingested> 
         .join(" ");
     if ingested.rows.is_empty() {
         return Err(CliError::usage(format!(
-            "nothing to analyze in {paths}: no fio results found ({} skipped)",
+            "nothing to analyze in {paths}: no fio or DiskSpd results found ({} skipped)",
             crate::format::count(ingested.skipped.len(), "file")
         ))
         .into());
@@ -378,7 +379,7 @@ fn ingest_step(args: &Args, global: Global) -> anyhow::Result<ingest::Ingested> 
 /// one line unless `--quiet`: they concern the charts and steady-state
 /// verdicts only, and `ingest --series` names each.
 fn series_step(ingested: &ingest::Ingested, global: Global) -> crate::timeseries::Series {
-    if ingested.logs.is_empty() {
+    if !ingest::series::any(ingested) {
         return crate::timeseries::Series::default();
     }
     let plan = ingest::series::plan(ingested);

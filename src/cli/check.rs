@@ -202,6 +202,7 @@ fn compare_sides(
     opts: &check::CheckOptions,
 ) -> anyhow::Result<check::Report> {
     let mut report = check::check(&base.rows, &cand.rows, opts);
+    report.warnings.extend(tools_differ(&base.rows, &cand.rows));
     for w in &report.warnings {
         eprintln!("nvcmp: {w}");
     }
@@ -215,6 +216,29 @@ fn compare_sides(
         );
     }
     Ok(report)
+}
+
+/// A warning when the sides were measured by different tools (fio and
+/// DiskSpd): their differences are partly the tools', and only what both
+/// measure is judged (DiskSpd has no completion latency).
+fn tools_differ(
+    base: &[crate::model::Row],
+    cand: &[crate::model::Row],
+) -> Option<crate::model::Warning> {
+    let tools = |rows: &[crate::model::Row]| {
+        let mut t: Vec<&str> = rows.iter().map(|r| r.tool.as_str()).collect();
+        t.sort_unstable();
+        t.dedup();
+        t.join(" and ")
+    };
+    let (b, c) = (tools(base), tools(cand));
+    (b != c).then(|| crate::model::Warning {
+        source: "--baseline/--candidate".into(),
+        message: format!(
+            "the baseline was measured by {b}, the candidate by {c}: a change may be the tools' \
+             as much as the system's; only metrics both measure are judged"
+        ),
+    })
 }
 
 /// The report to stdout in `--format`, and to `--junit`, `--markdown` and

@@ -24,11 +24,12 @@ Examples:
   nvcmp ingest results/ --format gab          github-action-benchmark, tool: customBiggerIsBetter
   nvcmp ingest results/ --format gab-smaller  github-action-benchmark, tool: customSmallerIsBetter
   nvcmp ingest results/ --series series.parquet
-                                             fio's bw/iops/lat/hist logs over time
+                                             fio's bw/iops/lat/hist logs (and DiskSpd's -D
+                                             intervals from -Rxml) over time
   nvcmp ingest results/ -o d.parquet --series s.csv
                                              both datasets")]
 pub struct Args {
-    /// Result files or folders (walked recursively).
+    /// Result files or folders (walked recursively): fio's output, DiskSpd's text or XML.
     #[arg(value_name = "PATH")]
     pub paths: Vec<PathBuf>,
     /// Write the dataset here; the format follows the extension (.parquet, .csv, .json, .ndjson).
@@ -122,9 +123,9 @@ pub fn run(args: Args, global: Global) -> anyhow::Result<u8> {
     let series_rows = streamed.as_ref().map_or(0, |s| s.rows);
     if ingested.rows.is_empty() && series_rows == 0 {
         let what = if args.series.is_some() {
-            "fio results or logs"
+            "fio or DiskSpd results or fio logs"
         } else {
-            "fio results"
+            "fio or DiskSpd results"
         };
         return Err(CliError::usage(format!(
             "nothing to write: no {what} found in {}",
@@ -230,7 +231,7 @@ fn run_export(args: &Args, export: ExportFormat, global: Global) -> anyhow::Resu
     report_problems(&ingested, global);
     if ingested.rows.is_empty() {
         return Err(CliError::usage(format!(
-            "nothing to write: no fio results found in {}",
+            "nothing to write: no fio or DiskSpd results found in {}",
             join_paths(&args.paths)
         ))
         .into());

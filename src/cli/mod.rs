@@ -55,7 +55,8 @@ Examples:
     version,
     about = "Compare fio storage benchmarks across machines, OSes and I/O engines",
     long_about = "nvcmp reads fio results (JSON, json+, normal text; fio 2.x and 3.x; Windows \
-                  and Linux; standalone and client/server), normalizes them into one dataset, \
+                  and Linux; standalone and client/server) and DiskSpd's (text and XML, \
+                  Windows and the Linux port), normalizes them into one dataset, \
                   compares configurations per workload, publishes tables and charts, gates CI \
                   on regressions and reruns test matrices.",
     after_help = EXAMPLES,

@@ -65,10 +65,7 @@ impl Metric {
     /// Parses a key or a short alias (`bw`, `lat`, `cpu`, `p99`), any case.
     pub fn parse(s: &str) -> Option<Metric> {
         let s = s.trim().to_ascii_lowercase();
-        Metric::NAMES
-            .iter()
-            .find(|(n, _)| *n == s)
-            .map(|(_, m)| *m)
+        Metric::NAMES.iter().find(|(n, _)| *n == s).map(|(_, m)| *m)
     }
 
     /// Name in sentences: "bandwidth", "mean latency".

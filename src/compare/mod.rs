@@ -379,7 +379,7 @@ fn compare_workload(
     baseline: Option<&str>,
     opts: &CompareOptions,
 ) -> Workload {
-    let cells: IndexMap<&str, Cell> = configs
+    let mut cells: IndexMap<&str, Cell> = configs
         .iter()
         .filter_map(|c| {
             grouped[c]
@@ -388,6 +388,7 @@ fn compare_workload(
         })
         .collect();
     let mut notes = notes::missing(key, grouped, configs, &cells);
+    notes.extend(notes::tools(key, &mut cells));
     let effective_iodepth = effective_depths(key, &cells);
     notes.extend(notes::effective_depth(key, &cells, &effective_iodepth));
     notes.extend(notes::mixed_engines(&cells));
@@ -398,10 +399,11 @@ fn compare_workload(
             notes.push(format!("{c}: every run reported an error; not a winner"));
         }
     }
-    let metrics = Metric::ALL
+    let mut metrics: Vec<MetricResult> = Metric::ALL
         .into_iter()
         .filter_map(|m| metric_result(m, &cells, configs, baseline, opts))
         .collect();
+    notes::unshared_metrics(&cells, &mut metrics);
     let percentiles = cells
         .iter()
         .filter(|(_, cell)| cell.runs.len() == 1 && !cell.runs[0].percentiles.is_empty())

@@ -1,7 +1,8 @@
 //! Notes on one workload that a reader needs before trusting its table: a
 //! config missing at this load point (and where it ran instead), a config
 //! that ran at another depth than the one asked for, engines mixed under
-//! one label, a config that never reached steady state.
+//! one label, a config that never reached steady state, configs measured
+//! by different benchmarks (fio, DiskSpd) and what that leaves comparable.
 
 use std::collections::BTreeSet;
 
@@ -109,4 +110,125 @@ pub(super) fn not_steady(steady: &IndexMap<String, SteadyState>) -> Vec<String> 
             format!("{c} did not reach steady state ({how}; {by}); its figures may still be moving")
         })
         .collect()
+}
+
+/// Configs measured by different tools (fio and DiskSpd): which tool
+/// measured which, what the two share, and what they do not.
+///
+/// DiskSpd times each I/O from issue to completion, fio's total latency,
+/// so mean latency compares; it has no completion latency (`clat`), so
+/// that row shows fio alone (its rows are null: no winner). Its CPU is the
+/// whole system's, fio's own is its threads' only: where one side has the
+/// whole system's figure and the other fio's own, CPU is not compared
+/// (the fio side's is blanked here, the one place that knows both).
+pub(super) fn tools(key: &WorkloadKey, cells: &mut IndexMap<&str, Cell>) -> Vec<String> {
+    let tool_of = |cell: &Cell| cell.runs.first().map(tool_name).unwrap_or_default();
+    let by_config: Vec<(String, String)> = cells
+        .iter()
+        .map(|(c, cell)| (c.to_string(), tool_of(cell)))
+        .collect();
+    let kinds: BTreeSet<&str> = cells
+        .values()
+        .flat_map(|cell| cell.runs.iter().map(|r| r.tool.as_str()))
+        .collect();
+    let mut notes = diskspd_qd_baseline(key, cells);
+    if kinds.len() < 2 {
+        return notes;
+    }
+    let who: Vec<String> = by_config
+        .iter()
+        .map(|(c, t)| format!("{c} by {t}"))
+        .collect();
+    notes.insert(
+        0,
+        format!(
+            "measured by different tools: {}. DiskSpd times each I/O from issue to completion, \
+             fio's total latency: mean latency is compared; p99 completion latency (clat) is \
+             fio's alone, DiskSpd has none",
+            who.join(", ")
+        ),
+    );
+    let whole_system = |cell: &Cell| cell.runs.iter().all(|r| r.system_cpu);
+    if cells.values().any(whole_system) && !cells.values().all(whole_system) {
+        let own: Vec<&str> = cells
+            .iter()
+            .filter(|(_, cell)| !whole_system(cell))
+            .map(|(c, _)| *c)
+            .collect();
+        for cell in cells.values_mut().filter(|cell| !whole_system(cell)) {
+            for r in &mut cell.runs {
+                r.cpu = f64::NAN;
+            }
+        }
+        notes.push(format!(
+            "CPU not compared for {}: fio measured only its own threads there, DiskSpd the \
+             whole system (a sidecar or manifest `system_cpu_pct` makes them comparable)",
+            own.join(", ")
+        ));
+    }
+    notes
+}
+
+/// Configs measured by different tools: a metric only one side has (fio's
+/// completion latency, CPU blanked by [`tools`]) shows that side's value
+/// alone, and wins nothing: the other tool did not lose, it never measured.
+pub(super) fn unshared_metrics(cells: &IndexMap<&str, Cell>, metrics: &mut [super::MetricResult]) {
+    let tools: BTreeSet<&str> = cells
+        .values()
+        .flat_map(|cell| cell.runs.iter().map(|r| r.tool.as_str()))
+        .collect();
+    if tools.len() < 2 {
+        return;
+    }
+    for m in metrics.iter_mut().filter(|m| m.rule == super::Rule::Single) {
+        m.winner = None;
+    }
+}
+
+/// `DiskSpd 2.2.0`, `DiskSpd 2.0.18 to 2.1 (from the text layout)`, `fio-3.33`.
+fn tool_name(r: &super::Run) -> String {
+    match (r.tool.as_str(), &r.tool_version) {
+        ("diskspd", Some(v)) => format!("DiskSpd {v}"),
+        ("diskspd", None) => "DiskSpd".into(),
+        _ if !r.fio_version.is_empty() => r.fio_version.clone(),
+        (tool, _) => tool.to_string(),
+    }
+}
+
+/// DiskSpd 2.2 batches completions, which changed what it measures at
+/// more than one outstanding I/O; its release notes say results at QD > 1
+/// need a new baseline. Noted where a QD > 1 workload sets 2.2 or later
+/// beside an earlier DiskSpd.
+fn diskspd_qd_baseline(key: &WorkloadKey, cells: &IndexMap<&str, Cell>) -> Vec<String> {
+    if key.load.iodepth <= 1 {
+        return Vec::new();
+    }
+    let generation = |cell: &Cell| -> Option<bool> {
+        let r = cell.runs.iter().find(|r| r.tool == "diskspd")?;
+        Some(
+            r.tool_version
+                .as_deref()
+                .is_some_and(|v| v.starts_with("2.2") || v.starts_with("2.3")),
+        )
+    };
+    let newer: Vec<&str> = cells
+        .iter()
+        .filter(|(_, c)| generation(c) == Some(true))
+        .map(|(c, _)| *c)
+        .collect();
+    let older: Vec<&str> = cells
+        .iter()
+        .filter(|(_, c)| generation(c) == Some(false))
+        .map(|(c, _)| *c)
+        .collect();
+    if newer.is_empty() || older.is_empty() {
+        return Vec::new();
+    }
+    vec![format!(
+        "{} ran DiskSpd 2.2 or later, {} an earlier DiskSpd: 2.2 changed how it measures at \
+         more than one outstanding I/O (batched completions), and its release notes say results \
+         at QD > 1 need a new baseline",
+        newer.join(", "),
+        older.join(", ")
+    )]
 }

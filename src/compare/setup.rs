@@ -149,6 +149,8 @@ pub fn build(
             .map(|(f, values)| SetupItem::new(f.key, f.name, SetupSource::Data, values)),
     );
     items.retain(|i| i.values.values().any(Option::is_some));
+    // The tool says something only where one is not fio (DiskSpd results).
+    items.retain(|i| i.key != "tool" || i.values.values().any(|v| v.as_deref() != Some("fio")));
     Setup {
         title: notes.title.clone(),
         description: notes.description.clone(),
@@ -176,11 +178,16 @@ struct Fact {
 }
 
 /// The facts from the data, in the order a test-bed description reads.
-const FACTS: [Fact; 10] = [
+const FACTS: [Fact; 11] = [
     Fact {
         key: "os",
         name: "OS",
         of: os,
+    },
+    Fact {
+        key: "tool",
+        name: "Tool",
+        of: tool,
     },
     Fact {
         key: "fio_version",
@@ -287,6 +294,18 @@ fn os(rows: &[&Row]) -> Option<String> {
         "windows" => Some("Windows".to_string()),
         _ => None,
     });
+    listed(distinct(names))
+}
+
+/// `fio`, or `DiskSpd 2.2.0` with the version as the output gave it.
+fn tool(rows: &[&Row]) -> Option<String> {
+    let names = rows
+        .iter()
+        .map(|r| match (r.tool.as_str(), &r.tool_version) {
+            ("diskspd", Some(v)) => format!("DiskSpd {v}"),
+            ("diskspd", None) => "DiskSpd".to_string(),
+            (tool, _) => tool.to_string(),
+        });
     listed(distinct(names))
 }
 

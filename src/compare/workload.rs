@@ -115,6 +115,10 @@ pub struct Run {
     pub engine: String,
     /// `fio-3.33`, as the file says.
     pub fio_version: String,
+    /// The benchmark that measured the run (`fio`, `diskspd`) and its
+    /// version where known.
+    pub tool: String,
+    pub tool_version: Option<String>,
     /// Milliseconds; the longest job's when jobs are combined.
     pub runtime_ms: f64,
     pub error: i64,
@@ -167,6 +171,8 @@ impl Run {
             effective_iodepth: r.effective_iodepth,
             engine: r.engine.clone(),
             fio_version: r.fio_version.clone(),
+            tool: r.tool.clone(),
+            tool_version: r.tool_version.clone(),
             runtime_ms: r.runtime_ms,
             error: r.error,
             iops_samples: samples(r.iops_samples, r.iops_sample_mean, r.iops_sample_stddev),

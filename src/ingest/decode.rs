@@ -35,12 +35,18 @@ enum Encoding {
 pub fn decode(bytes: &[u8]) -> Result<Cow<'_, str>, DecodeError> {
     let (encoding, body) = detect(bytes);
     let text: Cow<'_, str> = match encoding {
-        Encoding::Utf8 => {
-            let s = std::str::from_utf8(body).map_err(|e| {
-                DecodeError::InvalidUtf8(e.valid_up_to() + (bytes.len() - body.len()))
-            })?;
-            Cow::Borrowed(s)
-        }
+        Encoding::Utf8 => match std::str::from_utf8(body) {
+            Ok(s) => Cow::Borrowed(s),
+            // A console capture in a legacy code page (1251, 1252, 866):
+            // its bytes above 0x7F are not UTF-8, yet it is text, and the
+            // results in it are ASCII. Unknown characters become U+FFFD.
+            Err(_) if looks_like_text(body) => String::from_utf8_lossy(body),
+            Err(e) => {
+                return Err(DecodeError::InvalidUtf8(
+                    e.valid_up_to() + (bytes.len() - body.len()),
+                ));
+            }
+        },
         Encoding::Utf16Le | Encoding::Utf16Be => Cow::Owned(decode_utf16(body, encoding)?),
     };
     if text.trim().is_empty() {
@@ -50,6 +56,14 @@ pub fn decode(bytes: &[u8]) -> Result<Cow<'_, str>, DecodeError> {
         return Err(DecodeError::Nul(pos));
     }
     Ok(normalize_newlines(text))
+}
+
+/// Text in some 8-bit code page: no NUL, and control characters other
+/// than tab, line ends, form feed and escape are rare (under 1 %), where
+/// binary data has one byte in eight of them.
+fn looks_like_text(bytes: &[u8]) -> bool {
+    let control = |b: &&u8| **b < 0x20 && !matches!(**b, b'\t' | b'\n' | b'\r' | 0x0c | 0x1b);
+    !bytes.contains(&0) && bytes.iter().filter(control).count() * 100 <= bytes.len()
 }
 
 /// Picks the encoding from the BOM or, without one, from the NUL pattern
@@ -284,11 +298,25 @@ mod tests {
         assert_eq!(decode(b""), Err(DecodeError::Empty));
         assert_eq!(decode(b" \n\t"), Err(DecodeError::Empty));
         assert_eq!(decode(b"abc\0def"), Err(DecodeError::Nul(3)));
-        assert_eq!(decode(b"ab\xff\xfe\xfd"), Err(DecodeError::InvalidUtf8(2)));
+        assert_eq!(
+            decode(b"ab\x01\xff\xfe\xfd"),
+            Err(DecodeError::InvalidUtf8(3))
+        );
         // PNG header
         assert!(decode(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR").is_err());
         // UTF-16 with a lone surrogate
         assert!(decode(&[0xFF, 0xFE, 0x00, 0xD8, 0x41, 0x00]).is_err());
+    }
+
+    #[test]
+    fn legacy_code_page_text_decodes_lossily() {
+        // "Тест" in code page 1251, then ASCII results.
+        let bytes = b"\xd2\xe5\xf1\xf2\r\nCommand Line: diskspd -b4K x.dat\r\n";
+        let text = decode(bytes).unwrap();
+        assert_eq!(
+            text,
+            "\u{fffd}\u{fffd}\u{fffd}\u{fffd}\nCommand Line: diskspd -b4K x.dat\n"
+        );
     }
 
     #[test]

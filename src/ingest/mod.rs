@@ -1,5 +1,6 @@
-//! Ingest: every fio output format under the given paths becomes rows of
-//! [`crate::model::Row`]. Nothing downstream sees fio's schema.
+//! Ingest: every fio output format (and DiskSpd's, [`diskspd`]) under the
+//! given paths becomes rows of [`crate::model::Row`]. Nothing downstream
+//! sees fio's or DiskSpd's schema.
 //!
 //! Pipeline per file: read bytes -> [`decode`] (BOM, UTF-16, CRLF) ->
 //! split into JSON documents and text segments -> one [`Reader`] per
@@ -12,6 +13,7 @@
 pub mod decode;
 pub mod depth;
 pub mod fio_error;
+pub mod diskspd;
 pub mod fio_json;
 pub mod fio_log;
 pub mod idle_prof;

@@ -10,6 +10,7 @@ use rayon::prelude::*;
 
 use super::decode::{self, DecodeError, Segment, SegmentKind};
 use super::fio_error;
+use super::diskspd;
 use super::fio_json;
 use super::fio_log::LogName;
 use super::manifest::{self, MANIFEST_NAME, Manifest, SIDECAR_SUFFIX};
@@ -335,8 +336,14 @@ fn with_contents<T>(
 const JSON_READERS: [&dyn Reader; 1] = [&fio_json::JsonReader];
 
 /// Readers of the text around (or instead of) JSON documents, in the
-/// order they are tried.
-const TEXT_READERS: [&dyn Reader; 2] = [&NormalReader, &TerseReader];
+/// order they are tried. DiskSpd's output (text or XML) has no JSON
+/// document, so the whole file reaches them as one text segment.
+const TEXT_READERS: [&dyn Reader; 4] = [
+    &NormalReader,
+    &TerseReader,
+    &diskspd::TextReader,
+    &diskspd::XmlReader,
+];
 
 /// Why a whole file gave no rows: the one-line reason after its path in
 /// `skipped`.
@@ -354,10 +361,12 @@ pub(crate) enum FileError {
     EveryRowDropped(String),
     #[error("{}", ReadError::NoRows)]
     NoRows,
-    #[error("not fio output (no fio JSON document, normal or terse output found)")]
+    #[error(
+        "not fio or DiskSpd output (no fio JSON document, normal or terse output, nor DiskSpd text or XML found)"
+    )]
     NotFio,
     /// A large file with nothing of fio's in its first block: not read on.
-    #[error("not fio output (nothing fio writes in its first {} KiB; not read further)", sniff::HEAD >> 10)]
+    #[error("not fio or DiskSpd output (nothing either writes in its first {} KiB; not read further)", sniff::HEAD >> 10)]
     NotFioHead,
     /// fio's output of a run that failed: what the run was.
     #[error("{0}")]
@@ -553,6 +562,10 @@ fn finish_rows(
         .unwrap_or_default();
     for row in &mut rows {
         row.source = source.clone();
+        // fio's readers keep fio's own column; the tool's is the same value.
+        if row.tool_version.is_none() && !row.fio_version.is_empty() {
+            row.tool_version = Some(row.fio_version.clone());
+        }
         row.label = match opts.label_by {
             LabelBy::Dir => input.dir_label.clone(),
             LabelBy::Engine => row.engine.clone(),

@@ -20,10 +20,15 @@ use crate::timeseries::{LogInfo, Series, SeriesRow};
 /// The logs of an ingest, described and ready to read.
 #[derive(Debug, Clone, Default)]
 pub struct Plan {
-    /// One per log, in path order; rows index into this.
+    /// One per log, in path order; rows index into this. DiskSpd's
+    /// intervals come after the logs, one per thread and target.
     pub logs: Vec<LogInfo>,
     contexts: Vec<LogContext>,
     paths: Vec<PathBuf>,
+    /// DiskSpd's `-D` intervals, read with the results (for `logs` from
+    /// `paths.len()` on).
+    diskspd: Vec<Vec<SeriesRow>>,
+    warnings: Vec<Warning>,
 }
 
 /// What streaming the logs gave, besides the rows.
@@ -38,6 +43,16 @@ pub struct Streamed {
 /// Ingests `paths` and reads every log found there into memory.
 pub fn read(paths: &[PathBuf], opts: &IngestOptions) -> anyhow::Result<Series> {
     Ok(read_logs(&super::ingest(paths, opts)?))
+}
+
+/// Whether `ingested` has anything over time: fio's logs, or DiskSpd XML
+/// results with `-D` intervals.
+pub fn any(ingested: &Ingested) -> bool {
+    !ingested.logs.is_empty()
+        || ingested
+            .rows
+            .iter()
+            .any(|r| r.format == "diskspd-xml" && r.iops_samples.is_some())
 }
 
 /// Ties each log of `ingested` to its result and job.
@@ -64,6 +79,14 @@ pub fn plan(ingested: &Ingested) -> Plan {
         plan.contexts.push(ctx);
         plan.paths.push(found.path.clone());
     }
+    let (traces, warnings) = super::diskspd::series::traces(ingested);
+    for (info, mut rows) in traces {
+        let index = u32::try_from(plan.logs.len()).unwrap_or(u32::MAX);
+        rows.iter_mut().for_each(|r| r.log = index);
+        plan.logs.push(info);
+        plan.diskspd.push(rows);
+    }
+    plan.warnings = warnings;
     plan
 }
 
@@ -86,7 +109,7 @@ pub fn read_logs(ingested: &Ingested) -> Series {
 /// Reads every log of `plan` into memory, files in parallel, calling
 /// `progress` with the bytes of each block read (from several threads).
 pub fn read_plan(plan: Plan, progress: &(dyn Fn(u64) + Sync)) -> Series {
-    let parts: Vec<(Vec<SeriesRow>, Result<LogStats, fio_log::LogError>)> = (0..plan.logs.len())
+    let parts: Vec<(Vec<SeriesRow>, Result<LogStats, fio_log::LogError>)> = (0..plan.paths.len())
         .into_par_iter()
         .map(|i| {
             let mut rows = Vec::new();
@@ -103,6 +126,8 @@ pub fn read_plan(plan: Plan, progress: &(dyn Fn(u64) + Sync)) -> Series {
         note(&plan.logs[i], stats, &mut series.warnings);
         series.rows.extend(rows);
     }
+    series.rows.extend(plan.diskspd.into_iter().flatten());
+    series.warnings.extend(plan.warnings);
     series.logs = plan.logs;
     series
 }
@@ -129,6 +154,12 @@ pub fn stream_logs(plan: &Plan, sink: &mut Sink<'_>) -> anyhow::Result<Streamed>
             out.logs_read += 1;
         }
     }
+    for rows in &plan.diskspd {
+        sink(&plan.logs, rows, 0)?;
+        out.rows += rows.len() as u64;
+        out.logs_read += 1;
+    }
+    out.warnings.extend(plan.warnings.iter().cloned());
     Ok(out)
 }
 

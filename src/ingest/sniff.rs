@@ -49,12 +49,19 @@ pub fn fio_shaped(head: &[u8]) -> bool {
     if utf16(head) {
         return true; // the decoder judges UTF-16 whole
     }
-    const MARKS: [&[u8]; 5] = [
+    // DiskSpd's too: its XML root and text headings (a 24 MB `-Rxml` of a
+    // long `-D` run is larger than the head).
+    const MARKS: [&[u8]; 10] = [
         b"fio",
         b"groupid=",
         b"(g=",
         b"\"jobs\"",
         b"\"client_stats\"",
+        b"<Results>",
+        b"Command Line:",
+        b"Input parameters:",
+        b"diskspd",
+        b"DiskSpd",
     ];
     MARKS.iter().any(|m| find(head, m).is_some())
         || head

@@ -163,6 +163,14 @@ pub struct Row {
     /// `--idle-prof=percpu` (100 - the lowest per-CPU idleness): one
     /// saturated core that the whole-system figure averages away.
     pub busiest_cpu_pct: Option<f64>,
+    /// The benchmark that measured the row: `fio` (fio itself or nvcmp's
+    /// harness, which writes fio's format) or `diskspd`.
+    pub tool: String,
+    /// The tool's version as its output gives it (`fio-3.33`, `2.0.21a`);
+    /// DiskSpd's text output never prints it, so its family is inferred
+    /// from the layout and said so (`2.2 (from text layout)`). Null when
+    /// nothing tells.
+    pub tool_version: Option<String>,
     /// Completion-latency histogram from json+ `bins`: (latency ns, count),
     /// sorted by latency. Not a dataset column (it does not fit a flat
     /// table); kept for the latency-distribution charts.
@@ -258,6 +266,8 @@ impl Row {
             steady_state_bw_bytes_per_s: None,
             timing_options: None,
             busiest_cpu_pct: None,
+            tool: "fio".into(),
+            tool_version: None,
             clat_bins: None,
         }
     }

@@ -96,7 +96,7 @@ fn no_input_exits_2() {
         .arg(fixture("bad"))
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("no fio results found"));
+        .stderr(predicate::str::contains("no fio or DiskSpd results found"));
 }
 
 #[test]

@@ -7,6 +7,7 @@ mod charts;
 mod check;
 mod ci_docs;
 mod common;
+mod diskspd;
 mod history;
 mod ingest;
 mod md_table;

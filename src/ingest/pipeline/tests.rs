@@ -159,7 +159,7 @@ fn bad_fixtures_are_skipped_with_reasons() {
     assert!(reason("binary.json").contains("binary"));
     assert_eq!(reason("empty.json"), "empty file");
     assert!(reason("not-fio.json").contains("not fio output"));
-    assert!(reason("not-fio.txt").contains("not fio output"));
+    assert!(reason("not-fio.txt").contains("not fio or DiskSpd output"));
     assert!(reason("string-bw.json").contains("invalid type"));
     assert!(reason("negative-runtime.json").contains("runtime_ms is -2002"));
     assert!(reason("nan-iops.json").contains("not a finite number"));
@@ -655,7 +655,7 @@ fn hostile_files_are_refused_early_and_dotdot_folders_read() {
         reasons[0],
         (
             "notes.log.txt",
-            "not fio output (nothing fio writes in its first 64 KiB; not read further)"
+            "not fio or DiskSpd output (nothing either writes in its first 64 KiB; not read further)"
         )
     );
     assert_eq!(reasons[1].0, "random.json");
