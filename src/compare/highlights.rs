@@ -550,14 +550,19 @@ fn family_leads(cmp: &Comparison, judge: Judge) -> Vec<Finding> {
                 } else {
                     String::new()
                 };
+                // Past +1000 % a lead reads as a ratio, as the tables print it.
+                let by = if lead > 1000.0 {
+                    format!("{}x its figure", format::fixed(a.value / b.value, 1))
+                } else {
+                    format!("by {} %", format::fixed(lead, 1))
+                };
                 let text = format!(
-                    "{} leads the best {} config ({}) in {} {} by {} %{qualifier}",
+                    "{} leads the best {} config ({}) in {} {} {by}{qualifier}",
                     a.config,
                     family_title(&theirs.name),
                     b.config,
                     cmp.title_of(w),
                     m.human(),
-                    format::fixed(lead, 1)
                 );
                 let f = Finding::new(Kind::Lead, text).on(
                     vec![cmp.title_of(w)],
