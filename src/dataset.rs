@@ -132,6 +132,9 @@ dataset_columns!(
     steady_state_duration_ms,
     steady_state_iops,
     steady_state_bw_bytes_per_s,
+    target,
+    cpus_allowed,
+    precondition,
 );
 
 /// A field type that is a dataset column: how a column is made of the

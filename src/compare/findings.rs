@@ -56,6 +56,8 @@ pub enum Kind {
     Knee,
     /// IOPS each config sustains under the latency target.
     Slo,
+    /// One target of a test bed off the others (`compare::devices`).
+    DeviceOutlier,
 }
 
 impl Kind {
@@ -64,7 +66,7 @@ impl Kind {
         match self {
             Kind::FamilyWins => 1.1,
             Kind::Wins | Kind::Lead | Kind::Gap | Kind::SweepPeak | Kind::Slo => 1.0,
-            Kind::Outlier => 0.9,
+            Kind::Outlier | Kind::DeviceOutlier => 0.9,
             Kind::Tie => 0.8,
             Kind::Knee => 0.6,
         }
