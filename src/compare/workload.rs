@@ -125,6 +125,9 @@ pub struct Run {
     pub clat_bins: Option<Vec<(u64, u64)>>,
     /// fio's steady-state verdict, when the job asked for one.
     pub steady: Option<SteadyState>,
+    /// Files or devices the run's jobs ran on side by side (1 when they
+    /// name none or one): each had its own iodepth x numjobs.
+    pub targets: u32,
 }
 
 impl Run {
@@ -170,6 +173,7 @@ impl Run {
             percentiles,
             clat_bins: r.clat_bins.clone(),
             steady: SteadyState::of_row(r),
+            targets: 1,
         }
     }
 
@@ -228,6 +232,8 @@ impl Run {
         run.clat_bins = None;
         let steady: Vec<SteadyState> = rows.iter().filter_map(|r| SteadyState::of_row(r)).collect();
         run.steady = SteadyState::combine(&steady.iter().collect::<Vec<_>>());
+        let targets: BTreeSet<&str> = rows.iter().filter_map(|r| r.target.as_deref()).collect();
+        run.targets = targets.len().max(1) as u32;
         run
     }
 }
