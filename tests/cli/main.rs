@@ -17,3 +17,4 @@ mod setup;
 mod snia;
 mod steady;
 mod sweep;
+mod testbed;
