@@ -10,8 +10,9 @@
 //! of the other targets by more than the larger of [`MIN_GAP`], three
 //! scaled median absolute deviations of the others (the robust spread of
 //! the peers, Leys et al. 2013, doi:10.1016/j.jesp.2013.03.013), and
-//! twice the standard error of the difference where fio's interval
-//! samples or repetitions give one.
+//! twice the standard error of the difference between the target and the
+//! peers' median where fio's interval samples or repetitions give one (a
+//! median of k values has a standard error of about 1.25 sigma / sqrt(k)).
 
 use std::collections::BTreeMap;
 
@@ -255,12 +256,13 @@ fn judge(figs: &mut [TargetFigure], noise: &[f64]) {
         }
         let mut dev: Vec<f64> = others.iter().map(|v| (v - med).abs()).collect();
         let mad = MAD_SCALE * median(&mut dev) / med;
-        let others_noise = ok
-            .iter()
-            .filter(|&&j| j != i)
-            .map(|&j| noise[j])
-            .fold(0.0, f64::max);
-        let se = 2.0 * (noise[i].powi(2) + others_noise.powi(2)).sqrt();
+        // Standard errors in units of the median: the target's own, and
+        // the median's (about 1.25 sigma / sqrt(k) for k peers).
+        let mut peer_noise: Vec<f64> = ok.iter().filter(|&&j| j != i).map(|&j| noise[j]).collect();
+        let k = peer_noise.len() as f64;
+        let med_se = 1.25 * median(&mut peer_noise) / k.sqrt();
+        let own_se = noise[i] * figs[i].iops / med;
+        let se = 2.0 * (own_se.powi(2) + med_se.powi(2)).sqrt();
         let threshold = MIN_GAP.max(3.0 * mad).max(se);
         let off = (figs[i].iops - med) / med;
         figs[i].threshold_pct = 100.0 * threshold;
