@@ -112,8 +112,7 @@ pub struct Args {
     /// 0-15,32-47).
     #[arg(long, value_name = "LIST", conflicts_with = "numa")]
     pub cpus_allowed: Option<String>,
-    /// auto: pin each target's threads to the CPUs of the NUMA node its
-    /// device reports in /sys/block/<dev>/device/numa_node.
+    /// NUMA placement of each target's threads.
     #[arg(long, value_enum, value_name = "auto")]
     pub numa: Option<NumaArg>,
     /// Before the first job, fill every target with sequential 128k writes

@@ -497,13 +497,22 @@ impl Bench<'_> {
     }
 
     fn fio<'s>(&'s self, setup: &'s fio::FioSetup) -> fio::FioRun<'s> {
+        // fio servers' targets were not placed here: `--cpus-allowed`
+        // applies to them as given (`--numa auto` is refused with them).
+        let remote = placement::Placement {
+            cpus: match &self.opts.placement {
+                placement::PlacementRule::CpusAllowed(l) => Some(l.clone()),
+                _ => None,
+            },
+            ..placement::Placement::default()
+        };
         let placements = self.targets.local().iter().map(|t| t.placement.clone());
         let sections = self
             .targets
             .paths()
             .into_iter()
             .map(|p| p.display().to_string())
-            .zip(placements.chain(std::iter::repeat(placement::Placement::default())))
+            .zip(placements.chain(std::iter::repeat(remote)))
             .collect();
         fio::FioRun {
             setup,

@@ -372,3 +372,53 @@ fn fio_engine_runs_a_section_per_device() {
     let a = analyze_json(&out, &[]);
     assert_eq!(a["devices"][0]["targets"].as_array().unwrap().len(), 2);
 }
+
+/// Stops a `fio --server` on drop.
+struct FioServer(PathBuf);
+
+impl Drop for FioServer {
+    fn drop(&mut self) {
+        if let Ok(pid) = std::fs::read_to_string(&self.0) {
+            let _ = Command::new("kill").arg(pid.trim()).status();
+        }
+    }
+}
+
+#[test]
+fn fio_client_server_runs_every_target_on_the_server() {
+    if !crate::common::have_fio() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let pidfile = dir.path().join("server.pid");
+    let st = Command::new("fio")
+        .arg("--server=ip:127.0.0.1,18811")
+        .arg(format!("--daemonize={}", pidfile.display()))
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let _server = FioServer(pidfile);
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let (a, b) = (dir.path().join("a.dat"), dir.path().join("b.dat"));
+    let out = dir.path().join("out");
+    let o = run(
+        "--engine fio --fio-ioengine psync --rw read --bs 64k --size 1m --size-based \
+         --cpus-allowed 0 --label cs --clients 127.0.0.1:18811",
+        &[a.to_str().unwrap(), b.to_str().unwrap()],
+        &out,
+    );
+    assert_ok(&o);
+    let v = result(&out, "cs");
+    let stats = v["client_stats"].as_array().expect("client_stats");
+    let mut files: Vec<&str> = stats
+        .iter()
+        .filter(|s| s["jobname"] != "All clients")
+        .map(|s| s["job options"]["filename"].as_str().unwrap())
+        .collect();
+    files.sort();
+    assert_eq!(files, [a.to_str().unwrap(), b.to_str().unwrap()]);
+    for s in stats.iter().filter(|s| s["jobname"] != "All clients") {
+        assert_eq!(s["job options"]["cpus_allowed"], "0");
+        assert_eq!(s["read"]["io_bytes"].as_u64(), Some(1 << 20));
+    }
+}
