@@ -422,3 +422,42 @@ fn fio_client_server_runs_every_target_on_the_server() {
         assert_eq!(s["read"]["io_bytes"].as_u64(), Some(1 << 20));
     }
 }
+
+/// The committed test bed (fixtures/testbed, real runs on four loop
+/// devices, the last one disk-backed and slow): no root needed.
+#[test]
+fn the_fixture_test_bed_names_the_slow_device() {
+    let dir = crate::common::fixture("testbed");
+    let a = analyze_json(&dir, &[]);
+    let devices = a["devices"].as_array().unwrap();
+    assert_eq!(devices.len(), 2);
+    for d in devices {
+        let config = d["config"].as_str().unwrap();
+        let targets = d["targets"].as_array().unwrap();
+        assert_eq!(targets.len(), 4, "{config}");
+        let sum: f64 = targets.iter().map(|t| t["iops"].as_f64().unwrap()).sum();
+        let iops = crate::common::metric_of(&a["workloads"][0], "iops")["values"][config]
+            .as_f64()
+            .unwrap();
+        assert!((iops - sum).abs() < 1e-6 * sum, "{config}: {iops} vs {sum}");
+        let slow = targets[3]["target"].as_str().unwrap();
+        assert_eq!(d["slowest"], slow, "{config}");
+        assert!(targets[3]["off_pct"].as_f64().unwrap() < -50.0, "{config}: {d}");
+        let named = a["key_findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["kind"] == "device_outlier")
+            .any(|f| f["text"].as_str().unwrap().starts_with(&format!("{slow} gives")));
+        assert!(named, "{config}: no device_outlier finding for {slow}");
+    }
+    let md = nvcmp()
+        .args(["analyze", "--format", "md"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let md = String::from_utf8_lossy(&md.stdout);
+    assert!(md.contains("\n## Devices\n"), "{md}");
+    assert!(md.contains("| target | IOPS | bandwidth (MiB/s) |"), "{md}");
+    assert!(md.contains("Targets"), "Setup lists the targets: {md}");
+}
