@@ -56,29 +56,24 @@ pub fn version(bin: &Path) -> Result<String, RunError> {
     Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
 }
 
-/// The job file for one job (fio ini syntax): the job's options and
-/// `global` (extra options, e.g. logs) in `[global]`, then a section per
-/// target with its `filename`, its own group (`new_group`, so
-/// `group_reporting` merges each target's threads but keeps the targets
-/// apart) and its CPUs: `numa_cpu_nodes` where `--numa auto` found the
-/// device's node, else `cpus_allowed`.
+/// The job file for one job (fio ini syntax): `[global]` with the engine,
+/// then a section per target with its `filename`, its own group
+/// (`new_group`, so `group_reporting` merges each target's threads but
+/// keeps the targets apart), its CPUs (`numa_cpu_nodes` where `--numa
+/// auto` found the device's node, else `cpus_allowed`), the workload and
+/// `extra` options (logs). The workload stays in each section, not in
+/// `[global]`, so fio lists it in every job's `job options`, where fio
+/// tools look for it.
 pub fn job_file(
     spec: &JobSpec,
     ioengine: &str,
     sections: &[(String, Placement)],
     unlink: bool,
-    global: &[(&str, String)],
+    extra: &[(&str, String)],
 ) -> String {
     let mut s = String::from("; written by nvcmp run --engine fio\n[global]\n");
     s += &format!("ioengine={ioengine}\ndirect={}\n", spec.direct as u8);
     s += "group_reporting=1\n";
-    s += &job_lines(spec);
-    if unlink {
-        s += "unlink=1\n";
-    }
-    for (k, v) in global {
-        s += &format!("{k}={v}\n");
-    }
     for (filename, placement) in sections {
         s += &format!("\n[{}]\nfilename={filename}\n", spec.name);
         if sections.len() > 1 {
@@ -88,6 +83,13 @@ pub fn job_file(
             (Some(node), _) => s += &format!("numa_cpu_nodes={node}\n"),
             (None, Some(cpus)) => s += &format!("cpus_allowed={cpus}\n"),
             (None, None) => {}
+        }
+        s += &job_lines(spec);
+        if unlink {
+            s += "unlink=1\n";
+        }
+        for (k, v) in extra {
+            s += &format!("{k}={v}\n");
         }
     }
     s
@@ -206,9 +208,9 @@ impl FioRun<'_> {
                 (filename, placement.clone())
             })
             .collect();
-        let global: Vec<(&str, String)> =
+        let extra: Vec<(&str, String)> =
             log.iter().flat_map(|l| l.fio_options(&spec.name)).collect();
-        job_file(spec, &self.setup.ioengine, &sections, self.unlink, &global)
+        job_file(spec, &self.setup.ioengine, &sections, self.unlink, &extra)
     }
 
     /// fio's command line for one job; run in `log_dir` when logging.
@@ -366,12 +368,15 @@ mod tests {
         let f = job_file(&spec, "libaio", &sections, false, &[("log_avg_msec", "500".into())]);
         let body: Vec<&str> = f.split("\n[rr]\n").collect();
         assert_eq!(body.len(), 4, "{f}");
-        // The workload and extra options are global: every section has them.
-        assert!(body[0].lines().any(|l| l == "log_avg_msec=500"), "{f}");
-        assert!(body[0].lines().any(|l| l == "rw=randread"), "{f}");
-        assert_eq!(body[1].trim(), "filename=/dev/a\nnew_group");
-        assert_eq!(body[2].trim(), "filename=/dev/b\nnew_group\ncpus_allowed=0-3");
-        assert_eq!(body[3].trim(), "filename=/dev/c\nnew_group\nnuma_cpu_nodes=1");
+        let head = |i: usize| body[i].lines().take(3).collect::<Vec<_>>();
+        assert_eq!(head(1), ["filename=/dev/a", "new_group", "rw=randread"]);
+        assert_eq!(head(2), ["filename=/dev/b", "new_group", "cpus_allowed=0-3"]);
+        assert_eq!(head(3), ["filename=/dev/c", "new_group", "numa_cpu_nodes=1"]);
+        // Every section carries the workload and the extra options.
+        for b in &body[1..] {
+            assert!(b.lines().any(|l| l == "log_avg_msec=500"), "{f}");
+            assert!(b.lines().any(|l| l == "iodepth=32"), "{f}");
+        }
     }
 
     #[test]
