@@ -120,7 +120,9 @@ pub fn build(rows: &[Row], configs: &[String]) -> Vec<DeviceSpread> {
     }
     let mut out = Vec::new();
     for config in configs {
-        let Some(workloads) = by.get(config.as_str()) else { continue };
+        let Some(workloads) = by.get(config.as_str()) else {
+            continue;
+        };
         for (key, targets) in workloads {
             // Several targets side by side in one result: a test bed.
             let bed = per_file
@@ -156,7 +158,8 @@ fn add(s: &mut Samples, r: &Row) {
     if run.error == 0 {
         run.error = r.error;
     }
-    if let (Some(n), Some(mean), Some(sd)) = (r.iops_samples, r.iops_sample_mean, r.iops_sample_stddev)
+    if let (Some(n), Some(mean), Some(sd)) =
+        (r.iops_samples, r.iops_sample_mean, r.iops_sample_stddev)
         && n >= 2
         && mean > 0.0
     {
@@ -178,7 +181,12 @@ fn median(v: &mut [f64]) -> f64 {
 fn rse(s: &Samples, mean: f64) -> f64 {
     let n = s.runs.len();
     if n >= 2 && mean > 0.0 {
-        let var = s.runs.values().map(|r| (r.iops - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
+        let var = s
+            .runs
+            .values()
+            .map(|r| (r.iops - mean).powi(2))
+            .sum::<f64>()
+            / (n - 1) as f64;
         return var.sqrt() / mean / (n as f64).sqrt();
     }
     s.sample_rse
@@ -198,7 +206,12 @@ fn figure(target: &str, s: &Samples) -> (TargetFigure, f64) {
         bw_bytes_per_s: s.runs.values().map(|r| r.bw).sum::<f64>() / n,
         lat_mean_ns: (li > 0.0).then(|| lw / li),
         runs: s.runs.len() as u32,
-        error: s.runs.values().map(|r| r.error).find(|e| *e != 0).unwrap_or(0),
+        error: s
+            .runs
+            .values()
+            .map(|r| r.error)
+            .find(|e| *e != 0)
+            .unwrap_or(0),
         off_pct: None,
         threshold_pct: 0.0,
     };
@@ -223,7 +236,10 @@ fn spread(config: &str, key: &Key, targets: &IndexMap<String, Samples>) -> Devic
     };
     let mut all: Vec<f64> = clean.iter().map(|f| f.iops).collect();
     let med = median(&mut all);
-    let (lo, hi) = (all.first().copied().unwrap_or(0.0), all.last().copied().unwrap_or(0.0));
+    let (lo, hi) = (
+        all.first().copied().unwrap_or(0.0),
+        all.last().copied().unwrap_or(0.0),
+    );
     DeviceSpread {
         config: config.to_string(),
         workload: format!("{} QD{iodepth}", shape.title()),
@@ -236,7 +252,11 @@ fn spread(config: &str, key: &Key, targets: &IndexMap<String, Samples>) -> Devic
         total_iops: figs.iter().map(|f| f.iops).sum(),
         slowest: pick(false),
         fastest: pick(true),
-        spread_pct: if med > 0.0 { 100.0 * (hi - lo) / med } else { 0.0 },
+        spread_pct: if med > 0.0 {
+            100.0 * (hi - lo) / med
+        } else {
+            0.0
+        },
         targets: figs,
     }
 }
@@ -249,7 +269,11 @@ fn judge(figs: &mut [TargetFigure], noise: &[f64]) {
         return;
     }
     for &i in &ok {
-        let mut others: Vec<f64> = ok.iter().filter(|&&j| j != i).map(|&j| figs[j].iops).collect();
+        let mut others: Vec<f64> = ok
+            .iter()
+            .filter(|&&j| j != i)
+            .map(|&j| figs[j].iops)
+            .collect();
         let med = median(&mut others);
         if med <= 0.0 {
             continue;
@@ -276,8 +300,9 @@ fn judge(figs: &mut [TargetFigure], noise: &[f64]) {
 /// One finding per config and target that is off the others: in how many
 /// of the config's test-bed workloads, by how much at most.
 pub fn findings(spreads: &[DeviceSpread]) -> Vec<Finding> {
-    let mut per: IndexMap<(&str, &str, bool), Vec<(&DeviceSpread, &TargetFigure)>> =
-        IndexMap::new();
+    // (config, target, slower) -> where the rule called it off.
+    type Hits<'a> = Vec<(&'a DeviceSpread, &'a TargetFigure)>;
+    let mut per: IndexMap<(&str, &str, bool), Hits> = IndexMap::new();
     for s in spreads {
         for f in &s.targets {
             if let Some(off) = f.off_pct {
@@ -307,7 +332,12 @@ fn finding(
     let (worst_s, worst) = hits
         .iter()
         .copied()
-        .max_by(|a, b| a.1.off_pct.unwrap_or(0.0).abs().total_cmp(&b.1.off_pct.unwrap_or(0.0).abs()))
+        .max_by(|a, b| {
+            a.1.off_pct
+                .unwrap_or(0.0)
+                .abs()
+                .total_cmp(&b.1.off_pct.unwrap_or(0.0).abs())
+        })
         .expect("a finding has a hit");
     let off = worst.off_pct.unwrap_or(0.0);
     let peers = worst_s.targets.len() - 1;

@@ -58,8 +58,7 @@ pub fn check_workload(key: &WorkloadKey, cells: &[(&str, &[Run])]) -> Vec<String
             // wrong.
             if let Some(lat) = r.lat {
                 let in_flight = r.iops * lat / 1e9;
-                let slots =
-                    r.iodepth.max(1) as f64 * r.numjobs.max(1) as f64 * r.targets as f64;
+                let slots = r.iodepth.max(1) as f64 * r.numjobs.max(1) as f64 * r.targets as f64;
                 if in_flight > slots * 1.1 + 1.0 {
                     let per = if r.targets > 1 { " x targets" } else { "" };
                     notes.push(format!(

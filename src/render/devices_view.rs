@@ -83,7 +83,9 @@ fn table(s: &DeviceSpread) -> DeviceTableView {
                 lat: t
                     .lat_mean_ns
                     .map_or("–".into(), |v| format::fixed(v / lat.div, lat_dec)),
-                off: t.off_pct.map_or(String::new(), |p| format!("{} %", format::signed(p, 1))),
+                off: t
+                    .off_pct
+                    .map_or(String::new(), |p| format!("{} %", format::signed(p, 1))),
                 error: match t.error {
                     0 => String::new(),
                     e => format!("error {e}"),

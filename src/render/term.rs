@@ -177,7 +177,11 @@ impl Term {
             let mut t = self.table(d.header.iter().map(Cell::new).collect());
             for r in &d.rows {
                 let mark = if r.flagged { " !" } else { "" };
-                let off = format!("{}{}", r.off, if r.error.is_empty() { "" } else { &r.error });
+                let off = format!(
+                    "{}{}",
+                    r.off,
+                    if r.error.is_empty() { "" } else { &r.error }
+                );
                 t.add_row(vec![
                     Cell::new(format!("{}{mark}", r.target)),
                     self.value(r.iops.clone(), false),

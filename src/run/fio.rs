@@ -365,13 +365,25 @@ mod tests {
                 },
             ),
         ];
-        let f = job_file(&spec, "libaio", &sections, false, &[("log_avg_msec", "500".into())]);
+        let f = job_file(
+            &spec,
+            "libaio",
+            &sections,
+            false,
+            &[("log_avg_msec", "500".into())],
+        );
         let body: Vec<&str> = f.split("\n[rr]\n").collect();
         assert_eq!(body.len(), 4, "{f}");
         let head = |i: usize| body[i].lines().take(3).collect::<Vec<_>>();
         assert_eq!(head(1), ["filename=/dev/a", "new_group", "rw=randread"]);
-        assert_eq!(head(2), ["filename=/dev/b", "new_group", "cpus_allowed=0-3"]);
-        assert_eq!(head(3), ["filename=/dev/c", "new_group", "numa_cpu_nodes=1"]);
+        assert_eq!(
+            head(2),
+            ["filename=/dev/b", "new_group", "cpus_allowed=0-3"]
+        );
+        assert_eq!(
+            head(3),
+            ["filename=/dev/c", "new_group", "numa_cpu_nodes=1"]
+        );
         // Every section carries the workload and the extra options.
         for b in &body[1..] {
             assert!(b.lines().any(|l| l == "log_avg_msec=500"), "{f}");

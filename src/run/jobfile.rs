@@ -52,7 +52,12 @@ fn merge_per_drive_sections(jobs: Vec<(JobSpec, bool)>) -> Vec<JobSpec> {
     let mut out: Vec<(JobSpec, bool)> = Vec::new();
     for (job, own_file) in jobs {
         let same = out.iter().any(|(kept, kept_file)| {
-            own_file && *kept_file && JobSpec { name: kept.name.clone(), ..job.clone() } == *kept
+            own_file
+                && *kept_file
+                && JobSpec {
+                    name: kept.name.clone(),
+                    ..job.clone()
+                } == *kept
         });
         if !same {
             out.push((job, own_file));

@@ -280,7 +280,11 @@ fn spec_hashes(opts: &RunOptions) -> Result<Vec<String>, RunError> {
     let target = if opts.targets.is_empty() {
         "scratch".to_string()
     } else {
-        let names: Vec<String> = opts.targets.iter().map(|p| p.display().to_string()).collect();
+        let names: Vec<String> = opts
+            .targets
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect();
         names.join(",")
     };
     Ok(opts
@@ -529,7 +533,11 @@ impl Bench<'_> {
 fn fio_outcome(v: &serde_json::Value) -> Outcome {
     let jobs = v.get("jobs").and_then(|j| j.as_array());
     for job in jobs.into_iter().flatten() {
-        if let Some(e) = job.get("error").and_then(|e| e.as_i64()).filter(|e| *e != 0) {
+        if let Some(e) = job
+            .get("error")
+            .and_then(|e| e.as_i64())
+            .filter(|e| *e != 0)
+        {
             let target = job
                 .pointer("/job options/filename")
                 .and_then(|f| f.as_str())
@@ -642,10 +650,15 @@ pub fn run_matrix(opts: &RunOptions, progress: &dyn Progress) -> Result<Summary,
         Targets::prepare(opts, progress)?
     };
     let precondition = match opts.precondition {
-        Some(passes) if !targets.local().is_empty() => Some(precondition(&targets, passes, progress)?),
+        Some(passes) if !targets.local().is_empty() => {
+            Some(precondition(&targets, passes, progress)?)
+        }
         _ => None,
     };
-    let first = targets.local().iter().find_map(|t| t.kind.and(t.path.as_deref()));
+    let first = targets
+        .local()
+        .iter()
+        .find_map(|t| t.kind.and(t.path.as_deref()));
     let host = host::HostFacts::gather(first);
     let bench = Bench {
         opts,

@@ -210,11 +210,21 @@ impl Native<'_> {
     /// One result per target: its threads merged as fio's group_reporting
     /// does. The process CPU is the whole job's, shared out by the
     /// targets' I/O counts, so the results' CPU adds up to what was spent.
-    fn results(&self, spec: &JobSpec, spec_hash: &str, opened: &[Opened], m: Measured) -> Vec<JobResult> {
+    fn results(
+        &self,
+        spec: &JobSpec,
+        spec_hash: &str,
+        opened: &[Opened],
+        m: Measured,
+    ) -> Vec<JobResult> {
         let ios: Vec<u64> = m
             .workers
             .iter()
-            .map(|ws| ws.iter().map(|w| w.dirs[0].total_ios + w.dirs[1].total_ios).sum())
+            .map(|ws| {
+                ws.iter()
+                    .map(|w| w.dirs[0].total_ios + w.dirs[1].total_ios)
+                    .sum()
+            })
             .collect();
         let all: u64 = ios.iter().sum();
         let share = |i: usize| match all {
@@ -310,7 +320,11 @@ fn run_threads(
         }
         handles
             .into_iter()
-            .map(|hs| hs.into_iter().map(|h| h.join().unwrap_or_default()).collect())
+            .map(|hs| {
+                hs.into_iter()
+                    .map(|h| h.join().unwrap_or_default())
+                    .collect()
+            })
             .collect()
     })
 }

@@ -184,8 +184,8 @@ pub fn node_cpus(sysfs: &Path, disk: &str) -> Result<(u32, CpuList), String> {
         ));
     }
     let list_file = sysfs.join(format!("devices/system/node/node{node}/cpulist"));
-    let list = std::fs::read_to_string(&list_file)
-        .map_err(|e| format!("{}: {e}", list_file.display()))?;
+    let list =
+        std::fs::read_to_string(&list_file).map_err(|e| format!("{}: {e}", list_file.display()))?;
     let cpus = CpuList::parse(list.trim()).map_err(|e| format!("{}: {e}", list_file.display()))?;
     if cpus.is_empty() {
         return Err(format!("NUMA node {node} has no CPUs"));

@@ -53,7 +53,10 @@ pub fn run(targets: &[&Path], passes: u32, progress: &dyn Progress) -> Result<Re
         .iter()
         .map(|p| open(p).map(|(f, len)| (*p, f, len)))
         .collect::<Result<Vec<_>, _>>()?;
-    let total: u64 = files.iter().map(|(_, _, len)| len * u64::from(passes)).sum();
+    let total: u64 = files
+        .iter()
+        .map(|(_, _, len)| len * u64::from(passes))
+        .sum();
     let done = AtomicU64::new(0);
     let t0 = Instant::now();
     let results: Vec<Result<(), RunError>> = std::thread::scope(|s| {
@@ -68,9 +71,14 @@ pub fn run(targets: &[&Path], passes: u32, progress: &dyn Progress) -> Result<Re
             progress.fill(done.load(Ordering::Relaxed), total);
             std::thread::sleep(Duration::from_millis(100));
         }
-        handles
-            .into_iter()
-            .map(|h| h.join().unwrap_or_else(|_| Err(RunError::Interrupted)))
+        files
+            .iter()
+            .zip(handles)
+            .map(|((p, _, _), h)| {
+                h.join().unwrap_or_else(|_| {
+                    Err(failed(p)(io::Error::other("the writing thread panicked")))
+                })
+            })
             .collect()
     });
     progress.fill(total, total);

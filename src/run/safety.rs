@@ -313,7 +313,10 @@ mod tests {
         let e = check_target(Path::new("/dev/nvcmp-no-such-disk"), false, true)
             .unwrap_err()
             .to_string();
-        assert!(e.contains("no such device") && e.contains("--target"), "{e}");
+        assert!(
+            e.contains("no such device") && e.contains("--target"),
+            "{e}"
+        );
         let e = check_target(dir.path(), false, false)
             .unwrap_err()
             .to_string();

@@ -47,7 +47,9 @@ impl LoopDev {
     /// Fills the device with a pattern and returns its bytes.
     fn fill(&self, seed: u8) -> Vec<u8> {
         let size = device_size(&self.dev);
-        let data: Vec<u8> = (0..size).map(|i| (i as u8).wrapping_mul(31) ^ seed).collect();
+        let data: Vec<u8> = (0..size)
+            .map(|i| (i as u8).wrapping_mul(31) ^ seed)
+            .collect();
         std::fs::write(&self.dev, &data).unwrap();
         data
     }
@@ -126,7 +128,10 @@ fn three_devices_run_at_once_and_analyze_sums_them() {
     let v = result(&out, "bed");
     assert_eq!(filenames(&v), names);
     let jobs = v["jobs"].as_array().unwrap();
-    let per_device: Vec<f64> = jobs.iter().map(|j| j["read"]["iops"].as_f64().unwrap()).collect();
+    let per_device: Vec<f64> = jobs
+        .iter()
+        .map(|j| j["read"]["iops"].as_f64().unwrap())
+        .collect();
     assert!(per_device.iter().all(|&x| x > 0.0), "{per_device:?}");
     let a = analyze_json(&out, &[]);
     let iops = crate::common::metric_of(&a["workloads"][0], "iops")["values"]["bed"]
@@ -151,7 +156,10 @@ fn three_devices_run_at_once_and_analyze_sums_them() {
         .unwrap();
     let text = String::from_utf8_lossy(&rows.stdout);
     for n in &names {
-        assert!(text.contains(&format!("\"target\":\"{n}\"")), "{n} in {text}");
+        assert!(
+            text.contains(&format!("\"target\":\"{n}\"")),
+            "{n} in {text}"
+        );
     }
 }
 
@@ -161,10 +169,18 @@ fn one_refused_target_stops_the_run_before_any_write() {
     let Some(devs) = bed(dir.path(), 3, 8) else {
         return;
     };
-    let before: Vec<Vec<u8>> = devs.iter().enumerate().map(|(i, d)| d.fill(i as u8)).collect();
+    let before: Vec<Vec<u8>> = devs
+        .iter()
+        .enumerate()
+        .map(|(i, d)| d.fill(i as u8))
+        .collect();
     let unchanged = |why: &str| {
         for (d, b) in devs.iter().zip(&before) {
-            assert!(std::fs::read(&d.dev).unwrap() == *b, "{} was written ({why})", d.path());
+            assert!(
+                std::fs::read(&d.dev).unwrap() == *b,
+                "{} was written ({why})",
+                d.path()
+            );
         }
     };
     let out = dir.path().join("out");
@@ -174,7 +190,10 @@ fn one_refused_target_stops_the_run_before_any_write() {
     let o = run(args, &[ok[0], "/dev/nvcmp-missing-disk", ok[1]], &out);
     assert_eq!(o.status.code(), Some(2));
     let err = stderr(&o);
-    assert!(err.contains("/dev/nvcmp-missing-disk") && err.contains("--target"), "{err}");
+    assert!(
+        err.contains("/dev/nvcmp-missing-disk") && err.contains("--target"),
+        "{err}"
+    );
     unchanged("missing device");
     // A filesystem on the third: refused without --destroy-data, which it names.
     let mut fs = before[2].clone();
@@ -184,14 +203,20 @@ fn one_refused_target_stops_the_run_before_any_write() {
     let o = run(read, &[ok[0], ok[1], devs[2].path()], &out);
     assert_eq!(o.status.code(), Some(2));
     let err = stderr(&o);
-    assert!(err.contains(devs[2].path()) && err.contains("ext2/3/4"), "{err}");
+    assert!(
+        err.contains(devs[2].path()) && err.contains("ext2/3/4"),
+        "{err}"
+    );
     assert!(err.contains("--destroy-data"), "{err}");
     // The disk holding / is mounted: no flag lets a job write to it.
     if let Some(root) = root_disk() {
         let o = run(args, &[ok[0], ok[1], &root], &out);
         assert_eq!(o.status.code(), Some(2));
         let err = stderr(&o);
-        assert!(err.contains(&root) && (err.contains("mounted") || err.contains("held")), "{err}");
+        assert!(
+            err.contains(&root) && (err.contains("mounted") || err.contains("held")),
+            "{err}"
+        );
     }
     std::fs::write(&devs[2].dev, &before[2]).unwrap();
     unchanged("mounted or formatted device");
@@ -204,7 +229,11 @@ fn root_disk() -> Option<String> {
     use std::os::unix::fs::MetadataExt;
     let dev = std::fs::metadata("/").unwrap().dev();
     let sys = format!("/sys/dev/block/{}:{}", libc::major(dev), libc::minor(dev));
-    let name = std::fs::canonicalize(sys).ok()?.file_name()?.to_string_lossy().into_owned();
+    let name = std::fs::canonicalize(sys)
+        .ok()?
+        .file_name()?
+        .to_string_lossy()
+        .into_owned();
     let p = format!("/dev/{name}");
     Path::new(&p).exists().then_some(p)
 }
@@ -225,16 +254,26 @@ fn precondition_writes_every_device_to_its_end() {
     let o = run(&format!("{args} --destroy-data"), &names, &out);
     assert_ok(&o);
     let err = stderr(&o);
-    assert!(err.contains("preconditioned 2 targets (2 passes of sequential 128k writes"), "{err}");
+    assert!(
+        err.contains("preconditioned 2 targets (2 passes of sequential 128k writes"),
+        "{err}"
+    );
     for d in &devs {
         let data = std::fs::read(&d.dev).unwrap();
         let tail = &data[data.len() - (1 << 20)..];
-        assert!(tail.iter().any(|&b| b != 0), "{}: last MiB still zero", d.path());
+        assert!(
+            tail.iter().any(|&b| b != 0),
+            "{}: last MiB still zero",
+            d.path()
+        );
     }
     let v = result(&out, "pre");
     for j in v["jobs"].as_array().unwrap() {
         let p = &j["nvcmp"]["precondition"];
-        assert_eq!((p["passes"].as_u64(), p["bs"].as_u64()), (Some(2), Some(128 << 10)));
+        assert_eq!(
+            (p["passes"].as_u64(), p["bs"].as_u64()),
+            (Some(2), Some(128 << 10))
+        );
         assert_eq!(p["bytes"].as_u64(), Some(2 * 2 * (16 << 20)));
     }
     let a = analyze_json(&out, &[]);
@@ -443,7 +482,10 @@ fn the_fixture_test_bed_names_the_slow_device() {
         let slow = targets[3]["target"].as_str().unwrap();
         // A device called slower than the others is the disk-backed one.
         for t in &targets[..3] {
-            assert!(t["off_pct"].as_f64().is_none_or(|p| p > 0.0), "{config}: {t}");
+            assert!(
+                t["off_pct"].as_f64().is_none_or(|p| p > 0.0),
+                "{config}: {t}"
+            );
         }
         if config != "fio-psync" {
             // The harness' run on the loaded build machine was too noisy
@@ -451,13 +493,21 @@ fn the_fixture_test_bed_names_the_slow_device() {
             continue;
         }
         assert_eq!(d["slowest"], slow, "{config}");
-        assert!(targets[3]["off_pct"].as_f64().unwrap() < -50.0, "{config}: {d}");
+        assert!(
+            targets[3]["off_pct"].as_f64().unwrap() < -50.0,
+            "{config}: {d}"
+        );
         let named = a["key_findings"]
             .as_array()
             .unwrap()
             .iter()
             .filter(|f| f["kind"] == "device_outlier")
-            .any(|f| f["text"].as_str().unwrap().starts_with(&format!("{slow} gives")));
+            .any(|f| {
+                f["text"]
+                    .as_str()
+                    .unwrap()
+                    .starts_with(&format!("{slow} gives"))
+            });
         assert!(named, "{config}: no device_outlier finding for {slow}");
     }
     let md = nvcmp()

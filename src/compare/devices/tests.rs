@@ -36,13 +36,16 @@ fn a_slow_drive_among_fifteen_is_named() {
     assert_eq!(s.len(), 1);
     let s = &s[0];
     assert_eq!(s.targets.len(), 15);
-    assert_eq!((s.slowest.as_str(), s.fastest.as_str()), ("/dev/nvme7n1", "/dev/nvme14n1"));
+    assert_eq!(
+        (s.slowest.as_str(), s.fastest.as_str()),
+        ("/dev/nvme7n1", "/dev/nvme14n1")
+    );
     // The config's figure is the sum of the drives.
     assert!((s.total_iops - iops.iter().sum::<f64>()).abs() < 1e-6);
     let off: Vec<_> = s.targets.iter().filter(|t| t.off_pct.is_some()).collect();
     assert_eq!(off.len(), 1);
     assert_eq!(off[0].target, "/dev/nvme7n1");
-    let f = findings(&[s.clone()]);
+    let f = findings(std::slice::from_ref(s));
     assert_eq!(f.len(), 1);
     assert_eq!(f[0].kind, Kind::DeviceOutlier);
     assert_eq!(
