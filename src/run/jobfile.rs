@@ -88,6 +88,40 @@ fn parse_bool(v: &str) -> Option<bool> {
     }
 }
 
+/// Sets one workload option of a section (or `[global]`).
+fn set_option(target: &mut JobSpec, key: &str, val: &str, lineno: usize) -> Result<(), String> {
+    let bad = || format!("line {lineno}: bad value `{val}` for {key}");
+    match key {
+        "rw" | "readwrite" => target.rw = Rw::parse(val).ok_or_else(bad)?,
+        "bs" | "blocksize" => target.bs = crate::units::parse_size(val).ok_or_else(bad)?,
+        "iodepth" => target.iodepth = val.parse().map_err(|_| bad())?,
+        "iodepth_batch" | "iodepth_batch_submit" => {
+            target.iodepth_batch = val.parse().map_err(|_| bad())?
+        }
+        "iodepth_batch_complete_max" => {
+            target.iodepth_batch_complete = val.parse().map_err(|_| bad())?
+        }
+        "numjobs" => target.numjobs = val.parse().map_err(|_| bad())?,
+        "runtime" | "timeout" => target.runtime_s = parse_secs(val).ok_or_else(bad)?,
+        "ramp_time" => target.ramp_s = parse_secs(val).ok_or_else(bad)?,
+        "size" => target.size = crate::units::parse_size(val).ok_or_else(bad)?,
+        "rwmixread" => target.rwmixread = val.parse().map_err(|_| bad())?,
+        "direct" => target.direct = parse_bool(val).ok_or_else(bad)?,
+        "buffered" => target.direct = !parse_bool(val).ok_or_else(bad)?,
+        "time_based" => target.time_based = parse_bool(val).ok_or_else(bad)?,
+        // Accepted because nvcmp always does this.
+        "group_reporting" | "name" | "thread" => {}
+        _ => {
+            return Err(format!(
+                "line {lineno}: option `{key}` is not supported by nvcmp's job files \
+                 (supported: rw bs iodepth iodepth_batch iodepth_batch_complete_max numjobs runtime size filename ioengine direct \
+                 rwmixread time_based ramp_time)"
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Parses `text`; `defaults` gives what neither [global] nor the job sets.
 pub fn parse(text: &str, defaults: &JobSpec) -> Result<JobFile, String> {
     let mut out = JobFile::default();
@@ -127,25 +161,7 @@ pub fn parse(text: &str, defaults: &JobSpec) -> Result<JobFile, String> {
             (_, true) => &mut global,
             (None, false) => return Err(format!("line {lineno}: `{key}` outside any section")),
         };
-        let bad = || format!("line {lineno}: bad value `{val}` for {key}");
         match key {
-            "rw" | "readwrite" => target.rw = Rw::parse(val).ok_or_else(bad)?,
-            "bs" | "blocksize" => target.bs = crate::units::parse_size(val).ok_or_else(bad)?,
-            "iodepth" => target.iodepth = val.parse().map_err(|_| bad())?,
-            "iodepth_batch" | "iodepth_batch_submit" => {
-                target.iodepth_batch = val.parse().map_err(|_| bad())?
-            }
-            "iodepth_batch_complete_max" => {
-                target.iodepth_batch_complete = val.parse().map_err(|_| bad())?
-            }
-            "numjobs" => target.numjobs = val.parse().map_err(|_| bad())?,
-            "runtime" | "timeout" => target.runtime_s = parse_secs(val).ok_or_else(bad)?,
-            "ramp_time" => target.ramp_s = parse_secs(val).ok_or_else(bad)?,
-            "size" => target.size = crate::units::parse_size(val).ok_or_else(bad)?,
-            "rwmixread" => target.rwmixread = val.parse().map_err(|_| bad())?,
-            "direct" => target.direct = parse_bool(val).ok_or_else(bad)?,
-            "buffered" => target.direct = !parse_bool(val).ok_or_else(bad)?,
-            "time_based" => target.time_based = parse_bool(val).ok_or_else(bad)?,
             "filename" => {
                 own_file = !in_global;
                 for f in split_filenames(val) {
@@ -155,15 +171,7 @@ pub fn parse(text: &str, defaults: &JobSpec) -> Result<JobFile, String> {
                 }
             }
             "ioengine" => out.ioengine = Some(val.to_string()),
-            // Accepted because nvcmp always does this.
-            "group_reporting" | "name" | "thread" => {}
-            _ => {
-                return Err(format!(
-                    "line {lineno}: option `{key}` is not supported by nvcmp's job files \
-                     (supported: rw bs iodepth iodepth_batch iodepth_batch_complete_max numjobs runtime size filename ioengine direct \
-                     rwmixread time_based ramp_time)"
-                ));
-            }
+            _ => set_option(target, key, val, lineno)?,
         }
     }
     if let Some(j) = current.take() {
