@@ -17,6 +17,7 @@
 # Usage: benches/testbed-vs-fio.sh [REPS] [RUNTIME_S]
 #   NVCMP=path/to/nvcmp (default: target/release/nvcmp)
 #   BENCH_DIR=folder for the loop devices' backing files (default target/bench)
+#   CASES="null loop" (default both)
 set -euo pipefail
 
 REPS=${1:-5}
@@ -24,6 +25,7 @@ RUNTIME=${2:-5}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 NVCMP=${NVCMP:-$ROOT/target/release/nvcmp}
 BENCH_DIR=${BENCH_DIR:-$ROOT/target/bench}
+CASES=${CASES:-null loop}
 command -v fio >/dev/null || { echo "fio is not installed" >&2; exit 2; }
 [[ -x "$NVCMP" ]] || { echo "no nvcmp binary at $NVCMP (cargo build --release first)" >&2; exit 2; }
 
@@ -98,11 +100,12 @@ printf '# nvcmp vs %s, %s alternating runs of %s s each, medians\n\n' \
 printf '| case | nvcmp IOPS | fio IOPS | IOPS ratio | nvcmp CPU-us/IO | fio CPU-us/IO | CPU ratio |\n'
 printf '|---|---:|---:|---:|---:|---:|---:|\n'
 
-for n in 1 2 4 8; do
+[[ " $CASES " == *" null "* ]] && for n in 1 2 4 8; do
   targets=$(seq -s, -f "$WORK/t%g" 1 "$n")
   bench "null, $n target$([[ $n == 1 ]] || echo s)" null 0 "$targets"
 done
 
+[[ " $CASES " == *" loop "* ]] || exit 0
 mkdir -p "$BENCH_DIR"
 for i in 1 2 3; do
   f=$BENCH_DIR/loop$i.img
