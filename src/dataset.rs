@@ -136,6 +136,9 @@ dataset_columns!(
     busiest_cpu_pct,
     tool,
     tool_version,
+    target,
+    cpus_allowed,
+    precondition,
 );
 
 /// A field type that is a dataset column: how a column is made of the

@@ -73,6 +73,7 @@ fn comparison(workloads: Vec<Workload>) -> Comparison {
         sweeps: vec![],
         sweep_rules: Default::default(),
         setup: Default::default(),
+        devices: vec![],
         equivalence_pct: None,
     }
 }

@@ -10,6 +10,7 @@ use indicatif::{HumanDuration, ProgressBar, ProgressStyle};
 use super::{CliError, Global};
 use crate::run::engines::{EngineKind, EngineOptions};
 use crate::run::matrix;
+use crate::run::placement::{CpuList, PlacementRule};
 use crate::run::repeat::{DEFAULT_MAX_REPEATS, JobRepeats, MIN_REPEATS, Repeat, StopRule, Verdict};
 use crate::run::spec::{JobSpec, Rw};
 use crate::run::{self, EngineChoice, Outcome, Progress, RunError, RunOptions};
@@ -22,6 +23,13 @@ pub enum EngineArg {
     IoUring,
     Null,
     Fio,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum NumaArg {
+    /// Pin each target's threads to the CPUs of the NUMA node its device
+    /// reports in sysfs.
+    Auto,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -45,6 +53,22 @@ Examples:
   nvcmp run --rw randread --bs 4k --until-stddev 3.5 --max-repeats 10 --out results/
   nvcmp run --rw randwrite --bs 128k --runtime 600 --log --out results/   # then: nvcmp analyze results/ --out report/
   nvcmp run --engine psync --numjobs 2 --log --log-avg-msec 0 --runtime 5 --out results/
+  nvcmp run --target /dev/nvme1n1,/dev/nvme2n1 --target /dev/nvme3n1 --matrix article --out results/
+  nvcmp run --target /dev/nvme1n1 --target /dev/nvme2n1 --numa auto --numjobs 4 --out results/
+  nvcmp run --target /dev/nvme1n1 --cpus-allowed 0-15,32-47 --engine fio --out results/
+  nvcmp run --target /dev/nvme1n1 --target /dev/nvme2n1 --precondition --destroy-data \\
+            --rw randwrite --bs 4k --runtime 600 --out results/
+
+Test beds: --target may be given many times and takes a comma list; a job file's
+filename=a:b:c and per-section filenames add targets too. Every job runs on all
+targets at once, --numjobs threads each, and writes one result with a job per
+target (fio's group_reporting per target); analyze sums the targets into the
+config's figure and compares the devices with each other. --cpus-allowed pins
+every thread (fio's syntax); --numa auto pins each target's threads to its
+device's NUMA node (a note where sysfs does not say: files, loop devices, -1).
+--precondition fills every target with sequential 128k writes, twice (SNIA PTS
+preconditioning; --precondition-passes N), before the first job; it needs
+--destroy-data for devices and existing files, as any write does.
 
 Sweeps: --iodepth and --numjobs take one value, a list (1,4,16) or a doubling
 range (1-128 = 1,2,4,8,16,32,64,128), or a mix (1-8,12). Every combination runs,
@@ -75,11 +99,31 @@ its logs.
 Safety: without --target, nvcmp creates a scratch file under --out and removes it.
 An existing file is only written with --destroy-data; a block device is refused when
 mounted, when it holds a partition table or filesystem, or when the job writes,
-unless --destroy-data is given.")]
+unless --destroy-data is given. A missing device is refused. Every target is
+checked before anything is written to any of them; a device that fails during
+a job ends its own part of the result with fio's error field, the others are kept.")]
 pub struct Args {
-    /// File or block device to test (default: a scratch file nvcmp creates and removes).
-    #[arg(long, value_name = "PATH")]
-    pub target: Option<PathBuf>,
+    /// File or block device to test; give it many times or as a comma list
+    /// to run every job on all of them at once (default: a scratch file
+    /// nvcmp creates and removes).
+    #[arg(long, value_name = "PATH[,PATH...]", value_delimiter = ',')]
+    pub target: Vec<PathBuf>,
+    /// Pin every worker thread to these CPUs (fio's cpus_allowed syntax:
+    /// 0-15,32-47).
+    #[arg(long, value_name = "LIST", conflicts_with = "numa")]
+    pub cpus_allowed: Option<String>,
+    /// NUMA placement of each target's threads.
+    #[arg(long, value_enum, value_name = "auto")]
+    pub numa: Option<NumaArg>,
+    /// Before the first job, fill every target with sequential 128k writes
+    /// (SNIA PTS preconditioning), --precondition-passes times.
+    #[arg(long)]
+    pub precondition: bool,
+    /// With --precondition: how many times each target is filled.
+    #[arg(long, value_name = "N", requires = "precondition",
+          default_value_t = run::precondition::DEFAULT_PASSES,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub precondition_passes: u32,
     /// I/O engine: native psync, libaio, io_uring or null, or fio itself.
     #[arg(long, value_enum, default_value = "io_uring")]
     pub engine: EngineArg,
@@ -243,10 +287,10 @@ fn template(args: &Args, iodepth: u32, numjobs: u32) -> anyhow::Result<JobSpec> 
     })
 }
 
-/// The jobs of a run, and the target and ioengine a job file names.
+/// The jobs of a run, and the targets and ioengine a job file names.
 struct JobSet {
     jobs: Vec<JobSpec>,
-    filename: Option<PathBuf>,
+    filenames: Vec<PathBuf>,
     ioengine: Option<String>,
 }
 
@@ -266,7 +310,7 @@ fn job_set(args: &Args) -> anyhow::Result<JobSet> {
             .map_err(|e| usage(format!("{}: {e}", path.display())))?;
         return Ok(JobSet {
             jobs: matrix::expand_jobs(&f.jobs, iodepths.as_deref(), numjobs.as_deref()),
-            filename: f.filename.map(PathBuf::from),
+            filenames: f.filenames.into_iter().map(PathBuf::from).collect(),
             ioengine: f.ioengine,
         });
     }
@@ -282,7 +326,7 @@ fn job_set(args: &Args) -> anyhow::Result<JobSet> {
     };
     Ok(JobSet {
         jobs: matrix::expand_cells(&template, cells, &load),
-        filename: None,
+        filenames: Vec::new(),
         ioengine: None,
     })
 }
@@ -347,6 +391,8 @@ pub fn options(args: &Args) -> anyhow::Result<RunOptions> {
             "--label {label:?}: must be a plain folder name"
         )));
     }
+    let placement = placement(args, &engine)?;
+    let precondition = precondition(args, &engine)?;
     Ok(RunOptions {
         jobs: set.jobs,
         engine,
@@ -355,7 +401,9 @@ pub fn options(args: &Args) -> anyhow::Result<RunOptions> {
             registerfiles: args.registerfiles,
             sqpoll: args.sqthread_poll,
         },
-        target: args.target.clone().or(set.filename),
+        targets: targets(args, set.filenames)?,
+        placement,
+        precondition,
         out_dir: args.out.clone(),
         label,
         force: args.force,
@@ -366,6 +414,77 @@ pub fn options(args: &Args) -> anyhow::Result<RunOptions> {
             hist_msec: args.log_hist_msec,
         }),
     })
+}
+
+/// The targets: --target, else the job file's filenames; each once.
+fn targets(args: &Args, from_file: Vec<PathBuf>) -> anyhow::Result<Vec<PathBuf>> {
+    let list = if args.target.is_empty() {
+        from_file
+    } else {
+        args.target.clone()
+    };
+    let mut seen = std::collections::HashSet::new();
+    for t in &list {
+        if t.as_os_str().is_empty() {
+            return Err(usage("--target: an empty path (a list is /dev/a,/dev/b)"));
+        }
+        if !seen.insert(t) {
+            return Err(usage(format!(
+                "--target {} is given twice: each target runs once",
+                t.display()
+            )));
+        }
+    }
+    Ok(list)
+}
+
+/// --cpus-allowed or --numa, checked against the CPUs nvcmp may use.
+fn placement(args: &Args, engine: &EngineChoice) -> anyhow::Result<PlacementRule> {
+    let remote = matches!(engine, EngineChoice::Fio(f) if !f.clients.is_empty());
+    if args.numa.is_some() {
+        if remote {
+            return Err(usage(
+                "--numa auto reads this machine's sysfs, not the fio servers'; \
+                 with --clients give --cpus-allowed",
+            ));
+        }
+        return Ok(PlacementRule::NumaAuto);
+    }
+    let Some(text) = &args.cpus_allowed else {
+        return Ok(PlacementRule::None);
+    };
+    let list = CpuList::parse(text).map_err(|e| usage(format!("--cpus-allowed {text}: {e}")))?;
+    if list.is_empty() {
+        return Err(usage(format!("--cpus-allowed {text}: names no CPU")));
+    }
+    // fio servers have their own CPUs; here the list must be usable.
+    if let (false, Some(allowed)) = (remote, crate::run::affinity::allowed_cpus()) {
+        let missing = list.missing_from(&allowed);
+        if !missing.is_empty() {
+            return Err(usage(format!(
+                "--cpus-allowed {text}: CPU {missing} is not available to nvcmp here \
+                 (it may use {allowed})"
+            )));
+        }
+    }
+    Ok(PlacementRule::CpusAllowed(list))
+}
+
+/// --precondition's passes; refused where nothing here would be written.
+fn precondition(args: &Args, engine: &EngineChoice) -> anyhow::Result<Option<u32>> {
+    if !args.precondition {
+        return Ok(None);
+    }
+    match engine {
+        EngineChoice::Native(EngineKind::Null) => Err(usage(
+            "--precondition: the null engine does no I/O; pick a real engine with --engine",
+        )),
+        EngineChoice::Fio(f) if !f.clients.is_empty() => Err(usage(
+            "--precondition writes targets on this machine; with --clients precondition \
+             on the servers",
+        )),
+        _ => Ok(Some(args.precondition_passes)),
+    }
 }
 
 /// --repeat, or --until-stddev with --max-repeats, checked together.
@@ -436,6 +555,8 @@ struct Place {
 struct Bar {
     bar: std::cell::OnceCell<ProgressBar>,
     place: std::cell::Cell<Place>,
+    /// `--precondition`'s bar over the bytes to write, while it runs.
+    fill: std::cell::RefCell<Option<ProgressBar>>,
 }
 
 impl Bar {
@@ -508,6 +629,30 @@ impl Progress for Bar {
         p.job_ms = 0;
         self.place.set(p);
         self.show(p.done_ms, None);
+    }
+    fn fill(&self, done: u64, total: u64) {
+        let mut fill = self.fill.borrow_mut();
+        if done >= total {
+            if let Some(pb) = fill.take() {
+                pb.finish_and_clear();
+            }
+            return;
+        }
+        let pb = fill.get_or_insert_with(|| {
+            let pb = ProgressBar::new(total);
+            pb.set_style(
+                ProgressStyle::with_template(
+                    "{prefix:>28} [{elapsed_precise}] {wide_bar} {bytes}/{total_bytes} ETA {eta}",
+                )
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            );
+            pb.set_prefix("preconditioning");
+            pb
+        });
+        pb.set_position(done);
+    }
+    fn note(&self, text: &str) {
+        eprintln!("nvcmp: {text}");
     }
     fn grow(&self, points: usize, more: Duration) {
         let mut p = self.place.get();
@@ -599,13 +744,26 @@ fn rsd(x: Option<f64>) -> String {
     })
 }
 
+/// No bars (stderr is not a terminal), but the notes a user should read.
+struct NotesOnly;
+
+impl Progress for NotesOnly {
+    fn plan(&self, _: usize, _: Duration) {}
+    fn start(&self, _: &str, _: Duration) {}
+    fn tick(&self, _: Duration, _: Option<f64>) {}
+    fn finish(&self) {}
+    fn note(&self, text: &str) {
+        eprintln!("nvcmp: {text}");
+    }
+}
+
 pub fn run(args: Args, global: Global) -> anyhow::Result<u8> {
     let opts = options(&args)?;
     let bar = Bar::default();
-    let progress: &dyn Progress = if global.progress {
-        &bar
-    } else {
-        &run::NoProgress
+    let progress: &dyn Progress = match (global.progress, global.quiet) {
+        (true, _) => &bar,
+        (false, false) => &NotesOnly,
+        (false, true) => &run::NoProgress,
     };
     let result = run::run_matrix(&opts, progress);
     bar.clear();

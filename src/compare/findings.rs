@@ -62,6 +62,8 @@ pub enum Kind {
     /// Which config of a sweep needs the least load to reach (nearly) its
     /// peak, ranked.
     Saturation,
+    /// One target of a test bed off the others (`compare::devices`).
+    DeviceOutlier,
 }
 
 impl Kind {
@@ -76,7 +78,7 @@ impl Kind {
             | Kind::Slo
             | Kind::Winner
             | Kind::Saturation => 1.0,
-            Kind::Outlier => 0.9,
+            Kind::Outlier | Kind::DeviceOutlier => 0.9,
             Kind::Tie => 0.8,
             Kind::Knee => 0.6,
         }

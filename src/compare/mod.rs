@@ -10,6 +10,7 @@
 //! - [`sanity`]: checks a careful reviewer makes.
 //! - [`setup`]: what was run, per config, for the top of a report.
 
+pub mod devices;
 pub mod findings;
 pub mod highlights;
 pub mod logs;
@@ -196,6 +197,7 @@ pub fn compare(rows: &[Row], opts: &CompareOptions) -> Comparison {
         .map(|key| compare_workload(key, &grouped, &configs, baseline.as_deref(), opts))
         .collect();
 
+    let devices = devices::build(&kept, &configs);
     let mut cmp = Comparison {
         configs,
         baseline,
@@ -210,12 +212,15 @@ pub fn compare(rows: &[Row], opts: &CompareOptions) -> Comparison {
         sweeps: Vec::new(),
         sweep_rules: opts.sweep_rules,
         setup,
+        devices,
         equivalence_pct: opts.equivalence_pct,
     };
     cmp.sweeps = sweep::build(&cmp);
     cmp.sanity = sanity::check_comparison(&cmp);
     cmp.sanity.extend(sanity::mixed_engines(&grouped));
-    let (key, ordered) = findings::select(highlights::build(&cmp, opts.judge()), opts.findings);
+    let mut all = highlights::build(&cmp, opts.judge());
+    all.extend(devices::findings(&cmp.devices));
+    let (key, ordered) = findings::select(all, opts.findings);
     cmp.key_findings = key;
     cmp.highlights = ordered.into_iter().map(|f| f.text).collect();
     cmp

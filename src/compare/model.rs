@@ -432,6 +432,10 @@ pub struct Comparison {
     /// What was run: title, description and the setup table's items.
     #[serde(default)]
     pub setup: super::setup::Setup,
+    /// Per config and workload run on several targets at once: each
+    /// target's figure and their spread (`compare::devices`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub devices: Vec<super::devices::DeviceSpread>,
     /// `--equivalence PCT` when given: differences within it are ties.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub equivalence_pct: Option<f64>,

@@ -38,13 +38,15 @@ pub fn check_workload(key: &WorkloadKey, cells: &[(&str, &[Run])]) -> Vec<String
             // latency 0 are metric exclusions (`validity`), said once per
             // config in `exclusions`.
             // Little's law: I/Os in flight = IOPS x latency. More in flight
-            // than iodepth x numjobs allows means a figure is wrong.
+            // than iodepth x numjobs (per target) allows means a figure is
+            // wrong.
             if let Some(lat) = r.lat {
                 let in_flight = r.iops * lat / 1e9;
-                let slots = r.iodepth.max(1) as f64 * r.numjobs.max(1) as f64;
+                let slots = r.iodepth.max(1) as f64 * r.numjobs.max(1) as f64 * r.targets as f64;
                 if in_flight > slots * 1.1 + 1.0 {
+                    let per = if r.targets > 1 { " x targets" } else { "" };
                     notes.push(format!(
-                        "{config}: {} I/Os in flight (IOPS x mean latency) but iodepth x numjobs is {} ({})",
+                        "{config}: {} I/Os in flight (IOPS x mean latency) but iodepth x numjobs{per} is {} ({})",
                         format::fixed(in_flight, 0),
                         format::fixed(slots, 0),
                         r.source

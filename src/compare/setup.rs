@@ -178,7 +178,7 @@ struct Fact {
 }
 
 /// The facts from the data, in the order a test-bed description reads.
-const FACTS: [Fact; 11] = [
+const FACTS: [Fact; 14] = [
     Fact {
         key: "os",
         name: "OS",
@@ -233,6 +233,21 @@ const FACTS: [Fact; 11] = [
         key: "host",
         name: "Hosts",
         of: hosts,
+    },
+    Fact {
+        key: "target",
+        name: "Targets",
+        of: targets,
+    },
+    Fact {
+        key: "cpus_allowed",
+        name: "CPUs",
+        of: cpus_allowed,
+    },
+    Fact {
+        key: "precondition",
+        name: "Preconditioning",
+        of: precondition,
     },
 ];
 
@@ -381,6 +396,36 @@ fn hosts(rows: &[&Row]) -> Option<String> {
         return Some(format!("{} hosts", names.len()));
     }
     listed(names)
+}
+
+/// The devices of a test bed: named when one result ran several targets
+/// at once (a count past [`LIST_MAX`]); a single target says nothing.
+fn targets(rows: &[&Row]) -> Option<String> {
+    let mut per_file: IndexMap<&str, Vec<&str>> = IndexMap::new();
+    for r in rows {
+        if let Some(t) = r.target.as_deref() {
+            let ts = per_file.entry(r.source.as_str()).or_default();
+            if !ts.contains(&t) {
+                ts.push(t);
+            }
+        }
+    }
+    if per_file.values().all(|ts| ts.len() < 2) {
+        return None;
+    }
+    let names = distinct(rows.iter().filter_map(|r| r.target.clone()));
+    if names.len() > LIST_MAX {
+        return Some(format!("{} targets at once", names.len()));
+    }
+    listed(names)
+}
+
+fn cpus_allowed(rows: &[&Row]) -> Option<String> {
+    listed(distinct(rows.iter().filter_map(|r| r.cpus_allowed.clone())))
+}
+
+fn precondition(rows: &[&Row]) -> Option<String> {
+    listed(distinct(rows.iter().filter_map(|r| r.precondition.clone())))
 }
 
 #[cfg(test)]

@@ -133,6 +133,9 @@ pub struct Run {
     pub ios: f64,
     /// The row's `timing_options` (`sqthread_poll=1`, ...).
     pub timing_options: Option<String>,
+    /// Files or devices the run's jobs ran on side by side (1 when they
+    /// name none or one): each had its own iodepth x numjobs.
+    pub targets: u32,
 }
 
 impl Run {
@@ -182,6 +185,7 @@ impl Run {
             steady: SteadyState::of_row(r),
             ios: row_ios(r),
             timing_options: r.timing_options.clone(),
+            targets: 1,
         }
     }
 
@@ -244,6 +248,8 @@ impl Run {
         run.clat_bins = None;
         let steady: Vec<SteadyState> = rows.iter().filter_map(|r| SteadyState::of_row(r)).collect();
         run.steady = SteadyState::combine(&steady.iter().collect::<Vec<_>>());
+        let targets: BTreeSet<&str> = rows.iter().filter_map(|r| r.target.as_deref()).collect();
+        run.targets = targets.len().max(1) as u32;
         run
     }
 }

@@ -53,6 +53,8 @@ pub struct FioOutput<'a> {
     pub cpu_idleness: Option<Options<'a>>,
     /// Only its presence matters (Linux builds report it; fio#1627: not always).
     pub disk_util: Option<IgnoredAny>,
+    /// What nvcmp's harness adds to fio's own JSON (`--engine fio`).
+    pub nvcmp: Option<Value>,
     /// fio's bare `nan`/`inf` tokens, read as `null`.
     #[serde(skip)]
     pub non_finite: Vec<NonFinite>,
@@ -90,6 +92,8 @@ pub struct Job<'a> {
     pub iodepth_level: Option<Options<'a>>,
     /// `--steadystate` verdict; kept loose, read by `steady::from_json`.
     pub steadystate: Option<Value>,
+    /// What nvcmp's native harness adds to each job (precondition, ...).
+    pub nvcmp: Option<Value>,
 }
 
 /// `read` / `write` / `trim` of a job.
@@ -443,9 +447,43 @@ struct JobFacts {
     effective_iodepth: Option<u32>,
     steady: Option<steady::Verdict>,
     filename: Option<String>,
+    target: Option<String>,
+    cpus_allowed: Option<String>,
+    precondition: Option<String>,
     error: i64,
     system_cpu_pct: Option<f64>,
     timing_options: Option<String>,
+}
+
+/// The one file a job ran on: fio's `filename` when it names a single
+/// file (`a:b` spreads one job over two; `\:` is a colon in a name).
+fn single_target(filename: Option<&str>) -> Option<String> {
+    let f = filename?;
+    let unescaped = f.replace("\\:", "");
+    (!unescaped.contains(':') && !f.is_empty()).then(|| f.replace("\\:", ":"))
+}
+
+/// Where the job's threads were pinned: fio's `cpus_allowed`, or the NUMA
+/// node of `numa_cpu_nodes`.
+fn cpus_of(opts: &JobOpts<'_>) -> Option<String> {
+    opts.get("cpus_allowed")
+        .or_else(|| opts.get("numa_cpu_nodes").map(|n| format!("node {n}")))
+}
+
+/// `--precondition` of nvcmp's harness, in words, from the job's or the
+/// document's `nvcmp` key.
+fn precondition_of(doc: &FioOutput<'_>, job: &Job<'_>) -> Option<String> {
+    let p = [job.nvcmp.as_ref(), doc.nvcmp.as_ref()]
+        .into_iter()
+        .flatten()
+        .find_map(|n| n.get("precondition").filter(|p| !p.is_null()))?;
+    let passes = p.get("passes")?.as_u64()?;
+    let bs = p.get("bs")?.as_u64()?;
+    let s = if passes == 1 { "" } else { "es" };
+    Some(format!(
+        "{passes} pass{s} of sequential {} writes",
+        crate::units::format_bs(bs)
+    ))
 }
 
 /// fio's default engine when the options name none: psync, windowsaio on
@@ -662,6 +700,9 @@ impl JobFacts {
             error: job.error.unwrap_or(0.0) as i64,
             system_cpu_pct: system_cpu_of(job, &who, out),
             timing_options: timing_options(opts),
+            target: single_target(filename.as_deref()),
+            cpus_allowed: cpus_of(opts),
+            precondition: precondition_of(doc, job),
             name,
             who,
             engine,
@@ -691,6 +732,9 @@ impl JobFacts {
         row.error = self.error;
         row.aggregate = ctx.aggregate;
         row.filename = self.filename.clone();
+        row.target = self.target.clone();
+        row.cpus_allowed = self.cpus_allowed.clone();
+        row.precondition = self.precondition.clone();
         row.timestamp = doc.timestamp.filter(|t| t.is_finite()).map(|t| t as i64);
         row.effective_iodepth = self.effective_iodepth;
         row.direct = self.direct;

@@ -132,6 +132,14 @@ pub struct Row {
     pub bw_sample_stddev: Option<f64>,
     /// Target of the job (`/dev/nvme0n1`, `\\.\PhysicalDrive1`, a file).
     pub filename: Option<String>,
+    /// The one file or device the job ran on (its `filename` when that
+    /// names a single one): what the per-device view compares.
+    pub target: Option<String>,
+    /// CPUs the job's threads were pinned to (fio's `cpus_allowed`, or
+    /// `node N` for `numa_cpu_nodes`).
+    pub cpus_allowed: Option<String>,
+    /// nvcmp's `--precondition` before the run, in words.
+    pub precondition: Option<String>,
     /// Unix time (seconds) the run ended, from fio's `timestamp`.
     pub timestamp: Option<i64>,
     /// Queue depth the job really ran at (fio's I/O depth distribution, or
@@ -255,6 +263,9 @@ impl Row {
             bw_sample_mean: None,
             bw_sample_stddev: None,
             filename: None,
+            target: None,
+            cpus_allowed: None,
+            precondition: None,
             timestamp: None,
             effective_iodepth: None,
             direct: None,

@@ -5,6 +5,7 @@
 //! replaces.
 
 pub mod csv;
+pub mod devices_view;
 pub mod html;
 pub mod json;
 pub mod md;

@@ -31,6 +31,7 @@ impl Renderer for Term {
                 self.sweep(&view, s, out)?;
             }
         }
+        self.devices(&view, out)?;
         footer(&view, out)
     }
 }
@@ -152,6 +153,34 @@ impl Term {
             t.add_row(cells);
         }
         writeln!(out, "{t}\n")?;
+        Ok(())
+    }
+}
+
+impl Term {
+    /// The per-device tables of test beds, a section of their own.
+    fn devices(&self, view: &View, out: &mut dyn Write) -> anyhow::Result<()> {
+        for d in &view.devices {
+            writeln!(out, "Devices, {}", d.title)?;
+            let mut t = self.table(d.header.iter().map(Cell::new).collect());
+            for r in &d.rows {
+                let mark = if r.flagged { " !" } else { "" };
+                let off = format!(
+                    "{}{}",
+                    r.off,
+                    if r.error.is_empty() { "" } else { &r.error }
+                );
+                t.add_row(vec![
+                    Cell::new(format!("{}{mark}", r.target)),
+                    self.value(r.iops.clone(), false),
+                    self.value(r.bw.clone(), false),
+                    self.value(r.lat.clone(), false),
+                    self.value(off, r.flagged),
+                ]);
+            }
+            writeln!(out, "{t}")?;
+            writeln!(out, "  {}\n", d.summary)?;
+        }
         Ok(())
     }
 }

@@ -70,6 +70,8 @@ pub struct View {
     pub font_css: String,
     /// Each config's colour in the charts, `#RRGGBB`.
     pub colors: Vec<String>,
+    /// Per-device tables of test beds (several targets in one result).
+    pub devices: Vec<super::devices_view::DeviceTableView>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -249,6 +251,7 @@ impl View {
             colors: (0..cmp.configs.len())
                 .map(crate::charts::config_color)
                 .collect(),
+            devices: super::devices_view::tables(cmp),
         }
     }
 }

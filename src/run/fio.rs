@@ -12,6 +12,8 @@ use serde_json::{Value, json};
 use super::engines::sys;
 use super::host::{CpuTimes, HostFacts};
 use super::iolog::LogOptions;
+use super::placement::Placement;
+use super::precondition;
 use super::spec::{JobSpec, Rw};
 use super::{Progress, RunError};
 
@@ -54,13 +56,48 @@ pub fn version(bin: &Path) -> Result<String, RunError> {
     Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
 }
 
-/// The job file for one job (fio ini syntax).
-pub fn job_file(spec: &JobSpec, ioengine: &str, filename: &str, unlink: bool) -> String {
+/// The job file for one job (fio ini syntax): `[global]` with the engine,
+/// then a section per target with its `filename`, its own group
+/// (`new_group`, so `group_reporting` merges each target's threads but
+/// keeps the targets apart), its CPUs (`numa_cpu_nodes` where `--numa
+/// auto` found the device's node, else `cpus_allowed`), the workload and
+/// `extra` options (logs). The workload stays in each section, not in
+/// `[global]`, so fio lists it in every job's `job options`, where fio
+/// tools look for it.
+pub fn job_file(
+    spec: &JobSpec,
+    ioengine: &str,
+    sections: &[(String, Placement)],
+    unlink: bool,
+    extra: &[(&str, String)],
+) -> String {
     let mut s = String::from("; written by nvcmp run --engine fio\n[global]\n");
     s += &format!("ioengine={ioengine}\ndirect={}\n", spec.direct as u8);
     s += "group_reporting=1\n";
-    s += &format!("\n[{}]\n", spec.name);
-    s += &format!("filename={filename}\n");
+    for (filename, placement) in sections {
+        s += &format!("\n[{}]\nfilename={filename}\n", spec.name);
+        if sections.len() > 1 {
+            s += "new_group\n";
+        }
+        match (placement.numa_node, &placement.cpus) {
+            (Some(node), _) => s += &format!("numa_cpu_nodes={node}\n"),
+            (None, Some(cpus)) => s += &format!("cpus_allowed={cpus}\n"),
+            (None, None) => {}
+        }
+        s += &job_lines(spec);
+        if unlink {
+            s += "unlink=1\n";
+        }
+        for (k, v) in extra {
+            s += &format!("{k}={v}\n");
+        }
+    }
+    s
+}
+
+/// The workload's options, one `key=value` line each.
+fn job_lines(spec: &JobSpec) -> String {
+    let mut s = String::new();
     s += &format!("rw={}\n", spec.rw);
     s += &format!("bs={}\n", spec.bs);
     s += &format!("iodepth={}\n", spec.iodepth);
@@ -87,22 +124,21 @@ pub fn job_file(spec: &JobSpec, ioengine: &str, filename: &str, unlink: bool) ->
     if matches!(spec.rw, Rw::ReadWrite | Rw::RandRw) {
         s += &format!("rwmixread={}\n", spec.rwmixread);
     }
-    if unlink {
-        s += "unlink=1\n";
-    }
     s
 }
 
 /// A job of the matrix run through fio: what every point shares.
 pub struct FioRun<'a> {
     pub setup: &'a FioSetup,
-    /// fio's `filename`.
-    pub filename: String,
+    /// fio's `filename` of each target, with its placement.
+    pub sections: Vec<(String, Placement)>,
     /// fio removes the file at the end (nvcmp's scratch file).
     pub unlink: bool,
     /// Where the job file and fio's output live while fio runs.
     pub work_dir: &'a Path,
     pub host: &'a HostFacts,
+    /// What `--precondition` did before the matrix, recorded in results.
+    pub precondition: Option<&'a precondition::Report>,
 }
 
 impl FioRun<'_> {
@@ -159,17 +195,22 @@ impl FioRun<'_> {
     /// folder, so the result's `write_bw_log` is the job name, and with
     /// `--clients` fio writes each server's logs here as `<log>.<host>`.
     fn job_text(&self, spec: &JobSpec, log: Option<LogOptions>) -> String {
-        let filename = match log {
-            // fio runs in the log folder: a relative target must not move.
-            Some(_) if self.setup.clients.is_empty() => std::path::absolute(&self.filename)
-                .map_or(self.filename.clone(), |p| p.display().to_string()),
-            _ => self.filename.clone(),
-        };
-        let mut text = job_file(spec, &self.setup.ioengine, &filename, self.unlink);
-        for (k, v) in log.iter().flat_map(|l| l.fio_options(&spec.name)) {
-            text += &format!("{k}={v}\n");
-        }
-        text
+        let sections: Vec<(String, Placement)> = self
+            .sections
+            .iter()
+            .map(|(filename, placement)| {
+                let filename = match log {
+                    // fio runs in the log folder: a relative target must not move.
+                    Some(_) if self.setup.clients.is_empty() => std::path::absolute(filename)
+                        .map_or(filename.clone(), |p| p.display().to_string()),
+                    _ => filename.clone(),
+                };
+                (filename, placement.clone())
+            })
+            .collect();
+        let extra: Vec<(&str, String)> =
+            log.iter().flat_map(|l| l.fio_options(&spec.name)).collect();
+        job_file(spec, &self.setup.ioengine, &sections, self.unlink, &extra)
     }
 
     /// fio's command line for one job; run in `log_dir` when logging.
@@ -229,11 +270,15 @@ impl FioRun<'_> {
                 // Whole-system CPU means this machine's only when fio ran here.
                 "system_cpu_pct": if local { cpu } else { None },
                 "host": self.host,
+                "precondition": self.precondition,
             }),
         );
         if local {
-            if let Some(Value::Object(job)) = m.get_mut("jobs").and_then(|j| j.get_mut(0)) {
-                job.insert("system_cpu_pct".into(), json!(cpu));
+            let jobs = m.get_mut("jobs").and_then(|j| j.as_array_mut());
+            for job in jobs.into_iter().flatten() {
+                if let Value::Object(job) = job {
+                    job.insert("system_cpu_pct".into(), json!(cpu));
+                }
             }
         }
     }
@@ -274,7 +319,8 @@ mod tests {
             direct: true,
             time_based: true,
         };
-        let f = job_file(&spec, "libaio", "/tmp/x", true);
+        let sections = [("/tmp/x".to_string(), Placement::default())];
+        let f = job_file(&spec, "libaio", &sections, true, &[]);
         for line in [
             "[randrw-4k-qd8-j2]",
             "ioengine=libaio",
@@ -294,6 +340,57 @@ mod tests {
             assert!(f.lines().any(|l| l == line), "{line} missing in\n{f}");
         }
     }
+    #[test]
+    fn a_section_per_target_with_its_cpus() {
+        let spec = JobSpec {
+            name: "rr".into(),
+            ..crate::run::spec::tests::job()
+        };
+        let cpus = crate::run::placement::CpuList::parse("0-3").unwrap();
+        let sections = [
+            ("/dev/a".to_string(), Placement::default()),
+            (
+                "/dev/b".to_string(),
+                Placement {
+                    cpus: Some(cpus.clone()),
+                    ..Placement::default()
+                },
+            ),
+            (
+                "/dev/c".to_string(),
+                Placement {
+                    cpus: Some(cpus),
+                    numa_node: Some(1),
+                    note: None,
+                },
+            ),
+        ];
+        let f = job_file(
+            &spec,
+            "libaio",
+            &sections,
+            false,
+            &[("log_avg_msec", "500".into())],
+        );
+        let body: Vec<&str> = f.split("\n[rr]\n").collect();
+        assert_eq!(body.len(), 4, "{f}");
+        let head = |i: usize| body[i].lines().take(3).collect::<Vec<_>>();
+        assert_eq!(head(1), ["filename=/dev/a", "new_group", "rw=randread"]);
+        assert_eq!(
+            head(2),
+            ["filename=/dev/b", "new_group", "cpus_allowed=0-3"]
+        );
+        assert_eq!(
+            head(3),
+            ["filename=/dev/c", "new_group", "numa_cpu_nodes=1"]
+        );
+        // Every section carries the workload and the extra options.
+        for b in &body[1..] {
+            assert!(b.lines().any(|l| l == "log_avg_msec=500"), "{f}");
+            assert!(b.lines().any(|l| l == "iodepth=32"), "{f}");
+        }
+    }
+
     #[test]
     fn log_options_name_the_logs_after_the_job() {
         let spec = JobSpec {
@@ -319,10 +416,11 @@ mod tests {
         let host = HostFacts::default();
         let run = FioRun {
             setup: &setup,
-            filename: "scratch.dat".into(),
+            sections: vec![("scratch.dat".into(), Placement::default())],
             unlink: false,
             work_dir: Path::new("out"),
             host: &host,
+            precondition: None,
         };
         let plain = run.job_text(&spec, None);
         assert!(

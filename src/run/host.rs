@@ -71,6 +71,17 @@ fn device_of(path: &Path) -> Option<(String, Option<String>)> {
     Some((name, model))
 }
 
+/// The whole-disk name (`nvme0n1`) of a block device (a partition's
+/// parent); None for anything that is not a block device.
+pub fn whole_disk(path: &Path) -> Option<String> {
+    use std::os::unix::fs::FileTypeExt;
+    let md = std::fs::metadata(path).ok()?;
+    if !md.file_type().is_block_device() {
+        return None;
+    }
+    device_of(path).map(|(name, _)| name)
+}
+
 /// Jiffies from the `cpu` line of /proc/stat: (busy, total).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct CpuTimes {

@@ -2,16 +2,68 @@
 //! sections with rw, bs, iodepth, numjobs, runtime, size, filename,
 //! ioengine, direct, rwmixread, time_based and ramp_time. Anything else is
 //! an error naming the line, so nobody believes an option was honoured.
+//!
+//! Every `filename` (`a:b:c` lists, in `[global]` or a section) is a target
+//! of the run, and every job runs on all targets at once. Sections that
+//! differ only in their name and filename, as in fio's usual file with a
+//! section per drive, are one job on those drives.
 
 use super::spec::{JobSpec, Rw};
 
-/// Jobs of a file, plus the filename and ioengine it asks for (the last
-/// one given wins: nvcmp runs one target and one engine per invocation).
+/// Jobs of a file, plus the targets and ioengine it asks for (the last
+/// ioengine given wins: nvcmp runs one engine per invocation).
 #[derive(Debug, Default)]
 pub struct JobFile {
     pub jobs: Vec<JobSpec>,
-    pub filename: Option<String>,
+    /// Every filename, in the order given, each once.
+    pub filenames: Vec<String>,
     pub ioengine: Option<String>,
+}
+
+/// fio's `filename` list: `:` separates files, `\:` is a colon in a name
+/// (Windows drive letters).
+pub fn split_filenames(v: &str) -> Vec<String> {
+    let mut out = vec![String::new()];
+    let mut chars = v.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' if chars.peek() == Some(&':') => {
+                out.last_mut().unwrap_or(&mut String::new()).push(':');
+                chars.next();
+            }
+            ':' => out.push(String::new()),
+            c => {
+                if let Some(last) = out.last_mut() {
+                    last.push(c);
+                }
+            }
+        }
+    }
+    out.into_iter()
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+        .collect()
+}
+
+/// Sections that are the same workload under another name and filename
+/// become one job (the first section's name): fio runs such sections side
+/// by side, and so does nvcmp, as one job on several targets.
+fn merge_per_drive_sections(jobs: Vec<(JobSpec, bool)>) -> Vec<JobSpec> {
+    let mut out: Vec<(JobSpec, bool)> = Vec::new();
+    for (job, own_file) in jobs {
+        let same = out.iter().any(|(kept, kept_file)| {
+            own_file
+                && *kept_file
+                && JobSpec {
+                    name: kept.name.clone(),
+                    ..job.clone()
+                } == *kept
+        });
+        if !same {
+            out.push((job, own_file));
+        }
+    }
+    out.into_iter().map(|(j, _)| j).collect()
 }
 
 fn parse_secs(v: &str) -> Option<u64> {
@@ -36,6 +88,40 @@ fn parse_bool(v: &str) -> Option<bool> {
     }
 }
 
+/// Sets one workload option of a section (or `[global]`).
+fn set_option(target: &mut JobSpec, key: &str, val: &str, lineno: usize) -> Result<(), String> {
+    let bad = || format!("line {lineno}: bad value `{val}` for {key}");
+    match key {
+        "rw" | "readwrite" => target.rw = Rw::parse(val).ok_or_else(bad)?,
+        "bs" | "blocksize" => target.bs = crate::units::parse_size(val).ok_or_else(bad)?,
+        "iodepth" => target.iodepth = val.parse().map_err(|_| bad())?,
+        "iodepth_batch" | "iodepth_batch_submit" => {
+            target.iodepth_batch = val.parse().map_err(|_| bad())?
+        }
+        "iodepth_batch_complete_max" => {
+            target.iodepth_batch_complete = val.parse().map_err(|_| bad())?
+        }
+        "numjobs" => target.numjobs = val.parse().map_err(|_| bad())?,
+        "runtime" | "timeout" => target.runtime_s = parse_secs(val).ok_or_else(bad)?,
+        "ramp_time" => target.ramp_s = parse_secs(val).ok_or_else(bad)?,
+        "size" => target.size = crate::units::parse_size(val).ok_or_else(bad)?,
+        "rwmixread" => target.rwmixread = val.parse().map_err(|_| bad())?,
+        "direct" => target.direct = parse_bool(val).ok_or_else(bad)?,
+        "buffered" => target.direct = !parse_bool(val).ok_or_else(bad)?,
+        "time_based" => target.time_based = parse_bool(val).ok_or_else(bad)?,
+        // Accepted because nvcmp always does this.
+        "group_reporting" | "name" | "thread" => {}
+        _ => {
+            return Err(format!(
+                "line {lineno}: option `{key}` is not supported by nvcmp's job files \
+                 (supported: rw bs iodepth iodepth_batch iodepth_batch_complete_max numjobs runtime size filename ioengine direct \
+                 rwmixread time_based ramp_time)"
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Parses `text`; `defaults` gives what neither [global] nor the job sets.
 pub fn parse(text: &str, defaults: &JobSpec) -> Result<JobFile, String> {
     let mut out = JobFile::default();
@@ -43,6 +129,9 @@ pub fn parse(text: &str, defaults: &JobSpec) -> Result<JobFile, String> {
     global.time_based = false;
     let mut current: Option<JobSpec> = None;
     let mut in_global = false;
+    // Per section: whether it named its own filename.
+    let mut sections: Vec<(JobSpec, bool)> = Vec::new();
+    let mut own_file = false;
     for (no, raw) in text.lines().enumerate() {
         let line = raw.trim();
         let lineno = no + 1;
@@ -51,8 +140,9 @@ pub fn parse(text: &str, defaults: &JobSpec) -> Result<JobFile, String> {
         }
         if let Some(name) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
             if let Some(j) = current.take() {
-                out.jobs.push(j);
+                sections.push((j, own_file));
             }
+            own_file = false;
             if name == "global" {
                 in_global = true;
             } else {
@@ -71,41 +161,23 @@ pub fn parse(text: &str, defaults: &JobSpec) -> Result<JobFile, String> {
             (_, true) => &mut global,
             (None, false) => return Err(format!("line {lineno}: `{key}` outside any section")),
         };
-        let bad = || format!("line {lineno}: bad value `{val}` for {key}");
         match key {
-            "rw" | "readwrite" => target.rw = Rw::parse(val).ok_or_else(bad)?,
-            "bs" | "blocksize" => target.bs = crate::units::parse_size(val).ok_or_else(bad)?,
-            "iodepth" => target.iodepth = val.parse().map_err(|_| bad())?,
-            "iodepth_batch" | "iodepth_batch_submit" => {
-                target.iodepth_batch = val.parse().map_err(|_| bad())?
+            "filename" => {
+                own_file = !in_global;
+                for f in split_filenames(val) {
+                    if !out.filenames.contains(&f) {
+                        out.filenames.push(f);
+                    }
+                }
             }
-            "iodepth_batch_complete_max" => {
-                target.iodepth_batch_complete = val.parse().map_err(|_| bad())?
-            }
-            "numjobs" => target.numjobs = val.parse().map_err(|_| bad())?,
-            "runtime" | "timeout" => target.runtime_s = parse_secs(val).ok_or_else(bad)?,
-            "ramp_time" => target.ramp_s = parse_secs(val).ok_or_else(bad)?,
-            "size" => target.size = crate::units::parse_size(val).ok_or_else(bad)?,
-            "rwmixread" => target.rwmixread = val.parse().map_err(|_| bad())?,
-            "direct" => target.direct = parse_bool(val).ok_or_else(bad)?,
-            "buffered" => target.direct = !parse_bool(val).ok_or_else(bad)?,
-            "time_based" => target.time_based = parse_bool(val).ok_or_else(bad)?,
-            "filename" => out.filename = Some(val.to_string()),
             "ioengine" => out.ioengine = Some(val.to_string()),
-            // Accepted because nvcmp always does this.
-            "group_reporting" | "name" | "thread" => {}
-            _ => {
-                return Err(format!(
-                    "line {lineno}: option `{key}` is not supported by nvcmp's job files \
-                     (supported: rw bs iodepth iodepth_batch iodepth_batch_complete_max numjobs runtime size filename ioengine direct \
-                     rwmixread time_based ramp_time)"
-                ));
-            }
+            _ => set_option(target, key, val, lineno)?,
         }
     }
     if let Some(j) = current.take() {
-        out.jobs.push(j);
+        sections.push((j, own_file));
     }
+    out.jobs = merge_per_drive_sections(sections);
     if out.jobs.is_empty() {
         return Err("no job section (`[name]`) in the file".into());
     }
@@ -146,7 +218,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(f.ioengine.as_deref(), Some("libaio"));
-        assert_eq!(f.filename.as_deref(), Some("/tmp/x"));
+        assert_eq!(f.filenames, ["/tmp/x"]);
         assert_eq!(f.jobs.len(), 2);
         let rr = &f.jobs[0];
         assert_eq!(
@@ -160,6 +232,23 @@ mod tests {
             (mix.rw, mix.rwmixread, mix.numjobs, mix.iodepth),
             (Rw::RandRw, 70, 2, 1)
         );
+    }
+
+    #[test]
+    fn filename_lists_and_a_section_per_drive() {
+        assert_eq!(split_filenames("/dev/a:/dev/b"), ["/dev/a", "/dev/b"]);
+        assert_eq!(split_filenames("C\\:\\x.dat"), ["C:\\x.dat"]);
+        assert!(split_filenames("").is_empty());
+        let f = parse(
+            "[global]\nrw=randread\nfilename=/dev/a:/dev/b\n[d1]\nfilename=/dev/c\n[d2]\nfilename=/dev/d\n\
+             [w]\nrw=write\nfilename=/dev/a\n",
+            &defaults(),
+        )
+        .unwrap();
+        assert_eq!(f.filenames, ["/dev/a", "/dev/b", "/dev/c", "/dev/d"]);
+        // d1 and d2 are one workload on two drives: one job; w is another.
+        let names: Vec<&str> = f.jobs.iter().map(|j| j.name.as_str()).collect();
+        assert_eq!(names, ["d1", "w"]);
     }
 
     #[test]

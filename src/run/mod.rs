@@ -6,6 +6,7 @@
 //! The harness shares no structs with the readers: its output is read back
 //! through `ingest` like any fio file.
 
+pub mod affinity;
 pub mod engines;
 pub mod fio;
 pub mod host;
@@ -14,6 +15,8 @@ pub mod jobfile;
 pub mod matrix;
 pub mod native;
 pub mod output;
+pub mod placement;
+pub mod precondition;
 pub mod repeat;
 pub mod safety;
 pub mod spec;
@@ -53,8 +56,14 @@ pub struct RunOptions {
     pub jobs: Vec<JobSpec>,
     pub engine: EngineChoice,
     pub engine_opts: EngineOptions,
-    /// None: a scratch file nvcmp creates in `out_dir` and removes.
-    pub target: Option<PathBuf>,
+    /// The files or devices every job runs on at once, a set of threads
+    /// each; empty: a scratch file nvcmp creates in `out_dir` and removes.
+    pub targets: Vec<PathBuf>,
+    /// Where each target's threads run (`--cpus-allowed`, `--numa auto`).
+    pub placement: placement::PlacementRule,
+    /// `--precondition`: passes of sequential writes over every target
+    /// before the matrix.
+    pub precondition: Option<u32>,
     pub out_dir: PathBuf,
     pub label: String,
     pub force: bool,
@@ -85,6 +94,9 @@ pub enum RunError {
     Create { path: PathBuf, source: io::Error },
     #[error(transparent)]
     FioMissing(#[from] fio::FioMissing),
+    /// Writing a target during `--precondition`.
+    #[error("{}: preconditioning failed", .path.display())]
+    Precondition { path: PathBuf, source: io::Error },
     /// A log file of `--log`.
     #[error(transparent)]
     Log(#[from] iolog::LogError),
@@ -149,6 +161,12 @@ pub trait Progress {
     /// `--until-stddev` found a job still too noisy after the planned
     /// repetitions.
     fn grow(&self, _points: usize, _more: Duration) {}
+    /// `--precondition` has written `done` of `total` bytes (`done ==
+    /// total` when it is over).
+    fn fill(&self, _done: u64, _total: u64) {}
+    /// A line for the user before the jobs run (a target `--numa auto`
+    /// cannot place, what preconditioning took).
+    fn note(&self, _text: &str) {}
 }
 
 /// A progress sink that shows nothing.
@@ -184,14 +202,17 @@ pub struct Summary {
     /// Results of these jobs in `dir` that this run neither wrote nor kept
     /// (another repetition count before): `analyze` reads them too.
     pub strays: Vec<PathBuf>,
+    /// What `--precondition` did, when it ran.
+    pub precondition: Option<precondition::Report>,
 }
 
-/// Removes the scratch file on every way out (errors, Ctrl-C, panics).
-struct Scratch(Option<PathBuf>);
+/// Removes the scratch files on every way out (errors, Ctrl-C, panics).
+#[derive(Default)]
+struct Scratch(Vec<PathBuf>);
 
 impl Drop for Scratch {
     fn drop(&mut self) {
-        if let Some(p) = &self.0 {
+        for p in &self.0 {
             let _ = std::fs::remove_file(p);
         }
     }
@@ -247,11 +268,25 @@ fn spec_hashes(opts: &RunOptions) -> Result<Vec<String>, RunError> {
         EngineChoice::Native(_) => String::new(),
     };
     let log = opts.log.map_or(String::new(), |l| l.canonical());
-    let engine_opts = format!("{}{fio_opts}{log}", opts.engine_opts.canonical());
-    let target = opts
-        .target
-        .as_ref()
-        .map_or("scratch".into(), |p| p.display().to_string());
+    // Added only when given, so results of runs without them stay current.
+    let precondition = opts
+        .precondition
+        .map_or(String::new(), |n| format!(";precondition={n}"));
+    let engine_opts = format!(
+        "{}{fio_opts}{log}{}{precondition}",
+        opts.engine_opts.canonical(),
+        opts.placement.canonical()
+    );
+    let target = if opts.targets.is_empty() {
+        "scratch".to_string()
+    } else {
+        let names: Vec<String> = opts
+            .targets
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect();
+        names.join(",")
+    };
     Ok(opts
         .jobs
         .iter()
@@ -259,83 +294,157 @@ fn spec_hashes(opts: &RunOptions) -> Result<Vec<String>, RunError> {
         .collect())
 }
 
-/// The target of a run, checked once for the whole matrix, before any I/O.
-enum Target {
-    /// Nothing to open: the null engine, or every result is current.
+/// One target of a run on this machine, checked and placed.
+#[derive(Debug, Clone)]
+pub struct LocalTarget {
+    /// None for the null engine run without `--target`: nothing to name.
+    pub path: Option<PathBuf>,
+    /// None when nothing is opened (the null engine).
+    pub kind: Option<TargetKind>,
+    pub placement: placement::Placement,
+}
+
+impl LocalTarget {
+    /// The name results give the target (`(null)` when there is none).
+    pub fn name(&self) -> String {
+        self.path
+            .as_ref()
+            .map_or("(null)".into(), |p| p.display().to_string())
+    }
+}
+
+/// The targets of a run, checked once for the whole matrix, before any I/O.
+enum Targets {
+    /// Every result is current: nothing to open.
     None,
-    /// fio servers open the file on their side; nvcmp cannot check it.
+    /// fio servers open the files on their side; nvcmp cannot check them.
     /// `unlink`: fio removes it at the end (nvcmp's default path).
-    Remote { path: PathBuf, unlink: bool },
-    /// A file or device here, checked by `safety`.
+    Remote { paths: Vec<PathBuf>, unlink: bool },
+    /// Files or devices here, checked by `safety` (or named only, for the
+    /// null engine).
     Local {
-        path: PathBuf,
-        kind: TargetKind,
-        /// Removes a scratch file when the run ends, however it ends.
+        list: Vec<LocalTarget>,
+        /// Removes scratch files when the run ends, however it ends.
         _scratch: Scratch,
     },
 }
 
-impl Target {
-    fn prepare(opts: &RunOptions) -> Result<Target, RunError> {
+/// Where the placement rule reads device NUMA nodes.
+const SYSFS: &str = "/sys";
+
+impl Targets {
+    fn prepare(opts: &RunOptions, progress: &dyn Progress) -> Result<Targets, RunError> {
         if let EngineChoice::Fio(f) = &opts.engine {
             if !f.clients.is_empty() {
-                return Ok(Target::Remote {
-                    path: opts
-                        .target
-                        .clone()
-                        .unwrap_or_else(|| PathBuf::from("/tmp/nvcmp-scratch.dat")),
-                    unlink: opts.target.is_none(),
-                });
+                let unlink = opts.targets.is_empty();
+                let paths = if unlink {
+                    vec![PathBuf::from("/tmp/nvcmp-scratch.dat")]
+                } else {
+                    opts.targets.clone()
+                };
+                return Ok(Targets::Remote { paths, unlink });
             }
         }
-        std::fs::create_dir_all(&opts.out_dir).map_err(RunError::io(&opts.out_dir))?;
-        let path = match &opts.target {
-            Some(p) => p.clone(),
-            None => opts
-                .out_dir
-                .join(format!(".nvcmp-scratch-{}.dat", std::process::id())),
-        };
-        let any_writes = opts.jobs.iter().any(|j| j.rw.writes());
-        let kind = safety::check_target(&path, any_writes, opts.destroy_data)?;
-        let mut scratch = Scratch(None);
-        if kind == TargetKind::Scratch {
-            // Laid out here for fio too rather than left to fio's `unlink=1`:
-            // fio unlinks per job, so with numjobs > 1 the first thread to
-            // finish removed the file under a sibling that had not opened it
-            // yet (fio error 2, ENOENT).
-            let max_size = opts.jobs.iter().map(|j| j.size).max().unwrap_or(0);
-            lay_out(&path, max_size)?;
-            scratch = Scratch(Some(path.clone()));
+        if matches!(opts.engine, EngineChoice::Native(EngineKind::Null)) {
+            return Ok(Targets::Local {
+                list: null_targets(opts, progress),
+                _scratch: Scratch::default(),
+            });
         }
-        Ok(Target::Local {
-            path,
-            kind,
+        std::fs::create_dir_all(&opts.out_dir).map_err(RunError::io(&opts.out_dir))?;
+        let paths = match opts.targets.as_slice() {
+            [] => vec![
+                opts.out_dir
+                    .join(format!(".nvcmp-scratch-{}.dat", std::process::id())),
+            ],
+            given => given.to_vec(),
+        };
+        let writes = opts.precondition.is_some() || opts.jobs.iter().any(|j| j.rw.writes());
+        // Every target is judged before anything is created or written, so
+        // one refused target leaves all of them as they were.
+        let kinds = paths
+            .iter()
+            .map(|p| safety::check_target(p, writes, opts.destroy_data))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut scratch = Scratch::default();
+        let size = opts.jobs.iter().map(|j| j.size).max().unwrap_or(0);
+        let mut list = Vec::with_capacity(paths.len());
+        for (path, kind) in paths.into_iter().zip(kinds) {
+            if kind == TargetKind::Scratch {
+                // Laid out here for fio too rather than left to fio's
+                // `unlink=1`: fio unlinks per job, so with numjobs > 1 the
+                // first thread to finish removed the file under a sibling
+                // that had not opened it yet (fio error 2, ENOENT).
+                scratch.0.push(path.clone());
+                lay_out(&path, size)?;
+            }
+            list.push(placed(opts, path, Some(kind), progress));
+        }
+        Ok(Targets::Local {
+            list,
             _scratch: scratch,
         })
     }
 
-    fn path(&self) -> Option<&Path> {
+    /// The paths fio is given.
+    fn paths(&self) -> Vec<PathBuf> {
         match self {
-            Target::None => None,
-            Target::Remote { path, .. } | Target::Local { path, .. } => Some(path),
+            Targets::None => Vec::new(),
+            Targets::Remote { paths, .. } => paths.clone(),
+            Targets::Local { list, .. } => list.iter().filter_map(|t| t.path.clone()).collect(),
         }
     }
 
-    /// The target on this machine and its kind.
-    fn local(&self) -> Option<(&Path, TargetKind)> {
+    /// The targets on this machine.
+    fn local(&self) -> &[LocalTarget] {
         match self {
-            Target::Local { path, kind, .. } => Some((path, *kind)),
-            _ => None,
+            Targets::Local { list, .. } => list,
+            _ => &[],
         }
+    }
+}
+
+/// The null engine opens nothing: targets are names that give each its
+/// own set of threads (one set when none is given).
+fn null_targets(opts: &RunOptions, progress: &dyn Progress) -> Vec<LocalTarget> {
+    if opts.targets.is_empty() {
+        return vec![LocalTarget {
+            path: None,
+            kind: None,
+            placement: opts.placement.place(Path::new("(null)"), Path::new(SYSFS)),
+        }];
+    }
+    opts.targets
+        .iter()
+        .map(|p| placed(opts, p.clone(), None, progress))
+        .collect()
+}
+
+/// `path` with its placement; a target `--numa auto` cannot place is said.
+fn placed(
+    opts: &RunOptions,
+    path: PathBuf,
+    kind: Option<TargetKind>,
+    progress: &dyn Progress,
+) -> LocalTarget {
+    let placement = opts.placement.place(&path, Path::new(SYSFS));
+    if let Some(note) = &placement.note {
+        progress.note(note);
+    }
+    LocalTarget {
+        path: Some(path),
+        kind,
+        placement,
     }
 }
 
 /// What every job of a run shares.
 struct Bench<'a> {
     opts: &'a RunOptions,
-    target: Target,
+    targets: Targets,
     host: host::HostFacts,
     dir: PathBuf,
+    precondition: Option<precondition::Report>,
 }
 
 impl Bench<'_> {
@@ -356,26 +465,27 @@ impl Bench<'_> {
                 let native = native::Native {
                     engine: *engine,
                     opts: self.opts.engine_opts,
-                    target: self.target.local(),
+                    targets: self.targets.local(),
                     host: &self.host,
                     log,
+                    precondition: self.precondition.as_ref(),
                 };
-                let r = native.run_job(job, hash, progress)?;
+                let results = native.run_job(job, hash, progress)?;
                 logs.publish()?;
-                output::write_result(path, &r).map_err(RunError::io(path))?;
-                Ok(match r.error {
-                    0 => Outcome::Written,
-                    e => Outcome::Errored(e, r.error_msg.clone().unwrap_or_default()),
+                output::write_result(path, &results).map_err(RunError::io(path))?;
+                Ok(match results.iter().find(|r| r.error != 0) {
+                    None => Outcome::Written,
+                    Some(r) => Outcome::Errored(
+                        r.error,
+                        format!("{}: {}", r.target, r.error_msg.clone().unwrap_or_default()),
+                    ),
                 })
             }
             EngineChoice::Fio(setup) => {
                 let v = self.fio(setup).run_job(job, hash, log, progress)?;
                 logs.publish()?;
                 write_fio_result(path, &v).map_err(RunError::io(path))?;
-                Ok(match v.pointer("/jobs/0/error").and_then(|e| e.as_i64()) {
-                    None | Some(0) => Outcome::Written,
-                    Some(e) => Outcome::Errored(e as i32, "fio reported an error".into()),
-                })
+                Ok(fio_outcome(&v))
             }
         }
     }
@@ -391,17 +501,51 @@ impl Bench<'_> {
     }
 
     fn fio<'s>(&'s self, setup: &'s fio::FioSetup) -> fio::FioRun<'s> {
+        // fio servers' targets were not placed here: `--cpus-allowed`
+        // applies to them as given (`--numa auto` is refused with them).
+        let remote = placement::Placement {
+            cpus: match &self.opts.placement {
+                placement::PlacementRule::CpusAllowed(l) => Some(l.clone()),
+                _ => None,
+            },
+            ..placement::Placement::default()
+        };
+        let placements = self.targets.local().iter().map(|t| t.placement.clone());
+        let sections = self
+            .targets
+            .paths()
+            .into_iter()
+            .map(|p| p.display().to_string())
+            .zip(placements.chain(std::iter::repeat(remote)))
+            .collect();
         fio::FioRun {
             setup,
-            filename: self
-                .target
-                .path()
-                .map_or(String::new(), |p| p.display().to_string()),
-            unlink: matches!(self.target, Target::Remote { unlink: true, .. }),
+            sections,
+            unlink: matches!(self.targets, Targets::Remote { unlink: true, .. }),
             work_dir: &self.dir,
             host: &self.host,
+            precondition: self.precondition.as_ref(),
         }
     }
+}
+
+/// The first job fio reports an error for, with its target.
+fn fio_outcome(v: &serde_json::Value) -> Outcome {
+    let jobs = v.get("jobs").and_then(|j| j.as_array());
+    for job in jobs.into_iter().flatten() {
+        if let Some(e) = job
+            .get("error")
+            .and_then(|e| e.as_i64())
+            .filter(|e| *e != 0)
+        {
+            let target = job
+                .pointer("/job options/filename")
+                .and_then(|f| f.as_str())
+                .unwrap_or("?");
+            return Outcome::Errored(e as i32, format!("{target}: fio reported an error"));
+        }
+    }
+    Outcome::Written
 }
 
 /// fio's JSON as the result, and the system CPU in the sidecar ingest reads.
@@ -500,18 +644,28 @@ pub fn run_matrix(opts: &RunOptions, progress: &dyn Progress) -> Result<Summary,
     let dir = opts.out_dir.join(&opts.label);
     let jobs = plan(opts, &dir)?;
     let planned: Vec<usize> = jobs.iter().map(|j| j.planned_runs(&opts.repeat)).collect();
-    let is_null = matches!(opts.engine, EngineChoice::Native(EngineKind::Null));
-    let target = if is_null || planned.iter().all(|&n| n == 0) {
-        Target::None
+    let targets = if planned.iter().all(|&n| n == 0) {
+        Targets::None
     } else {
-        Target::prepare(opts)?
+        Targets::prepare(opts, progress)?
     };
-    let host = host::HostFacts::gather(target.local().map(|(p, _)| p));
+    let precondition = match opts.precondition {
+        Some(passes) if !targets.local().is_empty() => {
+            Some(precondition(&targets, passes, progress)?)
+        }
+        _ => None,
+    };
+    let first = targets
+        .local()
+        .iter()
+        .find_map(|t| t.kind.and(t.path.as_deref()));
+    let host = host::HostFacts::gather(first);
     let bench = Bench {
         opts,
-        target,
+        targets,
         host,
         dir: dir.clone(),
+        precondition: precondition.clone(),
     };
     progress.plan(
         planned.iter().sum(),
@@ -522,6 +676,7 @@ pub fn run_matrix(opts: &RunOptions, progress: &dyn Progress) -> Result<Summary,
     );
     let mut summary = Summary {
         dir,
+        precondition,
         ..Summary::default()
     };
     let tallies = run_rounds(&bench, &jobs, &planned, progress, &mut summary)?;
@@ -539,6 +694,30 @@ pub fn run_matrix(opts: &RunOptions, progress: &dyn Progress) -> Result<Summary,
         summary.strays = repeat::strays(&summary.dir, &names, &used);
     }
     Ok(summary)
+}
+
+/// `--precondition` over every local target that is opened, with its
+/// timing line.
+fn precondition(
+    targets: &Targets,
+    passes: u32,
+    progress: &dyn Progress,
+) -> Result<precondition::Report, RunError> {
+    let paths: Vec<&Path> = targets
+        .local()
+        .iter()
+        .filter(|t| t.kind.is_some())
+        .filter_map(|t| t.path.as_deref())
+        .collect();
+    let r = precondition::run(&paths, passes, progress)?;
+    progress.note(&format!(
+        "preconditioned {} ({}, {:.0} MiB) in {:.1} s",
+        crate::format::count(r.targets, "target"),
+        precondition::Report::describe(r.passes),
+        r.bytes as f64 / (1u64 << 20) as f64,
+        r.seconds
+    ));
+    Ok(r)
 }
 
 /// Runs the repetitions in rounds: repetition k of every job that still

@@ -14,6 +14,8 @@ use super::engines::EngineOptions;
 use super::engines::sys::Usage;
 use super::host::HostFacts;
 use super::iolog::LogOptions;
+use super::placement::Placement;
+use super::precondition;
 use super::safety::TargetKind;
 use super::spec::JobSpec;
 use super::stats::{DEFAULT_PERCENTILES, DirStats, Stat};
@@ -46,6 +48,10 @@ pub struct JobResult {
     pub target: String,
     /// None when there is no target (the null engine).
     pub target_kind: Option<TargetKind>,
+    /// The CPUs the target's threads were pinned to, and why not.
+    pub placement: Placement,
+    /// What `--precondition` did before the matrix.
+    pub precondition: Option<precondition::Report>,
     pub spec_hash: String,
     /// Unix time the job started, ms.
     pub started_ms: u64,
@@ -202,8 +208,11 @@ const LAT_MS_KEYS: [&str; 12] = [
     "2", "4", "10", "20", "50", "100", "250", "500", "750", "1000", "2000", ">=2000",
 ];
 
-/// The whole JSON document of one result.
-pub fn to_json(r: &JobResult) -> Value {
+/// The whole JSON document of one workload: a job per target, each its
+/// own group (fio's `new_group`), as fio writes a job file with a section
+/// per target. `results` is never empty.
+pub fn to_json(results: &[JobResult]) -> Value {
+    let r = &results[0];
     let mut global = Map::new();
     global.insert("ioengine".into(), json!(r.engine));
     global.insert("direct".into(), json!((r.spec.direct as u8).to_string()));
@@ -214,20 +223,27 @@ pub fn to_json(r: &JobResult) -> Value {
         "timestamp_ms": r.started_ms,
         "time": ctime(secs),
         "global options": global,
-        "jobs": [Value::Object(job_json(r))],
+        "jobs": results
+            .iter()
+            .enumerate()
+            .map(|(group, r)| Value::Object(job_json(r, group)))
+            .collect::<Vec<_>>(),
         "disk_util": [],
     })
 }
 
 /// The one entry of `jobs`, in fio's key order.
-fn job_json(r: &JobResult) -> Map<String, Value> {
+fn job_json(r: &JobResult, group: usize) -> Map<String, Value> {
     let mut job = Map::new();
     job.insert("jobname".into(), json!(r.spec.name));
-    job.insert("groupid".into(), json!(0));
+    job.insert("groupid".into(), json!(group));
     job.insert("error".into(), json!(r.error));
     job.insert("eta".into(), json!(0));
     job.insert("elapsed".into(), json!(r.wall_ns.div_ceil(1_000_000_000)));
     let mut options = job_options(&r.spec, &r.engine, &r.target);
+    if let Some(cpus) = &r.placement.cpus {
+        options.insert("cpus_allowed".into(), Value::String(cpus.to_string()));
+    }
     for (k, v) in r.log.iter().flat_map(|l| l.fio_options(&r.spec.name)) {
         options.insert(k.into(), Value::String(v));
     }
@@ -318,10 +334,22 @@ fn nvcmp_json(r: &JobResult) -> Value {
         },
         "target": r.target,
         "target_kind": r.target_kind.map_or("none", TargetKind::as_str),
+        "placement": placement_json(&r.placement),
+        "precondition": r.precondition,
         "cpu_seconds": (r.usage.user_ns + r.usage.sys_ns) as f64 / 1e9,
         "system_cpu_pct": r.system_cpu_pct,
         "error_message": r.error_msg,
         "host": r.host,
+    })
+}
+
+/// Where the target's threads ran: the CPU list, the NUMA node it came
+/// from, and why there is none.
+pub fn placement_json(p: &Placement) -> Value {
+    json!({
+        "cpus_allowed": p.cpus.as_ref().map(ToString::to_string),
+        "numa_node": p.numa_node,
+        "note": p.note,
     })
 }
 
@@ -370,10 +398,13 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     res
 }
 
-/// Writes the result file and its `<file>.nvcmp.toml` sidecar (whole-system
-/// CPU for ingest's manifest reader).
-pub fn write_result(path: &Path, r: &JobResult) -> std::io::Result<()> {
-    let mut text = serde_json::to_vec_pretty(&to_json(r)).map_err(std::io::Error::other)?;
+/// Writes the result file (a job per target) and its `<file>.nvcmp.toml`
+/// sidecar (whole-system CPU for ingest's manifest reader).
+pub fn write_result(path: &Path, results: &[JobResult]) -> std::io::Result<()> {
+    let Some(r) = results.first() else {
+        return Err(std::io::Error::other("no target was measured"));
+    };
+    let mut text = serde_json::to_vec_pretty(&to_json(results)).map_err(std::io::Error::other)?;
     text.push(b'\n');
     if let Some(pct) = r.system_cpu_pct {
         let side = sidecar_path(path);

@@ -48,6 +48,15 @@ fn refuse(path: &Path, reason: impl Into<String>) -> Refusal {
 pub fn check_target(path: &Path, writes: bool, destroy_data: bool) -> Result<TargetKind, Refusal> {
     let md = match std::fs::metadata(path) {
         Ok(md) => md,
+        // Device nodes are the kernel's to make: a missing one is a typo or
+        // a drive that is gone, never a place for a scratch file.
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound && path.starts_with("/dev") => {
+            return Err(refuse(
+                path,
+                "no such device; check the --target name (nvcmp creates scratch files, \
+                 never device nodes)",
+            ));
+        }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(TargetKind::Scratch),
         Err(e) => return Err(refuse(path, format!("cannot stat it: {e}"))),
     };
@@ -300,6 +309,13 @@ mod tests {
         assert_eq!(
             check_target(&p, true, true).unwrap(),
             TargetKind::ExistingFile
+        );
+        let e = check_target(Path::new("/dev/nvcmp-no-such-disk"), false, true)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("no such device") && e.contains("--target"),
+            "{e}"
         );
         let e = check_target(dir.path(), false, false)
             .unwrap_err()

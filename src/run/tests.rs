@@ -45,7 +45,9 @@ fn options(out: &Path, names: &[&str], runtime_s: u64, time_based: bool) -> RunO
         jobs,
         engine: EngineChoice::Native(EngineKind::Null),
         engine_opts: EngineOptions::default(),
-        target: None,
+        targets: Vec::new(),
+        placement: placement::PlacementRule::None,
+        precondition: None,
         out_dir: out.to_path_buf(),
         label: "t".into(),
         force: false,
@@ -138,4 +140,36 @@ fn until_stddev_plans_three_and_grows_the_bar_per_extra_repetition() {
     assert_eq!(s.repeats[0].ran, 3);
     // The fourth is named: analyze would count it.
     assert_eq!(s.strays, [dir.path().join("t/a-r04.json")]);
+}
+
+#[test]
+fn every_target_gets_its_own_job_in_one_result() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut opts = options(dir.path(), &["a"], 1, false);
+    opts.targets = ["t1", "t2", "t3"].iter().map(PathBuf::from).collect();
+    opts.jobs[0].numjobs = 2;
+    let allowed = affinity::allowed_cpus().unwrap();
+    let first = placement::CpuList::parse(&allowed.cpus()[0].to_string()).unwrap();
+    opts.placement = placement::PlacementRule::CpusAllowed(first.clone());
+    let s = run_matrix(&opts, &NoProgress).unwrap();
+    assert_eq!(s.results.len(), 1);
+    let v: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&s.results[0].1).unwrap()).unwrap();
+    let jobs = v["jobs"].as_array().unwrap();
+    let files: Vec<&str> = jobs
+        .iter()
+        .map(|j| j["job options"]["filename"].as_str().unwrap())
+        .collect();
+    assert_eq!(files, ["t1", "t2", "t3"]);
+    for (g, j) in jobs.iter().enumerate() {
+        assert_eq!(j["groupid"], g);
+        assert_eq!(j["job options"]["numjobs"], "2");
+        assert_eq!(j["job options"]["cpus_allowed"], first.to_string());
+        // Each target's two threads did the job's 256 KiB each.
+        assert_eq!(j["read"]["io_bytes"], 2 * (256 << 10));
+    }
+    // Other targets are another measurement: not kept on a rerun.
+    opts.targets.pop();
+    let again = run_matrix(&opts, &NoProgress).unwrap();
+    assert_eq!(again.results[0].2, Outcome::Written);
 }

@@ -40,6 +40,8 @@ pub struct WorkerCfg {
     pub abort: Arc<AtomicBool>,
     /// `run --log`: this thread's log files.
     pub log: Option<ThreadLog>,
+    /// Pins the thread to these CPUs before its first I/O.
+    pub cpus: Option<super::placement::CpuList>,
 }
 
 /// Counts fio reports as distributions (`iodepth_level`, `latency_ns`...).
@@ -380,6 +382,12 @@ pub fn run(mut cfg: WorkerCfg) -> WorkerResult {
 }
 
 fn run_inner(cfg: &WorkerCfg, log: Option<ThreadLog>) -> io::Result<WorkerResult> {
+    if let Some(cpus) = &cfg.cpus {
+        // Before the buffers are allocated, so they come from the node the
+        // thread runs on (first touch).
+        super::affinity::pin_current_thread(cpus)
+            .map_err(|e| io::Error::new(e.kind(), format!("pinning to CPUs {cpus}: {e}")))?;
+    }
     let spec = &*cfg.spec;
     let depth = if cfg.engine.caps().sync {
         1

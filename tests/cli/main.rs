@@ -19,3 +19,4 @@ mod setup;
 mod snia;
 mod steady;
 mod sweep;
+mod testbed;

@@ -147,6 +147,19 @@ impl Usage {
         }
     }
 
+    /// A `share` (0..=1) of this usage: one target's part of a job's CPU.
+    /// Counts round to the nearest whole one.
+    pub fn scaled(&self, share: f64) -> Usage {
+        let part = |v: u64| (v as f64 * share).round() as u64;
+        Usage {
+            user_ns: part(self.user_ns),
+            sys_ns: part(self.sys_ns),
+            ctx: part(self.ctx),
+            majf: part(self.majf),
+            minf: part(self.minf),
+        }
+    }
+
     /// What was used since `earlier`.
     pub fn since(&self, earlier: &Usage) -> Usage {
         Usage {

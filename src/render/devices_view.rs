@@ -1,0 +1,97 @@
+//! The per-device tables of a report: for each config and workload run on
+//! several targets at once, a row per target (IOPS, bandwidth, mean
+//! latency, how far off the others it is) under a line with the spread.
+//! Formatted once here for the terminal, Markdown and HTML alike.
+
+use serde::Serialize;
+
+use crate::compare::Comparison;
+use crate::compare::devices::DeviceSpread;
+use crate::format::{self, Unit};
+
+/// One test bed table.
+#[derive(Debug, Clone, Serialize)]
+pub struct DeviceTableView {
+    /// `linux-libaio: randread 4k QD32 on 3 targets`.
+    pub title: String,
+    /// `slowest /dev/loop2, fastest /dev/loop0, spread 12.3 %`.
+    pub summary: String,
+    /// Column titles with their units.
+    pub header: Vec<String>,
+    pub rows: Vec<DeviceRowView>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct DeviceRowView {
+    pub target: String,
+    pub iops: String,
+    pub bw: String,
+    pub lat: String,
+    /// `-18 %` when the rule calls the target off the others, else empty.
+    pub off: String,
+    /// fio's error, when the target failed.
+    pub error: String,
+    /// Marked in the formats that can (bold, `!`).
+    pub flagged: bool,
+}
+
+/// The tables of every test bed in `cmp`, in its order.
+pub fn tables(cmp: &Comparison) -> Vec<DeviceTableView> {
+    cmp.devices.iter().map(table).collect()
+}
+
+fn table(s: &DeviceSpread) -> DeviceTableView {
+    let max = |f: fn(&crate::compare::devices::TargetFigure) -> f64| {
+        s.targets.iter().map(f).fold(0.0, f64::max)
+    };
+    let bw = format::binary_rate(max(|t| t.bw_bytes_per_s));
+    let lat = format::time_ns(max(|t| t.lat_mean_ns.unwrap_or(0.0)));
+    // One count of decimals per column, from its largest value.
+    let decimals = |m: f64, u: Unit| format::significant_decimals(m / u.div);
+    let (bw_dec, lat_dec) = (
+        decimals(max(|t| t.bw_bytes_per_s), bw),
+        decimals(max(|t| t.lat_mean_ns.unwrap_or(0.0)), lat),
+    );
+    DeviceTableView {
+        title: format!(
+            "{}: {} on {}",
+            s.config,
+            s.workload,
+            format::count(s.targets.len(), "target")
+        ),
+        summary: format!(
+            "total {} IOPS; slowest {}, fastest {}, spread {} %",
+            format::fixed(s.total_iops, 0),
+            s.slowest,
+            s.fastest,
+            format::fixed(s.spread_pct, 1)
+        ),
+        header: vec![
+            "target".into(),
+            "IOPS".into(),
+            format!("bandwidth ({})", bw.name),
+            format!("mean latency ({})", lat.name),
+            "vs the others".into(),
+        ],
+        rows: s
+            .targets
+            .iter()
+            .map(|t| DeviceRowView {
+                target: t.target.clone(),
+                iops: format::fixed(t.iops, 0),
+                bw: format::fixed(t.bw_bytes_per_s / bw.div, bw_dec),
+                lat: t
+                    .lat_mean_ns
+                    .map_or("–".into(), |v| format::fixed(v / lat.div, lat_dec)),
+                off: t
+                    .off_pct
+                    .map_or(String::new(), |p| format!("{} %", format::signed(p, 1))),
+                error: match t.error {
+                    0 => String::new(),
+                    e => format!("error {e}"),
+                },
+                flagged: t.off_pct.is_some() || t.error != 0,
+            })
+            .collect(),
+    }
+}

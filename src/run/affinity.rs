@@ -1,0 +1,75 @@
+//! Pins the calling thread to a CPU list (`sched_setaffinity`) and reads
+//! the CPUs the process may use. Linux only; elsewhere pinning is refused
+//! with a clear error and no CPU list is known.
+
+use super::placement::CpuList;
+
+/// Pins the calling thread to `cpus`.
+#[cfg(target_os = "linux")]
+pub fn pin_current_thread(cpus: &CpuList) -> std::io::Result<()> {
+    // SAFETY: cpu_set_t is plain data; zeroed is the empty set.
+    let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
+    for &c in cpus.cpus() {
+        // SAFETY: `c` < MAX_CPU (= CPU_SETSIZE), checked by CpuList::parse,
+        // so CPU_SET stays inside `set`.
+        unsafe { libc::CPU_SET(c, &mut set) };
+    }
+    // SAFETY: `set` is a valid cpu_set_t of the size passed; pid 0 is the
+    // calling thread.
+    let rc = unsafe { libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set) };
+    if rc != 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+#[cfg(not(target_os = "linux"))]
+pub fn pin_current_thread(_cpus: &CpuList) -> std::io::Result<()> {
+    Err(std::io::Error::other(
+        "pinning threads to CPUs is only supported on Linux",
+    ))
+}
+
+/// The CPUs this process may run on; None when the system does not say.
+#[cfg(target_os = "linux")]
+pub fn allowed_cpus() -> Option<CpuList> {
+    // SAFETY: cpu_set_t is plain data; zeroed is the empty set.
+    let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
+    // SAFETY: `set` is a valid, writable cpu_set_t of the size passed.
+    let rc =
+        unsafe { libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) };
+    if rc != 0 {
+        return None;
+    }
+    let text: Vec<String> = (0..super::placement::MAX_CPU)
+        // SAFETY: `c` < CPU_SETSIZE, inside `set`.
+        .filter(|&c| unsafe { libc::CPU_ISSET(c, &set) })
+        .map(|c| c.to_string())
+        .collect();
+    CpuList::parse(&text.join(",")).ok()
+}
+
+#[cfg(not(target_os = "linux"))]
+pub fn allowed_cpus() -> Option<CpuList> {
+    None
+}
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_pinned_thread_runs_only_there() {
+        let allowed = allowed_cpus().expect("sched_getaffinity works on Linux");
+        let first = CpuList::parse(&allowed.cpus()[0].to_string()).unwrap();
+        let seen = std::thread::spawn(move || {
+            pin_current_thread(&first).unwrap();
+            allowed_cpus().unwrap()
+        })
+        .join()
+        .unwrap();
+        assert_eq!(seen.cpus(), &allowed.cpus()[..1]);
+        // This thread was not touched.
+        assert_eq!(allowed_cpus().unwrap(), allowed);
+    }
+}
