@@ -15,6 +15,7 @@ pub mod hist;
 pub mod layout;
 pub mod name;
 mod parse;
+pub mod times;
 
 use std::io::Read;
 use std::path::Path;
@@ -43,6 +44,9 @@ pub struct LogContext {
     pub unix_epoch: Option<bool>,
     /// 1 for fio 3.x latencies (ns), 1000 for fio 2.x (us).
     pub lat_unit_ns: f64,
+    /// The run's runtime, ms, when its result says it: bounds the times a
+    /// row may carry ([`times::bound_for_runtime`]).
+    pub runtime_ms: Option<u64>,
 }
 
 impl LogContext {
@@ -56,6 +60,7 @@ impl LogContext {
             max_only: false,
             unix_epoch: None,
             lat_unit_ns: 1.0,
+            runtime_ms: None,
         }
     }
 }

@@ -2,6 +2,7 @@
 //! fields are slices of the block, numbers are parsed from bytes.
 
 use super::hist::{PERCENTILES, Shape};
+use super::times::TimeCheck;
 use super::{Layout, LineError, LogContext, LogError, LogStats, MAX_LINE_WARNINGS};
 use crate::model::Direction;
 use crate::timeseries::{Kind, SeriesRow};
@@ -109,6 +110,7 @@ pub(super) struct Parser {
     malformed: usize,
     /// Histogram counts of the current line, reused.
     counts: Vec<u64>,
+    times: TimeCheck,
 }
 
 impl Parser {
@@ -120,6 +122,7 @@ impl Parser {
             stats: LogStats::default(),
             malformed: 0,
             counts: Vec::new(),
+            times: TimeCheck::new(ctx.runtime_ms),
         }
     }
 
@@ -132,7 +135,10 @@ impl Parser {
         if self.decided.is_none() {
             self.decided = self.decide(text)?;
         }
-        for line in text.split(|&b| b == b'\n') {
+        let mut start = 0;
+        for end in memchr::memchr_iter(b'\n', text).chain([text.len()]) {
+            let line = &text[start..end];
+            start = end + 1;
             self.line += 1;
             if trim(line).is_empty() {
                 continue;
@@ -144,11 +150,28 @@ impl Parser {
                 _ => self.hist_rows(line, rows),
             };
             match result {
-                Ok(()) => self.stats.rows += (rows.len() - before) as u64,
+                Ok(()) => self.place(line, rows, before),
                 Err(e) => self.malformed(e),
             }
         }
         Ok(())
+    }
+
+    /// Checks the time of the rows `line` gave (`rows[before..]`, one
+    /// time): a time beyond the bound takes them out again.
+    fn place(&mut self, line: &[u8], rows: &mut Vec<SeriesRow>, before: usize) {
+        if self.stats.averaged || self.ctx.kind == Kind::Hist {
+            self.times.repeated(self.line, line);
+        }
+        let Some(r) = rows.get(before) else {
+            return;
+        };
+        let raw = r.unix_ms.unwrap_or(r.t_ms);
+        if self.times.place(self.line, raw, r.t_ms, r.direction) {
+            self.stats.rows += (rows.len() - before) as u64;
+        } else {
+            rows.truncate(before);
+        }
     }
 
     fn malformed(&mut self, e: LineError) {
@@ -167,6 +190,7 @@ impl Parser {
                 self.malformed - MAX_LINE_WARNINGS
             ));
         }
+        self.stats.warnings.extend(self.times.warnings());
         self.stats
     }
 

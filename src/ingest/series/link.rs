@@ -201,23 +201,19 @@ pub(super) fn describe(
     owner: Option<&RunJob>,
     ingested: &Ingested,
 ) -> (LogInfo, LogContext) {
+    let rows_of = |j| job_rows(j, ingested);
     let label = owner
-        .and_then(|j| {
-            ingested
-                .rows
-                .iter()
-                .find(|r| {
-                    r.source == j.result
-                        && r.job == j.name
-                        && (j.host.is_none() || r.host == j.host)
-                })
-                .map(|r| r.label.clone())
-        })
+        .and_then(|j| rows_of(j).next().map(|r| r.label.clone()))
         .unwrap_or_else(|| folder_label(&found.dir_label, ingested));
-    let (ctx, window_ms) = match owner {
+    let (mut ctx, window_ms) = match owner {
         Some(j) => j.context(index, name),
         None => (LogContext::new(index, name.kind), None),
     };
+    // The job's longest direction: its logs end with it.
+    ctx.runtime_ms = owner
+        .and_then(|j| rows_of(j).map(|r| r.runtime_ms).reduce(f64::max))
+        .filter(|ms| ms.is_finite() && *ms > 0.0)
+        .map(|ms| ms.ceil() as u64);
     let info = LogInfo {
         source: found.path.display().to_string(),
         result: owner.map(|j| j.result.clone()),
@@ -229,6 +225,14 @@ pub(super) fn describe(
         window_ms,
     };
     (info, ctx)
+}
+
+/// The result rows of job `j`.
+fn job_rows<'a>(j: &'a RunJob, ingested: &'a Ingested) -> impl Iterator<Item = &'a crate::model::Row> {
+    ingested
+        .rows
+        .iter()
+        .filter(move |r| r.source == j.result && r.job == j.name && (j.host.is_none() || r.host == j.host))
 }
 
 /// The folder's label with the manifest's display name applied, as result
