@@ -183,6 +183,11 @@ impl Parser {
         }
     }
 
+    /// A warning about the file as a whole (not a line).
+    pub(super) fn warn(&mut self, warning: Option<String>) {
+        self.stats.warnings.extend(warning);
+    }
+
     pub(super) fn finish(mut self) -> LogStats {
         if self.malformed > MAX_LINE_WARNINGS {
             self.stats.warnings.push(format!(

@@ -65,6 +65,7 @@ impl RunJob {
     fn context(&self, index: u32, log: &LogName) -> (LogContext, Option<u64>) {
         let mut ctx = LogContext::new(index, log.kind);
         let version = parse_version(&self.version);
+        ctx.fio_version = version;
         ctx.hints = Hints::from_version(&self.version);
         if version.is_some_and(|(major, _)| major < 3) {
             ctx.lat_unit_ns = 1000.0;
