@@ -109,13 +109,31 @@ pub fn to_dataframe(logs: &[LogInfo], rows: &[SeriesRow]) -> PolarsResult<DataFr
     DataFrame::new(rows.len(), columns)
 }
 
+/// A column of the rows' own cells. Most columns of a block are all set
+/// (time, value) or all null (what a log's layout lacks): those are built
+/// without a validity pass; only a column with both takes options.
 fn row_column(c: &Col, get: fn(&SeriesRow) -> Cell<'static>, rows: &[SeriesRow]) -> Column {
     let cells = rows.iter().map(get);
-    let name = c.name.into();
-    match c.ty {
-        Ty::Str => Column::new(name, cells.map(as_str).collect::<Vec<_>>()),
-        Ty::U64 => Column::new(name, cells.map(as_u64).collect::<Vec<_>>()),
-        Ty::F64 => Column::new(name, cells.map(as_f64).collect::<Vec<_>>()),
+    let name: PlSmallStr = c.name.into();
+    let set = cells.clone().filter(|c| !c.is_null()).count();
+    if set == 0 {
+        return Series::full_null(name, rows.len(), &dtype(c.ty)).into_column();
+    }
+    let all = set == rows.len();
+    let series = match c.ty {
+        Ty::Str if all => StringChunked::from_iter_values(name, cells.filter_map(as_str)).into_series(),
+        Ty::U64 if all => UInt64Chunked::from_vec(name, cells.filter_map(as_u64).collect()).into_series(),
+        Ty::F64 if all => Float64Chunked::from_vec(name, cells.filter_map(as_f64).collect()).into_series(),
+        Ty::Str => Series::new(name, cells.map(as_str).collect::<Vec<_>>()),
+        Ty::U64 => Series::new(name, cells.map(as_u64).collect::<Vec<_>>()),
+        Ty::F64 => Series::new(name, cells.map(as_f64).collect::<Vec<_>>()),
+    };
+    series.into_column()
+}
+
+impl Cell<'_> {
+    fn is_null(&self) -> bool {
+        matches!(self, Cell::Str(None) | Cell::U64(None) | Cell::F64(None))
     }
 }
 
