@@ -2,8 +2,10 @@
 # Proves a change to the log reader or the series writer left the series
 # dataset alone: `nvcmp ingest DIR --series FILE` of every log fixture
 # folder (fixtures/series/*, fixtures/snia/*) as parquet, csv and ndjson,
-# with two binaries, compared byte for byte. Prints one line per file
-# (same / DIFFERENT) and exits 1 when any differs.
+# with two binaries, compared byte for byte; then `analyze DIR --out` of
+# the same folders: the JSON (steady-state verdicts) and every
+# timeseries_* chart. Prints one line per file (same / DIFFERENT) and
+# exits 1 when any differs.
 #
 # Against a binary from before issue #23, compressed/, fz/ and the whole
 # series/ differ on purpose: .log.fz logs used to give no rows.
@@ -26,6 +28,24 @@ for dir in "$here"/fixtures/series/*/ "$here"/fixtures/snia/*/ "$here"/fixtures/
             echo "same       $name.$ext"
         else
             echo "DIFFERENT  $name.$ext"
+            status=1
+        fi
+    done
+done
+for dir in "$here"/fixtures/snia/ "$here"/fixtures/series/*/; do
+    name="$(basename "$dir")"
+    for side in before after; do
+        bin="$before"
+        [ "$side" = after ] && bin="$after"
+        rm -rf "${work:?}/$side"
+        # A folder of logs without results has nothing to analyze (exit 2).
+        "$bin" --quiet analyze "$dir" --out "$work/$side" --format json >"$work/$side.json" 2>/dev/null || true
+    done
+    for rel in .json $(cd "$work/before" 2>/dev/null && find . -name 'timeseries_*' | sort | sed 's|^\.||'); do
+        if cmp -s "$work/before$rel" "$work/after$rel"; then
+            echo "same       analyze $name$rel"
+        else
+            echo "DIFFERENT  analyze $name$rel"
             status=1
         fi
     done
