@@ -261,10 +261,12 @@ impl Parser {
         let l = &d.layout;
         let mut f: [&[u8]; MAX_FIELDS] = [&[]; MAX_FIELDS];
         let mut n = 0;
-        for part in line.split(|&b| b == b',') {
+        let mut start = 0;
+        for end in memchr::memchr_iter(b',', line).chain([line.len()]) {
             if n < MAX_FIELDS {
-                f[n] = part;
+                f[n] = &line[start..end];
             }
+            start = end + 1;
             n += 1;
         }
         if n != l.fields() {

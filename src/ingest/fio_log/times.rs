@@ -87,11 +87,13 @@ impl TimeCheck {
         }
         self.rows += 1;
         self.any_nonzero |= t_ms > 0;
+        // Against the previous row, not the largest time so far: one stray
+        // time far ahead must not make every line after it "go back".
         let slot = &mut self.last[direction as usize % 3];
-        match *slot {
-            Some(last) if t_ms < last => self.backwards.note(line, last, t_ms),
-            _ => *slot = Some(t_ms),
+        if let Some(last) = slot.filter(|last| t_ms < *last) {
+            self.backwards.note(line, last, t_ms);
         }
+        *slot = Some(t_ms);
         true
     }
 
