@@ -16,6 +16,7 @@ pub mod hist;
 pub mod layout;
 pub mod name;
 mod parse;
+mod pieces;
 pub mod times;
 
 use std::io::Read;

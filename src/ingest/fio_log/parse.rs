@@ -135,6 +135,61 @@ impl Parser {
         if self.decided.is_none() {
             self.decided = self.decide(text)?;
         }
+        if self.per_io() && text.len() >= 2 * super::pieces::PIECE {
+            super::pieces::feed(self, text, rows);
+            return Ok(());
+        }
+        self.feed_lines(text, rows);
+        Ok(())
+    }
+
+    /// Lines seen so far.
+    pub(super) fn line(&self) -> usize {
+        self.line
+    }
+
+    /// Per-I/O bw/iops/lat lines: one row each, no line compared with the
+    /// one before but for its time, so a block can be cut into pieces.
+    fn per_io(&self) -> bool {
+        self.decided.is_some() && !self.stats.averaged && self.ctx.kind != Kind::Hist
+    }
+
+    /// A copy that parses a piece of a block starting at line `line + 1`:
+    /// same decisions, its own counts ([`Parser::absorb`] adds them up).
+    pub(super) fn piece(&self, line: usize) -> Parser {
+        Parser {
+            ctx: self.ctx,
+            decided: self.decided,
+            line,
+            stats: LogStats {
+                layout: self.stats.layout,
+                averaged: self.stats.averaged,
+                ..LogStats::default()
+            },
+            malformed: 0,
+            counts: Vec::new(),
+            times: self.times.piece(),
+        }
+    }
+
+    /// Adds what a piece's parser counted, the pieces taken in file order.
+    pub(super) fn absorb(&mut self, piece: Parser) {
+        self.line = piece.line;
+        self.stats.lines += piece.stats.lines;
+        self.stats.rows += piece.stats.rows;
+        for w in piece.stats.warnings {
+            if self.malformed < MAX_LINE_WARNINGS {
+                self.stats.warnings.push(w);
+            }
+            self.malformed += 1;
+        }
+        // Malformed lines past the piece's own named ones.
+        self.malformed += piece.malformed.saturating_sub(MAX_LINE_WARNINGS);
+        self.times.absorb(piece.times);
+    }
+
+    /// Parses whole lines of `text` one after another.
+    pub(super) fn feed_lines(&mut self, text: &[u8], rows: &mut Vec<SeriesRow>) {
         let mut start = 0;
         for end in memchr::memchr_iter(b'\n', text).chain([text.len()]) {
             let line = &text[start..end];
@@ -154,7 +209,6 @@ impl Parser {
                 Err(e) => self.malformed(e),
             }
         }
-        Ok(())
     }
 
     /// Checks the time of the rows `line` gave (`rows[before..]`, one

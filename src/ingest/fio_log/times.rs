@@ -46,6 +46,14 @@ impl Seen {
         }
         self.count += 1;
     }
+
+    /// Counts of a later piece of the log (the earliest first line wins).
+    fn absorb(&mut self, later: Seen) {
+        if later.count > 0 && (self.count == 0 || later.line < self.line) {
+            (self.line, self.t, self.to) = (later.line, later.t, later.to);
+        }
+        self.count += later.count;
+    }
 }
 
 /// Per-log state of the checks.
@@ -55,6 +63,8 @@ pub(super) struct TimeCheck {
     /// Why `max_t_ms`: the run's runtime, when known.
     runtime_ms: Option<u64>,
     last: [Option<u64>; 3],
+    /// Line and time of each direction's first row (to join pieces).
+    first: [Option<(usize, u64)>; 3],
     beyond: Seen,
     backwards: Seen,
     duplicated: Seen,
@@ -69,6 +79,7 @@ impl TimeCheck {
             max_t_ms: runtime_ms.map_or(MAX_T_MS, bound_for_runtime),
             runtime_ms,
             last: [None; 3],
+            first: [None; 3],
             beyond: Seen::default(),
             backwards: Seen::default(),
             duplicated: Seen::default(),
@@ -89,12 +100,38 @@ impl TimeCheck {
         self.any_nonzero |= t_ms > 0;
         // Against the previous row, not the largest time so far: one stray
         // time far ahead must not make every line after it "go back".
-        let slot = &mut self.last[direction as usize % 3];
+        let d = direction as usize % 3;
+        self.first[d].get_or_insert((line, t_ms));
+        let slot = &mut self.last[d];
         if let Some(last) = slot.filter(|last| t_ms < *last) {
             self.backwards.note(line, last, t_ms);
         }
         *slot = Some(t_ms);
         true
+    }
+
+    /// A fresh check for a piece of the same log (same bound).
+    pub(super) fn piece(&self) -> TimeCheck {
+        TimeCheck::new(self.runtime_ms)
+    }
+
+    /// Adds a piece's counts, pieces in file order: a piece's first row of
+    /// a direction is compared with the last row before the piece.
+    pub(super) fn absorb(&mut self, p: TimeCheck) {
+        for d in 0..3 {
+            if let (Some(last), Some((line, t))) = (self.last[d], p.first[d]) {
+                if t < last {
+                    self.backwards.note(line, last, t);
+                }
+            }
+            self.first[d] = self.first[d].or(p.first[d]);
+            self.last[d] = p.last[d].or(self.last[d]);
+        }
+        self.beyond.absorb(p.beyond);
+        self.backwards.absorb(p.backwards);
+        self.duplicated.absorb(p.duplicated);
+        self.rows += p.rows;
+        self.any_nonzero |= p.any_nonzero;
     }
 
     /// Whether `line` repeats the previous line byte for byte (averaged and
