@@ -213,7 +213,7 @@ pub(super) fn describe(
     // The job's longest direction: its logs end with it.
     ctx.runtime_ms = owner
         .and_then(|j| rows_of(j).map(|r| r.runtime_ms).reduce(f64::max))
-        .filter(|ms| ms.is_finite() && *ms > 0.0)
+        .filter(|ms| ms.is_finite() && *ms >= 0.0)
         .map(|ms| ms.ceil() as u64);
     let info = LogInfo {
         source: found.path.display().to_string(),
