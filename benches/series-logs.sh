@@ -98,13 +98,14 @@ done
 
 echo
 printf '%-28s %10s %14s %6s\n' command "median s" "peak RSS MiB" runs
-sort -k1,1 -s "$out/times" | awk '
-    function flush() {
-        if (n == 0) return
-        asort(t); asort(m)
-        printf "%-28s %10.2f %14.1f %6d\n", cur, t[int((n + 1) / 2)], m[int((n + 1) / 2)] / 1024, n
-        delete t; delete m; n = 0
-    }
-    $1 != cur { flush(); cur = $1 }
-    { n++; t[n] = $2; m[n] = $3 }
-    END { flush() }'
+python3 - "$out/times" <<'EOF'
+import statistics, sys
+runs = {}
+for line in open(sys.argv[1]):
+    name, secs, kib = line.split()
+    runs.setdefault(name, []).append((float(secs), int(kib)))
+for name, r in sorted(runs.items()):
+    t = statistics.median(s for s, _ in r)
+    m = statistics.median(k for _, k in r) / 1024
+    print(f"{name:<28} {t:10.2f} {m:14.1f} {len(r):6d}")
+EOF
