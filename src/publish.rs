@@ -27,7 +27,7 @@ pub struct Options {
     pub html_template: Option<String>,
     /// fio's logs read next to the results: timeseries charts are drawn
     /// from them where they exist.
-    pub series: Option<crate::timeseries::Series>,
+    pub series: Option<crate::timeseries::fold::Folds>,
     /// `--smooth`, `--per-job`.
     pub timeseries: charts::TimeseriesOptions,
 }

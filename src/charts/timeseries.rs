@@ -191,7 +191,7 @@ impl TsChart<'_> {
         };
         let jobs: Vec<Vec<Point>> = logs
             .iter()
-            .map(|rows| bucket::buckets(rows, kind, width))
+            .map(|fold| fold.points(width))
             .collect();
         let mut all = if self.opts.per_job {
             jobs

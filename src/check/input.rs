@@ -55,8 +55,9 @@ pub fn load(paths: &[PathBuf]) -> anyhow::Result<Loaded> {
     if !results.is_empty() {
         let ingested = ingest::ingest(&results, &IngestOptions::default())?;
         if !ingested.logs.is_empty() {
-            let series = ingest::series::read_logs(&ingested);
-            let runs = crate::compare::logs::join(&series, &ingested.rows);
+            let plan = ingest::series::plan(&ingested);
+            let folds = ingest::series::fold_plan(plan, &|_| {});
+            let runs = crate::compare::logs::join(&folds, &ingested.rows);
             out.log_steady = crate::compare::snia::judge(&runs, None);
         }
         out.rows.extend(ingested.rows);

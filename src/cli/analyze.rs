@@ -9,6 +9,7 @@ use super::{CliError, Global, LabelByArg, exit};
 use crate::compare::{self, CompareOptions, Metric};
 use crate::ingest::{self, IngestOptions};
 use crate::render::{Format, RenderOptions};
+use crate::timeseries::fold::Folds;
 
 /// `--format`: a deliberate mirror of [`Format`] (as `ChartFormatArg` is of
 /// `ChartFormat`), converted once when the arguments are checked. The core
@@ -205,7 +206,7 @@ pub fn run(args: Args, global: Global) -> anyhow::Result<u8> {
             charts: checked.charts,
             md_template: checked.template_for(false),
             html_template: checked.template_for(true),
-            series: Some(series).filter(|s| !s.rows.is_empty()),
+            series: Some(series).filter(|s| !s.traces.is_empty()),
             timeseries: checked.timeseries,
         };
         crate::publish::publish(&cmp, &ingested.rows, dir, &opts)?;
@@ -374,25 +375,32 @@ fn ingest_step(args: &Args, global: Global) -> anyhow::Result<ingest::Ingested> 
     Ok(ingested)
 }
 
-/// fio's logs found next to the results, read (empty when there are
-/// none). Their warnings (malformed lines, compressed logs) are counted in
-/// one line unless `--quiet`: they concern the charts and steady-state
-/// verdicts only, and `ingest --series` names each.
-fn series_step(ingested: &ingest::Ingested, global: Global) -> crate::timeseries::Series {
+/// fio's logs found next to the results, each read once and folded into
+/// what the charts and the steady-state judge need (empty when there are
+/// none). Each log's warnings (malformed lines, times that cannot be,
+/// compressed logs that cannot be read) are printed unless `--quiet`,
+/// after a line saying what they touch.
+fn series_step(ingested: &ingest::Ingested, global: Global) -> Folds {
     if !ingest::series::any(ingested) {
-        return crate::timeseries::Series::default();
+        return Folds::default();
     }
     let plan = ingest::series::plan(ingested);
     let bar = super::ingest::series_bar(&plan, global);
-    let series = ingest::series::read_plan(plan, &|bytes| bar.inc(bytes));
+    let folds = ingest::series::fold_plan(plan, &|bytes| bar.inc(bytes));
     bar.finish_and_clear();
-    if !global.quiet && !series.warnings.is_empty() {
-        eprintln!(
-            "nvcmp: warning: {} reading fio logs (lines or files left out of timeseries charts and steady state); `nvcmp ingest PATH --series FILE` names them",
-            crate::format::count(series.warnings.len(), "problem")
+    if !global.quiet && !folds.warnings.is_empty() {
+        let stderr = std::io::stderr();
+        let mut err = stderr.lock();
+        let _ = writeln!(
+            err,
+            "nvcmp: warning: {} reading fio logs (for the timeseries charts and steady state):",
+            crate::format::count(folds.warnings.len(), "problem")
         );
+        for w in &folds.warnings {
+            let _ = writeln!(err, "nvcmp: {w}");
+        }
     }
-    series
+    folds
 }
 
 /// Compares the rows with the manifest's order, names and baseline; the
@@ -401,7 +409,7 @@ fn compare_step(
     args: &Args,
     checked: &Checked,
     ingested: &ingest::Ingested,
-    series: &crate::timeseries::Series,
+    series: &Folds,
     global: Global,
 ) -> compare::Comparison {
     let manifest = &ingested.manifest;

@@ -54,6 +54,9 @@ pub struct Args {
     /// one row per logged value (per percentile for histogram logs), in
     /// bytes/s, IO/s and ns. Format by extension: .parquet, .csv, .ndjson.
     /// Alone, it writes only the series; add -o or --format for the results too.
+    /// Compressed logs (log_store_compressed=1, .log.fz) are read as fio
+    /// inflates them; a row whose time is far past the run's end is left out
+    /// with a warning naming its line.
     #[arg(long, value_name = "FILE")]
     pub series: Option<PathBuf>,
 }

@@ -132,7 +132,7 @@ fn rounds(run: &RunLogs, kind: Kind, width_ms: u64) -> Option<Vec<Point>> {
     let logs = run.of(kind)?;
     let jobs: Vec<Vec<Point>> = logs
         .iter()
-        .map(|rows| bucket::buckets(rows, kind, width_ms))
+        .map(|fold| fold.points(width_ms))
         .collect();
     let mut points = bucket::fill_gaps(&bucket::merge(&jobs, kind), width_ms);
     if points

@@ -15,6 +15,7 @@ use rayon::prelude::*;
 use super::fio_log::{self, LogContext, LogName, LogStats};
 use super::{IngestOptions, Ingested};
 use crate::model::Warning;
+use crate::timeseries::fold::{Folds, LogFolder};
 use crate::timeseries::{LogInfo, Series, SeriesRow};
 
 /// The logs of an ingest, described and ready to read.
@@ -130,6 +131,44 @@ pub fn read_plan(plan: Plan, progress: &(dyn Fn(u64) + Sync)) -> Series {
     series.warnings.extend(plan.warnings);
     series.logs = plan.logs;
     series
+}
+
+/// Reads every log of `plan` once, files in parallel, folding each into
+/// its traces' cells as it goes ([`crate::timeseries::fold`]): memory
+/// stays at a block per thread plus the cells, whatever the logs' length.
+/// `progress` gets the bytes of each block read (from several threads).
+pub fn fold_plan(plan: Plan, progress: &(dyn Fn(u64) + Sync)) -> Folds {
+    let parts: Vec<_> = (0..plan.paths.len())
+        .into_par_iter()
+        .map(|i| {
+            let mut folder = LogFolder::new(plan.logs[i].kind);
+            let stats = fio_log::read_file(&plan.paths[i], &plan.contexts[i], &mut |batch, b| {
+                progress(b);
+                folder.add(batch);
+                Ok(())
+            });
+            (folder.finish(), stats)
+        })
+        .collect();
+    let mut folds = Folds::default();
+    for (i, (traces, stats)) in parts.into_iter().enumerate() {
+        note(&plan.logs[i], stats, &mut folds.warnings);
+        folds.traces.extend(traces);
+    }
+    // DiskSpd's -D intervals were read with the results: a few rows per
+    // thread and target, folded like a log's (their LogInfo follows the
+    // logs', one per trace).
+    for (k, rows) in plan.diskspd.iter().enumerate() {
+        let Some(info) = plan.logs.get(plan.paths.len() + k) else {
+            continue;
+        };
+        let mut folder = LogFolder::new(info.kind);
+        folder.add(rows);
+        folds.traces.extend(folder.finish());
+    }
+    folds.warnings.extend(plan.warnings);
+    folds.logs = plan.logs;
+    folds
 }
 
 /// Where streamed rows go: rows with the logs they index into, and the

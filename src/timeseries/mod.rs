@@ -8,6 +8,7 @@
 
 pub mod bucket;
 pub mod file;
+pub mod fold;
 
 use std::collections::BTreeMap;
 

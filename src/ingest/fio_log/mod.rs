@@ -11,10 +11,13 @@
 //! averaged. A malformed line is a warning naming its line; the rest of
 //! the file is kept.
 
+pub mod compressed;
 pub mod hist;
 pub mod layout;
 pub mod name;
 mod parse;
+mod pieces;
+pub mod times;
 
 use std::io::Read;
 use std::path::Path;
@@ -43,6 +46,12 @@ pub struct LogContext {
     pub unix_epoch: Option<bool>,
     /// 1 for fio 3.x latencies (ns), 1000 for fio 2.x (us).
     pub lat_unit_ns: f64,
+    /// The run's runtime, ms, when its result says it: bounds the times a
+    /// row may carry ([`times::bound_for_runtime`]).
+    pub runtime_ms: Option<u64>,
+    /// The fio version that wrote the log, when its result says it: the
+    /// sample layout of a compressed log.
+    pub fio_version: Option<(u32, u32)>,
 }
 
 impl LogContext {
@@ -56,6 +65,8 @@ impl LogContext {
             max_only: false,
             unix_epoch: None,
             lat_unit_ns: 1.0,
+            runtime_ms: None,
+            fio_version: None,
         }
     }
 }
@@ -65,11 +76,8 @@ impl LogContext {
 pub enum LogError {
     #[error("cannot read: {0}")]
     Io(#[from] std::io::Error),
-    #[error(
-        "compressed log (log_store_compressed=1) holds fio's in-memory samples, not text; \
-         inflate it with `fio --inflate-log=FILE > FILE.log` and read that"
-    )]
-    Compressed,
+    #[error(transparent)]
+    Compressed(#[from] compressed::FzError),
     #[error("binary data (NUL byte at offset {0}), not a fio log")]
     Binary(usize),
     #[error("line {line}: {fields} fields fit no fio log layout")]
@@ -122,10 +130,10 @@ pub fn read_file(
 ) -> Result<LogStats, LogError> {
     let compressed = LogName::parse(&path.file_name().unwrap_or_default().to_string_lossy())
         .is_some_and(|n| n.compressed);
-    if compressed {
-        return Err(LogError::Compressed);
-    }
     let mut file = std::fs::File::open(path)?;
+    if compressed {
+        return read_compressed(file, ctx, sink);
+    }
     let mut parser = parse::Parser::new(*ctx);
     let mut buf: Vec<u8> = Vec::with_capacity(BLOCK + (64 << 10));
     let mut rows = Vec::new();
@@ -144,6 +152,32 @@ pub fn read_file(
         buf.drain(..end);
     }
     Ok(parser.finish())
+}
+
+/// A `.log.fz`: inflated a block at a time and parsed as its text.
+fn read_compressed(
+    file: std::fs::File,
+    ctx: &LogContext,
+    sink: &mut dyn FnMut(&[SeriesRow], u64) -> anyhow::Result<()>,
+) -> Result<LogStats, LogError> {
+    let mut parser = parse::Parser::new(*ctx);
+    let mut rows = Vec::new();
+    let mut failed: Option<LogError> = None;
+    let inflated = compressed::inflate(file, ctx.fio_version, &mut |text, bytes| {
+        let fed = parser.feed(text, &mut rows).and_then(|()| sink(&rows, bytes).map_err(LogError::Sink));
+        rows.clear();
+        fed.map_err(|e| {
+            failed = Some(e);
+            anyhow::anyhow!("stopped")
+        })
+    })?;
+    match inflated {
+        Ok(done) => {
+            parser.warn(done.warning);
+            Ok(parser.finish())
+        }
+        Err(e) => Err(failed.unwrap_or(LogError::Sink(e))),
+    }
 }
 
 /// Reads until `buf` holds a block or the file ends; true at the end.

@@ -2,6 +2,7 @@
 //! fields are slices of the block, numbers are parsed from bytes.
 
 use super::hist::{PERCENTILES, Shape};
+use super::times::TimeCheck;
 use super::{Layout, LineError, LogContext, LogError, LogStats, MAX_LINE_WARNINGS};
 use crate::model::Direction;
 use crate::timeseries::{Kind, SeriesRow};
@@ -109,6 +110,7 @@ pub(super) struct Parser {
     malformed: usize,
     /// Histogram counts of the current line, reused.
     counts: Vec<u64>,
+    times: TimeCheck,
 }
 
 impl Parser {
@@ -120,6 +122,7 @@ impl Parser {
             stats: LogStats::default(),
             malformed: 0,
             counts: Vec::new(),
+            times: TimeCheck::new(ctx.runtime_ms),
         }
     }
 
@@ -132,7 +135,65 @@ impl Parser {
         if self.decided.is_none() {
             self.decided = self.decide(text)?;
         }
-        for line in text.split(|&b| b == b'\n') {
+        if self.per_io() && text.len() >= 2 * super::pieces::PIECE {
+            super::pieces::feed(self, text, rows);
+            return Ok(());
+        }
+        self.feed_lines(text, rows);
+        Ok(())
+    }
+
+    /// Lines seen so far.
+    pub(super) fn line(&self) -> usize {
+        self.line
+    }
+
+    /// Per-I/O bw/iops/lat lines: one row each, no line compared with the
+    /// one before but for its time, so a block can be cut into pieces.
+    fn per_io(&self) -> bool {
+        self.decided.is_some() && !self.stats.averaged && self.ctx.kind != Kind::Hist
+    }
+
+    /// A copy that parses a piece of a block starting at line `line + 1`:
+    /// same decisions, its own counts ([`Parser::absorb`] adds them up).
+    pub(super) fn piece(&self, line: usize) -> Parser {
+        Parser {
+            ctx: self.ctx,
+            decided: self.decided,
+            line,
+            stats: LogStats {
+                layout: self.stats.layout,
+                averaged: self.stats.averaged,
+                ..LogStats::default()
+            },
+            malformed: 0,
+            counts: Vec::new(),
+            times: self.times.piece(),
+        }
+    }
+
+    /// Adds what a piece's parser counted, the pieces taken in file order.
+    pub(super) fn absorb(&mut self, piece: Parser) {
+        self.line = piece.line;
+        self.stats.lines += piece.stats.lines;
+        self.stats.rows += piece.stats.rows;
+        for w in piece.stats.warnings {
+            if self.malformed < MAX_LINE_WARNINGS {
+                self.stats.warnings.push(w);
+            }
+            self.malformed += 1;
+        }
+        // Malformed lines past the piece's own named ones.
+        self.malformed += piece.malformed.saturating_sub(MAX_LINE_WARNINGS);
+        self.times.absorb(piece.times);
+    }
+
+    /// Parses whole lines of `text` one after another.
+    pub(super) fn feed_lines(&mut self, text: &[u8], rows: &mut Vec<SeriesRow>) {
+        let mut start = 0;
+        for end in memchr::memchr_iter(b'\n', text).chain([text.len()]) {
+            let line = &text[start..end];
+            start = end + 1;
             self.line += 1;
             if trim(line).is_empty() {
                 continue;
@@ -144,11 +205,27 @@ impl Parser {
                 _ => self.hist_rows(line, rows),
             };
             match result {
-                Ok(()) => self.stats.rows += (rows.len() - before) as u64,
+                Ok(()) => self.place(line, rows, before),
                 Err(e) => self.malformed(e),
             }
         }
-        Ok(())
+    }
+
+    /// Checks the time of the rows `line` gave (`rows[before..]`, one
+    /// time): a time beyond the bound takes them out again.
+    fn place(&mut self, line: &[u8], rows: &mut Vec<SeriesRow>, before: usize) {
+        if self.stats.averaged || self.ctx.kind == Kind::Hist {
+            self.times.repeated(self.line, line);
+        }
+        let Some(r) = rows.get(before) else {
+            return;
+        };
+        let raw = r.unix_ms.unwrap_or(r.t_ms);
+        if self.times.place(self.line, raw, r.t_ms, r.direction) {
+            self.stats.rows += (rows.len() - before) as u64;
+        } else {
+            rows.truncate(before);
+        }
     }
 
     fn malformed(&mut self, e: LineError) {
@@ -160,6 +237,11 @@ impl Parser {
         }
     }
 
+    /// A warning about the file as a whole (not a line).
+    pub(super) fn warn(&mut self, warning: Option<String>) {
+        self.stats.warnings.extend(warning);
+    }
+
     pub(super) fn finish(mut self) -> LogStats {
         if self.malformed > MAX_LINE_WARNINGS {
             self.stats.warnings.push(format!(
@@ -167,6 +249,7 @@ impl Parser {
                 self.malformed - MAX_LINE_WARNINGS
             ));
         }
+        self.stats.warnings.extend(self.times.warnings());
         self.stats
     }
 
@@ -232,10 +315,12 @@ impl Parser {
         let l = &d.layout;
         let mut f: [&[u8]; MAX_FIELDS] = [&[]; MAX_FIELDS];
         let mut n = 0;
-        for part in line.split(|&b| b == b',') {
+        let mut start = 0;
+        for end in memchr::memchr_iter(b',', line).chain([line.len()]) {
             if n < MAX_FIELDS {
-                f[n] = part;
+                f[n] = &line[start..end];
             }
+            start = end + 1;
             n += 1;
         }
         if n != l.fields() {

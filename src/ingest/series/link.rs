@@ -65,6 +65,7 @@ impl RunJob {
     fn context(&self, index: u32, log: &LogName) -> (LogContext, Option<u64>) {
         let mut ctx = LogContext::new(index, log.kind);
         let version = parse_version(&self.version);
+        ctx.fio_version = version;
         ctx.hints = Hints::from_version(&self.version);
         if version.is_some_and(|(major, _)| major < 3) {
             ctx.lat_unit_ns = 1000.0;
@@ -210,23 +211,19 @@ pub(super) fn describe(
     owner: Option<&RunJob>,
     ingested: &Ingested,
 ) -> (LogInfo, LogContext) {
+    let rows_of = |j| job_rows(j, ingested);
     let label = owner
-        .and_then(|j| {
-            ingested
-                .rows
-                .iter()
-                .find(|r| {
-                    r.source == j.result
-                        && r.job == j.name
-                        && (j.host.is_none() || same_server(r.host.as_deref(), j.host.as_deref()))
-                })
-                .map(|r| r.label.clone())
-        })
+        .and_then(|j| rows_of(j).next().map(|r| r.label.clone()))
         .unwrap_or_else(|| folder_label(&found.dir_label, ingested));
-    let (ctx, window_ms) = match owner {
+    let (mut ctx, window_ms) = match owner {
         Some(j) => j.context(index, name),
         None => (LogContext::new(index, name.kind), None),
     };
+    // The job's longest direction: its logs end with it.
+    ctx.runtime_ms = owner
+        .and_then(|j| rows_of(j).map(|r| r.runtime_ms).reduce(f64::max))
+        .filter(|ms| ms.is_finite() && *ms >= 0.0)
+        .map(|ms| ms.ceil() as u64);
     let info = LogInfo {
         source: found.path.display().to_string(),
         result: owner.map(|j| j.result.clone()),
@@ -238,6 +235,18 @@ pub(super) fn describe(
         window_ms,
     };
     (info, ctx)
+}
+
+/// The result rows of job `j`.
+fn job_rows<'a>(j: &'a RunJob, ingested: &'a Ingested) -> impl Iterator<Item = &'a crate::model::Row> {
+    ingested
+        .rows
+        .iter()
+        .filter(move |r| {
+            r.source == j.result
+                && r.job == j.name
+                && (j.host.is_none() || same_server(r.host.as_deref(), j.host.as_deref()))
+        })
 }
 
 /// The folder's label with the manifest's display name applied, as result

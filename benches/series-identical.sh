@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Proves a change to the log reader or the series writer left the series
+# dataset alone: `nvcmp ingest DIR --series FILE` of every log fixture
+# folder (fixtures/series/*, fixtures/snia/*) as parquet, csv and ndjson,
+# with two binaries, compared byte for byte; then `analyze DIR --out` of
+# the same folders: the JSON (steady-state verdicts) and every
+# timeseries_* chart. Prints one line per file (same / DIFFERENT) and
+# exits 1 when any differs.
+#
+# Against a binary from before issue #23, compressed/, fz/ and the whole
+# series/ differ on purpose: .log.fz logs used to give no rows.
+#
+# Usage: benches/series-identical.sh BEFORE_NVCMP [AFTER_NVCMP]
+#   AFTER defaults to target/debug/nvcmp.
+set -euo pipefail
+here="$(cd "$(dirname "$0")/.." && pwd)"
+before="$1"
+after="${2:-$here/target/debug/nvcmp}"
+work="$(mktemp -d "${TMPDIR:-/var/tmp}/nvcmp-series-same.XXXXXX")"
+trap 'rm -rf "$work"' EXIT
+status=0
+for dir in "$here"/fixtures/series/*/ "$here"/fixtures/snia/*/ "$here"/fixtures/series/; do
+    name="$(basename "$dir")"
+    for ext in parquet csv ndjson; do
+        "$before" --quiet ingest "$dir" --series "$work/before.$ext" 2>/dev/null
+        "$after" --quiet ingest "$dir" --series "$work/after.$ext" 2>/dev/null
+        if cmp -s "$work/before.$ext" "$work/after.$ext"; then
+            echo "same       $name.$ext"
+        else
+            echo "DIFFERENT  $name.$ext"
+            status=1
+        fi
+    done
+done
+for dir in "$here"/fixtures/snia/ "$here"/fixtures/series/*/; do
+    name="$(basename "$dir")"
+    for side in before after; do
+        bin="$before"
+        [ "$side" = after ] && bin="$after"
+        rm -rf "${work:?}/$side"
+        # A folder of logs without results has nothing to analyze (exit 2).
+        "$bin" --quiet analyze "$dir" --out "$work/$side" --format json >"$work/$side.json" 2>/dev/null || true
+    done
+    for rel in .json $(cd "$work/before" 2>/dev/null && find . -name 'timeseries_*' | sort | sed 's|^\.||'); do
+        if cmp -s "$work/before$rel" "$work/after$rel"; then
+            echo "same       analyze $name$rel"
+        else
+            echo "DIFFERENT  analyze $name$rel"
+            status=1
+        fi
+    done
+done
+exit $status

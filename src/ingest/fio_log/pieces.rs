@@ -1,0 +1,107 @@
+//! A block of a per-I/O log cut at line boundaries into pieces parsed on
+//! several threads: per-I/O logs are the long ones (a line per I/O), and
+//! their lines stand alone, so each piece gets a copy of the parser's
+//! decisions and its own counts, added up in file order afterwards. Rows
+//! come out in file order, as from one thread.
+
+use rayon::prelude::*;
+
+use super::parse::Parser;
+use crate::timeseries::SeriesRow;
+
+/// Smallest piece worth a thread, bytes.
+pub(super) const PIECE: usize = 256 << 10;
+
+/// Parses `text` (whole lines, no final newline) into `rows`.
+pub(super) fn feed(parser: &mut Parser, text: &[u8], rows: &mut Vec<SeriesRow>) {
+    let pieces = cut(text, rayon::current_num_threads().max(1) * 2);
+    // Where each piece starts: lines before it (its first line is +1).
+    let mut starts = Vec::with_capacity(pieces.len());
+    let mut line = parser.line();
+    for p in &pieces {
+        starts.push(line);
+        line += memchr::memchr_iter(b'\n', p).count() + 1;
+    }
+    let parsed: Vec<(Parser, Vec<SeriesRow>)> = pieces
+        .par_iter()
+        .zip(&starts)
+        .map(|(p, &start)| {
+            let mut piece = parser.piece(start);
+            let mut out = Vec::with_capacity(p.len() / 24);
+            piece.feed_lines(p, &mut out);
+            (piece, out)
+        })
+        .collect();
+    for (piece, mut out) in parsed {
+        parser.absorb(piece);
+        rows.append(&mut out);
+    }
+}
+
+/// `text` in about `n` pieces of whole lines (each piece without its
+/// final newline), none under [`PIECE`] bytes but the last.
+fn cut(text: &[u8], n: usize) -> Vec<&[u8]> {
+    let size = (text.len() / n).max(PIECE);
+    let mut pieces = Vec::with_capacity(n);
+    let mut rest = text;
+    while rest.len() > size {
+        match memchr::memchr(b'\n', &rest[size..]) {
+            Some(i) => {
+                pieces.push(&rest[..size + i]);
+                rest = &rest[size + i + 1..];
+            }
+            None => break,
+        }
+    }
+    pieces.push(rest);
+    pieces
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{LogContext, read_bytes};
+    use super::*;
+    use crate::timeseries::Kind;
+
+    #[test]
+    fn pieces_are_whole_lines_and_cover_the_text() {
+        let text: Vec<u8> = (0..100_000).flat_map(|i| format!("{i}, 5, 0, 4096, 0\n").into_bytes()).collect();
+        let text = &text[..text.len() - 1];
+        let pieces = cut(text, 4);
+        assert!(pieces.len() >= 4, "{}", pieces.len());
+        let joined = pieces.join(&b'\n');
+        assert_eq!(joined, text);
+        assert!(pieces.iter().all(|p| p.first() != Some(&b'\n') && p.last() != Some(&b'\n')));
+    }
+
+    #[test]
+    fn a_block_read_in_pieces_gives_what_one_thread_gives() {
+        // Past two pieces: lines with a bad value, a time going back at a
+        // piece boundary or inside, and a time past 2^53, spread out.
+        let mut text = String::new();
+        for i in 0..120_000u64 {
+            let t = match i {
+                50_000 => 3,
+                90_001 => 1 << 60,
+                _ => i / 10,
+            };
+            let v = if i % 20_000 == 7 { "x".to_string() } else { (1000 + i % 97).to_string() };
+            text.push_str(&format!("{t}, {v}, {}, 4096, 0\n", i % 2));
+        }
+        let ctx = LogContext::new(0, Kind::Clat);
+        let (rows, stats) = read_bytes(text.as_bytes(), &ctx).unwrap();
+        // The same lines fed a few at a time never reach the piece size.
+        let mut parser = Parser::new(ctx);
+        let mut one = Vec::new();
+        let lines: Vec<&str> = text.split_inclusive('\n').collect();
+        for group in lines.chunks(3000) {
+            let chunk = group.concat();
+            assert!(chunk.len() < 2 * PIECE);
+            parser.feed(chunk.as_bytes(), &mut one).unwrap();
+        }
+        assert_eq!(rows, one);
+        assert_eq!(stats, parser.finish());
+        assert_eq!(stats.rows, 120_000 - 6 - 1);
+        assert!(stats.warnings.iter().any(|w| w.starts_with("line 50001: time goes back")), "{:?}", stats.warnings);
+    }
+}
