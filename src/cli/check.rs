@@ -3,12 +3,10 @@
 //! summary, exit codes).
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
-
-use anyhow::Context;
+use std::path::PathBuf;
 
 use super::{CliError, Global, exit};
-use crate::check::report::{CheckRenderer, Json, Junit, Markdown, Term};
+use crate::check::report::{CheckRenderer, Json, Term};
 use crate::check::threshold::{METRIC_NAMES, metric_by_name};
 use crate::check::{self, CheckOptions, Thresholds, input};
 
@@ -180,6 +178,8 @@ pub fn run(args: Args, global: Global) -> anyhow::Result<u8> {
             against: &args.against,
             json: args.format == OutFormat::Json,
             label: args.label.as_deref(),
+            junit: args.junit.as_deref(),
+            markdown: args.markdown.as_deref(),
             opts,
         });
     }
@@ -254,23 +254,7 @@ fn write_report(args: &Args, global: Global, report: &check::Report) -> anyhow::
         OutFormat::Json => Json.render(report, &mut stdout)?,
     }
     stdout.flush()?;
-    if let Some(path) = &args.junit {
-        write_file(path, &Junit, report)?;
-    }
-    if let Some(path) = &args.markdown {
-        write_file(path, &Markdown, report)?;
-    }
-    if let Some(path) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|p| !p.is_empty()) {
-        let path = PathBuf::from(path);
-        let mut f = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&path)
-            .with_context(|| format!("GITHUB_STEP_SUMMARY {}", path.display()))?;
-        Markdown
-            .render(report, &mut f)
-            .with_context(|| format!("GITHUB_STEP_SUMMARY {}", path.display()))?;
-    }
+    super::write_ci_reports(args.junit.as_deref(), args.markdown.as_deref(), report)?;
     Ok(())
 }
 
@@ -315,14 +299,4 @@ fn exit_code(report: &check::Report) -> anyhow::Result<u8> {
         check::Status::Fail => Ok(exit::REGRESSION),
         check::Status::Pass => Ok(exit::OK),
     }
-}
-
-fn write_file(
-    path: &Path,
-    renderer: &dyn CheckRenderer,
-    report: &check::Report,
-) -> anyhow::Result<()> {
-    let mut buf = Vec::new();
-    renderer.render(report, &mut buf)?;
-    std::fs::write(path, buf).with_context(|| format!("cannot write {}", path.display()))
 }

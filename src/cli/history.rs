@@ -356,6 +356,9 @@ pub struct CheckHistory<'a> {
     pub json: bool,
     /// `--label`: the candidate's config label.
     pub label: Option<&'a str>,
+    /// `--junit`, `--markdown`: the CI reports, as `check` writes them.
+    pub junit: Option<&'a Path>,
+    pub markdown: Option<&'a Path>,
     pub opts: crate::check::CheckOptions,
 }
 
@@ -446,6 +449,7 @@ pub fn check(c: CheckHistory) -> anyhow::Result<u8> {
     let mut stdout = std::io::stdout().lock();
     render::gate(&report, format, &mut stdout)?;
     stdout.flush()?;
+    super::write_ci_reports(c.junit, c.markdown, &report)?;
     if !report.errors.is_empty() {
         return Err(CliError::usage(report.errors.join("; ")).into());
     }
