@@ -140,32 +140,11 @@ fn options(args: &Args) -> Result<CheckOptions, CliError> {
 
 /// Reads one side and labels its rows; prints what could not be read.
 fn side(paths: &[PathBuf], flag: &str) -> anyhow::Result<input::Loaded> {
-    read_side(
+    super::input::read_side(
         paths,
         flag,
         "nothing to compare: no readable fio results in",
     )
-}
-
-/// Result files or datasets for `flag`: what could not be read is printed,
-/// and nothing readable at all is a usage error starting with `empty`.
-pub(super) fn read_side(
-    paths: &[PathBuf],
-    flag: &str,
-    empty: &str,
-) -> anyhow::Result<input::Loaded> {
-    let loaded = input::load(paths).map_err(|e| CliError::usage(format!("{flag}: {e:#}")))?;
-    for s in &loaded.skipped {
-        eprintln!("nvcmp: {flag}: {s}");
-    }
-    for w in &loaded.warnings {
-        eprintln!("nvcmp: {flag}: {w}");
-    }
-    if loaded.rows.is_empty() {
-        let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
-        return Err(CliError::usage(format!("{empty} {flag} {}", names.join(" "))).into());
-    }
-    Ok(loaded)
 }
 
 pub fn run(args: Args, global: Global) -> anyhow::Result<u8> {

@@ -206,7 +206,7 @@ pub(super) fn relabel(rows: &mut [crate::model::Row], label: Option<&str>) -> Re
 /// Reads result files or datasets; prints what could not be read; exit 2
 /// when nothing could.
 fn load(paths: &[PathBuf], flag: &str) -> anyhow::Result<input::Loaded> {
-    super::check::read_side(paths, flag, "no readable fio results in")
+    super::input::read_side(paths, flag, "no readable fio results in")
 }
 
 fn metrics(names: &[String], default: &[Metric]) -> Result<Vec<Metric>, CliError> {

@@ -6,6 +6,7 @@ pub mod analyze;
 pub mod check;
 pub mod history;
 pub mod ingest;
+mod input;
 pub mod run;
 
 use std::io::IsTerminal;
