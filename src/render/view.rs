@@ -247,7 +247,7 @@ impl View {
             svgs: Vec::new(),
             font_css: String::new(),
             colors: (0..cmp.configs.len())
-                .map(crate::charts::config_color)
+                .map(crate::palette::config_color)
                 .collect(),
         }
     }
