@@ -722,7 +722,7 @@ pub(crate) fn excluded_notes(
         .map(|((c, why), at)| {
             format!(
                 "{what} of {c} not drawn ({}): {why}.",
-                crate::render::view::join_and(&at)
+                crate::render::cell::join_and(&at)
             )
         })
         .collect()

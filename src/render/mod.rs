@@ -4,6 +4,7 @@
 //! HTML come from minijinja templates in `templates/` that `--template`
 //! replaces.
 
+pub mod cell;
 pub mod csv;
 pub mod html;
 pub mod json;

@@ -6,8 +6,8 @@
 
 use serde::Serialize;
 
+use super::cell::{CellView, RowFormat, cell, cell_notes, join_and, merge_metrics};
 use super::sweeps::{SweepTable, is_grid};
-use super::view::{CellView, RowFormat, cell, cell_notes, join_and, merge_metrics};
 use crate::compare::metric::{RowStyle, Scale};
 use crate::compare::{
     AtSlo, Comparison, Knee, LoadPoint, Metric, Peak, Saturation, SloMetric, Sweep, SweepRules,
@@ -237,7 +237,7 @@ fn axis_title(sweeps: &[&Sweep]) -> String {
         .filter(|p| parts.contains(p))
         .map(|p| if p == "iodepth" { "queue depth" } else { p }.to_string())
         .collect();
-    super::view::join_and(&named)
+    join_and(&named)
 }
 
 fn row(cmp: &Comparison, t: &SweepTable, w: &Workload, styles: &ColumnStyles) -> SweepRowView {
