@@ -14,6 +14,7 @@
 mod axis;
 mod bars;
 mod blocksize;
+mod canvas;
 mod cdf;
 mod delta;
 mod efficiency;
