@@ -442,13 +442,7 @@ pub fn gate(report: &GateReport, format: GateFormat, w: &mut dyn Write) -> anyho
 /// column, the config is named with the workload.
 impl Outcome for GateReport {
     fn status(&self) -> Status {
-        if !self.errors.is_empty() {
-            Status::Error
-        } else if self.failed() {
-            Status::Fail
-        } else {
-            Status::Pass
-        }
+        Status::of(&self.errors, self.failed())
     }
     fn summary_line(&self) -> String {
         GateReport::summary_line(self)
