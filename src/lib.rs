@@ -22,6 +22,7 @@ pub mod format;
 pub mod history;
 pub mod ingest;
 pub mod model;
+pub mod palette;
 pub mod publish;
 pub mod render;
 pub mod run;

@@ -2,24 +2,11 @@
 //! inside it. Kinds only describe; drawing a figure is the same for all of
 //! them, so it lives here once.
 
-use plotters::coord::Shift;
-use plotters::prelude::*;
-
+use super::canvas::{Area, Canvas};
 use super::frame::{Frame, Sizes};
 use super::grouped::Panel;
 use super::heatgrid::HeatGrid;
 use super::lines::LinePlot;
-
-/// A plotters backend whose errors outlive the call, so `?` can turn them
-/// into `anyhow` errors: every backend nvcmp draws on (SVG, bitmap) is one.
-/// Naming the bound once keeps it out of every drawing function's
-/// signature.
-pub(crate) trait Canvas: DrawingBackend<ErrorType: 'static> {}
-
-impl<DB: DrawingBackend<ErrorType: 'static>> Canvas for DB {}
-
-/// The part of an image a chart element draws into.
-pub(crate) type Area<DB> = DrawingArea<DB, Shift>;
 
 pub(crate) struct Figure {
     pub frame: Frame,

@@ -6,7 +6,7 @@
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::figure::{Area, Canvas};
+use super::canvas::{Area, Canvas};
 use super::font::FAMILY;
 use super::hotspot::{self, Hotspot, Owner, Shape};
 use super::marks::{self, Glyph, Key};

@@ -5,7 +5,7 @@
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::figure::{Area, Canvas};
+use super::canvas::{Area, Canvas};
 use super::frame::{Sizes, bold, fit, font, text_width};
 use super::hotspot::{self, Hotspot, Owner, Shape};
 use super::palette::{INK, MUTED};

@@ -11,7 +11,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::axis::{Axes, log_decimals, log_ticks};
-use super::figure::{Area, Canvas};
+use super::canvas::{Area, Canvas};
 use super::frame::{Sizes, bold, font, text_width, under_heading};
 use super::hotspot::{self, Hotspot, Owner, Shape};
 use super::marks;

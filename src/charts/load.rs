@@ -297,7 +297,7 @@ pub(crate) fn excluded_notes(t: &SweepTable) -> Vec<String> {
             super::excluded_notes(metric_name(m), &loads, &results)
         })
         .collect();
-    crate::render::view::merge_metrics(notes)
+    crate::render::cell::merge_metrics(notes)
 }
 
 /// What the saturation square means, when some config has one.

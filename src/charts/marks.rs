@@ -5,7 +5,7 @@
 
 use plotters::prelude::*;
 
-use super::figure::{Area, Canvas};
+use super::canvas::{Area, Canvas};
 use super::palette::INK;
 
 /// A legend entry that is not a config: what a mark on the plot means.

@@ -5,7 +5,8 @@
 //! precisions come from it; nothing here decides who is best. Each chart
 //! kind lives in its own file and is picked by the closed [`Chart`] enum;
 //! the shared pieces are the frame (title, legend, footnotes), the grouped
-//! bar panel, the palette, the unit scales and the file names.
+//! bar panel, the unit scales and the file names; colours come from the
+//! [`crate::palette`] leaf.
 //!
 //! Output is deterministic: the same comparison gives byte-identical
 //! files (no timestamps, no hash-ordered iteration, fixed font).
@@ -13,6 +14,7 @@
 mod axis;
 mod bars;
 mod blocksize;
+mod canvas;
 mod cdf;
 mod delta;
 mod efficiency;
@@ -29,7 +31,9 @@ mod lines;
 mod load;
 mod marks;
 mod names;
-mod palette;
+// The palette is a leaf every layer that colours a config reads (charts,
+// report.html's config switches).
+use crate::palette;
 mod percentiles;
 mod place;
 mod saturation;
@@ -169,12 +173,6 @@ impl Chart {
     }
 }
 
-/// The colour of the config at `index` (display order) in every chart,
-/// as `#RRGGBB`: report.html's config switches show it.
-pub fn config_color(index: usize) -> String {
-    let c = palette::color(index);
-    format!("#{:02X}{:02X}{:02X}", c.0, c.1, c.2)
-}
 
 /// Every chart the comparison has data for, in a fixed order.
 pub(crate) fn plan(cmp: &Comparison) -> Vec<Chart> {
@@ -725,7 +723,7 @@ pub(crate) fn excluded_notes(
         .map(|((c, why), at)| {
             format!(
                 "{what} of {c} not drawn ({}): {why}.",
-                crate::render::view::join_and(&at)
+                crate::render::cell::join_and(&at)
             )
         })
         .collect()

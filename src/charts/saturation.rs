@@ -9,8 +9,8 @@ use super::figure::Figure;
 use super::lines::{HRule, Line, LinePlot, MarkShape, Marker, PointLabel, Stroke, Whisker};
 use super::load;
 use super::scale::Scale;
+use crate::compare::sweep::slo_target_text;
 use crate::compare::{Comparison, Metric, SloMetric, Spread, Sweep, SweepPoint};
-use crate::render::sweep_view::slo_target_text;
 use crate::render::sweeps::SweepTable;
 
 #[derive(Debug, Clone, PartialEq)]

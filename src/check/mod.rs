@@ -235,6 +235,18 @@ pub enum Status {
 }
 
 impl Status {
+    /// The status of a gate (`check`'s or `check --history`'s): unusable
+    /// input first, then any failing finding.
+    pub fn of(errors: &[String], failed: bool) -> Status {
+        if !errors.is_empty() {
+            Status::Error
+        } else if failed {
+            Status::Fail
+        } else {
+            Status::Pass
+        }
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             Status::Pass => "pass",
@@ -246,13 +258,7 @@ impl Status {
 
 impl Report {
     pub fn status(&self) -> Status {
-        if !self.errors.is_empty() {
-            Status::Error
-        } else if self.failed() {
-            Status::Fail
-        } else {
-            Status::Pass
-        }
+        Status::of(&self.errors, self.failed())
     }
 
     pub fn count(&self, verdict: Verdict) -> usize {

@@ -3,12 +3,10 @@
 //! summary, exit codes).
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
-
-use anyhow::Context;
+use std::path::PathBuf;
 
 use super::{CliError, Global, exit};
-use crate::check::report::{CheckRenderer, Json, Junit, Markdown, Term};
+use crate::check::report::{CheckRenderer, Json, Term};
 use crate::check::threshold::{METRIC_NAMES, metric_by_name};
 use crate::check::{self, CheckOptions, Thresholds, input};
 
@@ -142,32 +140,11 @@ fn options(args: &Args) -> Result<CheckOptions, CliError> {
 
 /// Reads one side and labels its rows; prints what could not be read.
 fn side(paths: &[PathBuf], flag: &str) -> anyhow::Result<input::Loaded> {
-    read_side(
+    super::input::read_side(
         paths,
         flag,
         "nothing to compare: no readable fio results in",
     )
-}
-
-/// Result files or datasets for `flag`: what could not be read is printed,
-/// and nothing readable at all is a usage error starting with `empty`.
-pub(super) fn read_side(
-    paths: &[PathBuf],
-    flag: &str,
-    empty: &str,
-) -> anyhow::Result<input::Loaded> {
-    let loaded = input::load(paths).map_err(|e| CliError::usage(format!("{flag}: {e:#}")))?;
-    for s in &loaded.skipped {
-        eprintln!("nvcmp: {flag}: {s}");
-    }
-    for w in &loaded.warnings {
-        eprintln!("nvcmp: {flag}: {w}");
-    }
-    if loaded.rows.is_empty() {
-        let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
-        return Err(CliError::usage(format!("{empty} {flag} {}", names.join(" "))).into());
-    }
-    Ok(loaded)
 }
 
 pub fn run(args: Args, global: Global) -> anyhow::Result<u8> {
@@ -180,6 +157,8 @@ pub fn run(args: Args, global: Global) -> anyhow::Result<u8> {
             against: &args.against,
             json: args.format == OutFormat::Json,
             label: args.label.as_deref(),
+            junit: args.junit.as_deref(),
+            markdown: args.markdown.as_deref(),
             opts,
         });
     }
@@ -254,23 +233,7 @@ fn write_report(args: &Args, global: Global, report: &check::Report) -> anyhow::
         OutFormat::Json => Json.render(report, &mut stdout)?,
     }
     stdout.flush()?;
-    if let Some(path) = &args.junit {
-        write_file(path, &Junit, report)?;
-    }
-    if let Some(path) = &args.markdown {
-        write_file(path, &Markdown, report)?;
-    }
-    if let Some(path) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|p| !p.is_empty()) {
-        let path = PathBuf::from(path);
-        let mut f = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&path)
-            .with_context(|| format!("GITHUB_STEP_SUMMARY {}", path.display()))?;
-        Markdown
-            .render(report, &mut f)
-            .with_context(|| format!("GITHUB_STEP_SUMMARY {}", path.display()))?;
-    }
+    super::write_ci_reports(args.junit.as_deref(), args.markdown.as_deref(), report)?;
     Ok(())
 }
 
@@ -315,14 +278,4 @@ fn exit_code(report: &check::Report) -> anyhow::Result<u8> {
         check::Status::Fail => Ok(exit::REGRESSION),
         check::Status::Pass => Ok(exit::OK),
     }
-}
-
-fn write_file(
-    path: &Path,
-    renderer: &dyn CheckRenderer,
-    report: &check::Report,
-) -> anyhow::Result<()> {
-    let mut buf = Vec::new();
-    renderer.render(report, &mut buf)?;
-    std::fs::write(path, buf).with_context(|| format!("cannot write {}", path.display()))
 }

@@ -175,7 +175,7 @@ fn add(args: AddArgs, global: Global) -> anyhow::Result<u8> {
         seq: 0,
     };
     let leftovers = store::temporaries(&args.history);
-    let part = store::add(&args.history, &meta, &loaded.rows, args.replace).map_err(|e| {
+    let part = crate::history::add(&args.history, &meta, &loaded.rows, args.replace).map_err(|e| {
         // Every store error is about the history or the flags: usage, exit 2.
         CliError::usage(e.to_string())
     })?;
@@ -206,7 +206,7 @@ pub(super) fn relabel(rows: &mut [crate::model::Row], label: Option<&str>) -> Re
 /// Reads result files or datasets; prints what could not be read; exit 2
 /// when nothing could.
 fn load(paths: &[PathBuf], flag: &str) -> anyhow::Result<input::Loaded> {
-    super::check::read_side(paths, flag, "no readable fio results in")
+    super::input::read_side(paths, flag, "no readable fio results in")
 }
 
 fn metrics(names: &[String], default: &[Metric]) -> Result<Vec<Metric>, CliError> {
@@ -356,6 +356,9 @@ pub struct CheckHistory<'a> {
     pub json: bool,
     /// `--label`: the candidate's config label.
     pub label: Option<&'a str>,
+    /// `--junit`, `--markdown`: the CI reports, as `check` writes them.
+    pub junit: Option<&'a Path>,
+    pub markdown: Option<&'a Path>,
     pub opts: crate::check::CheckOptions,
 }
 
@@ -446,6 +449,7 @@ pub fn check(c: CheckHistory) -> anyhow::Result<u8> {
     let mut stdout = std::io::stdout().lock();
     render::gate(&report, format, &mut stdout)?;
     stdout.flush()?;
+    super::write_ci_reports(c.junit, c.markdown, &report)?;
     if !report.errors.is_empty() {
         return Err(CliError::usage(report.errors.join("; ")).into());
     }

@@ -21,9 +21,10 @@
 //! the metric and kind of a finding already picked, so six findings make
 //! six points.
 
-use serde::{Deserialize, Serialize};
-
 use super::model::Metric;
+// The types live in the model (a comparison carries its key findings);
+// their scoring and selection live here.
+pub use super::model::{Finding, Kind};
 
 /// Key findings reports lead with unless `--findings N` says otherwise.
 pub const DEFAULT_COUNT: usize = 6;
@@ -33,38 +34,6 @@ pub const ONE_WORKLOAD: f64 = 0.5;
 const HALF_EFFECT: f64 = 0.05;
 /// A second pick of the same kind and metric counts this much of its score.
 pub const REPEAT_FACTOR: f64 = 0.6;
-
-/// What a finding claims.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Kind {
-    /// A config has the most wins of a metric in one or both directions.
-    Wins,
-    /// An OS family has the most wins.
-    FamilyWins,
-    /// Every config is within a fraction of a percent.
-    Tie,
-    /// The largest gap of a metric, best against worst.
-    Gap,
-    /// A config's largest lead over the other OS family's best.
-    Lead,
-    /// A value far above its peers (median absolute deviation rule).
-    Outlier,
-    /// The highest peak IOPS of a sweep against the next config's.
-    SweepPeak,
-    /// Where a config's IOPS curve bends in a sweep.
-    Knee,
-    /// IOPS each config sustains under the latency target.
-    Slo,
-    /// Who is best at a workload's headline metric, and by how much (a
-    /// workload measured at one load point).
-    Winner,
-    /// Which config of a sweep needs the least load to reach (nearly) its
-    /// peak, ranked.
-    Saturation,
-    /// One target of a test bed off the others (`compare::devices`).
-    DeviceOutlier,
-}
 
 impl Kind {
     /// How much a claim of this kind tells a reader, before its effect.
@@ -98,58 +67,13 @@ pub fn metric_weight(m: Metric) -> f64 {
     }
 }
 
-/// One highlight with what it rests on.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Finding {
-    pub text: String,
-    pub kind: Kind,
-    /// 0..~1.1: effect x reach x weight (module docs).
-    pub score: f64,
-    /// Workload titles ("randread 4k", "randread 4k QD32").
-    pub workloads: Vec<String>,
-    /// Metric keys (`bw_bytes_per_s`, ...).
-    pub metrics: Vec<Metric>,
-    pub configs: Vec<String>,
-    /// Direction(s) a win count covers (`read`, `write`).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub directions: Vec<String>,
-    /// Win count for `wins`/`family_wins`: [won, of].
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub count: Option<(usize, usize)>,
-}
-
 impl Finding {
-    pub fn new(kind: Kind, text: String) -> Finding {
-        Finding {
-            text,
-            kind,
-            score: 0.0,
-            workloads: Vec::new(),
-            metrics: Vec::new(),
-            configs: Vec::new(),
-            directions: Vec::new(),
-            count: None,
-        }
-    }
-
     /// Sets the score from its effect and reach; weight comes from the kind
     /// and the first metric.
     pub fn scored(mut self, effect: f64, reach: f64) -> Finding {
         let metric = self.metrics.first().map_or(1.0, |m| metric_weight(*m));
         let s = self.kind.weight() * metric * effect.clamp(0.0, 1.0) * reach.clamp(0.0, 1.0);
         self.score = (s * 1000.0).round() / 1000.0;
-        self
-    }
-
-    pub fn on(
-        mut self,
-        workloads: Vec<String>,
-        metrics: Vec<Metric>,
-        configs: Vec<String>,
-    ) -> Self {
-        self.workloads = workloads;
-        self.metrics = metrics;
-        self.configs = configs;
         self
     }
 }

@@ -84,11 +84,7 @@ fn best_word(m: Metric, dir: Option<Direction>) -> String {
 }
 
 fn family_title(f: &str) -> String {
-    match f {
-        "windows" => "Windows".into(),
-        "linux" => "Linux".into(),
-        other => other.to_string(),
-    }
+    crate::model::os::display_name(f).map_or_else(|| f.to_string(), str::to_string)
 }
 
 /// Who won: the winner, or every tied config.

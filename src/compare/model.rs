@@ -415,7 +415,7 @@ pub struct Comparison {
     pub highlights: Vec<String>,
     /// The strongest findings, none implied by another (`--findings N`).
     #[serde(default)]
-    pub key_findings: Vec<super::findings::Finding>,
+    pub key_findings: Vec<Finding>,
     pub skipped: Vec<Skipped>,
     #[serde(default)]
     pub warnings: Vec<Warning>,
@@ -644,4 +644,83 @@ pub struct AtSlo {
     pub upper_iodepth: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub upper_numjobs: Option<u32>,
+}
+
+/// What a finding claims.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    /// A config has the most wins of a metric in one or both directions.
+    Wins,
+    /// An OS family has the most wins.
+    FamilyWins,
+    /// Every config is within a fraction of a percent.
+    Tie,
+    /// The largest gap of a metric, best against worst.
+    Gap,
+    /// A config's largest lead over the other OS family's best.
+    Lead,
+    /// A value far above its peers (median absolute deviation rule).
+    Outlier,
+    /// The highest peak IOPS of a sweep against the next config's.
+    SweepPeak,
+    /// Where a config's IOPS curve bends in a sweep.
+    Knee,
+    /// IOPS each config sustains under the latency target.
+    Slo,
+    /// Who is best at a workload's headline metric, and by how much (a
+    /// workload measured at one load point).
+    Winner,
+    /// Which config of a sweep needs the least load to reach (nearly) its
+    /// peak, ranked.
+    Saturation,
+    /// One target of a test bed off the others (`compare::devices`).
+    DeviceOutlier,
+}
+
+/// One highlight with what it rests on.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Finding {
+    pub text: String,
+    pub kind: Kind,
+    /// 0..~1.1: effect x reach x weight (module docs).
+    pub score: f64,
+    /// Workload titles ("randread 4k", "randread 4k QD32").
+    pub workloads: Vec<String>,
+    /// Metric keys (`bw_bytes_per_s`, ...).
+    pub metrics: Vec<Metric>,
+    pub configs: Vec<String>,
+    /// Direction(s) a win count covers (`read`, `write`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub directions: Vec<String>,
+    /// Win count for `wins`/`family_wins`: [won, of].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub count: Option<(usize, usize)>,
+}
+
+impl Finding {
+    pub fn new(kind: Kind, text: String) -> Finding {
+        Finding {
+            text,
+            kind,
+            score: 0.0,
+            workloads: Vec::new(),
+            metrics: Vec::new(),
+            configs: Vec::new(),
+            directions: Vec::new(),
+            count: None,
+        }
+    }
+
+    pub fn on(
+        mut self,
+        workloads: Vec<String>,
+        metrics: Vec<Metric>,
+        configs: Vec<String>,
+    ) -> Self {
+        self.workloads = workloads;
+        self.metrics = metrics;
+        self.configs = configs;
+        self
+    }
 }

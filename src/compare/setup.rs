@@ -304,11 +304,9 @@ fn numbers(mut values: Vec<u64>, fmt: fn(u64) -> String) -> Option<String> {
 }
 
 fn os(rows: &[&Row]) -> Option<String> {
-    let names = rows.iter().filter_map(|r| match r.os.as_str() {
-        "linux" => Some("Linux".to_string()),
-        "windows" => Some("Windows".to_string()),
-        _ => None,
-    });
+    let names = rows
+        .iter()
+        .filter_map(|r| crate::model::os::display_name(&r.os).map(str::to_string));
     listed(distinct(names))
 }
 

@@ -344,5 +344,16 @@ pub fn parse_slo(s: &str) -> Result<Slo, String> {
     Ok(Slo { metric, target_ns })
 }
 
+/// "p99 ≤ 0.5 ms": a latency target as the sweep tables and the
+/// saturation chart print it.
+pub fn slo_target_text(metric: SloMetric, target_ns: f64) -> String {
+    let name = match metric {
+        SloMetric::ClatP99 => "p99",
+        SloMetric::LatMean => "mean latency",
+    };
+    let target = Metric::LatMeanNs.scale(target_ns).with_unit(target_ns);
+    format!("{name} ≤ {target}")
+}
+
 #[cfg(test)]
 mod tests;

@@ -10,9 +10,35 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 use polars::prelude::*;
 
-use super::series::COLUMNS;
 use crate::dataset::u32_of;
 use crate::model::{Direction, Row};
+
+/// The dataset columns `series::measure` reads: grouping (file, label, shape,
+/// load point, hosts, client aggregates), errors, and the metrics with
+/// what combining jobs weighs them by.
+pub const COLUMNS: &[&str] = &[
+    "source",
+    "label",
+    "host",
+    "aggregate",
+    "rw",
+    "direction",
+    "bs_bytes",
+    "rwmixread",
+    "iodepth",
+    "numjobs",
+    "error",
+    "runtime_ms",
+    "io_bytes",
+    "bw_bytes_per_s",
+    "iops",
+    "lat_mean_ns",
+    "clat_mean_ns",
+    "clat_p99_ns",
+    "usr_cpu_pct",
+    "sys_cpu_pct",
+    "system_cpu_pct",
+];
 
 /// The columns of one frame, cast once to the types the fields have.
 pub(super) struct Cast {

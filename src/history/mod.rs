@@ -1,5 +1,5 @@
 //! Results over time: a history of runs kept as parquet parts
-//! ([`store`]), the series each workload, config and metric makes over the
+//! ([`store`], added to by [`add()`] and merged by [`compact`]), the series each workload, config and metric makes over the
 //! runs ([`series`]), their change points ([`changepoint`], E-Divisive
 //! means with a t-test), `history show`'s report ([`show`]), the
 //! history-aware CI gate of `check --history` ([`gate`]) and their
@@ -9,6 +9,7 @@
 //! rw, block size, mix, direction and load point), so runs at different
 //! load points are never one series.
 
+mod add;
 pub mod changepoint;
 mod columns;
 pub mod compact;
@@ -21,4 +22,5 @@ pub mod store;
 pub mod synth;
 pub mod time;
 
+pub use add::{add, add_with};
 pub use store::{RunMeta, StoredRun};

@@ -10,6 +10,8 @@ use serde::Serialize;
 
 use super::gate::GateReport;
 use super::show::{Report, SeriesReport};
+use crate::check::Status;
+use crate::check::report::{Line, Outcome};
 use crate::compare::Metric;
 use crate::format;
 
@@ -174,10 +176,7 @@ pub fn value_text(metric: Metric, v: f64) -> String {
 }
 
 fn change_text(pct: Option<f64>) -> String {
-    pct.map_or_else(
-        || format::MISSING.to_string(),
-        |p| format::change(p, 1),
-    )
+    pct.map_or_else(|| format::MISSING.to_string(), |p| format::change(p, 1))
 }
 
 /// `p=3.2e-5`; below what a double resolves near 1, `p<1e-15`.
@@ -436,6 +435,39 @@ pub fn gate(report: &GateReport, format: GateFormat, w: &mut dyn Write) -> anyho
     writeln!(w, "{t}")?;
     writeln!(w, "{}", report.summary_line())?;
     Ok(())
+}
+
+/// The gate's outcome for the CI reports `check` writes (`--junit`,
+/// `--markdown`, the GitHub step summary): the reference is the baseline
+/// column, the config is named with the workload.
+impl Outcome for GateReport {
+    fn status(&self) -> Status {
+        Status::of(&self.errors, self.failed())
+    }
+    fn summary_line(&self) -> String {
+        GateReport::summary_line(self)
+    }
+    fn lines(&self) -> Vec<Line> {
+        let text = |m: Metric, v: Option<f64>| {
+            v.map_or_else(|| format::MISSING.to_string(), |v| value_text(m, v))
+        };
+        self.findings
+            .iter()
+            .map(|f| Line {
+                workload: format!("{} [{}]", f.workload.title, f.config),
+                metric: f.metric.key(),
+                baseline: text(f.metric, f.reference),
+                candidate: text(f.metric, f.candidate),
+                change: change_text(f.change_pct),
+                verdict: f.verdict,
+                fails: f.fails,
+                reason: f.reason(),
+            })
+            .collect()
+    }
+    fn errors(&self) -> &[String] {
+        &self.errors
+    }
 }
 
 #[cfg(test)]

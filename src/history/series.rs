@@ -11,6 +11,7 @@ use std::sync::Arc;
 use polars::prelude::DataFrame;
 use serde::Serialize;
 
+pub use super::columns::COLUMNS;
 use super::columns::Cast;
 use super::store::{self, RunMeta, RunSpan, StoreError, StoredRun};
 use crate::compare::stats::Summary;
@@ -244,33 +245,6 @@ fn key_of(r: &Row, metric: Metric) -> SeriesKey {
         metric,
     }
 }
-
-/// The dataset columns [`measure`] reads: grouping (file, label, shape,
-/// load point, hosts, client aggregates), errors, and the metrics with
-/// what combining jobs weighs them by.
-pub const COLUMNS: &[&str] = &[
-    "source",
-    "label",
-    "host",
-    "aggregate",
-    "rw",
-    "direction",
-    "bs_bytes",
-    "rwmixread",
-    "iodepth",
-    "numjobs",
-    "error",
-    "runtime_ms",
-    "io_bytes",
-    "bw_bytes_per_s",
-    "iops",
-    "lat_mean_ns",
-    "clat_mean_ns",
-    "clat_p99_ns",
-    "usr_cpu_pct",
-    "sys_cpu_pct",
-    "system_cpu_pct",
-];
 
 /// [`build`] over the history in `dir`, a part at a time and only in
 /// [`COLUMNS`], so memory holds the series' values, not the history's

@@ -1,6 +1,6 @@
 //! The history on disk: a directory of parquet parts. An add writes its
 //! run as a part of its own, `part-00000042.parquet`; parts are then
-//! merged ([`compact`](super::compact)) into `part-00000001-00000016.parquet`
+//! merged (`history::compact`) into `part-00000001-00000016.parquet`
 //! and so on, so years of runs stay a few dozen files rather than one file
 //! per run, which no reader opens fast. Each row holds the run's dataset
 //! columns (those of docs/CONTRACT.md) plus `run_id`, `run_commit`, `run_time`
@@ -18,7 +18,6 @@ use polars::prelude::*;
 
 use anyhow::Context;
 
-use super::compact;
 use crate::dataset;
 use crate::model::Row;
 
@@ -75,7 +74,7 @@ pub enum StoreError {
     },
 }
 
-fn io(path: &Path) -> impl FnOnce(std::io::Error) -> StoreError + '_ {
+pub(super) fn io(path: &Path) -> impl FnOnce(std::io::Error) -> StoreError + '_ {
     move |source| StoreError::Io {
         path: path.to_path_buf(),
         source,
@@ -92,7 +91,7 @@ const BATCH_ROWS: usize = 8192;
 /// One parquet file of the history: the runs numbered `first..=last`.
 /// `part-00000007.parquet` holds run 7 alone (as `add` writes it),
 /// `part-00000001-00000016.parquet` runs 1 to 16 (as
-/// [`compact`](super::compact) merges them).
+/// `history::compact` merges them).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Part {
     pub first: u64,
@@ -334,7 +333,7 @@ fn run_spans(df: &DataFrame, part: &Part) -> anyhow::Result<Vec<RunSpan>> {
 
 /// The runs in the history with the part each is in (only the run's
 /// columns are read).
-fn run_index(dir: &Path) -> Result<Vec<(RunMeta, Part)>, StoreError> {
+pub(super) fn run_index(dir: &Path) -> Result<Vec<(RunMeta, Part)>, StoreError> {
     let mut out = Vec::new();
     for part in layout(dir)?.live {
         let spans = read_frame(&part.path, Some(&[]))
@@ -397,15 +396,6 @@ fn remove_stale(dir: &Path, _lock: &Lock) {
     }
 }
 
-/// Adds a run to the history in `dir` (created when missing), then merges
-/// parts as [`compact::Policy::default`] says. A run id already there is
-/// refused unless `replace`; then the part holding it is rewritten in one
-/// rename and the run keeps its place in the order. Returns the part
-/// that holds the run.
-pub fn add(dir: &Path, meta: &RunMeta, rows: &[Row], replace: bool) -> Result<PathBuf, StoreError> {
-    add_with(dir, meta, rows, replace, &compact::Policy::default())
-}
-
 /// The lock file of a history: hidden, so no `*.parquet` glob or listing
 /// of parts sees it.
 pub(crate) const LOCK_FILE: &str = ".nvcmp-history.lock";
@@ -454,48 +444,8 @@ impl Lock {
     }
 }
 
-/// [`add`] with a merge policy of its own (tests use small ones).
-pub fn add_with(
-    dir: &Path,
-    meta: &RunMeta,
-    rows: &[Row],
-    replace: bool,
-    policy: &compact::Policy,
-) -> Result<PathBuf, StoreError> {
-    if dir.is_file() {
-        return Err(StoreError::NotADirectory(dir.to_path_buf()));
-    }
-    std::fs::create_dir_all(dir).map_err(io(dir))?;
-    let _lock = Lock::take_and_clean(dir)?;
-    let index = run_index(dir)?;
-    let run = |seq| StoredRun {
-        meta: RunMeta {
-            seq,
-            ..meta.clone()
-        },
-        rows: rows.to_vec(),
-    };
-    match (index.iter().find(|(m, _)| m.id == meta.id), replace) {
-        (Some(_), false) => Err(StoreError::DuplicateRun {
-            run: meta.id.clone(),
-            path: dir.to_path_buf(),
-        }),
-        (Some((old, part)), true) => replace_in(dir, part, run(old.seq)),
-        (None, _) => {
-            let next = index.iter().map(|(_, p)| p.last).max().unwrap_or(0) + 1;
-            let seq = place_new(dir, run(next))?;
-            let live = compact::compact_locked(dir, policy).map_err(|e| StoreError::Merge {
-                path: dir.to_path_buf(),
-                source: Box::new(e),
-            })?;
-            let holder = live.into_iter().find(|p| (p.first..=p.last).contains(&seq));
-            Ok(holder.map_or_else(|| dir.join(Part::file_name(seq, seq)), |p| p.path))
-        }
-    }
-}
-
 /// Rewrites `part` with `run` in place of the run of the same number.
-fn replace_in(dir: &Path, part: &Part, run: StoredRun) -> Result<PathBuf, StoreError> {
+pub(super) fn replace_in(dir: &Path, part: &Part, run: StoredRun) -> Result<PathBuf, StoreError> {
     let mut runs = part_runs(part)?;
     for r in runs.iter_mut().filter(|r| r.meta.seq == run.meta.seq) {
         *r = run.clone();
@@ -513,7 +463,7 @@ fn replace_in(dir: &Path, part: &Part, run: StoredRun) -> Result<PathBuf, StoreE
 
 /// Writes `run` as a part of its own at the first free number from its
 /// `seq` on; returns the number taken.
-fn place_new(dir: &Path, run: StoredRun) -> Result<u64, StoreError> {
+pub(super) fn place_new(dir: &Path, run: StoredRun) -> Result<u64, StoreError> {
     let tmp = aside(dir, run.meta.seq, run.meta.seq);
     let seq = run.meta.seq;
     let placed = write_runs(&tmp, vec![run]).and_then(|()| link_new(dir, &tmp, seq));
@@ -636,60 +586,12 @@ pub(super) mod tests {
         rows
     }
 
-    fn meta(id: &str) -> RunMeta {
-        RunMeta {
-            id: id.into(),
-            commit: Some("abc123".into()),
-            time: "2026-12-01T08:30:00Z".into(),
-            seq: 0,
-        }
-    }
-
-    #[test]
-    fn adds_read_back_in_order_and_duplicates_change_nothing() {
-        let dir = tempfile::tempdir().unwrap();
-        let h = dir.path().join("history");
-        add(&h, &meta("r1"), &rows(), false).unwrap();
-        add(&h, &meta("r2"), &rows()[..1], false).unwrap();
-        let before = snapshot(&h);
-        assert_eq!(before.len(), 2);
-        let err = add(&h, &meta("r1"), &rows(), false).unwrap_err();
-        assert!(matches!(err, StoreError::DuplicateRun { .. }));
-        assert!(err.to_string().contains("--replace"), "{err}");
-        assert_eq!(snapshot(&h), before);
-        let runs = read(&h).unwrap();
-        let ids: Vec<&str> = runs.iter().map(|r| r.meta.id.as_str()).collect();
-        assert_eq!(ids, ["r1", "r2"]);
-        assert_eq!(runs[0].rows, rows());
-        assert_eq!(runs[1].meta.commit.as_deref(), Some("abc123"));
-        assert_eq!(runs[1].meta.seq, 2);
-    }
-
-    #[test]
-    fn replace_keeps_the_place_of_the_run() {
-        let dir = tempfile::tempdir().unwrap();
-        let h = dir.path().to_path_buf();
-        add(&h, &meta("a"), &rows(), false).unwrap();
-        add(&h, &meta("b"), &rows(), false).unwrap();
-        add(&h, &meta("a"), &rows()[..1], true).unwrap();
-        let runs = read(&h).unwrap();
-        assert_eq!(runs[0].meta.id, "a");
-        assert_eq!(runs[0].rows.len(), 1);
-        assert_eq!(runs.len(), 2);
-        // No aside copy is left behind.
-        assert!(snapshot(&h).iter().all(|(n, _)| n.ends_with(".parquet")));
-    }
-
     #[test]
     fn a_file_or_nothing_is_not_a_history() {
         let dir = tempfile::tempdir().unwrap();
         let f = dir.path().join("h.parquet");
         std::fs::write(&f, b"x").unwrap();
         assert!(matches!(read(&f), Err(StoreError::NotADirectory(_))));
-        assert!(matches!(
-            add(&f, &meta("a"), &rows(), false),
-            Err(StoreError::NotADirectory(_))
-        ));
         assert!(matches!(
             read(&dir.path().join("none")),
             Err(StoreError::Missing(_))

@@ -41,6 +41,16 @@ pub fn family(os: &str) -> &'static str {
     }
 }
 
+/// An OS family as people write it ("Windows", "Linux"), for tables and
+/// findings; None for one nvcmp has no name for (the key is shown).
+pub fn display_name(os: &str) -> Option<&'static str> {
+    match os {
+        "windows" => Some("Windows"),
+        "linux" => Some("Linux"),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -53,5 +63,7 @@ mod tests {
         assert_eq!(infer("psync", Some("/dev/nvme0n1"), Some("linux")), "linux");
         assert_eq!(infer("psync", Some("/dev/nvme0n1"), None), "unknown");
         assert_eq!(family("solaris"), "unknown");
+        assert_eq!(display_name("windows"), Some("Windows"));
+        assert_eq!(display_name("solaris"), None);
     }
 }

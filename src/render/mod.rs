@@ -4,6 +4,7 @@
 //! HTML come from minijinja templates in `templates/` that `--template`
 //! replaces.
 
+pub mod cell;
 pub mod csv;
 pub mod devices_view;
 pub mod html;

@@ -6,9 +6,10 @@
 
 use serde::Serialize;
 
+use super::cell::{CellView, RowFormat, cell, cell_notes, join_and, merge_metrics};
 use super::sweeps::{SweepTable, is_grid};
-use super::view::{CellView, RowFormat, cell, cell_notes, join_and, merge_metrics};
 use crate::compare::metric::{RowStyle, Scale};
+use crate::compare::sweep::slo_target_text;
 use crate::compare::{
     AtSlo, Comparison, Knee, LoadPoint, Metric, Peak, Saturation, SloMetric, Sweep, SweepRules,
     Workload,
@@ -237,7 +238,7 @@ fn axis_title(sweeps: &[&Sweep]) -> String {
         .filter(|p| parts.contains(p))
         .map(|p| if p == "iodepth" { "queue depth" } else { p }.to_string())
         .collect();
-    super::view::join_and(&named)
+    join_and(&named)
 }
 
 fn row(cmp: &Comparison, t: &SweepTable, w: &Workload, styles: &ColumnStyles) -> SweepRowView {
@@ -365,16 +366,6 @@ fn no_knee_text(s: &Sweep) -> String {
         "no knee up to {}",
         last.map_or(String::new(), |l| l.label())
     )
-}
-
-/// "p99 ≤ 0.5 ms".
-pub fn slo_target_text(metric: SloMetric, target_ns: f64) -> String {
-    let name = match metric {
-        SloMetric::ClatP99 => "p99",
-        SloMetric::LatMean => "mean latency",
-    };
-    let target = Metric::LatMeanNs.scale(target_ns).with_unit(target_ns);
-    format!("{name} ≤ {target}")
 }
 
 fn slo_text(a: Option<&AtSlo>, metric: SloMetric, target_ns: f64) -> String {

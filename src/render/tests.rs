@@ -477,7 +477,7 @@ fn one_reason_for_several_metrics_is_said_once() {
         "a line without a subject".to_string(),
     ];
     assert_eq!(
-        view::merge_metrics(lines),
+        super::cell::merge_metrics(lines),
         [
             "† mean latency and p99 latency of x at QD1 and QD8: no timestamps; not compared.",
             "† p99 latency of y at QD1: bad; not compared.",

@@ -570,3 +570,97 @@ fn a_run_in_two_parts_is_warned_about_and_counted_once() {
         .collect();
     assert_eq!(runs, ["r1", "r2", "r3"]);
 }
+
+/// A 12-run history and a candidate whose randread is 15 % slower: the
+/// `check --history` that fails on it, with `extra` flags and `env`.
+fn gate_a_drop(tmp: &Path, extra: &[&std::ffi::OsStr], env: &[(&str, &Path)]) {
+    let hist = tmp.join("history");
+    make_history(tmp, &hist, 12, None);
+    let slow = write_run(&tmp.join("slow"), |j| if j == 0 { 0.85 } else { 1.0 });
+    let mut cmd = nvcmp();
+    cmd.env_remove("GITHUB_STEP_SUMMARY");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd
+        .args(["--quiet", "check", "--history"])
+        .arg(&hist)
+        .arg("--candidate")
+        .arg(&slow)
+        .args(extra)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+}
+
+/// The markdown report of a failing history gate: the verdict, then the
+/// three randread regressions against the window.
+fn assert_history_markdown(md: &str) {
+    assert!(
+        md.starts_with("## ❌ nvcmp check: FAIL: 3 regressions"),
+        "{md}"
+    );
+    assert!(
+        md.contains("against the last 10 runs (12 runs in history)"),
+        "{md}"
+    );
+    let failing: Vec<&str> = md
+        .lines()
+        .filter(|l| l.contains("| **regression** |"))
+        .collect();
+    // Each regression in the failing table and again in the full one.
+    assert_eq!(failing.len(), 6, "{md}");
+    assert!(
+        failing
+            .iter()
+            .all(|l| l.contains("randread") && l.contains("[ssd]"))
+    );
+    assert!(failing.iter().any(|l| l.contains("| iops |")), "{md}");
+    assert!(
+        md.contains("<details><summary>All 6 checks</summary>"),
+        "{md}"
+    );
+    assert!(md.contains("beyond 5% and the noise of 10 runs"), "{md}");
+}
+
+#[test]
+fn check_history_writes_junit() {
+    let tmp = tempfile::tempdir().unwrap();
+    let junit = tmp.path().join("check.xml");
+    gate_a_drop(tmp.path(), &["--junit".as_ref(), junit.as_os_str()], &[]);
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert!(
+        xml.contains(
+            r#"<testsuite name="nvcmp check" tests="6" failures="3" errors="0" skipped="0">"#
+        ),
+        "{xml}"
+    );
+    let failures: Vec<&str> = xml
+        .lines()
+        .filter(|l| l.contains(r#"<failure type="regression""#))
+        .collect();
+    assert_eq!(failures.len(), 3, "{xml}");
+    assert!(failures.iter().all(|l| l.contains("randread")), "{xml}");
+    assert!(xml.contains(r#"name="iops""#), "{xml}");
+}
+
+#[test]
+fn check_history_writes_markdown() {
+    let tmp = tempfile::tempdir().unwrap();
+    let md = tmp.path().join("summary.md");
+    gate_a_drop(tmp.path(), &["--markdown".as_ref(), md.as_os_str()], &[]);
+    assert_history_markdown(&std::fs::read_to_string(&md).unwrap());
+}
+
+#[test]
+fn check_history_appends_the_step_summary() {
+    let tmp = tempfile::tempdir().unwrap();
+    let summary = tmp.path().join("step-summary.md");
+    std::fs::write(&summary, "earlier step\n").unwrap();
+    gate_a_drop(tmp.path(), &[], &[("GITHUB_STEP_SUMMARY", &summary)]);
+    let text = std::fs::read_to_string(&summary).unwrap();
+    let md = text
+        .strip_prefix("earlier step\n")
+        .expect("appended, not replaced");
+    assert_history_markdown(md);
+}

@@ -4,23 +4,29 @@
 
 use std::io::Write;
 
-use super::{CheckRenderer, format_change, format_values};
-use crate::check::threshold::metric_name;
+use super::{CheckRenderer, Outcome};
 use crate::check::{Report, Verdict};
 
 pub struct Junit;
 
 impl CheckRenderer for Junit {
     fn render(&self, report: &Report, out: &mut dyn Write) -> anyhow::Result<()> {
-        let failures = report.findings.iter().filter(|f| f.fails).count();
-        let skipped = report
-            .findings
+        self.write(report, out)
+    }
+}
+
+impl Junit {
+    /// Any gate's outcome (`check`, `check --history`) as JUnit XML.
+    pub fn write(&self, report: &dyn Outcome, out: &mut dyn Write) -> anyhow::Result<()> {
+        let lines = report.lines();
+        let failures = lines.iter().filter(|f| f.fails).count();
+        let skipped = lines
             .iter()
             .filter(|f| matches!(f.verdict, Verdict::Missing | Verdict::New) && !f.fails)
             .count();
         // Unusable input is one test case in error: the gate could not judge.
-        let errors = usize::from(!report.errors.is_empty());
-        let n = report.findings.len() + errors;
+        let errors = usize::from(!report.errors().is_empty());
+        let n = lines.len() + errors;
         writeln!(out, r#"<?xml version="1.0" encoding="UTF-8"?>"#)?;
         writeln!(
             out,
@@ -31,7 +37,7 @@ impl CheckRenderer for Junit {
             r#"  <testsuite name="nvcmp check" tests="{n}" failures="{failures}" errors="{errors}" skipped="{skipped}">"#
         )?;
         if errors > 0 {
-            let detail = esc(&report.errors.join("; "));
+            let detail = esc(&report.errors().join("; "));
             writeln!(
                 out,
                 r#"    <testcase classname="nvcmp check" name="input">"#
@@ -42,18 +48,12 @@ impl CheckRenderer for Junit {
             )?;
             writeln!(out, "    </testcase>")?;
         }
-        for f in &report.findings {
-            let name = esc(metric_name(f.metric));
-            let class = esc(&f.workload());
-            let [baseline, candidate] = format_values(f);
+        for f in &lines {
+            let name = esc(f.metric);
+            let class = esc(&f.workload);
             let detail = esc(&format!(
                 "{} {}: {} -> {} ({}), {}",
-                f.workload(),
-                metric_name(f.metric),
-                baseline,
-                candidate,
-                format_change(f),
-                f.reason()
+                f.workload, f.metric, f.baseline, f.candidate, f.change, f.reason
             ));
             if f.fails {
                 writeln!(out, r#"    <testcase classname="{class}" name="{name}">"#)?;

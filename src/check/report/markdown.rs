@@ -3,21 +3,28 @@
 
 use std::io::Write;
 
-use super::{CheckRenderer, format_change, format_values};
-use crate::check::threshold::metric_name;
-use crate::check::{Finding, Report, Status};
+use super::{CheckRenderer, Line, Outcome};
+use crate::check::{Report, Status};
 
 pub struct Markdown;
 
 impl CheckRenderer for Markdown {
     fn render(&self, report: &Report, out: &mut dyn Write) -> anyhow::Result<()> {
+        self.write(report, out)
+    }
+}
+
+impl Markdown {
+    /// Any gate's outcome (`check`, `check --history`) as Markdown.
+    pub fn write(&self, report: &dyn Outcome, out: &mut dyn Write) -> anyhow::Result<()> {
         let icon = match report.status() {
             Status::Pass => "✅",
             Status::Fail => "❌",
             Status::Error => "⛔",
         };
         writeln!(out, "## {icon} nvcmp check: {}\n", report.summary_line())?;
-        let failing: Vec<&Finding> = report.findings.iter().filter(|f| f.fails).collect();
+        let lines = report.lines();
+        let failing: Vec<&Line> = lines.iter().filter(|f| f.fails).collect();
         if !failing.is_empty() {
             table(out, &failing)?;
             writeln!(out)?;
@@ -25,48 +32,47 @@ impl CheckRenderer for Markdown {
         if let Some(note) = report.caution() {
             writeln!(out, "> {note}\n")?;
         }
-        if !report.findings.is_empty() {
+        if !lines.is_empty() {
             writeln!(
                 out,
                 "<details><summary>All {} checks</summary>\n",
-                report.findings.len()
+                lines.len()
             )?;
-            table(out, &report.findings.iter().collect::<Vec<_>>())?;
+            table(out, &lines.iter().collect::<Vec<_>>())?;
             writeln!(out, "\n</details>\n")?;
         }
-        for s in &report.skipped {
+        for s in report.skipped() {
             writeln!(out, "- skipped `{}`: {}", s.source, cell(&s.reason))?;
         }
-        for w in &report.warnings {
+        for w in report.warnings() {
             writeln!(out, "- warning `{}`: {}", w.source, cell(&w.message))?;
         }
         Ok(())
     }
 }
 
-fn table(out: &mut dyn Write, findings: &[&Finding]) -> std::io::Result<()> {
+fn table(out: &mut dyn Write, lines: &[&Line]) -> std::io::Result<()> {
     writeln!(
         out,
         "| workload | metric | baseline | candidate | change | verdict | rule |"
     )?;
     writeln!(out, "| --- | --- | ---: | ---: | ---: | --- | --- |")?;
-    for f in findings {
+    for f in lines {
         let verdict = if f.fails {
             format!("**{}**", f.verdict.as_str())
         } else {
             f.verdict.as_str().to_string()
         };
-        let [baseline, candidate] = format_values(f);
         writeln!(
             out,
             "| {} | {} | {} | {} | {} | {} | {} |",
-            cell(&f.workload()),
-            metric_name(f.metric),
-            baseline,
-            candidate,
-            format_change(f),
+            cell(&f.workload),
+            f.metric,
+            f.baseline,
+            f.candidate,
+            f.change,
             verdict,
-            cell(&f.reason())
+            cell(&f.reason)
         )?;
     }
     Ok(())

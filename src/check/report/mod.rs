@@ -8,8 +8,9 @@ mod term;
 
 use std::io::Write;
 
-use super::{Finding, Report};
+use super::{Finding, Report, Status, Verdict};
 use crate::format;
+use crate::model::{Skipped, Warning};
 
 pub use json::Json;
 pub use junit::Junit;
@@ -19,6 +20,78 @@ pub use term::Term;
 /// One report format.
 pub trait CheckRenderer {
     fn render(&self, report: &Report, out: &mut dyn Write) -> anyhow::Result<()>;
+}
+
+/// One judged value as the CI reports print it, every number already text.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Line {
+    pub workload: String,
+    pub metric: &'static str,
+    pub baseline: String,
+    pub candidate: String,
+    pub change: String,
+    pub verdict: Verdict,
+    pub fails: bool,
+    pub reason: String,
+}
+
+/// A gate's outcome as the CI reports ([`Junit`], [`Markdown`], the GitHub
+/// step summary) show it: `check`'s [`Report`] and `check --history`'s
+/// gate report both, so the two gates write the same files.
+pub trait Outcome {
+    fn status(&self) -> Status;
+    fn summary_line(&self) -> String;
+    fn lines(&self) -> Vec<Line>;
+    /// Why the input cannot be trusted; empty when it can.
+    fn errors(&self) -> &[String];
+    fn caution(&self) -> Option<String> {
+        None
+    }
+    fn skipped(&self) -> &[Skipped] {
+        &[]
+    }
+    fn warnings(&self) -> &[Warning] {
+        &[]
+    }
+}
+
+impl Outcome for Report {
+    fn status(&self) -> Status {
+        Report::status(self)
+    }
+    fn summary_line(&self) -> String {
+        Report::summary_line(self)
+    }
+    fn lines(&self) -> Vec<Line> {
+        self.findings
+            .iter()
+            .map(|f| {
+                let [baseline, candidate] = format_values(f);
+                Line {
+                    workload: f.workload(),
+                    metric: super::threshold::metric_name(f.metric),
+                    baseline,
+                    candidate,
+                    change: format_change(f),
+                    verdict: f.verdict,
+                    fails: f.fails,
+                    reason: f.reason(),
+                }
+            })
+            .collect()
+    }
+    fn errors(&self) -> &[String] {
+        &self.errors
+    }
+    fn caution(&self) -> Option<String> {
+        Report::caution(self)
+    }
+    fn skipped(&self) -> &[Skipped] {
+        &self.skipped
+    }
+    fn warnings(&self) -> &[Warning] {
+        &self.warnings
+    }
 }
 
 /// A finding's baseline and candidate as every report prints them: the

@@ -1,6 +1,7 @@
 use super::*;
+use crate::history::add_with;
 use crate::history::store::tests::rows;
-use crate::history::store::{RunMeta, add_with, layout, read, snapshot};
+use crate::history::store::{RunMeta, layout, read, snapshot};
 
 fn meta(id: &str) -> RunMeta {
     RunMeta {

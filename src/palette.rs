@@ -2,6 +2,8 @@
 //! palette (<https://jfly.uni-koeln.de/color/>), which stays distinct for
 //! the common forms of colour blindness. Yellow is last: it is the one
 //! that reads worst on white.
+//!
+//! A leaf: charts draw with it, report.html's config switches show it.
 
 use plotters::style::RGBColor;
 
@@ -21,6 +23,13 @@ pub(crate) const OKABE_ITO: [RGBColor; 8] = [
 /// apart.
 pub(crate) fn color(index: usize) -> RGBColor {
     OKABE_ITO[index % OKABE_ITO.len()]
+}
+
+/// The colour of the config at `index` (display order) in every chart,
+/// as `#RRGGBB`: report.html's config switches show it.
+pub fn config_color(index: usize) -> String {
+    let c = color(index);
+    format!("#{:02X}{:02X}{:02X}", c.0, c.1, c.2)
 }
 
 /// Text and axis colour.
