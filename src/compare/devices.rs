@@ -17,61 +17,18 @@
 use std::collections::BTreeMap;
 
 use indexmap::IndexMap;
-use serde::{Deserialize, Serialize};
 
 use super::findings::{Finding, Kind, ONE_WORKLOAD, clarity, magnitude};
+pub use super::model::{DeviceSpread, TargetFigure};
 use super::model::Metric;
 use super::workload::Shape;
-use crate::model::{Direction, Row};
+use crate::model::Row;
 
 /// A target is never called off the others for less than this (5 %):
 /// drives of one model differ that much from slot to slot.
 pub const MIN_GAP: f64 = 0.05;
 /// Scales a median absolute deviation to a standard deviation (normal).
 const MAD_SCALE: f64 = 1.4826;
-
-/// One config and workload run on several targets at once.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct DeviceSpread {
-    pub config: String,
-    /// `randread 4k QD32`.
-    pub workload: String,
-    pub rw: String,
-    pub bs_bytes: u64,
-    pub direction: Direction,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub rwmixread: Option<u32>,
-    pub iodepth: u32,
-    pub numjobs: u32,
-    /// Each target's figures, in the order the results list them.
-    pub targets: Vec<TargetFigure>,
-    /// The targets' IOPS summed: the config's figure.
-    pub total_iops: f64,
-    pub slowest: String,
-    pub fastest: String,
-    /// (fastest - slowest) / median, percent.
-    pub spread_pct: f64,
-}
-
-/// One target's figures (means over repetitions).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct TargetFigure {
-    /// The job's filename (`host:filename` in client/server runs).
-    pub target: String,
-    pub iops: f64,
-    pub bw_bytes_per_s: f64,
-    pub lat_mean_ns: Option<f64>,
-    /// Results it was measured in.
-    pub runs: u32,
-    /// fio's error code, when a run of it failed (left out of the rule).
-    pub error: i64,
-    /// Percent off the median of the other targets, when the rule calls it
-    /// off; negative is slower.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub off_pct: Option<f64>,
-    /// The gap the rule needed (percent of that median).
-    pub threshold_pct: f64,
-}
 
 /// One target's measurements in one config and workload: per run (result
 /// file) its rows summed.

@@ -435,7 +435,7 @@ pub struct Comparison {
     /// Per config and workload run on several targets at once: each
     /// target's figure and their spread (`compare::devices`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub devices: Vec<super::devices::DeviceSpread>,
+    pub devices: Vec<DeviceSpread>,
     /// `--equivalence PCT` when given: differences within it are ties.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub equivalence_pct: Option<f64>,
@@ -724,3 +724,48 @@ impl Finding {
         self
     }
 }
+
+/// The per-device view of a test bed ([`super::devices`] builds it).
+/// One config and workload run on several targets at once.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DeviceSpread {
+    pub config: String,
+    /// `randread 4k QD32`.
+    pub workload: String,
+    pub rw: String,
+    pub bs_bytes: u64,
+    pub direction: Direction,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rwmixread: Option<u32>,
+    pub iodepth: u32,
+    pub numjobs: u32,
+    /// Each target's figures, in the order the results list them.
+    pub targets: Vec<TargetFigure>,
+    /// The targets' IOPS summed: the config's figure.
+    pub total_iops: f64,
+    pub slowest: String,
+    pub fastest: String,
+    /// (fastest - slowest) / median, percent.
+    pub spread_pct: f64,
+}
+
+/// One target's figures (means over repetitions).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TargetFigure {
+    /// The job's filename (`host:filename` in client/server runs).
+    pub target: String,
+    pub iops: f64,
+    pub bw_bytes_per_s: f64,
+    pub lat_mean_ns: Option<f64>,
+    /// Results it was measured in.
+    pub runs: u32,
+    /// fio's error code, when a run of it failed (left out of the rule).
+    pub error: i64,
+    /// Percent off the median of the other targets, when the rule calls it
+    /// off; negative is slower.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub off_pct: Option<f64>,
+    /// The gap the rule needed (percent of that median).
+    pub threshold_pct: f64,
+}
+
