@@ -1,6 +1,7 @@
 //! The per-device rule on hand-made rows: a test bed's targets, one slow.
 
 use super::*;
+use crate::model::Direction;
 
 /// A randread 4k QD32 row of `source` on `target` with `iops`.
 fn row(label: &str, source: &str, target: &str, iops: f64) -> Row {
