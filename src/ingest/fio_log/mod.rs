@@ -146,7 +146,7 @@ pub fn read_file(
             (false, Some(nl)) => nl + 1,
             (false, None) => continue,
         };
-        parser.feed(&buf[..end], &mut rows)?;
+        pieces::feed(&mut parser, &buf[..end], &mut rows)?;
         sink(&rows, end as u64).map_err(LogError::Sink)?;
         rows.clear();
         buf.drain(..end);
@@ -164,7 +164,7 @@ fn read_compressed(
     let mut rows = Vec::new();
     let mut failed: Option<LogError> = None;
     let inflated = compressed::inflate(file, ctx.fio_version, &mut |text, bytes| {
-        let fed = parser.feed(text, &mut rows).and_then(|()| sink(&rows, bytes).map_err(LogError::Sink));
+        let fed = pieces::feed(&mut parser, text, &mut rows).and_then(|()| sink(&rows, bytes).map_err(LogError::Sink));
         rows.clear();
         fed.map_err(|e| {
             failed = Some(e);
@@ -209,7 +209,7 @@ fn fill(file: &mut std::fs::File, buf: &mut Vec<u8>) -> std::io::Result<bool> {
 pub fn read_bytes(bytes: &[u8], ctx: &LogContext) -> Result<(Vec<SeriesRow>, LogStats), LogError> {
     let mut parser = parse::Parser::new(*ctx);
     let mut rows = Vec::new();
-    parser.feed(bytes, &mut rows)?;
+    pieces::feed(&mut parser, bytes, &mut rows)?;
     Ok((rows, parser.finish()))
 }
 

@@ -126,20 +126,13 @@ impl Parser {
         }
     }
 
-    /// Parses whole lines of `text` into `rows`.
-    pub(super) fn feed(&mut self, text: &[u8], rows: &mut Vec<SeriesRow>) -> Result<(), LogError> {
-        let text = text.strip_suffix(b"\n").unwrap_or(text);
-        if text.is_empty() {
-            return Ok(());
-        }
+    /// Decides the log's layout from its first lines, once. Blocks are fed
+    /// by [`super::pieces::feed`], which cuts large per-I/O blocks into
+    /// pieces for the threads: this file knows nothing of pieces.
+    pub(super) fn decide_once(&mut self, text: &[u8]) -> Result<(), LogError> {
         if self.decided.is_none() {
             self.decided = self.decide(text)?;
         }
-        if self.per_io() && text.len() >= 2 * super::pieces::PIECE {
-            super::pieces::feed(self, text, rows);
-            return Ok(());
-        }
-        self.feed_lines(text, rows);
         Ok(())
     }
 
@@ -150,7 +143,7 @@ impl Parser {
 
     /// Per-I/O bw/iops/lat lines: one row each, no line compared with the
     /// one before but for its time, so a block can be cut into pieces.
-    fn per_io(&self) -> bool {
+    pub(super) fn per_io(&self) -> bool {
         self.decided.is_some() && !self.stats.averaged && self.ctx.kind != Kind::Hist
     }
 

@@ -12,8 +12,28 @@ use crate::timeseries::SeriesRow;
 /// Smallest piece worth a thread, bytes.
 pub(super) const PIECE: usize = 256 << 10;
 
-/// Parses `text` (whole lines, no final newline) into `rows`.
-pub(super) fn feed(parser: &mut Parser, text: &[u8], rows: &mut Vec<SeriesRow>) {
+/// Parses whole lines of `text` into `rows`: a large block of per-I/O
+/// lines in pieces on all threads, anything else line by line.
+pub(super) fn feed(
+    parser: &mut Parser,
+    text: &[u8],
+    rows: &mut Vec<SeriesRow>,
+) -> Result<(), super::LogError> {
+    let text = text.strip_suffix(b"\n").unwrap_or(text);
+    if text.is_empty() {
+        return Ok(());
+    }
+    parser.decide_once(text)?;
+    if parser.per_io() && text.len() >= 2 * PIECE {
+        in_pieces(parser, text, rows);
+    } else {
+        parser.feed_lines(text, rows);
+    }
+    Ok(())
+}
+
+/// Parses `text` (whole lines, no final newline) into `rows` in pieces.
+fn in_pieces(parser: &mut Parser, text: &[u8], rows: &mut Vec<SeriesRow>) {
     let pieces = cut(text, rayon::current_num_threads().max(1) * 2);
     // Where each piece starts: lines before it (its first line is +1).
     let mut starts = Vec::with_capacity(pieces.len());
@@ -97,7 +117,7 @@ mod tests {
         for group in lines.chunks(3000) {
             let chunk = group.concat();
             assert!(chunk.len() < 2 * PIECE);
-            parser.feed(chunk.as_bytes(), &mut one).unwrap();
+            feed(&mut parser, chunk.as_bytes(), &mut one).unwrap();
         }
         assert_eq!(rows, one);
         assert_eq!(stats, parser.finish());
