@@ -62,7 +62,10 @@ impl Delta {
                     .iter()
                     .map(|r| {
                         let shown = r.exclusion(c).is_none()
-                            && cmp.baseline.as_deref().is_none_or(|b| r.exclusion(b).is_none());
+                            && cmp
+                                .baseline
+                                .as_deref()
+                                .is_none_or(|b| r.exclusion(b).is_none());
                         r.delta_pct.get(*c).copied().flatten().filter(|_| shown)
                     })
                     .collect(),

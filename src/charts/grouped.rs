@@ -180,7 +180,13 @@ impl Panel {
         let n_cat = self.categories.len().max(1);
         let n_ser = self.series.len().max(1);
         let y_label_w = (sz.text * 6.0) as u32;
-        let lines = self.categories.iter().map(|c| c.lines().count()).max().unwrap_or(1).max(1);
+        let lines = self
+            .categories
+            .iter()
+            .map(|c| c.lines().count())
+            .max()
+            .unwrap_or(1)
+            .max(1);
         let x_label_h = (sz.text * (1.0 + 1.2 * lines as f64)) as u32;
         let margin = sz.pad as u32;
         let plot_w = aw.saturating_sub(y_label_w + 2 * margin).max(10) as f64;

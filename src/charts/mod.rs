@@ -173,7 +173,6 @@ impl Chart {
     }
 }
 
-
 /// Every chart the comparison has data for, in a fixed order.
 pub(crate) fn plan(cmp: &Comparison) -> Vec<Chart> {
     let mut charts = Vec::new();
@@ -668,9 +667,7 @@ pub(crate) fn group_subject(cmp: &Comparison, direction: Direction) -> Option<St
         .filter(|w| w.direction == direction)
         .map(|w| (w.shape(), w));
     let (first, w) = shapes.next()?;
-    shapes
-        .all(|(s, _)| s == first)
-        .then(|| workload_label(w))
+    shapes.all(|(s, _)| s == first).then(|| workload_label(w))
 }
 
 /// The load points of a sweep shape that bar charts show: the lightest
@@ -935,10 +932,16 @@ pub(crate) fn without_paths(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(open) = rest.find(" (") {
-        let Some(close) = rest[open..].find(')') else { break };
+        let Some(close) = rest[open..].find(')') else {
+            break;
+        };
         let inside = &rest[open + 2..open + close];
         let is_path = inside.contains('/') || inside.contains('\\');
-        let is_file = is_path && inside.rsplit(['/', '\\']).next().is_some_and(|f| f.contains('.'));
+        let is_file = is_path
+            && inside
+                .rsplit(['/', '\\'])
+                .next()
+                .is_some_and(|f| f.contains('.'));
         out.push_str(&rest[..open]);
         if !is_file {
             out.push_str(&rest[open..open + close + 1]);

@@ -66,9 +66,11 @@ impl Percentiles {
 
         let frame = Frame {
             subtitle: Some("Lower is better".into()),
-            footnotes: std::iter::once("Completion latency (fio clat) as reported per percentile.".into())
-                .chain(super::clat_exclusion_notes(cmp, w))
-                .collect(),
+            footnotes: std::iter::once(
+                "Completion latency (fio clat) as reported per percentile.".into(),
+            )
+            .chain(super::clat_exclusion_notes(cmp, w))
+            .collect(),
             ..super::distribution_frame(cmp, w, "completion latency percentiles", &lines)
         };
         let x_hi = ticks.last().map(|p| nines(*p)).unwrap_or(4.0) + 0.25;

@@ -151,7 +151,11 @@ fn add_sweep(
         let (knee, sat) = (is_knee(p), is_saturation(p));
         for (yes, shape) in [(knee, MarkShape::Ring), (sat, MarkShape::Square)] {
             if yes {
-                plot.markers.push(Marker { at: xy, color, shape });
+                plot.markers.push(Marker {
+                    at: xy,
+                    color,
+                    shape,
+                });
             }
         }
         let marks: Vec<&str> = [(knee, "knee"), (sat, "saturation")]

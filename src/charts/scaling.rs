@@ -133,7 +133,12 @@ fn knee_marker(cmp: &Comparison, s: &Sweep, kind: Throughput, scale: &Scale) -> 
 }
 
 /// A square on the saturation point of the throughput line.
-fn saturation_marker(cmp: &Comparison, s: &Sweep, kind: Throughput, scale: &Scale) -> Option<Marker> {
+fn saturation_marker(
+    cmp: &Comparison,
+    s: &Sweep,
+    kind: Throughput,
+    scale: &Scale,
+) -> Option<Marker> {
     let sat = s.saturation?;
     let p = s.points.iter().find(|p| p.load() == sat.load())?;
     Some(Marker {

@@ -635,7 +635,10 @@ fn bars_of_a_sweep_name_their_load_point() {
     assert_eq!(distinct.len(), labels.len(), "{labels:?}");
     // Several shapes: the shape over the load, on two lines, never cut.
     assert!(labels.iter().all(|l| l.contains("\nQD")), "{labels:?}");
-    assert!(labels.contains(&"randread 4k\nQD64 x 16 jobs".to_string()), "{labels:?}");
+    assert!(
+        labels.contains(&"randread 4k\nQD64 x 16 jobs".to_string()),
+        "{labels:?}"
+    );
 }
 
 #[test]
@@ -647,9 +650,15 @@ fn bars_of_a_sweep_show_its_key_load_points_named_by_load() {
     // as the comparison placed them, once each, in load order.
     let mut want = vec![t.workloads[0].load()];
     for s in &t.sweeps {
-        want.extend(s.knee.map(|k| crate::compare::LoadPoint::of(k.iodepth, k.numjobs)));
+        want.extend(
+            s.knee
+                .map(|k| crate::compare::LoadPoint::of(k.iodepth, k.numjobs)),
+        );
         want.extend(s.saturation.map(|x| x.load()));
-        want.push(crate::compare::LoadPoint::of(s.peak.iodepth, s.peak.numjobs));
+        want.push(crate::compare::LoadPoint::of(
+            s.peak.iodepth,
+            s.peak.numjobs,
+        ));
     }
     want.sort_by_key(|l| (l.outstanding(), *l));
     want.dedup();
@@ -658,9 +667,15 @@ fn bars_of_a_sweep_show_its_key_load_points_named_by_load() {
     assert!(keys.len() < t.workloads.len(), "{keys:?}");
     let (labels, _) = group_results(&cmp, Direction::Read, Metric::Iops);
     assert_eq!(labels, keys, "one shape: bars are named by their load");
-    assert_eq!(group_subject(&cmp, Direction::Read).as_deref(), Some("randread 4k"));
+    assert_eq!(
+        group_subject(&cmp, Direction::Read).as_deref(),
+        Some("randread 4k")
+    );
     let svg = svg_named(&cmp, "bars_read_iops");
-    assert!(svg.contains("Read IOPS: randread 4k"), "the title names the shape");
+    assert!(
+        svg.contains("Read IOPS: randread 4k"),
+        "the title names the shape"
+    );
     assert!(!svg.contains('…'), "no label is cut");
 }
 
@@ -672,7 +687,10 @@ fn the_load_axis_is_drawn_as_the_sweep_varies_it() {
     assert!(!log && matches!(x, lines::Range::Linear(..)));
     assert!(ticks.iter().any(|(v, _)| *v == 12.0), "{ticks:?}");
     let svg = svg_named(&cmp, "scaling_randread_4k_read");
-    assert!(svg.contains("I/Os in flight (iodepth × numjobs)"), "linear, no log2 in the title");
+    assert!(
+        svg.contains("I/Os in flight (iodepth × numjobs)"),
+        "linear, no log2 in the title"
+    );
     assert!(svg.contains("Saturation (square)"));
     // Queue depths 1, 2, 4 ... 32: log2.
     let cmp = fixture_comparison("sweep/iodepth", None);
@@ -700,9 +718,17 @@ fn excluded_values_are_not_drawn_and_their_reason_is_a_footnote() {
     let drawn = series(&cmp, &results);
     let libaio = drawn.iter().find(|s| s.name == "linux-libaio").unwrap();
     assert_eq!(libaio.values[0], None);
-    assert!(max_value(&results) < 1e7, "the excluded value sets no scale");
+    assert!(
+        max_value(&results) < 1e7,
+        "the excluded value sets no scale"
+    );
     let notes = excluded_notes("Mean latency", &labels, &results);
-    assert_eq!(notes, [format!("Mean latency of linux-libaio not drawn (randread 4k): {why}.")]);
+    assert_eq!(
+        notes,
+        [format!(
+            "Mean latency of linux-libaio not drawn (randread 4k): {why}."
+        )]
+    );
     let svg = svg_named(&cmp, "bars_read_lat_mean");
     assert!(svg.contains("not drawn (randread 4k)"));
 }
@@ -713,7 +739,10 @@ fn chart_notes_name_no_file() {
         without_paths("x: mean total latency is below clat (fixtures/v/io_uring/qd1.json)"),
         "x: mean total latency is below clat"
     );
-    assert_eq!(without_paths("ran at QD1 (psync) only"), "ran at QD1 (psync) only");
+    assert_eq!(
+        without_paths("ran at QD1 (psync) only"),
+        "ran at QD1 (psync) only"
+    );
     assert_eq!(without_paths("a (C:\\runs\\x.json) b"), "a b");
 }
 
@@ -802,7 +831,13 @@ fn excluded_completion_latency_draws_no_percentiles_or_distribution() {
         Chart::Cdf(cdf::Cdf { workload: 0 }),
     ] {
         let names = |c: &Comparison| -> Vec<String> {
-            chart.figure(c).frame.legend.into_iter().map(|(n, _)| n).collect()
+            chart
+                .figure(c)
+                .frame
+                .legend
+                .into_iter()
+                .map(|(n, _)| n)
+                .collect()
         };
         let mut want = names(&before);
         assert!(want.contains(&"mmap".to_string()), "{chart:?}: {want:?}");

@@ -189,10 +189,7 @@ impl TsChart<'_> {
         let Some(logs) = run.logs.get(&(kind, pct)) else {
             return Vec::new();
         };
-        let jobs: Vec<Vec<Point>> = logs
-            .iter()
-            .map(|fold| fold.points(width))
-            .collect();
+        let jobs: Vec<Vec<Point>> = logs.iter().map(|fold| fold.points(width)).collect();
         let mut all = if self.opts.per_job {
             jobs
         } else {

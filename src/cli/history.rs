@@ -175,10 +175,11 @@ fn add(args: AddArgs, global: Global) -> anyhow::Result<u8> {
         seq: 0,
     };
     let leftovers = store::temporaries(&args.history);
-    let part = crate::history::add(&args.history, &meta, &loaded.rows, args.replace).map_err(|e| {
-        // Every store error is about the history or the flags: usage, exit 2.
-        CliError::usage(e.to_string())
-    })?;
+    let part =
+        crate::history::add(&args.history, &meta, &loaded.rows, args.replace).map_err(|e| {
+            // Every store error is about the history or the flags: usage, exit 2.
+            CliError::usage(e.to_string())
+        })?;
     if !global.quiet {
         say_removed(&args.history, &leftovers);
         eprintln!(

@@ -19,8 +19,8 @@ use std::collections::BTreeMap;
 use indexmap::IndexMap;
 
 use super::findings::{Finding, Kind, ONE_WORKLOAD, clarity, magnitude};
-pub use super::model::{DeviceSpread, TargetFigure};
 use super::model::Metric;
+pub use super::model::{DeviceSpread, TargetFigure};
 use super::workload::Shape;
 use crate::model::Row;
 

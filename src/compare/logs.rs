@@ -84,7 +84,13 @@ pub fn join<'a>(folds: &'a Folds, rows: &[Row]) -> Vec<RunLogs<'a>> {
             let info = &folds.logs[t.log as usize];
             let result = info.result.as_deref()?;
             let run = *by_job.get(&(result, info.job.as_str(), t.direction))?;
-            Some((run, info.kind, t.percentile.map(f64::to_bits), t.log, &t.fold))
+            Some((
+                run,
+                info.kind,
+                t.percentile.map(f64::to_bits),
+                t.log,
+                &t.fold,
+            ))
         })
         .collect();
     placed.sort_unstable_by_key(|p| (p.0, p.1, p.2, p.3));

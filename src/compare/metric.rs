@@ -262,7 +262,6 @@ impl RowStyle {
 }
 
 impl Metric {
-
     /// Row title with its unit: "Bandwidth (GiB/s)", "CPU (%)".
     pub fn title(self, scale: &Scale) -> String {
         match self {
@@ -447,11 +446,8 @@ mod tests {
         assert_eq!(lat.fixed(row[1].0, d), "1.022");
         // The unit of a row is its median's, not its largest's: two
         // latencies in tens of µs and one of 5 ms print in µs.
-        let style = Metric::LatMeanNs.row_style(&[
-            (50_123.4, 1.0),
-            (61_987.6, 1.0),
-            (5_012_345.6, 1.0),
-        ]);
+        let style =
+            Metric::LatMeanNs.row_style(&[(50_123.4, 1.0), (61_987.6, 1.0), (5_012_345.6, 1.0)]);
         assert_eq!(style.scale.unit, "µs");
         assert_eq!(style.text(50_123.4), "50");
         assert_eq!(style.text(5_012_345.6), "5,012");

@@ -768,4 +768,3 @@ pub struct TargetFigure {
     /// The gap the rule needed (percent of that median).
     pub threshold_pct: f64,
 }
-

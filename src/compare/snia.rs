@@ -130,10 +130,7 @@ pub fn round_ms(run: &RunLogs, round_ms: Option<u64>) -> u64 {
 /// like a dip.
 fn rounds(run: &RunLogs, kind: Kind, width_ms: u64) -> Option<Vec<Point>> {
     let logs = run.of(kind)?;
-    let jobs: Vec<Vec<Point>> = logs
-        .iter()
-        .map(|fold| fold.points(width_ms))
-        .collect();
+    let jobs: Vec<Vec<Point>> = logs.iter().map(|fold| fold.points(width_ms)).collect();
     let mut points = bucket::fill_gaps(&bucket::merge(&jobs, kind), width_ms);
     if points
         .last()

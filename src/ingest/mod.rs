@@ -12,8 +12,8 @@
 
 pub mod decode;
 pub mod depth;
-pub mod fio_error;
 pub mod diskspd;
+pub mod fio_error;
 pub mod fio_json;
 pub mod fio_log;
 pub mod idle_prof;

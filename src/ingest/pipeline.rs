@@ -9,8 +9,8 @@ use anyhow::Context;
 use rayon::prelude::*;
 
 use super::decode::{self, DecodeError, Segment, SegmentKind};
-use super::fio_error;
 use super::diskspd;
+use super::fio_error;
 use super::fio_json;
 use super::fio_log::LogName;
 use super::manifest::{self, MANIFEST_NAME, Manifest, SIDECAR_SUFFIX};

@@ -249,9 +249,7 @@ fn sweep_marks_are_the_comparisons_decisions() {
     assert!(row.cells[0].lat_mean.tied && row.cells[1].lat_mean.tied);
     let md = render(Format::Md, &RenderOptions::default(), &cmp);
     assert!(
-        md.contains(
-            "| QD4 | 78,000 · **0.0513** · **0.1026** | **36,000** · **0.111** · 0.222 |"
-        ),
+        md.contains("| QD4 | 78,000 · **0.0513** · **0.1026** | **36,000** · **0.111** · 0.222 |"),
         "{md}"
     );
     let term = render(Format::Term, &RenderOptions::default(), &cmp);
@@ -424,7 +422,11 @@ fn an_excluded_value_is_shown_marked_with_its_reason_and_never_best() {
     let cmp = published_with_lat(17_113_000_000_000.0, Some(why));
     let view = view::View::new(&cmp, &[]);
     let (row, w) = randread_4k_lat(&view);
-    let libaio = row.cells.iter().find(|c| c.config == "linux-libaio").unwrap();
+    let libaio = row
+        .cells
+        .iter()
+        .find(|c| c.config == "linux-libaio")
+        .unwrap();
     assert_eq!(libaio.text, "17,113,000 ms †");
     assert!(!libaio.best && !libaio.winner && libaio.delta.is_empty());
     // The other cells keep the unit and decimals of the compared values.
@@ -432,7 +434,9 @@ fn an_excluded_value_is_shown_marked_with_its_reason_and_never_best() {
     assert_eq!(row.cells[0].text, "0.169");
     assert_eq!(
         w.footnotes,
-        [format!("† mean latency of linux-libaio: {why}; not compared.")]
+        [format!(
+            "† mean latency of linux-libaio: {why}; not compared."
+        )]
     );
     let md = render(Format::Md, &RenderOptions::default(), &cmp);
     assert!(md.contains(&w.footnotes[0]), "{md}");

@@ -106,7 +106,10 @@ pub fn to_dataframe(logs: &[LogInfo], rows: &[SeriesRow]) -> PolarsResult<DataFr
         .map(|run| (run[0].log, run.len()))
         .collect();
     let mut built = row_columns(rows).into_iter();
-    let (logged, own): (Vec<_>, Vec<_>) = COLUMNS.iter().enumerate().partition(|(_, c)| matches!(c.get, Get::Log(_)));
+    let (logged, own): (Vec<_>, Vec<_>) = COLUMNS
+        .iter()
+        .enumerate()
+        .partition(|(_, c)| matches!(c.get, Get::Log(_)));
     let mut columns: Vec<Option<Column>> = vec![None; COLUMNS.len()];
     for (i, _) in own {
         columns[i] = built.next();
@@ -180,17 +183,23 @@ fn finish_column(c: &Col, cells: Building) -> Column {
     let series = match cells {
         Building::Str(v) => match split(&v) {
             (0, n) => Series::full_null(name, n, &DataType::String),
-            (s, n) if s == n => StringChunked::from_iter_values(name, v.into_iter().flatten()).into_series(),
+            (s, n) if s == n => {
+                StringChunked::from_iter_values(name, v.into_iter().flatten()).into_series()
+            }
             _ => Series::new(name, v),
         },
         Building::U64(v) => match split(&v) {
             (0, n) => Series::full_null(name, n, &DataType::UInt64),
-            (s, n) if s == n => UInt64Chunked::from_vec(name, v.into_iter().flatten().collect()).into_series(),
+            (s, n) if s == n => {
+                UInt64Chunked::from_vec(name, v.into_iter().flatten().collect()).into_series()
+            }
             _ => Series::new(name, v),
         },
         Building::F64(v) => match split(&v) {
             (0, n) => Series::full_null(name, n, &DataType::Float64),
-            (s, n) if s == n => Float64Chunked::from_vec(name, v.into_iter().flatten().collect()).into_series(),
+            (s, n) if s == n => {
+                Float64Chunked::from_vec(name, v.into_iter().flatten().collect()).into_series()
+            }
             _ => Series::new(name, v),
         },
     };

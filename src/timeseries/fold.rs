@@ -284,7 +284,13 @@ fn bucket_of(cell: usize, cell_ms: u64, width_ms: u64) -> u64 {
     cell as u64 * cell_ms / width_ms
 }
 
-fn event_points(cells: &[Events], cell_ms: u64, kind: Kind, width: u64, last_ms: u64) -> Vec<Point> {
+fn event_points(
+    cells: &[Events],
+    cell_ms: u64,
+    kind: Kind,
+    width: u64,
+    last_ms: u64,
+) -> Vec<Point> {
     let mut acc: Vec<(u64, Events)> = Vec::new();
     for (i, c) in cells.iter().enumerate().filter(|(_, c)| c.rows > 0) {
         let b = bucket_of(i, cell_ms, width);
@@ -323,7 +329,13 @@ fn event_points(cells: &[Events], cell_ms: u64, kind: Kind, width: u64, last_ms:
         .collect()
 }
 
-fn window_points(cells: &[Cover], cell_ms: u64, kind: Kind, width: u64, last_ms: u64) -> Vec<Point> {
+fn window_points(
+    cells: &[Cover],
+    cell_ms: u64,
+    kind: Kind,
+    width: u64,
+    last_ms: u64,
+) -> Vec<Point> {
     let mut acc: Vec<(u64, Cover)> = Vec::new();
     for (i, c) in cells.iter().enumerate().filter(|(_, c)| c.ms > 0.0) {
         let b = bucket_of(i, cell_ms, width);
@@ -340,7 +352,9 @@ fn window_points(cells: &[Cover], cell_ms: u64, kind: Kind, width: u64, last_ms:
         .map(|(b, a)| {
             let start = b * width;
             let over = if rate {
-                ((start.saturating_add(width)).min(last_ms).saturating_sub(start)) as f64
+                ((start.saturating_add(width))
+                    .min(last_ms)
+                    .saturating_sub(start)) as f64
             } else {
                 a.ms
             };

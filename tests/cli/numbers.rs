@@ -109,7 +109,9 @@ fn markdown_series(md: &str) -> Vec<Series> {
             .skip_while(|l| !l.starts_with('|'))
             .take_while(|l| l.starts_with('|'))
             .collect();
-        let Some(header) = table.first() else { continue };
+        let Some(header) = table.first() else {
+            continue;
+        };
         let rows: Vec<Vec<String>> = table[2..]
             .iter()
             .map(|l| {
@@ -264,7 +266,9 @@ fn no_fixture_report_prints_a_non_zero_value_as_zero_or_mixes_decimals() {
     // Series read per format: each parser must find the tables.
     let mut tables = [0usize; 3];
     for dir in fixture_folders() {
-        let Some(json) = report(&dir, "json") else { continue };
+        let Some(json) = report(&dir, "json") else {
+            continue;
+        };
         let zeros = has_zero_values(&json);
         let name = dir.strip_prefix(fixture("")).unwrap().display().to_string();
         for (k, (format, parse)) in [

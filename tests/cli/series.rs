@@ -240,7 +240,10 @@ fn analyze_skips_no_log() {
     for line in err.lines().filter(|l| l.contains(".log")) {
         assert!(line.starts_with("nvcmp: warning: "), "{err}");
     }
-    assert!(err.contains("broken_iops.1.log: line 4: value `twelve`"), "{err}");
+    assert!(
+        err.contains("broken_iops.1.log: line 4: value `twelve`"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -227,7 +227,13 @@ fn timeseries_charts_say_whose_window_is_shaded_and_each_lines_mean() {
 
 /// Copies fixture folder `rel` to `dir/name`, with `edit` applied to the
 /// log `log` (its lines).
-fn mutated(dir: &std::path::Path, rel: &str, name: &str, log: &str, edit: impl Fn(&mut Vec<String>)) {
+fn mutated(
+    dir: &std::path::Path,
+    rel: &str,
+    name: &str,
+    log: &str,
+    edit: impl Fn(&mut Vec<String>),
+) {
     let to = dir.join(name);
     std::fs::create_dir_all(&to).unwrap();
     for e in std::fs::read_dir(fixture(rel)).unwrap() {
@@ -248,15 +254,27 @@ fn mutated(dir: &std::path::Path, rel: &str, name: &str, log: &str, edit: impl F
 fn hostile_times_are_named_left_out_and_change_no_verdict() {
     let dir = tempfile::tempdir().unwrap();
     // Line 11: a time near 2^64; line 21 goes back; line 31 repeats line 30.
-    mutated(dir.path(), "snia/flat", "flat", "randread-4k_iops.1.log", |l| {
-        l.insert(10, "18446744073709551615, 41, 0, 4096, 0".into());
-        l.insert(20, "100, 500, 0, 0, 0".into());
-        let again = l[29].clone();
-        l.insert(30, again);
-    });
-    mutated(dir.path(), "series/per-io", "per-io", "offsets_clat.1.log", |l| {
-        l.push("18446744073709551615, 41, 0, 4096, 0, 0".into());
-    });
+    mutated(
+        dir.path(),
+        "snia/flat",
+        "flat",
+        "randread-4k_iops.1.log",
+        |l| {
+            l.insert(10, "18446744073709551615, 41, 0, 4096, 0".into());
+            l.insert(20, "100, 500, 0, 0, 0".into());
+            let again = l[29].clone();
+            l.insert(30, again);
+        },
+    );
+    mutated(
+        dir.path(),
+        "series/per-io",
+        "per-io",
+        "offsets_clat.1.log",
+        |l| {
+            l.push("18446744073709551615, 41, 0, 4096, 0, 0".into());
+        },
+    );
     let out = dir.path().join("out");
     let done = nvcmp()
         .arg("analyze")
@@ -270,8 +288,14 @@ fn hostile_times_are_named_left_out_and_change_no_verdict() {
     let err = String::from_utf8_lossy(&done.stderr).to_string();
     let iops = dir.path().join("flat/randread-4k_iops.1.log");
     for want in [
-        format!("{}: line 11: time 18446744073709551615 ms is beyond the run's runtime", iops.display()),
-        format!("{}: line 21: time goes back from 1900 to 100 ms", iops.display()),
+        format!(
+            "{}: line 11: time 18446744073709551615 ms is beyond the run's runtime",
+            iops.display()
+        ),
+        format!(
+            "{}: line 21: time goes back from 1900 to 100 ms",
+            iops.display()
+        ),
         format!("{}: line 31: the previous line repeated", iops.display()),
         "offsets_clat.1.log: line 501: time 18446744073709551615 ms is beyond".to_string(),
     ] {
@@ -280,9 +304,16 @@ fn hostile_times_are_named_left_out_and_change_no_verdict() {
     let j: serde_json::Value = serde_json::from_slice(&done.stdout).unwrap();
     let clean = analyze(&fixture("snia/flat"), &[]);
     let ss = |j: &serde_json::Value| {
-        let s = j["workloads"].as_array().unwrap().iter().find_map(|w| w["steady_state"].get("flat").cloned());
+        let s = j["workloads"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find_map(|w| w["steady_state"].get("flat").cloned());
         s.unwrap()
     };
     assert_eq!(ss(&j)["attained"], ss(&clean)["attained"]);
-    assert!(out.join("charts/timeseries_randread_4k_read_iops.png").is_file());
+    assert!(
+        out.join("charts/timeseries_randread_4k_read_iops.png")
+            .is_file()
+    );
 }

@@ -123,7 +123,10 @@ pub fn inflate(
         if ended {
             // fio's chunks are separate zlib streams, one after another.
             if !samples.is_empty() {
-                done.warning = Some(format!("{} bytes of a sample cut off at the end of a stream", samples.len()));
+                done.warning = Some(format!(
+                    "{} bytes of a sample cut off at the end of a stream",
+                    samples.len()
+                ));
                 samples.clear();
             }
             z.reset(true);
@@ -133,7 +136,10 @@ pub fn inflate(
         }
     }
     if in_stream && done.warning.is_none() {
-        done.warning = Some("the log ends inside a compressed stream (cut short?); the samples before are read".into());
+        done.warning = Some(
+            "the log ends inside a compressed stream (cut short?); the samples before are read"
+                .into(),
+        );
     }
     Ok(Ok(done))
 }
@@ -147,7 +153,11 @@ fn format_samples(bytes: &[u8], prio: PrioField, _ended: bool, text: &mut Vec<u8
     while bytes.len() - at >= SAMPLE {
         let s = &bytes[at..];
         let ddir = u32::from_le_bytes(s[16..20].try_into().unwrap_or_default());
-        let size = if ddir & OFFSET_BIT != 0 { SAMPLE_OFFSET } else { SAMPLE };
+        let size = if ddir & OFFSET_BIT != 0 {
+            SAMPLE_OFFSET
+        } else {
+            SAMPLE
+        };
         if s.len() < size {
             break;
         }
@@ -212,11 +222,26 @@ mod tests {
 
     #[test]
     fn streams_one_after_another_become_fios_lines() {
-        let mut file = zlib(&[sample(1, 25888, 0, 0, 4096, None), sample(5, 6212, 1, 0x2004, 4096, None)].concat());
+        let mut file = zlib(
+            &[
+                sample(1, 25888, 0, 0, 4096, None),
+                sample(5, 6212, 1, 0x2004, 4096, None),
+            ]
+            .concat(),
+        );
         file.extend(zlib(&sample(10, 7, 2, 0x6003, 512, Some(8192))));
         let (t, done) = text(&file, Some((3, 33)));
-        assert_eq!(t, "1, 25888, 0, 4096, 0\n5, 6212, 1, 4096, 1\n10, 7, 2, 512, 8192, 0\n");
-        assert_eq!(done, Inflated { bytes_in: file.len() as u64, warning: None });
+        assert_eq!(
+            t,
+            "1, 25888, 0, 4096, 0\n5, 6212, 1, 4096, 1\n10, 7, 2, 512, 8192, 0\n"
+        );
+        assert_eq!(
+            done,
+            Inflated {
+                bytes_in: file.len() as u64,
+                warning: None
+            }
+        );
         // log_prio=1 prints the raw value; fio 3.18-3.29 a 0/1 byte.
         let prio = zlib(&sample(3, 9, 0 | PRIO_BIT, 0x6003, 4096, None));
         assert_eq!(text(&prio, None).0, "3, 9, 0, 4096, 0x6003\n");
@@ -227,12 +252,21 @@ mod tests {
 
     #[test]
     fn cut_short_or_not_zlib_is_said() {
-        let file = zlib(&[sample(1, 2, 0, 0, 4096, None), sample(2, 3, 0, 0, 4096, None)].concat());
+        let file = zlib(
+            &[
+                sample(1, 2, 0, 0, 4096, None),
+                sample(2, 3, 0, 0, 4096, None),
+            ]
+            .concat(),
+        );
         let (t, done) = text(&file[..file.len() - 6], None);
         assert!(t.len() < 40, "{t}");
         assert!(done.warning.unwrap().contains("cut short"));
         let err = inflate(&b"2, 3, 0, 4096, 0\n"[..], None, &mut |_, _| Ok(())).unwrap_err();
         assert!(matches!(err, FzError::Zlib(_)), "{err}");
-        assert!(matches!(prio_field(Some((3, 38))), Err(FzError::Version(3, 38))));
+        assert!(matches!(
+            prio_field(Some((3, 38))),
+            Err(FzError::Version(3, 38))
+        ));
     }
 }

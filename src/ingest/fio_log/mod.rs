@@ -164,7 +164,8 @@ fn read_compressed(
     let mut rows = Vec::new();
     let mut failed: Option<LogError> = None;
     let inflated = compressed::inflate(file, ctx.fio_version, &mut |text, bytes| {
-        let fed = pieces::feed(&mut parser, text, &mut rows).and_then(|()| sink(&rows, bytes).map_err(LogError::Sink));
+        let fed = pieces::feed(&mut parser, text, &mut rows)
+            .and_then(|()| sink(&rows, bytes).map_err(LogError::Sink));
         rows.clear();
         fed.map_err(|e| {
             failed = Some(e);

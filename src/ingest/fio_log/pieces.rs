@@ -85,13 +85,19 @@ mod tests {
 
     #[test]
     fn pieces_are_whole_lines_and_cover_the_text() {
-        let text: Vec<u8> = (0..100_000).flat_map(|i| format!("{i}, 5, 0, 4096, 0\n").into_bytes()).collect();
+        let text: Vec<u8> = (0..100_000)
+            .flat_map(|i| format!("{i}, 5, 0, 4096, 0\n").into_bytes())
+            .collect();
         let text = &text[..text.len() - 1];
         let pieces = cut(text, 4);
         assert!(pieces.len() >= 4, "{}", pieces.len());
         let joined = pieces.join(&b'\n');
         assert_eq!(joined, text);
-        assert!(pieces.iter().all(|p| p.first() != Some(&b'\n') && p.last() != Some(&b'\n')));
+        assert!(
+            pieces
+                .iter()
+                .all(|p| p.first() != Some(&b'\n') && p.last() != Some(&b'\n'))
+        );
     }
 
     #[test]
@@ -105,7 +111,11 @@ mod tests {
                 90_001 => 1 << 60,
                 _ => i / 10,
             };
-            let v = if i % 20_000 == 7 { "x".to_string() } else { (1000 + i % 97).to_string() };
+            let v = if i % 20_000 == 7 {
+                "x".to_string()
+            } else {
+                (1000 + i % 97).to_string()
+            };
             text.push_str(&format!("{t}, {v}, {}, 4096, 0\n", i % 2));
         }
         let ctx = LogContext::new(0, Kind::Clat);
@@ -122,6 +132,13 @@ mod tests {
         assert_eq!(rows, one);
         assert_eq!(stats, parser.finish());
         assert_eq!(stats.rows, 120_000 - 6 - 1);
-        assert!(stats.warnings.iter().any(|w| w.starts_with("line 50001: time goes back")), "{:?}", stats.warnings);
+        assert!(
+            stats
+                .warnings
+                .iter()
+                .any(|w| w.starts_with("line 50001: time goes back")),
+            "{:?}",
+            stats.warnings
+        );
     }
 }

@@ -266,7 +266,10 @@ fn compressed_logs_of_a_layout_not_read_say_how_to_inflate_them() {
     let text = dir.path().join("t_clat.1.log.fz");
     std::fs::write(&text, "1, 2, 0, 4096, 0\n").unwrap();
     let err = read_file(&text, &ctx(Kind::Clat), &mut |_, _| Ok(())).unwrap_err();
-    assert!(err.to_string().starts_with("not fio's compressed log"), "{err}");
+    assert!(
+        err.to_string().starts_with("not fio's compressed log"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -309,7 +312,12 @@ fn compressed_logs_read_as_fio_inflates_them() {
             let Some(log) = LogName::parse(&name).filter(|n| n.compressed) else {
                 continue;
             };
-            let want = std::fs::read(root.join("fz-inflated").join(folder).join(format!("{name}.txt"))).unwrap();
+            let want = std::fs::read(
+                root.join("fz-inflated")
+                    .join(folder)
+                    .join(format!("{name}.txt")),
+            )
+            .unwrap();
             let mut text = Vec::new();
             let file = std::fs::File::open(&path).unwrap();
             let done = compressed::inflate(file, Some((3, 33)), &mut |t, _| {
@@ -318,7 +326,11 @@ fn compressed_logs_read_as_fio_inflates_them() {
             })
             .unwrap()
             .unwrap();
-            assert_eq!(String::from_utf8_lossy(&text), String::from_utf8_lossy(&want), "{name}");
+            assert_eq!(
+                String::from_utf8_lossy(&text),
+                String::from_utf8_lossy(&want),
+                "{name}"
+            );
             assert_eq!(done.warning, None, "{name}");
             let ctx = LogContext {
                 fio_version: Some((3, 33)),

@@ -238,15 +238,15 @@ pub(super) fn describe(
 }
 
 /// The result rows of job `j`.
-fn job_rows<'a>(j: &'a RunJob, ingested: &'a Ingested) -> impl Iterator<Item = &'a crate::model::Row> {
-    ingested
-        .rows
-        .iter()
-        .filter(move |r| {
-            r.source == j.result
-                && r.job == j.name
-                && (j.host.is_none() || same_server(r.host.as_deref(), j.host.as_deref()))
-        })
+fn job_rows<'a>(
+    j: &'a RunJob,
+    ingested: &'a Ingested,
+) -> impl Iterator<Item = &'a crate::model::Row> {
+    ingested.rows.iter().filter(move |r| {
+        r.source == j.result
+            && r.job == j.name
+            && (j.host.is_none() || same_server(r.host.as_deref(), j.host.as_deref()))
+    })
 }
 
 /// The folder's label with the manifest's display name applied, as result

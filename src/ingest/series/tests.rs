@@ -170,20 +170,31 @@ fn compressed_logs_are_read_with_their_runs_options() {
     assert!(s.warnings.is_empty(), "{:?}", s.warnings);
     // The empty slat log gives no rows; the others give fio's inflated lines.
     let inflated = |name: &str| {
-        let p = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("fixtures/fz-inflated/fz/{name}.txt"));
+        let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join(format!("fixtures/fz-inflated/fz/{name}.txt"));
         std::fs::read_to_string(p).unwrap().lines().count()
     };
     for (i, info) in s.logs.iter().enumerate() {
-        let name = Path::new(&info.source).file_name().unwrap().to_string_lossy().to_string();
+        let name = Path::new(&info.source)
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .to_string();
         let rows: Vec<&SeriesRow> = s.rows.iter().filter(|r| r.log as usize == i).collect();
         assert_eq!(rows.len(), inflated(&name), "{name}");
         assert_eq!(info.window_ms, None, "{name}: compressed logs are per I/O");
         if name.starts_with("mixed") && !rows.is_empty() {
-            assert!(rows.iter().all(|r| r.offset_bytes.is_some() && r.bs_bytes == 4096));
+            assert!(
+                rows.iter()
+                    .all(|r| r.offset_bytes.is_some() && r.bs_bytes == 4096)
+            );
             assert!(rows.iter().any(|r| r.direction == Direction::Write));
         }
         if name.starts_with("prio") {
-            assert!(rows.iter().all(|r| r.priority == Some(0) && r.offset_bytes.is_none()));
+            assert!(
+                rows.iter()
+                    .all(|r| r.priority == Some(0) && r.offset_bytes.is_none())
+            );
         }
     }
 }

@@ -9,7 +9,9 @@ use crate::timeseries::Series;
 use crate::timeseries::bucket::{adaptive_width, buckets};
 
 fn fixture_series(rel: &str) -> Series {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures").join(rel);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures")
+        .join(rel);
     crate::ingest::series::read(&[path], &IngestOptions::default()).unwrap()
 }
 
@@ -27,7 +29,13 @@ fn assert_close(want: &[Point], got: &[Point], what: &str) {
     for (w, g) in want.iter().zip(got) {
         assert_eq!(w.t_ms, g.t_ms, "{what}");
         let tol = 1e-9 * w.value.abs().max(1.0);
-        assert!((w.value - g.value).abs() <= tol, "{what} at {}: {} vs {}", w.t_ms, w.value, g.value);
+        assert!(
+            (w.value - g.value).abs() <= tol,
+            "{what} at {}: {} vs {}",
+            w.t_ms,
+            w.value,
+            g.value
+        );
     }
 }
 
@@ -45,14 +53,22 @@ fn every_log_fixture_buckets_as_its_rows_do() {
     for rel in ["series", "snia"] {
         let s = fixture_series(rel);
         for (key, rows) in s.group_by(|info, r| {
-            (info.source.as_str(), r.direction, r.percentile.map(f64::to_bits))
+            (
+                info.source.as_str(),
+                r.direction,
+                r.percentile.map(f64::to_bits),
+            )
         }) {
             let kind = s.info(rows[0]).kind;
             let f = fold(&rows, kind);
             let span = rows.last().map_or(0, |r| r.t_ms);
             assert_eq!(f.last_ms(), Some(span));
             for w in widths(span) {
-                assert_close(&buckets(&rows, kind, w), &f.points(w), &format!("{key:?} width {w}"));
+                assert_close(
+                    &buckets(&rows, kind, w),
+                    &f.points(w),
+                    &format!("{key:?} width {w}"),
+                );
             }
             traces += 1;
         }
@@ -82,7 +98,11 @@ fn a_long_per_io_log_merges_cells_and_keeps_its_chart() {
     let chart = adaptive_width(span, 300, 0);
     assert_eq!(chart, 2000);
     assert_close(&buckets(&refs, Kind::Iops, chart), &f.points(chart), "iops");
-    assert_close(&buckets(&refs, Kind::Clat, chart), &fold(&refs, Kind::Clat).points(chart), "clat");
+    assert_close(
+        &buckets(&refs, Kind::Clat, chart),
+        &fold(&refs, Kind::Clat).points(chart),
+        "clat",
+    );
 }
 
 #[test]
@@ -97,7 +117,11 @@ fn a_long_averaged_log_spreads_its_windows_after_merging() {
     let f = fold(&refs, Kind::Bw);
     assert_eq!(f.cell_ms(), 1000);
     for w in [10_000, 20_000] {
-        assert_close(&buckets(&refs, Kind::Bw, w), &f.points(w), &format!("bw {w}"));
+        assert_close(
+            &buckets(&refs, Kind::Bw, w),
+            &f.points(w),
+            &format!("bw {w}"),
+        );
     }
 }
 
@@ -118,7 +142,11 @@ fn a_log_folder_keeps_a_trace_per_direction_and_percentile() {
     let mut folder = LogFolder::new(Kind::Hist);
     let mut rows = Vec::new();
     for t in [100, 200] {
-        for (d, p) in [(Direction::Read, 50.0), (Direction::Read, 99.0), (Direction::Write, 50.0)] {
+        for (d, p) in [
+            (Direction::Read, 50.0),
+            (Direction::Read, 99.0),
+            (Direction::Write, 50.0),
+        ] {
             let mut r = SeriesRow::new(3, d, t, p);
             r.percentile = Some(p);
             rows.push(r);
@@ -127,7 +155,10 @@ fn a_log_folder_keeps_a_trace_per_direction_and_percentile() {
     folder.add(&rows[..4]);
     folder.add(&rows[4..]);
     let traces = folder.finish();
-    let keys: Vec<_> = traces.iter().map(|t| (t.log, t.direction, t.percentile)).collect();
+    let keys: Vec<_> = traces
+        .iter()
+        .map(|t| (t.log, t.direction, t.percentile))
+        .collect();
     assert_eq!(
         keys,
         [
