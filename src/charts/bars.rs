@@ -1,6 +1,7 @@
 //! Grouped bars of one metric across one group's workloads (reads or
 //! writes): bandwidth, IOPS, mean latency, p99 latency, CPU.
 
+use super::Plot;
 use super::figure::{Body, Figure};
 use super::frame::Frame;
 use super::grouped::Panel;
@@ -32,12 +33,18 @@ pub(crate) fn plan(cmp: &Comparison) -> Vec<Bars> {
     .collect()
 }
 
-impl Bars {
-    pub fn stem(&self) -> String {
+impl Plot for Bars {
+    type Source = Comparison;
+
+    fn stem(&self, _: &Comparison) -> String {
         super::group_metric_stem("bars", self.direction, self.metric)
     }
 
-    pub fn figure(&self, cmp: &Comparison) -> Figure {
+    fn footer(&self, cmp: &Comparison) -> Option<String> {
+        super::footer::of_group(cmp, self.direction)
+    }
+
+    fn figure(&self, cmp: &Comparison) -> Figure {
         let (categories, results) = super::group_results(cmp, self.direction, self.metric);
         let scale = Scale::for_metric(self.metric, super::max_value(&results));
         let name = metric_name(self.metric);

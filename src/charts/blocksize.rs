@@ -4,6 +4,7 @@
 //! rw at three block sizes or more: with two, the bar charts already show
 //! both, and a line through two points says nothing about a trend.
 
+use super::Plot;
 use super::figure::{Body, Figure};
 use super::frame::Frame;
 use super::lines::{Line, LinePlot, Range};
@@ -66,8 +67,10 @@ fn enough(cmp: &Comparison, workloads: &[usize]) -> bool {
     })
 }
 
-impl BlockSizes {
-    pub fn stem(&self, cmp: &Comparison) -> String {
+impl Plot for BlockSizes {
+    type Source = Comparison;
+
+    fn stem(&self, cmp: &Comparison) -> String {
         let w = &cmp.workloads[self.workloads[0]];
         let mix = w.rwmixread.map(|m| m.to_string()).unwrap_or_default();
         let mut stem = format!("bs_{}{mix}", slug(&w.rw));
@@ -84,7 +87,11 @@ impl BlockSizes {
         stem
     }
 
-    pub fn figure(&self, cmp: &Comparison) -> Figure {
+    fn footer(&self, cmp: &Comparison) -> Option<String> {
+        super::footer::line(self.workloads.iter().map(|&i| &cmp.workloads[i]), None)
+    }
+
+    fn figure(&self, cmp: &Comparison) -> Figure {
         let ws: Vec<&Workload> = self.workloads.iter().map(|i| &cmp.workloads[*i]).collect();
         let x = load::log2_range(ws.iter().map(|w| w.bs_bytes as f64));
         let ticks = load::log2_ticks(x, |v| format_bs(v as u64));

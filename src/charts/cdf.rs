@@ -2,6 +2,7 @@
 //! bins: the cumulative share of I/Os completed within each latency, one
 //! line per config, latency on a log axis.
 
+use super::Plot;
 use super::figure::Figure;
 use super::frame::Frame;
 use super::lines::{Line, LinePlot, Range, log_tick_labels};
@@ -44,12 +45,18 @@ pub(crate) fn plan(cmp: &Comparison) -> Vec<Cdf> {
     .collect()
 }
 
-impl Cdf {
-    pub fn stem(&self, cmp: &Comparison) -> String {
+impl Plot for Cdf {
+    type Source = Comparison;
+
+    fn stem(&self, cmp: &Comparison) -> String {
         super::workload_stem(cmp, "latency_cdf", self.workload)
     }
 
-    pub fn figure(&self, cmp: &Comparison) -> Figure {
+    fn footer(&self, cmp: &Comparison) -> Option<String> {
+        super::footer::of_workload(cmp, self.workload)
+    }
+
+    fn figure(&self, cmp: &Comparison) -> Figure {
         let w = &cmp.workloads[self.workload];
         let lines = super::config_lines(cmp, |c| {
             if super::clat_exclusion(w, c).is_some() {

@@ -1,6 +1,7 @@
 //! Every config against the baseline, in percent, per workload: one chart
 //! per group and metric, the deltas as the comparison computed them.
 
+use super::Plot;
 use super::bars::{METRICS, lower_first};
 use super::figure::{Body, Figure};
 use super::frame::Frame;
@@ -42,12 +43,18 @@ pub(crate) fn plan(cmp: &Comparison) -> Vec<Delta> {
     .collect()
 }
 
-impl Delta {
-    pub fn stem(&self) -> String {
+impl Plot for Delta {
+    type Source = Comparison;
+
+    fn stem(&self, _: &Comparison) -> String {
         super::group_metric_stem("delta", self.direction, self.metric)
     }
 
-    pub fn figure(&self, cmp: &Comparison) -> Figure {
+    fn footer(&self, cmp: &Comparison) -> Option<String> {
+        super::footer::of_group(cmp, self.direction)
+    }
+
+    fn figure(&self, cmp: &Comparison) -> Figure {
         let baseline = cmp.baseline.clone().unwrap_or_default();
         let (categories, results) = super::group_results(cmp, self.direction, self.metric);
         let others = others(cmp);

@@ -2,6 +2,7 @@
 //! percent side by side, with the comparison's winners marked. The figure
 //! a CPU-bound comparison cares about most.
 
+use super::Plot;
 use super::figure::{Body, Figure};
 use super::frame::Frame;
 use super::grouped::Panel;
@@ -35,12 +36,18 @@ pub(crate) fn plan(cmp: &Comparison) -> Vec<Efficiency> {
         .collect()
 }
 
-impl Efficiency {
-    pub fn stem(&self) -> String {
+impl Plot for Efficiency {
+    type Source = Comparison;
+
+    fn stem(&self, _: &Comparison) -> String {
         format!("efficiency_{}", self.direction.as_str())
     }
 
-    pub fn figure(&self, cmp: &Comparison) -> Figure {
+    fn footer(&self, cmp: &Comparison) -> Option<String> {
+        super::footer::of_group(cmp, self.direction)
+    }
+
+    fn figure(&self, cmp: &Comparison) -> Figure {
         let metrics = metrics_in(cmp, self.direction);
         let mut panels = Vec::new();
         let mut footnotes = Vec::new();

@@ -5,8 +5,22 @@
 
 use std::collections::BTreeSet;
 
-use crate::compare::{RunParams, Workload};
+use crate::compare::{Comparison, RunParams, Workload};
+use crate::model::Direction;
 use crate::units::format_bs;
+
+/// [`line`] of a per-group chart: every workload of `direction`.
+pub(crate) fn of_group(cmp: &Comparison, direction: Direction) -> Option<String> {
+    line(
+        cmp.workloads.iter().filter(|w| w.direction == direction),
+        None,
+    )
+}
+
+/// [`line`] of a per-workload chart: the workload at `index`.
+pub(crate) fn of_workload(cmp: &Comparison, index: usize) -> Option<String> {
+    line([&cmp.workloads[index]], None)
+}
 
 /// `fio-3.36, fio-3.38 · io_uring, libaio · bs 4k–128k · QD32 × 16 jobs ·
 /// 60 s runs · 1 host` for the runs of `configs` (all when None) in

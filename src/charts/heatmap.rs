@@ -3,6 +3,7 @@
 //! every config of the shape, so tints compare across the heatmaps), the
 //! value printed in it and the peak outlined.
 
+use super::Plot;
 use super::figure::{Body, Figure};
 use super::frame::Frame;
 use super::heatgrid::HeatGrid;
@@ -38,8 +39,10 @@ fn sorted(mut v: Vec<u32>) -> Vec<u32> {
     v
 }
 
-impl Heatmap {
-    pub fn stem(&self, cmp: &Comparison) -> String {
+impl Plot for Heatmap {
+    type Source = Comparison;
+
+    fn stem(&self, cmp: &Comparison) -> String {
         let t = load::table(cmp, self.table);
         format!(
             "heatmap_{}_{}",
@@ -48,7 +51,12 @@ impl Heatmap {
         )
     }
 
-    pub fn figure(&self, cmp: &Comparison) -> Figure {
+    fn footer(&self, cmp: &Comparison) -> Option<String> {
+        let config = cmp.configs[self.config].as_str();
+        super::footer::line(load::table(cmp, self.table).workloads, Some(&[config]))
+    }
+
+    fn figure(&self, cmp: &Comparison) -> Figure {
         let t = load::table(cmp, self.table);
         let w = t.workloads[0];
         let config = &cmp.configs[self.config];

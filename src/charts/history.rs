@@ -4,17 +4,14 @@
 //! drawn dashed. The change points are `history show`'s; nothing here
 //! finds any.
 
-use std::path::{Path, PathBuf};
-
-use anyhow::Context;
 use plotters::prelude::*;
-use rayon::prelude::*;
 
+use super::Plot;
 use super::axis::linear_ticks;
 use super::figure::{Body, Figure};
 use super::frame::Frame;
 use super::lines::{Line, LinePlot, MarkShape, Marker, PointLabel, Range, Stroke};
-use super::{ChartOptions, load, names, palette, scale};
+use super::{load, names, palette, scale};
 use crate::compare::Metric;
 use crate::format;
 use crate::history::show::{Report, SeriesReport};
@@ -27,7 +24,7 @@ const MAX_DOTS: usize = 80;
 const MAX_POINTS: usize = 600;
 
 /// The series of one chart: one workload and metric, every config.
-struct HistoryChart<'a> {
+pub(crate) struct HistoryChart<'a> {
     series: Vec<&'a SeriesReport>,
     /// Index of each series' config among the report's configs (colour).
     colors: Vec<usize>,
@@ -36,7 +33,7 @@ struct HistoryChart<'a> {
 
 /// Charts of `report`, in its order: one per workload (with load point)
 /// and metric.
-fn plan(report: &Report) -> Vec<HistoryChart<'_>> {
+pub(crate) fn plan(report: &Report) -> Vec<HistoryChart<'_>> {
     let mut configs: Vec<&str> = Vec::new();
     for s in &report.series {
         if !configs.contains(&s.config.as_str()) {
@@ -64,9 +61,11 @@ fn plan(report: &Report) -> Vec<HistoryChart<'_>> {
     charts
 }
 
-impl HistoryChart<'_> {
+impl Plot for HistoryChart<'_> {
+    type Source = Report;
+
     /// `history_randread_4k_read_qd32_iops`.
-    fn stem(&self) -> String {
+    fn stem(&self, _: &Report) -> String {
         let s = self.series[0];
         let mix = s
             .workload
@@ -86,7 +85,12 @@ impl HistoryChart<'_> {
         )
     }
 
-    fn figure(&self) -> Figure {
+    /// None: a history chart names the runs it draws in its footnote.
+    fn footer(&self, _: &Report) -> Option<String> {
+        None
+    }
+
+    fn figure(&self, _: &Report) -> Figure {
         let first = self.series[0];
         let metric = first.metric;
         let n = self.series.iter().map(|s| s.runs.len()).max().unwrap_or(1);
@@ -140,7 +144,9 @@ impl HistoryChart<'_> {
             body: Body::Lines(plot),
         }
     }
+}
 
+impl HistoryChart<'_> {
     fn draw_series(
         &self,
         plot: &mut LinePlot,
@@ -232,47 +238,6 @@ fn runs_note(s: &SeriesReport) -> String {
         ),
         _ => String::new(),
     }
-}
-
-/// Writes every history chart of `report` to `dir/charts/`.
-pub(crate) fn render_all(
-    report: &Report,
-    dir: &Path,
-    opts: &ChartOptions,
-) -> anyhow::Result<Vec<PathBuf>> {
-    let out = super::chart_dir(dir, opts)?;
-    let charts = plan(report);
-    let stems = names::unique(charts.iter().map(|c| c.stem()).collect());
-    charts
-        .par_iter()
-        .zip(stems.par_iter())
-        .map(|(chart, stem)| {
-            let path = out.join(format!("{stem}.{}", opts.format.extension()));
-            draw(chart, &path, opts)
-                .with_context(|| format!("cannot draw chart {}", path.display()))?;
-            Ok(path)
-        })
-        .collect()
-}
-
-/// Every history chart of `report` as SVG text with hover targets, in the
-/// order [`render_all`] draws them (one per workload and metric), written
-/// nowhere: what history.html carries inline.
-pub(crate) fn svg_all(report: &Report, opts: &ChartOptions) -> anyhow::Result<Vec<String>> {
-    super::check_size(opts)?;
-    super::font::register()?;
-    let size = (opts.width, opts.height);
-    plan(report)
-        .par_iter()
-        .map(|chart| {
-            super::figure_svg(&|| chart.figure(), size)
-                .with_context(|| format!("cannot draw chart {}", chart.stem()))
-        })
-        .collect()
-}
-
-fn draw(chart: &HistoryChart, path: &Path, opts: &ChartOptions) -> anyhow::Result<()> {
-    super::write_figure(&|| chart.figure(), path, opts)
 }
 
 #[cfg(test)]

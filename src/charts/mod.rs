@@ -1,12 +1,15 @@
 //! Charts for articles: PNG and SVG with plotters and an embedded font,
-//! drawn from a [`crate::compare::Comparison`].
+//! drawn from a [`crate::compare::Comparison`], from fio's logs joined to
+//! it, or from a history report.
 //!
 //! The charts show what the comparison says: winners, ties, deltas and
-//! precisions come from it; nothing here decides who is best. Each chart
-//! kind lives in its own file and is picked by the closed [`Chart`] enum;
-//! the shared pieces are the frame (title, legend, footnotes), the grouped
-//! bar panel, the unit scales and the file names; colours come from the
-//! [`crate::palette`] leaf.
+//! precisions come from it; nothing here decides who is best. Every chart
+//! kind lives in its own file and implements [`Plot`] (its file stem, its
+//! figure, its footer); [`write`] writes any `Plot` as PNG or SVG. The
+//! comparison's kinds are listed once, in [`KINDS`]. The shared pieces are
+//! the frame (title, legend, footnotes), the grouped bar panel, the unit
+//! scales and the file names; colours come from the [`crate::palette`]
+//! leaf.
 //!
 //! Output is deterministic: the same comparison gives byte-identical
 //! files (no timestamps, no hash-ordered iteration, fixed font).
@@ -31,6 +34,7 @@ mod lines;
 mod load;
 mod marks;
 mod names;
+mod options;
 // The palette is a leaf every layer that colours a config reads (charts,
 // report.html's config switches).
 use crate::palette;
@@ -41,7 +45,9 @@ mod scale;
 mod scaling;
 mod text;
 mod timeseries;
+mod write;
 
+pub use options::{ChartFormat, ChartOptions, MAX_SIZE, MIN_SIZE};
 pub use timeseries::TimeseriesOptions;
 
 #[cfg(test)]
@@ -51,177 +57,104 @@ mod tests;
 
 use std::path::{Path, PathBuf};
 
-use anyhow::Context;
-use plotters::prelude::*;
-use rayon::prelude::*;
-
 use crate::compare::Comparison;
 
-/// Image format of the charts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum ChartFormat {
-    #[default]
-    Png,
-    Svg,
-}
+/// A chart: what every kind (comparison, sweep, history, timeseries)
+/// gives the one writer ([`write`]). Kinds only describe; drawing a
+/// figure on a PNG or SVG area is [`figure::Figure::draw`], the same for
+/// all.
+pub(crate) trait Plot: Sync {
+    /// What the chart is drawn from: the comparison (the comparison, sweep
+    /// and timeseries charts) or a history report.
+    type Source: Sync;
 
-impl ChartFormat {
-    pub fn extension(self) -> &'static str {
-        match self {
-            ChartFormat::Png => "png",
-            ChartFormat::Svg => "svg",
-        }
-    }
-}
-
-/// How charts are written. Sizes are pixels.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ChartOptions {
-    pub format: ChartFormat,
-    pub width: u32,
-    pub height: u32,
-}
-
-impl Default for ChartOptions {
-    /// 1600x900: a 16:9 figure that stays sharp in an article column.
-    fn default() -> Self {
-        ChartOptions {
-            format: ChartFormat::Png,
-            width: 1600,
-            height: 900,
-        }
-    }
-}
-
-/// Smallest and largest sizes we lay out; outside them text cannot fit or
-/// the bitmap would take gigabytes.
-pub const MIN_SIZE: (u32, u32) = (480, 320);
-pub const MAX_SIZE: (u32, u32) = (8000, 8000);
-
-/// One chart to draw: a kind and what it is about (indices into the
-/// comparison, never copies of its text).
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) enum Chart {
-    Bars(bars::Bars),
-    Delta(delta::Delta),
-    Efficiency(efficiency::Efficiency),
-    Percentiles(percentiles::Percentiles),
-    Cdf(cdf::Cdf),
-    Scaling(scaling::Scaling),
-    Saturation(saturation::Saturation),
-    Heatmap(heatmap::Heatmap),
-    BlockSizes(blocksize::BlockSizes),
-}
-
-impl Chart {
     /// File name without extension: only `[a-z0-9_-]`.
-    fn stem(&self, cmp: &Comparison) -> String {
-        match self {
-            Chart::Bars(c) => c.stem(),
-            Chart::Delta(c) => c.stem(),
-            Chart::Efficiency(c) => c.stem(),
-            Chart::Percentiles(c) => c.stem(cmp),
-            Chart::Cdf(c) => c.stem(cmp),
-            Chart::Scaling(c) => c.stem(cmp),
-            Chart::Saturation(c) => c.stem(cmp),
-            Chart::Heatmap(c) => c.stem(cmp),
-            Chart::BlockSizes(c) => c.stem(cmp),
-        }
-    }
+    fn stem(&self, from: &Self::Source) -> String;
 
-    /// What to draw, with the run parameters of what it draws in the
-    /// footer; the drawing itself is [`figure::Figure::draw`].
-    fn figure(&self, cmp: &Comparison) -> figure::Figure {
-        let mut fig = match self {
-            Chart::Bars(c) => c.figure(cmp),
-            Chart::Delta(c) => c.figure(cmp),
-            Chart::Efficiency(c) => c.figure(cmp),
-            Chart::Percentiles(c) => c.figure(cmp),
-            Chart::Cdf(c) => c.figure(cmp),
-            Chart::Scaling(c) => c.figure(cmp),
-            Chart::Saturation(c) => c.figure(cmp),
-            Chart::Heatmap(c) => c.figure(cmp),
-            Chart::BlockSizes(c) => c.figure(cmp),
-        };
-        let (workloads, config) = self.drawn(cmp);
-        let only = config.map(|c| [c]);
-        fig.frame.footer = footer::line(workloads, only.as_ref().map(|c| c.as_slice()));
+    /// The frame and what goes in it, without the footer.
+    fn figure(&self, from: &Self::Source) -> figure::Figure;
+
+    /// The footer line: how the runs the chart draws were made; None when
+    /// it has none.
+    fn footer(&self, from: &Self::Source) -> Option<String>;
+
+    /// The figure with its footer: what the writer draws.
+    fn framed(&self, from: &Self::Source) -> figure::Figure {
+        let mut fig = self.figure(from);
+        fig.frame.footer = self.footer(from);
         fig
     }
+}
 
-    /// The workloads the chart draws, and its one config when it draws
-    /// only one (a heatmap).
-    fn drawn<'a>(&self, cmp: &'a Comparison) -> (Vec<&'a Workload>, Option<&'a str>) {
-        let of_group = |d: Direction| cmp.workloads.iter().filter(|w| w.direction == d).collect();
-        match self {
-            Chart::Bars(c) => (of_group(c.direction), None),
-            Chart::Delta(c) => (of_group(c.direction), None),
-            Chart::Efficiency(c) => (of_group(c.direction), None),
-            Chart::Percentiles(c) => (vec![&cmp.workloads[c.workload]], None),
-            Chart::Cdf(c) => (vec![&cmp.workloads[c.workload]], None),
-            Chart::Scaling(c) => (load::table(cmp, c.table).workloads, None),
-            Chart::Saturation(c) => (load::table(cmp, c.table).workloads, None),
-            Chart::Heatmap(c) => (
-                load::table(cmp, c.table).workloads,
-                Some(cmp.configs[c.config].as_str()),
-            ),
-            Chart::BlockSizes(c) => (
-                c.workloads.iter().map(|&i| &cmp.workloads[i]).collect(),
-                None,
-            ),
-        }
+impl<P: Plot + ?Sized> Plot for Box<P> {
+    type Source = P::Source;
+
+    fn stem(&self, from: &Self::Source) -> String {
+        (**self).stem(from)
+    }
+
+    fn figure(&self, from: &Self::Source) -> figure::Figure {
+        (**self).figure(from)
+    }
+
+    fn footer(&self, from: &Self::Source) -> Option<String> {
+        (**self).footer(from)
     }
 }
 
-/// Every chart the comparison has data for, in a fixed order.
-pub(crate) fn plan(cmp: &Comparison) -> Vec<Chart> {
-    let mut charts = Vec::new();
-    charts.extend(bars::plan(cmp).into_iter().map(Chart::Bars));
-    charts.extend(delta::plan(cmp).into_iter().map(Chart::Delta));
-    charts.extend(efficiency::plan(cmp).into_iter().map(Chart::Efficiency));
-    charts.extend(percentiles::plan(cmp).into_iter().map(Chart::Percentiles));
-    charts.extend(cdf::plan(cmp).into_iter().map(Chart::Cdf));
-    charts.extend(scaling::plan(cmp).into_iter().map(Chart::Scaling));
-    charts.extend(saturation::plan(cmp).into_iter().map(Chart::Saturation));
-    charts.extend(heatmap::plan(cmp).into_iter().map(Chart::Heatmap));
-    charts.extend(blocksize::plan(cmp).into_iter().map(Chart::BlockSizes));
-    charts
+/// A chart drawn from the comparison alone.
+pub(crate) type Chart = Box<dyn Plot<Source = Comparison>>;
+
+/// Every kind of comparison chart, in plan order (bars, deltas,
+/// efficiency, percentiles, distributions, scaling, latency against IOPS,
+/// heatmaps, block sizes), each given by its `plan`: a new kind is its own
+/// file and one line here.
+const KINDS: &[fn(&Comparison) -> Vec<Chart>] = &[
+    |c| boxed(bars::plan(c)),
+    |c| boxed(delta::plan(c)),
+    |c| boxed(efficiency::plan(c)),
+    |c| boxed(percentiles::plan(c)),
+    |c| boxed(cdf::plan(c)),
+    |c| boxed(scaling::plan(c)),
+    |c| boxed(saturation::plan(c)),
+    |c| boxed(heatmap::plan(c)),
+    |c| boxed(blocksize::plan(c)),
+];
+
+fn boxed<P: Plot<Source = Comparison> + 'static>(charts: Vec<P>) -> Vec<Chart> {
+    charts.into_iter().map(|c| Box::new(c) as Chart).collect()
 }
 
-/// What both entry points do first: check the size, register the font,
-/// create DIR/charts/, plan the charts and give each a unique file stem.
-fn prepare(
-    cmp: &Comparison,
-    dir: &Path,
-    opts: &ChartOptions,
-) -> anyhow::Result<(PathBuf, Vec<Chart>, Vec<String>)> {
-    let out = chart_dir(dir, opts)?;
-    let charts = plan(cmp);
-    let stems = names::unique(charts.iter().map(|c| c.stem(cmp)).collect());
-    Ok((out, charts, stems))
+/// Every chart the comparison has data for, in [`KINDS`] order.
+pub(crate) fn plan(cmp: &Comparison) -> Vec<Chart> {
+    KINDS.iter().flat_map(|kind| kind(cmp)).collect()
 }
 
 /// Writes every chart of `cmp` to `dir/charts/` and returns their paths in
-/// plan order (bars, deltas, efficiency, percentiles, distributions,
-/// scaling, latency against IOPS, heatmaps, block sizes).
+/// plan order.
 pub fn render_all(
     cmp: &Comparison,
     dir: &Path,
     opts: &ChartOptions,
 ) -> anyhow::Result<Vec<PathBuf>> {
-    let (out, charts, stems) = prepare(cmp, dir, opts)?;
-    // Charts are independent; rendering them on all cores halves the wall
-    // time on a 2-core runner. Order of the result is the plan's.
-    charts
-        .par_iter()
-        .zip(stems.par_iter())
-        .map(|(chart, stem)| {
-            let path = out.join(format!("{stem}.{}", opts.format.extension()));
-            render_one(chart, cmp, &path, opts)
-                .with_context(|| format!("cannot draw chart {}", path.display()))?;
-            Ok(path)
-        })
-        .collect()
+    write::files(&plan(cmp), cmp, dir, opts)
+}
+
+/// Like [`render_all`], one chart after the other, with the time each
+/// took: for benchmarks and for finding a slow chart kind.
+pub fn render_each(
+    cmp: &Comparison,
+    dir: &Path,
+    opts: &ChartOptions,
+) -> anyhow::Result<Vec<(PathBuf, std::time::Duration)>> {
+    write::files_timed(&plan(cmp), cmp, dir, opts)
+}
+
+/// Every chart of `cmp` as SVG text with hover targets, in plan order,
+/// written nowhere: what report.html carries inline, whatever format the
+/// files under charts/ have.
+pub fn svg_all(cmp: &Comparison, opts: &ChartOptions) -> anyhow::Result<Vec<String>> {
+    write::svgs(&plan(cmp), cmp, opts)
 }
 
 /// Writes the `history_*` charts of `history show` to `dir/charts/`: one
@@ -232,7 +165,7 @@ pub fn render_history(
     dir: &Path,
     opts: &ChartOptions,
 ) -> anyhow::Result<Vec<PathBuf>> {
-    history::render_all(report, dir, opts)
+    write::files(&history::plan(report), report, dir, opts)
 }
 
 /// The history charts of `report` as SVG text, in [`render_history`]'s
@@ -241,7 +174,7 @@ pub fn svg_history(
     report: &crate::history::show::Report,
     opts: &ChartOptions,
 ) -> anyhow::Result<Vec<String>> {
-    history::svg_all(report, opts)
+    write::svgs(&history::plan(report), report, opts)
 }
 
 /// Writes the `timeseries_*` charts drawn from fio's logs (`runs`, joined
@@ -253,7 +186,7 @@ pub fn render_timeseries(
     opts: &ChartOptions,
     ts: TimeseriesOptions,
 ) -> anyhow::Result<Vec<PathBuf>> {
-    timeseries::render_all(cmp, runs, dir, opts, ts)
+    write::files(&timeseries::plan(cmp, runs, ts), cmp, dir, opts)
 }
 
 /// The `timeseries_*` charts as SVG text with hover targets, in the order
@@ -264,109 +197,7 @@ pub fn svg_timeseries(
     opts: &ChartOptions,
     ts: TimeseriesOptions,
 ) -> anyhow::Result<Vec<String>> {
-    timeseries::svg_all(cmp, runs, opts, ts)
-}
-
-/// Like [`render_all`], one chart after the other, with the time each
-/// took: for benchmarks and for finding a slow chart kind.
-pub fn render_each(
-    cmp: &Comparison,
-    dir: &Path,
-    opts: &ChartOptions,
-) -> anyhow::Result<Vec<(PathBuf, std::time::Duration)>> {
-    let (out, charts, stems) = prepare(cmp, dir, opts)?;
-    charts
-        .iter()
-        .zip(&stems)
-        .map(|(chart, stem)| {
-            let path = out.join(format!("{stem}.{}", opts.format.extension()));
-            let start = std::time::Instant::now();
-            render_one(chart, cmp, &path, opts)
-                .with_context(|| format!("cannot draw chart {}", path.display()))?;
-            Ok((path, start.elapsed()))
-        })
-        .collect()
-}
-
-fn check_size(opts: &ChartOptions) -> anyhow::Result<()> {
-    let ok = (MIN_SIZE.0..=MAX_SIZE.0).contains(&opts.width)
-        && (MIN_SIZE.1..=MAX_SIZE.1).contains(&opts.height);
-    anyhow::ensure!(
-        ok,
-        "chart size {}x{} is outside {}x{} to {}x{} (--chart-size)",
-        opts.width,
-        opts.height,
-        MIN_SIZE.0,
-        MIN_SIZE.1,
-        MAX_SIZE.0,
-        MAX_SIZE.1
-    );
-    Ok(())
-}
-
-fn render_one(
-    chart: &Chart,
-    cmp: &Comparison,
-    path: &Path,
-    opts: &ChartOptions,
-) -> anyhow::Result<()> {
-    write_figure(&|| chart.figure(cmp), path, opts)
-}
-
-/// One chart as SVG text, with a hover target per bar, point and legend
-/// entry appended (see [`hotspot`]).
-fn svg_of(chart: &Chart, cmp: &Comparison, size: (u32, u32)) -> anyhow::Result<String> {
-    figure_svg(&|| chart.figure(cmp), size)
-}
-
-/// Checks the size, loads the font and makes `dir/charts/`: what every
-/// chart family does before drawing.
-pub(crate) fn chart_dir(dir: &Path, opts: &ChartOptions) -> anyhow::Result<PathBuf> {
-    check_size(opts)?;
-    font::register()?;
-    let out = dir.join("charts");
-    std::fs::create_dir_all(&out)
-        .with_context(|| format!("cannot create chart folder {}", out.display()))?;
-    Ok(out)
-}
-
-/// A figure as SVG text with the hover targets its drawing recorded
-/// appended: every chart family (comparison, history, time series) draws
-/// through here and [`write_figure`].
-pub(crate) fn figure_svg(
-    make: &dyn Fn() -> figure::Figure,
-    size: (u32, u32),
-) -> anyhow::Result<String> {
-    let (drawn, spots) = hotspot::collect(|| -> anyhow::Result<String> {
-        let mut svg = String::new();
-        {
-            let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
-            root.fill(&WHITE)?;
-            make().draw(&root)?;
-            root.present()?;
-        }
-        Ok(svg)
-    });
-    Ok(hotspot::overlay(&drawn?, &spots))
-}
-
-/// A figure written to `path` as PNG, or as SVG with the font embedded.
-pub(crate) fn write_figure(
-    make: &dyn Fn() -> figure::Figure,
-    path: &Path,
-    opts: &ChartOptions,
-) -> anyhow::Result<()> {
-    let size = (opts.width, opts.height);
-    match opts.format {
-        ChartFormat::Png => {
-            let root = BitMapBackend::new(path, size).into_drawing_area();
-            root.fill(&WHITE)?;
-            make().draw(&root)?;
-            root.present()?;
-        }
-        ChartFormat::Svg => std::fs::write(path, font::embed_in_svg(&figure_svg(make, size)?))?,
-    }
-    Ok(())
+    write::svgs(&timeseries::plan(cmp, runs, ts), cmp, opts)
 }
 
 /// The `@font-face` rules the SVG charts' text asks for: a page inlining
@@ -375,23 +206,9 @@ pub fn svg_font_css() -> &'static str {
     font::face_css()
 }
 
-/// Every chart of `cmp` as SVG text with hover targets, in plan order,
-/// written nowhere: what report.html carries inline, whatever format the
-/// files under charts/ have.
-pub fn svg_all(cmp: &Comparison, opts: &ChartOptions) -> anyhow::Result<Vec<String>> {
-    check_size(opts)?;
-    font::register()?;
-    let size = (opts.width, opts.height);
-    plan(cmp)
-        .par_iter()
-        .map(|chart| {
-            svg_of(chart, cmp, size)
-                .with_context(|| format!("cannot draw chart {}", chart.stem(cmp)))
-        })
-        .collect()
-}
-
 // ---- helpers shared by the chart kinds ----
+
+use plotters::style::RGBColor;
 
 use crate::compare::{Metric, MetricResult, Rule, Spread, SpreadSource, Workload};
 use crate::model::Direction;

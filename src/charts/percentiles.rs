@@ -2,6 +2,7 @@
 //! per config. x is in "nines" (-log10 of the fraction above), so p90,
 //! p99, p99.9 and p99.99 are evenly spaced; y is logarithmic.
 
+use super::Plot;
 use super::figure::Figure;
 use super::frame::Frame;
 use super::lines::{Line, LinePlot, Range, log_tick_labels};
@@ -38,12 +39,18 @@ pub(crate) fn plan(cmp: &Comparison) -> Vec<Percentiles> {
     .collect()
 }
 
-impl Percentiles {
-    pub fn stem(&self, cmp: &Comparison) -> String {
+impl Plot for Percentiles {
+    type Source = Comparison;
+
+    fn stem(&self, cmp: &Comparison) -> String {
         super::workload_stem(cmp, "percentiles", self.workload)
     }
 
-    pub fn figure(&self, cmp: &Comparison) -> Figure {
+    fn footer(&self, cmp: &Comparison) -> Option<String> {
+        super::footer::of_workload(cmp, self.workload)
+    }
+
+    fn figure(&self, cmp: &Comparison) -> Figure {
         let w = &cmp.workloads[self.workload];
         let lines = super::config_lines(cmp, |c| {
             if super::clat_exclusion(w, c).is_some() {

@@ -54,11 +54,11 @@ fn marks_at(fig: &Figure, cat: &str) -> Vec<Mark> {
 #[test]
 fn randwrite_64k_deltas_within_rounding_are_marked() {
     let cmp = published();
-    let write = Chart::Delta(delta::Delta {
+    let write = delta::Delta {
         direction: Direction::Write,
         metric: Metric::Iops,
-    })
-    .figure(&cmp);
+    }
+    .framed(&cmp);
     // Baseline windows-non-native at 125,391 exact; libaio and io_uring at
     // 125,000 known to the thousand: -0.3 % that is no change. windows-
     // native's 125,406 is exact too: 15 IOPS apart is a real difference.
@@ -80,11 +80,11 @@ fn randwrite_64k_deltas_within_rounding_are_marked() {
     );
 
     // randread 64k differs by 4-23 %: nothing marked, no key.
-    let read = Chart::Delta(delta::Delta {
+    let read = delta::Delta {
         direction: Direction::Read,
         metric: Metric::Iops,
-    })
-    .figure(&cmp);
+    }
+    .framed(&cmp);
     assert!(
         marks_at(&read, "randread 64k")
             .iter()
@@ -118,11 +118,11 @@ fn error_bars_are_the_spread_of_repeated_runs() {
     let r = w.metric(Metric::Iops).unwrap();
     let spread = r.spread["psync"];
     assert_eq!((spread.n, spread.source), (2, SpreadSource::Runs));
-    let bars = Chart::Bars(bars::Bars {
+    let bars = bars::Bars {
         direction: w.direction,
         metric: Metric::Iops,
-    })
-    .figure(&cmp);
+    }
+    .framed(&cmp);
     let p = panel(&bars);
     let v = r.values["psync"].unwrap();
     let (lo, hi) = p.series[0].whisker(0, &p.scale).unwrap();
@@ -137,11 +137,11 @@ fn error_bars_are_the_spread_of_repeated_runs() {
 #[test]
 fn no_spread_no_error_bars_and_nothing_said() {
     let cmp = published();
-    let bars = Chart::Bars(bars::Bars {
+    let bars = bars::Bars {
         direction: Direction::Read,
         metric: Metric::Iops,
-    })
-    .figure(&cmp);
+    }
+    .framed(&cmp);
     let p = panel(&bars);
     assert!(
         p.series
@@ -164,9 +164,9 @@ fn sweep_charts_get_error_bars_from_fio_samples() {
     let charts = plan(&cmp);
     let scaling = charts
         .iter()
-        .find(|c| matches!(c, Chart::Scaling(_)))
+        .find(|c| c.stem(&cmp).starts_with("scaling_"))
         .unwrap()
-        .figure(&cmp);
+        .framed(&cmp);
     let Body::Stack(plots) = &scaling.body else {
         panic!("scaling is two stacked plots");
     };
@@ -197,11 +197,11 @@ fn sweep_charts_get_error_bars_from_fio_samples() {
 fn the_footer_names_the_runs_drawn() {
     let cmp = published();
     let footer = |direction| {
-        Chart::Bars(bars::Bars {
+        bars::Bars {
             direction,
             metric: Metric::Iops,
-        })
-        .figure(&cmp)
+        }
+        .framed(&cmp)
         .frame
         .footer
         .unwrap()
@@ -213,10 +213,10 @@ fn the_footer_names_the_runs_drawn() {
     let sweep = analyzed(&["sweep/iodepth"], LabelBy::Dir);
     let chart = plan(&sweep)
         .into_iter()
-        .find(|c| matches!(c, Chart::Scaling(_)))
+        .find(|c| c.stem(&sweep).starts_with("scaling_"))
         .unwrap();
     assert_eq!(
-        chart.figure(&sweep).frame.footer.unwrap(),
+        chart.framed(&sweep).frame.footer.unwrap(),
         "fio-3.33 · io_uring, libaio, psync · bs 4k · QD1–32 × 1 job · 1 s runs · 1 host"
     );
 }

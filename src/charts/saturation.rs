@@ -5,6 +5,7 @@
 //! diamond marks the most IOPS each config sustains within it; a p99
 //! target brings the p99 lines (dashed) it is read against.
 
+use super::Plot;
 use super::figure::Figure;
 use super::lines::{HRule, Line, LinePlot, MarkShape, Marker, PointLabel, Stroke, Whisker};
 use super::load;
@@ -30,12 +31,18 @@ fn shows_p99(cmp: &Comparison) -> bool {
         .is_some_and(|s| s.metric == SloMetric::ClatP99)
 }
 
-impl Saturation {
-    pub fn stem(&self, cmp: &Comparison) -> String {
+impl Plot for Saturation {
+    type Source = Comparison;
+
+    fn stem(&self, cmp: &Comparison) -> String {
         load::stem(cmp, "iops_latency", self.table)
     }
 
-    pub fn figure(&self, cmp: &Comparison) -> Figure {
+    fn footer(&self, cmp: &Comparison) -> Option<String> {
+        super::footer::line(load::table(cmp, self.table).workloads, None)
+    }
+
+    fn figure(&self, cmp: &Comparison) -> Figure {
         let t = load::table(cmp, self.table);
         let p99 = shows_p99(cmp);
         let slo = cmp.sweep_rules.slo.map(|slo| format!(

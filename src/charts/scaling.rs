@@ -3,6 +3,7 @@
 //! config with its knee ringed; below it mean (solid) and p99 (dashed)
 //! latency against the same axis.
 
+use super::Plot;
 use super::figure::{Body, Figure};
 use super::lines::{Line, LinePlot, MarkShape, Marker, Range, Stroke, Whisker};
 use super::load::{self, Throughput};
@@ -20,12 +21,18 @@ pub(crate) fn plan(cmp: &Comparison) -> Vec<Scaling> {
     load::per_table(cmp, |table| Scaling { table })
 }
 
-impl Scaling {
-    pub fn stem(&self, cmp: &Comparison) -> String {
+impl Plot for Scaling {
+    type Source = Comparison;
+
+    fn stem(&self, cmp: &Comparison) -> String {
         load::stem(cmp, "scaling", self.table)
     }
 
-    pub fn figure(&self, cmp: &Comparison) -> Figure {
+    fn footer(&self, cmp: &Comparison) -> Option<String> {
+        super::footer::line(load::table(cmp, self.table).workloads, None)
+    }
+
+    fn figure(&self, cmp: &Comparison) -> Figure {
         let t = load::table(cmp, self.table);
         // The load axis as the sweep varies it: doubling depths on log2, a
         // linear numjobs range linear.

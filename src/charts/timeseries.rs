@@ -10,18 +10,15 @@
 //! [`TARGET_POINTS`] points, so a million-line per-I/O log draws as fast
 //! as an averaged one.
 
-use std::path::{Path, PathBuf};
-
-use anyhow::Context;
 use plotters::prelude::*;
-use rayon::prelude::*;
 
+use super::Plot;
 use super::axis::linear_ticks;
 use super::figure::Figure;
 use super::frame::Frame;
 use super::lines::{Band, Line, LinePlot, PointLabel, Range, Stroke};
 use super::scale::Scale;
-use super::{ChartOptions, font, footer, load, names, palette};
+use super::{footer, load, palette};
 use crate::compare::logs::RunLogs;
 use crate::compare::stats::Summary;
 use crate::compare::{Comparison, Metric, Workload};
@@ -165,9 +162,11 @@ struct Trace {
     points: Vec<(f64, f64)>,
 }
 
-impl TsChart<'_> {
+impl Plot for TsChart<'_> {
+    type Source = Comparison;
+
     /// `timeseries_randwrite_4k_write_bw`.
-    pub(crate) fn stem(&self, cmp: &Comparison) -> String {
+    fn stem(&self, cmp: &Comparison) -> String {
         let w = &cmp.workloads[self.workload];
         format!(
             "timeseries_{}_{}",
@@ -176,6 +175,78 @@ impl TsChart<'_> {
         )
     }
 
+    fn footer(&self, cmp: &Comparison) -> Option<String> {
+        footer::of_workload(cmp, self.workload)
+    }
+
+    fn figure(&self, cmp: &Comparison) -> Figure {
+        let w = &cmp.workloads[self.workload];
+        let width = self.width_ms();
+        let traces = self.traces(width);
+        let max_y = traces.iter().flat_map(|t| t.points.iter().map(|p| p.1));
+        let (scale, y, y_ticks, _) =
+            load::value_axis(self.measure.metric(), max_y.fold(0.0, f64::max));
+        let max_x = traces.iter().flat_map(|t| t.points.iter().map(|p| p.0));
+        let max_x = max_x.fold(0.0, f64::max).max(f64::MIN_POSITIVE);
+        let mut plot = LinePlot::new(Range::Linear(0.0, max_x * 1.02), y, Vec::new());
+        let (ticks, decimals) = linear_ticks(0.0, max_x, 8);
+        plot.x_ticks = ticks
+            .into_iter()
+            .map(|t| (t, format::fixed(t, decimals)))
+            .collect();
+        plot.x_title = match self.measure {
+            Measure::ByData => "Data written (GiB)".into(),
+            _ => "Time since the job started (s)".into(),
+        };
+        plot.y_ticks = y_ticks;
+        plot.y_title = match scale.unit {
+            "" => self.measure.name().to_string(),
+            u => format!("{} ({u})", self.measure.name()),
+        };
+        for t in &traces {
+            let color = palette::color(t.config);
+            let points: Vec<(f64, f64)> = t
+                .points
+                .iter()
+                .map(|(x, y)| (*x, scale.to_display(*y)))
+                .collect();
+            if let (Some(tag), Some(last)) = (&t.tag, points.last()) {
+                plot.labels.push(PointLabel {
+                    at: *last,
+                    text: tag.clone(),
+                    color,
+                    strong: false,
+                });
+            }
+            let dots = points.len() <= MAX_DOTS;
+            plot.lines.push(Line {
+                color,
+                points,
+                dots,
+                stroke: t.stroke,
+            });
+        }
+        let shaded = self.shade(cmp, &mut plot);
+        let footnotes = self.spread_note(cmp, &traces, scale);
+        let mut legend: Vec<(String, RGBColor)> = Vec::new();
+        for (c, _) in &self.runs {
+            let entry = (cmp.configs[*c].clone(), palette::color(*c));
+            if !legend.contains(&entry) {
+                legend.push(entry);
+            }
+        }
+        let frame = Frame {
+            title: format!("{}: {}", super::workload_point_label(cmp, w), self.title()),
+            subtitle: Some(self.subtitle(cmp, width, shaded)),
+            legend,
+            footnotes,
+            ..Default::default()
+        };
+        Figure::lines(frame, plot)
+    }
+}
+
+impl TsChart<'_> {
     /// One bucket width for the whole chart, so lines share their steps.
     fn width_ms(&self) -> u64 {
         let span = self.runs.iter().map(|(_, r)| r.span_ms()).max();
@@ -299,73 +370,6 @@ impl TsChart<'_> {
 }
 
 impl TsChart<'_> {
-    fn figure(&self, cmp: &Comparison) -> Figure {
-        let w = &cmp.workloads[self.workload];
-        let width = self.width_ms();
-        let traces = self.traces(width);
-        let max_y = traces.iter().flat_map(|t| t.points.iter().map(|p| p.1));
-        let (scale, y, y_ticks, _) =
-            load::value_axis(self.measure.metric(), max_y.fold(0.0, f64::max));
-        let max_x = traces.iter().flat_map(|t| t.points.iter().map(|p| p.0));
-        let max_x = max_x.fold(0.0, f64::max).max(f64::MIN_POSITIVE);
-        let mut plot = LinePlot::new(Range::Linear(0.0, max_x * 1.02), y, Vec::new());
-        let (ticks, decimals) = linear_ticks(0.0, max_x, 8);
-        plot.x_ticks = ticks
-            .into_iter()
-            .map(|t| (t, format::fixed(t, decimals)))
-            .collect();
-        plot.x_title = match self.measure {
-            Measure::ByData => "Data written (GiB)".into(),
-            _ => "Time since the job started (s)".into(),
-        };
-        plot.y_ticks = y_ticks;
-        plot.y_title = match scale.unit {
-            "" => self.measure.name().to_string(),
-            u => format!("{} ({u})", self.measure.name()),
-        };
-        for t in &traces {
-            let color = palette::color(t.config);
-            let points: Vec<(f64, f64)> = t
-                .points
-                .iter()
-                .map(|(x, y)| (*x, scale.to_display(*y)))
-                .collect();
-            if let (Some(tag), Some(last)) = (&t.tag, points.last()) {
-                plot.labels.push(PointLabel {
-                    at: *last,
-                    text: tag.clone(),
-                    color,
-                    strong: false,
-                });
-            }
-            let dots = points.len() <= MAX_DOTS;
-            plot.lines.push(Line {
-                color,
-                points,
-                dots,
-                stroke: t.stroke,
-            });
-        }
-        let shaded = self.shade(cmp, &mut plot);
-        let footnotes = self.spread_note(cmp, &traces, scale);
-        let mut legend: Vec<(String, RGBColor)> = Vec::new();
-        for (c, _) in &self.runs {
-            let entry = (cmp.configs[*c].clone(), palette::color(*c));
-            if !legend.contains(&entry) {
-                legend.push(entry);
-            }
-        }
-        let frame = Frame {
-            title: format!("{}: {}", super::workload_point_label(cmp, w), self.title()),
-            subtitle: Some(self.subtitle(cmp, width, shaded)),
-            legend,
-            footnotes,
-            footer: footer::line([w], None),
-            ..Default::default()
-        };
-        Figure::lines(frame, plot)
-    }
-
     fn title(&self) -> String {
         match self.measure {
             Measure::ByData => "bandwidth against data written".into(),
@@ -528,53 +532,6 @@ fn seconds(ms: u64) -> String {
     } else {
         format!("{ms} ms")
     }
-}
-
-/// Writes the timeseries charts to `dir/charts/`, returning their paths.
-pub(crate) fn render_all(
-    cmp: &Comparison,
-    runs: &[RunLogs],
-    dir: &Path,
-    opts: &ChartOptions,
-    ts: TimeseriesOptions,
-) -> anyhow::Result<Vec<PathBuf>> {
-    let out = super::chart_dir(dir, opts)?;
-    let charts = plan(cmp, runs, ts);
-    let stems = names::unique(charts.iter().map(|c| c.stem(cmp)).collect());
-    charts
-        .par_iter()
-        .zip(stems.par_iter())
-        .map(|(chart, stem)| {
-            let path = out.join(format!("{stem}.{}", opts.format.extension()));
-            draw(chart, cmp, &path, opts)
-                .with_context(|| format!("cannot draw chart {}", path.display()))?;
-            Ok(path)
-        })
-        .collect()
-}
-
-/// The same charts as SVG text with hover targets, for report.html.
-pub(crate) fn svg_all(
-    cmp: &Comparison,
-    runs: &[RunLogs],
-    opts: &ChartOptions,
-    ts: TimeseriesOptions,
-) -> anyhow::Result<Vec<String>> {
-    super::check_size(opts)?;
-    font::register()?;
-    let size = (opts.width, opts.height);
-    plan(cmp, runs, ts)
-        .par_iter()
-        .map(|chart| svg_text(chart, cmp, size))
-        .collect()
-}
-
-fn svg_text(chart: &TsChart, cmp: &Comparison, size: (u32, u32)) -> anyhow::Result<String> {
-    super::figure_svg(&|| chart.figure(cmp), size)
-}
-
-fn draw(chart: &TsChart, cmp: &Comparison, path: &Path, opts: &ChartOptions) -> anyhow::Result<()> {
-    super::write_figure(&|| chart.figure(cmp), path, opts)
 }
 
 /// What the time series come from: fio's logs, and DiskSpd's `-D`
