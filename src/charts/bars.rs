@@ -25,8 +25,8 @@ pub(crate) struct Bars {
 }
 
 pub(crate) fn plan(cmp: &Comparison) -> Vec<Bars> {
-    super::group_metrics(cmp, &METRICS, |w, metric| {
-        super::result(w, metric).is_some()
+    super::groups::group_metrics(cmp, &METRICS, |w, metric| {
+        super::groups::result(w, metric).is_some()
     })
     .into_iter()
     .map(|(direction, metric)| Bars { direction, metric })
@@ -37,7 +37,7 @@ impl Plot for Bars {
     type Source = Comparison;
 
     fn stem(&self, _: &Comparison) -> String {
-        super::group_metric_stem("bars", self.direction, self.metric)
+        super::names::group_metric_stem("bars", self.direction, self.metric)
     }
 
     fn footer(&self, cmp: &Comparison) -> Option<String> {
@@ -45,27 +45,27 @@ impl Plot for Bars {
     }
 
     fn figure(&self, cmp: &Comparison) -> Figure {
-        let (categories, results) = super::group_results(cmp, self.direction, self.metric);
-        let scale = Scale::for_metric(self.metric, super::max_value(&results));
+        let (categories, results) = super::groups::group_results(cmp, self.direction, self.metric);
+        let scale = Scale::for_metric(self.metric, super::groups::max_value(&results));
         let name = metric_name(self.metric);
-        let mut footnotes = super::excluded_notes(name, &categories, &results);
-        footnotes.extend(super::precision_notes(cmp, name, &results, &scale));
-        footnotes.extend(super::marks_note(&results));
-        footnotes.extend(super::workload_notes(cmp, self.direction));
+        let mut footnotes = super::notes::excluded_notes(name, &categories, &results);
+        footnotes.extend(super::notes::precision_notes(cmp, name, &results, &scale));
+        footnotes.extend(super::notes::marks_note(&results));
+        footnotes.extend(super::notes::workload_notes(cmp, self.direction));
         let frame = Frame {
             title: format!(
                 "{} {}{}{}",
-                super::group_title(self.direction),
-                lower_first(name),
-                super::group_subject(cmp, self.direction)
+                super::labels::group_title(self.direction),
+                super::labels::lower_first(name),
+                super::groups::group_subject(cmp, self.direction)
                     .map_or(String::new(), |s| format!(": {s}")),
-                super::better_suffix(&results)
+                super::labels::better_suffix(&results)
             ),
             subtitle: None,
-            legend: super::legend(cmp),
-            keys: super::spread_key(&results)
+            legend: super::legend::all(cmp),
+            keys: super::legend::spread_key(&results)
                 .into_iter()
-                .chain(super::tie_key(&results))
+                .chain(super::legend::tie_key(&results))
                 .collect(),
             footnotes,
             ..Default::default()
@@ -78,7 +78,7 @@ impl Plot for Bars {
             heading: None,
             y_desc,
             categories,
-            series: super::series(cmp, &results),
+            series: super::groups::series(cmp, &results),
             decimals: scale.row_decimals(&results),
             scale,
         };
@@ -86,14 +86,5 @@ impl Plot for Bars {
             frame,
             body: Body::Panels(vec![panel]),
         }
-    }
-}
-
-/// "Mean latency" -> "mean latency" after the group name; acronyms stay.
-pub(crate) fn lower_first(s: &str) -> String {
-    let mut c = s.chars();
-    match (c.next(), s.chars().nth(1)) {
-        (Some(f), Some(n)) if n.is_lowercase() => f.to_lowercase().chain(c).collect(),
-        _ => s.to_string(),
     }
 }

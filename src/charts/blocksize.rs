@@ -108,7 +108,7 @@ impl Plot for BlockSizes {
                 w.load().label()
             ),
             subtitle: None,
-            legend: super::legend_of(cmp, configs_drawn(cmp, &ws)),
+            legend: super::legend::of(cmp, configs_drawn(cmp, &ws)),
             footnotes: vec![
                 "Each point one workload of the comparison; its table has the winners and ties."
                     .into(),

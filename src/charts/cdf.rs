@@ -35,10 +35,10 @@ fn cumulative(bins: &[(u64, u64)]) -> Vec<(f64, f64)> {
 }
 
 pub(crate) fn plan(cmp: &Comparison) -> Vec<Cdf> {
-    super::distribution_workloads(cmp, |w| {
-        w.clat_bins
-            .iter()
-            .any(|(c, b)| super::clat_exclusion(w, c).is_none() && !cumulative(b).is_empty())
+    super::distribution::distribution_workloads(cmp, |w| {
+        w.clat_bins.iter().any(|(c, b)| {
+            super::distribution::clat_exclusion(w, c).is_none() && !cumulative(b).is_empty()
+        })
     })
     .into_iter()
     .map(|workload| Cdf { workload })
@@ -49,7 +49,7 @@ impl Plot for Cdf {
     type Source = Comparison;
 
     fn stem(&self, cmp: &Comparison) -> String {
-        super::workload_stem(cmp, "latency_cdf", self.workload)
+        super::names::workload_stem(cmp, "latency_cdf", self.workload)
     }
 
     fn footer(&self, cmp: &Comparison) -> Option<String> {
@@ -58,8 +58,8 @@ impl Plot for Cdf {
 
     fn figure(&self, cmp: &Comparison) -> Figure {
         let w = &cmp.workloads[self.workload];
-        let lines = super::config_lines(cmp, |c| {
-            if super::clat_exclusion(w, c).is_some() {
+        let lines = super::distribution::config_lines(cmp, |c| {
+            if super::distribution::clat_exclusion(w, c).is_some() {
                 return None;
             }
             Some(cumulative(w.clat_bins.get(c)?))
@@ -80,9 +80,14 @@ impl Plot for Cdf {
                 "From fio's json+ clat histogram (bins are ~1.5 % wide). I/Os counted: {}.",
                 total.join(", ")
             ))
-            .chain(super::clat_exclusion_notes(cmp, w))
+            .chain(super::distribution::clat_exclusion_notes(cmp, w))
             .collect(),
-            ..super::distribution_frame(cmp, w, "completion latency distribution", &lines)
+            ..super::distribution::distribution_frame(
+                cmp,
+                w,
+                "completion latency distribution",
+                &lines,
+            )
         };
         let (x_lo, x_hi) = (lo / 1.2, hi * 1.2);
         let steps = lines.iter().map(|(i, pts)| {

@@ -2,10 +2,11 @@
 //! per group and metric, the deltas as the comparison computed them.
 
 use super::Plot;
-use super::bars::{METRICS, lower_first};
+use super::bars::METRICS;
 use super::figure::{Body, Figure};
 use super::frame::Frame;
 use super::grouped::{Mark, Panel, Series};
+use super::labels::lower_first;
 use super::palette;
 use super::scale::{Scale, metric_name};
 use crate::compare::{Comparison, Metric};
@@ -35,8 +36,8 @@ pub(crate) fn plan(cmp: &Comparison) -> Vec<Delta> {
     if !has_baseline || others(cmp).is_empty() {
         return Vec::new();
     }
-    super::group_metrics(cmp, &METRICS, |w, metric| {
-        super::result(w, metric).is_some_and(|r| r.delta_pct.values().any(|d| d.is_some()))
+    super::groups::group_metrics(cmp, &METRICS, |w, metric| {
+        super::groups::result(w, metric).is_some_and(|r| r.delta_pct.values().any(|d| d.is_some()))
     })
     .into_iter()
     .map(|(direction, metric)| Delta { direction, metric })
@@ -47,7 +48,7 @@ impl Plot for Delta {
     type Source = Comparison;
 
     fn stem(&self, _: &Comparison) -> String {
-        super::group_metric_stem("delta", self.direction, self.metric)
+        super::names::group_metric_stem("delta", self.direction, self.metric)
     }
 
     fn footer(&self, cmp: &Comparison) -> Option<String> {
@@ -56,7 +57,7 @@ impl Plot for Delta {
 
     fn figure(&self, cmp: &Comparison) -> Figure {
         let baseline = cmp.baseline.clone().unwrap_or_default();
-        let (categories, results) = super::group_results(cmp, self.direction, self.metric);
+        let (categories, results) = super::groups::group_results(cmp, self.direction, self.metric);
         let others = others(cmp);
         let series: Vec<Series> = others
             .iter()
@@ -101,23 +102,23 @@ impl Plot for Delta {
         let frame = Frame {
             title: format!(
                 "{} {}{}: change vs {}",
-                super::group_title(self.direction),
+                super::labels::group_title(self.direction),
                 lower_first(name),
-                super::group_subject(cmp, self.direction)
+                super::groups::group_subject(cmp, self.direction)
                     .map_or(String::new(), |s| format!(" ({s})")),
                 baseline
             ),
             subtitle: Some(format!(
                 "Percent of the baseline's value{}",
-                super::better_suffix(&results)
+                super::labels::better_suffix(&results)
             )),
-            legend: super::legend_of(cmp, others.iter().map(|(i, _)| *i)),
-            keys: super::baseline_tie_key(&results).into_iter().collect(),
+            legend: super::legend::of(cmp, others.iter().map(|(i, _)| *i)),
+            keys: super::legend::baseline_tie_key(&results).into_iter().collect(),
             footnotes: std::iter::once(format!(
                 "Baseline: {baseline}. 0 % = same as the baseline; n/a = no value for that config.{}",
                 if ratios { " x12.3 = 12.3 times the baseline's value." } else { "" }
             ))
-            .chain(super::excluded_notes(name, &categories, &results))
+            .chain(super::notes::excluded_notes(name, &categories, &results))
             .collect(),
             ..Default::default()
         };

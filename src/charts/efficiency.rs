@@ -23,13 +23,13 @@ fn metrics_in(cmp: &Comparison, direction: Direction) -> Vec<Metric> {
         .filter(|m| {
             cmp.workloads
                 .iter()
-                .any(|w| w.direction == direction && super::result(w, *m).is_some())
+                .any(|w| w.direction == direction && super::groups::result(w, *m).is_some())
         })
         .collect()
 }
 
 pub(crate) fn plan(cmp: &Comparison) -> Vec<Efficiency> {
-    super::groups(cmp)
+    super::groups::groups(cmp)
         .into_iter()
         .filter(|d| !metrics_in(cmp, *d).is_empty())
         .map(|direction| Efficiency { direction })
@@ -53,37 +53,40 @@ impl Plot for Efficiency {
         let mut footnotes = Vec::new();
         let mut all_results = Vec::new();
         for metric in &metrics {
-            let (categories, results) = super::group_results(cmp, self.direction, *metric);
-            let scale = Scale::for_metric(*metric, super::max_value(&results));
+            let (categories, results) = super::groups::group_results(cmp, self.direction, *metric);
+            let scale = Scale::for_metric(*metric, super::groups::max_value(&results));
             let name = metric_name(*metric);
-            footnotes.extend(super::precision_notes(cmp, name, &results, &scale));
+            footnotes.extend(super::notes::precision_notes(cmp, name, &results, &scale));
             let unit = if scale.unit.is_empty() {
                 "IOPS per CPU %"
             } else {
                 scale.unit
             };
             panels.push(Panel {
-                heading: Some(format!("{name}{}", super::better_suffix(&results))),
+                heading: Some(format!("{name}{}", super::labels::better_suffix(&results))),
                 y_desc: unit.to_string(),
                 categories,
-                series: super::series(cmp, &results),
+                series: super::groups::series(cmp, &results),
                 decimals: scale.row_decimals(&results),
                 scale,
             });
             all_results.extend(results);
         }
-        footnotes.extend(super::marks_note(&all_results));
+        footnotes.extend(super::notes::marks_note(&all_results));
         footnotes.push(
             "CPU % is whole-system CPU usage where the input reports it, else fio's usr + sys."
                 .into(),
         );
         let frame = Frame {
-            title: format!("{} CPU efficiency", super::group_title(self.direction)),
+            title: format!(
+                "{} CPU efficiency",
+                super::labels::group_title(self.direction)
+            ),
             subtitle: Some("Work done per percent of CPU".into()),
-            legend: super::legend(cmp),
-            keys: super::spread_key(&all_results)
+            legend: super::legend::all(cmp),
+            keys: super::legend::spread_key(&all_results)
                 .into_iter()
-                .chain(super::tie_key(&all_results))
+                .chain(super::legend::tie_key(&all_results))
                 .collect(),
             footnotes,
             ..Default::default()

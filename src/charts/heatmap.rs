@@ -46,7 +46,7 @@ impl Plot for Heatmap {
         let t = load::table(cmp, self.table);
         format!(
             "heatmap_{}_{}",
-            super::workload_slug(t.workloads[0]),
+            super::names::workload_slug(t.workloads[0]),
             slug(&cmp.configs[self.config])
         )
     }
@@ -72,11 +72,11 @@ impl Plot for Heatmap {
         let frame = Frame {
             title: format!(
                 "{} ({}): {config}, IOPS by queue depth and numjobs",
-                super::workload_label(w),
+                super::labels::workload_label(w),
                 w.direction
             ),
             subtitle: Some("Darker is more IOPS; the peak is outlined".into()),
-            legend: super::legend_of(cmp, [self.config]),
+            legend: super::legend::of(cmp, [self.config]),
             footnotes: footnotes(shared),
             ..Default::default()
         };

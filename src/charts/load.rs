@@ -40,7 +40,7 @@ pub(crate) fn per_table<T>(cmp: &Comparison, make: impl Fn(usize) -> T) -> Vec<T
 /// The file stem of a per-shape chart: `kind` and the shape's slug.
 pub(crate) fn stem(cmp: &Comparison, kind: &str, index: usize) -> String {
     let t = table(cmp, index);
-    format!("{kind}_{}", super::workload_slug(t.workloads[0]))
+    format!("{kind}_{}", super::names::workload_slug(t.workloads[0]))
 }
 
 /// What the frame of a per-shape chart says: its title names the shape
@@ -61,10 +61,14 @@ pub(crate) fn frame(
     footnotes.extend(notes);
     footnotes.extend(depth_notes(&t.sweeps));
     Frame {
-        title: format!("{} ({}): {what}", super::workload_label(w), w.direction),
+        title: format!(
+            "{} ({}): {what}",
+            super::labels::workload_label(w),
+            w.direction
+        ),
         subtitle: Some(subtitle.into()),
-        legend: super::legend_of(cmp, swept_configs(cmp, t)),
-        keys: super::spreads_key(spreads).into_iter().collect(),
+        legend: super::legend::of(cmp, swept_configs(cmp, t)),
+        keys: super::legend::spreads_key(spreads).into_iter().collect(),
         footnotes,
         ..Default::default()
     }
@@ -294,7 +298,7 @@ pub(crate) fn excluded_notes(t: &SweepTable) -> Vec<String> {
                 .iter()
                 .filter_map(|w| Some((w.load().label(), w.metric(m)?)))
                 .unzip();
-            super::excluded_notes(metric_name(m), &loads, &results)
+            super::notes::excluded_notes(metric_name(m), &loads, &results)
         })
         .collect();
     crate::render::cell::merge_metrics(notes)

@@ -1,6 +1,13 @@
 //! Safe file names. Only `[a-z0-9_-]` reaches a path: fio's rw names and
 //! block sizes are slugged, labels never appear in names at all, so no
-//! input can add a `/`, a `..` or a hidden file.
+//! input can add a `/`, a `..` or a hidden file. The stems chart kinds
+//! share are built here from those slugs: a workload's, with its load
+//! point, and a per-group chart's.
+
+use super::scale::metric_slug;
+
+use crate::compare::{Comparison, Metric, Workload};
+use crate::model::Direction;
 
 /// Lower-case ASCII letters and digits kept, every other run of
 /// characters becomes one `-`; at most 40 characters; never empty.
@@ -37,6 +44,48 @@ pub(crate) fn unique(stems: Vec<String>) -> Vec<String> {
             name
         })
         .collect()
+}
+
+/// Path-safe name of a workload: slugged rw, block size, mix, direction.
+pub(crate) fn workload_slug(w: &Workload) -> String {
+    let mix = w.rwmixread.map(|m| format!("{m}")).unwrap_or_default();
+    format!(
+        "{}{}_{}_{}",
+        slug(&w.rw),
+        mix,
+        crate::units::format_bs(w.bs_bytes),
+        w.direction.as_str()
+    )
+}
+
+/// [`workload_slug`], with the load point (`_qd16`, `_qd4x2`) when the
+/// comparison's loads vary: one file per load point of a sweep.
+pub(crate) fn workload_point_slug(cmp: &Comparison, w: &Workload) -> String {
+    let mut slug = workload_slug(w);
+    if cmp.has_load_points() {
+        slug.push_str(&format!("_qd{}", w.iodepth));
+        if w.numjobs != 1 {
+            slug.push_str(&format!("x{}", w.numjobs));
+        }
+        if w.hosts != 1 {
+            slug.push_str(&format!("x{}h", w.hosts));
+        }
+    }
+    slug
+}
+
+/// The file stem of a per-workload chart: `kind` and the workload's
+/// [`workload_point_slug`].
+pub(crate) fn workload_stem(cmp: &Comparison, kind: &str, workload: usize) -> String {
+    format!(
+        "{kind}_{}",
+        workload_point_slug(cmp, &cmp.workloads[workload])
+    )
+}
+
+/// `bars_read_iops`: file stem of a per-group, per-metric chart.
+pub(crate) fn group_metric_stem(kind: &str, direction: Direction, metric: Metric) -> String {
+    format!("{kind}_{}_{}", direction.as_str(), metric_slug(metric))
 }
 
 #[cfg(test)]

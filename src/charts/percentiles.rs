@@ -29,10 +29,10 @@ fn nines(pct: f64) -> f64 {
 }
 
 pub(crate) fn plan(cmp: &Comparison) -> Vec<Percentiles> {
-    super::distribution_workloads(cmp, |w| {
-        w.percentiles
-            .iter()
-            .any(|(c, p)| super::clat_exclusion(w, c).is_none() && !points(p).is_empty())
+    super::distribution::distribution_workloads(cmp, |w| {
+        w.percentiles.iter().any(|(c, p)| {
+            super::distribution::clat_exclusion(w, c).is_none() && !points(p).is_empty()
+        })
     })
     .into_iter()
     .map(|workload| Percentiles { workload })
@@ -43,7 +43,7 @@ impl Plot for Percentiles {
     type Source = Comparison;
 
     fn stem(&self, cmp: &Comparison) -> String {
-        super::workload_stem(cmp, "percentiles", self.workload)
+        super::names::workload_stem(cmp, "percentiles", self.workload)
     }
 
     fn footer(&self, cmp: &Comparison) -> Option<String> {
@@ -52,8 +52,8 @@ impl Plot for Percentiles {
 
     fn figure(&self, cmp: &Comparison) -> Figure {
         let w = &cmp.workloads[self.workload];
-        let lines = super::config_lines(cmp, |c| {
-            if super::clat_exclusion(w, c).is_some() {
+        let lines = super::distribution::config_lines(cmp, |c| {
+            if super::distribution::clat_exclusion(w, c).is_some() {
                 return None;
             }
             Some(points(w.percentiles.get(c)?))
@@ -76,9 +76,14 @@ impl Plot for Percentiles {
             footnotes: std::iter::once(
                 "Completion latency (fio clat) as reported per percentile.".into(),
             )
-            .chain(super::clat_exclusion_notes(cmp, w))
+            .chain(super::distribution::clat_exclusion_notes(cmp, w))
             .collect(),
-            ..super::distribution_frame(cmp, w, "completion latency percentiles", &lines)
+            ..super::distribution::distribution_frame(
+                cmp,
+                w,
+                "completion latency percentiles",
+                &lines,
+            )
         };
         let x_hi = ticks.last().map(|p| nines(*p)).unwrap_or(4.0) + 0.25;
         let (y_lo, y_hi) = (lo / 1.3, hi * 1.3);

@@ -6,6 +6,9 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
+use super::groups::{group_results, group_subject, key_loads, max_value, series};
+use super::labels::workload_label;
+use super::notes::{excluded_notes, without_paths};
 use super::*;
 use crate::compare::{Comparison, Metric, Workload};
 use crate::model::Direction;

@@ -170,7 +170,7 @@ impl Plot for TsChart<'_> {
         let w = &cmp.workloads[self.workload];
         format!(
             "timeseries_{}_{}",
-            super::workload_point_slug(cmp, w),
+            super::names::workload_point_slug(cmp, w),
             self.measure.slug()
         )
     }
@@ -236,7 +236,11 @@ impl Plot for TsChart<'_> {
             }
         }
         let frame = Frame {
-            title: format!("{}: {}", super::workload_point_label(cmp, w), self.title()),
+            title: format!(
+                "{}: {}",
+                super::labels::workload_point_label(cmp, w),
+                self.title()
+            ),
             subtitle: Some(self.subtitle(cmp, width, shaded)),
             legend,
             footnotes,

@@ -1,0 +1,173 @@
+//! What a per-group chart (bars, deltas, efficiency: one direction's
+//! workloads) draws: the groups, the metrics each has, the bar categories
+//! and the comparison's results behind them, and one bar series per config
+//! with the comparison's marks.
+
+use super::grouped::{Mark, Series};
+use super::labels::workload_label;
+use super::palette;
+
+use crate::compare::{Comparison, Metric, MetricResult, Workload};
+use crate::model::Direction;
+
+/// Directions that have workloads, in a fixed order.
+pub(crate) fn groups(cmp: &Comparison) -> Vec<Direction> {
+    Direction::ALL
+        .into_iter()
+        .filter(|d| cmp.workloads.iter().any(|w| w.direction == *d))
+        .collect()
+}
+
+/// The result of `metric` in `w` when at least one config has a value.
+pub(crate) fn result(w: &Workload, metric: Metric) -> Option<&MetricResult> {
+    w.metrics
+        .iter()
+        .find(|m| m.metric == metric && m.values.values().any(|v| v.is_some()))
+}
+
+/// (group, metric) for each of `metrics` in each group where some workload
+/// passes `keep`: the plan of a per-group, per-metric chart.
+pub(crate) fn group_metrics(
+    cmp: &Comparison,
+    metrics: &[Metric],
+    keep: impl Fn(&Workload, Metric) -> bool,
+) -> Vec<(Direction, Metric)> {
+    let mut out = Vec::new();
+    for direction in groups(cmp) {
+        for &metric in metrics {
+            let any = cmp
+                .workloads
+                .iter()
+                .any(|w| w.direction == direction && keep(w, metric));
+            if any {
+                out.push((direction, metric));
+            }
+        }
+    }
+    out
+}
+
+/// Labels and results of `metric` for the group's workloads that have
+/// it, in the comparison's order: a bar panel's categories and data. Of a
+/// sweep only its [`key_loads`] are drawn: twenty load points times five
+/// configs bury the ones a reader needs, and the scaling chart draws them
+/// all. Labels name the load ("QD128 x 4 jobs") when the group is one
+/// shape (the title names it, [`group_subject`]), else the shape over the
+/// load on two lines: never a workload name cut to fit.
+pub(crate) fn group_results(
+    cmp: &Comparison,
+    direction: Direction,
+    metric: Metric,
+) -> (Vec<String>, Vec<&MetricResult>) {
+    let tables = crate::render::sweeps::tables(cmp);
+    let one_shape = group_subject(cmp, direction).is_some();
+    cmp.workloads
+        .iter()
+        .filter(|w| w.direction == direction)
+        .filter(|w| {
+            tables
+                .iter()
+                .find(|t| t.shape == w.shape())
+                .is_none_or(|t| key_loads(t).contains(&w.load()))
+        })
+        .filter_map(|w| Some((category(cmp, w, one_shape), result(w, metric)?)))
+        .unzip()
+}
+
+/// A bar group's label: see [`group_results`].
+fn category(cmp: &Comparison, w: &Workload, one_shape: bool) -> String {
+    if !cmp.has_load_points() {
+        workload_label(w)
+    } else if one_shape {
+        w.load().label()
+    } else {
+        format!("{}\n{}", workload_label(w), w.load().label())
+    }
+}
+
+/// The one shape ("randread 4k") of a group whose workloads differ only
+/// in load: its bar charts name it in the title and label bars by load.
+pub(crate) fn group_subject(cmp: &Comparison, direction: Direction) -> Option<String> {
+    if !cmp.has_load_points() {
+        return None;
+    }
+    let mut shapes = cmp
+        .workloads
+        .iter()
+        .filter(|w| w.direction == direction)
+        .map(|w| (w.shape(), w));
+    let (first, w) = shapes.next()?;
+    shapes.all(|(s, _)| s == first).then(|| workload_label(w))
+}
+
+/// The load points of a sweep shape that bar charts show: the lightest
+/// and, per config, its knee, saturation and peak; once each, in load
+/// order.
+pub(crate) fn key_loads(t: &crate::render::sweeps::SweepTable) -> Vec<crate::compare::LoadPoint> {
+    // Peak and knee name no host count: they are matched on depth and jobs.
+    let mut marked: Vec<(u32, u32)> = Vec::new();
+    for s in &t.sweeps {
+        marked.extend(s.knee.map(|k| (k.iodepth, k.numjobs)));
+        marked.extend(s.saturation.map(|x| (x.iodepth, x.numjobs)));
+        marked.push((s.peak.iodepth, s.peak.numjobs));
+    }
+    let lightest = t
+        .workloads
+        .iter()
+        .map(|w| w.load())
+        .min_by_key(|l| (l.outstanding(), *l));
+    let mut loads: Vec<crate::compare::LoadPoint> = t
+        .workloads
+        .iter()
+        .map(|w| w.load())
+        .filter(|l| Some(*l) == lightest || marked.contains(&(l.iodepth, l.numjobs)))
+        .collect();
+    loads.sort_by_key(|l| (l.outstanding(), *l));
+    loads.dedup();
+    loads
+}
+
+/// One series per config: its values of `metric` across `results`, and
+/// the comparison's marks.
+pub(crate) fn series(cmp: &Comparison, results: &[&MetricResult]) -> Vec<Series> {
+    cmp.configs
+        .iter()
+        .enumerate()
+        .map(|(i, c)| Series {
+            name: c.clone(),
+            color: palette::color(i),
+            // An excluded value is not drawn: its bar would set the
+            // scale that every compared bar is read on.
+            values: results.iter().map(|r| r.value(c)).collect(),
+            marks: results
+                .iter()
+                .map(|r| {
+                    if r.exclusion(c).is_some() {
+                        Mark::Excluded
+                    } else if !r.contested() {
+                        Mark::None
+                    } else if r.winner.as_deref() == Some(c.as_str()) {
+                        Mark::Best
+                    } else if r.tied.iter().any(|t| t == c) {
+                        Mark::Tied
+                    } else {
+                        Mark::None
+                    }
+                })
+                .collect(),
+            spreads: results
+                .iter()
+                .map(|r| r.spread.get(c).map(|s| s.stddev))
+                .collect(),
+        })
+        .collect()
+}
+
+/// The largest absolute value in `results`, base units.
+pub(crate) fn max_value(results: &[&MetricResult]) -> f64 {
+    results
+        .iter()
+        .flat_map(|r| r.compared().map(|(_, v)| v))
+        .map(|v| v.abs())
+        .fold(0.0, f64::max)
+}

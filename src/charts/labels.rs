@@ -1,0 +1,53 @@
+//! How workloads, groups and metrics read in titles and on axes:
+//! `randread 70/30 4k at QD16`, "Read", "mean latency", "(higher is
+//! better)".
+
+use super::scale::better_text;
+
+use crate::compare::{Comparison, MetricResult, Workload};
+use crate::model::Direction;
+
+/// `randread 4k`, `randrw 70/30 4k`: how a workload reads on an axis.
+pub(crate) fn workload_label(w: &Workload) -> String {
+    let bs = crate::units::format_bs(w.bs_bytes);
+    match w.rwmixread {
+        Some(mix) => format!("{} {}/{} {}", w.rw, mix, 100u32.saturating_sub(mix), bs),
+        None => format!("{} {}", w.rw, bs),
+    }
+}
+
+/// [`workload_label`], with " at QD16" when the comparison's loads vary.
+pub(crate) fn workload_point_label(cmp: &Comparison, w: &Workload) -> String {
+    if cmp.has_load_points() {
+        format!("{} at {}", workload_label(w), w.load().label())
+    } else {
+        workload_label(w)
+    }
+}
+
+/// "Read", "Write", "Trim": the group name in titles.
+pub(crate) fn group_title(d: Direction) -> &'static str {
+    match d {
+        Direction::Read => "Read",
+        Direction::Write => "Write",
+        Direction::Trim => "Trim",
+    }
+}
+
+/// " (higher is better)" after a metric's name, from the results'
+/// direction; empty when there are no results.
+pub(crate) fn better_suffix(results: &[&MetricResult]) -> String {
+    results
+        .first()
+        .map(|r| format!(" ({})", better_text(r.better)))
+        .unwrap_or_default()
+}
+
+/// "Mean latency" -> "mean latency" after the group name; acronyms stay.
+pub(crate) fn lower_first(s: &str) -> String {
+    let mut c = s.chars();
+    match (c.next(), s.chars().nth(1)) {
+        (Some(f), Some(n)) if n.is_lowercase() => f.to_lowercase().chain(c).collect(),
+        _ => s.to_string(),
+    }
+}

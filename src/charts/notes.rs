@@ -1,0 +1,123 @@
+//! Footnotes of a chart: values left out and why, precisions coarser
+//! than the scale shows, what the marks mean, the comparison's notes on
+//! the workloads drawn (without file paths).
+
+use super::labels::workload_point_label;
+use super::scale::Scale;
+
+use crate::compare::{Comparison, MetricResult};
+use crate::model::Direction;
+
+/// "p99 latency of X not drawn at QD1 and QD8: why.": one line per
+/// config and reason that `results` (with their `categories`) exclude.
+pub(crate) fn excluded_notes(
+    what: &str,
+    categories: &[String],
+    results: &[&MetricResult],
+) -> Vec<String> {
+    let mut grouped: Vec<((String, String), Vec<String>)> = Vec::new();
+    for (label, r) in categories.iter().zip(results) {
+        for (c, why) in &r.excluded {
+            let key = (c.clone(), why.clone());
+            let at = label.replace('\n', " ");
+            match grouped.iter_mut().find(|(k, _)| *k == key) {
+                Some((_, at_all)) => at_all.push(at),
+                None => grouped.push((key, vec![at])),
+            }
+        }
+    }
+    grouped
+        .into_iter()
+        .map(|((c, why), at)| {
+            format!(
+                "{what} of {c} not drawn ({}): {why}.",
+                crate::render::cell::join_and(&at)
+            )
+        })
+        .collect()
+}
+
+/// "IOPS of linux-libaio, linux-io_uring known only to the nearest
+/// 1,000.": one note per precision coarser than the step a lone value of
+/// the scale resolves.
+pub(crate) fn precision_notes(
+    cmp: &Comparison,
+    what: &str,
+    results: &[&MetricResult],
+    scale: &Scale,
+) -> Vec<String> {
+    crate::compare::metric::coarse_precisions(&cmp.configs, results, scale.step())
+        .into_iter()
+        .map(|(p, cs)| {
+            let unit = match scale.unit {
+                "" => String::new(),
+                "%" => "%".into(),
+                u => format!(" {u}"),
+            };
+            format!(
+                "{what} of {} known only to {}{unit}.",
+                cs.join(", "),
+                crate::format::step_text(p / scale.div)
+            )
+        })
+        .collect()
+}
+
+/// "★ and outline: best." when the chart has a winner; ties are told by
+/// the hatched legend key ([`tie_key`]).
+pub(crate) fn marks_note(results: &[&MetricResult]) -> Option<String> {
+    results
+        .iter()
+        .any(|r| r.contested() && r.winner.is_some())
+        .then(|| "★ and outline: best.".to_string())
+}
+
+/// The comparison's notes on a group's workloads (iodepth differing, a
+/// config missing), at most three lines so the plot keeps its room. A
+/// note names configs and reasons: a result file's path in it is dropped
+/// (the report lists the files).
+pub(crate) fn workload_notes(cmp: &Comparison, direction: Direction) -> Vec<String> {
+    const MAX: usize = 3;
+    let mut notes: Vec<String> = Vec::new();
+    for w in cmp.workloads.iter().filter(|w| w.direction == direction) {
+        for n in &w.notes {
+            let n = format!("{}: {}", workload_point_label(cmp, w), without_paths(n));
+            if !notes.contains(&n) {
+                notes.push(n);
+            }
+        }
+    }
+    let mut out: Vec<String> = notes.iter().take(MAX).cloned().collect();
+    if notes.len() > MAX {
+        let n = notes.len() - MAX;
+        let s = if n == 1 { "" } else { "s" };
+        out.push(format!("{n} more note{s} in the report."));
+    }
+    out
+}
+
+/// `text` without parenthesized file paths: "X: mean below clat
+/// (dir/run.json)" -> "X: mean below clat".
+pub(crate) fn without_paths(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(open) = rest.find(" (") {
+        let Some(close) = rest[open..].find(')') else {
+            break;
+        };
+        let inside = &rest[open + 2..open + close];
+        let is_path = inside.contains('/') || inside.contains('\\');
+        let is_file = is_path
+            && inside
+                .rsplit(['/', '\\'])
+                .next()
+                .is_some_and(|f| f.contains('.'));
+        out.push_str(&rest[..open]);
+        if !is_file {
+            out.push_str(&rest[open..open + close + 1]);
+        }
+        rest = &rest[open + close + 1..];
+    }
+    out.push_str(rest);
+    out
+}
