@@ -25,7 +25,7 @@ pub(crate) struct Bars {
 }
 
 pub(crate) fn plan(cmp: &Comparison) -> Vec<Bars> {
-    super::groups::group_metrics(cmp, &METRICS, |w, metric| {
+    super::groups::metrics(cmp, &METRICS, |w, metric| {
         super::groups::result(w, metric).is_some()
     })
     .into_iter()
@@ -45,7 +45,7 @@ impl Plot for Bars {
     }
 
     fn figure(&self, cmp: &Comparison) -> Figure {
-        let (categories, results) = super::groups::group_results(cmp, self.direction, self.metric);
+        let (categories, results) = super::groups::results(cmp, self.direction, self.metric);
         let scale = Scale::for_metric(self.metric, super::groups::max_value(&results));
         let name = metric_name(self.metric);
         let mut footnotes = super::notes::excluded_notes(name, &categories, &results);
@@ -57,16 +57,13 @@ impl Plot for Bars {
                 "{} {}{}{}",
                 super::labels::group_title(self.direction),
                 super::labels::lower_first(name),
-                super::groups::group_subject(cmp, self.direction)
+                super::groups::subject(cmp, self.direction)
                     .map_or(String::new(), |s| format!(": {s}")),
                 super::labels::better_suffix(&results)
             ),
             subtitle: None,
             legend: super::legend::all(cmp),
-            keys: super::legend::spread_key(&results)
-                .into_iter()
-                .chain(super::legend::tie_key(&results))
-                .collect(),
+            keys: super::legend::bar_keys(&results),
             footnotes,
             ..Default::default()
         };

@@ -3,12 +3,13 @@
 //! line per config, latency on a log axis.
 
 use super::Plot;
+use super::distribution;
 use super::figure::Figure;
 use super::frame::Frame;
 use super::lines::{Line, LinePlot, Range, log_tick_labels};
 use super::palette;
 use super::scale::latency_span;
-use crate::compare::Comparison;
+use crate::compare::{Comparison, Workload};
 use crate::format;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -34,15 +35,16 @@ fn cumulative(bins: &[(u64, u64)]) -> Vec<(f64, f64)> {
         .collect()
 }
 
+/// `config`'s line in `w`.
+fn line(w: &Workload, config: &str) -> Option<Vec<(f64, f64)>> {
+    Some(cumulative(w.clat_bins.get(config)?))
+}
+
 pub(crate) fn plan(cmp: &Comparison) -> Vec<Cdf> {
-    super::distribution::distribution_workloads(cmp, |w| {
-        w.clat_bins.iter().any(|(c, b)| {
-            super::distribution::clat_exclusion(w, c).is_none() && !cumulative(b).is_empty()
-        })
-    })
-    .into_iter()
-    .map(|workload| Cdf { workload })
-    .collect()
+    distribution::plan(cmp, line)
+        .into_iter()
+        .map(|workload| Cdf { workload })
+        .collect()
 }
 
 impl Plot for Cdf {
@@ -58,12 +60,7 @@ impl Plot for Cdf {
 
     fn figure(&self, cmp: &Comparison) -> Figure {
         let w = &cmp.workloads[self.workload];
-        let lines = super::distribution::config_lines(cmp, |c| {
-            if super::distribution::clat_exclusion(w, c).is_some() {
-                return None;
-            }
-            Some(cumulative(w.clat_bins.get(c)?))
-        });
+        let lines = distribution::lines(cmp, w, line);
         let (scale, lo, hi) = latency_span(lines.iter().flat_map(|(_, p)| p.iter().map(|x| x.0)));
         let total: Vec<String> = lines
             .iter()
@@ -80,14 +77,9 @@ impl Plot for Cdf {
                 "From fio's json+ clat histogram (bins are ~1.5 % wide). I/Os counted: {}.",
                 total.join(", ")
             ))
-            .chain(super::distribution::clat_exclusion_notes(cmp, w))
+            .chain(distribution::exclusion_notes(cmp, w))
             .collect(),
-            ..super::distribution::distribution_frame(
-                cmp,
-                w,
-                "completion latency distribution",
-                &lines,
-            )
+            ..distribution::frame(cmp, w, "completion latency distribution", &lines)
         };
         let (x_lo, x_hi) = (lo / 1.2, hi * 1.2);
         let steps = lines.iter().map(|(i, pts)| {

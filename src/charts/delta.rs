@@ -9,7 +9,7 @@ use super::grouped::{Mark, Panel, Series};
 use super::labels::lower_first;
 use super::palette;
 use super::scale::{Scale, metric_name};
-use crate::compare::{Comparison, Metric};
+use crate::compare::{Comparison, Metric, MetricResult};
 use crate::format;
 use crate::model::Direction;
 
@@ -36,7 +36,7 @@ pub(crate) fn plan(cmp: &Comparison) -> Vec<Delta> {
     if !has_baseline || others(cmp).is_empty() {
         return Vec::new();
     }
-    super::groups::group_metrics(cmp, &METRICS, |w, metric| {
+    super::groups::metrics(cmp, &METRICS, |w, metric| {
         super::groups::result(w, metric).is_some_and(|r| r.delta_pct.values().any(|d| d.is_some()))
     })
     .into_iter()
@@ -56,72 +56,9 @@ impl Plot for Delta {
     }
 
     fn figure(&self, cmp: &Comparison) -> Figure {
-        let baseline = cmp.baseline.clone().unwrap_or_default();
-        let (categories, results) = super::groups::group_results(cmp, self.direction, self.metric);
-        let others = others(cmp);
-        let series: Vec<Series> = others
-            .iter()
-            .map(|(i, c)| Series {
-                name: (*c).clone(),
-                color: palette::color(*i),
-                // An excluded value has no change to draw, whatever
-                // delta_pct holds.
-                values: results
-                    .iter()
-                    .map(|r| {
-                        let shown = r.exclusion(c).is_none()
-                            && cmp
-                                .baseline
-                                .as_deref()
-                                .is_none_or(|b| r.exclusion(b).is_none());
-                        r.delta_pct.get(*c).copied().flatten().filter(|_| shown)
-                    })
-                    .collect(),
-                marks: results
-                    .iter()
-                    .map(|r| {
-                        if r.exclusion(c).is_some() {
-                            Mark::Excluded
-                        } else if r.baseline_ties.contains_key(*c) {
-                            Mark::Same
-                        } else {
-                            Mark::None
-                        }
-                    })
-                    .collect(),
-                // A delta's spread needs both sides' and is not the
-                // comparison's to give yet: no whiskers here.
-                spreads: vec![None; results.len()],
-            })
-            .collect();
-        let name = metric_name(self.metric);
-        let ratios = series
-            .iter()
-            .flat_map(|s| s.values.iter().flatten())
-            .any(|d| *d > format::RATIO_FROM_PCT);
-        let frame = Frame {
-            title: format!(
-                "{} {}{}: change vs {}",
-                super::labels::group_title(self.direction),
-                lower_first(name),
-                super::groups::group_subject(cmp, self.direction)
-                    .map_or(String::new(), |s| format!(" ({s})")),
-                baseline
-            ),
-            subtitle: Some(format!(
-                "Percent of the baseline's value{}",
-                super::labels::better_suffix(&results)
-            )),
-            legend: super::legend::of(cmp, others.iter().map(|(i, _)| *i)),
-            keys: super::legend::baseline_tie_key(&results).into_iter().collect(),
-            footnotes: std::iter::once(format!(
-                "Baseline: {baseline}. 0 % = same as the baseline; n/a = no value for that config.{}",
-                if ratios { " x12.3 = 12.3 times the baseline's value." } else { "" }
-            ))
-            .chain(super::notes::excluded_notes(name, &categories, &results))
-            .collect(),
-            ..Default::default()
-        };
+        let (categories, results) = super::groups::results(cmp, self.direction, self.metric);
+        let series = series(cmp, &results);
+        let frame = self.frame(cmp, &categories, &results, &series);
         // Each workload's changes print with one count of decimals.
         let decimals = (0..results.len())
             .map(|i| {
@@ -142,4 +79,86 @@ impl Plot for Delta {
             body: Body::Panels(vec![panel]),
         }
     }
+}
+
+impl Delta {
+    /// Title and subtitle, the configs against the baseline, the key of
+    /// changes that are none, what the bars mean and what is left out.
+    fn frame(
+        &self,
+        cmp: &Comparison,
+        categories: &[String],
+        results: &[&MetricResult],
+        series: &[Series],
+    ) -> Frame {
+        let baseline = cmp.baseline.clone().unwrap_or_default();
+        let name = metric_name(self.metric);
+        let ratios = series
+            .iter()
+            .flat_map(|s| s.values.iter().flatten())
+            .any(|d| *d > format::RATIO_FROM_PCT);
+        Frame {
+            title: format!(
+                "{} {}{}: change vs {}",
+                super::labels::group_title(self.direction),
+                lower_first(name),
+                super::groups::subject(cmp, self.direction)
+                    .map_or(String::new(), |s| format!(" ({s})")),
+                baseline
+            ),
+            subtitle: Some(format!(
+                "Percent of the baseline's value{}",
+                super::labels::better_suffix(results)
+            )),
+            legend: super::legend::of(cmp, others(cmp).iter().map(|(i, _)| *i)),
+            keys: super::legend::baseline_tie_key(results).into_iter().collect(),
+            footnotes: std::iter::once(format!(
+                "Baseline: {baseline}. 0 % = same as the baseline; n/a = no value for that config.{}",
+                if ratios { " x12.3 = 12.3 times the baseline's value." } else { "" }
+            ))
+            .chain(super::notes::excluded_notes(name, categories, results))
+            .collect(),
+            ..Default::default()
+        }
+    }
+}
+
+/// One series per config other than the baseline: its change from the
+/// baseline across `results`, and which are no real change.
+fn series(cmp: &Comparison, results: &[&MetricResult]) -> Vec<Series> {
+    others(cmp)
+        .iter()
+        .map(|(i, c)| Series {
+            name: (*c).clone(),
+            color: palette::color(*i),
+            // An excluded value has no change to draw, whatever
+            // delta_pct holds.
+            values: results
+                .iter()
+                .map(|r| {
+                    let shown = r.exclusion(c).is_none()
+                        && cmp
+                            .baseline
+                            .as_deref()
+                            .is_none_or(|b| r.exclusion(b).is_none());
+                    r.delta_pct.get(*c).copied().flatten().filter(|_| shown)
+                })
+                .collect(),
+            marks: results
+                .iter()
+                .map(|r| {
+                    if r.exclusion(c).is_some() {
+                        Mark::Excluded
+                    } else if r.baseline_ties.contains_key(*c) {
+                        Mark::Same
+                    } else {
+                        Mark::None
+                    }
+                })
+                .collect(),
+            // A delta's spread needs both sides' and is not the
+            // comparison's to give yet: no whiskers here.
+            spreads: vec![None; results.len()],
+        })
+        .collect()
 }

@@ -1,17 +1,33 @@
 //! What the latency-distribution charts (percentiles, CDF) share: which
-//! workloads get one, the line each config gets, the completion latency a
-//! comparison leaves out, and their frame.
+//! workloads get one, the line each config gets (none where the
+//! comparison leaves its completion latency out), and their frame.
 
 use super::frame::Frame;
 use super::labels::workload_point_label;
 
 use crate::compare::{Comparison, Metric, Workload};
 
-/// Whether a workload gets its own latency-distribution charts
-/// (percentiles, CDF). Every workload outside a sweep does; of a sweep, only
-/// the lightest load and each config's knee and peak: a chart per depth of
-/// a 32-point grid would bury the ones a reader needs.
-pub(crate) fn gets_distribution_charts(cmp: &Comparison, w: &Workload) -> bool {
+/// A config's line in a workload: (x, y) points, or None where it has no
+/// data. Each distribution chart kind gives one.
+pub(crate) type LineOf = fn(&Workload, &str) -> Option<Vec<(f64, f64)>>;
+
+/// The workloads that get latency-distribution charts ([`gets_charts`])
+/// and where some config has a line: the plan of a distribution chart
+/// kind.
+pub(crate) fn plan(cmp: &Comparison, line: LineOf) -> Vec<usize> {
+    cmp.workloads
+        .iter()
+        .enumerate()
+        .filter(|(_, w)| gets_charts(cmp, w) && !lines(cmp, w, line).is_empty())
+        .map(|(i, _)| i)
+        .collect()
+}
+
+/// Whether a workload gets its own latency-distribution charts. Every
+/// workload outside a sweep does; of a sweep, only the lightest load and
+/// each config's knee and peak: a chart per depth of a 32-point grid would
+/// bury the ones a reader needs.
+fn gets_charts(cmp: &Comparison, w: &Workload) -> bool {
     let sweeps: Vec<_> = cmp
         .sweeps
         .iter()
@@ -33,36 +49,15 @@ pub(crate) fn gets_distribution_charts(cmp: &Comparison, w: &Workload) -> bool {
         })
 }
 
-/// The workloads that get latency-distribution charts
-/// ([`gets_distribution_charts`]) and have the data `has_line` looks for:
-/// the plan shared by the percentile and CDF charts.
-pub(crate) fn distribution_workloads(
-    cmp: &Comparison,
-    has_line: impl Fn(&Workload) -> bool,
-) -> Vec<usize> {
-    workloads_where(cmp, |w| gets_distribution_charts(cmp, w) && has_line(w))
-}
-
-/// Indices of the workloads `keep` accepts: a per-workload chart's plan.
-pub(crate) fn workloads_where(cmp: &Comparison, keep: impl Fn(&Workload) -> bool) -> Vec<usize> {
-    cmp.workloads
-        .iter()
-        .enumerate()
-        .filter(|(_, w)| keep(w))
-        .map(|(i, _)| i)
-        .collect()
-}
-
-/// (config index, points) for every config `points` gives a non-empty
-/// line for, in display order: the lines of a per-workload chart.
-pub(crate) fn config_lines(
-    cmp: &Comparison,
-    points: impl Fn(&String) -> Option<Vec<(f64, f64)>>,
-) -> Vec<(usize, Vec<(f64, f64)>)> {
+/// (config index, points) for every config with a non-empty line in `w`,
+/// in display order; a config whose completion latency the comparison
+/// leaves out gets none.
+pub(crate) fn lines(cmp: &Comparison, w: &Workload, line: LineOf) -> Vec<(usize, Vec<(f64, f64)>)> {
     cmp.configs
         .iter()
         .enumerate()
-        .filter_map(|(i, c)| Some((i, points(c)?)))
+        .filter(|(_, c)| clat_exclusion(w, c).is_none())
+        .filter_map(|(i, c)| Some((i, line(w, c)?)))
         .filter(|(_, p)| !p.is_empty())
         .collect()
 }
@@ -70,13 +65,13 @@ pub(crate) fn config_lines(
 /// Why `config`'s completion latency in `w` is left out of the comparison,
 /// if it is: its percentiles and histogram are not drawn either (with
 /// io_uring's sqthread_poll=1 every one of them reads seconds).
-pub(crate) fn clat_exclusion<'a>(w: &'a Workload, config: &str) -> Option<&'a str> {
+fn clat_exclusion<'a>(w: &'a Workload, config: &str) -> Option<&'a str> {
     w.metric(Metric::ClatP99Ns)?.exclusion(config)
 }
 
 /// "Completion latency of X not drawn: why.": one line per config whose
 /// completion latency `w` excludes.
-pub(crate) fn clat_exclusion_notes(cmp: &Comparison, w: &Workload) -> Vec<String> {
+pub(crate) fn exclusion_notes(cmp: &Comparison, w: &Workload) -> Vec<String> {
     cmp.configs
         .iter()
         .filter_map(|c| {
@@ -88,7 +83,7 @@ pub(crate) fn clat_exclusion_notes(cmp: &Comparison, w: &Workload) -> Vec<String
 
 /// The frame of a latency-distribution chart of `w`: its title says
 /// `what` is drawn, the legend names the configs that have a line.
-pub(crate) fn distribution_frame(
+pub(crate) fn frame(
     cmp: &Comparison,
     w: &Workload,
     what: &str,

@@ -29,7 +29,7 @@ fn metrics_in(cmp: &Comparison, direction: Direction) -> Vec<Metric> {
 }
 
 pub(crate) fn plan(cmp: &Comparison) -> Vec<Efficiency> {
-    super::groups::groups(cmp)
+    super::groups::directions(cmp)
         .into_iter()
         .filter(|d| !metrics_in(cmp, *d).is_empty())
         .map(|direction| Efficiency { direction })
@@ -53,7 +53,7 @@ impl Plot for Efficiency {
         let mut footnotes = Vec::new();
         let mut all_results = Vec::new();
         for metric in &metrics {
-            let (categories, results) = super::groups::group_results(cmp, self.direction, *metric);
+            let (categories, results) = super::groups::results(cmp, self.direction, *metric);
             let scale = Scale::for_metric(*metric, super::groups::max_value(&results));
             let name = metric_name(*metric);
             footnotes.extend(super::notes::precision_notes(cmp, name, &results, &scale));
@@ -84,10 +84,7 @@ impl Plot for Efficiency {
             ),
             subtitle: Some("Work done per percent of CPU".into()),
             legend: super::legend::all(cmp),
-            keys: super::legend::spread_key(&all_results)
-                .into_iter()
-                .chain(super::legend::tie_key(&all_results))
-                .collect(),
+            keys: super::legend::bar_keys(&all_results),
             footnotes,
             ..Default::default()
         };

@@ -11,7 +11,7 @@ use crate::compare::{Comparison, Metric, MetricResult, Workload};
 use crate::model::Direction;
 
 /// Directions that have workloads, in a fixed order.
-pub(crate) fn groups(cmp: &Comparison) -> Vec<Direction> {
+pub(crate) fn directions(cmp: &Comparison) -> Vec<Direction> {
     Direction::ALL
         .into_iter()
         .filter(|d| cmp.workloads.iter().any(|w| w.direction == *d))
@@ -27,13 +27,13 @@ pub(crate) fn result(w: &Workload, metric: Metric) -> Option<&MetricResult> {
 
 /// (group, metric) for each of `metrics` in each group where some workload
 /// passes `keep`: the plan of a per-group, per-metric chart.
-pub(crate) fn group_metrics(
+pub(crate) fn metrics(
     cmp: &Comparison,
     metrics: &[Metric],
     keep: impl Fn(&Workload, Metric) -> bool,
 ) -> Vec<(Direction, Metric)> {
     let mut out = Vec::new();
-    for direction in groups(cmp) {
+    for direction in directions(cmp) {
         for &metric in metrics {
             let any = cmp
                 .workloads
@@ -52,15 +52,15 @@ pub(crate) fn group_metrics(
 /// sweep only its [`key_loads`] are drawn: twenty load points times five
 /// configs bury the ones a reader needs, and the scaling chart draws them
 /// all. Labels name the load ("QD128 x 4 jobs") when the group is one
-/// shape (the title names it, [`group_subject`]), else the shape over the
+/// shape (the title names it, [`subject`]), else the shape over the
 /// load on two lines: never a workload name cut to fit.
-pub(crate) fn group_results(
+pub(crate) fn results(
     cmp: &Comparison,
     direction: Direction,
     metric: Metric,
 ) -> (Vec<String>, Vec<&MetricResult>) {
     let tables = crate::render::sweeps::tables(cmp);
-    let one_shape = group_subject(cmp, direction).is_some();
+    let one_shape = subject(cmp, direction).is_some();
     cmp.workloads
         .iter()
         .filter(|w| w.direction == direction)
@@ -74,7 +74,7 @@ pub(crate) fn group_results(
         .unzip()
 }
 
-/// A bar group's label: see [`group_results`].
+/// A bar group's label: see [`results`].
 fn category(cmp: &Comparison, w: &Workload, one_shape: bool) -> String {
     if !cmp.has_load_points() {
         workload_label(w)
@@ -87,7 +87,7 @@ fn category(cmp: &Comparison, w: &Workload, one_shape: bool) -> String {
 
 /// The one shape ("randread 4k") of a group whose workloads differ only
 /// in load: its bar charts name it in the title and label bars by load.
-pub(crate) fn group_subject(cmp: &Comparison, direction: Direction) -> Option<String> {
+pub(crate) fn subject(cmp: &Comparison, direction: Direction) -> Option<String> {
     if !cmp.has_load_points() {
         return None;
     }

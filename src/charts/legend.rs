@@ -25,8 +25,17 @@ pub(crate) fn of(
         .collect()
 }
 
+/// The keys of a bar chart of `results`: its error bars, then its ties
+/// for best.
+pub(crate) fn bar_keys(results: &[&MetricResult]) -> Vec<Key> {
+    spread_key(results)
+        .into_iter()
+        .chain(tie_key(results))
+        .collect()
+}
+
 /// The hatched key of a bar chart whose results have ties for best.
-pub(crate) fn tie_key(results: &[&MetricResult]) -> Option<Key> {
+fn tie_key(results: &[&MetricResult]) -> Option<Key> {
     let rules = results
         .iter()
         .filter(|r| !r.tied.is_empty())
@@ -69,7 +78,7 @@ fn tie_reason(rules: impl IntoIterator<Item = Rule>) -> Option<String> {
 /// The error-bar key: "error bars: ±1 sd of 3 runs", or of fio's
 /// per-interval samples, from the spreads the chart draws; None when it
 /// draws none.
-pub(crate) fn spread_key(results: &[&MetricResult]) -> Option<Key> {
+fn spread_key(results: &[&MetricResult]) -> Option<Key> {
     let spreads: Vec<Spread> = results
         .iter()
         .flat_map(|r| {

@@ -43,6 +43,11 @@ pub(crate) fn stem(cmp: &Comparison, kind: &str, index: usize) -> String {
     format!("{kind}_{}", super::names::workload_slug(t.workloads[0]))
 }
 
+/// The footer of a per-shape chart: the runs of every load point.
+pub(crate) fn footer(cmp: &Comparison, index: usize) -> Option<String> {
+    super::footer::line(table(cmp, index).workloads, None)
+}
+
 /// What the frame of a per-shape chart says: its title names the shape
 /// and `what` is drawn, the legend the swept configs, the key the error
 /// bars of `spreads`; the footnotes are the knee rule, `notes`, then the

@@ -64,7 +64,7 @@ pub(crate) fn precision_notes(
 }
 
 /// "★ and outline: best." when the chart has a winner; ties are told by
-/// the hatched legend key ([`tie_key`]).
+/// the hatched legend key ([`super::legend::bar_keys`]).
 pub(crate) fn marks_note(results: &[&MetricResult]) -> Option<String> {
     results
         .iter()

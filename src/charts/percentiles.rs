@@ -3,12 +3,13 @@
 //! p99, p99.9 and p99.99 are evenly spaced; y is logarithmic.
 
 use super::Plot;
+use super::distribution;
 use super::figure::Figure;
 use super::frame::Frame;
 use super::lines::{Line, LinePlot, Range, log_tick_labels};
 use super::palette;
 use super::scale::{latency_span, tick};
-use crate::compare::Comparison;
+use crate::compare::{Comparison, Workload};
 
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Percentiles {
@@ -28,15 +29,16 @@ fn nines(pct: f64) -> f64 {
     -(1.0 - pct / 100.0).log10()
 }
 
+/// `config`'s line in `w`.
+fn line(w: &Workload, config: &str) -> Option<Vec<(f64, f64)>> {
+    Some(points(w.percentiles.get(config)?))
+}
+
 pub(crate) fn plan(cmp: &Comparison) -> Vec<Percentiles> {
-    super::distribution::distribution_workloads(cmp, |w| {
-        w.percentiles.iter().any(|(c, p)| {
-            super::distribution::clat_exclusion(w, c).is_none() && !points(p).is_empty()
-        })
-    })
-    .into_iter()
-    .map(|workload| Percentiles { workload })
-    .collect()
+    distribution::plan(cmp, line)
+        .into_iter()
+        .map(|workload| Percentiles { workload })
+        .collect()
 }
 
 impl Plot for Percentiles {
@@ -52,12 +54,7 @@ impl Plot for Percentiles {
 
     fn figure(&self, cmp: &Comparison) -> Figure {
         let w = &cmp.workloads[self.workload];
-        let lines = super::distribution::config_lines(cmp, |c| {
-            if super::distribution::clat_exclusion(w, c).is_some() {
-                return None;
-            }
-            Some(points(w.percentiles.get(c)?))
-        });
+        let lines = distribution::lines(cmp, w, line);
         let (scale, lo, hi) = latency_span(lines.iter().flat_map(|(_, p)| p.iter().map(|x| x.1)));
         let mut ticks: Vec<f64> = lines
             .iter()
@@ -76,14 +73,9 @@ impl Plot for Percentiles {
             footnotes: std::iter::once(
                 "Completion latency (fio clat) as reported per percentile.".into(),
             )
-            .chain(super::distribution::clat_exclusion_notes(cmp, w))
+            .chain(distribution::exclusion_notes(cmp, w))
             .collect(),
-            ..super::distribution::distribution_frame(
-                cmp,
-                w,
-                "completion latency percentiles",
-                &lines,
-            )
+            ..distribution::frame(cmp, w, "completion latency percentiles", &lines)
         };
         let x_hi = ticks.last().map(|p| nines(*p)).unwrap_or(4.0) + 0.25;
         let (y_lo, y_hi) = (lo / 1.3, hi * 1.3);

@@ -29,7 +29,7 @@ impl Plot for Scaling {
     }
 
     fn footer(&self, cmp: &Comparison) -> Option<String> {
-        super::footer::line(load::table(cmp, self.table).workloads, None)
+        load::footer(cmp, self.table)
     }
 
     fn figure(&self, cmp: &Comparison) -> Figure {

@@ -6,7 +6,7 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use super::groups::{group_results, group_subject, key_loads, max_value, series};
+use super::groups::{self, key_loads, max_value, series};
 use super::labels::workload_label;
 use super::notes::{excluded_notes, without_paths};
 use super::*;
@@ -627,13 +627,13 @@ fn block_sizes_of_one_rw_get_a_chart() {
 #[test]
 fn bars_of_a_sweep_name_their_load_point() {
     let mut cmp = published_with(|s| s.to_string());
-    let (labels, _) = group_results(&cmp, Direction::Read, Metric::Iops);
+    let (labels, _) = groups::results(&cmp, Direction::Read, Metric::Iops);
     assert!(labels.iter().all(|l| !l.contains("QD")), "{labels:?}");
     // The same workload at a second depth: every bar now names its load.
     let mut deeper = cmp.workloads[0].clone();
     deeper.iodepth *= 2;
     cmp.workloads.push(deeper);
-    let (labels, _) = group_results(&cmp, cmp.workloads[0].direction, Metric::Iops);
+    let (labels, _) = groups::results(&cmp, cmp.workloads[0].direction, Metric::Iops);
     let distinct: BTreeSet<&String> = labels.iter().collect();
     assert_eq!(distinct.len(), labels.len(), "{labels:?}");
     // Several shapes: the shape over the load, on two lines, never cut.
@@ -668,10 +668,10 @@ fn bars_of_a_sweep_show_its_key_load_points_named_by_load() {
     let want: Vec<String> = want.iter().map(|l| l.label()).collect();
     assert_eq!(keys, want);
     assert!(keys.len() < t.workloads.len(), "{keys:?}");
-    let (labels, _) = group_results(&cmp, Direction::Read, Metric::Iops);
+    let (labels, _) = groups::results(&cmp, Direction::Read, Metric::Iops);
     assert_eq!(labels, keys, "one shape: bars are named by their load");
     assert_eq!(
-        group_subject(&cmp, Direction::Read).as_deref(),
+        groups::subject(&cmp, Direction::Read).as_deref(),
         Some("randread 4k")
     );
     let svg = svg_named(&cmp, "bars_read_iops");
@@ -717,7 +717,7 @@ fn excluded_values_are_not_drawn_and_their_reason_is_a_footnote() {
     // An absurd value that would set the scale if it were drawn.
     lat.values.insert("linux-libaio".into(), Some(17_113e9));
     lat.excluded.insert("linux-libaio".into(), why.into());
-    let (labels, results) = group_results(&cmp, Direction::Read, Metric::LatMeanNs);
+    let (labels, results) = groups::results(&cmp, Direction::Read, Metric::LatMeanNs);
     let drawn = series(&cmp, &results);
     let libaio = drawn.iter().find(|s| s.name == "linux-libaio").unwrap();
     assert_eq!(libaio.values[0], None);
