@@ -858,3 +858,19 @@ fn excluded_completion_latency_draws_no_percentiles_or_distribution() {
         );
     }
 }
+
+/// The writer draws an SVG file and the SVG text a page inlines in one
+/// loop: each file is the text with the font embedded, in plan order.
+#[test]
+fn svg_files_are_the_inlined_svgs_with_their_font() {
+    let cmp = fio_jsonplus();
+    let dir = tempfile::tempdir().unwrap();
+    let paths = render_all(&cmp, dir.path(), &svg(ChartOptions::default())).unwrap();
+    let texts = svg_all(&cmp, &ChartOptions::default()).unwrap();
+    assert!(paths.len() >= 4, "{:?}", names(&paths));
+    assert_eq!(paths.len(), texts.len());
+    for (path, text) in paths.iter().zip(&texts) {
+        let file = std::fs::read_to_string(path).unwrap();
+        assert_eq!(file, font::embed_in_svg(text), "{}", path.display());
+    }
+}
