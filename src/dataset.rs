@@ -375,7 +375,7 @@ pub fn check_columns<'a>(names: impl IntoIterator<Item = &'a str>) -> Result<(),
     }
 }
 
-/// Reads a dataset written by [`write`] (parquet, json or ndjson), e.g. a
+/// Reads a dataset written by [`write`] (parquet, csv, json or ndjson), e.g. a
 /// saved baseline for `nvcmp check` or a PATH of `nvcmp analyze`. Its
 /// columns must be this nvcmp's ([`check_columns`]): rows of another
 /// column set would not read back as they were ingested.
@@ -406,15 +406,43 @@ pub fn read(path: &Path) -> anyhow::Result<Vec<Row>> {
             let text = std::fs::read_to_string(path).with_context(ctx)?;
             from_json_checked(&text).with_context(ctx)
         }
-        Some(FileFormat::Csv) => bail!(
-            "{}: reading a csv dataset is not supported; save it as .parquet or .ndjson",
-            path.display()
-        ),
+        Some(FileFormat::Csv) => read_csv(path).with_context(ctx),
         None => bail!(
-            "{}: unknown dataset extension (use .parquet, .json or .ndjson)",
+            "{}: unknown dataset extension (use .parquet, .csv, .json or .ndjson)",
             path.display()
         ),
     }
+}
+
+/// Rows of a csv file [`write`] made: the header must name this nvcmp's
+/// columns, and each is read as the type it is written from (a null is an
+/// empty field, an empty string `""`), not as polars would guess it.
+fn read_csv(path: &Path) -> anyhow::Result<Vec<Row>> {
+    use std::io::BufRead;
+    let mut header = String::new();
+    std::io::BufReader::new(std::fs::File::open(path)?).read_line(&mut header)?;
+    let names: Vec<&str> = header.trim_end().split(',').collect();
+    check_columns(names.iter().copied())?;
+    let types = to_dataframe(&[])?;
+    let mut schema = Schema::with_capacity(names.len());
+    for name in &names {
+        schema.insert((*name).into(), types.column(name)?.dtype().clone());
+    }
+    let df = CsvReadOptions::default()
+        .with_has_header(true)
+        .with_schema(Some(std::sync::Arc::new(schema)))
+        .try_into_reader_with_file_path(Some(path.to_path_buf()))?
+        .finish()
+        .map_err(|e| {
+            let why = e
+                .to_string()
+                .lines()
+                .map(str::trim)
+                .collect::<Vec<_>>()
+                .join(" ");
+            anyhow::anyhow!("not a csv file nvcmp can read ({why})")
+        })?;
+    from_dataframe(&df)
 }
 
 /// Rows from a JSON array or from JSON lines whose first row has exactly
@@ -604,11 +632,19 @@ mod tests {
     fn files_round_trip() {
         let rows = sample();
         let dir = tempfile::tempdir().unwrap();
-        for ext in ["parquet", "json", "ndjson"] {
+        for ext in ["parquet", "json", "ndjson", "csv"] {
             let p = dir.path().join(format!("d.{ext}"));
             write(&rows, &p).unwrap();
             assert_eq!(read(&p).unwrap(), rows, "{ext}");
         }
+        // An empty string and a null stay apart in csv.
+        let mut odd = rows.clone();
+        odd[0].host = Some(String::new());
+        odd[1].host = None;
+        odd[0].job = String::new();
+        let p = dir.path().join("odd.csv");
+        write(&odd, &p).unwrap();
+        assert_eq!(read(&p).unwrap(), odd);
         let p = dir.path().join("d.csv");
         write(&rows, &p).unwrap();
         let csv = std::fs::read_to_string(&p).unwrap();

@@ -1,7 +1,7 @@
 //! What every command reads, read one way: `analyze`, `check` (both
 //! sides, and `--history`'s candidate) and `history add` all call
 //! [`load`]. Result files and folders go through [`crate::ingest`];
-//! dataset files that `nvcmp ingest -o` wrote (parquet, ndjson, json)
+//! dataset files that `nvcmp ingest -o` wrote (parquet, ndjson, json, csv)
 //! through [`crate::dataset::read`]; fio's logs next to the results are
 //! folded once ([`crate::ingest::series`]), joined once to the runs they
 //! measured ([`crate::compare::logs::join`]) and judged once for steady
@@ -9,8 +9,9 @@
 //!
 //! A dataset file is read as one only when it is named as a PATH: a folder
 //! is walked for results, where ingest leaves nvcmp's own `.parquet` and
-//! `.csv` outputs aside, so a folder holding both the results and the
-//! dataset ingest wrote from them is not counted twice.
+//! `.csv` outputs aside (and skips `.ndjson`/`.json` rows as not fio
+//! output), so a folder holding both the results and the dataset ingest
+//! wrote from them is not counted twice.
 
 use std::path::{Path, PathBuf};
 
@@ -123,7 +124,9 @@ fn read_dataset(path: &Path, out: &mut Loaded) {
 
 /// A file saved by `nvcmp ingest -o`: parquet or ndjson by name; a `.json`
 /// file when it holds rows (an array) rather than fio's output (an object
-/// with `jobs`).
+/// with `jobs`); a `.csv` file whose first line is a header of names (fio's
+/// terse output, which some name `.csv`, is `;`-separated and starts with
+/// a version number; its normal output has `:` and `=`).
 fn is_dataset(path: &Path) -> bool {
     if !path.is_file() {
         return false;
@@ -141,8 +144,23 @@ fn is_dataset(path: &Path) -> bool {
                 v.is_object() && v.get("jobs").is_none() && v.get("client_stats").is_none()
             })
         }),
+        Some(FileFormat::Csv) => first_line(path).is_some_and(|l| {
+            l.contains(',')
+                && l.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b',' | b' ' | b'"'))
+                && !l.starts_with(|c: char| c.is_ascii_digit())
+        }),
         _ => false,
     }
+}
+
+/// The first line of a file, read no further.
+fn first_line(path: &Path) -> Option<String> {
+    use std::io::BufRead;
+    let mut line = String::new();
+    let file = std::fs::File::open(path).ok()?;
+    std::io::BufReader::new(file).read_line(&mut line).ok()?;
+    Some(line.trim_end().to_string())
 }
 
 #[cfg(test)]

@@ -60,7 +60,7 @@ fn parse_chart_size(s: &str) -> Result<(u32, u32), CliError> {
 Runs at different iodepth/numjobs (load points) are compared point by point, never
 averaged; a config measured at two or more load points is a sweep.")]
 pub struct Args {
-    /// Result files or folders (walked recursively): fio's output, DiskSpd's text or XML; or dataset files `nvcmp ingest -o` wrote (.parquet, .ndjson, .json).
+    /// Result files or folders (walked recursively): fio's output, DiskSpd's text or XML; or dataset files `nvcmp ingest -o` wrote (.parquet, .ndjson, .csv, .json).
     #[arg(value_name = "PATH")]
     pub paths: Vec<PathBuf>,
     /// Also write report.md, report.html, dataset.parquet, dataset.csv, charts/ (and sweeps.csv when there are sweeps) here.

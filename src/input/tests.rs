@@ -169,3 +169,30 @@ fn logs_are_joined_to_their_runs_and_judged_once() {
     assert_eq!(from_dataset.rows, loaded.rows);
     assert!(from_dataset.runs.is_empty() && from_dataset.log_steady.is_empty());
 }
+
+#[test]
+fn a_csv_is_a_dataset_by_its_header_and_fio_terse_output_named_csv_stays_fio() {
+    let dir = tempfile::tempdir().unwrap();
+    let rows = load_all(&[fixture("run2")]).unwrap().rows;
+    let csv = dir.path().join("dataset.csv");
+    dataset::write(&rows, &csv).unwrap();
+    let terse_file = fixtures("fio/linux-terse/randread-4k-nj2.terse.txt");
+    let terse = dir.path().join("terse.csv");
+    std::fs::copy(&terse_file, &terse).unwrap();
+    let foreign = dir.path().join("metrics.csv");
+    std::fs::write(&foreign, "time,iops\n1,2\n").unwrap();
+    let loaded = load_all(&[csv, terse.clone(), foreign.clone()]).unwrap();
+    let from_terse = load_all(&[terse_file]).unwrap().rows;
+    assert!(!from_terse.is_empty());
+    assert_eq!(loaded.rows[..rows.len()], rows[..]);
+    assert_eq!(loaded.rows.len(), rows.len() + from_terse.len());
+    assert_eq!(loaded.skipped.len(), 1, "{:?}", loaded.skipped);
+    assert_eq!(loaded.skipped[0].source, foreign.display().to_string());
+    assert!(
+        loaded.skipped[0]
+            .reason
+            .starts_with("not a dataset nvcmp wrote: no column `source`"),
+        "{}",
+        loaded.skipped[0].reason
+    );
+}

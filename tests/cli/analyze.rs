@@ -365,7 +365,7 @@ fn a_dataset_file_analyzes_like_the_results_it_was_ingested_from() {
     for rel in ["steady", "testbed", "check/run1"] {
         let (code, of_folder, err) = analyze_paths(&[&fixture(rel)], &[]);
         assert_eq!(code, 0, "{err}");
-        for ext in ["parquet", "ndjson"] {
+        for ext in ["parquet", "ndjson", "csv"] {
             let file = dir.path().join(format!("{}.{ext}", rel.replace('/', "-")));
             ingest_to(&fixture(rel), &file);
             let (code, of_file, err) = analyze_paths(&[&file], &[]);
