@@ -324,8 +324,61 @@ pub fn write_parquet(df: &mut DataFrame, w: &mut dyn Write) -> PolarsResult<u64>
         .finish(df)
 }
 
-/// Reads a dataset written by [`write`] (parquet, json or ndjson), e.g. a
-/// saved baseline for `nvcmp check`.
+/// Why a file is not a dataset this nvcmp wrote: its columns are not
+/// [`COLUMNS`]. One line, no file name (the caller adds it).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ColumnsError {
+    /// Most of nvcmp's columns are missing: another tool's file.
+    #[error("not a dataset nvcmp wrote: no column `{column}`{}", more_of(*.more))]
+    NotNvcmp { column: String, more: usize },
+    #[error(
+        "no column `{column}`{}: written by another nvcmp version (ingest the results again with this one)",
+        more_of(*.more)
+    )]
+    Missing { column: String, more: usize },
+    #[error(
+        "unknown column `{0}`: written by a newer nvcmp or by another tool (this nvcmp reads the columns it writes)"
+    )]
+    Unknown(String),
+}
+
+fn more_of(more: usize) -> String {
+    if more > 0 {
+        format!(" (and {more} more)")
+    } else {
+        String::new()
+    }
+}
+
+/// Whether `names` are exactly the columns this nvcmp writes (any order).
+pub fn check_columns<'a>(names: impl IntoIterator<Item = &'a str>) -> Result<(), ColumnsError> {
+    let names: Vec<&str> = names.into_iter().collect();
+    let missing: Vec<&str> = COLUMNS
+        .iter()
+        .copied()
+        .filter(|c| !names.contains(c))
+        .collect();
+    let (column, more) = match missing.split_first() {
+        Some((first, rest)) => (first.to_string(), rest.len()),
+        None => (String::new(), 0),
+    };
+    if missing.len() * 2 > COLUMNS.len() {
+        return Err(ColumnsError::NotNvcmp { column, more });
+    }
+    if let Some(extra) = names.iter().find(|n| !COLUMNS.contains(n)) {
+        return Err(ColumnsError::Unknown(extra.to_string()));
+    }
+    if missing.is_empty() {
+        Ok(())
+    } else {
+        Err(ColumnsError::Missing { column, more })
+    }
+}
+
+/// Reads a dataset written by [`write`] (parquet, csv, json or ndjson), e.g. a
+/// saved baseline for `nvcmp check` or a PATH of `nvcmp analyze`. Its
+/// columns must be this nvcmp's ([`check_columns`]): rows of another
+/// column set would not read back as they were ingested.
 pub fn read(path: &Path) -> anyhow::Result<Vec<Row>> {
     let ctx = || format!("cannot read dataset {}", path.display());
     match FileFormat::from_path(path) {
@@ -333,23 +386,84 @@ pub fn read(path: &Path) -> anyhow::Result<Vec<Row>> {
             let file = std::fs::File::open(path).with_context(ctx)?;
             let df = ParquetReader::new(file)
                 .finish()
+                .map_err(|e| {
+                    // polars' messages may span lines; a skip reason is one.
+                    let why = e
+                        .to_string()
+                        .lines()
+                        .map(str::trim)
+                        .collect::<Vec<_>>()
+                        .join(" ");
+                    anyhow::anyhow!("not a parquet file nvcmp can read ({why})")
+                })
+                .with_context(ctx)?;
+            check_columns(df.get_column_names().into_iter().map(|n| n.as_str()))
                 .map_err(anyhow::Error::from)
                 .with_context(ctx)?;
             from_dataframe(&df).with_context(ctx)
         }
         Some(FileFormat::Json | FileFormat::Ndjson) => {
             let text = std::fs::read_to_string(path).with_context(ctx)?;
-            from_json(&text).with_context(ctx)
+            from_json_checked(&text).with_context(ctx)
         }
-        Some(FileFormat::Csv) => bail!(
-            "{}: reading a csv dataset is not supported; save it as .parquet or .ndjson",
-            path.display()
-        ),
+        Some(FileFormat::Csv) => read_csv(path).with_context(ctx),
         None => bail!(
-            "{}: unknown dataset extension (use .parquet, .json or .ndjson)",
+            "{}: unknown dataset extension (use .parquet, .csv, .json or .ndjson)",
             path.display()
         ),
     }
+}
+
+/// Rows of a csv file [`write`] made: the header must name this nvcmp's
+/// columns, and each is read as the type it is written from (a null is an
+/// empty field, an empty string `""`), not as polars would guess it.
+fn read_csv(path: &Path) -> anyhow::Result<Vec<Row>> {
+    use std::io::BufRead;
+    let mut header = String::new();
+    std::io::BufReader::new(std::fs::File::open(path)?).read_line(&mut header)?;
+    let names: Vec<&str> = header.trim_end().split(',').collect();
+    check_columns(names.iter().copied())?;
+    let types = to_dataframe(&[])?;
+    let mut schema = Schema::with_capacity(names.len());
+    for name in &names {
+        schema.insert((*name).into(), types.column(name)?.dtype().clone());
+    }
+    let df = CsvReadOptions::default()
+        .with_has_header(true)
+        .with_schema(Some(std::sync::Arc::new(schema)))
+        .try_into_reader_with_file_path(Some(path.to_path_buf()))?
+        .finish()
+        .map_err(|e| {
+            let why = e
+                .to_string()
+                .lines()
+                .map(str::trim)
+                .collect::<Vec<_>>()
+                .join(" ");
+            anyhow::anyhow!("not a csv file nvcmp can read ({why})")
+        })?;
+    from_dataframe(&df)
+}
+
+/// Rows from a JSON array or from JSON lines whose first row has exactly
+/// this nvcmp's columns (serde names every field a later row lacks).
+fn from_json_checked(text: &str) -> anyhow::Result<Vec<Row>> {
+    let first = if text.trim_start().starts_with('[') {
+        let all: Vec<serde_json::Map<String, serde_json::Value>> = serde_json::from_str(text)?;
+        all.into_iter().next()
+    } else {
+        let line = text.lines().enumerate().find(|(_, l)| !l.trim().is_empty());
+        match line {
+            Some((i, l)) => {
+                Some(serde_json::from_str(l).with_context(|| format!("line {}", i + 1))?)
+            }
+            None => None,
+        }
+    };
+    if let Some(first) = &first {
+        check_columns(first.keys().map(String::as_str))?;
+    }
+    from_json(text)
 }
 
 /// Rows from a JSON array or from JSON lines.
@@ -518,11 +632,19 @@ mod tests {
     fn files_round_trip() {
         let rows = sample();
         let dir = tempfile::tempdir().unwrap();
-        for ext in ["parquet", "json", "ndjson"] {
+        for ext in ["parquet", "json", "ndjson", "csv"] {
             let p = dir.path().join(format!("d.{ext}"));
             write(&rows, &p).unwrap();
             assert_eq!(read(&p).unwrap(), rows, "{ext}");
         }
+        // An empty string and a null stay apart in csv.
+        let mut odd = rows.clone();
+        odd[0].host = Some(String::new());
+        odd[1].host = None;
+        odd[0].job = String::new();
+        let p = dir.path().join("odd.csv");
+        write(&odd, &p).unwrap();
+        assert_eq!(read(&p).unwrap(), odd);
         let p = dir.path().join("d.csv");
         write(&rows, &p).unwrap();
         let csv = std::fs::read_to_string(&p).unwrap();
@@ -532,6 +654,89 @@ mod tests {
         ));
         assert_eq!(csv.lines().count(), rows.len() + 1);
         assert!(write(&rows, &dir.path().join("d.xlsx")).is_err());
+    }
+
+    #[test]
+    fn a_row_as_json_has_exactly_the_columns() {
+        let rows = sample();
+        let v = serde_json::to_value(&rows[0]).unwrap();
+        let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+        // The same names; serde keeps Row's field order, the files COLUMNS'.
+        let (mut sorted, mut columns) = (keys.clone(), COLUMNS.to_vec());
+        sorted.sort_unstable();
+        columns.sort_unstable();
+        assert_eq!(sorted, columns);
+        assert_eq!(check_columns(keys), Ok(()));
+    }
+
+    #[test]
+    fn another_column_set_is_named() {
+        fn without(gone: &[&str]) -> Vec<&'static str> {
+            COLUMNS
+                .iter()
+                .copied()
+                .filter(|c| !gone.contains(c))
+                .collect()
+        }
+        assert_eq!(
+            check_columns(without(&["iops"])),
+            Err(ColumnsError::Missing {
+                column: "iops".into(),
+                more: 0
+            })
+        );
+        let two = check_columns(without(&["precondition", "tool"])).unwrap_err();
+        assert_eq!(
+            two.to_string(),
+            "no column `tool` (and 1 more): written by another nvcmp version \
+             (ingest the results again with this one)"
+        );
+        let extra = COLUMNS.iter().copied().chain(["zz"]);
+        assert_eq!(
+            check_columns(extra),
+            Err(ColumnsError::Unknown("zz".into()))
+        );
+        let n = COLUMNS.len();
+        assert_eq!(
+            check_columns(["a", "b"]),
+            Err(ColumnsError::NotNvcmp {
+                column: "source".into(),
+                more: n - 1
+            })
+        );
+        assert_eq!(
+            check_columns(["label", "iops"]).unwrap_err().to_string(),
+            format!(
+                "not a dataset nvcmp wrote: no column `source` (and {} more)",
+                n - 3
+            )
+        );
+    }
+
+    #[test]
+    fn a_file_of_another_column_set_is_refused_naming_file_and_column() {
+        let rows = sample();
+        let dir = tempfile::tempdir().unwrap();
+        let mut df = to_dataframe(&rows).unwrap();
+        let _ = df.drop_in_place("target").unwrap();
+        let p = dir.path().join("old.parquet");
+        write_parquet(&mut df, &mut std::fs::File::create(&p).unwrap()).unwrap();
+        let e = format!("{:#}", read(&p).unwrap_err());
+        assert!(e.contains("old.parquet"), "{e}");
+        assert!(e.contains("no column `target`"), "{e}");
+        assert!(!e.contains('\n'), "{e}");
+        // A JSON array whose rows lack a column.
+        let mut v = serde_json::to_value(&rows).unwrap();
+        for r in v.as_array_mut().unwrap() {
+            r.as_object_mut().unwrap().remove("iops");
+        }
+        let p = dir.path().join("old.json");
+        std::fs::write(&p, v.to_string()).unwrap();
+        let e = format!("{:#}", read(&p).unwrap_err());
+        assert!(
+            e.contains("old.json") && e.contains("no column `iops`"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -6,6 +6,7 @@
 //! ```text
 //! fio files -> ingest (readers -> normalize) -> dataset (polars)
 //!           -> compare (rules, stats) -> render (tables, charts) | check (verdicts)
+//! input: every command reads results, dataset files and logs through one loader
 //! run (harness) -> fio-compatible files -> ingest
 //! ```
 //!
@@ -21,6 +22,7 @@ pub mod export;
 pub mod format;
 pub mod history;
 pub mod ingest;
+pub mod input;
 pub mod model;
 pub mod palette;
 pub mod publish;

@@ -25,9 +25,10 @@ pub struct Options {
     pub md_template: Option<String>,
     /// ...or the built-in report.html one.
     pub html_template: Option<String>,
-    /// fio's logs read next to the results: timeseries charts are drawn
-    /// from them where they exist.
-    pub series: Option<crate::timeseries::fold::Folds>,
+    /// fio's logs read next to the results, joined to their runs
+    /// ([`crate::input::Loaded::runs`]): timeseries charts are drawn from
+    /// them where they exist.
+    pub runs: Vec<crate::compare::logs::RunLogs>,
     /// `--smooth`, `--per-job`.
     pub timeseries: charts::TimeseriesOptions,
 }
@@ -52,9 +53,16 @@ pub fn publish(cmp: &Comparison, rows: &[Row], dir: &Path, opts: &Options) -> an
         Some(c) => {
             let as_uris = opts.html_template.is_some();
             let mut charts = report_charts(cmp, dir, c, as_uris)?;
-            if let Some(series) = &opts.series {
-                let runs = crate::compare::logs::join(series, rows);
-                add_timeseries(&mut charts, cmp, &runs, dir, c, opts.timeseries, as_uris)?;
+            if !opts.runs.is_empty() {
+                add_timeseries(
+                    &mut charts,
+                    cmp,
+                    &opts.runs,
+                    dir,
+                    c,
+                    opts.timeseries,
+                    as_uris,
+                )?;
             }
             charts
         }

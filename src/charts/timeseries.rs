@@ -87,7 +87,7 @@ pub(crate) struct TsChart<'a> {
     workload: usize,
     measure: Measure,
     /// (config index, run) in config order.
-    runs: Vec<(usize, &'a RunLogs<'a>)>,
+    runs: Vec<(usize, &'a RunLogs)>,
     opts: TimeseriesOptions,
 }
 
@@ -102,7 +102,7 @@ fn same_workload(run: &RunLogs, w: &Workload) -> bool {
 /// Charts only where logs exist: per workload, each measure some run has.
 pub(crate) fn plan<'a>(
     cmp: &Comparison,
-    runs: &'a [RunLogs<'a>],
+    runs: &'a [RunLogs],
     opts: TimeseriesOptions,
 ) -> Vec<TsChart<'a>> {
     let mut charts = Vec::new();

@@ -8,7 +8,6 @@
 //! labelled [`BASELINE`], candidate rows [`CANDIDATE`], and the two-config
 //! [`Comparison`] is judged here. This module adds only the verdicts.
 
-pub mod input;
 pub mod report;
 pub mod threshold;
 pub mod verdict;

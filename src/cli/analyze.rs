@@ -1,5 +1,5 @@
 //! `nvcmp analyze`: arguments and their validation into core options,
-//! then ingest -> compare -> render. With `--out DIR` also writes
+//! then load ([`crate::input::load`]) -> compare -> render. With `--out DIR` also writes
 //! report.md, report.html, dataset.parquet, dataset.csv (and charts).
 
 use std::io::Write;
@@ -8,8 +8,8 @@ use std::path::PathBuf;
 use super::{CliError, Global, LabelByArg, exit};
 use crate::compare::{self, CompareOptions, Metric};
 use crate::ingest::{self, IngestOptions};
+use crate::input::{self, LoadOptions, Loaded};
 use crate::render::{Format, RenderOptions};
-use crate::timeseries::fold::Folds;
 
 /// `--format`: a deliberate mirror of [`Format`] (as `ChartFormatArg` is of
 /// `ChartFormat`), converted once when the arguments are checked. The core
@@ -60,7 +60,7 @@ fn parse_chart_size(s: &str) -> Result<(u32, u32), CliError> {
 Runs at different iodepth/numjobs (load points) are compared point by point, never
 averaged; a config measured at two or more load points is a sweep.")]
 pub struct Args {
-    /// Result files or folders (walked recursively): fio's output, DiskSpd's text or XML.
+    /// Result files or folders (walked recursively): fio's output, DiskSpd's text or XML; or dataset files `nvcmp ingest -o` wrote (.parquet, .ndjson, .csv, .json).
     #[arg(value_name = "PATH")]
     pub paths: Vec<PathBuf>,
     /// Also write report.md, report.html, dataset.parquet, dataset.csv, charts/ (and sweeps.csv when there are sweeps) here.
@@ -198,18 +198,17 @@ fn sweep_rules(args: &Args) -> Result<compare::SweepRules, CliError> {
 
 pub fn run(args: Args, global: Global) -> anyhow::Result<u8> {
     let checked = Checked::of(&args)?;
-    let ingested = ingest_step(&args, global)?;
-    let series = series_step(&ingested, global);
-    let cmp = compare_step(&args, &checked, &ingested, &series, global);
+    let mut loaded = load_step(&args, &checked, global)?;
+    let cmp = compare_step(&args, &checked, &loaded, global);
     if let Some(dir) = &args.out {
         let opts = crate::publish::Options {
             charts: checked.charts,
             md_template: checked.template_for(false),
             html_template: checked.template_for(true),
-            series: Some(series).filter(|s| !s.traces.is_empty()),
+            runs: std::mem::take(&mut loaded.runs),
             timeseries: checked.timeseries,
         };
-        crate::publish::publish(&cmp, &ingested.rows, dir, &opts)?;
+        crate::publish::publish(&cmp, &loaded.rows, dir, &opts)?;
     }
     let format = checked.format;
     let opts = RenderOptions {
@@ -334,21 +333,25 @@ fn chart_options(args: &Args) -> anyhow::Result<Option<crate::charts::ChartOptio
     }))
 }
 
-/// Reads PATHs, says what was skipped (always) and warned (unless
-/// `--quiet`); an empty result or `--strict` with skips is a usage error.
-fn ingest_step(args: &Args, global: Global) -> anyhow::Result<ingest::Ingested> {
-    let ingest_opts = IngestOptions {
-        label_by: args.label_by.into(),
-        manifest: args.manifest.clone(),
-        // The JSON's `clat_bins` and the CDF charts use them.
-        skip_bins: false,
+/// Reads PATHs (results, dataset files, the logs beside the results),
+/// says what was skipped (always) and warned (unless `--quiet`); an empty
+/// result or `--strict` with skips is a usage error.
+fn load_step(args: &Args, checked: &Checked, global: Global) -> anyhow::Result<Loaded> {
+    let opts = LoadOptions {
+        ingest: IngestOptions {
+            label_by: args.label_by.into(),
+            manifest: args.manifest.clone(),
+            // The JSON's `clat_bins` and the CDF charts use them.
+            skip_bins: false,
+        },
+        ss_round_ms: checked.ss_round_ms,
     };
-    let ingested = ingest::ingest(&args.paths, &ingest_opts)?;
-    for s in &ingested.skipped {
+    let loaded = input::load(&args.paths, &opts, &LogBar::new(global))?;
+    for s in &loaded.skipped {
         eprintln!("nvcmp: {s}");
     }
     if !global.quiet {
-        for w in &ingested.warnings {
+        for w in &loaded.warnings {
             eprintln!("nvcmp: {w}");
         }
     }
@@ -358,49 +361,73 @@ fn ingest_step(args: &Args, global: Global) -> anyhow::Result<ingest::Ingested> 
         .map(|p| p.display().to_string())
         .collect::<Vec<_>>()
         .join(" ");
-    if ingested.rows.is_empty() {
+    if loaded.rows.is_empty() {
         return Err(CliError::usage(format!(
             "nothing to analyze in {paths}: no fio or DiskSpd results found ({} skipped)",
-            crate::format::count(ingested.skipped.len(), "file")
+            crate::format::count(loaded.skipped.len(), "file")
         ))
         .into());
     }
-    if args.strict && !ingested.skipped.is_empty() {
+    if args.strict && !loaded.skipped.is_empty() {
         return Err(CliError::usage(format!(
             "--strict: {} skipped under {paths}",
-            crate::format::count(ingested.skipped.len(), "file")
+            crate::format::count(loaded.skipped.len(), "file")
         ))
         .into());
     }
-    Ok(ingested)
+    log_warnings(&loaded, global);
+    Ok(loaded)
 }
 
-/// fio's logs found next to the results, each read once and folded into
-/// what the charts and the steady-state judge need (empty when there are
-/// none). Each log's warnings (malformed lines, times that cannot be,
-/// compressed logs that cannot be read) are printed unless `--quiet`,
-/// after a line saying what they touch.
-fn series_step(ingested: &ingest::Ingested, global: Global) -> Folds {
-    if !ingest::series::any(ingested) {
-        return Folds::default();
-    }
-    let plan = ingest::series::plan(ingested);
-    let bar = super::ingest::series_bar(&plan, global);
-    let folds = ingest::series::fold_plan(plan, &|bytes| bar.inc(bytes));
-    bar.finish_and_clear();
-    if !global.quiet && !folds.warnings.is_empty() {
-        let stderr = std::io::stderr();
-        let mut err = stderr.lock();
-        let _ = writeln!(
-            err,
-            "nvcmp: warning: {} reading fio logs (for the timeseries charts and steady state):",
-            crate::format::count(folds.warnings.len(), "problem")
-        );
-        for w in &folds.warnings {
-            let _ = writeln!(err, "nvcmp: {w}");
+/// A bar while fio's logs are read, when they are large and stderr is a
+/// terminal.
+struct LogBar {
+    global: Global,
+    bar: std::sync::OnceLock<indicatif::ProgressBar>,
+}
+
+impl LogBar {
+    fn new(global: Global) -> LogBar {
+        LogBar {
+            global,
+            bar: std::sync::OnceLock::new(),
         }
     }
-    folds
+}
+
+impl input::LogProgress for LogBar {
+    fn start(&self, plan: &ingest::series::Plan) {
+        let _ = self.bar.set(super::ingest::series_bar(plan, self.global));
+    }
+    fn read(&self, bytes: u64) {
+        if let Some(bar) = self.bar.get() {
+            bar.inc(bytes);
+        }
+    }
+    fn finish(&self) {
+        if let Some(bar) = self.bar.get() {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+/// Each log's warnings (malformed lines, times that cannot be, compressed
+/// logs that cannot be read), unless `--quiet`, after a line saying what
+/// they touch.
+fn log_warnings(loaded: &Loaded, global: Global) {
+    if global.quiet || loaded.log_warnings.is_empty() {
+        return;
+    }
+    let stderr = std::io::stderr();
+    let mut err = stderr.lock();
+    let _ = writeln!(
+        err,
+        "nvcmp: warning: {} reading fio logs (for the timeseries charts and steady state):",
+        crate::format::count(loaded.log_warnings.len(), "problem")
+    );
+    for w in &loaded.log_warnings {
+        let _ = writeln!(err, "nvcmp: {w}");
+    }
 }
 
 /// Compares the rows with the manifest's order, names and baseline; the
@@ -408,11 +435,10 @@ fn series_step(ingested: &ingest::Ingested, global: Global) -> Folds {
 fn compare_step(
     args: &Args,
     checked: &Checked,
-    ingested: &ingest::Ingested,
-    series: &Folds,
+    loaded: &Loaded,
     global: Global,
 ) -> compare::Comparison {
-    let manifest = &ingested.manifest;
+    let manifest = &loaded.manifest;
     let opts = CompareOptions {
         order: manifest.order.clone(),
         baseline: args.baseline.clone().or_else(|| manifest.baseline.clone()),
@@ -424,18 +450,15 @@ fn compare_step(
         equivalence_pct: args.equivalence,
         findings: args.findings,
         steady_only: args.steady_only,
-        log_steady: compare::snia::judge(
-            &compare::logs::join(series, &ingested.rows),
-            checked.ss_round_ms,
-        ),
+        log_steady: loaded.log_steady.clone(),
     };
-    let mut cmp = compare::compare(&ingested.rows, &opts);
-    cmp.skipped = ingested.skipped.clone();
-    let mut warnings = ingested.warnings.clone();
+    let mut cmp = compare::compare(&loaded.rows, &opts);
+    cmp.skipped = loaded.skipped.clone();
+    let mut warnings = loaded.warnings.clone();
     warnings.append(&mut cmp.warnings);
     cmp.warnings = warnings;
     if !global.quiet {
-        for w in cmp.warnings.iter().skip(ingested.warnings.len()) {
+        for w in cmp.warnings.iter().skip(loaded.warnings.len()) {
             eprintln!("nvcmp: {w}");
         }
     }

@@ -8,7 +8,8 @@ use std::path::PathBuf;
 use super::{CliError, Global, exit};
 use crate::check::report::{CheckRenderer, Json, Term};
 use crate::check::threshold::{METRIC_NAMES, metric_by_name};
-use crate::check::{self, CheckOptions, Thresholds, input};
+use crate::check::{self, CheckOptions, Thresholds};
+use crate::input;
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = "\

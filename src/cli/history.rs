@@ -8,11 +8,11 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 
 use super::{CliError, Global, exit};
-use crate::check::input;
 use crate::check::threshold::metric_by_name;
 use crate::compare::Metric;
 use crate::history::render::{self, GateFormat, ShowFormat};
 use crate::history::{changepoint, compact, gate, series, show, store, time};
+use crate::input;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -365,7 +365,7 @@ pub struct CheckHistory<'a> {
 
 /// Why a candidate cannot be gated: files it could not read, jobs that
 /// failed. Said in the report's verdict and by exit code 2.
-fn unusable_candidate(cand: &crate::check::input::Loaded) -> Vec<String> {
+fn unusable_candidate(cand: &input::Loaded) -> Vec<String> {
     let mut errors = Vec::new();
     if !cand.skipped.is_empty() {
         errors.push(format!(

@@ -5,16 +5,18 @@
 use std::path::PathBuf;
 
 use super::CliError;
-use crate::check::input;
+use crate::input;
 
-/// Result files or datasets for `flag`: what could not be read is printed,
+/// Result files, folders or dataset files for `flag` ([`input::load`]): what could not be read is printed,
 /// and nothing readable at all is a usage error starting with `empty`.
 pub(super) fn read_side(
     paths: &[PathBuf],
     flag: &str,
     empty: &str,
 ) -> anyhow::Result<input::Loaded> {
-    let loaded = input::load(paths).map_err(|e| CliError::usage(format!("{flag}: {e:#}")))?;
+    let opts = input::LoadOptions::default();
+    let loaded =
+        input::load(paths, &opts, &()).map_err(|e| CliError::usage(format!("{flag}: {e:#}")))?;
     for s in &loaded.skipped {
         eprintln!("nvcmp: {flag}: {s}");
     }

@@ -773,7 +773,12 @@ pub fn run(args: Args, global: Global) -> anyhow::Result<u8> {
             eprintln!("nvcmp: interrupted; no partial result was written");
             return Ok(130);
         }
-        Err(e @ (RunError::Refused(_) | RunError::Target(_) | RunError::FioMissing(_))) => {
+        Err(
+            e @ (RunError::Refused(_)
+            | RunError::Target(_)
+            | RunError::FioMissing(_)
+            | RunError::LinuxOnly(_)),
+        ) => {
             return Err(usage(e.to_string()));
         }
         Err(e) => return Err(anyhow::Error::new(e).context("nvcmp run")),

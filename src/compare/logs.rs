@@ -7,7 +7,9 @@
 //! workload and are left out here; `ingest --series` still has them.
 //! The logs come folded ([`crate::timeseries::fold`]): a trace is its
 //! cells, not its rows, so a run's logs take the same memory whatever
-//! their length.
+//! their length. The join takes the folds: each trace moves into its run,
+//! so the runs are joined once (by the input loader, which is above this
+//! layer) and handed on.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -21,7 +23,7 @@ pub type PctKey = Option<u64>;
 
 /// The logs of one run: one result file's jobs of one workload.
 #[derive(Debug, Clone)]
-pub struct RunLogs<'a> {
+pub struct RunLogs {
     /// The result file (the rows' `source`).
     pub source: String,
     /// The rows' config label.
@@ -33,14 +35,14 @@ pub struct RunLogs<'a> {
     pub bs_bytes: u64,
     /// Per kind (and percentile for histogram rows): one folded trace per
     /// log (one per job clone).
-    pub logs: BTreeMap<(Kind, PctKey), Vec<&'a Folded>>,
+    pub logs: BTreeMap<(Kind, PctKey), Vec<Folded>>,
     /// The longest averaging window of these logs, ms (0 when per-I/O).
     pub window_ms: u64,
 }
 
-impl RunLogs<'_> {
+impl RunLogs {
     /// The traces of `kind` (no percentile), one per log.
-    pub fn of(&self, kind: Kind) -> Option<&Vec<&Folded>> {
+    pub fn of(&self, kind: Kind) -> Option<&Vec<Folded>> {
         self.logs.get(&(kind, None)).filter(|l| !l.is_empty())
     }
 
@@ -51,8 +53,9 @@ impl RunLogs<'_> {
     }
 }
 
-/// Each folded trace put in its run; runs in the order of `rows`.
-pub fn join<'a>(folds: &'a Folds, rows: &[Row]) -> Vec<RunLogs<'a>> {
+/// Each folded trace moved into its run; runs in the order of `rows`.
+/// Traces of no run (a log without its result) are dropped here.
+pub fn join(folds: Folds, rows: &[Row]) -> Vec<RunLogs> {
     let mut runs: Vec<RunLogs> = Vec::new();
     let mut by_job: HashMap<(&str, &str, Direction), usize> = HashMap::new();
     for r in rows.iter().filter(|r| !r.aggregate) {
@@ -76,12 +79,12 @@ pub fn join<'a>(folds: &'a Folds, rows: &[Row]) -> Vec<RunLogs<'a>> {
         by_job.insert((&r.source, &r.job, r.direction), at);
     }
     // (run, kind, percentile, log) in that order, as the charts list them.
-    let mut placed: Vec<(usize, Kind, PctKey, u32, &Folded)> = folds
-        .traces
-        .iter()
+    let Folds { logs, traces, .. } = folds;
+    let mut placed: Vec<(usize, Kind, PctKey, u32, Folded)> = traces
+        .into_iter()
         .filter(|t| !t.fold.is_empty())
         .filter_map(|t| {
-            let info = &folds.logs[t.log as usize];
+            let info = &logs[t.log as usize];
             let result = info.result.as_deref()?;
             let run = *by_job.get(&(result, info.job.as_str(), t.direction))?;
             Some((
@@ -89,13 +92,13 @@ pub fn join<'a>(folds: &'a Folds, rows: &[Row]) -> Vec<RunLogs<'a>> {
                 info.kind,
                 t.percentile.map(f64::to_bits),
                 t.log,
-                &t.fold,
+                t.fold,
             ))
         })
         .collect();
     placed.sort_unstable_by_key(|p| (p.0, p.1, p.2, p.3));
     for (run, kind, pct, log, fold) in placed {
-        let window = folds.logs[log as usize].window_ms.unwrap_or(0);
+        let window = logs[log as usize].window_ms.unwrap_or(0);
         let run = &mut runs[run];
         run.window_ms = run.window_ms.max(window);
         run.logs.entry((kind, pct)).or_default().push(fold);

@@ -427,21 +427,33 @@ impl Lock {
             .write(true)
             .open(&path)
             .map_err(io(&path))?;
-        #[cfg(unix)]
-        loop {
-            use std::os::fd::AsRawFd;
-            // SAFETY: `flock` only takes the descriptor, which `file` owns
-            // and keeps open for as long as the lock is held.
-            if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) } == 0 {
-                break;
-            }
-            let e = std::io::Error::last_os_error();
-            if e.kind() != std::io::ErrorKind::Interrupted {
-                return Err(StoreError::Io { path, source: e });
-            }
-        }
+        lock_exclusive(&file).map_err(|source| StoreError::Io { path, source })?;
         Ok(Lock { _file: file })
     }
+}
+
+/// Waits for an exclusive `flock` on `file`, which keeps it until closed.
+#[cfg(unix)]
+fn lock_exclusive(file: &std::fs::File) -> std::io::Result<()> {
+    use std::os::fd::AsRawFd;
+    loop {
+        // SAFETY: `flock` only takes the descriptor, which `file` owns
+        // and keeps open for as long as the lock is held.
+        if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) } == 0 {
+            return Ok(());
+        }
+        let e = std::io::Error::last_os_error();
+        if e.kind() != std::io::ErrorKind::Interrupted {
+            return Err(e);
+        }
+    }
+}
+
+/// The twin without `flock` (Windows): adds are not serialized, and
+/// [`remove_stale`] leaves temporaries younger than an hour.
+#[cfg(not(unix))]
+fn lock_exclusive(_file: &std::fs::File) -> std::io::Result<()> {
+    Ok(())
 }
 
 /// Rewrites `part` with `run` in place of the run of the same number.

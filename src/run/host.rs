@@ -3,6 +3,8 @@
 
 use std::path::Path;
 
+use super::engines::sys;
+
 /// Host facts written under the `nvcmp` key of each result.
 #[derive(Debug, Clone, Default, serde::Serialize)]
 pub struct HostFacts {
@@ -51,15 +53,9 @@ impl HostFacts {
 /// The whole-disk device holding `path` and its model, through
 /// /sys/dev/block/MAJ:MIN (a partition's model is its parent's).
 fn device_of(path: &Path) -> Option<(String, Option<String>)> {
-    use std::os::unix::fs::{FileTypeExt, MetadataExt};
     let md = std::fs::metadata(path).ok()?;
-    let dev = if md.file_type().is_block_device() {
-        md.rdev()
-    } else {
-        md.dev()
-    };
-    let (maj, min) = (libc::major(dev), libc::minor(dev));
-    let sys = std::fs::canonicalize(format!("/sys/dev/block/{maj}:{min}")).ok()?;
+    let dev = sys::holding_device(&md)?;
+    let sys = std::fs::canonicalize(format!("/sys/dev/block/{}", sys::sysfs_name(dev))).ok()?;
     let disk = if sys.join("partition").exists() {
         sys.parent()?.to_path_buf()
     } else {
@@ -74,11 +70,8 @@ fn device_of(path: &Path) -> Option<(String, Option<String>)> {
 /// The whole-disk name (`nvme0n1`) of a block device (a partition's
 /// parent); None for anything that is not a block device.
 pub fn whole_disk(path: &Path) -> Option<String> {
-    use std::os::unix::fs::FileTypeExt;
     let md = std::fs::metadata(path).ok()?;
-    if !md.file_type().is_block_device() {
-        return None;
-    }
+    sys::block_device(&md)?;
     device_of(path).map(|(name, _)| name)
 }
 

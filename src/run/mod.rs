@@ -76,7 +76,7 @@ pub struct RunOptions {
 
 /// Errors of a run; the CLI maps them to messages and exit codes.
 ///
-/// `Refused`, `Target` and `FioMissing` are usage errors, which the CLI
+/// `Refused`, `Target`, `FioMissing` and `LinuxOnly` are usage errors, which the CLI
 /// prints as one line (`to_string`): their messages carry the OS error
 /// themselves instead of as a `source()` that an error chain would print
 /// twice. The others reach the CLI's error chain, which prints the source.
@@ -112,6 +112,9 @@ pub enum RunError {
     },
     #[error("interrupted")]
     Interrupted,
+    /// Not Linux: the harness runs nowhere else ([`engines::sys::supported`]).
+    #[error("{0}")]
+    LinuxOnly(&'static str),
 }
 
 impl RunError {
@@ -640,6 +643,7 @@ fn plan<'a>(opts: &'a RunOptions, dir: &Path) -> Result<Vec<Planned<'a>>, RunErr
 
 /// Runs every job of `opts`, skipping repetitions whose result is current.
 pub fn run_matrix(opts: &RunOptions, progress: &dyn Progress) -> Result<Summary, RunError> {
+    engines::sys::supported().map_err(RunError::LinuxOnly)?;
     engines::sys::catch_sigint();
     let dir = opts.out_dir.join(&opts.label);
     let jobs = plan(opts, &dir)?;

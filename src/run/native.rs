@@ -5,7 +5,6 @@
 //! CPU around them. A target whose I/O fails stops its own threads only.
 
 use std::fs::{File, OpenOptions};
-use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -41,11 +40,14 @@ fn open(path: &Path, spec: &JobSpec) -> Result<File, TargetError> {
     let mut o = OpenOptions::new();
     o.read(true).write(spec.rw.writes());
     if spec.direct {
-        o.custom_flags(libc::O_DIRECT);
+        sys::direct(&mut o).map_err(|error| TargetError::Open {
+            path: path.to_path_buf(),
+            error,
+        })?;
     }
     o.open(path).map_err(|error| {
         let path = path.to_path_buf();
-        if spec.direct && error.raw_os_error() == Some(libc::EINVAL) {
+        if spec.direct && sys::no_direct_io(&error) {
             TargetError::NoDirectIo { path }
         } else {
             TargetError::Open { path, error }

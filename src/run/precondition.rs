@@ -8,7 +8,6 @@
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, Seek, SeekFrom};
-use std::os::unix::fs::{FileExt, OpenOptionsExt};
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -106,11 +105,9 @@ fn open(path: &Path) -> Result<(File, u64), RunError> {
     let mut f = plain().map_err(failed(path))?;
     let len = f.seek(SeekFrom::End(0)).map_err(failed(path))?;
     if len % 512 == 0 {
-        if let Ok(direct) = OpenOptions::new()
-            .write(true)
-            .custom_flags(libc::O_DIRECT)
-            .open(path)
-        {
+        let mut o = OpenOptions::new();
+        o.write(true);
+        if let Ok(direct) = sys::direct(&mut o).and_then(|()| o.open(path)) {
             f = direct;
         }
     }
@@ -136,7 +133,7 @@ fn fill(path: &Path, f: &File, len: u64, passes: u32, done: &AtomicU64) -> Resul
                 return Err(RunError::Interrupted);
             }
             let n = (len - off).min(BLOCK as u64) as usize;
-            f.write_all_at(&block[..n], off).map_err(failed(path))?;
+            sys::write_all_at(f, &block[..n], off).map_err(failed(path))?;
             off += n as u64;
             done.fetch_add(n as u64, Ordering::Relaxed);
         }

@@ -4,8 +4,9 @@
 
 use std::fs::File;
 use std::io::Read;
-use std::os::unix::fs::{FileTypeExt, MetadataExt};
 use std::path::{Path, PathBuf};
+
+use super::engines::sys;
 
 /// What the target turned out to be.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -71,14 +72,14 @@ pub fn check_target(path: &Path, writes: bool, destroy_data: bool) -> Result<Tar
         }
         return Ok(TargetKind::ExistingFile);
     }
-    if !ft.is_block_device() {
+    let Some(rdev) = sys::block_device(&md) else {
         return Err(refuse(
             path,
             "it is neither a regular file nor a block device",
         ));
-    }
-    let name = block_name(md.rdev());
-    if let Some(why) = in_use(path, md.rdev(), name.as_deref()) {
+    };
+    let name = block_name(rdev);
+    if let Some(why) = in_use(path, rdev, name.as_deref()) {
         // Writing under a mounted filesystem corrupts it whatever the user
         // wants: no flag overrides that.
         if writes {
@@ -113,12 +114,7 @@ pub fn check_target(path: &Path, writes: bool, destroy_data: bool) -> Result<Tar
 
 /// The kernel's name for a device number (`sda1`), from /sys/dev/block.
 fn block_name(rdev: u64) -> Option<String> {
-    let p = std::fs::canonicalize(format!(
-        "/sys/dev/block/{}:{}",
-        libc::major(rdev),
-        libc::minor(rdev)
-    ))
-    .ok()?;
+    let p = std::fs::canonicalize(format!("/sys/dev/block/{}", sys::sysfs_name(rdev))).ok()?;
     Some(p.file_name()?.to_string_lossy().into_owned())
 }
 
@@ -155,7 +151,7 @@ fn in_use(path: &Path, rdev: u64, name: Option<&str>) -> Option<String> {
             }
         }
     }
-    let dev_of = |p: &str| std::fs::metadata(p).ok().map(|m| m.rdev());
+    let dev_of = |p: &str| std::fs::metadata(p).ok().map(|m| sys::rdev(&m));
     let mounts = std::fs::read_to_string("/proc/self/mounts").unwrap_or_default();
     for line in mounts.lines() {
         let mut f = line.split_whitespace();
@@ -181,7 +177,7 @@ fn in_use(path: &Path, rdev: u64, name: Option<&str>) -> Option<String> {
 fn read_dev(p: &Path) -> Option<u64> {
     let s = std::fs::read_to_string(p).ok()?;
     let (a, b) = s.trim().split_once(':')?;
-    Some(libc::makedev(a.parse().ok()?, b.parse().ok()?))
+    Some(sys::makedev(a.parse().ok()?, b.parse().ok()?))
 }
 
 /// Reads the first 68 KiB and names the first partition table or
@@ -327,7 +323,7 @@ mod tests {
     fn the_root_disk_is_refused() {
         // The device holding / is mounted on every machine this runs on.
         let md = std::fs::metadata("/").unwrap();
-        let Some(name) = block_name(md.dev()) else {
+        let Some(name) = sys::holding_device(&md).and_then(block_name) else {
             eprintln!("skipped: / is not on a block device here");
             return;
         };

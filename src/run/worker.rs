@@ -373,7 +373,7 @@ pub fn run(mut cfg: WorkerCfg) -> WorkerResult {
         Err(e) => {
             cfg.abort.store(true, Ordering::SeqCst);
             WorkerResult {
-                error: e.raw_os_error().unwrap_or(libc::EIO),
+                error: e.raw_os_error().unwrap_or(sys::EIO),
                 error_msg: Some(e.to_string()),
                 ..WorkerResult::default()
             }

@@ -329,3 +329,112 @@ fn readme_sample_is_what_the_first_command_prints() {
         assert!(lines.contains(&want), "README line not printed: {want:?}");
     }
 }
+
+/// `nvcmp analyze PATHS --format json`: exit code, stdout, stderr.
+fn analyze_paths(paths: &[&std::path::Path], extra: &[&str]) -> (i32, Vec<u8>, String) {
+    let out = nvcmp()
+        .arg("analyze")
+        .args(paths)
+        .args(["--format", "json"])
+        .args(extra)
+        .output()
+        .unwrap();
+    let err = stderr(&out).into_owned();
+    (out.status.code().unwrap(), out.stdout, err)
+}
+
+/// `nvcmp ingest PATH -o FILE`, once it exited 0.
+fn ingest_to(path: &std::path::Path, file: &std::path::Path) {
+    let out = nvcmp()
+        .arg("ingest")
+        .arg(path)
+        .arg("-o")
+        .arg(file)
+        .output()
+        .unwrap();
+    assert_ok(&out);
+}
+
+/// What `ingest -o` wrote reads back as the rows it ingested: the
+/// comparison of the dataset file is the comparison of the folder (for
+/// results without fio's logs, json+ bins or a manifest, which a dataset
+/// file does not carry).
+#[test]
+fn a_dataset_file_analyzes_like_the_results_it_was_ingested_from() {
+    let dir = tempfile::tempdir().unwrap();
+    for rel in ["steady", "testbed", "check/run1"] {
+        let (code, of_folder, err) = analyze_paths(&[&fixture(rel)], &[]);
+        assert_eq!(code, 0, "{err}");
+        for ext in ["parquet", "ndjson", "csv"] {
+            let file = dir.path().join(format!("{}.{ext}", rel.replace('/', "-")));
+            ingest_to(&fixture(rel), &file);
+            let (code, of_file, err) = analyze_paths(&[&file], &[]);
+            assert_eq!(code, 0, "{rel} {ext}: {err}");
+            assert!(err.is_empty(), "{rel} {ext}: {err}");
+            assert!(
+                of_file == of_folder,
+                "{rel} as {ext} differs from its folder"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_dataset_file_mixes_with_results_and_a_foreign_one_is_skipped() {
+    let dir = tempfile::tempdir().unwrap();
+    let parquet = dir.path().join("steady.parquet");
+    ingest_to(&fixture("steady"), &parquet);
+    let foreign = dir.path().join("metrics.ndjson");
+    std::fs::write(&foreign, "{\"host\":\"a\",\"iops\":1}\n").unwrap();
+    let results = fixture("check/run1");
+    let (code, out, err) = analyze_paths(&[&parquet, &foreign, &results], &[]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        err.trim_end(),
+        format!(
+            "nvcmp: skipped {}: not a dataset nvcmp wrote: no column `source` (and {} more)",
+            foreign.display(),
+            nvcmp::dataset::COLUMNS.len() - 3
+        )
+    );
+    let doc: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let configs = strs(&doc["configs"]);
+    assert!(configs.contains(&"run1"), "{configs:?}");
+    assert!(configs.contains(&"psync"), "{configs:?}");
+    assert_eq!(doc["skipped"][0]["source"], foreign.display().to_string());
+    // Skipped like any bad input: `--strict` refuses it.
+    let (code, _, err) = analyze_paths(&[&parquet, &foreign, &results], &["--strict"]);
+    assert_eq!(code, 2, "{err}");
+}
+
+/// Walking a folder reads results only: the dataset `ingest` wrote beside
+/// them is not read again as rows.
+#[test]
+fn a_dataset_file_inside_a_results_folder_is_not_counted_twice() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("steady");
+    std::fs::create_dir(&folder).unwrap();
+    for e in std::fs::read_dir(fixture("steady")).unwrap() {
+        let e = e.unwrap();
+        let to = folder.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            std::fs::create_dir(&to).unwrap();
+            for f in std::fs::read_dir(e.path()).unwrap() {
+                let f = f.unwrap();
+                std::fs::copy(f.path(), to.join(f.file_name())).unwrap();
+            }
+        } else {
+            std::fs::copy(e.path(), to).unwrap();
+        }
+    }
+    let (code, before, err) = analyze_paths(&[&folder], &[]);
+    assert_eq!(code, 0, "{err}");
+    ingest_to(&folder, &folder.join("dataset.parquet"));
+    let (code, after, err) = analyze_paths(&[&folder], &[]);
+    assert_eq!(code, 0, "{err}");
+    assert!(before == after, "the folder's comparison changed");
+    // Named as a PATH, the file is read: the same rows, the same comparison.
+    let (code, both, err) = analyze_paths(&[&folder.join("dataset.parquet")], &[]);
+    assert_eq!(code, 0, "{err}");
+    assert!(both == before);
+}

@@ -237,7 +237,7 @@ fn junit_markdown_and_step_summary() {
 fn a_dataset_baseline_judges_like_its_results() {
     // A dataset as `nvcmp ingest --format json` writes it: an array of rows.
     let dir = tempfile::tempdir().unwrap();
-    let rows = nvcmp::check::input::load(&[fixture("check/run2")])
+    let rows = nvcmp::input::load(&[fixture("check/run2")], &Default::default(), &())
         .unwrap()
         .rows;
     assert_eq!(rows.len(), 2);
@@ -263,6 +263,56 @@ fn a_dataset_baseline_judges_like_its_results() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("broken.parquet"));
+}
+
+/// `ingest -o`'s ndjson is a baseline like its results; one of an older
+/// column set is named with the column and the check goes on without it.
+#[test]
+fn an_ingested_ndjson_baseline_and_one_of_an_older_column_set() {
+    let dir = tempfile::tempdir().unwrap();
+    let ndjson = dir.path().join("baseline.ndjson");
+    nvcmp()
+        .arg("ingest")
+        .arg(fixture("check/run2"))
+        .arg("-o")
+        .arg(&ndjson)
+        .assert()
+        .success();
+    let (code, from_results) = check_json("check/run2", "check/regressed", &[]);
+    let regressed = [fixture("check/regressed")];
+    let (code_of_ndjson, doc) = check_json_at(std::slice::from_ref(&ndjson), &regressed, &[]);
+    assert_eq!(code_of_ndjson, code);
+    assert_eq!(doc["findings"], from_results["findings"]);
+
+    // The same rows without `precondition`, as an older nvcmp wrote them.
+    let older = dir.path().join("older.ndjson");
+    let text = std::fs::read_to_string(&ndjson).unwrap();
+    let lines: Vec<String> = text
+        .lines()
+        .map(|l| {
+            let mut row: serde_json::Map<String, Value> = serde_json::from_str(l).unwrap();
+            row.remove("precondition");
+            Value::Object(row).to_string()
+        })
+        .collect();
+    std::fs::write(&older, lines.join("\n")).unwrap();
+    let want = format!(
+        "nvcmp: --baseline: skipped {}: no column `precondition`: written by another nvcmp \
+         version (ingest the results again with this one)",
+        older.display()
+    );
+    // Beside a readable baseline it is skipped and the rest judged (exit 2:
+    // input was unusable, as for any file skipped); alone, nothing is left.
+    check(&[older.clone(), fixture("check/run2")], &regressed)
+        .assert()
+        .code(2)
+        .stdout(predicate::str::contains("regression"))
+        .stderr(predicate::str::contains(want.as_str()));
+    check(&[older], &regressed)
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains(want.as_str()));
 }
 
 #[test]

@@ -1,8 +1,25 @@
 //! The OS calls the harness needs besides the I/O itself: buffers aligned
-//! for O_DIRECT, the process's CPU usage (getrusage), and a SIGINT flag.
+//! for O_DIRECT, the process's CPU usage (getrusage), a SIGINT flag, and
+//! the Linux-only calls of every part of `run` (positioned I/O, O_DIRECT,
+//! device numbers), each behind platform twins with the same signatures:
+//! `sys/linux.rs`, and `sys/other.rs` for every other system, where `nvcmp
+//! run` is refused ([`supported`]) and the rest of nvcmp builds.
 
 use std::alloc::{Layout, alloc_zeroed, dealloc};
 use std::sync::atomic::{AtomicBool, Ordering};
+
+/// errno 5 (EIO) on Linux, as fio reports it: a failed I/O's `error`
+/// when the OS gave no code.
+pub const EIO: i32 = 5;
+
+#[cfg(target_os = "linux")]
+mod linux;
+#[cfg(target_os = "linux")]
+pub use linux::*;
+#[cfg(not(target_os = "linux"))]
+mod other;
+#[cfg(not(target_os = "linux"))]
+pub use other::*;
 
 /// Alignment of every I/O buffer: 4096 satisfies O_DIRECT on any device
 /// with logical blocks up to 4 KiB.
@@ -129,22 +146,9 @@ pub struct Usage {
 }
 
 impl Usage {
+    /// The process's use so far; zeros when the system does not say.
     pub fn now() -> Usage {
-        // SAFETY: rusage is plain data; zeroed is a valid value.
-        let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
-        // SAFETY: `ru` is a valid, writable rusage for the call to fill.
-        let rc = unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut ru) };
-        if rc != 0 {
-            return Usage::default();
-        }
-        let tv = |t: libc::timeval| t.tv_sec as u64 * 1_000_000_000 + t.tv_usec as u64 * 1000;
-        Usage {
-            user_ns: tv(ru.ru_utime),
-            sys_ns: tv(ru.ru_stime),
-            ctx: (ru.ru_nvcsw + ru.ru_nivcsw) as u64,
-            majf: ru.ru_majflt as u64,
-            minf: ru.ru_minflt as u64,
-        }
+        usage().unwrap_or_default()
     }
 
     /// A `share` (0..=1) of this usage: one target's part of a job's CPU.
@@ -174,44 +178,15 @@ impl Usage {
 
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
-extern "C" fn on_sigint(_sig: libc::c_int) {
-    // Only an atomic store: async-signal-safe.
-    INTERRUPTED.store(true, Ordering::SeqCst);
-}
-
-/// Makes Ctrl-C set a flag instead of killing the process, so the current
-/// job stops at its next loop turn and no half-written file is left.
-pub fn catch_sigint() {
-    // SAFETY: sigaction is plain data; zeroed means no flags, empty mask.
-    let mut sa: libc::sigaction = unsafe { std::mem::zeroed() };
-    sa.sa_sigaction = on_sigint as *const () as libc::sighandler_t;
-    // SAFETY: `sa` is initialised, its handler only stores to an atomic;
-    // a null old-action pointer is allowed.
-    unsafe {
-        libc::sigemptyset(&mut sa.sa_mask);
-        libc::sigaction(libc::SIGINT, &sa, std::ptr::null_mut());
-    }
-}
-
 /// True once SIGINT arrived.
 pub fn interrupted() -> bool {
     INTERRUPTED.load(Ordering::Relaxed)
 }
 
-/// Sets the flag by hand (tests, and a child fio that was interrupted).
+/// Sets the flag: the SIGINT handler (an atomic store, async-signal-safe),
+/// by hand in tests, and for a child fio that was interrupted.
 pub fn set_interrupted() {
     INTERRUPTED.store(true, Ordering::SeqCst);
-}
-
-/// Drops the target's cached pages before a job, like fio's default
-/// `invalidate=1`, so buffered reads start cold.
-pub fn drop_cache(f: &std::fs::File) {
-    use std::os::fd::AsRawFd;
-    // SAFETY: a plain advisory call on an open descriptor; errors (e.g. on
-    // a pipe) are harmless and ignored.
-    unsafe {
-        libc::posix_fadvise(f.as_raw_fd(), 0, 0, libc::POSIX_FADV_DONTNEED);
-    }
 }
 
 #[cfg(test)]
