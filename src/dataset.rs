@@ -324,22 +324,48 @@ pub fn write_parquet(df: &mut DataFrame, w: &mut dyn Write) -> PolarsResult<u64>
         .finish(df)
 }
 
-/// Why a file is not a dataset this nvcmp wrote: its columns are not
-/// [`COLUMNS`]. One line, no file name (the caller adds it).
+/// Why a file is not a dataset nvcmp wrote: most of [`COLUMNS`] are
+/// missing. One line, no file name (the caller adds it).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum ColumnsError {
-    /// Most of nvcmp's columns are missing: another tool's file.
-    #[error("not a dataset nvcmp wrote: no column `{column}`{}", more_of(*.more))]
-    NotNvcmp { column: String, more: usize },
-    #[error(
-        "no column `{column}`{}: written by another nvcmp version (ingest the results again with this one)",
-        more_of(*.more)
-    )]
-    Missing { column: String, more: usize },
-    #[error(
-        "unknown column `{0}`: written by a newer nvcmp or by another tool (this nvcmp reads the columns it writes)"
-    )]
-    Unknown(String),
+#[error("not a dataset nvcmp wrote: no column `{column}`{}", more_of(*.more))]
+pub struct NotNvcmp {
+    pub column: String,
+    pub more: usize,
+}
+
+/// How a dataset's columns differ from this nvcmp's: columns are only ever
+/// added (docs/CONTRACT.md), so a file from an older nvcmp lacks some (read
+/// as empty) and one from a newer nvcmp has some more (not read). Either
+/// way the rows are read, with a note.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ColumnSet {
+    pub missing: Vec<String>,
+    pub unknown: Vec<String>,
+}
+
+impl ColumnSet {
+    /// One line saying what differs, or nothing when the columns are this
+    /// nvcmp's.
+    pub fn note(&self) -> Option<String> {
+        let list = |names: &[String]| match names.split_first() {
+            Some((first, rest)) => format!("`{first}`{}", more_of(rest.len())),
+            None => String::new(),
+        };
+        let mut parts = Vec::new();
+        if !self.missing.is_empty() {
+            parts.push(format!(
+                "no column {} (written by an older nvcmp): read as empty",
+                list(&self.missing)
+            ));
+        }
+        if !self.unknown.is_empty() {
+            parts.push(format!(
+                "unknown column {} (written by a newer nvcmp): not read",
+                list(&self.unknown)
+            ));
+        }
+        (!parts.is_empty()).then(|| parts.join("; "))
+    }
 }
 
 fn more_of(more: usize) -> String {
@@ -350,36 +376,42 @@ fn more_of(more: usize) -> String {
     }
 }
 
-/// Whether `names` are exactly the columns this nvcmp writes (any order).
-pub fn check_columns<'a>(names: impl IntoIterator<Item = &'a str>) -> Result<(), ColumnsError> {
+/// How `names` differ from the columns this nvcmp writes (any order); an
+/// error when most of them are missing (another tool's file).
+pub fn check_columns<'a>(names: impl IntoIterator<Item = &'a str>) -> Result<ColumnSet, NotNvcmp> {
     let names: Vec<&str> = names.into_iter().collect();
-    let missing: Vec<&str> = COLUMNS
+    let missing: Vec<String> = COLUMNS
         .iter()
-        .copied()
         .filter(|c| !names.contains(c))
+        .map(|c| c.to_string())
         .collect();
-    let (column, more) = match missing.split_first() {
-        Some((first, rest)) => (first.to_string(), rest.len()),
-        None => (String::new(), 0),
-    };
     if missing.len() * 2 > COLUMNS.len() {
-        return Err(ColumnsError::NotNvcmp { column, more });
+        return Err(NotNvcmp {
+            column: missing[0].clone(),
+            more: missing.len() - 1,
+        });
     }
-    if let Some(extra) = names.iter().find(|n| !COLUMNS.contains(n)) {
-        return Err(ColumnsError::Unknown(extra.to_string()));
-    }
-    if missing.is_empty() {
-        Ok(())
-    } else {
-        Err(ColumnsError::Missing { column, more })
-    }
+    let unknown = names
+        .iter()
+        .filter(|n| !COLUMNS.contains(n))
+        .map(|n| n.to_string())
+        .collect();
+    Ok(ColumnSet { missing, unknown })
+}
+
+/// A dataset file's rows, and how its columns differ from this nvcmp's.
+#[derive(Debug, Default)]
+pub struct DatasetFile {
+    pub rows: Vec<Row>,
+    pub columns: ColumnSet,
 }
 
 /// Reads a dataset written by [`write`] (parquet, csv, json or ndjson), e.g. a
-/// saved baseline for `nvcmp check` or a PATH of `nvcmp analyze`. Its
-/// columns must be this nvcmp's ([`check_columns`]): rows of another
-/// column set would not read back as they were ingested.
-pub fn read(path: &Path) -> anyhow::Result<Vec<Row>> {
+/// saved baseline for `nvcmp check` or a PATH of `nvcmp analyze`. A file of
+/// this nvcmp's columns reads back exactly as it was ingested; one of an
+/// older or newer nvcmp is read with [`ColumnSet::note`] to say so; one of
+/// another tool is an error.
+pub fn read(path: &Path) -> anyhow::Result<DatasetFile> {
     let ctx = || format!("cannot read dataset {}", path.display());
     match FileFormat::from_path(path) {
         Some(FileFormat::Parquet) => {
@@ -387,20 +419,14 @@ pub fn read(path: &Path) -> anyhow::Result<Vec<Row>> {
             let df = ParquetReader::new(file)
                 .finish()
                 .map_err(|e| {
-                    // polars' messages may span lines; a skip reason is one.
-                    let why = e
-                        .to_string()
-                        .lines()
-                        .map(str::trim)
-                        .collect::<Vec<_>>()
-                        .join(" ");
-                    anyhow::anyhow!("not a parquet file nvcmp can read ({why})")
+                    anyhow::anyhow!("not a parquet file nvcmp can read ({})", one_line(&e))
                 })
                 .with_context(ctx)?;
-            check_columns(df.get_column_names().into_iter().map(|n| n.as_str()))
+            let columns = check_columns(df.get_column_names().into_iter().map(|n| n.as_str()))
                 .map_err(anyhow::Error::from)
                 .with_context(ctx)?;
-            from_dataframe(&df).with_context(ctx)
+            let rows = from_dataframe(&df).with_context(ctx)?;
+            Ok(DatasetFile { rows, columns })
         }
         Some(FileFormat::Json | FileFormat::Ndjson) => {
             let text = std::fs::read_to_string(path).with_context(ctx)?;
@@ -414,40 +440,46 @@ pub fn read(path: &Path) -> anyhow::Result<Vec<Row>> {
     }
 }
 
-/// Rows of a csv file [`write`] made: the header must name this nvcmp's
-/// columns, and each is read as the type it is written from (a null is an
-/// empty field, an empty string `""`), not as polars would guess it.
-fn read_csv(path: &Path) -> anyhow::Result<Vec<Row>> {
+/// polars' messages may span lines; a skip reason is one.
+fn one_line(e: &PolarsError) -> String {
+    e.to_string()
+        .lines()
+        .map(str::trim)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Rows of a csv file [`write`] made: the header names the columns, and
+/// each is read as the type it is written from (a null is an empty field,
+/// an empty string `""`), not as polars would guess it; a column this
+/// nvcmp does not know is read as text and left out.
+fn read_csv(path: &Path) -> anyhow::Result<DatasetFile> {
     use std::io::BufRead;
     let mut header = String::new();
     std::io::BufReader::new(std::fs::File::open(path)?).read_line(&mut header)?;
     let names: Vec<&str> = header.trim_end().split(',').collect();
-    check_columns(names.iter().copied())?;
+    let columns = check_columns(names.iter().copied())?;
     let types = to_dataframe(&[])?;
     let mut schema = Schema::with_capacity(names.len());
     for name in &names {
-        schema.insert((*name).into(), types.column(name)?.dtype().clone());
+        let dtype = types
+            .column(name)
+            .map_or(DataType::String, |c| c.dtype().clone());
+        schema.insert((*name).into(), dtype);
     }
     let df = CsvReadOptions::default()
         .with_has_header(true)
         .with_schema(Some(std::sync::Arc::new(schema)))
         .try_into_reader_with_file_path(Some(path.to_path_buf()))?
         .finish()
-        .map_err(|e| {
-            let why = e
-                .to_string()
-                .lines()
-                .map(str::trim)
-                .collect::<Vec<_>>()
-                .join(" ");
-            anyhow::anyhow!("not a csv file nvcmp can read ({why})")
-        })?;
-    from_dataframe(&df)
+        .map_err(|e| anyhow::anyhow!("not a csv file nvcmp can read ({})", one_line(&e)))?;
+    let rows = from_dataframe(&df)?;
+    Ok(DatasetFile { rows, columns })
 }
 
-/// Rows from a JSON array or from JSON lines whose first row has exactly
-/// this nvcmp's columns (serde names every field a later row lacks).
-fn from_json_checked(text: &str) -> anyhow::Result<Vec<Row>> {
+/// Rows from a JSON array or from JSON lines, the columns judged by the
+/// first row (serde names every field a later row lacks).
+fn from_json_checked(text: &str) -> anyhow::Result<DatasetFile> {
     let first = if text.trim_start().starts_with('[') {
         let all: Vec<serde_json::Map<String, serde_json::Value>> = serde_json::from_str(text)?;
         all.into_iter().next()
@@ -460,10 +492,14 @@ fn from_json_checked(text: &str) -> anyhow::Result<Vec<Row>> {
             None => None,
         }
     };
-    if let Some(first) = &first {
-        check_columns(first.keys().map(String::as_str))?;
-    }
-    from_json(text)
+    let columns = match &first {
+        Some(first) => check_columns(first.keys().map(String::as_str))?,
+        None => ColumnSet::default(),
+    };
+    Ok(DatasetFile {
+        rows: from_json(text)?,
+        columns,
+    })
 }
 
 /// Rows from a JSON array or from JSON lines.
@@ -625,7 +661,7 @@ mod tests {
                         | polars::prelude::ArrowDataType::BinaryView
                 ))
         );
-        assert_eq!(read(&p).unwrap(), rows);
+        assert_eq!(read(&p).unwrap().rows, rows);
     }
 
     #[test]
@@ -635,7 +671,9 @@ mod tests {
         for ext in ["parquet", "json", "ndjson", "csv"] {
             let p = dir.path().join(format!("d.{ext}"));
             write(&rows, &p).unwrap();
-            assert_eq!(read(&p).unwrap(), rows, "{ext}");
+            let file = read(&p).unwrap();
+            assert_eq!(file.rows, rows, "{ext}");
+            assert_eq!(file.columns, ColumnSet::default(), "{ext}");
         }
         // An empty string and a null stay apart in csv.
         let mut odd = rows.clone();
@@ -644,7 +682,7 @@ mod tests {
         odd[0].job = String::new();
         let p = dir.path().join("odd.csv");
         write(&odd, &p).unwrap();
-        assert_eq!(read(&p).unwrap(), odd);
+        assert_eq!(read(&p).unwrap().rows, odd);
         let p = dir.path().join("d.csv");
         write(&rows, &p).unwrap();
         let csv = std::fs::read_to_string(&p).unwrap();
@@ -666,7 +704,7 @@ mod tests {
         sorted.sort_unstable();
         columns.sort_unstable();
         assert_eq!(sorted, columns);
-        assert_eq!(check_columns(keys), Ok(()));
+        assert_eq!(check_columns(keys), Ok(ColumnSet::default()));
     }
 
     #[test]
@@ -678,28 +716,27 @@ mod tests {
                 .filter(|c| !gone.contains(c))
                 .collect()
         }
+        let one = check_columns(without(&["iops"])).unwrap();
+        assert_eq!(one.missing, ["iops"]);
         assert_eq!(
-            check_columns(without(&["iops"])),
-            Err(ColumnsError::Missing {
-                column: "iops".into(),
-                more: 0
-            })
+            one.note().unwrap(),
+            "no column `iops` (written by an older nvcmp): read as empty"
         );
-        let two = check_columns(without(&["precondition", "tool"])).unwrap_err();
+        let two = check_columns(without(&["precondition", "tool"])).unwrap();
         assert_eq!(
-            two.to_string(),
-            "no column `tool` (and 1 more): written by another nvcmp version \
-             (ingest the results again with this one)"
+            two.note().unwrap(),
+            "no column `tool` (and 1 more) (written by an older nvcmp): read as empty"
         );
-        let extra = COLUMNS.iter().copied().chain(["zz"]);
+        let extra = check_columns(COLUMNS.iter().copied().chain(["zz"])).unwrap();
         assert_eq!(
-            check_columns(extra),
-            Err(ColumnsError::Unknown("zz".into()))
+            extra.note().unwrap(),
+            "unknown column `zz` (written by a newer nvcmp): not read"
         );
+        assert_eq!(check_columns(COLUMNS.iter().copied()).unwrap().note(), None);
         let n = COLUMNS.len();
         assert_eq!(
             check_columns(["a", "b"]),
-            Err(ColumnsError::NotNvcmp {
+            Err(NotNvcmp {
                 column: "source".into(),
                 more: n - 1
             })
@@ -713,30 +750,64 @@ mod tests {
         );
     }
 
+    /// Columns are only ever added: a baseline saved by an older nvcmp (a
+    /// column less) or a newer one (a column more) is still read, in every
+    /// file format, its other values intact.
     #[test]
-    fn a_file_of_another_column_set_is_refused_naming_file_and_column() {
+    fn a_file_of_an_older_or_newer_nvcmp_is_read_with_a_note() {
         let rows = sample();
         let dir = tempfile::tempdir().unwrap();
         let mut df = to_dataframe(&rows).unwrap();
         let _ = df.drop_in_place("target").unwrap();
         let p = dir.path().join("old.parquet");
         write_parquet(&mut df, &mut std::fs::File::create(&p).unwrap()).unwrap();
-        let e = format!("{:#}", read(&p).unwrap_err());
-        assert!(e.contains("old.parquet"), "{e}");
-        assert!(e.contains("no column `target`"), "{e}");
-        assert!(!e.contains('\n'), "{e}");
-        // A JSON array whose rows lack a column.
+        let old = read(&p).unwrap();
+        assert_eq!(old.columns.missing, ["target"]);
+        assert_eq!(old.rows.len(), rows.len());
+        assert_eq!(old.rows[0].iops, rows[0].iops);
+        assert_eq!(old.rows[0].target, None);
+        // A JSON array whose rows lack a column and have one more.
         let mut v = serde_json::to_value(&rows).unwrap();
         for r in v.as_array_mut().unwrap() {
-            r.as_object_mut().unwrap().remove("iops");
+            let r = r.as_object_mut().unwrap();
+            r.remove("target");
+            r.insert("zz_new".into(), serde_json::json!(7));
         }
-        let p = dir.path().join("old.json");
+        let p = dir.path().join("mixed.json");
         std::fs::write(&p, v.to_string()).unwrap();
-        let e = format!("{:#}", read(&p).unwrap_err());
+        let mixed = read(&p).unwrap();
+        assert_eq!(mixed.columns.missing, ["target"]);
+        assert_eq!(mixed.columns.unknown, ["zz_new"]);
+        assert_eq!(mixed.rows.len(), rows.len());
+        assert_eq!(mixed.rows[0].target, None);
+        assert_eq!(mixed.rows[0].iops, rows[0].iops);
+        assert_eq!(mixed.rows[0].bw_bytes_per_s, rows[0].bw_bytes_per_s);
+        // A csv with a column more.
+        let mut out = Vec::new();
+        write_to(&rows, FileFormat::Csv, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let csv: String = text
+            .lines()
+            .enumerate()
+            .map(|(i, l)| match i {
+                0 => format!("{l},zz_new\n"),
+                _ => format!("{l},x\n"),
+            })
+            .collect();
+        let p = dir.path().join("new.csv");
+        std::fs::write(&p, csv).unwrap();
+        let new = read(&p).unwrap();
+        assert_eq!(new.columns.unknown, ["zz_new"]);
+        assert_eq!(new.rows.len(), rows.len());
+        assert_eq!(new.rows[1].iops, rows[1].iops);
+        // Another tool's file is refused, naming the file.
+        std::fs::write(dir.path().join("other.json"), r#"[{"a": 1, "b": 2}]"#).unwrap();
+        let e = format!("{:#}", read(&dir.path().join("other.json")).unwrap_err());
         assert!(
-            e.contains("old.json") && e.contains("no column `iops`"),
+            e.contains("other.json") && e.contains("not a dataset nvcmp wrote"),
             "{e}"
         );
+        assert!(!e.contains('\n'), "{e}");
     }
 
     #[test]

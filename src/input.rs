@@ -106,10 +106,16 @@ fn read_dataset(path: &Path, out: &mut Loaded) {
         reason,
     };
     match dataset::read(path) {
-        Ok(rows) if rows.is_empty() => out.skipped.push(skip("empty dataset".into())),
-        Ok(rows) => {
+        Ok(file) if file.rows.is_empty() => out.skipped.push(skip("empty dataset".into())),
+        Ok(file) => {
             out.files_read += 1;
-            out.rows.extend(rows);
+            out.rows.extend(file.rows);
+            if let Some(message) = file.columns.note() {
+                out.warnings.push(Warning {
+                    source: path.display().to_string(),
+                    message,
+                });
+            }
         }
         // The chain's first link names the file again; the rest is the cause.
         Err(e) => out.skipped.push(skip(

@@ -114,7 +114,7 @@ fn dataset_rows_come_first_then_the_results_and_a_bad_dataset_is_skipped() {
 }
 
 #[test]
-fn a_dataset_of_another_column_set_is_skipped_naming_the_column() {
+fn a_dataset_of_an_older_or_newer_nvcmp_is_read_with_a_warning() {
     let dir = tempfile::tempdir().unwrap();
     let rows = load_all(&[fixture("run2")]).unwrap().rows;
     // An older nvcmp's parquet: the last column did not exist yet.
@@ -130,21 +130,26 @@ fn a_dataset_of_another_column_set_is_skipped_naming_the_column() {
     line.insert("queue_wait_ns".into(), Value::from(1.0));
     std::fs::write(&newer, serde_json::to_string(&line).unwrap()).unwrap();
     let loaded = load_all(&[older, newer, fixture("run1")]).unwrap();
-    assert_eq!(loaded.rows.len(), 2, "run1 is still read");
-    let reasons: Vec<&str> = loaded.skipped.iter().map(|s| s.reason.as_str()).collect();
-    assert_eq!(reasons.len(), 2, "{reasons:?}");
-    assert!(
-        reasons[0].starts_with(&format!("no column `{last}`: written by another nvcmp")),
-        "{}",
-        reasons[0]
+    assert!(loaded.skipped.is_empty(), "{:?}", loaded.skipped);
+    let run1 = load_all(&[fixture("run1")]).unwrap().rows.len();
+    assert_eq!(loaded.rows.len(), rows.len() + 1 + run1);
+    assert_eq!(loaded.rows[0].iops, rows[0].iops);
+    let notes: Vec<(&str, &str)> = loaded
+        .warnings
+        .iter()
+        .map(|w| (w.source.as_str(), w.message.as_str()))
+        .collect();
+    assert_eq!(notes.len(), 2, "{notes:?}");
+    assert!(notes[0].0.ends_with("older.parquet"));
+    assert_eq!(
+        notes[0].1,
+        format!("no column `{last}` (written by an older nvcmp): read as empty")
     );
-    assert!(
-        reasons[1].starts_with("unknown column `queue_wait_ns`"),
-        "{}",
-        reasons[1]
+    assert!(notes[1].0.ends_with("newer.ndjson"));
+    assert_eq!(
+        notes[1].1,
+        "unknown column `queue_wait_ns` (written by a newer nvcmp): not read"
     );
-    assert!(loaded.skipped[0].source.ends_with("older.parquet"));
-    assert!(loaded.skipped[1].source.ends_with("newer.ndjson"));
 }
 
 #[test]
