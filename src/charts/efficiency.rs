@@ -22,7 +22,7 @@ fn metrics_in(cmp: &Comparison, direction: Direction) -> Vec<Metric> {
         .filter(|m| {
             cmp.workloads
                 .iter()
-                .any(|w| w.direction == direction && super::result(w, *m).is_some())
+                .any(|w| w.key.shape.direction == direction && super::result(w, *m).is_some())
         })
         .collect()
 }

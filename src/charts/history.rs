@@ -68,20 +68,17 @@ impl HistoryChart<'_> {
     /// `history_randread_4k_read_qd32_iops`.
     fn stem(&self) -> String {
         let s = self.series[0];
-        let mix = s
-            .workload
-            .rwmixread
-            .map(|m| m.to_string())
-            .unwrap_or_default();
-        let mut load = format!("qd{}", s.workload.iodepth);
-        if s.workload.numjobs != 1 {
-            load.push_str(&format!("x{}", s.workload.numjobs));
+        let (shape, at) = (&s.workload.key.shape, s.workload.key.load);
+        let mix = shape.rwmixread.map(|m| m.to_string()).unwrap_or_default();
+        let mut load = format!("qd{}", at.iodepth);
+        if at.numjobs != 1 {
+            load.push_str(&format!("x{}", at.numjobs));
         }
         format!(
             "history_{}{mix}_{}_{}_{load}_{}",
-            names::slug(&s.workload.rw),
-            names::slug(&crate::units::format_bs(s.workload.bs_bytes)),
-            s.workload.direction.as_str(),
+            names::slug(&shape.rw),
+            names::slug(&crate::units::format_bs(shape.bs_bytes)),
+            shape.direction.as_str(),
             scale::metric_slug(s.metric)
         )
     }

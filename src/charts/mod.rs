@@ -152,7 +152,12 @@ impl Chart {
     /// The workloads the chart draws, and its one config when it draws
     /// only one (a heatmap).
     fn drawn<'a>(&self, cmp: &'a Comparison) -> (Vec<&'a Workload>, Option<&'a str>) {
-        let of_group = |d: Direction| cmp.workloads.iter().filter(|w| w.direction == d).collect();
+        let of_group = |d: Direction| {
+            cmp.workloads
+                .iter()
+                .filter(|w| w.key.shape.direction == d)
+                .collect()
+        };
         match self {
             Chart::Bars(c) => (of_group(c.direction), None),
             Chart::Delta(c) => (of_group(c.direction), None),
@@ -398,22 +403,33 @@ use crate::model::Direction;
 
 /// `randread 4k`, `randrw 70/30 4k`: how a workload reads on an axis.
 pub(crate) fn workload_label(w: &Workload) -> String {
-    let bs = crate::units::format_bs(w.bs_bytes);
-    match w.rwmixread {
-        Some(mix) => format!("{} {}/{} {}", w.rw, mix, 100u32.saturating_sub(mix), bs),
-        None => format!("{} {}", w.rw, bs),
+    let bs = crate::units::format_bs(w.key.shape.bs_bytes);
+    match w.key.shape.rwmixread {
+        Some(mix) => format!(
+            "{} {}/{} {}",
+            w.key.shape.rw,
+            mix,
+            100u32.saturating_sub(mix),
+            bs
+        ),
+        None => format!("{} {}", w.key.shape.rw, bs),
     }
 }
 
 /// Path-safe name of a workload: slugged rw, block size, mix, direction.
 pub(crate) fn workload_slug(w: &Workload) -> String {
-    let mix = w.rwmixread.map(|m| format!("{m}")).unwrap_or_default();
+    let mix = w
+        .key
+        .shape
+        .rwmixread
+        .map(|m| format!("{m}"))
+        .unwrap_or_default();
     format!(
         "{}{}_{}_{}",
-        names::slug(&w.rw),
+        names::slug(&w.key.shape.rw),
         mix,
-        crate::units::format_bs(w.bs_bytes),
-        w.direction.as_str()
+        crate::units::format_bs(w.key.shape.bs_bytes),
+        w.key.shape.direction.as_str()
     )
 }
 
@@ -422,12 +438,12 @@ pub(crate) fn workload_slug(w: &Workload) -> String {
 pub(crate) fn workload_point_slug(cmp: &Comparison, w: &Workload) -> String {
     let mut slug = workload_slug(w);
     if cmp.has_load_points() {
-        slug.push_str(&format!("_qd{}", w.iodepth));
-        if w.numjobs != 1 {
-            slug.push_str(&format!("x{}", w.numjobs));
+        slug.push_str(&format!("_qd{}", w.key.load.iodepth));
+        if w.key.load.numjobs != 1 {
+            slug.push_str(&format!("x{}", w.key.load.numjobs));
         }
-        if w.hosts != 1 {
-            slug.push_str(&format!("x{}h", w.hosts));
+        if w.key.load.hosts != 1 {
+            slug.push_str(&format!("x{}h", w.key.load.hosts));
         }
     }
     slug
@@ -441,15 +457,15 @@ pub(crate) fn gets_distribution_charts(cmp: &Comparison, w: &Workload) -> bool {
     let sweeps: Vec<_> = cmp
         .sweeps
         .iter()
-        .filter(|s| s.shape() == w.shape())
+        .filter(|s| s.shape == w.key.shape)
         .collect();
     if sweeps.is_empty() {
         return true;
     }
-    let load = w.load();
+    let load = w.key.load;
     let lightest = sweeps
         .iter()
-        .flat_map(|s| s.points.iter().map(|p| p.load()))
+        .flat_map(|s| s.points.iter().map(|p| p.load))
         .min_by_key(|l| (l.outstanding(), *l));
     lightest == Some(load)
         || sweeps.iter().any(|s| {
@@ -506,7 +522,11 @@ pub(crate) fn distribution_frame(
     lines: &[(usize, Vec<(f64, f64)>)],
 ) -> frame::Frame {
     frame::Frame {
-        title: format!("{} ({}): {what}", workload_point_label(cmp, w), w.direction),
+        title: format!(
+            "{} ({}): {what}",
+            workload_point_label(cmp, w),
+            w.key.shape.direction
+        ),
         legend: legend_of(cmp, lines.iter().map(|(i, _)| *i)),
         ..Default::default()
     }
@@ -515,7 +535,7 @@ pub(crate) fn distribution_frame(
 /// [`workload_label`], with " at QD16" when the comparison's loads vary.
 pub(crate) fn workload_point_label(cmp: &Comparison, w: &Workload) -> String {
     if cmp.has_load_points() {
-        format!("{} at {}", workload_label(w), w.load().label())
+        format!("{} at {}", workload_label(w), w.key.load.label())
     } else {
         workload_label(w)
     }
@@ -534,7 +554,7 @@ pub(crate) fn group_title(d: Direction) -> &'static str {
 pub(crate) fn groups(cmp: &Comparison) -> Vec<Direction> {
     Direction::ALL
         .into_iter()
-        .filter(|d| cmp.workloads.iter().any(|w| w.direction == *d))
+        .filter(|d| cmp.workloads.iter().any(|w| w.key.shape.direction == *d))
         .collect()
 }
 
@@ -599,7 +619,7 @@ pub(crate) fn group_metrics(
             let any = cmp
                 .workloads
                 .iter()
-                .any(|w| w.direction == direction && keep(w, metric));
+                .any(|w| w.key.shape.direction == direction && keep(w, metric));
             if any {
                 out.push((direction, metric));
             }
@@ -633,12 +653,12 @@ pub(crate) fn group_results(
     let one_shape = group_subject(cmp, direction).is_some();
     cmp.workloads
         .iter()
-        .filter(|w| w.direction == direction)
+        .filter(|w| w.key.shape.direction == direction)
         .filter(|w| {
             tables
                 .iter()
-                .find(|t| t.shape == w.shape())
-                .is_none_or(|t| key_loads(t).contains(&w.load()))
+                .find(|t| t.shape == w.key.shape)
+                .is_none_or(|t| key_loads(t).contains(&w.key.load))
         })
         .filter_map(|w| Some((category(cmp, w, one_shape), result(w, metric)?)))
         .unzip()
@@ -649,9 +669,9 @@ fn category(cmp: &Comparison, w: &Workload, one_shape: bool) -> String {
     if !cmp.has_load_points() {
         workload_label(w)
     } else if one_shape {
-        w.load().label()
+        w.key.load.label()
     } else {
-        format!("{}\n{}", workload_label(w), w.load().label())
+        format!("{}\n{}", workload_label(w), w.key.load.label())
     }
 }
 
@@ -664,8 +684,8 @@ pub(crate) fn group_subject(cmp: &Comparison, direction: Direction) -> Option<St
     let mut shapes = cmp
         .workloads
         .iter()
-        .filter(|w| w.direction == direction)
-        .map(|w| (w.shape(), w));
+        .filter(|w| w.key.shape.direction == direction)
+        .map(|w| (&w.key.shape, w));
     let (first, w) = shapes.next()?;
     shapes.all(|(s, _)| s == first).then(|| workload_label(w))
 }
@@ -678,18 +698,18 @@ pub(crate) fn key_loads(t: &crate::render::sweeps::SweepTable) -> Vec<crate::com
     let mut marked: Vec<(u32, u32)> = Vec::new();
     for s in &t.sweeps {
         marked.extend(s.knee.map(|k| (k.iodepth, k.numjobs)));
-        marked.extend(s.saturation.map(|x| (x.iodepth, x.numjobs)));
+        marked.extend(s.saturation.map(|x| (x.load.iodepth, x.load.numjobs)));
         marked.push((s.peak.iodepth, s.peak.numjobs));
     }
     let lightest = t
         .workloads
         .iter()
-        .map(|w| w.load())
+        .map(|w| w.key.load)
         .min_by_key(|l| (l.outstanding(), *l));
     let mut loads: Vec<crate::compare::LoadPoint> = t
         .workloads
         .iter()
-        .map(|w| w.load())
+        .map(|w| w.key.load)
         .filter(|l| Some(*l) == lightest || marked.contains(&(l.iodepth, l.numjobs)))
         .collect();
     loads.sort_by_key(|l| (l.outstanding(), *l));
@@ -909,7 +929,11 @@ pub(crate) fn spreads_key(spreads: &[Spread]) -> Option<marks::Key> {
 pub(crate) fn workload_notes(cmp: &Comparison, direction: Direction) -> Vec<String> {
     const MAX: usize = 3;
     let mut notes: Vec<String> = Vec::new();
-    for w in cmp.workloads.iter().filter(|w| w.direction == direction) {
+    for w in cmp
+        .workloads
+        .iter()
+        .filter(|w| w.key.shape.direction == direction)
+    {
         for n in &w.notes {
             let n = format!("{}: {}", workload_point_label(cmp, w), without_paths(n));
             if !notes.contains(&n) {

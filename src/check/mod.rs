@@ -15,9 +15,10 @@ pub mod verdict;
 
 use serde::Serialize;
 
+use crate::compare::workload::{LoadPoint, Shape};
 use crate::compare::{self, Better, CompareOptions, Comparison, Metric, SpreadSource};
 use crate::format::count;
-use crate::model::{Direction, Row, Skipped, Warning};
+use crate::model::{Row, Skipped, Warning};
 
 pub use threshold::Thresholds;
 pub use verdict::{CheckRule, Verdict};
@@ -67,16 +68,11 @@ impl Default for CheckOptions {
 /// The verdict of one metric of one workload.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Finding {
-    pub rw: String,
-    pub bs_bytes: u64,
-    pub direction: Direction,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub rwmixread: Option<u32>,
+    #[serde(flatten)]
+    pub shape: Shape,
     /// The load point; None for a finding about a whole sweep.
-    pub iodepth: Option<u32>,
-    pub numjobs: Option<u32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub hosts: Option<u32>,
+    #[serde(flatten, serialize_with = "load_or_nulls")]
+    pub load: Option<LoadPoint>,
     /// For a whole sweep: `peak` (its highest IOPS) or `at_slo` (the IOPS
     /// it sustains under the latency target).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -109,25 +105,38 @@ pub struct Finding {
     pub fails: bool,
 }
 
+/// A finding's load point as its JSON spells it: a whole sweep's finding
+/// has `iodepth` and `numjobs` null.
+fn load_or_nulls<S: serde::Serializer>(load: &Option<LoadPoint>, s: S) -> Result<S::Ok, S::Error> {
+    #[derive(Serialize)]
+    struct NoLoad {
+        iodepth: Option<u32>,
+        numjobs: Option<u32>,
+    }
+    match load {
+        Some(load) => load.serialize(s),
+        None => NoLoad {
+            iodepth: None,
+            numjobs: None,
+        }
+        .serialize(s),
+    }
+}
+
 impl Finding {
     /// The finding on one figure of `shape`: its two sides and the
     /// decision on them, failing on a regression. No load point, sweep,
     /// or spread: the callers that know them set them.
     fn of(
-        shape: compare::workload::Shape,
+        shape: &Shape,
         (metric, better): (Metric, Better),
         sides: &verdict::Sides,
         d: &verdict::Decision,
         threshold_pct: f64,
     ) -> Finding {
         Finding {
-            rw: shape.rw,
-            bs_bytes: shape.bs_bytes,
-            direction: shape.direction,
-            rwmixread: shape.rwmixread,
-            iodepth: None,
-            numjobs: None,
-            hosts: None,
+            shape: shape.clone(),
+            load: None,
             sweep: None,
             load_in_name: false,
             metric,
@@ -159,23 +168,17 @@ impl Finding {
     /// `randread 4k read QD32` (with `rwmixread=70` for mixed jobs);
     /// `randread 4k read sweep peak` for a whole sweep.
     pub fn workload(&self) -> String {
+        let shape = &self.shape;
         let mut s = format!(
             "{} {} {}",
-            self.rw,
-            crate::units::format_bs(self.bs_bytes),
-            self.direction
+            shape.rw,
+            crate::units::format_bs(shape.bs_bytes),
+            shape.direction
         );
-        if let Some(mix) = self.rwmixread {
+        if let Some(mix) = shape.rwmixread {
             s.push_str(&format!(" rwmixread={mix}"));
         }
-        if let (Some(iodepth), Some(numjobs), true) =
-            (self.iodepth, self.numjobs, self.load_in_name)
-        {
-            let load = compare::LoadPoint {
-                hosts: self.hosts.unwrap_or(1),
-                numjobs,
-                iodepth,
-            };
+        if let (Some(load), true) = (self.load, self.load_in_name) {
             s.push_str(&format!(" {}", load.label()));
         }
         match self.sweep {
@@ -395,13 +398,17 @@ pub fn evaluate(cmp: &Comparison, opts: &CheckOptions) -> Report {
                 _ => false,
             };
             findings.push(Finding {
-                iodepth: Some(w.iodepth),
-                numjobs: Some(w.numjobs),
-                hosts: (w.hosts > 1).then_some(w.hosts),
+                load: Some(w.key.load),
                 load_in_name: cmp.has_load_points(),
                 spread_source: d.p_value.and(bs.or(cs).map(|s| s.1)),
                 fails,
-                ..Finding::of(w.shape(), (m.metric, m.better), &sides, &d, threshold_pct)
+                ..Finding::of(
+                    &w.key.shape,
+                    (m.metric, m.better),
+                    &sides,
+                    &d,
+                    threshold_pct,
+                )
             });
         }
     }
@@ -459,11 +466,11 @@ fn whole_candidate<'a>(cmp: &'a Comparison, base: &compare::Sweep) -> Option<&'a
     let cand = cmp
         .sweeps
         .iter()
-        .find(|s| s.config == CANDIDATE && s.shape() == base.shape())?;
+        .find(|s| s.config == CANDIDATE && s.shape == base.shape)?;
     let whole = base
         .points
         .iter()
-        .all(|p| cand.points.iter().any(|q| q.load() == p.load()));
+        .all(|p| cand.points.iter().any(|q| q.load == p.load));
     whole.then_some(cand)
 }
 
@@ -471,7 +478,9 @@ fn whole_candidate<'a>(cmp: &'a Comparison, base: &compare::Sweep) -> Option<&'a
 fn iops_precision(cmp: &Comparison, s: &compare::Sweep, iodepth: u32, numjobs: u32) -> f64 {
     cmp.workloads
         .iter()
-        .find(|w| w.shape() == s.shape() && (w.iodepth, w.numjobs) == (iodepth, numjobs))
+        .find(|w| {
+            w.key.shape == s.shape && (w.key.load.iodepth, w.key.load.numjobs) == (iodepth, numjobs)
+        })
         .and_then(|w| w.metric(Metric::Iops))
         .and_then(|m| m.precision.get(&s.config).copied())
         .unwrap_or(0.0)
@@ -526,7 +535,7 @@ fn sweep_finding(
         load_in_name: true,
         p_value: None,
         ..Finding::of(
-            base.shape(),
+            &base.shape,
             (Metric::Iops, Better::Higher),
             sides,
             &d,

@@ -37,6 +37,7 @@ use std::collections::BTreeSet;
 use indexmap::IndexMap;
 
 pub use model::*;
+pub use workload::LoadPoint;
 
 use crate::model::{Row, Warning, is_mixed};
 use workload::{Run, WorkloadKey};
@@ -427,13 +428,7 @@ fn compare_workload(
         .map(|(c, cell)| (c.to_string(), run_params(&cell.runs)))
         .collect();
     Workload {
-        rw: key.shape.rw.clone(),
-        bs_bytes: key.shape.bs_bytes,
-        direction: key.shape.direction,
-        rwmixread: key.shape.rwmixread,
-        iodepth: key.load.iodepth,
-        numjobs: key.load.numjobs,
-        hosts: key.load.hosts,
+        key: key.clone(),
         effective_iodepth,
         metrics,
         percentiles,
@@ -589,24 +584,12 @@ impl Workload {
     /// `randread 4k`, `randrw 4k read (70 % reads)`: the shape, without
     /// the load point.
     pub fn title(&self) -> String {
-        self.shape().title()
+        self.key.shape.title()
     }
 
     /// `randread 4k at QD32`, `randread 4k at QD4 x 8 jobs`.
     pub fn title_with_load(&self) -> String {
-        format!("{} at {}", self.title(), self.load().label())
-    }
-
-    pub fn shape(&self) -> workload::Shape {
-        workload::Shape::new(&self.rw, self.bs_bytes, self.direction, self.rwmixread)
-    }
-
-    pub fn load(&self) -> LoadPoint {
-        LoadPoint {
-            hosts: self.hosts,
-            numjobs: self.numjobs,
-            iodepth: self.iodepth,
-        }
+        format!("{} at {}", self.title(), self.key.load.label())
     }
 
     pub fn metric(&self, m: Metric) -> Option<&MetricResult> {
@@ -614,18 +597,11 @@ impl Workload {
     }
 }
 
-impl Sweep {
-    /// The rw/bs/direction/rwmixread this sweep measured.
-    pub fn shape(&self) -> workload::Shape {
-        workload::Shape::new(&self.rw, self.bs_bytes, self.direction, self.rwmixread)
-    }
-}
-
 impl Comparison {
     /// True when the workloads ran at more than one load point: titles then
     /// name the load.
     pub fn has_load_points(&self) -> bool {
-        let mut loads = self.workloads.iter().map(Workload::load);
+        let mut loads = self.workloads.iter().map(|w| w.key.load);
         let first = loads.next();
         loads.any(|l| Some(l) != first)
     }

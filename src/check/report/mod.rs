@@ -137,18 +137,14 @@ mod tests {
     use super::*;
 
     use crate::check::{CheckRule, Verdict};
+    use crate::compare::workload::{LoadPoint, Shape};
     use crate::compare::{Better, Metric};
     use crate::model::Direction;
 
     fn finding(metric: Metric, baseline: Option<f64>, candidate: Option<f64>) -> Finding {
         Finding {
-            rw: "randread".into(),
-            bs_bytes: 4096,
-            direction: Direction::Read,
-            rwmixread: None,
-            iodepth: Some(1),
-            numjobs: Some(1),
-            hosts: None,
+            shape: Shape::new("randread", 4096, Direction::Read, None),
+            load: Some(LoadPoint::of(1, 1)),
             sweep: None,
             load_in_name: false,
             metric,
