@@ -264,15 +264,3 @@ fn footnotes(cmp: &Comparison, scales: &Scales) -> Vec<String> {
     }
     out
 }
-
-impl Metric {
-    /// Name at the start of a sentence: "IOPS", "Bandwidth".
-    pub fn human_title(self) -> String {
-        let h = self.human();
-        let mut c = h.chars();
-        match c.next() {
-            Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
-            None => String::new(),
-        }
-    }
-}
