@@ -17,7 +17,7 @@ use super::lines::{Line, LinePlot, MarkShape, Marker, PointLabel, Range, Stroke}
 use super::{ChartOptions, load, names, palette, scale};
 use crate::compare::Metric;
 use crate::format;
-use crate::history::show::{Report, SeriesReport};
+use crate::history::show::{HistoryReport, SeriesReport};
 
 /// Dots on the line only while they do not merge into one.
 const MAX_DOTS: usize = 80;
@@ -36,7 +36,7 @@ struct HistoryChart<'a> {
 
 /// Charts of `report`, in its order: one per workload (with load point)
 /// and metric.
-fn plan(report: &Report) -> Vec<HistoryChart<'_>> {
+fn plan(report: &HistoryReport) -> Vec<HistoryChart<'_>> {
     let mut configs: Vec<&str> = Vec::new();
     for s in &report.series {
         if !configs.contains(&s.config.as_str()) {
@@ -233,7 +233,7 @@ fn runs_note(s: &SeriesReport) -> String {
 
 /// Writes every history chart of `report` to `dir/charts/`.
 pub(crate) fn render_all(
-    report: &Report,
+    report: &HistoryReport,
     dir: &Path,
     opts: &ChartOptions,
 ) -> anyhow::Result<Vec<PathBuf>> {
@@ -255,7 +255,7 @@ pub(crate) fn render_all(
 /// Every history chart of `report` as SVG text with hover targets, in the
 /// order [`render_all`] draws them (one per workload and metric), written
 /// nowhere: what history.html carries inline.
-pub(crate) fn svg_all(report: &Report, opts: &ChartOptions) -> anyhow::Result<Vec<String>> {
+pub(crate) fn svg_all(report: &HistoryReport, opts: &ChartOptions) -> anyhow::Result<Vec<String>> {
     super::check_size(opts)?;
     super::font::register()?;
     let size = (opts.width, opts.height);

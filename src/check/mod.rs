@@ -67,7 +67,7 @@ impl Default for CheckOptions {
 
 /// The verdict of one metric of one workload.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Finding {
+pub struct CheckFinding {
     #[serde(flatten)]
     pub shape: Shape,
     /// The load point; None for a finding about a whole sweep.
@@ -77,7 +77,7 @@ pub struct Finding {
     /// it sustains under the latency target).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sweep: Option<SweepGate>,
-    /// Name the load point in [`Finding::workload`]: true when the results
+    /// Name the load point in [`CheckFinding::workload`]: true when the results
     /// span several load points.
     #[serde(skip)]
     pub load_in_name: bool,
@@ -123,7 +123,7 @@ fn load_or_nulls<S: serde::Serializer>(load: &Option<LoadPoint>, s: S) -> Result
     }
 }
 
-impl Finding {
+impl CheckFinding {
     /// The finding on one figure of `shape`: its two sides and the
     /// decision on them, failing on a regression. No load point, sweep,
     /// or spread: the callers that know them set them.
@@ -133,8 +133,8 @@ impl Finding {
         sides: &verdict::Sides,
         d: &verdict::Decision,
         threshold_pct: f64,
-    ) -> Finding {
-        Finding {
+    ) -> CheckFinding {
+        CheckFinding {
             shape: shape.clone(),
             load: None,
             sweep: None,
@@ -164,7 +164,7 @@ pub enum SweepGate {
     AtSlo,
 }
 
-impl Finding {
+impl CheckFinding {
     /// `randread 4k read QD32` (with `rwmixread=70` for mixed jobs);
     /// `randread 4k read sweep peak` for a whole sweep.
     pub fn workload(&self) -> String {
@@ -215,8 +215,8 @@ impl Finding {
 
 /// Everything a check found.
 #[derive(Debug, Clone, Default, Serialize)]
-pub struct Report {
-    pub findings: Vec<Finding>,
+pub struct CheckReport {
+    pub findings: Vec<CheckFinding>,
     pub skipped: Vec<Skipped>,
     pub warnings: Vec<Warning>,
     /// Why the gate cannot trust its input (a candidate job that failed, a
@@ -259,7 +259,7 @@ impl Status {
     }
 }
 
-impl Report {
+impl CheckReport {
     pub fn status(&self) -> Status {
         Status::of(&self.errors, self.failed())
     }
@@ -281,7 +281,7 @@ impl Report {
             .findings
             .iter()
             .filter(|f| f.rule == CheckRule::WorkloadMissing)
-            .map(Finding::workload)
+            .map(CheckFinding::workload)
             .collect();
         w.dedup();
         w
@@ -333,7 +333,7 @@ impl Report {
 /// Compares baseline rows against candidate rows with the comparison
 /// engine of `analyze` and judges the result. Labels are overwritten:
 /// every baseline row becomes [`BASELINE`], every candidate row [`CANDIDATE`].
-pub fn check(baseline: &[Row], candidate: &[Row], opts: &CheckOptions) -> Report {
+pub fn check(baseline: &[Row], candidate: &[Row], opts: &CheckOptions) -> CheckReport {
     let rows: Vec<Row> = baseline
         .iter()
         .map(|r| (r, BASELINE))
@@ -358,7 +358,7 @@ pub fn check(baseline: &[Row], candidate: &[Row], opts: &CheckOptions) -> Report
 }
 
 /// Judges a two-config comparison ([`BASELINE`] against [`CANDIDATE`]).
-pub fn evaluate(cmp: &Comparison, opts: &CheckOptions) -> Report {
+pub fn evaluate(cmp: &Comparison, opts: &CheckOptions) -> CheckReport {
     let mut findings = Vec::new();
     for w in &cmp.workloads {
         let has = |config: &str| {
@@ -397,12 +397,12 @@ pub fn evaluate(cmp: &Comparison, opts: &CheckOptions) -> Report {
                 Verdict::Missing => d.rule == CheckRule::WorkloadMissing && !opts.allow_missing,
                 _ => false,
             };
-            findings.push(Finding {
+            findings.push(CheckFinding {
                 load: Some(w.key.load),
                 load_in_name: cmp.has_load_points(),
                 spread_source: d.p_value.and(bs.or(cs).map(|s| s.1)),
                 fails,
-                ..Finding::of(
+                ..CheckFinding::of(
                     &w.key.shape,
                     (m.metric, m.better),
                     &sides,
@@ -415,7 +415,7 @@ pub fn evaluate(cmp: &Comparison, opts: &CheckOptions) -> Report {
     findings.extend(sweep_findings(cmp, opts));
     let mut warnings = cmp.warnings.clone();
     warnings.extend(not_steady(cmp));
-    Report {
+    CheckReport {
         findings,
         skipped: cmp.skipped.clone(),
         warnings,
@@ -447,7 +447,7 @@ fn not_steady(cmp: &Comparison) -> Vec<crate::model::Warning> {
 /// baseline load point present), its peak IOPS, and the IOPS at the
 /// latency target when one is set, are judged like any IOPS figure. No
 /// spread is known for them: threshold and rounding decide.
-fn sweep_findings(cmp: &Comparison, opts: &CheckOptions) -> Vec<Finding> {
+fn sweep_findings(cmp: &Comparison, opts: &CheckOptions) -> Vec<CheckFinding> {
     let mut out = Vec::new();
     for base in cmp.sweeps.iter().filter(|s| s.config == BASELINE) {
         let Some(cand) = whole_candidate(cmp, base) else {
@@ -527,14 +527,14 @@ fn sweep_finding(
     gate: SweepGate,
     sides: &verdict::Sides,
     opts: &CheckOptions,
-) -> Finding {
+) -> CheckFinding {
     let threshold_pct = opts.thresholds.for_metric(Metric::Iops);
     let d = verdict::decide(Better::Higher, sides, threshold_pct, opts.alpha, false);
-    Finding {
+    CheckFinding {
         sweep: Some(gate),
         load_in_name: true,
         p_value: None,
-        ..Finding::of(
+        ..CheckFinding::of(
             &base.shape,
             (Metric::Iops, Better::Higher),
             sides,

@@ -77,7 +77,7 @@ fn comparison(workloads: Vec<Workload>) -> Comparison {
     }
 }
 
-fn find<'a>(r: &'a Report, rw: &str, m: Metric) -> &'a Finding {
+fn find<'a>(r: &'a CheckReport, rw: &str, m: Metric) -> &'a CheckFinding {
     r.findings
         .iter()
         .find(|f| f.shape.rw == rw && f.metric == m)
@@ -308,7 +308,7 @@ fn sweep(scale_from_qd32: f64) -> Vec<Row> {
         .collect()
 }
 
-fn at_load(r: &Report, iodepth: u32, m: Metric) -> &Finding {
+fn at_load(r: &CheckReport, iodepth: u32, m: Metric) -> &CheckFinding {
     r.findings
         .iter()
         .find(|f| f.load.map(|l| l.iodepth) == Some(iodepth) && f.metric == m && f.sweep.is_none())
