@@ -169,7 +169,7 @@ impl HistoryChart<'_> {
             });
             let pct = c
                 .change_pct
-                .map_or(String::new(), |p| format!(": {}", format::change(p, 1)));
+                .map_or(String::new(), |p| format!(": {}", format::lone_change(p)));
             plot.labels.push(PointLabel {
                 at,
                 text: format!("{}{pct}", c.run),

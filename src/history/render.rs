@@ -176,7 +176,7 @@ pub fn value_text(metric: Metric, v: f64) -> String {
 }
 
 fn change_text(pct: Option<f64>) -> String {
-    pct.map_or_else(|| format::MISSING.to_string(), |p| format::change(p, 1))
+    pct.map_or_else(|| format::MISSING.to_string(), format::lone_change)
 }
 
 /// `p=3.2e-5`; below what a double resolves near 1, `p<1e-15`.

@@ -114,11 +114,12 @@ pub fn format_values(f: &CheckFinding) -> [String; 2] {
     })
 }
 
-/// `-15.0%`, `+2.3%`, `-0.40%`, or [`format::MISSING`] when undefined.
+/// `-15.0 %`, `+2.3 %`, `-0.40 %` ([`format::lone_change`]), or
+/// [`format::MISSING`] when undefined.
 pub fn format_change(f: &CheckFinding) -> String {
     match f.change_pct {
         // Past +1000 % a ratio, as the tables print it.
-        Some(c) => format::change(c, format::change_decimals(&[c])).replace(" %", "%"),
+        Some(c) => format::lone_change(c),
         None if f.baseline.is_some() && f.candidate.is_some() => "from 0".into(),
         None => format::MISSING.into(),
     }
@@ -198,14 +199,14 @@ mod tests {
     fn changes_are_signed() {
         let mut f = finding(Metric::Iops, Some(100.0), Some(85.0));
         f.change_pct = Some(-15.0);
-        assert_eq!(format_change(&f), "-15.0%");
+        assert_eq!(format_change(&f), "-15.0 %");
         f.change_pct = Some(0.4);
-        assert_eq!(format_change(&f), "+0.40%");
+        assert_eq!(format_change(&f), "+0.40 %");
         // Past +1000 % the ratio, as analyze's tables print it.
         f.change_pct = Some(156_366_496.5);
         assert_eq!(format_change(&f), "x1,563,666");
         f.change_pct = Some(1000.0);
-        assert_eq!(format_change(&f), "+1000.0%".replace("1000", "1,000"));
+        assert_eq!(format_change(&f), "+1,000.0 %");
         f.change_pct = None;
         assert_eq!(format_change(&f), "from 0");
         f.baseline = None;
