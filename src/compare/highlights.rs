@@ -39,7 +39,7 @@ use super::model::{
 use super::rules::{Entry, Judge, tie_rule};
 use super::workload::{LoadPoint, Shape};
 use crate::format;
-use crate::model::Direction;
+use crate::model::{Direction, Os};
 
 /// Spread under which all configs are called "within X % of each other".
 pub const NEAR_EQUAL_PCT: f64 = 0.5;
@@ -85,7 +85,7 @@ fn best_word(m: Metric, dir: Option<Direction>) -> String {
 }
 
 fn family_title(f: &str) -> String {
-    crate::model::os::display_name(f).map_or_else(|| f.to_string(), str::to_string)
+    Os::parse(f).title()
 }
 
 /// Who won: the winner, or every tied config.
@@ -119,7 +119,7 @@ pub fn build(cmp: &Comparison, judge: Judge) -> Vec<Finding> {
 /// are two or more of them: "Linux wins" against a config of unknown OS
 /// counts the unknown one as not-Linux.
 fn families_comparable(cmp: &Comparison) -> bool {
-    cmp.families.len() >= 2 && cmp.families.iter().all(|f| f.name != "unknown")
+    cmp.families.len() >= 2 && cmp.families.iter().all(|f| f.name != Os::Unknown)
 }
 
 /// One metric's entry for `config` in `r`, as the tie rule sees it.
@@ -318,7 +318,7 @@ fn most_wins(cmp: &Comparison, judge: Judge) -> Vec<Finding> {
     let families: Vec<(String, Vec<String>)> = cmp
         .families
         .iter()
-        .map(|f| (f.name.clone(), f.configs.clone()))
+        .map(|f| (f.name.to_string(), f.configs.clone()))
         .collect();
     let mut out = Vec::new();
     for m in METRICS {
@@ -519,8 +519,8 @@ fn gap_finding(
 /// cannot separate is said to be one.
 fn family_leads(cmp: &Comparison, judge: Judge) -> Vec<Finding> {
     let mut out = Vec::new();
-    let fam = |name: &str| cmp.families.iter().find(|f| f.name == name);
-    let (Some(win), Some(lin)) = (fam("windows"), fam("linux")) else {
+    let fam = |os: Os| cmp.families.iter().find(|f| f.name == os);
+    let (Some(win), Some(lin)) = (fam(Os::Windows), fam(Os::Linux)) else {
         return out;
     };
     if !families_comparable(cmp) {
@@ -559,7 +559,7 @@ fn family_leads(cmp: &Comparison, judge: Judge) -> Vec<Finding> {
                 let text = format!(
                     "{} leads the best {} config ({}) in {} {} {by}{qualifier}",
                     a.config,
-                    family_title(&theirs.name),
+                    theirs.name.title(),
                     b.config,
                     cmp.title_of(w),
                     m.human(),

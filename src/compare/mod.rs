@@ -39,7 +39,7 @@ use indexmap::IndexMap;
 pub use model::*;
 pub use workload::LoadPoint;
 
-use crate::model::{Row, Warning, is_mixed};
+use crate::model::{Os, Row, Warning, is_mixed};
 use workload::{Run, WorkloadKey};
 
 /// What `compare` needs to know besides the rows.
@@ -279,26 +279,21 @@ fn order_configs(grouped: &workload::Grouped, opts: &CompareOptions) -> Vec<Stri
     configs
 }
 
-fn os_of_configs(grouped: &workload::Grouped, configs: &[String]) -> IndexMap<String, String> {
+fn os_of_configs(grouped: &workload::Grouped, configs: &[String]) -> IndexMap<String, Os> {
     configs
         .iter()
         .map(|c| {
-            let os = grouped[c]
-                .values()
-                .flatten()
-                .map(|r| r.os.as_str())
-                .next()
-                .unwrap_or("unknown");
-            (c.clone(), crate::model::os::family(os).to_string())
+            let os = grouped[c].values().flatten().map(|r| r.os.family()).next();
+            (c.clone(), os.unwrap_or_default())
         })
         .collect()
 }
 
-fn families(configs: &[String], config_os: &IndexMap<String, String>) -> Vec<Family> {
-    ["windows", "linux", "unknown"]
+fn families(configs: &[String], config_os: &IndexMap<String, Os>) -> Vec<Family> {
+    Os::FAMILIES
         .iter()
         .map(|f| Family {
-            name: f.to_string(),
+            name: f.clone(),
             configs: configs
                 .iter()
                 .filter(|c| config_os[*c] == *f)

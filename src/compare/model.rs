@@ -6,7 +6,7 @@ use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 
 use super::workload::key::{LoadPoint, Shape, WorkloadKey};
-use crate::model::{Skipped, Warning};
+use crate::model::{Os, Skipped, Warning};
 
 /// A metric compared per workload.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -272,7 +272,7 @@ impl SteadyState {
 /// A group of configs (an OS family).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Family {
-    pub name: String,
+    pub name: Os,
     pub configs: Vec<String>,
 }
 
@@ -282,9 +282,9 @@ pub struct Comparison {
     /// Config labels in display order.
     pub configs: Vec<String>,
     pub baseline: Option<String>,
-    /// OS of each config (`windows`, `linux`, `unknown`).
+    /// OS family of each config (`windows`, `linux`, `unknown`).
     #[serde(default)]
-    pub config_os: IndexMap<String, String>,
+    pub config_os: IndexMap<String, Os>,
     #[serde(default)]
     pub families: Vec<Family>,
     pub workloads: Vec<Workload>,

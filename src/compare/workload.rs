@@ -18,7 +18,7 @@ use crate::model::Row;
 #[derive(Debug, Clone)]
 pub struct Run {
     pub source: String,
-    pub os: String,
+    pub os: crate::model::Os,
     pub bs_bytes: u64,
     /// Bytes/s and its precision.
     pub bw: f64,

@@ -321,9 +321,8 @@ impl<'a> Builder<'a> {
     fn push_frame(&mut self, df: &DataFrame, spans: &[RunSpan]) -> anyhow::Result<()> {
         let cast = Cast::of(df);
         let columns = cast.as_ref().map(Cast::columns);
-        // Fields series do not read stay empty; `os` costs an allocation a row.
+        // Fields series do not read stay empty.
         let mut scratch = Row::empty("", crate::model::Direction::Read);
-        scratch.os.clear();
         for span in spans {
             let run = Arc::new(span.meta.clone());
             let range = span.offset..span.offset + span.len;

@@ -30,7 +30,7 @@ use super::idle_prof::IdleProf;
 use super::jobname::{block_size_from_mean, guess_from_name};
 use super::{JobKey, Parsed, ReadError, Reader, RunKey};
 use super::{depth, steady};
-use crate::model::{Direction, Row, os};
+use crate::model::{Direction, Os, Row, os};
 use crate::units::parse_size;
 use non_finite::NonFinite;
 pub use values::{Bins, GlobalOptions, Loose, Options, Percentiles, Str, without_bins};
@@ -435,7 +435,7 @@ struct JobFacts {
     /// `job `x`` or `job `x` on host`, for warnings.
     who: String,
     engine: String,
-    os: String,
+    os: Os,
     rw: String,
     bs: Option<String>,
     iodepth: u32,
@@ -676,7 +676,7 @@ impl JobFacts {
         let filename = opts.get("filename");
         let engine = engine_of(opts, filename.as_deref());
         // Disk statistics are printed by fio on Linux only.
-        let linux_hint = doc.disk_util.as_ref().map(|_| "linux");
+        let linux_hint = doc.disk_util.as_ref().map(|_| Os::Linux);
         let os = os::infer(&engine, filename.as_deref(), linux_hint);
         let Workload {
             rw,
