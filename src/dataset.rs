@@ -11,7 +11,7 @@ use std::path::Path;
 use anyhow::{Context, bail};
 use polars::prelude::*;
 
-use crate::model::{Direction, Row};
+use crate::model::{Direction, Os, Row};
 
 /// A dataset file format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -228,6 +228,7 @@ field_via!(
     |v: String| v,
     |v: &str| v.to_string()
 );
+field_via!(Os, String, DataType::String, str, String::from, Os::parse);
 field_via!(
     Direction,
     String,
@@ -808,6 +809,24 @@ mod tests {
             "{e}"
         );
         assert!(!e.contains('\n'), "{e}");
+    }
+
+    #[test]
+    fn an_os_nvcmp_has_no_rule_for_reads_back_as_written() {
+        let mut rows = sample();
+        rows[0].os = Os::from("FreeBSD");
+        rows[1].os = Os::Windows;
+        let dir = tempfile::tempdir().unwrap();
+        for ext in ["parquet", "json", "ndjson"] {
+            let p = dir.path().join(format!("d.{ext}"));
+            write(&rows, &p).unwrap();
+            let back = read(&p).unwrap().rows;
+            assert_eq!(back[0].os, Os::Other("FreeBSD".into()), "{ext}");
+            assert_eq!(back[1].os, Os::Windows, "{ext}");
+        }
+        write(&rows, &dir.path().join("d.csv")).unwrap();
+        let csv = std::fs::read_to_string(dir.path().join("d.csv")).unwrap();
+        assert!(csv.lines().nth(1).unwrap().contains(",FreeBSD,"), "{csv}");
     }
 
     #[test]

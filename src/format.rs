@@ -234,12 +234,20 @@ pub fn readable_decimals(row: &[Reading]) -> usize {
 /// A percent change as people read it: `+17.3 %`, `-4.0 %`, and beyond
 /// [`RATIO_FROM_PCT`] as the ratio it is (`x1,563,666`, `x12.3`): past
 /// +1000 % the percentage's digits say nothing a ratio does not, and a
-/// reader takes "+156,366,496.5 %" for a typo.
+/// reader takes "+156,366,496.5 %" for a typo. The one way every table
+/// prints a change (analyze's deltas, check's and history's changes);
+/// `decimals` from [`change_decimals`] over the changes shown together.
 pub fn change(pct: f64, decimals: usize) -> String {
     if pct.is_finite() && pct > RATIO_FROM_PCT {
         return ratio(1.0 + pct / 100.0);
     }
     format!("{} %", signed(pct, decimals))
+}
+
+/// A change shown on its own (a check finding, a change point): its
+/// decimals by [`change_decimals`] of itself, `+2.3 %`, `-0.40 %`.
+pub fn lone_change(pct: f64) -> String {
+    change(pct, change_decimals(&[pct]))
 }
 
 /// `x12.3` below 100, `x1,563,666` from there: three significant digits
@@ -474,6 +482,8 @@ mod tests {
     #[test]
     fn changes_past_a_thousand_percent_are_ratios() {
         assert_eq!(change(17.34, 1), "+17.3 %");
+        assert_eq!(lone_change(-0.4), "-0.40 %");
+        assert_eq!(lone_change(2.34), "+2.3 %");
         assert_eq!(change(-99.5, 1), "-99.5 %");
         assert_eq!(change(1000.0, 1), "+1,000.0 %");
         assert_eq!(change(1130.0, 1), "x12.3");

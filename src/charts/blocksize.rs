@@ -30,7 +30,12 @@ pub(crate) struct BlockSizes {
 type Key = (String, crate::model::Direction, Option<u32>, LoadPoint);
 
 fn key(w: &Workload) -> Key {
-    (w.rw.clone(), w.direction, w.rwmixread, w.load())
+    (
+        w.key.shape.rw.clone(),
+        w.key.shape.direction,
+        w.key.shape.rwmixread,
+        w.key.load,
+    )
 }
 
 pub(crate) fn plan(cmp: &Comparison) -> Vec<BlockSizes> {
@@ -47,7 +52,7 @@ pub(crate) fn plan(cmp: &Comparison) -> Vec<BlockSizes> {
         .iter()
         .map(|(k, v)| {
             let mut workloads = v.clone();
-            workloads.sort_by_key(|i| cmp.workloads[*i].bs_bytes);
+            workloads.sort_by_key(|i| cmp.workloads[*i].key.shape.bs_bytes);
             BlockSizes {
                 workloads,
                 load_in_name: groups.iter().filter(|(o, _)| rw_of(o) == rw_of(k)).count() > 1,
@@ -72,13 +77,18 @@ impl Plot for BlockSizes {
 
     fn stem(&self, cmp: &Comparison) -> String {
         let w = &cmp.workloads[self.workloads[0]];
-        let mix = w.rwmixread.map(|m| m.to_string()).unwrap_or_default();
-        let mut stem = format!("bs_{}{mix}", slug(&w.rw));
+        let mix = w
+            .key
+            .shape
+            .rwmixread
+            .map(|m| m.to_string())
+            .unwrap_or_default();
+        let mut stem = format!("bs_{}{mix}", slug(&w.key.shape.rw));
         if !names_direction(w) {
-            stem.push_str(&format!("_{}", w.direction));
+            stem.push_str(&format!("_{}", w.key.shape.direction));
         }
         if self.load_in_name {
-            let l = w.load();
+            let l = w.key.load;
             stem.push_str(&format!("_qd{}", l.iodepth));
             if l.numjobs != 1 {
                 stem.push_str(&format!("x{}", l.numjobs));
@@ -93,7 +103,7 @@ impl Plot for BlockSizes {
 
     fn figure(&self, cmp: &Comparison) -> Figure {
         let ws: Vec<&Workload> = self.workloads.iter().map(|i| &cmp.workloads[*i]).collect();
-        let x = load::log2_range(ws.iter().map(|w| w.bs_bytes as f64));
+        let x = load::log2_range(ws.iter().map(|w| w.key.shape.bs_bytes as f64));
         let ticks = load::log2_ticks(x, |v| format_bs(v as u64));
         let mut top = metric_plot(cmp, &ws, Metric::BwBytesPerS, x);
         top.x_ticks = ticks.clone();
@@ -105,7 +115,7 @@ impl Plot for BlockSizes {
             title: format!(
                 "{} at {}: bandwidth and IOPS by block size",
                 rw_label(w),
-                w.load().label()
+                w.key.load.label()
             ),
             subtitle: None,
             legend: super::legend::of(cmp, configs_drawn(cmp, &ws)),
@@ -125,20 +135,21 @@ impl Plot for BlockSizes {
 /// `randread`, `randrw 70/30 (write)`: the direction only where the rw
 /// does not say it.
 fn rw_label(w: &Workload) -> String {
-    let rw = match w.rwmixread {
-        Some(m) => format!("{} {m}/{}", w.rw, 100u32.saturating_sub(m)),
-        None => w.rw.clone(),
+    let rw = match w.key.shape.rwmixread {
+        Some(m) => format!("{} {m}/{}", w.key.shape.rw, 100u32.saturating_sub(m)),
+        None => w.key.shape.rw.clone(),
     };
     if names_direction(w) {
         rw
     } else {
-        format!("{rw} ({})", w.direction)
+        format!("{rw} ({})", w.key.shape.direction)
     }
 }
 
 /// The rw names the direction: `randread`, `write` (not `randrw`).
 fn names_direction(w: &Workload) -> bool {
-    !crate::model::is_mixed(&w.rw) && w.rw.contains(w.direction.as_str())
+    !crate::model::is_mixed(&w.key.shape.rw)
+        && w.key.shape.rw.contains(w.key.shape.direction.as_str())
 }
 
 fn configs_drawn(cmp: &Comparison, ws: &[&Workload]) -> Vec<usize> {
@@ -164,7 +175,7 @@ fn metric_plot(cmp: &Comparison, ws: &[&Workload], metric: Metric, x: Range) -> 
             let c = &cmp.configs[i];
             let pts = ws
                 .iter()
-                .filter_map(|w| Some((w.bs_bytes as f64, scale.to_display(value(w, c)?))))
+                .filter_map(|w| Some((w.key.shape.bs_bytes as f64, scale.to_display(value(w, c)?))))
                 .collect();
             Line::solid(super::palette::color(i), pts, true)
         })

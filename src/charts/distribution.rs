@@ -31,15 +31,15 @@ fn gets_charts(cmp: &Comparison, w: &Workload) -> bool {
     let sweeps: Vec<_> = cmp
         .sweeps
         .iter()
-        .filter(|s| s.shape() == w.shape())
+        .filter(|s| s.shape == w.key.shape)
         .collect();
     if sweeps.is_empty() {
         return true;
     }
-    let load = w.load();
+    let load = w.key.load;
     let lightest = sweeps
         .iter()
-        .flat_map(|s| s.points.iter().map(|p| p.load()))
+        .flat_map(|s| s.points.iter().map(|p| p.load))
         .min_by_key(|l| (l.outstanding(), *l));
     lightest == Some(load)
         || sweeps.iter().any(|s| {
@@ -90,7 +90,11 @@ pub(crate) fn frame(
     lines: &[(usize, Vec<(f64, f64)>)],
 ) -> Frame {
     Frame {
-        title: format!("{} ({}): {what}", workload_point_label(cmp, w), w.direction),
+        title: format!(
+            "{} ({}): {what}",
+            workload_point_label(cmp, w),
+            w.key.shape.direction
+        ),
         legend: super::legend::of(cmp, lines.iter().map(|(i, _)| *i)),
         ..Default::default()
     }

@@ -21,9 +21,9 @@ fn metrics_in(cmp: &Comparison, direction: Direction) -> Vec<Metric> {
     METRICS
         .into_iter()
         .filter(|m| {
-            cmp.workloads
-                .iter()
-                .any(|w| w.direction == direction && super::groups::result(w, *m).is_some())
+            cmp.workloads.iter().any(|w| {
+                w.key.shape.direction == direction && super::groups::result(w, *m).is_some()
+            })
         })
         .collect()
 }

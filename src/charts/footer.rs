@@ -12,7 +12,9 @@ use crate::units::format_bs;
 /// [`line`] of a per-group chart: every workload of `direction`.
 pub(crate) fn of_group(cmp: &Comparison, direction: Direction) -> Option<String> {
     line(
-        cmp.workloads.iter().filter(|w| w.direction == direction),
+        cmp.workloads
+            .iter()
+            .filter(|w| w.key.shape.direction == direction),
         None,
     )
 }
@@ -47,10 +49,18 @@ pub(crate) fn line<'a>(
             .collect();
         (!set.is_empty()).then(|| set.into_iter().collect::<Vec<_>>().join(", "))
     };
-    let bs = range(workloads.iter().map(|w| w.bs_bytes), format_bs);
-    let qd = range(workloads.iter().map(|w| w.iodepth), |d| d.to_string());
-    let jobs = range(workloads.iter().map(|w| w.numjobs), |n| n.to_string());
-    let hosts = workloads.iter().map(|w| w.hosts).max().unwrap_or(1);
+    let bs = range(workloads.iter().map(|w| w.key.shape.bs_bytes), format_bs);
+    let qd = range(workloads.iter().map(|w| w.key.load.iodepth), |d| {
+        d.to_string()
+    });
+    let jobs = range(workloads.iter().map(|w| w.key.load.numjobs), |n| {
+        n.to_string()
+    });
+    let hosts = workloads
+        .iter()
+        .map(|w| w.key.load.hosts)
+        .max()
+        .unwrap_or(1);
     let parts = [
         names(|p| &p.fio_versions),
         names(|p| &p.engines),

@@ -14,7 +14,7 @@ use crate::model::Direction;
 pub(crate) fn directions(cmp: &Comparison) -> Vec<Direction> {
     Direction::ALL
         .into_iter()
-        .filter(|d| cmp.workloads.iter().any(|w| w.direction == *d))
+        .filter(|d| cmp.workloads.iter().any(|w| w.key.shape.direction == *d))
         .collect()
 }
 
@@ -38,7 +38,7 @@ pub(crate) fn metrics(
             let any = cmp
                 .workloads
                 .iter()
-                .any(|w| w.direction == direction && keep(w, metric));
+                .any(|w| w.key.shape.direction == direction && keep(w, metric));
             if any {
                 out.push((direction, metric));
             }
@@ -63,12 +63,12 @@ pub(crate) fn results(
     let one_shape = subject(cmp, direction).is_some();
     cmp.workloads
         .iter()
-        .filter(|w| w.direction == direction)
+        .filter(|w| w.key.shape.direction == direction)
         .filter(|w| {
             tables
                 .iter()
-                .find(|t| t.shape == w.shape())
-                .is_none_or(|t| key_loads(t).contains(&w.load()))
+                .find(|t| t.shape == w.key.shape)
+                .is_none_or(|t| key_loads(t).contains(&w.key.load))
         })
         .filter_map(|w| Some((category(cmp, w, one_shape), result(w, metric)?)))
         .unzip()
@@ -79,9 +79,9 @@ fn category(cmp: &Comparison, w: &Workload, one_shape: bool) -> String {
     if !cmp.has_load_points() {
         workload_label(w)
     } else if one_shape {
-        w.load().label()
+        w.key.load.label()
     } else {
-        format!("{}\n{}", workload_label(w), w.load().label())
+        format!("{}\n{}", workload_label(w), w.key.load.label())
     }
 }
 
@@ -94,8 +94,8 @@ pub(crate) fn subject(cmp: &Comparison, direction: Direction) -> Option<String> 
     let mut shapes = cmp
         .workloads
         .iter()
-        .filter(|w| w.direction == direction)
-        .map(|w| (w.shape(), w));
+        .filter(|w| w.key.shape.direction == direction)
+        .map(|w| (&w.key.shape, w));
     let (first, w) = shapes.next()?;
     shapes.all(|(s, _)| s == first).then(|| workload_label(w))
 }
@@ -108,18 +108,18 @@ pub(crate) fn key_loads(t: &crate::render::sweeps::SweepTable) -> Vec<crate::com
     let mut marked: Vec<(u32, u32)> = Vec::new();
     for s in &t.sweeps {
         marked.extend(s.knee.map(|k| (k.iodepth, k.numjobs)));
-        marked.extend(s.saturation.map(|x| (x.iodepth, x.numjobs)));
+        marked.extend(s.saturation.map(|x| (x.load.iodepth, x.load.numjobs)));
         marked.push((s.peak.iodepth, s.peak.numjobs));
     }
     let lightest = t
         .workloads
         .iter()
-        .map(|w| w.load())
+        .map(|w| w.key.load)
         .min_by_key(|l| (l.outstanding(), *l));
     let mut loads: Vec<crate::compare::LoadPoint> = t
         .workloads
         .iter()
-        .map(|w| w.load())
+        .map(|w| w.key.load)
         .filter(|l| Some(*l) == lightest || marked.contains(&(l.iodepth, l.numjobs)))
         .collect();
     loads.sort_by_key(|l| (l.outstanding(), *l));

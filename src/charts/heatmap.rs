@@ -73,7 +73,7 @@ impl Plot for Heatmap {
             title: format!(
                 "{} ({}): {config}, IOPS by queue depth and numjobs",
                 super::labels::workload_label(w),
-                w.direction
+                w.key.shape.direction
             ),
             subtitle: Some("Darker is more IOPS; the peak is outlined".into()),
             legend: super::legend::of(cmp, [self.config]),
@@ -102,12 +102,12 @@ fn footnotes(shared: bool) -> Vec<String> {
 }
 
 fn grid(s: &Sweep, max: f64, color: plotters::style::RGBColor) -> HeatGrid {
-    let depths = sorted(s.points.iter().map(|p| p.iodepth).collect());
-    let jobs = sorted(s.points.iter().map(|p| p.numjobs).collect());
+    let depths = sorted(s.points.iter().map(|p| p.load.iodepth).collect());
+    let jobs = sorted(s.points.iter().map(|p| p.load.numjobs).collect());
     let value = |d: u32, j: u32| {
         s.points
             .iter()
-            .find(|p| p.iodepth == d && p.numjobs == j)
+            .find(|p| p.load.iodepth == d && p.load.numjobs == j)
             .map(|p| p.iops)
     };
     let peak_row = depths.iter().position(|d| *d == s.peak.iodepth);

@@ -14,7 +14,7 @@ use super::lines::{Line, LinePlot, MarkShape, Marker, PointLabel, Range, Stroke}
 use super::{load, names, palette, scale};
 use crate::compare::Metric;
 use crate::format;
-use crate::history::show::{Report, SeriesReport};
+use crate::history::show::{HistoryReport, SeriesReport};
 
 /// Dots on the line only while they do not merge into one.
 const MAX_DOTS: usize = 80;
@@ -33,7 +33,7 @@ pub(crate) struct HistoryChart<'a> {
 
 /// Charts of `report`, in its order: one per workload (with load point)
 /// and metric.
-pub(crate) fn plan(report: &Report) -> Vec<HistoryChart<'_>> {
+pub(crate) fn plan(report: &HistoryReport) -> Vec<HistoryChart<'_>> {
     let mut configs: Vec<&str> = Vec::new();
     for s in &report.series {
         if !configs.contains(&s.config.as_str()) {
@@ -62,35 +62,32 @@ pub(crate) fn plan(report: &Report) -> Vec<HistoryChart<'_>> {
 }
 
 impl Plot for HistoryChart<'_> {
-    type Source = Report;
+    type Source = HistoryReport;
 
     /// `history_randread_4k_read_qd32_iops`.
-    fn stem(&self, _: &Report) -> String {
+    fn stem(&self, _: &HistoryReport) -> String {
         let s = self.series[0];
-        let mix = s
-            .workload
-            .rwmixread
-            .map(|m| m.to_string())
-            .unwrap_or_default();
-        let mut load = format!("qd{}", s.workload.iodepth);
-        if s.workload.numjobs != 1 {
-            load.push_str(&format!("x{}", s.workload.numjobs));
+        let (shape, at) = (&s.workload.key.shape, s.workload.key.load);
+        let mix = shape.rwmixread.map(|m| m.to_string()).unwrap_or_default();
+        let mut load = format!("qd{}", at.iodepth);
+        if at.numjobs != 1 {
+            load.push_str(&format!("x{}", at.numjobs));
         }
         format!(
             "history_{}{mix}_{}_{}_{load}_{}",
-            names::slug(&s.workload.rw),
-            names::slug(&crate::units::format_bs(s.workload.bs_bytes)),
-            s.workload.direction.as_str(),
+            names::slug(&shape.rw),
+            names::slug(&crate::units::format_bs(shape.bs_bytes)),
+            shape.direction.as_str(),
             scale::metric_slug(s.metric)
         )
     }
 
     /// None: a history chart names the runs it draws in its footnote.
-    fn footer(&self, _: &Report) -> Option<String> {
+    fn footer(&self, _: &HistoryReport) -> Option<String> {
         None
     }
 
-    fn figure(&self, _: &Report) -> Figure {
+    fn figure(&self, _: &HistoryReport) -> Figure {
         let first = self.series[0];
         let metric = first.metric;
         let n = self.series.iter().map(|s| s.runs.len()).max().unwrap_or(1);
@@ -178,7 +175,7 @@ impl HistoryChart<'_> {
             });
             let pct = c
                 .change_pct
-                .map_or(String::new(), |p| format!(": {}", format::change(p, 1)));
+                .map_or(String::new(), |p| format!(": {}", format::lone_change(p)));
             plot.labels.push(PointLabel {
                 at,
                 text: format!("{}{pct}", c.run),

@@ -9,17 +9,23 @@ use crate::model::Direction;
 
 /// `randread 4k`, `randrw 70/30 4k`: how a workload reads on an axis.
 pub(crate) fn workload_label(w: &Workload) -> String {
-    let bs = crate::units::format_bs(w.bs_bytes);
-    match w.rwmixread {
-        Some(mix) => format!("{} {}/{} {}", w.rw, mix, 100u32.saturating_sub(mix), bs),
-        None => format!("{} {}", w.rw, bs),
+    let bs = crate::units::format_bs(w.key.shape.bs_bytes);
+    match w.key.shape.rwmixread {
+        Some(mix) => format!(
+            "{} {}/{} {}",
+            w.key.shape.rw,
+            mix,
+            100u32.saturating_sub(mix),
+            bs
+        ),
+        None => format!("{} {}", w.key.shape.rw, bs),
     }
 }
 
 /// [`workload_label`], with " at QD16" when the comparison's loads vary.
 pub(crate) fn workload_point_label(cmp: &Comparison, w: &Workload) -> String {
     if cmp.has_load_points() {
-        format!("{} at {}", workload_label(w), w.load().label())
+        format!("{} at {}", workload_label(w), w.key.load.label())
     } else {
         workload_label(w)
     }

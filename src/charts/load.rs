@@ -69,7 +69,7 @@ pub(crate) fn frame(
         title: format!(
             "{} ({}): {what}",
             super::labels::workload_label(w),
-            w.direction
+            w.key.shape.direction
         ),
         subtitle: Some(subtitle.into()),
         legend: super::legend::of(cmp, swept_configs(cmp, t)),
@@ -87,7 +87,7 @@ pub(crate) fn points(s: &Sweep) -> Vec<&SweepPoint> {
 
 /// The x of a point: I/Os in flight (iodepth x numjobs x hosts).
 pub(crate) fn x_of(p: &SweepPoint) -> f64 {
-    p.load().outstanding() as f64
+    p.load.outstanding() as f64
 }
 
 /// The comparison's spread of `metric` for `config` at point `p` of the
@@ -98,7 +98,7 @@ pub(crate) fn spread_at(
     p: &SweepPoint,
     metric: Metric,
 ) -> Option<Spread> {
-    let w = t.workloads.iter().find(|w| w.load() == p.load())?;
+    let w = t.workloads.iter().find(|w| w.key.load == p.load)?;
     let s = w.metric(metric)?.spread.get(config).copied()?;
     (s.stddev.is_finite() && s.stddev > 0.0).then_some(s)
 }
@@ -146,7 +146,7 @@ pub(crate) fn x_title(sweeps: &[&Sweep], log: bool) -> String {
     let depth_only = sweeps
         .iter()
         .flat_map(|s| &s.points)
-        .all(|p| p.numjobs == 1 && p.hosts == 1);
+        .all(|p| p.load.numjobs == 1 && p.load.hosts == 1);
     let scale = if log { ", log2 scale" } else { "" };
     if depth_only {
         format!("Queue depth (iodepth{scale})")
@@ -301,7 +301,7 @@ pub(crate) fn excluded_notes(t: &SweepTable) -> Vec<String> {
             let (loads, results): (Vec<String>, Vec<_>) = t
                 .workloads
                 .iter()
-                .filter_map(|w| Some((w.load().label(), w.metric(m)?)))
+                .filter_map(|w| Some((w.key.load.label(), w.metric(m)?)))
                 .unzip();
             super::notes::excluded_notes(metric_name(m), &loads, &results)
         })
@@ -326,7 +326,7 @@ pub(crate) fn load_axis(t: &SweepTable) -> (Range, Vec<(f64, String)>, bool) {
     let curves: Vec<Vec<u64>> = t
         .sweeps
         .iter()
-        .map(|s| points(s).iter().map(|p| p.load().outstanding()).collect())
+        .map(|s| points(s).iter().map(|p| p.load.outstanding()).collect())
         .collect();
     let log = curves.iter().all(|c| crate::compare::sweep::log_axis(c));
     let xs = || t.sweeps.iter().flat_map(|s| points(s)).map(x_of);
@@ -364,7 +364,7 @@ pub(crate) fn depth_notes(sweeps: &[&Sweep]) -> Vec<String> {
             let other: Vec<u32> = s
                 .points
                 .iter()
-                .filter_map(|p| p.effective_iodepth.filter(|d| *d != p.iodepth))
+                .filter_map(|p| p.effective_iodepth.filter(|d| *d != p.load.iodepth))
                 .collect();
             let first = *other.first()?;
             let depth = if other.iter().all(|d| *d == first) {

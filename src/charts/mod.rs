@@ -167,7 +167,7 @@ pub fn svg_all(cmp: &Comparison, opts: &ChartOptions) -> anyhow::Result<Vec<Stri
 /// per workload (with load point) and metric, a line per config over the
 /// runs, change points ringed, segment means dashed.
 pub fn render_history(
-    report: &crate::history::show::Report,
+    report: &crate::history::show::HistoryReport,
     dir: &Path,
     opts: &ChartOptions,
 ) -> anyhow::Result<Vec<PathBuf>> {
@@ -177,7 +177,7 @@ pub fn render_history(
 /// The history charts of `report` as SVG text, in [`render_history`]'s
 /// order: what history.html inlines.
 pub fn svg_history(
-    report: &crate::history::show::Report,
+    report: &crate::history::show::HistoryReport,
     opts: &ChartOptions,
 ) -> anyhow::Result<Vec<String>> {
     write::svgs(&history::plan(report), report, opts)

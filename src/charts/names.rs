@@ -48,13 +48,18 @@ pub(crate) fn unique(stems: Vec<String>) -> Vec<String> {
 
 /// Path-safe name of a workload: slugged rw, block size, mix, direction.
 pub(crate) fn workload_slug(w: &Workload) -> String {
-    let mix = w.rwmixread.map(|m| format!("{m}")).unwrap_or_default();
+    let mix = w
+        .key
+        .shape
+        .rwmixread
+        .map(|m| format!("{m}"))
+        .unwrap_or_default();
     format!(
         "{}{}_{}_{}",
-        slug(&w.rw),
+        slug(&w.key.shape.rw),
         mix,
-        crate::units::format_bs(w.bs_bytes),
-        w.direction.as_str()
+        crate::units::format_bs(w.key.shape.bs_bytes),
+        w.key.shape.direction.as_str()
     )
 }
 
@@ -63,12 +68,12 @@ pub(crate) fn workload_slug(w: &Workload) -> String {
 pub(crate) fn workload_point_slug(cmp: &Comparison, w: &Workload) -> String {
     let mut slug = workload_slug(w);
     if cmp.has_load_points() {
-        slug.push_str(&format!("_qd{}", w.iodepth));
-        if w.numjobs != 1 {
-            slug.push_str(&format!("x{}", w.numjobs));
+        slug.push_str(&format!("_qd{}", w.key.load.iodepth));
+        if w.key.load.numjobs != 1 {
+            slug.push_str(&format!("x{}", w.key.load.numjobs));
         }
-        if w.hosts != 1 {
-            slug.push_str(&format!("x{}h", w.hosts));
+        if w.key.load.hosts != 1 {
+            slug.push_str(&format!("x{}h", w.key.load.hosts));
         }
     }
     slug

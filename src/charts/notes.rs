@@ -79,7 +79,11 @@ pub(crate) fn marks_note(results: &[&MetricResult]) -> Option<String> {
 pub(crate) fn workload_notes(cmp: &Comparison, direction: Direction) -> Vec<String> {
     const MAX: usize = 3;
     let mut notes: Vec<String> = Vec::new();
-    for w in cmp.workloads.iter().filter(|w| w.direction == direction) {
+    for w in cmp
+        .workloads
+        .iter()
+        .filter(|w| w.key.shape.direction == direction)
+    {
         for n in &w.notes {
             let n = format!("{}: {}", workload_point_label(cmp, w), without_paths(n));
             if !notes.contains(&n) {

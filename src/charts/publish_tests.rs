@@ -119,7 +119,7 @@ fn error_bars_are_the_spread_of_repeated_runs() {
     let spread = r.spread["psync"];
     assert_eq!((spread.n, spread.source), (2, SpreadSource::Runs));
     let bars = bars::Bars {
-        direction: w.direction,
+        direction: w.key.shape.direction,
         metric: Metric::Iops,
     }
     .framed(&cmp);

@@ -148,9 +148,9 @@ fn add_sweep(
     plot.lines.push(Line::solid(color, mean, true));
     let is_knee = |p: &SweepPoint| {
         s.knee
-            .is_some_and(|k| k.iodepth == p.iodepth && k.numjobs == p.numjobs)
+            .is_some_and(|k| k.iodepth == p.load.iodepth && k.numjobs == p.load.numjobs)
     };
-    let is_saturation = |p: &SweepPoint| s.saturation.is_some_and(|x| x.load() == p.load());
+    let is_saturation = |p: &SweepPoint| s.saturation.is_some_and(|x| x.load == p.load);
     for p in &pts {
         let Some(xy) = at(p, p.lat_mean_ns) else {
             continue;
@@ -169,7 +169,7 @@ fn add_sweep(
             .into_iter()
             .filter_map(|(yes, name)| yes.then_some(name))
             .collect();
-        let mut text = p.load().label();
+        let mut text = p.load.label();
         if !marks.is_empty() {
             text = format!("{text} {}", marks.join(", "));
         }

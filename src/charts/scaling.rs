@@ -46,7 +46,7 @@ impl Plot for Scaling {
             "Where several iodepth × numjobs reach the same number of I/Os in flight, the one with the most IOPS is drawn."
                 .to_string()
         });
-        let spreads: Vec<Spread> = spreads(&t, Throughput::of(t.workloads[0].bs_bytes))
+        let spreads: Vec<Spread> = spreads(&t, Throughput::of(t.workloads[0].key.shape.bs_bytes))
             .into_iter()
             .map(|(_, _, s)| s)
             .collect();
@@ -131,7 +131,7 @@ fn knee_marker(cmp: &Comparison, s: &Sweep, kind: Throughput, scale: &Scale) -> 
     let p = s
         .points
         .iter()
-        .find(|p| p.iodepth == k.iodepth && p.numjobs == k.numjobs)?;
+        .find(|p| p.load.iodepth == k.iodepth && p.load.numjobs == k.numjobs)?;
     Some(Marker {
         at: (load::x_of(p), scale.to_display(kind.value(p))),
         color: load::color_of(cmp, &s.config),
@@ -147,7 +147,7 @@ fn saturation_marker(
     scale: &Scale,
 ) -> Option<Marker> {
     let sat = s.saturation?;
-    let p = s.points.iter().find(|p| p.load() == sat.load())?;
+    let p = s.points.iter().find(|p| p.load == sat.load)?;
     Some(Marker {
         at: (load::x_of(p), scale.to_display(kind.value(p))),
         color: load::color_of(cmp, &s.config),

@@ -216,8 +216,8 @@ fn hostile_labels_stay_text() {
     let dir = tempfile::tempdir().unwrap();
     let mut cmp = published_with(hostile);
     // Hostile rw names, too: they reach file names only slugged.
-    cmp.workloads[0].rw = "../../x<script>".into();
-    cmp.workloads[1].rw = "/".into();
+    cmp.workloads[0].key.shape.rw = "../../x<script>".into();
+    cmp.workloads[1].key.shape.rw = "/".into();
     cmp.workloads[0].percentiles = fio_jsonplus().workloads[0]
         .percentiles
         .values()
@@ -292,7 +292,7 @@ fn svg_carries_the_values_and_the_labels_as_text() {
     let w = cmp
         .workloads
         .iter()
-        .find(|w| w.rw == "randwrite" && w.bs_bytes == 65536)
+        .find(|w| w.key.shape.rw == "randwrite" && w.key.shape.bs_bytes == 65536)
         .unwrap();
     assert_eq!(w.metric(Metric::Iops).unwrap().tied.len(), 3);
     assert_eq!(
@@ -454,7 +454,7 @@ fn many_configs() -> Comparison {
     let base = cmp.workloads.clone();
     for k in 1..3 {
         cmp.workloads.extend(base.iter().cloned().map(|mut w| {
-            w.bs_bytes *= 1 << (k * 4);
+            w.key.shape.bs_bytes *= 1 << (k * 4);
             w
         }));
     }
@@ -631,9 +631,9 @@ fn bars_of_a_sweep_name_their_load_point() {
     assert!(labels.iter().all(|l| !l.contains("QD")), "{labels:?}");
     // The same workload at a second depth: every bar now names its load.
     let mut deeper = cmp.workloads[0].clone();
-    deeper.iodepth *= 2;
+    deeper.key.load.iodepth *= 2;
     cmp.workloads.push(deeper);
-    let (labels, _) = groups::results(&cmp, cmp.workloads[0].direction, Metric::Iops);
+    let (labels, _) = groups::results(&cmp, cmp.workloads[0].key.shape.direction, Metric::Iops);
     let distinct: BTreeSet<&String> = labels.iter().collect();
     assert_eq!(distinct.len(), labels.len(), "{labels:?}");
     // Several shapes: the shape over the load, on two lines, never cut.
@@ -651,13 +651,13 @@ fn bars_of_a_sweep_show_its_key_load_points_named_by_load() {
     let keys: Vec<String> = key_loads(t).iter().map(|l| l.label()).collect();
     // The lightest point, then each config's knee, saturation and peak
     // as the comparison placed them, once each, in load order.
-    let mut want = vec![t.workloads[0].load()];
+    let mut want = vec![t.workloads[0].key.load];
     for s in &t.sweeps {
         want.extend(
             s.knee
                 .map(|k| crate::compare::LoadPoint::of(k.iodepth, k.numjobs)),
         );
-        want.extend(s.saturation.map(|x| x.load()));
+        want.extend(s.saturation.map(|x| x.load));
         want.push(crate::compare::LoadPoint::of(
             s.peak.iodepth,
             s.peak.numjobs,
@@ -769,7 +769,7 @@ fn every_bar_is_a_hover_target_with_its_value() {
     let read: Vec<&Workload> = cmp
         .workloads
         .iter()
-        .filter(|w| w.direction == Direction::Read)
+        .filter(|w| w.key.shape.direction == Direction::Read)
         .collect();
     for c in &cmp.configs {
         // A bar per read workload, and the legend entry.

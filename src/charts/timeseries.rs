@@ -95,8 +95,13 @@ pub(crate) struct TsChart<'a> {
 fn same_workload(run: &RunLogs, w: &Workload) -> bool {
     let s = &run.shape;
     (s.rw.as_str(), s.bs_bytes, s.direction, s.rwmixread)
-        == (w.rw.as_str(), w.bs_bytes, w.direction, w.rwmixread)
-        && (run.iodepth, run.numjobs) == (w.iodepth, w.numjobs)
+        == (
+            w.key.shape.rw.as_str(),
+            w.key.shape.bs_bytes,
+            w.key.shape.direction,
+            w.key.shape.rwmixread,
+        )
+        && (run.iodepth, run.numjobs) == (w.key.load.iodepth, w.key.load.numjobs)
 }
 
 /// Charts only where logs exist: per workload, each measure some run has.
@@ -125,7 +130,7 @@ pub(crate) fn plan<'a>(
         if has(Kind::Hist) {
             measures.push(Measure::Percentiles);
         }
-        if w.direction == crate::model::Direction::Write
+        if w.key.shape.direction == crate::model::Direction::Write
             && measures.contains(&Measure::Over(Kind::Bw))
         {
             measures.push(Measure::ByData);

@@ -14,9 +14,10 @@ pub mod verdict;
 
 use serde::Serialize;
 
+use crate::compare::workload::{LoadPoint, Shape};
 use crate::compare::{self, Better, CompareOptions, Comparison, Metric, SpreadSource};
 use crate::format::count;
-use crate::model::{Direction, Row, Skipped, Warning};
+use crate::model::{Row, Skipped, Warning};
 
 pub use threshold::Thresholds;
 pub use verdict::{CheckRule, Verdict};
@@ -65,22 +66,17 @@ impl Default for CheckOptions {
 
 /// The verdict of one metric of one workload.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Finding {
-    pub rw: String,
-    pub bs_bytes: u64,
-    pub direction: Direction,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub rwmixread: Option<u32>,
+pub struct CheckFinding {
+    #[serde(flatten)]
+    pub shape: Shape,
     /// The load point; None for a finding about a whole sweep.
-    pub iodepth: Option<u32>,
-    pub numjobs: Option<u32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub hosts: Option<u32>,
+    #[serde(flatten, serialize_with = "load_or_nulls")]
+    pub load: Option<LoadPoint>,
     /// For a whole sweep: `peak` (its highest IOPS) or `at_slo` (the IOPS
     /// it sustains under the latency target).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sweep: Option<SweepGate>,
-    /// Name the load point in [`Finding::workload`]: true when the results
+    /// Name the load point in [`CheckFinding::workload`]: true when the results
     /// span several load points.
     #[serde(skip)]
     pub load_in_name: bool,
@@ -108,25 +104,38 @@ pub struct Finding {
     pub fails: bool,
 }
 
-impl Finding {
+/// A finding's load point as its JSON spells it: a whole sweep's finding
+/// has `iodepth` and `numjobs` null.
+fn load_or_nulls<S: serde::Serializer>(load: &Option<LoadPoint>, s: S) -> Result<S::Ok, S::Error> {
+    #[derive(Serialize)]
+    struct NoLoad {
+        iodepth: Option<u32>,
+        numjobs: Option<u32>,
+    }
+    match load {
+        Some(load) => load.serialize(s),
+        None => NoLoad {
+            iodepth: None,
+            numjobs: None,
+        }
+        .serialize(s),
+    }
+}
+
+impl CheckFinding {
     /// The finding on one figure of `shape`: its two sides and the
     /// decision on them, failing on a regression. No load point, sweep,
     /// or spread: the callers that know them set them.
     fn of(
-        shape: compare::workload::Shape,
+        shape: &Shape,
         (metric, better): (Metric, Better),
         sides: &verdict::Sides,
         d: &verdict::Decision,
         threshold_pct: f64,
-    ) -> Finding {
-        Finding {
-            rw: shape.rw,
-            bs_bytes: shape.bs_bytes,
-            direction: shape.direction,
-            rwmixread: shape.rwmixread,
-            iodepth: None,
-            numjobs: None,
-            hosts: None,
+    ) -> CheckFinding {
+        CheckFinding {
+            shape: shape.clone(),
+            load: None,
             sweep: None,
             load_in_name: false,
             metric,
@@ -154,27 +163,21 @@ pub enum SweepGate {
     AtSlo,
 }
 
-impl Finding {
+impl CheckFinding {
     /// `randread 4k read QD32` (with `rwmixread=70` for mixed jobs);
     /// `randread 4k read sweep peak` for a whole sweep.
     pub fn workload(&self) -> String {
+        let shape = &self.shape;
         let mut s = format!(
             "{} {} {}",
-            self.rw,
-            crate::units::format_bs(self.bs_bytes),
-            self.direction
+            shape.rw,
+            crate::units::format_bs(shape.bs_bytes),
+            shape.direction
         );
-        if let Some(mix) = self.rwmixread {
+        if let Some(mix) = shape.rwmixread {
             s.push_str(&format!(" rwmixread={mix}"));
         }
-        if let (Some(iodepth), Some(numjobs), true) =
-            (self.iodepth, self.numjobs, self.load_in_name)
-        {
-            let load = compare::LoadPoint {
-                hosts: self.hosts.unwrap_or(1),
-                numjobs,
-                iodepth,
-            };
+        if let (Some(load), true) = (self.load, self.load_in_name) {
             s.push_str(&format!(" {}", load.label()));
         }
         match self.sweep {
@@ -211,8 +214,8 @@ impl Finding {
 
 /// Everything a check found.
 #[derive(Debug, Clone, Default, Serialize)]
-pub struct Report {
-    pub findings: Vec<Finding>,
+pub struct CheckReport {
+    pub findings: Vec<CheckFinding>,
     pub skipped: Vec<Skipped>,
     pub warnings: Vec<Warning>,
     /// Why the gate cannot trust its input (a candidate job that failed, a
@@ -255,7 +258,7 @@ impl Status {
     }
 }
 
-impl Report {
+impl CheckReport {
     pub fn status(&self) -> Status {
         Status::of(&self.errors, self.failed())
     }
@@ -277,7 +280,7 @@ impl Report {
             .findings
             .iter()
             .filter(|f| f.rule == CheckRule::WorkloadMissing)
-            .map(Finding::workload)
+            .map(CheckFinding::workload)
             .collect();
         w.dedup();
         w
@@ -329,7 +332,7 @@ impl Report {
 /// Compares baseline rows against candidate rows with the comparison
 /// engine of `analyze` and judges the result. Labels are overwritten:
 /// every baseline row becomes [`BASELINE`], every candidate row [`CANDIDATE`].
-pub fn check(baseline: &[Row], candidate: &[Row], opts: &CheckOptions) -> Report {
+pub fn check(baseline: &[Row], candidate: &[Row], opts: &CheckOptions) -> CheckReport {
     let rows: Vec<Row> = baseline
         .iter()
         .map(|r| (r, BASELINE))
@@ -354,7 +357,7 @@ pub fn check(baseline: &[Row], candidate: &[Row], opts: &CheckOptions) -> Report
 }
 
 /// Judges a two-config comparison ([`BASELINE`] against [`CANDIDATE`]).
-pub fn evaluate(cmp: &Comparison, opts: &CheckOptions) -> Report {
+pub fn evaluate(cmp: &Comparison, opts: &CheckOptions) -> CheckReport {
     let mut findings = Vec::new();
     for w in &cmp.workloads {
         let has = |config: &str| {
@@ -393,21 +396,25 @@ pub fn evaluate(cmp: &Comparison, opts: &CheckOptions) -> Report {
                 Verdict::Missing => d.rule == CheckRule::WorkloadMissing && !opts.allow_missing,
                 _ => false,
             };
-            findings.push(Finding {
-                iodepth: Some(w.iodepth),
-                numjobs: Some(w.numjobs),
-                hosts: (w.hosts > 1).then_some(w.hosts),
+            findings.push(CheckFinding {
+                load: Some(w.key.load),
                 load_in_name: cmp.has_load_points(),
                 spread_source: d.p_value.and(bs.or(cs).map(|s| s.1)),
                 fails,
-                ..Finding::of(w.shape(), (m.metric, m.better), &sides, &d, threshold_pct)
+                ..CheckFinding::of(
+                    &w.key.shape,
+                    (m.metric, m.better),
+                    &sides,
+                    &d,
+                    threshold_pct,
+                )
             });
         }
     }
     findings.extend(sweep_findings(cmp, opts));
     let mut warnings = cmp.warnings.clone();
     warnings.extend(not_steady(cmp));
-    Report {
+    CheckReport {
         findings,
         skipped: cmp.skipped.clone(),
         warnings,
@@ -439,7 +446,7 @@ fn not_steady(cmp: &Comparison) -> Vec<crate::model::Warning> {
 /// baseline load point present), its peak IOPS, and the IOPS at the
 /// latency target when one is set, are judged like any IOPS figure. No
 /// spread is known for them: threshold and rounding decide.
-fn sweep_findings(cmp: &Comparison, opts: &CheckOptions) -> Vec<Finding> {
+fn sweep_findings(cmp: &Comparison, opts: &CheckOptions) -> Vec<CheckFinding> {
     let mut out = Vec::new();
     for base in cmp.sweeps.iter().filter(|s| s.config == BASELINE) {
         let Some(cand) = whole_candidate(cmp, base) else {
@@ -458,11 +465,11 @@ fn whole_candidate<'a>(cmp: &'a Comparison, base: &compare::Sweep) -> Option<&'a
     let cand = cmp
         .sweeps
         .iter()
-        .find(|s| s.config == CANDIDATE && s.shape() == base.shape())?;
+        .find(|s| s.config == CANDIDATE && s.shape == base.shape)?;
     let whole = base
         .points
         .iter()
-        .all(|p| cand.points.iter().any(|q| q.load() == p.load()));
+        .all(|p| cand.points.iter().any(|q| q.load == p.load));
     whole.then_some(cand)
 }
 
@@ -470,7 +477,9 @@ fn whole_candidate<'a>(cmp: &'a Comparison, base: &compare::Sweep) -> Option<&'a
 fn iops_precision(cmp: &Comparison, s: &compare::Sweep, iodepth: u32, numjobs: u32) -> f64 {
     cmp.workloads
         .iter()
-        .find(|w| w.shape() == s.shape() && (w.iodepth, w.numjobs) == (iodepth, numjobs))
+        .find(|w| {
+            w.key.shape == s.shape && (w.key.load.iodepth, w.key.load.numjobs) == (iodepth, numjobs)
+        })
         .and_then(|w| w.metric(Metric::Iops))
         .and_then(|m| m.precision.get(&s.config).copied())
         .unwrap_or(0.0)
@@ -517,15 +526,15 @@ fn sweep_finding(
     gate: SweepGate,
     sides: &verdict::Sides,
     opts: &CheckOptions,
-) -> Finding {
+) -> CheckFinding {
     let threshold_pct = opts.thresholds.for_metric(Metric::Iops);
     let d = verdict::decide(Better::Higher, sides, threshold_pct, opts.alpha, false);
-    Finding {
+    CheckFinding {
         sweep: Some(gate),
         load_in_name: true,
         p_value: None,
-        ..Finding::of(
-            base.shape(),
+        ..CheckFinding::of(
+            &base.shape,
             (Metric::Iops, Better::Higher),
             sides,
             &d,

@@ -3,6 +3,7 @@
 use indexmap::IndexMap;
 
 use super::*;
+use crate::compare::workload::WorkloadKey;
 use crate::compare::{MetricResult, Rule, Spread, Workload};
 use crate::model::{Direction, Row};
 
@@ -36,18 +37,16 @@ fn samples(m: &mut MetricResult, config: &str, n: u64, mean: f64, stddev: f64) {
 }
 
 fn workload(rw: &str, metrics: Vec<MetricResult>) -> Workload {
+    let direction = if rw.contains("read") {
+        Direction::Read
+    } else {
+        Direction::Write
+    };
     Workload {
-        rw: rw.into(),
-        bs_bytes: 4096,
-        direction: if rw.contains("read") {
-            Direction::Read
-        } else {
-            Direction::Write
+        key: WorkloadKey {
+            shape: Shape::new(rw, 4096, direction, None),
+            load: LoadPoint::of(1, 1),
         },
-        rwmixread: None,
-        iodepth: 1,
-        numjobs: 1,
-        hosts: 1,
         effective_iodepth: Default::default(),
         metrics,
         percentiles: IndexMap::new(),
@@ -78,10 +77,10 @@ fn comparison(workloads: Vec<Workload>) -> Comparison {
     }
 }
 
-fn find<'a>(r: &'a Report, rw: &str, m: Metric) -> &'a Finding {
+fn find<'a>(r: &'a CheckReport, rw: &str, m: Metric) -> &'a CheckFinding {
     r.findings
         .iter()
-        .find(|f| f.rw == rw && f.metric == m)
+        .find(|f| f.shape.rw == rw && f.metric == m)
         .unwrap_or_else(|| panic!("no finding for {rw} {m:?}"))
 }
 
@@ -309,10 +308,10 @@ fn sweep(scale_from_qd32: f64) -> Vec<Row> {
         .collect()
 }
 
-fn at_load(r: &Report, iodepth: u32, m: Metric) -> &Finding {
+fn at_load(r: &CheckReport, iodepth: u32, m: Metric) -> &CheckFinding {
     r.findings
         .iter()
-        .find(|f| f.iodepth == Some(iodepth) && f.metric == m && f.sweep.is_none())
+        .find(|f| f.load.map(|l| l.iodepth) == Some(iodepth) && f.metric == m && f.sweep.is_none())
         .unwrap_or_else(|| panic!("no QD{iodepth} {m:?} finding"))
 }
 

@@ -180,7 +180,7 @@ fn compare_sides(
     base: input::Loaded,
     cand: &input::Loaded,
     opts: &check::CheckOptions,
-) -> anyhow::Result<check::Report> {
+) -> anyhow::Result<check::CheckReport> {
     let mut report = check::check(&base.rows, &cand.rows, opts);
     report.warnings.extend(tools_differ(&base.rows, &cand.rows));
     for w in &report.warnings {
@@ -223,7 +223,7 @@ fn tools_differ(
 
 /// The report to stdout in `--format`, and to `--junit`, `--markdown` and
 /// GitHub's step summary when asked for.
-fn write_report(args: &Args, global: Global, report: &check::Report) -> anyhow::Result<()> {
+fn write_report(args: &Args, global: Global, report: &check::CheckReport) -> anyhow::Result<()> {
     let mut stdout = std::io::stdout().lock();
     match args.format {
         OutFormat::Term => Term {
@@ -241,7 +241,7 @@ fn write_report(args: &Args, global: Global, report: &check::Report) -> anyhow::
 /// Why the gate cannot trust its input: a candidate job that failed is a
 /// broken benchmark, not a result, and a gate cannot pass on results it
 /// could not read. Every report format says so before the exit code does.
-fn unusable(report: &check::Report, cand: &input::Loaded) -> Vec<String> {
+fn unusable(report: &check::CheckReport, cand: &input::Loaded) -> Vec<String> {
     let mut errors = Vec::new();
     let failed_jobs: Vec<String> = cand
         .rows
@@ -273,7 +273,7 @@ fn unusable(report: &check::Report, cand: &input::Loaded) -> Vec<String> {
 
 /// The exit code of the status every report gave: unusable input is a
 /// usage error (exit 2, its reason on stderr).
-fn exit_code(report: &check::Report) -> anyhow::Result<u8> {
+fn exit_code(report: &check::CheckReport) -> anyhow::Result<u8> {
     match report.status() {
         check::Status::Error => Err(CliError::usage(report.errors.join("; ")).into()),
         check::Status::Fail => Ok(exit::REGRESSION),

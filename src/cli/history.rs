@@ -311,7 +311,7 @@ fn show_cmd(args: ShowArgs, global: Global) -> anyhow::Result<u8> {
 }
 
 /// history.html: the charts drawn as SVG into the page.
-fn html_page(report: &show::Report, w: &mut dyn Write) -> anyhow::Result<()> {
+fn html_page(report: &show::HistoryReport, w: &mut dyn Write) -> anyhow::Result<()> {
     let svg = crate::charts::ChartOptions {
         format: crate::charts::ChartFormat::Svg,
         ..Default::default()
@@ -320,7 +320,7 @@ fn html_page(report: &show::Report, w: &mut dyn Write) -> anyhow::Result<()> {
     render::show_html(report, &charts, crate::charts::svg_font_css(), w)
 }
 
-fn write_out(report: &show::Report, out: &Path, global: Global) -> anyhow::Result<()> {
+fn write_out(report: &show::HistoryReport, out: &Path, global: Global) -> anyhow::Result<()> {
     std::fs::create_dir_all(out)
         .with_context(|| format!("--out: cannot create {}", out.display()))?;
     for (name, format) in [

@@ -21,7 +21,7 @@ use indexmap::IndexMap;
 use super::findings::{Finding, Kind, ONE_WORKLOAD, clarity, magnitude};
 use super::model::Metric;
 pub use super::model::{DeviceSpread, TargetFigure};
-use super::workload::Shape;
+use super::workload::{LoadPoint, Shape, WorkloadKey};
 use crate::model::Row;
 
 /// A target is never called off the others for less than this (5 %):
@@ -200,12 +200,10 @@ fn spread(config: &str, key: &Key, targets: &IndexMap<String, Samples>) -> Devic
     DeviceSpread {
         config: config.to_string(),
         workload: format!("{} QD{iodepth}", shape.title()),
-        rw: shape.rw.clone(),
-        bs_bytes: shape.bs_bytes,
-        direction: shape.direction,
-        rwmixread: shape.rwmixread,
-        iodepth: *iodepth,
-        numjobs: *numjobs,
+        key: WorkloadKey {
+            shape: shape.clone(),
+            load: LoadPoint::of(*iodepth, *numjobs),
+        },
         total_iops: figs.iter().map(|f| f.iops).sum(),
         slowest: pick(false),
         fastest: pick(true),

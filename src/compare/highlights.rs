@@ -34,11 +34,12 @@
 use super::findings::{Finding, Kind, ONE_WORKLOAD, clarity, magnitude};
 use super::metric::Scales;
 use super::model::{
-    Better, Comparison, LoadPoint, Metric, MetricResult, Rule, Slo, SloMetric, Sweep, Workload,
+    Better, Comparison, Metric, MetricResult, Rule, Slo, SloMetric, Sweep, Workload,
 };
 use super::rules::{Entry, Judge, tie_rule};
+use super::workload::{LoadPoint, Shape};
 use crate::format;
-use crate::model::Direction;
+use crate::model::{Direction, Os};
 
 /// Spread under which all configs are called "within X % of each other".
 pub const NEAR_EQUAL_PCT: f64 = 0.5;
@@ -84,7 +85,7 @@ fn best_word(m: Metric, dir: Option<Direction>) -> String {
 }
 
 fn family_title(f: &str) -> String {
-    crate::model::os::display_name(f).map_or_else(|| f.to_string(), str::to_string)
+    Os::parse(f).title()
 }
 
 /// Who won: the winner, or every tied config.
@@ -118,7 +119,7 @@ pub fn build(cmp: &Comparison, judge: Judge) -> Vec<Finding> {
 /// are two or more of them: "Linux wins" against a config of unknown OS
 /// counts the unknown one as not-Linux.
 fn families_comparable(cmp: &Comparison) -> bool {
-    cmp.families.len() >= 2 && cmp.families.iter().all(|f| f.name != "unknown")
+    cmp.families.len() >= 2 && cmp.families.iter().all(|f| f.name != Os::Unknown)
 }
 
 /// One metric's entry for `config` in `r`, as the tie rule sees it.
@@ -188,7 +189,10 @@ struct Tally<'a> {
 /// not comparable, and the workload's notes say so.
 fn comparable(w: &Workload, m: Metric) -> bool {
     let latency = matches!(m, Metric::LatMeanNs | Metric::ClatP99Ns);
-    !latency || w.effective_iodepth.values().all(|d| *d == w.iodepth)
+    !latency
+        || w.effective_iodepth
+            .values()
+            .all(|d| *d == w.key.load.iodepth)
 }
 
 /// Each workload's result of each metric in [`METRICS`] whose values
@@ -209,7 +213,7 @@ fn decided(cmp: &Comparison, dir: Direction, m: Metric) -> Vec<(&Workload, &Metr
     let ws: Vec<&Workload> = cmp
         .workloads
         .iter()
-        .filter(|w| w.direction == dir)
+        .filter(|w| w.key.shape.direction == dir)
         .collect();
     if ws.len() < 2 {
         return Vec::new();
@@ -314,7 +318,7 @@ fn most_wins(cmp: &Comparison, judge: Judge) -> Vec<Finding> {
     let families: Vec<(String, Vec<String>)> = cmp
         .families
         .iter()
-        .map(|f| (f.name.clone(), f.configs.clone()))
+        .map(|f| (f.name.to_string(), f.configs.clone()))
         .collect();
     let mut out = Vec::new();
     for m in METRICS {
@@ -515,8 +519,8 @@ fn gap_finding(
 /// cannot separate is said to be one.
 fn family_leads(cmp: &Comparison, judge: Judge) -> Vec<Finding> {
     let mut out = Vec::new();
-    let fam = |name: &str| cmp.families.iter().find(|f| f.name == name);
-    let (Some(win), Some(lin)) = (fam("windows"), fam("linux")) else {
+    let fam = |os: Os| cmp.families.iter().find(|f| f.name == os);
+    let (Some(win), Some(lin)) = (fam(Os::Windows), fam(Os::Linux)) else {
         return out;
     };
     if !families_comparable(cmp) {
@@ -555,7 +559,7 @@ fn family_leads(cmp: &Comparison, judge: Judge) -> Vec<Finding> {
                 let text = format!(
                     "{} leads the best {} config ({}) in {} {} {by}{qualifier}",
                     a.config,
-                    family_title(&theirs.name),
+                    theirs.name.title(),
                     b.config,
                     cmp.title_of(w),
                     m.human(),
@@ -711,7 +715,9 @@ fn point_entry<'a>(
     let r = cmp
         .workloads
         .iter()
-        .find(|w| w.shape() == s.shape() && w.iodepth == iodepth && w.numjobs == numjobs)
+        .find(|w| {
+            w.key.shape == s.shape && w.key.load.iodepth == iodepth && w.key.load.numjobs == numjobs
+        })
         .and_then(|w| w.metric(Metric::Iops));
     match r.and_then(|r| entry(r, &s.config)) {
         Some(e) => e,
@@ -835,27 +841,27 @@ fn knee_sentence(cmp: &Comparison, title: &str, s: &Sweep) -> (String, f64) {
             let lightest = s
                 .points
                 .iter()
-                .min_by_key(|p| (p.load().outstanding(), p.load()));
+                .min_by_key(|p| (p.load.outstanding(), p.load));
             let last = s
                 .points
                 .iter()
-                .max_by_key(|p| (p.load().outstanding(), p.load()));
+                .max_by_key(|p| (p.load.outstanding(), p.load));
             let flat_from_start = s
                 .saturation
                 .zip(lightest)
-                .is_some_and(|(sat, p)| sat.load() == p.load());
+                .is_some_and(|(sat, p)| sat.load == p.load);
             let text = if flat_from_start {
                 format!(
                     "{} is at {} % of its peak from the lightest load in {title} ({}): no knee within the sweep",
                     s.config,
                     format::trimmed(rules.saturation_pct, 1),
-                    lightest.map_or(String::new(), |p| p.load().label())
+                    lightest.map_or(String::new(), |p| p.load.label())
                 )
             } else {
                 format!(
                     "{} shows no knee in {title} up to {}: its IOPS curve does not flatten",
                     s.config,
-                    last.map_or(String::new(), |p| p.load().label())
+                    last.map_or(String::new(), |p| p.load.label())
                 )
             };
             (text, 0.25)
@@ -940,7 +946,7 @@ fn slo_sentence(title: &str, sweeps: &[&Sweep], slo: Slo) -> String {
 /// The headline metric of a workload: IOPS for small blocks, bandwidth for
 /// large ones, as reviews quote them.
 fn headline(w: &Workload) -> Metric {
-    if w.bs_bytes <= 16 * 1024 {
+    if w.key.shape.bs_bytes <= 16 * 1024 {
         Metric::Iops
     } else {
         Metric::BwBytesPerS
@@ -966,11 +972,11 @@ fn lead_words(better: Better, a: f64, b: f64) -> String {
 /// over the next config and the baseline. Reach is the workload's share of
 /// such workloads: on a one-workload comparison this is the headline.
 fn winners_of_workloads(cmp: &Comparison, scales: &Scales, judge: Judge) -> Vec<Finding> {
-    let swept: Vec<_> = cmp.sweeps.iter().map(|s| s.shape()).collect();
+    let swept: Vec<&Shape> = cmp.sweeps.iter().map(|s| &s.shape).collect();
     let single: Vec<&Workload> = cmp
         .workloads
         .iter()
-        .filter(|w| !swept.contains(&w.shape()))
+        .filter(|w| !swept.contains(&&w.key.shape))
         .collect();
     let mut out = Vec::new();
     for w in &single {
@@ -1070,10 +1076,10 @@ fn saturation_findings(cmp: &Comparison) -> Vec<Finding> {
                 let heaviest = s
                     .points
                     .iter()
-                    .map(|p| p.load())
+                    .map(|p| p.load)
                     .max_by_key(|l| (l.outstanding(), *l))?;
-                let climbing = sat.load() == heaviest && s.knee.is_none();
-                Some((*s, sat.load(), climbing))
+                let climbing = sat.load == heaviest && s.knee.is_none();
+                Some((*s, sat.load, climbing))
             })
             .collect();
         ranked.sort_by_key(|(_, l, climbing)| (*climbing, l.outstanding(), *l));

@@ -120,27 +120,7 @@ impl Metric {
             Metric::BwPerCpuPct => ratio(r.bw, r.bw_precision),
         }
     }
-}
 
-/// How a metric is shown: divisor from base units, unit, and the decimals
-/// of a lone value in a sentence. Tables and charts print rows, whose
-/// decimals come from the values ([`Metric::row_decimals`]).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Scale {
-    pub div: f64,
-    pub unit: &'static str,
-    pub decimals: usize,
-    /// Drop trailing zeros of a lone value (`97.050` -> `97.05`), as the
-    /// article's sentences print.
-    pub trim: bool,
-}
-
-/// Precision ingest gives a bandwidth or latency that fio wrote out in
-/// full (JSON): the value is exact as far as ties go, but nobody rounded
-/// it, so its trailing digits are arithmetic (see [`format::Reading`]).
-const UNROUNDED: f64 = 1.0;
-
-impl Metric {
     /// The scale for values up to `max` (base units).
     pub fn scale(self, max: f64) -> Scale {
         let s = |u: format::Unit, decimals, trim| Scale {
@@ -225,7 +205,48 @@ impl Metric {
             median,
         }
     }
+
+    /// Row title with its unit: "Bandwidth (GiB/s)", "CPU (%)".
+    pub fn title(self, scale: &Scale) -> String {
+        match self {
+            Metric::BwBytesPerS => format!("Bandwidth ({})", scale.unit),
+            Metric::Iops => "IOPS".into(),
+            Metric::LatMeanNs => format!("Mean latency ({})", scale.unit),
+            Metric::ClatP99Ns => format!("p99 latency ({})", scale.unit),
+            Metric::CpuPct => "CPU (%)".into(),
+            Metric::IopsPerCpuPct => "IOPS per CPU %".into(),
+            Metric::BwPerCpuPct => format!("Bandwidth per CPU % ({})", scale.unit),
+        }
+    }
+
+    /// Name at the start of a sentence: "IOPS", "Bandwidth".
+    pub fn human_title(self) -> String {
+        let h = self.human();
+        let mut c = h.chars();
+        match c.next() {
+            Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
+            None => String::new(),
+        }
+    }
 }
+
+/// How a metric is shown: divisor from base units, unit, and the decimals
+/// of a lone value in a sentence. Tables and charts print rows, whose
+/// decimals come from the values ([`Metric::row_decimals`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Scale {
+    pub div: f64,
+    pub unit: &'static str,
+    pub decimals: usize,
+    /// Drop trailing zeros of a lone value (`97.050` -> `97.05`), as the
+    /// article's sentences print.
+    pub trim: bool,
+}
+
+/// Precision ingest gives a bandwidth or latency that fio wrote out in
+/// full (JSON): the value is exact as far as ties go, but nobody rounded
+/// it, so its trailing digits are arithmetic (see [`format::Reading`]).
+const UNROUNDED: f64 = 1.0;
 
 /// How one row of a table prints: its unit (from the row's median), one
 /// count of decimals, and which values are too far from the median to
@@ -258,21 +279,6 @@ impl RowStyle {
             _ => format::significant_decimals(shown.abs()),
         };
         own.unit_after(format::fixed(shown, decimals))
-    }
-}
-
-impl Metric {
-    /// Row title with its unit: "Bandwidth (GiB/s)", "CPU (%)".
-    pub fn title(self, scale: &Scale) -> String {
-        match self {
-            Metric::BwBytesPerS => format!("Bandwidth ({})", scale.unit),
-            Metric::Iops => "IOPS".into(),
-            Metric::LatMeanNs => format!("Mean latency ({})", scale.unit),
-            Metric::ClatP99Ns => format!("p99 latency ({})", scale.unit),
-            Metric::CpuPct => "CPU (%)".into(),
-            Metric::IopsPerCpuPct => "IOPS per CPU %".into(),
-            Metric::BwPerCpuPct => format!("Bandwidth per CPU % ({})", scale.unit),
-        }
     }
 }
 

@@ -37,8 +37,9 @@ use std::collections::BTreeSet;
 use indexmap::IndexMap;
 
 pub use model::*;
+pub use workload::LoadPoint;
 
-use crate::model::{Row, Warning, is_mixed};
+use crate::model::{Os, Row, Warning, is_mixed};
 use workload::{Run, WorkloadKey};
 
 /// What `compare` needs to know besides the rows.
@@ -278,26 +279,21 @@ fn order_configs(grouped: &workload::Grouped, opts: &CompareOptions) -> Vec<Stri
     configs
 }
 
-fn os_of_configs(grouped: &workload::Grouped, configs: &[String]) -> IndexMap<String, String> {
+fn os_of_configs(grouped: &workload::Grouped, configs: &[String]) -> IndexMap<String, Os> {
     configs
         .iter()
         .map(|c| {
-            let os = grouped[c]
-                .values()
-                .flatten()
-                .map(|r| r.os.as_str())
-                .next()
-                .unwrap_or("unknown");
-            (c.clone(), crate::model::os::family(os).to_string())
+            let os = grouped[c].values().flatten().map(|r| r.os.family()).next();
+            (c.clone(), os.unwrap_or_default())
         })
         .collect()
 }
 
-fn families(configs: &[String], config_os: &IndexMap<String, String>) -> Vec<Family> {
-    ["windows", "linux", "unknown"]
+fn families(configs: &[String], config_os: &IndexMap<String, Os>) -> Vec<Family> {
+    Os::FAMILIES
         .iter()
         .map(|f| Family {
-            name: f.to_string(),
+            name: f.clone(),
             configs: configs
                 .iter()
                 .filter(|c| config_os[*c] == *f)
@@ -427,13 +423,7 @@ fn compare_workload(
         .map(|(c, cell)| (c.to_string(), run_params(&cell.runs)))
         .collect();
     Workload {
-        rw: key.shape.rw.clone(),
-        bs_bytes: key.shape.bs_bytes,
-        direction: key.shape.direction,
-        rwmixread: key.shape.rwmixread,
-        iodepth: key.load.iodepth,
-        numjobs: key.load.numjobs,
-        hosts: key.load.hosts,
+        key: key.clone(),
         effective_iodepth,
         metrics,
         percentiles,
@@ -589,24 +579,12 @@ impl Workload {
     /// `randread 4k`, `randrw 4k read (70 % reads)`: the shape, without
     /// the load point.
     pub fn title(&self) -> String {
-        self.shape().title()
+        self.key.shape.title()
     }
 
     /// `randread 4k at QD32`, `randread 4k at QD4 x 8 jobs`.
     pub fn title_with_load(&self) -> String {
-        format!("{} at {}", self.title(), self.load().label())
-    }
-
-    pub fn shape(&self) -> workload::Shape {
-        workload::Shape::new(&self.rw, self.bs_bytes, self.direction, self.rwmixread)
-    }
-
-    pub fn load(&self) -> LoadPoint {
-        LoadPoint {
-            hosts: self.hosts,
-            numjobs: self.numjobs,
-            iodepth: self.iodepth,
-        }
+        format!("{} at {}", self.title(), self.key.load.label())
     }
 
     pub fn metric(&self, m: Metric) -> Option<&MetricResult> {
@@ -614,18 +592,11 @@ impl Workload {
     }
 }
 
-impl Sweep {
-    /// The rw/bs/direction/rwmixread this sweep measured.
-    pub fn shape(&self) -> workload::Shape {
-        workload::Shape::new(&self.rw, self.bs_bytes, self.direction, self.rwmixread)
-    }
-}
-
 impl Comparison {
     /// True when the workloads ran at more than one load point: titles then
     /// name the load.
     pub fn has_load_points(&self) -> bool {
-        let mut loads = self.workloads.iter().map(Workload::load);
+        let mut loads = self.workloads.iter().map(|w| w.key.load);
         let first = loads.next();
         loads.any(|l| Some(l) != first)
     }

@@ -5,7 +5,8 @@
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 
-use crate::model::{Direction, Skipped, Warning};
+use super::workload::key::{LoadPoint, Shape, WorkloadKey};
+use crate::model::{Os, Skipped, Warning};
 
 /// A metric compared per workload.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -158,135 +159,11 @@ pub struct RunParams {
 /// Percentile (e.g. 99.9) to completion latency in ns.
 pub type Percentiles = Vec<(f64, f64)>;
 
-/// The load a workload ran at: fio's requested `iodepth` and `numjobs`
-/// (per host in client/server runs) and the number of hosts. Results at
-/// different load points are never averaged. Orders by hosts, then
-/// numjobs, then iodepth: the order a sweep table reads in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-pub struct LoadPoint {
-    pub hosts: u32,
-    pub numjobs: u32,
-    pub iodepth: u32,
-}
-
-impl Default for LoadPoint {
-    fn default() -> Self {
-        LoadPoint {
-            hosts: 1,
-            numjobs: 1,
-            iodepth: 1,
-        }
-    }
-}
-
-impl LoadPoint {
-    /// A standalone run's load point (one host).
-    pub fn of(iodepth: u32, numjobs: u32) -> LoadPoint {
-        LoadPoint {
-            hosts: 1,
-            numjobs,
-            iodepth,
-        }
-    }
-
-    /// I/Os in flight at most: iodepth x numjobs x hosts.
-    pub fn outstanding(&self) -> u64 {
-        u64::from(self.iodepth.max(1))
-            * u64::from(self.numjobs.max(1))
-            * u64::from(self.hosts.max(1))
-    }
-
-    /// Several load points in few words: `QD1 x 1-4 jobs`, `QD1, 2, 4`,
-    /// `QD4 x 1, 2, 8 jobs`; the labels listed where no one axis varies.
-    pub fn condense(loads: &[LoadPoint]) -> String {
-        let mut loads = loads.to_vec();
-        loads.sort();
-        loads.dedup();
-        let [first, ..] = loads.as_slice() else {
-            return String::new();
-        };
-        let hosts = if first.hosts > 1 {
-            format!(" x {} hosts", first.hosts)
-        } else {
-            String::new()
-        };
-        let same = |f: fn(&LoadPoint) -> u32| loads.iter().all(|l| f(l) == f(first));
-        if loads.len() == 1 {
-            first.label()
-        } else if same(|l| l.hosts) && same(|l| l.iodepth) {
-            let jobs: Vec<u32> = loads.iter().map(|l| l.numjobs).collect();
-            format!("QD{} x {} jobs{hosts}", first.iodepth, ranges(&jobs))
-        } else if same(|l| l.hosts) && same(|l| l.numjobs) {
-            let depths: Vec<String> = loads.iter().map(|l| format!("QD{}", l.iodepth)).collect();
-            let jobs = match first.numjobs {
-                1 => String::new(),
-                n => format!(" x {n} jobs"),
-            };
-            format!("{}{jobs}{hosts}", depths.join(", "))
-        } else {
-            let labels: Vec<String> = loads.iter().map(|l| l.label()).collect();
-            labels.join(", ")
-        }
-    }
-
-    /// `QD32`, `QD32 x 4 jobs`, `QD32 x 4 jobs x 2 hosts`.
-    pub fn label(&self) -> String {
-        let mut s = format!("QD{}", self.iodepth);
-        if self.numjobs != 1 {
-            s.push_str(&format!(" x {} jobs", self.numjobs));
-        }
-        if self.hosts > 1 {
-            s.push_str(&format!(" x {} hosts", self.hosts));
-        }
-        s
-    }
-}
-
-/// Sorted numbers with runs of three or more consecutive ones as ranges:
-/// `1-4, 6`, `1, 2, 4, 8`.
-fn ranges(v: &[u32]) -> String {
-    let mut parts: Vec<String> = Vec::new();
-    let mut i = 0;
-    while i < v.len() {
-        let mut j = i;
-        while j + 1 < v.len() && v[j + 1] == v[j] + 1 {
-            j += 1;
-        }
-        if j >= i + 2 {
-            parts.push(format!("{}-{}", v[i], v[j]));
-        } else {
-            parts.extend(v[i..=j].iter().map(|n| n.to_string()));
-        }
-        i = j + 1;
-    }
-    parts.join(", ")
-}
-
-fn is_one(v: &u32) -> bool {
-    *v == 1
-}
-
-fn one() -> u32 {
-    1
-}
-
 /// One workload: rw + block size (+ rwmixread) + direction + load point.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Workload {
-    pub rw: String,
-    pub bs_bytes: u64,
-    pub direction: Direction,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub rwmixread: Option<u32>,
-    /// Requested queue depth (fio's `iodepth`).
-    #[serde(default = "one")]
-    pub iodepth: u32,
-    /// Requested jobs per host (fio's `numjobs`).
-    #[serde(default = "one")]
-    pub numjobs: u32,
-    /// Hosts of a client/server run (1 for a standalone run).
-    #[serde(default = "one", skip_serializing_if = "is_one")]
-    pub hosts: u32,
+    #[serde(flatten)]
+    pub key: WorkloadKey,
     /// Depth each config really ran at, listed only when some config's
     /// differs from the requested one (a synchronous engine runs at 1).
     #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
@@ -395,7 +272,7 @@ impl SteadyState {
 /// A group of configs (an OS family).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Family {
-    pub name: String,
+    pub name: Os,
     pub configs: Vec<String>,
 }
 
@@ -405,9 +282,9 @@ pub struct Comparison {
     /// Config labels in display order.
     pub configs: Vec<String>,
     pub baseline: Option<String>,
-    /// OS of each config (`windows`, `linux`, `unknown`).
+    /// OS family of each config (`windows`, `linux`, `unknown`).
     #[serde(default)]
-    pub config_os: IndexMap<String, String>,
+    pub config_os: IndexMap<String, Os>,
     #[serde(default)]
     pub families: Vec<Family>,
     pub workloads: Vec<Workload>,
@@ -530,13 +407,9 @@ pub enum SloMetric {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Sweep {
     pub config: String,
-    pub rw: String,
-    pub bs_bytes: u64,
-    pub direction: Direction,
-    /// null unless rw mixes reads and writes; always present (docs/CONTRACT.md
-    /// lists it among a sweep's fields).
-    #[serde(default)]
-    pub rwmixread: Option<u32>,
+    /// The rw/bs/direction/rwmixread this sweep measured.
+    #[serde(flatten, serialize_with = "shape_with_mix")]
+    pub shape: Shape,
     /// What varies: `iodepth`, `numjobs`, `hosts`, or several joined by
     /// `+` (`iodepth+numjobs` for a grid).
     pub axis: String,
@@ -550,36 +423,42 @@ pub struct Sweep {
     pub at_slo: Option<AtSlo>,
 }
 
+/// A sweep's shape as docs/CONTRACT.md lists a sweep's fields:
+/// `rwmixread` always present (null unless rw mixes reads and writes),
+/// where a workload leaves it out.
+fn shape_with_mix<S: serde::Serializer>(shape: &Shape, s: S) -> Result<S::Ok, S::Error> {
+    #[derive(Serialize)]
+    struct WithMix<'a> {
+        rw: &'a str,
+        bs_bytes: u64,
+        direction: crate::model::Direction,
+        rwmixread: Option<u32>,
+    }
+    WithMix {
+        rw: &shape.rw,
+        bs_bytes: shape.bs_bytes,
+        direction: shape.direction,
+        rwmixread: shape.rwmixread,
+    }
+    .serialize(s)
+}
+
 /// Where a config reaches (nearly) its peak: the lightest load point whose
 /// IOPS are at least `saturation_pct` of the peak's.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Saturation {
-    pub iodepth: u32,
-    pub numjobs: u32,
-    #[serde(default = "one", skip_serializing_if = "is_one")]
-    pub hosts: u32,
+    #[serde(flatten)]
+    pub load: LoadPoint,
     pub iops: f64,
     /// Its IOPS as a percentage of the peak's.
     pub pct_of_peak: f64,
 }
 
-impl Saturation {
-    pub fn load(&self) -> LoadPoint {
-        LoadPoint {
-            hosts: self.hosts,
-            numjobs: self.numjobs,
-            iodepth: self.iodepth,
-        }
-    }
-}
-
 /// One measured load point of a sweep (the mean of its runs).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SweepPoint {
-    pub iodepth: u32,
-    pub numjobs: u32,
-    #[serde(default = "one", skip_serializing_if = "is_one")]
-    pub hosts: u32,
+    #[serde(flatten)]
+    pub load: LoadPoint,
     /// Where it differs from `iodepth`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub effective_iodepth: Option<u32>,
@@ -587,16 +466,6 @@ pub struct SweepPoint {
     pub bw_bytes_per_s: f64,
     pub lat_mean_ns: Option<f64>,
     pub clat_p99_ns: Option<f64>,
-}
-
-impl SweepPoint {
-    pub fn load(&self) -> LoadPoint {
-        LoadPoint {
-            hosts: self.hosts,
-            numjobs: self.numjobs,
-            iodepth: self.iodepth,
-        }
-    }
 }
 
 /// The load point with the most IOPS.
@@ -732,13 +601,9 @@ pub struct DeviceSpread {
     pub config: String,
     /// `randread 4k QD32`.
     pub workload: String,
-    pub rw: String,
-    pub bs_bytes: u64,
-    pub direction: Direction,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub rwmixread: Option<u32>,
-    pub iodepth: u32,
-    pub numjobs: u32,
+    /// One host always: fio's client/server runs name no targets.
+    #[serde(flatten)]
+    pub key: WorkloadKey,
     /// Each target's figures, in the order the results list them.
     pub targets: Vec<TargetFigure>,
     /// The targets' IOPS summed: the config's figure.

@@ -5,8 +5,8 @@
 
 use indexmap::IndexMap;
 
-use super::model::{Comparison, LoadPoint, Metric, Workload};
-use super::workload::{Run, Shape, WorkloadKey};
+use super::model::{Comparison, Metric, Workload};
+use super::workload::{LoadPoint, Run, Shape, WorkloadKey};
 use crate::format;
 
 /// Relative disagreement allowed between bandwidth and IOPS x bs beyond
@@ -81,13 +81,13 @@ fn has_result(w: &Workload, config: &str) -> bool {
 /// took part in), "io_uring has no result for randread 64k at QD32" where
 /// it ran none.
 fn not_run(cmp: &Comparison, config: &str) -> Vec<String> {
-    let mut by_shape: IndexMap<Shape, (Vec<LoadPoint>, Vec<LoadPoint>)> = IndexMap::new();
+    let mut by_shape: IndexMap<&Shape, (Vec<LoadPoint>, Vec<LoadPoint>)> = IndexMap::new();
     for w in &cmp.workloads {
-        let (ran, missed) = by_shape.entry(w.shape()).or_default();
+        let (ran, missed) = by_shape.entry(&w.key.shape).or_default();
         if has_result(w, config) {
-            ran.push(w.load());
+            ran.push(w.key.load);
         } else {
-            missed.push(w.load());
+            missed.push(w.key.load);
         }
     }
     let mut none = Vec::new();
@@ -130,9 +130,9 @@ pub fn exclusions(cmp: &Comparison) -> Vec<String> {
                 if !metrics.contains(&r.metric) {
                     metrics.push(r.metric);
                 }
-                let at = loads.entry(w.shape()).or_default();
-                if !at.contains(&w.load()) {
-                    at.push(w.load());
+                let at = loads.entry(w.key.shape.clone()).or_default();
+                if !at.contains(&w.key.load) {
+                    at.push(w.key.load);
                 }
             }
         }

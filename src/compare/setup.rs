@@ -306,7 +306,7 @@ fn numbers(mut values: Vec<u64>, fmt: fn(u64) -> String) -> Option<String> {
 fn os(rows: &[&Row]) -> Option<String> {
     let names = rows
         .iter()
-        .filter_map(|r| crate::model::os::display_name(&r.os).map(str::to_string));
+        .filter_map(|r| r.os.display_name().map(str::to_string));
     listed(distinct(names))
 }
 

@@ -51,9 +51,9 @@ use super::workload::Shape;
 /// Every sweep of the comparison, in workload order, configs in display
 /// order.
 pub fn build(cmp: &Comparison) -> Vec<Sweep> {
-    let mut by_shape: IndexMap<Shape, Vec<&Workload>> = IndexMap::new();
+    let mut by_shape: IndexMap<&Shape, Vec<&Workload>> = IndexMap::new();
     for w in &cmp.workloads {
-        by_shape.entry(w.shape()).or_default().push(w);
+        by_shape.entry(&w.key.shape).or_default().push(w);
     }
     let mut out = Vec::new();
     for (shape, workloads) in by_shape {
@@ -63,7 +63,7 @@ pub fn build(cmp: &Comparison) -> Vec<Sweep> {
             if points.len() < 2 {
                 continue;
             }
-            out.push(sweep(config, &shape, points, &cmp.sweep_rules));
+            out.push(sweep(config, shape, points, &cmp.sweep_rules));
         }
     }
     out
@@ -74,10 +74,9 @@ pub fn build(cmp: &Comparison) -> Vec<Sweep> {
 pub fn by_shape(cmp: &Comparison) -> Vec<(Shape, Vec<&Sweep>)> {
     let mut out: Vec<(Shape, Vec<&Sweep>)> = Vec::new();
     for s in &cmp.sweeps {
-        let shape = s.shape();
-        match out.iter_mut().find(|(sh, _)| *sh == shape) {
+        match out.iter_mut().find(|(sh, _)| *sh == s.shape) {
             Some((_, v)) => v.push(s),
-            None => out.push((shape, vec![s])),
+            None => out.push((s.shape.clone(), vec![s])),
         }
     }
     out
@@ -88,9 +87,7 @@ fn point(w: &Workload, config: &str) -> Option<SweepPoint> {
     // An excluded value (fio measured it wrongly) is no point of a curve.
     let value = |m: Metric| w.metric(m).and_then(|r| r.value(config));
     Some(SweepPoint {
-        iodepth: w.iodepth,
-        numjobs: w.numjobs,
-        hosts: w.hosts,
+        load: w.key.load,
         effective_iodepth: w.effective_iodepth.get(config).copied(),
         iops: value(Metric::Iops)?,
         bw_bytes_per_s: value(Metric::BwBytesPerS)?,
@@ -103,10 +100,7 @@ fn sweep(config: &str, shape: &Shape, points: Vec<SweepPoint>, rules: &SweepRule
     let curve = curve(&points);
     Sweep {
         config: config.to_string(),
-        rw: shape.rw.clone(),
-        bs_bytes: shape.bs_bytes,
-        direction: shape.direction,
-        rwmixread: shape.rwmixread,
+        shape: shape.clone(),
         axis: axis(&points),
         peak: peak(&points),
         knee: knee(&curve, rules),
@@ -120,13 +114,13 @@ fn sweep(config: &str, shape: &Shape, points: Vec<SweepPoint>, rules: &SweepRule
 fn axis(points: &[SweepPoint]) -> String {
     let varies = |f: fn(&SweepPoint) -> u32| points.iter().any(|p| f(p) != f(&points[0]));
     let mut parts = Vec::new();
-    if varies(|p| p.iodepth) {
+    if varies(|p| p.load.iodepth) {
         parts.push("iodepth");
     }
-    if varies(|p| p.numjobs) {
+    if varies(|p| p.load.numjobs) {
         parts.push("numjobs");
     }
-    if varies(|p| p.hosts) {
+    if varies(|p| p.load.hosts) {
         parts.push("hosts");
     }
     parts.join("+")
@@ -135,12 +129,12 @@ fn axis(points: &[SweepPoint]) -> String {
 fn peak(points: &[SweepPoint]) -> Peak {
     let best = points
         .iter()
-        .max_by(|a, b| a.iops.total_cmp(&b.iops).then(b.load().cmp(&a.load())))
+        .max_by(|a, b| a.iops.total_cmp(&b.iops).then(b.load.cmp(&a.load)))
         .expect("a sweep has points");
     Peak {
         iops: best.iops,
-        iodepth: best.iodepth,
-        numjobs: best.numjobs,
+        iodepth: best.load.iodepth,
+        numjobs: best.load.numjobs,
     }
 }
 
@@ -148,13 +142,13 @@ fn peak(points: &[SweepPoint]) -> Peak {
 pub fn curve(points: &[SweepPoint]) -> Vec<&SweepPoint> {
     let mut best: IndexMap<u64, &SweepPoint> = IndexMap::new();
     for p in points {
-        let slot = best.entry(p.load().outstanding()).or_insert(p);
+        let slot = best.entry(p.load.outstanding()).or_insert(p);
         if p.iops > slot.iops {
             *slot = p;
         }
     }
     let mut curve: Vec<&SweepPoint> = best.into_values().collect();
-    curve.sort_by_key(|p| (p.load().outstanding(), p.load()));
+    curve.sort_by_key(|p| (p.load.outstanding(), p.load));
     curve
 }
 
@@ -177,9 +171,7 @@ fn saturation(curve: &[&SweepPoint], rules: &SweepRules) -> Option<Saturation> {
     let floor = peak * rules.saturation_pct / 100.0;
     let p = curve.iter().find(|p| p.iops >= floor)?;
     Some(Saturation {
-        iodepth: p.iodepth,
-        numjobs: p.numjobs,
-        hosts: p.hosts,
+        load: p.load,
         iops: p.iops,
         pct_of_peak: p.iops / peak * 100.0,
     })
@@ -228,7 +220,7 @@ pub fn kneedle(xs: &[f64], ys: &[f64], sensitivity: f64) -> Vec<usize> {
 }
 
 fn knee(curve: &[&SweepPoint], rules: &SweepRules) -> Option<Knee> {
-    let loads: Vec<u64> = curve.iter().map(|p| p.load().outstanding()).collect();
+    let loads: Vec<u64> = curve.iter().map(|p| p.load.outstanding()).collect();
     let xs: Vec<f64> = if log_axis(&loads) {
         loads.iter().map(|l| (*l as f64).log2()).collect()
     } else {
@@ -256,12 +248,12 @@ fn knee(curve: &[&SweepPoint], rules: &SweepRules) -> Option<Knee> {
             let flat = after <= before * rules.knee_flatness_pct / 100.0;
             let queues = growth > rules.knee_lat_growth_pct / 100.0;
             (rose && flat && queues && peak > 0.0).then(|| Knee {
-                iodepth: k.iodepth,
-                numjobs: k.numjobs,
+                iodepth: k.load.iodepth,
+                numjobs: k.load.numjobs,
                 iops: k.iops,
                 lat_mean_ns: lat,
-                next_iodepth: curve[i + 1].iodepth,
-                next_numjobs: curve[i + 1].numjobs,
+                next_iodepth: curve[i + 1].load.iodepth,
+                next_numjobs: curve[i + 1].load.numjobs,
                 iops_gain_pct: (later_best / k.iops - 1.0).max(0.0) * 100.0,
                 lat_growth_pct: growth * 100.0,
             })
@@ -282,8 +274,8 @@ fn at_slo(curve: &[&SweepPoint], slo: Slo) -> Option<AtSlo> {
         iops: p.iops,
         lat_ns: lat,
         interpolated: false,
-        iodepth: p.iodepth,
-        numjobs: p.numjobs,
+        iodepth: p.load.iodepth,
+        numjobs: p.load.numjobs,
         upper_iodepth: None,
         upper_numjobs: None,
     };
@@ -313,8 +305,8 @@ fn at_slo(curve: &[&SweepPoint], slo: Slo) -> Option<AtSlo> {
                 iops: p.iops + t * (next.iops - p.iops),
                 lat_ns: slo.target_ns,
                 interpolated: true,
-                upper_iodepth: Some(next.iodepth),
-                upper_numjobs: Some(next.numjobs),
+                upper_iodepth: Some(next.load.iodepth),
+                upper_numjobs: Some(next.load.numjobs),
                 ..measured(p, lat)
             });
         }

@@ -45,7 +45,7 @@ pub(crate) fn rows() -> Vec<Row> {
             r.system_cpu_pct = Some(num("cpu_total_pct"));
             r.iodepth = 32;
             r.numjobs = 16;
-            if r.os == "linux" {
+            if r.os == crate::model::Os::Linux {
                 r.bw_precision = 1024.0 * 1024.0;
                 r.lat_precision_ns = 10.0;
             }

@@ -11,7 +11,7 @@ fn metric<'a>(c: &'a Comparison, rw: &str, bs: &str, m: Metric) -> &'a MetricRes
     let bs = crate::units::parse_size(bs).unwrap();
     c.workloads
         .iter()
-        .find(|w| w.rw == rw && w.bs_bytes == bs)
+        .find(|w| w.key.shape.rw == rw && w.key.shape.bs_bytes == bs)
         .and_then(|w| w.metric(m))
         .unwrap_or_else(|| panic!("no {rw} {bs} {m:?}"))
 }
@@ -305,7 +305,7 @@ fn different_load_points_are_never_averaged() {
     rows[2].iodepth = 64;
     let c = compare(&rows, &CompareOptions::default());
     // Two workloads: QD32 without linux-libaio, QD64 with it alone.
-    let loads: Vec<u32> = c.workloads.iter().map(|w| w.iodepth).collect();
+    let loads: Vec<u32> = c.workloads.iter().map(|w| w.key.load.iodepth).collect();
     assert_eq!(loads, [32, 64]);
     // Said once for the shape, in the comparison's notes, not at the load
     // point it missed.
@@ -334,7 +334,11 @@ fn different_load_points_are_never_averaged() {
     rows[2].iodepth = 32;
     rows.push(extra);
     let c = compare(&rows, &CompareOptions::default());
-    let qd32 = c.workloads.iter().find(|w| w.iodepth == 32).unwrap();
+    let qd32 = c
+        .workloads
+        .iter()
+        .find(|w| w.key.load.iodepth == 32)
+        .unwrap();
     let iops = qd32.metric(Metric::Iops).unwrap();
     assert_eq!(iops.values[&rows[0].label], Some(rows[0].iops));
     assert!(iops.spread.get(&rows[0].label).is_none_or(|s| s.n < 2));

@@ -2,96 +2,23 @@
 //! (aggregates instead of per-host rows, several jobs summed), and the runs
 //! of one config and workload.
 
-use std::cmp::Ordering;
+pub mod key;
+
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use indexmap::IndexMap;
 
-use super::model::{LoadPoint, SteadyState};
+pub use key::{LoadPoint, Shape, WorkloadKey};
+
+use super::model::SteadyState;
 use super::stats::Summary;
-use crate::model::{Direction, Row};
-
-/// What a workload does, whatever the load: rw + block size (+ rwmixread)
-/// + direction. A sweep is one shape measured at several load points.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct Shape {
-    pub rw: String,
-    pub bs_bytes: u64,
-    pub direction: Direction,
-    pub rwmixread: Option<u32>,
-}
-
-impl Shape {
-    pub fn new(rw: &str, bs_bytes: u64, direction: Direction, rwmixread: Option<u32>) -> Shape {
-        Shape {
-            rw: rw.to_string(),
-            bs_bytes,
-            direction,
-            rwmixread,
-        }
-    }
-
-    pub fn of(row: &Row) -> Shape {
-        Shape::new(&row.rw, row.bs_bytes, row.direction, row.rwmixread)
-    }
-
-    /// Random before sequential, pure before mixed: the order articles use.
-    fn rw_rank(&self) -> u8 {
-        crate::model::Rw::parse(&self.rw).map_or(5, crate::model::Rw::article_rank)
-    }
-
-    /// `randread 4k`, with the direction for mixed jobs.
-    pub fn title(&self) -> String {
-        let bs = crate::units::format_bs(self.bs_bytes);
-        match self.rwmixread {
-            Some(mix) => format!("{} {bs} {} ({mix} % reads)", self.rw, self.direction),
-            None if crate::model::is_mixed(&self.rw)
-                || !self.rw.contains(self.direction.as_str()) =>
-            {
-                format!("{} {bs} {}", self.rw, self.direction)
-            }
-            None => format!("{} {bs}", self.rw),
-        }
-    }
-}
-
-impl Ord for Shape {
-    fn cmp(&self, other: &Self) -> Ordering {
-        (
-            self.direction,
-            self.rw_rank(),
-            &self.rw,
-            self.bs_bytes,
-            self.rwmixread,
-        )
-            .cmp(&(
-                other.direction,
-                other.rw_rank(),
-                &other.rw,
-                other.bs_bytes,
-                other.rwmixread,
-            ))
-    }
-}
-
-impl PartialOrd for Shape {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-/// A workload: its shape at one load point. Orders by shape, then load.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct WorkloadKey {
-    pub shape: Shape,
-    pub load: LoadPoint,
-}
+use crate::model::Row;
 
 /// One file's result for one workload: its jobs (or its aggregate) combined.
 #[derive(Debug, Clone)]
 pub struct Run {
     pub source: String,
-    pub os: String,
+    pub os: crate::model::Os,
     pub bs_bytes: u64,
     /// Bytes/s and its precision.
     pub bw: f64,

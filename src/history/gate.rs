@@ -588,9 +588,9 @@ mod tests {
             .into_iter()
             .find(|f| {
                 f.config == "c3"
-                    && f.workload.iodepth == 32
-                    && f.workload.rw == "randread"
-                    && f.workload.bs_bytes == 4096
+                    && f.workload.key.load.iodepth == 32
+                    && f.workload.key.shape.rw == "randread"
+                    && f.workload.key.shape.bs_bytes == 4096
             })
             .unwrap()
     }

@@ -9,7 +9,7 @@ use comfy_table::{ContentArrangement, Table, presets::UTF8_FULL_CONDENSED};
 use serde::Serialize;
 
 use super::gate::GateReport;
-use super::show::{Report, SeriesReport};
+use super::show::{HistoryReport, SeriesReport};
 use crate::check::Status;
 use crate::check::report::{Line, Outcome};
 use crate::compare::Metric;
@@ -24,7 +24,7 @@ pub enum ShowFormat {
 }
 
 /// Writes `report` in `format`.
-pub fn show(report: &Report, format: ShowFormat, w: &mut dyn Write) -> anyhow::Result<()> {
+pub fn show(report: &HistoryReport, format: ShowFormat, w: &mut dyn Write) -> anyhow::Result<()> {
     match format {
         ShowFormat::Json => {
             // Buffered here, so that the serializer's many small writes are
@@ -148,7 +148,7 @@ impl serde_json::ser::Formatter for PointPerLine {
 }
 
 /// `30 runs, 24 series, 1 change point (E-Divisive means, t-test p < 0.001, ...)`.
-fn summary_line(report: &Report) -> String {
+fn summary_line(report: &HistoryReport) -> String {
     let cps: usize = report.series.iter().map(|s| s.change_points.len()).sum();
     format!(
         "{} runs, {} series, {} change point{} (E-Divisive means, t-test p < {}, segments of {} runs or more, windows of {})",
@@ -176,7 +176,7 @@ pub fn value_text(metric: Metric, v: f64) -> String {
 }
 
 fn change_text(pct: Option<f64>) -> String {
-    pct.map_or_else(|| format::MISSING.to_string(), |p| format::change(p, 1))
+    pct.map_or_else(|| format::MISSING.to_string(), format::lone_change)
 }
 
 /// `p=3.2e-5`; below what a double resolves near 1, `p<1e-15`.
@@ -214,7 +214,7 @@ fn change_points_text(s: &SeriesReport) -> String {
         .join("\n")
 }
 
-fn series_table(report: &Report, markdown: bool) -> String {
+fn series_table(report: &HistoryReport, markdown: bool) -> String {
     let header = [
         "workload",
         "config",
@@ -309,7 +309,7 @@ struct ChartSection {
 /// `charts` (SVG text from `charts::svg_history`, one per workload and
 /// metric in report order) inline, with their `font_css` once.
 pub fn show_html(
-    report: &Report,
+    report: &HistoryReport,
     charts: &[String],
     font_css: &str,
     w: &mut dyn Write,
@@ -379,7 +379,7 @@ fn series_row(s: &SeriesReport) -> SeriesRow {
 
 /// `randread 4k QD32 · iops`: one per workload and metric, in the order
 /// the charts are drawn (first seen in the report).
-fn chart_titles(report: &Report) -> Vec<String> {
+fn chart_titles(report: &HistoryReport) -> Vec<String> {
     let mut seen: Vec<(&str, Metric)> = Vec::new();
     for s in &report.series {
         if !seen.contains(&(s.workload.title.as_str(), s.metric)) {

@@ -18,7 +18,7 @@ use crate::compare::stats::Summary;
 use crate::compare::workload::{self, WorkloadKey};
 use crate::compare::{LoadPoint, Metric};
 use crate::dataset;
-use crate::model::{Direction, Row};
+use crate::model::Row;
 
 /// Metrics a history follows unless told otherwise: those `check` gates
 /// plus p99 latency, which a history's many runs can follow where one run
@@ -55,18 +55,14 @@ impl SeriesKey {
     }
 }
 
-/// A series' workload and load point as the JSON of `history show` and of
-/// `check --history` both spell it (flattened into each entry, in this
-/// order), with its title as people read it (`randread 4k QD32`).
+/// A series' workload as the JSON of `history show` and of `check
+/// --history` both spell it (flattened into each entry: its shape,
+/// `iodepth` and `numjobs`), with its title as people read it
+/// (`randread 4k QD32`).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct WorkloadFields {
-    pub rw: String,
-    pub bs_bytes: u64,
-    pub direction: Direction,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub rwmixread: Option<u32>,
-    pub iodepth: u32,
-    pub numjobs: u32,
+    #[serde(flatten, serialize_with = "workload::key::without_hosts")]
+    pub key: WorkloadKey,
     #[serde(skip)]
     pub title: String,
 }
@@ -74,12 +70,7 @@ pub struct WorkloadFields {
 impl WorkloadFields {
     pub fn of(w: &WorkloadKey) -> WorkloadFields {
         WorkloadFields {
-            rw: w.shape.rw.clone(),
-            bs_bytes: w.shape.bs_bytes,
-            direction: w.shape.direction,
-            rwmixread: w.shape.rwmixread,
-            iodepth: w.load.iodepth,
-            numjobs: w.load.numjobs,
+            key: w.clone(),
             title: format!("{} {}", w.shape.title(), w.load.label()),
         }
     }
@@ -330,9 +321,8 @@ impl<'a> Builder<'a> {
     fn push_frame(&mut self, df: &DataFrame, spans: &[RunSpan]) -> anyhow::Result<()> {
         let cast = Cast::of(df);
         let columns = cast.as_ref().map(Cast::columns);
-        // Fields series do not read stay empty; `os` costs an allocation a row.
+        // Fields series do not read stay empty.
         let mut scratch = Row::empty("", crate::model::Direction::Read);
-        scratch.os.clear();
         for span in spans {
             let run = Arc::new(span.meta.clone());
             let range = span.offset..span.offset + span.len;

@@ -28,7 +28,7 @@ impl Default for ShowOptions {
 
 /// The whole answer of `history show`.
 #[derive(Debug, Clone, Serialize)]
-pub struct Report {
+pub struct HistoryReport {
     /// Runs in the history.
     pub runs: usize,
     pub alpha: f64,
@@ -71,18 +71,18 @@ pub struct ChangePointReport {
 }
 
 /// Series and change points of a history.
-pub fn show(runs: &[StoredRun], opts: &ShowOptions) -> Report {
+pub fn show(runs: &[StoredRun], opts: &ShowOptions) -> HistoryReport {
     report(runs.len(), series::build(runs, &opts.metrics), opts)
 }
 
 /// Change points of `series`, found a series per thread, from a history
 /// of `runs` runs.
-pub fn report(runs: usize, series: Vec<Series>, opts: &ShowOptions) -> Report {
+pub fn report(runs: usize, series: Vec<Series>, opts: &ShowOptions) -> HistoryReport {
     let series = series
         .into_par_iter()
         .map(|s| report_of(s, &opts.detector))
         .collect();
-    Report {
+    HistoryReport {
         runs,
         alpha: opts.detector.alpha,
         min_segment: opts.detector.min_segment,

@@ -30,7 +30,7 @@ use super::idle_prof::IdleProf;
 use super::jobname::{block_size_from_mean, guess_from_name};
 use super::{JobKey, Parsed, ReadError, Reader, RunKey};
 use super::{depth, steady};
-use crate::model::{Direction, Row, os};
+use crate::model::{Direction, Os, Row, os};
 use crate::units::parse_size;
 use non_finite::NonFinite;
 pub use values::{Bins, GlobalOptions, Loose, Options, Percentiles, Str, without_bins};
@@ -435,7 +435,7 @@ struct JobFacts {
     /// `job `x`` or `job `x` on host`, for warnings.
     who: String,
     engine: String,
-    os: String,
+    os: Os,
     rw: String,
     bs: Option<String>,
     iodepth: u32,
@@ -523,7 +523,7 @@ fn timing_options(opts: &JobOpts<'_>) -> Option<String> {
 /// options at all: absent keys then mean "not written", not fio's
 /// defaults; the job name's words and, per direction, the mean I/O size
 /// are the hints left (`notes` says which were used, for one warning).
-struct Workload {
+struct JobWorkload {
     rw: String,
     bs: Option<String>,
     iodepth: u32,
@@ -531,7 +531,7 @@ struct Workload {
     notes: Option<Vec<String>>,
 }
 
-fn workload_of(opts: &JobOpts<'_>, job: &Job<'_>, name: &str) -> Workload {
+fn workload_of(opts: &JobOpts<'_>, job: &Job<'_>, name: &str) -> JobWorkload {
     // `rw=randread:8` carries an offset modifier that is not part of the
     // workload's identity.
     let rw = opts
@@ -541,14 +541,14 @@ fn workload_of(opts: &JobOpts<'_>, job: &Job<'_>, name: &str) -> Workload {
     let iodepth = opts.get_u32("iodepth");
     let no_options = opts.job.is_empty() && opts.global.is_empty();
     match rw {
-        Some(rw) => Workload {
+        Some(rw) => JobWorkload {
             rw,
             bs,
             iodepth: iodepth.unwrap_or(1),
             notes: None,
         },
         None if no_options => guessed_workload(job, name),
-        None => Workload {
+        None => JobWorkload {
             rw: "read".into(),
             bs,
             iodepth: iodepth.unwrap_or(1),
@@ -560,7 +560,7 @@ fn workload_of(opts: &JobOpts<'_>, job: &Job<'_>, name: &str) -> Workload {
 /// The workload of a job without printed options: rw from the name's
 /// words (else the directions that did I/O), bs from the name (else, per
 /// row, the mean I/O size: see [`derive_bs`]), iodepth from the name.
-fn guessed_workload(job: &Job<'_>, name: &str) -> Workload {
+fn guessed_workload(job: &Job<'_>, name: &str) -> JobWorkload {
     let guess = guess_from_name(name);
     let mut notes = Vec::new();
     let rw = match guess.rw {
@@ -610,7 +610,7 @@ fn guessed_workload(job: &Job<'_>, name: &str) -> Workload {
             1
         }
     };
-    Workload {
+    JobWorkload {
         rw,
         bs: guess.bs,
         iodepth,
@@ -676,9 +676,9 @@ impl JobFacts {
         let filename = opts.get("filename");
         let engine = engine_of(opts, filename.as_deref());
         // Disk statistics are printed by fio on Linux only.
-        let linux_hint = doc.disk_util.as_ref().map(|_| "linux");
+        let linux_hint = doc.disk_util.as_ref().map(|_| Os::Linux);
         let os = os::infer(&engine, filename.as_deref(), linux_hint);
-        let Workload {
+        let JobWorkload {
             rw,
             bs,
             iodepth,

@@ -19,7 +19,7 @@ use super::idle_prof::IdleProf;
 use super::jobname::block_size_from_mean;
 use super::{Parsed, ReadError, Reader};
 use super::{depth, steady};
-use crate::model::{Direction, Row, os};
+use crate::model::{Direction, Os, Row, os};
 
 /// Reader of fio's `--output-format=normal` text.
 pub struct NormalReader;
@@ -235,7 +235,7 @@ enum PctBlock {
 struct Doc {
     version: String,
     /// OS from a client/server `hostname=..., os=Linux, ...` line.
-    os: Option<String>,
+    os: Option<Os>,
     headers: Vec<Header>,
     blocks: Vec<Block>,
     warnings: Vec<String>,
@@ -417,7 +417,7 @@ impl Parser {
             if let Some(v) = field(t, "fio=") {
                 self.doc.version = v.to_string();
             }
-            self.doc.os = field(t, "os=").map(|o| o.to_ascii_lowercase());
+            self.doc.os = field(t, "os=").map(|o| Os::from(o.to_ascii_lowercase()));
             return true;
         }
         if self.doc.version.is_empty()
@@ -859,7 +859,7 @@ impl Doc {
                     r.iodepth = h.iodepth.unwrap_or(1);
                     r.bs_bytes = h.bs[dir as usize].unwrap_or(0);
                 }
-                r.os = os::infer(&r.engine, None, self.os.as_deref());
+                r.os = os::infer(&r.engine, None, self.os.clone());
                 r.usr_cpu_pct = b.usr.unwrap_or(0.0);
                 r.sys_cpu_pct = b.sys.unwrap_or(0.0);
                 r
@@ -951,7 +951,7 @@ impl Doc {
         if let Some(s) = &b.steady {
             s.apply(&mut r);
         }
-        r.os = os::infer(&r.engine, None, self.os.as_deref());
+        r.os = os::infer(&r.engine, None, self.os.clone());
         if d.runtime_ms <= 0.0 {
             return Err(malformed(format!(
                 "job {}: {} runtime is {} msec",
@@ -1474,7 +1474,11 @@ nvme: (groupid=0, jobs=1): err= 0: pid=1: Mon Jan  1 00:00:00 2024
         );
         assert_eq!(r.iops, 9159.0 * 1000.0 / 2001.0);
         assert_eq!(r.slat_mean_ns, None, "psync prints no slat");
-        assert_eq!(r.os, "unknown", "psync alone does not tell the OS");
+        assert_eq!(
+            r.os,
+            crate::model::Os::Unknown,
+            "psync alone does not tell the OS"
+        );
         assert_eq!(p.warnings.len(), 1, "{:?}", p.warnings);
         assert!(p.warnings[0].contains("randtrim-fails failed with error 25"));
         assert!(p.warnings[0].contains("Inappropriate ioctl for device"));

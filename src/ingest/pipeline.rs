@@ -579,7 +579,7 @@ fn finish_rows(
         let config = manifest.configs.get(&row.label);
         if let Some(c) = config {
             if let Some(os) = &c.os {
-                row.os = os.clone();
+                row.os = crate::model::Os::parse(os);
             }
             if let Some(engine) = &c.engine {
                 row.engine = engine.clone();

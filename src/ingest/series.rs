@@ -16,7 +16,7 @@ use super::fio_log::{self, LogContext, LogName, LogStats};
 use super::{IngestOptions, Ingested};
 use crate::model::Warning;
 use crate::timeseries::fold::{Folds, LogFolder};
-use crate::timeseries::{LogInfo, Series, SeriesRow};
+use crate::timeseries::{LogInfo, Logs, SeriesRow};
 
 /// The logs of an ingest, described and ready to read.
 #[derive(Debug, Clone, Default)]
@@ -42,7 +42,7 @@ pub struct Streamed {
 }
 
 /// Ingests `paths` and reads every log found there into memory.
-pub fn read(paths: &[PathBuf], opts: &IngestOptions) -> anyhow::Result<Series> {
+pub fn read(paths: &[PathBuf], opts: &IngestOptions) -> anyhow::Result<Logs> {
     Ok(read_logs(&super::ingest(paths, opts)?))
 }
 
@@ -103,13 +103,13 @@ impl Plan {
 }
 
 /// Reads every log of `ingested` into memory, files in parallel.
-pub fn read_logs(ingested: &Ingested) -> Series {
+pub fn read_logs(ingested: &Ingested) -> Logs {
     read_plan(plan(ingested), &|_| {})
 }
 
 /// Reads every log of `plan` into memory, files in parallel, calling
 /// `progress` with the bytes of each block read (from several threads).
-pub fn read_plan(plan: Plan, progress: &(dyn Fn(u64) + Sync)) -> Series {
+pub fn read_plan(plan: Plan, progress: &(dyn Fn(u64) + Sync)) -> Logs {
     let parts: Vec<(Vec<SeriesRow>, Result<LogStats, fio_log::LogError>)> = (0..plan.paths.len())
         .into_par_iter()
         .map(|i| {
@@ -122,7 +122,7 @@ pub fn read_plan(plan: Plan, progress: &(dyn Fn(u64) + Sync)) -> Series {
             (rows, stats)
         })
         .collect();
-    let mut series = Series::default();
+    let mut series = Logs::default();
     for (i, (rows, stats)) in parts.into_iter().enumerate() {
         note(&plan.logs[i], stats, &mut series.warnings);
         series.rows.extend(rows);

@@ -31,7 +31,7 @@
 use super::depth;
 use super::jobname::{NameGuess, block_size_from_mean, guess_from_name};
 use super::{Parsed, ReadError, Reader};
-use crate::model::{Direction, Row, os};
+use crate::model::{Direction, Os, Row, os};
 use crate::units::parse_size;
 
 /// Reader of fio's terse (semicolon) output.
@@ -279,7 +279,7 @@ fn read_line(ver: u32, f: &[&str]) -> Result<Line, LineError> {
         r.sys_cpu_pct = sys;
         // Terse names no engine and no target: disk statistics, which
         // fio prints on Linux only, are the one hint.
-        r.os = os::infer(&r.engine, None, disk_util.then_some("linux"));
+        r.os = os::infer(&r.engine, None, disk_util.then_some(Os::Linux));
         rows.push(r);
     }
     Ok(Line {
@@ -644,7 +644,7 @@ mod tests {
                 assert_eq!(r.job, "randrw-4k-qd1");
                 assert_eq!(r.fio_version, if ver == 2 { "" } else { "fio-3.33" });
                 // Disk util (Linux only) is printed from v3 on.
-                assert_eq!(r.os, if ver == 2 { "unknown" } else { "linux" });
+                assert_eq!(r.os.as_str(), if ver == 2 { "unknown" } else { "linux" });
             }
         }
     }

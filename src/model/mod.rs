@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 pub mod os;
 mod rw;
 
+pub use os::Os;
 pub use rw::{Rw, is_mixed};
 
 /// Direction of I/O a row describes.
@@ -59,8 +60,8 @@ pub struct Row {
     pub source: String,
     /// Configuration this result belongs to (parent folder by default).
     pub label: String,
-    /// `linux`, `windows` or `unknown`.
-    pub os: String,
+    /// `linux`, `windows` or `unknown` (any other name kept as given).
+    pub os: Os,
     /// fio's ioengine (`libaio`, `io_uring`, `windowsaio`, `psync`, ...).
     pub engine: String,
     /// e.g. `fio-3.33`; `nvcmp-0.1.0` for the harness.
@@ -216,7 +217,7 @@ impl Row {
         Row {
             source: source.to_string(),
             label: String::new(),
-            os: "unknown".into(),
+            os: Os::Unknown,
             engine: String::new(),
             fio_version: String::new(),
             host: None,

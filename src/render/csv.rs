@@ -38,10 +38,13 @@ fn json_name<T: serde::Serialize>(v: &T) -> String {
 fn shape_fields(w: &Workload) -> String {
     format!(
         "{},{},{},{}",
-        field(&w.rw),
-        w.bs_bytes,
-        w.direction,
-        w.rwmixread.map_or(String::new(), |m| m.to_string())
+        field(&w.key.shape.rw),
+        w.key.shape.bs_bytes,
+        w.key.shape.direction,
+        w.key
+            .shape
+            .rwmixread
+            .map_or(String::new(), |m| m.to_string())
     )
 }
 
@@ -50,7 +53,10 @@ impl Renderer for Csv {
         let loads = cmp.has_load_points();
         writeln!(out, "{HEADER}{}", if loads { LOAD_HEADER } else { "" })?;
         for w in &cmp.workloads {
-            let load = format!(",{},{},{}", w.iodepth, w.numjobs, w.hosts);
+            let load = format!(
+                ",{},{},{}",
+                w.key.load.iodepth, w.key.load.numjobs, w.key.load.hosts
+            );
             for m in &w.metrics {
                 for c in &cmp.configs {
                     let line = metric_line(w, m, c);
@@ -113,7 +119,10 @@ impl Renderer for SweepCsv {
 fn sweep_line(t: &SweepTable, w: &Workload, c: &str) -> String {
     let mut f = vec![
         shape_fields(w),
-        format!("{},{},{}", w.iodepth, w.numjobs, w.hosts),
+        format!(
+            "{},{},{}",
+            w.key.load.iodepth, w.key.load.numjobs, w.key.load.hosts
+        ),
         field(c),
         w.effective_iodepth
             .get(c)
@@ -139,11 +148,13 @@ fn sweep_marks(s: Option<&Sweep>, w: &Workload) -> String {
     let Some(s) = s else {
         return ",,,".into();
     };
-    let here = |p: &SweepPoint| p.iodepth == w.iodepth && p.numjobs == w.numjobs;
+    let here = |p: &SweepPoint| {
+        p.load.iodepth == w.key.load.iodepth && p.load.numjobs == w.key.load.numjobs
+    };
     let is = |iodepth: u32, numjobs: u32| {
         s.points
             .iter()
-            .any(|p| here(p) && p.iodepth == iodepth && p.numjobs == numjobs)
+            .any(|p| here(p) && p.load.iodepth == iodepth && p.load.numjobs == numjobs)
     };
     let knee = s.knee.is_some_and(|k| is(k.iodepth, k.numjobs));
     let slo = s

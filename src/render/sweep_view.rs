@@ -207,7 +207,7 @@ fn cell_footnotes(t: &SweepTable, styles: &ColumnStyles) -> Vec<String> {
                     _ => "the table's latencies",
                 };
                 for n in cell_notes(r, &one, &styles.get(c, m), (AT, over)) {
-                    let load = w.load().label();
+                    let load = w.key.load.label();
                     match grouped.iter_mut().find(|(k, _)| *k == n) {
                         Some((_, loads)) => loads.push(load),
                         None => grouped.push((n, vec![load])),
@@ -263,7 +263,7 @@ fn row(cmp: &Comparison, t: &SweepTable, w: &Workload, styles: &ColumnStyles) ->
         })
         .collect();
     SweepRowView {
-        load: w.load().label(),
+        load: w.key.load.label(),
         cells,
     }
 }
@@ -283,7 +283,7 @@ fn missing_cell(config: &str) -> CellView {
 /// "QD1" when the config ran at another depth than the row asked for.
 fn ran_at(w: &Workload, config: &str) -> String {
     match w.effective_iodepth.get(config) {
-        Some(d) if *d != w.iodepth => format!("QD{d}"),
+        Some(d) if *d != w.key.load.iodepth => format!("QD{d}"),
         _ => String::new(),
     }
 }
@@ -333,7 +333,7 @@ pub fn saturation_text(s: &Saturation, pct: f64) -> String {
     format!(
         "{} % of peak from {} ({} IOPS)",
         format::trimmed(pct, 1),
-        s.load().label(),
+        s.load.label(),
         iops_text(s.iops)
     )
 }
@@ -360,7 +360,7 @@ fn no_knee_text(s: &Sweep) -> String {
     let last = s
         .points
         .iter()
-        .map(|p| p.load())
+        .map(|p| p.load)
         .max_by_key(|l| (l.outstanding(), *l));
     format!(
         "no knee up to {}",
@@ -385,14 +385,17 @@ fn slo_text(a: Option<&AtSlo>, metric: SloMetric, target_ns: f64) -> String {
 }
 
 fn grid(s: &Sweep) -> GridView {
-    let mut depths: Vec<u32> = s.points.iter().map(|p| p.iodepth).collect();
-    let mut jobs: Vec<u32> = s.points.iter().map(|p| p.numjobs).collect();
+    let mut depths: Vec<u32> = s.points.iter().map(|p| p.load.iodepth).collect();
+    let mut jobs: Vec<u32> = s.points.iter().map(|p| p.load.numjobs).collect();
     depths.sort_unstable();
     depths.dedup();
     jobs.sort_unstable();
     jobs.dedup();
     let cell = |d: u32, j: u32| {
-        let p = s.points.iter().find(|p| p.iodepth == d && p.numjobs == j);
+        let p = s
+            .points
+            .iter()
+            .find(|p| p.load.iodepth == d && p.load.numjobs == j);
         GridCellView {
             text: p.map_or(format::MISSING.into(), |p| iops_text(p.iops)),
             peak: p.is_some() && s.peak.iodepth == d && s.peak.numjobs == j,
@@ -420,7 +423,7 @@ fn notes(t: &SweepTable) -> Vec<String> {
     let mut out = Vec::new();
     let mut depth_noted: Vec<&str> = Vec::new();
     for w in &t.workloads {
-        let load = w.load().label();
+        let load = w.key.load.label();
         for n in &w.notes {
             if n.starts_with("no result from ") {
                 continue;

@@ -32,9 +32,9 @@ fn table<'a>(cmp: &'a Comparison, shape: Shape, sweeps: Vec<&'a Sweep>) -> Sweep
     let mut workloads: Vec<&Workload> = cmp
         .workloads
         .iter()
-        .filter(|w| w.shape() == shape)
+        .filter(|w| w.key.shape == shape)
         .collect();
-    workloads.sort_by_key(|w| w.load());
+    workloads.sort_by_key(|w| w.key.load);
     let configs = cmp
         .configs
         .iter()
@@ -67,7 +67,7 @@ impl SweepTable<'_> {
 
     /// The workload at `load`, when the shape was measured there.
     pub fn at(&self, load: LoadPoint) -> Option<&Workload> {
-        self.workloads.iter().copied().find(|w| w.load() == load)
+        self.workloads.iter().copied().find(|w| w.key.load == load)
     }
 
     /// The config's sweep in this shape.

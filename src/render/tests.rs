@@ -228,7 +228,11 @@ fn sweep_marks_are_the_comparisons_decisions() {
     // Hand the slower config the QD4 IOPS win and a latency tie: the table
     // must show that, not what the numbers would say.
     let mut cmp = sweep_fixture("synthetic", None);
-    let qd4 = cmp.workloads.iter_mut().find(|w| w.iodepth == 4).unwrap();
+    let qd4 = cmp
+        .workloads
+        .iter_mut()
+        .find(|w| w.key.load.iodepth == 4)
+        .unwrap();
     for m in &mut qd4.metrics {
         match m.metric {
             Metric::Iops => {
@@ -282,7 +286,7 @@ fn a_two_dimensional_sweep_gets_a_grid_per_config() {
                 let p = sweep
                     .points
                     .iter()
-                    .find(|p| p.iodepth == r.iodepth && p.numjobs == *j)
+                    .find(|p| p.load.iodepth == r.iodepth && p.load.numjobs == *j)
                     .unwrap();
                 assert_eq!(c.text, crate::format::fixed(p.iops, 0));
                 let is_peak = sweep.peak.iodepth == r.iodepth && sweep.peak.numjobs == *j;
@@ -347,8 +351,8 @@ fn sweep_csv_has_a_line_per_load_point_and_config() {
             .workloads
             .iter()
             .find(|w| {
-                w.iodepth.to_string() == r[col("iodepth")]
-                    && w.numjobs.to_string() == r[col("numjobs")]
+                w.key.load.iodepth.to_string() == r[col("iodepth")]
+                    && w.key.load.numjobs.to_string() == r[col("numjobs")]
             })
             .unwrap();
         let iops = w.metric(Metric::Iops).unwrap();
@@ -388,7 +392,7 @@ fn published_with_lat(ns: f64, why: Option<&str>) -> Comparison {
     let w = cmp
         .workloads
         .iter_mut()
-        .find(|w| w.rw == "randread" && w.bs_bytes == 4096)
+        .find(|w| w.key.shape.rw == "randread" && w.key.shape.bs_bytes == 4096)
         .unwrap();
     let m = w
         .metrics
@@ -493,7 +497,11 @@ fn one_reason_for_several_metrics_is_said_once() {
 #[test]
 fn a_far_value_in_a_sweep_keeps_its_column_readable() {
     let mut cmp = sweep_fixture("synthetic", None);
-    let qd128 = cmp.workloads.iter_mut().find(|w| w.iodepth == 128).unwrap();
+    let qd128 = cmp
+        .workloads
+        .iter_mut()
+        .find(|w| w.key.load.iodepth == 128)
+        .unwrap();
     let p99 = qd128
         .metrics
         .iter_mut()

@@ -141,7 +141,7 @@ impl View {
         let tables = sweeps::tables(cmp);
         let mut groups: Vec<GroupView> = Vec::new();
         for w in &cmp.workloads {
-            let name = group_name(w.direction);
+            let name = group_name(w.key.shape.direction);
             if groups.last().is_none_or(|g| g.name != name) {
                 groups.push(GroupView {
                     name: name.into(),
@@ -150,10 +150,10 @@ impl View {
                 });
             }
             let group = groups.last_mut().expect("pushed above");
-            match tables.iter().find(|t| t.shape == w.shape()) {
+            match tables.iter().find(|t| t.shape == w.key.shape) {
                 // A sweep shape is one table, placed where its first load
                 // point is; its load points get no tables of their own.
-                Some(t) if t.workloads[0].load() == w.load() => {
+                Some(t) if t.workloads[0].key.load == w.key.load => {
                     group.sweeps.push(SweepView::new(cmp, t))
                 }
                 Some(_) => {}
@@ -263,16 +263,4 @@ fn footnotes(cmp: &Comparison, scales: &Scales) -> Vec<String> {
         }
     }
     out
-}
-
-impl Metric {
-    /// Name at the start of a sentence: "IOPS", "Bandwidth".
-    pub fn human_title(self) -> String {
-        let h = self.human();
-        let mut c = h.chars();
-        match c.next() {
-            Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
-            None => String::new(),
-        }
-    }
 }

@@ -138,7 +138,7 @@ pub struct FioRun<'a> {
     pub work_dir: &'a Path,
     pub host: &'a HostFacts,
     /// What `--precondition` did before the matrix, recorded in results.
-    pub precondition: Option<&'a precondition::Report>,
+    pub precondition: Option<&'a precondition::PreconditionReport>,
 }
 
 impl FioRun<'_> {

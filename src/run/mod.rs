@@ -206,7 +206,7 @@ pub struct Summary {
     /// (another repetition count before): `analyze` reads them too.
     pub strays: Vec<PathBuf>,
     /// What `--precondition` did, when it ran.
-    pub precondition: Option<precondition::Report>,
+    pub precondition: Option<precondition::PreconditionReport>,
 }
 
 /// Removes the scratch files on every way out (errors, Ctrl-C, panics).
@@ -447,7 +447,7 @@ struct Bench<'a> {
     targets: Targets,
     host: host::HostFacts,
     dir: PathBuf,
-    precondition: Option<precondition::Report>,
+    precondition: Option<precondition::PreconditionReport>,
 }
 
 impl Bench<'_> {
@@ -706,7 +706,7 @@ fn precondition(
     targets: &Targets,
     passes: u32,
     progress: &dyn Progress,
-) -> Result<precondition::Report, RunError> {
+) -> Result<precondition::PreconditionReport, RunError> {
     let paths: Vec<&Path> = targets
         .local()
         .iter()
@@ -717,7 +717,7 @@ fn precondition(
     progress.note(&format!(
         "preconditioned {} ({}, {:.0} MiB) in {:.1} s",
         crate::format::count(r.targets, "target"),
-        precondition::Report::describe(r.passes),
+        precondition::PreconditionReport::describe(r.passes),
         r.bytes as f64 / (1u64 << 20) as f64,
         r.seconds
     ));

@@ -32,7 +32,7 @@ pub struct Native<'a> {
     /// `run --log`: the folder the threads' logs go to while the job runs.
     pub log: Option<(&'a Path, LogOptions)>,
     /// What `--precondition` did before the matrix, recorded in results.
-    pub precondition: Option<&'a precondition::Report>,
+    pub precondition: Option<&'a precondition::PreconditionReport>,
 }
 
 /// Opens the target the way the job needs it.

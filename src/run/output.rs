@@ -51,7 +51,7 @@ pub struct JobResult {
     /// The CPUs the target's threads were pinned to, and why not.
     pub placement: Placement,
     /// What `--precondition` did before the matrix.
-    pub precondition: Option<precondition::Report>,
+    pub precondition: Option<precondition::PreconditionReport>,
     pub spec_hash: String,
     /// Unix time the job started, ms.
     pub started_ms: u64,

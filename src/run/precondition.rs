@@ -24,7 +24,7 @@ pub const DEFAULT_PASSES: u32 = 2;
 
 /// What preconditioning did; recorded in every result of the run.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Report {
+pub struct PreconditionReport {
     pub passes: u32,
     /// Block size of the writes, bytes.
     pub bs: u64,
@@ -34,7 +34,7 @@ pub struct Report {
     pub seconds: f64,
 }
 
-impl Report {
+impl PreconditionReport {
     /// One line for people: `2 passes of sequential 128k writes`.
     pub fn describe(passes: u32) -> String {
         let s = if passes == 1 { "" } else { "es" };
@@ -47,7 +47,11 @@ impl Report {
 
 /// Writes `passes` sequential passes over each of `targets` at once;
 /// `progress` hears the bytes written of the total.
-pub fn run(targets: &[&Path], passes: u32, progress: &dyn Progress) -> Result<Report, RunError> {
+pub fn run(
+    targets: &[&Path],
+    passes: u32,
+    progress: &dyn Progress,
+) -> Result<PreconditionReport, RunError> {
     let files = targets
         .iter()
         .map(|p| open(p).map(|(f, len)| (*p, f, len)))
@@ -82,7 +86,7 @@ pub fn run(targets: &[&Path], passes: u32, progress: &dyn Progress) -> Result<Re
     });
     progress.fill(total, total);
     results.into_iter().collect::<Result<Vec<()>, _>>()?;
-    Ok(Report {
+    Ok(PreconditionReport {
         passes,
         bs: BLOCK as u64,
         bytes: done.load(Ordering::Relaxed),
@@ -158,7 +162,10 @@ mod tests {
         assert_eq!(data.len() as u64, len);
         // The last KiB is no longer zero.
         assert!(data[data.len() - 1024..].iter().any(|&b| b != 0));
-        assert_eq!(Report::describe(2), "2 passes of sequential 128k writes");
+        assert_eq!(
+            PreconditionReport::describe(2),
+            "2 passes of sequential 128k writes"
+        );
     }
 
     #[test]

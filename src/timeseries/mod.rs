@@ -89,7 +89,7 @@ pub struct LogInfo {
 /// One logged value. Units are SI base units: see [`Kind`].
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SeriesRow {
-    /// Index into [`Series::logs`].
+    /// Index into [`Logs::logs`].
     pub log: u32,
     pub direction: Direction,
     /// ms since the job started, as fio logs it; with `log_unix_epoch`,
@@ -140,7 +140,7 @@ impl SeriesRow {
 
 /// All logs read from some paths.
 #[derive(Debug, Default, Clone)]
-pub struct Series {
+pub struct Logs {
     pub logs: Vec<LogInfo>,
     /// In file order, files in path order.
     pub rows: Vec<SeriesRow>,
@@ -167,7 +167,7 @@ pub struct Trace<'a> {
     pub rows: Vec<&'a SeriesRow>,
 }
 
-impl Series {
+impl Logs {
     /// The log a row came from.
     pub fn info(&self, row: &SeriesRow) -> &LogInfo {
         &self.logs[row.log as usize]
@@ -247,9 +247,9 @@ mod tests {
 
     #[test]
     fn traces_split_by_kind_direction_and_percentile_in_time_order() {
-        let mut s = Series {
+        let mut s = Logs {
             logs: vec![info("a", Kind::Bw), info("a", Kind::Hist)],
-            ..Series::default()
+            ..Logs::default()
         };
         s.rows.push(SeriesRow::new(0, Direction::Read, 400, 2.0));
         s.rows.push(SeriesRow::new(0, Direction::Write, 200, 9.0));

@@ -92,7 +92,7 @@ fn an_injected_regression_fails_and_is_named() {
         .find(|l| l.contains("randread 4k read") && l.contains(" iops "))
         .unwrap_or_else(|| panic!("{text}"));
     assert!(
-        line.contains("regression") && line.contains("-15.0%"),
+        line.contains("regression") && line.contains("-15.0 %"),
         "{line}"
     );
     assert!(text.contains("FAIL: 2 regressions"), "{text}");

@@ -16,12 +16,12 @@ use std::io::Write;
 use serde_json::{Value, json};
 
 use super::CheckRenderer;
-use crate::check::{Report, Verdict};
+use crate::check::{CheckReport, Verdict};
 
 pub struct Json;
 
 impl CheckRenderer for Json {
-    fn render(&self, report: &Report, out: &mut dyn Write) -> anyhow::Result<()> {
+    fn render(&self, report: &CheckReport, out: &mut dyn Write) -> anyhow::Result<()> {
         let findings: Vec<Value> = report
             .findings
             .iter()

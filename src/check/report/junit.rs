@@ -5,12 +5,12 @@
 use std::io::Write;
 
 use super::{CheckRenderer, Outcome};
-use crate::check::{Report, Verdict};
+use crate::check::{CheckReport, Verdict};
 
 pub struct Junit;
 
 impl CheckRenderer for Junit {
-    fn render(&self, report: &Report, out: &mut dyn Write) -> anyhow::Result<()> {
+    fn render(&self, report: &CheckReport, out: &mut dyn Write) -> anyhow::Result<()> {
         self.write(report, out)
     }
 }

@@ -4,12 +4,12 @@
 use std::io::Write;
 
 use super::{CheckRenderer, Line, Outcome};
-use crate::check::{Report, Status};
+use crate::check::{CheckReport, Status};
 
 pub struct Markdown;
 
 impl CheckRenderer for Markdown {
-    fn render(&self, report: &Report, out: &mut dyn Write) -> anyhow::Result<()> {
+    fn render(&self, report: &CheckReport, out: &mut dyn Write) -> anyhow::Result<()> {
         self.write(report, out)
     }
 }

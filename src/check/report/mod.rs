@@ -1,5 +1,5 @@
 //! Reports of a check, one file per format. Each writes to a `Write` and
-//! never prints; none decides anything (the verdicts are in the [`Report`]).
+//! never prints; none decides anything (the verdicts are in the [`CheckReport`]).
 
 mod json;
 mod junit;
@@ -8,7 +8,7 @@ mod term;
 
 use std::io::Write;
 
-use super::{Finding, Report, Status, Verdict};
+use super::{CheckFinding, CheckReport, Status, Verdict};
 use crate::format;
 use crate::model::{Skipped, Warning};
 
@@ -19,7 +19,7 @@ pub use term::Term;
 
 /// One report format.
 pub trait CheckRenderer {
-    fn render(&self, report: &Report, out: &mut dyn Write) -> anyhow::Result<()>;
+    fn render(&self, report: &CheckReport, out: &mut dyn Write) -> anyhow::Result<()>;
 }
 
 /// One judged value as the CI reports print it, every number already text.
@@ -36,7 +36,7 @@ pub struct Line {
 }
 
 /// A gate's outcome as the CI reports ([`Junit`], [`Markdown`], the GitHub
-/// step summary) show it: `check`'s [`Report`] and `check --history`'s
+/// step summary) show it: `check`'s [`CheckReport`] and `check --history`'s
 /// gate report both, so the two gates write the same files.
 pub trait Outcome {
     fn status(&self) -> Status;
@@ -55,12 +55,12 @@ pub trait Outcome {
     }
 }
 
-impl Outcome for Report {
+impl Outcome for CheckReport {
     fn status(&self) -> Status {
-        Report::status(self)
+        CheckReport::status(self)
     }
     fn summary_line(&self) -> String {
-        Report::summary_line(self)
+        CheckReport::summary_line(self)
     }
     fn lines(&self) -> Vec<Line> {
         self.findings
@@ -84,7 +84,7 @@ impl Outcome for Report {
         &self.errors
     }
     fn caution(&self) -> Option<String> {
-        Report::caution(self)
+        CheckReport::caution(self)
     }
     fn skipped(&self) -> &[Skipped] {
         &self.skipped
@@ -97,7 +97,7 @@ impl Outcome for Report {
 /// A finding's baseline and candidate as every report prints them: the
 /// two are one row, so one unit and one count of decimals, as in
 /// `analyze`'s tables; [`format::MISSING`] where a side has no value.
-pub fn format_values(f: &Finding) -> [String; 2] {
+pub fn format_values(f: &CheckFinding) -> [String; 2] {
     let row: Vec<(f64, f64)> = [
         (f.baseline, f.baseline_precision),
         (f.candidate, f.candidate_precision),
@@ -114,18 +114,19 @@ pub fn format_values(f: &Finding) -> [String; 2] {
     })
 }
 
-/// `-15.0%`, `+2.3%`, `-0.40%`, or [`format::MISSING`] when undefined.
-pub fn format_change(f: &Finding) -> String {
+/// `-15.0 %`, `+2.3 %`, `-0.40 %` ([`format::lone_change`]), or
+/// [`format::MISSING`] when undefined.
+pub fn format_change(f: &CheckFinding) -> String {
     match f.change_pct {
         // Past +1000 % a ratio, as the tables print it.
-        Some(c) => format::change(c, format::change_decimals(&[c])).replace(" %", "%"),
+        Some(c) => format::lone_change(c),
         None if f.baseline.is_some() && f.candidate.is_some() => "from 0".into(),
         None => format::MISSING.into(),
     }
 }
 
 /// The findings a report shows: all, or only those that fail.
-fn shown(report: &Report, only_failures: bool) -> impl Iterator<Item = &Finding> {
+fn shown(report: &CheckReport, only_failures: bool) -> impl Iterator<Item = &CheckFinding> {
     report
         .findings
         .iter()
@@ -137,18 +138,14 @@ mod tests {
     use super::*;
 
     use crate::check::{CheckRule, Verdict};
+    use crate::compare::workload::{LoadPoint, Shape};
     use crate::compare::{Better, Metric};
     use crate::model::Direction;
 
-    fn finding(metric: Metric, baseline: Option<f64>, candidate: Option<f64>) -> Finding {
-        Finding {
-            rw: "randread".into(),
-            bs_bytes: 4096,
-            direction: Direction::Read,
-            rwmixread: None,
-            iodepth: Some(1),
-            numjobs: Some(1),
-            hosts: None,
+    fn finding(metric: Metric, baseline: Option<f64>, candidate: Option<f64>) -> CheckFinding {
+        CheckFinding {
+            shape: Shape::new("randread", 4096, Direction::Read, None),
+            load: Some(LoadPoint::of(1, 1)),
             sweep: None,
             load_in_name: false,
             metric,
@@ -202,14 +199,14 @@ mod tests {
     fn changes_are_signed() {
         let mut f = finding(Metric::Iops, Some(100.0), Some(85.0));
         f.change_pct = Some(-15.0);
-        assert_eq!(format_change(&f), "-15.0%");
+        assert_eq!(format_change(&f), "-15.0 %");
         f.change_pct = Some(0.4);
-        assert_eq!(format_change(&f), "+0.40%");
+        assert_eq!(format_change(&f), "+0.40 %");
         // Past +1000 % the ratio, as analyze's tables print it.
         f.change_pct = Some(156_366_496.5);
         assert_eq!(format_change(&f), "x1,563,666");
         f.change_pct = Some(1000.0);
-        assert_eq!(format_change(&f), "+1000.0%".replace("1000", "1,000"));
+        assert_eq!(format_change(&f), "+1,000.0 %");
         f.change_pct = None;
         assert_eq!(format_change(&f), "from 0");
         f.baseline = None;

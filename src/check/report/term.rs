@@ -6,7 +6,7 @@ use comfy_table::{Cell, Color, ContentArrangement, Table, presets::UTF8_FULL_CON
 
 use super::{CheckRenderer, format_change, format_values, shown};
 use crate::check::threshold::metric_name;
-use crate::check::{Report, Verdict};
+use crate::check::{CheckReport, Verdict};
 
 pub struct Term {
     /// Only the findings that fail the check (`--quiet`).
@@ -15,7 +15,7 @@ pub struct Term {
 }
 
 impl CheckRenderer for Term {
-    fn render(&self, report: &Report, out: &mut dyn Write) -> anyhow::Result<()> {
+    fn render(&self, report: &CheckReport, out: &mut dyn Write) -> anyhow::Result<()> {
         let rows: Vec<_> = shown(report, self.only_failures).collect();
         if !rows.is_empty() {
             let mut t = Table::new();

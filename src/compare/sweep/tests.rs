@@ -51,7 +51,7 @@ fn with_slo(slo: &str) -> CompareOptions {
 fn load_points_are_never_averaged() {
     let c = compare(&rows(), &CompareOptions::default());
     assert_eq!(c.workloads.len(), 8);
-    let depths: Vec<u32> = c.workloads.iter().map(|w| w.iodepth).collect();
+    let depths: Vec<u32> = c.workloads.iter().map(|w| w.key.load.iodepth).collect();
     assert_eq!(depths, QDS);
     let qd16 = &c.workloads[4];
     let iops = qd16.metric(Metric::Iops).unwrap();
@@ -84,9 +84,9 @@ fn peak_and_knee_by_construction() {
     assert_eq!(slow.iodepth, 16);
     // Saturation: the lightest depth at 95 % of the peak.
     let sat = fast.saturation.unwrap();
-    assert_eq!((sat.iodepth, sat.iops), (32, 300e3));
+    assert_eq!((sat.load.iodepth, sat.iops), (32, 300e3));
     assert!((sat.pct_of_peak - 300.0 / 306.0 * 100.0).abs() < 1e-9);
-    assert_eq!(c.sweeps[1].saturation.unwrap().iodepth, 16);
+    assert_eq!(c.sweeps[1].saturation.unwrap().load.iodepth, 16);
 }
 
 #[test]
@@ -107,7 +107,7 @@ fn the_knee_and_saturation_rules_are_settings() {
     let mut o = CompareOptions::default();
     o.sweep_rules.saturation_pct = 90.0;
     let c = compare(&rows(), &o);
-    assert_eq!(c.sweeps[0].saturation.unwrap().iodepth, 16);
+    assert_eq!(c.sweeps[0].saturation.unwrap().load.iodepth, 16);
 }
 
 /// numjobs 1..20 at QD128 climbing linearly to a device limit and sitting
@@ -129,7 +129,7 @@ fn a_linear_numjobs_sweep_saturates_where_it_flattens() {
     assert_eq!(s.axis, "numjobs");
     // 8 jobs reach 4.12 M (7 give 3.85 M, 93.4 %).
     let sat = s.saturation.unwrap();
-    assert_eq!(sat.numjobs, 8, "{sat:?}");
+    assert_eq!(sat.load.numjobs, 8, "{sat:?}");
     let knee = s.knee.expect("the curve flattens at 8 jobs");
     assert_eq!(knee.numjobs, 8, "{knee:?}");
     // The same curve one job step at a time never "adds < 10 % for > 50 %
@@ -213,7 +213,7 @@ fn a_grid_keeps_every_point_and_its_curve_takes_the_best_per_load() {
     assert_eq!(s.points.len(), 6);
     assert_eq!((s.peak.iodepth, s.peak.numjobs), (16, 2));
     let curve = curve(&s.points);
-    let loads: Vec<u64> = curve.iter().map(|p| p.load().outstanding()).collect();
+    let loads: Vec<u64> = curve.iter().map(|p| p.load.outstanding()).collect();
     assert_eq!(loads, [1, 2, 4, 8, 16, 32]);
 }
 

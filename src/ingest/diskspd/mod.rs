@@ -17,7 +17,7 @@ pub(crate) mod series;
 pub mod text;
 pub mod xml;
 
-use crate::model::{Direction, Row, Rw};
+use crate::model::{Direction, Os, Row, Rw};
 
 pub use text::TextReader;
 pub use xml::XmlReader;
@@ -89,7 +89,7 @@ pub(crate) struct Run {
     /// `diskspd-text`, `diskspd-xml`.
     pub format: &'static str,
     /// `windows` or `linux` (the port).
-    pub os: &'static str,
+    pub os: Os,
     /// The I/O interface (`iocp` on Windows, `libaio`/`posixaio` on Linux).
     pub engine: String,
     /// DiskSpd's name for the section: `timespan 1`, `job 1`.
@@ -181,7 +181,7 @@ fn base_row(run: &Run, path: &str, spec: Option<&TargetSpec>, threads: u32, dir:
     row.tool_version = run.version.clone();
     row.format = run.format.into();
     row.engine = run.engine.clone();
-    row.os = crate::model::os::infer(&run.engine, Some(path), Some(run.os));
+    row.os = crate::model::os::infer(&run.engine, Some(path), Some(run.os.clone()));
     row.job = run.name.clone();
     row.filename = Some(path.to_string());
     row.bs_bytes = spec.block_size;

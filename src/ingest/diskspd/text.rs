@@ -16,6 +16,7 @@
 
 use super::{Count, DirCount, Percentiles, Run, TargetSpec, parse_size, rows};
 use crate::ingest::{Parsed, ReadError, Reader};
+use crate::model::Os;
 
 /// Reads DiskSpd's text output.
 pub struct TextReader;
@@ -129,7 +130,7 @@ fn read_capture(chunk: &str) -> Result<Vec<Run>, String> {
         let spec = specs.get(i).or(specs.last()).cloned().unwrap_or_default();
         let mut run = read_results(&lines[start..end], spec)?;
         run.version = Some(family.clone());
-        run.os = if linux { "linux" } else { "windows" };
+        run.os = if linux { Os::Linux } else { Os::Windows };
         run.engine = engine.clone();
         if unknown {
             run.warnings.push(format!(

@@ -94,7 +94,7 @@ fn read_span(span: &Node, profile: Option<&Node>, index: usize) -> Result<Run, S
     }
     let mut run = Run {
         format: FORMAT,
-        os: "windows",
+        os: crate::model::Os::Windows,
         engine: "iocp".into(),
         name: format!("timespan {}", index + 1),
         time_s,

@@ -88,7 +88,7 @@ fn jsonplus_randrw_one_row_per_direction() {
     assert_eq!(r.format, "json+");
     assert_eq!((r.rw.as_str(), r.engine.as_str()), ("randrw", "psync"));
     assert_eq!(r.bs_bytes, 4096);
-    assert_eq!(r.os, "linux"); // disk_util present
+    assert_eq!(r.os, Os::Linux); // disk_util present
     // psync: no submission latency (N = 0)
     assert_eq!(r.slat_mean_ns, None);
     let bins = r.clat_bins.as_ref().expect("json+ bins");
@@ -228,7 +228,7 @@ fn windows_build_is_recognised() {
     let cut = text.find("\"disk_util\"").unwrap();
     let text = format!("{}\"x\" : 0\n}}\n", &text[..cut]);
     let p = rows(&text);
-    assert_eq!(p.rows[0].os, "windows");
+    assert_eq!(p.rows[0].os, Os::Windows);
     assert_eq!(p.rows[0].engine, "windowsaio");
     assert_eq!(p.rows[0].filename.as_deref(), Some(r"\\.\PhysicalDrive1"));
     // engine absent: fio's Windows default

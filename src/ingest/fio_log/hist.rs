@@ -23,24 +23,24 @@ const MAX_COARSENESS: u32 = 6;
 
 /// How to read a line's bins.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Shape {
+pub struct BinLayout {
     /// Nanoseconds per bin unit: 1 (fio 3.x) or 1000 (fio 2.x, us).
     pub unit_ns: u64,
     /// `log_hist_coarseness`.
     pub coarseness: u32,
 }
 
-impl Shape {
+impl BinLayout {
     /// The shape of a line with `bins` counts; `None` when no fio writes that.
-    pub fn of(bins: usize) -> Option<Shape> {
+    pub fn of(bins: usize) -> Option<BinLayout> {
         (0..=MAX_COARSENESS).find_map(|c| {
             if bins == BINS_FIO3 >> c {
-                Some(Shape {
+                Some(BinLayout {
                     unit_ns: 1,
                     coarseness: c,
                 })
             } else if bins == BINS_FIO2 >> c {
-                Some(Shape {
+                Some(BinLayout {
                     unit_ns: 1000,
                     coarseness: c,
                 })
@@ -99,20 +99,20 @@ mod tests {
             [(1856, 1, 0), (232, 1, 3), (1216, 1000, 0), (19, 1000, 6)]
         {
             assert_eq!(
-                Shape::of(bins),
-                Some(Shape {
+                BinLayout::of(bins),
+                Some(BinLayout {
                     unit_ns,
                     coarseness
                 }),
                 "{bins} bins"
             );
         }
-        assert_eq!(Shape::of(1000), None);
+        assert_eq!(BinLayout::of(1000), None);
     }
 
     #[test]
     fn bin_values_follow_fio() {
-        let fine = Shape::of(1856).unwrap();
+        let fine = BinLayout::of(1856).unwrap();
         // One unit wide below 128, then 64 buckets per power of two.
         assert_eq!(fine.value_ns(5), 5.0);
         assert_eq!(fine.value_ns(128), 128.0 + 1.0); // base 128, width 2: middle 129
@@ -120,15 +120,15 @@ mod tests {
         // Last bin of fio 3.x: group 28, width 2^27.
         let last = (1u64 << 33) as f64 + 63.5 * (1u64 << 27) as f64;
         assert_eq!(fine.value_ns(1855), last);
-        let coarse = Shape::of(928).unwrap();
+        let coarse = BinLayout::of(928).unwrap();
         assert_eq!(coarse.value_ns(2), 4.5); // fine bins 4 and 5
-        let fio2 = Shape::of(1216).unwrap();
+        let fio2 = BinLayout::of(1216).unwrap();
         assert_eq!(fio2.value_ns(7), 7000.0);
     }
 
     #[test]
     fn percentile_is_the_first_bin_reaching_the_rank() {
-        let s = Shape::of(1856).unwrap();
+        let s = BinLayout::of(1856).unwrap();
         let mut counts = vec![0u64; 1856];
         counts[10] = 50;
         counts[20] = 49;

@@ -32,7 +32,7 @@ pub(crate) use parse::{parse_i64, parse_prio, parse_u64};
 /// result file of its run).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct LogContext {
-    /// Index of the log in `Series::logs`, copied to each row.
+    /// Index of the log in `Logs::logs`, copied to each row.
     pub log: u32,
     pub kind: Kind,
     /// Column hints from the run's options and fio version.

@@ -1,7 +1,7 @@
 //! Lines to rows: the hot loop of the log reader. No allocation per line:
 //! fields are slices of the block, numbers are parsed from bytes.
 
-use super::hist::{PERCENTILES, Shape};
+use super::hist::{BinLayout, PERCENTILES};
 use super::times::TimeCheck;
 use super::{Layout, LineError, LogContext, LogError, LogStats, MAX_LINE_WARNINGS};
 use crate::model::Direction;
@@ -385,7 +385,7 @@ impl Parser {
             })?;
             self.counts.push(count);
         }
-        let shape = Shape::of(self.counts.len()).ok_or(LineError::Bins(self.counts.len()))?;
+        let shape = BinLayout::of(self.counts.len()).ok_or(LineError::Bins(self.counts.len()))?;
         let total: u64 = self.counts.iter().sum();
         let (t_ms, unix_ms) = match self.decided {
             Some(d) => self.time(t, &d),

@@ -170,7 +170,7 @@ fn histogram_lines_become_percentiles() {
     assert_eq!(stats.lines, 2);
     // The empty interval has no percentiles.
     assert_eq!(rows.len(), hist::PERCENTILES.len());
-    let shape = hist::Shape::of(1856).unwrap();
+    let shape = hist::BinLayout::of(1856).unwrap();
     let got: Vec<_> = rows
         .iter()
         .map(|r| (r.percentile.unwrap(), r.value))
@@ -209,7 +209,7 @@ fn histogram_fixture_sums_to_the_result_and_matches_its_percentiles() {
     }
     let total: u64 = sum.iter().sum();
     let n = clat["N"].as_u64().unwrap();
-    let shape = hist::Shape::of(1856).unwrap();
+    let shape = hist::BinLayout::of(1856).unwrap();
     if total == n {
         for (p, key) in [
             (50.0, "50.000000"),

@@ -12,7 +12,7 @@ fn fixture(rel: &str) -> PathBuf {
         .join(rel)
 }
 
-fn series(rel: &str) -> Series {
+fn series(rel: &str) -> Logs {
     read(&[fixture(rel)], &IngestOptions::default()).unwrap()
 }
 

@@ -5,10 +5,10 @@ use std::path::Path;
 
 use super::*;
 use crate::ingest::IngestOptions;
-use crate::timeseries::Series;
+use crate::timeseries::Logs;
 use crate::timeseries::bucket::{adaptive_width, buckets};
 
-fn fixture_series(rel: &str) -> Series {
+fn fixture_series(rel: &str) -> Logs {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("fixtures")
         .join(rel);

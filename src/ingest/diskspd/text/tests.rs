@@ -51,7 +51,9 @@ fn windows_and_port_engines() {
         "iocp"
     );
     assert_eq!(
-        read(&fixture("windows/v2.1-randrw60-64k-o2-t8.txt")).rows[0].os,
+        read(&fixture("windows/v2.1-randrw60-64k-o2-t8.txt")).rows[0]
+            .os
+            .as_str(),
         "windows"
     );
     assert_eq!(

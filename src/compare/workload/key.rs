@@ -1,0 +1,318 @@
+//! The one identity of a workload: what it does ([`Shape`]: rw, block
+//! size, direction, read mix) at which load ([`LoadPoint`]: iodepth,
+//! numjobs, hosts), together a [`WorkloadKey`]. Every serialized result
+//! that names a workload holds these, flattened, rather than its own copy
+//! of their fields.
+
+use std::cmp::Ordering;
+
+use serde::{Deserialize, Serialize};
+
+use crate::model::{Direction, Row};
+
+/// What a workload does, whatever the load: rw + block size (+ rwmixread)
+/// + direction. A sweep is one shape measured at several load points.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Shape {
+    pub rw: String,
+    pub bs_bytes: u64,
+    pub direction: Direction,
+    /// Percent reads of a mixed job; left out of the JSON when None.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rwmixread: Option<u32>,
+}
+
+impl Shape {
+    pub fn new(rw: &str, bs_bytes: u64, direction: Direction, rwmixread: Option<u32>) -> Shape {
+        Shape {
+            rw: rw.to_string(),
+            bs_bytes,
+            direction,
+            rwmixread,
+        }
+    }
+
+    pub fn of(row: &Row) -> Shape {
+        Shape::new(&row.rw, row.bs_bytes, row.direction, row.rwmixread)
+    }
+
+    /// Random before sequential, pure before mixed: the order articles use.
+    fn rw_rank(&self) -> u8 {
+        crate::model::Rw::parse(&self.rw).map_or(5, crate::model::Rw::article_rank)
+    }
+
+    /// `randread 4k`, with the direction for mixed jobs.
+    pub fn title(&self) -> String {
+        let bs = crate::units::format_bs(self.bs_bytes);
+        match self.rwmixread {
+            Some(mix) => format!("{} {bs} {} ({mix} % reads)", self.rw, self.direction),
+            None if crate::model::is_mixed(&self.rw)
+                || !self.rw.contains(self.direction.as_str()) =>
+            {
+                format!("{} {bs} {}", self.rw, self.direction)
+            }
+            None => format!("{} {bs}", self.rw),
+        }
+    }
+}
+
+impl Ord for Shape {
+    fn cmp(&self, other: &Self) -> Ordering {
+        (
+            self.direction,
+            self.rw_rank(),
+            &self.rw,
+            self.bs_bytes,
+            self.rwmixread,
+        )
+            .cmp(&(
+                other.direction,
+                other.rw_rank(),
+                &other.rw,
+                other.bs_bytes,
+                other.rwmixread,
+            ))
+    }
+}
+
+impl PartialOrd for Shape {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// A workload: its shape at one load point. Orders by shape, then load.
+/// The one identity of a workload: what the JSON of `analyze`, `check`
+/// and `history` flattens into each entry (shape fields, then the load's).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct WorkloadKey {
+    #[serde(flatten)]
+    pub shape: Shape,
+    #[serde(flatten)]
+    pub load: LoadPoint,
+}
+
+/// The load a workload ran at: fio's requested `iodepth` and `numjobs`
+/// (per host in client/server runs) and the number of hosts. Results at
+/// different load points are never averaged. Orders by hosts, then
+/// numjobs, then iodepth: the order a sweep table reads in. The JSON
+/// spells it the way fio's options read (`iodepth`, `numjobs`, then
+/// `hosts`, left out for a standalone run), so the fields are declared in
+/// that order and the ordering is written out below.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct LoadPoint {
+    /// Requested queue depth (fio's `iodepth`).
+    #[serde(default = "one")]
+    pub iodepth: u32,
+    /// Requested jobs per host (fio's `numjobs`).
+    #[serde(default = "one")]
+    pub numjobs: u32,
+    /// Hosts of a client/server run (1 for a standalone run).
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub hosts: u32,
+}
+
+impl Ord for LoadPoint {
+    fn cmp(&self, other: &Self) -> Ordering {
+        (self.hosts, self.numjobs, self.iodepth).cmp(&(other.hosts, other.numjobs, other.iodepth))
+    }
+}
+
+impl PartialOrd for LoadPoint {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Default for LoadPoint {
+    fn default() -> Self {
+        LoadPoint {
+            hosts: 1,
+            numjobs: 1,
+            iodepth: 1,
+        }
+    }
+}
+
+impl LoadPoint {
+    /// A standalone run's load point (one host).
+    pub fn of(iodepth: u32, numjobs: u32) -> LoadPoint {
+        LoadPoint {
+            hosts: 1,
+            numjobs,
+            iodepth,
+        }
+    }
+
+    /// I/Os in flight at most: iodepth x numjobs x hosts.
+    pub fn outstanding(&self) -> u64 {
+        u64::from(self.iodepth.max(1))
+            * u64::from(self.numjobs.max(1))
+            * u64::from(self.hosts.max(1))
+    }
+
+    /// Several load points in few words: `QD1 x 1-4 jobs`, `QD1, 2, 4`,
+    /// `QD4 x 1, 2, 8 jobs`; the labels listed where no one axis varies.
+    pub fn condense(loads: &[LoadPoint]) -> String {
+        let mut loads = loads.to_vec();
+        loads.sort();
+        loads.dedup();
+        let [first, ..] = loads.as_slice() else {
+            return String::new();
+        };
+        let hosts = if first.hosts > 1 {
+            format!(" x {} hosts", first.hosts)
+        } else {
+            String::new()
+        };
+        let same = |f: fn(&LoadPoint) -> u32| loads.iter().all(|l| f(l) == f(first));
+        if loads.len() == 1 {
+            first.label()
+        } else if same(|l| l.hosts) && same(|l| l.iodepth) {
+            let jobs: Vec<u32> = loads.iter().map(|l| l.numjobs).collect();
+            format!("QD{} x {} jobs{hosts}", first.iodepth, ranges(&jobs))
+        } else if same(|l| l.hosts) && same(|l| l.numjobs) {
+            let depths: Vec<String> = loads.iter().map(|l| format!("QD{}", l.iodepth)).collect();
+            let jobs = match first.numjobs {
+                1 => String::new(),
+                n => format!(" x {n} jobs"),
+            };
+            format!("{}{jobs}{hosts}", depths.join(", "))
+        } else {
+            let labels: Vec<String> = loads.iter().map(|l| l.label()).collect();
+            labels.join(", ")
+        }
+    }
+
+    /// `QD32`, `QD32 x 4 jobs`, `QD32 x 4 jobs x 2 hosts`.
+    pub fn label(&self) -> String {
+        let mut s = format!("QD{}", self.iodepth);
+        if self.numjobs != 1 {
+            s.push_str(&format!(" x {} jobs", self.numjobs));
+        }
+        if self.hosts > 1 {
+            s.push_str(&format!(" x {} hosts", self.hosts));
+        }
+        s
+    }
+}
+
+/// Sorted numbers with runs of three or more consecutive ones as ranges:
+/// `1-4, 6`, `1, 2, 4, 8`.
+fn ranges(v: &[u32]) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < v.len() {
+        let mut j = i;
+        while j + 1 < v.len() && v[j + 1] == v[j] + 1 {
+            j += 1;
+        }
+        if j >= i + 2 {
+            parts.push(format!("{}-{}", v[i], v[j]));
+        } else {
+            parts.extend(v[i..=j].iter().map(|n| n.to_string()));
+        }
+        i = j + 1;
+    }
+    parts.join(", ")
+}
+
+fn is_one(v: &u32) -> bool {
+    *v == 1
+}
+
+fn one() -> u32 {
+    1
+}
+
+/// A workload as the JSON of `history` and of the per-device view spell
+/// it: its shape, `iodepth` and `numjobs`, no `hosts` (use with
+/// `#[serde(flatten, serialize_with = ...)]`).
+pub fn without_hosts<S: serde::Serializer>(key: &WorkloadKey, s: S) -> Result<S::Ok, S::Error> {
+    #[derive(Serialize)]
+    struct NoHosts<'a> {
+        #[serde(flatten)]
+        shape: &'a Shape,
+        iodepth: u32,
+        numjobs: u32,
+    }
+    NoHosts {
+        shape: &key.shape,
+        iodepth: key.load.iodepth,
+        numjobs: key.load.numjobs,
+    }
+    .serialize(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(hosts: u32, rwmixread: Option<u32>) -> WorkloadKey {
+        WorkloadKey {
+            shape: Shape::new("randrw", 4096, Direction::Read, rwmixread),
+            load: LoadPoint {
+                iodepth: 32,
+                numjobs: 4,
+                hosts,
+            },
+        }
+    }
+
+    #[test]
+    fn the_key_flattens_to_the_fields_in_contract_order() {
+        let json = serde_json::to_string(&key(1, None)).unwrap();
+        assert_eq!(
+            json,
+            r#"{"rw":"randrw","bs_bytes":4096,"direction":"read","iodepth":32,"numjobs":4}"#
+        );
+        let json = serde_json::to_string(&key(2, Some(70))).unwrap();
+        assert_eq!(
+            json,
+            r#"{"rw":"randrw","bs_bytes":4096,"direction":"read","rwmixread":70,"iodepth":32,"numjobs":4,"hosts":2}"#
+        );
+    }
+
+    #[test]
+    fn a_key_reads_back_with_loads_left_out_as_one() {
+        let back: WorkloadKey = serde_json::from_str(
+            r#"{"rw":"randrw","bs_bytes":4096,"direction":"read","rwmixread":70}"#,
+        )
+        .unwrap();
+        assert_eq!(back.shape, key(1, Some(70)).shape);
+        assert_eq!(back.load, LoadPoint::default());
+        let full = key(2, Some(70));
+        let again: WorkloadKey =
+            serde_json::from_str(&serde_json::to_string(&full).unwrap()).unwrap();
+        assert_eq!(again, full);
+    }
+
+    #[test]
+    fn history_spells_a_workload_without_hosts() {
+        #[derive(Serialize)]
+        struct Entry {
+            #[serde(flatten, serialize_with = "without_hosts")]
+            key: WorkloadKey,
+        }
+        let json = serde_json::to_string(&Entry { key: key(2, None) }).unwrap();
+        assert_eq!(
+            json,
+            r#"{"rw":"randrw","bs_bytes":4096,"direction":"read","iodepth":32,"numjobs":4}"#
+        );
+    }
+
+    #[test]
+    fn load_points_order_by_hosts_then_jobs_then_depth() {
+        let at = |hosts, numjobs, iodepth| LoadPoint {
+            iodepth,
+            numjobs,
+            hosts,
+        };
+        let mut loads = vec![at(2, 1, 1), at(1, 2, 1), at(1, 1, 64), at(1, 1, 2)];
+        loads.sort();
+        assert_eq!(
+            loads,
+            vec![at(1, 1, 2), at(1, 1, 64), at(1, 2, 1), at(2, 1, 1)]
+        );
+    }
+}
