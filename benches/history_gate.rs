@@ -22,7 +22,7 @@
 use nvcmp::check::Verdict;
 use nvcmp::compare::Better;
 use nvcmp::compare::stats::Summary;
-use nvcmp::history::changepoint::{self, Options};
+use nvcmp::history::changepoint::{self, DetectorOptions};
 use nvcmp::history::gate;
 use nvcmp::history::synth::Noise;
 
@@ -35,7 +35,7 @@ const STEPS: [f64; 12] = [
 /// Whether `check --history`'s rule fails a candidate `c` after `history`
 /// (higher is better), with the gate's window rule.
 fn gate_fails(history: &[f64], c: f64, threshold: f64) -> bool {
-    let cps = changepoint::detect(history, &Options::default());
+    let cps = changepoint::detect(history, &DetectorOptions::default());
     let start = gate::window_start(history.len(), WINDOW, cps.last().map(|c| c.index));
     let window = Summary::of(&history[start..]);
     let mean = window.map_or(f64::NAN, |w| w.mean);
@@ -74,7 +74,7 @@ fn false_alarms(trials: usize) {
             let c = noise.around(1000.0, rel);
             gate5 += usize::from(gate_fails(&xs, c, 5.0));
             gate0 += usize::from(gate_fails(&xs, c, 0.0));
-            cp += usize::from(!changepoint::detect(&xs, &Options::default()).is_empty());
+            cp += usize::from(!changepoint::detect(&xs, &DetectorOptions::default()).is_empty());
         }
         println!(
             "| {:.1} % | {} | {} | {} |",
@@ -99,7 +99,7 @@ fn caught(rel: f64, step: f64, trials: usize, seed: u64) -> (usize, usize, usize
         g5 += usize::from(gate_fails(&before, c, 5.0));
         g0 += usize::from(gate_fails(&before, c, 0.0));
         let xs = series(&mut noise, 2 * WINDOW, rel, WINDOW, step);
-        let found = changepoint::detect(&xs, &Options::default());
+        let found = changepoint::detect(&xs, &DetectorOptions::default());
         cp += usize::from(found.iter().any(|c| c.index.abs_diff(WINDOW) <= 1));
     }
     (g5, g0, cp)

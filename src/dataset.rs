@@ -552,7 +552,7 @@ mod tests {
         // direct in all three states, so each survives the round trip.
         rows[0].direct = Some(true);
         rows[1].direct = None;
-        let ss = crate::ingest::steady::Verdict {
+        let ss = crate::ingest::steady::SteadyVerdict {
             attained: true,
             rule: "iops:30%".into(),
             measured: Some("6.518%".into()),

@@ -5,7 +5,7 @@ use super::Plot;
 use super::figure::{Body, Figure};
 use super::frame::Frame;
 use super::grouped::Panel;
-use super::scale::{Scale, metric_name};
+use super::scale::{ChartScale, metric_name};
 use crate::compare::{Comparison, Metric};
 use crate::model::Direction;
 
@@ -46,7 +46,7 @@ impl Plot for Bars {
 
     fn figure(&self, cmp: &Comparison) -> Figure {
         let (categories, results) = super::groups::results(cmp, self.direction, self.metric);
-        let scale = Scale::for_metric(self.metric, super::groups::max_value(&results));
+        let scale = ChartScale::for_metric(self.metric, super::groups::max_value(&results));
         let name = metric_name(self.metric);
         let mut footnotes = super::notes::excluded_notes(name, &categories, &results);
         footnotes.extend(super::notes::precision_notes(cmp, name, &results, &scale));

@@ -7,7 +7,7 @@
 use super::Plot;
 use super::figure::{Body, Figure};
 use super::frame::Frame;
-use super::lines::{Line, LinePlot, Range};
+use super::lines::{ConfigLine, LinePlot, Range};
 use super::load;
 use super::names::slug;
 use super::scale;
@@ -177,7 +177,7 @@ fn metric_plot(cmp: &Comparison, ws: &[&Workload], metric: Metric, x: Range) -> 
                 .iter()
                 .filter_map(|w| Some((w.key.shape.bs_bytes as f64, scale.to_display(value(w, c)?))))
                 .collect();
-            Line::solid(super::palette::color(i), pts, true)
+            ConfigLine::solid(super::palette::color(i), pts, true)
         })
         .collect();
     let mut plot = LinePlot::new(x, y, lines);

@@ -6,7 +6,7 @@ use super::Plot;
 use super::distribution;
 use super::figure::Figure;
 use super::frame::Frame;
-use super::lines::{Line, LinePlot, Range, log_tick_labels};
+use super::lines::{ConfigLine, LinePlot, Range, log_tick_labels};
 use super::palette;
 use super::scale::latency_span;
 use crate::compare::{Comparison, Workload};
@@ -83,7 +83,7 @@ impl Plot for Cdf {
         };
         let (x_lo, x_hi) = (lo / 1.2, hi * 1.2);
         let steps = lines.iter().map(|(i, pts)| {
-            Line::solid(
+            ConfigLine::solid(
                 palette::color(*i),
                 steps(pts, |ns| scale.to_display(ns)),
                 false,

@@ -5,10 +5,10 @@ use super::Plot;
 use super::bars::METRICS;
 use super::figure::{Body, Figure};
 use super::frame::Frame;
-use super::grouped::{Mark, Panel, Series};
+use super::grouped::{BarSeries, Mark, Panel};
 use super::labels::lower_first;
 use super::palette;
-use super::scale::{Scale, metric_name};
+use super::scale::{ChartScale, metric_name};
 use crate::compare::{Comparison, Metric, MetricResult};
 use crate::format;
 use crate::model::Direction;
@@ -71,7 +71,7 @@ impl Plot for Delta {
             y_desc: "Change vs baseline (%)".into(),
             categories,
             series,
-            scale: Scale::delta(),
+            scale: ChartScale::delta(),
             decimals,
         };
         Figure {
@@ -89,7 +89,7 @@ impl Delta {
         cmp: &Comparison,
         categories: &[String],
         results: &[&MetricResult],
-        series: &[Series],
+        series: &[BarSeries],
     ) -> Frame {
         let baseline = cmp.baseline.clone().unwrap_or_default();
         let name = metric_name(self.metric);
@@ -125,10 +125,10 @@ impl Delta {
 
 /// One series per config other than the baseline: its change from the
 /// baseline across `results`, and which are no real change.
-fn series(cmp: &Comparison, results: &[&MetricResult]) -> Vec<Series> {
+fn series(cmp: &Comparison, results: &[&MetricResult]) -> Vec<BarSeries> {
     others(cmp)
         .iter()
-        .map(|(i, c)| Series {
+        .map(|(i, c)| BarSeries {
             name: (*c).clone(),
             color: palette::color(*i),
             // An excluded value has no change to draw, whatever

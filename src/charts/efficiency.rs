@@ -6,7 +6,7 @@ use super::Plot;
 use super::figure::{Body, Figure};
 use super::frame::Frame;
 use super::grouped::Panel;
-use super::scale::{Scale, metric_name};
+use super::scale::{ChartScale, metric_name};
 use crate::compare::{Comparison, Metric};
 use crate::model::Direction;
 
@@ -54,7 +54,7 @@ impl Plot for Efficiency {
         let mut all_results = Vec::new();
         for metric in &metrics {
             let (categories, results) = super::groups::results(cmp, self.direction, *metric);
-            let scale = Scale::for_metric(*metric, super::groups::max_value(&results));
+            let scale = ChartScale::for_metric(*metric, super::groups::max_value(&results));
             let name = metric_name(*metric);
             footnotes.extend(super::notes::precision_notes(cmp, name, &results, &scale));
             let unit = if scale.unit.is_empty() {

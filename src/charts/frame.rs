@@ -8,7 +8,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::canvas::{Area, Canvas};
 use super::font::FAMILY;
-use super::hotspot::{self, Hotspot, Owner, Shape};
+use super::hotspot::{self, Hotspot, HotspotShape, Owner};
 use super::marks::{self, Glyph, Key};
 use super::palette::{INK, MUTED};
 use super::text::Label;
@@ -214,7 +214,10 @@ impl Frame {
                 // in report.html hides the config.
                 let (bx, by) = root.get_base_pixel();
                 hotspot::record(Hotspot {
-                    shape: Shape::Rect((bx + x - 4, by + y), (bx + x + item_w + 4, by + y + row_h)),
+                    shape: HotspotShape::Rect(
+                        (bx + x - 4, by + y),
+                        (bx + x + item_w + 4, by + y + row_h),
+                    ),
                     owner: Owner::Config(name.clone()),
                     title: name.clone(),
                     legend: Some(color),

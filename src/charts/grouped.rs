@@ -9,10 +9,10 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use super::axis::{Axes, linear_ticks};
 use super::canvas::{Area, Canvas};
 use super::frame::{Sizes, bold, fit, font, text_width, under_heading};
-use super::hotspot::{self, Hotspot, Owner, Shape};
+use super::hotspot::{self, Hotspot, HotspotShape, Owner};
 use super::marks;
 use super::palette::INK;
-use super::scale::Scale;
+use super::scale::ChartScale;
 use super::text::Label;
 use crate::format;
 
@@ -49,7 +49,7 @@ impl Mark {
 }
 
 /// One config's bars.
-pub(crate) struct Series {
+pub(crate) struct BarSeries {
     /// The config, for the bars' hover targets.
     pub name: String,
     pub color: RGBColor,
@@ -61,10 +61,10 @@ pub(crate) struct Series {
     pub spreads: Vec<Option<f64>>,
 }
 
-impl Series {
+impl BarSeries {
     /// The ±1 sd error bar of category `i` in display units, (low, high):
     /// a count or a time is never below zero, so the low end stops there.
-    pub fn whisker(&self, i: usize, scale: &Scale) -> Option<(f64, f64)> {
+    pub fn whisker(&self, i: usize, scale: &ChartScale) -> Option<(f64, f64)> {
         let v = self.values.get(i).copied().flatten()?;
         let sd = self.spreads.get(i).copied().flatten()?;
         if !(sd.is_finite() && sd > 0.0) {
@@ -77,7 +77,7 @@ impl Series {
 
     /// What the bar of category `i` reaches, value and whisker, display
     /// units: where its label goes and what the y range must hold.
-    fn reach(&self, i: usize, scale: &Scale) -> Option<(f64, f64)> {
+    fn reach(&self, i: usize, scale: &ChartScale) -> Option<(f64, f64)> {
         let v = scale.to_display(self.values.get(i).copied().flatten()?);
         Some(match self.whisker(i, scale) {
             Some((lo, hi)) => (lo.min(v), hi.max(v)),
@@ -91,8 +91,8 @@ pub(crate) struct Panel {
     pub heading: Option<String>,
     pub y_desc: String,
     pub categories: Vec<String>,
-    pub series: Vec<Series>,
-    pub scale: Scale,
+    pub series: Vec<BarSeries>,
+    pub scale: ChartScale,
     /// Per category, the decimals its bars print with: one count across
     /// the configs, as in a table row.
     pub decimals: Vec<usize>,
@@ -422,7 +422,7 @@ impl Panel {
         };
         let category = self.categories.get(i).map_or("", |c| c.as_str());
         hotspot::record(Hotspot {
-            shape: Shape::Rect(
+            shape: HotspotShape::Rect(
                 (base.0 + a.0 - 2, base.1 + a.1),
                 (base.0 + b.0 + 2, base.1 + end),
             ),

@@ -3,7 +3,7 @@
 //! and the comparison's results behind them, and one bar series per config
 //! with the comparison's marks.
 
-use super::grouped::{Mark, Series};
+use super::grouped::{BarSeries, Mark};
 use super::labels::workload_label;
 use super::palette;
 
@@ -129,11 +129,11 @@ pub(crate) fn key_loads(t: &crate::render::sweeps::SweepTable) -> Vec<crate::com
 
 /// One series per config: its values of `metric` across `results`, and
 /// the comparison's marks.
-pub(crate) fn series(cmp: &Comparison, results: &[&MetricResult]) -> Vec<Series> {
+pub(crate) fn series(cmp: &Comparison, results: &[&MetricResult]) -> Vec<BarSeries> {
     cmp.configs
         .iter()
         .enumerate()
-        .map(|(i, c)| Series {
+        .map(|(i, c)| BarSeries {
             name: c.clone(),
             color: palette::color(i),
             // An excluded value is not drawn: its bar would set the

@@ -7,9 +7,9 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::canvas::{Area, Canvas};
 use super::frame::{Sizes, bold, fit, font, text_width};
-use super::hotspot::{self, Hotspot, Owner, Shape};
+use super::hotspot::{self, Hotspot, HotspotShape, Owner};
 use super::palette::{INK, MUTED};
-use super::scale::Scale;
+use super::scale::ChartScale;
 use super::text::Label;
 use crate::format;
 
@@ -28,7 +28,7 @@ pub(crate) struct HeatGrid {
     pub color: RGBColor,
     /// (row, col) of the cell to outline.
     pub peak: Option<(usize, usize)>,
-    pub scale: Scale,
+    pub scale: ChartScale,
     pub x_title: String,
     pub y_title: String,
     pub bar_title: String,
@@ -151,7 +151,7 @@ impl HeatGrid {
             format!("{} {unit}", super::lines::exact(self.scale.to_display(v)))
         });
         hotspot::record(Hotspot {
-            shape: Shape::Rect((bx + x, by + y), (bx + x + lay.cell_w, by + y + lay.cell_h)),
+            shape: HotspotShape::Rect((bx + x, by + y), (bx + x + lay.cell_w, by + y + lay.cell_h)),
             owner: Owner::Color(self.color),
             title: format!(
                 "{} {}, {} {}: {value}",

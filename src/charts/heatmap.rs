@@ -9,7 +9,7 @@ use super::frame::Frame;
 use super::heatgrid::HeatGrid;
 use super::load;
 use super::names::slug;
-use super::scale::Scale;
+use super::scale::ChartScale;
 use crate::compare::{Comparison, Metric, Sweep};
 use crate::render::sweeps::is_grid;
 
@@ -122,7 +122,7 @@ fn grid(s: &Sweep, max: f64, color: plotters::style::RGBColor) -> HeatGrid {
         max,
         color,
         peak: peak_row.zip(peak_col),
-        scale: Scale::for_metric(Metric::Iops, max),
+        scale: ChartScale::for_metric(Metric::Iops, max),
         x_title: "Jobs (numjobs)".into(),
         y_title: "Queue depth per job (iodepth)".into(),
         bar_title: "IOPS".into(),

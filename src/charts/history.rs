@@ -10,7 +10,7 @@ use super::Plot;
 use super::axis::linear_ticks;
 use super::figure::{Body, Figure};
 use super::frame::Frame;
-use super::lines::{Line, LinePlot, MarkShape, Marker, PointLabel, Range, Stroke};
+use super::lines::{ConfigLine, LinePlot, MarkShape, Marker, PointLabel, Range, Stroke};
 use super::{load, names, palette, scale};
 use crate::compare::Metric;
 use crate::format;
@@ -154,9 +154,9 @@ impl HistoryChart<'_> {
         let values: Vec<f64> = s.runs.iter().map(|p| to_display(p.value)).collect();
         let pts = thin(&values, MAX_POINTS);
         plot.lines
-            .push(Line::solid(color, pts, s.runs.len() <= MAX_DOTS));
+            .push(ConfigLine::solid(color, pts, s.runs.len() <= MAX_DOTS));
         for (a, b, mean) in s.segments() {
-            plot.lines.push(Line {
+            plot.lines.push(ConfigLine {
                 color,
                 points: vec![
                     (a as f64 + 0.7, to_display(mean)),

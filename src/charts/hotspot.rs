@@ -17,7 +17,7 @@ use plotters::style::RGBColor;
 
 /// Where a target is, in pixels of the whole image.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) enum Shape {
+pub(crate) enum HotspotShape {
     /// Corners of a box (a bar with its value label, a legend entry).
     Rect((i32, i32), (i32, i32)),
     /// A line through points, `width` pixels thick.
@@ -37,7 +37,7 @@ pub(crate) enum Owner {
 
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Hotspot {
-    pub shape: Shape,
+    pub shape: HotspotShape,
     pub owner: Owner,
     /// Tooltip: config, category and the exact value with its unit.
     pub title: String,
@@ -108,7 +108,13 @@ fn config_of(color: RGBColor, spots: &[Hotspot]) -> Option<&str> {
     named.next().is_none().then_some(first)
 }
 
-fn shape_tag(out: &mut String, shape: &Shape, legend: bool, config: Option<&str>, title: &str) {
+fn shape_tag(
+    out: &mut String,
+    shape: &HotspotShape,
+    legend: bool,
+    config: Option<&str>,
+    title: &str,
+) {
     // Painted (fill or stroke not `none`) but invisible, so the pointer
     // finds it; report.html's CSS makes it opaque to mask a hidden config.
     let mut attrs = String::from("class=\"hs");
@@ -121,7 +127,7 @@ fn shape_tag(out: &mut String, shape: &Shape, legend: bool, config: Option<&str>
     }
     let paint = "fill=\"#FFFFFF\" fill-opacity=\"0\"";
     let _ = match shape {
-        Shape::Rect((x0, y0), (x1, y1)) => write!(
+        HotspotShape::Rect((x0, y0), (x1, y1)) => write!(
             out,
             "<rect {attrs} x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" {paint}>",
             x0.min(x1),
@@ -129,11 +135,11 @@ fn shape_tag(out: &mut String, shape: &Shape, legend: bool, config: Option<&str>
             (x1 - x0).abs(),
             (y1 - y0).abs()
         ),
-        Shape::Dot((x, y), r) => write!(
+        HotspotShape::Dot((x, y), r) => write!(
             out,
             "<circle {attrs} cx=\"{x}\" cy=\"{y}\" r=\"{r}\" {paint}>"
         ),
-        Shape::Path(points, width) => {
+        HotspotShape::Path(points, width) => {
             let pts: Vec<String> = points.iter().map(|(x, y)| format!("{x},{y}")).collect();
             write!(
                 out,
@@ -147,11 +153,11 @@ fn shape_tag(out: &mut String, shape: &Shape, legend: bool, config: Option<&str>
     let _ = writeln!(out, "<title>{}</title></{}>", escape(title), tag(shape));
 }
 
-fn tag(shape: &Shape) -> &'static str {
+fn tag(shape: &HotspotShape) -> &'static str {
     match shape {
-        Shape::Rect(..) => "rect",
-        Shape::Dot(..) => "circle",
-        Shape::Path(..) => "polyline",
+        HotspotShape::Rect(..) => "rect",
+        HotspotShape::Dot(..) => "circle",
+        HotspotShape::Path(..) => "polyline",
     }
 }
 
@@ -169,7 +175,7 @@ mod tests {
 
     fn bar(config: &str, title: &str) -> Hotspot {
         Hotspot {
-            shape: Shape::Rect((10, 50), (30, 90)),
+            shape: HotspotShape::Rect((10, 50), (30, 90)),
             owner: Owner::Config(config.into()),
             title: title.into(),
             legend: None,
@@ -189,13 +195,13 @@ mod tests {
     fn overlay_escapes_and_names_lines_by_legend_colour() {
         let blue = RGBColor(0, 0, 255);
         let legend = Hotspot {
-            shape: Shape::Rect((0, 0), (20, 10)),
+            shape: HotspotShape::Rect((0, 0), (20, 10)),
             owner: Owner::Config("a&\"b".into()),
             title: "a&\"b".into(),
             legend: Some(blue),
         };
         let line = Hotspot {
-            shape: Shape::Path(vec![(1, 2), (3, 4)], 6),
+            shape: HotspotShape::Path(vec![(1, 2), (3, 4)], 6),
             owner: Owner::Color(blue),
             title: "<x>".into(),
             legend: None,
@@ -227,7 +233,7 @@ mod tests {
             ..bar(name, name)
         };
         let dot = Hotspot {
-            shape: Shape::Dot((5, 5), 4),
+            shape: HotspotShape::Dot((5, 5), 4),
             owner: Owner::Color(c),
             title: "p".into(),
             legend: None,

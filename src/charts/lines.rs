@@ -13,7 +13,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use super::axis::{Axes, log_decimals, log_ticks};
 use super::canvas::{Area, Canvas};
 use super::frame::{Sizes, bold, font, text_width, under_heading};
-use super::hotspot::{self, Hotspot, Owner, Shape};
+use super::hotspot::{self, Hotspot, HotspotShape, Owner};
 use super::marks;
 use super::palette::{INK, MUTED};
 use super::place::{Placer, Rect};
@@ -44,7 +44,7 @@ pub(crate) enum Stroke {
 }
 
 /// One config's line.
-pub(crate) struct Line {
+pub(crate) struct ConfigLine {
     pub color: RGBColor,
     /// (x, y) in display units, in drawing order.
     pub points: Vec<(f64, f64)>,
@@ -53,9 +53,9 @@ pub(crate) struct Line {
     pub stroke: Stroke,
 }
 
-impl Line {
-    pub fn solid(color: RGBColor, points: Vec<(f64, f64)>, dots: bool) -> Line {
-        Line {
+impl ConfigLine {
+    pub fn solid(color: RGBColor, points: Vec<(f64, f64)>, dots: bool) -> ConfigLine {
+        ConfigLine {
             color,
             points,
             dots,
@@ -133,7 +133,7 @@ pub(crate) struct LinePlot {
     /// Empty: no x axis title (the plot below has it).
     pub x_title: String,
     pub y_title: String,
-    pub lines: Vec<Line>,
+    pub lines: Vec<ConfigLine>,
     pub markers: Vec<Marker>,
     pub rules: Vec<HRule>,
     pub labels: Vec<PointLabel>,
@@ -151,7 +151,7 @@ pub(crate) struct Band {
 
 impl LinePlot {
     /// A plot of `lines` and nothing else.
-    pub fn new(x: Range, y: Range, lines: Vec<Line>) -> LinePlot {
+    pub fn new(x: Range, y: Range, lines: Vec<ConfigLine>) -> LinePlot {
         LinePlot {
             heading: None,
             x,
@@ -260,7 +260,7 @@ impl LinePlot {
     fn draw_line<DB: Canvas>(
         &self,
         plot: &Area<DB>,
-        line: &Line,
+        line: &ConfigLine,
         sz: Sizes,
         to_px: &dyn Fn(f64, f64) -> (i32, i32),
     ) -> anyhow::Result<()> {
@@ -301,10 +301,10 @@ impl LinePlot {
 
     /// Records the line and its dots as hover targets; their config is
     /// named from the legend by colour (see [`hotspot::overlay`]).
-    fn note_line(&self, base: (i32, i32), line: &Line, px: &[(i32, i32)], sz: Sizes) {
+    fn note_line(&self, base: (i32, i32), line: &ConfigLine, px: &[(i32, i32)], sz: Sizes) {
         let abs = |(x, y): (i32, i32)| (base.0 + x, base.1 + y);
         hotspot::record(Hotspot {
-            shape: Shape::Path(
+            shape: HotspotShape::Path(
                 px.iter().map(|p| abs(*p)).collect(),
                 scaled(sz, 3.0) as u32 + 8,
             ),
@@ -323,7 +323,7 @@ impl LinePlot {
                 .collect::<Vec<_>>()
                 .join(", ");
             hotspot::record(Hotspot {
-                shape: Shape::Dot(abs(*p), scaled(sz, 5.0) as u32 + 4),
+                shape: HotspotShape::Dot(abs(*p), scaled(sz, 5.0) as u32 + 4),
                 owner: Owner::Color(line.color),
                 title,
                 legend: None,

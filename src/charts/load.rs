@@ -8,7 +8,7 @@ use plotters::style::RGBColor;
 use super::axis::{linear_ticks, log_decimals};
 use super::frame::Frame;
 use super::lines::{Range, log_tick_labels};
-use super::scale::{Scale, metric_name};
+use super::scale::{ChartScale, metric_name};
 use crate::compare::sweep::curve;
 use crate::compare::{Comparison, Metric, Spread, Sweep, SweepPoint};
 use crate::format;
@@ -193,8 +193,8 @@ impl Throughput {
 pub(crate) fn value_axis(
     metric: Metric,
     max_base: f64,
-) -> (Scale, Range, Vec<(f64, String)>, String) {
-    let scale = Scale::for_metric(metric, max_base);
+) -> (ChartScale, Range, Vec<(f64, String)>, String) {
+    let scale = ChartScale::for_metric(metric, max_base);
     let hi = (scale.to_display(max_base) * 1.1).max(f64::MIN_POSITIVE);
     let (ticks, decimals) = linear_ticks(0.0, hi, 6);
     let ticks = ticks
@@ -213,7 +213,7 @@ pub(crate) fn value_axis(
 pub(crate) fn value_axis_wide(
     metric: Metric,
     values: &[f64],
-) -> (Scale, Range, Vec<(f64, String)>, String) {
+) -> (ChartScale, Range, Vec<(f64, String)>, String) {
     let (min, max) = span(values);
     let (scale, range, ticks, title) = value_axis(metric, max);
     if !(min.is_finite() && max / min >= WIDE_RANGE) {
@@ -231,7 +231,7 @@ pub(crate) fn value_axis_wide(
 /// A latency axis over `values` (ns): log when they span [`WIDE_RANGE`]
 /// or more, else linear from 0. Returns the scale, range, ticks and
 /// whether it is log.
-pub(crate) fn latency_axis(values: &[f64]) -> (Scale, Range, Vec<(f64, String)>, bool) {
+pub(crate) fn latency_axis(values: &[f64]) -> (ChartScale, Range, Vec<(f64, String)>, bool) {
     let (min, max) = span(values);
     let scale = super::scale::latency(max);
     let (lo, hi) = (scale.to_display(min), scale.to_display(max));

@@ -3,7 +3,7 @@
 //! the workloads drawn (without file paths).
 
 use super::labels::workload_point_label;
-use super::scale::Scale;
+use super::scale::ChartScale;
 
 use crate::compare::{Comparison, MetricResult};
 use crate::model::Direction;
@@ -44,7 +44,7 @@ pub(crate) fn precision_notes(
     cmp: &Comparison,
     what: &str,
     results: &[&MetricResult],
-    scale: &Scale,
+    scale: &ChartScale,
 ) -> Vec<String> {
     crate::compare::metric::coarse_precisions(&cmp.configs, results, scale.step())
         .into_iter()

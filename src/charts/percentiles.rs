@@ -6,18 +6,18 @@ use super::Plot;
 use super::distribution;
 use super::figure::Figure;
 use super::frame::Frame;
-use super::lines::{Line, LinePlot, Range, log_tick_labels};
+use super::lines::{ConfigLine, LinePlot, Range, log_tick_labels};
 use super::palette;
 use super::scale::{latency_span, tick};
 use crate::compare::{Comparison, Workload};
 
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Percentiles {
+pub(crate) struct PercentilesChart {
     /// Index into `cmp.workloads`.
     pub workload: usize,
 }
 
-/// Percentiles drawn: p50 and above (below the median nobody asks).
+/// PercentilesChart drawn: p50 and above (below the median nobody asks).
 fn points(p: &[(f64, f64)]) -> Vec<(f64, f64)> {
     p.iter()
         .copied()
@@ -34,14 +34,14 @@ fn line(w: &Workload, config: &str) -> Option<Vec<(f64, f64)>> {
     Some(points(w.percentiles.get(config)?))
 }
 
-pub(crate) fn plan(cmp: &Comparison) -> Vec<Percentiles> {
+pub(crate) fn plan(cmp: &Comparison) -> Vec<PercentilesChart> {
     distribution::plan(cmp, line)
         .into_iter()
-        .map(|workload| Percentiles { workload })
+        .map(|workload| PercentilesChart { workload })
         .collect()
 }
 
-impl Plot for Percentiles {
+impl Plot for PercentilesChart {
     type Source = Comparison;
 
     fn stem(&self, cmp: &Comparison) -> String {
@@ -81,7 +81,7 @@ impl Plot for Percentiles {
         let (y_lo, y_hi) = (lo / 1.3, hi * 1.3);
         let drawn = lines.iter().map(|(i, pts)| {
             let at = |(p, ns): &(f64, f64)| (nines(*p), scale.to_display(*ns));
-            Line::solid(palette::color(*i), pts.iter().map(at).collect(), true)
+            ConfigLine::solid(palette::color(*i), pts.iter().map(at).collect(), true)
         });
         let mut plot = LinePlot::new(
             Range::Linear(0.1, x_hi),

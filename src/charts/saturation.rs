@@ -7,21 +7,21 @@
 
 use super::Plot;
 use super::figure::Figure;
-use super::lines::{HRule, Line, LinePlot, MarkShape, Marker, PointLabel, Stroke, Whisker};
+use super::lines::{ConfigLine, HRule, LinePlot, MarkShape, Marker, PointLabel, Stroke, Whisker};
 use super::load;
-use super::scale::Scale;
+use super::scale::ChartScale;
 use crate::compare::sweep::slo_target_text;
 use crate::compare::{Comparison, Metric, SloMetric, Spread, Sweep, SweepPoint};
 use crate::render::sweeps::SweepTable;
 
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Saturation {
+pub(crate) struct SaturationChart {
     /// Index into [`load::tables`].
     pub table: usize,
 }
 
-pub(crate) fn plan(cmp: &Comparison) -> Vec<Saturation> {
-    load::per_table(cmp, |table| Saturation { table })
+pub(crate) fn plan(cmp: &Comparison) -> Vec<SaturationChart> {
+    load::per_table(cmp, |table| SaturationChart { table })
 }
 
 /// True when the p99 lines are drawn: the target is a p99 one.
@@ -31,7 +31,7 @@ fn shows_p99(cmp: &Comparison) -> bool {
         .is_some_and(|s| s.metric == SloMetric::ClatP99)
 }
 
-impl Plot for Saturation {
+impl Plot for SaturationChart {
     type Source = Comparison;
 
     fn stem(&self, cmp: &Comparison) -> String {
@@ -129,7 +129,7 @@ fn add_sweep(
     plot: &mut LinePlot,
     cmp: &Comparison,
     s: &Sweep,
-    (xs, ys): (&Scale, &Scale),
+    (xs, ys): (&ChartScale, &ChartScale),
     p99: bool,
 ) {
     let color = load::color_of(cmp, &s.config);
@@ -138,14 +138,14 @@ fn add_sweep(
     let mean: Vec<(f64, f64)> = pts.iter().filter_map(|p| at(p, p.lat_mean_ns)).collect();
     if p99 {
         let points: Vec<(f64, f64)> = pts.iter().filter_map(|p| at(p, p.clat_p99_ns)).collect();
-        plot.lines.push(Line {
+        plot.lines.push(ConfigLine {
             color,
             points,
             dots: true,
             stroke: Stroke::Dashed,
         });
     }
-    plot.lines.push(Line::solid(color, mean, true));
+    plot.lines.push(ConfigLine::solid(color, mean, true));
     let is_knee = |p: &SweepPoint| {
         s.knee
             .is_some_and(|k| k.iodepth == p.load.iodepth && k.numjobs == p.load.numjobs)

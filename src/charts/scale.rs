@@ -8,22 +8,22 @@ use crate::format;
 
 /// How a metric is printed on one chart.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) struct Scale {
+pub(crate) struct ChartScale {
     /// Unit shown after values and on the axis; empty for plain counts.
     pub unit: &'static str,
     /// Base units per display unit.
     pub div: f64,
     /// Decimals of a lone value (a heat-grid cell); bars print their
-    /// workload's row decimals ([`Scale::row_decimals`]).
+    /// workload's row decimals ([`ChartScale::row_decimals`]).
     pub decimals: usize,
     /// Signed values (deltas) print a `+`.
     pub signed: bool,
 }
 
-impl Scale {
+impl ChartScale {
     /// The scale for `metric` given the largest absolute value (base units)
     /// the chart shows.
-    pub fn for_metric(metric: Metric, max: f64) -> Scale {
+    pub fn for_metric(metric: Metric, max: f64) -> ChartScale {
         let s = metric.scale(max);
         let unit = match (metric, s.unit) {
             (Metric::BwPerCpuPct, "GiB/s") => "GiB/s per CPU %",
@@ -31,7 +31,7 @@ impl Scale {
             (Metric::BwPerCpuPct, _) => "KiB/s per CPU %",
             (_, unit) => unit,
         };
-        Scale {
+        ChartScale {
             unit,
             div: s.div,
             decimals: s.decimals,
@@ -40,8 +40,8 @@ impl Scale {
     }
 
     /// Percent change, for delta charts.
-    pub fn delta() -> Scale {
-        Scale {
+    pub fn delta() -> ChartScale {
+        ChartScale {
             unit: "%",
             div: 1.0,
             decimals: 1,
@@ -87,13 +87,13 @@ impl Scale {
 }
 
 /// Latency in the unit the tables use for values up to `max_ns`.
-pub(crate) fn latency(max_ns: f64) -> Scale {
-    Scale::for_metric(Metric::LatMeanNs, max_ns)
+pub(crate) fn latency(max_ns: f64) -> ChartScale {
+    ChartScale::for_metric(Metric::LatMeanNs, max_ns)
 }
 
 /// The latency scale for `values_ns`, with their range in display units
 /// (`(lowest, highest)`): the span a log latency axis pads around.
-pub(crate) fn latency_span(values_ns: impl Iterator<Item = f64> + Clone) -> (Scale, f64, f64) {
+pub(crate) fn latency_span(values_ns: impl Iterator<Item = f64> + Clone) -> (ChartScale, f64, f64) {
     let max_ns = values_ns.clone().fold(0.0, f64::max);
     let min_ns = values_ns.fold(f64::INFINITY, f64::min);
     let scale = latency(max_ns);
@@ -146,19 +146,19 @@ mod tests {
 
     #[test]
     fn scales_follow_the_largest_value_as_tables_do() {
-        let bw = Scale::for_metric(Metric::BwBytesPerS, 10.058 * GIB);
+        let bw = ChartScale::for_metric(Metric::BwBytesPerS, 10.058 * GIB);
         assert_eq!(bw.unit, "GiB/s");
         assert_eq!(bw.label(10.058 * GIB, 3), "10.058");
         assert_eq!(bw.label(6.1 * GIB, 3), "6.100");
-        let lat = Scale::for_metric(Metric::LatMeanNs, 3_828_000.0);
+        let lat = ChartScale::for_metric(Metric::LatMeanNs, 3_828_000.0);
         assert_eq!(lat.label(104_000.0, 3), "0.104");
         assert_eq!(latency(5_000.0).unit, "µs");
         assert_eq!(latency(5_000.0).label(4_200.0, 2), "4.20");
-        let per_cpu = Scale::for_metric(Metric::BwPerCpuPct, 200.0 * 1024.0 * 1024.0);
+        let per_cpu = ChartScale::for_metric(Metric::BwPerCpuPct, 200.0 * 1024.0 * 1024.0);
         assert_eq!(per_cpu.unit, "MiB/s per CPU %");
-        assert_eq!(Scale::for_metric(Metric::Iops, 1e6).step(), 1.0);
-        assert_eq!(Scale::delta().label(-17.34, 1), "-17.3");
-        assert_eq!(Scale::delta().label(5.0, 2), "+5.00");
+        assert_eq!(ChartScale::for_metric(Metric::Iops, 1e6).step(), 1.0);
+        assert_eq!(ChartScale::delta().label(-17.34, 1), "-17.3");
+        assert_eq!(ChartScale::delta().label(5.0, 2), "+5.00");
         assert_eq!(tick(0.25), "0.25");
         assert_eq!(tick(1500.0), "1,500");
     }

@@ -5,9 +5,9 @@
 
 use super::Plot;
 use super::figure::{Body, Figure};
-use super::lines::{Line, LinePlot, MarkShape, Marker, Range, Stroke, Whisker};
+use super::lines::{ConfigLine, LinePlot, MarkShape, Marker, Range, Stroke, Whisker};
 use super::load::{self, Throughput};
-use super::scale::Scale;
+use super::scale::ChartScale;
 use crate::compare::{Comparison, Spread, Sweep, SweepPoint};
 use crate::render::sweeps::SweepTable;
 
@@ -94,7 +94,7 @@ fn throughput_plot(cmp: &Comparison, t: &SweepTable, x: Range) -> LinePlot {
             .into_iter()
             .map(|p| (load::x_of(p), scale.to_display(kind.value(p))))
             .collect();
-        Line::solid(load::color_of(cmp, &s.config), pts, true)
+        ConfigLine::solid(load::color_of(cmp, &s.config), pts, true)
     };
     let mut plot = LinePlot::new(x, y, t.sweeps.iter().map(line).collect());
     plot.heading = Some(format!("{} (higher is better)", title));
@@ -126,7 +126,12 @@ fn throughput_plot(cmp: &Comparison, t: &SweepTable, x: Range) -> LinePlot {
 }
 
 /// A ring on the knee point of the throughput line.
-fn knee_marker(cmp: &Comparison, s: &Sweep, kind: Throughput, scale: &Scale) -> Option<Marker> {
+fn knee_marker(
+    cmp: &Comparison,
+    s: &Sweep,
+    kind: Throughput,
+    scale: &ChartScale,
+) -> Option<Marker> {
     let k = s.knee?;
     let p = s
         .points
@@ -144,7 +149,7 @@ fn saturation_marker(
     cmp: &Comparison,
     s: &Sweep,
     kind: Throughput,
-    scale: &Scale,
+    scale: &ChartScale,
 ) -> Option<Marker> {
     let sat = s.saturation?;
     let p = s.points.iter().find(|p| p.load == sat.load)?;
@@ -173,10 +178,10 @@ fn latency_plot(cmp: &Comparison, t: &SweepTable, x: Range) -> LinePlot {
                 .filter_map(|p| Some((load::x_of(p), scale.to_display(f(p)?))))
                 .collect()
         };
-        lines.push(Line::solid(color, series(|p| p.lat_mean_ns), true));
+        lines.push(ConfigLine::solid(color, series(|p| p.lat_mean_ns), true));
         let p99 = series(|p| p.clat_p99_ns);
         if !p99.is_empty() {
-            lines.push(Line {
+            lines.push(ConfigLine {
                 color,
                 points: p99,
                 dots: true,

@@ -830,7 +830,7 @@ fn excluded_completion_latency_draws_no_percentiles_or_distribution() {
     p99.excluded.insert("mmap".into(), why.into());
     let before = fio_jsonplus();
     let charts: [Chart; 2] = [
-        Box::new(percentiles::Percentiles { workload: 0 }),
+        Box::new(percentiles::PercentilesChart { workload: 0 }),
         Box::new(cdf::Cdf { workload: 0 }),
     ];
     for chart in charts {

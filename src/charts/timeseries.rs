@@ -16,15 +16,15 @@ use super::Plot;
 use super::axis::linear_ticks;
 use super::figure::Figure;
 use super::frame::Frame;
-use super::lines::{Band, Line, LinePlot, PointLabel, Range, Stroke};
-use super::scale::Scale;
+use super::lines::{Band, ConfigLine, LinePlot, PointLabel, Range, Stroke};
+use super::scale::ChartScale;
 use super::{footer, load, palette};
 use crate::compare::logs::RunLogs;
 use crate::compare::stats::Summary;
 use crate::compare::{Comparison, Metric, Workload};
 use crate::format;
 use crate::timeseries::Kind;
-use crate::timeseries::bucket::{self, Point};
+use crate::timeseries::bucket::{self, BucketPoint};
 
 /// About this many buckets across a run.
 pub const TARGET_POINTS: u64 = 300;
@@ -160,7 +160,7 @@ pub(crate) fn plan<'a>(
 }
 
 /// A line before it is scaled: config, stroke, end label, (x, y base).
-struct Trace {
+struct UnscaledTrace {
     config: usize,
     stroke: Stroke,
     tag: Option<String>,
@@ -224,7 +224,7 @@ impl Plot for TsChart<'_> {
                 });
             }
             let dots = points.len() <= MAX_DOTS;
-            plot.lines.push(Line {
+            plot.lines.push(ConfigLine {
                 color,
                 points,
                 dots,
@@ -265,11 +265,17 @@ impl TsChart<'_> {
 
     /// Buckets of `kind` (and percentile) of one run: one series per job
     /// with `--per-job`, else the jobs merged; smoothed when asked.
-    fn series(&self, run: &RunLogs, kind: Kind, pct: Option<u64>, width: u64) -> Vec<Vec<Point>> {
+    fn series(
+        &self,
+        run: &RunLogs,
+        kind: Kind,
+        pct: Option<u64>,
+        width: u64,
+    ) -> Vec<Vec<BucketPoint>> {
         let Some(logs) = run.logs.get(&(kind, pct)) else {
             return Vec::new();
         };
-        let jobs: Vec<Vec<Point>> = logs.iter().map(|fold| fold.points(width)).collect();
+        let jobs: Vec<Vec<BucketPoint>> = logs.iter().map(|fold| fold.points(width)).collect();
         let mut all = if self.opts.per_job {
             jobs
         } else {
@@ -285,15 +291,15 @@ impl TsChart<'_> {
     }
 
     /// Every line of the chart, in base units.
-    fn traces(&self, width: u64) -> Vec<Trace> {
-        let secs = |p: &Point| p.t_ms as f64 / 1000.0;
+    fn traces(&self, width: u64) -> Vec<UnscaledTrace> {
+        let secs = |p: &BucketPoint| p.t_ms as f64 / 1000.0;
         let mut out = Vec::new();
         for (n, (config, run)) in self.runs.iter().enumerate() {
             let config = *config;
             let rep = self.repetition(n);
             // Job `i` of this run: dashed unless it is the first job of the
             // first run, named by its run and job where either is one of many.
-            let line = |i: usize, points| Trace {
+            let line = |i: usize, points| UnscaledTrace {
                 config,
                 stroke: job_stroke(i + rep.unwrap_or(0)),
                 tag: tags([rep.map(run_tag), self.job_tag(i)]),
@@ -347,7 +353,7 @@ impl TsChart<'_> {
     }
 
     /// p50 solid, higher percentiles dashed, each named at its end.
-    fn percentile_traces(&self, config: usize, run: &RunLogs, width: u64) -> Vec<Trace> {
+    fn percentile_traces(&self, config: usize, run: &RunLogs, width: u64) -> Vec<UnscaledTrace> {
         let pcts = run
             .logs
             .keys()
@@ -356,7 +362,7 @@ impl TsChart<'_> {
         for (_, pct) in pcts {
             let p = f64::from_bits(pct.unwrap_or(0));
             for s in self.series(run, Kind::Hist, *pct, width) {
-                out.push(Trace {
+                out.push(UnscaledTrace {
                     config,
                     stroke: if p <= 50.0 {
                         Stroke::Solid
@@ -392,7 +398,12 @@ impl TsChart<'_> {
     /// Buckets where a stalled job logged nothing count as zero, so the
     /// mean is the run's, not the mean of the rows fio happened to write.
     /// Only for merged, unsmoothed lines of one value per time.
-    fn spread_note(&self, cmp: &Comparison, traces: &[Trace], scale: Scale) -> Vec<String> {
+    fn spread_note(
+        &self,
+        cmp: &Comparison,
+        traces: &[UnscaledTrace],
+        scale: ChartScale,
+    ) -> Vec<String> {
         if self.opts.per_job || self.opts.smooth_ms.is_some() {
             return Vec::new();
         }

@@ -130,7 +130,7 @@ impl CheckFinding {
         shape: &Shape,
         (metric, better): (Metric, Better),
         sides: &verdict::Sides,
-        d: &verdict::Decision,
+        d: &verdict::Judgement,
         threshold_pct: f64,
     ) -> CheckFinding {
         CheckFinding {

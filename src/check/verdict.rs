@@ -80,7 +80,7 @@ pub struct Sides {
 
 /// A verdict with its evidence.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Decision {
+pub struct Judgement {
     pub verdict: Verdict,
     pub rule: CheckRule,
     /// (candidate - baseline) / baseline, percent; None when undefined.
@@ -97,7 +97,7 @@ pub fn decide(
     threshold_pct: f64,
     alpha: f64,
     workload_missing: bool,
-) -> Decision {
+) -> Judgement {
     let (base, cand) = match (sides.baseline, sides.candidate) {
         (Some(b), Some(c)) => (b, c),
         (Some(_), None) => {
@@ -124,7 +124,7 @@ pub fn decide(
         Better::Higher => cand < base,
         Better::Lower => cand > base,
     };
-    let decided = |verdict, rule, p_value| Decision {
+    let decided = |verdict, rule, p_value| Judgement {
         verdict,
         rule,
         change_pct,
@@ -157,8 +157,8 @@ pub fn decide(
     decided(moved, CheckRule::BeyondThreshold, None)
 }
 
-fn plain(verdict: Verdict, rule: CheckRule) -> Decision {
-    Decision {
+fn plain(verdict: Verdict, rule: CheckRule) -> Judgement {
+    Judgement {
         verdict,
         rule,
         change_pct: None,

@@ -16,7 +16,7 @@ use crate::render::{Format, RenderOptions};
 /// must not see clap (docs/STYLE.md, principle 2), so the list of formats
 /// stands twice: here with the flag's help, there with what renders.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum FormatArg {
+pub enum TableFormatArg {
     Term,
     Md,
     Html,
@@ -59,7 +59,7 @@ fn parse_chart_size(s: &str) -> Result<(u32, u32), CliError> {
 
 Runs at different iodepth/numjobs (load points) are compared point by point, never
 averaged; a config measured at two or more load points is a sweep.")]
-pub struct Args {
+pub struct AnalyzeArgs {
     /// Result files or folders (walked recursively): fio's output, DiskSpd's text or XML; or dataset files `nvcmp ingest -o` wrote (.parquet, .ndjson, .csv, .json).
     #[arg(value_name = "PATH")]
     pub paths: Vec<PathBuf>,
@@ -68,7 +68,7 @@ pub struct Args {
     pub out: Option<PathBuf>,
     /// What to print on stdout.
     #[arg(long, value_enum, default_value = "term")]
-    pub format: FormatArg,
+    pub format: TableFormatArg,
     /// Config the deltas are against (default: the manifest's, else the first config).
     #[arg(long, value_name = "CFG")]
     pub baseline: Option<String>,
@@ -162,7 +162,7 @@ fn parse_round(s: &str) -> Result<(Metric, f64), CliError> {
     Ok((metric, v))
 }
 
-fn sweep_rules(args: &Args) -> Result<compare::SweepRules, CliError> {
+fn sweep_rules(args: &AnalyzeArgs) -> Result<compare::SweepRules, CliError> {
     for (flag, v) in [
         ("--knee-gain", args.knee_gain),
         ("--knee-latency", args.knee_latency),
@@ -196,7 +196,7 @@ fn sweep_rules(args: &Args) -> Result<compare::SweepRules, CliError> {
     })
 }
 
-pub fn run(args: Args, global: Global) -> anyhow::Result<u8> {
+pub fn run(args: AnalyzeArgs, global: Global) -> anyhow::Result<u8> {
     let checked = Checked::of(&args)?;
     let mut loaded = load_step(&args, &checked, global)?;
     let cmp = compare_step(&args, &checked, &loaded, global);
@@ -241,7 +241,7 @@ struct Checked {
 }
 
 impl Checked {
-    fn of(args: &Args) -> anyhow::Result<Checked> {
+    fn of(args: &AnalyzeArgs) -> anyhow::Result<Checked> {
         if args.paths.is_empty() {
             return Err(CliError::usage(
                 "nothing to analyze: give at least one PATH (a fio result file or a folder of them)",
@@ -280,12 +280,12 @@ impl Checked {
             sweep_rules: sweep_rules(args)?,
             template,
             format: match args.format {
-                FormatArg::Term => Format::Term,
-                FormatArg::Md => Format::Md,
-                FormatArg::Html => Format::Html,
-                FormatArg::Csv => Format::Csv,
-                FormatArg::SweepCsv => Format::SweepCsv,
-                FormatArg::Json => Format::Json,
+                TableFormatArg::Term => Format::Term,
+                TableFormatArg::Md => Format::Md,
+                TableFormatArg::Html => Format::Html,
+                TableFormatArg::Csv => Format::Csv,
+                TableFormatArg::SweepCsv => Format::SweepCsv,
+                TableFormatArg::Json => Format::Json,
             },
             charts: chart_options(args)?,
             ss_round_ms: seconds_ms("--ss-round", args.ss_round)?,
@@ -318,7 +318,7 @@ fn seconds_ms(flag: &str, secs: Option<f64>) -> Result<Option<u64>, CliError> {
 
 /// Chart options from the flags, checked even without `--out` so a bad
 /// `--chart-size` is named before any work.
-fn chart_options(args: &Args) -> anyhow::Result<Option<crate::charts::ChartOptions>> {
+fn chart_options(args: &AnalyzeArgs) -> anyhow::Result<Option<crate::charts::ChartOptions>> {
     if args.no_charts || args.out.is_none() {
         return Ok(None);
     }
@@ -336,7 +336,7 @@ fn chart_options(args: &Args) -> anyhow::Result<Option<crate::charts::ChartOptio
 /// Reads PATHs (results, dataset files, the logs beside the results),
 /// says what was skipped (always) and warned (unless `--quiet`); an empty
 /// result or `--strict` with skips is a usage error.
-fn load_step(args: &Args, checked: &Checked, global: Global) -> anyhow::Result<Loaded> {
+fn load_step(args: &AnalyzeArgs, checked: &Checked, global: Global) -> anyhow::Result<Loaded> {
     let opts = LoadOptions {
         ingest: IngestOptions {
             label_by: args.label_by.into(),
@@ -433,7 +433,7 @@ fn log_warnings(loaded: &Loaded, global: Global) {
 /// Compares the rows with the manifest's order, names and baseline; the
 /// comparison's own warnings are printed unless `--quiet`.
 fn compare_step(
-    args: &Args,
+    args: &AnalyzeArgs,
     checked: &Checked,
     loaded: &Loaded,
     global: Global,

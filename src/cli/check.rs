@@ -6,7 +6,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use super::{CliError, Global, exit};
-use crate::check::report::{CheckRenderer, Json, Term};
+use crate::check::report::{CheckJson, CheckRenderer, CheckTerm};
 use crate::check::threshold::{METRIC_NAMES, metric_by_name};
 use crate::check::{self, CheckOptions, Thresholds};
 use crate::input;
@@ -38,7 +38,7 @@ regression is worse than the reference (the window's mean, the best run, or a gi
 more than the threshold and significant by Student's t with the window's spread (the
 prediction interval of one new run). The report says whether the candidate is itself a
 change point, or where the latest one was.")]
-pub struct Args {
+pub struct CheckArgs {
     /// Baseline: result files or folders, or a dataset saved by `nvcmp ingest -o`.
     #[arg(long, value_name = "PATH", required_unless_present = "history", conflicts_with = "history", num_args = 1..)]
     pub baseline: Vec<PathBuf>,
@@ -99,7 +99,7 @@ pub enum OutFormat {
     Json,
 }
 
-fn options(args: &Args) -> Result<CheckOptions, CliError> {
+fn options(args: &CheckArgs) -> Result<CheckOptions, CliError> {
     let thresholds = Thresholds::parse_all(&args.threshold)
         .map_err(|e| CliError::usage(format!("--threshold: {e}")))?;
     let mut metrics = Vec::new();
@@ -148,7 +148,7 @@ fn side(paths: &[PathBuf], flag: &str) -> anyhow::Result<input::Loaded> {
     )
 }
 
-pub fn run(args: Args, global: Global) -> anyhow::Result<u8> {
+pub fn run(args: CheckArgs, global: Global) -> anyhow::Result<u8> {
     let opts = options(&args)?;
     if let Some(history) = &args.history {
         return super::history::check(super::history::CheckHistory {
@@ -223,15 +223,19 @@ fn tools_differ(
 
 /// The report to stdout in `--format`, and to `--junit`, `--markdown` and
 /// GitHub's step summary when asked for.
-fn write_report(args: &Args, global: Global, report: &check::CheckReport) -> anyhow::Result<()> {
+fn write_report(
+    args: &CheckArgs,
+    global: Global,
+    report: &check::CheckReport,
+) -> anyhow::Result<()> {
     let mut stdout = std::io::stdout().lock();
     match args.format {
-        OutFormat::Term => Term {
+        OutFormat::Term => CheckTerm {
             only_failures: global.quiet,
             color: global.color,
         }
         .render(report, &mut stdout)?,
-        OutFormat::Json => Json.render(report, &mut stdout)?,
+        OutFormat::Json => CheckJson.render(report, &mut stdout)?,
     }
     stdout.flush()?;
     super::write_ci_reports(args.junit.as_deref(), args.markdown.as_deref(), report)?;

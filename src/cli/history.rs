@@ -15,7 +15,7 @@ use crate::history::{changepoint, compact, gate, series, show, store, time};
 use crate::input;
 
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub struct HistoryArgs {
     #[command(subcommand)]
     pub command: HistoryCommand,
 }
@@ -118,7 +118,7 @@ pub enum ShowFormatArg {
     Html,
 }
 
-pub fn run(args: Args, global: Global) -> anyhow::Result<u8> {
+pub fn run(args: HistoryArgs, global: Global) -> anyhow::Result<u8> {
     match args.command {
         HistoryCommand::Add(a) => add(a, global),
         HistoryCommand::Show(a) => show_cmd(a, global),
@@ -244,7 +244,7 @@ fn show_options(args: &ShowArgs) -> Result<show::ShowOptions, CliError> {
         )));
     }
     Ok(show::ShowOptions {
-        detector: changepoint::Options {
+        detector: changepoint::DetectorOptions {
             alpha: args.alpha,
             min_segment: args.min_segment,
             window: args.window,
@@ -430,7 +430,7 @@ pub fn check(c: CheckHistory) -> anyhow::Result<u8> {
         alpha: c.opts.alpha,
         thresholds: c.opts.thresholds.clone(),
         metrics: c.opts.metrics.clone(),
-        detector: changepoint::Options::default(),
+        detector: changepoint::DetectorOptions::default(),
         allow_missing: c.opts.allow_missing,
     };
     let mut report =

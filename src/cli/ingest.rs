@@ -28,7 +28,7 @@ Examples:
                                              intervals from -Rxml) over time
   nvcmp ingest results/ -o d.parquet --series s.csv
                                              both datasets")]
-pub struct Args {
+pub struct IngestArgs {
     /// Result files or folders (walked recursively): fio's output, DiskSpd's text or XML.
     #[arg(value_name = "PATH")]
     pub paths: Vec<PathBuf>,
@@ -39,7 +39,7 @@ pub struct Args {
     /// bmf (Bencher), gab / gab-smaller (github-action-benchmark's custom JSON, one file per
     /// direction of "better").
     #[arg(long, value_enum, value_name = "FORMAT")]
-    pub format: Option<FormatArg>,
+    pub format: Option<DatasetFormatArg>,
     /// What the `label` column (the configuration) is taken from.
     #[arg(long, value_enum, default_value = "dir", value_name = "FROM")]
     pub label_by: LabelByArg,
@@ -62,7 +62,7 @@ pub struct Args {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum FormatArg {
+pub enum DatasetFormatArg {
     Ndjson,
     Csv,
     Json,
@@ -72,29 +72,29 @@ pub enum FormatArg {
     GabSmaller,
 }
 
-impl FormatArg {
+impl DatasetFormatArg {
     /// The dataset file format, or the dashboard export it stands for.
     fn dataset(self) -> Result<FileFormat, ExportFormat> {
         match self {
-            FormatArg::Ndjson => Ok(FileFormat::Ndjson),
-            FormatArg::Csv => Ok(FileFormat::Csv),
-            FormatArg::Json => Ok(FileFormat::Json),
-            FormatArg::Parquet => Ok(FileFormat::Parquet),
-            FormatArg::Bmf => Err(ExportFormat::Bmf),
-            FormatArg::Gab => Err(ExportFormat::Gab),
-            FormatArg::GabSmaller => Err(ExportFormat::GabSmaller),
+            DatasetFormatArg::Ndjson => Ok(FileFormat::Ndjson),
+            DatasetFormatArg::Csv => Ok(FileFormat::Csv),
+            DatasetFormatArg::Json => Ok(FileFormat::Json),
+            DatasetFormatArg::Parquet => Ok(FileFormat::Parquet),
+            DatasetFormatArg::Bmf => Err(ExportFormat::Bmf),
+            DatasetFormatArg::Gab => Err(ExportFormat::Gab),
+            DatasetFormatArg::GabSmaller => Err(ExportFormat::GabSmaller),
         }
     }
 }
 
-pub fn run(args: Args, global: Global) -> anyhow::Result<u8> {
+pub fn run(args: IngestArgs, global: Global) -> anyhow::Result<u8> {
     if args.paths.is_empty() {
         return Err(CliError::usage(
             "no input: give result files or folders, e.g. `nvcmp ingest results/`",
         )
         .into());
     }
-    let format = match args.format.map(FormatArg::dataset) {
+    let format = match args.format.map(DatasetFormatArg::dataset) {
         Some(Err(_)) if args.series.is_some() => {
             return Err(CliError::usage(
                 "--series writes a dataset file; it does not go with --format bmf/gab/gab-smaller",
@@ -218,7 +218,7 @@ fn write_series(ingested: &Ingested, path: &Path, global: Global) -> anyhow::Res
 
 /// What `ingest` reads: the dataset and the exports hold no histogram, so
 /// json+ bins are left unread.
-fn ingest_options(args: &Args) -> IngestOptions {
+fn ingest_options(args: &IngestArgs) -> IngestOptions {
     IngestOptions {
         label_by: args.label_by.into(),
         manifest: args.manifest.clone(),
@@ -228,7 +228,7 @@ fn ingest_options(args: &Args) -> IngestOptions {
 
 /// `--format bmf|gab|gab-smaller`: the measurements as a CI dashboard
 /// reads them, to -o FILE or stdout.
-fn run_export(args: &Args, export: ExportFormat, global: Global) -> anyhow::Result<u8> {
+fn run_export(args: &IngestArgs, export: ExportFormat, global: Global) -> anyhow::Result<u8> {
     let opts = ingest_options(args);
     let ingested = ingest_paths(&args.paths, &opts, global)?;
     report_problems(&ingested, global);

@@ -48,14 +48,14 @@ pub(crate) fn write_ci_reports(
     markdown: Option<&std::path::Path>,
     outcome: &dyn crate::check::report::Outcome,
 ) -> anyhow::Result<()> {
-    use crate::check::report::{Junit, Markdown};
+    use crate::check::report::{CheckMarkdown, Junit};
     use anyhow::Context;
     let write = |path: &std::path::Path, junit: bool| -> anyhow::Result<()> {
         let mut buf = Vec::new();
         if junit {
             Junit.write(outcome, &mut buf)?;
         } else {
-            Markdown.write(outcome, &mut buf)?;
+            CheckMarkdown.write(outcome, &mut buf)?;
         }
         std::fs::write(path, buf).with_context(|| format!("cannot write {}", path.display()))
     };
@@ -72,7 +72,7 @@ pub(crate) fn write_ci_reports(
             .append(true)
             .open(&path)
             .with_context(|| format!("GITHUB_STEP_SUMMARY {}", path.display()))?;
-        Markdown
+        CheckMarkdown
             .write(outcome, &mut f)
             .with_context(|| format!("GITHUB_STEP_SUMMARY {}", path.display()))?;
     }
@@ -148,15 +148,15 @@ impl From<LabelByArg> for crate::ingest::LabelBy {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Compare configurations per workload: tables, highlights, reports.
-    Analyze(analyze::Args),
+    Analyze(analyze::AnalyzeArgs),
     /// Write the normalized dataset (parquet, csv, json, ndjson).
-    Ingest(ingest::Args),
+    Ingest(ingest::IngestArgs),
     /// Fail (exit 1) when a candidate regressed against a baseline beyond noise.
-    Check(check::Args),
+    Check(check::CheckArgs),
     /// Run a test matrix with the native harness or fio and write fio-compatible results.
-    Run(run::Args),
+    Run(run::RunArgs),
     /// Keep results over time: add runs, show series and their change points.
-    History(history::Args),
+    History(history::HistoryArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     Completions {
         #[arg(value_enum)]

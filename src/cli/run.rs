@@ -11,8 +11,10 @@ use super::{CliError, Global};
 use crate::run::engines::{EngineKind, EngineOptions};
 use crate::run::matrix;
 use crate::run::placement::{CpuList, PlacementRule};
-use crate::run::repeat::{DEFAULT_MAX_REPEATS, JobRepeats, MIN_REPEATS, Repeat, StopRule, Verdict};
-use crate::run::spec::{JobSpec, Rw};
+use crate::run::repeat::{
+    DEFAULT_MAX_REPEATS, JobRepeats, MIN_REPEATS, Repeat, StopRule, StopVerdict,
+};
+use crate::run::spec::{HarnessRw, JobSpec};
 use crate::run::{self, EngineChoice, Outcome, Progress, RunError, RunOptions};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -102,7 +104,7 @@ mounted, when it holds a partition table or filesystem, or when the job writes,
 unless --destroy-data is given. A missing device is refused. Every target is
 checked before anything is written to any of them; a device that fails during
 a job ends its own part of the result with fio's error field, the others are kept.")]
-pub struct Args {
+pub struct RunArgs {
     /// File or block device to test; give it many times or as a comma list
     /// to run every job on all of them at once (default: a scratch file
     /// nvcmp creates and removes).
@@ -259,8 +261,8 @@ fn levels(flag: &str, value: Option<&str>) -> anyhow::Result<Option<Vec<u32>>> {
 }
 
 /// The job that single jobs, built-in matrices and job files start from.
-fn template(args: &Args, iodepth: u32, numjobs: u32) -> anyhow::Result<JobSpec> {
-    let rw = Rw::parse(&args.rw).ok_or_else(|| {
+fn template(args: &RunArgs, iodepth: u32, numjobs: u32) -> anyhow::Result<JobSpec> {
+    let rw = HarnessRw::parse(&args.rw).ok_or_else(|| {
         usage(format!(
             "--rw {}: expected read, write, randread, randwrite, rw or randrw",
             args.rw
@@ -297,7 +299,7 @@ struct JobSet {
 /// Expands the job set (one job, a built-in matrix or a job file) over
 /// the load levels. Levels not given: the preset's depths, else 32 and 1
 /// threads, else (job files) each job's own.
-fn job_set(args: &Args) -> anyhow::Result<JobSet> {
+fn job_set(args: &RunArgs) -> anyhow::Result<JobSet> {
     let iodepths = levels("--iodepth", args.iodepth.as_deref())?;
     let numjobs = levels("--numjobs", args.numjobs.as_deref())?;
     let first = |l: &Option<Vec<u32>>, default| l.as_ref().map_or(default, |l| l[0]);
@@ -332,7 +334,7 @@ fn job_set(args: &Args) -> anyhow::Result<JobSet> {
 }
 
 /// The engine from --engine, or from the job file's ioengine.
-fn engine(args: &Args, file_ioengine: Option<String>) -> anyhow::Result<EngineChoice> {
+fn engine(args: &RunArgs, file_ioengine: Option<String>) -> anyhow::Result<EngineChoice> {
     let mut engine_arg = args.engine;
     let mut fio_ioengine = args.fio_ioengine.clone();
     if let Some(e) = file_ioengine {
@@ -371,7 +373,7 @@ fn engine(args: &Args, file_ioengine: Option<String>) -> anyhow::Result<EngineCh
 }
 
 /// Validates the flags once into the core's options.
-pub fn options(args: &Args) -> anyhow::Result<RunOptions> {
+pub fn options(args: &RunArgs) -> anyhow::Result<RunOptions> {
     let set = job_set(args)?;
     for j in &set.jobs {
         j.validate().map_err(usage)?;
@@ -417,7 +419,7 @@ pub fn options(args: &Args) -> anyhow::Result<RunOptions> {
 }
 
 /// The targets: --target, else the job file's filenames; each once.
-fn targets(args: &Args, from_file: Vec<PathBuf>) -> anyhow::Result<Vec<PathBuf>> {
+fn targets(args: &RunArgs, from_file: Vec<PathBuf>) -> anyhow::Result<Vec<PathBuf>> {
     let list = if args.target.is_empty() {
         from_file
     } else {
@@ -439,7 +441,7 @@ fn targets(args: &Args, from_file: Vec<PathBuf>) -> anyhow::Result<Vec<PathBuf>>
 }
 
 /// --cpus-allowed or --numa, checked against the CPUs nvcmp may use.
-fn placement(args: &Args, engine: &EngineChoice) -> anyhow::Result<PlacementRule> {
+fn placement(args: &RunArgs, engine: &EngineChoice) -> anyhow::Result<PlacementRule> {
     let remote = matches!(engine, EngineChoice::Fio(f) if !f.clients.is_empty());
     if args.numa.is_some() {
         if remote {
@@ -471,7 +473,7 @@ fn placement(args: &Args, engine: &EngineChoice) -> anyhow::Result<PlacementRule
 }
 
 /// --precondition's passes; refused where nothing here would be written.
-fn precondition(args: &Args, engine: &EngineChoice) -> anyhow::Result<Option<u32>> {
+fn precondition(args: &RunArgs, engine: &EngineChoice) -> anyhow::Result<Option<u32>> {
     if !args.precondition {
         return Ok(None);
     }
@@ -488,7 +490,7 @@ fn precondition(args: &Args, engine: &EngineChoice) -> anyhow::Result<Option<u32
 }
 
 /// --repeat, or --until-stddev with --max-repeats, checked together.
-fn repeat(args: &Args) -> anyhow::Result<Repeat> {
+fn repeat(args: &RunArgs) -> anyhow::Result<Repeat> {
     let Some(pct) = &args.until_stddev else {
         if let Some(n) = args.max_repeats {
             return Err(usage(format!(
@@ -670,7 +672,7 @@ impl Progress for Bar {
 /// a warning for each job that reached --max-repeats, and a summary line.
 /// Results of these jobs left by an earlier run are named, as analyze
 /// counts them as repetitions too.
-fn report_repeats(summary: &run::Summary, repeat: &Repeat, quiet: bool) {
+fn report_repeats(summary: &run::RunSummary, repeat: &Repeat, quiet: bool) {
     for path in &summary.strays {
         eprintln!(
             "nvcmp: warning: {} is from an earlier run with other repetitions; \
@@ -690,7 +692,7 @@ fn report_repeats(summary: &run::Summary, repeat: &Repeat, quiet: bool) {
     let missed: Vec<&JobRepeats> = summary
         .repeats
         .iter()
-        .filter(|r| r.verdict == Some(Verdict::MaxReached))
+        .filter(|r| r.verdict == Some(StopVerdict::MaxReached))
         .collect();
     for r in &missed {
         eprintln!(
@@ -717,7 +719,7 @@ fn report_repeats(summary: &run::Summary, repeat: &Repeat, quiet: bool) {
 /// `randread-4k-qd32-j1: 4 repetitions, IOPS relative stddev 2.9 %`.
 fn repeat_line(r: &JobRepeats, repeat: &Repeat) -> String {
     let verdict = match (r.verdict, repeat) {
-        (Some(Verdict::Met), Repeat::UntilStddev(rule)) => {
+        (Some(StopVerdict::Met), Repeat::UntilStddev(rule)) => {
             format!(" (target {}: met)", pct(rule.target_pct))
         }
         (Some(_), Repeat::UntilStddev(rule)) => {
@@ -757,7 +759,7 @@ impl Progress for NotesOnly {
     }
 }
 
-pub fn run(args: Args, global: Global) -> anyhow::Result<u8> {
+pub fn run(args: RunArgs, global: Global) -> anyhow::Result<u8> {
     let opts = options(&args)?;
     let bar = Bar::default();
     let progress: &dyn Progress = match (global.progress, global.quiet) {

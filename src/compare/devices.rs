@@ -18,7 +18,7 @@ use std::collections::BTreeMap;
 
 use indexmap::IndexMap;
 
-use super::findings::{Finding, Kind, ONE_WORKLOAD, clarity, magnitude};
+use super::findings::{Finding, FindingKind, ONE_WORKLOAD, clarity, magnitude};
 use super::model::Metric;
 pub use super::model::{DeviceSpread, TargetFigure};
 use super::workload::{LoadPoint, Shape, WorkloadKey};
@@ -322,7 +322,7 @@ fn finding(
         ONE_WORKLOAD
     };
     let effect = magnitude(off / 100.0) * clarity(off, worst.threshold_pct);
-    Finding::new(Kind::DeviceOutlier, text)
+    Finding::new(FindingKind::DeviceOutlier, text)
         .on(
             hits.iter().map(|(s, _)| s.workload.clone()).collect(),
             vec![Metric::Iops],

@@ -10,7 +10,7 @@
 //!   its resolution (rounding, run-to-run noise, `--equivalence`).
 //! - **reach**: the share of workloads it covers ("3 of 4" is 0.75); a
 //!   claim about one workload has reach [`ONE_WORKLOAD`].
-//! - **weight**: what kind of claim it is ([`Kind::weight`]) and about
+//! - **weight**: what kind of claim it is ([`FindingKind::weight`]) and about
 //!   which metric ([`metric_weight`]): throughput first, then latency,
 //!   then CPU; a claim that names a winner across OS families rather than
 //!   within one weighs more.
@@ -24,7 +24,7 @@
 use super::model::Metric;
 // The types live in the model (a comparison carries its key findings);
 // their scoring and selection live here.
-pub use super::model::{Finding, Kind};
+pub use super::model::{Finding, FindingKind};
 
 /// Key findings reports lead with unless `--findings N` says otherwise.
 pub const DEFAULT_COUNT: usize = 6;
@@ -35,21 +35,21 @@ const HALF_EFFECT: f64 = 0.05;
 /// A second pick of the same kind and metric counts this much of its score.
 pub const REPEAT_FACTOR: f64 = 0.6;
 
-impl Kind {
+impl FindingKind {
     /// How much a claim of this kind tells a reader, before its effect.
     pub fn weight(self) -> f64 {
         match self {
-            Kind::FamilyWins => 1.1,
-            Kind::Wins
-            | Kind::Lead
-            | Kind::Gap
-            | Kind::SweepPeak
-            | Kind::Slo
-            | Kind::Winner
-            | Kind::Saturation => 1.0,
-            Kind::Outlier | Kind::DeviceOutlier => 0.9,
-            Kind::Tie => 0.8,
-            Kind::Knee => 0.6,
+            FindingKind::FamilyWins => 1.1,
+            FindingKind::Wins
+            | FindingKind::Lead
+            | FindingKind::Gap
+            | FindingKind::SweepPeak
+            | FindingKind::Slo
+            | FindingKind::Winner
+            | FindingKind::Saturation => 1.0,
+            FindingKind::Outlier | FindingKind::DeviceOutlier => 0.9,
+            FindingKind::Tie => 0.8,
+            FindingKind::Knee => 0.6,
         }
     }
 }
@@ -131,8 +131,8 @@ fn implied(weak: &Finding, strong: &Finding) -> bool {
 
 /// A family winning exactly as often as one of its configs.
 fn family_by_config(weak: &Finding, strong: &Finding) -> bool {
-    weak.kind == Kind::FamilyWins
-        && strong.kind == Kind::Wins
+    weak.kind == FindingKind::FamilyWins
+        && strong.kind == FindingKind::Wins
         && weak.metrics == strong.metrics
         && weak.directions == strong.directions
         && weak.count == strong.count
@@ -152,8 +152,10 @@ fn iops_by_bw(weak: &Finding, strong: &Finding) -> bool {
     }
     let covered = weak.configs.iter().all(|c| strong.configs.contains(c));
     match weak.kind {
-        Kind::Gap => true,
-        Kind::Wins | Kind::FamilyWins => weak.directions == strong.directions && covered,
+        FindingKind::Gap => true,
+        FindingKind::Wins | FindingKind::FamilyWins => {
+            weak.directions == strong.directions && covered
+        }
         _ => weak.workloads == strong.workloads && covered,
     }
 }
@@ -198,9 +200,9 @@ fn repeats(a: &Finding, b: &Finding) -> bool {
 }
 
 /// Wins of a config and of a family are one kind of point for variety.
-fn family(k: Kind) -> Kind {
+fn family(k: FindingKind) -> FindingKind {
     match k {
-        Kind::FamilyWins => Kind::Wins,
+        FindingKind::FamilyWins => FindingKind::Wins,
         k => k,
     }
 }
@@ -209,7 +211,7 @@ fn family(k: Kind) -> Kind {
 mod tests {
     use super::*;
 
-    fn f(kind: Kind, metric: Metric, score: f64) -> Finding {
+    fn f(kind: FindingKind, metric: Metric, score: f64) -> Finding {
         let mut x = Finding::new(kind, format!("{kind:?} {metric:?} {score}"));
         x.metrics = vec![metric];
         x.score = score;
@@ -228,10 +230,10 @@ mod tests {
 
     #[test]
     fn a_family_winning_as_often_as_its_config_is_implied() {
-        let mut config = f(Kind::Wins, Metric::BwBytesPerS, 0.4);
+        let mut config = f(FindingKind::Wins, Metric::BwBytesPerS, 0.4);
         config.count = Some((3, 4));
         config.directions = vec!["read".into()];
-        let mut fam = f(Kind::FamilyWins, Metric::BwBytesPerS, 0.45);
+        let mut fam = f(FindingKind::FamilyWins, Metric::BwBytesPerS, 0.45);
         fam.count = Some((3, 4));
         fam.directions = vec!["read".into()];
         let mut wider = fam.clone();
@@ -245,27 +247,30 @@ mod tests {
 
     #[test]
     fn iops_repeating_bandwidth_is_implied_and_kinds_vary() {
-        let mut bw = f(Kind::Lead, Metric::BwBytesPerS, 0.5);
+        let mut bw = f(FindingKind::Lead, Metric::BwBytesPerS, 0.5);
         bw.workloads = vec!["randread 64k".into()];
         bw.configs = vec!["a".into(), "b".into()];
-        let mut iops = f(Kind::Lead, Metric::Iops, 0.5);
+        let mut iops = f(FindingKind::Lead, Metric::Iops, 0.5);
         iops.workloads = bw.workloads.clone();
         iops.configs = bw.configs.clone();
-        let gap_a = f(Kind::Gap, Metric::CpuPct, 0.45);
-        let gap_b = f(Kind::Gap, Metric::CpuPct, 0.44);
-        let tie = f(Kind::Tie, Metric::BwBytesPerS, 0.3);
+        let gap_a = f(FindingKind::Gap, Metric::CpuPct, 0.45);
+        let gap_b = f(FindingKind::Gap, Metric::CpuPct, 0.44);
+        let tie = f(FindingKind::Tie, Metric::BwBytesPerS, 0.3);
         let keys = key(&rank(vec![bw.clone(), iops, gap_a, gap_b, tie]), 3);
-        let kinds: Vec<Kind> = keys.iter().map(|k| k.kind).collect();
+        let kinds: Vec<FindingKind> = keys.iter().map(|k| k.kind).collect();
         // 0.44 * 0.6 < 0.3: the second CPU gap yields to the tie.
-        assert_eq!(kinds, [Kind::Lead, Kind::Gap, Kind::Tie]);
+        assert_eq!(
+            kinds,
+            [FindingKind::Lead, FindingKind::Gap, FindingKind::Tie]
+        );
         assert_eq!(keys[0].metrics, [Metric::BwBytesPerS]);
     }
 
     #[test]
     fn key_never_returns_more_than_asked_or_zero_scores() {
         let all = vec![
-            f(Kind::Wins, Metric::Iops, 0.0),
-            f(Kind::Gap, Metric::Iops, 0.2),
+            f(FindingKind::Wins, Metric::Iops, 0.0),
+            f(FindingKind::Gap, Metric::Iops, 0.2),
         ];
         assert_eq!(key(&all, 6).len(), 1);
         assert_eq!(key(&all, 0).len(), 0);

@@ -31,7 +31,7 @@
 //! A lead that rounding, noise or `--equivalence` cannot separate is never
 //! claimed without saying so.
 
-use super::findings::{Finding, Kind, ONE_WORKLOAD, clarity, magnitude};
+use super::findings::{Finding, FindingKind, ONE_WORKLOAD, clarity, magnitude};
 use super::metric::Scales;
 use super::model::{
     Better, Comparison, Metric, MetricResult, Rule, Slo, SloMetric, Sweep, Workload,
@@ -322,8 +322,11 @@ fn most_wins(cmp: &Comparison, judge: Judge) -> Vec<Finding> {
         .collect();
     let mut out = Vec::new();
     for m in METRICS {
-        for (kind, subjects) in [(Kind::Wins, &configs), (Kind::FamilyWins, &families)] {
-            if kind == Kind::FamilyWins && !families_comparable(cmp) {
+        for (kind, subjects) in [
+            (FindingKind::Wins, &configs),
+            (FindingKind::FamilyWins, &families),
+        ] {
+            if kind == FindingKind::FamilyWins && !families_comparable(cmp) {
                 continue;
             }
             let tallies: Vec<Tally> = Direction::ALL
@@ -341,7 +344,7 @@ fn most_wins(cmp: &Comparison, judge: Judge) -> Vec<Finding> {
 
 /// Findings of the tallies of one metric: merged when both directions
 /// have the same leaders.
-fn win_findings(cmp: &Comparison, kind: Kind, m: Metric, tallies: &[Tally]) -> Vec<Finding> {
+fn win_findings(cmp: &Comparison, kind: FindingKind, m: Metric, tallies: &[Tally]) -> Vec<Finding> {
     match tallies {
         [a, b] if a.leaders == b.leaders => vec![win_finding(cmp, kind, m, &[a, b])],
         _ => tallies
@@ -351,10 +354,10 @@ fn win_findings(cmp: &Comparison, kind: Kind, m: Metric, tallies: &[Tally]) -> V
     }
 }
 
-fn win_finding(cmp: &Comparison, kind: Kind, m: Metric, parts: &[&Tally]) -> Finding {
+fn win_finding(cmp: &Comparison, kind: FindingKind, m: Metric, parts: &[&Tally]) -> Finding {
     // An OS family is named as people write it: "Windows", not the key.
     let leaders: Vec<String> = match kind {
-        Kind::FamilyWins => parts[0].leaders.iter().map(|f| family_title(f)).collect(),
+        FindingKind::FamilyWins => parts[0].leaders.iter().map(|f| family_title(f)).collect(),
         _ => parts[0].leaders.clone(),
     };
     let subject = match leaders.as_slice() {
@@ -427,7 +430,7 @@ fn near_equal(cmp: &Comparison) -> Vec<Finding> {
             );
             let tight = 1.0 - pct / NEAR_EQUAL_PCT * 0.5;
             let many = if vals.len() >= 3 { 1.0 } else { 0.6 };
-            let f = Finding::new(Kind::Tie, text).on(
+            let f = Finding::new(FindingKind::Tie, text).on(
                 vec![cmp.title_of(w)],
                 vec![m],
                 vals.iter().map(|v| v.0.to_string()).collect(),
@@ -505,7 +508,7 @@ fn gap_finding(
     let os = |c: &str| cmp.config_os.get(c).cloned();
     let within_family = cmp.families.len() >= 2 && os(a.config) == os(b.config);
     let factor = if within_family { WITHIN_FAMILY } else { 1.0 };
-    Finding::new(Kind::Gap, text)
+    Finding::new(FindingKind::Gap, text)
         .on(
             vec![cmp.title_of(w)],
             vec![m],
@@ -564,7 +567,7 @@ fn family_leads(cmp: &Comparison, judge: Judge) -> Vec<Finding> {
                     cmp.title_of(w),
                     m.human(),
                 );
-                let f = Finding::new(Kind::Lead, text).on(
+                let f = Finding::new(FindingKind::Lead, text).on(
                     vec![cmp.title_of(w)],
                     vec![m],
                     vec![a.config.to_string(), b.config.to_string()],
@@ -655,7 +658,7 @@ fn outlier_finding(
         Better::Lower => 1.0,
         Better::Higher => LOW_SIDE,
     };
-    Finding::new(Kind::Outlier, text)
+    Finding::new(FindingKind::Outlier, text)
         .on(vec![cmp.title_of(w)], vec![m], vec![c.to_string()])
         .scored(magnitude(ratio - 1.0) * factor, ONE_WORKLOAD)
 }
@@ -752,7 +755,7 @@ fn sweep_sentences(cmp: &Comparison, judge: Judge) -> Vec<Finding> {
                 );
                 let (w, m, c) = on(vec![only.config.clone()]);
                 out.push(
-                    Finding::new(Kind::SweepPeak, text)
+                    Finding::new(FindingKind::SweepPeak, text)
                         .on(w, m, c)
                         .scored(0.3, ONE_WORKLOAD),
                 );
@@ -763,7 +766,7 @@ fn sweep_sentences(cmp: &Comparison, judge: Judge) -> Vec<Finding> {
             let (w, m, c) = on(vec![s.config.clone()]);
             let (text, strength) = knee_sentence(cmp, &title, s);
             out.push(
-                Finding::new(Kind::Knee, text)
+                Finding::new(FindingKind::Knee, text)
                     .on(w, m, c)
                     .scored(strength, ONE_WORKLOAD),
             );
@@ -813,7 +816,7 @@ fn peak_finding(
         iops_short(second.peak.iops),
         at(second.peak.iodepth, second.peak.numjobs)
     );
-    Finding::new(Kind::SweepPeak, text)
+    Finding::new(FindingKind::SweepPeak, text)
         .on(
             vec![format!("{title} sweep")],
             vec![Metric::Iops],
@@ -883,7 +886,7 @@ fn slo_finding(title: &str, sweeps: &[&Sweep], slo: Slo) -> Finding {
         [_] if sweeps.len() > 1 => 1.0,
         _ => 0.3,
     };
-    Finding::new(Kind::Slo, text)
+    Finding::new(FindingKind::Slo, text)
         .on(
             vec![format!("{title} sweep")],
             vec![Metric::Iops],
@@ -1053,7 +1056,7 @@ fn winner_finding(
             s.with_unit(b.value)
         ));
     }
-    let f = Finding::new(Kind::Winner, text).on(
+    let f = Finding::new(FindingKind::Winner, text).on(
         vec![cmp.title_of(w)],
         vec![r.metric],
         vec![winner.to_string(), second.config.to_string()],
@@ -1114,7 +1117,7 @@ fn saturation_findings(cmp: &Comparison) -> Vec<Finding> {
             None => (0.3, ONE_WORKLOAD),
         };
         out.push(
-            Finding::new(Kind::Saturation, text)
+            Finding::new(FindingKind::Saturation, text)
                 .on(
                     vec![format!("{title} sweep")],
                     vec![Metric::Iops],

@@ -518,7 +518,7 @@ pub struct AtSlo {
 /// What a finding claims.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Kind {
+pub enum FindingKind {
     /// A config has the most wins of a metric in one or both directions.
     Wins,
     /// An OS family has the most wins.
@@ -551,7 +551,7 @@ pub enum Kind {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Finding {
     pub text: String,
-    pub kind: Kind,
+    pub kind: FindingKind,
     /// 0..~1.1: effect x reach x weight (module docs).
     pub score: f64,
     /// Workload titles ("randread 4k", "randread 4k QD32").
@@ -568,7 +568,7 @@ pub struct Finding {
 }
 
 impl Finding {
-    pub fn new(kind: Kind, text: String) -> Finding {
+    pub fn new(kind: FindingKind, text: String) -> Finding {
         Finding {
             text,
             kind,

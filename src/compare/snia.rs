@@ -21,7 +21,7 @@ use super::logs::RunLogs;
 use super::model::{SteadySource, SteadyState};
 use super::workload::Shape;
 use crate::timeseries::Kind;
-use crate::timeseries::bucket::{self, Point};
+use crate::timeseries::bucket::{self, BucketPoint};
 
 /// Rounds in a measurement window.
 pub const ROUNDS: usize = 5;
@@ -128,9 +128,9 @@ pub fn round_ms(run: &RunLogs, round_ms: Option<u64>) -> u64 {
 /// nothing was logged is a stall, 0. The last round is
 /// dropped when the run ends inside it, so a partial round does not look
 /// like a dip.
-fn rounds(run: &RunLogs, kind: Kind, width_ms: u64) -> Option<Vec<Point>> {
+fn rounds(run: &RunLogs, kind: Kind, width_ms: u64) -> Option<Vec<BucketPoint>> {
     let logs = run.of(kind)?;
-    let jobs: Vec<Vec<Point>> = logs.iter().map(|fold| fold.points(width_ms)).collect();
+    let jobs: Vec<Vec<BucketPoint>> = logs.iter().map(|fold| fold.points(width_ms)).collect();
     let mut points = bucket::fill_gaps(&bucket::merge(&jobs, kind), width_ms);
     if points
         .last()

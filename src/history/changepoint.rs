@@ -38,7 +38,7 @@ use crate::compare::stats::{Summary, welch};
 
 /// Tuning of the detector.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Options {
+pub struct DetectorOptions {
     /// Significance level of the t-test of a split (two-sided).
     pub alpha: f64,
     /// Fewest runs on either side of a change point.
@@ -55,9 +55,9 @@ pub const DEFAULT_MIN_SEGMENT: usize = 3;
 /// Otava's default window.
 pub const DEFAULT_WINDOW: usize = 50;
 
-impl Default for Options {
+impl Default for DetectorOptions {
     fn default() -> Self {
-        Options {
+        DetectorOptions {
             alpha: DEFAULT_ALPHA,
             min_segment: DEFAULT_MIN_SEGMENT,
             window: DEFAULT_WINDOW,
@@ -83,8 +83,8 @@ pub struct ChangePoint {
 
 /// The change points of `values`, in order. Non-finite values must be
 /// left out by the caller.
-pub fn detect(values: &[f64], opts: &Options) -> Vec<ChangePoint> {
-    let opts = Options {
+pub fn detect(values: &[f64], opts: &DetectorOptions) -> Vec<ChangePoint> {
+    let opts = DetectorOptions {
         min_segment: opts.min_segment.max(2),
         window: opts.window.max(2 * opts.min_segment.max(2)),
         ..*opts
@@ -108,7 +108,7 @@ pub fn detect(values: &[f64], opts: &Options) -> Vec<ChangePoint> {
 
 /// Finds the best split of `values[lo..hi]`, keeps it when significant
 /// and looks again on both sides.
-fn bisect(values: &[f64], lo: usize, hi: usize, opts: &Options, out: &mut Vec<usize>) {
+fn bisect(values: &[f64], lo: usize, hi: usize, opts: &DetectorOptions, out: &mut Vec<usize>) {
     if hi - lo < 2 * opts.min_segment {
         return;
     }
@@ -213,7 +213,7 @@ fn searched_p(a: &[f64], b: &[f64], min: usize) -> f64 {
 /// Re-tests each candidate between its neighbours (at most `window` runs
 /// a side) and drops the weakest until every one left is significant and
 /// has `min_segment` runs a side. Returns (index, p-value) pairs.
-fn prune(values: &[f64], mut cands: Vec<usize>, opts: &Options) -> Vec<(usize, f64)> {
+fn prune(values: &[f64], mut cands: Vec<usize>, opts: &DetectorOptions) -> Vec<(usize, f64)> {
     loop {
         let scored: Vec<(bool, f64)> = (0..cands.len())
             .map(|i| {
@@ -313,7 +313,7 @@ mod tests {
         let xs: Vec<f64> = (0..30)
             .map(|i| noise.around(if i < 15 { 100_000.0 } else { 85_000.0 }, 0.02))
             .collect();
-        let cps = detect(&xs, &Options::default());
+        let cps = detect(&xs, &DetectorOptions::default());
         assert_eq!(cps.len(), 1, "{cps:?}");
         assert!((14..=16).contains(&cps[0].index), "{cps:?}");
         let pct = cps[0].change_pct.unwrap();
@@ -330,7 +330,7 @@ mod tests {
                 _ => 15.0,
             } + (i % 3) as f64 * 0.1)
             .collect();
-        let cps = detect(&xs, &Options::default());
+        let cps = detect(&xs, &DetectorOptions::default());
         let idx: Vec<usize> = cps.iter().map(|c| c.index).collect();
         assert_eq!(idx, [12, 24]);
         assert!((cps[0].before_mean - 10.1).abs() < 1e-9);
@@ -345,19 +345,19 @@ mod tests {
         let mut false_alarms = 0;
         for _ in 0..200 {
             let xs: Vec<f64> = (0..30).map(|_| noise.around(1000.0, 0.02)).collect();
-            false_alarms += usize::from(!detect(&xs, &Options::default()).is_empty());
+            false_alarms += usize::from(!detect(&xs, &DetectorOptions::default()).is_empty());
         }
         assert!(false_alarms <= 5, "{false_alarms} of 200");
     }
 
     #[test]
     fn short_or_flat_series_have_none() {
-        assert!(detect(&[], &Options::default()).is_empty());
-        assert!(detect(&[1.0, 2.0, 3.0, 4.0, 5.0], &Options::default()).is_empty());
-        assert!(detect(&[5.0; 20], &Options::default()).is_empty());
+        assert!(detect(&[], &DetectorOptions::default()).is_empty());
+        assert!(detect(&[1.0, 2.0, 3.0, 4.0, 5.0], &DetectorOptions::default()).is_empty());
+        assert!(detect(&[5.0; 20], &DetectorOptions::default()).is_empty());
         // A flat step is certain.
         let step: Vec<f64> = (0..20).map(|i| if i < 10 { 1.0 } else { 2.0 }).collect();
-        assert_eq!(detect(&step, &Options::default())[0].index, 10);
+        assert_eq!(detect(&step, &DetectorOptions::default())[0].index, 10);
     }
 
     #[test]
@@ -367,7 +367,7 @@ mod tests {
         let xs: Vec<f64> = (0..200)
             .map(|i| noise.around(if i < 170 { 50.0 } else { 40.0 }, 0.02))
             .collect();
-        let cps = detect(&xs, &Options::default());
+        let cps = detect(&xs, &DetectorOptions::default());
         assert_eq!(cps.len(), 1, "{cps:?}");
         assert!((169..=171).contains(&cps[0].index));
     }

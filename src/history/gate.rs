@@ -64,7 +64,7 @@ pub struct GateOptions {
     pub alpha: f64,
     pub thresholds: Thresholds,
     pub metrics: Vec<Metric>,
-    pub detector: changepoint::Options,
+    pub detector: changepoint::DetectorOptions,
     pub allow_missing: bool,
 }
 
@@ -76,7 +76,7 @@ impl Default for GateOptions {
             alpha: crate::compare::stats::DEFAULT_ALPHA,
             thresholds: Thresholds::default(),
             metrics: crate::check::DEFAULT_METRICS.to_vec(),
-            detector: changepoint::Options::default(),
+            detector: changepoint::DetectorOptions::default(),
             allow_missing: false,
         }
     }
@@ -622,7 +622,7 @@ mod tests {
                 })
                 .unwrap()
                 .values(),
-            &changepoint::Options::default(),
+            &changepoint::DetectorOptions::default(),
         );
         assert!(
             full.iter().any(|c| c.index == 99),

@@ -13,14 +13,14 @@ use crate::compare::{Better, Metric};
 /// Options of `history show`, validated by the CLI.
 #[derive(Debug, Clone)]
 pub struct ShowOptions {
-    pub detector: changepoint::Options,
+    pub detector: changepoint::DetectorOptions,
     pub metrics: Vec<Metric>,
 }
 
 impl Default for ShowOptions {
     fn default() -> Self {
         ShowOptions {
-            detector: changepoint::Options::default(),
+            detector: changepoint::DetectorOptions::default(),
             metrics: series::DEFAULT_METRICS.to_vec(),
         }
     }
@@ -91,7 +91,7 @@ pub fn report(runs: usize, series: Vec<Series>, opts: &ShowOptions) -> HistoryRe
     }
 }
 
-fn report_of(s: Series, detector: &changepoint::Options) -> SeriesReport {
+fn report_of(s: Series, detector: &changepoint::DetectorOptions) -> SeriesReport {
     let better = s.key.metric.better();
     let change_points = changepoint::detect(&s.values(), detector)
         .into_iter()

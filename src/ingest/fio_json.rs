@@ -33,7 +33,7 @@ use super::{depth, steady};
 use crate::model::{Direction, Os, Row, os};
 use crate::units::parse_size;
 use non_finite::NonFinite;
-pub use values::{Bins, GlobalOptions, Loose, Options, Percentiles, Str, without_bins};
+pub use values::{Bins, FioOptions, FioPercentiles, GlobalOptions, Loose, Str, without_bins};
 
 /// One fio JSON document.
 #[derive(Debug, Default, Deserialize)]
@@ -50,7 +50,7 @@ pub struct FioOutput<'a> {
     pub client_stats: Option<Vec<Job<'a>>>,
     /// `--idle-prof`: percent idle, for the system and per CPU.
     #[serde(borrow)]
-    pub cpu_idleness: Option<Options<'a>>,
+    pub cpu_idleness: Option<FioOptions<'a>>,
     /// Only its presence matters (Linux builds report it; fio#1627: not always).
     pub disk_util: Option<IgnoredAny>,
     /// What nvcmp's harness adds to fio's own JSON (`--engine fio`).
@@ -69,7 +69,7 @@ pub struct Job<'a> {
     pub groupid: Option<f64>,
     pub error: Option<f64>,
     #[serde(rename = "job options", borrow)]
-    pub job_options: Options<'a>,
+    pub job_options: FioOptions<'a>,
     pub read: Option<Ddir>,
     pub write: Option<Ddir>,
     pub trim: Option<Ddir>,
@@ -89,7 +89,7 @@ pub struct Job<'a> {
     pub system_cpu_pct: Option<Value>,
     /// Share of submissions per queue-depth bucket, percent.
     #[serde(borrow)]
-    pub iodepth_level: Option<Options<'a>>,
+    pub iodepth_level: Option<FioOptions<'a>>,
     /// `--steadystate` verdict; kept loose, read by `steady::from_json`.
     pub steadystate: Option<Value>,
     /// What nvcmp's native harness adds to each job (precondition, ...).
@@ -137,7 +137,7 @@ pub struct Lat {
     pub stddev: Option<f64>,
     #[serde(rename = "N")]
     pub n: Option<f64>,
-    pub percentile: Option<Percentiles>,
+    pub percentile: Option<FioPercentiles>,
     pub bins: Option<Bins>,
 }
 
@@ -347,12 +347,12 @@ fn host_name(job: &Job<'_>, shared: &[&str]) -> Option<String> {
 
 /// Job options over global options (job options win), as fio applies them.
 struct JobOpts<'a> {
-    global: &'a Options<'a>,
-    job: &'a Options<'a>,
+    global: &'a FioOptions<'a>,
+    job: &'a FioOptions<'a>,
 }
 
 impl<'a> JobOpts<'a> {
-    fn new(global: &'a Options<'a>, job: &'a Options<'a>) -> JobOpts<'a> {
+    fn new(global: &'a FioOptions<'a>, job: &'a FioOptions<'a>) -> JobOpts<'a> {
         JobOpts { global, job }
     }
 
@@ -445,7 +445,7 @@ struct JobFacts {
     rwmixread: Option<u32>,
     direct: Option<bool>,
     effective_iodepth: Option<u32>,
-    steady: Option<steady::Verdict>,
+    steady: Option<steady::SteadyVerdict>,
     filename: Option<String>,
     target: Option<String>,
     cpus_allowed: Option<String>,
@@ -993,7 +993,7 @@ fn has_samples(l: &Lat) -> bool {
     }
 }
 
-fn pct(p: &Percentiles, want: f64, scale: f64) -> Option<f64> {
+fn pct(p: &FioPercentiles, want: f64, scale: f64) -> Option<f64> {
     p.0.iter()
         .find(|(k, _)| (k - want).abs() < 1e-6)
         .map(|&(_, v)| v * scale)

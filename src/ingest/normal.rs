@@ -217,7 +217,7 @@ struct Block {
     /// `IO depths    :` shares per bucket.
     depths: Option<depth::Distribution>,
     /// `steadystate  :` fio's verdict.
-    steady: Option<steady::Verdict>,
+    steady: Option<steady::SteadyVerdict>,
 }
 
 /// Which percentile block the `|` lines belong to.

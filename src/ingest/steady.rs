@@ -18,7 +18,7 @@ use crate::model::Row;
 
 /// What fio said about one job's steady state.
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct Verdict {
+pub struct SteadyVerdict {
     pub attained: bool,
     /// The rule: `iops:30%`, `bw_slope:0.1%`; from text only the metric and
     /// kind (`bw mean dev`), fio does not print the limit there.
@@ -32,7 +32,7 @@ pub struct Verdict {
     pub bw_bytes_per_s: Option<f64>,
 }
 
-impl Verdict {
+impl SteadyVerdict {
     /// Copies the verdict into a row of the job.
     pub fn apply(&self, row: &mut Row) {
         row.steady_state_attained = Some(self.attained);
@@ -63,7 +63,7 @@ fn short_number(s: &str) -> String {
 
 /// From a job's JSON `steadystate` object. None when absent or not an
 /// object; a field of the wrong type is left unknown.
-pub fn from_json(v: &Value) -> Option<Verdict> {
+pub fn from_json(v: &Value) -> Option<SteadyVerdict> {
     let o = v.as_object()?;
     let attained = match o.get("attained")? {
         Value::Bool(b) => *b,
@@ -82,7 +82,7 @@ pub fn from_json(v: &Value) -> Option<Verdict> {
             .and_then(Value::as_f64)
             .filter(|x| x.is_finite())
     };
-    Some(Verdict {
+    Some(SteadyVerdict {
         attained,
         rule,
         measured: o.get("criterion").and_then(Value::as_str).map(short_number),
@@ -97,7 +97,7 @@ pub fn from_json(v: &Value) -> Option<Verdict> {
 }
 
 /// From the text line after `steadystate  :`.
-pub fn from_text(rest: &str) -> Option<Verdict> {
+pub fn from_text(rest: &str) -> Option<SteadyVerdict> {
     let rest = rest.trim_start().strip_prefix(':').unwrap_or(rest).trim();
     let attained = match rest.strip_prefix("attained=")?.split(',').next()?.trim() {
         "yes" => true,
@@ -107,11 +107,11 @@ pub fn from_text(rest: &str) -> Option<Verdict> {
     // The last field is `<metric> mean dev=<x>` or `<metric> slope=<x>`.
     let last = rest.rsplit(", ").next()?;
     let (rule, measured) = last.split_once('=')?;
-    Some(Verdict {
+    Some(SteadyVerdict {
         attained,
         rule: rule.trim().to_string(),
         measured: Some(short_number(measured.trim())),
-        ..Verdict::default()
+        ..SteadyVerdict::default()
     })
 }
 

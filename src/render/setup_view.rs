@@ -37,12 +37,12 @@ pub struct DifferingRow {
     /// One per config, "–" where unknown.
     pub values: Vec<String>,
     /// Neighbouring equal values merged.
-    pub runs: Vec<Run>,
+    pub runs: Vec<SpanCell>,
 }
 
 /// One cell spanning `span` neighbouring configs with the same value.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Run {
+pub struct SpanCell {
     pub text: String,
     pub span: usize,
     /// The configs do not know the value (`text` is "–").
@@ -121,12 +121,12 @@ fn differing_row(item: &SetupItem, configs: &[String]) -> DifferingRow {
 }
 
 /// Neighbouring equal values as one cell each.
-fn runs(values: &[String]) -> Vec<Run> {
-    let mut out: Vec<Run> = Vec::new();
+fn runs(values: &[String]) -> Vec<SpanCell> {
+    let mut out: Vec<SpanCell> = Vec::new();
     for v in values {
         match out.last_mut() {
             Some(last) if last.text == *v => last.span += 1,
-            _ => out.push(Run {
+            _ => out.push(SpanCell {
                 text: v.clone(),
                 span: 1,
                 unknown: v == UNKNOWN,
@@ -186,12 +186,12 @@ mod tests {
         assert_eq!(
             os,
             &[
-                Run {
+                SpanCell {
                     text: "Win".into(),
                     span: 2,
                     unknown: false,
                 },
-                Run {
+                SpanCell {
                     text: "Linux".into(),
                     span: 1,
                     unknown: false,

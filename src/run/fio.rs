@@ -14,7 +14,7 @@ use super::host::{CpuTimes, HostFacts};
 use super::iolog::LogOptions;
 use super::placement::Placement;
 use super::precondition;
-use super::spec::{JobSpec, Rw};
+use super::spec::{HarnessRw, JobSpec};
 use super::{Progress, RunError};
 
 /// How to run fio.
@@ -121,7 +121,7 @@ fn job_lines(spec: &JobSpec) -> String {
     if spec.ramp_s > 0 {
         s += &format!("ramp_time={}\n", spec.ramp_s);
     }
-    if matches!(spec.rw, Rw::ReadWrite | Rw::RandRw) {
+    if matches!(spec.rw, HarnessRw::ReadWrite | HarnessRw::RandRw) {
         s += &format!("rwmixread={}\n", spec.rwmixread);
     }
     s
@@ -306,7 +306,7 @@ mod tests {
     fn job_file_has_the_spec() {
         let spec = JobSpec {
             name: "randrw-4k-qd8-j2".into(),
-            rw: Rw::RandRw,
+            rw: HarnessRw::RandRw,
             bs: 4096,
             iodepth: 8,
             iodepth_batch: 1,
@@ -395,7 +395,7 @@ mod tests {
     fn log_options_name_the_logs_after_the_job() {
         let spec = JobSpec {
             name: "read-4k".into(),
-            rw: Rw::Read,
+            rw: HarnessRw::Read,
             bs: 4096,
             iodepth: 1,
             iodepth_batch: 1,

@@ -113,16 +113,16 @@ fn file_name(job: &str, kind: &str, index: u32) -> String {
 /// A log file that could not be written.
 #[derive(Debug, Clone, thiserror::Error)]
 #[error("{}: cannot write the log", .path.display())]
-pub struct LogError {
+pub struct LogWriteError {
     pub path: PathBuf,
     /// Shared so a thread's result stays `Clone`.
     #[source]
     pub source: Arc<io::Error>,
 }
 
-impl LogError {
-    pub(super) fn at(path: &Path) -> impl FnOnce(io::Error) -> LogError + '_ {
-        move |e| LogError {
+impl LogWriteError {
+    pub(super) fn at(path: &Path) -> impl FnOnce(io::Error) -> LogWriteError + '_ {
+        move |e| LogWriteError {
             path: path.to_path_buf(),
             source: Arc::new(e),
         }
@@ -164,7 +164,7 @@ pub struct ThreadLog {
     rates: Rates,
     hist: Option<HistLog>,
     /// The first histogram line that failed; none is written after it.
-    error: Option<LogError>,
+    error: Option<LogWriteError>,
 }
 
 /// The clat histogram log of one thread (fio's `clat_hist_log` and its
@@ -206,7 +206,12 @@ impl HistLog {
 
 impl ThreadLog {
     /// Creates thread `index`'s (1-based) logs of `job` in `dir`.
-    pub fn create(dir: &Path, job: &str, index: u32, opts: LogOptions) -> Result<Self, LogError> {
+    pub fn create(
+        dir: &Path,
+        job: &str,
+        index: u32,
+        opts: LogOptions,
+    ) -> Result<Self, LogWriteError> {
         let files = KINDS
             .iter()
             .map(|&k| LogFile::create(dir.join(file_name(job, k.suffix(), index))))
@@ -278,7 +283,7 @@ impl ThreadLog {
         if let (Some(h), None) = (&mut self.hist, &self.error) {
             if let Err(e) = h.sample(t_ms, dir, bytes, clat_hist) {
                 let path = h.file.path.clone();
-                self.error.get_or_insert(LogError::at(&path)(e));
+                self.error.get_or_insert(LogWriteError::at(&path)(e));
             }
         }
         if self.avg_msec == 0 {
@@ -319,7 +324,7 @@ impl ThreadLog {
 
     /// The job ended at `t_ms`: writes the latency windows that hold
     /// samples (fio's `finalize_logs`) and flushes every file.
-    pub fn finish(mut self, t_ms: u64) -> Result<(), LogError> {
+    pub fn finish(mut self, t_ms: u64) -> Result<(), LogWriteError> {
         if self.avg_msec > 0 {
             for (i, kind) in [Kind::Lat, Kind::Clat, Kind::Slat].into_iter().enumerate() {
                 for dir in [Dir::Read, Dir::Write] {
@@ -335,7 +340,10 @@ impl ThreadLog {
             return Err(e);
         }
         if let Some(h) = &mut self.hist {
-            h.file.out.flush().map_err(LogError::at(&h.file.path))?;
+            h.file
+                .out
+                .flush()
+                .map_err(LogWriteError::at(&h.file.path))?;
         }
         Ok(())
     }

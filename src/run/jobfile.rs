@@ -8,7 +8,7 @@
 //! differ only in their name and filename, as in fio's usual file with a
 //! section per drive, are one job on those drives.
 
-use super::spec::{JobSpec, Rw};
+use super::spec::{HarnessRw, JobSpec};
 
 /// Jobs of a file, plus the targets and ioengine it asks for (the last
 /// ioengine given wins: nvcmp runs one engine per invocation).
@@ -92,7 +92,7 @@ fn parse_bool(v: &str) -> Option<bool> {
 fn set_option(target: &mut JobSpec, key: &str, val: &str, lineno: usize) -> Result<(), String> {
     let bad = || format!("line {lineno}: bad value `{val}` for {key}");
     match key {
-        "rw" | "readwrite" => target.rw = Rw::parse(val).ok_or_else(bad)?,
+        "rw" | "readwrite" => target.rw = HarnessRw::parse(val).ok_or_else(bad)?,
         "bs" | "blocksize" => target.bs = crate::units::parse_size(val).ok_or_else(bad)?,
         "iodepth" => target.iodepth = val.parse().map_err(|_| bad())?,
         "iodepth_batch" | "iodepth_batch_submit" => {
@@ -194,7 +194,7 @@ mod tests {
     fn defaults() -> JobSpec {
         JobSpec {
             name: String::new(),
-            rw: Rw::Read,
+            rw: HarnessRw::Read,
             bs: 4096,
             iodepth: 1,
             iodepth_batch: 1,
@@ -223,14 +223,14 @@ mod tests {
         let rr = &f.jobs[0];
         assert_eq!(
             (rr.name.as_str(), rr.rw, rr.bs, rr.iodepth),
-            ("rr", Rw::RandRead, 4096, 32)
+            ("rr", HarnessRw::RandRead, 4096, 32)
         );
         assert!(rr.direct && rr.time_based);
         assert_eq!((rr.runtime_s, rr.size), (60, 64 << 20));
         let mix = &f.jobs[1];
         assert_eq!(
             (mix.rw, mix.rwmixread, mix.numjobs, mix.iodepth),
-            (Rw::RandRw, 70, 2, 1)
+            (HarnessRw::RandRw, 70, 2, 1)
         );
     }
 

@@ -5,25 +5,26 @@
 //! Each point is a job of its own with its own name, so its own result
 //! file and spec hash: a rerun keeps finished points and runs the rest.
 
-use super::spec::{JobSpec, Rw};
+use super::spec::{HarnessRw, JobSpec};
 
 const K: u64 = 1024;
 
 /// The rw/bs cells of the article nvcmp's comparisons were first built for.
-pub const ARTICLE_CELLS: [(Rw, u64); 8] = [
-    (Rw::RandRead, 4 * K),
-    (Rw::RandRead, 64 * K),
-    (Rw::Read, 64 * K),
-    (Rw::Read, 128 * K),
-    (Rw::RandWrite, 4 * K),
-    (Rw::RandWrite, 64 * K),
-    (Rw::Write, 64 * K),
-    (Rw::Write, 128 * K),
+pub const ARTICLE_CELLS: [(HarnessRw, u64); 8] = [
+    (HarnessRw::RandRead, 4 * K),
+    (HarnessRw::RandRead, 64 * K),
+    (HarnessRw::Read, 64 * K),
+    (HarnessRw::Read, 128 * K),
+    (HarnessRw::RandWrite, 4 * K),
+    (HarnessRw::RandWrite, 64 * K),
+    (HarnessRw::Write, 64 * K),
+    (HarnessRw::Write, 128 * K),
 ];
 
 /// The cells of the `sweep` preset: small random I/O is where queue depth
 /// moves latency and IOPS the most.
-pub const SWEEP_CELLS: [(Rw, u64); 2] = [(Rw::RandRead, 4 * K), (Rw::RandWrite, 4 * K)];
+pub const SWEEP_CELLS: [(HarnessRw, u64); 2] =
+    [(HarnessRw::RandRead, 4 * K), (HarnessRw::RandWrite, 4 * K)];
 
 /// The depths of the `sweep` preset: 1 to 128, doubling.
 pub const SWEEP_DEPTHS: [u32; 8] = [1, 2, 4, 8, 16, 32, 64, 128];
@@ -130,7 +131,7 @@ impl Load {
 /// Every cell at every load point, in cell order, named as single jobs
 /// always were (`randread-4k-qd8-j4`), so a one-point run keeps the file
 /// names of earlier versions.
-pub fn expand_cells(template: &JobSpec, cells: &[(Rw, u64)], load: &Load) -> Vec<JobSpec> {
+pub fn expand_cells(template: &JobSpec, cells: &[(HarnessRw, u64)], load: &Load) -> Vec<JobSpec> {
     let points = load.points();
     cells
         .iter()
@@ -265,7 +266,7 @@ mod tests {
             iodepths: vec![1, 4],
             numjobs: vec![1, 2],
         };
-        let m = expand_cells(&job(), &[(Rw::RandRead, 4096)], &load);
+        let m = expand_cells(&job(), &[(HarnessRw::RandRead, 4096)], &load);
         assert_eq!(
             names(&m),
             [

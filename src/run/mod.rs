@@ -99,7 +99,7 @@ pub enum RunError {
     Precondition { path: PathBuf, source: io::Error },
     /// A log file of `--log`.
     #[error(transparent)]
-    Log(#[from] iolog::LogError),
+    Log(#[from] iolog::LogWriteError),
     /// fio ran but did not write a JSON document. The parse error stays in
     /// the message, before the job file, where it reads best.
     #[error(
@@ -196,7 +196,7 @@ pub enum Outcome {
 /// The result of a run: one entry per job, in matrix order, up to the
 /// point where a Ctrl-C stopped it.
 #[derive(Debug, Default)]
-pub struct Summary {
+pub struct RunSummary {
     pub results: Vec<(String, PathBuf, Outcome)>,
     pub interrupted: bool,
     pub dir: PathBuf,
@@ -642,7 +642,7 @@ fn plan<'a>(opts: &'a RunOptions, dir: &Path) -> Result<Vec<Planned<'a>>, RunErr
 }
 
 /// Runs every job of `opts`, skipping repetitions whose result is current.
-pub fn run_matrix(opts: &RunOptions, progress: &dyn Progress) -> Result<Summary, RunError> {
+pub fn run_matrix(opts: &RunOptions, progress: &dyn Progress) -> Result<RunSummary, RunError> {
     engines::sys::supported().map_err(RunError::LinuxOnly)?;
     engines::sys::catch_sigint();
     let dir = opts.out_dir.join(&opts.label);
@@ -678,10 +678,10 @@ pub fn run_matrix(opts: &RunOptions, progress: &dyn Progress) -> Result<Summary,
             .map(|(j, &n)| job_time(j.job) * n as u32)
             .sum(),
     );
-    let mut summary = Summary {
+    let mut summary = RunSummary {
         dir,
         precondition,
-        ..Summary::default()
+        ..RunSummary::default()
     };
     let tallies = run_rounds(&bench, &jobs, &planned, progress, &mut summary)?;
     if opts.repeat.is_repeated() {
@@ -735,7 +735,7 @@ fn run_rounds(
     jobs: &[Planned],
     planned: &[usize],
     progress: &dyn Progress,
-    summary: &mut Summary,
+    summary: &mut RunSummary,
 ) -> Result<Vec<Tally>, RunError> {
     let repeat = &bench.opts.repeat;
     let mut tallies = vec![Tally::default(); jobs.len()];

@@ -14,7 +14,7 @@ use super::LocalTarget;
 use super::engines::sys::{self, Usage};
 use super::engines::{EngineKind, EngineOptions};
 use super::host::{CpuTimes, HostFacts};
-use super::iolog::{LogError, LogOptions, ThreadLog};
+use super::iolog::{LogOptions, LogWriteError, ThreadLog};
 use super::output::JobResult;
 use super::precondition;
 use super::spec::JobSpec;
@@ -133,7 +133,7 @@ impl Native<'_> {
     /// One set of log files per thread, numbered `.1` on across all
     /// targets as fio numbers the threads of all its jobs; created before
     /// any I/O so a folder that cannot take them fails the job at once.
-    fn thread_logs(&self, spec: &JobSpec) -> Result<Vec<ThreadLog>, LogError> {
+    fn thread_logs(&self, spec: &JobSpec) -> Result<Vec<ThreadLog>, LogWriteError> {
         let Some((dir, opts)) = self.log else {
             return Ok(Vec::new());
         };

@@ -185,7 +185,7 @@ pub fn job_options(spec: &JobSpec, engine: &str, target: &str) -> Map<String, Va
     }
     if matches!(
         spec.rw,
-        super::spec::Rw::ReadWrite | super::spec::Rw::RandRw
+        super::spec::HarnessRw::ReadWrite | super::spec::HarnessRw::RandRw
     ) {
         put("rwmixread", spec.rwmixread.to_string());
     }

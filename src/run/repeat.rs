@@ -94,7 +94,7 @@ pub struct StopRule {
 
 /// What the stopping rule says after a repetition.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Verdict {
+pub enum StopVerdict {
     /// Run another repetition.
     Continue,
     /// The relative stddev is at most the target.
@@ -112,14 +112,14 @@ pub fn relative_stddev_pct(values: &[f64]) -> Option<f64> {
 
 /// The stopping rule after `ran` repetitions whose IOPS are `values` (a
 /// repetition that failed ran but has no value).
-pub fn judge(rule: &StopRule, ran: u32, values: &[f64]) -> Verdict {
+pub fn judge(rule: &StopRule, ran: u32, values: &[f64]) -> StopVerdict {
     let met = relative_stddev_pct(values).is_some_and(|r| r <= rule.target_pct);
     if ran >= MIN_REPEATS && values.len() as u32 >= MIN_REPEATS && met {
-        Verdict::Met
+        StopVerdict::Met
     } else if ran >= rule.max {
-        Verdict::MaxReached
+        StopVerdict::MaxReached
     } else {
-        Verdict::Continue
+        StopVerdict::Continue
     }
 }
 
@@ -142,7 +142,9 @@ impl Tally {
     pub fn wants_more(&self, repeat: &Repeat) -> bool {
         match repeat {
             Repeat::Times(n) => self.ran < (*n).max(1),
-            Repeat::UntilStddev(rule) => judge(rule, self.ran, &self.values) == Verdict::Continue,
+            Repeat::UntilStddev(rule) => {
+                judge(rule, self.ran, &self.values) == StopVerdict::Continue
+            }
         }
     }
 }
@@ -155,7 +157,7 @@ pub struct JobRepeats {
     /// Relative stddev of the IOPS over the repetitions, percent.
     pub rsd_pct: Option<f64>,
     /// The stopping rule's last word; None for `--repeat N`.
-    pub verdict: Option<Verdict>,
+    pub verdict: Option<StopVerdict>,
 }
 
 impl JobRepeats {

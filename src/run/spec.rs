@@ -6,7 +6,7 @@ use std::fmt;
 
 /// fio's `rw` values the harness can run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Rw {
+pub enum HarnessRw {
     Read,
     Write,
     RandRead,
@@ -16,15 +16,15 @@ pub enum Rw {
     RandRw,
 }
 
-impl Rw {
-    pub fn parse(s: &str) -> Option<Rw> {
+impl HarnessRw {
+    pub fn parse(s: &str) -> Option<HarnessRw> {
         Some(match s.trim() {
-            "read" => Rw::Read,
-            "write" => Rw::Write,
-            "randread" => Rw::RandRead,
-            "randwrite" => Rw::RandWrite,
-            "rw" | "readwrite" => Rw::ReadWrite,
-            "randrw" => Rw::RandRw,
+            "read" => HarnessRw::Read,
+            "write" => HarnessRw::Write,
+            "randread" => HarnessRw::RandRead,
+            "randwrite" => HarnessRw::RandWrite,
+            "rw" | "readwrite" => HarnessRw::ReadWrite,
+            "randrw" => HarnessRw::RandRw,
             _ => return None,
         })
     }
@@ -32,35 +32,38 @@ impl Rw {
     /// fio's spelling.
     pub fn as_str(self) -> &'static str {
         match self {
-            Rw::Read => "read",
-            Rw::Write => "write",
-            Rw::RandRead => "randread",
-            Rw::RandWrite => "randwrite",
-            Rw::ReadWrite => "rw",
-            Rw::RandRw => "randrw",
+            HarnessRw::Read => "read",
+            HarnessRw::Write => "write",
+            HarnessRw::RandRead => "randread",
+            HarnessRw::RandWrite => "randwrite",
+            HarnessRw::ReadWrite => "rw",
+            HarnessRw::RandRw => "randrw",
         }
     }
 
     pub fn is_random(self) -> bool {
-        matches!(self, Rw::RandRead | Rw::RandWrite | Rw::RandRw)
+        matches!(
+            self,
+            HarnessRw::RandRead | HarnessRw::RandWrite | HarnessRw::RandRw
+        )
     }
 
     /// True when some of the job's I/O writes.
     pub fn writes(self) -> bool {
-        !matches!(self, Rw::Read | Rw::RandRead)
+        !matches!(self, HarnessRw::Read | HarnessRw::RandRead)
     }
 
     /// Share of reads in percent (fio's `rwmixread` only matters for mixes).
     pub fn read_pct(self, rwmixread: u8) -> u8 {
         match self {
-            Rw::Read | Rw::RandRead => 100,
-            Rw::Write | Rw::RandWrite => 0,
-            Rw::ReadWrite | Rw::RandRw => rwmixread,
+            HarnessRw::Read | HarnessRw::RandRead => 100,
+            HarnessRw::Write | HarnessRw::RandWrite => 0,
+            HarnessRw::ReadWrite | HarnessRw::RandRw => rwmixread,
         }
     }
 }
 
-impl fmt::Display for Rw {
+impl fmt::Display for HarnessRw {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
@@ -71,7 +74,7 @@ impl fmt::Display for Rw {
 pub struct JobSpec {
     /// fio `name`; also the result file's stem.
     pub name: String,
-    pub rw: Rw,
+    pub rw: HarnessRw,
     pub bs: u64,
     pub iodepth: u32,
     /// I/Os handed to the kernel per submit call (fio's
@@ -97,7 +100,7 @@ pub struct JobSpec {
 
 impl JobSpec {
     /// The default job name: `randread-4k-qd32-j1`.
-    pub fn default_name(rw: Rw, bs: u64, iodepth: u32, numjobs: u32) -> String {
+    pub fn default_name(rw: HarnessRw, bs: u64, iodepth: u32, numjobs: u32) -> String {
         format!(
             "{rw}-{}-qd{iodepth}-j{numjobs}",
             crate::units::format_bs(bs)
@@ -190,7 +193,7 @@ pub(crate) mod tests {
     pub(crate) fn job() -> JobSpec {
         JobSpec {
             name: "x".into(),
-            rw: Rw::RandRead,
+            rw: HarnessRw::RandRead,
             bs: 4096,
             iodepth: 32,
             iodepth_batch: 1,

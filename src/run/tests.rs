@@ -3,7 +3,7 @@
 
 use std::cell::RefCell;
 
-use super::repeat::{StopRule, Verdict};
+use super::repeat::{StopRule, StopVerdict};
 use super::*;
 
 /// A progress sink that writes down what it is told.
@@ -125,7 +125,7 @@ fn until_stddev_plans_three_and_grows_the_bar_per_extra_repetition() {
     assert_eq!(*rec.grown.borrow(), [(1, Duration::from_secs(1))]);
     assert_eq!(rec.starts.borrow().len(), 4);
     assert_eq!(s.repeats[0].ran, 4);
-    assert_eq!(s.repeats[0].verdict, Some(Verdict::MaxReached));
+    assert_eq!(s.repeats[0].verdict, Some(StopVerdict::MaxReached));
 
     // Kept results count: a rerun with a target they meet measures nothing.
     opts.repeat = Repeat::UntilStddev(StopRule {
@@ -136,7 +136,7 @@ fn until_stddev_plans_three_and_grows_the_bar_per_extra_repetition() {
     let s = run_matrix(&opts, &rec).unwrap();
     assert_eq!(rec.plans.borrow()[0].0, 0);
     assert!(rec.starts.borrow().is_empty());
-    assert_eq!(s.repeats[0].verdict, Some(Verdict::Met));
+    assert_eq!(s.repeats[0].verdict, Some(StopVerdict::Met));
     assert_eq!(s.repeats[0].ran, 3);
     // The fourth is named: analyze would count it.
     assert_eq!(s.strays, [dir.path().join("t/a-r04.json")]);

@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use super::engines::{AlignedBuf, Completion, Dir, Engine, EngineKind, EngineOptions, IoUnit, sys};
-use super::iolog::{LogError, ThreadLog};
+use super::iolog::{LogWriteError, ThreadLog};
 use super::spec::JobSpec;
 use super::stats::DirStats;
 
@@ -134,7 +134,7 @@ pub struct WorkerResult {
     pub error: i32,
     pub error_msg: Option<String>,
     /// A log file that could not be written (the I/O itself went on).
-    pub log_error: Option<LogError>,
+    pub log_error: Option<LogWriteError>,
 }
 
 /// A small, fast generator (xorshift64*) for offsets and the read/write

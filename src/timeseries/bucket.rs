@@ -11,7 +11,7 @@ use super::{Kind, SeriesRow};
 /// One bucket: its start (ms since the job started) and value (SI units
 /// of its [`Kind`]).
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Point {
+pub struct BucketPoint {
     pub t_ms: u64,
     pub value: f64,
 }
@@ -28,7 +28,7 @@ pub fn is_rate(kind: Kind) -> bool {
 /// IOPS is its I/O count per second and its bandwidth its bytes per second,
 /// because a per-I/O bw value is one I/O's own speed, not the job's.
 /// Latency rows are averaged either way.
-pub fn buckets(rows: &[&SeriesRow], kind: Kind, width_ms: u64) -> Vec<Point> {
+pub fn buckets(rows: &[&SeriesRow], kind: Kind, width_ms: u64) -> Vec<BucketPoint> {
     let width_ms = width_ms.max(1);
     if !rows.is_empty() && rows.iter().all(|r| r.bs_bytes == 0) {
         return window_buckets(rows, kind, width_ms);
@@ -67,7 +67,7 @@ pub fn buckets(rows: &[&SeriesRow], kind: Kind, width_ms: u64) -> Vec<Point> {
                 Kind::Bw if events == n => bytes as f64 / secs,
                 _ => sum / n as f64,
             };
-            Some(Point { t_ms: start, value })
+            Some(BucketPoint { t_ms: start, value })
         })
         .collect()
 }
@@ -87,7 +87,7 @@ pub fn buckets(rows: &[&SeriesRow], kind: Kind, width_ms: u64) -> Vec<Point> {
 /// buckets are split between them, not counted in each (the log's last
 /// bucket is rated over the time up to its last row). A latency is the
 /// mean over the time rows cover.
-fn window_buckets(rows: &[&SeriesRow], kind: Kind, width_ms: u64) -> Vec<Point> {
+fn window_buckets(rows: &[&SeriesRow], kind: Kind, width_ms: u64) -> Vec<BucketPoint> {
     let usual = usual_spacing(rows);
     let last_ms = rows.iter().map(|r| r.t_ms).max().unwrap_or(0);
     // bucket -> (sum of value x ms covered, ms covered)
@@ -118,7 +118,7 @@ fn window_buckets(rows: &[&SeriesRow], kind: Kind, width_ms: u64) -> Vec<Point> 
             } else {
                 covered
             };
-            Point {
+            BucketPoint {
                 t_ms: start,
                 value: sum / over.max(covered),
             }
@@ -147,7 +147,7 @@ fn usual_spacing(rows: &[&SeriesRow]) -> u64 {
 /// Several jobs' buckets merged per bucket: summed for bw and IOPS,
 /// averaged for latencies (a mean of the jobs' means, as close as fio's
 /// logs allow to its group figure). A bucket counts where any job has one.
-pub fn merge(jobs: &[Vec<Point>], kind: Kind) -> Vec<Point> {
+pub fn merge(jobs: &[Vec<BucketPoint>], kind: Kind) -> Vec<BucketPoint> {
     let mut acc: BTreeMap<u64, (f64, u32)> = BTreeMap::new();
     for p in jobs.iter().flatten() {
         let a = acc.entry(p.t_ms).or_default();
@@ -155,7 +155,7 @@ pub fn merge(jobs: &[Vec<Point>], kind: Kind) -> Vec<Point> {
         a.1 += 1;
     }
     acc.into_iter()
-        .map(|(t_ms, (sum, n))| Point {
+        .map(|(t_ms, (sum, n))| BucketPoint {
             t_ms,
             value: if is_rate(kind) { sum } else { sum / n as f64 },
         })
@@ -166,7 +166,7 @@ pub fn merge(jobs: &[Vec<Point>], kind: Kind) -> Vec<Point> {
 /// back as 0: a bucket at least as long as the logs' averaging window with
 /// no row in it saw no I/O complete (a stall), and dropping it would join
 /// the buckets around it as if there had been none.
-pub fn fill_gaps(points: &[Point], width_ms: u64) -> Vec<Point> {
+pub fn fill_gaps(points: &[BucketPoint], width_ms: u64) -> Vec<BucketPoint> {
     let width_ms = width_ms.max(1);
     let (Some(first), Some(last)) = (points.first(), points.last()) else {
         return Vec::new();
@@ -179,7 +179,7 @@ pub fn fill_gaps(points: &[Point], width_ms: u64) -> Vec<Point> {
             Some(p) if p.t_ms == t => next.next().map_or(0.0, |p| p.value),
             _ => 0.0,
         };
-        out.push(Point { t_ms: t, value });
+        out.push(BucketPoint { t_ms: t, value });
         t += width_ms;
     }
     out
@@ -188,7 +188,7 @@ pub fn fill_gaps(points: &[Point], width_ms: u64) -> Vec<Point> {
 /// A trailing moving average over `span_ms` (the bucket itself and those
 /// that started less than `span_ms` before it): smooths noise without
 /// shifting a cliff earlier than it happened.
-pub fn smooth(points: &[Point], span_ms: u64) -> Vec<Point> {
+pub fn smooth(points: &[BucketPoint], span_ms: u64) -> Vec<BucketPoint> {
     let mut out = Vec::with_capacity(points.len());
     let (mut from, mut sum) = (0, 0.0);
     for (i, p) in points.iter().enumerate() {
@@ -197,7 +197,7 @@ pub fn smooth(points: &[Point], span_ms: u64) -> Vec<Point> {
             sum -= points[from].value;
             from += 1;
         }
-        out.push(Point {
+        out.push(BucketPoint {
             t_ms: p.t_ms,
             value: sum / (i + 1 - from) as f64,
         });
@@ -208,7 +208,7 @@ pub fn smooth(points: &[Point], span_ms: u64) -> Vec<Point> {
 /// Bytes written by the end of each bucket, from bandwidth × bucket
 /// length: the x axis on which an SSD's write cache running out shows as
 /// a cliff at a fixed amount of data, whatever the speed before it.
-pub fn cumulative_bytes(bw: &[Point], width_ms: u64) -> Vec<f64> {
+pub fn cumulative_bytes(bw: &[BucketPoint], width_ms: u64) -> Vec<f64> {
     let mut total = 0.0;
     bw.iter()
         .map(|p| {
@@ -337,11 +337,11 @@ mod tests {
 
     #[test]
     fn rates_add_up_across_jobs_and_latencies_average() {
-        let a = vec![Point {
+        let a = vec![BucketPoint {
             t_ms: 0,
             value: 10.0,
         }];
-        let b = vec![Point {
+        let b = vec![BucketPoint {
             t_ms: 0,
             value: 30.0,
         }];
@@ -352,10 +352,10 @@ mod tests {
 
     #[test]
     fn smoothing_trails_and_bytes_accumulate() {
-        let pts: Vec<Point> = [0.0, 10.0, 20.0, 30.0]
+        let pts: Vec<BucketPoint> = [0.0, 10.0, 20.0, 30.0]
             .iter()
             .enumerate()
-            .map(|(i, v)| Point {
+            .map(|(i, v)| BucketPoint {
                 t_ms: i as u64 * 1000,
                 value: *v,
             })

@@ -11,7 +11,7 @@
 //! length can be off by at most one cell at each end, under 1/400 of a
 //! round.
 
-use super::bucket::{Point, is_rate};
+use super::bucket::{BucketPoint, is_rate};
 use super::{Kind, LogInfo, SeriesRow};
 use crate::model::{Direction, Warning};
 
@@ -189,7 +189,7 @@ impl Folded {
 
     /// One value per `width_ms` bucket, as [`super::bucket::buckets`] gives
     /// for the same rows. Call [`Folded::finish`] first.
-    pub fn points(&self, width_ms: u64) -> Vec<Point> {
+    pub fn points(&self, width_ms: u64) -> Vec<BucketPoint> {
         let Some(last_ms) = self.last_ms else {
             return Vec::new();
         };
@@ -290,7 +290,7 @@ fn event_points(
     kind: Kind,
     width: u64,
     last_ms: u64,
-) -> Vec<Point> {
+) -> Vec<BucketPoint> {
     let mut acc: Vec<(u64, Events)> = Vec::new();
     for (i, c) in cells.iter().enumerate().filter(|(_, c)| c.rows > 0) {
         let b = bucket_of(i, cell_ms, width);
@@ -324,7 +324,7 @@ fn event_points(
                 Kind::Bw if a.ios == a.rows => a.bytes as f64 / secs,
                 _ => a.sum / a.rows as f64,
             };
-            Some(Point { t_ms: start, value })
+            Some(BucketPoint { t_ms: start, value })
         })
         .collect()
 }
@@ -335,7 +335,7 @@ fn window_points(
     kind: Kind,
     width: u64,
     last_ms: u64,
-) -> Vec<Point> {
+) -> Vec<BucketPoint> {
     let mut acc: Vec<(u64, Cover)> = Vec::new();
     for (i, c) in cells.iter().enumerate().filter(|(_, c)| c.ms > 0.0) {
         let b = bucket_of(i, cell_ms, width);
@@ -358,7 +358,7 @@ fn window_points(
             } else {
                 a.ms
             };
-            Point {
+            BucketPoint {
                 t_ms: start,
                 value: a.weighted / over.max(a.ms),
             }

@@ -18,9 +18,9 @@ use serde_json::{Value, json};
 use super::CheckRenderer;
 use crate::check::{CheckReport, Verdict};
 
-pub struct Json;
+pub struct CheckJson;
 
-impl CheckRenderer for Json {
+impl CheckRenderer for CheckJson {
     fn render(&self, report: &CheckReport, out: &mut dyn Write) -> anyhow::Result<()> {
         let findings: Vec<Value> = report
             .findings

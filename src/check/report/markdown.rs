@@ -6,16 +6,16 @@ use std::io::Write;
 use super::{CheckRenderer, Line, Outcome};
 use crate::check::{CheckReport, Status};
 
-pub struct Markdown;
+pub struct CheckMarkdown;
 
-impl CheckRenderer for Markdown {
+impl CheckRenderer for CheckMarkdown {
     fn render(&self, report: &CheckReport, out: &mut dyn Write) -> anyhow::Result<()> {
         self.write(report, out)
     }
 }
 
-impl Markdown {
-    /// Any gate's outcome (`check`, `check --history`) as Markdown.
+impl CheckMarkdown {
+    /// Any gate's outcome (`check`, `check --history`) as CheckMarkdown.
     pub fn write(&self, report: &dyn Outcome, out: &mut dyn Write) -> anyhow::Result<()> {
         let icon = match report.status() {
             Status::Pass => "✅",

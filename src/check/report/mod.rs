@@ -12,10 +12,10 @@ use super::{CheckFinding, CheckReport, Status, Verdict};
 use crate::format;
 use crate::model::{Skipped, Warning};
 
-pub use json::Json;
+pub use json::CheckJson;
 pub use junit::Junit;
-pub use markdown::Markdown;
-pub use term::Term;
+pub use markdown::CheckMarkdown;
+pub use term::CheckTerm;
 
 /// One report format.
 pub trait CheckRenderer {
@@ -35,7 +35,7 @@ pub struct Line {
     pub reason: String,
 }
 
-/// A gate's outcome as the CI reports ([`Junit`], [`Markdown`], the GitHub
+/// A gate's outcome as the CI reports ([`Junit`], [`CheckMarkdown`], the GitHub
 /// step summary) show it: `check`'s [`CheckReport`] and `check --history`'s
 /// gate report both, so the two gates write the same files.
 pub trait Outcome {

@@ -8,13 +8,13 @@ use super::{CheckRenderer, format_change, format_values, shown};
 use crate::check::threshold::metric_name;
 use crate::check::{CheckReport, Verdict};
 
-pub struct Term {
+pub struct CheckTerm {
     /// Only the findings that fail the check (`--quiet`).
     pub only_failures: bool,
     pub color: bool,
 }
 
-impl CheckRenderer for Term {
+impl CheckRenderer for CheckTerm {
     fn render(&self, report: &CheckReport, out: &mut dyn Write) -> anyhow::Result<()> {
         let rows: Vec<_> = shown(report, self.only_failures).collect();
         if !rows.is_empty() {

@@ -48,7 +48,7 @@ fn a_slow_drive_among_fifteen_is_named() {
     assert_eq!(off[0].target, "/dev/nvme7n1");
     let f = findings(std::slice::from_ref(s));
     assert_eq!(f.len(), 1);
-    assert_eq!(f[0].kind, Kind::DeviceOutlier);
+    assert_eq!(f[0].kind, FindingKind::DeviceOutlier);
     assert_eq!(
         f[0].text,
         "/dev/nvme7n1 gives 18 % fewer IOPS than the other 14 (jbod, randread 4k QD32)"

@@ -2,7 +2,7 @@
 //! Windows (text and `-Rxml`, versions 2.0.x to 2.2) and its Linux port
 //! (microsoft/diskspd-for-linux, text only).
 //!
-//! Both readers ([`text`], [`xml`]) fill one [`Run`] per measured timespan,
+//! Both readers ([`text`], [`xml`]) fill one [`Timespan`] per measured timespan,
 //! mirroring what DiskSpd itself keeps (per thread and target counts, the
 //! whole run's latency percentiles, CPU, per-interval I/O counts); [`rows`]
 //! then maps a run to rows as docs/CONTRACT.md says: one row per target and
@@ -83,7 +83,7 @@ pub(crate) type Percentiles = Vec<(f64, f64)>;
 
 /// One measured timespan of one DiskSpd run.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub(crate) struct Run {
+pub(crate) struct Timespan {
     /// `2.0.21a` from the XML's `<Tool>`; text output never prints it.
     pub version: Option<String>,
     /// `diskspd-text`, `diskspd-xml`.
@@ -116,7 +116,7 @@ pub(crate) struct Run {
 const DIRS: [Direction; 2] = [Direction::Read, Direction::Write];
 
 /// The rows of a run: one per target and direction that did I/O.
-pub(crate) fn rows(run: &Run) -> Vec<Row> {
+pub(crate) fn rows(run: &Timespan) -> Vec<Row> {
     let mut paths: Vec<&str> = Vec::new();
     for c in &run.counts {
         if !paths.contains(&c.path.as_str()) {
@@ -166,7 +166,7 @@ pub(crate) fn rows(run: &Run) -> Vec<Row> {
 }
 
 /// The spec of a target by its path, else by position, else the only one.
-fn target_spec<'a>(run: &'a Run, path: &str, index: usize) -> Option<&'a TargetSpec> {
+fn target_spec<'a>(run: &'a Timespan, path: &str, index: usize) -> Option<&'a TargetSpec> {
     let by_path = run.targets.iter().find(|s| s.path == path);
     by_path
         .or_else(|| (run.targets.len() == 1).then(|| &run.targets[0]))
@@ -174,7 +174,13 @@ fn target_spec<'a>(run: &'a Run, path: &str, index: usize) -> Option<&'a TargetS
 }
 
 /// What the run and target say before any measurement.
-fn base_row(run: &Run, path: &str, spec: Option<&TargetSpec>, threads: u32, dir: Direction) -> Row {
+fn base_row(
+    run: &Timespan,
+    path: &str,
+    spec: Option<&TargetSpec>,
+    threads: u32,
+    dir: Direction,
+) -> Row {
     let mut row = Row::empty("", dir);
     let spec = spec.cloned().unwrap_or_default();
     row.tool = "diskspd".into();
@@ -267,7 +273,7 @@ fn merge<'a>(parts: impl Iterator<Item = &'a DirCount>) -> DirCount {
 /// Throughput and latency. IOPS are DiskSpd's own where it printed them
 /// (they come from its exact measured time, which it prints rounded);
 /// otherwise I/Os over the printed time, known to the time's rounding.
-fn fill_measures(row: &mut Row, run: &Run, merged: &DirCount, threads: usize) {
+fn fill_measures(row: &mut Row, run: &Timespan, merged: &DirCount, threads: usize) {
     let ios = merged.ios as f64;
     // A sum of per-thread figures printed to 0.01 is known to 0.01 each.
     let printed = merged.iops.map(|v| (v, 0.01 * threads.max(1) as f64));
@@ -317,7 +323,13 @@ fn fill_percentiles(row: &mut Row, table: Option<&Vec<(f64, f64)>>) {
 /// The per-interval spread (`-D`): the intervals themselves where the XML
 /// lists them, else DiskSpd's printed standard deviation with the number
 /// of intervals the run's length holds.
-fn fill_samples(row: &mut Row, run: &Run, counts: &[&Count], whole: Option<&DirTotals>, d: usize) {
+fn fill_samples(
+    row: &mut Row,
+    run: &Timespan,
+    counts: &[&Count],
+    whole: Option<&DirTotals>,
+    d: usize,
+) {
     let series: Vec<f64> = match whole {
         Some(w) if !w.buckets.is_empty() => w.buckets.clone(),
         _ => summed_buckets(counts, d),

@@ -1,4 +1,4 @@
-//! DiskSpd's text output (`-Rtext`, the default) as [`Run`]s: Windows
+//! DiskSpd's text output (`-Rtext`, the default) as [`Timespan`]s: Windows
 //! DiskSpd 2.0.x to 2.2 (microsoft/diskspd `ResultParser.cpp`) and the
 //! Linux port (microsoft/diskspd-for-linux `result_formatter.cc`).
 //!
@@ -14,7 +14,7 @@
 //! the layout (`MB/s` headers before 2.0.18, the 2.2 CPU table) and the
 //! version column says so.
 
-use super::{Count, DirCount, Percentiles, Run, TargetSpec, parse_size, rows};
+use super::{Count, DirCount, Percentiles, TargetSpec, Timespan, parse_size, rows};
 use crate::ingest::{Parsed, ReadError, Reader};
 use crate::model::Os;
 
@@ -98,7 +98,7 @@ fn captures(text: &str) -> Vec<&str> {
 }
 
 /// One run's timespans (DiskSpd `-X` profiles can hold several).
-fn read_capture(chunk: &str) -> Result<Vec<Run>, String> {
+fn read_capture(chunk: &str) -> Result<Vec<Timespan>, String> {
     let lines: Vec<&str> = chunk.lines().collect();
     let results: Vec<usize> = positions(&lines, |t| {
         t.starts_with("Results for timespan") || t.starts_with("Results for job")
@@ -342,8 +342,8 @@ fn number_after_colon(t: &str) -> Option<u32> {
 }
 
 /// One `Results for ...` section.
-fn read_results(lines: &[&str], spec: Spec) -> Result<Run, String> {
-    let mut run = Run {
+fn read_results(lines: &[&str], spec: Spec) -> Result<Timespan, String> {
+    let mut run = Timespan {
         format: FORMAT,
         name: lines[0]
             .trim()
@@ -352,7 +352,7 @@ fn read_results(lines: &[&str], spec: Spec) -> Result<Run, String> {
             .trim_end_matches(':')
             .to_string(),
         interval_ms: spec.interval_ms,
-        ..Run::default()
+        ..Timespan::default()
     };
     read_time(lines, &mut run)?;
     run.cpu_usage_pct = cpu_usage(lines);
@@ -409,7 +409,7 @@ fn read_results(lines: &[&str], spec: Spec) -> Result<Run, String> {
 
 /// `actual test time: 10.00s` (Windows, the measured time to 10 ms) or
 /// the port's `test time:         2s` (the requested duration).
-fn read_time(lines: &[&str], run: &mut Run) -> Result<(), String> {
+fn read_time(lines: &[&str], run: &mut Timespan) -> Result<(), String> {
     for line in lines {
         let t = line.trim();
         let (value, step) = if let Some(v) = t.strip_prefix("actual test time:") {

@@ -1,5 +1,5 @@
 //! DiskSpd's XML output (`-Rxml`, microsoft/diskspd `XmlResultParser.cpp`
-//! and the profile's own XML in `Common.cpp`) as [`Run`]s.
+//! and the profile's own XML in `Common.cpp`) as [`Timespan`]s.
 //!
 //! A document is `<Results>` with `<System>` (the tool's version), the
 //! `<Profile>` that ran (per timespan, its targets' block size, write
@@ -15,7 +15,7 @@
 
 use quick_xml::events::Event;
 
-use super::{Count, DirCount, Run, TargetSpec, rows};
+use super::{Count, DirCount, TargetSpec, Timespan, rows};
 use crate::ingest::{Parsed, ReadError, Reader};
 
 /// Reads DiskSpd's XML output.
@@ -62,7 +62,7 @@ impl Reader for XmlReader {
 }
 
 /// One results document's timespans, each with its profile.
-fn read_results(doc: &Node) -> Result<Vec<Run>, String> {
+fn read_results(doc: &Node) -> Result<Vec<Timespan>, String> {
     let version = doc
         .text_at(&["System", "Tool", "Version"])
         .map(str::to_string);
@@ -87,19 +87,19 @@ fn read_results(doc: &Node) -> Result<Vec<Run>, String> {
         .collect()
 }
 
-fn read_span(span: &Node, profile: Option<&Node>, index: usize) -> Result<Run, String> {
+fn read_span(span: &Node, profile: Option<&Node>, index: usize) -> Result<Timespan, String> {
     let time_s = span.num("TestTimeSeconds").ok_or("no <TestTimeSeconds>")?;
     if !(time_s.is_finite() && time_s > 0.0) {
         return Err(format!("<TestTimeSeconds> {time_s} is not a positive time"));
     }
-    let mut run = Run {
+    let mut run = Timespan {
         format: FORMAT,
         os: crate::model::Os::Windows,
         engine: "iocp".into(),
         name: format!("timespan {}", index + 1),
         time_s,
         time_step_s: 0.01,
-        ..Run::default()
+        ..Timespan::default()
     };
     if let Some(p) = profile {
         run.targets = p
@@ -191,7 +191,7 @@ fn buckets(iops: &Node) -> Vec<[f64; 2]> {
 
 /// The timespan's `<Latency>` (means, spread, percentiles over every
 /// target) and `<Iops>` (per-interval rates over every target).
-fn whole_run(span: &Node, run: &mut Run) {
+fn whole_run(span: &Node, run: &mut Timespan) {
     if let Some(lat) = span.child("Latency") {
         let names = [
             (

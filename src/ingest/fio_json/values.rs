@@ -115,9 +115,9 @@ impl<'de: 'a, 'a> Deserialize<'de> for Loose<'a> {
 /// `global options` / `job options` / `iodepth_level`, in the document's
 /// order. A key printed twice keeps its last value, as a map would.
 #[derive(Debug, Default, Clone, PartialEq)]
-pub struct Options<'a>(pub Vec<(Str<'a>, Loose<'a>)>);
+pub struct FioOptions<'a>(pub Vec<(Str<'a>, Loose<'a>)>);
 
-impl<'a> Options<'a> {
+impl<'a> FioOptions<'a> {
     /// The last value given for `key`.
     pub fn get(&self, key: &str) -> Option<&Loose<'a>> {
         self.0
@@ -137,20 +137,20 @@ impl<'a> Options<'a> {
     }
 }
 
-impl<'de: 'a, 'a> Deserialize<'de> for Options<'a> {
+impl<'de: 'a, 'a> Deserialize<'de> for FioOptions<'a> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct V;
         impl<'de> Visitor<'de> for V {
-            type Value = Options<'de>;
+            type Value = FioOptions<'de>;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
                 f.write_str("a map of options")
             }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Options<'de>, A::Error> {
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<FioOptions<'de>, A::Error> {
                 let mut out = Vec::with_capacity(map.size_hint().unwrap_or(16));
                 while let Some(pair) = map.next_entry()? {
                     out.push(pair);
                 }
-                Ok(Options(out))
+                Ok(FioOptions(out))
             }
         }
         d.deserialize_map(V)
@@ -162,13 +162,13 @@ impl<'de: 'a, 'a> Deserialize<'de> for Options<'a> {
 /// `hostname` and `port` beside its options.
 #[derive(Debug, Clone, PartialEq)]
 pub enum GlobalOptions<'a> {
-    One(Options<'a>),
-    PerServer(Vec<Options<'a>>),
+    One(FioOptions<'a>),
+    PerServer(Vec<FioOptions<'a>>),
 }
 
 impl Default for GlobalOptions<'_> {
     fn default() -> Self {
-        GlobalOptions::One(Options::default())
+        GlobalOptions::One(FioOptions::default())
     }
 }
 
@@ -176,13 +176,13 @@ impl<'a> GlobalOptions<'a> {
     /// The options a job of `hostname`:`port` ran with: its server's map
     /// (by hostname and port; by hostname alone when fio printed no port),
     /// none when no server matches.
-    pub fn for_server(&self, hostname: Option<&str>, port: Option<f64>) -> &Options<'a> {
-        static NONE: Options<'static> = Options(Vec::new());
+    pub fn for_server(&self, hostname: Option<&str>, port: Option<f64>) -> &FioOptions<'a> {
+        static NONE: FioOptions<'static> = FioOptions(Vec::new());
         let servers = match self {
             GlobalOptions::One(o) => return o,
             GlobalOptions::PerServer(servers) => servers,
         };
-        let is = |o: &Options<'_>, key: &str, want: Option<String>| {
+        let is = |o: &FioOptions<'_>, key: &str, want: Option<String>| {
             let got = o.get(key).and_then(|v| match v {
                 Loose::Text(s) => Some(s.trim().to_string()),
                 Loose::Number(n) => n.as_f64().map(|p| p.to_string()),
@@ -204,7 +204,7 @@ impl<'a> GlobalOptions<'a> {
     pub fn is_empty(&self) -> bool {
         match self {
             GlobalOptions::One(o) => o.is_empty(),
-            GlobalOptions::PerServer(servers) => servers.iter().all(Options::is_empty),
+            GlobalOptions::PerServer(servers) => servers.iter().all(FioOptions::is_empty),
         }
     }
 }
@@ -218,7 +218,7 @@ impl<'de: 'a, 'a> Deserialize<'de> for GlobalOptions<'a> {
                 f.write_str("a map of options, or a list of them (one per server)")
             }
             fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
-                Options::deserialize(de::value::MapAccessDeserializer::new(map))
+                FioOptions::deserialize(de::value::MapAccessDeserializer::new(map))
                     .map(GlobalOptions::One)
             }
             fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
@@ -235,7 +235,7 @@ impl<'de: 'a, 'a> Deserialize<'de> for GlobalOptions<'a> {
 
 /// `{"99.000000": 272384, ...}` as (percent, latency) pairs.
 #[derive(Debug, Default)]
-pub struct Percentiles(pub Vec<(f64, f64)>);
+pub struct FioPercentiles(pub Vec<(f64, f64)>);
 
 /// json+ `{"44288": 1, ...}` as (latency, count) pairs.
 #[derive(Debug, Default)]
@@ -276,16 +276,16 @@ where
     Ok(out)
 }
 
-impl<'de> Deserialize<'de> for Percentiles {
+impl<'de> Deserialize<'de> for FioPercentiles {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct V;
         impl<'de> Visitor<'de> for V {
-            type Value = Percentiles;
+            type Value = FioPercentiles;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
                 f.write_str("a percentile map")
             }
-            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Percentiles, A::Error> {
-                visit_pairs(map).map(Percentiles)
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<FioPercentiles, A::Error> {
+                visit_pairs(map).map(FioPercentiles)
             }
         }
         d.deserialize_map(V)
@@ -360,7 +360,7 @@ mod tests {
     fn options_read_as_a_value_map_would() {
         let text = r#"{"bs": "4k", "iodepth": 32, "direct": true, "x": null,
             "y": [1, {"z": 2}], "bs": "8k", "rate": 1.5, "neg": -3}"#;
-        let opts: Options = serde_json::from_str(text).unwrap();
+        let opts: FioOptions = serde_json::from_str(text).unwrap();
         let map: indexmap::IndexMap<String, Value> = serde_json::from_str(text).unwrap();
         for (key, want) in &map {
             let got = match opts.get(key).unwrap() {

@@ -17,7 +17,7 @@
 
 /// The optional columns a log has.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Layout {
+pub struct LogLayout {
     pub max: bool,
     pub offset: bool,
     pub prio: bool,
@@ -49,7 +49,7 @@ impl Hints {
         }
     }
 
-    fn allows(&self, l: &Layout) -> bool {
+    fn allows(&self, l: &LogLayout) -> bool {
         let ok = |hint: Option<bool>, v: bool| hint.is_none_or(|h| h == v);
         ok(self.max, l.max)
             && ok(self.offset, l.offset)
@@ -70,8 +70,8 @@ pub fn parse_version(version: &str) -> Option<(u32, u32)> {
     Some((major, minor))
 }
 
-const fn l(max: bool, offset: bool, prio: bool, issue: bool) -> Layout {
-    Layout {
+const fn l(max: bool, offset: bool, prio: bool, issue: bool) -> LogLayout {
+    LogLayout {
         max,
         offset,
         prio,
@@ -81,14 +81,14 @@ const fn l(max: bool, offset: bool, prio: bool, issue: bool) -> Layout {
 
 const F: bool = false;
 const T: bool = true;
-const C4: [Layout; 1] = [l(F, F, F, F)];
-const C5: [Layout; 2] = [l(F, F, T, F), l(F, T, F, F)];
-const C6: [Layout; 3] = [l(F, T, T, F), l(T, F, T, F), l(F, F, T, T)];
-const C7: [Layout; 3] = [l(T, T, T, F), l(F, T, T, T), l(T, F, T, T)];
-const C8: [Layout; 1] = [l(T, T, T, T)];
+const C4: [LogLayout; 1] = [l(F, F, F, F)];
+const C5: [LogLayout; 2] = [l(F, F, T, F), l(F, T, F, F)];
+const C6: [LogLayout; 3] = [l(F, T, T, F), l(T, F, T, F), l(F, F, T, T)];
+const C7: [LogLayout; 3] = [l(T, T, T, F), l(F, T, T, T), l(T, F, T, T)];
+const C8: [LogLayout; 1] = [l(T, T, T, T)];
 
 /// Layouts with `n` fields, most common first.
-fn candidates(n: usize) -> &'static [Layout] {
+fn candidates(n: usize) -> &'static [LogLayout] {
     match n {
         4 => &C4,
         5 => &C5,
@@ -99,7 +99,7 @@ fn candidates(n: usize) -> &'static [Layout] {
     }
 }
 
-impl Layout {
+impl LogLayout {
     /// Number of fields in a line.
     pub fn fields(&self) -> usize {
         4 + usize::from(self.max)
@@ -130,9 +130,9 @@ impl Layout {
     /// same count): of the candidates `hints` allow, the one most lines fit,
     /// the more common layout on a tie (a malformed line must not decide).
     /// `None` when no line fits any.
-    pub fn infer(lines: &[Vec<&[u8]>], hints: &Hints) -> Option<Layout> {
+    pub fn infer(lines: &[Vec<&[u8]>], hints: &Hints) -> Option<LogLayout> {
         let n = lines.first()?.len();
-        let mut best: Option<(usize, Layout)> = None;
+        let mut best: Option<(usize, LogLayout)> = None;
         for c in candidates(n).iter().filter(|c| hints.allows(c)) {
             let fit = lines.iter().filter(|f| f.len() == n && c.fits(f)).count();
             if fit > 0 && best.is_none_or(|(b, _)| fit > b) {
@@ -169,24 +169,24 @@ mod tests {
         let none = Hints::default();
         let modern = split(&["200, 56480, 0, 0, 0", "200, 25440, 1, 0, 0"]);
         assert_eq!(
-            Layout::infer(&modern, &none),
+            LogLayout::infer(&modern, &none),
             Some(l(false, false, true, false))
         );
         let hex = split(&["38, 41959, 1, 4096, 0x6003"]);
         assert_eq!(
-            Layout::infer(&hex, &none),
+            LogLayout::infer(&hex, &none),
             Some(l(false, false, true, false))
         );
         // fio < 3.18 with log_offset: the fifth column is an offset.
         let old = split(&["32, 107211, 0, 4096, 1011712"]);
         assert_eq!(
-            Layout::infer(&old, &none),
+            LogLayout::infer(&old, &none),
             Some(l(false, true, false, false))
         );
         // ... and the version says so even when offsets happen to be 0/1.
         let zeros = split(&["32, 107211, 0, 4096, 0"]);
         assert_eq!(
-            Layout::infer(&zeros, &Hints::from_version("fio-3.10")),
+            LogLayout::infer(&zeros, &Hints::from_version("fio-3.10")),
             Some(l(false, true, false, false))
         );
     }
@@ -196,21 +196,24 @@ mod tests {
         let none = Hints::default();
         let offset = split(&["32, 38205, 0, 4096, 1011712, 0"]);
         assert_eq!(
-            Layout::infer(&offset, &none),
+            LogLayout::infer(&offset, &none),
             Some(l(false, true, true, false))
         );
         let max = split(&["200, 113800, 125180, 0, 0, 0", "200, 50080, 55088, 1, 0, 0"]);
         assert_eq!(
-            Layout::infer(&max, &none),
+            LogLayout::infer(&max, &none),
             Some(l(true, false, true, false))
         );
         let issue = split(&["13, 25768, 1, 4096, 0, 12974232"]);
         assert_eq!(
-            Layout::infer(&issue, &none),
+            LogLayout::infer(&issue, &none),
             Some(l(false, false, true, true))
         );
         // fio 3.33 cannot write max or issue columns.
-        assert_eq!(Layout::infer(&max, &Hints::from_version("fio-3.33")), None);
+        assert_eq!(
+            LogLayout::infer(&max, &Hints::from_version("fio-3.33")),
+            None
+        );
     }
 
     #[test]

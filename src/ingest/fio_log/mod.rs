@@ -24,7 +24,7 @@ use std::path::Path;
 
 use crate::timeseries::{Kind, SeriesRow};
 
-pub use layout::{Hints, Layout};
+pub use layout::{Hints, LogLayout};
 pub use name::LogName;
 pub(crate) use parse::{parse_i64, parse_prio, parse_u64};
 
@@ -109,7 +109,7 @@ pub struct LogStats {
     /// `line N: reason`, at most [`MAX_LINE_WARNINGS`] plus a count.
     pub warnings: Vec<String>,
     /// The layout found (none for histogram or empty logs).
-    pub layout: Option<Layout>,
+    pub layout: Option<LogLayout>,
     /// Whether the rows were read as averaged windows.
     pub averaged: bool,
 }

@@ -3,7 +3,7 @@
 
 use super::hist::{BinLayout, PERCENTILES};
 use super::times::TimeCheck;
-use super::{Layout, LineError, LogContext, LogError, LogStats, MAX_LINE_WARNINGS};
+use super::{LineError, LogContext, LogError, LogLayout, LogStats, MAX_LINE_WARNINGS};
 use crate::model::Direction;
 use crate::timeseries::{Kind, SeriesRow};
 
@@ -95,7 +95,7 @@ fn direction_of(ddir: u64) -> Result<Direction, LineError> {
 /// What the first lines decided about the whole file.
 #[derive(Debug, Clone, Copy)]
 struct Decided {
-    layout: Layout,
+    layout: LogLayout,
     /// SI units per unit in the value column.
     scale: f64,
     /// First time in the file when times are Unix times.
@@ -263,7 +263,7 @@ impl Parser {
         });
         if self.ctx.kind == Kind::Hist {
             // Histogram lines have their own layout; only the time base applies.
-            let layout = Layout::default();
+            let layout = LogLayout::default();
             return Ok(Some(Decided {
                 layout,
                 scale: 1.0,
@@ -280,7 +280,7 @@ impl Parser {
             .max_by_key(|(_, c)| **c)
             .map_or(0, |(n, _)| *n);
         let same: Vec<Vec<&[u8]>> = sample.into_iter().filter(|f| f.len() == n).collect();
-        let layout = Layout::infer(&same, &self.ctx.hints).ok_or(LogError::NoLayout {
+        let layout = LogLayout::infer(&same, &self.ctx.hints).ok_or(LogError::NoLayout {
             line: self.line + 1,
             fields: n,
         })?;

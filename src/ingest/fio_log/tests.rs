@@ -48,7 +48,7 @@ fn latencies_are_ns_in_fio3_and_us_in_fio2() {
     };
     let (rows, stats) = read("216, 36, 0, 0\n", fio2);
     assert_eq!(rows[0].value, 36000.0);
-    assert_eq!(stats.layout, Some(Layout::default()));
+    assert_eq!(stats.layout, Some(LogLayout::default()));
 }
 
 #[test]

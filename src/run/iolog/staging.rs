@@ -4,7 +4,7 @@
 use std::io;
 use std::path::{Path, PathBuf};
 
-use super::{ALL_SUFFIXES, LogError, LogOptions};
+use super::{ALL_SUFFIXES, LogOptions, LogWriteError};
 
 /// Whether `name` is one of `job`'s logs: `<job>_<kind>.<N>.log`, or with
 /// fio's client/server `.<host>` after it.
@@ -35,13 +35,17 @@ pub struct JobLogs {
 
 impl JobLogs {
     /// Makes the staging folder of `job` in `dir` when `log` asks for logs.
-    pub fn create(dir: &Path, job: &str, log: Option<LogOptions>) -> Result<JobLogs, LogError> {
+    pub fn create(
+        dir: &Path,
+        job: &str,
+        log: Option<LogOptions>,
+    ) -> Result<JobLogs, LogWriteError> {
         let staging = match log {
             Some(_) => {
                 let s = dir.join(format!(".{job}.logs-{}", std::process::id()));
                 // Left by a run of the same process id that was killed.
                 let _ = std::fs::remove_dir_all(&s);
-                std::fs::create_dir_all(&s).map_err(LogError::at(&s))?;
+                std::fs::create_dir_all(&s).map_err(LogWriteError::at(&s))?;
                 Some(s)
             }
             None => None,
@@ -62,25 +66,25 @@ impl JobLogs {
     /// when the job ran without `--log`): a rerun with fewer threads, or
     /// without logs, leaves no log of the previous run to be read as this
     /// one's.
-    pub fn publish(self) -> Result<(), LogError> {
+    pub fn publish(self) -> Result<(), LogWriteError> {
         for old in self.files_in(&self.dir)? {
-            std::fs::remove_file(&old).map_err(LogError::at(&old))?;
+            std::fs::remove_file(&old).map_err(LogWriteError::at(&old))?;
         }
         if let Some(staging) = &self.staging {
             for new in self.files_in(staging)? {
                 let to = self.dir.join(new.file_name().unwrap_or_default());
-                std::fs::rename(&new, &to).map_err(LogError::at(&to))?;
+                std::fs::rename(&new, &to).map_err(LogWriteError::at(&to))?;
             }
         }
         Ok(())
     }
 
     /// The job's log files in `dir`, sorted.
-    fn files_in(&self, dir: &Path) -> Result<Vec<PathBuf>, LogError> {
+    fn files_in(&self, dir: &Path) -> Result<Vec<PathBuf>, LogWriteError> {
         let entries = match std::fs::read_dir(dir) {
             Ok(e) => e,
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
-            Err(e) => return Err(LogError::at(dir)(e)),
+            Err(e) => return Err(LogWriteError::at(dir)(e)),
         };
         let mut files: Vec<PathBuf> = entries
             .filter_map(Result::ok)

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::thread::JoinHandle;
 
-use super::{Kind, LogError};
+use super::{Kind, LogWriteError};
 use crate::run::engines::Dir;
 
 /// Samples per batch.
@@ -27,8 +27,8 @@ pub(super) struct LogFile {
 }
 
 impl LogFile {
-    pub(super) fn create(path: PathBuf) -> Result<LogFile, LogError> {
-        let f = File::create(&path).map_err(LogError::at(&path))?;
+    pub(super) fn create(path: PathBuf) -> Result<LogFile, LogWriteError> {
+        let f = File::create(&path).map_err(LogWriteError::at(&path))?;
         Ok(LogFile {
             out: BufWriter::with_capacity(64 << 10, f),
             path,
@@ -59,21 +59,21 @@ pub(super) struct Lines {
     to_printer: Option<SyncSender<Vec<Sample>>>,
     /// Printed batches come back to be filled again.
     empty: Receiver<Vec<Sample>>,
-    printer: Option<JoinHandle<Result<(), LogError>>>,
+    printer: Option<JoinHandle<Result<(), LogWriteError>>>,
     /// Named in the error if the printer dies.
     first: PathBuf,
 }
 
 impl Lines {
     /// Starts the printer of `files` (indexed by `Kind`).
-    pub fn start(files: Vec<LogFile>) -> Result<Lines, LogError> {
+    pub fn start(files: Vec<LogFile>) -> Result<Lines, LogWriteError> {
         let first = files.first().map_or(PathBuf::new(), |f| f.path.clone());
         let (to_printer, batches) = sync_channel(QUEUED);
         let (give_back, empty) = sync_channel(QUEUED + 2);
         let printer = std::thread::Builder::new()
             .name("nvcmp-log".into())
             .spawn(move || print(files, batches, give_back))
-            .map_err(LogError::at(&first))?;
+            .map_err(LogWriteError::at(&first))?;
         Ok(Lines {
             batch: Vec::with_capacity(BATCH),
             to_printer: Some(to_printer),
@@ -105,12 +105,12 @@ impl Lines {
     }
 
     /// Prints what is left and waits for the printer.
-    pub fn finish(mut self) -> Result<(), LogError> {
+    pub fn finish(mut self) -> Result<(), LogWriteError> {
         self.hand_over();
         self.to_printer = None;
         match self.printer.take().map(JoinHandle::join) {
             Some(Ok(res)) => res,
-            Some(Err(_)) => Err(LogError {
+            Some(Err(_)) => Err(LogWriteError {
                 path: self.first.clone(),
                 source: Arc::new(io::Error::other("the log printer thread panicked")),
             }),
@@ -135,18 +135,18 @@ fn print(
     mut files: Vec<LogFile>,
     batches: Receiver<Vec<Sample>>,
     give_back: SyncSender<Vec<Sample>>,
-) -> Result<(), LogError> {
+) -> Result<(), LogWriteError> {
     for mut batch in batches {
         for s in &batch {
             let f = &mut files[s.kind as usize];
             f.line(s.t_ms, s.value, s.dir, s.bs)
-                .map_err(LogError::at(&f.path))?;
+                .map_err(LogWriteError::at(&f.path))?;
         }
         batch.clear();
         let _ = give_back.try_send(batch);
     }
     for f in &mut files {
-        f.out.flush().map_err(LogError::at(&f.path))?;
+        f.out.flush().map_err(LogWriteError::at(&f.path))?;
     }
     Ok(())
 }

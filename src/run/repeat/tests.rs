@@ -5,7 +5,7 @@ fn rule(target_pct: f64, max: u32) -> StopRule {
 }
 
 /// The rule's verdict after each value of `values` in turn.
-fn verdicts(r: &StopRule, values: &[f64]) -> Vec<Verdict> {
+fn verdicts(r: &StopRule, values: &[f64]) -> Vec<StopVerdict> {
     (1..=values.len())
         .map(|n| judge(r, n as u32, &values[..n]))
         .collect()
@@ -13,7 +13,7 @@ fn verdicts(r: &StopRule, values: &[f64]) -> Vec<Verdict> {
 
 #[test]
 fn stops_at_three_when_the_runs_agree() {
-    use Verdict::*;
+    use StopVerdict::*;
     // 100, 101, 99: relative stddev 1 %.
     let v = verdicts(&rule(3.5, 10), &[100.0, 101.0, 99.0]);
     assert_eq!(v, [Continue, Continue, Met]);
@@ -22,12 +22,15 @@ fn stops_at_three_when_the_runs_agree() {
 #[test]
 fn two_agreeing_runs_are_not_enough() {
     // Identical values: 0 % after two, still the rule waits for a third.
-    assert_eq!(judge(&rule(3.5, 10), 2, &[100.0, 100.0]), Verdict::Continue);
+    assert_eq!(
+        judge(&rule(3.5, 10), 2, &[100.0, 100.0]),
+        StopVerdict::Continue
+    );
 }
 
 #[test]
 fn continues_while_loose_and_stops_once_tight() {
-    use Verdict::*;
+    use StopVerdict::*;
     // 100, 120, 80 and then 100s: n values have a relative stddev of
     // sqrt(800 / (n - 1)) %, 20 % at 3 and at most 6 % from n = 24 on.
     let mut values = vec![100.0, 120.0, 80.0];
@@ -46,7 +49,7 @@ fn continues_while_loose_and_stops_once_tight() {
 
 #[test]
 fn stops_at_max_when_never_tight() {
-    use Verdict::*;
+    use StopVerdict::*;
     let v = verdicts(&rule(1.0, 5), &[100.0, 150.0, 50.0, 140.0, 60.0]);
     assert_eq!(v, [Continue, Continue, Continue, Continue, MaxReached]);
 }
@@ -54,10 +57,13 @@ fn stops_at_max_when_never_tight() {
 #[test]
 fn failed_repetitions_count_toward_max_but_not_the_spread() {
     // Three ran, one failed: two values are not enough to judge.
-    assert_eq!(judge(&rule(50.0, 4), 3, &[100.0, 100.0]), Verdict::Continue);
+    assert_eq!(
+        judge(&rule(50.0, 4), 3, &[100.0, 100.0]),
+        StopVerdict::Continue
+    );
     assert_eq!(
         judge(&rule(50.0, 4), 4, &[100.0, 100.0]),
-        Verdict::MaxReached
+        StopVerdict::MaxReached
     );
 }
 

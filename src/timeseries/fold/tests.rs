@@ -24,7 +24,7 @@ fn fold(rows: &[&SeriesRow], kind: Kind) -> Folded {
     f
 }
 
-fn assert_close(want: &[Point], got: &[Point], what: &str) {
+fn assert_close(want: &[BucketPoint], got: &[BucketPoint], what: &str) {
     assert_eq!(want.len(), got.len(), "{what}: {want:?}\n{got:?}");
     for (w, g) in want.iter().zip(got) {
         assert_eq!(w.t_ms, g.t_ms, "{what}");
