@@ -104,15 +104,7 @@ mod tests {
         // The whole intervals add up to the run's reads (rates of 1 s
         // intervals), but for the few in the last 10 ms of its 120.01 s.
         let total: f64 = reads.iter().map(|r| r.value).sum();
-        let count: f64 = text
-            .split("<ReadCount>")
-            .nth(1)
-            .unwrap()
-            .split('<')
-            .next()
-            .unwrap()
-            .parse()
-            .unwrap();
+        let count = super::super::tests::xml_num(&text, "ReadCount", 0).unwrap();
         assert!(
             total <= count && count - total < 332.0 * 0.01 + 1.0,
             "{total} vs {count}"

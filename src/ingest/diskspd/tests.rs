@@ -227,8 +227,9 @@ fn check_flags(run: &str, row: &Row, what: &str) {
     assert_eq!(row.rw.starts_with("rand"), random, "{what}: {}", row.rw);
 }
 
-/// A number in `<Name>` of an XML text, the n-th occurrence.
-fn xml_num(text: &str, name: &str, n: usize) -> Option<f64> {
+/// A number in `<Name>` of an XML text, the n-th occurrence (the XML
+/// reader's and the series' tests read their expectations with it too).
+pub(super) fn xml_num(text: &str, name: &str, n: usize) -> Option<f64> {
     let open = format!("<{name}>");
     let at = text.match_indices(&open).nth(n)?.0 + open.len();
     text[at..].split('<').next()?.trim().parse().ok()

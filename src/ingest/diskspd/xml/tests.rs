@@ -55,15 +55,7 @@ fn latency_percentiles_and_iops_intervals() {
     assert_eq!(read.iops_samples, Some(120));
     assert_eq!(read.iops_sample_stddev, Some(34.796));
     let p99 = text.split("<Percentile>99</Percentile>").nth(1).unwrap();
-    let ms: f64 = p99
-        .split("<ReadMilliseconds>")
-        .nth(1)
-        .unwrap()
-        .split('<')
-        .next()
-        .unwrap()
-        .parse()
-        .unwrap();
+    let ms = super::super::tests::xml_num(p99, "ReadMilliseconds", 0).unwrap();
     assert_eq!(read.lat_p99_ns, Some(ms * 1e6));
 }
 
