@@ -248,7 +248,7 @@ fn dtype(ty: Ty) -> DataType {
     }
 }
 
-fn schema() -> Schema {
+pub(super) fn schema() -> Schema {
     COLUMNS
         .iter()
         .map(|c| Field::new(c.name.into(), dtype(c.ty)))
@@ -263,7 +263,7 @@ pub struct SeriesWriter<W: Write + Send + 'static> {
 
 enum Inner<W: Write + Send + 'static> {
     // Boxed: the parquet writer is large and there is one per file.
-    Parquet(Box<polars::io::parquet::write::BatchedWriter<W>>),
+    Parquet(Box<super::parquet::ParquetSeries<W>>),
     Csv(polars::io::csv::write::BatchedWriter<W>),
     Ndjson(W),
 }
@@ -290,9 +290,7 @@ impl<W: Write + Send + 'static> SeriesWriter<W> {
     /// cannot be streamed in batches).
     pub fn new(w: W, format: FileFormat) -> anyhow::Result<Self> {
         let inner = match format {
-            FileFormat::Parquet => {
-                Inner::Parquet(Box::new(ParquetWriter::new(w).batched(&schema())?))
-            }
+            FileFormat::Parquet => Inner::Parquet(Box::new(super::parquet::ParquetSeries::new(w)?)),
             FileFormat::Csv => {
                 Inner::Csv(CsvWriter::new(w).include_header(true).batched(&schema())?)
             }
@@ -308,7 +306,7 @@ impl<W: Write + Send + 'static> SeriesWriter<W> {
             return Ok(());
         }
         match &mut self.inner {
-            Inner::Parquet(w) => w.write_batch(&to_dataframe(logs, rows)?)?,
+            Inner::Parquet(w) => w.write(logs, rows)?,
             Inner::Csv(w) => w.write_batch(&to_dataframe(logs, rows)?)?,
             Inner::Ndjson(w) => write_ndjson(w, logs, rows)?,
         }
@@ -321,7 +319,7 @@ impl<W: Write + Send + 'static> SeriesWriter<W> {
     pub fn finish(self) -> anyhow::Result<u64> {
         match self.inner {
             Inner::Parquet(w) => {
-                w.finish()?;
+                w.finish()?.flush()?;
             }
             Inner::Csv(mut w) => w.finish()?,
             Inner::Ndjson(mut w) => w.flush()?,

@@ -9,6 +9,7 @@
 pub mod bucket;
 pub mod file;
 pub mod fold;
+pub mod parquet;
 
 use std::collections::BTreeMap;
 

@@ -136,7 +136,7 @@ pub fn read_file(
     }
     let mut parser = parse::Parser::new(*ctx);
     let mut buf: Vec<u8> = Vec::with_capacity(BLOCK + (64 << 10));
-    let mut rows = Vec::new();
+    let mut parts = pieces::Parts::default();
     let mut eof = false;
     while !eof {
         eof = fill(&mut file, &mut buf)?;
@@ -146,12 +146,29 @@ pub fn read_file(
             (false, Some(nl)) => nl + 1,
             (false, None) => continue,
         };
-        pieces::feed(&mut parser, &buf[..end], &mut rows)?;
-        sink(&rows, end as u64).map_err(LogError::Sink)?;
-        rows.clear();
+        pieces::feed(&mut parser, &buf[..end], &mut parts)?;
+        hand_on(&parts, end as u64, sink)?;
+        parts.clear();
         buf.drain(..end);
     }
     Ok(parser.finish())
+}
+
+/// Hands a block's rows to `sink` part by part, the block's `bytes` with
+/// the first call (with no rows when the block gave none).
+fn hand_on(
+    parts: &pieces::Parts,
+    bytes: u64,
+    sink: &mut dyn FnMut(&[SeriesRow], u64) -> anyhow::Result<()>,
+) -> Result<(), LogError> {
+    let mut bytes = Some(bytes);
+    for rows in parts.iter().filter(|p| !p.is_empty()) {
+        sink(rows, bytes.take().unwrap_or(0)).map_err(LogError::Sink)?;
+    }
+    match bytes {
+        Some(b) => sink(&[], b).map_err(LogError::Sink),
+        None => Ok(()),
+    }
 }
 
 /// A `.log.fz`: inflated a block at a time and parsed as its text.
@@ -161,12 +178,12 @@ fn read_compressed(
     sink: &mut dyn FnMut(&[SeriesRow], u64) -> anyhow::Result<()>,
 ) -> Result<LogStats, LogError> {
     let mut parser = parse::Parser::new(*ctx);
-    let mut rows = Vec::new();
+    let mut parts = pieces::Parts::default();
     let mut failed: Option<LogError> = None;
     let inflated = compressed::inflate(file, ctx.fio_version, &mut |text, bytes| {
-        let fed = pieces::feed(&mut parser, text, &mut rows)
-            .and_then(|()| sink(&rows, bytes).map_err(LogError::Sink));
-        rows.clear();
+        let fed =
+            pieces::feed(&mut parser, text, &mut parts).and_then(|()| hand_on(&parts, bytes, sink));
+        parts.clear();
         fed.map_err(|e| {
             failed = Some(e);
             anyhow::anyhow!("stopped")
@@ -209,9 +226,9 @@ fn fill(file: &mut std::fs::File, buf: &mut Vec<u8>) -> std::io::Result<bool> {
 /// Reads a whole log from memory (tests, small inputs).
 pub fn read_bytes(bytes: &[u8], ctx: &LogContext) -> Result<(Vec<SeriesRow>, LogStats), LogError> {
     let mut parser = parse::Parser::new(*ctx);
-    let mut rows = Vec::new();
-    pieces::feed(&mut parser, bytes, &mut rows)?;
-    Ok((rows, parser.finish()))
+    let mut parts = pieces::Parts::default();
+    pieces::feed(&mut parser, bytes, &mut parts)?;
+    Ok((parts.into_rows(), parser.finish()))
 }
 
 #[cfg(test)]

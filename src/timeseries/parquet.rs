@@ -1,0 +1,761 @@
+//! The series dataset as parquet, written from arrow arrays built straight
+//! from the rows, a row group at a time as it fills.
+//!
+//! A log's own columns (`source`, `label`, `job`, ... the [`Get::Log`] ones)
+//! hold one value for millions of rows. Handed to polars as a string per
+//! row, its parquet writer hashes every one of them to find that out (half
+//! the time of `ingest --series` on per-I/O logs); here they are built as
+//! the dictionary they are, one value per log and a key per row, and
+//! `direction` likewise. The file is the same to a reader: the columns are
+//! dictionary-encoded UTF8 as polars writes low-cardinality strings, and the
+//! Arrow schema in the footer says `large_string` (as for the results
+//! dataset, [`crate::dataset::write_parquet`]), so polars, pyarrow 14+ and
+//! DuckDB read strings, not categoricals.
+
+use std::io::Write;
+use std::sync::Arc;
+
+use polars::prelude::{ArrowDataType, ArrowSchema, CompatLevel, PolarsResult, SchemaExt};
+use polars_arrow::array::{Array, DictionaryArray, PrimitiveArray, Utf8Array};
+use polars_arrow::bitmap::MutableBitmap;
+use polars_arrow::datatypes::IntegerType;
+use polars_arrow::record_batch::RecordBatchT;
+use polars_parquet::arrow::write::{
+    CompressionOptions, Encoding, FileWriter, StatisticsOptions, Version, WriteOptions,
+    get_dtype_encoding, row_group_iter, schema_to_metadata_key, to_parquet_schema,
+};
+
+use super::file::{COLUMNS, Cell, Get, Ty, schema};
+use super::{LogInfo, SeriesRow};
+use crate::model::Direction;
+
+/// Rows per row group (polars' own default): ~20 MB of columns, so memory
+/// stays flat whatever the logs' length.
+pub const ROW_GROUP: usize = 512 * 512;
+
+/// One column of the row group being filled.
+enum Building {
+    U64(Vec<u64>, MutableBitmap),
+    F64(Vec<f64>, MutableBitmap),
+    /// Strings as a dictionary: the distinct values of this row group and
+    /// a key per row (null for no value).
+    Str {
+        values: Vec<String>,
+        keys: Vec<u32>,
+        valid: MutableBitmap,
+    },
+}
+
+impl Building {
+    fn new(ty: Ty) -> Building {
+        match ty {
+            Ty::U64 => Building::U64(Vec::new(), MutableBitmap::new()),
+            Ty::F64 => Building::F64(Vec::new(), MutableBitmap::new()),
+            Ty::Str => Building::Str {
+                values: Vec::new(),
+                keys: Vec::new(),
+                valid: MutableBitmap::new(),
+            },
+        }
+    }
+
+    /// Appends `cell` `n` times.
+    fn push(&mut self, cell: Cell<'_>, n: usize) {
+        match (self, cell) {
+            (Building::U64(v, valid), Cell::U64(x)) => {
+                v.extend(std::iter::repeat_n(x.unwrap_or(0), n));
+                valid.extend_constant(n, x.is_some());
+            }
+            (Building::F64(v, valid), Cell::F64(x)) => {
+                v.extend(std::iter::repeat_n(x.unwrap_or(0.0), n));
+                valid.extend_constant(n, x.is_some());
+            }
+            (
+                Building::Str {
+                    values,
+                    keys,
+                    valid,
+                },
+                Cell::Str(x),
+            ) => {
+                let key = match x {
+                    Some(s) => match values.iter().position(|v| v == s) {
+                        Some(i) => i,
+                        None => {
+                            values.push(s.to_string());
+                            values.len() - 1
+                        }
+                    },
+                    None => 0,
+                };
+                keys.extend(std::iter::repeat_n(key as u32, n));
+                valid.extend_constant(n, x.is_some());
+            }
+            // A getter gives its column's type (the col! table in file.rs).
+            (b, _) => b.push_null(n),
+        }
+    }
+
+    /// Appends one cell: the per-row path.
+    #[inline]
+    fn push_one(&mut self, cell: Cell<'_>) {
+        match (self, cell) {
+            (Building::U64(v, valid), Cell::U64(x)) => {
+                v.push(x.unwrap_or(0));
+                valid.push(x.is_some());
+            }
+            (Building::F64(v, valid), Cell::F64(x)) => {
+                v.push(x.unwrap_or(0.0));
+                valid.push(x.is_some());
+            }
+            (
+                Building::Str {
+                    values,
+                    keys,
+                    valid,
+                },
+                Cell::Str(Some(x)),
+            ) => {
+                let key = match values.iter().position(|v| v == x) {
+                    Some(i) => i,
+                    None => {
+                        values.push(x.to_string());
+                        values.len() - 1
+                    }
+                };
+                keys.push(key as u32);
+                valid.push(true);
+            }
+            (b, cell) => b.push(cell, 1),
+        }
+    }
+
+    fn push_null(&mut self, n: usize) {
+        match self {
+            Building::U64(v, valid) => {
+                v.extend(std::iter::repeat_n(0, n));
+                valid.extend_constant(n, false);
+            }
+            Building::F64(v, valid) => {
+                v.extend(std::iter::repeat_n(0.0, n));
+                valid.extend_constant(n, false);
+            }
+            Building::Str { keys, valid, .. } => {
+                keys.extend(std::iter::repeat_n(0, n));
+                valid.extend_constant(n, false);
+            }
+        }
+    }
+
+    /// The column as an arrow array; the builder is left empty.
+    fn take(&mut self) -> Box<dyn Array> {
+        match self {
+            Building::U64(v, valid) => Box::new(PrimitiveArray::<u64>::new(
+                ArrowDataType::UInt64,
+                std::mem::take(v).into(),
+                std::mem::take(valid).into(),
+            )),
+            Building::F64(v, valid) => Box::new(PrimitiveArray::<f64>::new(
+                ArrowDataType::Float64,
+                std::mem::take(v).into(),
+                std::mem::take(valid).into(),
+            )),
+            Building::Str {
+                values,
+                keys,
+                valid,
+            } => {
+                let keys = PrimitiveArray::<u32>::new(
+                    ArrowDataType::UInt32,
+                    std::mem::take(keys).into(),
+                    std::mem::take(valid).into(),
+                );
+                let values = Utf8Array::<i64>::from_slice(std::mem::take(values));
+                Box::new(
+                    DictionaryArray::try_new(dictionary(), keys, values.boxed())
+                        .expect("keys index the values pushed with them"),
+                )
+            }
+        }
+    }
+}
+
+/// The type of a string column as written: UTF8 values behind u32 keys.
+fn dictionary() -> ArrowDataType {
+    ArrowDataType::Dictionary(
+        IntegerType::UInt32,
+        Box::new(ArrowDataType::LargeUtf8),
+        false,
+    )
+}
+
+/// Writes the series dataset's parquet a row group at a time: the rows are
+/// gathered into columns on the caller's thread (which also parses the
+/// logs), each full row group is encoded, compressed and written on a
+/// thread of its own while the next one fills. At most one group waits
+/// between them, so memory stays at three row groups.
+pub struct ParquetSeries<W: Write + Send + 'static> {
+    encoder: Option<Encoder<W>>,
+    /// The schema readers see (strings, not dictionaries).
+    read_schema: ArrowSchema,
+    columns: Vec<Building>,
+    /// Rows in `columns`.
+    rows: usize,
+    /// Where each of the rows' own columns is, for the one-pass path.
+    fast: Option<RowAt>,
+}
+
+/// The thread that encodes and writes row groups, and its queue.
+struct Encoder<W: Write + Send + 'static> {
+    queue: std::sync::mpsc::SyncSender<(usize, Vec<Box<dyn Array>>)>,
+    thread: std::thread::JoinHandle<PolarsResult<FileWriter<W>>>,
+}
+
+impl<W: Write + Send + 'static> Encoder<W> {
+    fn start(w: W, write_schema: ArrowSchema) -> PolarsResult<Encoder<W>> {
+        let options = WriteOptions {
+            statistics: StatisticsOptions::default(),
+            version: Version::V1,
+            compression: CompressionOptions::Zstd(None),
+            data_page_size: None,
+        };
+        let parquet_schema = to_parquet_schema(&write_schema)?;
+        let fields = parquet_schema.fields().to_vec();
+        // Strings are dictionaries already; numbers are written plain (a
+        // per-I/O log's times and values do not repeat: polars' attempt at
+        // a dictionary for them only costs time).
+        let encodings: Vec<Vec<Encoding>> = write_schema
+            .iter_values()
+            .map(|f| match f.dtype {
+                ArrowDataType::Dictionary(..) => get_dtype_encoding(&f.dtype),
+                _ => vec![Encoding::Plain],
+            })
+            .collect();
+        let schema = Arc::new(write_schema.clone());
+        let mut writer =
+            FileWriter::new_with_parquet_schema(w, write_schema, parquet_schema, options);
+        let (queue, groups) = std::sync::mpsc::sync_channel::<(usize, Vec<Box<dyn Array>>)>(1);
+        let thread = std::thread::Builder::new()
+            .name("parquet".into())
+            .spawn(move || {
+                for (rows, arrays) in groups {
+                    let batch = RecordBatchT::try_new(rows, schema.clone(), arrays)?;
+                    let group =
+                        row_group_iter(batch, encodings.clone().into(), fields.clone(), options);
+                    writer.write(rows as u64, group)?;
+                }
+                Ok(writer)
+            })
+            .map_err(|e| polars::prelude::PolarsError::IO {
+                error: Arc::new(e),
+                msg: None,
+            })?;
+        Ok(Encoder { queue, thread })
+    }
+
+    /// The writer back once every group queued is written, or the error
+    /// that stopped it.
+    fn join(self) -> PolarsResult<FileWriter<W>> {
+        drop(self.queue);
+        self.thread.join().unwrap_or_else(|_| {
+            Err(polars::prelude::polars_err!(ComputeError: "the parquet writer thread panicked"))
+        })
+    }
+}
+
+/// The index in [`COLUMNS`] of each column a row gives (not its log): the
+/// rows' cells are taken field by field in one pass over the rows, into
+/// typed columns. The getters of [`COLUMNS`] give the same cells through an
+/// indirect call and a [`Cell`] each, half the time of `ingest --series`; a
+/// test holds the two paths to the same file.
+struct RowAt {
+    at: [usize; 11],
+    direction: Vec<u32>,
+    t_ms: Vec<u64>,
+    value: Vec<f64>,
+    bs_bytes: Vec<u64>,
+    value_max: Opt<f64>,
+    offset_bytes: Opt<u64>,
+    percentile: Opt<f64>,
+    samples: Opt<u64>,
+    priority: Opt<u64>,
+    issue_time_ns: Opt<u64>,
+    unix_ms: Opt<u64>,
+}
+
+/// The names of [`RowAt`]'s columns, in its order.
+const ROW_COLUMNS: [&str; 11] = [
+    "direction",
+    "t_ms",
+    "value",
+    "bs_bytes",
+    "value_max",
+    "offset_bytes",
+    "percentile",
+    "samples",
+    "priority",
+    "issue_time_ns",
+    "unix_ms",
+];
+
+/// An optional number column. Most are all null for a whole row group
+/// (what a log's layout lacks) or all set: those keep no validity bits,
+/// and an all-null one no values; bits are kept from the first row that
+/// differs from the rows before it.
+struct Opt<T> {
+    values: Vec<T>,
+    /// Rows pushed.
+    len: usize,
+    /// Whether every row so far is set (None before the first).
+    uniform: Option<bool>,
+    /// Per-row validity, once rows differ.
+    valid: Option<MutableBitmap>,
+}
+
+impl<T> Default for Opt<T> {
+    fn default() -> Self {
+        Opt {
+            values: Vec::new(),
+            len: 0,
+            uniform: None,
+            valid: None,
+        }
+    }
+}
+
+impl<T: Copy + Default> Opt<T> {
+    #[inline]
+    fn push(&mut self, x: Option<T>) {
+        let set = x.is_some();
+        let value = x.unwrap_or_default();
+        match (&mut self.valid, self.uniform) {
+            (Some(valid), _) => {
+                valid.push(set);
+                self.values.push(value);
+            }
+            (None, Some(before)) if before != set => {
+                self.differ(before, set);
+                self.values.push(value);
+            }
+            (None, _) => {
+                self.uniform = Some(set);
+                if set {
+                    self.values.push(value);
+                }
+            }
+        }
+        self.len += 1;
+    }
+
+    /// The first row unlike the ones before: bits from here on, and the
+    /// values of the null rows before (when none were kept).
+    #[cold]
+    fn differ(&mut self, before: bool, now: bool) {
+        let mut valid = MutableBitmap::with_capacity(self.values.capacity().max(self.len + 1));
+        valid.extend_constant(self.len, before);
+        valid.push(now);
+        self.valid = Some(valid);
+        if !before {
+            self.values.resize(self.len, T::default());
+        }
+    }
+
+    fn reserve(&mut self, n: usize) {
+        self.values.reserve(n);
+    }
+}
+
+impl<T: polars_arrow::types::NativeType + Default> Opt<T> {
+    fn take(&mut self, dtype: ArrowDataType) -> Box<dyn Array> {
+        let len = std::mem::take(&mut self.len);
+        let uniform = self.uniform.take();
+        let valid = self.valid.take();
+        let values = std::mem::take(&mut self.values);
+        match (valid, uniform) {
+            (Some(valid), _) => {
+                Box::new(PrimitiveArray::<T>::new(dtype, values.into(), valid.into()))
+            }
+            (None, Some(false)) | (None, None) => {
+                Box::new(PrimitiveArray::<T>::new_null(dtype, len))
+            }
+            (None, Some(true)) => Box::new(PrimitiveArray::<T>::new(dtype, values.into(), None)),
+        }
+    }
+}
+
+fn all_set<T: polars_arrow::types::NativeType>(
+    v: &mut Vec<T>,
+    dtype: ArrowDataType,
+) -> Box<dyn Array> {
+    Box::new(PrimitiveArray::<T>::new(
+        dtype,
+        std::mem::take(v).into(),
+        None,
+    ))
+}
+
+impl RowAt {
+    /// The one-pass columns, or None when [`COLUMNS`]' row columns are not
+    /// exactly [`ROW_COLUMNS`] with these types (then the getters are used).
+    fn find() -> Option<RowAt> {
+        let own: Vec<(&str, Ty)> = COLUMNS
+            .iter()
+            .filter(|c| matches!(c.get, Get::Row(_)))
+            .map(|c| (c.name, c.ty))
+            .collect();
+        let mut at = [0; 11];
+        for (i, name) in ROW_COLUMNS.iter().enumerate() {
+            at[i] = COLUMNS.iter().position(|c| c.name == *name)?;
+        }
+        let types = [
+            Ty::Str,
+            Ty::U64,
+            Ty::F64,
+            Ty::U64,
+            Ty::F64,
+            Ty::U64,
+            Ty::F64,
+            Ty::U64,
+            Ty::U64,
+            Ty::U64,
+            Ty::U64,
+        ];
+        let same = own.len() == ROW_COLUMNS.len()
+            && at.iter().zip(types).all(|(&i, ty)| COLUMNS[i].ty == ty);
+        let mut fast = RowAt {
+            at,
+            direction: Vec::new(),
+            t_ms: Vec::new(),
+            value: Vec::new(),
+            bs_bytes: Vec::new(),
+            value_max: Opt::default(),
+            offset_bytes: Opt::default(),
+            percentile: Opt::default(),
+            samples: Opt::default(),
+            priority: Opt::default(),
+            issue_time_ns: Opt::default(),
+            unix_ms: Opt::default(),
+        };
+        fast.reserve(ROW_GROUP);
+        same.then_some(fast)
+    }
+
+    fn reserve(&mut self, n: usize) {
+        self.direction.reserve(n);
+        self.t_ms.reserve(n);
+        self.value.reserve(n);
+        self.bs_bytes.reserve(n);
+        self.value_max.reserve(n);
+        self.offset_bytes.reserve(n);
+        self.percentile.reserve(n);
+        self.samples.reserve(n);
+        self.priority.reserve(n);
+        self.issue_time_ns.reserve(n);
+        self.unix_ms.reserve(n);
+    }
+
+    fn add(&mut self, rows: &[SeriesRow]) {
+        for r in rows {
+            self.direction.push(r.direction as u32);
+            self.t_ms.push(r.t_ms);
+            self.value.push(r.value);
+            self.bs_bytes.push(r.bs_bytes);
+            self.value_max.push(r.value_max);
+            self.offset_bytes.push(r.offset_bytes);
+            self.percentile.push(r.percentile);
+            self.samples.push(r.samples);
+            self.priority.push(r.priority.map(u64::from));
+            self.issue_time_ns.push(r.issue_time_ns);
+            self.unix_ms.push(r.unix_ms);
+        }
+    }
+
+    /// The columns as arrays into `arrays` at their places in [`COLUMNS`].
+    fn take(&mut self, arrays: &mut [Option<Box<dyn Array>>]) {
+        use ArrowDataType::{Float64 as F, UInt64 as U};
+        let keys = PrimitiveArray::<u32>::new(
+            ArrowDataType::UInt32,
+            std::mem::take(&mut self.direction).into(),
+            None,
+        );
+        let names = Utf8Array::<i64>::from_slice(Direction::ALL.map(Direction::as_str));
+        let direction = DictionaryArray::try_new(dictionary(), keys, names.boxed())
+            .expect("a direction's number indexes Direction::ALL");
+        let taken: [Box<dyn Array>; 11] = [
+            Box::new(direction),
+            all_set(&mut self.t_ms, U),
+            all_set(&mut self.value, F),
+            all_set(&mut self.bs_bytes, U),
+            self.value_max.take(F),
+            self.offset_bytes.take(U),
+            self.percentile.take(F),
+            self.samples.take(U),
+            self.priority.take(U),
+            self.issue_time_ns.take(U),
+            self.unix_ms.take(U),
+        ];
+        for (i, a) in self.at.iter().zip(taken) {
+            arrays[*i] = Some(a);
+        }
+        self.reserve(ROW_GROUP);
+    }
+}
+
+impl<W: Write + Send + 'static> ParquetSeries<W> {
+    pub fn new(w: W) -> PolarsResult<Self> {
+        let read_schema = schema().to_arrow(CompatLevel::oldest());
+        let write_schema: ArrowSchema = read_schema
+            .iter_values()
+            .map(|f| match f.dtype {
+                ArrowDataType::LargeUtf8 | ArrowDataType::Utf8View | ArrowDataType::Utf8 => {
+                    f.clone().with_dtype(dictionary())
+                }
+                _ => f.clone(),
+            })
+            .collect();
+        Ok(ParquetSeries {
+            encoder: Some(Encoder::start(w, write_schema)?),
+            read_schema,
+            columns: COLUMNS
+                .iter()
+                .map(|c| {
+                    let mut b = Building::new(c.ty);
+                    reserve(&mut b, ROW_GROUP);
+                    b
+                })
+                .collect(),
+            rows: 0,
+            fast: RowAt::find(),
+        })
+    }
+
+    /// Appends rows (their `log` indexes `logs`), writing each row group
+    /// as it fills.
+    pub fn write(&mut self, logs: &[LogInfo], rows: &[SeriesRow]) -> PolarsResult<()> {
+        if self.encoder.is_none() {
+            polars::prelude::polars_bail!(ComputeError: "the parquet writer stopped");
+        }
+        let mut rest = rows;
+        while !rest.is_empty() {
+            let n = rest.len().min(ROW_GROUP - self.rows);
+            let (now, later) = rest.split_at(n);
+            self.add(logs, now);
+            rest = later;
+            if self.rows == ROW_GROUP {
+                self.flush()?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The rows' cells into the columns: a log's cells once per run of rows
+    /// from that log, the rows' own in one pass.
+    fn add(&mut self, logs: &[LogInfo], rows: &[SeriesRow]) {
+        for run in rows.chunk_by(|a, b| a.log == b.log) {
+            let info = &logs[run[0].log as usize];
+            for (b, c) in self.columns.iter_mut().zip(&COLUMNS) {
+                if let Get::Log(get) = c.get {
+                    b.push(get(info), run.len());
+                }
+            }
+        }
+        match &mut self.fast {
+            Some(fast) => fast.add(rows),
+            None => {
+                for (b, c) in self.columns.iter_mut().zip(&COLUMNS) {
+                    if let Get::Row(get) = c.get {
+                        rows.iter().for_each(|r| b.push_one(get(r)));
+                    }
+                }
+            }
+        }
+        self.rows += rows.len();
+    }
+
+    /// Hands the rows gathered so far to the encoder as one row group.
+    fn flush(&mut self) -> PolarsResult<()> {
+        if self.rows == 0 {
+            return Ok(());
+        }
+        let mut arrays: Vec<Option<Box<dyn Array>>> = vec![None; COLUMNS.len()];
+        if let Some(fast) = &mut self.fast {
+            fast.take(&mut arrays);
+        }
+        for (slot, b) in arrays.iter_mut().zip(&mut self.columns) {
+            if slot.is_none() {
+                *slot = Some(b.take());
+                // The next group's column at its full size at once: no
+                // growing (a copy each time) while it fills.
+                reserve(b, ROW_GROUP);
+            }
+        }
+        let arrays: Vec<Box<dyn Array>> = arrays.into_iter().flatten().collect();
+        let rows = std::mem::take(&mut self.rows);
+        let Some(encoder) = &self.encoder else {
+            return Ok(());
+        };
+        if encoder.queue.send((rows, arrays)).is_err() {
+            // The thread stopped: its error says why.
+            if let Some(encoder) = self.encoder.take() {
+                encoder.join()?;
+            }
+            polars::prelude::polars_bail!(ComputeError: "the parquet writer stopped");
+        }
+        Ok(())
+    }
+
+    /// Writes the last row group and the footer, whose Arrow schema names
+    /// strings (what the dictionaries hold).
+    pub fn finish(mut self) -> PolarsResult<W> {
+        self.flush()?;
+        let encoder = self.encoder.take().ok_or_else(
+            || polars::prelude::polars_err!(ComputeError: "the parquet writer stopped"),
+        )?;
+        let mut writer = encoder.join()?;
+        let key = schema_to_metadata_key(&self.read_schema);
+        writer.end(Some(vec![key]))?;
+        Ok(writer.into_inner())
+    }
+}
+
+fn reserve(b: &mut Building, n: usize) {
+    match b {
+        Building::U64(v, valid) => {
+            v.reserve(n);
+            valid.reserve(n);
+        }
+        Building::F64(v, valid) => {
+            v.reserve(n);
+            valid.reserve(n);
+        }
+        Building::Str { keys, valid, .. } => {
+            keys.reserve(n);
+            valid.reserve(n);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Direction;
+    use crate::timeseries::Kind;
+    use polars::prelude::{DataFrame, ParquetReader, SerReader};
+
+    fn logs() -> Vec<LogInfo> {
+        let info = |source: &str, kind| LogInfo {
+            source: source.into(),
+            result: Some("d/result.json".into()),
+            label: "d".into(),
+            job: "j".into(),
+            job_index: Some(1),
+            host: None,
+            kind,
+            window_ms: Some(0),
+        };
+        vec![
+            info("d/j_clat.1.log", Kind::Clat),
+            info("d/j_bw.1.log", Kind::Bw),
+        ]
+    }
+
+    /// Rows of both logs, with every optional field set on some rows.
+    fn rows(n: usize) -> Vec<SeriesRow> {
+        (0..n)
+            .map(|i| {
+                let dir = [Direction::Read, Direction::Write, Direction::Trim][i % 3];
+                let mut r = SeriesRow::new((i / 1000 % 2) as u32, dir, i as u64, i as f64 * 0.5);
+                r.bs_bytes = 4096;
+                r.offset_bytes = (i % 7 == 0).then_some(i as u64 * 4096);
+                r.priority = Some((i % 2) as u32);
+                r.value_max = (i % 5 == 3).then_some(i as f64);
+                r.samples = (i >= 4000).then_some(7);
+                r.unix_ms = (i % 11 == 0).then_some(1_700_000_000_000 + i as u64);
+                r
+            })
+            .collect()
+    }
+
+    fn write(rows: &[SeriesRow], fast: bool, batch: usize) -> Vec<u8> {
+        let logs = logs();
+        let mut w = ParquetSeries::new(Vec::new()).unwrap();
+        if !fast {
+            w.fast = None;
+        }
+        for chunk in rows.chunks(batch) {
+            w.write(&logs, chunk).unwrap();
+        }
+        w.finish().unwrap()
+    }
+
+    fn read(bytes: Vec<u8>) -> DataFrame {
+        ParquetReader::new(std::io::Cursor::new(bytes))
+            .finish()
+            .unwrap()
+    }
+
+    #[test]
+    fn a_directions_number_is_its_place_in_all() {
+        for (i, d) in Direction::ALL.into_iter().enumerate() {
+            assert_eq!(d as usize, i);
+        }
+    }
+
+    #[test]
+    fn the_one_pass_path_writes_what_the_getters_give() {
+        let rows = rows(5000);
+        assert!(RowAt::find().is_some(), "COLUMNS' row columns changed");
+        assert_eq!(write(&rows, true, 777), write(&rows, false, 777));
+    }
+
+    /// Past a row group the file holds several, every row once, in order,
+    /// and reads back as the DataFrame the other formats are written from.
+    #[test]
+    fn rows_past_a_row_group_read_back_as_written() {
+        let rows = rows(ROW_GROUP + 1234);
+        let bytes = write(&rows, true, 100_000);
+        let meta = polars_parquet::read::read_metadata(&mut std::io::Cursor::new(&bytes)).unwrap();
+        assert_eq!(meta.row_groups.len(), 2);
+        let back = read(bytes);
+        let want = super::super::file::to_dataframe(&logs(), &rows).unwrap();
+        assert_eq!(back.schema(), want.schema());
+        assert!(back.equals_missing(&want));
+        let source = back.column("source").unwrap().str().unwrap();
+        assert_eq!(source.get(1500), Some("d/j_bw.1.log"));
+        assert_eq!(back.column("host").unwrap().null_count(), rows.len());
+    }
+
+    #[test]
+    fn no_rows_is_an_empty_file_of_the_columns() {
+        let back = read(write(&[], true, 1));
+        assert_eq!((back.height(), back.width()), (0, COLUMNS.len()));
+    }
+
+    /// A disk that fails mid-file is an error, not a panic or a file cut
+    /// short without a word.
+    #[test]
+    fn a_failing_writer_is_an_error() {
+        struct Full(usize);
+        impl Write for Full {
+            fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+                if self.0 + b.len() > 10_000 {
+                    return Err(std::io::Error::other("disk full"));
+                }
+                self.0 += b.len();
+                Ok(b.len())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        let rows = rows(3 * ROW_GROUP);
+        let mut w = ParquetSeries::new(Full(0)).unwrap();
+        let logs = logs();
+        let written = rows
+            .chunks(100_000)
+            .try_for_each(|c| w.write(&logs, c))
+            .and_then(|()| w.finish().map(|_| ()));
+        let e = written.unwrap_err().to_string();
+        assert!(e.contains("disk full"), "{e}");
+    }
+}
