@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Old readers read nvcmp's parquet files: pyarrow 14.0.2 (pinned in many
-# environments; Spark 3.5 ships an Arrow of that age) opens a dataset and a
-# whole history directory, and DuckDB reads the history with
+# environments; Spark 3.5 ships an Arrow of that age) opens a dataset, a
+# series dataset and a whole history directory, and DuckDB reads the history with
 # `read_parquet('history/*.parquet')`: 17 adds leave runs 1-16 merged into
 # one part and run 17 alone, and every run must come back once.
 # Needs python3 with venv and the Python registry.
@@ -15,6 +15,8 @@ python3 -m venv "$work/venv"
 # pyarrow 14's wheels were built against numpy 1.x.
 "$work/venv/bin/pip" install -q "pyarrow==14.0.2" "numpy<2" "duckdb==2.0.1"
 "$nvcmp" -q ingest fixtures/check/run1 -o "$work/dataset.parquet"
+"$nvcmp" -q ingest fixtures/series --series "$work/series.parquet"
+"$nvcmp" -q ingest fixtures/series --series "$work/series.csv"
 "$nvcmp" -q history add fixtures/check/run1 --history "$work/history" --run a
 "$nvcmp" -q history add fixtures/check/run2 --history "$work/history" --run b
 "$work/venv/bin/python" - "$work" <<'PY'
@@ -24,7 +26,16 @@ t = pq.read_table(f"{work}/dataset.parquet")
 assert t.schema.field("label").type == pa.large_string(), t.schema
 h = ds.dataset(f"{work}/history", format="parquet").to_table()
 assert sorted(set(h.column("run_id").to_pylist())) == ["a", "b"], h.column("run_id")
-print(f"pyarrow {pa.__version__}: dataset {t.num_rows} rows, history {h.num_rows} rows")
+# The series parquet (dictionary strings, issue #23) reads as strings, the
+# rows of its csv twin.
+import pyarrow.csv as pc
+s = pq.read_table(f"{work}/series.parquet")
+assert s.schema.field("source").type == pa.large_string(), s.schema
+c = pc.read_csv(f"{work}/series.csv")
+assert s.num_rows == c.num_rows > 0, (s.num_rows, c.num_rows)
+assert s.column("t_ms").to_pylist() == c.column("t_ms").to_pylist()
+assert s.column("source").to_pylist() == c.column("source").to_pylist()
+print(f"pyarrow {pa.__version__}: dataset {t.num_rows} rows, history {h.num_rows} rows, series {s.num_rows} rows")
 PY
 # A merged part and a lone one side by side.
 rows_per_run=$("$nvcmp" -q ingest fixtures/check/run1 --format ndjson | wc -l)
