@@ -17,6 +17,9 @@ use crate::model::Direction;
 /// Largest time a log may carry, ms, when the run's runtime is unknown:
 /// 2^53, beyond which an f64 axis cannot place a millisecond (and 285,000
 /// years of runtime).
+/// A run at least this long (ms) cannot log every I/O at time 0.
+const ALL_ZERO_RUNTIME_MS: u64 = 1000;
+
 pub const MAX_T_MS: u64 = 1 << 53;
 
 /// The bound for a run that ran `runtime_ms`: logs end with the job, so a
@@ -183,9 +186,12 @@ impl TimeCheck {
                 more(&self.duplicated, "repeated lines"),
             ));
         }
-        // A run that lasted under 2 ms (fio's null engine, a tiny size)
-        // rightly logs every I/O at 0.
-        let lasted = self.runtime_ms.is_none_or(|r| r >= 2);
+        // A short run (fio's null engine, a tiny size) rightly logs every
+        // I/O at 0, and a thread may finish in its first millisecond while
+        // the job's runtime, which counts the slowest thread's start on a
+        // busy machine, reads a few ms: only a run of a second or more
+        // whose every time is 0 is a broken log.
+        let lasted = self.runtime_ms.is_none_or(|r| r >= ALL_ZERO_RUNTIME_MS);
         if self.rows > 1 && !self.any_nonzero && lasted {
             out.push(format!(
                 "every time is 0 ({} rows): the log cannot be told apart over time",
@@ -241,12 +247,15 @@ mod tests {
             "every time is 0 (3 rows): the log cannot be told apart over time"
         );
         assert_eq!(bound_for_runtime(u64::MAX), MAX_T_MS);
-        // A run that took a millisecond logs every I/O at 0: nothing odd.
-        let mut quick = TimeCheck::new(Some(1));
-        for line in 1..=3 {
-            assert!(quick.place(line, 0, 0, Direction::Read));
+        // A run that took a few milliseconds logs every I/O at 0: nothing
+        // odd; one of a second cannot have.
+        for (runtime, warned) in [(1, false), (7, false), (999, false), (1000, true)] {
+            let mut quick = TimeCheck::new(Some(runtime));
+            for line in 1..=3 {
+                assert!(quick.place(line, 0, 0, Direction::Read));
+            }
+            assert_eq!(!quick.warnings().is_empty(), warned, "{runtime} ms");
         }
-        assert!(quick.warnings().is_empty());
         assert!(!TimeCheck::new(None).place(1, MAX_T_MS + 1, MAX_T_MS + 1, Direction::Read));
     }
 }
