@@ -96,40 +96,6 @@ impl Building {
         }
     }
 
-    /// Appends one cell: the per-row path.
-    #[inline]
-    fn push_one(&mut self, cell: Cell<'_>) {
-        match (self, cell) {
-            (Building::U64(v, valid), Cell::U64(x)) => {
-                v.push(x.unwrap_or(0));
-                valid.push(x.is_some());
-            }
-            (Building::F64(v, valid), Cell::F64(x)) => {
-                v.push(x.unwrap_or(0.0));
-                valid.push(x.is_some());
-            }
-            (
-                Building::Str {
-                    values,
-                    keys,
-                    valid,
-                },
-                Cell::Str(Some(x)),
-            ) => {
-                let key = match values.iter().position(|v| v == x) {
-                    Some(i) => i,
-                    None => {
-                        values.push(x.to_string());
-                        values.len() - 1
-                    }
-                };
-                keys.push(key as u32);
-                valid.push(true);
-            }
-            (b, cell) => b.push(cell, 1),
-        }
-    }
-
     fn push_null(&mut self, n: usize) {
         match self {
             Building::U64(v, valid) => {
@@ -564,7 +530,7 @@ impl<W: Write + Send + 'static> ParquetSeries<W> {
             None => {
                 for (b, c) in self.columns.iter_mut().zip(&COLUMNS) {
                     if let Get::Row(get) = c.get {
-                        rows.iter().for_each(|r| b.push_one(get(r)));
+                        rows.iter().for_each(|r| b.push(get(r), 1));
                     }
                 }
             }

@@ -132,6 +132,72 @@ fn direction_of(ddir: u64) -> Result<Direction, LineError> {
     }
 }
 
+/// A line's fields as [`Parser::build`] reads them: [`Text`] parses each
+/// and names what is wrong; [`Plain`] has them parsed already (every field
+/// a plain decimal) and only refuses, the line then read as text.
+trait Fields {
+    type Error;
+    fn number(&self, i: usize, column: &'static str) -> Result<u64, Self::Error>;
+    fn direction(&self, i: usize) -> Result<Direction, Self::Error>;
+    /// A value column: fio prints it signed; a negative one is refused.
+    fn value(&self, i: usize, column: &'static str) -> Result<i64, Self::Error>;
+    fn priority(&self, i: usize) -> Result<u32, Self::Error>;
+}
+
+/// A line's fields, as text.
+struct Text<'a, 'b>(&'a [&'b [u8]; MAX_FIELDS]);
+
+impl Fields for Text<'_, '_> {
+    type Error = LineError;
+    fn number(&self, i: usize, column: &'static str) -> Result<u64, LineError> {
+        number(self.0[i], column)
+    }
+    fn direction(&self, i: usize) -> Result<Direction, LineError> {
+        direction(self.0[i])
+    }
+    fn value(&self, i: usize, column: &'static str) -> Result<i64, LineError> {
+        let s = self.0[i];
+        parse_i64(s)
+            .filter(|v| *v >= 0)
+            .ok_or_else(|| LineError::Number {
+                column,
+                text: String::from_utf8_lossy(trim(s)).into_owned(),
+            })
+    }
+    fn priority(&self, i: usize) -> Result<u32, LineError> {
+        let s = self.0[i];
+        parse_prio(s)
+            .map(|p| p.value)
+            .ok_or_else(|| LineError::Number {
+                column: "priority",
+                text: String::from_utf8_lossy(trim(s)).into_owned(),
+            })
+    }
+}
+
+/// A line's fields, every one a plain decimal ([`plain_fields`]).
+struct Plain<'a>(&'a [u64; MAX_FIELDS]);
+
+impl Fields for Plain<'_> {
+    type Error = ();
+    #[inline]
+    fn number(&self, i: usize, _: &'static str) -> Result<u64, ()> {
+        Ok(self.0[i])
+    }
+    #[inline]
+    fn direction(&self, i: usize) -> Result<Direction, ()> {
+        direction_of(self.0[i]).map_err(|_| ())
+    }
+    #[inline]
+    fn value(&self, i: usize, _: &'static str) -> Result<i64, ()> {
+        i64::try_from(self.0[i]).map_err(|_| ())
+    }
+    #[inline]
+    fn priority(&self, i: usize) -> Result<u32, ()> {
+        u32::try_from(self.0[i]).map_err(|_| ())
+    }
+}
+
 /// What the first lines decided about the whole file.
 #[derive(Debug, Clone, Copy)]
 struct Decided {
@@ -344,48 +410,17 @@ impl Parser {
     }
 
     /// One bw/iops/lat line: the common one (every field a plain decimal)
-    /// in one pass over its bytes, anything else by [`Parser::general_row`],
-    /// which also words what is wrong with a line.
+    /// in one pass over its bytes, anything else field by field, which
+    /// also words what is wrong with a line. Both build the row with
+    /// [`Parser::build`].
     fn row(&self, line: &[u8], d: &Decided) -> Result<SeriesRow, LineError> {
         let mut nums = [0u64; MAX_FIELDS];
         if plain_fields(line, &mut nums) == Some(d.layout.fields()) {
-            if let Some(row) = self.plain_row(&nums, d) {
+            if let Ok(row) = self.build(&Plain(&nums), d) {
                 return Ok(row);
             }
         }
         self.general_row(line, d)
-    }
-
-    /// The row of a line whose fields are all plain decimals (`nums`), as
-    /// [`Parser::general_row`] makes it; None where that one would refuse a
-    /// field (it then says why).
-    #[inline]
-    fn plain_row(&self, f: &[u64; MAX_FIELDS], d: &Decided) -> Option<SeriesRow> {
-        let l = &d.layout;
-        let value = |v: u64| (i64::try_from(v).is_ok()).then(|| v as f64 * d.scale);
-        let mut row = SeriesRow::new(
-            self.ctx.log,
-            direction_of(f[l.ddir()]).ok()?,
-            f[0],
-            value(f[1])?,
-        );
-        (row.t_ms, row.unix_ms) = self.time(f[0], d);
-        row.bs_bytes = f[l.ddir() + 1];
-        if l.max {
-            row.value_max = Some(value(f[2])?);
-        } else if self.ctx.max_only {
-            row.value_max = Some(row.value);
-        }
-        if let Some(i) = l.offset_col() {
-            row.offset_bytes = Some(f[i]);
-        }
-        if let Some(i) = l.prio_col() {
-            row.priority = Some(u32::try_from(f[i]).ok()?);
-        }
-        if let Some(i) = l.issue_col() {
-            row.issue_time_ns = Some(f[i]);
-        }
-        Some(row)
     }
 
     /// One bw/iops/lat line, field by field.
@@ -407,41 +442,34 @@ impl Parser {
                 expected: l.fields(),
             });
         }
-        let value = |s: &[u8], column| -> Result<f64, LineError> {
-            let v = parse_i64(s)
-                .filter(|v| *v >= 0)
-                .ok_or_else(|| LineError::Number {
-                    column,
-                    text: String::from_utf8_lossy(trim(s)).into_owned(),
-                })?;
-            Ok(v as f64 * d.scale)
-        };
-        let t = number(f[0], "time")?;
-        let mut row = SeriesRow::new(
-            self.ctx.log,
-            direction(f[l.ddir()])?,
-            t,
-            value(f[1], "value")?,
-        );
+        self.build(&Text(&f), d)
+    }
+
+    /// The row of a line's fields, read in the order a line's errors are
+    /// named: time, direction, value, block size, then the optional
+    /// columns the layout has.
+    #[inline]
+    fn build<F: Fields>(&self, f: &F, d: &Decided) -> Result<SeriesRow, F::Error> {
+        let l = &d.layout;
+        let t = f.number(0, "time")?;
+        let direction = f.direction(l.ddir())?;
+        let value = f.value(1, "value")? as f64 * d.scale;
+        let mut row = SeriesRow::new(self.ctx.log, direction, t, value);
         (row.t_ms, row.unix_ms) = self.time(t, d);
-        row.bs_bytes = number(f[l.ddir() + 1], "block size")?;
+        row.bs_bytes = f.number(l.ddir() + 1, "block size")?;
         if l.max {
-            row.value_max = Some(value(f[2], "max value")?);
+            row.value_max = Some(f.value(2, "max value")? as f64 * d.scale);
         } else if self.ctx.max_only {
             row.value_max = Some(row.value);
         }
         if let Some(i) = l.offset_col() {
-            row.offset_bytes = Some(number(f[i], "offset")?);
+            row.offset_bytes = Some(f.number(i, "offset")?);
         }
         if let Some(i) = l.prio_col() {
-            let p = parse_prio(f[i]).ok_or_else(|| LineError::Number {
-                column: "priority",
-                text: String::from_utf8_lossy(trim(f[i])).into_owned(),
-            })?;
-            row.priority = Some(p.value);
+            row.priority = Some(f.priority(i)?);
         }
         if let Some(i) = l.issue_col() {
-            row.issue_time_ns = Some(number(f[i], "issue time")?);
+            row.issue_time_ns = Some(f.number(i, "issue time")?);
         }
         Ok(row)
     }
