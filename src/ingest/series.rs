@@ -16,7 +16,7 @@ use super::fio_log::{self, LogContext, LogName, LogStats};
 use super::{IngestOptions, Ingested};
 use crate::model::Warning;
 use crate::timeseries::fold::{Folds, LogFolder};
-use crate::timeseries::{LogInfo, Logs, SeriesRow};
+use crate::timeseries::{LogInfo, Logs, SeriesBatch, SeriesRow};
 
 /// The logs of an ingest, described and ready to read.
 #[derive(Debug, Clone, Default)]
@@ -116,7 +116,7 @@ pub fn read_plan(plan: Plan, progress: &(dyn Fn(u64) + Sync)) -> Logs {
             let mut rows = Vec::new();
             let stats = fio_log::read_file(&plan.paths[i], &plan.contexts[i], &mut |batch, b| {
                 progress(b);
-                rows.extend_from_slice(batch);
+                rows.extend(batch.rows());
                 Ok(())
             });
             (rows, stats)
@@ -144,7 +144,7 @@ pub fn fold_plan(plan: Plan, progress: &(dyn Fn(u64) + Sync)) -> Folds {
             let mut folder = LogFolder::new(plan.logs[i].kind);
             let stats = fio_log::read_file(&plan.paths[i], &plan.contexts[i], &mut |batch, b| {
                 progress(b);
-                folder.add(batch);
+                folder.add_batch(batch);
                 Ok(())
             });
             (folder.finish(), stats)
@@ -173,15 +173,15 @@ pub fn fold_plan(plan: Plan, progress: &(dyn Fn(u64) + Sync)) -> Folds {
 
 /// Where streamed rows go: rows with the logs they index into, and the
 /// bytes of log they were read from.
-pub type Sink<'a> = dyn FnMut(&[LogInfo], &[SeriesRow], u64) -> anyhow::Result<()> + 'a;
+pub type Sink<'a> = dyn FnMut(&[LogInfo], &SeriesBatch, u64) -> anyhow::Result<()> + 'a;
 
 /// Reads the logs of `plan` one after another, handing rows to `sink` a
 /// block at a time: memory stays at one block whatever the logs' size.
 pub fn stream_logs(plan: &Plan, sink: &mut Sink<'_>) -> anyhow::Result<Streamed> {
     let mut out = Streamed::default();
     for (i, path) in plan.paths.iter().enumerate() {
-        let result = fio_log::read_file(path, &plan.contexts[i], &mut |rows, bytes| {
-            sink(&plan.logs, rows, bytes)
+        let result = fio_log::read_file(path, &plan.contexts[i], &mut |batch, bytes| {
+            sink(&plan.logs, batch, bytes)
         });
         if let Err(fio_log::LogError::Sink(e)) = result {
             return Err(e);
@@ -194,7 +194,7 @@ pub fn stream_logs(plan: &Plan, sink: &mut Sink<'_>) -> anyhow::Result<Streamed>
         }
     }
     for rows in &plan.diskspd {
-        sink(&plan.logs, rows, 0)?;
+        sink(&plan.logs, &SeriesBatch::from_rows(rows), 0)?;
         out.rows += rows.len() as u64;
         out.logs_read += 1;
     }

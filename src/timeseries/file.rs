@@ -8,7 +8,7 @@ use std::path::Path;
 use anyhow::{Context, bail};
 use polars::prelude::*;
 
-use super::{LogInfo, SeriesRow};
+use super::{LogInfo, SeriesBatch, SeriesRow};
 use crate::dataset::FileFormat;
 
 /// A column's type in every file format.
@@ -301,16 +301,19 @@ impl<W: Write + Send + 'static> SeriesWriter<W> {
     }
 
     /// Appends rows; `logs` holds the [`LogInfo`] their `log` indexes.
-    pub fn write(&mut self, logs: &[LogInfo], rows: &[SeriesRow]) -> anyhow::Result<()> {
-        if rows.is_empty() {
+    pub fn write(&mut self, logs: &[LogInfo], batch: &SeriesBatch) -> anyhow::Result<()> {
+        if batch.is_empty() {
             return Ok(());
         }
         match &mut self.inner {
-            Inner::Parquet(w) => w.write(logs, rows)?,
-            Inner::Csv(w) => w.write_batch(&to_dataframe(logs, rows)?)?,
-            Inner::Ndjson(w) => write_ndjson(w, logs, rows)?,
+            Inner::Parquet(w) => w.write(logs, batch)?,
+            Inner::Csv(w) => {
+                let rows: Vec<SeriesRow> = batch.rows().collect();
+                w.write_batch(&to_dataframe(logs, &rows)?)?
+            }
+            Inner::Ndjson(w) => write_ndjson(w, &logs[batch.log as usize], batch)?,
         }
-        self.rows += rows.len() as u64;
+        self.rows += batch.len() as u64;
         Ok(())
     }
 
@@ -329,10 +332,10 @@ impl<W: Write + Send + 'static> SeriesWriter<W> {
 }
 
 /// One JSON object per row, keys in [`COLUMNS`] order, nulls included.
-fn write_ndjson(w: &mut dyn Write, logs: &[LogInfo], rows: &[SeriesRow]) -> anyhow::Result<()> {
+fn write_ndjson(w: &mut dyn Write, info: &LogInfo, batch: &SeriesBatch) -> anyhow::Result<()> {
     let mut line = Vec::with_capacity(512);
-    for r in rows {
-        let info = &logs[r.log as usize];
+    for r in batch.rows() {
+        let r = &r;
         line.clear();
         line.push(b'{');
         for (i, c) in COLUMNS.iter().enumerate() {
@@ -444,8 +447,8 @@ mod tests {
         for ext in ["parquet", "csv", "ndjson"] {
             let path = dir.path().join(format!("s.{ext}"));
             let mut w = SeriesWriter::create(&path).unwrap();
-            w.write(&logs, &rows).unwrap();
-            w.write(&logs, &rows[..1]).unwrap();
+            w.write(&logs, &SeriesBatch::from_rows(&rows)).unwrap();
+            w.write(&logs, &SeriesBatch::from_rows(&rows[..1])).unwrap();
             assert_eq!(w.finish().unwrap(), 3, "{ext}");
         }
         let csv = std::fs::read_to_string(dir.path().join("s.csv")).unwrap();

@@ -12,7 +12,7 @@
 //! round.
 
 use super::bucket::{BucketPoint, is_rate};
-use super::{Kind, LogInfo, SeriesRow};
+use super::{Kind, LogInfo, SeriesBatch, SeriesRow};
 use crate::model::{Direction, Warning};
 
 /// Most cells a trace holds (each 48 bytes at most).
@@ -228,6 +228,8 @@ pub struct Folds {
 pub struct LogFolder {
     kind: Kind,
     traces: Vec<FoldedTrace>,
+    /// The trace of the last row added.
+    at: usize,
 }
 
 impl LogFolder {
@@ -235,30 +237,37 @@ impl LogFolder {
         LogFolder {
             kind,
             traces: Vec::new(),
+            at: 0,
         }
     }
 
     /// Adds rows of this log (any block of them).
     pub fn add(&mut self, rows: &[SeriesRow]) {
-        let mut at = 0;
-        for r in rows {
-            let same = |t: &FoldedTrace| t.direction == r.direction && t.percentile == r.percentile;
-            if !self.traces.get(at).is_some_and(same) {
-                at = match self.traces.iter().position(same) {
-                    Some(i) => i,
-                    None => {
-                        self.traces.push(FoldedTrace {
-                            log: r.log,
-                            direction: r.direction,
-                            percentile: r.percentile,
-                            fold: Folded::new(self.kind),
-                        });
-                        self.traces.len() - 1
-                    }
-                };
-            }
-            self.traces[at].fold.add(r);
+        rows.iter().for_each(|r| self.add_row(r));
+    }
+
+    /// Adds a batch of this log's rows.
+    pub fn add_batch(&mut self, batch: &SeriesBatch) {
+        batch.rows().for_each(|r| self.add_row(&r));
+    }
+
+    fn add_row(&mut self, r: &SeriesRow) {
+        let same = |t: &FoldedTrace| t.direction == r.direction && t.percentile == r.percentile;
+        if !self.traces.get(self.at).is_some_and(same) {
+            self.at = match self.traces.iter().position(same) {
+                Some(i) => i,
+                None => {
+                    self.traces.push(FoldedTrace {
+                        log: r.log,
+                        direction: r.direction,
+                        percentile: r.percentile,
+                        fold: Folded::new(self.kind),
+                    });
+                    self.traces.len() - 1
+                }
+            };
         }
+        self.traces[self.at].fold.add(r);
     }
 
     /// The log's traces, finished.

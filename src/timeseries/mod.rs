@@ -6,6 +6,7 @@
 //! per-I/O logs run to millions of lines. The readers are in
 //! `ingest::fio_log`; the columns and files in [`file`].
 
+pub mod batch;
 pub mod bucket;
 pub mod file;
 pub mod fold;
@@ -14,6 +15,8 @@ pub mod parquet;
 use std::collections::BTreeMap;
 
 use serde::Serialize;
+
+pub use batch::SeriesBatch;
 
 use crate::model::{Direction, Warning};
 

@@ -25,8 +25,9 @@ use polars_parquet::arrow::write::{
     get_dtype_encoding, row_group_iter, schema_to_metadata_key, to_parquet_schema,
 };
 
+use super::batch::Opt;
 use super::file::{COLUMNS, Cell, Get, Ty, schema};
-use super::{LogInfo, SeriesRow};
+use super::{LogInfo, SeriesBatch};
 use crate::model::Direction;
 
 /// Rows per row group (polars' own default): ~20 MB of columns, so memory
@@ -164,11 +165,11 @@ pub struct ParquetSeries<W: Write + Send + 'static> {
     encoder: Option<Encoder<W>>,
     /// The schema readers see (strings, not dictionaries).
     read_schema: ArrowSchema,
-    columns: Vec<Building>,
-    /// Rows in `columns`.
-    rows: usize,
-    /// Where each of the rows' own columns is, for the one-pass path.
-    fast: Option<RowAt>,
+    /// The log's own columns (the [`Get::Log`] ones), with their index in
+    /// [`COLUMNS`].
+    log_columns: Vec<(usize, Building)>,
+    /// The rows' own columns.
+    row_columns: RowColumns,
 }
 
 /// The thread that encodes and writes row groups, and its queue.
@@ -229,123 +230,83 @@ impl<W: Write + Send + 'static> Encoder<W> {
     }
 }
 
-/// The index in [`COLUMNS`] of each column a row gives (not its log): the
-/// rows' cells are taken field by field in one pass over the rows, into
-/// typed columns. The getters of [`COLUMNS`] give the same cells through an
-/// indirect call and a [`Cell`] each, half the time of `ingest --series`; a
-/// test holds the two paths to the same file.
-struct RowAt {
-    at: [usize; 11],
-    direction: Vec<u32>,
-    t_ms: Vec<u64>,
-    value: Vec<f64>,
-    bs_bytes: Vec<u64>,
-    value_max: Opt<f64>,
-    offset_bytes: Opt<u64>,
-    percentile: Opt<f64>,
-    samples: Opt<u64>,
-    priority: Opt<u64>,
-    issue_time_ns: Opt<u64>,
-    unix_ms: Opt<u64>,
-}
-
-/// The names of [`RowAt`]'s columns, in its order.
-const ROW_COLUMNS: [&str; 11] = [
-    "direction",
-    "t_ms",
-    "value",
-    "bs_bytes",
-    "value_max",
-    "offset_bytes",
-    "percentile",
-    "samples",
-    "priority",
-    "issue_time_ns",
-    "unix_ms",
+/// The columns a row gives (not its log), in [`RowColumns::arrays`]' order,
+/// with their types: [`SeriesBatch`]'s fields. A test holds them to
+/// [`COLUMNS`]' row columns.
+const ROW_COLUMNS: [(&str, Ty); 11] = [
+    ("direction", Ty::Str),
+    ("t_ms", Ty::U64),
+    ("value", Ty::F64),
+    ("bs_bytes", Ty::U64),
+    ("value_max", Ty::F64),
+    ("offset_bytes", Ty::U64),
+    ("percentile", Ty::F64),
+    ("samples", Ty::U64),
+    ("priority", Ty::U64),
+    ("issue_time_ns", Ty::U64),
+    ("unix_ms", Ty::U64),
 ];
 
-/// An optional number column. Most are all null for a whole row group
-/// (what a log's layout lacks) or all set: those keep no validity bits,
-/// and an all-null one no values; bits are kept from the first row that
-/// differs from the rows before it.
-struct Opt<T> {
-    values: Vec<T>,
-    /// Rows pushed.
-    len: usize,
-    /// Whether every row so far is set (None before the first).
-    uniform: Option<bool>,
-    /// Per-row validity, once rows differ.
-    valid: Option<MutableBitmap>,
+/// The rows' own columns of the row group being filled: whole columns of
+/// the reader's batches copied in, no row gathered field by field.
+struct RowColumns {
+    /// The index in [`COLUMNS`] of each of [`ROW_COLUMNS`].
+    at: [usize; 11],
+    group: SeriesBatch,
 }
 
-impl<T> Default for Opt<T> {
-    fn default() -> Self {
-        Opt {
-            values: Vec::new(),
-            len: 0,
-            uniform: None,
-            valid: None,
+impl RowColumns {
+    /// None when [`COLUMNS`]' row columns are not [`ROW_COLUMNS`].
+    fn find() -> Option<RowColumns> {
+        let own = COLUMNS
+            .iter()
+            .filter(|c| matches!(c.get, Get::Row(_)))
+            .count();
+        let mut at = [0; 11];
+        for (i, (name, ty)) in ROW_COLUMNS.iter().enumerate() {
+            at[i] = COLUMNS
+                .iter()
+                .position(|c| c.name == *name && c.ty == *ty)?;
         }
-    }
-}
-
-impl<T: Copy + Default> Opt<T> {
-    #[inline]
-    fn push(&mut self, x: Option<T>) {
-        let set = x.is_some();
-        let value = x.unwrap_or_default();
-        match (&mut self.valid, self.uniform) {
-            (Some(valid), _) => {
-                valid.push(set);
-                self.values.push(value);
-            }
-            (None, Some(before)) if before != set => {
-                self.differ(before, set);
-                self.values.push(value);
-            }
-            (None, _) => {
-                self.uniform = Some(set);
-                if set {
-                    self.values.push(value);
-                }
-            }
-        }
-        self.len += 1;
+        let mut group = SeriesBatch::default();
+        group.reserve(ROW_GROUP);
+        (own == ROW_COLUMNS.len()).then_some(RowColumns { at, group })
     }
 
-    /// The first row unlike the ones before: bits from here on, and the
-    /// values of the null rows before (when none were kept).
-    #[cold]
-    fn differ(&mut self, before: bool, now: bool) {
-        let mut valid = MutableBitmap::with_capacity(self.values.capacity().max(self.len + 1));
-        valid.extend_constant(self.len, before);
-        valid.push(now);
-        self.valid = Some(valid);
-        if !before {
-            self.values.resize(self.len, T::default());
+    /// The columns as arrays into `arrays` at their places in [`COLUMNS`].
+    fn arrays(&mut self, arrays: &mut [Option<Box<dyn Array>>]) {
+        use ArrowDataType::{Float64 as F, UInt64 as U};
+        let g = &mut self.group;
+        let keys: Vec<u32> = g.direction.iter().map(|d| *d as u32).collect();
+        g.direction.clear();
+        let keys = PrimitiveArray::<u32>::new(ArrowDataType::UInt32, keys.into(), None);
+        let names = Utf8Array::<i64>::from_slice(Direction::ALL.map(Direction::as_str));
+        let direction = DictionaryArray::try_new(dictionary(), keys, names.boxed())
+            .expect("a direction's number indexes Direction::ALL");
+        let priority = {
+            let (values, valid, len) = g.priority.take();
+            let values: Vec<u64> = values.into_iter().map(u64::from).collect();
+            optional(values, valid, len, U)
+        };
+        let taken: [Box<dyn Array>; 11] = [
+            Box::new(direction),
+            all_set(&mut g.t_ms, U),
+            all_set(&mut g.value, F),
+            all_set(&mut g.bs_bytes, U),
+            take(&mut g.value_max, F),
+            take(&mut g.offset_bytes, U),
+            take(&mut g.percentile, F),
+            take(&mut g.samples, U),
+            priority,
+            take(&mut g.issue_time_ns, U),
+            take(&mut g.unix_ms, U),
+        ];
+        for (i, a) in self.at.iter().zip(taken) {
+            arrays[*i] = Some(a);
         }
-    }
-
-    fn reserve(&mut self, n: usize) {
-        self.values.reserve(n);
-    }
-}
-
-impl<T: polars_arrow::types::NativeType + Default> Opt<T> {
-    fn take(&mut self, dtype: ArrowDataType) -> Box<dyn Array> {
-        let len = std::mem::take(&mut self.len);
-        let uniform = self.uniform.take();
-        let valid = self.valid.take();
-        let values = std::mem::take(&mut self.values);
-        match (valid, uniform) {
-            (Some(valid), _) => {
-                Box::new(PrimitiveArray::<T>::new(dtype, values.into(), valid.into()))
-            }
-            (None, Some(false)) | (None, None) => {
-                Box::new(PrimitiveArray::<T>::new_null(dtype, len))
-            }
-            (None, Some(true)) => Box::new(PrimitiveArray::<T>::new(dtype, values.into(), None)),
-        }
+        // The next group's columns at their full size at once: no growing
+        // (a copy each time) while it fills.
+        g.reserve(ROW_GROUP);
     }
 }
 
@@ -360,110 +321,31 @@ fn all_set<T: polars_arrow::types::NativeType>(
     ))
 }
 
-impl RowAt {
-    /// The one-pass columns, or None when [`COLUMNS`]' row columns are not
-    /// exactly [`ROW_COLUMNS`] with these types (then the getters are used).
-    fn find() -> Option<RowAt> {
-        let own: Vec<(&str, Ty)> = COLUMNS
-            .iter()
-            .filter(|c| matches!(c.get, Get::Row(_)))
-            .map(|c| (c.name, c.ty))
-            .collect();
-        let mut at = [0; 11];
-        for (i, name) in ROW_COLUMNS.iter().enumerate() {
-            at[i] = COLUMNS.iter().position(|c| c.name == *name)?;
-        }
-        let types = [
-            Ty::Str,
-            Ty::U64,
-            Ty::F64,
-            Ty::U64,
-            Ty::F64,
-            Ty::U64,
-            Ty::F64,
-            Ty::U64,
-            Ty::U64,
-            Ty::U64,
-            Ty::U64,
-        ];
-        let same = own.len() == ROW_COLUMNS.len()
-            && at.iter().zip(types).all(|(&i, ty)| COLUMNS[i].ty == ty);
-        let mut fast = RowAt {
-            at,
-            direction: Vec::new(),
-            t_ms: Vec::new(),
-            value: Vec::new(),
-            bs_bytes: Vec::new(),
-            value_max: Opt::default(),
-            offset_bytes: Opt::default(),
-            percentile: Opt::default(),
-            samples: Opt::default(),
-            priority: Opt::default(),
-            issue_time_ns: Opt::default(),
-            unix_ms: Opt::default(),
-        };
-        fast.reserve(ROW_GROUP);
-        same.then_some(fast)
-    }
+fn take<T: polars_arrow::types::NativeType + Default>(
+    o: &mut Opt<T>,
+    dtype: ArrowDataType,
+) -> Box<dyn Array> {
+    let (values, valid, len) = o.take();
+    optional(values, valid, len, dtype)
+}
 
-    fn reserve(&mut self, n: usize) {
-        self.direction.reserve(n);
-        self.t_ms.reserve(n);
-        self.value.reserve(n);
-        self.bs_bytes.reserve(n);
-        self.value_max.reserve(n);
-        self.offset_bytes.reserve(n);
-        self.percentile.reserve(n);
-        self.samples.reserve(n);
-        self.priority.reserve(n);
-        self.issue_time_ns.reserve(n);
-        self.unix_ms.reserve(n);
-    }
-
-    fn add(&mut self, rows: &[SeriesRow]) {
-        for r in rows {
-            self.direction.push(r.direction as u32);
-            self.t_ms.push(r.t_ms);
-            self.value.push(r.value);
-            self.bs_bytes.push(r.bs_bytes);
-            self.value_max.push(r.value_max);
-            self.offset_bytes.push(r.offset_bytes);
-            self.percentile.push(r.percentile);
-            self.samples.push(r.samples);
-            self.priority.push(r.priority.map(u64::from));
-            self.issue_time_ns.push(r.issue_time_ns);
-            self.unix_ms.push(r.unix_ms);
+/// An optional column's array: no validity when every row is set, no
+/// values when none is.
+fn optional<T: polars_arrow::types::NativeType>(
+    values: Vec<T>,
+    valid: Option<Vec<bool>>,
+    len: usize,
+    dtype: ArrowDataType,
+) -> Box<dyn Array> {
+    match valid {
+        Some(valid) => {
+            let bits: MutableBitmap = valid.into_iter().collect();
+            Box::new(PrimitiveArray::<T>::new(dtype, values.into(), bits.into()))
         }
-    }
-
-    /// The columns as arrays into `arrays` at their places in [`COLUMNS`].
-    fn take(&mut self, arrays: &mut [Option<Box<dyn Array>>]) {
-        use ArrowDataType::{Float64 as F, UInt64 as U};
-        let keys = PrimitiveArray::<u32>::new(
-            ArrowDataType::UInt32,
-            std::mem::take(&mut self.direction).into(),
-            None,
-        );
-        let names = Utf8Array::<i64>::from_slice(Direction::ALL.map(Direction::as_str));
-        let direction = DictionaryArray::try_new(dictionary(), keys, names.boxed())
-            .expect("a direction's number indexes Direction::ALL");
-        let taken: [Box<dyn Array>; 11] = [
-            Box::new(direction),
-            all_set(&mut self.t_ms, U),
-            all_set(&mut self.value, F),
-            all_set(&mut self.bs_bytes, U),
-            self.value_max.take(F),
-            self.offset_bytes.take(U),
-            self.percentile.take(F),
-            self.samples.take(U),
-            self.priority.take(U),
-            self.issue_time_ns.take(U),
-            self.unix_ms.take(U),
-        ];
-        for (i, a) in self.at.iter().zip(taken) {
-            arrays[*i] = Some(a);
+        None if values.len() == len => {
+            Box::new(PrimitiveArray::<T>::new(dtype, values.into(), None))
         }
-        self.reserve(ROW_GROUP);
+        None => Box::new(PrimitiveArray::<T>::new_null(dtype, len)),
     }
 }
 
@@ -479,84 +361,64 @@ impl<W: Write + Send + 'static> ParquetSeries<W> {
                 _ => f.clone(),
             })
             .collect();
+        let row_columns = RowColumns::find().ok_or_else(
+            || polars::prelude::polars_err!(ComputeError: "the series columns are not SeriesBatch's"),
+        )?;
         Ok(ParquetSeries {
             encoder: Some(Encoder::start(w, write_schema)?),
             read_schema,
-            columns: COLUMNS
+            log_columns: COLUMNS
                 .iter()
-                .map(|c| {
+                .enumerate()
+                .filter(|(_, c)| matches!(c.get, Get::Log(_)))
+                .map(|(i, c)| {
                     let mut b = Building::new(c.ty);
                     reserve(&mut b, ROW_GROUP);
-                    b
+                    (i, b)
                 })
                 .collect(),
-            rows: 0,
-            fast: RowAt::find(),
+            row_columns,
         })
     }
 
-    /// Appends rows (their `log` indexes `logs`), writing each row group
-    /// as it fills.
-    pub fn write(&mut self, logs: &[LogInfo], rows: &[SeriesRow]) -> PolarsResult<()> {
+    /// Appends a batch of rows (its `log` indexes `logs`), writing each
+    /// row group as it fills.
+    pub fn write(&mut self, logs: &[LogInfo], batch: &SeriesBatch) -> PolarsResult<()> {
         if self.encoder.is_none() {
             polars::prelude::polars_bail!(ComputeError: "the parquet writer stopped");
         }
-        let mut rest = rows;
-        while !rest.is_empty() {
-            let n = rest.len().min(ROW_GROUP - self.rows);
-            let (now, later) = rest.split_at(n);
-            self.add(logs, now);
-            rest = later;
-            if self.rows == ROW_GROUP {
+        let info = &logs[batch.log as usize];
+        let mut from = 0;
+        while from < batch.len() {
+            let group = &mut self.row_columns.group;
+            let n = (batch.len() - from).min(ROW_GROUP - group.len());
+            group.extend_from(batch, from..from + n);
+            for (i, b) in &mut self.log_columns {
+                if let Get::Log(get) = COLUMNS[*i].get {
+                    b.push(get(info), n);
+                }
+            }
+            from += n;
+            if self.row_columns.group.len() == ROW_GROUP {
                 self.flush()?;
             }
         }
         Ok(())
     }
 
-    /// The rows' cells into the columns: a log's cells once per run of rows
-    /// from that log, the rows' own in one pass.
-    fn add(&mut self, logs: &[LogInfo], rows: &[SeriesRow]) {
-        for run in rows.chunk_by(|a, b| a.log == b.log) {
-            let info = &logs[run[0].log as usize];
-            for (b, c) in self.columns.iter_mut().zip(&COLUMNS) {
-                if let Get::Log(get) = c.get {
-                    b.push(get(info), run.len());
-                }
-            }
-        }
-        match &mut self.fast {
-            Some(fast) => fast.add(rows),
-            None => {
-                for (b, c) in self.columns.iter_mut().zip(&COLUMNS) {
-                    if let Get::Row(get) = c.get {
-                        rows.iter().for_each(|r| b.push(get(r), 1));
-                    }
-                }
-            }
-        }
-        self.rows += rows.len();
-    }
-
     /// Hands the rows gathered so far to the encoder as one row group.
     fn flush(&mut self) -> PolarsResult<()> {
-        if self.rows == 0 {
+        let rows = self.row_columns.group.len();
+        if rows == 0 {
             return Ok(());
         }
         let mut arrays: Vec<Option<Box<dyn Array>>> = vec![None; COLUMNS.len()];
-        if let Some(fast) = &mut self.fast {
-            fast.take(&mut arrays);
-        }
-        for (slot, b) in arrays.iter_mut().zip(&mut self.columns) {
-            if slot.is_none() {
-                *slot = Some(b.take());
-                // The next group's column at its full size at once: no
-                // growing (a copy each time) while it fills.
-                reserve(b, ROW_GROUP);
-            }
+        self.row_columns.arrays(&mut arrays);
+        for (i, b) in &mut self.log_columns {
+            arrays[*i] = Some(b.take());
+            reserve(b, ROW_GROUP);
         }
         let arrays: Vec<Box<dyn Array>> = arrays.into_iter().flatten().collect();
-        let rows = std::mem::take(&mut self.rows);
         let Some(encoder) = &self.encoder else {
             return Ok(());
         };
@@ -605,7 +467,7 @@ fn reserve(b: &mut Building, n: usize) {
 mod tests {
     use super::*;
     use crate::model::Direction;
-    use crate::timeseries::Kind;
+    use crate::timeseries::{Kind, SeriesRow};
     use polars::prelude::{DataFrame, ParquetReader, SerReader};
 
     fn logs() -> Vec<LogInfo> {
@@ -642,14 +504,19 @@ mod tests {
             .collect()
     }
 
-    fn write(rows: &[SeriesRow], fast: bool, batch: usize) -> Vec<u8> {
+    /// `rows` in batches of at most `batch` rows of one log.
+    fn batches(rows: &[SeriesRow], batch: usize) -> Vec<SeriesBatch> {
+        rows.chunk_by(|a, b| a.log == b.log)
+            .flat_map(|run| run.chunks(batch))
+            .map(SeriesBatch::from_rows)
+            .collect()
+    }
+
+    fn write(rows: &[SeriesRow], batch: usize) -> Vec<u8> {
         let logs = logs();
         let mut w = ParquetSeries::new(Vec::new()).unwrap();
-        if !fast {
-            w.fast = None;
-        }
-        for chunk in rows.chunks(batch) {
-            w.write(&logs, chunk).unwrap();
+        for b in batches(rows, batch) {
+            w.write(&logs, &b).unwrap();
         }
         w.finish().unwrap()
     }
@@ -667,11 +534,14 @@ mod tests {
         }
     }
 
+    /// The batch's columns are [`COLUMNS`]' row columns, and how the rows
+    /// come in batches does not change the file.
     #[test]
-    fn the_one_pass_path_writes_what_the_getters_give() {
+    fn batches_of_any_size_write_the_same_file() {
+        assert!(RowColumns::find().is_some(), "COLUMNS' row columns changed");
         let rows = rows(5000);
-        assert!(RowAt::find().is_some(), "COLUMNS' row columns changed");
-        assert_eq!(write(&rows, true, 777), write(&rows, false, 777));
+        assert_eq!(write(&rows, 777), write(&rows, 5000));
+        assert_eq!(write(&rows, 1), write(&rows, 5000));
     }
 
     /// Past a row group the file holds several, every row once, in order,
@@ -679,7 +549,7 @@ mod tests {
     #[test]
     fn rows_past_a_row_group_read_back_as_written() {
         let rows = rows(ROW_GROUP + 1234);
-        let bytes = write(&rows, true, 100_000);
+        let bytes = write(&rows, 100_000);
         let meta = polars_parquet::read::read_metadata(&mut std::io::Cursor::new(&bytes)).unwrap();
         assert_eq!(meta.row_groups.len(), 2);
         let back = read(bytes);
@@ -693,7 +563,7 @@ mod tests {
 
     #[test]
     fn no_rows_is_an_empty_file_of_the_columns() {
-        let back = read(write(&[], true, 1));
+        let back = read(write(&[], 1));
         assert_eq!((back.height(), back.width()), (0, COLUMNS.len()));
     }
 
@@ -717,9 +587,9 @@ mod tests {
         let rows = rows(3 * ROW_GROUP);
         let mut w = ParquetSeries::new(Full(0)).unwrap();
         let logs = logs();
-        let written = rows
-            .chunks(100_000)
-            .try_for_each(|c| w.write(&logs, c))
+        let written = batches(&rows, 100_000)
+            .iter()
+            .try_for_each(|b| w.write(&logs, b))
             .and_then(|()| w.finish().map(|_| ()));
         let e = written.unwrap_err().to_string();
         assert!(e.contains("disk full"), "{e}");

@@ -22,7 +22,7 @@ pub mod times;
 use std::io::Read;
 use std::path::Path;
 
-use crate::timeseries::{Kind, SeriesRow};
+use crate::timeseries::{Kind, SeriesBatch, SeriesRow};
 
 pub use layout::{Hints, LogLayout};
 pub use name::LogName;
@@ -126,7 +126,7 @@ const BLOCK: usize = 4 << 20;
 pub fn read_file(
     path: &Path,
     ctx: &LogContext,
-    sink: &mut dyn FnMut(&[SeriesRow], u64) -> anyhow::Result<()>,
+    sink: &mut dyn FnMut(&SeriesBatch, u64) -> anyhow::Result<()>,
 ) -> Result<LogStats, LogError> {
     let compressed = LogName::parse(&path.file_name().unwrap_or_default().to_string_lossy())
         .is_some_and(|n| n.compressed);
@@ -159,14 +159,14 @@ pub fn read_file(
 fn hand_on(
     parts: &pieces::Parts,
     bytes: u64,
-    sink: &mut dyn FnMut(&[SeriesRow], u64) -> anyhow::Result<()>,
+    sink: &mut dyn FnMut(&SeriesBatch, u64) -> anyhow::Result<()>,
 ) -> Result<(), LogError> {
     let mut bytes = Some(bytes);
     for rows in parts.iter().filter(|p| !p.is_empty()) {
         sink(rows, bytes.take().unwrap_or(0)).map_err(LogError::Sink)?;
     }
     match bytes {
-        Some(b) => sink(&[], b).map_err(LogError::Sink),
+        Some(b) => sink(&SeriesBatch::default(), b).map_err(LogError::Sink),
         None => Ok(()),
     }
 }
@@ -175,7 +175,7 @@ fn hand_on(
 fn read_compressed(
     file: std::fs::File,
     ctx: &LogContext,
-    sink: &mut dyn FnMut(&[SeriesRow], u64) -> anyhow::Result<()>,
+    sink: &mut dyn FnMut(&SeriesBatch, u64) -> anyhow::Result<()>,
 ) -> Result<LogStats, LogError> {
     let mut parser = parse::Parser::new(*ctx);
     let mut parts = pieces::Parts::default();

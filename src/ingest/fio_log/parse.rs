@@ -5,7 +5,7 @@ use super::hist::{BinLayout, PERCENTILES};
 use super::times::TimeCheck;
 use super::{LineError, LogContext, LogError, LogLayout, LogStats, MAX_LINE_WARNINGS};
 use crate::model::Direction;
-use crate::timeseries::{Kind, SeriesRow};
+use crate::timeseries::{Kind, SeriesBatch, SeriesRow};
 
 /// Lines looked at to decide the layout, averaging and time base.
 const SAMPLE_LINES: usize = 64;
@@ -216,6 +216,8 @@ pub(super) struct Parser {
     malformed: usize,
     /// Histogram counts of the current line, reused.
     counts: Vec<u64>,
+    /// The rows of the current histogram line, reused.
+    hist: Vec<SeriesRow>,
     times: TimeCheck,
 }
 
@@ -228,6 +230,7 @@ impl Parser {
             stats: LogStats::default(),
             malformed: 0,
             counts: Vec::new(),
+            hist: Vec::new(),
             times: TimeCheck::new(ctx.runtime_ms),
         }
     }
@@ -267,6 +270,7 @@ impl Parser {
             },
             malformed: 0,
             counts: Vec::new(),
+            hist: Vec::new(),
             times: self.times.piece(),
         }
     }
@@ -287,8 +291,9 @@ impl Parser {
         self.times.absorb(piece.times);
     }
 
-    /// Parses whole lines of `text` one after another.
-    pub(super) fn feed_lines(&mut self, text: &[u8], rows: &mut Vec<SeriesRow>) {
+    /// Parses whole lines of `text` one after another into `out`.
+    pub(super) fn feed_lines(&mut self, text: &[u8], out: &mut SeriesBatch) {
+        out.log = self.ctx.log;
         let mut start = 0;
         for end in memchr::memchr_iter(b'\n', text).chain([text.len()]) {
             let line = &text[start..end];
@@ -298,32 +303,39 @@ impl Parser {
                 continue;
             }
             self.stats.lines += 1;
-            let before = rows.len();
             let result = match self.decided {
-                Some(d) if self.ctx.kind != Kind::Hist => self.row(line, &d).map(|r| rows.push(r)),
-                _ => self.hist_rows(line, rows),
+                Some(d) if self.ctx.kind != Kind::Hist => {
+                    self.row(line, &d).map(|r| self.place(line, &[r], out))
+                }
+                _ => {
+                    let mut rows = std::mem::take(&mut self.hist);
+                    rows.clear();
+                    let read = self.hist_rows(line, &mut rows);
+                    let placed = read.map(|()| self.place(line, &rows, out));
+                    self.hist = rows;
+                    placed
+                }
             };
-            match result {
-                Ok(()) => self.place(line, rows, before),
-                Err(e) => self.malformed(e),
+            if let Err(e) = result {
+                self.malformed(e);
             }
         }
     }
 
-    /// Checks the time of the rows `line` gave (`rows[before..]`, one
-    /// time): a time beyond the bound takes them out again.
-    fn place(&mut self, line: &[u8], rows: &mut Vec<SeriesRow>, before: usize) {
+    /// Checks the time of the rows `line` gave (one time) and hands them
+    /// to `out`, unless that time is beyond the bound.
+    #[inline]
+    fn place(&mut self, line: &[u8], rows: &[SeriesRow], out: &mut SeriesBatch) {
         if self.stats.averaged || self.ctx.kind == Kind::Hist {
             self.times.repeated(self.line, line);
         }
-        let Some(r) = rows.get(before) else {
+        let Some(r) = rows.first() else {
             return;
         };
         let raw = r.unix_ms.unwrap_or(r.t_ms);
         if self.times.place(self.line, raw, r.t_ms, r.direction) {
-            self.stats.rows += (rows.len() - before) as u64;
-        } else {
-            rows.truncate(before);
+            self.stats.rows += rows.len() as u64;
+            rows.iter().for_each(|r| out.push(r));
         }
     }
 

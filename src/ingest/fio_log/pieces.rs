@@ -7,47 +7,48 @@
 use rayon::prelude::*;
 
 use super::parse::Parser;
-use crate::timeseries::SeriesRow;
+use crate::timeseries::{SeriesBatch, SeriesRow};
 
 /// Smallest piece worth a thread, bytes.
 pub(super) const PIECE: usize = 256 << 10;
 
 /// The rows of a block in file order, in parts (one per piece): handed on
 /// part by part, never copied together, and the parts' buffers kept for
-/// the next block (a block of per-I/O lines is ~30 MB of rows: allocating
-/// and copying it again each block was a fifth of `ingest --series`).
+/// the next block (allocating and copying a block's rows again each block
+/// was a fifth of `ingest --series`).
 #[derive(Debug, Default)]
 pub(super) struct Parts {
-    parts: Vec<Vec<SeriesRow>>,
+    parts: Vec<SeriesBatch>,
     used: usize,
 }
 
 impl Parts {
     /// The parts filled since the last [`Parts::clear`], in file order.
-    pub(super) fn iter(&self) -> impl Iterator<Item = &[SeriesRow]> {
-        self.parts[..self.used].iter().map(Vec::as_slice)
+    pub(super) fn iter(&self) -> impl Iterator<Item = &SeriesBatch> {
+        self.parts[..self.used].iter()
     }
 
     /// Empties the parts, keeping their buffers.
     pub(super) fn clear(&mut self) {
-        self.parts[..self.used].iter_mut().for_each(Vec::clear);
+        self.parts[..self.used]
+            .iter_mut()
+            .for_each(SeriesBatch::clear);
         self.used = 0;
     }
 
     /// `n` more parts, empty.
-    fn more(&mut self, n: usize) -> &mut [Vec<SeriesRow>] {
+    fn more(&mut self, n: usize) -> &mut [SeriesBatch] {
         let from = self.used;
         self.used += n;
         if self.parts.len() < self.used {
-            self.parts.resize_with(self.used, Vec::new);
+            self.parts.resize_with(self.used, SeriesBatch::default);
         }
         &mut self.parts[from..self.used]
     }
 
     /// All rows in one vector (a log read whole, from memory).
-    pub(super) fn into_rows(mut self) -> Vec<SeriesRow> {
-        self.parts.truncate(self.used);
-        self.parts.concat()
+    pub(super) fn into_rows(self) -> Vec<SeriesRow> {
+        self.iter().flat_map(SeriesBatch::rows).collect()
     }
 }
 
@@ -169,7 +170,7 @@ mod tests {
             assert!(chunk.len() < 2 * PIECE);
             feed(&mut parser, chunk.as_bytes(), &mut parts).unwrap();
             assert_eq!(parts.iter().count(), 1);
-            parts.iter().for_each(|p| one.extend_from_slice(p));
+            parts.iter().for_each(|p| one.extend(p.rows()));
             parts.clear();
         }
         assert_eq!(rows, one);

@@ -287,7 +287,7 @@ fn files_stream_in_blocks_and_agree_with_memory() {
         got += rows.len();
         calls += 1;
         bytes += b;
-        assert!(rows.iter().all(|r| r.value == 56789.0));
+        assert!(rows.value.iter().all(|v| *v == 56789.0));
         Ok(())
     })
     .unwrap();
@@ -340,7 +340,7 @@ fn compressed_logs_read_as_fio_inflates_them() {
             let mut rows = Vec::new();
             let mut bytes = 0;
             let stats = read_file(&path, &ctx, &mut |r, b| {
-                rows.extend_from_slice(r);
+                rows.extend(r.rows());
                 bytes += b;
                 Ok(())
             })

@@ -208,7 +208,7 @@ fn streaming_gives_the_rows_reading_does() {
     let mut bytes = 0;
     let out = stream_logs(&plan, &mut |_, rows, b| {
         bytes += b;
-        streamed.extend_from_slice(rows);
+        streamed.extend(rows.rows());
         Ok(())
     })
     .unwrap();
