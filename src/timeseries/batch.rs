@@ -50,7 +50,7 @@ pub enum Validity<'a> {
 }
 
 impl<T: Copy + Default> Opt<T> {
-    #[inline]
+    #[inline(always)]
     pub fn push(&mut self, x: Option<T>) {
         match (&mut self.valid, x) {
             (Some(valid), _) => {
@@ -180,8 +180,9 @@ impl SeriesBatch {
         self.t_ms.is_empty()
     }
 
-    /// Appends a row (its `log` is the batch's).
-    #[inline]
+    /// Appends a row (its `log` is the batch's): the log reader's hot
+    /// path, inlined into it.
+    #[inline(always)]
     pub fn push(&mut self, r: &SeriesRow) {
         self.direction.push(r.direction);
         self.t_ms.push(r.t_ms);

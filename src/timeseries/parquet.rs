@@ -15,20 +15,26 @@
 use std::io::Write;
 use std::sync::Arc;
 
-use polars::prelude::{ArrowDataType, ArrowSchema, CompatLevel, PolarsResult, SchemaExt};
+mod same;
+
+use polars::prelude::{
+    ArrowDataType, ArrowSchema, CompatLevel, PolarsError, PolarsResult, SchemaExt, polars_err,
+};
 use polars_arrow::array::{Array, DictionaryArray, PrimitiveArray, Utf8Array};
 use polars_arrow::bitmap::MutableBitmap;
 use polars_arrow::datatypes::IntegerType;
 use polars_arrow::record_batch::RecordBatchT;
 use polars_parquet::arrow::write::{
-    CompressionOptions, Encoding, FileWriter, StatisticsOptions, Version, WriteOptions,
-    get_dtype_encoding, row_group_iter, schema_to_metadata_key, to_parquet_schema,
+    CompressionOptions, DynIter, Encoding, FileWriter, ParquetType, RowGroupIterColumns,
+    StatisticsOptions, Version, WriteOptions, get_dtype_encoding, row_group_iter,
+    schema_to_metadata_key, to_parquet_schema,
 };
 
 use super::batch::Opt;
 use super::file::{COLUMNS, Cell, Get, Ty, schema};
 use super::{LogInfo, SeriesBatch};
 use crate::model::Direction;
+use same::Same;
 
 /// Rows per row group (polars' own default): ~20 MB of columns, so memory
 /// stays flat whatever the logs' length.
@@ -165,16 +171,27 @@ pub struct ParquetSeries<W: Write + Send + 'static> {
     encoder: Option<Encoder<W>>,
     /// The schema readers see (strings, not dictionaries).
     read_schema: ArrowSchema,
-    /// The log's own columns (the [`Get::Log`] ones), with their index in
-    /// [`COLUMNS`].
-    log_columns: Vec<(usize, Building)>,
+    /// The logs of the row group being filled, a run of rows each, in
+    /// order: their own columns (the [`Get::Log`] ones) are built at the
+    /// flush, as one value each when the group is one log's.
+    runs: Vec<(LogInfo, usize)>,
     /// The rows' own columns.
     row_columns: RowColumns,
 }
 
+/// A column of a row group as the encoder takes it.
+enum Column {
+    Array(Box<dyn Array>),
+    /// One value (or none) on every row: written as its pages directly.
+    Same(Same),
+}
+
+/// A row group: its rows and a column per [`COLUMNS`] entry.
+type Group = (usize, Vec<Column>);
+
 /// The thread that encodes and writes row groups, and its queue.
 struct Encoder<W: Write + Send + 'static> {
-    queue: std::sync::mpsc::SyncSender<(usize, Vec<Box<dyn Array>>)>,
+    queue: std::sync::mpsc::SyncSender<Group>,
     thread: std::thread::JoinHandle<PolarsResult<FileWriter<W>>>,
 }
 
@@ -187,7 +204,6 @@ impl<W: Write + Send + 'static> Encoder<W> {
             data_page_size: None,
         };
         let parquet_schema = to_parquet_schema(&write_schema)?;
-        let fields = parquet_schema.fields().to_vec();
         // Strings are dictionaries already; numbers are written plain (a
         // per-I/O log's times and values do not repeat: polars' attempt at
         // a dictionary for them only costs time).
@@ -198,17 +214,20 @@ impl<W: Write + Send + 'static> Encoder<W> {
                 _ => vec![Encoding::Plain],
             })
             .collect();
-        let schema = Arc::new(write_schema.clone());
+        let layout = Layout {
+            schema: write_schema.clone(),
+            fields: parquet_schema.fields().to_vec(),
+            encodings,
+            options,
+        };
         let mut writer =
             FileWriter::new_with_parquet_schema(w, write_schema, parquet_schema, options);
-        let (queue, groups) = std::sync::mpsc::sync_channel::<(usize, Vec<Box<dyn Array>>)>(1);
+        let (queue, groups) = std::sync::mpsc::sync_channel::<Group>(1);
         let thread = std::thread::Builder::new()
             .name("parquet".into())
             .spawn(move || {
-                for (rows, arrays) in groups {
-                    let batch = RecordBatchT::try_new(rows, schema.clone(), arrays)?;
-                    let group =
-                        row_group_iter(batch, encodings.clone().into(), fields.clone(), options);
+                for (rows, columns) in groups {
+                    let group = layout.row_group(rows, columns)?;
                     writer.write(rows as u64, group)?;
                 }
                 Ok(writer)
@@ -227,6 +246,59 @@ impl<W: Write + Send + 'static> Encoder<W> {
         self.thread.join().unwrap_or_else(|_| {
             Err(polars::prelude::polars_err!(ComputeError: "the parquet writer thread panicked"))
         })
+    }
+}
+
+/// What the encoder needs to turn a row group's columns into pages.
+struct Layout {
+    schema: ArrowSchema,
+    fields: Vec<ParquetType>,
+    encodings: Vec<Vec<Encoding>>,
+    options: WriteOptions,
+}
+
+impl Layout {
+    /// The row group's columns in order: the arrays through polars' own
+    /// writer, the [`Same`] ones as their pages.
+    fn row_group(
+        &self,
+        rows: usize,
+        columns: Vec<Column>,
+    ) -> PolarsResult<RowGroupIterColumns<'static, PolarsError>> {
+        let mut schema = ArrowSchema::default();
+        let (mut arrays, mut fields, mut encodings) = (Vec::new(), Vec::new(), Vec::new());
+        let mut same = Vec::with_capacity(columns.len());
+        for (i, c) in columns.into_iter().enumerate() {
+            match c {
+                Column::Array(a) => {
+                    if let Some((_, f)) = self.schema.get_at_index(i) {
+                        schema.insert(f.name.clone(), f.clone());
+                    }
+                    arrays.push(a);
+                    fields.push(self.fields[i].clone());
+                    encodings.push(self.encodings[i].clone());
+                    same.push(None);
+                }
+                Column::Same(v) => same.push(Some(v)),
+            }
+        }
+        let batch = RecordBatchT::try_new(rows, Arc::new(schema), arrays)?;
+        let mut encoded = row_group_iter(batch, encodings.into(), fields, self.options);
+        let mut out = Vec::with_capacity(same.len());
+        for (i, v) in same.iter().enumerate() {
+            out.push(match v {
+                Some(v) => Ok(same::column(
+                    v,
+                    rows,
+                    &self.fields[i],
+                    self.options.compression,
+                )?),
+                None => encoded
+                    .next()
+                    .ok_or_else(|| polars_err!(ComputeError: "a parquet column went missing"))?,
+            });
+        }
+        Ok(DynIter::new(out.into_iter()))
     }
 }
 
@@ -273,23 +345,31 @@ impl RowColumns {
         (own == ROW_COLUMNS.len()).then_some(RowColumns { at, group })
     }
 
-    /// The columns as arrays into `arrays` at their places in [`COLUMNS`].
-    fn arrays(&mut self, arrays: &mut [Option<Box<dyn Array>>]) {
+    /// The columns into `columns` at their places in [`COLUMNS`]: one
+    /// that holds one value on every row as that value, the others as
+    /// arrays. The group is left empty, its buffers at full size again.
+    fn take(&mut self, columns: &mut [Option<Column>]) {
         use ArrowDataType::{Float64 as F, UInt64 as U};
         let g = &mut self.group;
-        let keys: Vec<u32> = g.direction.iter().map(|d| *d as u32).collect();
+        let direction = match same(&g.direction, |a, b| a == b) {
+            Some(d) => Column::Same(Same::Str(d.as_str().to_string())),
+            None => {
+                let keys: Vec<u32> = g.direction.iter().map(|d| *d as u32).collect();
+                let keys = PrimitiveArray::<u32>::new(ArrowDataType::UInt32, keys.into(), None);
+                let names = Utf8Array::<i64>::from_slice(Direction::ALL.map(Direction::as_str));
+                let direction = DictionaryArray::try_new(dictionary(), keys, names.boxed())
+                    .expect("a direction's number indexes Direction::ALL");
+                Column::Array(Box::new(direction))
+            }
+        };
         g.direction.clear();
-        let keys = PrimitiveArray::<u32>::new(ArrowDataType::UInt32, keys.into(), None);
-        let names = Utf8Array::<i64>::from_slice(Direction::ALL.map(Direction::as_str));
-        let direction = DictionaryArray::try_new(dictionary(), keys, names.boxed())
-            .expect("a direction's number indexes Direction::ALL");
         let priority = {
             let (values, valid, len) = g.priority.take();
             let values: Vec<u64> = values.into_iter().map(u64::from).collect();
             optional(values, valid, len, U)
         };
-        let taken: [Box<dyn Array>; 11] = [
-            Box::new(direction),
+        let taken: [Column; 11] = [
+            direction,
             all_set(&mut g.t_ms, U),
             all_set(&mut g.value, F),
             all_set(&mut g.bs_bytes, U),
@@ -301,8 +381,8 @@ impl RowColumns {
             take(&mut g.issue_time_ns, U),
             take(&mut g.unix_ms, U),
         ];
-        for (i, a) in self.at.iter().zip(taken) {
-            arrays[*i] = Some(a);
+        for (i, c) in self.at.iter().zip(taken) {
+            columns[*i] = Some(c);
         }
         // The next group's columns at their full size at once: no growing
         // (a copy each time) while it fills.
@@ -310,43 +390,98 @@ impl RowColumns {
     }
 }
 
-fn all_set<T: polars_arrow::types::NativeType>(
-    v: &mut Vec<T>,
-    dtype: ArrowDataType,
-) -> Box<dyn Array> {
-    Box::new(PrimitiveArray::<T>::new(
-        dtype,
-        std::mem::take(v).into(),
-        None,
-    ))
+/// The value every item of `v` holds, if they hold one (and there is one).
+fn same<T: Copy>(v: &[T], eq: impl Fn(&T, &T) -> bool) -> Option<T> {
+    let first = v.first()?;
+    v.iter().all(|x| eq(x, first)).then_some(*first)
 }
 
-fn take<T: polars_arrow::types::NativeType + Default>(
-    o: &mut Opt<T>,
-    dtype: ArrowDataType,
-) -> Box<dyn Array> {
+/// A number column of a row group, by the bits of its values (0.0 and
+/// -0.0 differ, as they do in the file).
+trait Number: polars_arrow::types::NativeType + Default {
+    fn same(v: &[Self]) -> Option<Same>;
+}
+
+impl Number for u64 {
+    fn same(v: &[u64]) -> Option<Same> {
+        same(v, |a, b| a == b).map(Same::U64)
+    }
+}
+
+impl Number for f64 {
+    fn same(v: &[f64]) -> Option<Same> {
+        same(v, |a, b| a.to_bits() == b.to_bits()).map(Same::F64)
+    }
+}
+
+fn all_set<T: Number>(v: &mut Vec<T>, dtype: ArrowDataType) -> Column {
+    let values = std::mem::take(v);
+    match T::same(&values) {
+        Some(same) => {
+            // The buffer is kept for the next group.
+            *v = values;
+            v.clear();
+            Column::Same(same)
+        }
+        None => Column::Array(Box::new(PrimitiveArray::<T>::new(
+            dtype,
+            values.into(),
+            None,
+        ))),
+    }
+}
+
+fn take<T: Number>(o: &mut Opt<T>, dtype: ArrowDataType) -> Column {
     let (values, valid, len) = o.take();
     optional(values, valid, len, dtype)
 }
 
-/// An optional column's array: no validity when every row is set, no
-/// values when none is.
-fn optional<T: polars_arrow::types::NativeType>(
+/// An optional column: no validity when every row is set, one value or
+/// null when every row holds it.
+fn optional<T: Number>(
     values: Vec<T>,
     valid: Option<Vec<bool>>,
     len: usize,
     dtype: ArrowDataType,
-) -> Box<dyn Array> {
+) -> Column {
     match valid {
         Some(valid) => {
             let bits: MutableBitmap = valid.into_iter().collect();
-            Box::new(PrimitiveArray::<T>::new(dtype, values.into(), bits.into()))
+            Column::Array(Box::new(PrimitiveArray::<T>::new(
+                dtype,
+                values.into(),
+                bits.into(),
+            )))
         }
-        None if values.len() == len => {
-            Box::new(PrimitiveArray::<T>::new(dtype, values.into(), None))
-        }
-        None => Box::new(PrimitiveArray::<T>::new_null(dtype, len)),
+        None if values.len() != len => Column::Same(Same::Null),
+        None => match T::same(&values) {
+            Some(same) => Column::Same(same),
+            None => Column::Array(Box::new(PrimitiveArray::<T>::new(
+                dtype,
+                values.into(),
+                None,
+            ))),
+        },
     }
+}
+
+/// A log's own column over a row group's runs of rows: the log's one
+/// value when the group is one log's (the usual case: a per-I/O log runs
+/// to millions of rows), else a value per row.
+fn log_column(i: usize, get: fn(&LogInfo) -> Cell<'_>, runs: &[(LogInfo, usize)]) -> Column {
+    if let [(info, _)] = runs {
+        return Column::Same(match get(info) {
+            Cell::Str(Some(s)) => Same::Str(s.to_string()),
+            Cell::U64(Some(v)) => Same::U64(v),
+            Cell::F64(Some(v)) => Same::F64(v),
+            Cell::Str(None) | Cell::U64(None) | Cell::F64(None) => Same::Null,
+        });
+    }
+    let mut b = Building::new(COLUMNS[i].ty);
+    for (info, n) in runs {
+        b.push(get(info), *n);
+    }
+    Column::Array(b.take())
 }
 
 impl<W: Write + Send + 'static> ParquetSeries<W> {
@@ -367,16 +502,7 @@ impl<W: Write + Send + 'static> ParquetSeries<W> {
         Ok(ParquetSeries {
             encoder: Some(Encoder::start(w, write_schema)?),
             read_schema,
-            log_columns: COLUMNS
-                .iter()
-                .enumerate()
-                .filter(|(_, c)| matches!(c.get, Get::Log(_)))
-                .map(|(i, c)| {
-                    let mut b = Building::new(c.ty);
-                    reserve(&mut b, ROW_GROUP);
-                    (i, b)
-                })
-                .collect(),
+            runs: Vec::new(),
             row_columns,
         })
     }
@@ -393,10 +519,9 @@ impl<W: Write + Send + 'static> ParquetSeries<W> {
             let group = &mut self.row_columns.group;
             let n = (batch.len() - from).min(ROW_GROUP - group.len());
             group.extend_from(batch, from..from + n);
-            for (i, b) in &mut self.log_columns {
-                if let Get::Log(get) = COLUMNS[*i].get {
-                    b.push(get(info), n);
-                }
+            match self.runs.last_mut() {
+                Some((last, rows)) if last == info => *rows += n,
+                _ => self.runs.push((info.clone(), n)),
             }
             from += n;
             if self.row_columns.group.len() == ROW_GROUP {
@@ -412,17 +537,19 @@ impl<W: Write + Send + 'static> ParquetSeries<W> {
         if rows == 0 {
             return Ok(());
         }
-        let mut arrays: Vec<Option<Box<dyn Array>>> = vec![None; COLUMNS.len()];
-        self.row_columns.arrays(&mut arrays);
-        for (i, b) in &mut self.log_columns {
-            arrays[*i] = Some(b.take());
-            reserve(b, ROW_GROUP);
+        let mut columns: Vec<Option<Column>> = COLUMNS.iter().map(|_| None).collect();
+        self.row_columns.take(&mut columns);
+        for ((c, slot), i) in COLUMNS.iter().zip(&mut columns).zip(0..) {
+            if let Get::Log(get) = c.get {
+                *slot = Some(log_column(i, get, &self.runs));
+            }
         }
-        let arrays: Vec<Box<dyn Array>> = arrays.into_iter().flatten().collect();
+        self.runs.clear();
+        let columns: Vec<Column> = columns.into_iter().flatten().collect();
         let Some(encoder) = &self.encoder else {
             return Ok(());
         };
-        if encoder.queue.send((rows, arrays)).is_err() {
+        if encoder.queue.send((rows, columns)).is_err() {
             // The thread stopped: its error says why.
             if let Some(encoder) = self.encoder.take() {
                 encoder.join()?;
@@ -443,23 +570,6 @@ impl<W: Write + Send + 'static> ParquetSeries<W> {
         let key = schema_to_metadata_key(&self.read_schema);
         writer.end(Some(vec![key]))?;
         Ok(writer.into_inner())
-    }
-}
-
-fn reserve(b: &mut Building, n: usize) {
-    match b {
-        Building::U64(v, valid) => {
-            v.reserve(n);
-            valid.reserve(n);
-        }
-        Building::F64(v, valid) => {
-            v.reserve(n);
-            valid.reserve(n);
-        }
-        Building::Str { keys, valid, .. } => {
-            keys.reserve(n);
-            valid.reserve(n);
-        }
     }
 }
 
@@ -559,6 +669,45 @@ mod tests {
         let source = back.column("source").unwrap().str().unwrap();
         assert_eq!(source.get(1500), Some("d/j_bw.1.log"));
         assert_eq!(back.column("host").unwrap().null_count(), rows.len());
+    }
+
+    /// A group of one log's rows holds most columns as one value (the
+    /// log's own, the direction, block size and priority) or none (the
+    /// optional fields it lacks): written as their pages directly, they
+    /// read back as every other column does (`.ci/parquet-compat.sh` has
+    /// pyarrow read their statistics).
+    #[test]
+    fn columns_of_one_value_read_back_as_written() {
+        let rows: Vec<SeriesRow> = (0..ROW_GROUP + 10)
+            .map(|i| {
+                let mut r = SeriesRow::new(0, Direction::Write, i as u64 / 100, 1e3 + i as f64);
+                r.bs_bytes = 4096;
+                r.priority = Some(0);
+                // The second group's times are all one value too.
+                if i >= ROW_GROUP {
+                    r.t_ms = 7;
+                }
+                r
+            })
+            .collect();
+        let bytes = write(&rows, 50_000);
+        let meta = polars_parquet::read::read_metadata(&mut std::io::Cursor::new(&bytes)).unwrap();
+        assert_eq!(meta.row_groups.len(), 2);
+        // Direction, block size, priority and the log's own columns are
+        // one-value dictionaries: a dictionary page each.
+        let dictionaries = meta.row_groups[0]
+            .parquet_columns()
+            .iter()
+            .filter(|c| c.dictionary_page_offset().is_some())
+            .count();
+        assert!(dictionaries >= 7, "{dictionaries}");
+        let back = read(bytes);
+        let want = super::super::file::to_dataframe(&logs(), &rows).unwrap();
+        assert_eq!(back.schema(), want.schema());
+        assert!(back.equals_missing(&want));
+        assert_eq!(back.column("value_max").unwrap().null_count(), rows.len());
+        let source = back.column("source").unwrap().str().unwrap();
+        assert_eq!(source.get(ROW_GROUP + 9), Some("d/j_clat.1.log"));
     }
 
     #[test]
