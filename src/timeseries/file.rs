@@ -134,9 +134,12 @@ enum Building {
     F64(Vec<Option<f64>>),
 }
 
+/// How a row gives its cell of a column.
+type RowGet = fn(&SeriesRow) -> Cell<'static>;
+
 /// The row columns of [`COLUMNS`], in order, from one pass over `rows`.
 fn row_columns(rows: &[SeriesRow]) -> Vec<Column> {
-    let own: Vec<(&Col, fn(&SeriesRow) -> Cell<'static>)> = COLUMNS
+    let own: Vec<(&Col, RowGet)> = COLUMNS
         .iter()
         .filter_map(|c| match c.get {
             Get::Row(get) => Some((c, get)),

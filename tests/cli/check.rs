@@ -300,7 +300,7 @@ fn an_ingested_ndjson_baseline_and_one_of_an_older_column_set() {
     let (code_of_older, doc) = check_json_at(std::slice::from_ref(&older), &regressed, &[]);
     assert_eq!(code_of_older, code);
     assert_eq!(doc["findings"], from_results["findings"]);
-    check(&[older.clone()], &regressed)
+    check(std::slice::from_ref(&older), &regressed)
         .assert()
         .code(code)
         .stderr(predicate::str::contains("older.ndjson"))
@@ -473,7 +473,11 @@ fn a_failed_candidate_is_an_error_in_the_step_summary_and_markdown() {
 #[test]
 fn a_failed_job_in_normal_text_is_an_error() {
     let text = fixture("fio/linux-psync/error-trim.txt");
-    let (code, doc) = check_json_at(&[text.clone()], &[text], &[]);
+    let (code, doc) = check_json_at(
+        std::slice::from_ref(&text),
+        std::slice::from_ref(&text),
+        &[],
+    );
     assert_eq!(code, 2, "{doc:#}");
     assert_eq!(doc["status"], "error");
     assert!(

@@ -243,7 +243,7 @@ mod tests {
             }
         );
         // log_prio=1 prints the raw value; fio 3.18-3.29 a 0/1 byte.
-        let prio = zlib(&sample(3, 9, 0 | PRIO_BIT, 0x6003, 4096, None));
+        let prio = zlib(&sample(3, 9, PRIO_BIT, 0x6003, 4096, None));
         assert_eq!(text(&prio, None).0, "3, 9, 0, 4096, 0x6003\n");
         let bit = zlib(&sample(3, 9, 0, 1, 4096, None));
         assert_eq!(text(&bit, Some((3, 20))).0, "3, 9, 0, 4096, 1\n");
