@@ -120,6 +120,16 @@ impl<T: Copy + Default> Opt<T> {
         }
     }
 
+    /// Unset rows up to `n` rows in all.
+    fn pad(&mut self, n: usize) {
+        if self.valid.is_none() && self.values.is_empty() {
+            self.len = self.len.max(n);
+        }
+        while self.len < n {
+            self.push(None);
+        }
+    }
+
     /// Empties the column, keeping its buffer.
     pub fn clear(&mut self) {
         self.values.clear();
@@ -135,6 +145,34 @@ impl<T: Copy + Default> Opt<T> {
     pub fn take(&mut self) -> (Vec<T>, Option<Vec<bool>>, usize) {
         let len = std::mem::take(&mut self.len);
         (std::mem::take(&mut self.values), self.valid.take(), len)
+    }
+}
+
+/// Which optional fields rows set. A log's layout decides it, the same for
+/// all its rows: [`SeriesBatch::push_as`] touches only those columns.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Has {
+    pub value_max: bool,
+    pub offset_bytes: bool,
+    pub percentile: bool,
+    pub samples: bool,
+    pub priority: bool,
+    pub issue_time_ns: bool,
+    pub unix_ms: bool,
+}
+
+impl Has {
+    /// What `r` sets.
+    pub fn of(r: &SeriesRow) -> Has {
+        Has {
+            value_max: r.value_max.is_some(),
+            offset_bytes: r.offset_bytes.is_some(),
+            percentile: r.percentile.is_some(),
+            samples: r.samples.is_some(),
+            priority: r.priority.is_some(),
+            issue_time_ns: r.issue_time_ns.is_some(),
+            unix_ms: r.unix_ms.is_some(),
+        }
     }
 }
 
@@ -195,6 +233,53 @@ impl SeriesBatch {
         self.priority.push(r.priority);
         self.issue_time_ns.push(r.issue_time_ns);
         self.unix_ms.push(r.unix_ms);
+    }
+
+    /// Appends a row that sets the optional fields `has` says and no
+    /// other: the columns it does not set are left short until
+    /// [`SeriesBatch::even`] (a per-I/O log's line sets two or three of
+    /// seven: the others cost nothing per row).
+    #[inline(always)]
+    pub fn push_as(&mut self, r: &SeriesRow, has: Has) {
+        debug_assert_eq!(Has::of(r), has);
+        self.direction.push(r.direction);
+        self.t_ms.push(r.t_ms);
+        self.value.push(r.value);
+        self.bs_bytes.push(r.bs_bytes);
+        if has.value_max {
+            self.value_max.push(r.value_max);
+        }
+        if has.offset_bytes {
+            self.offset_bytes.push(r.offset_bytes);
+        }
+        if has.percentile {
+            self.percentile.push(r.percentile);
+        }
+        if has.samples {
+            self.samples.push(r.samples);
+        }
+        if has.priority {
+            self.priority.push(r.priority);
+        }
+        if has.issue_time_ns {
+            self.issue_time_ns.push(r.issue_time_ns);
+        }
+        if has.unix_ms {
+            self.unix_ms.push(r.unix_ms);
+        }
+    }
+
+    /// Every column as long as the batch again: the optional columns
+    /// [`SeriesBatch::push_as`] left short are unset on those rows.
+    pub fn even(&mut self) {
+        let n = self.len();
+        self.value_max.pad(n);
+        self.offset_bytes.pad(n);
+        self.percentile.pad(n);
+        self.samples.pad(n);
+        self.priority.pad(n);
+        self.issue_time_ns.pad(n);
+        self.unix_ms.pad(n);
     }
 
     /// Row `i`.
@@ -312,6 +397,33 @@ mod tests {
         assert_eq!(twice.len(), 6);
         twice.clear();
         assert!(twice.is_empty() && twice.priority.is_empty());
+    }
+
+    /// Rows pushed with only the columns they set, evened out, are the
+    /// rows pushed whole; a row that sets a column the rows before did not
+    /// keeps it.
+    #[test]
+    fn rows_pushed_as_they_are_set_then_evened_are_the_rows() {
+        let rows: Vec<SeriesRow> = (0..10)
+            .map(|i| {
+                let mut r = row(i);
+                r.percentile = None;
+                r.offset_bytes = None;
+                r.unix_ms = Some(i);
+                r
+            })
+            .collect();
+        let mut batch = SeriesBatch::new(3);
+        rows.iter().for_each(|r| batch.push_as(r, Has::of(r)));
+        batch.even();
+        assert_eq!(batch, SeriesBatch::from_rows(&rows));
+        // Then a row of other fields.
+        let mut other = row(3);
+        other.value_max = Some(2.0);
+        batch.push(&other);
+        let mut want = rows.clone();
+        want.push(other);
+        assert_eq!(batch.rows().collect::<Vec<_>>(), want);
     }
 
     #[test]

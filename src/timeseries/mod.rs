@@ -16,7 +16,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-pub use batch::SeriesBatch;
+pub use batch::{Has, SeriesBatch};
 
 use crate::model::{Direction, Warning};
 

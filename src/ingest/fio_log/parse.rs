@@ -5,7 +5,7 @@ use super::hist::{BinLayout, PERCENTILES};
 use super::times::TimeCheck;
 use super::{LineError, LogContext, LogError, LogLayout, LogStats, MAX_LINE_WARNINGS};
 use crate::model::Direction;
-use crate::timeseries::{Kind, SeriesBatch, SeriesRow};
+use crate::timeseries::{Has, Kind, SeriesBatch, SeriesRow};
 
 /// Lines looked at to decide the layout, averaging and time base.
 const SAMPLE_LINES: usize = 64;
@@ -205,6 +205,8 @@ struct Decided {
     scale: f64,
     /// First time in the file when times are Unix times.
     epoch_base: Option<u64>,
+    /// The optional fields a bw/iops/lat line sets ([`Parser::build`]).
+    has: Has,
 }
 
 pub(super) struct Parser {
@@ -303,9 +305,9 @@ impl Parser {
             }
             self.stats.lines += 1;
             let result = match self.decided {
-                Some(d) if self.ctx.kind != Kind::Hist => {
-                    self.row(line, &d).map(|r| self.place(line, &[r], out))
-                }
+                Some(d) if self.ctx.kind != Kind::Hist => self
+                    .row(line, &d)
+                    .map(|r| self.place_one(line, &r, d.has, out)),
                 _ => {
                     let mut rows = std::mem::take(&mut self.hist);
                     rows.clear();
@@ -318,6 +320,21 @@ impl Parser {
             if let Err(e) = result {
                 self.malformed(e);
             }
+        }
+        out.even();
+    }
+
+    /// [`Parser::place`] for the one row of a bw/iops/lat line, which sets
+    /// the optional fields `has` says.
+    #[inline(always)]
+    fn place_one(&mut self, line: &[u8], r: &SeriesRow, has: Has, out: &mut SeriesBatch) {
+        if self.stats.averaged {
+            self.times.repeated(self.line, line);
+        }
+        let raw = r.unix_ms.unwrap_or(r.t_ms);
+        if self.times.place(self.line, raw, r.t_ms, r.direction) {
+            self.stats.rows += 1;
+            out.push_as(r, has);
         }
     }
 
@@ -385,6 +402,7 @@ impl Parser {
                 layout,
                 scale: 1.0,
                 epoch_base,
+                has: Has::default(),
             }));
         }
         // The most common field count: a malformed first line must not decide.
@@ -413,10 +431,19 @@ impl Parser {
             Kind::Iops => 1.0,
             _ => self.ctx.lat_unit_ns,
         };
+        let has = Has {
+            value_max: layout.max || self.ctx.max_only,
+            offset_bytes: layout.offset_col().is_some(),
+            priority: layout.prio_col().is_some(),
+            issue_time_ns: layout.issue_col().is_some(),
+            unix_ms: epoch_base.is_some(),
+            ..Has::default()
+        };
         Ok(Some(Decided {
             layout,
             scale,
             epoch_base,
+            has,
         }))
     }
 

@@ -94,6 +94,7 @@ impl TimeCheck {
 
     /// Whether a row at `t_ms` (`raw` as logged) of `direction` can be
     /// placed on the time axis; counts what is odd about it.
+    #[inline]
     pub(super) fn place(&mut self, line: usize, raw: u64, t_ms: u64, direction: Direction) -> bool {
         if t_ms > self.max_t_ms {
             self.beyond.note(line, raw, 0);
