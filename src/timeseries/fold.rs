@@ -87,19 +87,24 @@ impl Folded {
 
     /// Adds one row (rows need not come in time order).
     pub fn add(&mut self, row: &SeriesRow) {
-        let t = row.t_ms;
+        self.add_value(row.t_ms, row.value, row.bs_bytes);
+    }
+
+    /// A row's time, value and block size (all the fold keeps of it).
+    #[inline]
+    fn add_value(&mut self, t: u64, value: f64, bs_bytes: u64) {
         self.last_ms = Some(self.last_ms.map_or(t, |l| l.max(t)));
         self.cover(t);
         let e = &mut self.events[(t / self.cell_ms) as usize];
-        e.sum += row.value;
+        e.sum += value;
         e.rows += 1;
-        if row.bs_bytes > 0 {
-            e.bytes += row.bs_bytes;
+        if bs_bytes > 0 {
+            e.bytes += bs_bytes;
             e.ios += 1;
             self.windows = None;
         }
         if self.windows.is_some() {
-            self.add_window(t, row.value);
+            self.add_window(t, value);
         }
     }
 
@@ -246,28 +251,41 @@ impl LogFolder {
         rows.iter().for_each(|r| self.add_row(r));
     }
 
-    /// Adds a batch of this log's rows.
-    pub fn add_batch(&mut self, batch: &SeriesBatch) {
-        batch.rows().for_each(|r| self.add_row(&r));
+    /// Adds a batch of this log's rows, read column by column.
+    pub fn add_batch(&mut self, b: &SeriesBatch) {
+        for i in 0..b.len() {
+            let at = self.trace(b.log, b.direction[i], b.percentile.get(i));
+            self.traces[at]
+                .fold
+                .add_value(b.t_ms[i], b.value[i], b.bs_bytes[i]);
+        }
     }
 
     fn add_row(&mut self, r: &SeriesRow) {
-        let same = |t: &FoldedTrace| t.direction == r.direction && t.percentile == r.percentile;
+        let at = self.trace(r.log, r.direction, r.percentile);
+        self.traces[at].fold.add(r);
+    }
+
+    /// The index of the trace of rows of `direction` and `percentile`
+    /// (made on its first row).
+    #[inline]
+    fn trace(&mut self, log: u32, direction: Direction, percentile: Option<f64>) -> usize {
+        let same = |t: &FoldedTrace| t.direction == direction && t.percentile == percentile;
         if !self.traces.get(self.at).is_some_and(same) {
             self.at = match self.traces.iter().position(same) {
                 Some(i) => i,
                 None => {
                     self.traces.push(FoldedTrace {
-                        log: r.log,
-                        direction: r.direction,
-                        percentile: r.percentile,
+                        log,
+                        direction,
+                        percentile,
                         fold: Folded::new(self.kind),
                     });
                     self.traces.len() - 1
                 }
             };
         }
-        self.traces[self.at].fold.add(r);
+        self.at
     }
 
     /// The log's traces, finished.
