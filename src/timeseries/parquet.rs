@@ -30,7 +30,7 @@ use polars_parquet::arrow::write::{
     schema_to_metadata_key, to_parquet_schema,
 };
 
-use super::batch::Opt;
+use super::batch::{Opt, Validity};
 use super::file::{COLUMNS, Cell, Get, Ty, schema};
 use super::{LogInfo, SeriesBatch};
 use crate::model::Direction;
@@ -302,7 +302,7 @@ impl Layout {
     }
 }
 
-/// The columns a row gives (not its log), in [`RowColumns::arrays`]' order,
+/// The columns a row gives (not its log), in [`RowColumns::take`]'s order,
 /// with their types: [`SeriesBatch`]'s fields. A test holds them to
 /// [`COLUMNS`]' row columns.
 const ROW_COLUMNS: [(&str, Ty); 11] = [
@@ -363,10 +363,22 @@ impl RowColumns {
             }
         };
         g.direction.clear();
-        let priority = {
-            let (values, valid, len) = g.priority.take();
-            let values: Vec<u64> = values.into_iter().map(u64::from).collect();
-            optional(values, valid, len, U)
+        // Priorities are u32 in a row, u64 in the file: widened only when
+        // they are not one value.
+        let one_priority = match g.priority.validity() {
+            Validity::All => same(g.priority.values(), |a, b| a == b),
+            _ => None,
+        };
+        let priority = match one_priority {
+            Some(p) if !g.priority.is_empty() => {
+                g.priority.clear();
+                Column::Same(Same::U64(u64::from(p)))
+            }
+            _ => {
+                let (values, valid, len) = g.priority.take();
+                let values: Vec<u64> = values.into_iter().map(u64::from).collect();
+                optional(values, valid, len, U)
+            }
         };
         let taken: [Column; 11] = [
             direction,
@@ -431,9 +443,24 @@ fn all_set<T: Number>(v: &mut Vec<T>, dtype: ArrowDataType) -> Column {
     }
 }
 
+/// An optional column; one of one value or none keeps its buffer for the
+/// next group.
 fn take<T: Number>(o: &mut Opt<T>, dtype: ArrowDataType) -> Column {
-    let (values, valid, len) = o.take();
-    optional(values, valid, len, dtype)
+    let same = match o.validity() {
+        Validity::None => Some(Same::Null),
+        Validity::All => T::same(o.values()),
+        Validity::Some(_) => None,
+    };
+    match same {
+        Some(same) if !o.is_empty() => {
+            o.clear();
+            Column::Same(same)
+        }
+        _ => {
+            let (values, valid, len) = o.take();
+            optional(values, valid, len, dtype)
+        }
+    }
 }
 
 /// An optional column: no validity when every row is set, one value or
