@@ -136,35 +136,14 @@ fn statistics(same: &Same, rows: usize, primitive: &PrimitiveType) -> ParquetSta
     let null_count = Some(if *same == Same::Null { rows as i64 } else { 0 });
     let primitive_type = primitive.clone();
     match (same, primitive.physical_type) {
-        (Same::F64(_), _) | (Same::Null, ParquetPhysicalType::Double) => {
-            let value = match same {
-                Same::F64(v) => Some(*v),
-                _ => None,
-            };
-            PrimitiveStatistics::<f64> {
-                primitive_type,
-                null_count,
-                distinct_count: None,
-                min_value: value,
-                max_value: value,
-            }
-            .serialize()
+        (Same::F64(v), _) => number(primitive_type, null_count, Some(*v)),
+        (Same::Null, ParquetPhysicalType::Double) => {
+            number::<f64>(primitive_type, null_count, None)
         }
-        (Same::U64(_), _) | (Same::Null, ParquetPhysicalType::Int64) => {
-            let value = match same {
-                Same::U64(v) => Some(*v as i64),
-                _ => None,
-            };
-            PrimitiveStatistics::<i64> {
-                primitive_type,
-                null_count,
-                distinct_count: None,
-                min_value: value,
-                max_value: value,
-            }
-            .serialize()
-        }
-        _ => {
+        // UInt64 is stored as INT64 (the bits as they are).
+        (Same::U64(v), _) => number(primitive_type, null_count, Some(*v as i64)),
+        (Same::Null, ParquetPhysicalType::Int64) => number::<i64>(primitive_type, null_count, None),
+        (Same::Str(_) | Same::Null, _) => {
             let value = match same {
                 Same::Str(s) => Some(s.as_bytes().to_vec()),
                 _ => None,
@@ -179,4 +158,19 @@ fn statistics(same: &Same, rows: usize, primitive: &PrimitiveType) -> ParquetSta
             .serialize()
         }
     }
+}
+
+fn number<T: polars_parquet::parquet::types::NativeType>(
+    primitive_type: PrimitiveType,
+    null_count: Option<i64>,
+    value: Option<T>,
+) -> ParquetStatistics {
+    PrimitiveStatistics::<T> {
+        primitive_type,
+        null_count,
+        distinct_count: None,
+        min_value: value,
+        max_value: value,
+    }
+    .serialize()
 }
