@@ -141,10 +141,11 @@ impl<T: Copy + Default> Opt<T> {
         self.values.reserve(n);
     }
 
-    /// Takes the values out (for an arrow array), leaving the column empty.
-    pub fn take(&mut self) -> (Vec<T>, Option<Vec<bool>>, usize) {
-        let len = std::mem::take(&mut self.len);
-        (std::mem::take(&mut self.values), self.valid.take(), len)
+    /// Takes the values and the per-row validity (None: every row set, or
+    /// none when there are no values) out, leaving the column empty.
+    pub fn take(&mut self) -> (Vec<T>, Option<Vec<bool>>) {
+        self.len = 0;
+        (std::mem::take(&mut self.values), self.valid.take())
     }
 }
 

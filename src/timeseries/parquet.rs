@@ -267,7 +267,7 @@ impl Layout {
     ) -> PolarsResult<RowGroupIterColumns<'static, PolarsError>> {
         let mut schema = ArrowSchema::default();
         let (mut arrays, mut fields, mut encodings) = (Vec::new(), Vec::new(), Vec::new());
-        let mut same = Vec::with_capacity(columns.len());
+        let mut one_value = Vec::with_capacity(columns.len());
         for (i, c) in columns.into_iter().enumerate() {
             match c {
                 Column::Array(a) => {
@@ -277,15 +277,15 @@ impl Layout {
                     arrays.push(a);
                     fields.push(self.fields[i].clone());
                     encodings.push(self.encodings[i].clone());
-                    same.push(None);
+                    one_value.push(None);
                 }
-                Column::Same(v) => same.push(Some(v)),
+                Column::Same(v) => one_value.push(Some(v)),
             }
         }
         let batch = RecordBatchT::try_new(rows, Arc::new(schema), arrays)?;
         let mut encoded = row_group_iter(batch, encodings.into(), fields, self.options);
-        let mut out = Vec::with_capacity(same.len());
-        for (i, v) in same.iter().enumerate() {
+        let mut out = Vec::with_capacity(one_value.len());
+        for (i, v) in one_value.iter().enumerate() {
             out.push(match v {
                 Some(v) => Ok(same::column(
                     v,
@@ -363,35 +363,22 @@ impl RowColumns {
             }
         };
         g.direction.clear();
-        // Priorities are u32 in a row, u64 in the file: widened only when
-        // they are not one value.
-        let one_priority = match g.priority.validity() {
-            Validity::All => same(g.priority.values(), |a, b| a == b),
-            _ => None,
-        };
-        let priority = match one_priority {
-            Some(p) if !g.priority.is_empty() => {
-                g.priority.clear();
-                Column::Same(Same::U64(u64::from(p)))
-            }
-            _ => {
-                let (values, valid, len) = g.priority.take();
-                let values: Vec<u64> = values.into_iter().map(u64::from).collect();
-                optional(values, valid, len, U)
-            }
-        };
         let taken: [Column; 11] = [
             direction,
             all_set(&mut g.t_ms, U),
             all_set(&mut g.value, F),
             all_set(&mut g.bs_bytes, U),
-            take(&mut g.value_max, F),
-            take(&mut g.offset_bytes, U),
-            take(&mut g.percentile, F),
-            take(&mut g.samples, U),
-            priority,
-            take(&mut g.issue_time_ns, U),
-            take(&mut g.unix_ms, U),
+            take(&mut g.value_max, |v, valid| array(v, valid, F)),
+            take(&mut g.offset_bytes, |v, valid| array(v, valid, U)),
+            take(&mut g.percentile, |v, valid| array(v, valid, F)),
+            take(&mut g.samples, |v, valid| array(v, valid, U)),
+            // Priorities are u32 in a row, u64 in the file: widened only
+            // when they are not one value.
+            take(&mut g.priority, |v, valid| {
+                array(v.into_iter().map(u64::from).collect(), valid, U)
+            }),
+            take(&mut g.issue_time_ns, |v, valid| array(v, valid, U)),
+            take(&mut g.unix_ms, |v, valid| array(v, valid, U)),
         ];
         for (i, c) in self.at.iter().zip(taken) {
             columns[*i] = Some(c);
@@ -420,6 +407,12 @@ impl Number for u64 {
     }
 }
 
+impl Number for u32 {
+    fn same(v: &[u32]) -> Option<Same> {
+        same(v, |a, b| a == b).map(|p| Same::U64(u64::from(p)))
+    }
+}
+
 impl Number for f64 {
     fn same(v: &[f64]) -> Option<Same> {
         same(v, |a, b| a.to_bits() == b.to_bits()).map(Same::F64)
@@ -443,53 +436,38 @@ fn all_set<T: Number>(v: &mut Vec<T>, dtype: ArrowDataType) -> Column {
     }
 }
 
-/// An optional column; one of one value or none keeps its buffer for the
-/// next group.
-fn take<T: Number>(o: &mut Opt<T>, dtype: ArrowDataType) -> Column {
+/// An optional column: one of one value or none as that value (its buffer
+/// kept for the next group), any other as the array `array` makes of its
+/// values and validity.
+fn take<T: Number>(
+    o: &mut Opt<T>,
+    array: impl FnOnce(Vec<T>, Option<Vec<bool>>) -> Box<dyn Array>,
+) -> Column {
     let same = match o.validity() {
         Validity::None => Some(Same::Null),
         Validity::All => T::same(o.values()),
         Validity::Some(_) => None,
     };
     match same {
-        Some(same) if !o.is_empty() => {
+        Some(same) => {
             o.clear();
             Column::Same(same)
         }
-        _ => {
-            let (values, valid, len) = o.take();
-            optional(values, valid, len, dtype)
+        None => {
+            let (values, valid) = o.take();
+            Column::Array(array(values, valid))
         }
     }
 }
 
-/// An optional column: no validity when every row is set, one value or
-/// null when every row holds it.
-fn optional<T: Number>(
+/// A number column's array, with its validity when rows differ in it.
+fn array<T: polars_arrow::types::NativeType>(
     values: Vec<T>,
     valid: Option<Vec<bool>>,
-    len: usize,
     dtype: ArrowDataType,
-) -> Column {
-    match valid {
-        Some(valid) => {
-            let bits: MutableBitmap = valid.into_iter().collect();
-            Column::Array(Box::new(PrimitiveArray::<T>::new(
-                dtype,
-                values.into(),
-                bits.into(),
-            )))
-        }
-        None if values.len() != len => Column::Same(Same::Null),
-        None => match T::same(&values) {
-            Some(same) => Column::Same(same),
-            None => Column::Array(Box::new(PrimitiveArray::<T>::new(
-                dtype,
-                values.into(),
-                None,
-            ))),
-        },
-    }
+) -> Box<dyn Array> {
+    let bits = valid.map(|v| v.into_iter().collect::<MutableBitmap>().into());
+    Box::new(PrimitiveArray::<T>::new(dtype, values.into(), bits))
 }
 
 /// A log's own column over a row group's runs of rows: the log's one

@@ -324,35 +324,38 @@ impl Parser {
         out.even();
     }
 
-    /// [`Parser::place`] for the one row of a bw/iops/lat line, which sets
-    /// the optional fields `has` says.
+    /// The one row of a bw/iops/lat line, which sets the optional fields
+    /// `has` says, to `out` unless its time is beyond the bound.
     #[inline(always)]
     fn place_one(&mut self, line: &[u8], r: &SeriesRow, has: Has, out: &mut SeriesBatch) {
-        if self.stats.averaged {
-            self.times.repeated(self.line, line);
-        }
-        let raw = r.unix_ms.unwrap_or(r.t_ms);
-        if self.times.place(self.line, raw, r.t_ms, r.direction) {
+        if self.admit(line, Some(r)) {
             self.stats.rows += 1;
             out.push_as(r, has);
         }
     }
 
-    /// Checks the time of the rows `line` gave (one time) and hands them
-    /// to `out`, unless that time is beyond the bound.
-    #[inline]
+    /// The rows a histogram line gave (one time) to `out`, unless that
+    /// time is beyond the bound.
     fn place(&mut self, line: &[u8], rows: &[SeriesRow], out: &mut SeriesBatch) {
-        if self.stats.averaged || self.ctx.kind == Kind::Hist {
-            self.times.repeated(self.line, line);
-        }
-        let Some(r) = rows.first() else {
-            return;
-        };
-        let raw = r.unix_ms.unwrap_or(r.t_ms);
-        if self.times.place(self.line, raw, r.t_ms, r.direction) {
+        if self.admit(line, rows.first()) {
             self.stats.rows += rows.len() as u64;
             rows.iter().for_each(|r| out.push(r));
         }
+    }
+
+    /// Whether the rows of `line`, at the time of their first `first`
+    /// (None: the line gave none), go on the time axis; counts what is
+    /// odd about the line and its time.
+    #[inline(always)]
+    fn admit(&mut self, line: &[u8], first: Option<&SeriesRow>) -> bool {
+        if self.stats.averaged || self.ctx.kind == Kind::Hist {
+            self.times.repeated(self.line, line);
+        }
+        let Some(r) = first else {
+            return false;
+        };
+        let raw = r.unix_ms.unwrap_or(r.t_ms);
+        self.times.place(self.line, raw, r.t_ms, r.direction)
     }
 
     fn malformed(&mut self, e: LineError) {
