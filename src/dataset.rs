@@ -139,6 +139,7 @@ dataset_columns!(
     target,
     cpus_allowed,
     precondition,
+    options,
 );
 
 /// A field type that is a dataset column: how a column is made of the

@@ -61,6 +61,9 @@ pub struct Loaded {
     /// Problems reading the logs (malformed lines, times that cannot be,
     /// logs not read): not results, so never skips.
     pub log_warnings: Vec<Warning>,
+    /// How the results' configs were told apart (dataset files keep the
+    /// labels they were ingested with).
+    pub config_rule: crate::model::ConfigRule,
 }
 
 /// Reads every path: dataset files named as PATHs with the dataset
@@ -96,6 +99,7 @@ pub fn load(
     out.warnings.extend(ingested.warnings);
     out.files_read += ingested.files_read;
     out.manifest = ingested.manifest;
+    out.config_rule = ingested.config_rule;
     Ok(out)
 }
 

@@ -42,11 +42,9 @@ fn gets_charts(cmp: &Comparison, w: &Workload) -> bool {
         .flat_map(|s| s.points.iter().map(|p| p.load))
         .min_by_key(|l| (l.outstanding(), *l));
     lightest == Some(load)
-        || sweeps.iter().any(|s| {
-            (s.peak.iodepth, s.peak.numjobs) == (load.iodepth, load.numjobs)
-                || s.knee
-                    .is_some_and(|k| (k.iodepth, k.numjobs) == (load.iodepth, load.numjobs))
-        })
+        || sweeps
+            .iter()
+            .any(|s| s.peak.load == load || s.knee.is_some_and(|k| k.load == load))
 }
 
 /// (config index, points) for every config with a non-empty line in `w`,

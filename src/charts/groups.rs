@@ -107,9 +107,9 @@ pub(crate) fn key_loads(t: &crate::render::sweeps::SweepTable) -> Vec<crate::com
     // Peak and knee name no host count: they are matched on depth and jobs.
     let mut marked: Vec<(u32, u32)> = Vec::new();
     for s in &t.sweeps {
-        marked.extend(s.knee.map(|k| (k.iodepth, k.numjobs)));
+        marked.extend(s.knee.map(|k| (k.load.iodepth, k.load.numjobs)));
         marked.extend(s.saturation.map(|x| (x.load.iodepth, x.load.numjobs)));
-        marked.push((s.peak.iodepth, s.peak.numjobs));
+        marked.push((s.peak.load.iodepth, s.peak.load.numjobs));
     }
     let lightest = t
         .workloads

@@ -110,8 +110,8 @@ fn grid(s: &Sweep, max: f64, color: plotters::style::RGBColor) -> HeatGrid {
             .find(|p| p.load.iodepth == d && p.load.numjobs == j)
             .map(|p| p.iops)
     };
-    let peak_row = depths.iter().position(|d| *d == s.peak.iodepth);
-    let peak_col = jobs.iter().position(|j| *j == s.peak.numjobs);
+    let peak_row = depths.iter().position(|d| *d == s.peak.load.iodepth);
+    let peak_col = jobs.iter().position(|j| *j == s.peak.load.numjobs);
     HeatGrid {
         cols: jobs.iter().map(|j| j.to_string()).collect(),
         rows: depths.iter().map(|d| format!("QD{d}")).collect(),

@@ -85,9 +85,10 @@ pub(crate) fn points(s: &Sweep) -> Vec<&SweepPoint> {
     curve(&s.points)
 }
 
-/// The x of a point: I/Os in flight (iodepth x numjobs x hosts).
+/// The x of a point: I/Os in flight (iodepth x numjobs x hosts), times
+/// the devices each job spreads over (`LoadPoint::units`).
 pub(crate) fn x_of(p: &SweepPoint) -> f64 {
-    p.load.outstanding() as f64
+    p.load.units() as f64
 }
 
 /// The comparison's spread of `metric` for `config` at point `p` of the
@@ -326,7 +327,7 @@ pub(crate) fn load_axis(t: &SweepTable) -> (Range, Vec<(f64, String)>, bool) {
     let curves: Vec<Vec<u64>> = t
         .sweeps
         .iter()
-        .map(|s| points(s).iter().map(|p| p.load.outstanding()).collect())
+        .map(|s| points(s).iter().map(|p| p.load.units()).collect())
         .collect();
     let log = curves.iter().all(|c| crate::compare::sweep::log_axis(c));
     let xs = || t.sweeps.iter().flat_map(|s| points(s)).map(x_of);

@@ -146,10 +146,7 @@ fn add_sweep(
         });
     }
     plot.lines.push(ConfigLine::solid(color, mean, true));
-    let is_knee = |p: &SweepPoint| {
-        s.knee
-            .is_some_and(|k| k.iodepth == p.load.iodepth && k.numjobs == p.load.numjobs)
-    };
+    let is_knee = |p: &SweepPoint| s.knee.is_some_and(|k| k.load == p.load);
     let is_saturation = |p: &SweepPoint| s.saturation.is_some_and(|x| x.load == p.load);
     for p in &pts {
         let Some(xy) = at(p, p.lat_mean_ns) else {

@@ -133,10 +133,7 @@ fn knee_marker(
     scale: &ChartScale,
 ) -> Option<Marker> {
     let k = s.knee?;
-    let p = s
-        .points
-        .iter()
-        .find(|p| p.load.iodepth == k.iodepth && p.load.numjobs == k.numjobs)?;
+    let p = s.points.iter().find(|p| p.load == k.load)?;
     Some(Marker {
         at: (load::x_of(p), scale.to_display(kind.value(p))),
         color: load::color_of(cmp, &s.config),

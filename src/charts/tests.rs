@@ -653,14 +653,11 @@ fn bars_of_a_sweep_show_its_key_load_points_named_by_load() {
     // as the comparison placed them, once each, in load order.
     let mut want = vec![t.workloads[0].key.load];
     for s in &t.sweeps {
-        want.extend(
-            s.knee
-                .map(|k| crate::compare::LoadPoint::of(k.iodepth, k.numjobs)),
-        );
+        want.extend(s.knee.map(|k| k.load));
         want.extend(s.saturation.map(|x| x.load));
         want.push(crate::compare::LoadPoint::of(
-            s.peak.iodepth,
-            s.peak.numjobs,
+            s.peak.load.iodepth,
+            s.peak.load.numjobs,
         ));
     }
     want.sort_by_key(|l| (l.outstanding(), *l));

@@ -506,8 +506,8 @@ fn sweep_gates(
         sides(
             Some(base.peak.iops),
             Some(cand.peak.iops),
-            iops_precision(cmp, base, base.peak.iodepth, base.peak.numjobs),
-            iops_precision(cmp, cand, cand.peak.iodepth, cand.peak.numjobs),
+            iops_precision(cmp, base, base.peak.load.iodepth, base.peak.load.numjobs),
+            iops_precision(cmp, cand, cand.peak.load.iodepth, cand.peak.load.numjobs),
         ),
     )];
     if opts.sweep_rules.slo.is_some() {

@@ -21,6 +21,7 @@ fn metric(m: Metric, better: Better, base: Option<f64>, cand: Option<f64>) -> Me
         rule: Rule::Precision,
         baseline_ties: IndexMap::new(),
         excluded: IndexMap::new(),
+        approximate: vec![],
     }
 }
 
@@ -74,6 +75,7 @@ fn comparison(workloads: Vec<Workload>) -> Comparison {
         setup: Default::default(),
         devices: vec![],
         equivalence_pct: None,
+        config_rule: Default::default(),
     }
 }
 

@@ -5,7 +5,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use super::{CliError, Global, LabelByArg, exit};
+use super::{CliError, Global, exit};
 use crate::compare::{self, CompareOptions, Metric};
 use crate::ingest::{self, IngestOptions};
 use crate::input::{self, LoadOptions, Loaded};
@@ -79,8 +79,8 @@ pub struct AnalyzeArgs {
     #[arg(long, value_name = "FILE")]
     pub template: Option<PathBuf>,
     /// How results get their config label when no manifest says otherwise.
-    #[arg(long, value_enum, default_value = "dir")]
-    pub label_by: LabelByArg,
+    #[arg(long, default_value = "auto", value_name = "RULE", value_parser = super::parse_label_by, long_help = super::LABEL_BY_HELP)]
+    pub label_by: crate::ingest::LabelBy,
     /// Manifest (nvcmp.toml) to use instead of the one in each PATH.
     #[arg(long, value_name = "FILE")]
     pub manifest: Option<PathBuf>,
@@ -339,7 +339,7 @@ fn chart_options(args: &AnalyzeArgs) -> anyhow::Result<Option<crate::charts::Cha
 fn load_step(args: &AnalyzeArgs, checked: &Checked, global: Global) -> anyhow::Result<Loaded> {
     let opts = LoadOptions {
         ingest: IngestOptions {
-            label_by: args.label_by.into(),
+            label_by: args.label_by.clone(),
             manifest: args.manifest.clone(),
             // The JSON's `clat_bins` and the CDF charts use them.
             skip_bins: false,
@@ -451,6 +451,7 @@ fn compare_step(
         findings: args.findings,
         steady_only: args.steady_only,
         log_steady: loaded.log_steady.clone(),
+        config_rule: loaded.config_rule.clone(),
     };
     let mut cmp = compare::compare(&loaded.rows, &opts);
     cmp.skipped = loaded.skipped.clone();

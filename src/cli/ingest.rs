@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
-use super::{CliError, Global, LabelByArg, exit};
+use super::{CliError, Global, exit};
 use crate::dataset::{self, FileFormat};
 use crate::export::ExportFormat;
 use crate::ingest::series::{self, Streamed};
@@ -40,9 +40,9 @@ pub struct IngestArgs {
     /// direction of "better").
     #[arg(long, value_enum, value_name = "FORMAT")]
     pub format: Option<DatasetFormatArg>,
-    /// What the `label` column (the configuration) is taken from.
-    #[arg(long, value_enum, default_value = "dir", value_name = "FROM")]
-    pub label_by: LabelByArg,
+    /// How results get their config label when no manifest says otherwise.
+    #[arg(long, default_value = "auto", value_name = "RULE", value_parser = super::parse_label_by, long_help = super::LABEL_BY_HELP)]
+    pub label_by: crate::ingest::LabelBy,
     /// Manifest to use instead of `nvcmp.toml` in each PATH.
     #[arg(long, value_name = "FILE")]
     pub manifest: Option<PathBuf>,
@@ -220,7 +220,7 @@ fn write_series(ingested: &Ingested, path: &Path, global: Global) -> anyhow::Res
 /// json+ bins are left unread.
 fn ingest_options(args: &IngestArgs) -> IngestOptions {
     IngestOptions {
-        label_by: args.label_by.into(),
+        label_by: args.label_by.clone(),
         manifest: args.manifest.clone(),
         skip_bins: true,
     }

@@ -120,30 +120,14 @@ pub enum ColorChoice {
     Never,
 }
 
-/// `--label-by` of `analyze` and `ingest`: one flag, one set of values.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum LabelByArg {
-    /// The file's folder relative to the PATH given.
-    Dir,
-    /// fio's ioengine.
-    Engine,
-    /// The client hostname (client/server output).
-    Host,
-    /// The file name without its extension.
-    File,
+/// `--label-by` of `analyze` and `ingest`: one flag, one set of values
+/// (`crate::ingest::LabelBy::parse`).
+pub fn parse_label_by(s: &str) -> Result<crate::ingest::LabelBy, String> {
+    crate::ingest::LabelBy::parse(s)
 }
 
-impl From<LabelByArg> for crate::ingest::LabelBy {
-    fn from(l: LabelByArg) -> crate::ingest::LabelBy {
-        use crate::ingest::LabelBy;
-        match l {
-            LabelByArg::Dir => LabelBy::Dir,
-            LabelByArg::Engine => LabelBy::Engine,
-            LabelByArg::Host => LabelBy::Host,
-            LabelByArg::File => LabelBy::File,
-        }
-    }
-}
+/// What `--help` says of `--label-by`'s values.
+pub const LABEL_BY_HELP: &str = "auto: the folder, split by the fio options that differ between runs of the same workload and load (ioscheduler, ioengine, ...); folder (or dir): one config per folder; engine: fio's ioengine; host: the client hostname; file: the file name; KEY[,KEY]: the values of these fio options (folder may be one)";
 
 #[derive(Debug, Subcommand)]
 pub enum Command {

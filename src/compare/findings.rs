@@ -50,6 +50,7 @@ impl FindingKind {
             FindingKind::Outlier | FindingKind::DeviceOutlier => 0.9,
             FindingKind::Tie => 0.8,
             FindingKind::Knee => 0.6,
+            FindingKind::Fall => 0.9,
         }
     }
 }

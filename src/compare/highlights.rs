@@ -751,7 +751,7 @@ fn sweep_sentences(cmp: &Comparison, judge: Judge) -> Vec<Finding> {
                     "In {title} sweeps, {} peaks at {} IOPS at {}",
                     only.config,
                     iops_short(only.peak.iops),
-                    at(only.peak.iodepth, only.peak.numjobs)
+                    only.peak.load.label()
                 );
                 let (w, m, c) = on(vec![only.config.clone()]);
                 out.push(
@@ -764,6 +764,22 @@ fn sweep_sentences(cmp: &Comparison, judge: Judge) -> Vec<Finding> {
         }
         for s in &sweeps {
             let (w, m, c) = on(vec![s.config.clone()]);
+            if let Some(f) = &s.fall {
+                let text = format!(
+                    "{} peaks at {} in {title} ({} IOPS), then falls {} % by {}",
+                    s.config,
+                    s.peak.load.label(),
+                    iops_short(s.peak.iops),
+                    format::fixed(f.pct_below_peak, 0),
+                    f.load.label()
+                );
+                let (w, m, c) = on(vec![s.config.clone()]);
+                out.push(
+                    Finding::new(FindingKind::Fall, text)
+                        .on(w, m, c)
+                        .scored(magnitude(f.pct_below_peak / 100.0), ONE_WORKLOAD),
+                );
+            }
             let (text, strength) = knee_sentence(cmp, &title, s);
             out.push(
                 Finding::new(FindingKind::Knee, text)
@@ -788,15 +804,15 @@ fn peak_finding(
     let a = point_entry(
         cmp,
         first,
-        first.peak.iodepth,
-        first.peak.numjobs,
+        first.peak.load.iodepth,
+        first.peak.load.numjobs,
         first.peak.iops,
     );
     let b = point_entry(
         cmp,
         second,
-        second.peak.iodepth,
-        second.peak.numjobs,
+        second.peak.load.iodepth,
+        second.peak.load.numjobs,
         second.peak.iops,
     );
     let (tied, rule) = tie_rule(&a, &b, judge);
@@ -810,11 +826,11 @@ fn peak_finding(
         "In {title} sweeps, {} peaks at {} IOPS at {}, {} % above {}'s peak ({} at {}){qualifier}",
         first.config,
         iops_short(first.peak.iops),
-        at(first.peak.iodepth, first.peak.numjobs),
+        first.peak.load.label(),
         format::fixed(lead, 1),
         second.config,
         iops_short(second.peak.iops),
-        at(second.peak.iodepth, second.peak.numjobs)
+        second.peak.load.label()
     );
     Finding::new(FindingKind::SweepPeak, text)
         .on(
@@ -833,7 +849,7 @@ fn knee_sentence(cmp: &Comparison, title: &str, s: &Sweep) -> (String, f64) {
             format!(
                 "{}'s {title} curve bends at {} ({} IOPS, its knee): past it at most {} % more IOPS for {} % more mean latency",
                 s.config,
-                at(k.iodepth, k.numjobs),
+                k.load.label(),
                 iops_short(k.iops),
                 format::fixed(k.iops_gain_pct, 1),
                 format::fixed(k.lat_growth_pct, 0)
@@ -913,10 +929,10 @@ fn slo_sentence(title: &str, sweeps: &[&Sweep], slo: Slo) -> String {
                     "{} {} IOPS (interpolated between {} and {})",
                     s.config,
                     iops_short(a.iops),
-                    at(a.iodepth, a.numjobs),
+                    a.load.label(),
                     at(
-                        a.upper_iodepth.unwrap_or(a.iodepth),
-                        a.upper_numjobs.unwrap_or(a.numjobs)
+                        a.upper_iodepth.unwrap_or(a.load.iodepth),
+                        a.upper_numjobs.unwrap_or(a.load.numjobs)
                     )
                 ),
             )),
@@ -926,7 +942,7 @@ fn slo_sentence(title: &str, sweeps: &[&Sweep], slo: Slo) -> String {
                     "{} {} IOPS (at {})",
                     s.config,
                     iops_short(a.iops),
-                    at(a.iodepth, a.numjobs)
+                    a.load.label()
                 ),
             )),
             None => none.push(s.config.as_str()),

@@ -465,3 +465,14 @@ mod tests {
         assert_eq!(Metric::Iops.row_decimals(&iops, [(12.5, 0.1)]), 0);
     }
 }
+
+/// Width of fio's latency histogram bucket holding `ns` (stat.h:
+/// `FIO_IO_U_PLAT_BITS` = 6, so 64 buckets per power of two above 128 ns,
+/// exact below): the step a percentile fio reports is known to.
+pub fn fio_bucket_width(ns: f64) -> f64 {
+    const BITS: i32 = 6;
+    if !ns.is_finite() || ns < f64::from(2 << BITS) {
+        return 1.0;
+    }
+    2f64.powi(ns.log2().floor() as i32 - BITS)
+}

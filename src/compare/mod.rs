@@ -72,6 +72,8 @@ pub struct CompareOptions {
     /// Steady-state verdicts judged from fio's logs ([`snia::judge`]),
     /// used where fio gave none.
     pub log_steady: snia::Verdicts,
+    /// How the rows' configs were told apart; its keys are setup items.
+    pub config_rule: crate::model::ConfigRule,
 }
 
 impl CompareOptions {
@@ -98,6 +100,7 @@ impl Default for CompareOptions {
             findings: findings::DEFAULT_COUNT,
             steady_only: false,
             log_steady: snia::Verdicts::new(),
+            config_rule: crate::model::ConfigRule::default(),
         }
     }
 }
@@ -190,7 +193,9 @@ pub fn compare(rows: &[Row], opts: &CompareOptions) -> Comparison {
     let config_os = os_of_configs(&grouped, &configs);
     let families = families(&configs, &config_os);
     let baseline = pick_baseline(&configs, opts, &mut warnings);
-    let setup = setup::build(&kept, &configs, &opts.setup, |l| opts.name(l));
+    let setup = setup::build(&kept, &configs, &opts.setup, &opts.config_rule.keys, |l| {
+        opts.name(l)
+    });
 
     let keys: BTreeSet<WorkloadKey> = grouped.values().flat_map(|m| m.keys().cloned()).collect();
     let workloads: Vec<Workload> = keys
@@ -215,6 +220,7 @@ pub fn compare(rows: &[Row], opts: &CompareOptions) -> Comparison {
         setup,
         devices,
         equivalence_pct: opts.equivalence_pct,
+        config_rule: renamed_rule(&opts.config_rule, |l| opts.name(l)),
     };
     cmp.sweeps = sweep::build(&cmp);
     cmp.sanity = sanity::check_comparison(&cmp);
@@ -225,6 +231,20 @@ pub fn compare(rows: &[Row], opts: &CompareOptions) -> Comparison {
     cmp.key_findings = key;
     cmp.highlights = ordered.into_iter().map(|f| f.text).collect();
     cmp
+}
+
+/// The rule with its configs under their display names.
+fn renamed_rule(
+    rule: &crate::model::ConfigRule,
+    name_of: impl Fn(&str) -> String,
+) -> crate::model::ConfigRule {
+    let mut out = rule.clone();
+    out.values = rule
+        .values
+        .iter()
+        .map(|(label, v)| (name_of(label), v.clone()))
+        .collect();
+    out
 }
 
 /// Rows that may enter the comparison, renamed to their display names; a
@@ -405,6 +425,7 @@ fn compare_workload(
         .filter_map(|m| metric_result(m, &cells, configs, baseline, opts))
         .collect();
     notes::unshared_metrics(&cells, &mut metrics);
+    notes.extend(notes::approximate_p99(&metrics));
     let percentiles = cells
         .iter()
         .filter(|(_, cell)| cell.runs.len() == 1 && !cell.runs[0].percentiles.is_empty())
@@ -514,10 +535,11 @@ fn metric_result(
         .filter(|c| cells.get(c.as_str()).is_some_and(|cell| !cell.errored))
         .filter(|c| !excluded.contains_key(c.as_str()))
         .filter_map(|c| {
+            let value = values[c]?;
             Some(rules::Entry {
                 config: c.as_str(),
-                value: values[c]?,
-                precision: precision[c],
+                value,
+                precision: precision[c].max(resolution(m, &cells[c.as_str()], value)),
                 spread: spread.get(c).copied(),
             })
         })
@@ -565,7 +587,33 @@ fn metric_result(
         rule: d.rule,
         baseline_ties,
         excluded,
+        approximate: approximate(m, cells),
     })
+}
+
+/// What the tie rule cannot see below, beyond a value's rounding: fio's
+/// percentiles are its latency histogram's buckets, so two p99 values a
+/// bucket apart are one measurement (`metric::fio_bucket_width`).
+/// Tables print the value as fio gave it; only winners and ties use this.
+fn resolution(m: Metric, cell: &Cell, value: f64) -> f64 {
+    let fio = cell.runs.iter().all(|r| r.tool == "fio");
+    match m {
+        Metric::ClatP99Ns if fio => metric::fio_bucket_width(value),
+        _ => 0.0,
+    }
+}
+
+/// Configs whose value of `m` is approximate (see
+/// [`MetricResult::approximate`]).
+fn approximate(m: Metric, cells: &IndexMap<&str, Cell>) -> Vec<String> {
+    if m != Metric::ClatP99Ns {
+        return Vec::new();
+    }
+    cells
+        .iter()
+        .filter(|(_, cell)| cell.runs.iter().any(|r| r.p99_upper_bound))
+        .map(|(c, _)| c.to_string())
+        .collect()
 }
 
 fn cells_runs<'a>(cells: &'a IndexMap<&'a str, Cell>) -> Vec<(&'a str, &'a [Run])> {

@@ -109,6 +109,10 @@ pub struct MetricResult {
     /// winner, tie, delta, finding, outlier or chart.
     #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
     pub excluded: IndexMap<String, String>,
+    /// Configs whose value is approximate: a p99 of several jobs without
+    /// json+ histograms to pool is the worst job's, an upper bound.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub approximate: Vec<String>,
 }
 
 impl MetricResult {
@@ -316,6 +320,10 @@ pub struct Comparison {
     /// `--equivalence PCT` when given: differences within it are ties.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub equivalence_pct: Option<f64>,
+    /// How the configs were told apart (`--label-by`): the rule and the
+    /// fio options it used.
+    #[serde(default)]
+    pub config_rule: crate::model::ConfigRule,
 }
 
 /// How knees, saturation and latency targets are judged (`--knee-gain`,
@@ -421,6 +429,22 @@ pub struct Sweep {
     /// of the peak's IOPS: how much load the config needs.
     pub saturation: Option<Saturation>,
     pub at_slo: Option<AtSlo>,
+    /// The curve falls after its peak by more than the noise band (below
+    /// `sweep_rules.saturation_pct` of the peak) and stays there at its
+    /// heaviest load: where it ends and how far below the peak.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fall: Option<Fall>,
+}
+
+/// A curve that rises, peaks and falls: its heaviest load point, below
+/// the peak by more than the noise band.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Fall {
+    #[serde(flatten)]
+    pub load: LoadPoint,
+    pub iops: f64,
+    /// How far below the peak's IOPS, percent.
+    pub pct_below_peak: f64,
 }
 
 /// A sweep's shape as docs/CONTRACT.md lists a sweep's fields:
@@ -472,16 +496,16 @@ pub struct SweepPoint {
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Peak {
     pub iops: f64,
-    pub iodepth: u32,
-    pub numjobs: u32,
+    #[serde(flatten)]
+    pub load: LoadPoint,
 }
 
 /// The knee: where the curve of IOPS against load bends from rising to
 /// flat (see [`SweepRules`]).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Knee {
-    pub iodepth: u32,
-    pub numjobs: u32,
+    #[serde(flatten)]
+    pub load: LoadPoint,
     pub iops: f64,
     pub lat_mean_ns: f64,
     /// The next load point of the curve.
@@ -506,8 +530,8 @@ pub struct AtSlo {
     /// that misses it).
     pub interpolated: bool,
     /// The measured point; when interpolated, the one below the target.
-    pub iodepth: u32,
-    pub numjobs: u32,
+    #[serde(flatten)]
+    pub load: LoadPoint,
     /// When interpolated: the first point above the target.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub upper_iodepth: Option<u32>,
@@ -545,6 +569,9 @@ pub enum FindingKind {
     Saturation,
     /// One target of a test bed off the others (`compare::devices`).
     DeviceOutlier,
+    /// A sweep's curve that peaks and then falls by more than the noise
+    /// band.
+    Fall,
 }
 
 /// One highlight with what it rests on.

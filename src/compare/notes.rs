@@ -232,3 +232,18 @@ fn diskspd_qd_baseline(key: &WorkloadKey, cells: &IndexMap<&str, Cell>) -> Vec<S
         older.join(", ")
     )]
 }
+
+/// Configs whose p99 latency is the worst job's (several jobs, no json+
+/// histograms to pool): said once per workload, naming them.
+pub(super) fn approximate_p99(metrics: &[super::MetricResult]) -> Option<String> {
+    let m = metrics
+        .iter()
+        .find(|m| m.metric == super::Metric::ClatP99Ns)?;
+    if m.approximate.is_empty() {
+        return None;
+    }
+    Some(format!(
+        "p99 latency of {}: the worst job's p99, an upper bound (several jobs and no json+ histograms to pool; run fio with --output-format=json+ for the exact figure)",
+        m.approximate.join(", ")
+    ))
+}

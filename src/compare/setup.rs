@@ -119,9 +119,16 @@ pub fn build(
     rows: &[Row],
     configs: &[String],
     notes: &SetupNotes,
+    option_keys: &[String],
     name_of: impl Fn(&str) -> String,
 ) -> Setup {
     let mut data = data_facts(rows, configs);
+    // The options that tell configs apart read right after the engine.
+    let at = data
+        .iter()
+        .position(|(f, _)| f.key == "engine")
+        .map_or(data.len(), |i| i + 1);
+    let options = option_items(rows, configs, option_keys);
     let per_config: IndexMap<String, &IndexMap<String, String>> = notes
         .per_config
         .iter()
@@ -144,10 +151,13 @@ pub fn build(
             .collect();
         items.push(SetupItem::new(&key, &key, SetupSource::Manifest, values));
     }
-    items.extend(
-        data.into_iter()
-            .map(|(f, values)| SetupItem::new(f.key, f.name, SetupSource::Data, values)),
-    );
+    let mut facts: Vec<SetupItem> = data
+        .into_iter()
+        .map(|(f, values)| SetupItem::new(f.key, f.name, SetupSource::Data, values))
+        .collect();
+    let at = at.min(facts.len());
+    facts.splice(at..at, options);
+    items.extend(facts);
     items.retain(|i| i.values.values().any(Option::is_some));
     // The tool says something only where one is not fio (DiskSpd results).
     items.retain(|i| i.key != "tool" || i.values.values().any(|v| v.as_deref() != Some("fio")));
@@ -156,6 +166,48 @@ pub fn build(
         description: notes.description.clone(),
         items,
     }
+}
+
+/// The fio options the configs were told apart by (`config_rule.keys`),
+/// each config's value from its rows' `options` (several listed); the OS,
+/// engine and `direct` have their own items.
+fn option_items(rows: &[Row], configs: &[String], keys: &[String]) -> Vec<SetupItem> {
+    let keys: Vec<&String> = keys
+        .iter()
+        .filter(|k| !matches!(k.as_str(), "os" | "ioengine" | "direct" | "folder" | "dir"))
+        .collect();
+    if keys.is_empty() {
+        return Vec::new();
+    }
+    let options: Vec<(&str, std::collections::BTreeMap<String, String>)> = rows
+        .iter()
+        .map(|r| {
+            let o = r
+                .options
+                .as_deref()
+                .and_then(|o| serde_json::from_str(o).ok())
+                .unwrap_or_default();
+            (r.label.as_str(), o)
+        })
+        .collect();
+    keys.into_iter()
+        .map(|k| {
+            let values = configs
+                .iter()
+                .map(|c| {
+                    let mut seen: Vec<&str> = options
+                        .iter()
+                        .filter(|(l, _)| l == c)
+                        .filter_map(|(_, o)| o.get(k.as_str()).map(String::as_str))
+                        .collect();
+                    seen.sort_unstable();
+                    seen.dedup();
+                    (c.clone(), (!seen.is_empty()).then(|| seen.join(", ")))
+                })
+                .collect();
+            SetupItem::new(k, k, SetupSource::Data, values)
+        })
+        .collect()
 }
 
 /// `[setup]` keys as written, then keys only some configs set, first seen.

@@ -7,13 +7,21 @@
 //! The rules, spelled out so a reviewer can defend them:
 //!
 //! - **Load order.** Points are ordered by I/Os in flight (iodepth x numjobs
-//!   x hosts). Where a grid reaches the same number in several ways (QD8 x
+//!   x hosts), times the devices each job spreads over (`LoadPoint::units`:
+//!   a devices sweep at one depth orders by devices). Where a grid reaches the same number in several ways (QD8 x
 //!   2 jobs and QD4 x 4 jobs), the one with the most IOPS stands for it: the
 //!   curve is the best way to reach each load.
 //! - **Load axis.** A sweep whose loads at least double from point to point
 //!   (QD1, 2, 4 ... 128) is read on log2 of the load, any other (numjobs
 //!   1, 2, 3 ... 20, mixed lists) on the load itself: the axis a person
 //!   would draw it on ([`log_axis`]), for the knee and for the charts.
+//! - **Peak and fall.** The peak is the point of most IOPS. A curve that
+//!   rises, peaks and falls (too many jobs for the scheduler's lock, say)
+//!   has a `fall` when its heaviest load lies below `saturation_pct` of
+//!   the peak: more than the noise band that saturation allows. Knee and
+//!   saturation are read on the rising part only: the curve up to where it
+//!   first drops out of that band after the peak, plus that first point
+//!   (a knee needs a point after it).
 //! - **Saturation.** The lightest load point whose IOPS reach
 //!   `saturation_pct` (default 95 %) of the config's peak: how much load
 //!   the config needs to deliver what it can. Robust to a noisy plateau,
@@ -31,7 +39,12 @@
 //!   `knee_flatness_pct` (33 %) as steeply as it did up to it, on the load
 //!   axis; and mean latency grows from it to the heaviest load by more than
 //!   `knee_lat_growth_pct` (50 %), the second signal that more load only
-//!   queues. A curve that never flattens (linear, or still climbing like a
+//!   queues. Where the load past the point grows by less than that
+//!   threshold (a plateau reached late in a sweep: 15 to 20 jobs add 33 %),
+//!   no curve could pass it, for on a plateau latency grows as the load
+//!   does (Little's law): latency must then grow by half the added load.
+//!   A devices sweep at one depth puts no more I/Os in flight, so there
+//!   the curve alone places the knee. A curve that never flattens (linear, or still climbing like a
 //!   square root) has none; one that is flat from the start saturates at
 //!   its lightest point and has no knee within the sweep.
 //! - **IOPS at a latency target** (`--slo clat_p99=1ms`). The most IOPS of
@@ -43,7 +56,7 @@
 use indexmap::IndexMap;
 
 use super::model::{
-    AtSlo, Comparison, Knee, Metric, Peak, Saturation, Slo, SloMetric, Sweep, SweepPoint,
+    AtSlo, Comparison, Fall, Knee, Metric, Peak, Saturation, Slo, SloMetric, Sweep, SweepPoint,
     SweepRules, Workload,
 };
 use super::workload::Shape;
@@ -98,16 +111,54 @@ fn point(w: &Workload, config: &str) -> Option<SweepPoint> {
 
 fn sweep(config: &str, shape: &Shape, points: Vec<SweepPoint>, rules: &SweepRules) -> Sweep {
     let curve = curve(&points);
+    let rise = rising(&curve, rules);
     Sweep {
         config: config.to_string(),
         shape: shape.clone(),
         axis: axis(&points),
         peak: peak(&points),
-        knee: knee(&curve, rules),
-        saturation: saturation(&curve, rules),
+        knee: knee(rise, rules),
+        saturation: saturation(rise, rules),
         at_slo: rules.slo.and_then(|slo| at_slo(&curve, slo)),
+        fall: fall(&curve, rules),
         points,
     }
+}
+
+/// The floor of the noise band under a curve's peak: IOPS below it are
+/// really lower (`saturation_pct` of the peak).
+fn band_floor(curve: &[&SweepPoint], rules: &SweepRules) -> f64 {
+    let peak = curve.iter().map(|p| p.iops).fold(0.0, f64::max);
+    peak * rules.saturation_pct / 100.0
+}
+
+/// The rising part of the curve: up to the first point after the peak
+/// that drops out of the noise band, that point included.
+pub fn rising<'c, 'p>(curve: &'c [&'p SweepPoint], rules: &SweepRules) -> &'c [&'p SweepPoint] {
+    let floor = band_floor(curve, rules);
+    let Some(top) = curve
+        .iter()
+        .enumerate()
+        .max_by(|a, b| a.1.iops.total_cmp(&b.1.iops).then(b.0.cmp(&a.0)))
+        .map(|(i, _)| i)
+    else {
+        return curve;
+    };
+    match curve[top..].iter().position(|p| p.iops < floor) {
+        Some(off) => &curve[..=top + off],
+        None => curve,
+    }
+}
+
+/// The heaviest point, when it lies below the noise band under the peak.
+fn fall(curve: &[&SweepPoint], rules: &SweepRules) -> Option<Fall> {
+    let peak = curve.iter().map(|p| p.iops).fold(0.0, f64::max);
+    let last = curve.last()?;
+    (peak > 0.0 && last.iops < band_floor(curve, rules)).then(|| Fall {
+        load: last.load,
+        iops: last.iops,
+        pct_below_peak: (1.0 - last.iops / peak) * 100.0,
+    })
 }
 
 /// Which of hosts, numjobs and iodepth vary.
@@ -123,6 +174,9 @@ fn axis(points: &[SweepPoint]) -> String {
     if varies(|p| p.load.hosts) {
         parts.push("hosts");
     }
+    if varies(|p| p.load.devices) {
+        parts.push("devices");
+    }
     parts.join("+")
 }
 
@@ -133,8 +187,7 @@ fn peak(points: &[SweepPoint]) -> Peak {
         .expect("a sweep has points");
     Peak {
         iops: best.iops,
-        iodepth: best.load.iodepth,
-        numjobs: best.load.numjobs,
+        load: best.load,
     }
 }
 
@@ -142,13 +195,13 @@ fn peak(points: &[SweepPoint]) -> Peak {
 pub fn curve(points: &[SweepPoint]) -> Vec<&SweepPoint> {
     let mut best: IndexMap<u64, &SweepPoint> = IndexMap::new();
     for p in points {
-        let slot = best.entry(p.load.outstanding()).or_insert(p);
+        let slot = best.entry(p.load.units()).or_insert(p);
         if p.iops > slot.iops {
             *slot = p;
         }
     }
     let mut curve: Vec<&SweepPoint> = best.into_values().collect();
-    curve.sort_by_key(|p| (p.load.outstanding(), p.load));
+    curve.sort_by_key(|p| (p.load.units(), p.load));
     curve
 }
 
@@ -220,7 +273,7 @@ pub fn kneedle(xs: &[f64], ys: &[f64], sensitivity: f64) -> Vec<usize> {
 }
 
 fn knee(curve: &[&SweepPoint], rules: &SweepRules) -> Option<Knee> {
-    let loads: Vec<u64> = curve.iter().map(|p| p.load.outstanding()).collect();
+    let loads: Vec<u64> = curve.iter().map(|p| p.load.units()).collect();
     let xs: Vec<f64> = if log_axis(&loads) {
         loads.iter().map(|l| (*l as f64).log2()).collect()
     } else {
@@ -244,12 +297,24 @@ fn knee(curve: &[&SweepPoint], rules: &SweepRules) -> Option<Knee> {
             let before = (k.iops - first.iops) / (xs[i] - x0);
             let after = (later_best - k.iops).max(0.0) / (xn - xs[i]);
             let growth = lat_last / lat - 1.0;
+            let load_growth = loads[loads.len() - 1] as f64 / loads[i].max(1) as f64 - 1.0;
             let rose = k.iops >= first.iops * (1.0 + rules.knee_min_gain_pct / 100.0);
             let flat = after <= before * rules.knee_flatness_pct / 100.0;
-            let queues = growth > rules.knee_lat_growth_pct / 100.0;
+            // A plateau's latency grows as its load does (Little's law):
+            // past a knee that adds less load than the threshold asks
+            // latency to grow, half the added load is asked instead.
+            let threshold = rules.knee_lat_growth_pct / 100.0;
+            let asked = if load_growth < threshold {
+                load_growth / 2.0
+            } else {
+                threshold
+            };
+            // More devices at the same I/Os in flight cannot queue more:
+            // on a devices sweep the curve alone tells the knee.
+            let more_in_flight = last.load.outstanding() > k.load.outstanding();
+            let queues = growth > asked || !more_in_flight;
             (rose && flat && queues && peak > 0.0).then(|| Knee {
-                iodepth: k.load.iodepth,
-                numjobs: k.load.numjobs,
+                load: k.load,
                 iops: k.iops,
                 lat_mean_ns: lat,
                 next_iodepth: curve[i + 1].load.iodepth,
@@ -274,8 +339,7 @@ fn at_slo(curve: &[&SweepPoint], slo: Slo) -> Option<AtSlo> {
         iops: p.iops,
         lat_ns: lat,
         interpolated: false,
-        iodepth: p.load.iodepth,
-        numjobs: p.load.numjobs,
+        load: p.load,
         upper_iodepth: None,
         upper_numjobs: None,
     };

@@ -63,6 +63,9 @@ pub struct Run {
     /// Files or devices the run's jobs ran on side by side (1 when they
     /// name none or one): each had its own iodepth x numjobs.
     pub targets: u32,
+    /// Several jobs made the run and not all had json+ histograms to pool:
+    /// its p99 is the worst job's, an upper bound, not the pooled one.
+    pub p99_upper_bound: bool,
 }
 
 impl Run {
@@ -113,6 +116,7 @@ impl Run {
             ios: row_ios(r),
             timing_options: r.timing_options.clone(),
             targets: 1,
+            p99_upper_bound: false,
         }
     }
 
@@ -150,13 +154,33 @@ impl Run {
         run.lat = weighted(&|r| r.lat_mean_ns.or(r.clat_mean_ns));
         run.clat = weighted(&|r| r.clat_mean_ns);
         run.lat_precision = rows.iter().map(|r| r.lat_precision_ns).fold(0.0, f64::max);
-        // A percentile of the union is not a mean of percentiles: keep the
-        // worst job's p99 as an upper bound rather than inventing one.
-        run.clat_p99 = rows
-            .iter()
-            .map(|r| r.clat_p99_ns)
-            .collect::<Option<Vec<_>>>()
-            .map(|v| v.into_iter().fold(0.0, f64::max));
+        // A percentile of the union is not a mean of percentiles. With
+        // every job's json+ histogram the pooled percentiles are exact (the
+        // histograms add up, as fio's group_reporting adds them); without,
+        // the worst job's p99 is kept as an upper bound and said so.
+        let all_bins: Option<Vec<&Vec<(u64, u64)>>> =
+            rows.iter().map(|r| r.clat_bins.as_ref()).collect();
+        match all_bins {
+            Some(bins) => {
+                let merged = merge_bins(&bins);
+                run.percentiles = POOLED_PERCENTILES
+                    .iter()
+                    .filter_map(|&p| Some((p, bins_percentile(&merged, p)?)))
+                    .collect();
+                run.clat_p99 = bins_percentile(&merged, 99.0);
+                run.clat_bins = Some(merged);
+            }
+            None => {
+                run.clat_p99 = rows
+                    .iter()
+                    .map(|r| r.clat_p99_ns)
+                    .collect::<Option<Vec<_>>>()
+                    .map(|v| v.into_iter().fold(0.0, f64::max));
+                run.p99_upper_bound = run.clat_p99.is_some();
+                run.percentiles = Vec::new();
+                run.clat_bins = None;
+            }
+        }
         // Whole-system CPU is one figure for the file; fio's per-job usr+sys
         // is per job, so the jobs' mean describes the run.
         run.system_cpu = rows.iter().any(|r| r.system_cpu_pct.is_some());
@@ -171,14 +195,46 @@ impl Run {
         run.runtime_ms = rows.iter().map(|r| r.runtime_ms).fold(0.0, f64::max);
         run.iops_samples = None;
         run.bw_samples = None;
-        run.percentiles = Vec::new();
-        run.clat_bins = None;
         let steady: Vec<SteadyState> = rows.iter().filter_map(|r| SteadyState::of_row(r)).collect();
         run.steady = SteadyState::combine(&steady.iter().collect::<Vec<_>>());
         let targets: BTreeSet<&str> = rows.iter().filter_map(|r| r.target.as_deref()).collect();
         run.targets = targets.len().max(1) as u32;
         run
     }
+}
+
+/// The percentiles a pooled histogram gives (fio's default list).
+const POOLED_PERCENTILES: [f64; 6] = [50.0, 90.0, 95.0, 99.0, 99.9, 99.99];
+
+/// Histograms of fio's json+ `bins` (latency ns, count) added bucket by
+/// bucket: jobs of one fio build share its bucket values.
+pub fn merge_bins(all: &[&Vec<(u64, u64)>]) -> Vec<(u64, u64)> {
+    let mut merged: BTreeMap<u64, u64> = BTreeMap::new();
+    for bins in all {
+        for &(ns, n) in bins.iter() {
+            *merged.entry(ns).or_default() += n;
+        }
+    }
+    merged.into_iter().collect()
+}
+
+/// The `p`th percentile of a histogram as fio computes it (stat.c,
+/// `calc_clat_percentiles`): the value of the first bucket at which the
+/// running count reaches p % of all samples.
+pub fn bins_percentile(bins: &[(u64, u64)], p: f64) -> Option<f64> {
+    let total: u64 = bins.iter().map(|b| b.1).sum();
+    if total == 0 {
+        return None;
+    }
+    let want = (p / 100.0 * total as f64).ceil().max(1.0);
+    let mut seen = 0u64;
+    for &(ns, n) in bins {
+        seen += n;
+        if seen as f64 >= want {
+            return Some(ns as f64);
+        }
+    }
+    bins.last().map(|b| b.0 as f64)
 }
 
 /// I/Os one row completed: io_bytes / bs where both are known, else IOPS x
@@ -231,10 +287,12 @@ pub fn group(rows: &[Row]) -> Grouped {
             .filter(|r| !r.aggregate)
             .filter_map(|r| r.host.as_deref())
             .collect();
+        let devices = rows.iter().map(|r| r.devices()).max().unwrap_or(1);
         let load = LoadPoint {
             hosts: hosts.len().max(1) as u32,
             numjobs,
             iodepth,
+            devices,
         };
         let aggregates: Vec<&Row> = rows.iter().copied().filter(|r| r.aggregate).collect();
         let used = if aggregates.is_empty() {

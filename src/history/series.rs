@@ -226,11 +226,7 @@ fn key_of(r: &Row, metric: Metric) -> SeriesKey {
     SeriesKey {
         workload: WorkloadKey {
             shape: workload::Shape::of(r),
-            load: LoadPoint {
-                hosts: 1,
-                numjobs: r.numjobs,
-                iodepth: r.iodepth,
-            },
+            load: LoadPoint::of(r.iodepth, r.numjobs),
         },
         config: r.label.clone(),
         metric,

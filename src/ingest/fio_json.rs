@@ -366,6 +366,26 @@ impl<'a> JobOpts<'a> {
         }
     }
 
+    /// Every option the job ran with (its own over the global ones), its
+    /// `name` left out, as a JSON object with sorted keys: the row's
+    /// `options`. None when the file printed no options (fio 2.x).
+    fn all(&self) -> Option<String> {
+        let mut all = std::collections::BTreeMap::new();
+        for (k, v) in self.global.iter().chain(self.job.iter()) {
+            if k == "name" {
+                continue;
+            }
+            let v = match v {
+                Loose::Text(s) => s.trim().to_string(),
+                Loose::Number(n) => n.to_string(),
+                Loose::Bool(b) => b.to_string(),
+                Loose::Other => continue,
+            };
+            all.insert(k, v);
+        }
+        (!all.is_empty()).then(|| serde_json::to_string(&all).unwrap_or_default())
+    }
+
     fn get_any(&self, keys: &[&str]) -> Option<String> {
         keys.iter().find_map(|k| self.get(k))
     }
@@ -453,6 +473,7 @@ struct JobFacts {
     error: i64,
     system_cpu_pct: Option<f64>,
     timing_options: Option<String>,
+    options: Option<String>,
 }
 
 /// The one file a job ran on: fio's `filename` when it names a single
@@ -700,6 +721,7 @@ impl JobFacts {
             error: job.error.unwrap_or(0.0) as i64,
             system_cpu_pct: system_cpu_of(job, &who, out),
             timing_options: timing_options(opts),
+            options: opts.all(),
             target: single_target(filename.as_deref()),
             cpus_allowed: cpus_of(opts),
             precondition: precondition_of(doc, job),
@@ -739,6 +761,7 @@ impl JobFacts {
         row.effective_iodepth = self.effective_iodepth;
         row.direct = self.direct;
         row.timing_options = self.timing_options.clone();
+        row.options = self.options.clone();
         if let Some(s) = &self.steady {
             s.apply(&mut row);
         }

@@ -10,6 +10,7 @@
 //! fio's log files are found by the same walk but are series inputs, read
 //! by [`series`] into the time-series dataset.
 
+pub mod configs;
 pub mod decode;
 pub mod depth;
 pub mod diskspd;
@@ -30,6 +31,7 @@ use std::path::PathBuf;
 
 use crate::model::{Row, Skipped, Warning};
 
+pub use configs::{ConfigRule, LabelBy};
 pub use pipeline::{Progress, ingest, ingest_with_progress};
 
 /// What a reader returns for one segment of a file.
@@ -129,18 +131,6 @@ pub trait Reader: Sync {
     }
 }
 
-/// How rows get their `label` when no manifest says otherwise.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub enum LabelBy {
-    /// Parent directory of the file relative to the given PATH.
-    #[default]
-    Dir,
-    Engine,
-    Host,
-    /// File name without extension.
-    File,
-}
-
 /// Options of one ingest, validated by the CLI layer.
 #[derive(Debug, Clone, Default)]
 pub struct IngestOptions {
@@ -165,6 +155,8 @@ pub struct Ingested {
     /// fio logs found next to the results (bw/iops/lat/hist): not results,
     /// never skipped; [`series`] reads them.
     pub logs: Vec<FoundLog>,
+    /// How the rows' configs were told apart (`--label-by`).
+    pub config_rule: ConfigRule,
 }
 
 /// A fio log file found under the given paths.

@@ -99,7 +99,35 @@ pub fn ingest_with_progress(
             }),
         }
     }
+    out.config_rule = super::configs::assign(&mut out.rows, &opts.label_by);
+    apply_configs(&mut out.rows, &out.manifest);
     Ok(out)
+}
+
+/// The manifest's `[config."label"]` settings, once every row has its
+/// config's label.
+fn apply_configs(rows: &mut [crate::model::Row], manifest: &Manifest) {
+    if manifest.configs.is_empty() {
+        return;
+    }
+    for row in rows {
+        let Some(c) = manifest.configs.get(&row.label) else {
+            continue;
+        };
+        if let Some(os) = &c.os {
+            row.os = crate::model::Os::parse(os);
+        }
+        if let Some(engine) = &c.engine {
+            row.engine = engine.clone();
+        }
+        if let Some(p) = c.iops_precision {
+            row.iops_precision = row.iops_precision.max(p);
+        }
+        row.system_cpu_pct = row.system_cpu_pct.or(c.system_cpu_pct);
+        if let Some(name) = &c.name {
+            row.label = name.clone();
+        }
+    }
 }
 
 /// A result file and where it was found.
@@ -567,7 +595,7 @@ fn finish_rows(
             row.tool_version = Some(row.fio_version.clone());
         }
         row.label = match opts.label_by {
-            LabelBy::Dir => input.dir_label.clone(),
+            LabelBy::Auto | LabelBy::Dir | LabelBy::Keys(_) => input.dir_label.clone(),
             LabelBy::Engine => row.engine.clone(),
             LabelBy::Host => match (&row.host, row.aggregate) {
                 (Some(h), _) => h.clone(),
@@ -576,25 +604,7 @@ fn finish_rows(
             },
             LabelBy::File => file_label.clone(),
         };
-        let config = manifest.configs.get(&row.label);
-        if let Some(c) = config {
-            if let Some(os) = &c.os {
-                row.os = crate::model::Os::parse(os);
-            }
-            if let Some(engine) = &c.engine {
-                row.engine = engine.clone();
-            }
-            if let Some(p) = c.iops_precision {
-                row.iops_precision = row.iops_precision.max(p);
-            }
-            if let Some(name) = &c.name {
-                row.label = name.clone();
-            }
-        }
-        row.system_cpu_pct = sidecar_cpu
-            .or(result_cpu)
-            .or(row.system_cpu_pct)
-            .or(config.and_then(|c| c.system_cpu_pct));
+        row.system_cpu_pct = sidecar_cpu.or(result_cpu).or(row.system_cpu_pct);
     }
     Ok(rows)
 }

@@ -8,9 +8,11 @@
 
 use serde::{Deserialize, Serialize};
 
+mod config_rule;
 pub mod os;
 mod rw;
 
+pub use config_rule::ConfigRule;
 pub use os::Os;
 pub use rw::{Rw, is_mixed};
 
@@ -180,6 +182,12 @@ pub struct Row {
     /// from the layout and said so (`2.2 (from text layout)`). Null when
     /// nothing tells.
     pub tool_version: Option<String>,
+    /// The job's fio options as it ran (global options under the job's
+    /// own, the job's `name` left out), a JSON object of strings with its
+    /// keys sorted: what tells configurations apart when they share a
+    /// folder (`ingest::configs`). Null for formats that print no options
+    /// (normal text, terse, DiskSpd) and fio 2.x JSON.
+    pub options: Option<String>,
     /// Completion-latency histogram from json+ `bins`: (latency ns, count),
     /// sorted by latency. Not a dataset column (it does not fit a flat
     /// table); kept for the latency-distribution charts.
@@ -210,6 +218,31 @@ impl Row {
                 k == name && !matches!(v, "0" | "false" | "off" | "no")
             })
         })
+    }
+
+    /// Files or devices the job spread its I/O over: fio's `filename` is a
+    /// `:`-separated list (`\\:` is a colon inside a name, as in a Windows
+    /// drive letter; an empty part adds none). A drive letter written
+    /// without the escape (`D:\\t.dat`) is one name, not two; DiskSpd's
+    /// targets are not fio's list, so its rows count one.
+    pub fn devices(&self) -> u32 {
+        let Some(f) = self.filename.as_deref().filter(|_| self.tool == "fio") else {
+            return 1;
+        };
+        let unescaped = f.replace("\\:", "");
+        let parts: Vec<&str> = unescaped.split(':').collect();
+        let mut n = 0;
+        for (i, p) in parts.iter().enumerate() {
+            let drive = p.len() == 1
+                && p.chars().all(|c| c.is_ascii_alphabetic())
+                && parts
+                    .get(i + 1)
+                    .is_some_and(|next| next.starts_with('\\') || next.starts_with('/'));
+            if !drive && !p.trim().is_empty() {
+                n += 1;
+            }
+        }
+        n.max(1)
     }
 
     /// A row with every measurement empty, for readers to fill in.
@@ -280,6 +313,7 @@ impl Row {
             busiest_cpu_pct: None,
             tool: "fio".into(),
             tool_version: None,
+            options: None,
             clat_bins: None,
         }
     }

@@ -156,9 +156,12 @@ fn sweep_marks(s: Option<&Sweep>, w: &Workload) -> String {
             .iter()
             .any(|p| here(p) && p.load.iodepth == iodepth && p.load.numjobs == numjobs)
     };
-    let knee = s.knee.is_some_and(|k| is(k.iodepth, k.numjobs));
+    let knee = s.knee.is_some_and(|k| is(k.load.iodepth, k.load.numjobs));
     let slo = s
         .at_slo
         .map_or(",".into(), |a| format!("{},{}", a.iops, a.interpolated));
-    format!("{},{knee},{slo}", is(s.peak.iodepth, s.peak.numjobs))
+    format!(
+        "{},{knee},{slo}",
+        is(s.peak.load.iodepth, s.peak.load.numjobs)
+    )
 }

@@ -21,6 +21,10 @@ pub struct SetupView {
     /// The columns of `differing`, in display order.
     pub configs: Vec<String>,
     pub differing: Vec<DifferingRow>,
+    /// How the configs were told apart, when the data split a folder or
+    /// `--label-by` named options: one sentence.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rule: Option<String>,
 }
 
 /// A fact every config shares.
@@ -66,6 +70,7 @@ impl SetupView {
             shared,
             configs: configs.to_vec(),
             differing: differing.collect(),
+            rule: None,
         }
     }
 

@@ -339,17 +339,13 @@ pub fn saturation_text(s: &Saturation, pct: f64) -> String {
 }
 
 fn peak_text(p: &Peak) -> String {
-    format!(
-        "peak {} IOPS at {}",
-        iops_text(p.iops),
-        at(p.iodepth, p.numjobs)
-    )
+    format!("peak {} IOPS at {}", iops_text(p.iops), p.load.label())
 }
 
 fn knee_text(k: &Knee) -> String {
     format!(
         "knee at {} ({} IOPS): past it at most {} % more IOPS for {} % more mean latency",
-        at(k.iodepth, k.numjobs),
+        k.load.label(),
         iops_text(k.iops),
         format::fixed(k.iops_gain_pct, 1),
         format::fixed(k.lat_growth_pct, 0)
@@ -373,10 +369,10 @@ fn slo_text(a: Option<&AtSlo>, metric: SloMetric, target_ns: f64) -> String {
     let Some(a) = a else {
         return format!("meets {target} at no load point");
     };
-    let lower = at(a.iodepth, a.numjobs);
+    let lower = a.load.label();
     let r#where = match (a.interpolated, a.upper_iodepth) {
         (true, Some(up)) => {
-            let upper = at(up, a.upper_numjobs.unwrap_or(a.numjobs));
+            let upper = at(up, a.upper_numjobs.unwrap_or(a.load.numjobs));
             format!("interpolated between {lower} and {upper}")
         }
         _ => format!("at {lower}"),
@@ -398,7 +394,7 @@ fn grid(s: &Sweep) -> GridView {
             .find(|p| p.load.iodepth == d && p.load.numjobs == j);
         GridCellView {
             text: p.map_or(format::MISSING.into(), |p| iops_text(p.iops)),
-            peak: p.is_some() && s.peak.iodepth == d && s.peak.numjobs == j,
+            peak: p.is_some() && s.peak.load.iodepth == d && s.peak.load.numjobs == j,
         }
     };
     GridView {

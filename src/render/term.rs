@@ -219,6 +219,9 @@ fn setup(cmp: &Comparison, view: &View, out: &mut dyn Write) -> anyhow::Result<(
     for line in view.setup.compact() {
         writeln!(out, "  {line}")?;
     }
+    if let Some(rule) = &view.setup.rule {
+        writeln!(out, "  {rule}")?;
+    }
     writeln!(out)?;
     Ok(())
 }

@@ -289,7 +289,7 @@ fn a_two_dimensional_sweep_gets_a_grid_per_config() {
                     .find(|p| p.load.iodepth == r.iodepth && p.load.numjobs == *j)
                     .unwrap();
                 assert_eq!(c.text, crate::format::fixed(p.iops, 0));
-                let is_peak = sweep.peak.iodepth == r.iodepth && sweep.peak.numjobs == *j;
+                let is_peak = sweep.peak.load.iodepth == r.iodepth && sweep.peak.load.numjobs == *j;
                 assert_eq!(c.peak, is_peak);
             }
         }

@@ -166,7 +166,10 @@ impl View {
                 many => format!("{} compared", join_and(many)),
             }),
             description: cmp.setup.description.clone(),
-            setup: SetupView::new(&cmp.setup, &cmp.configs),
+            setup: SetupView {
+                rule: cmp.config_rule.sentence(),
+                ..SetupView::new(&cmp.setup, &cmp.configs)
+            },
             configs: cmp.configs.clone(),
             baseline: cmp.baseline.clone(),
             groups,

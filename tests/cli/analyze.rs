@@ -343,6 +343,50 @@ fn analyze_paths(paths: &[&std::path::Path], extra: &[&str]) -> (i32, Vec<u8>, S
     (out.status.code().unwrap(), out.stdout, err)
 }
 
+/// A run of several jobs with json+ histograms: the folder pools them into
+/// the exact p99; its dataset file holds no histograms, so there the p99
+/// is the worst job's, marked approximate with a note.
+#[test]
+fn pooled_percentiles_are_exact_from_histograms_and_marked_approximate_without() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("testbed.ndjson");
+    ingest_to(&fixture("testbed"), &file);
+    let p99 = |j: &serde_json::Value| -> (f64, serde_json::Value, String) {
+        let w = j["workloads"]
+            .as_array()
+            .unwrap()
+            .first()
+            .expect("testbed's one workload: a job per target, run together");
+        let m = w["metrics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["metric"] == "clat_p99_ns")
+            .unwrap()
+            .clone();
+        (
+            m["values"]["fio-psync"].as_f64().unwrap(),
+            m["approximate"].clone(),
+            w["notes"].to_string(),
+        )
+    };
+    let (_, folder, _) = analyze_paths(&[&fixture("testbed")], &[]);
+    let (_, dataset, _) = analyze_paths(&[&file], &[]);
+    let folder: serde_json::Value = serde_json::from_slice(&folder).unwrap();
+    let dataset: serde_json::Value = serde_json::from_slice(&dataset).unwrap();
+    let (exact, none, notes) = p99(&folder);
+    assert!(none.is_null(), "{none}");
+    assert!(!notes.contains("upper bound"), "{notes}");
+    let (bound, approx, notes) = p99(&dataset);
+    assert!(approx.to_string().contains("fio-psync"), "{approx}");
+    assert!(
+        notes.contains("the worst job's p99, an upper bound"),
+        "{notes}"
+    );
+    // The pooled p99 lies at or under the worst job's.
+    assert!(exact <= bound, "{exact} > {bound}");
+}
+
 /// `nvcmp ingest PATH -o FILE`, once it exited 0.
 fn ingest_to(path: &std::path::Path, file: &std::path::Path) {
     let out = nvcmp()
@@ -362,7 +406,15 @@ fn ingest_to(path: &std::path::Path, file: &std::path::Path) {
 #[test]
 fn a_dataset_file_analyzes_like_the_results_it_was_ingested_from() {
     let dir = tempfile::tempdir().unwrap();
-    for rel in ["steady", "testbed", "check/run1"] {
+    // Not testbed: its runs of several jobs have json+ histograms, which
+    // pool into exact percentiles from the folder and cannot from the
+    // dataset file (the next test).
+    for rel in [
+        "steady",
+        "check/run1",
+        "sweep/iodepth",
+        "wild/clientserver-3.43",
+    ] {
         let (code, of_folder, err) = analyze_paths(&[&fixture(rel)], &[]);
         assert_eq!(code, 0, "{err}");
         for ext in ["parquet", "ndjson", "csv"] {

@@ -343,7 +343,15 @@ fn a_label_mixing_engines_is_named_with_the_flag_that_separates_them() {
         )
         .unwrap();
     }
+    // By default the folder is split by the option that differs.
     let j = analyze_json(&[mixed.to_str().unwrap()]);
+    assert_eq!(
+        j["configs"],
+        serde_json::json!(["ioengine=io_uring", "ioengine=libaio"])
+    );
+    assert_eq!(j["config_rule"]["keys"], serde_json::json!(["ioengine"]));
+    // One config per folder: the mix is said, with the flag that splits it.
+    let j = analyze_json(&[mixed.to_str().unwrap(), "--label-by", "folder"]);
     let sanity = j["sanity"].to_string();
     assert!(
         sanity.contains(

@@ -32,7 +32,13 @@ fn values(i: &SetupItem) -> Vec<Option<&str>> {
 }
 
 fn build_plain(rows: &[Row], cfgs: &[&str]) -> Setup {
-    build(rows, &configs(cfgs), &SetupNotes::default(), str::to_string)
+    build(
+        rows,
+        &configs(cfgs),
+        &SetupNotes::default(),
+        &[],
+        str::to_string,
+    )
 }
 
 #[test]
@@ -175,7 +181,7 @@ fn manifest_items_come_first_and_a_config_value_beats_the_shared_one() {
     rows[1].os = "windows".into();
     // The manifest keys configs by label; rows and configs carry display names.
     let name_of = |l: &str| l.trim_start_matches("lbl-").to_uppercase();
-    let s = build(&rows, &configs(&["A", "B"]), &notes(), name_of);
+    let s = build(&rows, &configs(&["A", "B"]), &notes(), &[], name_of);
     assert_eq!(s.title.as_deref(), Some("Two stacks"));
     let names: Vec<&str> = s.items.iter().map(|i| i.name.as_str()).collect();
     assert_eq!(&names[..4], ["CPU", "Kernel", "os", "Driver"]);

@@ -71,17 +71,17 @@ fn peak_and_knee_by_construction() {
         ("fast", "iodepth")
     );
     assert_eq!(fast.points.len(), 8);
-    assert_eq!((fast.peak.iops, fast.peak.iodepth), (306e3, 128));
+    assert_eq!((fast.peak.iops, fast.peak.load.iodepth), (306e3, 128));
     // Kneedle on log2 of the depth: the difference curve peaks at QD16
     // (normalized IOPS 0.909 against load 0.571).
     let knee = fast.knee.unwrap();
-    assert_eq!((knee.iodepth, knee.next_iodepth), (16, 32));
+    assert_eq!((knee.load.iodepth, knee.next_iodepth), (16, 32));
     // Past QD16 the best later point (306k) is 9.3 % more; mean latency
     // grows from 57.1 us to 418.3 us (+632 %).
     assert!((knee.iops_gain_pct - 9.285714).abs() < 1e-4, "{knee:?}");
     assert!((knee.lat_growth_pct - 632.026144).abs() < 1e-4, "{knee:?}");
     let slow = c.sweeps[1].knee.unwrap();
-    assert_eq!(slow.iodepth, 16);
+    assert_eq!(slow.load.iodepth, 16);
     // Saturation: the lightest depth at 95 % of the peak.
     let sat = fast.saturation.unwrap();
     assert_eq!((sat.load.iodepth, sat.iops), (32, 300e3));
@@ -131,7 +131,7 @@ fn a_linear_numjobs_sweep_saturates_where_it_flattens() {
     let sat = s.saturation.unwrap();
     assert_eq!(sat.load.numjobs, 8, "{sat:?}");
     let knee = s.knee.expect("the curve flattens at 8 jobs");
-    assert_eq!(knee.numjobs, 8, "{knee:?}");
+    assert_eq!(knee.load.numjobs, 8, "{knee:?}");
     // The same curve one job step at a time never "adds < 10 % for > 50 %
     // latency" before the plateau: the old step rule found nothing here.
     assert!(knee.iops_gain_pct < 0.1);
@@ -180,7 +180,7 @@ fn slo_interpolates_between_the_points_around_the_target() {
     let c = compare(&rows(), &with_slo("clat_p99=500us"));
     let s = c.sweeps[0].at_slo.unwrap();
     assert!(s.interpolated);
-    assert_eq!((s.iodepth, s.upper_iodepth), (64, Some(128)));
+    assert_eq!((s.load.iodepth, s.upper_iodepth), (64, Some(128)));
     let (l64, l128) = (2.0 * 64.0 / 305e3 * 1e9, 2.0 * 128.0 / 306e3 * 1e9);
     let want = 305e3 + (500e3 - l64) / (l128 - l64) * (306e3 - 305e3);
     assert!((s.iops - want).abs() < 1e-6, "{} vs {want}", s.iops);
@@ -188,7 +188,10 @@ fn slo_interpolates_between_the_points_around_the_target() {
     // A target every point meets: the peak, measured.
     let c = compare(&rows(), &with_slo("lat_mean=10ms"));
     let s = c.sweeps[0].at_slo.unwrap();
-    assert_eq!((s.iops, s.interpolated, s.iodepth), (306e3, false, 128));
+    assert_eq!(
+        (s.iops, s.interpolated, s.load.iodepth),
+        (306e3, false, 128)
+    );
     // A target no point meets.
     let c = compare(&rows(), &with_slo("clat_p99=1us"));
     assert_eq!(c.sweeps[0].at_slo, None);
@@ -211,7 +214,7 @@ fn a_grid_keeps_every_point_and_its_curve_takes_the_best_per_load() {
     let s = &c.sweeps[0];
     assert_eq!(s.axis, "iodepth+numjobs");
     assert_eq!(s.points.len(), 6);
-    assert_eq!((s.peak.iodepth, s.peak.numjobs), (16, 2));
+    assert_eq!((s.peak.load.iodepth, s.peak.load.numjobs), (16, 2));
     let curve = curve(&s.points);
     let loads: Vec<u64> = curve.iter().map(|p| p.load.outstanding()).collect();
     assert_eq!(loads, [1, 2, 4, 8, 16, 32]);

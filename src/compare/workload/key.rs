@@ -110,11 +110,20 @@ pub struct LoadPoint {
     /// Hosts of a client/server run (1 for a standalone run).
     #[serde(default = "one", skip_serializing_if = "is_one")]
     pub hosts: u32,
+    /// Files or devices each job spread its I/O over (fio's `filename`
+    /// list, `a:b:c`); 1, left out of the JSON, for one.
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub devices: u32,
 }
 
 impl Ord for LoadPoint {
     fn cmp(&self, other: &Self) -> Ordering {
-        (self.hosts, self.numjobs, self.iodepth).cmp(&(other.hosts, other.numjobs, other.iodepth))
+        (self.hosts, self.devices, self.numjobs, self.iodepth).cmp(&(
+            other.hosts,
+            other.devices,
+            other.numjobs,
+            other.iodepth,
+        ))
     }
 }
 
@@ -130,6 +139,7 @@ impl Default for LoadPoint {
             hosts: 1,
             numjobs: 1,
             iodepth: 1,
+            devices: 1,
         }
     }
 }
@@ -141,6 +151,7 @@ impl LoadPoint {
             hosts: 1,
             numjobs,
             iodepth,
+            devices: 1,
         }
     }
 
@@ -149,6 +160,14 @@ impl LoadPoint {
         u64::from(self.iodepth.max(1))
             * u64::from(self.numjobs.max(1))
             * u64::from(self.hosts.max(1))
+    }
+
+    /// The load along every axis at once, what a sweep orders its points
+    /// by: I/Os in flight times devices (a job's depth is shared by the
+    /// devices it spreads over, so a devices sweep at one depth still
+    /// orders by devices).
+    pub fn units(&self) -> u64 {
+        self.outstanding() * u64::from(self.devices.max(1))
     }
 
     /// Several load points in few words: `QD1 x 1-4 jobs`, `QD1, 2, 4`,
@@ -192,6 +211,9 @@ impl LoadPoint {
         }
         if self.hosts > 1 {
             s.push_str(&format!(" x {} hosts", self.hosts));
+        }
+        if self.devices > 1 {
+            s.push_str(&format!(" x {} devices", self.devices));
         }
         s
     }
@@ -255,6 +277,7 @@ mod tests {
                 iodepth: 32,
                 numjobs: 4,
                 hosts,
+                devices: 1,
             },
         }
     }
@@ -307,6 +330,7 @@ mod tests {
             iodepth,
             numjobs,
             hosts,
+            devices: 1,
         };
         let mut loads = vec![at(2, 1, 1), at(1, 2, 1), at(1, 1, 64), at(1, 1, 2)];
         loads.sort();

@@ -380,13 +380,13 @@ system_cpu_pct = 10
         (LabelBy::Host, "linux-libaio"),
     ] {
         let opts = IngestOptions {
-            label_by: by,
+            label_by: by.clone(),
             manifest: Some(tmp.path().join("none.toml")),
             ..IngestOptions::default()
         };
         assert!(ingest(std::slice::from_ref(&root), &opts).is_err()); // missing manifest is an error
         let opts = IngestOptions {
-            label_by: by,
+            label_by: by.clone(),
             ..IngestOptions::default()
         };
         let got = ingest(&[root.join("linux-libaio/a.json")], &opts).unwrap();

@@ -1,0 +1,481 @@
+//! Which configuration each result belongs to: found in the options that
+//! differ between runs, not only in the folders they sit in.
+//!
+//! A study often keeps every configuration in one folder (four I/O
+//! schedulers and SPDK side by side, differing only in `ioscheduler` or
+//! `ioengine`). Averaging those would report numbers nobody measured, so
+//! the default rule ([`LabelBy::Auto`]) reads the data:
+//!
+//! - **Candidates.** Every fio option a run was given (its `options`
+//!   column), with `ioengine` as the row's engine (fio's default where none
+//!   was named) and the OS added, except the workload and the load (rw,
+//!   bs, mix, iodepth, numjobs: compared and swept, never configs) and
+//!   bookkeeping that differs from run to run without changing what ran
+//!   (runtime, logs, output, seeds: [`is_bookkeeping`]).
+//! - **A config key** is a candidate with two or more values among runs of
+//!   one folder measured at the same workload and load point (rw, block
+//!   size, direction, mix, iodepth, numjobs, number of devices). An option
+//!   that changes only together with the load (a batch size set to the
+//!   depth) never meets another value at one point, so it splits nothing;
+//!   an option whose values differ between the jobs of one file (each job
+//!   on its own device) describes one run, not two configs, and is no key.
+//! - **Names.** A folder without keys keeps its name. A folder with keys
+//!   is split by them; each config is named by the fewest `key=value` that
+//!   tell it apart from its folder's others (`ioscheduler=bfq`,
+//!   `ioengine=spdk`), prefixed by the folder when there are several.
+//!
+//! `--label-by folder` keeps one config per folder (the rule before this
+//! one); `--label-by KEY[,KEY]` names configs by the given options
+//! (`folder` may be one of them). The rule and the keys it used are the
+//! `config_rule` of `analyze --format json` ([`ConfigRule`]).
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use indexmap::IndexMap;
+
+pub use crate::model::ConfigRule;
+use crate::model::{Os, Row};
+
+/// How rows get their `label` (the config they belong to) when no
+/// manifest says otherwise.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum LabelBy {
+    /// The folder, split by the options that differ within it.
+    #[default]
+    Auto,
+    /// The folder of the file relative to the given PATH, whatever differs.
+    Dir,
+    Engine,
+    Host,
+    /// File name without extension.
+    File,
+    /// The values of these options (`folder` is the folder), `key=value`.
+    Keys(Vec<String>),
+}
+
+impl LabelBy {
+    /// `auto`, `folder` (or `dir`), `engine`, `host`, `file`, or option
+    /// names separated by commas.
+    pub fn parse(s: &str) -> Result<LabelBy, String> {
+        let s = s.trim();
+        Ok(match s {
+            "auto" => LabelBy::Auto,
+            "folder" | "dir" => LabelBy::Dir,
+            "engine" => LabelBy::Engine,
+            "host" => LabelBy::Host,
+            "file" => LabelBy::File,
+            _ => {
+                let keys: Vec<String> = s
+                    .split(',')
+                    .map(|k| k.trim().to_string())
+                    .filter(|k| !k.is_empty())
+                    .collect();
+                if keys.is_empty() {
+                    return Err("expected auto, folder, engine, host, file or fio option names (ioscheduler,ioengine)".into());
+                }
+                if let Some(bad) = keys.iter().find(|k| {
+                    !k.chars()
+                        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-'))
+                }) {
+                    return Err(format!(
+                        "`{bad}` is not a fio option name (letters, digits, _ and -)"
+                    ));
+                }
+                LabelBy::Keys(keys)
+            }
+        })
+    }
+
+    /// The name the rule goes by in `config_rule.rule`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            LabelBy::Auto => "auto",
+            LabelBy::Dir => "folder",
+            LabelBy::Engine => "engine",
+            LabelBy::Host => "host",
+            LabelBy::File => "file",
+            LabelBy::Keys(_) => "keys",
+        }
+    }
+}
+
+/// Options that say what was measured or how it was recorded, not what
+/// configuration ran: never config keys under the `auto` rule.
+pub fn is_bookkeeping(key: &str) -> bool {
+    const WORKLOAD_AND_LOAD: [&str; 17] = [
+        "rw",
+        "readwrite",
+        "rwmixread",
+        "rwmixwrite",
+        "bs",
+        "blocksize",
+        "bsrange",
+        "blocksize_range",
+        "bssplit",
+        "iodepth",
+        "numjobs",
+        "size",
+        "filesize",
+        "io_size",
+        "io_limit",
+        "number_ios",
+        "nrfiles",
+    ];
+    const RECORDING: [&str; 29] = [
+        "description",
+        // Threads or processes: how fio runs the jobs (always threads on
+        // Windows; required by SPDK's plugin, whose engine says it).
+        "thread",
+        "runtime",
+        "ramp_time",
+        "time_based",
+        "loops",
+        "startdelay",
+        "stonewall",
+        "wait_for",
+        "new_group",
+        "group_reporting",
+        "randseed",
+        "randrepeat",
+        "allrandrepeat",
+        "percentile_list",
+        "lat_percentiles",
+        "clat_percentiles",
+        "slat_percentiles",
+        "significant_figures",
+        "unit_base",
+        "kb_base",
+        "exec_prerun",
+        "exec_postrun",
+        "steadystate",
+        "steadystate_duration",
+        "steadystate_ramp_time",
+        "ss",
+        "ss_dur",
+        "ss_ramp",
+    ];
+    WORKLOAD_AND_LOAD.contains(&key)
+        || RECORDING.contains(&key)
+        || key.contains("log")
+        || key.starts_with("output")
+        || key.starts_with("status")
+        || key.starts_with("eta")
+        || key.starts_with("offset")
+}
+
+/// A row's candidate values: its options, its engine and OS.
+fn candidates(row: &Row) -> BTreeMap<String, String> {
+    let mut out: BTreeMap<String, String> = row
+        .options
+        .as_deref()
+        .and_then(|o| serde_json::from_str(o).ok())
+        .unwrap_or_default();
+    out.retain(|k, _| !is_bookkeeping(k));
+    // Terse output names no engine: `unknown` is no value.
+    if !row.engine.is_empty() && row.engine != "unknown" {
+        out.insert("ioengine".into(), row.engine.clone());
+    }
+    if row.os != Os::Unknown {
+        out.insert("os".into(), row.os.as_str().to_string());
+    }
+    if let Some(d) = row.direct {
+        out.insert("direct".into(), if d { "1" } else { "0" }.into());
+    }
+    out
+}
+
+/// Where a row was measured: its workload and load, devices included.
+type Point = (
+    String,
+    u64,
+    crate::model::Direction,
+    Option<u32>,
+    u32,
+    u32,
+    u32,
+);
+
+fn point(row: &Row) -> Point {
+    (
+        row.rw.clone(),
+        row.bs_bytes,
+        row.direction,
+        row.rwmixread,
+        row.iodepth,
+        row.numjobs,
+        row.devices(),
+    )
+}
+
+/// Names every row's config under `by`, rows labelled by folder (or
+/// engine, host, file) on entry. Returns the rule as applied.
+pub fn assign(rows: &mut [Row], by: &LabelBy) -> ConfigRule {
+    match by {
+        LabelBy::Auto => auto(rows),
+        LabelBy::Keys(keys) => by_keys(rows, keys),
+        other => ConfigRule {
+            rule: other.name().into(),
+            ..ConfigRule::default()
+        },
+    }
+}
+
+/// Options are read once per file: a file's rows share them but for
+/// per-job differences.
+struct FileOptions {
+    folder: String,
+    /// The file printed fio's options (JSON of fio 3.x): an option it
+    /// lacks was not set. Other formats print none, so what they lack is
+    /// unknown, and differs from nothing.
+    printed: bool,
+    /// Each candidate's value, None where the file's jobs disagree.
+    values: BTreeMap<String, Option<String>>,
+    rows: Vec<usize>,
+}
+
+fn files(rows: &[Row]) -> IndexMap<&str, FileOptions> {
+    let mut out: IndexMap<&str, FileOptions> = IndexMap::new();
+    for (i, r) in rows.iter().enumerate() {
+        let c = candidates(r);
+        let f = out.entry(r.source.as_str()).or_insert_with(|| FileOptions {
+            folder: r.label.clone(),
+            printed: false,
+            values: c
+                .iter()
+                .map(|(k, v)| (k.clone(), Some(v.clone())))
+                .collect(),
+            rows: Vec::new(),
+        });
+        if !f.rows.is_empty() {
+            // A key one job set and another did not, or set otherwise.
+            for (k, v) in f.values.iter_mut() {
+                if v.as_ref() != c.get(k) {
+                    *v = None;
+                }
+            }
+            for k in c.keys() {
+                f.values.entry(k.clone()).or_insert(None);
+            }
+        }
+        f.printed |= r.options.is_some();
+        f.rows.push(i);
+    }
+    out
+}
+
+fn auto(rows: &mut [Row]) -> ConfigRule {
+    let files = files(rows);
+    let mut by_folder: IndexMap<&str, Vec<&FileOptions>> = IndexMap::new();
+    for f in files.values() {
+        by_folder.entry(f.folder.as_str()).or_default().push(f);
+    }
+    let several_folders = by_folder.len() > 1;
+    let mut rule = ConfigRule {
+        rule: "auto".into(),
+        ..ConfigRule::default()
+    };
+    let mut names: HashMap<usize, String> = HashMap::new();
+    for (folder, group) in &by_folder {
+        let keys = folder_keys(rows, group);
+        if keys.is_empty() {
+            continue;
+        }
+        rule.split_folders.push(folder.to_string());
+        let value_of = |f: &FileOptions, k: &str| f.values.get(k).cloned().flatten();
+        let mut combos: IndexMap<Vec<Option<String>>, Vec<&FileOptions>> = IndexMap::new();
+        for f in group {
+            let combo = keys.iter().map(|k| value_of(f, k)).collect();
+            combos.entry(combo).or_default().push(f);
+        }
+        let combo_list: Vec<&Vec<Option<String>>> = combos.keys().collect();
+        let shorts = unique_names(&keys, &combo_list);
+        for ((combo, members), short) in combos.iter().zip(shorts) {
+            let name = match several_folders {
+                true => format!("{folder} {short}"),
+                false => short,
+            };
+            for f in members {
+                for &i in &f.rows {
+                    names.insert(i, name.clone());
+                }
+            }
+            let values = keys.iter().cloned().zip(combo.iter().cloned()).collect();
+            rule.values.insert(name, values);
+        }
+        for k in keys {
+            if !rule.keys.contains(&k) {
+                rule.keys.push(k);
+            }
+        }
+    }
+    for (i, name) in names {
+        rows[i].label = name;
+    }
+    rule
+}
+
+/// The config keys of one folder's files, most values first (the order
+/// names are built in), then by name.
+fn folder_keys(rows: &[Row], group: &[&FileOptions]) -> Vec<String> {
+    // Keys whose jobs disagree inside some file describe one run.
+    let mut within: BTreeSet<&str> = BTreeSet::new();
+    let mut all: BTreeSet<&str> = BTreeSet::new();
+    for f in group {
+        for (k, v) in &f.values {
+            all.insert(k);
+            if v.is_none() {
+                within.insert(k);
+            }
+        }
+    }
+    // Each point's files, once.
+    let mut at_point: HashMap<Point, Vec<usize>> = HashMap::new();
+    for (fi, f) in group.iter().enumerate() {
+        let points: BTreeSet<Point> = f.rows.iter().map(|&i| point(&rows[i])).collect();
+        for p in points {
+            at_point.entry(p).or_default().push(fi);
+        }
+    }
+    let mut keys: Vec<&str> = all
+        .difference(&within)
+        .copied()
+        .filter(|k| {
+            // A value nothing told (an OS not inferred, an option of a
+            // format that prints none) is unknown, not another value.
+            let known = |fi: &&usize| {
+                let f = group[**fi];
+                f.values.contains_key(*k) || (f.printed && *k != "os")
+            };
+            let value = |fi: &usize| group[*fi].values.get(*k).cloned().flatten();
+            at_point.values().any(|fs| {
+                let vals: BTreeSet<Option<String>> = fs.iter().filter(known).map(value).collect();
+                vals.len() > 1
+            })
+        })
+        .collect();
+    keys.sort_by_key(|k| (naming_rank(k), *k));
+    keys.into_iter().map(str::to_string).collect()
+}
+
+/// The order keys are tried in when a config is named: what a reader
+/// knows a stack by first, paths (long, and telling little) last.
+fn naming_rank(key: &str) -> u8 {
+    const FIRST: [&str; 9] = [
+        "os",
+        "ioengine",
+        "ioscheduler",
+        "direct",
+        "buffered",
+        "hipri",
+        "sqthread_poll",
+        "fixedbufs",
+        "registerfiles",
+    ];
+    match FIRST.iter().position(|k| *k == key) {
+        Some(i) => i as u8,
+        None if matches!(key, "filename" | "directory") => u8::MAX,
+        None => FIRST.len() as u8,
+    }
+}
+
+/// The fewest `key=value` that tell `combo` apart from the other combos:
+/// the first key (in `keys` order) whose value no other combo shares;
+/// else, key by key, each set value that narrows the combos sharing the
+/// name so far. A value that is not set is named only when nothing else
+/// tells two combos apart.
+fn short_name(keys: &[String], combo: &[Option<String>], all: &[&Vec<Option<String>>]) -> String {
+    let part = |i: usize| name_part(&keys[i], combo[i].as_deref());
+    for (i, v) in combo.iter().enumerate() {
+        let unique = v.is_some() && all.iter().filter(|c| c[i] == *v).count() == 1;
+        if unique {
+            return part(i);
+        }
+    }
+    let mut left: Vec<&Vec<Option<String>>> = all.to_vec();
+    let mut parts = Vec::new();
+    for (i, v) in combo.iter().enumerate() {
+        if left.len() <= 1 || v.is_none() || left.iter().all(|c| c[i] == *v) {
+            continue;
+        }
+        left.retain(|c| c[i] == *v);
+        parts.push(part(i));
+    }
+    if parts.is_empty() {
+        return (0..keys.len()).map(part).collect::<Vec<_>>().join(", ");
+    }
+    parts.join(", ")
+}
+
+/// `key=value`; a flag given without a value (`thread`) is its name; a
+/// key not set is `key=unset`.
+fn name_part(key: &str, value: Option<&str>) -> String {
+    match value {
+        Some("") => key.to_string(),
+        Some(v) => format!("{key}={v}"),
+        None => format!("{key}=unset"),
+    }
+}
+
+/// Names made unique: two combos that [`short_name`] named alike (they
+/// differ only in what one leaves unset) get every key.
+fn unique_names(keys: &[String], combos: &[&Vec<Option<String>>]) -> Vec<String> {
+    let mut names: Vec<String> = combos.iter().map(|c| short_name(keys, c, combos)).collect();
+    for i in 0..names.len() {
+        if names.iter().filter(|n| **n == names[i]).count() > 1 {
+            names[i] = keys
+                .iter()
+                .zip(combos[i].iter())
+                .map(|(k, v)| name_part(k, v.as_deref()))
+                .collect::<Vec<_>>()
+                .join(", ");
+        }
+    }
+    names
+}
+
+fn by_keys(rows: &mut [Row], keys: &[String]) -> ConfigRule {
+    let mut rule = ConfigRule {
+        rule: "keys".into(),
+        keys: keys.to_vec(),
+        ..ConfigRule::default()
+    };
+    for r in rows.iter_mut() {
+        let c = candidates_all(r);
+        let values: IndexMap<String, Option<String>> = keys
+            .iter()
+            .map(|k| {
+                let v = match k.as_str() {
+                    "folder" | "dir" => Some(r.label.clone()),
+                    _ => c.get(k).cloned(),
+                };
+                (k.clone(), v)
+            })
+            .collect();
+        let name = values
+            .iter()
+            .map(|(k, v)| match (k.as_str(), v) {
+                ("folder" | "dir", Some(v)) => v.clone(),
+                (_, v) => name_part(k, v.as_deref()),
+            })
+            .collect::<Vec<_>>()
+            .join(", ");
+        rule.values.entry(name.clone()).or_insert(values);
+        r.label = name;
+    }
+    rule
+}
+
+/// Every option of the row, bookkeeping included: a key the user names
+/// is used whatever it is.
+fn candidates_all(row: &Row) -> BTreeMap<String, String> {
+    let mut out: BTreeMap<String, String> = row
+        .options
+        .as_deref()
+        .and_then(|o| serde_json::from_str(o).ok())
+        .unwrap_or_default();
+    out.extend(candidates(row));
+    out
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,291 @@
+use super::*;
+use crate::model::Direction;
+
+/// A run of `folder/file` with these fio options at `numjobs`.
+fn run(folder: &str, file: &str, numjobs: u32, opts: &[(&str, &str)]) -> Row {
+    let mut r = Row::empty(&format!("{folder}/{file}"), Direction::Read);
+    r.label = folder.into();
+    r.rw = "randread".into();
+    r.bs_bytes = 4096;
+    r.iodepth = 128;
+    r.numjobs = numjobs;
+    r.engine = opts
+        .iter()
+        .find(|(k, _)| *k == "ioengine")
+        .map_or("psync", |(_, v)| v)
+        .into();
+    let map: BTreeMap<&str, &str> = opts.iter().copied().collect();
+    r.options = Some(serde_json::to_string(&map).unwrap());
+    r
+}
+
+fn labels(rows: &[Row]) -> Vec<&str> {
+    rows.iter().map(|r| r.label.as_str()).collect()
+}
+
+#[test]
+fn one_option_varying_splits_the_folder_by_it() {
+    let mut rows = Vec::new();
+    for jobs in [1, 2] {
+        for sched in ["bfq", "none"] {
+            rows.push(run(
+                "out",
+                &format!("p{jobs}_{sched}.txt"),
+                jobs,
+                &[
+                    ("ioengine", "io_uring"),
+                    ("ioscheduler", sched),
+                    ("runtime", "60"),
+                ],
+            ));
+        }
+    }
+    let rule = assign(&mut rows, &LabelBy::Auto);
+    assert_eq!(
+        labels(&rows),
+        [
+            "ioscheduler=bfq",
+            "ioscheduler=none",
+            "ioscheduler=bfq",
+            "ioscheduler=none"
+        ]
+    );
+    assert_eq!(rule.rule, "auto");
+    assert_eq!(rule.keys, ["ioscheduler"]);
+    assert_eq!(rule.split_folders, ["out"]);
+    assert_eq!(
+        rule.values["ioscheduler=none"]["ioscheduler"].as_deref(),
+        Some("none")
+    );
+}
+
+#[test]
+fn two_options_varying_name_each_config_by_what_sets_it_apart() {
+    let mut rows = vec![
+        run(
+            "f",
+            "a",
+            4,
+            &[
+                ("ioengine", "io_uring"),
+                ("ioscheduler", "bfq"),
+                ("fixedbufs", "1"),
+            ],
+        ),
+        run(
+            "f",
+            "b",
+            4,
+            &[
+                ("ioengine", "io_uring"),
+                ("ioscheduler", "kyber"),
+                ("fixedbufs", "1"),
+            ],
+        ),
+        run(
+            "f",
+            "c",
+            4,
+            &[("ioengine", "spdk"), ("thread", "1"), ("hipri", "")],
+        ),
+    ];
+    let rule = assign(&mut rows, &LabelBy::Auto);
+    assert_eq!(
+        labels(&rows),
+        ["ioscheduler=bfq", "ioscheduler=kyber", "ioengine=spdk"]
+    );
+    // Every option that differs is a key, in naming order.
+    // `thread` (threads or processes) is how fio runs jobs, never a key.
+    assert_eq!(rule.keys, ["ioengine", "ioscheduler", "hipri", "fixedbufs"]);
+    assert_eq!(rule.values["ioengine=spdk"]["ioscheduler"], None);
+}
+
+#[test]
+fn an_option_varying_with_the_load_splits_nothing() {
+    // A batch size set to the depth: one value per load point.
+    let mut rows: Vec<Row> = [1, 2, 4, 8]
+        .into_iter()
+        .map(|qd| {
+            let mut r = run("sweep", &format!("qd{qd}"), 1, &[("ioengine", "libaio")]);
+            r.iodepth = qd;
+            let batch = qd.to_string();
+            r.options = Some(
+                serde_json::json!({"ioengine": "libaio", "iodepth_batch_submit": batch})
+                    .to_string(),
+            );
+            r
+        })
+        .collect();
+    let rule = assign(&mut rows, &LabelBy::Auto);
+    assert!(labels(&rows).iter().all(|l| *l == "sweep"));
+    assert!(rule.keys.is_empty());
+    assert_eq!(rule.sentence(), None);
+}
+
+#[test]
+fn repeated_runs_with_their_own_logs_stay_one_config() {
+    let mut rows: Vec<Row> = (0..3)
+        .map(|i| {
+            let log = format!("run{i}");
+            run(
+                "rep",
+                &format!("r{i}"),
+                1,
+                &[("write_bw_log", &log), ("randseed", &log)],
+            )
+        })
+        .collect();
+    assign(&mut rows, &LabelBy::Auto);
+    assert!(labels(&rows).iter().all(|l| *l == "rep"));
+}
+
+#[test]
+fn jobs_of_one_file_on_their_own_devices_are_one_run() {
+    // Per-job filenames inside one file: a multi-device run, not configs.
+    let mut rows = Vec::new();
+    for file in ["a", "b"] {
+        for dev in ["/dev/nvme0n1", "/dev/nvme1n1"] {
+            let mut r = run("multi", file, 1, &[("filename", dev)]);
+            r.filename = Some(dev.into());
+            rows.push(r);
+        }
+    }
+    let rule = assign(&mut rows, &LabelBy::Auto);
+    assert!(
+        labels(&rows).iter().all(|l| *l == "multi"),
+        "{:?}",
+        labels(&rows)
+    );
+    assert!(rule.keys.is_empty());
+}
+
+#[test]
+fn device_count_is_a_load_axis_not_a_config() {
+    // filename grows with the number of devices: one value per count.
+    let mut rows: Vec<Row> = (1..=3)
+        .map(|n| {
+            let f = (0..n)
+                .map(|i| format!("/dev/nvme{i}n1"))
+                .collect::<Vec<_>>()
+                .join(":");
+            let mut r = run("scale", &format!("dev{n}"), 1, &[("filename", &f)]);
+            r.filename = Some(f);
+            r
+        })
+        .collect();
+    assign(&mut rows, &LabelBy::Auto);
+    assert!(labels(&rows).iter().all(|l| *l == "scale"));
+    let mut r = Row::empty("x", Direction::Read);
+    assert_eq!(r.devices(), 1);
+    r.filename = Some("/dev/a:/dev/b:".into());
+    assert_eq!(r.devices(), 2);
+    r.filename = Some("C\\:\\file".into());
+    assert_eq!(r.devices(), 1);
+    r.filename = Some("D:\\t.dat:E:\\u.dat".into());
+    assert_eq!(r.devices(), 2);
+    r.tool = "diskspd".into();
+    r.filename = Some("/dev/a:/dev/b".into());
+    assert_eq!(r.devices(), 1);
+}
+
+#[test]
+fn folders_without_differences_keep_their_names_and_split_ones_are_prefixed() {
+    let mut rows = vec![
+        run("windows", "a", 1, &[("ioengine", "windowsaio")]),
+        run("linux", "a", 1, &[("ioengine", "libaio")]),
+        run("sched", "a", 1, &[("ioscheduler", "bfq")]),
+        run("sched", "b", 1, &[("ioscheduler", "none")]),
+    ];
+    let rule = assign(&mut rows, &LabelBy::Auto);
+    assert_eq!(
+        labels(&rows),
+        [
+            "windows",
+            "linux",
+            "sched ioscheduler=bfq",
+            "sched ioscheduler=none"
+        ]
+    );
+    assert_eq!(rule.split_folders, ["sched"]);
+}
+
+#[test]
+fn folder_rule_and_given_keys() {
+    let make = || {
+        vec![
+            run(
+                "f",
+                "a",
+                1,
+                &[("ioscheduler", "bfq"), ("ioengine", "io_uring")],
+            ),
+            run(
+                "f",
+                "b",
+                1,
+                &[("ioscheduler", "none"), ("ioengine", "io_uring")],
+            ),
+        ]
+    };
+    let mut rows = make();
+    let rule = assign(&mut rows, &LabelBy::Dir);
+    assert_eq!(labels(&rows), ["f", "f"]);
+    assert_eq!(rule.rule, "folder");
+
+    let mut rows = make();
+    let by = LabelBy::parse("folder,ioengine").unwrap();
+    let rule = assign(&mut rows, &by);
+    assert_eq!(
+        labels(&rows),
+        ["f, ioengine=io_uring", "f, ioengine=io_uring"]
+    );
+    assert_eq!(rule.keys, ["folder", "ioengine"]);
+
+    let mut rows = make();
+    assign(&mut rows, &LabelBy::parse("ioscheduler,numjobs").unwrap());
+    assert_eq!(
+        labels(&rows),
+        [
+            "ioscheduler=bfq, numjobs=unset",
+            "ioscheduler=none, numjobs=unset"
+        ]
+    );
+}
+
+#[test]
+fn label_by_parses_rules_and_option_lists() {
+    assert_eq!(LabelBy::parse("auto"), Ok(LabelBy::Auto));
+    assert_eq!(LabelBy::parse("dir"), Ok(LabelBy::Dir));
+    assert_eq!(LabelBy::parse("folder"), Ok(LabelBy::Dir));
+    assert_eq!(
+        LabelBy::parse("ioscheduler, ioengine"),
+        Ok(LabelBy::Keys(vec!["ioscheduler".into(), "ioengine".into()]))
+    );
+    assert!(LabelBy::parse(",").is_err());
+    assert!(LabelBy::parse("a b").unwrap_err().contains("`a b`"));
+}
+
+#[test]
+fn a_flag_names_itself_and_configs_alike_but_for_unset_options_get_every_key() {
+    let mut rows = vec![
+        run("f", "a", 1, &[("ioengine", "io_uring"), ("hipri", "")]),
+        run("f", "b", 1, &[("ioengine", "io_uring")]),
+        run("f", "c", 1, &[("ioengine", "libaio")]),
+    ];
+    assign(&mut rows, &LabelBy::Auto);
+    // `hipri` alone tells a apart; b is the only other io_uring, and a
+    // name of `ioengine=io_uring` would not say it lacks hipri: that name
+    // is still unique, so it stands.
+    assert_eq!(
+        labels(&rows),
+        ["hipri", "ioengine=io_uring", "ioengine=libaio"]
+    );
+    // Nothing set tells the first apart: every key, unset ones named.
+    let two = [
+        vec![Some("x".to_string()), None],
+        vec![Some("x".to_string()), Some("y".to_string())],
+    ];
+    let refs: Vec<&Vec<Option<String>>> = two.iter().collect();
+    let names = unique_names(&["a".into(), "b".into()], &refs);
+    assert_eq!(names, ["a=x, b=unset", "b=y"]);
+}

@@ -1,0 +1,42 @@
+//! How a comparison's configurations were told apart: the rule
+//! `--label-by` named and the options it used. Ingest applies it
+//! (`ingest::configs`); the comparison and its reports say it.
+
+use indexmap::IndexMap;
+use serde::{Deserialize, Serialize};
+
+/// How the configs were told apart: `config_rule` in `analyze`'s JSON.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ConfigRule {
+    /// `auto`, `folder`, `engine`, `host`, `file` or `keys` (`--label-by`).
+    pub rule: String,
+    /// The options that named configs, in naming order: those found to
+    /// differ (`auto`) or those given (`keys`). Empty: one config per
+    /// folder (or per engine, host, file).
+    pub keys: Vec<String>,
+    /// Each config's value of each key (null: the option was not set).
+    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    pub values: IndexMap<String, IndexMap<String, Option<String>>>,
+    /// Folders split into several configs (`auto`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub split_folders: Vec<String>,
+}
+
+impl ConfigRule {
+    /// One sentence for the report: how configs were found.
+    pub fn sentence(&self) -> Option<String> {
+        let keys = self
+            .keys
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>()
+            .join(", ");
+        match self.rule.as_str() {
+            "auto" if !self.keys.is_empty() => Some(format!(
+                "Configurations told apart by the options that differ between runs of the same workload and load: {keys} (--label-by folder keeps one per folder)."
+            )),
+            "keys" => Some(format!("Configurations named by {keys} (--label-by).")),
+            _ => None,
+        }
+    }
+}
