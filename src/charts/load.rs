@@ -144,12 +144,19 @@ pub(crate) fn log2_ticks(range: Range, label: impl Fn(f64) -> String) -> Vec<(f6
 /// The load axis' title: queue depth when only iodepth varies, else I/Os
 /// in flight; the scale when it is log2.
 pub(crate) fn x_title(sweeps: &[&Sweep], log: bool) -> String {
-    let depth_only = sweeps
-        .iter()
-        .flat_map(|s| &s.points)
-        .all(|p| p.load.numjobs == 1 && p.load.hosts == 1);
+    let points = || sweeps.iter().flat_map(|s| &s.points);
+    let depth_only = points().all(|p| p.load.numjobs == 1 && p.load.hosts == 1);
+    let devices_only = points().all(|p| {
+        let first = &sweeps[0].points[0].load;
+        (p.load.iodepth, p.load.numjobs, p.load.hosts)
+            == (first.iodepth, first.numjobs, first.hosts)
+    });
     let scale = if log { ", log2 scale" } else { "" };
-    if depth_only {
+    if devices_only && points().any(|p| p.load.devices > 1) {
+        format!("I/Os in flight × devices per job{scale}")
+    } else if points().any(|p| p.load.devices > 1) {
+        format!("I/Os in flight × devices per job (iodepth × numjobs × devices{scale})")
+    } else if depth_only {
         format!("Queue depth (iodepth{scale})")
     } else {
         format!("I/Os in flight (iodepth × numjobs{scale})")

@@ -143,11 +143,38 @@ struct Input {
 }
 
 impl Input {
+    /// A fio log by its name (`job_bw.1.log`) whose text is not a JSON
+    /// document: a result saved under a log's name is read as a result,
+    /// never left out for its name.
     fn is_log(&self) -> bool {
         self.path
             .file_name()
             .is_some_and(|n| LogName::parse(&n.to_string_lossy()).is_some())
+            && !starts_like_json(&self.path)
     }
+}
+
+/// Whether the file's first character that is not white space (after a
+/// UTF-8 or UTF-16 byte order mark) is `{`: fio's logs are lines of
+/// numbers (or fio's compressed `.fz` blocks), its JSON output starts
+/// with `{`.
+fn starts_like_json(path: &Path) -> bool {
+    use std::io::Read;
+    let mut head = [0u8; 256];
+    let Ok(n) = std::fs::File::open(path).and_then(|mut f| f.read(&mut head)) else {
+        return false;
+    };
+    let text: String = match head[..n] {
+        [0xFF, 0xFE, ..] | [0xFE, 0xFF, ..] => head[2..n]
+            .iter()
+            .copied()
+            .filter(|b| *b != 0)
+            .map(char::from)
+            .collect(),
+        _ => String::from_utf8_lossy(&head[..n]).into_owned(),
+    };
+    let text = text.trim_start_matches('\u{feff}').trim_start();
+    text.starts_with('{')
 }
 
 struct FileResult {

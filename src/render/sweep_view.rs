@@ -233,10 +233,15 @@ fn axis_title(sweeps: &[&Sweep]) -> String {
             }
         }
     }
-    let named: Vec<String> = ["iodepth", "numjobs", "hosts"]
+    let named: Vec<String> = ["iodepth", "numjobs", "hosts", "devices"]
         .into_iter()
         .filter(|p| parts.contains(p))
-        .map(|p| if p == "iodepth" { "queue depth" } else { p }.to_string())
+        .map(|p| match p {
+            "iodepth" => "queue depth",
+            "devices" => "device count",
+            p => p,
+        })
+        .map(str::to_string)
         .collect();
     join_and(&named)
 }

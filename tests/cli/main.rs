@@ -7,6 +7,7 @@ mod charts;
 mod check;
 mod ci_docs;
 mod common;
+mod configs;
 mod diskspd;
 mod history;
 mod ingest;

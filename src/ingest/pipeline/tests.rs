@@ -664,3 +664,40 @@ fn hostile_files_are_refused_early_and_dotdot_folders_read() {
         "{reasons:?}"
     );
 }
+
+/// Files are read by what they hold: fio JSON named `.txt`, `.log`, with
+/// no extension, or even with a fio log's name, is a result; a real fio
+/// log beside them is still a log.
+#[test]
+fn fio_json_is_read_whatever_its_name() {
+    let tmp = tempfile::tempdir().unwrap();
+    let json = fixtures().join("fio/linux-libaio/randread-4k.json");
+    for name in [
+        "proc_1_sche_bfq.txt",
+        "result.log",
+        "result",
+        "job_bw.1.log",
+    ] {
+        std::fs::copy(&json, tmp.path().join(name)).unwrap();
+    }
+    std::fs::write(tmp.path().join("real_bw.1.log"), "1000, 4096, 0, 4096\n").unwrap();
+    let got = ingest_one(tmp.path());
+    assert!(got.skipped.is_empty(), "{:?}", got.skipped);
+    let mut read: Vec<&str> = got
+        .rows
+        .iter()
+        .map(|r| r.source.rsplit('/').next().unwrap())
+        .collect();
+    read.sort_unstable();
+    assert_eq!(
+        read,
+        [
+            "job_bw.1.log",
+            "proc_1_sche_bfq.txt",
+            "result",
+            "result.log"
+        ]
+    );
+    assert_eq!(got.logs.len(), 1);
+    assert!(got.logs[0].path.ends_with("real_bw.1.log"));
+}

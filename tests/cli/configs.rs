@@ -1,0 +1,135 @@
+//! Configurations found in the data (issue #30), on a published I/O
+//! scheduler study's own fio 3.35 JSON (fixtures/studies/, MIT): four
+//! Linux schedulers and SPDK in one folder, files named `*.txt`, differing
+//! only in `ioscheduler` or `ioengine`.
+
+use serde_json::Value;
+
+use crate::common::{assert_ok, fixture, nvcmp, stderr};
+
+const STUDY: &str = "studies/icpe24-schedulers-1ssd";
+
+fn analyze(args: &[&str]) -> Value {
+    let o = nvcmp()
+        .arg("analyze")
+        .arg(fixture(STUDY))
+        .args(["--format", "json"])
+        .args(args)
+        .output()
+        .unwrap();
+    assert_ok(&o);
+    serde_json::from_slice(&o.stdout).unwrap()
+}
+
+fn sweep<'a>(j: &'a Value, config: &str) -> &'a Value {
+    j["sweeps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["config"] == config)
+        .unwrap_or_else(|| panic!("no sweep of {config}"))
+}
+
+#[test]
+fn one_folder_of_five_stacks_is_five_configs_named_by_what_differs() {
+    let j = analyze(&[]);
+    assert_eq!(
+        j["configs"],
+        serde_json::json!([
+            "ioscheduler=bfq",
+            "ioscheduler=kyber",
+            "ioscheduler=mq-deadline",
+            "ioscheduler=none",
+            "ioengine=spdk"
+        ])
+    );
+    let rule = &j["config_rule"];
+    assert_eq!(rule["rule"], "auto");
+    let keys: Vec<&str> = rule["keys"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| k.as_str().unwrap())
+        .collect();
+    assert_eq!(&keys[..2], ["ioengine", "ioscheduler"]);
+    assert_eq!(rule["values"]["ioscheduler=none"]["ioengine"], "io_uring");
+    assert!(rule["values"]["ioengine=spdk"]["ioscheduler"].is_null());
+    // The setup table shows the option per config.
+    let items = j["setup"]["items"].as_array().unwrap();
+    let sched = items.iter().find(|i| i["key"] == "ioscheduler").unwrap();
+    assert_eq!(sched["values"]["ioscheduler=kyber"], "kyber");
+    // 15 job counts x 5 stacks, nothing averaged across stacks.
+    assert_eq!(j["workloads"].as_array().unwrap().len(), 15);
+    // The study's own log of the run is not fio output: skipped, named.
+    let skipped = j["skipped"].to_string();
+    assert!(skipped.contains("run_log.txt"), "{skipped}");
+}
+
+#[test]
+fn a_curve_that_peaks_and_falls_says_so_and_knees_stay_on_the_rise() {
+    let j = analyze(&[]);
+    let mq = sweep(&j, "ioscheduler=mq-deadline");
+    assert_eq!(mq["axis"], "numjobs");
+    assert_eq!(mq["peak"]["numjobs"], 3);
+    let peak = mq["peak"]["iops"].as_f64().unwrap();
+    assert!((peak - 569e3).abs() < 1e3, "{peak}");
+    let fall = &mq["fall"];
+    assert_eq!(fall["numjobs"], 15);
+    let pct = fall["pct_below_peak"].as_f64().unwrap();
+    assert!((10.0..25.0).contains(&pct), "{pct}");
+    // Knee and saturation on the rise: not past the peak.
+    assert!(
+        mq["knee"]["numjobs"].as_u64().unwrap() <= 3,
+        "{}",
+        mq["knee"]
+    );
+    assert!(mq["saturation"]["numjobs"].as_u64().unwrap() <= 3);
+    // kyber and none plateau at the device's limit: no fall.
+    for c in ["ioscheduler=kyber", "ioscheduler=none"] {
+        assert!(sweep(&j, c)["fall"].is_null(), "{c}");
+        assert_eq!(sweep(&j, c)["peak"]["numjobs"], 3, "{c}");
+    }
+    let all = j["highlights"].to_string();
+    assert!(
+        all.contains(
+            "ioscheduler=mq-deadline peaks at QD128 x 3 jobs in randread 4k (569k IOPS), then falls"
+        ),
+        "{all}"
+    );
+}
+
+#[test]
+fn label_by_folder_keeps_the_old_rule_and_option_keys_name_configs() {
+    let j = analyze(&["--label-by", "folder"]);
+    assert_eq!(j["configs"], serde_json::json!(["icpe24-schedulers-1ssd"]));
+    assert_eq!(j["config_rule"]["rule"], "folder");
+    let j = analyze(&["--label-by", "ioengine"]);
+    assert_eq!(
+        j["configs"],
+        serde_json::json!(["ioengine=io_uring", "ioengine=spdk"])
+    );
+    let o = nvcmp()
+        .args(["analyze", "--label-by", "io scheduler"])
+        .arg(fixture(STUDY))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--label-by"), "{}", stderr(&o));
+}
+
+#[test]
+fn the_report_says_how_configs_were_told_apart() {
+    let o = nvcmp()
+        .arg("analyze")
+        .arg(fixture(STUDY))
+        .args(["--format", "md"])
+        .output()
+        .unwrap();
+    assert_ok(&o);
+    let md = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        md.contains("Configurations told apart by the options that differ between runs of the same workload and load: ioengine, ioscheduler"),
+        "{md}"
+    );
+    assert!(md.contains("| ioscheduler |"), "{md}");
+}
