@@ -127,7 +127,7 @@ pub fn parse_label_by(s: &str) -> Result<crate::ingest::LabelBy, String> {
 }
 
 /// What `--help` says of `--label-by`'s values.
-pub const LABEL_BY_HELP: &str = "auto: the folder, split by the fio options that differ between runs of the same workload and load (ioscheduler, ioengine, ...); folder (or dir): one config per folder; engine: fio's ioengine; host: the client hostname; file: the file name; KEY[,KEY]: the values of these fio options (folder may be one)";
+pub const LABEL_BY_HELP: &str = "auto: the folder, split by the fio options that differ between runs of the same workload and load (ioscheduler, ioengine, ...); name: as auto, and files alike in every option but named apart (iou_c_t_4, iou_t_4) are configs named by their file names; folder (or dir): one config per folder; engine: fio's ioengine; host: the client hostname; file: the file name; KEY[,KEY]: the values of these fio options (folder may be one)";
 
 #[derive(Debug, Subcommand)]
 pub enum Command {

@@ -39,10 +39,10 @@
 //!   `knee_flatness_pct` (33 %) as steeply as it did up to it, on the load
 //!   axis; and mean latency grows from it to the heaviest load by more than
 //!   `knee_lat_growth_pct` (50 %), the second signal that more load only
-//!   queues. Where the load past the point grows by less than that
-//!   threshold (a plateau reached late in a sweep: 15 to 20 jobs add 33 %),
-//!   no curve could pass it, for on a plateau latency grows as the load
-//!   does (Little's law): latency must then grow by half the added load.
+//!   queues. That is asked of a sweep that goes on to at least double the
+//!   load past the point; a shorter tail (a plateau reached late: 15 to 20
+//!   jobs add 33 %) is asked it in proportion to the load it adds, since on
+//!   a plateau latency grows only as the load does (Little's law).
 //!   A devices sweep at one depth puts no more I/Os in flight, so there
 //!   the curve alone places the knee. A curve that never flattens (linear, or still climbing like a
 //!   square root) has none; one that is flat from the start saturates at
@@ -301,14 +301,9 @@ fn knee(curve: &[&SweepPoint], rules: &SweepRules) -> Option<Knee> {
             let rose = k.iops >= first.iops * (1.0 + rules.knee_min_gain_pct / 100.0);
             let flat = after <= before * rules.knee_flatness_pct / 100.0;
             // A plateau's latency grows as its load does (Little's law):
-            // past a knee that adds less load than the threshold asks
-            // latency to grow, half the added load is asked instead.
-            let threshold = rules.knee_lat_growth_pct / 100.0;
-            let asked = if load_growth < threshold {
-                load_growth / 2.0
-            } else {
-                threshold
-            };
+            // the threshold is asked of a tail that at least doubles the
+            // load, a shorter one in proportion to the load it adds.
+            let asked = rules.knee_lat_growth_pct / 100.0 * load_growth.min(1.0);
             // More devices at the same I/Os in flight cannot queue more:
             // on a devices sweep the curve alone tells the knee.
             let more_in_flight = last.load.outstanding() > k.load.outstanding();

@@ -51,6 +51,10 @@ pub enum LabelBy {
     File,
     /// The values of these options (`folder` is the folder), `key=value`.
     Keys(Vec<String>),
+    /// As `Auto`, and files that agree on every option but are named
+    /// differently at one workload and load point are configs too, named
+    /// by their file names with the numbers taken out.
+    Name,
 }
 
 impl LabelBy {
@@ -64,6 +68,7 @@ impl LabelBy {
             "engine" => LabelBy::Engine,
             "host" => LabelBy::Host,
             "file" => LabelBy::File,
+            "name" => LabelBy::Name,
             _ => {
                 let keys: Vec<String> = s
                     .split(',')
@@ -95,6 +100,7 @@ impl LabelBy {
             LabelBy::Host => "host",
             LabelBy::File => "file",
             LabelBy::Keys(_) => "keys",
+            LabelBy::Name => "name",
         }
     }
 }
@@ -211,7 +217,8 @@ fn point(row: &Row) -> Point {
 /// engine, host, file) on entry. Returns the rule as applied.
 pub fn assign(rows: &mut [Row], by: &LabelBy) -> ConfigRule {
     match by {
-        LabelBy::Auto => auto(rows),
+        LabelBy::Auto => auto(rows, false),
+        LabelBy::Name => auto(rows, true),
         LabelBy::Keys(keys) => by_keys(rows, keys),
         other => ConfigRule {
             rule: other.name().into(),
@@ -230,7 +237,45 @@ struct FileOptions {
     printed: bool,
     /// Each candidate's value, None where the file's jobs disagree.
     values: BTreeMap<String, Option<String>>,
+    /// The file's name with what varies from run to run taken out: up to
+    /// its first `.`, each run of digits as `#` (`iou_c_t_4.txt` ->
+    /// `iou_c_t_#`; `run1.json` and `run2.json` are both `run#`).
+    stem: String,
     rows: Vec<usize>,
+}
+
+/// The pseudo-key of a file name stem (see [`stems_differ`]).
+pub const NAME_KEY: &str = "file name";
+
+/// [`FileOptions::stem`] of a path.
+fn stem_of(source: &str) -> String {
+    let name = std::path::Path::new(source)
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let base = name.split('.').next().unwrap_or_default();
+    let mut out = String::new();
+    for c in base.chars() {
+        if c.is_ascii_digit() {
+            if !out.ends_with('#') {
+                out.push('#');
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The stem as a config's name shows it: the digits' marks and the
+/// separators they leave dropped (`iou_c_t_#` -> `iou_c_t`).
+fn stem_name(stem: &str) -> String {
+    let parts: Vec<&str> = stem
+        .split('#')
+        .map(|p| p.trim_matches(|c: char| matches!(c, '_' | '-' | ' ')))
+        .filter(|p| !p.is_empty())
+        .collect();
+    parts.join("_")
 }
 
 fn files(rows: &[Row]) -> IndexMap<&str, FileOptions> {
@@ -240,6 +285,7 @@ fn files(rows: &[Row]) -> IndexMap<&str, FileOptions> {
         let f = out.entry(r.source.as_str()).or_insert_with(|| FileOptions {
             folder: r.label.clone(),
             printed: false,
+            stem: stem_of(&r.source),
             values: c
                 .iter()
                 .map(|(k, v)| (k.clone(), Some(v.clone())))
@@ -263,7 +309,7 @@ fn files(rows: &[Row]) -> IndexMap<&str, FileOptions> {
     out
 }
 
-fn auto(rows: &mut [Row]) -> ConfigRule {
+fn auto(rows: &mut [Row], by_name: bool) -> ConfigRule {
     let files = files(rows);
     let mut by_folder: IndexMap<&str, Vec<&FileOptions>> = IndexMap::new();
     for f in files.values() {
@@ -271,17 +317,29 @@ fn auto(rows: &mut [Row]) -> ConfigRule {
     }
     let several_folders = by_folder.len() > 1;
     let mut rule = ConfigRule {
-        rule: "auto".into(),
+        rule: if by_name { "name" } else { "auto" }.into(),
         ..ConfigRule::default()
     };
     let mut names: HashMap<usize, String> = HashMap::new();
     for (folder, group) in &by_folder {
-        let keys = folder_keys(rows, group);
+        let mut keys = folder_keys(rows, group);
+        if let Some(example) = stems_differ(rows, group, &keys) {
+            if by_name {
+                keys.push(NAME_KEY.to_string());
+            } else {
+                rule.notes.push(format!(
+                    "{folder}: files with the same options at one workload and load point are named differently ({example}); they are averaged as repeats of one config. If they are different setups, --label-by name tells them apart by name"
+                ));
+            }
+        }
         if keys.is_empty() {
             continue;
         }
         rule.split_folders.push(folder.to_string());
-        let value_of = |f: &FileOptions, k: &str| f.values.get(k).cloned().flatten();
+        let value_of = |f: &FileOptions, k: &str| match k {
+            NAME_KEY => Some(stem_name(&f.stem)),
+            _ => f.values.get(k).cloned().flatten(),
+        };
         let mut combos: IndexMap<Vec<Option<String>>, Vec<&FileOptions>> = IndexMap::new();
         for f in group {
             let combo = keys.iter().map(|k| value_of(f, k)).collect();
@@ -312,6 +370,44 @@ fn auto(rows: &mut [Row]) -> ConfigRule {
         rows[i].label = name;
     }
     rule
+}
+
+/// Files of fio JSON that agree on every key (and print their options)
+/// but are named differently at one workload and load point, a few of
+/// their stems (`iou_c_t_#*, iou_t_#*`):
+/// stacks the options cannot tell apart (one polled through a kernel
+/// setting, say), which only the names the study gave them do. Repeats
+/// named `run1`, `run2` or by date share a stem and split nothing.
+fn stems_differ(rows: &[Row], group: &[&FileOptions], keys: &[String]) -> Option<String> {
+    let mut at_point: HashMap<(Vec<Option<String>>, Point), BTreeSet<&str>> = HashMap::new();
+    for f in group.iter().filter(|f| f.printed) {
+        let combo: Vec<Option<String>> = keys
+            .iter()
+            .map(|k| f.values.get(k).cloned().flatten())
+            .collect();
+        let points: BTreeSet<Point> = f.rows.iter().map(|&i| point(&rows[i])).collect();
+        for p in points {
+            at_point
+                .entry((combo.clone(), p))
+                .or_default()
+                .insert(f.stem.as_str());
+        }
+    }
+    let mut differing: Vec<Vec<&str>> = at_point
+        .into_values()
+        .filter(|stems| stems.len() > 1)
+        .map(|stems| stems.into_iter().collect())
+        .collect();
+    differing.sort();
+    let first = differing.first()?;
+    Some(
+        first
+            .iter()
+            .take(3)
+            .map(|s| format!("{s}*"))
+            .collect::<Vec<_>>()
+            .join(", "),
+    )
 }
 
 /// The config keys of one folder's files, most values first (the order
@@ -410,6 +506,7 @@ fn short_name(keys: &[String], combo: &[Option<String>], all: &[&Vec<Option<Stri
 /// key not set is `key=unset`.
 fn name_part(key: &str, value: Option<&str>) -> String {
     match value {
+        Some(v) if key == NAME_KEY => v.to_string(),
         Some("") => key.to_string(),
         Some(v) => format!("{key}={v}"),
         None => format!("{key}=unset"),

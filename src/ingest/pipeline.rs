@@ -622,7 +622,9 @@ fn finish_rows(
             row.tool_version = Some(row.fio_version.clone());
         }
         row.label = match opts.label_by {
-            LabelBy::Auto | LabelBy::Dir | LabelBy::Keys(_) => input.dir_label.clone(),
+            LabelBy::Auto | LabelBy::Name | LabelBy::Dir | LabelBy::Keys(_) => {
+                input.dir_label.clone()
+            }
             LabelBy::Engine => row.engine.clone(),
             LabelBy::Host => match (&row.host, row.aggregate) {
                 (Some(h), _) => h.clone(),

@@ -8,7 +8,8 @@ use serde::{Deserialize, Serialize};
 /// How the configs were told apart: `config_rule` in `analyze`'s JSON.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ConfigRule {
-    /// `auto`, `folder`, `engine`, `host`, `file` or `keys` (`--label-by`).
+    /// `auto`, `name`, `folder`, `engine`, `host`, `file` or `keys`
+    /// (`--label-by`).
     pub rule: String,
     /// The options that named configs, in naming order: those found to
     /// differ (`auto`) or those given (`keys`). Empty: one config per
@@ -20,6 +21,10 @@ pub struct ConfigRule {
     /// Folders split into several configs (`auto`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub split_folders: Vec<String>,
+    /// What the rule could not decide from the data (files alike in every
+    /// option but named apart): said with the comparison's checks.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
 }
 
 impl ConfigRule {
@@ -36,6 +41,9 @@ impl ConfigRule {
                 "Configurations told apart by the options that differ between runs of the same workload and load: {keys} (--label-by folder keeps one per folder)."
             )),
             "keys" => Some(format!("Configurations named by {keys} (--label-by).")),
+            "name" if !self.keys.is_empty() => Some(format!(
+                "Configurations told apart by the options that differ between runs of the same workload and load, and by file name (--label-by name): {keys}."
+            )),
             _ => None,
         }
     }

@@ -289,3 +289,61 @@ fn a_flag_names_itself_and_configs_alike_but_for_unset_options_get_every_key() {
     let names = unique_names(&["a".into(), "b".into()], &refs);
     assert_eq!(names, ["a=x, b=unset", "b=y"]);
 }
+
+#[test]
+fn files_alike_in_every_option_but_named_apart_are_a_note_or_configs_by_name() {
+    let make = || {
+        let mut rows = Vec::new();
+        for jobs in [1, 2] {
+            for stack in ["iou_c_t", "iou_t"] {
+                rows.push(run(
+                    "results",
+                    &format!("{stack}_{jobs}.txt"),
+                    jobs,
+                    &[("ioengine", "io_uring")],
+                ));
+            }
+            // Repeats named by number share a stem: never a split.
+            rows.push(run(
+                "results",
+                &format!("aio_t_{jobs}.txt"),
+                jobs,
+                &[("ioengine", "libaio")],
+            ));
+            rows.push(run(
+                "results",
+                &format!("aio_t_{jobs}.json"),
+                jobs,
+                &[("ioengine", "libaio")],
+            ));
+        }
+        rows
+    };
+    let mut rows = make();
+    let rule = assign(&mut rows, &LabelBy::Auto);
+    assert_eq!(
+        labels(&rows)[..4],
+        [
+            "ioengine=io_uring",
+            "ioengine=io_uring",
+            "ioengine=libaio",
+            "ioengine=libaio"
+        ]
+    );
+    assert_eq!(rule.notes.len(), 1);
+    assert!(
+        rule.notes[0].contains("iou_c_t_#*, iou_t_#*"),
+        "{}",
+        rule.notes[0]
+    );
+    assert!(rule.notes[0].contains("--label-by name"));
+
+    let mut rows = make();
+    let rule = assign(&mut rows, &LabelBy::Name);
+    assert_eq!(
+        labels(&rows)[..4],
+        ["iou_c_t", "iou_t", "ioengine=libaio", "ioengine=libaio"]
+    );
+    assert_eq!(rule.keys, ["ioengine", NAME_KEY]);
+    assert!(rule.notes.is_empty());
+}
