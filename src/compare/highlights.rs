@@ -777,7 +777,8 @@ fn sweep_sentences(cmp: &Comparison, judge: Judge) -> Vec<Finding> {
                 out.push(
                     Finding::new(FindingKind::Fall, text)
                         .on(w, m, c)
-                        .scored(magnitude(f.pct_below_peak / 100.0), ONE_WORKLOAD),
+                        // A whole curve, as saturation's ranking is.
+                        .scored(magnitude(f.pct_below_peak / 100.0), 0.75),
                 );
             }
             let (text, strength) = knee_sentence(cmp, &title, s);
