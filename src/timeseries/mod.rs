@@ -8,6 +8,7 @@
 
 pub mod batch;
 pub mod bucket;
+pub mod columns;
 pub mod file;
 pub mod fold;
 pub mod parquet;
