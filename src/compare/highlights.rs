@@ -394,7 +394,7 @@ fn win_finding(cmp: &Comparison, kind: FindingKind, m: Metric, parts: &[&Tally])
     // median win, not the mean, so one landslide does not carry a claim
     // whose other wins are slivers.
     let reach = won as f64 / of as f64 / leaders.len() as f64;
-    f.scored(median(&effects), reach)
+    f.scored(format::median(effects).unwrap_or(0.0), reach)
 }
 
 fn join_and(items: &[String]) -> String {
@@ -589,8 +589,8 @@ fn outliers(cmp: &Comparison, scales: &Scales) -> Vec<Finding> {
             continue;
         }
         let all: Vec<f64> = vals.iter().map(|v| v.1).collect();
-        let med = median(&all);
-        let mad = median(&all.iter().map(|v| (v - med).abs()).collect::<Vec<_>>());
+        let med = format::median(all.iter().copied()).unwrap_or(0.0);
+        let mad = format::median(all.iter().map(|v| (v - med).abs())).unwrap_or(0.0);
         // The worse side only: above the others for latency and CPU,
         // below them for bandwidth and IOPS.
         let worse = |v: f64, than: f64| match m.better() {
@@ -599,7 +599,7 @@ fn outliers(cmp: &Comparison, scales: &Scales) -> Vec<Finding> {
         };
         for (c, v) in &vals {
             let others: Vec<f64> = vals.iter().filter(|(o, _)| o != c).map(|x| x.1).collect();
-            let others_med = median(&others);
+            let others_med = format::median(others.iter().copied()).unwrap_or(0.0);
             if others_med <= 0.0 || *v <= 0.0 || !worse(*v, med) {
                 continue;
             }
@@ -661,16 +661,6 @@ fn outlier_finding(
     Finding::new(FindingKind::Outlier, text)
         .on(vec![cmp.title_of(w)], vec![m], vec![c.to_string()])
         .scored(magnitude(ratio - 1.0) * factor, ONE_WORKLOAD)
-}
-
-fn median(xs: &[f64]) -> f64 {
-    let mut v = xs.to_vec();
-    v.sort_by(f64::total_cmp);
-    match v.len() {
-        0 => 0.0,
-        n if n % 2 == 1 => v[n / 2],
-        n => (v[n / 2 - 1] + v[n / 2]) / 2.0,
-    }
 }
 
 /// The highest value among `configs`.
