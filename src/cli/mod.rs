@@ -7,6 +7,7 @@ pub mod check;
 pub mod history;
 pub mod ingest;
 mod input;
+mod progress;
 pub mod run;
 
 use std::io::IsTerminal;

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::Context;
-use indicatif::{HumanDuration, ProgressBar, ProgressStyle};
+use indicatif::{HumanDuration, ProgressBar};
 
 use super::{CliError, Global};
 use crate::run::engines::{EngineKind, EngineOptions};
@@ -593,10 +593,9 @@ impl Progress for Bar {
         if points == 0 {
             return;
         }
-        let pb = ProgressBar::new(total.as_millis().max(1) as u64);
-        pb.set_style(
-            ProgressStyle::with_template("{prefix:>28} [{elapsed_precise}] {wide_bar} {msg:>22}")
-                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        let pb = super::progress::bar(
+            total.as_millis().max(1) as u64,
+            "{prefix:>28} [{elapsed_precise}] {wide_bar} {msg:>22}",
         );
         // Keeps the elapsed time moving between ticks.
         pb.enable_steady_tick(Duration::from_millis(250));
@@ -641,12 +640,9 @@ impl Progress for Bar {
             return;
         }
         let pb = fill.get_or_insert_with(|| {
-            let pb = ProgressBar::new(total);
-            pb.set_style(
-                ProgressStyle::with_template(
-                    "{prefix:>28} [{elapsed_precise}] {wide_bar} {bytes}/{total_bytes} ETA {eta}",
-                )
-                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            let pb = super::progress::bar(
+                total,
+                "{prefix:>28} [{elapsed_precise}] {wide_bar} {bytes}/{total_bytes} ETA {eta}",
             );
             pb.set_prefix("preconditioning");
             pb
