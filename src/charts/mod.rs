@@ -5,7 +5,7 @@
 //! The charts show what the comparison says: winners, ties, deltas and
 //! precisions come from it; nothing here decides who is best. Every chart
 //! kind lives in its own file and implements [`Plot`] (its file stem, its
-//! figure, its footer); [`write`] writes any `Plot` as PNG or SVG. The
+//! figure, its footer); [`write`](mod@write) writes any `Plot` as PNG or SVG. The
 //! comparison's kinds are listed once, in [`KINDS`]. The shared pieces are
 //! the frame (title, legend, footnotes), the grouped bar panel, the unit
 //! scales and the file names; colours come from the [`crate::palette`]
@@ -66,7 +66,7 @@ use std::path::{Path, PathBuf};
 use crate::compare::Comparison;
 
 /// A chart: what every kind (comparison, sweep, history, timeseries)
-/// gives the one writer ([`write`]). Kinds only describe; drawing a
+/// gives the one writer ([`write`](mod@write)). Kinds only describe; drawing a
 /// figure on a PNG or SVG area is [`figure::Figure::draw`], the same for
 /// all.
 pub(crate) trait Plot: Sync {

@@ -544,10 +544,13 @@ fn job_stroke(i: usize) -> Stroke {
 
 /// `1 s`, `200 ms`.
 fn seconds(ms: u64) -> String {
-    if ms >= 1000 && ms % 100 == 0 {
+    if ms >= 1000 && ms.is_multiple_of(100) {
         format!(
             "{} s",
-            format::fixed(ms as f64 / 1000.0, if ms % 1000 == 0 { 0 } else { 1 })
+            format::fixed(
+                ms as f64 / 1000.0,
+                if ms.is_multiple_of(1000) { 0 } else { 1 }
+            )
         )
     } else {
         format!("{ms} ms")

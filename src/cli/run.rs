@@ -43,6 +43,9 @@ pub enum MatrixArg {
     Sweep,
 }
 
+// Its doc comments are `--help` text, written for the terminal: `<job>`
+// and `HOST[:PORT]` are placeholders there, not HTML or links.
+#[allow(rustdoc::invalid_html_tags, rustdoc::broken_intra_doc_links)]
 #[derive(Debug, clap::Args)]
 #[command(after_help = "\
 Examples:

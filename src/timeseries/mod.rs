@@ -4,7 +4,7 @@
 //!
 //! A row is small (it points at its log's [`LogInfo`] by index) because
 //! per-I/O logs run to millions of lines. The readers are in
-//! `ingest::fio_log`; the columns and files in [`file`].
+//! `ingest::fio_log`; the columns and files in [`columns`] and [`file`](mod@file).
 
 pub mod batch;
 pub mod bucket;
