@@ -10,7 +10,7 @@
 //! run (harness) -> fio-compatible files -> ingest
 //! ```
 //!
-//! Only [`cli`] knows clap, stdout and exit codes. [`format`](mod@format) is a leaf
+//! Only [`cli`] knows clap, stdout and exit codes. [`numbers`] is a leaf
 //! every layer that prints numbers for people uses.
 
 // The library is the binary's inside: its docs are for the people who
@@ -24,11 +24,11 @@ pub mod cli;
 pub mod compare;
 pub mod dataset;
 pub mod export;
-pub mod format;
 pub mod history;
 pub mod ingest;
 pub mod input;
 pub mod model;
+pub mod numbers;
 pub mod palette;
 pub mod publish;
 pub mod render;

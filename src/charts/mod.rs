@@ -15,13 +15,8 @@
 //! files (no timestamps, no hash-ordered iteration, fixed font).
 
 mod axis;
-mod bars;
-mod blocksize;
 mod canvas;
-mod cdf;
-mod delta;
 mod distribution;
-mod efficiency;
 mod figure;
 mod font;
 mod footer;
@@ -29,9 +24,8 @@ mod frame;
 mod grouped;
 mod groups;
 mod heatgrid;
-mod heatmap;
-mod history;
 mod hotspot;
+mod kinds;
 mod labels;
 mod legend;
 mod lines;
@@ -40,19 +34,19 @@ mod marks;
 mod names;
 mod notes;
 mod options;
-mod percentiles;
 mod place;
-mod saturation;
 mod scale;
-mod scaling;
 mod text;
-mod timeseries;
 mod write;
 
 // The palette is a leaf every layer that colours a config reads (charts,
 // report.html's config switches).
 use crate::palette;
 
+use kinds::{
+    bars, blocksize, cdf, delta, efficiency, heatmap, history, percentiles, saturation, scaling,
+    timeseries,
+};
 pub use options::{ChartFormat, ChartOptions, MAX_SIZE, MIN_SIZE};
 pub use timeseries::TimeseriesOptions;
 

@@ -145,7 +145,7 @@ pub fn run(args: IngestArgs, global: Global) -> anyhow::Result<u8> {
     if args.strict && !ingested.skipped.is_empty() {
         eprintln!(
             "nvcmp: --strict: {} skipped",
-            crate::format::count(ingested.skipped.len(), "file")
+            crate::numbers::count(ingested.skipped.len(), "file")
         );
         return Ok(exit::USAGE);
     }
@@ -278,7 +278,7 @@ pub fn summary(ingested: &Ingested) -> String {
 /// [`summary`], then what became of fio's logs: `; L logs, N series rows`
 /// when they were read, a hint when they were found but not asked for.
 pub fn summary_with(ingested: &Ingested, streamed: Option<&Streamed>) -> String {
-    use crate::format::count;
+    use crate::numbers::count;
     let mut line = format!(
         "ingested {}, {}, {} skipped",
         count(ingested.files_read, "file"),

@@ -708,7 +708,7 @@ fn report_repeats(summary: &run::RunSummary, repeat: &Repeat, quiet: bool) {
             "until-stddev {}: {} of {} met it; {} reached --max-repeats {}",
             pct(rule.target_pct),
             summary.repeats.len() - missed.len(),
-            crate::format::count(summary.repeats.len(), "job"),
+            crate::numbers::count(summary.repeats.len(), "job"),
             missed.len(),
             rule.max
         );
@@ -808,7 +808,7 @@ pub fn run(args: RunArgs, global: Global) -> anyhow::Result<u8> {
     if summary.interrupted {
         eprintln!(
             "nvcmp: interrupted; {} kept in {}, no partial file",
-            crate::format::count(summary.results.len(), "completed result"),
+            crate::numbers::count(summary.results.len(), "completed result"),
             summary.dir.display()
         );
         return Ok(130);

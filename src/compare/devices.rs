@@ -22,8 +22,8 @@ use super::findings::{Finding, FindingKind, ONE_WORKLOAD, clarity, magnitude};
 use super::model::Metric;
 pub use super::model::{DeviceSpread, TargetFigure};
 use super::workload::{LoadPoint, Shape, WorkloadKey};
-use crate::format::median;
 use crate::model::Row;
+use crate::numbers::median;
 
 /// A target is never called off the others for less than this (5 %):
 /// drives of one model differ that much from slot to slot.

@@ -716,7 +716,7 @@ fn precondition(
     let r = precondition::run(&paths, passes, progress)?;
     progress.note(&format!(
         "preconditioned {} ({}, {:.0} MiB) in {:.1} s",
-        crate::format::count(r.targets, "target"),
+        crate::numbers::count(r.targets, "target"),
         precondition::PreconditionReport::describe(r.passes),
         r.bytes as f64 / (1u64 << 20) as f64,
         r.seconds

@@ -167,7 +167,7 @@ impl TimeCheck {
                 "line {}: time {} ms is beyond {why}; {} left out of the time axis{}",
                 self.beyond.line,
                 self.beyond.t,
-                crate::format::count(self.beyond.count as usize, "row"),
+                crate::numbers::count(self.beyond.count as usize, "row"),
                 more(&self.beyond, "such lines"),
             ));
         }
