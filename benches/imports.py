@@ -38,7 +38,7 @@ TOP = [
     ["compare", "ingest"],
     ["timeseries"],
     ["dataset"],
-    ["model", "format", "units", "palette"],
+    ["model", "numbers", "units", "palette"],
 ]
 # The same, inside src/charts/.
 CHARTS = [
