@@ -230,6 +230,30 @@ mod tests {
     use crate::history::synth::matrix_run;
 
     #[test]
+    fn markdown_keeps_a_pipe_inside_its_cell() {
+        let runs: Vec<StoredRun> = (1..=3)
+            .map(|seq| StoredRun {
+                meta: RunMeta {
+                    id: format!("r{seq}"),
+                    commit: None,
+                    time: "2026-12-01T08:30:00Z".into(),
+                    seq,
+                },
+                rows: matrix_run(seq, 7),
+            })
+            .collect();
+        let mut report = show_report(&runs, &ShowOptions::default());
+        report.series[0].config = "nvme|raid0".into();
+        let mut out = Vec::new();
+        show(&report, ShowFormat::Md, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        // Raw, the pipe would split the row into one cell too many.
+        assert!(text.contains("| nvme\\|raid0 |"), "{text}");
+        let row = text.lines().find(|l| l.contains("raid0")).unwrap();
+        assert_eq!(row.matches(" | ").count(), 5, "{row}");
+    }
+
+    #[test]
     fn json_has_one_line_per_point_and_reads_back_as_the_report() {
         let runs: Vec<StoredRun> = (1..=12)
             .map(|seq| StoredRun {
