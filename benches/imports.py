@@ -1,45 +1,50 @@
 #!/usr/bin/env python3
-"""Imports between nvcmp's modules, against the layer order of
-docs/architecture.md: every `crate::...` path (in `use` trees and in
-code) from a file of one top-level module to another, and inside
-`src/charts/` every `super::...` / `crate::charts::...` path from one
-chart file to another. Reports
+"""Imports between nvcmp's modules, in every folder of the tree.
 
-  - arrows up: an import of a module on a higher line of the layer order
-    (neighbours on one line may import each other);
-  - circles: cycles in the module graph (each elementary cycle once).
+Each folder is a scope: its files and sub-folders are the nodes, and a
+path one of them names (`crate::...`, `super::...`, `self::...`, in
+`use` trees and in code) that leads to a sibling is an arrow between
+them. A path to an item of the folder's own `mod.rs` (or of `x.rs` for
+the folder `x/`) is not an arrow: that file declares the scope, and its
+children name its trait or types as hyperfine's exporters name theirs.
+The top level (src/) is a scope like the others. Reports, per scope,
+
+  - arrows up: an import of a module on a higher line of the scope's
+    layer order (LAYERS below, for the scopes that declare one;
+    neighbours on one line may import each other);
+  - circles: cycles among the scope's nodes (each elementary cycle once).
 
 Test code (tests.rs, *_tests.rs, tests/ folders, `mod tests` blocks) is
 left out: tests may build their inputs with any module. Comments are left
 out, so doc links are not imports.
 
-Usage: benches/imports.py [ROOT=src]   (exit 1 when an arrow goes up)
+Usage: benches/imports.py [ROOT=src]   (exit 1 on an arrow up or a circle)
 """
 import os
 import re
 import sys
 
-# docs/architecture.md, "How nvcmp is built": top line first.
-LAYERS = [
+# docs/architecture.md, "How nvcmp is built": top line first, for the
+# top level ("") and the folders whose files import one another in a
+# declared order. Every other folder is held to having no circle.
+TOP = [
     ["cli"],
     ["publish"],
     ["charts", "export"],
+    ["render"],
     ["history"],
-    ["render", "check", "run"],
+    ["check", "run"],
     ["input"],
     ["compare", "ingest"],
     ["timeseries"],
     ["dataset"],
-    ["model", "format", "units", "palette"],
+    ["model", "numbers", "units", "palette"],
 ]
-# The same, inside src/charts/. `mod` (charts/mod.rs: the trait Plot, the
-# KINDS list) is named by the kinds and `write` as hyperfine's exporters
-# name their trait, so imports of it are not arrows.
-CHART_LAYERS = [
+# The same, inside src/charts/.
+CHARTS = [
     ["mod"],
     ["write"],
-    ["bars", "delta", "efficiency", "percentiles", "cdf", "scaling", "saturation", "heatmap", "blocksize"],
-    ["history", "timeseries"],
+    ["kinds"],
     ["load", "groups", "distribution"],
     ["labels", "names", "legend", "notes", "footer"],
     ["figure"],
@@ -49,6 +54,9 @@ CHART_LAYERS = [
     ["marks", "text"],
     ["canvas", "font", "hotspot", "place", "scale", "options"],
 ]
+
+
+LAYERS = {"": TOP, "charts": CHARTS}
 
 
 def level_of(layers):
@@ -95,7 +103,7 @@ def paths_of(code):
     for u in re.finditer(r"\buse\s+([^;]+);", code):
         found.extend(use_paths(re.sub(r"\s+", "", u.group(1))))
     rest = re.sub(r"\buse\s+[^;]+;", "", code)
-    found.extend(re.findall(r"\b(?:crate|super)(?:::\w+)+", rest))
+    found.extend(re.findall(r"\b(?:crate|super|self)(?:::\w+)+", rest))
     return found
 
 
@@ -126,7 +134,7 @@ def report(title, edges, layers):
     graph = {}
     for (a, b) in edges:
         graph.setdefault(a, set()).add(b)
-    up = sorted((a, b, f) for (a, b), f in edges.items() if b != "mod" and level[b] < level[a])
+    up = sorted((a, b, f) for (a, b), f in edges.items() if a in level and b in level and level[b] < level[a])
     circles = cycles(graph)
     print(f"== {title}: {len(edges)} module arrows")
     for a, b, f in up:
@@ -137,42 +145,78 @@ def report(title, edges, layers):
     return len(up), len(circles)
 
 
+def module_of(rel):
+    """The module path of a file relative to the root: `a/b.rs` is
+    [a, b], `a/mod.rs` is [a]."""
+    parts = rel.removesuffix(".rs").split("/")
+    return parts[:-1] if parts[-1] == "mod" else parts
+
+
+def resolve(path, here):
+    """A path as a list of segments from the crate root; None when it does
+    not start at `crate`, `super` or `self` (an outside crate, a local
+    name)."""
+    segs = path.split("::")
+    if segs[0] == "crate":
+        return segs[1:]
+    if segs[0] not in ("super", "self"):
+        return None
+    if segs[-1] == "self":
+        segs = segs[:-1]
+    base = list(here)
+    while segs and segs[0] in ("super", "self"):
+        if segs.pop(0) == "super":
+            base = base[:-1]
+    return base + segs
+
+
+def node_of(root, scope, name):
+    """`name` as a node of the folder `scope`: itself when it is a file or
+    folder there, else "mod" (an item of the file declaring the scope)."""
+    d = os.path.join(root, *scope)
+    if os.path.isfile(os.path.join(d, name + ".rs")) or os.path.isdir(os.path.join(d, name)):
+        return name
+    return "mod"
+
+
 def main():
     root = sys.argv[1] if len(sys.argv) > 1 else "src"
-    top = level_of(LAYERS)
-    chart_level = level_of(CHART_LAYERS)
-    edges, chart_edges = {}, {}
+    edges = {}  # scope -> {(from, to): files}
     for dirpath, _, files in os.walk(root):
         for f in files:
             path = os.path.join(dirpath, f)
             rel = os.path.relpath(path, root)
             if not f.endswith(".rs") or is_test(path) or "/" not in rel and f in ("lib.rs", "main.rs"):
                 continue
-            mine = rel.split("/")[0].removesuffix(".rs")
-            if mine not in top:
-                sys.exit(f"{path}: module {mine} is on no line of LAYERS")
-            in_charts = rel.startswith("charts/")
-            chart = rel.split("/")[1].removesuffix(".rs") if in_charts else None
+            here = module_of(rel)
             for p in paths_of(code_of(path)):
-                segs = p.split("::")
-                if segs[0] == "crate" and len(segs) > 1 and segs[1] in top and segs[1] != mine:
-                    edges.setdefault((mine, segs[1]), set()).add(rel)
-                if not in_charts or chart == "mod":
+                target = resolve(p, here)
+                if not target:
                     continue
-                if segs[0] == "crate" and segs[1:2] == ["charts"]:
-                    target = segs[2] if len(segs) > 2 else "mod"
-                elif segs[0] == "super" and rel.count("/") == 1:
-                    target = segs[1] if len(segs) > 1 else "mod"
-                else:
+                k = 0
+                while k < min(len(here), len(target)) and here[k] == target[k]:
+                    k += 1
+                # The same module, or a parent naming its children.
+                if k >= len(here) or k >= len(target):
                     continue
-                if target not in chart_level:
-                    target = "mod"  # an item of charts/mod.rs
-                if target != chart:
-                    chart_edges.setdefault((chart, target), set()).add(rel)
-    up1, c1 = report("top-level modules", edges, LAYERS)
-    up2, c2 = report("inside charts", chart_edges, CHART_LAYERS)
-    print(f"total: {up1 + up2} arrows up, {c1 + c2} circles")
-    sys.exit(1 if up1 + up2 else 0)
+                scope = tuple(here[:k])
+                to = node_of(root, scope, target[k])
+                if to == "mod":
+                    continue
+                edges.setdefault(scope, {}).setdefault((here[k], to), set()).add(rel)
+    ups = circles = 0
+    for scope in sorted(edges):
+        name = "/".join(scope) or "top level"
+        layers = LAYERS.get("/".join(scope))
+        for a, b in edges[scope]:
+            for m in (a, b):
+                if layers is not None and m not in level_of(layers):
+                    sys.exit(f"{root}/{'/'.join(scope + (m,))}: module {m} is on no line of LAYERS[{name!r}]")
+        up, c = report(name, edges[scope], layers or [])
+        ups += up
+        circles += c
+    print(f"total: {ups} arrows up, {circles} circles in {len(edges)} folders")
+    sys.exit(1 if ups + circles else 0)
 
 
 main()

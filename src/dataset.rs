@@ -408,7 +408,7 @@ pub struct DatasetFile {
     pub columns: ColumnSet,
 }
 
-/// Reads a dataset written by [`write`] (parquet, csv, json or ndjson), e.g. a
+/// Reads a dataset written by [`write`](fn@write) (parquet, csv, json or ndjson), e.g. a
 /// saved baseline for `nvcmp check` or a PATH of `nvcmp analyze`. A file of
 /// this nvcmp's columns reads back exactly as it was ingested; one of an
 /// older or newer nvcmp is read with [`ColumnSet::note`] to say so; one of
@@ -451,7 +451,7 @@ fn one_line(e: &PolarsError) -> String {
         .join(" ")
 }
 
-/// Rows of a csv file [`write`] made: the header names the columns, and
+/// Rows of a csv file [`write`](fn@write) made: the header names the columns, and
 /// each is read as the type it is written from (a null is an empty field,
 /// an empty string `""`), not as polars would guess it; a column this
 /// nvcmp does not know is read as text and left out.

@@ -33,7 +33,7 @@ pub fn format_bs(bytes: u64) -> String {
         (1 << 10, "k"),
     ];
     for (mult, suffix) in UNITS {
-        if bytes >= mult && bytes % mult == 0 {
+        if bytes >= mult && bytes.is_multiple_of(mult) {
             return format!("{}{}", bytes / mult, suffix);
         }
     }

@@ -9,7 +9,7 @@ use crate::compare::{Comparison, RunParams, Workload};
 use crate::model::Direction;
 use crate::units::format_bs;
 
-/// [`line`] of a per-group chart: every workload of `direction`.
+/// [`line`](fn@line) of a per-group chart: every workload of `direction`.
 pub(crate) fn of_group(cmp: &Comparison, direction: Direction) -> Option<String> {
     line(
         cmp.workloads
@@ -19,7 +19,7 @@ pub(crate) fn of_group(cmp: &Comparison, direction: Direction) -> Option<String>
     )
 }
 
-/// [`line`] of a per-workload chart: the workload at `index`.
+/// [`line`](fn@line) of a per-workload chart: the workload at `index`.
 pub(crate) fn of_workload(cmp: &Comparison, index: usize) -> Option<String> {
     line([&cmp.workloads[index]], None)
 }

@@ -14,7 +14,7 @@ use super::marks;
 use super::palette::INK;
 use super::scale::ChartScale;
 use super::text::Label;
-use crate::format;
+use crate::numbers;
 
 /// How a bar is marked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -152,7 +152,7 @@ impl Panel {
         let (ticks, decimals) = linear_ticks(y_lo, y_hi, 8);
         let ticks: Vec<(f64, String)> = ticks
             .into_iter()
-            .map(|t| (t, format::fixed(t, decimals)))
+            .map(|t| (t, numbers::fixed(t, decimals)))
             .collect();
         axes.y(&area, &ticks, &self.y_desc)?;
         for (j, s) in self.series.iter().enumerate() {
@@ -399,9 +399,9 @@ impl Panel {
                 let extra = if self.scale.decimals == 0 { 0 } else { 2 };
                 let n = self.scale.to_display(v);
                 let text = if self.scale.signed {
-                    format::signed(n, self.scale.decimals + extra)
+                    numbers::signed(n, self.scale.decimals + extra)
                 } else {
-                    format::fixed(n, self.scale.decimals + extra)
+                    numbers::fixed(n, self.scale.decimals + extra)
                 };
                 // ...but no padding: 6.1 GiB/s published stays 6.1.
                 let text = if text.contains('.') {

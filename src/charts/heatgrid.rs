@@ -11,7 +11,7 @@ use super::hotspot::{self, Hotspot, HotspotShape, Owner};
 use super::palette::{INK, MUTED};
 use super::scale::ChartScale;
 use super::text::Label;
-use crate::format;
+use crate::numbers;
 
 /// Tint of "no result" cells.
 const EMPTY: RGBColor = RGBColor(0xF2, 0xF2, 0xF2);
@@ -237,7 +237,7 @@ impl HeatGrid {
             let y = bottom - ((t / shown) * (bottom - top) as f64) as i32;
             area.draw(&PathElement::new(vec![(x1, y), (x1 + 5, y)], INK))?;
             area.draw(&Label::new(
-                format::fixed(t, decimals),
+                numbers::fixed(t, decimals),
                 (x1 + 8, y),
                 style.clone(),
             ))?;

@@ -18,7 +18,7 @@ use super::marks;
 use super::palette::{INK, MUTED};
 use super::place::{Placer, Rect};
 use super::text::Label;
-use crate::format;
+use crate::numbers;
 
 /// One axis' data range, in display units.
 #[derive(Debug, Clone, Copy)]
@@ -188,7 +188,7 @@ pub(crate) fn exact(v: f64) -> String {
     } else {
         v.abs().log10().floor() as i32
     };
-    format::fixed(v, (3 - digits).clamp(0, 6) as usize)
+    numbers::fixed(v, (3 - digits).clamp(0, 6) as usize)
 }
 
 /// Ticks of a log axis over `lo..=hi`, labelled with the decimals each
@@ -196,7 +196,7 @@ pub(crate) fn exact(v: f64) -> String {
 pub(crate) fn log_tick_labels(lo: f64, hi: f64) -> Vec<(f64, String)> {
     log_ticks(lo, hi)
         .into_iter()
-        .map(|t| (t, format::fixed(t, log_decimals(t))))
+        .map(|t| (t, numbers::fixed(t, log_decimals(t))))
         .collect()
 }
 

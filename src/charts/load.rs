@@ -11,7 +11,7 @@ use super::lines::{Range, log_tick_labels};
 use super::scale::{ChartScale, metric_name};
 use crate::compare::sweep::curve;
 use crate::compare::{Comparison, Metric, Spread, Sweep, SweepPoint};
-use crate::format;
+use crate::numbers;
 use crate::render::sweeps::{self, SweepTable};
 
 /// Block sizes from which a workload is judged by its bandwidth rather
@@ -207,7 +207,7 @@ pub(crate) fn value_axis(
     let (ticks, decimals) = linear_ticks(0.0, hi, 6);
     let ticks = ticks
         .into_iter()
-        .map(|t| (t, format::fixed(t, decimals)))
+        .map(|t| (t, numbers::fixed(t, decimals)))
         .collect();
     let title = match scale.unit {
         "" => metric_name(metric).to_string(),
@@ -251,7 +251,7 @@ pub(crate) fn latency_axis(values: &[f64]) -> (ChartScale, Range, Vec<(f64, Stri
     let (ticks, decimals) = linear_ticks(0.0, hi, 6);
     let ticks = ticks
         .into_iter()
-        .map(|t| (t, format::fixed(t, decimals)))
+        .map(|t| (t, numbers::fixed(t, decimals)))
         .collect();
     (scale, Range::Linear(0.0, hi), ticks, false)
 }
@@ -282,7 +282,7 @@ fn log_ticks_125(lo: f64, hi: f64) -> Vec<(f64, String)> {
     }
     ticks
         .into_iter()
-        .map(|t| (t, format::fixed(t, log_decimals(t))))
+        .map(|t| (t, numbers::fixed(t, log_decimals(t))))
         .collect()
 }
 
@@ -293,7 +293,7 @@ pub(crate) fn knee_note(cmp: &Comparison, sweeps: &[&Sweep]) -> String {
     if sweeps.iter().any(|s| s.knee.is_some()) {
         format!(
             "Knee (ringed): where the IOPS curve turns flat ({method}) while mean latency grows more than {} % past it.",
-            format::fixed(r.knee_lat_growth_pct, 0)
+            numbers::fixed(r.knee_lat_growth_pct, 0)
         )
     } else {
         format!("No knee: no IOPS curve rises and then turns flat ({method}).")
@@ -322,7 +322,7 @@ pub(crate) fn saturation_note(cmp: &Comparison, sweeps: &[&Sweep]) -> Option<Str
     sweeps.iter().any(|s| s.saturation.is_some()).then(|| {
         format!(
             "Saturation (square): the lightest load point at {} % of the config's peak IOPS.",
-            format::trimmed(cmp.sweep_rules.saturation_pct, 1)
+            numbers::trimmed(cmp.sweep_rules.saturation_pct, 1)
         )
     })
 }
@@ -340,7 +340,7 @@ pub(crate) fn load_axis(t: &SweepTable) -> (Range, Vec<(f64, String)>, bool) {
     let xs = || t.sweeps.iter().flat_map(|s| points(s)).map(x_of);
     if log {
         let x = log2_range(xs());
-        return (x, log2_ticks(x, |v| format::fixed(v, 0)), true);
+        return (x, log2_ticks(x, |v| numbers::fixed(v, 0)), true);
     }
     let lo = xs().fold(f64::INFINITY, f64::min);
     let hi = xs().fold(0.0, f64::max);
@@ -350,13 +350,13 @@ pub(crate) fn load_axis(t: &SweepTable) -> (Range, Vec<(f64, String)>, bool) {
     loads.sort_by(f64::total_cmp);
     loads.dedup();
     let ticks = if loads.len() <= 12 {
-        loads.iter().map(|v| (*v, format::fixed(*v, 0))).collect()
+        loads.iter().map(|v| (*v, numbers::fixed(*v, 0))).collect()
     } else {
         let (ticks, decimals) = linear_ticks(lo, hi, 8);
         ticks
             .into_iter()
             .filter(|t| (lo..=hi).contains(t))
-            .map(|t| (t, format::fixed(t, decimals)))
+            .map(|t| (t, numbers::fixed(t, decimals)))
             .collect()
     };
     (Range::Linear((lo - pad).max(0.0), hi + pad), ticks, false)

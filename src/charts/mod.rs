@@ -5,7 +5,7 @@
 //! The charts show what the comparison says: winners, ties, deltas and
 //! precisions come from it; nothing here decides who is best. Every chart
 //! kind lives in its own file and implements [`Plot`] (its file stem, its
-//! figure, its footer); [`write`] writes any `Plot` as PNG or SVG. The
+//! figure, its footer); [`write`](mod@write) writes any `Plot` as PNG or SVG. The
 //! comparison's kinds are listed once, in [`KINDS`]. The shared pieces are
 //! the frame (title, legend, footnotes), the grouped bar panel, the unit
 //! scales and the file names; colours come from the [`crate::palette`]
@@ -15,13 +15,8 @@
 //! files (no timestamps, no hash-ordered iteration, fixed font).
 
 mod axis;
-mod bars;
-mod blocksize;
 mod canvas;
-mod cdf;
-mod delta;
 mod distribution;
-mod efficiency;
 mod figure;
 mod font;
 mod footer;
@@ -29,9 +24,8 @@ mod frame;
 mod grouped;
 mod groups;
 mod heatgrid;
-mod heatmap;
-mod history;
 mod hotspot;
+mod kinds;
 mod labels;
 mod legend;
 mod lines;
@@ -40,19 +34,19 @@ mod marks;
 mod names;
 mod notes;
 mod options;
-mod percentiles;
 mod place;
-mod saturation;
 mod scale;
-mod scaling;
 mod text;
-mod timeseries;
 mod write;
 
 // The palette is a leaf every layer that colours a config reads (charts,
 // report.html's config switches).
 use crate::palette;
 
+use kinds::{
+    bars, blocksize, cdf, delta, efficiency, heatmap, history, percentiles, saturation, scaling,
+    timeseries,
+};
 pub use options::{ChartFormat, ChartOptions, MAX_SIZE, MIN_SIZE};
 pub use timeseries::TimeseriesOptions;
 
@@ -66,7 +60,7 @@ use std::path::{Path, PathBuf};
 use crate::compare::Comparison;
 
 /// A chart: what every kind (comparison, sweep, history, timeseries)
-/// gives the one writer ([`write`]). Kinds only describe; drawing a
+/// gives the one writer ([`write`](mod@write)). Kinds only describe; drawing a
 /// figure on a PNG or SVG area is [`figure::Figure::draw`], the same for
 /// all.
 pub(crate) trait Plot: Sync {

@@ -57,7 +57,7 @@ pub(crate) fn precision_notes(
             format!(
                 "{what} of {} known only to {}{unit}.",
                 cs.join(", "),
-                crate::format::step_text(p / scale.div)
+                crate::numbers::step_text(p / scale.div)
             )
         })
         .collect()

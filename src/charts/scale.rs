@@ -1,10 +1,10 @@
 //! From base units (bytes/s, ns, IOPS, percent) to what a chart prints:
 //! each metric's name, and its display unit picked from the largest
 //! value, the same unit the tables use ([`Metric::scale`]). The numbers
-//! themselves are written by [`crate::format`], as everywhere.
+//! themselves are written by [`crate::numbers`], as everywhere.
 
 use crate::compare::{Better, Metric, MetricResult};
-use crate::format;
+use crate::numbers;
 
 /// How a metric is printed on one chart.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -63,13 +63,13 @@ impl ChartScale {
     /// the unit is on the axis).
     pub fn label(&self, base: f64, decimals: usize) -> String {
         let shown = self.to_display(base);
-        if self.signed && self.unit == "%" && shown > format::RATIO_FROM_PCT {
+        if self.signed && self.unit == "%" && shown > numbers::RATIO_FROM_PCT {
             // Past +1000 % a ratio, as the tables print it.
-            format::ratio(1.0 + shown / 100.0)
+            numbers::ratio(1.0 + shown / 100.0)
         } else if self.signed {
-            format::signed(shown, decimals)
+            numbers::signed(shown, decimals)
         } else {
-            format::fixed(shown, decimals)
+            numbers::fixed(shown, decimals)
         }
     }
 
@@ -103,7 +103,7 @@ pub(crate) fn latency_span(values_ns: impl Iterator<Item = f64> + Clone) -> (Cha
 /// Axis tick label: up to three decimals, trailing zeros dropped.
 pub(crate) fn tick(x: f64) -> String {
     let decimals = if x.abs() >= 100.0 || x == 0.0 { 0 } else { 3 };
-    format::trimmed(x, decimals)
+    numbers::trimmed(x, decimals)
 }
 
 /// Human name of a metric, for titles.

@@ -600,7 +600,7 @@ fn a_grid_sweep_gets_a_heatmap_per_config() {
     let libaio = cmp.sweeps.iter().find(|s| s.config == "libaio").unwrap();
     assert_eq!(libaio.points.len(), 6);
     for p in &libaio.points {
-        let v = crate::format::fixed(p.iops, 0);
+        let v = crate::numbers::fixed(p.iops, 0);
         assert!(text.contains(&v), "{v} missing");
     }
     assert!(text.contains("\npeak\n"));
@@ -785,7 +785,7 @@ fn every_bar_is_a_hover_target_with_its_value() {
             let title = format!(
                 "<title>{c} · {}: {} IOPS{mark}</title>",
                 workload_label(w),
-                crate::format::fixed(v, 0)
+                crate::numbers::fixed(v, 0)
             );
             assert!(svg.contains(&title), "{title} missing");
         }

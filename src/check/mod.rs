@@ -1,14 +1,13 @@
 //! `check`: verdicts of a candidate against a baseline (regression,
 //! improvement, unchanged, missing, new) per workload and metric, with the
 //! noise rules of [`crate::compare::stats`] (see [`verdict`] for the rules
-//! and their order), and the reports a CI job reads (terminal table, JSON,
-//! JUnit, Markdown).
+//! and their order). The reports a CI job reads (terminal table, JSON,
+//! JUnit, Markdown) are written by [`crate::render::check`].
 //!
 //! The comparison itself is the one `analyze` makes: baseline rows are
 //! labelled [`BASELINE`], candidate rows [`CANDIDATE`], and the two-config
 //! [`Comparison`] is judged here. This module adds only the verdicts.
 
-pub mod report;
 pub mod threshold;
 pub mod verdict;
 
@@ -16,8 +15,8 @@ use serde::Serialize;
 
 use crate::compare::workload::{LoadPoint, Shape};
 use crate::compare::{self, Better, CompareOptions, Comparison, Metric, SpreadSource};
-use crate::format::count;
 use crate::model::{Row, Skipped, Warning};
+use crate::numbers::count;
 
 pub use threshold::Thresholds;
 pub use verdict::{CheckRule, Verdict};

@@ -364,14 +364,14 @@ fn load_step(args: &AnalyzeArgs, checked: &Checked, global: Global) -> anyhow::R
     if loaded.rows.is_empty() {
         return Err(CliError::usage(format!(
             "nothing to analyze in {paths}: no fio or DiskSpd results found ({} skipped)",
-            crate::format::count(loaded.skipped.len(), "file")
+            crate::numbers::count(loaded.skipped.len(), "file")
         ))
         .into());
     }
     if args.strict && !loaded.skipped.is_empty() {
         return Err(CliError::usage(format!(
             "--strict: {} skipped under {paths}",
-            crate::format::count(loaded.skipped.len(), "file")
+            crate::numbers::count(loaded.skipped.len(), "file")
         ))
         .into());
     }
@@ -423,7 +423,7 @@ fn log_warnings(loaded: &Loaded, global: Global) {
     let _ = writeln!(
         err,
         "nvcmp: warning: {} reading fio logs (for the timeseries charts and steady state):",
-        crate::format::count(loaded.log_warnings.len(), "problem")
+        crate::numbers::count(loaded.log_warnings.len(), "problem")
     );
     for w in &loaded.log_warnings {
         let _ = writeln!(err, "nvcmp: {w}");

@@ -6,10 +6,10 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use super::{CliError, Global, exit};
-use crate::check::report::{CheckJson, CheckRenderer, CheckTerm};
 use crate::check::threshold::{METRIC_NAMES, metric_by_name};
 use crate::check::{self, CheckOptions, Thresholds};
 use crate::input;
+use crate::render::check::{CheckJson, CheckRenderer, CheckTerm};
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = "\
@@ -268,7 +268,7 @@ fn unusable(report: &check::CheckReport, cand: &input::Loaded) -> Vec<String> {
         let names: Vec<&str> = report.skipped.iter().map(|s| s.source.as_str()).collect();
         errors.push(format!(
             "unusable input: {} could not be read: {}",
-            crate::format::count(names.len(), "file"),
+            crate::numbers::count(names.len(), "file"),
             names.join(", ")
         ));
     }

@@ -10,9 +10,9 @@ use anyhow::Context;
 use super::{CliError, Global, exit};
 use crate::check::threshold::metric_by_name;
 use crate::compare::Metric;
-use crate::history::render::{self, GateFormat, ShowFormat};
 use crate::history::{changepoint, compact, gate, series, show, store, time};
 use crate::input;
+use crate::render::history::{self as render, GateFormat, ShowFormat};
 
 #[derive(Debug, clap::Args)]
 pub struct HistoryArgs {
@@ -145,7 +145,7 @@ fn say_removed(dir: &Path, leftovers: &[PathBuf]) {
         eprintln!(
             "nvcmp: {}: removed {} left by an interrupted add or compaction",
             dir.display(),
-            crate::format::count(gone, "stale temporary file")
+            crate::numbers::count(gone, "stale temporary file")
         );
     }
 }
@@ -370,7 +370,7 @@ fn unusable_candidate(cand: &input::Loaded) -> Vec<String> {
     if !cand.skipped.is_empty() {
         errors.push(format!(
             "unusable input: {} could not be read",
-            crate::format::count(cand.skipped.len(), "candidate file")
+            crate::numbers::count(cand.skipped.len(), "candidate file")
         ));
     }
     let failed: Vec<String> = cand

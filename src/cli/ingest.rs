@@ -145,7 +145,7 @@ pub fn run(args: IngestArgs, global: Global) -> anyhow::Result<u8> {
     if args.strict && !ingested.skipped.is_empty() {
         eprintln!(
             "nvcmp: --strict: {} skipped",
-            crate::format::count(ingested.skipped.len(), "file")
+            crate::numbers::count(ingested.skipped.len(), "file")
         );
         return Ok(exit::USAGE);
     }
@@ -278,7 +278,7 @@ pub fn summary(ingested: &Ingested) -> String {
 /// [`summary`], then what became of fio's logs: `; L logs, N series rows`
 /// when they were read, a hint when they were found but not asked for.
 pub fn summary_with(ingested: &Ingested, streamed: Option<&Streamed>) -> String {
-    use crate::format::count;
+    use crate::numbers::count;
     let mut line = format!(
         "ingested {}, {}, {} skipped",
         count(ingested.files_read, "file"),
@@ -342,13 +342,10 @@ pub(super) fn series_bar(plan: &series::Plan, global: Global) -> indicatif::Prog
     if total < BAR_MIN_LOG_BYTES {
         return indicatif::ProgressBar::hidden();
     }
-    let bar = indicatif::ProgressBar::new(total);
-    if let Ok(style) = indicatif::ProgressStyle::with_template(
+    super::progress::bar(
+        total,
         "{bar:30} {bytes}/{total_bytes} logs {bytes_per_sec} {eta}",
-    ) {
-        bar.set_style(style);
-    }
-    bar
+    )
 }
 
 /// Below this many files a bar only flickers.
@@ -362,13 +359,7 @@ struct Bar {
 impl Progress for Bar {
     fn start(&self, files: usize) {
         let bar = if files >= BAR_MIN_FILES {
-            let bar = indicatif::ProgressBar::new(files as u64);
-            if let Ok(style) = indicatif::ProgressStyle::with_template(
-                "{bar:40} {pos}/{len} files {per_sec} {eta}",
-            ) {
-                bar.set_style(style);
-            }
-            bar
+            super::progress::bar(files as u64, "{bar:40} {pos}/{len} files {per_sec} {eta}")
         } else {
             indicatif::ProgressBar::hidden()
         };

@@ -7,6 +7,7 @@ pub mod check;
 pub mod history;
 pub mod ingest;
 mod input;
+mod progress;
 pub mod run;
 
 use std::io::IsTerminal;
@@ -46,9 +47,9 @@ impl CliError {
 pub(crate) fn write_ci_reports(
     junit: Option<&std::path::Path>,
     markdown: Option<&std::path::Path>,
-    outcome: &dyn crate::check::report::Outcome,
+    outcome: &dyn crate::render::check::Outcome,
 ) -> anyhow::Result<()> {
-    use crate::check::report::{CheckMarkdown, Junit};
+    use crate::render::check::{CheckMarkdown, Junit};
     use anyhow::Context;
     let write = |path: &std::path::Path, junit: bool| -> anyhow::Result<()> {
         let mut buf = Vec::new();

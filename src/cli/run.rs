@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::Context;
-use indicatif::{HumanDuration, ProgressBar, ProgressStyle};
+use indicatif::{HumanDuration, ProgressBar};
 
 use super::{CliError, Global};
 use crate::run::engines::{EngineKind, EngineOptions};
@@ -43,6 +43,9 @@ pub enum MatrixArg {
     Sweep,
 }
 
+// Its doc comments are `--help` text, written for the terminal: `<job>`
+// and `HOST[:PORT]` are placeholders there, not HTML or links.
+#[allow(rustdoc::invalid_html_tags, rustdoc::broken_intra_doc_links)]
 #[derive(Debug, clap::Args)]
 #[command(after_help = "\
 Examples:
@@ -593,10 +596,9 @@ impl Progress for Bar {
         if points == 0 {
             return;
         }
-        let pb = ProgressBar::new(total.as_millis().max(1) as u64);
-        pb.set_style(
-            ProgressStyle::with_template("{prefix:>28} [{elapsed_precise}] {wide_bar} {msg:>22}")
-                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        let pb = super::progress::bar(
+            total.as_millis().max(1) as u64,
+            "{prefix:>28} [{elapsed_precise}] {wide_bar} {msg:>22}",
         );
         // Keeps the elapsed time moving between ticks.
         pb.enable_steady_tick(Duration::from_millis(250));
@@ -641,12 +643,9 @@ impl Progress for Bar {
             return;
         }
         let pb = fill.get_or_insert_with(|| {
-            let pb = ProgressBar::new(total);
-            pb.set_style(
-                ProgressStyle::with_template(
-                    "{prefix:>28} [{elapsed_precise}] {wide_bar} {bytes}/{total_bytes} ETA {eta}",
-                )
-                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            let pb = super::progress::bar(
+                total,
+                "{prefix:>28} [{elapsed_precise}] {wide_bar} {bytes}/{total_bytes} ETA {eta}",
             );
             pb.set_prefix("preconditioning");
             pb
@@ -709,7 +708,7 @@ fn report_repeats(summary: &run::RunSummary, repeat: &Repeat, quiet: bool) {
             "until-stddev {}: {} of {} met it; {} reached --max-repeats {}",
             pct(rule.target_pct),
             summary.repeats.len() - missed.len(),
-            crate::format::count(summary.repeats.len(), "job"),
+            crate::numbers::count(summary.repeats.len(), "job"),
             missed.len(),
             rule.max
         );
@@ -809,7 +808,7 @@ pub fn run(args: RunArgs, global: Global) -> anyhow::Result<u8> {
     if summary.interrupted {
         eprintln!(
             "nvcmp: interrupted; {} kept in {}, no partial file",
-            crate::format::count(summary.results.len(), "completed result"),
+            crate::numbers::count(summary.results.len(), "completed result"),
             summary.dir.display()
         );
         return Ok(130);

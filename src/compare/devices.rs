@@ -23,6 +23,7 @@ use super::model::Metric;
 pub use super::model::{DeviceSpread, TargetFigure};
 use super::workload::{LoadPoint, Shape, WorkloadKey};
 use crate::model::Row;
+use crate::numbers::median;
 
 /// A target is never called off the others for less than this (5 %):
 /// drives of one model differ that much from slot to slot.
@@ -124,15 +125,6 @@ fn add(s: &mut Samples, r: &Row) {
     }
 }
 
-fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(f64::total_cmp);
-    match v.len() {
-        0 => 0.0,
-        n if n % 2 == 1 => v[n / 2],
-        n => (v[n / 2 - 1] + v[n / 2]) / 2.0,
-    }
-}
-
 /// Relative standard error of a target's mean IOPS: from its repetitions
 /// where there are several, else from fio's interval samples.
 fn rse(s: &Samples, mean: f64) -> f64 {
@@ -192,7 +184,8 @@ fn spread(config: &str, key: &Key, targets: &IndexMap<String, Samples>) -> Devic
             .map_or(String::new(), |f| f.target.clone())
     };
     let mut all: Vec<f64> = clean.iter().map(|f| f.iops).collect();
-    let med = median(&mut all);
+    all.sort_by(f64::total_cmp);
+    let med = median(all.iter().copied()).unwrap_or(0.0);
     let (lo, hi) = (
         all.first().copied().unwrap_or(0.0),
         all.last().copied().unwrap_or(0.0),
@@ -224,22 +217,22 @@ fn judge(figs: &mut [TargetFigure], noise: &[f64]) {
         return;
     }
     for &i in &ok {
-        let mut others: Vec<f64> = ok
+        let others: Vec<f64> = ok
             .iter()
             .filter(|&&j| j != i)
             .map(|&j| figs[j].iops)
             .collect();
-        let med = median(&mut others);
+        let med = median(others.iter().copied()).unwrap_or(0.0);
         if med <= 0.0 {
             continue;
         }
-        let mut dev: Vec<f64> = others.iter().map(|v| (v - med).abs()).collect();
-        let mad = MAD_SCALE * median(&mut dev) / med;
+        let dev = others.iter().map(|v| (v - med).abs());
+        let mad = MAD_SCALE * median(dev).unwrap_or(0.0) / med;
         // Standard errors in units of the median: the target's own, and
         // the median's (about 1.25 sigma / sqrt(k) for k peers).
-        let mut peer_noise: Vec<f64> = ok.iter().filter(|&&j| j != i).map(|&j| noise[j]).collect();
+        let peer_noise: Vec<f64> = ok.iter().filter(|&&j| j != i).map(|&j| noise[j]).collect();
         let k = peer_noise.len() as f64;
-        let med_se = 1.25 * median(&mut peer_noise) / k.sqrt();
+        let med_se = 1.25 * median(peer_noise).unwrap_or(0.0) / k.sqrt();
         let own_se = noise[i] * figs[i].iops / med;
         let se = 2.0 * (own_se.powi(2) + med_se.powi(2)).sqrt();
         let threshold = MIN_GAP.max(3.0 * mad).max(se);

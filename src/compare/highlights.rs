@@ -38,8 +38,8 @@ use super::model::{
 };
 use super::rules::{Entry, Judge, tie_rule};
 use super::workload::{LoadPoint, Shape};
-use crate::format;
 use crate::model::{Direction, Os};
+use crate::numbers;
 
 /// Spread under which all configs are called "within X % of each other".
 pub const NEAR_EQUAL_PCT: f64 = 0.5;
@@ -163,7 +163,7 @@ fn tie_words(rule: Rule, judge: Judge) -> String {
         Rule::NotSignificant => "within run-to-run noise".into(),
         Rule::Equivalent => format!(
             "within the {} % equivalence margin",
-            format::trimmed(judge.equivalence_pct.unwrap_or(0.0), 2)
+            numbers::trimmed(judge.equivalence_pct.unwrap_or(0.0), 2)
         ),
         _ => "within rounding".into(),
     }
@@ -394,7 +394,7 @@ fn win_finding(cmp: &Comparison, kind: FindingKind, m: Metric, parts: &[&Tally])
     // median win, not the mean, so one landslide does not carry a claim
     // whose other wins are slivers.
     let reach = won as f64 / of as f64 / leaders.len() as f64;
-    f.scored(median(&effects), reach)
+    f.scored(numbers::median(effects).unwrap_or(0.0), reach)
 }
 
 fn join_and(items: &[String]) -> String {
@@ -425,7 +425,7 @@ fn near_equal(cmp: &Comparison) -> Vec<Finding> {
                 "In {} {} configs are within {} % of each other ({})",
                 cmp.title_of(w),
                 count_word(vals.len()),
-                format::fixed(pct.max(0.01), 2),
+                numbers::fixed(pct.max(0.01), 2),
                 m.human()
             );
             let tight = 1.0 - pct / NEAR_EQUAL_PCT * 0.5;
@@ -555,9 +555,9 @@ fn family_leads(cmp: &Comparison, judge: Judge) -> Vec<Finding> {
                 };
                 // Past +1000 % a lead reads as a ratio, as the tables print it.
                 let by = if lead > 1000.0 {
-                    format!("{}x its figure", format::fixed(a.value / b.value, 1))
+                    format!("{}x its figure", numbers::fixed(a.value / b.value, 1))
                 } else {
-                    format!("by {} %", format::fixed(lead, 1))
+                    format!("by {} %", numbers::fixed(lead, 1))
                 };
                 let text = format!(
                     "{} leads the best {} config ({}) in {} {} {by}{qualifier}",
@@ -589,8 +589,8 @@ fn outliers(cmp: &Comparison, scales: &Scales) -> Vec<Finding> {
             continue;
         }
         let all: Vec<f64> = vals.iter().map(|v| v.1).collect();
-        let med = median(&all);
-        let mad = median(&all.iter().map(|v| (v - med).abs()).collect::<Vec<_>>());
+        let med = numbers::median(all.iter().copied()).unwrap_or(0.0);
+        let mad = numbers::median(all.iter().map(|v| (v - med).abs())).unwrap_or(0.0);
         // The worse side only: above the others for latency and CPU,
         // below them for bandwidth and IOPS.
         let worse = |v: f64, than: f64| match m.better() {
@@ -599,7 +599,7 @@ fn outliers(cmp: &Comparison, scales: &Scales) -> Vec<Finding> {
         };
         for (c, v) in &vals {
             let others: Vec<f64> = vals.iter().filter(|(o, _)| o != c).map(|x| x.1).collect();
-            let others_med = median(&others);
+            let others_med = numbers::median(others.iter().copied()).unwrap_or(0.0);
             if others_med <= 0.0 || *v <= 0.0 || !worse(*v, med) {
                 continue;
             }
@@ -637,10 +637,10 @@ fn outlier_finding(
     let lo = others.iter().copied().fold(f64::INFINITY, f64::min);
     let hi = others.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     let how = match m.better() {
-        Better::Lower => format!("{}x the others' median", format::fixed(ratio, 1)),
+        Better::Lower => format!("{}x the others' median", numbers::fixed(ratio, 1)),
         Better::Higher => format!(
             "{} % below the others' median",
-            format::fixed((1.0 - 1.0 / ratio) * 100.0, 0)
+            numbers::fixed((1.0 - 1.0 / ratio) * 100.0, 0)
         ),
     };
     let text = format!(
@@ -663,16 +663,6 @@ fn outlier_finding(
         .scored(magnitude(ratio - 1.0) * factor, ONE_WORKLOAD)
 }
 
-fn median(xs: &[f64]) -> f64 {
-    let mut v = xs.to_vec();
-    v.sort_by(f64::total_cmp);
-    match v.len() {
-        0 => 0.0,
-        n if n % 2 == 1 => v[n / 2],
-        n => (v[n / 2 - 1] + v[n / 2]) / 2.0,
-    }
-}
-
 /// The highest value among `configs`.
 fn top_of<'a>(r: &'a MetricResult, configs: &'a [String]) -> Option<Entry<'a>> {
     configs
@@ -691,14 +681,14 @@ fn iops_short(v: f64) -> String {
         } else {
             2
         };
-        format::trimmed(x, d)
+        numbers::trimmed(x, d)
     };
     if v >= 1e6 {
         format!("{}M", sig3(v / 1e6))
     } else if v >= 1e3 {
         format!("{}k", sig3(v / 1e3))
     } else {
-        format::fixed(v, 0)
+        numbers::fixed(v, 0)
     }
 }
 
@@ -770,7 +760,7 @@ fn sweep_sentences(cmp: &Comparison, judge: Judge) -> Vec<Finding> {
                     s.config,
                     s.peak.load.label(),
                     iops_short(s.peak.iops),
-                    format::fixed(f.pct_below_peak, 0),
+                    numbers::fixed(f.pct_below_peak, 0),
                     f.load.label()
                 );
                 let (w, m, c) = on(vec![s.config.clone()]);
@@ -828,7 +818,7 @@ fn peak_finding(
         first.config,
         iops_short(first.peak.iops),
         first.peak.load.label(),
-        format::fixed(lead, 1),
+        numbers::fixed(lead, 1),
         second.config,
         iops_short(second.peak.iops),
         second.peak.load.label()
@@ -852,8 +842,8 @@ fn knee_sentence(cmp: &Comparison, title: &str, s: &Sweep) -> (String, f64) {
                 s.config,
                 k.load.label(),
                 iops_short(k.iops),
-                format::fixed(k.iops_gain_pct, 1),
-                format::fixed(k.lat_growth_pct, 0)
+                numbers::fixed(k.iops_gain_pct, 1),
+                numbers::fixed(k.lat_growth_pct, 0)
             ),
             0.5,
         ),
@@ -874,7 +864,7 @@ fn knee_sentence(cmp: &Comparison, title: &str, s: &Sweep) -> (String, f64) {
                 format!(
                     "{} is at {} % of its peak from the lightest load in {title} ({}): no knee within the sweep",
                     s.config,
-                    format::trimmed(rules.saturation_pct, 1),
+                    numbers::trimmed(rules.saturation_pct, 1),
                     lightest.map_or(String::new(), |p| p.load.label())
                 )
             } else {
@@ -979,9 +969,9 @@ fn headline(w: &Workload) -> Metric {
 /// cannot pass 100).
 fn lead_words(better: Better, a: f64, b: f64) -> String {
     // Two significant digits for a lead under 0.1 %: "0.01 %", not "0.0 %".
-    let pct = |p: f64| format::fixed(p, if p < 0.1 { 2 } else { 1 });
+    let pct = |p: f64| numbers::fixed(p, if p < 0.1 { 2 } else { 1 });
     match better {
-        Better::Higher if a >= 1.5 * b => format!("{}x", format::fixed(a / b, 2)),
+        Better::Higher if a >= 1.5 * b => format!("{}x", numbers::fixed(a / b, 2)),
         Better::Higher => format!("{} % more than", pct((a / b - 1.0) * 100.0)),
         Better::Lower => format!("{} % below", pct((1.0 - a / b) * 100.0)),
     }
@@ -1085,7 +1075,7 @@ fn winner_finding(
 /// `saturation_pct` of their peak; one still climbing at its heaviest load
 /// point (saturated only there, no knee) has not saturated and comes last.
 fn saturation_findings(cmp: &Comparison) -> Vec<Finding> {
-    let pct = format::trimmed(cmp.sweep_rules.saturation_pct, 1);
+    let pct = numbers::trimmed(cmp.sweep_rules.saturation_pct, 1);
     let mut out = Vec::new();
     for (shape, sweeps) in super::sweep::by_shape(cmp) {
         let title = shape.title();

@@ -5,7 +5,7 @@
 
 use super::model::{Better, Comparison, Metric, MetricResult};
 use super::workload::Run;
-use crate::format;
+use crate::numbers;
 
 /// Precision of CPU figures, percent (they are printed to 2 decimals).
 pub const CPU_PRECISION: f64 = 0.01;
@@ -123,22 +123,22 @@ impl Metric {
 
     /// The scale for values up to `max` (base units).
     pub fn scale(self, max: f64) -> Scale {
-        let s = |u: format::Unit, decimals, trim| Scale {
+        let s = |u: numbers::Unit, decimals, trim| Scale {
             div: u.div,
             unit: u.name,
             decimals,
             trim,
         };
-        let count = format::Unit { name: "", div: 1.0 };
+        let count = numbers::Unit { name: "", div: 1.0 };
         match self {
-            Metric::BwBytesPerS | Metric::BwPerCpuPct => s(format::binary_rate(max), 3, true),
+            Metric::BwBytesPerS | Metric::BwPerCpuPct => s(numbers::binary_rate(max), 3, true),
             Metric::Iops | Metric::IopsPerCpuPct => s(count, 0, false),
             Metric::LatMeanNs | Metric::ClatP99Ns => {
-                let u = format::time_ns(max);
+                let u = numbers::time_ns(max);
                 s(u, if u.name == "ms" { 3 } else { 2 }, true)
             }
             Metric::CpuPct => s(
-                format::Unit {
+                numbers::Unit {
                     name: "%",
                     div: 1.0,
                 },
@@ -150,7 +150,7 @@ impl Metric {
 
     /// A value and its precision (base units) as one reading of a row in
     /// `scale`. Whether the precision was stated is this metric's fact.
-    pub fn reading(self, scale: &Scale, value: f64, precision: f64) -> format::Reading {
+    pub fn reading(self, scale: &Scale, value: f64, precision: f64) -> numbers::Reading {
         let stated = match self {
             Metric::BwBytesPerS | Metric::LatMeanNs | Metric::ClatP99Ns => precision > UNROUNDED,
             // Counts print whole whatever their step; fio prints CPU to 2
@@ -159,7 +159,7 @@ impl Metric {
             // Ratios of two figures: their digits are arithmetic.
             Metric::IopsPerCpuPct | Metric::BwPerCpuPct => false,
         };
-        format::Reading {
+        numbers::Reading {
             value: value / scale.div,
             step: precision / scale.div,
             stated,
@@ -168,9 +168,9 @@ impl Metric {
 
     /// The decimals of a row of (value, precision) pairs, base units, in
     /// `scale`: one count for all, enough that no non-zero value prints
-    /// as 0 (see [`format::readable_decimals`]).
+    /// as 0 (see [`numbers::readable_decimals`]).
     pub fn row_decimals(self, scale: &Scale, row: impl IntoIterator<Item = (f64, f64)>) -> usize {
-        let readings: Vec<format::Reading> = row
+        let readings: Vec<numbers::Reading> = row
             .into_iter()
             .map(|(v, p)| self.reading(scale, v, p))
             .collect();
@@ -180,23 +180,23 @@ impl Metric {
             Metric::Iops => readings
                 .iter()
                 .filter(|r| r.value.is_finite() && r.value != 0.0 && r.value.abs() < 1.0)
-                .map(|r| format::min_significant_decimals(r.value))
+                .map(|r| numbers::min_significant_decimals(r.value))
                 .max()
                 .unwrap_or(0),
-            _ => format::readable_decimals(&readings),
+            _ => numbers::readable_decimals(&readings),
         }
     }
 
     /// How a row (or a table column) of this metric prints, from its
     /// (value, precision) pairs in base units: the unit of its median,
-    /// the decimals of every value not [`format::is_far`] from it.
+    /// the decimals of every value not [`numbers::is_far`] from it.
     pub fn row_style(self, row: &[(f64, f64)]) -> RowStyle {
-        let median = format::median(row.iter().map(|(v, _)| v.abs())).unwrap_or(0.0);
+        let median = numbers::median(row.iter().map(|(v, _)| v.abs())).unwrap_or(0.0);
         let scale = self.scale(median);
         let near: Vec<(f64, f64)> = row
             .iter()
             .copied()
-            .filter(|(v, _)| !format::is_far(*v, median))
+            .filter(|(v, _)| !numbers::is_far(*v, median))
             .collect();
         RowStyle {
             metric: self,
@@ -245,7 +245,7 @@ pub struct Scale {
 
 /// Precision ingest gives a bandwidth or latency that fio wrote out in
 /// full (JSON): the value is exact as far as ties go, but nobody rounded
-/// it, so its trailing digits are arithmetic (see [`format::Reading`]).
+/// it, so its trailing digits are arithmetic (see [`numbers::Reading`]).
 const UNROUNDED: f64 = 1.0;
 
 /// How one row of a table prints: its unit (from the row's median), one
@@ -261,9 +261,9 @@ pub struct RowStyle {
 }
 
 impl RowStyle {
-    /// Over [`format::FAR_FROM_MEDIAN`] times the row's median.
+    /// Over [`numbers::FAR_FROM_MEDIAN`] times the row's median.
     pub fn is_far(&self, v: f64) -> bool {
-        format::is_far(v, self.median)
+        numbers::is_far(v, self.median)
     }
 
     /// A value as its cell prints it, without unit; a far value in its own
@@ -276,9 +276,9 @@ impl RowStyle {
         let shown = v / own.div;
         let decimals = match self.metric {
             Metric::Iops => 0,
-            _ => format::significant_decimals(shown.abs()),
+            _ => numbers::significant_decimals(shown.abs()),
         };
-        own.unit_after(format::fixed(shown, decimals))
+        own.unit_after(numbers::fixed(shown, decimals))
     }
 }
 
@@ -286,9 +286,9 @@ impl Scale {
     /// A lone value in this scale, without unit: `10.058`, `2,636,516`.
     pub fn format(&self, v: f64) -> String {
         if self.trim {
-            format::trimmed(v / self.div, self.decimals)
+            numbers::trimmed(v / self.div, self.decimals)
         } else {
-            format::fixed(v / self.div, self.decimals)
+            numbers::fixed(v / self.div, self.decimals)
         }
     }
 
@@ -299,7 +299,7 @@ impl Scale {
 
     /// A value of a row, without unit, with the row's `decimals`.
     pub fn fixed(&self, v: f64, decimals: usize) -> String {
-        format::fixed(v / self.div, decimals)
+        numbers::fixed(v / self.div, decimals)
     }
 
     /// A value with `decimals` and its unit: `2.51 ms`.
@@ -411,6 +411,17 @@ pub fn coarse_precisions<'a>(
     by_step
 }
 
+/// Width of fio's latency histogram bucket holding `ns` (stat.h:
+/// `FIO_IO_U_PLAT_BITS` = 6, so 64 buckets per power of two above 128 ns,
+/// exact below): the step a percentile fio reports is known to.
+pub fn fio_bucket_width(ns: f64) -> f64 {
+    const BITS: i32 = 6;
+    if !ns.is_finite() || ns < f64::from(2 << BITS) {
+        return 1.0;
+    }
+    2f64.powi(ns.log2().floor() as i32 - BITS)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -466,13 +477,3 @@ mod tests {
     }
 }
 
-/// Width of fio's latency histogram bucket holding `ns` (stat.h:
-/// `FIO_IO_U_PLAT_BITS` = 6, so 64 buckets per power of two above 128 ns,
-/// exact below): the step a percentile fio reports is known to.
-pub fn fio_bucket_width(ns: f64) -> f64 {
-    const BITS: i32 = 6;
-    if !ns.is_finite() || ns < f64::from(2 << BITS) {
-        return 1.0;
-    }
-    2f64.powi(ns.log2().floor() as i32 - BITS)
-}

@@ -21,6 +21,7 @@ pub mod sanity;
 pub mod setup;
 pub mod snia;
 pub mod stats;
+pub mod steady;
 pub mod sweep;
 pub mod workload;
 

@@ -73,14 +73,14 @@ pub fn tie_rule(best: &Entry, other: &Entry, judge: Judge) -> (bool, Rule) {
             return (true, Rule::Equivalent);
         }
     }
-    if let (Some(a), Some(b)) = (&best.spread, &other.spread) {
-        if let Some(diff) = stats::significantly_different(summary(a), summary(b), judge.alpha) {
-            return if diff {
-                (false, Rule::Significant)
-            } else {
-                (true, Rule::NotSignificant)
-            };
-        }
+    if let (Some(a), Some(b)) = (&best.spread, &other.spread)
+        && let Some(diff) = stats::significantly_different(summary(a), summary(b), judge.alpha)
+    {
+        return if diff {
+            (false, Rule::Significant)
+        } else {
+            (true, Rule::NotSignificant)
+        };
     }
     (false, Rule::Precision)
 }

@@ -7,7 +7,7 @@ use indexmap::IndexMap;
 
 use super::model::{Comparison, Metric, Workload};
 use super::workload::{LoadPoint, Run, Shape, WorkloadKey};
-use crate::format;
+use crate::numbers;
 
 /// Relative disagreement allowed between bandwidth and IOPS x bs beyond
 /// both values' rounding. fio computes both from the same I/O count but
@@ -30,7 +30,7 @@ pub fn check_workload(key: &WorkloadKey, cells: &[(&str, &[Run])]) -> Vec<String
                     "{config}: bandwidth {} disagrees with IOPS x block size ({}) by {} % ({})",
                     bw.with_unit(r.bw),
                     bw.with_unit(expected),
-                    format::fixed((r.bw - expected).abs() / expected * 100.0, 2),
+                    numbers::fixed((r.bw - expected).abs() / expected * 100.0, 2),
                     r.source
                 ));
             }
@@ -47,8 +47,8 @@ pub fn check_workload(key: &WorkloadKey, cells: &[(&str, &[Run])]) -> Vec<String
                     let per = if r.targets > 1 { " x targets" } else { "" };
                     notes.push(format!(
                         "{config}: {} I/Os in flight (IOPS x mean latency) but iodepth x numjobs{per} is {} ({})",
-                        format::fixed(in_flight, 0),
-                        format::fixed(slots, 0),
+                        numbers::fixed(in_flight, 0),
+                        numbers::fixed(slots, 0),
                         r.source
                     ));
                 }

@@ -21,7 +21,7 @@
 use super::Cell;
 use super::model::Metric;
 use super::workload::Run;
-use crate::format;
+use crate::numbers;
 
 /// Fewest I/Os whose 99th percentile means something: a hundred puts at
 /// least one I/O above it.
@@ -88,7 +88,7 @@ fn cpu_over_100(runs: &[Run]) -> Option<String> {
     (worst > 100.0 + 1e-9).then(|| {
         format!(
             "whole-system CPU {} % is above 100 % of the machine",
-            format::fixed(worst, 2)
+            numbers::fixed(worst, 2)
         )
     })
 }
@@ -99,8 +99,8 @@ fn too_few_ios(runs: &[Run]) -> Option<String> {
     (has_p99 && ios > 0.0 && ios < MIN_IOS_FOR_P99).then(|| {
         format!(
             "its p99 rests on {} I/Os (fewer than {})",
-            format::fixed(ios, 0),
-            format::fixed(MIN_IOS_FOR_P99, 0)
+            numbers::fixed(ios, 0),
+            numbers::fixed(MIN_IOS_FOR_P99, 0)
         )
     })
 }

@@ -10,8 +10,8 @@ use indexmap::IndexMap;
 
 pub use key::{LoadPoint, Shape, WorkloadKey};
 
-use super::model::SteadyState;
 use super::stats::Summary;
+use super::steady::SteadyState;
 use crate::model::Row;
 
 /// One file's result for one workload: its jobs (or its aggregate) combined.

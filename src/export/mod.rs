@@ -93,7 +93,7 @@ pub fn unit(metric: Metric) -> &'static str {
 
 /// `v` with 4 significant digits and no separators: `1234`, `12.35`.
 fn plain(v: f64) -> String {
-    let d = crate::format::significant_decimals(v.abs());
+    let d = crate::numbers::significant_decimals(v.abs());
     format!("{v:.d$}")
 }
 

@@ -143,9 +143,9 @@ fn best_split(xs: &[f64], min: usize) -> Option<usize> {
 /// (the pairs between the two sides are the total less those within).
 struct Energy {
     n: usize,
-    /// before[t] = Σ_{a<b<t} |x_a − x_b|.
+    /// `before[t] = Σ_{a<b<t} |x_a − x_b|`.
     before: Vec<f64>,
-    /// after[t] = Σ_{t≤a<b} |x_a − x_b|.
+    /// `after[t] = Σ_{t≤a<b} |x_a − x_b|`.
     after: Vec<f64>,
 }
 

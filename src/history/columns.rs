@@ -40,17 +40,63 @@ pub const COLUMNS: &[&str] = &[
     "system_cpu_pct",
 ];
 
+/// The numeric columns series read, by name, each of the unsigned (`U`),
+/// signed (`I`) or float (`F`) kind of its dataset column: cast from the
+/// frame ([`Cast`]), then as values ([`Columns`]).
+struct Numbers<U, I, F> {
+    bs_bytes: U,
+    io_bytes: U,
+    rwmixread: I,
+    iodepth: I,
+    numjobs: I,
+    error: I,
+    runtime_ms: F,
+    bw_bytes_per_s: F,
+    iops: F,
+    lat_mean_ns: F,
+    clat_mean_ns: F,
+    clat_p99_ns: F,
+    usr_cpu_pct: F,
+    sys_cpu_pct: F,
+    system_cpu_pct: F,
+}
+
+impl<U, I, F> Numbers<U, I, F> {
+    /// Each column turned by the function of its kind.
+    fn map<'s, U2, I2, F2>(
+        &'s self,
+        u: impl Fn(&'s U) -> U2,
+        i: impl Fn(&'s I) -> I2,
+        f: impl Fn(&'s F) -> F2,
+    ) -> Numbers<U2, I2, F2> {
+        Numbers {
+            bs_bytes: u(&self.bs_bytes),
+            io_bytes: u(&self.io_bytes),
+            rwmixread: i(&self.rwmixread),
+            iodepth: i(&self.iodepth),
+            numjobs: i(&self.numjobs),
+            error: i(&self.error),
+            runtime_ms: f(&self.runtime_ms),
+            bw_bytes_per_s: f(&self.bw_bytes_per_s),
+            iops: f(&self.iops),
+            lat_mean_ns: f(&self.lat_mean_ns),
+            clat_mean_ns: f(&self.clat_mean_ns),
+            clat_p99_ns: f(&self.clat_p99_ns),
+            usr_cpu_pct: f(&self.usr_cpu_pct),
+            sys_cpu_pct: f(&self.sys_cpu_pct),
+            system_cpu_pct: f(&self.system_cpu_pct),
+        }
+    }
+}
+
 /// The columns of one frame, cast once to the types the fields have.
 pub(super) struct Cast {
-    /// label, rw, direction, host.
-    texts: [StringChunked; 4],
+    label: StringChunked,
+    rw: StringChunked,
+    direction: StringChunked,
+    host: StringChunked,
     aggregate: BooleanChunked,
-    /// bs_bytes, io_bytes.
-    uints: [UInt64Chunked; 2],
-    /// rwmixread, iodepth, numjobs, error.
-    ints: [Int64Chunked; 4],
-    /// runtime_ms, bw, iops, lat_mean, clat_mean, clat_p99, usr, sys, system cpu.
-    floats: [Float64Chunked; 9],
+    numbers: Numbers<UInt64Chunked, Int64Chunked, Float64Chunked>,
 }
 
 impl Cast {
@@ -66,31 +112,28 @@ impl Cast {
         let uint = |name: &str| Some(col(name, &DataType::UInt64)?.u64().ok()?.clone());
         let float = |name: &str| Some(col(name, &DataType::Float64)?.f64().ok()?.clone());
         Some(Cast {
-            texts: [
-                text("label")?,
-                text("rw")?,
-                text("direction")?,
-                text("host")?,
-            ],
+            label: text("label")?,
+            rw: text("rw")?,
+            direction: text("direction")?,
+            host: text("host")?,
             aggregate: col("aggregate", &DataType::Boolean)?.bool().ok()?.clone(),
-            uints: [uint("bs_bytes")?, uint("io_bytes")?],
-            ints: [
-                int("rwmixread")?,
-                int("iodepth")?,
-                int("numjobs")?,
-                int("error")?,
-            ],
-            floats: [
-                float("runtime_ms")?,
-                float("bw_bytes_per_s")?,
-                float("iops")?,
-                float("lat_mean_ns")?,
-                float("clat_mean_ns")?,
-                float("clat_p99_ns")?,
-                float("usr_cpu_pct")?,
-                float("sys_cpu_pct")?,
-                float("system_cpu_pct")?,
-            ],
+            numbers: Numbers {
+                bs_bytes: uint("bs_bytes")?,
+                io_bytes: uint("io_bytes")?,
+                rwmixread: int("rwmixread")?,
+                iodepth: int("iodepth")?,
+                numjobs: int("numjobs")?,
+                error: int("error")?,
+                runtime_ms: float("runtime_ms")?,
+                bw_bytes_per_s: float("bw_bytes_per_s")?,
+                iops: float("iops")?,
+                lat_mean_ns: float("lat_mean_ns")?,
+                clat_mean_ns: float("clat_mean_ns")?,
+                clat_p99_ns: float("clat_p99_ns")?,
+                usr_cpu_pct: float("usr_cpu_pct")?,
+                sys_cpu_pct: float("sys_cpu_pct")?,
+                system_cpu_pct: float("system_cpu_pct")?,
+            },
         })
     }
 
@@ -101,16 +144,13 @@ impl Cast {
         fn all<T>(it: impl Iterator<Item = T>) -> Vec<T> {
             it.collect()
         }
-        let [label, rw, direction, host] = &self.texts;
         Columns {
-            label: all(label.iter()),
-            rw: all(rw.iter()),
-            direction: all(direction.iter().map(|d| d.and_then(Direction::parse))),
-            host: all(host.iter().map(|h| h.is_some())),
+            label: all(self.label.iter()),
+            rw: all(self.rw.iter()),
+            direction: all(self.direction.iter().map(|d| d.and_then(Direction::parse))),
+            host: all(self.host.iter().map(|h| h.is_some())),
             aggregate: all(self.aggregate.iter().map(|a| a == Some(true))),
-            uints: self.uints.each_ref().map(Values::of),
-            ints: self.ints.each_ref().map(Values::of),
-            floats: self.floats.each_ref().map(Values::of),
+            numbers: self.numbers.map(Values::of, Values::of, Values::of),
             empty: Row::empty("", Direction::Read),
         }
     }
@@ -148,9 +188,7 @@ pub(super) struct Columns<'a> {
     /// Whether the row names a host.
     host: Vec<bool>,
     aggregate: Vec<bool>,
-    uints: [Values<'a, u64>; 2],
-    ints: [Values<'a, i64>; 4],
-    floats: [Values<'a, f64>; 9],
+    numbers: Numbers<Values<'a, u64>, Values<'a, i64>, Values<'a, f64>>,
     /// What a null leaves in a field: what `dataset::from_dataframe` leaves.
     empty: Row,
 }
@@ -168,11 +206,11 @@ impl Columns<'_> {
                 && seen.insert((
                     self.label[i],
                     self.rw[i],
-                    self.uints[0].at(i),
+                    self.numbers.bs_bytes.at(i),
                     self.direction[i],
-                    self.ints[0].at(i),
-                    self.ints[1].at(i),
-                    self.ints[2].at(i),
+                    self.numbers.rwmixread.at(i),
+                    self.numbers.iodepth.at(i),
+                    self.numbers.numjobs.at(i),
                 ))
         })
     }
@@ -189,23 +227,22 @@ impl Columns<'_> {
         r.direction = self.direction[i].unwrap_or(e.direction);
         r.host = None;
         r.aggregate = false;
-        r.bs_bytes = self.uints[0].at(i).unwrap_or(e.bs_bytes);
-        r.io_bytes = self.uints[1].at(i).unwrap_or(e.io_bytes);
-        let [mix, depth, jobs, error] = &self.ints;
-        r.rwmixread = mix.at(i).map(u32_of).or(e.rwmixread);
-        r.iodepth = depth.at(i).map_or(e.iodepth, u32_of);
-        r.numjobs = jobs.at(i).map_or(e.numjobs, u32_of);
-        r.error = error.at(i).unwrap_or(e.error);
-        let [runtime, bw, iops, lat, clat, p99, usr, sys, system] = &self.floats;
-        r.runtime_ms = runtime.at(i).unwrap_or(e.runtime_ms);
-        r.bw_bytes_per_s = bw.at(i).unwrap_or(e.bw_bytes_per_s);
-        r.iops = iops.at(i).unwrap_or(e.iops);
-        r.lat_mean_ns = lat.at(i).or(e.lat_mean_ns);
-        r.clat_mean_ns = clat.at(i).or(e.clat_mean_ns);
-        r.clat_p99_ns = p99.at(i).or(e.clat_p99_ns);
-        r.usr_cpu_pct = usr.at(i).unwrap_or(e.usr_cpu_pct);
-        r.sys_cpu_pct = sys.at(i).unwrap_or(e.sys_cpu_pct);
-        r.system_cpu_pct = system.at(i).or(e.system_cpu_pct);
+        let n = &self.numbers;
+        r.bs_bytes = n.bs_bytes.at(i).unwrap_or(e.bs_bytes);
+        r.io_bytes = n.io_bytes.at(i).unwrap_or(e.io_bytes);
+        r.rwmixread = n.rwmixread.at(i).map(u32_of).or(e.rwmixread);
+        r.iodepth = n.iodepth.at(i).map_or(e.iodepth, u32_of);
+        r.numjobs = n.numjobs.at(i).map_or(e.numjobs, u32_of);
+        r.error = n.error.at(i).unwrap_or(e.error);
+        r.runtime_ms = n.runtime_ms.at(i).unwrap_or(e.runtime_ms);
+        r.bw_bytes_per_s = n.bw_bytes_per_s.at(i).unwrap_or(e.bw_bytes_per_s);
+        r.iops = n.iops.at(i).unwrap_or(e.iops);
+        r.lat_mean_ns = n.lat_mean_ns.at(i).or(e.lat_mean_ns);
+        r.clat_mean_ns = n.clat_mean_ns.at(i).or(e.clat_mean_ns);
+        r.clat_p99_ns = n.clat_p99_ns.at(i).or(e.clat_p99_ns);
+        r.usr_cpu_pct = n.usr_cpu_pct.at(i).unwrap_or(e.usr_cpu_pct);
+        r.sys_cpu_pct = n.sys_cpu_pct.at(i).unwrap_or(e.sys_cpu_pct);
+        r.system_cpu_pct = n.system_cpu_pct.at(i).or(e.system_cpu_pct);
     }
 }
 

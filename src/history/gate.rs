@@ -167,7 +167,7 @@ impl GateFinding {
                 self.threshold_pct
             ),
             GateRule::NoSpread => {
-                let runs = crate::format::count(n, "run");
+                let runs = crate::numbers::count(n, "run");
                 format!("beyond {}%, no spread in {runs}", self.threshold_pct)
             }
             GateRule::WorkloadMissing => "missing from the candidate".into(),
@@ -206,8 +206,8 @@ impl GateReport {
         };
         format!(
             "{status}{}, {}, {} unchanged, {} missing against {} ({} runs in history)",
-            crate::format::count(of(Verdict::Regression), "regression"),
-            crate::format::count(of(Verdict::Improvement), "improvement"),
+            crate::numbers::count(of(Verdict::Regression), "regression"),
+            crate::numbers::count(of(Verdict::Improvement), "improvement"),
             of(Verdict::Unchanged),
             of(Verdict::Missing),
             self.against,

@@ -2,8 +2,8 @@
 //! ([`store`], added to by [`add()`] and merged by [`compact`]), the series each workload, config and metric makes over the
 //! runs ([`series`]), their change points ([`changepoint`], E-Divisive
 //! means with a t-test), `history show`'s report ([`show`]), the
-//! history-aware CI gate of `check --history` ([`gate`]) and their
-//! renderers ([`render`]).
+//! history-aware CI gate of `check --history` ([`gate`]). Their reports
+//! are written by [`crate::render::history`].
 //!
 //! Workloads are `compare`'s ([`crate::compare::workload::WorkloadKey`]:
 //! rw, block size, mix, direction and load point), so runs at different
@@ -14,7 +14,6 @@ pub mod changepoint;
 mod columns;
 pub mod compact;
 pub mod gate;
-pub mod render;
 pub mod series;
 pub mod show;
 pub mod store;

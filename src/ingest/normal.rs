@@ -904,7 +904,7 @@ impl Doc {
     fn numjobs(&self, b: &Block) -> u32 {
         if b.jobs > 1 {
             let names = self.group_names(b.group, b.host.as_deref()).len().max(1) as u32;
-            if b.jobs % names == 0 {
+            if b.jobs.is_multiple_of(names) {
                 return b.jobs / names;
             }
             return b.jobs;

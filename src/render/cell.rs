@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use crate::compare::MetricResult;
 use crate::compare::metric::RowStyle;
-use crate::format;
+use crate::numbers;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct CellView {
@@ -54,7 +54,7 @@ impl RowFormat {
         let deltas: Vec<f64> = m.delta_pct.values().flatten().copied().collect();
         RowFormat {
             style,
-            delta_decimals: format::change_decimals(&deltas),
+            delta_decimals: numbers::change_decimals(&deltas),
         }
     }
 }
@@ -69,7 +69,7 @@ fn delta_text(m: &MetricResult, config: &str, is_base: bool, decimals: usize) ->
         return String::new();
     }
     match m.delta_pct.get(config).copied().flatten() {
-        Some(p) => format::change(p, decimals),
+        Some(p) => numbers::change(p, decimals),
         None => String::new(),
     }
 }
@@ -86,8 +86,8 @@ pub(crate) fn cell(m: &MetricResult, config: &str, row: &RowFormat, is_base: boo
     let text = match v {
         // Fio measured nothing it can be trusted with (gtod_reduce): the
         // footnote says why the cell is empty.
-        None if excluded => format!("{} {EXCLUDED_MARK}", format::MISSING),
-        None => format::MISSING.into(),
+        None if excluded => format!("{} {EXCLUDED_MARK}", numbers::MISSING),
+        None => numbers::MISSING.into(),
         Some(v) if excluded => format!("{} {EXCLUDED_MARK}", row.style.text(v)),
         Some(v) if row.style.is_far(v) => format!("{} {FAR_MARK}", row.style.text(v)),
         Some(v) => row.style.text(v),
@@ -159,8 +159,8 @@ pub(crate) fn cell_notes(
                 "{FAR_MARK} {} of {c}{at} ({}) is over {} times the median of {median_of} ({}): shown in its own unit; check the run.",
                 m.metric.human(),
                 style.text(v),
-                format::fixed(format::FAR_FROM_MEDIAN, 0),
-                style.scale.with_unit_decimals(style.median, format::significant_decimals(style.median / style.scale.div)),
+                numbers::fixed(numbers::FAR_FROM_MEDIAN, 0),
+                style.scale.with_unit_decimals(style.median, numbers::significant_decimals(style.median / style.scale.div)),
             ));
         }
     }

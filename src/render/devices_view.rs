@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use crate::compare::Comparison;
 use crate::compare::devices::DeviceSpread;
-use crate::format::{self, Unit};
+use crate::numbers::{self, Unit};
 
 /// One test bed table.
 #[derive(Debug, Clone, Serialize)]
@@ -44,10 +44,10 @@ fn table(s: &DeviceSpread) -> DeviceTableView {
     let max = |f: fn(&crate::compare::devices::TargetFigure) -> f64| {
         s.targets.iter().map(f).fold(0.0, f64::max)
     };
-    let bw = format::binary_rate(max(|t| t.bw_bytes_per_s));
-    let lat = format::time_ns(max(|t| t.lat_mean_ns.unwrap_or(0.0)));
+    let bw = numbers::binary_rate(max(|t| t.bw_bytes_per_s));
+    let lat = numbers::time_ns(max(|t| t.lat_mean_ns.unwrap_or(0.0)));
     // One count of decimals per column, from its largest value.
-    let decimals = |m: f64, u: Unit| format::significant_decimals(m / u.div);
+    let decimals = |m: f64, u: Unit| numbers::significant_decimals(m / u.div);
     let (bw_dec, lat_dec) = (
         decimals(max(|t| t.bw_bytes_per_s), bw),
         decimals(max(|t| t.lat_mean_ns.unwrap_or(0.0)), lat),
@@ -57,14 +57,14 @@ fn table(s: &DeviceSpread) -> DeviceTableView {
             "{}: {} on {}",
             s.config,
             s.workload,
-            format::count(s.targets.len(), "target")
+            numbers::count(s.targets.len(), "target")
         ),
         summary: format!(
             "total {} IOPS; slowest {}, fastest {}, spread {} %",
-            format::fixed(s.total_iops, 0),
+            numbers::fixed(s.total_iops, 0),
             s.slowest,
             s.fastest,
-            format::fixed(s.spread_pct, 1)
+            numbers::fixed(s.spread_pct, 1)
         ),
         header: vec![
             "target".into(),
@@ -78,14 +78,14 @@ fn table(s: &DeviceSpread) -> DeviceTableView {
             .iter()
             .map(|t| DeviceRowView {
                 target: t.target.clone(),
-                iops: format::fixed(t.iops, 0),
-                bw: format::fixed(t.bw_bytes_per_s / bw.div, bw_dec),
+                iops: numbers::fixed(t.iops, 0),
+                bw: numbers::fixed(t.bw_bytes_per_s / bw.div, bw_dec),
                 lat: t
                     .lat_mean_ns
-                    .map_or("–".into(), |v| format::fixed(v / lat.div, lat_dec)),
+                    .map_or("–".into(), |v| numbers::fixed(v / lat.div, lat_dec)),
                 off: t
                     .off_pct
-                    .map_or(String::new(), |p| format!("{} %", format::signed(p, 1))),
+                    .map_or(String::new(), |p| format!("{} %", numbers::signed(p, 1))),
                 error: match t.error {
                     0 => String::new(),
                     e => format!("error {e}"),

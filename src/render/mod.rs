@@ -1,18 +1,26 @@
-//! Renderers: a [`crate::compare::Comparison`] to bytes, one file per
-//! format. Renderers write to any `Write` and never print; they compute no
-//! winners of their own. Table formats share [`view::View`]; Markdown and
-//! HTML come from minijinja templates in `templates/` that `--template`
+//! Every report nvcmp writes, one file per format: `analyze`'s (a
+//! [`crate::compare::Comparison`] to bytes), `check`'s and the CI reports
+//! of both gates ([`check`]), `history show`'s and `check --history`'s
+//! ([`history`]). `check` and `history` decide; this module writes.
+//! Renderers write to any `Write` and never print; they compute no
+//! winners of their own. Every table is built from one model
+//! ([`table`]: one terminal style, one Markdown writer and escaper);
+//! analyze's table formats share [`view::View`]; Markdown and HTML pages
+//! come from minijinja templates in `templates/` that `--template`
 //! replaces.
 
 pub mod cell;
+pub mod check;
 pub mod csv;
 pub mod devices_view;
+pub mod history;
 pub mod html;
 pub mod json;
 pub mod md;
 pub mod setup_view;
 pub mod sweep_view;
 pub mod sweeps;
+pub mod table;
 pub mod template;
 pub mod term;
 pub mod view;

@@ -14,7 +14,7 @@ use crate::compare::{
     AtSlo, Comparison, Knee, LoadPoint, Metric, Peak, Saturation, SloMetric, Sweep, SweepRules,
     Workload,
 };
-use crate::format;
+use crate::numbers;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct SweepView {
@@ -135,7 +135,7 @@ const CELL_METRICS: [Metric; 3] = [Metric::Iops, Metric::LatMeanNs, Metric::Clat
 /// values of one metric down the load points: one count of decimals.
 /// Both latencies share one unit (the table says it once), from the
 /// median of every compared latency in the table, not its largest; a
-/// value over [`format::FAR_FROM_MEDIAN`] times it prints in its own.
+/// value over [`numbers::FAR_FROM_MEDIAN`] times it prints in its own.
 struct ColumnStyles {
     lat: Scale,
     /// (config, metric) -> style.
@@ -152,7 +152,7 @@ impl ColumnStyles {
                 .collect()
         };
         let median_of = |ms: &[Metric]| {
-            format::median(ms.iter().flat_map(|m| pairs(*m, None)).map(|(v, _)| v)).unwrap_or(0.0)
+            numbers::median(ms.iter().flat_map(|m| pairs(*m, None)).map(|(v, _)| v)).unwrap_or(0.0)
         };
         let lat_median = median_of(&[Metric::LatMeanNs, Metric::ClatP99Ns]);
         let iops_median = median_of(&[Metric::Iops]);
@@ -166,7 +166,7 @@ impl ColumnStyles {
                 };
                 let near: Vec<(f64, f64)> = pairs(m, Some(c))
                     .into_iter()
-                    .filter(|(v, _)| !format::is_far(*v, median))
+                    .filter(|(v, _)| !numbers::is_far(*v, median))
                     .collect();
                 let style = RowStyle {
                     metric: m,
@@ -276,7 +276,7 @@ fn row(cmp: &Comparison, t: &SweepTable, w: &Workload, styles: &ColumnStyles) ->
 fn missing_cell(config: &str) -> CellView {
     CellView {
         config: config.to_string(),
-        text: format::MISSING.into(),
+        text: numbers::MISSING.into(),
         best: false,
         winner: false,
         tied: false,
@@ -298,7 +298,7 @@ fn at(iodepth: u32, numjobs: u32) -> String {
 }
 
 fn iops_text(v: f64) -> String {
-    format::fixed(v, 0)
+    numbers::fixed(v, 0)
 }
 
 fn summary(s: &Sweep, rules: &SweepRules) -> SweepSummaryView {
@@ -337,7 +337,7 @@ fn summary(s: &Sweep, rules: &SweepRules) -> SweepSummaryView {
 pub fn saturation_text(s: &Saturation, pct: f64) -> String {
     format!(
         "{} % of peak from {} ({} IOPS)",
-        format::trimmed(pct, 1),
+        numbers::trimmed(pct, 1),
         s.load.label(),
         iops_text(s.iops)
     )
@@ -352,8 +352,8 @@ fn knee_text(k: &Knee) -> String {
         "knee at {} ({} IOPS): past it at most {} % more IOPS for {} % more mean latency",
         k.load.label(),
         iops_text(k.iops),
-        format::fixed(k.iops_gain_pct, 1),
-        format::fixed(k.lat_growth_pct, 0)
+        numbers::fixed(k.iops_gain_pct, 1),
+        numbers::fixed(k.lat_growth_pct, 0)
     )
 }
 
@@ -398,7 +398,7 @@ fn grid(s: &Sweep) -> GridView {
             .iter()
             .find(|p| p.load.iodepth == d && p.load.numjobs == j);
         GridCellView {
-            text: p.map_or(format::MISSING.into(), |p| iops_text(p.iops)),
+            text: p.map_or(numbers::MISSING.into(), |p| iops_text(p.iops)),
             peak: p.is_some() && s.peak.load.iodepth == d && s.peak.load.numjobs == j,
         }
     };

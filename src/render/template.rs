@@ -23,11 +23,7 @@ pub fn render(source: &str, view: &View, html: bool, out: &mut dyn Write) -> any
         }
     });
     // Markdown table cells: a `|` in a label would end the cell.
-    env.add_filter("mdcell", |s: String| {
-        s.replace('\\', "\\\\")
-            .replace('|', "\\|")
-            .replace('\n', " ")
-    });
+    env.add_filter("mdcell", |s: String| super::table::escape(&s));
     // report.html's script, for `{% include "report.js" %}`; raw, so the
     // braces of JavaScript are never read as template syntax.
     env.add_template_owned("report.js", format!("{{% raw %}}{SCRIPT}{{% endraw %}}"))

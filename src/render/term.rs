@@ -7,11 +7,9 @@
 
 use std::io::Write;
 
-use comfy_table::presets::UTF8_FULL_CONDENSED;
-use comfy_table::{Attribute, Cell, CellAlignment, ContentArrangement, Table};
-
 use super::Renderer;
 use super::sweep_view::{GridView, SweepCellView, SweepView};
+use super::table::{Cell, Table, Tone};
 use super::view::{CellView, View, WorkloadView};
 use crate::compare::Comparison;
 
@@ -48,14 +46,7 @@ fn mark(c: &CellView) -> &'static str {
 
 impl Term {
     fn table(&self, header: Vec<Cell>) -> Table {
-        let mut t = Table::new();
-        t.load_preset(UTF8_FULL_CONDENSED)
-            .set_content_arrangement(ContentArrangement::Disabled);
-        if !self.color {
-            t.force_no_tty();
-        }
-        t.set_header(header);
-        t
+        Table::new(header)
     }
 
     fn config_header(&self, first: &str, view: &View, configs: &[String]) -> Vec<Cell> {
@@ -72,12 +63,8 @@ impl Term {
     }
 
     fn value(&self, text: String, best: bool) -> Cell {
-        let cell = Cell::new(text).set_alignment(CellAlignment::Right);
-        if self.color && best {
-            cell.add_attribute(Attribute::Bold)
-        } else {
-            cell
-        }
+        let cell = Cell::right(text);
+        if best { cell.tone(Tone::Best) } else { cell }
     }
 
     fn workload(&self, view: &View, w: &WorkloadView, out: &mut dyn Write) -> anyhow::Result<()> {
@@ -93,9 +80,9 @@ impl Term {
                 };
                 cells.push(self.value(format!("{}{}{delta}", c.text, mark(c)), c.best));
             }
-            t.add_row(cells);
+            t.row(cells);
         }
-        writeln!(out, "{t}")?;
+        writeln!(out, "{}", t.terminal(self.color))?;
         for line in w.ties.iter().chain(&w.footnotes).chain(&w.notes) {
             writeln!(out, "  {line}")?;
         }
@@ -118,9 +105,9 @@ impl Term {
                     .iter()
                     .map(|c| self.value(sweep_cell(c), c.iops.best)),
             );
-            t.add_row(cells);
+            t.row(cells);
         }
-        writeln!(out, "{t}")?;
+        writeln!(out, "{}", t.terminal(self.color))?;
         for line in s.summaries.iter().map(|x| &x.line).chain(&s.notes) {
             writeln!(out, "  {line}")?;
         }
@@ -150,9 +137,9 @@ impl Term {
                 };
                 cells.push(self.value(text, c.peak));
             }
-            t.add_row(cells);
+            t.row(cells);
         }
-        writeln!(out, "{t}\n")?;
+        writeln!(out, "{}\n", t.terminal(self.color))?;
         Ok(())
     }
 }
@@ -170,7 +157,7 @@ impl Term {
                     r.off,
                     if r.error.is_empty() { "" } else { &r.error }
                 );
-                t.add_row(vec![
+                t.row(vec![
                     Cell::new(format!("{}{mark}", r.target)),
                     self.value(r.iops.clone(), false),
                     self.value(r.bw.clone(), false),
@@ -178,7 +165,7 @@ impl Term {
                     self.value(off, r.flagged),
                 ]);
             }
-            writeln!(out, "{t}")?;
+            writeln!(out, "{}", t.terminal(self.color))?;
             writeln!(out, "  {}\n", d.summary)?;
         }
         Ok(())
@@ -190,7 +177,7 @@ impl Term {
 /// excluded value).
 fn sweep_cell(c: &SweepCellView) -> String {
     if c.missing {
-        return crate::format::MISSING.into();
+        return crate::numbers::MISSING.into();
     }
     let mut parts = vec![
         format!("{}{}", c.iops.text, mark(&c.iops)),

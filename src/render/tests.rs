@@ -17,7 +17,7 @@ fn render(format: Format, opts: &RenderOptions, cmp: &Comparison) -> String {
 
 /// "2411000" -> "2,411,000" (the article's thousands separators).
 fn thousands(s: &str) -> String {
-    crate::format::fixed(s.parse().unwrap(), 0)
+    crate::numbers::fixed(s.parse().unwrap(), 0)
 }
 
 #[test]
@@ -288,7 +288,7 @@ fn a_two_dimensional_sweep_gets_a_grid_per_config() {
                     .iter()
                     .find(|p| p.load.iodepth == r.iodepth && p.load.numjobs == *j)
                     .unwrap();
-                assert_eq!(c.text, crate::format::fixed(p.iops, 0));
+                assert_eq!(c.text, crate::numbers::fixed(p.iops, 0));
                 let is_peak = sweep.peak.load.iodepth == r.iodepth && sweep.peak.load.numjobs == *j;
                 assert_eq!(c.peak, is_peak);
             }

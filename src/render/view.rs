@@ -40,8 +40,8 @@ use super::sweep_view::SweepView;
 use super::sweeps;
 use crate::compare::metric::{Scales, coarse_precisions};
 use crate::compare::{Comparison, Metric, MetricResult, Rule, Workload};
-use crate::format;
 use crate::model::{Direction, Skipped};
+use crate::numbers;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct View {
@@ -261,7 +261,7 @@ fn footnotes(cmp: &Comparison, scales: &Scales) -> Vec<String> {
                 "{} of {} {verb} known to {}",
                 m.human_title(),
                 join_and(&who),
-                s.unit_after(format::step_text(p / s.div))
+                s.unit_after(numbers::step_text(p / s.div))
             ));
         }
     }

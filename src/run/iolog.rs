@@ -280,11 +280,11 @@ impl ThreadLog {
         let (dir, bytes) = io;
         self.latency(Kind::Lat, t_ms, lat_ns, dir, bytes);
         self.latency(Kind::Clat, t_ms, clat_ns, dir, bytes);
-        if let (Some(h), None) = (&mut self.hist, &self.error) {
-            if let Err(e) = h.sample(t_ms, dir, bytes, clat_hist) {
-                let path = h.file.path.clone();
-                self.error.get_or_insert(LogWriteError::at(&path)(e));
-            }
+        if let (Some(h), None) = (&mut self.hist, &self.error)
+            && let Err(e) = h.sample(t_ms, dir, bytes, clat_hist)
+        {
+            let path = h.file.path.clone();
+            self.error.get_or_insert(LogWriteError::at(&path)(e));
         }
         if self.avg_msec == 0 {
             let rate = (bytes * 1_000_000).checked_div(clat_ns).unwrap_or(0);

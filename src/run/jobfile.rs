@@ -122,7 +122,7 @@ fn set_option(target: &mut JobSpec, key: &str, val: &str, lineno: usize) -> Resu
     Ok(())
 }
 
-/// Parses `text`; `defaults` gives what neither [global] nor the job sets.
+/// Parses `text`; `defaults` gives what neither `[global]` nor the job sets.
 pub fn parse(text: &str, defaults: &JobSpec) -> Result<JobFile, String> {
     let mut out = JobFile::default();
     let mut global = defaults.clone();

@@ -337,16 +337,16 @@ const SYSFS: &str = "/sys";
 
 impl Targets {
     fn prepare(opts: &RunOptions, progress: &dyn Progress) -> Result<Targets, RunError> {
-        if let EngineChoice::Fio(f) = &opts.engine {
-            if !f.clients.is_empty() {
-                let unlink = opts.targets.is_empty();
-                let paths = if unlink {
-                    vec![PathBuf::from("/tmp/nvcmp-scratch.dat")]
-                } else {
-                    opts.targets.clone()
-                };
-                return Ok(Targets::Remote { paths, unlink });
-            }
+        if let EngineChoice::Fio(f) = &opts.engine
+            && !f.clients.is_empty()
+        {
+            let unlink = opts.targets.is_empty();
+            let paths = if unlink {
+                vec![PathBuf::from("/tmp/nvcmp-scratch.dat")]
+            } else {
+                opts.targets.clone()
+            };
+            return Ok(Targets::Remote { paths, unlink });
         }
         if matches!(opts.engine, EngineChoice::Native(EngineKind::Null)) {
             return Ok(Targets::Local {
@@ -716,7 +716,7 @@ fn precondition(
     let r = precondition::run(&paths, passes, progress)?;
     progress.note(&format!(
         "preconditioned {} ({}, {:.0} MiB) in {:.1} s",
-        crate::format::count(r.targets, "target"),
+        crate::numbers::count(r.targets, "target"),
         precondition::PreconditionReport::describe(r.passes),
         r.bytes as f64 / (1u64 << 20) as f64,
         r.seconds

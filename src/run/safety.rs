@@ -124,13 +124,13 @@ fn in_use(path: &Path, rdev: u64, name: Option<&str>) -> Option<String> {
     let mut devs = vec![rdev];
     if let Some(name) = name {
         let sys = Path::new("/sys/class/block").join(name);
-        if let Ok(rd) = std::fs::read_dir(sys.join("holders")) {
-            if let Some(h) = rd.flatten().next() {
-                return Some(format!(
-                    "it is held by {} (LVM, RAID or dm)",
-                    h.file_name().to_string_lossy()
-                ));
-            }
+        if let Ok(rd) = std::fs::read_dir(sys.join("holders"))
+            && let Some(h) = rd.flatten().next()
+        {
+            return Some(format!(
+                "it is held by {} (LVM, RAID or dm)",
+                h.file_name().to_string_lossy()
+            ));
         }
         // Partitions are subdirectories with a `partition` file.
         if let Ok(rd) = std::fs::read_dir(&sys) {
@@ -139,13 +139,13 @@ fn in_use(path: &Path, rdev: u64, name: Option<&str>) -> Option<String> {
                     if let Some(d) = read_dev(&e.path().join("dev")) {
                         devs.push(d);
                     }
-                    if let Ok(h) = std::fs::read_dir(e.path().join("holders")) {
-                        if h.flatten().next().is_some() {
-                            return Some(format!(
-                                "its partition {} is held by another device",
-                                e.file_name().to_string_lossy()
-                            ));
-                        }
+                    if let Ok(h) = std::fs::read_dir(e.path().join("holders"))
+                        && h.flatten().next().is_some()
+                    {
+                        return Some(format!(
+                            "its partition {} is held by another device",
+                            e.file_name().to_string_lossy()
+                        ));
                     }
                 }
             }
@@ -164,10 +164,10 @@ fn in_use(path: &Path, rdev: u64, name: Option<&str>) -> Option<String> {
     }
     let swaps = std::fs::read_to_string("/proc/swaps").unwrap_or_default();
     for line in swaps.lines().skip(1) {
-        if let Some(src) = line.split_whitespace().next() {
-            if dev_of(src).is_some_and(|d| devs.contains(&d)) {
-                return Some(format!("{src} is in use as swap"));
-            }
+        if let Some(src) = line.split_whitespace().next()
+            && dev_of(src).is_some_and(|d| devs.contains(&d))
+        {
+            return Some(format!("{src} is in use as swap"));
         }
     }
     let _ = path;

@@ -109,7 +109,7 @@ impl JobSpec {
 
     /// Checks what fio would refuse too, with the flag to fix it.
     pub fn validate(&self) -> Result<(), String> {
-        if self.bs == 0 || self.bs % 512 != 0 {
+        if self.bs == 0 || !self.bs.is_multiple_of(512) {
             return Err(format!(
                 "job {}: --bs {} is not a multiple of 512 bytes",
                 self.name, self.bs

@@ -4,10 +4,11 @@
 //!
 //! A row is small (it points at its log's [`LogInfo`] by index) because
 //! per-I/O logs run to millions of lines. The readers are in
-//! `ingest::fio_log`; the columns and files in [`file`].
+//! `ingest::fio_log`; the columns and files in [`columns`] and [`file`](mod@file).
 
 pub mod batch;
 pub mod bucket;
+pub mod columns;
 pub mod file;
 pub mod fold;
 pub mod parquet;

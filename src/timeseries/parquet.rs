@@ -31,7 +31,7 @@ use polars_parquet::arrow::write::{
 };
 
 use super::batch::{Opt, Validity};
-use super::file::{COLUMNS, Cell, Get, Ty, schema};
+use super::columns::{COLUMNS, Cell, Get, Ty, schema};
 use super::{LogInfo, SeriesBatch};
 use crate::model::Direction;
 use same::Same;

@@ -208,7 +208,7 @@ fn base_row(
 /// the pattern from the directions that did I/O (sequential, DiskSpd's
 /// default). The reader warns.
 fn unknown_spec(row: &mut Row, counts: &[&Count], merged: &DirCount) {
-    if merged.ios > 0 && merged.bytes % merged.ios == 0 {
+    if merged.ios > 0 && merged.bytes.is_multiple_of(merged.ios) {
         row.bs_bytes = merged.bytes / merged.ios;
     }
     let did = |d: usize| counts.iter().any(|c| c.dir[d].ios > 0);

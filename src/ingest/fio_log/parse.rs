@@ -456,10 +456,10 @@ impl Parser {
     /// [`Parser::build`].
     fn row(&self, line: &[u8], d: &Decided) -> Result<SeriesRow, LineError> {
         let mut nums = [0u64; MAX_FIELDS];
-        if plain_fields(line, &mut nums) == Some(d.layout.fields()) {
-            if let Ok(row) = self.build(&Plain(&nums), d) {
-                return Ok(row);
-            }
+        if plain_fields(line, &mut nums) == Some(d.layout.fields())
+            && let Ok(row) = self.build(&Plain(&nums), d)
+        {
+            return Ok(row);
         }
         self.general_row(line, d)
     }

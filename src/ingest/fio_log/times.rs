@@ -123,10 +123,10 @@ impl TimeCheck {
     /// a direction is compared with the last row before the piece.
     pub(super) fn absorb(&mut self, p: TimeCheck) {
         for d in 0..3 {
-            if let (Some(last), Some((line, t))) = (self.last[d], p.first[d]) {
-                if t < last {
-                    self.backwards.note(line, last, t);
-                }
+            if let (Some(last), Some((line, t))) = (self.last[d], p.first[d])
+                && t < last
+            {
+                self.backwards.note(line, last, t);
             }
             self.first[d] = self.first[d].or(p.first[d]);
             self.last[d] = p.last[d].or(self.last[d]);
@@ -167,7 +167,7 @@ impl TimeCheck {
                 "line {}: time {} ms is beyond {why}; {} left out of the time axis{}",
                 self.beyond.line,
                 self.beyond.t,
-                crate::format::count(self.beyond.count as usize, "row"),
+                crate::numbers::count(self.beyond.count as usize, "row"),
                 more(&self.beyond, "such lines"),
             ));
         }

@@ -1,11 +1,11 @@
 //! Grouped bars of one metric across one group's workloads (reads or
 //! writes): bandwidth, IOPS, mean latency, p99 latency, CPU.
 
-use super::Plot;
-use super::figure::{Body, Figure};
-use super::frame::Frame;
-use super::grouped::Panel;
-use super::scale::{ChartScale, metric_name};
+use crate::charts::Plot;
+use crate::charts::figure::{Body, Figure};
+use crate::charts::frame::Frame;
+use crate::charts::grouped::Panel;
+use crate::charts::scale::{ChartScale, metric_name};
 use crate::compare::{Comparison, Metric};
 use crate::model::Direction;
 
@@ -25,8 +25,8 @@ pub(crate) struct Bars {
 }
 
 pub(crate) fn plan(cmp: &Comparison) -> Vec<Bars> {
-    super::groups::metrics(cmp, &METRICS, |w, metric| {
-        super::groups::result(w, metric).is_some()
+    crate::charts::groups::metrics(cmp, &METRICS, |w, metric| {
+        crate::charts::groups::result(w, metric).is_some()
     })
     .into_iter()
     .map(|(direction, metric)| Bars { direction, metric })
@@ -37,33 +37,36 @@ impl Plot for Bars {
     type Source = Comparison;
 
     fn stem(&self, _: &Comparison) -> String {
-        super::names::group_metric_stem("bars", self.direction, self.metric)
+        crate::charts::names::group_metric_stem("bars", self.direction, self.metric)
     }
 
     fn footer(&self, cmp: &Comparison) -> Option<String> {
-        super::footer::of_group(cmp, self.direction)
+        crate::charts::footer::of_group(cmp, self.direction)
     }
 
     fn figure(&self, cmp: &Comparison) -> Figure {
-        let (categories, results) = super::groups::results(cmp, self.direction, self.metric);
-        let scale = ChartScale::for_metric(self.metric, super::groups::max_value(&results));
+        let (categories, results) =
+            crate::charts::groups::results(cmp, self.direction, self.metric);
+        let scale = ChartScale::for_metric(self.metric, crate::charts::groups::max_value(&results));
         let name = metric_name(self.metric);
-        let mut footnotes = super::notes::excluded_notes(name, &categories, &results);
-        footnotes.extend(super::notes::precision_notes(cmp, name, &results, &scale));
-        footnotes.extend(super::notes::marks_note(&results));
-        footnotes.extend(super::notes::workload_notes(cmp, self.direction));
+        let mut footnotes = crate::charts::notes::excluded_notes(name, &categories, &results);
+        footnotes.extend(crate::charts::notes::precision_notes(
+            cmp, name, &results, &scale,
+        ));
+        footnotes.extend(crate::charts::notes::marks_note(&results));
+        footnotes.extend(crate::charts::notes::workload_notes(cmp, self.direction));
         let frame = Frame {
             title: format!(
                 "{} {}{}{}",
-                super::labels::group_title(self.direction),
-                super::labels::lower_first(name),
-                super::groups::subject(cmp, self.direction)
+                crate::charts::labels::group_title(self.direction),
+                crate::charts::labels::lower_first(name),
+                crate::charts::groups::subject(cmp, self.direction)
                     .map_or(String::new(), |s| format!(": {s}")),
-                super::labels::better_suffix(&results)
+                crate::charts::labels::better_suffix(&results)
             ),
             subtitle: None,
-            legend: super::legend::all(cmp),
-            keys: super::legend::bar_keys(&results),
+            legend: crate::charts::legend::all(cmp),
+            keys: crate::charts::legend::bar_keys(&results),
             footnotes,
             ..Default::default()
         };
@@ -75,7 +78,7 @@ impl Plot for Bars {
             heading: None,
             y_desc,
             categories,
-            series: super::groups::series(cmp, &results),
+            series: crate::charts::groups::series(cmp, &results),
             decimals: scale.row_decimals(&results),
             scale,
         };

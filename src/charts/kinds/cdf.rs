@@ -2,15 +2,15 @@
 //! bins: the cumulative share of I/Os completed within each latency, one
 //! line per config, latency on a log axis.
 
-use super::Plot;
-use super::distribution;
-use super::figure::Figure;
-use super::frame::Frame;
-use super::lines::{ConfigLine, LinePlot, Range, log_tick_labels};
-use super::palette;
-use super::scale::latency_span;
+use crate::charts::Plot;
+use crate::charts::distribution;
+use crate::charts::figure::Figure;
+use crate::charts::frame::Frame;
+use crate::charts::lines::{ConfigLine, LinePlot, Range, log_tick_labels};
+use crate::charts::palette;
+use crate::charts::scale::latency_span;
 use crate::compare::{Comparison, Workload};
-use crate::format;
+use crate::numbers;
 
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Cdf {
@@ -51,11 +51,11 @@ impl Plot for Cdf {
     type Source = Comparison;
 
     fn stem(&self, cmp: &Comparison) -> String {
-        super::names::workload_stem(cmp, "latency_cdf", self.workload)
+        crate::charts::names::workload_stem(cmp, "latency_cdf", self.workload)
     }
 
     fn footer(&self, cmp: &Comparison) -> Option<String> {
-        super::footer::of_workload(cmp, self.workload)
+        crate::charts::footer::of_workload(cmp, self.workload)
     }
 
     fn figure(&self, cmp: &Comparison) -> Figure {
@@ -66,7 +66,7 @@ impl Plot for Cdf {
             .iter()
             .map(|(i, _)| {
                 let n: u64 = w.clat_bins[&cmp.configs[*i]].iter().map(|b| b.1).sum();
-                format!("{}: {}", cmp.configs[*i], format::fixed(n as f64, 0))
+                format!("{}: {}", cmp.configs[*i], numbers::fixed(n as f64, 0))
             })
             .collect();
         let frame = Frame {

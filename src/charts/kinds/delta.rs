@@ -1,17 +1,17 @@
 //! Every config against the baseline, in percent, per workload: one chart
 //! per group and metric, the deltas as the comparison computed them.
 
-use super::Plot;
 use super::bars::METRICS;
-use super::figure::{Body, Figure};
-use super::frame::Frame;
-use super::grouped::{BarSeries, Mark, Panel};
-use super::labels::lower_first;
-use super::palette;
-use super::scale::{ChartScale, metric_name};
+use crate::charts::Plot;
+use crate::charts::figure::{Body, Figure};
+use crate::charts::frame::Frame;
+use crate::charts::grouped::{BarSeries, Mark, Panel};
+use crate::charts::labels::lower_first;
+use crate::charts::palette;
+use crate::charts::scale::{ChartScale, metric_name};
 use crate::compare::{Comparison, Metric, MetricResult};
-use crate::format;
 use crate::model::Direction;
+use crate::numbers;
 
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Delta {
@@ -36,8 +36,9 @@ pub(crate) fn plan(cmp: &Comparison) -> Vec<Delta> {
     if !has_baseline || others(cmp).is_empty() {
         return Vec::new();
     }
-    super::groups::metrics(cmp, &METRICS, |w, metric| {
-        super::groups::result(w, metric).is_some_and(|r| r.delta_pct.values().any(|d| d.is_some()))
+    crate::charts::groups::metrics(cmp, &METRICS, |w, metric| {
+        crate::charts::groups::result(w, metric)
+            .is_some_and(|r| r.delta_pct.values().any(|d| d.is_some()))
     })
     .into_iter()
     .map(|(direction, metric)| Delta { direction, metric })
@@ -48,22 +49,23 @@ impl Plot for Delta {
     type Source = Comparison;
 
     fn stem(&self, _: &Comparison) -> String {
-        super::names::group_metric_stem("delta", self.direction, self.metric)
+        crate::charts::names::group_metric_stem("delta", self.direction, self.metric)
     }
 
     fn footer(&self, cmp: &Comparison) -> Option<String> {
-        super::footer::of_group(cmp, self.direction)
+        crate::charts::footer::of_group(cmp, self.direction)
     }
 
     fn figure(&self, cmp: &Comparison) -> Figure {
-        let (categories, results) = super::groups::results(cmp, self.direction, self.metric);
+        let (categories, results) =
+            crate::charts::groups::results(cmp, self.direction, self.metric);
         let series = series(cmp, &results);
         let frame = self.frame(cmp, &categories, &results, &series);
         // Each workload's changes print with one count of decimals.
         let decimals = (0..results.len())
             .map(|i| {
                 let row: Vec<f64> = series.iter().filter_map(|s| s.values[i]).collect();
-                format::change_decimals(&row)
+                numbers::change_decimals(&row)
             })
             .collect();
         let panel = Panel {
@@ -96,27 +98,27 @@ impl Delta {
         let ratios = series
             .iter()
             .flat_map(|s| s.values.iter().flatten())
-            .any(|d| *d > format::RATIO_FROM_PCT);
+            .any(|d| *d > numbers::RATIO_FROM_PCT);
         Frame {
             title: format!(
                 "{} {}{}: change vs {}",
-                super::labels::group_title(self.direction),
+                crate::charts::labels::group_title(self.direction),
                 lower_first(name),
-                super::groups::subject(cmp, self.direction)
+                crate::charts::groups::subject(cmp, self.direction)
                     .map_or(String::new(), |s| format!(" ({s})")),
                 baseline
             ),
             subtitle: Some(format!(
                 "Percent of the baseline's value{}",
-                super::labels::better_suffix(results)
+                crate::charts::labels::better_suffix(results)
             )),
-            legend: super::legend::of(cmp, others(cmp).iter().map(|(i, _)| *i)),
-            keys: super::legend::baseline_tie_key(results).into_iter().collect(),
+            legend: crate::charts::legend::of(cmp, others(cmp).iter().map(|(i, _)| *i)),
+            keys: crate::charts::legend::baseline_tie_key(results).into_iter().collect(),
             footnotes: std::iter::once(format!(
                 "Baseline: {baseline}. 0 % = same as the baseline; n/a = no value for that config.{}",
                 if ratios { " x12.3 = 12.3 times the baseline's value." } else { "" }
             ))
-            .chain(super::notes::excluded_notes(name, categories, results))
+            .chain(crate::charts::notes::excluded_notes(name, categories, results))
             .collect(),
             ..Default::default()
         }

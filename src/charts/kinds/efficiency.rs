@@ -2,11 +2,11 @@
 //! percent side by side, with the comparison's winners marked. The figure
 //! a CPU-bound comparison cares about most.
 
-use super::Plot;
-use super::figure::{Body, Figure};
-use super::frame::Frame;
-use super::grouped::Panel;
-use super::scale::{ChartScale, metric_name};
+use crate::charts::Plot;
+use crate::charts::figure::{Body, Figure};
+use crate::charts::frame::Frame;
+use crate::charts::grouped::Panel;
+use crate::charts::scale::{ChartScale, metric_name};
 use crate::compare::{Comparison, Metric};
 use crate::model::Direction;
 
@@ -22,14 +22,14 @@ fn metrics_in(cmp: &Comparison, direction: Direction) -> Vec<Metric> {
         .into_iter()
         .filter(|m| {
             cmp.workloads.iter().any(|w| {
-                w.key.shape.direction == direction && super::groups::result(w, *m).is_some()
+                w.key.shape.direction == direction && crate::charts::groups::result(w, *m).is_some()
             })
         })
         .collect()
 }
 
 pub(crate) fn plan(cmp: &Comparison) -> Vec<Efficiency> {
-    super::groups::directions(cmp)
+    crate::charts::groups::directions(cmp)
         .into_iter()
         .filter(|d| !metrics_in(cmp, *d).is_empty())
         .map(|direction| Efficiency { direction })
@@ -44,7 +44,7 @@ impl Plot for Efficiency {
     }
 
     fn footer(&self, cmp: &Comparison) -> Option<String> {
-        super::footer::of_group(cmp, self.direction)
+        crate::charts::footer::of_group(cmp, self.direction)
     }
 
     fn figure(&self, cmp: &Comparison) -> Figure {
@@ -53,26 +53,32 @@ impl Plot for Efficiency {
         let mut footnotes = Vec::new();
         let mut all_results = Vec::new();
         for metric in &metrics {
-            let (categories, results) = super::groups::results(cmp, self.direction, *metric);
-            let scale = ChartScale::for_metric(*metric, super::groups::max_value(&results));
+            let (categories, results) =
+                crate::charts::groups::results(cmp, self.direction, *metric);
+            let scale = ChartScale::for_metric(*metric, crate::charts::groups::max_value(&results));
             let name = metric_name(*metric);
-            footnotes.extend(super::notes::precision_notes(cmp, name, &results, &scale));
+            footnotes.extend(crate::charts::notes::precision_notes(
+                cmp, name, &results, &scale,
+            ));
             let unit = if scale.unit.is_empty() {
                 "IOPS per CPU %"
             } else {
                 scale.unit
             };
             panels.push(Panel {
-                heading: Some(format!("{name}{}", super::labels::better_suffix(&results))),
+                heading: Some(format!(
+                    "{name}{}",
+                    crate::charts::labels::better_suffix(&results)
+                )),
                 y_desc: unit.to_string(),
                 categories,
-                series: super::groups::series(cmp, &results),
+                series: crate::charts::groups::series(cmp, &results),
                 decimals: scale.row_decimals(&results),
                 scale,
             });
             all_results.extend(results);
         }
-        footnotes.extend(super::notes::marks_note(&all_results));
+        footnotes.extend(crate::charts::notes::marks_note(&all_results));
         footnotes.push(
             "CPU % is whole-system CPU usage where the input reports it, else fio's usr + sys."
                 .into(),
@@ -80,11 +86,11 @@ impl Plot for Efficiency {
         let frame = Frame {
             title: format!(
                 "{} CPU efficiency",
-                super::labels::group_title(self.direction)
+                crate::charts::labels::group_title(self.direction)
             ),
             subtitle: Some("Work done per percent of CPU".into()),
-            legend: super::legend::all(cmp),
-            keys: super::legend::bar_keys(&all_results),
+            legend: crate::charts::legend::all(cmp),
+            keys: crate::charts::legend::bar_keys(&all_results),
             footnotes,
             ..Default::default()
         };

@@ -3,11 +3,11 @@
 //! config with its knee ringed; below it mean (solid) and p99 (dashed)
 //! latency against the same axis.
 
-use super::Plot;
-use super::figure::{Body, Figure};
-use super::lines::{ConfigLine, LinePlot, MarkShape, Marker, Range, Stroke, Whisker};
-use super::load::{self, Throughput};
-use super::scale::ChartScale;
+use crate::charts::Plot;
+use crate::charts::figure::{Body, Figure};
+use crate::charts::lines::{ConfigLine, LinePlot, MarkShape, Marker, Range, Stroke, Whisker};
+use crate::charts::load::{self, Throughput};
+use crate::charts::scale::ChartScale;
 use crate::compare::{Comparison, Spread, Sweep, SweepPoint};
 use crate::render::sweeps::SweepTable;
 

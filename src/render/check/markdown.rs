@@ -5,6 +5,7 @@ use std::io::Write;
 
 use super::{CheckRenderer, Line, Outcome};
 use crate::check::{CheckReport, Status};
+use crate::render::table::{Cell, Markdown, Markup, Table, Tone, escape};
 
 pub struct CheckMarkdown;
 
@@ -15,7 +16,7 @@ impl CheckRenderer for CheckMarkdown {
 }
 
 impl CheckMarkdown {
-    /// Any gate's outcome (`check`, `check --history`) as CheckMarkdown.
+    /// Any gate's outcome (`check`, `check --history`) as Markdown.
     pub fn write(&self, report: &dyn Outcome, out: &mut dyn Write) -> anyhow::Result<()> {
         let icon = match report.status() {
             Status::Pass => "✅",
@@ -42,43 +43,40 @@ impl CheckMarkdown {
             writeln!(out, "\n</details>\n")?;
         }
         for s in report.skipped() {
-            writeln!(out, "- skipped `{}`: {}", s.source, cell(&s.reason))?;
+            writeln!(out, "- skipped `{}`: {}", s.source, escape(&s.reason))?;
         }
         for w in report.warnings() {
-            writeln!(out, "- warning `{}`: {}", w.source, cell(&w.message))?;
+            writeln!(out, "- warning `{}`: {}", w.source, escape(&w.message))?;
         }
         Ok(())
     }
 }
 
 fn table(out: &mut dyn Write, lines: &[&Line]) -> std::io::Result<()> {
-    writeln!(
-        out,
-        "| workload | metric | baseline | candidate | change | verdict | rule |"
-    )?;
-    writeln!(out, "| --- | --- | ---: | ---: | ---: | --- | --- |")?;
+    let mut t = Table::new([
+        Cell::new("workload"),
+        Cell::new("metric"),
+        Cell::right("baseline"),
+        Cell::right("candidate"),
+        Cell::right("change"),
+        Cell::new("verdict"),
+        Cell::new("rule"),
+    ]);
     for f in lines {
-        let verdict = if f.fails {
-            format!("**{}**", f.verdict.as_str())
-        } else {
-            f.verdict.as_str().to_string()
-        };
-        writeln!(
-            out,
-            "| {} | {} | {} | {} | {} | {} | {} |",
-            cell(&f.workload),
-            f.metric,
-            f.baseline,
-            f.candidate,
-            f.change,
-            verdict,
-            cell(&f.reason)
-        )?;
+        let verdict = Cell::new(f.verdict.as_str());
+        t.row([
+            Cell::new(&f.workload),
+            Cell::new(f.metric),
+            Cell::new(&f.baseline),
+            Cell::new(&f.candidate),
+            Cell::new(&f.change),
+            if f.fails {
+                verdict.tone(Tone::Bad)
+            } else {
+                verdict
+            },
+            Cell::new(&f.reason),
+        ]);
     }
-    Ok(())
-}
-
-/// Keeps a table cell on one line and its pipes literal.
-fn cell(s: &str) -> String {
-    s.replace('|', "\\|").replace('\n', " ")
+    out.write_all(Markdown.table(&t).as_bytes())
 }

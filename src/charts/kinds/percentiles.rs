@@ -2,13 +2,13 @@
 //! per config. x is in "nines" (-log10 of the fraction above), so p90,
 //! p99, p99.9 and p99.99 are evenly spaced; y is logarithmic.
 
-use super::Plot;
-use super::distribution;
-use super::figure::Figure;
-use super::frame::Frame;
-use super::lines::{ConfigLine, LinePlot, Range, log_tick_labels};
-use super::palette;
-use super::scale::{latency_span, tick};
+use crate::charts::Plot;
+use crate::charts::distribution;
+use crate::charts::figure::Figure;
+use crate::charts::frame::Frame;
+use crate::charts::lines::{ConfigLine, LinePlot, Range, log_tick_labels};
+use crate::charts::palette;
+use crate::charts::scale::{latency_span, tick};
 use crate::compare::{Comparison, Workload};
 
 #[derive(Debug, Clone, PartialEq)]
@@ -45,11 +45,11 @@ impl Plot for PercentilesChart {
     type Source = Comparison;
 
     fn stem(&self, cmp: &Comparison) -> String {
-        super::names::workload_stem(cmp, "percentiles", self.workload)
+        crate::charts::names::workload_stem(cmp, "percentiles", self.workload)
     }
 
     fn footer(&self, cmp: &Comparison) -> Option<String> {
-        super::footer::of_workload(cmp, self.workload)
+        crate::charts::footer::of_workload(cmp, self.workload)
     }
 
     fn figure(&self, cmp: &Comparison) -> Figure {

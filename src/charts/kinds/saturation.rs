@@ -5,11 +5,13 @@
 //! diamond marks the most IOPS each config sustains within it; a p99
 //! target brings the p99 lines (dashed) it is read against.
 
-use super::Plot;
-use super::figure::Figure;
-use super::lines::{ConfigLine, HRule, LinePlot, MarkShape, Marker, PointLabel, Stroke, Whisker};
-use super::load;
-use super::scale::ChartScale;
+use crate::charts::Plot;
+use crate::charts::figure::Figure;
+use crate::charts::lines::{
+    ConfigLine, HRule, LinePlot, MarkShape, Marker, PointLabel, Stroke, Whisker,
+};
+use crate::charts::load;
+use crate::charts::scale::ChartScale;
 use crate::compare::sweep::slo_target_text;
 use crate::compare::{Comparison, Metric, SloMetric, Spread, Sweep, SweepPoint};
 use crate::render::sweeps::SweepTable;

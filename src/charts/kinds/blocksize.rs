@@ -4,13 +4,13 @@
 //! rw at three block sizes or more: with two, the bar charts already show
 //! both, and a line through two points says nothing about a trend.
 
-use super::Plot;
-use super::figure::{Body, Figure};
-use super::frame::Frame;
-use super::lines::{ConfigLine, LinePlot, Range};
-use super::load;
-use super::names::slug;
-use super::scale;
+use crate::charts::Plot;
+use crate::charts::figure::{Body, Figure};
+use crate::charts::frame::Frame;
+use crate::charts::lines::{ConfigLine, LinePlot, Range};
+use crate::charts::load;
+use crate::charts::names::slug;
+use crate::charts::scale;
 use crate::compare::{Comparison, LoadPoint, Metric, Workload};
 use crate::units::format_bs;
 
@@ -98,7 +98,7 @@ impl Plot for BlockSizes {
     }
 
     fn footer(&self, cmp: &Comparison) -> Option<String> {
-        super::footer::line(self.workloads.iter().map(|&i| &cmp.workloads[i]), None)
+        crate::charts::footer::line(self.workloads.iter().map(|&i| &cmp.workloads[i]), None)
     }
 
     fn figure(&self, cmp: &Comparison) -> Figure {
@@ -118,7 +118,7 @@ impl Plot for BlockSizes {
                 w.key.load.label()
             ),
             subtitle: None,
-            legend: super::legend::of(cmp, configs_drawn(cmp, &ws)),
+            legend: crate::charts::legend::of(cmp, configs_drawn(cmp, &ws)),
             footnotes: vec![
                 "Each point one workload of the comparison; its table has the winners and ties."
                     .into(),
@@ -177,7 +177,7 @@ fn metric_plot(cmp: &Comparison, ws: &[&Workload], metric: Metric, x: Range) -> 
                 .iter()
                 .filter_map(|w| Some((w.key.shape.bs_bytes as f64, scale.to_display(value(w, c)?))))
                 .collect();
-            ConfigLine::solid(super::palette::color(i), pts, true)
+            ConfigLine::solid(crate::charts::palette::color(i), pts, true)
         })
         .collect();
     let mut plot = LinePlot::new(x, y, lines);

@@ -6,15 +6,15 @@
 
 use plotters::prelude::*;
 
-use super::Plot;
-use super::axis::linear_ticks;
-use super::figure::{Body, Figure};
-use super::frame::Frame;
-use super::lines::{ConfigLine, LinePlot, MarkShape, Marker, PointLabel, Range, Stroke};
-use super::{load, names, palette, scale};
+use crate::charts::Plot;
+use crate::charts::axis::linear_ticks;
+use crate::charts::figure::{Body, Figure};
+use crate::charts::frame::Frame;
+use crate::charts::lines::{ConfigLine, LinePlot, MarkShape, Marker, PointLabel, Range, Stroke};
+use crate::charts::{load, names, palette, scale};
 use crate::compare::Metric;
-use crate::format;
 use crate::history::show::{HistoryReport, SeriesReport};
+use crate::numbers;
 
 /// Dots on the line only while they do not merge into one.
 const MAX_DOTS: usize = 80;
@@ -102,7 +102,7 @@ impl Plot for HistoryChart<'_> {
         plot.x_ticks = ticks
             .into_iter()
             .filter(|t| *t >= 1.0 && t.fract() == 0.0)
-            .map(|t| (t, format::fixed(t, 0)))
+            .map(|t| (t, numbers::fixed(t, 0)))
             .collect();
         plot.x_title = "Run, in the order added".into();
         plot.y_ticks = y_ticks;
@@ -175,7 +175,7 @@ impl HistoryChart<'_> {
             });
             let pct = c
                 .change_pct
-                .map_or(String::new(), |p| format!(": {}", format::lone_change(p)));
+                .map_or(String::new(), |p| format!(": {}", numbers::lone_change(p)));
             plot.labels.push(PointLabel {
                 at,
                 text: format!("{}{pct}", c.run),

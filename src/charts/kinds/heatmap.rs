@@ -3,13 +3,13 @@
 //! every config of the shape, so tints compare across the heatmaps), the
 //! value printed in it and the peak outlined.
 
-use super::Plot;
-use super::figure::{Body, Figure};
-use super::frame::Frame;
-use super::heatgrid::HeatGrid;
-use super::load;
-use super::names::slug;
-use super::scale::ChartScale;
+use crate::charts::Plot;
+use crate::charts::figure::{Body, Figure};
+use crate::charts::frame::Frame;
+use crate::charts::heatgrid::HeatGrid;
+use crate::charts::load;
+use crate::charts::names::slug;
+use crate::charts::scale::ChartScale;
 use crate::compare::{Comparison, Metric, Sweep};
 use crate::render::sweeps::is_grid;
 
@@ -46,14 +46,14 @@ impl Plot for Heatmap {
         let t = load::table(cmp, self.table);
         format!(
             "heatmap_{}_{}",
-            super::names::workload_slug(t.workloads[0]),
+            crate::charts::names::workload_slug(t.workloads[0]),
             slug(&cmp.configs[self.config])
         )
     }
 
     fn footer(&self, cmp: &Comparison) -> Option<String> {
         let config = cmp.configs[self.config].as_str();
-        super::footer::line(load::table(cmp, self.table).workloads, Some(&[config]))
+        crate::charts::footer::line(load::table(cmp, self.table).workloads, Some(&[config]))
     }
 
     fn figure(&self, cmp: &Comparison) -> Figure {
@@ -72,17 +72,17 @@ impl Plot for Heatmap {
         let frame = Frame {
             title: format!(
                 "{} ({}): {config}, IOPS by queue depth and numjobs",
-                super::labels::workload_label(w),
+                crate::charts::labels::workload_label(w),
                 w.key.shape.direction
             ),
             subtitle: Some("Darker is more IOPS; the peak is outlined".into()),
-            legend: super::legend::of(cmp, [self.config]),
+            legend: crate::charts::legend::of(cmp, [self.config]),
             footnotes: footnotes(shared),
             ..Default::default()
         };
         Figure {
             frame,
-            body: Body::Heat(grid(s, max, super::palette::color(self.config))),
+            body: Body::Heat(grid(s, max, crate::charts::palette::color(self.config))),
         }
     }
 }

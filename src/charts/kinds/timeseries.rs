@@ -12,17 +12,17 @@
 
 use plotters::prelude::*;
 
-use super::Plot;
-use super::axis::linear_ticks;
-use super::figure::Figure;
-use super::frame::Frame;
-use super::lines::{Band, ConfigLine, LinePlot, PointLabel, Range, Stroke};
-use super::scale::ChartScale;
-use super::{footer, load, palette};
+use crate::charts::Plot;
+use crate::charts::axis::linear_ticks;
+use crate::charts::figure::Figure;
+use crate::charts::frame::Frame;
+use crate::charts::lines::{Band, ConfigLine, LinePlot, PointLabel, Range, Stroke};
+use crate::charts::scale::ChartScale;
+use crate::charts::{footer, load, palette};
 use crate::compare::logs::RunLogs;
 use crate::compare::stats::Summary;
 use crate::compare::{Comparison, Metric, Workload};
-use crate::format;
+use crate::numbers;
 use crate::timeseries::Kind;
 use crate::timeseries::bucket::{self, BucketPoint};
 
@@ -175,7 +175,7 @@ impl Plot for TsChart<'_> {
         let w = &cmp.workloads[self.workload];
         format!(
             "timeseries_{}_{}",
-            super::names::workload_point_slug(cmp, w),
+            crate::charts::names::workload_point_slug(cmp, w),
             self.measure.slug()
         )
     }
@@ -197,7 +197,7 @@ impl Plot for TsChart<'_> {
         let (ticks, decimals) = linear_ticks(0.0, max_x, 8);
         plot.x_ticks = ticks
             .into_iter()
-            .map(|t| (t, format::fixed(t, decimals)))
+            .map(|t| (t, numbers::fixed(t, decimals)))
             .collect();
         plot.x_title = match self.measure {
             Measure::ByData => "Data written (GiB)".into(),
@@ -243,7 +243,7 @@ impl Plot for TsChart<'_> {
         let frame = Frame {
             title: format!(
                 "{}: {}",
-                super::labels::workload_point_label(cmp, w),
+                crate::charts::labels::workload_point_label(cmp, w),
                 self.title()
             ),
             subtitle: Some(self.subtitle(cmp, width, shaded)),
@@ -371,7 +371,7 @@ impl TsChart<'_> {
                     },
                     tag: Some(format!(
                         "p{}",
-                        format::fixed(p, if p.fract() == 0.0 { 0 } else { 1 })
+                        numbers::fixed(p, if p.fract() == 0.0 { 0 } else { 1 })
                     )),
                     points: s
                         .iter()
@@ -426,8 +426,8 @@ impl TsChart<'_> {
                 };
                 Some(format!(
                     "{who} mean {}{unit}, sd {} %",
-                    format::fixed(mean, format::significant_decimals(mean)),
-                    format::fixed(cv * 100.0, 1),
+                    numbers::fixed(mean, numbers::significant_decimals(mean)),
+                    numbers::fixed(cv * 100.0, 1),
                 ))
             })
             .collect();
@@ -544,10 +544,13 @@ fn job_stroke(i: usize) -> Stroke {
 
 /// `1 s`, `200 ms`.
 fn seconds(ms: u64) -> String {
-    if ms >= 1000 && ms % 100 == 0 {
+    if ms >= 1000 && ms.is_multiple_of(100) {
         format!(
             "{} s",
-            format::fixed(ms as f64 / 1000.0, if ms % 1000 == 0 { 0 } else { 1 })
+            numbers::fixed(
+                ms as f64 / 1000.0,
+                if ms.is_multiple_of(1000) { 0 } else { 1 }
+            )
         )
     } else {
         format!("{ms} ms")

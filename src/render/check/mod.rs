@@ -1,5 +1,8 @@
-//! Reports of a check, one file per format. Each writes to a `Write` and
-//! never prints; none decides anything (the verdicts are in the [`CheckReport`]).
+//! Reports of a gate, one file per format: `check`'s terminal table and
+//! JSON, and the CI reports (JUnit, Markdown, the GitHub step summary) of
+//! both gates, `check` and `check --history` (through [`Outcome`]). Each
+//! writes to a `Write` and never prints; none decides anything (the
+//! verdicts are in the [`CheckReport`] and the history's `GateReport`).
 
 mod json;
 mod junit;
@@ -8,9 +11,9 @@ mod term;
 
 use std::io::Write;
 
-use super::{CheckFinding, CheckReport, Status, Verdict};
-use crate::format;
+use crate::check::{CheckFinding, CheckReport, Status, Verdict};
 use crate::model::{Skipped, Warning};
+use crate::numbers;
 
 pub use json::CheckJson;
 pub use junit::Junit;
@@ -69,7 +72,7 @@ impl Outcome for CheckReport {
                 let [baseline, candidate] = format_values(f);
                 Line {
                     workload: f.workload(),
-                    metric: super::threshold::metric_name(f.metric),
+                    metric: crate::check::threshold::metric_name(f.metric),
                     baseline,
                     candidate,
                     change: format_change(f),
@@ -96,7 +99,7 @@ impl Outcome for CheckReport {
 
 /// A finding's baseline and candidate as every report prints them: the
 /// two are one row, so one unit and one count of decimals, as in
-/// `analyze`'s tables; [`format::MISSING`] where a side has no value.
+/// `analyze`'s tables; [`numbers::MISSING`] where a side has no value.
 pub fn format_values(f: &CheckFinding) -> [String; 2] {
     let row: Vec<(f64, f64)> = [
         (f.baseline, f.baseline_precision),
@@ -110,18 +113,18 @@ pub fn format_values(f: &CheckFinding) -> [String; 2] {
     let decimals = f.metric.row_decimals(&scale, row);
     [f.baseline, f.candidate].map(|v| match v {
         Some(v) => scale.unit_after(scale.fixed(v, decimals)),
-        None => format::MISSING.into(),
+        None => numbers::MISSING.into(),
     })
 }
 
-/// `-15.0 %`, `+2.3 %`, `-0.40 %` ([`format::lone_change`]), or
-/// [`format::MISSING`] when undefined.
+/// `-15.0 %`, `+2.3 %`, `-0.40 %` ([`numbers::lone_change`]), or
+/// [`numbers::MISSING`] when undefined.
 pub fn format_change(f: &CheckFinding) -> String {
     match f.change_pct {
         // Past +1000 % a ratio, as the tables print it.
-        Some(c) => format::lone_change(c),
+        Some(c) => numbers::lone_change(c),
         None if f.baseline.is_some() && f.candidate.is_some() => "from 0".into(),
-        None => format::MISSING.into(),
+        None => numbers::MISSING.into(),
     }
 }
 
