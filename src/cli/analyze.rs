@@ -53,12 +53,16 @@ fn parse_chart_size(s: &str) -> Result<(u32, u32), CliError> {
   nvcmp analyze results/ --out report/           report.md, report.html, dataset.*, charts/*.png
   nvcmp analyze results/ --baseline linux-libaio --round iops=1k
   nvcmp analyze a.json b.json --label-by file    one config per file
+  nvcmp analyze study/ --label-by ioscheduler    configs named by a fio option, whatever the folders
+  nvcmp analyze study/ --label-by folder         one config per folder, even where options differ
   nvcmp analyze sweep/ --slo clat_p99=1ms        queue-depth sweeps: peak, knee, IOPS under 1 ms p99
   nvcmp analyze sweep/ --saturation 90           where each config reaches 90 % of its peak
   nvcmp analyze windows-diskspd/ linux-fio/      DiskSpd (text or -Rxml) against fio, like for like
 
-Runs at different iodepth/numjobs (load points) are compared point by point, never
-averaged; a config measured at two or more load points is a sweep.")]
+Configs are found in the data: runs of one folder that differ in a fio option (ioscheduler,
+ioengine, ...) at the same workload and load are separate configs, named by what sets them
+apart. Runs at different iodepth/numjobs/devices (load points) are compared point by point,
+never averaged; a config measured at two or more load points is a sweep.")]
 pub struct AnalyzeArgs {
     /// Result files or folders (walked recursively): fio's output, DiskSpd's text or XML; or dataset files `nvcmp ingest -o` wrote (.parquet, .ndjson, .csv, .json).
     #[arg(value_name = "PATH")]
