@@ -23,9 +23,17 @@ pub enum EngineArg {
     Libaio,
     #[value(name = "io_uring", alias = "io-uring")]
     IoUring,
+    /// Windows: overlapped I/O on a completion port (fio's windowsaio).
+    Windowsaio,
     Null,
     Fio,
 }
+
+/// `--engine`'s default: the system's asynchronous engine.
+#[cfg(not(windows))]
+const DEFAULT_ENGINE: &str = "io_uring";
+#[cfg(windows)]
+const DEFAULT_ENGINE: &str = "windowsaio";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum NumaArg {
@@ -126,8 +134,9 @@ pub struct RunArgs {
           default_value_t = run::precondition::DEFAULT_PASSES,
           value_parser = clap::value_parser!(u32).range(1..))]
     pub precondition_passes: u32,
-    /// I/O engine: native psync, libaio, io_uring or null, or fio itself.
-    #[arg(long, value_enum, default_value = "io_uring")]
+    /// I/O engine: native psync, libaio, io_uring (Linux), windowsaio
+    /// (Windows) or null, or fio itself.
+    #[arg(long, value_enum, default_value = DEFAULT_ENGINE)]
     pub engine: EngineArg,
     /// Run a built-in matrix instead of one job.
     #[arg(long, value_enum, conflicts_with = "job_file")]
@@ -345,6 +354,7 @@ fn engine(args: &RunArgs, file_ioengine: Option<String>) -> anyhow::Result<Engin
                 "psync" | "pvsync" | "sync" => EngineArg::Psync,
                 "libaio" => EngineArg::Libaio,
                 "io_uring" => EngineArg::IoUring,
+                "windowsaio" => EngineArg::Windowsaio,
                 "null" => EngineArg::Null,
                 other => {
                     let file = args.job_file.as_deref().unwrap_or(Path::new("--job-file"));
@@ -363,6 +373,7 @@ fn engine(args: &RunArgs, file_ioengine: Option<String>) -> anyhow::Result<Engin
         EngineArg::Psync => EngineChoice::Native(EngineKind::Psync),
         EngineArg::Libaio => EngineChoice::Native(EngineKind::Libaio),
         EngineArg::IoUring => EngineChoice::Native(EngineKind::IoUring),
+        EngineArg::Windowsaio => EngineChoice::Native(EngineKind::WindowsAio),
         EngineArg::Null => EngineChoice::Native(EngineKind::Null),
         EngineArg::Fio => EngineChoice::Fio(run::fio::FioSetup {
             bin: args.fio.clone(),

@@ -1,6 +1,7 @@
-//! Pins the calling thread to a CPU list (`sched_setaffinity`) and reads
-//! the CPUs the process may use. Linux only; elsewhere pinning is refused
-//! with a clear error and no CPU list is known.
+//! Pins the calling thread to a CPU list (`sched_setaffinity`;
+//! `SetThreadGroupAffinity` on Windows) and reads the CPUs the process may
+//! use (Linux only). Elsewhere pinning is refused with a clear error and no
+//! CPU list is known.
 
 use super::placement::CpuList;
 
@@ -23,7 +24,14 @@ pub fn pin_current_thread(cpus: &CpuList) -> std::io::Result<()> {
     Ok(())
 }
 
-#[cfg(not(target_os = "linux"))]
+/// Windows: SetThreadGroupAffinity, in the `sys` twin with the other
+/// Windows calls.
+#[cfg(windows)]
+pub fn pin_current_thread(cpus: &CpuList) -> std::io::Result<()> {
+    super::engines::sys::pin_current_thread(cpus.cpus())
+}
+
+#[cfg(not(any(target_os = "linux", windows)))]
 pub fn pin_current_thread(_cpus: &CpuList) -> std::io::Result<()> {
     Err(std::io::Error::other(
         "pinning threads to CPUs is only supported on Linux",

@@ -11,6 +11,8 @@ use serde_json::Value;
 use crate::common::{assert_ok, have_fio, nvcmp, stderr, words};
 
 mod repeat;
+#[cfg(windows)]
+mod windows;
 
 fn read_json(p: &Path) -> Value {
     let text = std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
@@ -334,6 +336,9 @@ fn an_existing_file_is_not_written_without_destroy_data() {
     assert_ne!(std::fs::read(&target).unwrap(), data);
 }
 
+// Linux's /sys and device numbers; Windows' devices are tested by hand
+// (README, "On a real Windows Server").
+#[cfg(unix)]
 #[test]
 fn a_mounted_disk_is_refused() {
     use std::os::unix::fs::MetadataExt;
