@@ -25,6 +25,7 @@ pub mod ingest;
 pub mod input;
 pub mod model;
 pub mod palette;
+pub mod path_text;
 pub mod publish;
 pub mod render;
 pub mod run;

@@ -19,7 +19,7 @@ use std::os::windows::fs::{FileExt, OpenOptionsExt};
 use std::os::windows::io::AsRawHandle;
 use std::path::Path;
 
-use windows_sys::Win32::Foundation::{BOOL, FILETIME, HANDLE};
+use windows_sys::Win32::Foundation::{FILETIME, HANDLE};
 use windows_sys::Win32::Storage::FileSystem::{FILE_FLAG_NO_BUFFERING, GetVolumeInformationW};
 use windows_sys::Win32::System::Console::SetConsoleCtrlHandler;
 use windows_sys::Win32::System::IO::DeviceIoControl;
@@ -29,10 +29,11 @@ use windows_sys::Win32::System::Memory::{
 };
 use windows_sys::Win32::System::SystemInformation::GROUP_AFFINITY;
 use windows_sys::Win32::System::Threading::{
-    GetActiveProcessorCount, GetCurrentProcess, GetCurrentThread, GetProcessTimes,
-    SetThreadGroupAffinity,
+    GetActiveProcessorCount, GetCurrentProcess, GetCurrentThread, GetProcessAffinityMask,
+    GetProcessTimes, SetThreadGroupAffinity,
 };
 use windows_sys::Win32::System::WindowsProgramming::SYSTEM_PROCESSOR_PERFORMANCE_INFORMATION;
+use windows_sys::core::BOOL;
 
 use super::{Usage, set_interrupted};
 
@@ -364,4 +365,21 @@ pub fn pin_current_thread(cpus: &[usize]) -> io::Result<()> {
         return Err(io::Error::last_os_error());
     }
     Ok(())
+}
+
+/// The CPUs the process may run on, numbered as [`pin_current_thread`]
+/// takes them (its primary processor group's); None when Windows does not
+/// say.
+pub fn allowed_cpus() -> Option<Vec<usize>> {
+    let (mut process, mut system) = (0usize, 0usize);
+    // SAFETY: the current process's pseudo handle; two writable masks.
+    let ok = unsafe { GetProcessAffinityMask(GetCurrentProcess(), &mut process, &mut system) };
+    if ok == 0 || process == 0 {
+        return None;
+    }
+    Some(
+        (0..usize::BITS as usize)
+            .filter(|b| process >> b & 1 == 1)
+            .collect(),
+    )
 }
