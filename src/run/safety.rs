@@ -66,6 +66,16 @@ pub fn check_target(path: &Path, writes: bool, destroy_data: bool) -> Result<Tar
     };
     let ft = md.file_type();
     if ft.is_file() {
+        // Windows keeps a read-only file read-only for everyone, so a
+        // write would fail at open; said here, before any target is
+        // touched (Wine run as root would write it regardless).
+        if cfg!(windows) && writes && md.permissions().readonly() {
+            return Err(refuse(
+                path,
+                "it is read-only (its read-only attribute is set) and the job writes to it; \
+                 clear the attribute or give another target",
+            ));
+        }
         if writes && !destroy_data {
             return Err(refuse(
                 path,
