@@ -8,6 +8,7 @@ use anyhow::Context;
 use indicatif::{HumanDuration, ProgressBar, ProgressStyle};
 
 use super::{CliError, Global};
+use crate::path_text::shown;
 use crate::run::engines::{EngineKind, EngineOptions};
 use crate::run::matrix;
 use crate::run::placement::{CpuList, PlacementRule};
@@ -799,18 +800,15 @@ pub fn run(args: RunArgs, global: Global) -> anyhow::Result<u8> {
     let mut errors = 0;
     for (name, path, outcome) in &summary.results {
         match outcome {
-            Outcome::Written if !global.quiet => eprintln!("wrote {}", path.display()),
+            Outcome::Written if !global.quiet => eprintln!("wrote {}", shown(path)),
             Outcome::Kept if !global.quiet => {
-                eprintln!(
-                    "kept  {} (same job spec; --force reruns it)",
-                    path.display()
-                )
+                eprintln!("kept  {} (same job spec; --force reruns it)", shown(path))
             }
             Outcome::Errored(errno, msg) => {
                 errors += 1;
                 eprintln!(
                     "nvcmp: warning: job {name} failed with error {errno} ({msg}); written to {}",
-                    path.display()
+                    shown(path)
                 );
             }
             _ => {}
@@ -821,7 +819,7 @@ pub fn run(args: RunArgs, global: Global) -> anyhow::Result<u8> {
         eprintln!(
             "nvcmp: interrupted; {} kept in {}, no partial file",
             crate::format::count(summary.results.len(), "completed result"),
-            summary.dir.display()
+            shown(&summary.dir)
         );
         return Ok(130);
     }

@@ -12,6 +12,7 @@ mod history;
 mod ingest;
 mod md_table;
 mod numbers;
+mod platform;
 mod run;
 mod runlog;
 mod series;
