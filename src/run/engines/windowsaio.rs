@@ -80,9 +80,6 @@ pub struct WindowsAio<'f> {
     entries: Vec<OVERLAPPED_ENTRY>,
 }
 
-// The raw pointers are the engine's own memory; it moves with its thread.
-unsafe impl Send for WindowsAio<'_> {}
-
 fn last_error() -> u32 {
     // SAFETY: reads the calling thread's last-error value.
     unsafe { GetLastError() }
