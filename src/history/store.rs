@@ -626,6 +626,34 @@ pub(super) mod tests {
         rows
     }
 
+    /// A second writer waits for the first one's lock (flock on Unix,
+    /// LockFileEx on Windows), each through its own open of the lock file
+    /// as two nvcmp processes would.
+    #[cfg(any(unix, windows))]
+    #[test]
+    fn a_second_writer_waits_for_the_first() {
+        let dir = tempfile::tempdir().unwrap();
+        let first = Lock::take(dir.path()).unwrap();
+        let (tx, rx) = std::sync::mpsc::channel();
+        let path = dir.path().to_path_buf();
+        let second = std::thread::spawn(move || {
+            let lock = Lock::take(&path).unwrap();
+            tx.send(()).unwrap();
+            drop(lock);
+        });
+        // Held: the second writer does not get the lock in this time (a
+        // slow machine can only make this wait pass, never fail).
+        let waited = rx.recv_timeout(std::time::Duration::from_millis(300));
+        assert!(
+            waited.is_err(),
+            "two writers held the history's lock at once"
+        );
+        drop(first);
+        rx.recv()
+            .expect("the second writer got the lock once it was free");
+        second.join().unwrap();
+    }
+
     #[test]
     fn a_file_or_nothing_is_not_a_history() {
         let dir = tempfile::tempdir().unwrap();
