@@ -370,7 +370,7 @@ fn engine(args: &RunArgs, file_ioengine: Option<String>) -> anyhow::Result<Engin
     if !args.clients.is_empty() && engine_arg != EngineArg::Fio {
         return Err(usage("--clients needs --engine fio"));
     }
-    Ok(match engine_arg {
+    let choice = match engine_arg {
         EngineArg::Psync => EngineChoice::Native(EngineKind::Psync),
         EngineArg::Libaio => EngineChoice::Native(EngineKind::Libaio),
         EngineArg::IoUring => EngineChoice::Native(EngineKind::IoUring),
@@ -381,7 +381,11 @@ fn engine(args: &RunArgs, file_ioengine: Option<String>) -> anyhow::Result<Engin
             ioengine: fio_ioengine,
             clients: args.clients.iter().map(|c| client_spec(c)).collect(),
         }),
-    })
+    };
+    if let EngineChoice::Native(kind) = &choice {
+        kind.available().map_err(usage)?;
+    }
+    Ok(choice)
 }
 
 /// Validates the flags once into the core's options.

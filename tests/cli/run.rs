@@ -360,6 +360,25 @@ fn a_mounted_disk_is_refused() {
     assert!(err.contains("--destroy-data"), "{err}");
 }
 
+/// An engine of another system is refused before anything is made.
+#[test]
+fn an_engine_of_another_system_is_a_usage_error() {
+    let t = tmp();
+    let (engine, os) = if cfg!(windows) {
+        ("io_uring", "Linux")
+    } else {
+        ("windowsaio", "Windows")
+    };
+    let o = nvcmp_run(&["--engine", engine, "--size", "1m"], None, &t.out);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(
+        err.contains(&format!("--engine {engine} needs {os}")),
+        "{err}"
+    );
+    assert!(!t.out.exists(), "the run made its output folder");
+}
+
 #[test]
 fn bad_flags_are_usage_errors() {
     for (args, needle) in [

@@ -168,6 +168,20 @@ impl EngineKind {
         }
     }
 
+    /// Whether this system has the engine: checked when the options are
+    /// validated, so a run with an engine of another system stops before it
+    /// creates or opens anything.
+    pub fn available(self) -> Result<(), String> {
+        let linux_only = matches!(self, EngineKind::Libaio | EngineKind::IoUring);
+        if linux_only && !cfg!(target_os = "linux") {
+            return Err(format!("--engine {} needs Linux", self.name()));
+        }
+        if self == EngineKind::WindowsAio && !cfg!(windows) {
+            return Err("--engine windowsaio needs Windows".into());
+        }
+        Ok(())
+    }
+
     pub fn caps(self) -> Caps {
         Caps {
             // psync does the I/O in the call; null completes it there, and
