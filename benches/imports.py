@@ -38,7 +38,7 @@ TOP = [
     ["compare", "ingest"],
     ["timeseries"],
     ["dataset"],
-    ["model", "numbers", "units", "palette"],
+    ["model", "numbers", "units", "palette", "path_text"],
 ]
 # The same, inside src/charts/.
 CHARTS = [

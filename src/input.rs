@@ -106,7 +106,7 @@ pub fn load(
 /// A dataset file's rows, or the file skipped with the reason.
 fn read_dataset(path: &Path, out: &mut Loaded) {
     let skip = |reason: String| Skipped {
-        source: path.display().to_string(),
+        source: crate::path_text::shown(path),
         reason,
     };
     match dataset::read(path) {
@@ -116,7 +116,7 @@ fn read_dataset(path: &Path, out: &mut Loaded) {
             out.rows.extend(file.rows);
             if let Some(message) = file.columns.note() {
                 out.warnings.push(Warning {
-                    source: path.display().to_string(),
+                    source: crate::path_text::shown(path),
                     message,
                 });
             }

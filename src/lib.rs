@@ -30,6 +30,7 @@ pub mod input;
 pub mod model;
 pub mod numbers;
 pub mod palette;
+pub mod path_text;
 pub mod publish;
 pub mod render;
 pub mod run;

@@ -18,7 +18,7 @@ const GRID: RGBColor = RGBColor(0xE4, 0xE4, 0xE4);
 pub(crate) fn linear_ticks(lo: f64, hi: f64, target: usize) -> (Vec<f64>, usize) {
     let span = (hi - lo).abs().max(f64::MIN_POSITIVE);
     let raw = span / target.max(1) as f64;
-    let mag = 10f64.powf(raw.log10().floor());
+    let mag = crate::units::pow10(raw.log10().floor() as i32);
     let step = [1.0, 2.0, 5.0, 10.0]
         .into_iter()
         .map(|m| m * mag)
@@ -38,7 +38,7 @@ pub(crate) fn log_ticks(lo: f64, hi: f64) -> Vec<f64> {
     let (a, b) = (lo.log10().floor() as i32, hi.log10().ceil() as i32);
     let mults: &[f64] = if b - a < 3 { &[1.0, 2.0, 5.0] } else { &[1.0] };
     (a..=b)
-        .flat_map(|e| mults.iter().map(move |m| m * 10f64.powi(e)))
+        .flat_map(|e| mults.iter().map(move |m| m * crate::units::pow10(e)))
         .filter(|t| *t >= lo && *t <= hi)
         .collect()
 }

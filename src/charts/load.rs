@@ -274,7 +274,7 @@ fn span(values: &[f64]) -> (f64, f64) {
 fn log_ticks_125(lo: f64, hi: f64) -> Vec<(f64, String)> {
     let (a, b) = (lo.log10().floor() as i32, hi.log10().ceil() as i32);
     let ticks: Vec<f64> = (a..=b)
-        .flat_map(|e| [1.0, 2.0, 5.0].map(|m| m * 10f64.powi(e)))
+        .flat_map(|e| [1.0, 2.0, 5.0].map(|m| m * crate::units::pow10(e)))
         .filter(|t| (lo..=hi).contains(t))
         .collect();
     if ticks.len() > 9 {

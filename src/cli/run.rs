@@ -8,6 +8,7 @@ use anyhow::Context;
 use indicatif::{HumanDuration, ProgressBar};
 
 use super::{CliError, Global};
+use crate::path_text::shown;
 use crate::run::engines::{EngineKind, EngineOptions};
 use crate::run::matrix;
 use crate::run::placement::{CpuList, PlacementRule};
@@ -23,9 +24,17 @@ pub enum EngineArg {
     Libaio,
     #[value(name = "io_uring", alias = "io-uring")]
     IoUring,
+    /// Windows: overlapped I/O on a completion port (fio's windowsaio).
+    Windowsaio,
     Null,
     Fio,
 }
+
+/// `--engine`'s default: the system's asynchronous engine.
+#[cfg(not(windows))]
+const DEFAULT_ENGINE: &str = "io_uring";
+#[cfg(windows)]
+const DEFAULT_ENGINE: &str = "windowsaio";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum NumaArg {
@@ -129,8 +138,9 @@ pub struct RunArgs {
           default_value_t = run::precondition::DEFAULT_PASSES,
           value_parser = clap::value_parser!(u32).range(1..))]
     pub precondition_passes: u32,
-    /// I/O engine: native psync, libaio, io_uring or null, or fio itself.
-    #[arg(long, value_enum, default_value = "io_uring")]
+    /// I/O engine: native psync, libaio, io_uring (Linux), windowsaio
+    /// (Windows) or null, or fio itself.
+    #[arg(long, value_enum, default_value = DEFAULT_ENGINE)]
     pub engine: EngineArg,
     /// Run a built-in matrix instead of one job.
     #[arg(long, value_enum, conflicts_with = "job_file")]
@@ -348,6 +358,7 @@ fn engine(args: &RunArgs, file_ioengine: Option<String>) -> anyhow::Result<Engin
                 "psync" | "pvsync" | "sync" => EngineArg::Psync,
                 "libaio" => EngineArg::Libaio,
                 "io_uring" => EngineArg::IoUring,
+                "windowsaio" => EngineArg::Windowsaio,
                 "null" => EngineArg::Null,
                 other => {
                     let file = args.job_file.as_deref().unwrap_or(Path::new("--job-file"));
@@ -362,17 +373,22 @@ fn engine(args: &RunArgs, file_ioengine: Option<String>) -> anyhow::Result<Engin
     if !args.clients.is_empty() && engine_arg != EngineArg::Fio {
         return Err(usage("--clients needs --engine fio"));
     }
-    Ok(match engine_arg {
+    let choice = match engine_arg {
         EngineArg::Psync => EngineChoice::Native(EngineKind::Psync),
         EngineArg::Libaio => EngineChoice::Native(EngineKind::Libaio),
         EngineArg::IoUring => EngineChoice::Native(EngineKind::IoUring),
+        EngineArg::Windowsaio => EngineChoice::Native(EngineKind::WindowsAio),
         EngineArg::Null => EngineChoice::Native(EngineKind::Null),
         EngineArg::Fio => EngineChoice::Fio(run::fio::FioSetup {
             bin: args.fio.clone(),
             ioengine: fio_ioengine,
             clients: args.clients.iter().map(|c| client_spec(c)).collect(),
         }),
-    })
+    };
+    if let EngineChoice::Native(kind) = &choice {
+        kind.available().map_err(usage)?;
+    }
+    Ok(choice)
 }
 
 /// Validates the flags once into the core's options.
@@ -787,18 +803,15 @@ pub fn run(args: RunArgs, global: Global) -> anyhow::Result<u8> {
     let mut errors = 0;
     for (name, path, outcome) in &summary.results {
         match outcome {
-            Outcome::Written if !global.quiet => eprintln!("wrote {}", path.display()),
+            Outcome::Written if !global.quiet => eprintln!("wrote {}", shown(path)),
             Outcome::Kept if !global.quiet => {
-                eprintln!(
-                    "kept  {} (same job spec; --force reruns it)",
-                    path.display()
-                )
+                eprintln!("kept  {} (same job spec; --force reruns it)", shown(path))
             }
             Outcome::Errored(errno, msg) => {
                 errors += 1;
                 eprintln!(
                     "nvcmp: warning: job {name} failed with error {errno} ({msg}); written to {}",
-                    path.display()
+                    shown(path)
                 );
             }
             _ => {}
@@ -809,7 +822,7 @@ pub fn run(args: RunArgs, global: Global) -> anyhow::Result<u8> {
         eprintln!(
             "nvcmp: interrupted; {} kept in {}, no partial file",
             crate::numbers::count(summary.results.len(), "completed result"),
-            summary.dir.display()
+            shown(&summary.dir)
         );
         return Ok(130);
     }

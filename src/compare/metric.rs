@@ -476,4 +476,3 @@ mod tests {
         assert_eq!(Metric::Iops.row_decimals(&iops, [(12.5, 0.1)]), 0);
     }
 }
-

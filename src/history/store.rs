@@ -382,11 +382,12 @@ pub fn temporaries(dir: &Path) -> Vec<PathBuf> {
 
 /// Removes what an add or compaction killed mid-write left behind. Called
 /// with the history's [`Lock`] held: every writer takes it before writing
-/// a temporary, so none present belongs to a live process. Without `flock`
-/// (Windows) writers are not serialized: only temporaries an hour old go.
+/// a temporary, so none present belongs to a live process. On a system
+/// with no lock (neither Unix nor Windows) writers are not serialized: only
+/// temporaries an hour old go.
 fn remove_stale(dir: &Path, _lock: &Lock) {
     for tmp in temporaries(dir) {
-        let stale = cfg!(unix)
+        let stale = cfg!(any(unix, windows))
             || std::fs::metadata(&tmp)
                 .and_then(|m| m.modified())
                 .is_ok_and(|t| t.elapsed().is_ok_and(|age| age.as_secs() > 3600));
@@ -402,9 +403,9 @@ pub(crate) const LOCK_FILE: &str = ".nvcmp-history.lock";
 
 /// An exclusive lock on a history for one add or compaction. Two CI jobs
 /// adding to one directory at once would otherwise both merge the same
-/// parts into overlapping ones. `flock` is released by the kernel when the
-/// process ends, so a killed add never leaves the history locked; on
-/// systems without it (Windows) adds are not serialized.
+/// parts into overlapping ones. `flock` (Unix) and `LockFileEx` (Windows)
+/// are released by the kernel when the process ends, so a killed add never
+/// leaves the history locked.
 pub(crate) struct Lock {
     _file: std::fs::File,
 }
@@ -449,9 +450,36 @@ fn lock_exclusive(file: &std::fs::File) -> std::io::Result<()> {
     }
 }
 
-/// The twin without `flock` (Windows): adds are not serialized, and
+/// Windows' twin: waits for an exclusive `LockFileEx` lock on the whole
+/// of `file` (std's `File::lock` needs Rust 1.89, past nvcmp's 1.85).
+#[cfg(windows)]
+fn lock_exclusive(file: &std::fs::File) -> std::io::Result<()> {
+    use std::os::windows::io::AsRawHandle;
+    use windows_sys::Win32::Storage::FileSystem::{LOCKFILE_EXCLUSIVE_LOCK, LockFileEx};
+    // SAFETY: OVERLAPPED is plain data; zeroed locks from offset 0.
+    let mut ov: windows_sys::Win32::System::IO::OVERLAPPED = unsafe { std::mem::zeroed() };
+    // SAFETY: `file` owns its handle, opened synchronously, so the call
+    // blocks until the lock is granted and `ov` outlives it; the range is
+    // every byte, locked past the end of the empty file as Windows allows.
+    let ok = unsafe {
+        LockFileEx(
+            file.as_raw_handle() as _,
+            LOCKFILE_EXCLUSIVE_LOCK,
+            0,
+            u32::MAX,
+            u32::MAX,
+            &mut ov,
+        )
+    };
+    if ok == 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+/// The twin for systems with neither lock: adds are not serialized, and
 /// [`remove_stale`] leaves temporaries younger than an hour.
-#[cfg(not(unix))]
+#[cfg(not(any(unix, windows)))]
 fn lock_exclusive(_file: &std::fs::File) -> std::io::Result<()> {
     Ok(())
 }
@@ -596,6 +624,34 @@ pub(super) mod tests {
             r.label = "cfg".into();
         }
         rows
+    }
+
+    /// A second writer waits for the first one's lock (flock on Unix,
+    /// LockFileEx on Windows), each through its own open of the lock file
+    /// as two nvcmp processes would.
+    #[cfg(any(unix, windows))]
+    #[test]
+    fn a_second_writer_waits_for_the_first() {
+        let dir = tempfile::tempdir().unwrap();
+        let first = Lock::take(dir.path()).unwrap();
+        let (tx, rx) = std::sync::mpsc::channel();
+        let path = dir.path().to_path_buf();
+        let second = std::thread::spawn(move || {
+            let lock = Lock::take(&path).unwrap();
+            tx.send(()).unwrap();
+            drop(lock);
+        });
+        // Held: the second writer does not get the lock in this time (a
+        // slow machine can only make this wait pass, never fail).
+        let waited = rx.recv_timeout(std::time::Duration::from_millis(300));
+        assert!(
+            waited.is_err(),
+            "two writers held the history's lock at once"
+        );
+        drop(first);
+        rx.recv()
+            .expect("the second writer got the lock once it was free");
+        second.join().unwrap();
     }
 
     #[test]

@@ -188,7 +188,7 @@ fn collect(root: &Path, inputs: &mut Vec<Input>, skipped: &mut Vec<Skipped>) {
         Ok(m) => m,
         Err(e) => {
             skipped.push(Skipped {
-                source: root.display().to_string(),
+                source: crate::path_text::shown(root),
                 reason: io_reason(&e),
             });
             return;
@@ -215,7 +215,7 @@ fn walk(root: &Path, dir: &Path, inputs: &mut Vec<Input>, skipped: &mut Vec<Skip
         Ok(rd) => rd,
         Err(e) => {
             skipped.push(Skipped {
-                source: dir.display().to_string(),
+                source: crate::path_text::shown(dir),
                 reason: io_reason(&e),
             });
             return;
@@ -322,7 +322,7 @@ fn load_manifests(paths: &[PathBuf], opts: &IngestOptions) -> anyhow::Result<Man
 }
 
 fn read_input(input: &Input, opts: &IngestOptions, manifest: &Manifest) -> FileResult {
-    let source = input.path.display().to_string();
+    let source = crate::path_text::shown(&input.path);
     let mut warnings = Vec::new();
     let outcome = with_contents(&input.path, |bytes| {
         fio_json::without_bins(opts.skip_bins, || read_bytes(bytes, &mut warnings))
@@ -596,7 +596,7 @@ fn finish_rows(
     opts: &IngestOptions,
     manifest: &Manifest,
 ) -> Result<Vec<crate::model::Row>, manifest::ManifestError> {
-    let source = input.path.display().to_string();
+    let source = crate::path_text::shown(&input.path);
     let sidecar_cpu = match input.sidecar {
         true => manifest::load_sidecar(&input.path)?.and_then(|s| s.system_cpu_pct),
         false => None,

@@ -1,6 +1,7 @@
-//! Pins the calling thread to a CPU list (`sched_setaffinity`) and reads
-//! the CPUs the process may use. Linux only; elsewhere pinning is refused
-//! with a clear error and no CPU list is known.
+//! Pins the calling thread to a CPU list (`sched_setaffinity`;
+//! `SetThreadGroupAffinity` on Windows) and reads the CPUs the process may
+//! use (GetProcessAffinityMask on Windows). Elsewhere pinning is refused with a clear error and no
+//! CPU list is known.
 
 use super::placement::CpuList;
 
@@ -23,7 +24,14 @@ pub fn pin_current_thread(cpus: &CpuList) -> std::io::Result<()> {
     Ok(())
 }
 
-#[cfg(not(target_os = "linux"))]
+/// Windows: SetThreadGroupAffinity, in the `sys` twin with the other
+/// Windows calls.
+#[cfg(windows)]
+pub fn pin_current_thread(cpus: &CpuList) -> std::io::Result<()> {
+    super::engines::sys::pin_current_thread(cpus.cpus())
+}
+
+#[cfg(not(any(target_os = "linux", windows)))]
 pub fn pin_current_thread(_cpus: &CpuList) -> std::io::Result<()> {
     Err(std::io::Error::other(
         "pinning threads to CPUs is only supported on Linux",
@@ -49,7 +57,15 @@ pub fn allowed_cpus() -> Option<CpuList> {
     CpuList::parse(&text.join(",")).ok()
 }
 
-#[cfg(not(target_os = "linux"))]
+/// Windows: the process's affinity mask (its processor group's CPUs).
+#[cfg(windows)]
+pub fn allowed_cpus() -> Option<CpuList> {
+    let cpus = super::engines::sys::allowed_cpus()?;
+    let text: Vec<String> = cpus.iter().map(|c| c.to_string()).collect();
+    CpuList::parse(&text.join(",")).ok()
+}
+
+#[cfg(not(any(target_os = "linux", windows)))]
 pub fn allowed_cpus() -> Option<CpuList> {
     None
 }
@@ -71,5 +87,22 @@ mod tests {
         assert_eq!(seen.cpus(), &allowed.cpus()[..1]);
         // This thread was not touched.
         assert_eq!(allowed_cpus().unwrap(), allowed);
+    }
+}
+
+#[cfg(all(test, windows))]
+mod windows_tests {
+    use super::*;
+
+    #[test]
+    fn a_thread_is_pinned_within_its_group_and_a_missing_cpu_is_named() {
+        let allowed = allowed_cpus().expect("GetProcessAffinityMask works");
+        let first = CpuList::parse(&allowed.cpus()[0].to_string()).unwrap();
+        std::thread::spawn(move || pin_current_thread(&first).unwrap())
+            .join()
+            .unwrap();
+        let none = CpuList::parse("1000").unwrap();
+        let e = pin_current_thread(&none).unwrap_err().to_string();
+        assert!(e.contains("CPU 1000 does not exist"), "{e}");
     }
 }

@@ -47,6 +47,9 @@ fn refuse(path: &Path, reason: impl Into<String>) -> Refusal {
 /// Decides whether `path` may be used by a job that writes (`writes`)
 /// or only reads. `destroy_data` is `--destroy-data`.
 pub fn check_target(path: &Path, writes: bool, destroy_data: bool) -> Result<TargetKind, Refusal> {
+    if sys::device_path(path) {
+        return check_windows_device(path, writes, destroy_data);
+    }
     let md = match std::fs::metadata(path) {
         Ok(md) => md,
         // Device nodes are the kernel's to make: a missing one is a typo or
@@ -63,6 +66,16 @@ pub fn check_target(path: &Path, writes: bool, destroy_data: bool) -> Result<Tar
     };
     let ft = md.file_type();
     if ft.is_file() {
+        // Windows keeps a read-only file read-only for everyone, so a
+        // write would fail at open; said here, before any target is
+        // touched (Wine run as root would write it regardless).
+        if cfg!(windows) && writes && md.permissions().readonly() {
+            return Err(refuse(
+                path,
+                "it is read-only (its read-only attribute is set) and the job writes to it; \
+                 clear the attribute or give another target",
+            ));
+        }
         if writes && !destroy_data {
             return Err(refuse(
                 path,
@@ -106,6 +119,60 @@ pub fn check_target(path: &Path, writes: bool, destroy_data: bool) -> Result<Tar
             return Err(refuse(
                 path,
                 "the job writes to a block device; pass --destroy-data to allow it",
+            ));
+        }
+    }
+    Ok(TargetKind::BlockDevice)
+}
+
+/// A Windows disk or volume (`\\.\PhysicalDrive1`, `\\.\E:`), judged by
+/// the rules of a Linux block device: a volume with a file system is in
+/// use (mounted), which no flag lets a job write to, and which a job reads
+/// only with --destroy-data; a disk whose first sectors hold a partition
+/// table or file system needs --destroy-data, and so does any write.
+fn check_windows_device(
+    path: &Path,
+    writes: bool,
+    destroy_data: bool,
+) -> Result<TargetKind, Refusal> {
+    if let Some(fs) = sys::volume_file_system(path) {
+        let why = format!("it is a volume holding a {fs} file system");
+        if writes {
+            return Err(refuse(
+                path,
+                format!(
+                    "{why}; writing under a mounted file system corrupts it (no flag overrides \
+                     that: give a disk or a volume without a file system)"
+                ),
+            ));
+        }
+        if !destroy_data {
+            return Err(refuse(
+                path,
+                format!("{why}; pass --destroy-data to read it anyway"),
+            ));
+        }
+    }
+    if let Err(e) = File::open(path) {
+        return Err(refuse(
+            path,
+            format!(
+                "cannot open it: {e}; check the --target name (opening a disk needs an \
+                 Administrator prompt)"
+            ),
+        ));
+    }
+    if !destroy_data {
+        if let Some(sig) = read_signature(path) {
+            return Err(refuse(
+                path,
+                format!("it holds {sig}; pass --destroy-data if its contents may be lost"),
+            ));
+        }
+        if writes {
+            return Err(refuse(
+                path,
+                "the job writes to a disk or volume; pass --destroy-data to allow it",
             ));
         }
     }

@@ -396,9 +396,13 @@ fn run_inner(cfg: &WorkerCfg, log: Option<ThreadLog>) -> io::Result<WorkerResult
     };
     let mut rng = Rng(cfg.seed | 1);
     let buf = buffers(depth, spec, &mut rng)?;
-    let engine = cfg
-        .engine
-        .setup(cfg.file.as_deref(), depth as u32, buf, cfg.opts)?;
+    let engine = cfg.engine.setup(
+        cfg.file.as_deref(),
+        depth as u32,
+        buf,
+        cfg.opts,
+        spec.direct,
+    )?;
     let mut worker = Worker::new(cfg, engine, depth, rng);
     worker.log = log;
     worker.run()
@@ -643,7 +647,7 @@ impl<'a> Worker<'a> {
             self.res.error_msg = Some(format!(
                 "{} at slot {slot}: {}",
                 io.dir.as_str(),
-                io::Error::from_raw_os_error(errno)
+                sys::errno_text(errno)
             ));
         }
         self.cfg.abort.store(true, Ordering::SeqCst);

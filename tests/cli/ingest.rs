@@ -45,7 +45,7 @@ fn ndjson_to_stdout_with_values_from_the_file() {
     assert_eq!(r["engine"], "libaio");
     assert_eq!(r["direction"], "read");
     assert_eq!(r["format"], "json");
-    assert_eq!(r["source"], path.display().to_string());
+    assert_eq!(r["source"], nvcmp::path_text::shown(&path));
 }
 
 #[test]

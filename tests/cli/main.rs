@@ -13,6 +13,7 @@ mod history;
 mod ingest;
 mod md_table;
 mod numbers;
+mod platform;
 mod run;
 mod runlog;
 mod series;

@@ -11,6 +11,8 @@ use serde_json::Value;
 use crate::common::{assert_ok, have_fio, nvcmp, stderr, words};
 
 mod repeat;
+#[cfg(windows)]
+mod windows;
 
 fn read_json(p: &Path) -> Value {
     let text = std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
@@ -334,6 +336,9 @@ fn an_existing_file_is_not_written_without_destroy_data() {
     assert_ne!(std::fs::read(&target).unwrap(), data);
 }
 
+// Linux's /sys and device numbers; Windows' devices are tested by hand
+// (README, "On a real Windows Server").
+#[cfg(unix)]
 #[test]
 fn a_mounted_disk_is_refused() {
     use std::os::unix::fs::MetadataExt;
@@ -353,6 +358,25 @@ fn a_mounted_disk_is_refused() {
     let err = stderr(&o);
     assert!(err.contains("mounted") || err.contains("held"), "{err}");
     assert!(err.contains("--destroy-data"), "{err}");
+}
+
+/// An engine of another system is refused before anything is made.
+#[test]
+fn an_engine_of_another_system_is_a_usage_error() {
+    let t = tmp();
+    let (engine, os) = if cfg!(windows) {
+        ("io_uring", "Linux")
+    } else {
+        ("windowsaio", "Windows")
+    };
+    let o = nvcmp_run(&["--engine", engine, "--size", "1m"], None, &t.out);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(
+        err.contains(&format!("--engine {engine} needs {os}")),
+        "{err}"
+    );
+    assert!(!t.out.exists(), "the run made its output folder");
 }
 
 #[test]

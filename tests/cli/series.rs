@@ -86,7 +86,7 @@ fn one_row_per_log_line_for_every_fixture_log() {
     let mut total = 0;
     for log in &logs {
         let expected = expected_rows(log);
-        let source = log.display().to_string();
+        let source = nvcmp::path_text::shown(log);
         assert_eq!(got.get(&source).copied().unwrap_or(0), expected, "{source}");
         total += expected;
     }
@@ -104,7 +104,7 @@ fn raw(path: &Path) -> Vec<(f64, u64)> {
 }
 
 fn values_of<'a>(rows: &'a [Value], path: &Path) -> Vec<&'a Value> {
-    let source = path.display().to_string();
+    let source = nvcmp::path_text::shown(path);
     rows.iter()
         .filter(|r| r["source"] == source.as_str())
         .collect()

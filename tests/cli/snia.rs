@@ -290,13 +290,16 @@ fn hostile_times_are_named_left_out_and_change_no_verdict() {
     for want in [
         format!(
             "{}: line 11: time 18446744073709551615 ms is beyond the run's runtime",
-            iops.display()
+            nvcmp::path_text::shown(&iops)
         ),
         format!(
             "{}: line 21: time goes back from 1900 to 100 ms",
-            iops.display()
+            nvcmp::path_text::shown(&iops)
         ),
-        format!("{}: line 31: the previous line repeated", iops.display()),
+        format!(
+            "{}: line 31: the previous line repeated",
+            nvcmp::path_text::shown(&iops)
+        ),
         "offsets_clat.1.log: line 501: time 18446744073709551615 ms is beyond".to_string(),
     ] {
         assert!(err.contains(&want), "{want}\n{err}");

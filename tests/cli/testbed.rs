@@ -225,6 +225,7 @@ fn one_refused_target_stops_the_run_before_any_write() {
 }
 
 /// `/dev/<disk>` holding `/`, when it is a block device here.
+#[cfg(unix)]
 fn root_disk() -> Option<String> {
     use std::os::unix::fs::MetadataExt;
     let dev = std::fs::metadata("/").unwrap().dev();
@@ -236,6 +237,12 @@ fn root_disk() -> Option<String> {
         .into_owned();
     let p = format!("/dev/{name}");
     Path::new(&p).exists().then_some(p)
+}
+
+/// No `/dev` here (Windows): no root disk to try.
+#[cfg(not(unix))]
+fn root_disk() -> Option<String> {
+    None
 }
 
 #[test]

@@ -495,7 +495,7 @@ fn percentile_of(label: &str) -> Option<f64> {
         _ => {
             if let Some(n) = label.strip_suffix("-nines") {
                 let n: i32 = n.parse().ok()?;
-                return Some(100.0 - 10f64.powi(2 - n));
+                return Some(100.0 - crate::units::pow10(2 - n));
             }
             label
                 .strip_suffix("th")

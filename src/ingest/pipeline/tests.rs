@@ -187,7 +187,12 @@ fn json_normal_and_terse_in_one_folder() {
     let formats: Vec<(&str, &str)> = got
         .rows
         .iter()
-        .map(|r| (r.source.rsplit('/').next().unwrap(), r.format.as_str()))
+        .map(|r| {
+            (
+                r.source.rsplit(['/', '\\']).next().unwrap(),
+                r.format.as_str(),
+            )
+        })
         .collect();
     assert_eq!(
         formats,
@@ -648,7 +653,12 @@ fn hostile_files_are_refused_early_and_dotdot_folders_read() {
     let reasons: Vec<(&str, &str)> = got
         .skipped
         .iter()
-        .map(|s| (s.source.rsplit('/').next().unwrap(), s.reason.as_str()))
+        .map(|s| {
+            (
+                s.source.rsplit(['/', '\\']).next().unwrap(),
+                s.reason.as_str(),
+            )
+        })
         .collect();
     assert_eq!(reasons.len(), 2, "{reasons:?}");
     assert_eq!(
@@ -686,7 +696,7 @@ fn fio_json_is_read_whatever_its_name() {
     let mut read: Vec<&str> = got
         .rows
         .iter()
-        .map(|r| r.source.rsplit('/').next().unwrap())
+        .map(|r| r.source.rsplit(['/', '\\']).next().unwrap())
         .collect();
     read.sort_unstable();
     assert_eq!(

@@ -225,7 +225,7 @@ pub(super) fn describe(
         .filter(|ms| ms.is_finite() && *ms >= 0.0)
         .map(|ms| ms.ceil() as u64);
     let info = LogInfo {
-        source: found.path.display().to_string(),
+        source: crate::path_text::shown(&found.path),
         result: owner.map(|j| j.result.clone()),
         label,
         job: owner.map_or_else(|| name.prefix.clone(), |j| j.name.clone()),

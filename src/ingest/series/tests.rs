@@ -246,7 +246,7 @@ fn empty_logs_are_named_not_counted() {
         .warnings
         .iter()
         .filter(|w| w.message.contains("empty log"))
-        .map(|w| w.source.rsplit('/').next().unwrap())
+        .map(|w| w.source.rsplit(['/', '\\']).next().unwrap())
         .collect();
     assert_eq!(empty, ["randrw-4k_bw.3.log", "randrw-4k_iops.2.log"]);
     let read = read_logs(&ingested);

@@ -25,6 +25,8 @@ pub mod sys;
 pub mod io_uring;
 #[cfg(target_os = "linux")]
 pub mod libaio;
+#[cfg(windows)]
+pub mod windowsaio;
 
 use std::fs::File;
 use std::io;
@@ -150,6 +152,8 @@ pub enum EngineKind {
     Psync,
     Libaio,
     IoUring,
+    /// Overlapped I/O and a completion port per thread (Windows).
+    WindowsAio,
 }
 
 impl EngineKind {
@@ -160,7 +164,22 @@ impl EngineKind {
             EngineKind::Psync => "psync",
             EngineKind::Libaio => "libaio",
             EngineKind::IoUring => "io_uring",
+            EngineKind::WindowsAio => "windowsaio",
         }
+    }
+
+    /// Whether this system has the engine: checked when the options are
+    /// validated, so a run with an engine of another system stops before it
+    /// creates or opens anything.
+    pub fn available(self) -> Result<(), String> {
+        let linux_only = matches!(self, EngineKind::Libaio | EngineKind::IoUring);
+        if linux_only && !cfg!(target_os = "linux") {
+            return Err(format!("--engine {} needs Linux", self.name()));
+        }
+        if self == EngineKind::WindowsAio && !cfg!(windows) {
+            return Err("--engine windowsaio needs Windows".into());
+        }
+        Ok(())
     }
 
     pub fn caps(self) -> Caps {
@@ -172,13 +191,16 @@ impl EngineKind {
     }
 
     /// Setup: one engine instance for `file` (None for `null`), `depth`
-    /// I/Os in flight, buffers in `buf`, which the engine keeps.
+    /// I/Os in flight, buffers in `buf`, which the engine keeps. `direct`
+    /// is the job's: the engines that open their own handle (windowsaio)
+    /// open it unbuffered then.
     pub fn setup<'f>(
         self,
         file: Option<&'f File>,
         depth: u32,
         buf: AlignedBuf,
         opts: EngineOptions,
+        direct: bool,
     ) -> io::Result<Box<dyn Engine + 'f>> {
         let need_file = || {
             file.ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "engine needs a file"))
@@ -190,12 +212,27 @@ impl EngineKind {
             EngineKind::Libaio => Box::new(libaio::Libaio::new(need_file()?, depth, buf)?),
             #[cfg(target_os = "linux")]
             EngineKind::IoUring => Box::new(io_uring::Uring::new(need_file()?, depth, buf, opts)?),
+            #[cfg(windows)]
+            EngineKind::WindowsAio => Box::new(windowsaio::WindowsAio::new(
+                need_file()?,
+                depth,
+                buf,
+                direct,
+            )?),
             #[cfg(not(target_os = "linux"))]
-            _ => {
+            EngineKind::Libaio | EngineKind::IoUring => {
                 let _ = (opts, depth, buf);
                 return Err(io::Error::new(
                     io::ErrorKind::Unsupported,
                     format!("engine {} needs Linux", self.name()),
+                ));
+            }
+            #[cfg(not(windows))]
+            EngineKind::WindowsAio => {
+                let _ = (depth, buf, direct);
+                return Err(io::Error::new(
+                    io::ErrorKind::Unsupported,
+                    "engine windowsaio needs Windows",
                 ));
             }
         })
@@ -209,12 +246,17 @@ mod tests {
     /// Each engine that uses a file and that the kernel allows here, over
     /// `file`, with 4 slots of 4 KiB.
     fn engines(file: &File) -> Vec<(EngineKind, Box<dyn Engine + '_>)> {
-        let kinds = [EngineKind::Psync, EngineKind::Libaio, EngineKind::IoUring];
+        let kinds = [
+            EngineKind::Psync,
+            EngineKind::Libaio,
+            EngineKind::IoUring,
+            EngineKind::WindowsAio,
+        ];
         kinds
             .into_iter()
             .filter_map(|k| {
                 let buf = AlignedBuf::new(4, 4096).unwrap();
-                match k.setup(Some(file), 4, buf, EngineOptions::default()) {
+                match k.setup(Some(file), 4, buf, EngineOptions::default(), false) {
                     Ok(e) => Some((k, e)),
                     Err(e) => {
                         eprintln!("skipped {}: {e}", k.name());

@@ -1,11 +1,12 @@
 //! The OS calls the harness needs besides the I/O itself: buffers aligned
 //! for O_DIRECT, the process's CPU usage (getrusage), a SIGINT flag, and
-//! the Linux-only calls of every part of `run` (positioned I/O, O_DIRECT,
-//! device numbers), each behind platform twins with the same signatures:
-//! `sys/linux.rs`, and `sys/other.rs` for every other system, where `nvcmp
-//! run` is refused ([`supported`]) and the rest of nvcmp builds.
+//! the system-specific calls of every part of `run` (positioned I/O,
+//! O_DIRECT, device numbers), each behind platform twins with the same
+//! signatures: `sys/linux.rs`, `sys/windows.rs` (issue #31: the
+//! `windowsaio` engine's host), and `sys/other.rs` for every other system,
+//! where `nvcmp run` is refused ([`supported`]) and the rest of nvcmp builds.
 
-use std::alloc::{Layout, alloc_zeroed, dealloc};
+use std::alloc::Layout;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// errno 5 (EIO) on Linux, as fio reports it: a failed I/O's `error`
@@ -16,9 +17,13 @@ pub const EIO: i32 = 5;
 mod linux;
 #[cfg(target_os = "linux")]
 pub use linux::*;
-#[cfg(not(target_os = "linux"))]
+#[cfg(windows)]
+mod windows;
+#[cfg(windows)]
+pub use windows::*;
+#[cfg(not(any(target_os = "linux", windows)))]
 mod other;
-#[cfg(not(target_os = "linux"))]
+#[cfg(not(any(target_os = "linux", windows)))]
 pub use other::*;
 
 /// Alignment of every I/O buffer: 4096 satisfies O_DIRECT on any device
@@ -47,8 +52,9 @@ impl AlignedBuf {
         let total = slots.max(1) * slot_len.max(ALIGN);
         let layout = Layout::from_size_align(total, ALIGN)
             .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))?;
-        // SAFETY: `layout` has a non-zero size (at least ALIGN bytes).
-        let ptr = unsafe { alloc_zeroed(layout) };
+        // Zeroed, at least ALIGN-aligned: std's allocator on Linux,
+        // VirtualAlloc's pages on Windows.
+        let ptr = alloc_buf(layout);
         if ptr.is_null() {
             return Err(std::io::Error::new(
                 std::io::ErrorKind::OutOfMemory,
@@ -125,10 +131,10 @@ impl Drop for AlignedBuf {
         if self.leak {
             return;
         }
-        // SAFETY: allocated in `new` with this very layout, freed once; an
-        // engine that could not confirm that the kernel is done with it set
-        // `leak` above.
-        unsafe { dealloc(self.ptr, self.layout) }
+        // SAFETY: allocated by `alloc_buf` in `new` with this very layout,
+        // freed once; an engine that could not confirm that the kernel is
+        // done with it set `leak` above.
+        unsafe { free_buf(self.ptr, self.layout) }
     }
 }
 

@@ -218,6 +218,8 @@ fn histogram_lines_hold_the_counts_since_the_last_line() {
     assert_eq!(lines[2][3..].iter().sum::<u64>(), 2);
 }
 
+// Linux's /dev/full, and its errno.
+#[cfg(unix)]
 #[test]
 fn a_log_that_cannot_be_written_is_an_error_naming_it() {
     let full = Path::new("/dev/full");
