@@ -12,26 +12,20 @@
 
 pub mod configs;
 pub mod decode;
-pub mod depth;
 pub mod diskspd;
-pub mod fio_error;
-pub mod fio_json;
-pub mod fio_log;
-pub mod idle_prof;
-mod jobname;
+pub mod fio;
 pub mod manifest;
-pub mod normal;
 mod pipeline;
 pub mod series;
 pub mod sniff;
-pub mod steady;
-pub mod terse;
 
 use std::path::PathBuf;
 
 use crate::model::{Row, Skipped, Warning};
 
+// fio's readers by their old paths (`ingest::fio_json`, ...).
 pub use configs::{ConfigRule, LabelBy};
+pub use fio::{depth, fio_error, fio_json, fio_log, idle_prof, normal, steady, terse};
 pub use pipeline::{Progress, ingest, ingest_with_progress};
 
 /// What a reader returns for one segment of a file.

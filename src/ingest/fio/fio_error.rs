@@ -52,8 +52,8 @@ pub fn first_error_line(text: &str) -> Option<&str> {
 /// Why a text with no job report is still fio's: it printed a group's
 /// summary (`Run status group`) or its job headers without any job's
 /// report, or it holds only fio's error lines. `None`: nothing says fio.
-pub fn without_report(text: &str) -> Option<super::ReadError> {
-    use super::ReadError;
+pub fn without_report(text: &str) -> Option<crate::ingest::ReadError> {
+    use crate::ingest::ReadError;
     let error = first_error_line(text).map(str::to_string);
     let report = text.contains("Run status group ")
         || text

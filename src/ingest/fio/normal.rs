@@ -17,8 +17,8 @@
 use super::fio_error;
 use super::idle_prof::IdleProf;
 use super::jobname::block_size_from_mean;
-use super::{Parsed, ReadError, Reader};
 use super::{depth, steady};
+use crate::ingest::{Parsed, ReadError, Reader};
 use crate::model::{Direction, Os, Row, os};
 
 /// Reader of fio's `--output-format=normal` text.

@@ -5,10 +5,10 @@ use serde_json::Value;
 
 use super::*;
 
-const RANDRW: &str = include_str!("../testdata/randrw-psync.jsonplus.json");
-const GROUP: &str = include_str!("../testdata/group-reporting-libaio.json");
-const CLIENTS: &str = include_str!("../testdata/client-server-2.json");
-const FIO2: &str = include_str!("../testdata/fio2-handmade.json");
+const RANDRW: &str = include_str!("../../testdata/randrw-psync.jsonplus.json");
+const GROUP: &str = include_str!("../../testdata/group-reporting-libaio.json");
+const CLIENTS: &str = include_str!("../../testdata/client-server-2.json");
+const FIO2: &str = include_str!("../../testdata/fio2-handmade.json");
 
 fn rows(text: &str) -> Parsed {
     JsonReader.read(text).expect("readable")

@@ -30,7 +30,7 @@
 
 use super::depth;
 use super::jobname::{NameGuess, block_size_from_mean, guess_from_name};
-use super::{Parsed, ReadError, Reader};
+use crate::ingest::{Parsed, ReadError, Reader};
 use crate::model::{Direction, Os, Row, os};
 use crate::units::parse_size;
 

@@ -197,8 +197,8 @@ fn histogram_lines_become_percentiles() {
 #[test]
 fn histogram_fixture_sums_to_the_result_and_matches_its_percentiles() {
     // The same run's json+ result: total I/Os and fio's own percentiles.
-    let log = include_str!("../../../fixtures/series/hist/randread-hist_clat_hist.1.log");
-    let json = include_str!("../../../fixtures/series/hist/result.json");
+    let log = include_str!("../../../../fixtures/series/hist/randread-hist_clat_hist.1.log");
+    let json = include_str!("../../../../fixtures/series/hist/result.json");
     let doc: serde_json::Value = serde_json::from_str(json).unwrap();
     let clat = &doc["jobs"][0]["read"]["clat_ns"];
     let mut sum = vec![0u64; 1856];
