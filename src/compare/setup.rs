@@ -182,11 +182,7 @@ fn option_items(rows: &[Row], configs: &[String], keys: &[String]) -> Vec<SetupI
     let options: Vec<(&str, std::collections::BTreeMap<String, String>)> = rows
         .iter()
         .map(|r| {
-            let o = r
-                .options
-                .as_deref()
-                .and_then(|o| serde_json::from_str(o).ok())
-                .unwrap_or_default();
+            let o = r.option_map();
             (r.label.as_str(), o)
         })
         .collect();

@@ -171,12 +171,13 @@ pub fn is_bookkeeping(key: &str) -> bool {
 
 /// A row's candidate values: its options, its engine and OS.
 fn candidates(row: &Row) -> BTreeMap<String, String> {
-    let mut out: BTreeMap<String, String> = row
-        .options
-        .as_deref()
-        .and_then(|o| serde_json::from_str(o).ok())
-        .unwrap_or_default();
+    let mut out = row.option_map();
     out.retain(|k, _| !is_bookkeeping(k));
+    with_facts(out, row)
+}
+
+/// `options` with the row's engine, OS and `direct` set over them.
+fn with_facts(mut out: BTreeMap<String, String>, row: &Row) -> BTreeMap<String, String> {
     // Terse output names no engine: `unknown` is no value.
     if !row.engine.is_empty() && row.engine != "unknown" {
         out.insert("ioengine".into(), row.engine.clone());
@@ -565,13 +566,7 @@ fn by_keys(rows: &mut [Row], keys: &[String]) -> ConfigRule {
 /// Every option of the row, bookkeeping included: a key the user names
 /// is used whatever it is.
 fn candidates_all(row: &Row) -> BTreeMap<String, String> {
-    let mut out: BTreeMap<String, String> = row
-        .options
-        .as_deref()
-        .and_then(|o| serde_json::from_str(o).ok())
-        .unwrap_or_default();
-    out.extend(candidates(row));
-    out
+    with_facts(row.option_map(), row)
 }
 
 #[cfg(test)]

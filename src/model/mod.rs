@@ -245,6 +245,15 @@ impl Row {
         n.max(1)
     }
 
+    /// `options` as a map (empty when the format printed none, or the
+    /// text is not the JSON object nvcmp writes there).
+    pub fn option_map(&self) -> std::collections::BTreeMap<String, String> {
+        self.options
+            .as_deref()
+            .and_then(|o| serde_json::from_str(o).ok())
+            .unwrap_or_default()
+    }
+
     /// A row with every measurement empty, for readers to fill in.
     pub fn empty(source: &str, direction: Direction) -> Row {
         Row {
