@@ -80,6 +80,16 @@ pub fn analyze_json(path: &std::path::Path, extra: &[&str]) -> serde_json::Value
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
+/// The sweep of `config` in `analyze --format json`.
+pub fn sweep_of<'a>(j: &'a serde_json::Value, config: &str) -> &'a serde_json::Value {
+    j["sweeps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["config"] == config)
+        .unwrap_or_else(|| panic!("no sweep of {config}"))
+}
+
 /// The result of `metric` (`iops`, `bw_bytes_per_s`, ...) in a workload of
 /// `analyze --format json`.
 pub fn metric_of<'a>(workload: &'a serde_json::Value, metric: &str) -> &'a serde_json::Value {

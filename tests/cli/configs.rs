@@ -5,29 +5,12 @@
 
 use serde_json::Value;
 
-use crate::common::{assert_ok, fixture, nvcmp, stderr};
+use crate::common::{analyze_json, assert_ok, fixture, nvcmp, stderr, sweep_of as sweep};
 
 const STUDY: &str = "studies/icpe24-schedulers-1ssd";
 
 fn analyze(args: &[&str]) -> Value {
-    let o = nvcmp()
-        .arg("analyze")
-        .arg(fixture(STUDY))
-        .args(["--format", "json"])
-        .args(args)
-        .output()
-        .unwrap();
-    assert_ok(&o);
-    serde_json::from_slice(&o.stdout).unwrap()
-}
-
-fn sweep<'a>(j: &'a Value, config: &str) -> &'a Value {
-    j["sweeps"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|s| s["config"] == config)
-        .unwrap_or_else(|| panic!("no sweep of {config}"))
+    analyze_json(&fixture(STUDY), args)
 }
 
 #[test]

@@ -16,14 +16,7 @@ fn analyze_json(args: &[&str]) -> Value {
     serde_json::from_slice(&o.stdout).unwrap()
 }
 
-fn sweep<'a>(j: &'a Value, config: &str) -> &'a Value {
-    j["sweeps"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|s| s["config"] == config)
-        .unwrap_or_else(|| panic!("no sweep of {config}"))
-}
+use crate::common::sweep_of as sweep;
 
 #[test]
 fn a_depth_sweep_keeps_its_points_and_psync_is_named() {
