@@ -134,7 +134,7 @@ fn band_floor(curve: &[&SweepPoint], rules: &SweepRules) -> f64 {
 
 /// The rising part of the curve: up to the first point after the peak
 /// that drops out of the noise band, that point included.
-pub fn rising<'c, 'p>(curve: &'c [&'p SweepPoint], rules: &SweepRules) -> &'c [&'p SweepPoint] {
+fn rising<'c, 'p>(curve: &'c [&'p SweepPoint], rules: &SweepRules) -> &'c [&'p SweepPoint] {
     let floor = band_floor(curve, rules);
     let Some(top) = curve
         .iter()

@@ -108,21 +108,7 @@ pub fn check_target(path: &Path, writes: bool, destroy_data: bool) -> Result<Tar
             ));
         }
     }
-    if !destroy_data {
-        if let Some(sig) = read_signature(path) {
-            return Err(refuse(
-                path,
-                format!("it holds {sig}; pass --destroy-data if its contents may be lost"),
-            ));
-        }
-        if writes {
-            return Err(refuse(
-                path,
-                "the job writes to a block device; pass --destroy-data to allow it",
-            ));
-        }
-    }
-    Ok(TargetKind::BlockDevice)
+    device_contents(path, writes, destroy_data, "a block device")
 }
 
 /// A Windows disk or volume (`\\.\PhysicalDrive1`, `\\.\E:`), judged by
@@ -162,6 +148,18 @@ fn check_windows_device(
             ),
         ));
     }
+    device_contents(path, writes, destroy_data, "a disk or volume")
+}
+
+/// The last rule for a device on either system: what its first sectors
+/// hold, and any write, need --destroy-data. `what` names the device in
+/// the refusal ("a block device", "a disk or volume").
+fn device_contents(
+    path: &Path,
+    writes: bool,
+    destroy_data: bool,
+    what: &str,
+) -> Result<TargetKind, Refusal> {
     if !destroy_data {
         if let Some(sig) = read_signature(path) {
             return Err(refuse(
@@ -172,7 +170,7 @@ fn check_windows_device(
         if writes {
             return Err(refuse(
                 path,
-                "the job writes to a disk or volume; pass --destroy-data to allow it",
+                format!("the job writes to {what}; pass --destroy-data to allow it"),
             ));
         }
     }
