@@ -140,6 +140,9 @@ dataset_columns!(
     cpus_allowed,
     precondition,
     options,
+    timestamp_ms,
+    instances,
+    instance_group,
 );
 
 /// A field type that is a dataset column: how a column is made of the

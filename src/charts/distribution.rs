@@ -31,7 +31,7 @@ fn gets_charts(cmp: &Comparison, w: &Workload) -> bool {
     let sweeps: Vec<_> = cmp
         .sweeps
         .iter()
-        .filter(|s| s.shape == w.key.shape)
+        .filter(|s| crate::compare::sweep::covers(s, &w.key))
         .collect();
     if sweeps.is_empty() {
         return true;

@@ -67,7 +67,7 @@ pub(crate) fn results(
         .filter(|w| {
             tables
                 .iter()
-                .find(|t| t.shape == w.key.shape)
+                .find(|t| t.holds(w))
                 .is_none_or(|t| key_loads(t).contains(&w.key.load))
         })
         .filter_map(|w| Some((category(cmp, w, one_shape), result(w, metric)?)))

@@ -40,7 +40,17 @@ pub(crate) fn per_table<T>(cmp: &Comparison, make: impl Fn(usize) -> T) -> Vec<T
 /// The file stem of a per-shape chart: `kind` and the shape's slug.
 pub(crate) fn stem(cmp: &Comparison, kind: &str, index: usize) -> String {
     let t = table(cmp, index);
-    format!("{kind}_{}", super::names::workload_slug(t.workloads[0]))
+    // Sweeps along instances of one shape are one chart per held load.
+    let held = t
+        .sweeps
+        .first()
+        .and_then(|s| crate::compare::sweep::held(s));
+    format!(
+        "{kind}_{}{}",
+        super::names::workload_slug(t.workloads[0]),
+        held.map(|h| super::names::load_slug(&h))
+            .unwrap_or_default()
+    )
 }
 
 /// The footer of a per-shape chart: the runs of every load point.
@@ -68,7 +78,14 @@ pub(crate) fn frame(
     Frame {
         title: format!(
             "{} ({}): {what}",
-            super::labels::workload_label(w),
+            match t
+                .sweeps
+                .first()
+                .and_then(|s| crate::compare::sweep::held(s))
+            {
+                Some(h) => format!("{} {}", super::labels::workload_label(w), h.label()),
+                None => super::labels::workload_label(w),
+            },
             w.key.shape.direction
         ),
         subtitle: Some(subtitle.into()),

@@ -68,12 +68,23 @@ pub(crate) fn workload_slug(w: &Workload) -> String {
 pub(crate) fn workload_point_slug(cmp: &Comparison, w: &Workload) -> String {
     let mut slug = workload_slug(w);
     if cmp.has_load_points() {
-        slug.push_str(&format!("_qd{}", w.key.load.iodepth));
-        if w.key.load.numjobs != 1 {
-            slug.push_str(&format!("x{}", w.key.load.numjobs));
-        }
-        if w.key.load.hosts != 1 {
-            slug.push_str(&format!("x{}h", w.key.load.hosts));
+        slug.push_str(&load_slug(&w.key.load));
+    }
+    slug
+}
+
+/// `_qd16`, `_qd4x2`, `_qd1x2hx8dx3i`: a load point in a file name (jobs,
+/// then hosts, devices and instances where not 1).
+pub(crate) fn load_slug(load: &crate::compare::LoadPoint) -> String {
+    let mut slug = format!("_qd{}", load.iodepth);
+    for (n, unit) in [
+        (load.numjobs, ""),
+        (load.hosts, "h"),
+        (load.devices, "d"),
+        (load.instances, "i"),
+    ] {
+        if n != 1 {
+            slug.push_str(&format!("x{n}{unit}"));
         }
     }
     slug

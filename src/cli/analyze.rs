@@ -85,6 +85,9 @@ pub struct AnalyzeArgs {
     /// How results get their config label when no manifest says otherwise.
     #[arg(long, default_value = "auto", value_name = "RULE", value_parser = super::parse_label_by, long_help = super::LABEL_BY_HELP)]
     pub label_by: crate::ingest::LabelBy,
+    /// Whether result files that ran at the same time on the same targets (separate fio processes) are one run.
+    #[arg(long, default_value = "auto", value_name = "RULE", value_parser = super::parse_instances, long_help = super::INSTANCES_HELP)]
+    pub instances: crate::ingest::Instances,
     /// Manifest (nvcmp.toml) to use instead of the one in each PATH.
     #[arg(long, value_name = "FILE")]
     pub manifest: Option<PathBuf>,
@@ -344,6 +347,7 @@ fn load_step(args: &AnalyzeArgs, checked: &Checked, global: Global) -> anyhow::R
     let opts = LoadOptions {
         ingest: IngestOptions {
             label_by: args.label_by.clone(),
+            instances: args.instances,
             manifest: args.manifest.clone(),
             // The JSON's `clat_bins` and the CDF charts use them.
             skip_bins: false,

@@ -43,6 +43,9 @@ pub struct IngestArgs {
     /// How results get their config label when no manifest says otherwise.
     #[arg(long, default_value = "auto", value_name = "RULE", value_parser = super::parse_label_by, long_help = super::LABEL_BY_HELP)]
     pub label_by: crate::ingest::LabelBy,
+    /// Whether result files that ran at the same time on the same targets (separate fio processes) are one run.
+    #[arg(long, default_value = "auto", value_name = "RULE", value_parser = super::parse_instances, long_help = super::INSTANCES_HELP)]
+    pub instances: crate::ingest::Instances,
     /// Manifest to use instead of `nvcmp.toml` in each PATH.
     #[arg(long, value_name = "FILE")]
     pub manifest: Option<PathBuf>,
@@ -221,6 +224,7 @@ fn write_series(ingested: &Ingested, path: &Path, global: Global) -> anyhow::Res
 fn ingest_options(args: &IngestArgs) -> IngestOptions {
     IngestOptions {
         label_by: args.label_by.clone(),
+        instances: args.instances,
         manifest: args.manifest.clone(),
         skip_bins: true,
     }

@@ -130,6 +130,14 @@ pub fn parse_label_by(s: &str) -> Result<crate::ingest::LabelBy, String> {
 /// What `--help` says of `--label-by`'s values.
 pub const LABEL_BY_HELP: &str = "auto: the folder, split by the fio options that differ between runs of the same workload and load (ioscheduler, ioengine, ...); name: as auto, and files alike in every option but named apart (iou_c_t_4, iou_t_4) are configs named by their file names; folder (or dir): one config per folder; engine: fio's ioengine; host: the client hostname; file: the file name; KEY[,KEY]: the values of these fio options (folder may be one)";
 
+/// `--instances` of `analyze` and `ingest` (`crate::ingest::Instances::parse`).
+pub fn parse_instances(s: &str) -> Result<crate::ingest::Instances, String> {
+    crate::ingest::Instances::parse(s)
+}
+
+/// What `--help` says of `--instances`' values.
+pub const INSTANCES_HELP: &str = "auto: result files (one per fio process) whose run times overlap by half or more, in one folder, on the same OS, host and target (fio's filename), ran side by side: they are one run, their I/O summed, and how many ran together is a load axis (instances, like numjobs); apart: every file is its own run";
+
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Compare configurations per workload: tables, highlights, reports.

@@ -729,7 +729,7 @@ fn point_entry<'a>(
 fn sweep_sentences(cmp: &Comparison, judge: Judge) -> Vec<Finding> {
     let mut out = Vec::new();
     for (shape, sweeps) in super::sweep::by_shape(cmp) {
-        let title = shape.title();
+        let title = super::sweep::title(&shape, &sweeps);
         let mut ranked = sweeps.clone();
         ranked.sort_by(|a, b| b.peak.iops.total_cmp(&a.peak.iops));
         let on =
@@ -1078,7 +1078,7 @@ fn saturation_findings(cmp: &Comparison) -> Vec<Finding> {
     let pct = numbers::trimmed(cmp.sweep_rules.saturation_pct, 1);
     let mut out = Vec::new();
     for (shape, sweeps) in super::sweep::by_shape(cmp) {
-        let title = shape.title();
+        let title = super::sweep::title(&shape, &sweeps);
         let mut ranked: Vec<(&Sweep, LoadPoint, bool)> = sweeps
             .iter()
             .filter_map(|s| {

@@ -226,6 +226,7 @@ pub fn compare(rows: &[Row], opts: &CompareOptions) -> Comparison {
     cmp.sweeps = sweep::build(&cmp);
     cmp.sanity = sanity::check_comparison(&cmp);
     cmp.sanity.extend(sanity::mixed_engines(&grouped));
+    cmp.sanity.extend(sanity::ran_together(&kept));
     cmp.sanity.extend(opts.config_rule.notes.iter().cloned());
     let mut all = highlights::build(&cmp, opts.judge());
     all.extend(devices::findings(&cmp.devices));

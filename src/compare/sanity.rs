@@ -42,9 +42,17 @@ pub fn check_workload(key: &WorkloadKey, cells: &[(&str, &[Run])]) -> Vec<String
             // wrong.
             if let Some(lat) = r.lat {
                 let in_flight = r.iops * lat / 1e9;
-                let slots = r.iodepth.max(1) as f64 * r.numjobs.max(1) as f64 * r.targets as f64;
+                let slots = r.iodepth.max(1) as f64
+                    * r.numjobs.max(1) as f64
+                    * r.targets as f64
+                    * r.files as f64;
                 if in_flight > slots * 1.1 + 1.0 {
-                    let per = if r.targets > 1 { " x targets" } else { "" };
+                    let per = match (r.targets > 1, r.files > 1) {
+                        (true, true) => " x targets x instances",
+                        (true, false) => " x targets",
+                        (false, true) => " x instances",
+                        (false, false) => "",
+                    };
                     notes.push(format!(
                         "{config}: {} I/Os in flight (IOPS x mean latency) but iodepth x numjobs{per} is {} ({})",
                         numbers::fixed(in_flight, 0),
@@ -57,6 +65,26 @@ pub fn check_workload(key: &WorkloadKey, cells: &[(&str, &[Run])]) -> Vec<String
     }
     let _ = key;
     notes
+}
+
+/// Result files read as fio instances that ran side by side
+/// (`ingest::instances`): how many, and the flag that reads them apart.
+pub fn ran_together(rows: &[crate::model::Row]) -> Option<String> {
+    let mut files = std::collections::BTreeSet::new();
+    let mut groups = std::collections::BTreeSet::new();
+    for r in rows {
+        if let Some(g) = &r.instance_group {
+            files.insert(r.source.as_str());
+            groups.insert(g.as_str());
+        }
+    }
+    (!files.is_empty()).then(|| {
+        format!(
+            "{} result files ran as {} groups of fio instances at once on the same targets (their run times overlap): each group is one run, its I/O summed, at load `instances` (the group's files, every workload counted); --instances apart reads each file as its own run",
+            files.len(),
+            groups.len()
+        )
+    })
 }
 
 /// Findings about the comparison as a whole: what each config did not

@@ -59,10 +59,13 @@ use super::model::{
     AtSlo, Comparison, Fall, Knee, Metric, Peak, Saturation, Slo, SloMetric, Sweep, SweepPoint,
     SweepRules, Workload,
 };
-use super::workload::Shape;
+use super::workload::{LoadPoint, Shape, WorkloadKey};
 
 /// Every sweep of the comparison, in workload order, configs in display
-/// order.
+/// order. Where a shape ran as fio instances side by side at several
+/// loads (a QD1 probe beside N QD128 apps), each of those loads is its own
+/// sweep along `instances`: the probe's points and the apps' ran at the
+/// same time, they are not two ways to one load.
 pub fn build(cmp: &Comparison) -> Vec<Sweep> {
     let mut by_shape: IndexMap<&Shape, Vec<&Workload>> = IndexMap::new();
     for w in &cmp.workloads {
@@ -70,24 +73,66 @@ pub fn build(cmp: &Comparison) -> Vec<Sweep> {
     }
     let mut out = Vec::new();
     for (shape, workloads) in by_shape {
-        for config in &cmp.configs {
-            let points: Vec<SweepPoint> =
-                workloads.iter().filter_map(|w| point(w, config)).collect();
-            if points.len() < 2 {
-                continue;
+        let apart = workloads.iter().any(|w| w.key.load.instances > 1);
+        let mut series: IndexMap<Option<LoadPoint>, Vec<&Workload>> = IndexMap::new();
+        for w in workloads {
+            let held = apart.then(|| alone(w.key.load));
+            series.entry(held).or_default().push(w);
+        }
+        for workloads in series.values() {
+            for config in &cmp.configs {
+                let points: Vec<SweepPoint> =
+                    workloads.iter().filter_map(|w| point(w, config)).collect();
+                if points.len() < 2 {
+                    continue;
+                }
+                out.push(sweep(config, shape, points, &cmp.sweep_rules));
             }
-            out.push(sweep(config, shape, points, &cmp.sweep_rules));
         }
     }
     out
 }
 
-/// The sweeps grouped by shape, shapes in workload order, configs in
-/// display order: what a sweep table or a sweep's sentences cover.
+/// The load without its instances count.
+fn alone(load: LoadPoint) -> LoadPoint {
+    LoadPoint {
+        instances: 1,
+        ..load
+    }
+}
+
+/// The load a sweep along `instances` holds (its points' load, one
+/// instance); None for any other sweep.
+pub fn held(s: &Sweep) -> Option<LoadPoint> {
+    (s.axis == "instances").then(|| alone(s.points[0].load))
+}
+
+/// Whether a workload is a point of sweep `s`'s curve (its shape, and its
+/// held load for a sweep along instances).
+pub fn covers(s: &Sweep, key: &WorkloadKey) -> bool {
+    s.shape == key.shape && held(s).is_none_or(|h| alone(key.load) == h)
+}
+
+/// What a sweep table or sentence calls the sweeps of one shape:
+/// `randread 4k`, with the held load of a sweep along instances
+/// (`randread 4k QD1 x 8 devices`).
+pub fn title(shape: &Shape, sweeps: &[&Sweep]) -> String {
+    match sweeps.first().and_then(|s| held(s)) {
+        Some(h) => format!("{} {}", shape.title(), h.label()),
+        None => shape.title(),
+    }
+}
+
+/// The sweeps grouped by shape (and held load, [`held`]), shapes in
+/// workload order, configs in display order: what a sweep table or a
+/// sweep's sentences cover.
 pub fn by_shape(cmp: &Comparison) -> Vec<(Shape, Vec<&Sweep>)> {
     let mut out: Vec<(Shape, Vec<&Sweep>)> = Vec::new();
     for s in &cmp.sweeps {
-        match out.iter_mut().find(|(sh, _)| *sh == s.shape) {
+        match out
+            .iter_mut()
+            .find(|(sh, v)| *sh == s.shape && held(v[0]) == held(s))
+        {
             Some((_, v)) => v.push(s),
             None => out.push((s.shape.clone(), vec![s])),
         }
@@ -161,7 +206,7 @@ fn fall(curve: &[&SweepPoint], rules: &SweepRules) -> Option<Fall> {
     })
 }
 
-/// Which of hosts, numjobs and iodepth vary.
+/// Which of iodepth, numjobs, hosts, devices and instances vary.
 fn axis(points: &[SweepPoint]) -> String {
     let varies = |f: fn(&SweepPoint) -> u32| points.iter().any(|p| f(p) != f(&points[0]));
     let mut parts = Vec::new();
@@ -176,6 +221,9 @@ fn axis(points: &[SweepPoint]) -> String {
     }
     if varies(|p| p.load.devices) {
         parts.push("devices");
+    }
+    if varies(|p| p.load.instances) {
+        parts.push("instances");
     }
     parts.join("+")
 }

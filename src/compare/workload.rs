@@ -63,6 +63,9 @@ pub struct Run {
     /// Files or devices the run's jobs ran on side by side (1 when they
     /// name none or one): each had its own iodepth x numjobs.
     pub targets: u32,
+    /// Result files the run was read from: 1, or the fio instances that
+    /// ran together (`ingest::instances`), each with its own depth.
+    pub files: u32,
     /// Several jobs made the run and not all had json+ histograms to pool:
     /// its p99 is the worst job's, an upper bound, not the pooled one.
     pub p99_upper_bound: bool,
@@ -116,6 +119,7 @@ impl Run {
             ios: row_ios(r),
             timing_options: r.timing_options.clone(),
             targets: 1,
+            files: 1,
             p99_upper_bound: false,
         }
     }
@@ -199,6 +203,8 @@ impl Run {
         run.steady = SteadyState::combine(&steady.iter().collect::<Vec<_>>());
         let targets: BTreeSet<&str> = rows.iter().filter_map(|r| r.target.as_deref()).collect();
         run.targets = targets.len().max(1) as u32;
+        let files: BTreeSet<&str> = rows.iter().map(|r| r.source.as_str()).collect();
+        run.files = files.len().max(1) as u32;
         run
     }
 }
@@ -247,6 +253,12 @@ fn row_ios(r: &Row) -> f64 {
     }
 }
 
+/// The file a row's run is read from: its own, or for fio instances that
+/// ran together the group's first (`ingest::instances`).
+fn run_source(r: &Row) -> &str {
+    r.instance_group.as_deref().unwrap_or(&r.source)
+}
+
 /// Runs per config label (in first-seen order) and workload.
 pub type Grouped = IndexMap<String, BTreeMap<WorkloadKey, Vec<Run>>>;
 
@@ -262,7 +274,8 @@ pub fn group(rows: &[Row]) -> Grouped {
             .or_default()
             .insert((r.iodepth, r.numjobs));
     }
-    // (label, source, shape, (iodepth, numjobs)) -> the rows of one run.
+    // (label, source, shape, (iodepth, numjobs)) -> the rows of one run;
+    // the files of fio instances that ran together are one source.
     type FileKey<'a> = (&'a str, &'a str, Shape, (u32, u32));
     let mut by_file: IndexMap<FileKey, Vec<&Row>> = IndexMap::new();
     for r in rows {
@@ -275,7 +288,7 @@ pub fn group(rows: &[Row]) -> Grouped {
             load = *loads.first().unwrap_or(&load);
         }
         by_file
-            .entry((r.label.as_str(), r.source.as_str(), shape, load))
+            .entry((r.label.as_str(), run_source(r), shape, load))
             .or_default()
             .push(r);
     }
@@ -288,11 +301,13 @@ pub fn group(rows: &[Row]) -> Grouped {
             .filter_map(|r| r.host.as_deref())
             .collect();
         let devices = rows.iter().map(|r| r.devices()).max().unwrap_or(1);
+        let instances = rows.iter().map(|r| r.instances).max().unwrap_or(1);
         let load = LoadPoint {
             hosts: hosts.len().max(1) as u32,
             numjobs,
             iodepth,
             devices,
+            instances: instances.max(1),
         };
         let aggregates: Vec<&Row> = rows.iter().copied().filter(|r| r.aggregate).collect();
         let used = if aggregates.is_empty() {

@@ -14,6 +14,7 @@ pub mod configs;
 pub mod decode;
 pub mod diskspd;
 pub mod fio;
+pub mod instances;
 pub mod manifest;
 mod pipeline;
 pub mod series;
@@ -26,6 +27,7 @@ use crate::model::{Row, Skipped, Warning};
 // fio's readers by their old paths (`ingest::fio_json`, ...).
 pub use configs::{ConfigRule, LabelBy};
 pub use fio::{depth, fio_error, fio_json, fio_log, idle_prof, normal, steady, terse};
+pub use instances::Instances;
 pub use pipeline::{Progress, ingest, ingest_with_progress};
 
 /// What a reader returns for one segment of a file.
@@ -129,6 +131,8 @@ pub trait Reader: Sync {
 #[derive(Debug, Clone, Default)]
 pub struct IngestOptions {
     pub label_by: LabelBy,
+    /// Whether files that ran at the same time make one run (`--instances`).
+    pub instances: Instances,
     /// Explicit manifest; otherwise `nvcmp.toml` in each PATH root is used.
     pub manifest: Option<PathBuf>,
     /// Leave json+ latency bins unread (`Row::clat_bins` stays None): the

@@ -99,6 +99,7 @@ pub fn ingest_with_progress(
             }),
         }
     }
+    super::instances::mark(&mut out.rows, opts.instances);
     out.config_rule = super::configs::assign(&mut out.rows, &opts.label_by);
     apply_configs(&mut out.rows, &out.manifest);
     Ok(out)

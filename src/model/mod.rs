@@ -188,6 +188,16 @@ pub struct Row {
     /// folder (`ingest::configs`). Null for formats that print no options
     /// (normal text, terse, DiskSpd) and fio 2.x JSON.
     pub options: Option<String>,
+    /// When the run ended, Unix time in milliseconds (fio's `timestamp_ms`;
+    /// null where fio printed seconds only, in `timestamp`).
+    pub timestamp_ms: Option<i64>,
+    /// fio instances (separate fio processes, one output file each) that
+    /// ran at the same time on the same targets, this one included: 1 when
+    /// it ran alone (`ingest::instances`).
+    pub instances: u32,
+    /// The first `source` (by name) of the instances it ran with, whose
+    /// results make one run: null when it ran alone.
+    pub instance_group: Option<String>,
     /// Completion-latency histogram from json+ `bins`: (latency ns, count),
     /// sorted by latency. Not a dataset column (it does not fit a flat
     /// table); kept for the latency-distribution charts.
@@ -226,23 +236,39 @@ impl Row {
     /// without the escape (`D:\\t.dat`) is one name, not two; DiskSpd's
     /// targets are not fio's list, so its rows count one.
     pub fn devices(&self) -> u32 {
+        (self.target_names().len() as u32).max(1)
+    }
+
+    /// The files or devices of fio's `filename` list, as [`Row::devices`]
+    /// counts them (escaped colons unescaped); empty when the job named
+    /// none or the row is not fio's.
+    pub fn target_names(&self) -> Vec<String> {
         let Some(f) = self.filename.as_deref().filter(|_| self.tool == "fio") else {
-            return 1;
+            return Vec::new();
         };
-        let unescaped = f.replace("\\:", "");
-        let parts: Vec<&str> = unescaped.split(':').collect();
-        let mut n = 0;
-        for (i, p) in parts.iter().enumerate() {
+        let guarded = f.replace("\\:", "\u{1}");
+        let parts: Vec<&str> = guarded.split(':').collect();
+        let mut names: Vec<String> = Vec::new();
+        let mut i = 0;
+        while i < parts.len() {
+            let p = parts[i];
             let drive = p.len() == 1
                 && p.chars().all(|c| c.is_ascii_alphabetic())
                 && parts
                     .get(i + 1)
                     .is_some_and(|next| next.starts_with('\\') || next.starts_with('/'));
-            if !drive && !p.trim().is_empty() {
-                n += 1;
+            let name = if drive {
+                i += 1;
+                format!("{p}:{}", parts[i])
+            } else {
+                p.to_string()
+            };
+            if !name.trim().is_empty() {
+                names.push(name.replace('\u{1}', ":"));
             }
+            i += 1;
         }
-        n.max(1)
+        names
     }
 
     /// `options` as a map (empty when the format printed none, or the
@@ -323,6 +349,9 @@ impl Row {
             tool: "fio".into(),
             tool_version: None,
             options: None,
+            timestamp_ms: None,
+            instances: 1,
+            instance_group: None,
             clat_bins: None,
         }
     }

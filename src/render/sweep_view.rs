@@ -107,7 +107,7 @@ impl SweepView {
         let mut notes = cell_footnotes(t, &styles);
         notes.extend(self::notes(t));
         SweepView {
-            title: t.shape.title(),
+            title: t.title.clone(),
             axis: axis_title(&t.sweeps),
             configs: t.configs.iter().map(|c| c.to_string()).collect(),
             lat_unit: styles.lat.unit.to_string(),
@@ -233,12 +233,13 @@ fn axis_title(sweeps: &[&Sweep]) -> String {
             }
         }
     }
-    let named: Vec<String> = ["iodepth", "numjobs", "hosts", "devices"]
+    let named: Vec<String> = ["iodepth", "numjobs", "hosts", "devices", "instances"]
         .into_iter()
         .filter(|p| parts.contains(p))
         .map(|p| match p {
             "iodepth" => "queue depth",
             "devices" => "device count",
+            "instances" => "fio instances running together",
             p => p,
         })
         .map(str::to_string)

@@ -11,6 +11,8 @@ use crate::compare::{Comparison, LoadPoint, Metric, Sweep, Workload, sweep};
 #[derive(Debug, Clone)]
 pub struct SweepTable<'a> {
     pub shape: Shape,
+    /// `randread 4k`, with the load a sweep along instances holds.
+    pub title: String,
     /// The shape's workloads, one per load point, in load order.
     pub workloads: Vec<&'a Workload>,
     /// Configs (display order) with a value at one load point or more.
@@ -32,7 +34,7 @@ fn table<'a>(cmp: &'a Comparison, shape: Shape, sweeps: Vec<&'a Sweep>) -> Sweep
     let mut workloads: Vec<&Workload> = cmp
         .workloads
         .iter()
-        .filter(|w| w.key.shape == shape)
+        .filter(|w| sweep::covers(sweeps[0], &w.key))
         .collect();
     workloads.sort_by_key(|w| w.key.load);
     let configs = cmp
@@ -42,6 +44,7 @@ fn table<'a>(cmp: &'a Comparison, shape: Shape, sweeps: Vec<&'a Sweep>) -> Sweep
         .map(String::as_str)
         .collect();
     SweepTable {
+        title: sweep::title(&shape, &sweeps),
         shape,
         workloads,
         configs,
@@ -63,6 +66,13 @@ impl SweepTable<'_> {
     /// it gets an iodepth x numjobs grid.
     pub fn is_grid(&self) -> bool {
         self.sweeps.iter().any(|s| is_grid(s))
+    }
+
+    /// Whether the workload is one of the table's rows.
+    pub fn holds(&self, w: &Workload) -> bool {
+        self.sweeps
+            .first()
+            .is_some_and(|s| sweep::covers(s, &w.key))
     }
 
     /// The workload at `load`, when the shape was measured there.

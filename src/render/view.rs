@@ -150,7 +150,7 @@ impl View {
                 });
             }
             let group = groups.last_mut().expect("pushed above");
-            match tables.iter().find(|t| t.shape == w.key.shape) {
+            match tables.iter().find(|t| t.holds(w)) {
                 // A sweep shape is one table, placed where its first load
                 // point is; its load points get no tables of their own.
                 Some(t) if t.workloads[0].key.load == w.key.load => {

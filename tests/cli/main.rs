@@ -11,6 +11,7 @@ mod configs;
 mod diskspd;
 mod history;
 mod ingest;
+mod instances;
 mod md_table;
 mod numbers;
 mod platform;

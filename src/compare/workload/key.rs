@@ -114,16 +114,29 @@ pub struct LoadPoint {
     /// list, `a:b:c`); 1, left out of the JSON, for one.
     #[serde(default = "one", skip_serializing_if = "is_one")]
     pub devices: u32,
+    /// fio instances (separate fio processes, one file each) that ran at
+    /// the same time on the same targets, all workloads counted
+    /// (`ingest::instances`); 1, left out of the JSON, for one.
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub instances: u32,
 }
 
 impl Ord for LoadPoint {
     fn cmp(&self, other: &Self) -> Ordering {
-        (self.hosts, self.devices, self.numjobs, self.iodepth).cmp(&(
-            other.hosts,
-            other.devices,
-            other.numjobs,
-            other.iodepth,
-        ))
+        (
+            self.hosts,
+            self.instances,
+            self.devices,
+            self.numjobs,
+            self.iodepth,
+        )
+            .cmp(&(
+                other.hosts,
+                other.instances,
+                other.devices,
+                other.numjobs,
+                other.iodepth,
+            ))
     }
 }
 
@@ -140,6 +153,7 @@ impl Default for LoadPoint {
             numjobs: 1,
             iodepth: 1,
             devices: 1,
+            instances: 1,
         }
     }
 }
@@ -152,14 +166,17 @@ impl LoadPoint {
             numjobs,
             iodepth,
             devices: 1,
+            instances: 1,
         }
     }
 
-    /// I/Os in flight at most: iodepth x numjobs x hosts.
+    /// I/Os in flight at most: iodepth x numjobs x hosts x instances (an
+    /// instance beside others adds their load to its own).
     pub fn outstanding(&self) -> u64 {
         u64::from(self.iodepth.max(1))
             * u64::from(self.numjobs.max(1))
             * u64::from(self.hosts.max(1))
+            * u64::from(self.instances.max(1))
     }
 
     /// The load along every axis at once, what a sweep orders its points
@@ -171,7 +188,8 @@ impl LoadPoint {
     }
 
     /// Several load points in few words: `QD1 x 1-4 jobs`, `QD1, 2, 4`,
-    /// `QD4 x 1, 2, 8 jobs`; the labels listed where no one axis varies.
+    /// `QD4 x 1, 2, 8 jobs`, `QD1 x 2-5 instances`; the labels listed where
+    /// more than one axis varies.
     pub fn condense(loads: &[LoadPoint]) -> String {
         let mut loads = loads.to_vec();
         loads.sort();
@@ -179,24 +197,58 @@ impl LoadPoint {
         let [first, ..] = loads.as_slice() else {
             return String::new();
         };
-        let hosts = if first.hosts > 1 {
-            format!(" x {} hosts", first.hosts)
-        } else {
-            String::new()
-        };
-        let same = |f: fn(&LoadPoint) -> u32| loads.iter().all(|l| f(l) == f(first));
         if loads.len() == 1 {
-            first.label()
-        } else if same(|l| l.hosts) && same(|l| l.iodepth) {
-            let jobs: Vec<u32> = loads.iter().map(|l| l.numjobs).collect();
-            format!("QD{} x {} jobs{hosts}", first.iodepth, ranges(&jobs))
-        } else if same(|l| l.hosts) && same(|l| l.numjobs) {
+            return first.label();
+        }
+        // Which one axis varies, with the others held where `first` is.
+        let only = |f: fn(&mut LoadPoint) -> &mut u32| {
+            loads.iter().all(|l| {
+                let (mut a, mut b) = (*l, *first);
+                *f(&mut a) = 0;
+                *f(&mut b) = 0;
+                a == b
+            })
+        };
+        let values = |f: fn(&LoadPoint) -> u32| -> Vec<u32> { loads.iter().map(f).collect() };
+        let tail = |from: usize| -> String {
+            let l = first.label();
+            let parts: Vec<&str> = l.split(" x ").collect();
+            parts[from.min(parts.len())..]
+                .iter()
+                .map(|p| format!(" x {p}"))
+                .collect()
+        };
+        if only(|l| &mut l.numjobs) {
+            let mut s = format!(
+                "QD{} x {} jobs",
+                first.iodepth,
+                ranges(&values(|l| l.numjobs))
+            );
+            s.push_str(&tail(1 + usize::from(first.numjobs != 1)));
+            s
+        } else if only(|l| &mut l.iodepth) {
             let depths: Vec<String> = loads.iter().map(|l| format!("QD{}", l.iodepth)).collect();
-            let jobs = match first.numjobs {
-                1 => String::new(),
-                n => format!(" x {n} jobs"),
+            format!("{}{}", depths.join(", "), tail(1))
+        } else if only(|l| &mut l.instances) {
+            let base = LoadPoint {
+                instances: 1,
+                ..*first
             };
-            format!("{}{jobs}{hosts}", depths.join(", "))
+            format!(
+                "{} x {} instances",
+                base.label(),
+                ranges(&values(|l| l.instances))
+            )
+        } else if only(|l| &mut l.devices) {
+            let base = LoadPoint {
+                devices: 1,
+                ..*first
+            };
+            format!(
+                "{} x {} devices",
+                base.label(),
+                ranges(&values(|l| l.devices))
+            )
         } else {
             let labels: Vec<String> = loads.iter().map(|l| l.label()).collect();
             labels.join(", ")
@@ -214,6 +266,9 @@ impl LoadPoint {
         }
         if self.devices > 1 {
             s.push_str(&format!(" x {} devices", self.devices));
+        }
+        if self.instances > 1 {
+            s.push_str(&format!(" x {} instances", self.instances));
         }
         s
     }
@@ -278,6 +333,7 @@ mod tests {
                 numjobs: 4,
                 hosts,
                 devices: 1,
+                instances: 1,
             },
         }
     }
@@ -331,12 +387,52 @@ mod tests {
             numjobs,
             hosts,
             devices: 1,
+            instances: 1,
         };
         let mut loads = vec![at(2, 1, 1), at(1, 2, 1), at(1, 1, 64), at(1, 1, 2)];
         loads.sort();
         assert_eq!(
             loads,
             vec![at(1, 1, 2), at(1, 1, 64), at(1, 2, 1), at(2, 1, 1)]
+        );
+    }
+
+    #[test]
+    fn condense_names_the_one_axis_that_varies() {
+        let at = |iodepth, numjobs, devices, instances| LoadPoint {
+            iodepth,
+            numjobs,
+            hosts: 1,
+            devices,
+            instances,
+        };
+        let jobs = [
+            at(8, 1, 1, 1),
+            at(8, 2, 1, 1),
+            at(8, 3, 1, 1),
+            at(8, 4, 1, 1),
+        ];
+        assert_eq!(LoadPoint::condense(&jobs), "QD8 x 1-4 jobs");
+        let depths = [at(1, 4, 1, 1), at(4, 4, 1, 1), at(16, 4, 1, 1)];
+        assert_eq!(LoadPoint::condense(&depths), "QD1, QD4, QD16 x 4 jobs");
+        let instances = [
+            at(1, 1, 8, 1),
+            at(1, 1, 8, 2),
+            at(1, 1, 8, 3),
+            at(1, 1, 8, 5),
+        ];
+        assert_eq!(
+            LoadPoint::condense(&instances),
+            "QD1 x 8 devices x 1-3, 5 instances"
+        );
+        let devices = [at(8, 1, 1, 1), at(8, 1, 2, 1), at(8, 1, 3, 1)];
+        assert_eq!(LoadPoint::condense(&devices), "QD8 x 1-3 devices");
+        // Two axes at once: the labels.
+        let both = [at(1, 1, 1, 1), at(2, 1, 1, 2)];
+        assert_eq!(LoadPoint::condense(&both), "QD1, QD2 x 2 instances");
+        assert_eq!(
+            at(32, 4, 2, 3).label(),
+            "QD32 x 4 jobs x 2 devices x 3 instances"
         );
     }
 }

@@ -42,6 +42,8 @@ pub struct FioOutput<'a> {
     #[serde(rename = "fio version", borrow)]
     pub fio_version: Option<Str<'a>>,
     pub timestamp: Option<f64>,
+    /// The same moment in milliseconds (fio 3.x).
+    pub timestamp_ms: Option<f64>,
     #[serde(rename = "global options", borrow)]
     pub global_options: GlobalOptions<'a>,
     #[serde(borrow)]
@@ -758,6 +760,7 @@ impl JobFacts {
         row.cpus_allowed = self.cpus_allowed.clone();
         row.precondition = self.precondition.clone();
         row.timestamp = doc.timestamp.filter(|t| t.is_finite()).map(|t| t as i64);
+        row.timestamp_ms = doc.timestamp_ms.filter(|t| t.is_finite()).map(|t| t as i64);
         row.effective_iodepth = self.effective_iodepth;
         row.direct = self.direct;
         row.timing_options = self.timing_options.clone();
