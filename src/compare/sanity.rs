@@ -199,25 +199,24 @@ pub fn exclusions(cmp: &Comparison) -> Vec<String> {
 pub fn mixed_engines(grouped: &super::workload::Grouped) -> Vec<String> {
     let mut out = Vec::new();
     for (config, workloads) in grouped {
-        let mut files: indexmap::IndexMap<&str, std::collections::BTreeSet<&str>> =
+        // Per engine, each run's first file and the files it was read from
+        // (fio instances that ran together are one run of several files).
+        let mut files: indexmap::IndexMap<&str, std::collections::BTreeMap<&str, u32>> =
             indexmap::IndexMap::new();
         for r in workloads.values().flatten() {
             if !r.engine.is_empty() && r.engine != "unknown" {
                 files
                     .entry(r.engine.as_str())
                     .or_default()
-                    .insert(&r.source);
+                    .insert(&r.source, r.files);
             }
         }
         if files.len() > 1 {
             let parts: Vec<String> = files
                 .iter()
                 .map(|(e, f)| {
-                    format!(
-                        "{e} ({} file{})",
-                        f.len(),
-                        if f.len() == 1 { "" } else { "s" }
-                    )
+                    let n: u32 = f.values().sum();
+                    format!("{e} ({n} file{})", if n == 1 { "" } else { "s" })
                 })
                 .collect();
             out.push(format!(

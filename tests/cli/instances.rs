@@ -160,3 +160,68 @@ fn apart_reads_every_file_as_its_own_run() {
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("--instances"), "{}", stderr(&out));
 }
+
+/// The pooled p99 of json+ histograms as fio computes it (stat.c): the
+/// first bucket where the running count reaches 99 % of all samples.
+fn pooled_p99(files: &[std::path::PathBuf]) -> f64 {
+    let mut bins: BTreeMap<u64, u64> = BTreeMap::new();
+    for f in files {
+        let doc: Value = serde_json::from_str(&std::fs::read_to_string(f).unwrap()).unwrap();
+        for (ns, n) in doc["jobs"][0]["read"]["clat_ns"]["bins"]
+            .as_object()
+            .unwrap()
+        {
+            *bins.entry(ns.parse().unwrap()).or_default() += n.as_u64().unwrap();
+        }
+    }
+    let total: u64 = bins.values().sum();
+    let want = (0.99 * total as f64).ceil() as u64;
+    let mut seen = 0;
+    for (ns, n) in bins {
+        seen += n;
+        if seen >= want {
+            return ns as f64;
+        }
+    }
+    unreachable!()
+}
+
+#[test]
+fn real_fio_processes_started_together_pool_their_histograms() {
+    // fixtures/configs/instances: fio 3.33 here, a psync QD1 probe beside
+    // 0, 1, 2 and 4 libaio QD16 apps, started together, json+.
+    let dir = fixture("configs/instances");
+    let j = analyze_json(&dir, &[]);
+    let apps = sweeps_at(&j, 16);
+    assert_eq!(apps.len(), 1);
+    let points = apps[0]["points"].as_array().unwrap();
+    let at5 = points
+        .iter()
+        .find(|p| p["instances"] == 5)
+        .expect("four apps and the probe: 5 instances");
+    let files: Vec<_> = (1..=4)
+        .map(|i| dir.join(format!("app-4-{i}.json")))
+        .collect();
+    let sum: f64 = files.iter().map(|f| file_iops(f)).sum();
+    let got = at5["iops"].as_f64().unwrap();
+    assert!((got - sum).abs() <= sum * 1e-9, "{got} against {sum}");
+    // The apps' p99 is their merged histograms', exact (not approximate).
+    assert_eq!(at5["clat_p99_ns"].as_f64().unwrap(), pooled_p99(&files));
+    let w = j["workloads"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|w| w["iodepth"] == 16 && w["instances"] == 5)
+        .unwrap();
+    assert!(
+        w["metrics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|m| m.get("approximate").is_none_or(Value::is_null)),
+        "{w}"
+    );
+    // The probe alone is at instances 1 (left out of the JSON).
+    let probe = sweeps_at(&j, 1);
+    assert!(probe[0]["points"][0].get("instances").is_none());
+}
