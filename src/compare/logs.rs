@@ -13,7 +13,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use super::workload::Shape;
+use super::workload::{LoadPoint, Shape};
 use crate::model::{Direction, Row};
 use crate::timeseries::Kind;
 use crate::timeseries::fold::{Folded, Folds};
@@ -29,8 +29,10 @@ pub struct RunLogs {
     /// The rows' config label.
     pub label: String,
     pub shape: Shape,
-    pub iodepth: u32,
-    pub numjobs: u32,
+    /// The load the rows asked for: iodepth, numjobs and the devices a
+    /// job spread over. One row is one host's, so `hosts` is 1: a
+    /// workload's hosts are counted over its rows (`compare::workload`).
+    pub load: LoadPoint,
     /// Block size of the rows, for bandwidth from IOPS.
     pub bs_bytes: u64,
     /// Per kind (and percentile for histogram rows): one folded trace per
@@ -68,8 +70,10 @@ pub fn join(folds: Folds, rows: &[Row]) -> Vec<RunLogs> {
                     source: r.source.clone(),
                     label: r.label.clone(),
                     shape,
-                    iodepth: r.iodepth,
-                    numjobs: r.numjobs,
+                    load: LoadPoint {
+                        devices: r.devices(),
+                        ..LoadPoint::of(r.iodepth, r.numjobs)
+                    },
                     bs_bytes: r.bs_bytes,
                     logs: BTreeMap::new(),
                     window_ms: 0,

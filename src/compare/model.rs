@@ -37,6 +37,16 @@ pub enum Better {
     Lower,
 }
 
+impl Better {
+    /// As the JSON spells it (serde's name): report.html's `data-better`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Better::Higher => "higher",
+            Better::Lower => "lower",
+        }
+    }
+}
+
 /// The rule that decided a winner or a tie.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -580,4 +590,16 @@ pub struct TargetFigure {
     pub off_pct: Option<f64>,
     /// The gap the rule needed (percent of that median).
     pub threshold_pct: f64,
+}
+
+#[cfg(test)]
+mod better_tests {
+    use super::Better;
+
+    #[test]
+    fn as_str_is_the_json_name() {
+        for b in [Better::Higher, Better::Lower] {
+            assert_eq!(serde_json::to_value(b).unwrap(), b.as_str());
+        }
+    }
 }

@@ -9,6 +9,7 @@
 use serde::{Deserialize, Serialize};
 
 mod config_rule;
+pub mod figures;
 pub mod os;
 mod rw;
 

@@ -5,6 +5,7 @@
 
 use serde::Serialize;
 
+use super::table::Tone;
 use crate::compare::MetricResult;
 use crate::compare::metric::RowStyle;
 use crate::numbers;
@@ -24,6 +25,20 @@ pub struct CellView {
     /// `text` carries its own unit ("17,113 ms ⚠"): the value is too far
     /// from its row's median to share the row's unit.
     pub own_unit: bool,
+}
+
+impl CellView {
+    /// How the cell stands out: the winner as the best, the configs tied
+    /// for best as tied.
+    pub fn tone(&self) -> Tone {
+        if self.winner {
+            Tone::Best
+        } else if self.tied {
+            Tone::Tied
+        } else {
+            Tone::Plain
+        }
+    }
 }
 
 /// "a", "a and b", "a, b and c".

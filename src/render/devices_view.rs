@@ -19,6 +19,9 @@ pub struct DeviceTableView {
     /// Column titles with their units.
     pub header: Vec<String>,
     pub rows: Vec<DeviceRowView>,
+    /// report.html's table of it, written by the HTML renderer
+    /// ([`super::html`]); empty in the other formats.
+    pub table: String,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -93,5 +96,6 @@ fn table(s: &DeviceSpread) -> DeviceTableView {
                 flagged: t.off_pct.is_some() || t.error != 0,
             })
             .collect(),
+        table: String::new(),
     }
 }

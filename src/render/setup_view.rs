@@ -25,6 +25,10 @@ pub struct SetupView {
     /// `--label-by` named options: one sentence.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rule: Option<String>,
+    /// report.html's tables of `shared` and of `differing`, written by
+    /// the HTML renderer ([`super::html`]); empty in the other formats.
+    pub shared_table: String,
+    pub differing_table: String,
 }
 
 /// A fact every config shares.
@@ -70,7 +74,7 @@ impl SetupView {
             shared,
             configs: configs.to_vec(),
             differing: differing.collect(),
-            rule: None,
+            ..SetupView::default()
         }
     }
 

@@ -33,6 +33,9 @@ pub struct SweepView {
     pub grids: Vec<GridView>,
     /// The workloads' notes that the cells do not already show.
     pub notes: Vec<String>,
+    /// report.html's table of it, written by the HTML renderer
+    /// ([`super::html`]); empty in the other formats.
+    pub table: String,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -80,6 +83,9 @@ pub struct GridView {
     pub numjobs: Vec<u32>,
     /// One row per iodepth, ascending.
     pub rows: Vec<GridRowView>,
+    /// report.html's table of it, written by the HTML renderer
+    /// ([`super::html`]); empty in the other formats.
+    pub table: String,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -124,6 +130,7 @@ impl SweepView {
                 .map(|s| grid(s))
                 .collect(),
             notes,
+            table: String::new(),
         }
     }
 }
@@ -413,6 +420,7 @@ fn grid(s: &Sweep) -> GridView {
             })
             .collect(),
         numjobs: jobs,
+        table: String::new(),
     }
 }
 

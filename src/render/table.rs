@@ -1,9 +1,9 @@
 //! The one table model every report's tables are built from (analyze's,
-//! check's and history's), and the two ways it is written out: the
-//! terminal's (comfy-table, one style for every command) and Markdown's
-//! ([`Markup`], after hyperfine's `MarkupExporter`: the layout of a table
-//! is shared, a markup language supplies a few small methods). HTML tables
-//! come from the templates, which take the same texts.
+//! check's and history's), and the ways it is written out: the
+//! terminal's (comfy-table, one style for every command), Markdown's and
+//! HTML's ([`Markup`], after hyperfine's `MarkupExporter`: the layout of a
+//! table is shared, a markup language supplies a few small methods). The
+//! HTML pages' templates insert tables written here; they build none.
 //!
 //! Cells hold text already formatted for people (`crate::numbers`): a
 //! table decides nothing, it only lays out.
@@ -30,14 +30,77 @@ pub enum Tone {
     Bad,
     /// An improvement (green on a terminal, plain in Markdown).
     Good,
+    /// Tied for the best value of a row (bold like [`Tone::Best`]; its
+    /// own colour in HTML).
+    Tied,
 }
 
-/// One cell: its text, where it sits and how it stands out.
+/// HTML attributes, in the order they are written; values are escaped.
+pub type Attrs = Vec<(&'static str, String)>;
+
+/// A piece of a cell's content where HTML shows more than its text:
+/// text, or an element around pieces (`<span class="delta">`, `<code>`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Inline {
+    Text(String),
+    Element {
+        tag: &'static str,
+        class: Option<&'static str>,
+        parts: Vec<Inline>,
+    },
+}
+
+impl Inline {
+    pub fn text(text: impl ToString) -> Inline {
+        Inline::Text(text.to_string())
+    }
+
+    /// `<span class="…">` around `parts`.
+    pub fn span(class: &'static str, parts: Vec<Inline>) -> Inline {
+        Inline::Element {
+            tag: "span",
+            class: Some(class),
+            parts,
+        }
+    }
+
+    /// `<tag>` around `text`, no class (`code`, `strong`).
+    pub fn tag(tag: &'static str, text: impl ToString) -> Inline {
+        Inline::Element {
+            tag,
+            class: None,
+            parts: vec![Inline::text(text)],
+        }
+    }
+
+    /// A value standing out as its cell would: in a span of the tone's
+    /// class, plain text without one.
+    pub fn toned(text: impl ToString, tone: Tone) -> Inline {
+        match tone_class(tone) {
+            Some(class) => Inline::span(class, vec![Inline::text(text)]),
+            None => Inline::text(text),
+        }
+    }
+}
+
+/// One cell: its text, where it sits and how it stands out. The fields
+/// after `tone` are HTML's alone (the terminal and Markdown write `text`):
+/// what the page's stylesheet and script read.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Cell {
     pub text: String,
     pub align: Align,
     pub tone: Tone,
+    /// The row's label: `<th scope="row">`.
+    pub head: bool,
+    /// Columns spanned, where more than one (`colspan`).
+    pub span: usize,
+    /// A class of the stylesheet's besides alignment's and tone's.
+    pub class: Option<&'static str>,
+    pub attrs: Attrs,
+    /// The content where it is more than `text` (a delta under a value,
+    /// marked values inside one cell); empty: `text`.
+    pub parts: Vec<Inline>,
 }
 
 impl Cell {
@@ -62,6 +125,32 @@ impl Cell {
         self.tone = tone;
         self
     }
+
+    /// The row's label (HTML: `<th scope="row">`).
+    pub fn head(mut self) -> Cell {
+        self.head = true;
+        self
+    }
+
+    pub fn span(mut self, span: usize) -> Cell {
+        self.span = span;
+        self
+    }
+
+    pub fn class(mut self, class: &'static str) -> Cell {
+        self.class = Some(class);
+        self
+    }
+
+    pub fn attr(mut self, name: &'static str, value: impl ToString) -> Cell {
+        self.attrs.push((name, value.to_string()));
+        self
+    }
+
+    pub fn parts(mut self, parts: Vec<Inline>) -> Cell {
+        self.parts = parts;
+        self
+    }
 }
 
 impl<T: Into<String>> From<T> for Cell {
@@ -70,23 +159,44 @@ impl<T: Into<String>> From<T> for Cell {
     }
 }
 
-/// A header and rows of cells.
+/// One row of a table: its cells and, in HTML, its attributes
+/// (`data-config`, the `class` that colours a row).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TableRow {
+    pub cells: Vec<Cell>,
+    pub attrs: Attrs,
+}
+
+/// A header and rows of cells; `attrs` are HTML's `<table>` attributes.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Table {
     pub header: Vec<Cell>,
-    pub rows: Vec<Vec<Cell>>,
+    pub rows: Vec<TableRow>,
+    pub attrs: Attrs,
 }
 
 impl Table {
     pub fn new<C: Into<Cell>>(header: impl IntoIterator<Item = C>) -> Table {
         Table {
             header: header.into_iter().map(Into::into).collect(),
-            rows: Vec::new(),
+            ..Table::default()
         }
     }
 
+    /// An attribute of the HTML `<table>` (its `class`).
+    pub fn attr(mut self, name: &'static str, value: impl ToString) -> Table {
+        self.attrs.push((name, value.to_string()));
+        self
+    }
+
     pub fn row<C: Into<Cell>>(&mut self, cells: impl IntoIterator<Item = C>) {
-        self.rows.push(cells.into_iter().map(Into::into).collect());
+        self.row_with(Attrs::new(), cells);
+    }
+
+    /// A row with HTML attributes of its own.
+    pub fn row_with<C: Into<Cell>>(&mut self, attrs: Attrs, cells: impl IntoIterator<Item = C>) {
+        let cells = cells.into_iter().map(Into::into).collect();
+        self.rows.push(TableRow { cells, attrs });
     }
 
     /// The table as the terminal shows it: every command's tables in one
@@ -109,67 +219,167 @@ impl Table {
             }
             match c.tone {
                 Tone::Plain => out,
-                Tone::Best => out.add_attribute(Attribute::Bold),
+                Tone::Best | Tone::Tied => out.add_attribute(Attribute::Bold),
                 Tone::Bad => out.fg(Color::Red),
                 Tone::Good => out.fg(Color::Green),
             }
         };
         t.set_header(self.header.iter().map(cell).collect::<Vec<_>>());
         for r in &self.rows {
-            t.add_row(r.iter().map(cell).collect::<Vec<_>>());
+            t.add_row(r.cells.iter().map(cell).collect::<Vec<_>>());
         }
         t.to_string()
     }
 }
 
 /// A markup language's part in writing a table; the layout is shared
-/// ([`Markup::table`]). Markdown is the one in use.
+/// ([`Markup::table`]): Markdown and HTML.
 pub trait Markup {
-    /// A line of cells, already escaped.
-    fn row(&self, cells: &[String]) -> String;
-    /// The line under the header, saying each column's alignment.
-    fn divider(&self, aligns: &[Align]) -> String;
-    /// A cell's text escaped, with its tone marked.
-    fn cell(&self, c: &Cell) -> String;
+    /// What comes before the header.
+    fn open(&self, _t: &Table) -> String {
+        String::new()
+    }
+    /// The header, its cells already written.
+    fn header(&self, t: &Table, cells: &[String]) -> String;
+    /// A row, its cells already written.
+    fn row(&self, attrs: &Attrs, cells: &[String]) -> String;
+    /// What comes after the last row.
+    fn close(&self) -> String {
+        String::new()
+    }
+    /// A cell's text escaped, with its tone marked; `header` in the header.
+    fn cell(&self, c: &Cell, header: bool) -> String;
 
-    /// The whole table, a line each, each line ending in `\n`.
+    /// The whole table.
     fn table(&self, t: &Table) -> String {
-        let aligns: Vec<Align> = t.header.iter().map(|c| c.align).collect();
-        let mut out = self.row(&t.header.iter().map(|c| self.cell(c)).collect::<Vec<_>>());
-        out.push_str(&self.divider(&aligns));
+        let cells = |cells: &[Cell], header| -> Vec<String> {
+            cells.iter().map(|c| self.cell(c, header)).collect()
+        };
+        let mut out = self.open(t);
+        out.push_str(&self.header(t, &cells(&t.header, true)));
         for r in &t.rows {
-            out.push_str(&self.row(&r.iter().map(|c| self.cell(c)).collect::<Vec<_>>()));
+            out.push_str(&self.row(&r.attrs, &cells(&r.cells, false)));
         }
+        out.push_str(&self.close());
         out
     }
 }
 
-/// GitHub-flavoured Markdown tables.
+/// GitHub-flavoured Markdown tables, a line each, each line ending in `\n`.
 pub struct Markdown;
 
 impl Markup for Markdown {
-    fn row(&self, cells: &[String]) -> String {
+    /// The header's line and the line under it saying each column's
+    /// alignment.
+    fn header(&self, t: &Table, cells: &[String]) -> String {
+        let divider: Vec<String> = t
+            .header
+            .iter()
+            .map(|c| match c.align {
+                Align::Left => "---".to_string(),
+                Align::Right => "---:".to_string(),
+            })
+            .collect();
+        self.row(&Attrs::new(), cells) + &self.row(&Attrs::new(), &divider)
+    }
+
+    fn row(&self, _attrs: &Attrs, cells: &[String]) -> String {
         format!("| {} |\n", cells.join(" | "))
     }
 
-    fn divider(&self, aligns: &[Align]) -> String {
-        let cols: Vec<&str> = aligns
-            .iter()
-            .map(|a| match a {
-                Align::Left => "---",
-                Align::Right => "---:",
-            })
-            .collect();
-        self.row(&cols.iter().map(|c| c.to_string()).collect::<Vec<_>>())
-    }
-
-    fn cell(&self, c: &Cell) -> String {
+    fn cell(&self, c: &Cell, _header: bool) -> String {
         let text = escape(&c.text);
         match c.tone {
-            Tone::Best | Tone::Bad => format!("**{text}**"),
+            Tone::Best | Tone::Bad | Tone::Tied => format!("**{text}**"),
             Tone::Plain | Tone::Good => text,
         }
     }
+}
+
+/// HTML tables as the report pages draw them: a `<thead>` row, a
+/// `<tbody>` with a line per row, no newline after `</table>` (the
+/// template places the table). Right-aligned cells are class `v`, a
+/// tone its class (`best`, `tied`), as the pages' stylesheets expect.
+pub struct Html;
+
+impl Markup for Html {
+    fn open(&self, t: &Table) -> String {
+        format!("<table{}>\n", attributes(&t.attrs))
+    }
+
+    fn header(&self, _t: &Table, cells: &[String]) -> String {
+        format!("<thead><tr>{}</tr></thead>\n<tbody>\n", cells.concat())
+    }
+
+    fn row(&self, attrs: &Attrs, cells: &[String]) -> String {
+        format!("<tr{}>{}</tr>\n", attributes(attrs), cells.concat())
+    }
+
+    fn close(&self) -> String {
+        "</tbody>\n</table>".into()
+    }
+
+    fn cell(&self, c: &Cell, header: bool) -> String {
+        let tag = if header || c.head { "th" } else { "td" };
+        let mut attrs = Attrs::new();
+        if c.head && !header {
+            attrs.push(("scope", "row".into()));
+        }
+        if c.span > 1 {
+            attrs.push(("colspan", c.span.to_string()));
+        }
+        let align = (c.align == Align::Right).then_some("v");
+        let classes: Vec<&str> = [align, c.class, tone_class(c.tone)]
+            .into_iter()
+            .flatten()
+            .collect();
+        if !classes.is_empty() {
+            attrs.push(("class", classes.join(" ")));
+        }
+        attrs.extend(c.attrs.iter().cloned());
+        let body = if c.parts.is_empty() {
+            html_escape(&c.text)
+        } else {
+            parts_html(&c.parts)
+        };
+        format!("<{tag}{}>{body}</{tag}>", attributes(&attrs))
+    }
+}
+
+/// The stylesheet's class of a tone, where it has one.
+fn tone_class(tone: Tone) -> Option<&'static str> {
+    match tone {
+        Tone::Best => Some("best"),
+        Tone::Tied => Some("tied"),
+        Tone::Plain | Tone::Bad | Tone::Good => None,
+    }
+}
+
+fn attributes(attrs: &Attrs) -> String {
+    attrs
+        .iter()
+        .map(|(name, value)| format!(" {name}=\"{}\"", html_escape(value)))
+        .collect()
+}
+
+fn parts_html(parts: &[Inline]) -> String {
+    parts
+        .iter()
+        .map(|p| match p {
+            Inline::Text(text) => html_escape(text),
+            Inline::Element { tag, class, parts } => {
+                let class = class.map_or(String::new(), |c| format!(" class=\"{c}\""));
+                format!("<{tag}{class}>{}</{tag}>", parts_html(parts))
+            }
+        })
+        .collect()
+}
+
+/// The one HTML escaper, the templates' own (minijinja's, which escapes
+/// `/` and `'` too), so a table written here reads as the template
+/// would have written it.
+pub fn html_escape(s: &str) -> String {
+    minijinja::HtmlEscape(s).to_string()
 }
 
 /// The one Markdown escaper: text as one table cell. A `|` would end the
@@ -200,6 +410,53 @@ mod tests {
             "| config | IOPS |\n| --- | ---: |\n| a\\|b | **1,000** |\n| two<br>lines | 9 |\n"
         );
         assert_eq!(escape(r"C:\x|y"), r"C:\\x\|y");
+    }
+
+    #[test]
+    fn html_escapes_text_and_attributes_and_keeps_pipes() {
+        let mut t =
+            Table::new([Cell::new("config").attr("scope", "col")]).attr("class", "sortable");
+        t.row_with(
+            vec![("data-config", "a\"b".into())],
+            [Cell::new("<x> & \"y\" | z").head()],
+        );
+        assert_eq!(
+            Html.table(&t),
+            "<table class=\"sortable\">\n<thead><tr><th scope=\"col\">config</th></tr></thead>\n<tbody>\n\
+             <tr data-config=\"a&quot;b\"><th scope=\"row\">&lt;x&gt; &amp; &quot;y&quot; | z</th></tr>\n\
+             </tbody>\n</table>"
+        );
+    }
+
+    #[test]
+    fn html_marks_winners_ties_and_numbers_with_the_stylesheets_classes() {
+        let best = Cell::right("1,000").tone(Tone::Best).parts(vec![
+            Inline::text("1,000"),
+            Inline::span("delta", vec![Inline::text("+5 %")]),
+        ]);
+        assert_eq!(
+            Html.cell(&best, false),
+            "<td class=\"v best\">1,000<span class=\"delta\">+5 %</span></td>"
+        );
+        assert_eq!(
+            Html.cell(&Cell::right("9").tone(Tone::Tied), false),
+            "<td class=\"v tied\">9</td>"
+        );
+        let sweep = Cell::new("x")
+            .class("sw")
+            .attr("data-config", "c")
+            .span(2)
+            .parts(vec![
+                Inline::toned("7", Tone::Tied),
+                Inline::toned("8", Tone::Plain),
+                Inline::tag("code", "a/b"),
+            ]);
+        assert_eq!(
+            Html.cell(&sweep, false),
+            "<td colspan=\"2\" class=\"sw\" data-config=\"c\"><span class=\"tied\">7</span>8<code>a&#x2f;b</code></td>"
+        );
+        // A header cell is a th, never a row's label.
+        assert_eq!(Html.cell(&Cell::new("h").head(), true), "<th>h</th>");
     }
 
     #[test]

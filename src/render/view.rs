@@ -96,6 +96,9 @@ pub struct WorkloadView {
     /// What the marked cells (`†` excluded, `⚠` far from the row's
     /// median) mean, one line per marked cell.
     pub footnotes: Vec<String>,
+    /// report.html's table of it, written by the HTML renderer
+    /// ([`super::html`]); empty in the other formats.
+    pub table: String,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -237,6 +240,7 @@ fn workload_view(cmp: &Comparison, w: &Workload) -> WorkloadView {
         ties,
         notes: w.notes.clone(),
         footnotes: merge_metrics(footnotes),
+        table: String::new(),
     }
 }
 

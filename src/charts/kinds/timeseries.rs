@@ -91,17 +91,11 @@ pub(crate) struct TsChart<'a> {
     opts: TimeseriesOptions,
 }
 
-/// Whether `run` measured workload `w`.
+/// Whether `run` measured workload `w`: its shape, at its queue depth
+/// and numjobs (a run's hosts are one row's, not the workload's count).
 fn same_workload(run: &RunLogs, w: &Workload) -> bool {
-    let s = &run.shape;
-    (s.rw.as_str(), s.bs_bytes, s.direction, s.rwmixread)
-        == (
-            w.key.shape.rw.as_str(),
-            w.key.shape.bs_bytes,
-            w.key.shape.direction,
-            w.key.shape.rwmixread,
-        )
-        && (run.iodepth, run.numjobs) == (w.key.load.iodepth, w.key.load.numjobs)
+    let (a, b) = (&run.load, &w.key.load);
+    run.shape == w.key.shape && (a.iodepth, a.numjobs) == (b.iodepth, b.numjobs)
 }
 
 /// Charts only where logs exist: per workload, each measure some run has.

@@ -17,6 +17,7 @@ pub(crate) mod series;
 pub mod text;
 pub mod xml;
 
+use crate::model::figures::{DirectionFigures, Latency, Samples, percentile};
 use crate::model::{Direction, Os, Row, Rw};
 
 pub use text::TextReader;
@@ -151,14 +152,15 @@ pub(crate) fn rows(run: &Timespan) -> Vec<Row> {
             if spec.is_none() {
                 unknown_spec(&mut row, &counts, &merged);
             }
-            fill_measures(&mut row, run, &merged, summed);
+            let mut figures = measures(run, &merged, summed);
             let own = run
                 .target_percentiles
                 .iter()
                 .find(|(p, _)| p == path)
                 .map(|(_, t)| &t[d]);
-            fill_percentiles(&mut row, own.or(whole.map(|w| &w.percentiles)));
-            fill_samples(&mut row, run, &counts, whole, d);
+            fill_percentiles(&mut figures, own.or(whole.map(|w| &w.percentiles)));
+            fill_samples(&mut figures, run, &counts, whole, d);
+            figures.apply(&mut row);
             out.push(row);
         }
     }
@@ -273,7 +275,7 @@ fn merge<'a>(parts: impl Iterator<Item = &'a DirCount>) -> DirCount {
 /// Throughput and latency. IOPS are DiskSpd's own where it printed them
 /// (they come from its exact measured time, which it prints rounded);
 /// otherwise I/Os over the printed time, known to the time's rounding.
-fn fill_measures(row: &mut Row, run: &Timespan, merged: &DirCount, threads: usize) {
+fn measures(run: &Timespan, merged: &DirCount, threads: usize) -> DirectionFigures {
     let ios = merged.ios as f64;
     // A sum of per-thread figures printed to 0.01 is known to 0.01 each.
     let printed = merged.iops.map(|v| (v, 0.01 * threads.max(1) as f64));
@@ -287,16 +289,22 @@ fn fill_measures(row: &mut Row, run: &Timespan, merged: &DirCount, threads: usiz
         }
         _ => (from_time.0, from_time.1.max(f64::EPSILON), secs),
     };
-    row.iops = iops;
-    row.iops_precision = precision;
-    row.runtime_ms = secs * 1000.0;
-    row.io_bytes = merged.bytes;
-    row.bw_bytes_per_s = merged.bytes as f64 / secs;
-    row.bw_precision = precision * merged.bytes as f64 / ios;
-    row.lat_mean_ns = merged.lat_mean_ms.map(ms_to_ns);
-    row.lat_stddev_ns = merged.lat_stddev_ms.map(ms_to_ns);
-    // Printed to the microsecond (`%.3f` ms), in text and XML alike.
-    row.lat_precision_ns = 1000.0;
+    DirectionFigures {
+        iops,
+        iops_precision: precision,
+        runtime_ms: secs * 1000.0,
+        io_bytes: merged.bytes,
+        bw_bytes_per_s: merged.bytes as f64 / secs,
+        bw_precision: precision * merged.bytes as f64 / ios,
+        lat: Latency {
+            mean: merged.lat_mean_ms.map(ms_to_ns),
+            stddev: merged.lat_stddev_ms.map(ms_to_ns),
+            ..Latency::default()
+        },
+        // Printed to the microsecond (`%.3f` ms), in text and XML alike.
+        lat_precision_ns: 1000.0,
+        ..DirectionFigures::default()
+    }
 }
 
 fn ms_to_ns(ms: f64) -> f64 {
@@ -304,27 +312,20 @@ fn ms_to_ns(ms: f64) -> f64 {
 }
 
 /// DiskSpd's percentiles are of the latency from issue to completion:
-/// fio's total latency (`lat_p*`), never `clat`.
-fn fill_percentiles(row: &mut Row, table: Option<&Vec<(f64, f64)>>) {
+/// fio's total latency (`lat_p*`), never `clat`; its 0th and 100th are
+/// the minimum and maximum.
+fn fill_percentiles(f: &mut DirectionFigures, table: Option<&Vec<(f64, f64)>>) {
     let Some(table) = table else { return };
-    let at = |p: f64| {
-        table
-            .iter()
-            .find(|(q, _)| (q - p).abs() < 1e-9)
-            .map(|(_, v)| ms_to_ns(*v))
-    };
-    row.lat_min_ns = at(0.0);
-    row.lat_max_ns = at(100.0);
-    row.lat_p50_ns = at(50.0);
-    row.lat_p99_ns = at(99.0);
-    row.lat_p99_9_ns = at(99.9);
+    f.lat_percentiles = table.iter().map(|&(p, ms)| (p, ms_to_ns(ms))).collect();
+    f.lat.min = percentile(&f.lat_percentiles, 0.0);
+    f.lat.max = percentile(&f.lat_percentiles, 100.0);
 }
 
 /// The per-interval spread (`-D`): the intervals themselves where the XML
 /// lists them, else DiskSpd's printed standard deviation with the number
 /// of intervals the run's length holds.
 fn fill_samples(
-    row: &mut Row,
+    f: &mut DirectionFigures,
     run: &Timespan,
     counts: &[&Count],
     whole: Option<&DirTotals>,
@@ -345,17 +346,21 @@ fn fill_samples(
         // DiskSpd's own figure where it printed one: it divides by n (the
         // intervals are the whole run, not a sample of it).
         let var = series.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / n;
-        row.iops_samples = Some(series.len() as u64);
-        row.iops_sample_mean = Some(mean);
-        row.iops_sample_stddev = Some(printed.unwrap_or(var.sqrt()));
+        f.iops_samples = Samples {
+            n: Some(series.len() as u64),
+            mean: Some(mean),
+            stddev: Some(printed.unwrap_or(var.sqrt())),
+        };
         return;
     }
     let stddev = printed;
     if let (Some(sd), Some(ms)) = (stddev, run.interval_ms) {
-        let n = (row.runtime_ms / f64::from(ms.max(1))).round() as u64;
-        row.iops_samples = Some(n);
-        row.iops_sample_mean = Some(row.iops);
-        row.iops_sample_stddev = Some(sd);
+        let n = (f.runtime_ms / f64::from(ms.max(1))).round() as u64;
+        f.iops_samples = Samples {
+            n: Some(n),
+            mean: Some(f.iops),
+            stddev: Some(sd),
+        };
     }
 }
 

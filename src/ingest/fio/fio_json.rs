@@ -30,6 +30,7 @@ use super::idle_prof::IdleProf;
 use super::jobname::{block_size_from_mean, guess_from_name};
 use super::{depth, steady};
 use crate::ingest::{JobKey, Parsed, ReadError, Reader, RunKey};
+use crate::model::figures::{DirectionFigures, Latency, Samples};
 use crate::model::{Direction, Os, Row, os};
 use crate::units::parse_size;
 use non_finite::NonFinite;
@@ -921,6 +922,20 @@ pub enum RowError {
 
 /// Fills the measurements of one direction, converting units once.
 fn fill_ddir(row: &mut Row, d: &Ddir) -> Result<(), RowError> {
+    let (figures, clat) = figures(d)?;
+    figures.apply(row);
+    if let Some(b) = clat
+        .and_then(|l| l.bins.as_ref())
+        .filter(|b| !b.0.is_empty())
+    {
+        row.clat_bins = Some(b.0.clone());
+    }
+    Ok(())
+}
+
+/// One direction's figures in the row's units, and the completion
+/// latency they were read from (its histogram is JSON's alone).
+fn figures(d: &Ddir) -> Result<(DirectionFigures, Option<&Lat>), RowError> {
     // fio 2.x has none of these keys, and its io_bytes is in KiB.
     let v3 = d.io_kbytes.is_some()
         || d.bw_bytes.is_some()
@@ -936,78 +951,80 @@ fn fill_ddir(row: &mut Row, d: &Ddir) -> Result<(), RowError> {
     if !(io_bytes.is_finite() && (0.0..9.0e18).contains(&io_bytes)) {
         return Err(RowError::IoBytesOutOfRange(io_bytes));
     }
-    row.io_bytes = io_bytes as u64;
-    row.runtime_ms = d.runtime.ok_or(RowError::NoRuntime)?;
-    row.bw_bytes_per_s = match (d.bw_bytes, d.bw) {
+    let runtime_ms = d.runtime.ok_or(RowError::NoRuntime)?;
+    let bw_bytes_per_s = match (d.bw_bytes, d.bw) {
         (Some(b), _) => b,
         (None, Some(kib)) => kib * 1024.0,
         (None, None) => return Err(RowError::NoBandwidth),
     };
     // fio#519: `iops` is total I/Os over runtime; `iops_mean` is the mean
     // of per-interval samples and differs with numjobs. Use the former.
-    row.iops = match (d.iops, d.total_ios) {
+    let iops = match (d.iops, d.total_ios) {
         (Some(i), _) => i,
-        (None, Some(n)) if row.runtime_ms > 0.0 => n * 1000.0 / row.runtime_ms,
+        (None, Some(n)) if runtime_ms > 0.0 => n * 1000.0 / runtime_ms,
         _ => return Err(RowError::NoIops),
     };
-
     let (slat, clat, lat, scale) = if v3 {
         (&d.slat_ns, &d.clat_ns, &d.lat_ns, 1.0)
     } else {
         (&d.slat, &d.clat, &d.lat, 1000.0)
     };
-    if let Some(s) = slat.as_ref().filter(|l| has_samples(l)) {
-        row.slat_mean_ns = s.mean.map(|v| v * scale);
-    }
-    if let Some(c) = clat.as_ref().filter(|l| has_samples(l)) {
-        row.clat_mean_ns = c.mean.map(|v| v * scale);
-        row.clat_stddev_ns = c.stddev.map(|v| v * scale);
-    }
-    if let Some(p) = clat.as_ref().and_then(|l| l.percentile.as_ref()) {
-        row.clat_p50_ns = pct(p, 50.0, scale);
-        row.clat_p90_ns = pct(p, 90.0, scale);
-        row.clat_p95_ns = pct(p, 95.0, scale);
-        row.clat_p99_ns = pct(p, 99.0, scale);
-        row.clat_p99_9_ns = pct(p, 99.9, scale);
-        row.clat_p99_99_ns = pct(p, 99.99, scale);
-    }
-    if let Some(b) = clat
-        .as_ref()
-        .and_then(|l| l.bins.as_ref())
-        .filter(|b| !b.0.is_empty())
-    {
-        row.clat_bins = Some(b.0.clone());
-    }
-    if let Some(l) = lat.as_ref().filter(|l| has_samples(l)) {
-        row.lat_mean_ns = l.mean.map(|v| v * scale);
-        row.lat_stddev_ns = l.stddev.map(|v| v * scale);
-        row.lat_min_ns = l.min.map(|v| v * scale);
-        row.lat_max_ns = l.max.map(|v| v * scale);
-    }
-    if let Some(p) = lat.as_ref().and_then(|l| l.percentile.as_ref()) {
-        row.lat_p50_ns = pct(p, 50.0, scale);
-        row.lat_p99_ns = pct(p, 99.0, scale);
-        row.lat_p99_9_ns = pct(p, 99.9, scale);
-    }
+    let latency = |l: &Option<Lat>| {
+        l.as_ref()
+            .filter(|l| has_samples(l))
+            .map_or_else(Latency::default, |l| Latency {
+                mean: l.mean.map(|v| v * scale),
+                stddev: l.stddev.map(|v| v * scale),
+                min: l.min.map(|v| v * scale),
+                max: l.max.map(|v| v * scale),
+            })
+    };
+    let percentiles = |l: &Option<Lat>| -> Vec<(f64, f64)> {
+        l.as_ref()
+            .and_then(|l| l.percentile.as_ref())
+            .map_or_else(Vec::new, |p| {
+                p.0.iter().map(|&(k, v)| (k, v * scale)).collect()
+            })
+    };
+    let mut f = DirectionFigures {
+        runtime_ms,
+        io_bytes: io_bytes as u64,
+        bw_bytes_per_s,
+        iops,
+        slat: latency(slat),
+        clat: latency(clat),
+        lat: latency(lat),
+        clat_percentiles: percentiles(clat),
+        lat_percentiles: percentiles(lat),
+        ..DirectionFigures::default()
+    };
+    (f.iops_samples, f.bw_samples) = samples(d);
+    Ok((f, clat.as_ref()))
+}
 
-    // Sample statistics: with zero samples fio prints zeros, not unknowns.
-    match d.iops_samples {
-        Some(n) if n > 0.0 => {
-            row.iops_samples = Some(n as u64);
-            row.iops_sample_mean = d.iops_mean;
-            row.iops_sample_stddev = d.iops_stddev;
-        }
-        _ => {}
+/// IOPS and bandwidth samples (bytes/s). With zero samples fio prints
+/// zeros, not unknowns.
+fn samples(d: &Ddir) -> (Samples, Samples) {
+    let mut iops = Samples::default();
+    if d.iops_samples.is_some_and(|n| n > 0.0) {
+        iops = Samples {
+            n: d.iops_samples.map(|n| n as u64),
+            mean: d.iops_mean,
+            stddev: d.iops_stddev,
+        };
     }
+    let mut bw = Samples::default();
     let bw_known = d
         .bw_samples
         .map_or(d.bw_mean.unwrap_or(0.0) > 0.0, |n| n > 0.0);
     if bw_known {
-        row.bw_samples = d.bw_samples.map(|n| n as u64);
-        row.bw_sample_mean = d.bw_mean.map(|v| v * 1024.0);
-        row.bw_sample_stddev = d.bw_dev.map(|v| v * 1024.0);
+        bw = Samples {
+            n: d.bw_samples.map(|n| n as u64),
+            mean: d.bw_mean.map(|v| v * 1024.0),
+            stddev: d.bw_dev.map(|v| v * 1024.0),
+        };
     }
-    Ok(())
+    (iops, bw)
 }
 
 /// 3.x counts samples in `N`; 2.x has no `N`, and reports zeros when a
@@ -1017,12 +1034,6 @@ fn has_samples(l: &Lat) -> bool {
         Some(n) => n > 0.0,
         None => l.mean.unwrap_or(0.0) > 0.0 || l.max.unwrap_or(0.0) > 0.0,
     }
-}
-
-fn pct(p: &FioPercentiles, want: f64, scale: f64) -> Option<f64> {
-    p.0.iter()
-        .find(|(k, _)| (k - want).abs() < 1e-6)
-        .map(|&(_, v)| v * scale)
 }
 
 /// Contract: only finite, non-negative numbers enter the dataset.

@@ -19,6 +19,7 @@ use super::idle_prof::IdleProf;
 use super::jobname::block_size_from_mean;
 use super::{depth, steady};
 use crate::ingest::{Parsed, ReadError, Reader};
+use crate::model::figures::{self, DirectionFigures, Latency};
 use crate::model::{Direction, Os, Row, os};
 
 /// Reader of fio's `--output-format=normal` text.
@@ -740,10 +741,69 @@ fn parse_bw_samples(t: &str) -> Option<Samples> {
 }
 
 /// The percentile `p` from a list of (percent, ns).
-fn pct(list: &[(f64, f64)], p: f64) -> Option<f64> {
-    list.iter()
-        .find(|(q, _)| (q - p).abs() < 1e-6)
-        .map(|&(_, v)| v)
+impl Lat {
+    fn latency(self) -> Latency {
+        Latency {
+            mean: Some(self.mean),
+            stddev: Some(self.stddev),
+            min: Some(self.min),
+            max: Some(self.max),
+        }
+    }
+}
+
+impl Samples {
+    fn figures(self) -> figures::Samples {
+        figures::Samples {
+            n: self.n,
+            mean: Some(self.mean),
+            stddev: Some(self.stddev),
+        }
+    }
+}
+
+impl DirStats {
+    /// The direction's figures as printed, made exact where the job's
+    /// I/O counts (`issued`, none `short`) agree with them: fio computes
+    /// iops = 1000 * total_ios / runtime and bw = 1000 * io_bytes /
+    /// runtime from these same numbers.
+    fn figures(&self, issued: Option<u64>, short: u64, bs_bytes: u64) -> DirectionFigures {
+        let mut f = DirectionFigures {
+            runtime_ms: self.runtime_ms,
+            iops: self.iops.value,
+            iops_precision: self.iops.precision,
+            bw_bytes_per_s: self.bw.value,
+            bw_precision: self.bw.precision,
+            io_bytes: self.io.value.round() as u64,
+            lat_precision_ns: self.lat.or(self.clat).map_or(1.0, |l| l.precision),
+            slat: Latency {
+                mean: self.slat.map(|s| s.mean),
+                ..Latency::default()
+            },
+            clat: self.clat.map(Lat::latency).unwrap_or_default(),
+            lat: self.lat.map(Lat::latency).unwrap_or_default(),
+            clat_percentiles: self.clat_pct.clone(),
+            iops_samples: self.iops_samples.map(Samples::figures).unwrap_or_default(),
+            bw_samples: self.bw_samples.map(Samples::figures).unwrap_or_default(),
+            ..DirectionFigures::default()
+        };
+        if let Some(n) = issued {
+            let exact = n as f64 * 1000.0 / self.runtime_ms;
+            if (exact - self.iops.value).abs() <= self.iops.precision.max(1.0) {
+                f.iops = exact;
+                f.iops_precision = 1.0;
+            }
+            if bs_bytes > 0 && short == 0 {
+                let bytes = n.saturating_mul(bs_bytes);
+                if (bytes as f64 - self.io.value).abs() <= self.io.precision.max(1.0) {
+                    f.io_bytes = bytes;
+                    f.bw_bytes_per_s = bytes as f64 * 1000.0 / self.runtime_ms;
+                    f.bw_precision = 1.0;
+                }
+            }
+        }
+        f
+    }
 }
 
 impl Doc {
@@ -958,30 +1018,9 @@ impl Doc {
                 b.name, d.dir, d.runtime_ms
             )));
         }
-        r.runtime_ms = d.runtime_ms;
-        r.iops = d.iops.value;
-        r.iops_precision = d.iops.precision;
-        r.bw_bytes_per_s = d.bw.value;
-        r.bw_precision = d.bw.precision;
-        r.io_bytes = d.io.value.round() as u64;
-        // The exact counts: fio computes iops = 1000 * total_ios / runtime
-        // and bw = 1000 * io_bytes / runtime from these same numbers.
-        if let Some(n) = b.issued.map(|c| c[idx]).filter(|&n| n > 0) {
-            let exact = n as f64 * 1000.0 / d.runtime_ms;
-            if (exact - d.iops.value).abs() <= d.iops.precision.max(1.0) {
-                r.iops = exact;
-                r.iops_precision = 1.0;
-            }
-            let short = b.short.map(|s| s[idx]).unwrap_or(0);
-            if r.bs_bytes > 0 && short == 0 {
-                let bytes = n.saturating_mul(r.bs_bytes);
-                if (bytes as f64 - d.io.value).abs() <= d.io.precision.max(1.0) {
-                    r.io_bytes = bytes;
-                    r.bw_bytes_per_s = bytes as f64 * 1000.0 / d.runtime_ms;
-                    r.bw_precision = 1.0;
-                }
-            }
-        }
+        let issued = b.issued.map(|c| c[idx]).filter(|&n| n > 0);
+        let short = b.short.map(|s| s[idx]).unwrap_or(0);
+        d.figures(issued, short, r.bs_bytes).apply(&mut r);
         if r.bs_bytes == 0
             && let Some(n) = b.issued.map(|c| c[idx]).filter(|&n| n > 0)
         {
@@ -992,38 +1031,9 @@ impl Doc {
         if r.rw.is_empty() {
             r.rw = d.dir.as_str().to_string();
         }
-        let lat = d.lat.or(d.clat);
-        if let Some(l) = d.lat {
-            r.lat_mean_ns = Some(l.mean);
-            r.lat_stddev_ns = Some(l.stddev);
-            r.lat_min_ns = Some(l.min);
-            r.lat_max_ns = Some(l.max);
-        }
-        r.lat_precision_ns = lat.map(|l| l.precision).unwrap_or(1.0);
-        if let Some(c) = d.clat {
-            r.clat_mean_ns = Some(c.mean);
-            r.clat_stddev_ns = Some(c.stddev);
-        }
-        r.slat_mean_ns = d.slat.map(|s| s.mean);
-        r.clat_p50_ns = pct(&d.clat_pct, 50.0);
-        r.clat_p90_ns = pct(&d.clat_pct, 90.0);
-        r.clat_p95_ns = pct(&d.clat_pct, 95.0);
-        r.clat_p99_ns = pct(&d.clat_pct, 99.0);
-        r.clat_p99_9_ns = pct(&d.clat_pct, 99.9);
-        r.clat_p99_99_ns = pct(&d.clat_pct, 99.99);
         r.usr_cpu_pct = b.usr.unwrap_or(0.0);
         r.sys_cpu_pct = b.sys.unwrap_or(0.0);
         self.idle.apply(&mut r);
-        if let Some(s) = d.iops_samples {
-            r.iops_samples = s.n;
-            r.iops_sample_mean = Some(s.mean);
-            r.iops_sample_stddev = Some(s.stddev);
-        }
-        if let Some(s) = d.bw_samples {
-            r.bw_samples = s.n;
-            r.bw_sample_mean = Some(s.mean);
-            r.bw_sample_stddev = Some(s.stddev);
-        }
         Ok(r)
     }
 }

@@ -31,6 +31,7 @@
 use super::depth;
 use super::jobname::{NameGuess, block_size_from_mean, guess_from_name};
 use crate::ingest::{Parsed, ReadError, Reader};
+use crate::model::figures::{DirectionFigures, Latency, Samples};
 use crate::model::{Direction, Os, Row, os};
 use crate::units::parse_size;
 
@@ -307,50 +308,59 @@ fn ddir_row(ver: u32, f: &[&str], o: usize, dir: Direction) -> Result<Row, LineE
     let mut r = Row::empty("", dir);
     r.format = FORMAT.into();
     r.engine = "unknown".into();
-    r.io_bytes = (num(f, o, "io KiB")? * 1024.0) as u64;
-    r.bw_bytes_per_s = num(f, o + 1, "bw KiB/s")? * 1024.0;
-    // Both printed as truncated integers (KiB/s, I/Os per second).
-    r.bw_precision = 1024.0;
-    r.iops = num(f, o + 2, "iops")?;
-    r.runtime_ms = num(f, o + 3, "runtime")?;
+    figures(ver, f, o)?.apply(&mut r);
+    Ok(r)
+}
+
+/// One direction block's figures: sizes in KiB, latencies in usec.
+fn figures(ver: u32, f: &[&str], o: usize) -> Result<DirectionFigures, LineError> {
     // min, max, mean, stdev in usec; fio prints zeros for a latency it did
     // not measure (slat of a sync engine): that is "not reported".
-    let lat = |at: usize, what: &'static str| -> Result<Option<[f64; 4]>, LineError> {
+    let lat = |at: usize, what: &'static str| -> Result<Latency, LineError> {
         let mut v = [0.0; 4];
         for (k, x) in v.iter_mut().enumerate() {
             *x = num(f, o + at + k, what)? * 1000.0;
         }
-        Ok((v[1] > 0.0 || v[2] > 0.0).then_some(v))
+        let [min, max, mean, stddev] = v.map(Some);
+        let reported = v[1] > 0.0 || v[2] > 0.0;
+        Ok(match reported {
+            true => Latency {
+                mean,
+                stddev,
+                min,
+                max,
+            },
+            false => Latency::default(),
+        })
     };
-    if let Some([_, _, mean, _]) = lat(4, "slat")? {
-        r.slat_mean_ns = Some(mean);
-    }
-    if let Some([_, _, mean, stddev]) = lat(8, "clat")? {
-        r.clat_mean_ns = Some(mean);
-        r.clat_stddev_ns = Some(stddev);
-    }
+    // Read in the line's order, so a broken line names its first bad field.
+    let io_bytes = (num(f, o, "io KiB")? * 1024.0) as u64;
+    let bw_bytes_per_s = num(f, o + 1, "bw KiB/s")? * 1024.0;
+    let iops = num(f, o + 2, "iops")?;
+    let runtime_ms = num(f, o + 3, "runtime")?;
+    let slat = lat(4, "slat")?;
+    let clat = lat(8, "clat")?;
+    let mut clat_percentiles = Vec::new();
     for slot in 0..20 {
         let s = f.get(o + 12 + slot);
         let (p, v) = percentile(s.ok_or(LineError::EndsInsidePercentiles)?)?;
-        let ns = Some(v * 1000.0);
-        match p {
-            p if (p - 50.0).abs() < 1e-6 => r.clat_p50_ns = ns,
-            p if (p - 90.0).abs() < 1e-6 => r.clat_p90_ns = ns,
-            p if (p - 95.0).abs() < 1e-6 => r.clat_p95_ns = ns,
-            p if (p - 99.0).abs() < 1e-6 => r.clat_p99_ns = ns,
-            p if (p - 99.9).abs() < 1e-6 => r.clat_p99_9_ns = ns,
-            p if (p - 99.99).abs() < 1e-6 => r.clat_p99_99_ns = ns,
-            _ => {}
-        }
+        clat_percentiles.push((p, v * 1000.0));
     }
-    if let Some([min, max, mean, stddev]) = lat(32, "lat")? {
-        r.lat_min_ns = Some(min);
-        r.lat_max_ns = Some(max);
-        r.lat_mean_ns = Some(mean);
-        r.lat_stddev_ns = Some(stddev);
-    }
-    // Means are printed `%f` in usec: six decimals.
-    r.lat_precision_ns = 0.001;
+    let mut fig = DirectionFigures {
+        io_bytes,
+        bw_bytes_per_s,
+        // Both printed as truncated integers (KiB/s, I/Os per second).
+        bw_precision: 1024.0,
+        iops,
+        runtime_ms,
+        slat,
+        clat,
+        clat_percentiles,
+        lat: lat(32, "lat")?,
+        // Means are printed `%f` in usec: six decimals.
+        lat_precision_ns: 0.001,
+        ..DirectionFigures::default()
+    };
     let bw_mean = num(f, o + 39, "bw mean")?;
     let bw_stddev = num(f, o + 40, "bw stdev")?;
     let bw_count = if ver == 5 {
@@ -359,21 +369,25 @@ fn ddir_row(ver: u32, f: &[&str], o: usize, dir: Direction) -> Result<Row, LineE
         None
     };
     if bw_count.map_or(bw_mean > 0.0, |n| n > 0) {
-        r.bw_samples = bw_count;
-        r.bw_sample_mean = Some(bw_mean * 1024.0);
-        r.bw_sample_stddev = Some(bw_stddev * 1024.0);
+        fig.bw_samples = Samples {
+            n: bw_count,
+            mean: Some(bw_mean * 1024.0),
+            stddev: Some(bw_stddev * 1024.0),
+        };
     }
     if ver == 5 {
         let n = num(f, o + 46, "iops samples")? as u64;
         let mean = num(f, o + 44, "iops mean")?;
         let stddev = num(f, o + 45, "iops stdev")?;
         if n > 0 {
-            r.iops_samples = Some(n);
-            r.iops_sample_mean = Some(mean);
-            r.iops_sample_stddev = Some(stddev);
+            fig.iops_samples = Samples {
+                n: Some(n),
+                mean: Some(mean),
+                stddev: Some(stddev),
+            };
         }
     }
-    Ok(r)
+    Ok(fig)
 }
 
 /// The directions an `rw` value can do I/O in (none for an unknown one).

@@ -6,48 +6,25 @@ use serde::Serialize;
 
 use super::{change_text, p_text, summary_line, value_text};
 use crate::compare::Metric;
-use crate::history::show::{HistoryReport, SeriesReport};
+use crate::history::show::HistoryReport;
+use crate::render::table::{Cell, Html, Inline, Markup, Table};
 
 /// history.html's template: one self-contained page, no script, nothing
 /// fetched (its Content-Security-Policy allows only inline styles and
 /// `data:` fonts).
 pub const HTML_TEMPLATE: &str = include_str!("../../../templates/history.html.j2");
 
-/// What history.html shows; every text is escaped by the template.
+/// What history.html shows; the tables are written by
+/// [`crate::render::table::Html`], every other text escaped by the template.
 #[derive(Serialize)]
 struct Page {
     title: &'static str,
     summary: String,
     font_css: String,
-    change_points: Vec<ChangeRow>,
-    series: Vec<SeriesRow>,
+    /// Empty without a change point.
+    change_points: String,
+    series: String,
     charts: Vec<ChartSection>,
-}
-
-#[derive(Serialize)]
-struct ChangeRow {
-    workload: String,
-    config: String,
-    metric: &'static str,
-    run: String,
-    commit: Option<String>,
-    before: String,
-    after: String,
-    change: String,
-    p_value: String,
-    /// `regression` or `improvement`: the row's colour.
-    kind: &'static str,
-}
-
-#[derive(Serialize)]
-struct SeriesRow {
-    workload: String,
-    config: String,
-    metric: &'static str,
-    runs: usize,
-    first: String,
-    latest: String,
-    change_points: usize,
 }
 
 #[derive(Serialize)]
@@ -73,8 +50,8 @@ pub fn show_html(
         } else {
             font_css.to_string()
         },
-        change_points: report.series.iter().flat_map(change_rows).collect(),
-        series: report.series.iter().map(series_row).collect(),
+        change_points: change_table(report).map_or(String::new(), |t| Html.table(&t)),
+        series: Html.table(&series_table(report)),
         charts: chart_titles(report)
             .into_iter()
             .zip(charts)
@@ -94,38 +71,67 @@ pub fn show_html(
     Ok(())
 }
 
-fn change_rows(s: &SeriesReport) -> impl Iterator<Item = ChangeRow> + '_ {
-    s.change_points.iter().map(|c| ChangeRow {
-        workload: s.workload.title.clone(),
-        config: s.config.clone(),
-        metric: s.metric.key(),
-        run: c.run.clone(),
-        commit: c.commit.clone(),
-        before: value_text(s.metric, c.before_mean),
-        after: value_text(s.metric, c.after_mean),
-        change: change_text(c.change_pct),
-        p_value: p_text(c.p_value),
-        kind: if c.regression {
-            "regression"
-        } else {
-            "improvement"
-        },
-    })
+/// A row per change point, coloured by its `regression` or `improvement`
+/// class; none without one.
+fn change_table(report: &HistoryReport) -> Option<Table> {
+    let header = [
+        "workload", "config", "metric", "run", "commit", "before", "after", "change", "p-value",
+    ];
+    let mut t = Table::new(header);
+    for s in &report.series {
+        for c in &s.change_points {
+            let kind = if c.regression {
+                "regression"
+            } else {
+                "improvement"
+            };
+            let commit = c.commit.iter().map(|c| Inline::tag("code", c)).collect();
+            t.row_with(
+                vec![("class", kind.to_string())],
+                [
+                    Cell::new(&s.workload.title),
+                    Cell::new(&s.config),
+                    Cell::new(s.metric.key()),
+                    Cell::new(&c.run).parts(vec![Inline::tag("code", &c.run)]),
+                    Cell::new(c.commit.as_deref().unwrap_or_default()).parts(commit),
+                    Cell::right(value_text(s.metric, c.before_mean)),
+                    Cell::right(value_text(s.metric, c.after_mean)),
+                    Cell::right(change_text(c.change_pct)).class("change"),
+                    Cell::right(p_text(c.p_value)),
+                ],
+            );
+        }
+    }
+    (!t.rows.is_empty()).then_some(t)
 }
 
-fn series_row(s: &SeriesReport) -> SeriesRow {
-    let value = |p: Option<&crate::history::series::Point>| {
-        p.map_or_else(String::new, |p| value_text(s.metric, p.value))
-    };
-    SeriesRow {
-        workload: s.workload.title.clone(),
-        config: s.config.clone(),
-        metric: s.metric.key(),
-        runs: s.runs.len(),
-        first: value(s.runs.first()),
-        latest: value(s.runs.last()),
-        change_points: s.change_points.len(),
+/// A row per series: its runs, first and latest values, change points.
+fn series_table(report: &HistoryReport) -> Table {
+    let header = [
+        "workload",
+        "config",
+        "metric",
+        "runs",
+        "first",
+        "latest",
+        "change points",
+    ];
+    let mut t = Table::new(header);
+    for s in &report.series {
+        let value = |p: Option<&crate::history::series::Point>| {
+            p.map_or_else(String::new, |p| value_text(s.metric, p.value))
+        };
+        t.row([
+            Cell::new(&s.workload.title),
+            Cell::new(&s.config),
+            Cell::new(s.metric.key()),
+            Cell::right(s.runs.len()),
+            Cell::right(value(s.runs.first())),
+            Cell::right(value(s.runs.last())),
+            Cell::right(s.change_points.len()),
+        ]);
     }
+    t
 }
 
 /// `randread 4k QD32 · iops`: one per workload and metric, in the order

@@ -1,0 +1,188 @@
+//! One direction's measurements as every reader hands them over (fio's
+//! JSON, normal text and terse; DiskSpd's text and XML), and the one way
+//! they become a [`Row`]'s fields ([`DirectionFigures::apply`]): which
+//! latencies and percentiles a row keeps is decided here, not in each
+//! reader. Units are already the row's (SI base units); readers convert.
+
+use super::Row;
+
+/// One latency's summary (fio's `slat`, `clat` or `lat`), nanoseconds;
+/// `None` where the output did not report it.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Latency {
+    pub mean: Option<f64>,
+    pub stddev: Option<f64>,
+    pub min: Option<f64>,
+    pub max: Option<f64>,
+}
+
+/// fio's per-interval samples of a rate: how many, their mean and
+/// standard deviation (IOPS, or bandwidth in bytes/s).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Samples {
+    pub n: Option<u64>,
+    pub mean: Option<f64>,
+    pub stddev: Option<f64>,
+}
+
+/// One direction's figures. `Default` is an exact, empty measurement
+/// (precisions 1, as [`Row::empty`] has them).
+#[derive(Debug, Clone, PartialEq)]
+pub struct DirectionFigures {
+    /// Milliseconds.
+    pub runtime_ms: f64,
+    pub io_bytes: u64,
+    pub bw_bytes_per_s: f64,
+    pub iops: f64,
+    /// Steps the figures are known to (1 when exact): IOPS, bytes/s, ns.
+    pub iops_precision: f64,
+    pub bw_precision: f64,
+    pub lat_precision_ns: f64,
+    /// Submission, completion and total latency.
+    pub slat: Latency,
+    pub clat: Latency,
+    pub lat: Latency,
+    /// Completion- and total-latency percentiles: (percent, ns), in any
+    /// order; the row keeps those it has columns for.
+    pub clat_percentiles: Vec<(f64, f64)>,
+    pub lat_percentiles: Vec<(f64, f64)>,
+    pub iops_samples: Samples,
+    /// Bandwidth samples, bytes/s.
+    pub bw_samples: Samples,
+}
+
+impl Default for DirectionFigures {
+    fn default() -> DirectionFigures {
+        DirectionFigures {
+            runtime_ms: 0.0,
+            io_bytes: 0,
+            bw_bytes_per_s: 0.0,
+            iops: 0.0,
+            iops_precision: 1.0,
+            bw_precision: 1.0,
+            lat_precision_ns: 1.0,
+            slat: Latency::default(),
+            clat: Latency::default(),
+            lat: Latency::default(),
+            clat_percentiles: Vec::new(),
+            lat_percentiles: Vec::new(),
+            iops_samples: Samples::default(),
+            bw_samples: Samples::default(),
+        }
+    }
+}
+
+/// The value at `want` percent, if the table has it. Percents are read
+/// from decimals (`99.900000` in fio's output), so they equal the wanted
+/// value to the last bits; the bound is that close because DiskSpd's
+/// nine nines (99.9999999) sit 1e-7 from its maximum (100).
+pub fn percentile(table: &[(f64, f64)], want: f64) -> Option<f64> {
+    table
+        .iter()
+        .find(|(p, _)| (p - want).abs() < 1e-9)
+        .map(|&(_, v)| v)
+}
+
+impl DirectionFigures {
+    /// Sets every measurement field of `row` from these figures (all of
+    /// them, so a figure not reported is `None` in the row).
+    pub fn apply(&self, row: &mut Row) {
+        row.runtime_ms = self.runtime_ms;
+        row.io_bytes = self.io_bytes;
+        row.bw_bytes_per_s = self.bw_bytes_per_s;
+        row.iops = self.iops;
+        row.iops_precision = self.iops_precision;
+        row.bw_precision = self.bw_precision;
+        row.lat_precision_ns = self.lat_precision_ns;
+        row.slat_mean_ns = self.slat.mean;
+        row.clat_mean_ns = self.clat.mean;
+        row.clat_stddev_ns = self.clat.stddev;
+        row.lat_mean_ns = self.lat.mean;
+        row.lat_stddev_ns = self.lat.stddev;
+        row.lat_min_ns = self.lat.min;
+        row.lat_max_ns = self.lat.max;
+        let clat = |p| percentile(&self.clat_percentiles, p);
+        row.clat_p50_ns = clat(50.0);
+        row.clat_p90_ns = clat(90.0);
+        row.clat_p95_ns = clat(95.0);
+        row.clat_p99_ns = clat(99.0);
+        row.clat_p99_9_ns = clat(99.9);
+        row.clat_p99_99_ns = clat(99.99);
+        let lat = |p| percentile(&self.lat_percentiles, p);
+        row.lat_p50_ns = lat(50.0);
+        row.lat_p99_ns = lat(99.0);
+        row.lat_p99_9_ns = lat(99.9);
+        row.iops_samples = self.iops_samples.n;
+        row.iops_sample_mean = self.iops_samples.mean;
+        row.iops_sample_stddev = self.iops_samples.stddev;
+        row.bw_samples = self.bw_samples.n;
+        row.bw_sample_mean = self.bw_samples.mean;
+        row.bw_sample_stddev = self.bw_samples.stddev;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Direction;
+
+    #[test]
+    fn apply_sets_the_rows_fields_and_keeps_the_percentiles_it_has_columns_for() {
+        let f = DirectionFigures {
+            runtime_ms: 2000.0,
+            io_bytes: 8192,
+            bw_bytes_per_s: 4096.0,
+            iops: 1.0,
+            lat_precision_ns: 1000.0,
+            slat: Latency {
+                mean: Some(5.0),
+                ..Latency::default()
+            },
+            clat: Latency {
+                mean: Some(10.0),
+                stddev: Some(2.0),
+                min: Some(1.0),
+                max: Some(99.0),
+            },
+            lat: Latency {
+                mean: Some(15.0),
+                stddev: Some(3.0),
+                min: Some(4.0),
+                max: Some(150.0),
+            },
+            clat_percentiles: vec![(99.9, 70.0), (50.0, 9.0), (99.5, 60.0)],
+            lat_percentiles: vec![(99.9999999, 41.0), (99.0, 40.0), (100.0, 42.0)],
+            iops_samples: Samples {
+                n: Some(20),
+                mean: Some(1.1),
+                stddev: Some(0.1),
+            },
+            ..DirectionFigures::default()
+        };
+        let mut row = Row::empty("a", Direction::Read);
+        row.clat_p99_ns = Some(1.0);
+        f.apply(&mut row);
+        assert_eq!(
+            (row.runtime_ms, row.io_bytes, row.iops),
+            (2000.0, 8192, 1.0)
+        );
+        assert_eq!((row.iops_precision, row.lat_precision_ns), (1.0, 1000.0));
+        assert_eq!(row.slat_mean_ns, Some(5.0));
+        assert_eq!(
+            (row.clat_mean_ns, row.clat_stddev_ns),
+            (Some(10.0), Some(2.0))
+        );
+        assert_eq!((row.lat_min_ns, row.lat_max_ns), (Some(4.0), Some(150.0)));
+        assert_eq!(
+            (row.clat_p50_ns, row.clat_p99_9_ns),
+            (Some(9.0), Some(70.0))
+        );
+        // Not reported: cleared, not left from before.
+        assert_eq!(row.clat_p99_ns, None);
+        assert_eq!((row.lat_p99_ns, row.lat_p50_ns), (Some(40.0), None));
+        // Nine nines are not the maximum.
+        assert_eq!(percentile(&f.lat_percentiles, 100.0), Some(42.0));
+        assert_eq!(row.iops_samples, Some(20));
+        assert_eq!((row.bw_samples, row.bw_sample_mean), (None, None));
+    }
+}
