@@ -23,7 +23,9 @@
 //!    metric (IOPS up to 16 KiB blocks, bandwidth above) and at p99
 //!    latency, by how much over the next config and the baseline;
 //! 9. sweeps: which config needs the least load to reach
-//!    `saturation_pct` of its peak, ranked.
+//!    `saturation_pct` of its peak, ranked;
+//! 10. block-size sweeps: which config is bandwidth-bound from the
+//!     smallest block size, ranked, and where a bandwidth curve falls.
 //!
 //! OS-family sentences (2, 5) only when every config's OS is known and
 //! there are two families to compare.
@@ -34,7 +36,8 @@
 use super::findings::{Finding, FindingKind, ONE_WORKLOAD, clarity, magnitude};
 use super::metric::Scales;
 use super::model::{
-    Better, Comparison, Metric, MetricResult, Rule, Slo, SloMetric, Sweep, Workload,
+    Better, BsSweep, Comparison, Metric, MetricResult, Rule, RwLoad, Slo, SloMetric, Sweep,
+    Workload,
 };
 use super::rules::{Entry, Judge, tie_rule};
 use super::workload::{LoadPoint, Shape};
@@ -112,6 +115,7 @@ pub fn build(cmp: &Comparison, judge: Judge) -> Vec<Finding> {
     out.extend(outliers(cmp, &scales));
     out.extend(winners_of_workloads(cmp, &scales, judge));
     out.extend(saturation_findings(cmp));
+    out.extend(block_size_findings(cmp));
     out
 }
 
@@ -1134,4 +1138,103 @@ fn saturation_findings(cmp: &Comparison) -> Vec<Finding> {
         );
     }
     out
+}
+
+/// `2.91 GiB/s`: bandwidth as sentences print it.
+fn bw_text(v: f64) -> String {
+    Metric::BwBytesPerS.scale(v).with_unit(v)
+}
+
+/// 10: per rw and load point swept over block sizes, the configs ranked by
+/// the block size from which they are bandwidth-bound (one still climbing
+/// at its largest block size, with no knee, comes last), and each curve
+/// that falls at its largest block size.
+fn block_size_findings(cmp: &Comparison) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for (at, sweeps) in super::sweep::blocksize::by_rw(&cmp.bs_sweeps) {
+        out.extend(bandwidth_bound(at, &sweeps));
+        out.extend(sweeps.iter().filter_map(|s| bs_fall(at, s)));
+    }
+    out
+}
+
+/// "In randread at QD8, libaio is bandwidth-bound from 64k (1.9 GiB/s);
+/// psync needs 256k (1.7 GiB/s)".
+fn bandwidth_bound(at: &RwLoad, sweeps: &[&BsSweep]) -> Option<Finding> {
+    let climbing = |s: &BsSweep, bs: u64| {
+        s.knee.is_none() && s.points.last().is_some_and(|p| p.bs_bytes == bs)
+    };
+    let mut ranked: Vec<(&BsSweep, u64, bool)> = sweeps
+        .iter()
+        .filter_map(|s| {
+            let bs = s.saturation?.bs_bytes;
+            Some((*s, bs, climbing(s, bs)))
+        })
+        .collect();
+    ranked.sort_by_key(|(_, bs, climbing)| (*climbing, *bs));
+    let &(first, bs, false) = ranked.first()? else {
+        return None;
+    };
+    let sat = first.saturation?;
+    let title = at.title();
+    let mut text = format!(
+        "In {title}, {} is bandwidth-bound from {} ({})",
+        first.config,
+        crate::units::format_bs(bs),
+        bw_text(sat.bw_bytes_per_s)
+    );
+    let others: Vec<String> = ranked[1..]
+        .iter()
+        .map(|(s, b, climbing)| {
+            let bs = crate::units::format_bs(*b);
+            match (climbing, s.saturation) {
+                (true, _) | (false, None) => format!("{} still climbing at {bs}", s.config),
+                (false, Some(x)) => {
+                    format!("{} needs {bs} ({})", s.config, bw_text(x.bw_bytes_per_s))
+                }
+            }
+        })
+        .collect();
+    if !others.is_empty() {
+        text.push_str(&format!("; {}", join_and(&others)));
+    }
+    let (effect, reach) = match ranked.get(1) {
+        Some((_, _, true)) => (1.0, 0.75),
+        Some((_, b, false)) => (magnitude(*b as f64 / bs.max(1) as f64 - 1.0), 0.75),
+        None => (0.3, ONE_WORKLOAD),
+    };
+    Some(
+        Finding::new(FindingKind::Saturation, text)
+            .on(
+                vec![format!("{title} block-size sweep")],
+                vec![Metric::BwBytesPerS],
+                ranked.iter().map(|(s, _, _)| s.config.clone()).collect(),
+            )
+            .scored(effect, reach),
+    )
+}
+
+/// "psync's bandwidth in randread at QD8 peaks at 256k (2.1 GiB/s), then
+/// falls 29 % by 1m".
+fn bs_fall(at: &RwLoad, s: &BsSweep) -> Option<Finding> {
+    let f = s.fall?;
+    let title = at.title();
+    let text = format!(
+        "{}'s bandwidth in {title} peaks at {} ({}), then falls {} % by {}",
+        s.config,
+        crate::units::format_bs(s.peak.bs_bytes),
+        bw_text(s.peak.bw_bytes_per_s),
+        numbers::fixed(f.pct_below_peak, 0),
+        crate::units::format_bs(f.bs_bytes)
+    );
+    Some(
+        Finding::new(FindingKind::Fall, text)
+            .on(
+                vec![format!("{title} block-size sweep")],
+                vec![Metric::BwBytesPerS],
+                vec![s.config.clone()],
+            )
+            // A whole curve, as a load sweep's fall is.
+            .scored(magnitude(f.pct_below_peak / 100.0), 0.75),
+    )
 }
