@@ -10,7 +10,7 @@ use super::frame::Frame;
 use super::lines::{Range, log_tick_labels};
 use super::scale::{ChartScale, metric_name};
 use crate::compare::sweep::curve;
-use crate::compare::{Comparison, Metric, Spread, Sweep, SweepPoint};
+use crate::compare::{Comparison, LoadPoint, Metric, Spread, Sweep, SweepPoint};
 use crate::numbers;
 use crate::render::sweeps::{self, SweepTable};
 
@@ -85,10 +85,34 @@ pub(crate) fn points(s: &Sweep) -> Vec<&SweepPoint> {
     curve(&s.points)
 }
 
-/// The x of a point: I/Os in flight (iodepth x numjobs x hosts), times
-/// the devices each job spreads over (`LoadPoint::units`).
-pub(crate) fn x_of(p: &SweepPoint) -> f64 {
-    p.load.units() as f64
+/// The x of a point of shape `t`: its device count where the shape's
+/// sweeps vary devices alone (a count read as one: 1, 2, 3 devices), else
+/// I/Os in flight (iodepth x numjobs x hosts) times the devices each job
+/// spreads over (`LoadPoint::units`).
+pub(crate) fn x_of(t: &SweepTable, p: &SweepPoint) -> f64 {
+    if devices_only(&t.sweeps) {
+        f64::from(p.load.devices)
+    } else {
+        p.load.units() as f64
+    }
+}
+
+/// Every point of `sweeps` at one iodepth, numjobs and hosts, and some on
+/// more than one device: a sweep over the device count alone.
+fn devices_only(sweeps: &[&Sweep]) -> bool {
+    let mut points = sweeps.iter().flat_map(|s| &s.points);
+    let Some(first) = sweeps.first().and_then(|s| s.points.first()) else {
+        return false;
+    };
+    let same = |p: &SweepPoint| {
+        (p.load.iodepth, p.load.numjobs, p.load.hosts)
+            == (first.load.iodepth, first.load.numjobs, first.load.hosts)
+    };
+    points.all(same)
+        && sweeps
+            .iter()
+            .flat_map(|s| &s.points)
+            .any(|p| p.load.devices > 1)
 }
 
 /// The comparison's spread of `metric` for `config` at point `p` of the
@@ -146,14 +170,13 @@ pub(crate) fn log2_ticks(range: Range, label: impl Fn(f64) -> String) -> Vec<(f6
 pub(crate) fn x_title(sweeps: &[&Sweep], log: bool) -> String {
     let points = || sweeps.iter().flat_map(|s| &s.points);
     let depth_only = points().all(|p| p.load.numjobs == 1 && p.load.hosts == 1);
-    let devices_only = points().all(|p| {
-        let first = &sweeps[0].points[0].load;
-        (p.load.iodepth, p.load.numjobs, p.load.hosts)
-            == (first.iodepth, first.numjobs, first.hosts)
-    });
     let scale = if log { ", log2 scale" } else { "" };
-    if devices_only && points().any(|p| p.load.devices > 1) {
-        format!("I/Os in flight × devices per job{scale}")
+    if devices_only(sweeps) {
+        let each = LoadPoint {
+            devices: 1,
+            ..sweeps[0].points[0].load
+        };
+        format!("Devices per job (each job at {})", each.label())
     } else if points().any(|p| p.load.devices > 1) {
         format!("I/Os in flight × devices per job (iodepth × numjobs × devices{scale})")
     } else if depth_only {
@@ -336,8 +359,9 @@ pub(crate) fn load_axis(t: &SweepTable) -> (Range, Vec<(f64, String)>, bool) {
         .iter()
         .map(|s| points(s).iter().map(|p| p.load.units()).collect())
         .collect();
-    let log = curves.iter().all(|c| crate::compare::sweep::log_axis(c));
-    let xs = || t.sweeps.iter().flat_map(|s| points(s)).map(x_of);
+    // A device count reads as counted: 1, 2, 3 devices, linear.
+    let log = !devices_only(&t.sweeps) && curves.iter().all(|c| crate::compare::sweep::log_axis(c));
+    let xs = || t.sweeps.iter().flat_map(|s| points(s)).map(|p| x_of(t, p));
     if log {
         let x = log2_range(xs());
         return (x, log2_ticks(x, |v| numbers::fixed(v, 0)), true);
