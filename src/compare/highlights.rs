@@ -1159,48 +1159,32 @@ fn block_size_findings(cmp: &Comparison) -> Vec<Finding> {
 }
 
 /// "In randread at QD8, libaio is bandwidth-bound from 64k (1.9 GiB/s);
-/// psync needs 256k (1.7 GiB/s)".
+/// psync needs 256k (1.7 GiB/s)": configs that saturate at one block size
+/// are named together, one still climbing at its largest comes last.
 fn bandwidth_bound(at: &RwLoad, sweeps: &[&BsSweep]) -> Option<Finding> {
-    let climbing = |s: &BsSweep, bs: u64| {
-        s.knee.is_none() && s.points.last().is_some_and(|p| p.bs_bytes == bs)
-    };
-    let mut ranked: Vec<(&BsSweep, u64, bool)> = sweeps
-        .iter()
-        .filter_map(|s| {
-            let bs = s.saturation?.bs_bytes;
-            Some((*s, bs, climbing(s, bs)))
-        })
-        .collect();
-    ranked.sort_by_key(|(_, bs, climbing)| (*climbing, *bs));
-    let &(first, bs, false) = ranked.first()? else {
+    let groups = saturation_groups(sweeps);
+    let (first, rest) = groups.split_first()?;
+    if first.climbing {
         return None;
-    };
-    let sat = first.saturation?;
+    }
     let title = at.title();
     let mut text = format!(
-        "In {title}, {} is bandwidth-bound from {} ({})",
-        first.config,
-        crate::units::format_bs(bs),
-        bw_text(sat.bw_bytes_per_s)
+        "In {title}, {} bandwidth-bound from {}",
+        first.names("is", "are"),
+        first.bs_text()
     );
-    let others: Vec<String> = ranked[1..]
+    let others: Vec<String> = rest
         .iter()
-        .map(|(s, b, climbing)| {
-            let bs = crate::units::format_bs(*b);
-            match (climbing, s.saturation) {
-                (true, _) | (false, None) => format!("{} still climbing at {bs}", s.config),
-                (false, Some(x)) => {
-                    format!("{} needs {bs} ({})", s.config, bw_text(x.bw_bytes_per_s))
-                }
-            }
+        .map(|g| match g.climbing {
+            true => format!("{} still climbing at {}", g.names("is", "are"), g.bs_text()),
+            false => format!("{} {}", g.names("needs", "need"), g.bs_text()),
         })
         .collect();
     if !others.is_empty() {
         text.push_str(&format!("; {}", join_and(&others)));
     }
-    let (effect, reach) = match ranked.get(1) {
-        Some((_, _, true)) => (1.0, 0.75),
-        Some((_, b, false)) => (magnitude(*b as f64 / bs.max(1) as f64 - 1.0), 0.75),
+    let (effect, reach) = match rest.first() {
+        Some(g) => (magnitude(g.gain_past(first.bs)), 0.75),
         None => (0.3, ONE_WORKLOAD),
     };
     Some(
@@ -1208,10 +1192,82 @@ fn bandwidth_bound(at: &RwLoad, sweeps: &[&BsSweep]) -> Option<Finding> {
             .on(
                 vec![format!("{title} block-size sweep")],
                 vec![Metric::BwBytesPerS],
-                ranked.iter().map(|(s, _, _)| s.config.clone()).collect(),
+                groups
+                    .iter()
+                    .flat_map(|g| g.configs.iter().map(|s| s.config.clone()))
+                    .collect(),
             )
             .scored(effect, reach),
     )
+}
+
+/// Configs of one rw and load point that saturate at one block size (or
+/// are still climbing there: saturated only at their largest, no knee).
+struct SaturationGroup<'a> {
+    bs: u64,
+    climbing: bool,
+    configs: Vec<&'a BsSweep>,
+}
+
+impl SaturationGroup<'_> {
+    /// "libaio is", "libaio and psync are": the configs with a verb.
+    fn names(&self, one: &str, many: &str) -> String {
+        let names: Vec<String> = self.configs.iter().map(|s| s.config.clone()).collect();
+        let verb = if names.len() == 1 { one } else { many };
+        format!("{} {verb}", join_and(&names))
+    }
+
+    /// What the group's first config still gains past `bs` (where a
+    /// config ahead is already bound), up to its saturation point: the
+    /// bandwidth a reader leaves if they took `bs` for it too. Block sizes
+    /// step by 2x or more, so their ratio would make every rank look
+    /// large; a config not measured at `bs` falls back to it.
+    fn gain_past(&self, bs: u64) -> f64 {
+        let s = self.configs[0];
+        let at = s.points.iter().find(|p| p.bs_bytes == bs);
+        match (at, s.saturation) {
+            (Some(p), Some(x)) if p.bw_bytes_per_s > 0.0 => {
+                x.bw_bytes_per_s / p.bw_bytes_per_s - 1.0
+            }
+            _ => self.bs as f64 / bs.max(1) as f64 - 1.0,
+        }
+    }
+
+    /// "64k (1.9 GiB/s)"; the bandwidth only for a lone config.
+    fn bs_text(&self) -> String {
+        let bs = crate::units::format_bs(self.bs);
+        match (self.configs.as_slice(), self.climbing) {
+            ([one], false) => match one.saturation {
+                Some(x) => format!("{bs} ({})", bw_text(x.bw_bytes_per_s)),
+                None => bs,
+            },
+            _ => bs,
+        }
+    }
+}
+
+/// The sweeps' saturation points grouped, those that saturate first
+/// first, configs in display order within a group.
+fn saturation_groups<'a>(sweeps: &[&'a BsSweep]) -> Vec<SaturationGroup<'a>> {
+    let mut groups: Vec<SaturationGroup> = Vec::new();
+    for s in sweeps {
+        let Some(sat) = s.saturation else { continue };
+        let climbing =
+            s.knee.is_none() && s.points.last().is_some_and(|p| p.bs_bytes == sat.bs_bytes);
+        match groups
+            .iter_mut()
+            .find(|g| (g.bs, g.climbing) == (sat.bs_bytes, climbing))
+        {
+            Some(g) => g.configs.push(s),
+            None => groups.push(SaturationGroup {
+                bs: sat.bs_bytes,
+                climbing,
+                configs: vec![s],
+            }),
+        }
+    }
+    groups.sort_by_key(|g| (g.climbing, g.bs));
+    groups
 }
 
 /// "psync's bandwidth in randread at QD8 peaks at 256k (2.1 GiB/s), then

@@ -154,3 +154,30 @@ fn sweeps_are_one_per_config_and_load_point_and_serialize_their_names() {
     // The slow config needs 1m for 95 % of its 2.9 GB/s (2.6 is 90 %).
     assert_eq!(c.bs_sweeps[1].saturation.unwrap().bs_bytes, 1024 * KIB);
 }
+
+#[test]
+fn the_finding_ranks_configs_by_the_block_size_they_need_and_names_ties_together() {
+    let mut all = rows("fast", &BS, &PLATEAU);
+    all.extend(rows("twin", &BS, &PLATEAU));
+    all.extend(rows(
+        "early",
+        &BS,
+        &[1000.0, 2800.0, 3000.0, 3050.0, 3100.0],
+    ));
+    all.extend(rows("lin", &BS, &[100.0, 200.0, 400.0, 800.0, 1600.0]));
+    let c = compare(&all, &CompareOptions::default());
+    let found: Vec<&String> = c
+        .highlights
+        .iter()
+        .filter(|h| h.contains("bandwidth-bound"))
+        .collect();
+    // early reaches 95 % of 3.1 GB/s at 64k; fast and twin at 256k; lin
+    // only at its largest block size, with no knee: still climbing, last.
+    assert_eq!(
+        found,
+        [
+            "In randread at QD8, early is bandwidth-bound from 64k (2.794 GiB/s); \
+          fast and twin need 256k and lin is still climbing at 1m"
+        ]
+    );
+}
