@@ -1183,8 +1183,12 @@ fn bandwidth_bound(at: &RwLoad, sweeps: &[&BsSweep]) -> Option<Finding> {
     if !others.is_empty() {
         text.push_str(&format!("; {}", join_and(&others)));
     }
+    // A curve (three block sizes or more) reaches as a load sweep's
+    // ranking does; two block sizes are one comparison, a workload's worth.
+    let curve = sweeps.iter().any(|s| s.points.len() >= 3);
     let (effect, reach) = match rest.first() {
-        Some(g) => (magnitude(g.gain_past(first.bs)), 0.75),
+        Some(g) if curve => (magnitude(g.gain_past(first.bs)), 0.75),
+        Some(g) => (magnitude(g.gain_past(first.bs)), ONE_WORKLOAD),
         None => (0.3, ONE_WORKLOAD),
     };
     Some(
