@@ -10,7 +10,7 @@ use super::frame::Frame;
 use super::lines::{Range, log_tick_labels};
 use super::scale::{ChartScale, metric_name};
 use crate::compare::sweep::curve;
-use crate::compare::{Comparison, Metric, Spread, Sweep, SweepPoint};
+use crate::compare::{Comparison, LoadPoint, Metric, Spread, Sweep, SweepPoint};
 use crate::numbers;
 use crate::render::sweeps::{self, SweepTable};
 
@@ -102,10 +102,42 @@ pub(crate) fn points(s: &Sweep) -> Vec<&SweepPoint> {
     curve(&s.points)
 }
 
-/// The x of a point: I/Os in flight (iodepth x numjobs x hosts), times
-/// the devices each job spreads over (`LoadPoint::units`).
-pub(crate) fn x_of(p: &SweepPoint) -> f64 {
-    p.load.units() as f64
+/// The x of a point of shape `t`: its device count where the shape's
+/// sweeps vary devices alone (a count read as one: 1, 2, 3 devices), its
+/// instances where they vary fio instances alone, else I/Os in flight
+/// (iodepth x numjobs x hosts x instances) times the devices each job
+/// spreads over (`LoadPoint::units`).
+pub(crate) fn x_of(t: &SweepTable, p: &SweepPoint) -> f64 {
+    match only_axis(&t.sweeps) {
+        Some(Only::Devices) => f64::from(p.load.devices),
+        Some(Only::Instances) => f64::from(p.load.instances),
+        None => p.load.units() as f64,
+    }
+}
+
+/// A load axis that varies alone and reads as a count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Only {
+    Devices,
+    Instances,
+}
+
+/// Whether every point of `sweeps` shares its load but for the device
+/// count, or but for the instances count (and that count varies).
+fn only_axis(sweeps: &[&Sweep]) -> Option<Only> {
+    let first = sweeps.first().and_then(|s| s.points.first())?.load;
+    let points = || sweeps.iter().flat_map(|s| &s.points);
+    let rest = |p: &SweepPoint| (p.load.iodepth, p.load.numjobs, p.load.hosts);
+    let fixed = points().all(|p| rest(p) == (first.iodepth, first.numjobs, first.hosts));
+    if !fixed {
+        return None;
+    }
+    let varies = |f: fn(&LoadPoint) -> u32| points().any(|p| f(&p.load) != f(&first));
+    match (varies(|l| l.devices), varies(|l| l.instances)) {
+        (true, false) => Some(Only::Devices),
+        (false, true) => Some(Only::Instances),
+        _ => None,
+    }
 }
 
 /// The comparison's spread of `metric` for `config` at point `p` of the
@@ -163,15 +195,29 @@ pub(crate) fn log2_ticks(range: Range, label: impl Fn(f64) -> String) -> Vec<(f6
 pub(crate) fn x_title(sweeps: &[&Sweep], log: bool) -> String {
     let points = || sweeps.iter().flat_map(|s| &s.points);
     let depth_only = points().all(|p| p.load.numjobs == 1 && p.load.hosts == 1);
-    let devices_only = points().all(|p| {
-        let first = &sweeps[0].points[0].load;
-        (p.load.iodepth, p.load.numjobs, p.load.hosts)
-            == (first.iodepth, first.numjobs, first.hosts)
-    });
     let scale = if log { ", log2 scale" } else { "" };
-    if devices_only && points().any(|p| p.load.devices > 1) {
-        format!("I/Os in flight × devices per job{scale}")
-    } else if points().any(|p| p.load.devices > 1) {
+    let first = sweeps[0].points[0].load;
+    match only_axis(sweeps) {
+        Some(Only::Devices) => {
+            let each = LoadPoint {
+                devices: 1,
+                ..first
+            };
+            return format!("Devices per job (each job at {})", each.label());
+        }
+        Some(Only::Instances) => {
+            let each = LoadPoint {
+                instances: 1,
+                ..first
+            };
+            return format!(
+                "fio instances running together (each at {}{scale})",
+                each.label()
+            );
+        }
+        None => {}
+    }
+    if points().any(|p| p.load.devices > 1) {
         format!("I/Os in flight × devices per job (iodepth × numjobs × devices{scale})")
     } else if depth_only {
         format!("Queue depth (iodepth{scale})")
@@ -353,8 +399,24 @@ pub(crate) fn load_axis(t: &SweepTable) -> (Range, Vec<(f64, String)>, bool) {
         .iter()
         .map(|s| points(s).iter().map(|p| p.load.units()).collect())
         .collect();
-    let log = curves.iter().all(|c| crate::compare::sweep::log_axis(c));
-    let xs = || t.sweeps.iter().flat_map(|s| points(s)).map(x_of);
+    // A device count reads as counted: 1, 2, 3 devices, linear.
+    let log = match only_axis(&t.sweeps) {
+        Some(Only::Devices) => false,
+        Some(Only::Instances) => {
+            let counts: Vec<u64> = t
+                .sweeps
+                .iter()
+                .flat_map(|s| points(s))
+                .map(|p| u64::from(p.load.instances))
+                .collect();
+            let mut counts = counts;
+            counts.sort_unstable();
+            counts.dedup();
+            crate::compare::sweep::log_axis(&counts)
+        }
+        None => curves.iter().all(|c| crate::compare::sweep::log_axis(c)),
+    };
+    let xs = || t.sweeps.iter().flat_map(|s| points(s)).map(|p| x_of(t, p));
     if log {
         let x = log2_range(xs());
         return (x, log2_ticks(x, |v| numbers::fixed(v, 0)), true);

@@ -700,6 +700,27 @@ fn the_load_axis_is_drawn_as_the_sweep_varies_it() {
     assert_eq!(at, [1.0, 2.0, 4.0, 8.0, 16.0, 32.0]);
     let svg = svg_named(&cmp, "scaling_randread_4k_read");
     assert!(svg.contains("Queue depth (iodepth, log2 scale)"));
+    // One job at QD8 over 1, 2 and 3 devices: the device count, linear
+    // (its I/Os in flight x devices, 8, 16, 24, once read as doubling).
+    let cmp = fixture_comparison("configs/devices", None);
+    let (x, ticks, log) = load::load_axis(&load::table(&cmp, 0));
+    assert!(!log && matches!(x, lines::Range::Linear(..)));
+    let at: Vec<f64> = ticks.iter().map(|(v, _)| *v).collect();
+    assert_eq!(at, [1.0, 2.0, 3.0]);
+    let svg = svg_named(&cmp, "scaling_randread_4k_read");
+    assert!(svg.contains("Devices per job (each job at QD8)"));
+    assert!(!svg.contains("I/Os in flight"));
+}
+
+#[test]
+fn a_block_size_chart_marks_each_configs_knee_and_saturation() {
+    let cmp = fixture_comparison("configs/blocksize", None);
+    let svg = svg_named(&cmp, "bs_randread");
+    // Every config has a saturation point here; the rules say so once.
+    assert!(cmp.bs_sweeps.iter().all(|s| s.saturation.is_some()));
+    assert!(svg.contains("Saturation (square): the smallest block size"));
+    let knees = cmp.bs_sweeps.iter().any(|s| s.knee.is_some());
+    assert_eq!(svg.contains("Knee (ringed)"), knees);
 }
 
 #[test]

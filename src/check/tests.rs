@@ -71,6 +71,7 @@ fn comparison(workloads: Vec<Workload>) -> Comparison {
         warnings: vec![],
         sanity: vec![],
         sweeps: vec![],
+        bs_sweeps: vec![],
         sweep_rules: Default::default(),
         setup: Default::default(),
         devices: vec![],

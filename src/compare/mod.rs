@@ -217,6 +217,7 @@ pub fn compare(rows: &[Row], opts: &CompareOptions) -> Comparison {
         warnings,
         sanity: Vec::new(),
         sweeps: Vec::new(),
+        bs_sweeps: Vec::new(),
         sweep_rules: opts.sweep_rules,
         setup,
         devices,
@@ -224,6 +225,7 @@ pub fn compare(rows: &[Row], opts: &CompareOptions) -> Comparison {
         config_rule: renamed_rule(&opts.config_rule, |l| opts.name(l)),
     };
     cmp.sweeps = sweep::build(&cmp);
+    cmp.bs_sweeps = sweep::blocksize::build(&cmp);
     cmp.sanity = sanity::check_comparison(&cmp);
     cmp.sanity.extend(sanity::mixed_engines(&grouped));
     cmp.sanity.extend(sanity::ran_together(&kept));

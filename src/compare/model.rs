@@ -238,6 +238,10 @@ pub struct Comparison {
     /// or more load points.
     #[serde(default)]
     pub sweeps: Vec<Sweep>,
+    /// One entry per config and rw/direction/rwmixread/load point measured
+    /// at two or more block sizes (`compare::sweep::blocksize`).
+    #[serde(default)]
+    pub bs_sweeps: Vec<BsSweep>,
     /// The rules the sweeps' knee and SLO answers were found with.
     #[serde(default)]
     pub sweep_rules: SweepRules,
@@ -468,6 +472,149 @@ pub struct AtSlo {
     pub upper_iodepth: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub upper_numjobs: Option<u32>,
+}
+
+/// What a block-size sweep holds fixed: an rw (its direction and read
+/// mix) at one load point. Serializes flattened, `rwmixread` always
+/// present (null unless rw mixes reads and writes), the load as
+/// [`WorkloadKey`] spells it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct RwLoad {
+    pub rw: String,
+    pub direction: crate::model::Direction,
+    pub rwmixread: Option<u32>,
+    #[serde(flatten)]
+    pub load: LoadPoint,
+}
+
+impl RwLoad {
+    pub fn of(key: &WorkloadKey) -> RwLoad {
+        RwLoad {
+            rw: key.shape.rw.clone(),
+            direction: key.shape.direction,
+            rwmixread: key.shape.rwmixread,
+            load: key.load,
+        }
+    }
+
+    /// The workload shape of this rw at `bs_bytes`.
+    pub fn shape(&self, bs_bytes: u64) -> Shape {
+        Shape::new(&self.rw, bs_bytes, self.direction, self.rwmixread)
+    }
+
+    /// `randread at QD8`, `randrw (read, 70 % reads) at QD8 x 4 jobs`.
+    pub fn title(&self) -> String {
+        let rw = match self.rwmixread {
+            Some(mix) => format!("{} ({}, {mix} % reads)", self.rw, self.direction),
+            None if crate::model::is_mixed(&self.rw)
+                || !self.rw.contains(self.direction.as_str()) =>
+            {
+                format!("{} ({})", self.rw, self.direction)
+            }
+            None => self.rw.clone(),
+        };
+        format!("{rw} at {}", self.load.label())
+    }
+}
+
+/// One config's bandwidth curve against block size, at one rw and load
+/// point: peak, knee, saturation, fall and the most bandwidth under the
+/// latency target, by the rules of the load sweeps ([`Sweep`]) with
+/// bandwidth as the value and log2 of the block size as the axis.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BsSweep {
+    pub config: String,
+    #[serde(flatten)]
+    pub at: RwLoad,
+    /// Always `bs`.
+    pub axis: String,
+    /// Block sizes ascending.
+    pub points: Vec<BsPoint>,
+    /// The block size of most bandwidth.
+    pub peak: BsPeak,
+    /// The block size of most IOPS (usually the smallest).
+    pub iops_peak: BsPeak,
+    /// Where the bandwidth curve bends from rising to flat.
+    pub knee: Option<BsKnee>,
+    /// The smallest block size whose bandwidth reaches
+    /// `sweep_rules.saturation_pct` of the peak's: from where the config is
+    /// bandwidth-bound.
+    pub saturation: Option<BsSaturation>,
+    pub at_slo: Option<BsAtSlo>,
+    /// The bandwidth at the largest block size, when it lies below the
+    /// noise band under the peak.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fall: Option<BsFall>,
+}
+
+/// One block size of a [`BsSweep`] (the mean of its runs).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct BsPoint {
+    pub bs_bytes: u64,
+    pub iops: f64,
+    pub bw_bytes_per_s: f64,
+    pub lat_mean_ns: Option<f64>,
+    pub clat_p99_ns: Option<f64>,
+}
+
+/// A block size with its bandwidth and IOPS.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct BsPeak {
+    pub bs_bytes: u64,
+    pub bw_bytes_per_s: f64,
+    pub iops: f64,
+}
+
+/// The knee of a bandwidth curve against block size.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct BsKnee {
+    pub bs_bytes: u64,
+    pub bw_bytes_per_s: f64,
+    pub lat_mean_ns: f64,
+    /// The next block size of the curve.
+    pub next_bs_bytes: u64,
+    /// Bandwidth gained past the knee (its best larger block size),
+    /// percent...
+    pub bw_gain_pct: f64,
+    /// ...and mean latency grown from the knee to the largest block size.
+    pub lat_growth_pct: f64,
+}
+
+/// The smallest block size at `saturation_pct` of the peak bandwidth.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct BsSaturation {
+    pub bs_bytes: u64,
+    pub bw_bytes_per_s: f64,
+    /// Its bandwidth as a percentage of the peak's.
+    pub pct_of_peak: f64,
+}
+
+/// The largest block size, below the peak's bandwidth by more than the
+/// noise band.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct BsFall {
+    pub bs_bytes: u64,
+    pub bw_bytes_per_s: f64,
+    /// How far below the peak's bandwidth, percent.
+    pub pct_below_peak: f64,
+}
+
+/// The most bandwidth whose latency meets the target.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct BsAtSlo {
+    pub metric: SloMetric,
+    pub target_ns: f64,
+    pub bw_bytes_per_s: f64,
+    /// Latency there: measured, or the target when interpolated.
+    pub lat_ns: f64,
+    /// True when the bandwidth lies between two measured block sizes.
+    pub interpolated: bool,
+    /// The measured block size; when interpolated, the one below the
+    /// target.
+    pub bs_bytes: u64,
+    /// When interpolated: the first block size above the target.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub upper_bs_bytes: Option<u64>,
 }
 
 /// What a finding claims.

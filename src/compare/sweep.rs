@@ -60,6 +60,11 @@ use super::model::{
     SweepRules, Workload,
 };
 use super::workload::{LoadPoint, Shape, WorkloadKey};
+use curve::{Axis, CurvePoint};
+pub use curve::{kneedle, log_axis};
+
+pub mod blocksize;
+pub mod curve;
 
 /// Every sweep of the comparison, in workload order, configs in display
 /// order. Where a shape ran as fio instances side by side at several
@@ -155,55 +160,61 @@ fn point(w: &Workload, config: &str) -> Option<SweepPoint> {
 }
 
 fn sweep(config: &str, shape: &Shape, points: Vec<SweepPoint>, rules: &SweepRules) -> Sweep {
-    let curve = curve(&points);
-    let rise = rising(&curve, rules);
+    let loads = curve(&points);
+    let line: Vec<CurvePoint> = loads.iter().map(|p| on_curve(p)).collect();
+    let rise = &line[..curve::rising(&line, rules)];
+    let at = |i: usize| loads[i].load;
     Sweep {
         config: config.to_string(),
         shape: shape.clone(),
         axis: axis(&points),
         peak: peak(&points),
-        knee: knee(rise, rules),
-        saturation: saturation(rise, rules),
-        at_slo: rules.slo.and_then(|slo| at_slo(&curve, slo)),
-        fall: fall(&curve, rules),
+        knee: curve::knee(rise, rules, Axis::AsStepped).map(|k| Knee {
+            load: at(k.index),
+            iops: line[k.index].y,
+            lat_mean_ns: k.lat_mean_ns,
+            next_iodepth: at(k.index + 1).iodepth,
+            next_numjobs: at(k.index + 1).numjobs,
+            iops_gain_pct: k.gain_pct,
+            lat_growth_pct: k.lat_growth_pct,
+        }),
+        saturation: curve::saturation(rise, rules).map(|(i, pct)| Saturation {
+            load: at(i),
+            iops: line[i].y,
+            pct_of_peak: pct,
+        }),
+        at_slo: rules
+            .slo
+            .and_then(|slo| Some((slo, curve::at_slo(&line, slo)?)))
+            .map(|(slo, a)| AtSlo {
+                metric: slo.metric,
+                target_ns: slo.target_ns,
+                iops: a.y,
+                lat_ns: a.lat_ns,
+                interpolated: a.upper.is_some(),
+                load: at(a.index),
+                upper_iodepth: a.upper.map(|u| at(u).iodepth),
+                upper_numjobs: a.upper.map(|u| at(u).numjobs),
+            }),
+        fall: curve::fall(&line, rules).map(|(i, pct)| Fall {
+            load: at(i),
+            iops: line[i].y,
+            pct_below_peak: pct,
+        }),
         points,
     }
 }
 
-/// The floor of the noise band under a curve's peak: IOPS below it are
-/// really lower (`saturation_pct` of the peak).
-fn band_floor(curve: &[&SweepPoint], rules: &SweepRules) -> f64 {
-    let peak = curve.iter().map(|p| p.iops).fold(0.0, f64::max);
-    peak * rules.saturation_pct / 100.0
-}
-
-/// The rising part of the curve: up to the first point after the peak
-/// that drops out of the noise band, that point included.
-fn rising<'c, 'p>(curve: &'c [&'p SweepPoint], rules: &SweepRules) -> &'c [&'p SweepPoint] {
-    let floor = band_floor(curve, rules);
-    let Some(top) = curve
-        .iter()
-        .enumerate()
-        .max_by(|a, b| a.1.iops.total_cmp(&b.1.iops).then(b.0.cmp(&a.0)))
-        .map(|(i, _)| i)
-    else {
-        return curve;
-    };
-    match curve[top..].iter().position(|p| p.iops < floor) {
-        Some(off) => &curve[..=top + off],
-        None => curve,
+/// A load point on the generic curve: IOPS against I/Os in flight times
+/// devices; I/Os in flight for the knee's latency signal.
+fn on_curve(p: &SweepPoint) -> CurvePoint {
+    CurvePoint {
+        x: p.load.units(),
+        y: p.iops,
+        lat_mean_ns: p.lat_mean_ns,
+        clat_p99_ns: p.clat_p99_ns,
+        in_flight: p.load.outstanding(),
     }
-}
-
-/// The heaviest point, when it lies below the noise band under the peak.
-fn fall(curve: &[&SweepPoint], rules: &SweepRules) -> Option<Fall> {
-    let peak = curve.iter().map(|p| p.iops).fold(0.0, f64::max);
-    let last = curve.last()?;
-    (peak > 0.0 && last.iops < band_floor(curve, rules)).then(|| Fall {
-        load: last.load,
-        iops: last.iops,
-        pct_below_peak: (1.0 - last.iops / peak) * 100.0,
-    })
 }
 
 /// Which of iodepth, numjobs, hosts, devices and instances vary.
@@ -251,174 +262,6 @@ pub fn curve(points: &[SweepPoint]) -> Vec<&SweepPoint> {
     let mut curve: Vec<&SweepPoint> = best.into_values().collect();
     curve.sort_by_key(|p| (p.load.units(), p.load));
     curve
-}
-
-/// Whether a curve's loads double (or more) from point to point: such a
-/// sweep is read and drawn on log2 of the load. Any step of less than 1.5x
-/// (numjobs 1, 2, 3 ...) makes the axis linear.
-pub fn log_axis(loads: &[u64]) -> bool {
-    loads.len() >= 3
-        && loads
-            .windows(2)
-            .all(|w| w[0] > 0 && w[1] as f64 >= 1.5 * w[0] as f64)
-}
-
-/// The lightest point of the curve at `saturation_pct` of the peak.
-fn saturation(curve: &[&SweepPoint], rules: &SweepRules) -> Option<Saturation> {
-    let peak = curve.iter().map(|p| p.iops).fold(0.0, f64::max);
-    if peak <= 0.0 {
-        return None;
-    }
-    let floor = peak * rules.saturation_pct / 100.0;
-    let p = curve.iter().find(|p| p.iops >= floor)?;
-    Some(Saturation {
-        load: p.load,
-        iops: p.iops,
-        pct_of_peak: p.iops / peak * 100.0,
-    })
-}
-
-/// Kneedle's confirmed knee candidates, lightest first: indices of local
-/// maxima of the difference curve after which it falls below the
-/// candidate's value minus `sensitivity` x the mean normalized load step,
-/// before it rises above the candidate again.
-pub fn kneedle(xs: &[f64], ys: &[f64], sensitivity: f64) -> Vec<usize> {
-    let n = xs.len();
-    if n < 3 || ys.len() != n {
-        return Vec::new();
-    }
-    let norm = |v: &[f64]| -> Option<Vec<f64>> {
-        let (lo, hi) = v
-            .iter()
-            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), x| {
-                (lo.min(*x), hi.max(*x))
-            });
-        (hi > lo && hi.is_finite() && lo.is_finite())
-            .then(|| v.iter().map(|x| (x - lo) / (hi - lo)).collect())
-    };
-    let (Some(xn), Some(yn)) = (norm(xs), norm(ys)) else {
-        return Vec::new();
-    };
-    let d: Vec<f64> = xn.iter().zip(&yn).map(|(x, y)| y - x).collect();
-    let step = (xn[n - 1] - xn[0]) / (n - 1) as f64;
-    let mut out = Vec::new();
-    for i in 1..n - 1 {
-        if !(d[i] > d[i - 1] && d[i] >= d[i + 1]) {
-            continue;
-        }
-        let threshold = d[i] - sensitivity * step;
-        for &dj in &d[i + 1..] {
-            if dj > d[i] {
-                break;
-            }
-            if dj < threshold {
-                out.push(i);
-                break;
-            }
-        }
-    }
-    out
-}
-
-fn knee(curve: &[&SweepPoint], rules: &SweepRules) -> Option<Knee> {
-    let loads: Vec<u64> = curve.iter().map(|p| p.load.units()).collect();
-    let xs: Vec<f64> = if log_axis(&loads) {
-        loads.iter().map(|l| (*l as f64).log2()).collect()
-    } else {
-        loads.iter().map(|l| *l as f64).collect()
-    };
-    let ys: Vec<f64> = curve.iter().map(|p| p.iops).collect();
-    let (first, last) = (curve.first()?, curve.last()?);
-    let (x0, xn) = (xs[0], xs[xs.len() - 1]);
-    let peak = ys.iter().copied().fold(0.0, f64::max);
-    kneedle(&xs, &ys, rules.knee_sensitivity)
-        .into_iter()
-        .find_map(|i| {
-            let k = curve[i];
-            // Without latency the second signal cannot be read: no knee.
-            let (lat, lat_last) = (k.lat_mean_ns?, last.lat_mean_ns?);
-            if lat <= 0.0 || k.iops <= 0.0 || xs[i] <= x0 || xn <= xs[i] {
-                return None;
-            }
-            let later_best = curve[i + 1..].iter().map(|p| p.iops).fold(0.0, f64::max);
-            // Slopes in IOPS per unit of the load axis, before and after.
-            let before = (k.iops - first.iops) / (xs[i] - x0);
-            let after = (later_best - k.iops).max(0.0) / (xn - xs[i]);
-            let growth = lat_last / lat - 1.0;
-            let load_growth = loads[loads.len() - 1] as f64 / loads[i].max(1) as f64 - 1.0;
-            let rose = k.iops >= first.iops * (1.0 + rules.knee_min_gain_pct / 100.0);
-            let flat = after <= before * rules.knee_flatness_pct / 100.0;
-            // A plateau's latency grows as its load does (Little's law):
-            // the threshold is asked of a tail that at least doubles the
-            // load, a shorter one in proportion to the load it adds.
-            let asked = rules.knee_lat_growth_pct / 100.0 * load_growth.min(1.0);
-            // More devices at the same I/Os in flight cannot queue more:
-            // on a devices sweep the curve alone tells the knee.
-            let more_in_flight = last.load.outstanding() > k.load.outstanding();
-            let queues = growth > asked || !more_in_flight;
-            (rose && flat && queues && peak > 0.0).then(|| Knee {
-                load: k.load,
-                iops: k.iops,
-                lat_mean_ns: lat,
-                next_iodepth: curve[i + 1].load.iodepth,
-                next_numjobs: curve[i + 1].load.numjobs,
-                iops_gain_pct: (later_best / k.iops - 1.0).max(0.0) * 100.0,
-                lat_growth_pct: growth * 100.0,
-            })
-        })
-}
-
-fn latency_of(p: &SweepPoint, m: SloMetric) -> Option<f64> {
-    match m {
-        SloMetric::ClatP99 => p.clat_p99_ns,
-        SloMetric::LatMean => p.lat_mean_ns,
-    }
-}
-
-fn at_slo(curve: &[&SweepPoint], slo: Slo) -> Option<AtSlo> {
-    let measured = |p: &SweepPoint, lat: f64| AtSlo {
-        metric: slo.metric,
-        target_ns: slo.target_ns,
-        iops: p.iops,
-        lat_ns: lat,
-        interpolated: false,
-        load: p.load,
-        upper_iodepth: None,
-        upper_numjobs: None,
-    };
-    let mut best: Option<AtSlo> = None;
-    let mut consider = |cand: AtSlo| {
-        if best.is_none_or(|b| cand.iops > b.iops) {
-            best = Some(cand);
-        }
-    };
-    for (i, p) in curve.iter().enumerate() {
-        let Some(lat) = latency_of(p, slo.metric) else {
-            continue;
-        };
-        if lat > slo.target_ns {
-            continue;
-        }
-        consider(measured(p, lat));
-        let Some(next) = curve.get(i + 1) else {
-            continue;
-        };
-        let Some(next_lat) = latency_of(next, slo.metric) else {
-            continue;
-        };
-        if next_lat > slo.target_ns && next_lat > lat {
-            let t = (slo.target_ns - lat) / (next_lat - lat);
-            consider(AtSlo {
-                iops: p.iops + t * (next.iops - p.iops),
-                lat_ns: slo.target_ns,
-                interpolated: true,
-                upper_iodepth: Some(next.load.iodepth),
-                upper_numjobs: Some(next.load.numjobs),
-                ..measured(p, lat)
-            });
-        }
-    }
-    best
 }
 
 /// `clat_p99=1ms`, `lat_mean=250us`, `p99=2ms`.

@@ -9,6 +9,7 @@
 //! come from minijinja templates in `templates/` that `--template`
 //! replaces.
 
+pub mod bs_sweep_view;
 pub mod cell;
 pub mod check;
 pub mod csv;

@@ -4,10 +4,13 @@
 //! A sweep is one table, load points as rows, each cell `IOPS · mean ·
 //! p99`, each value marked; then a line per config (peak, knee, IOPS at
 //! the latency target) and, for iodepth x numjobs sweeps, a grid per config.
+//! A block-size sweep is a table of its own, block sizes as rows, each cell
+//! `bandwidth · IOPS`, then a line per config.
 
 use std::io::Write;
 
 use super::Renderer;
+use super::bs_sweep_view::BsSweepView;
 use super::sweep_view::{GridView, SweepCellView, SweepView};
 use super::table::{Cell, Table, Tone};
 use super::view::{CellView, View, WorkloadView};
@@ -28,6 +31,9 @@ impl Renderer for Term {
             for s in &g.sweeps {
                 self.sweep(&view, s, out)?;
             }
+        }
+        for b in &view.bs_sweeps {
+            self.bs_sweep(&view, b, out)?;
         }
         self.devices(&view, out)?;
         footer(&view, out)
@@ -145,6 +151,32 @@ impl Term {
 }
 
 impl Term {
+    /// One rw at one load point by block size: bandwidth and IOPS per
+    /// config, its peak marked, then a line per config.
+    fn bs_sweep(&self, view: &View, b: &BsSweepView, out: &mut dyn Write) -> anyhow::Result<()> {
+        writeln!(out, "{}: block-size sweep", b.title)?;
+        writeln!(
+            out,
+            "  each cell: bandwidth ({}) · IOPS; peak = the config's most bandwidth",
+            b.bw_unit
+        )?;
+        let mut t = self.table(self.config_header("Block size", view, &b.configs));
+        for r in &b.rows {
+            let mut cells = vec![Cell::new(&r.bs)];
+            cells.extend(r.cells.iter().map(|c| {
+                let peak = if c.peak { " peak" } else { "" };
+                self.value(format!("{} · {}{peak}", c.bw, c.iops), c.peak)
+            }));
+            t.row(cells);
+        }
+        writeln!(out, "{}", t.terminal(self.color))?;
+        for line in &b.summaries {
+            writeln!(out, "  {line}")?;
+        }
+        writeln!(out)?;
+        Ok(())
+    }
+
     /// The per-device tables of test beds, a section of their own.
     fn devices(&self, view: &View, out: &mut dyn Write) -> anyhow::Result<()> {
         for d in &view.devices {

@@ -49,7 +49,8 @@ fn markdown_shows_every_published_figure_as_printed() {
         same("Mean latency (ms)", f[8]);
         same("CPU (%)", f[9]);
     }
-    // Every row prints one count of decimals.
+    // Every row prints one count of decimals (a block-size sweep's cells,
+    // `bandwidth · IOPS`, in their bandwidth).
     for row in md
         .lines()
         .filter(|l| l.starts_with("| ") && !l.starts_with("| |"))
@@ -57,7 +58,7 @@ fn markdown_shows_every_published_figure_as_printed() {
         let decimals: Vec<usize> = row
             .split('|')
             .skip(2)
-            .map(|c| c.trim().trim_matches('*'))
+            .map(|c| c.split(" · ").next().unwrap_or(c).trim().trim_matches('*'))
             .filter(|c| !c.is_empty())
             .map(|c| c.split_once('.').map_or(0, |(_, f)| f.len()))
             .collect();

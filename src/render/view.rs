@@ -30,6 +30,11 @@
 //! that load point; latencies are in `lat_unit`. `ran_at` is the queue
 //! depth a config really ran at where it differs from the row's ("QD1");
 //! `grids` exist for sweeps over both iodepth and numjobs.
+//!
+//! An rw that a config measured at two or more block sizes at one load
+//! point is a block-size sweep, in `bs_sweeps[].{title, configs, bw_unit,
+//! rows[].{bs, cells[].{config, bw, iops, peak}}, summaries}` (see
+//! [`super::bs_sweep_view`]); its workloads keep their own tables.
 
 use serde::Serialize;
 
@@ -74,6 +79,9 @@ pub struct View {
     pub colors: Vec<String>,
     /// Per-device tables of test beds (several targets in one result).
     pub devices: Vec<super::devices_view::DeviceTableView>,
+    /// Per rw and load point measured at several block sizes: bandwidth
+    /// and IOPS by block size, each config's peak, saturation and knee.
+    pub bs_sweeps: Vec<super::bs_sweep_view::BsSweepView>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -195,6 +203,7 @@ impl View {
                 .map(crate::palette::config_color)
                 .collect(),
             devices: super::devices_view::tables(cmp),
+            bs_sweeps: super::bs_sweep_view::tables(cmp),
         }
     }
 }

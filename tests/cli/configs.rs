@@ -116,3 +116,79 @@ fn the_report_says_how_configs_were_told_apart() {
     );
     assert!(md.contains("| ioscheduler |"), "{md}");
 }
+
+/// fixtures/configs/blocksize: read and randread at 4k to 1m, QD8, with
+/// ioengine=libaio and ioengine=psync, all in one folder (real fio 3.33).
+const BLOCKSIZE: &str = "configs/blocksize";
+
+#[test]
+fn a_block_size_study_in_one_folder_gives_a_bandwidth_curve_per_config_and_rw() {
+    let j = analyze_json(&fixture(BLOCKSIZE), &[]);
+    let sweeps = j["bs_sweeps"].as_array().unwrap();
+    let names: Vec<(&str, &str)> = sweeps
+        .iter()
+        .map(|s| (s["config"].as_str().unwrap(), s["rw"].as_str().unwrap()))
+        .collect();
+    // Per rw (randread before read, as workloads order them), configs in
+    // display order.
+    assert_eq!(
+        names,
+        [
+            ("ioengine=libaio", "randread"),
+            ("ioengine=psync", "randread"),
+            ("ioengine=libaio", "read"),
+            ("ioengine=psync", "read"),
+        ]
+    );
+    for s in sweeps {
+        assert_eq!(
+            (s["axis"].as_str(), s["iodepth"].as_u64()),
+            (Some("bs"), Some(8))
+        );
+        let points = s["points"].as_array().unwrap();
+        let sizes: Vec<u64> = points
+            .iter()
+            .map(|p| p["bs_bytes"].as_u64().unwrap())
+            .collect();
+        assert_eq!(sizes, [4096, 16384, 65536, 262144, 1048576]);
+        // The peak is the block size of most bandwidth in the data...
+        let bw = |p: &Value| p["bw_bytes_per_s"].as_f64().unwrap();
+        let best = points
+            .iter()
+            .max_by(|a, b| bw(a).total_cmp(&bw(b)))
+            .unwrap();
+        assert_eq!(s["peak"]["bs_bytes"], best["bs_bytes"], "{s}");
+        assert_eq!(s["peak"]["bw_bytes_per_s"], best["bw_bytes_per_s"]);
+        // ...saturation reaches 95 % of it no later than the peak...
+        let sat = &s["saturation"];
+        assert!(
+            sat["bs_bytes"].as_u64() <= s["peak"]["bs_bytes"].as_u64(),
+            "{s}"
+        );
+        assert!(sat["pct_of_peak"].as_f64().unwrap() >= 95.0);
+        // ...and IOPS are highest at 4k, where each I/O is cheapest.
+        assert_eq!(s["iops_peak"]["bs_bytes"], 4096);
+    }
+}
+
+#[test]
+fn block_size_sweeps_are_a_report_section_and_a_finding() {
+    let out = nvcmp()
+        .args(["analyze", "--format", "md", "--findings", "0"])
+        .arg(fixture(BLOCKSIZE))
+        .output()
+        .unwrap();
+    assert_ok(&out);
+    let md = String::from_utf8_lossy(&out.stdout);
+    assert!(md.contains("## Block-size sweeps"), "{md}");
+    assert!(md.contains("### randread at QD8: block-size sweep"), "{md}");
+    assert!(
+        md.contains("| Block size | ioengine=libaio | ioengine=psync |"),
+        "{md}"
+    );
+    assert!(md.contains("- ioengine=psync: peak "), "{md}");
+    assert!(md.contains("is bandwidth-bound from "), "{md}");
+    // A comparison of one block size has none.
+    let j = analyze_json(&fixture("configs/one-folder"), &[]);
+    assert_eq!(j["bs_sweeps"], serde_json::json!([]));
+}

@@ -7,11 +7,12 @@
 use crate::charts::Plot;
 use crate::charts::figure::{Body, Figure};
 use crate::charts::frame::Frame;
-use crate::charts::lines::{ConfigLine, LinePlot, Range};
+use crate::charts::lines::{ConfigLine, LinePlot, MarkShape, Marker, Range};
 use crate::charts::load;
 use crate::charts::names::slug;
-use crate::charts::scale;
-use crate::compare::{Comparison, LoadPoint, Metric, Workload};
+use crate::charts::scale::{self, ChartScale};
+use crate::compare::{BsSweep, Comparison, Metric, RwLoad, Workload};
+use crate::numbers;
 use crate::units::format_bs;
 
 /// Block sizes a config needs before the chart is drawn.
@@ -26,28 +27,18 @@ pub(crate) struct BlockSizes {
     pub load_in_name: bool,
 }
 
-/// rw, direction, rwmixread and load: what stays fixed along the x axis.
-type Key = (String, crate::model::Direction, Option<u32>, LoadPoint);
-
-fn key(w: &Workload) -> Key {
-    (
-        w.key.shape.rw.clone(),
-        w.key.shape.direction,
-        w.key.shape.rwmixread,
-        w.key.load,
-    )
-}
-
 pub(crate) fn plan(cmp: &Comparison) -> Vec<BlockSizes> {
-    let mut groups: Vec<(Key, Vec<usize>)> = Vec::new();
+    // rw, direction, rwmixread and load: what stays fixed along the x axis.
+    let mut groups: Vec<(RwLoad, Vec<usize>)> = Vec::new();
     for (i, w) in cmp.workloads.iter().enumerate() {
-        match groups.iter_mut().find(|(k, _)| *k == key(w)) {
+        let key = RwLoad::of(&w.key);
+        match groups.iter_mut().find(|(k, _)| *k == key) {
             Some((_, v)) => v.push(i),
-            None => groups.push((key(w), vec![i])),
+            None => groups.push((key, vec![i])),
         }
     }
     groups.retain(|(_, v)| enough(cmp, v));
-    let rw_of = |k: &Key| (k.0.clone(), k.1, k.2);
+    let rw_of = |k: &RwLoad| (k.rw.clone(), k.direction, k.rwmixread);
     groups
         .iter()
         .map(|(k, v)| {
@@ -105,9 +96,11 @@ impl Plot for BlockSizes {
         let ws: Vec<&Workload> = self.workloads.iter().map(|i| &cmp.workloads[*i]).collect();
         let x = load::log2_range(ws.iter().map(|w| w.key.shape.bs_bytes as f64));
         let ticks = load::log2_ticks(x, |v| format_bs(v as u64));
-        let mut top = metric_plot(cmp, &ws, Metric::BwBytesPerS, x);
+        let sweeps = sweeps_of(cmp, ws[0]);
+        let (mut top, bw_scale) = metric_plot(cmp, &ws, Metric::BwBytesPerS, x);
+        top.markers = markers(cmp, &sweeps, &bw_scale);
         top.x_ticks = ticks.clone();
-        let mut bottom = metric_plot(cmp, &ws, Metric::Iops, x);
+        let (mut bottom, _) = metric_plot(cmp, &ws, Metric::Iops, x);
         bottom.x_ticks = ticks;
         bottom.x_title = "Block size (log2 scale)".into();
         let w = ws[0];
@@ -119,10 +112,13 @@ impl Plot for BlockSizes {
             ),
             subtitle: None,
             legend: crate::charts::legend::of(cmp, configs_drawn(cmp, &ws)),
-            footnotes: vec![
-                "Each point one workload of the comparison; its table has the winners and ties."
-                    .into(),
-            ],
+            footnotes: marker_notes(cmp, &sweeps)
+                .into_iter()
+                .chain([
+                    "Each point one workload of the comparison; its table has the winners and ties."
+                        .into(),
+                ])
+                .collect(),
             ..Default::default()
         };
         Figure {
@@ -161,7 +157,14 @@ fn configs_drawn(cmp: &Comparison, ws: &[&Workload]) -> Vec<usize> {
         .collect()
 }
 
-fn metric_plot(cmp: &Comparison, ws: &[&Workload], metric: Metric, x: Range) -> LinePlot {
+/// The lines of `metric` against block size, and the scale they are drawn
+/// in (the marks on them need it).
+fn metric_plot(
+    cmp: &Comparison,
+    ws: &[&Workload],
+    metric: Metric,
+    x: Range,
+) -> (LinePlot, ChartScale) {
     // An excluded value is not drawn (see `MetricResult::value`).
     let value = |w: &Workload, c: &str| w.metric(metric)?.value(c);
     let all: Vec<f64> = ws
@@ -184,5 +187,52 @@ fn metric_plot(cmp: &Comparison, ws: &[&Workload], metric: Metric, x: Range) -> 
     plot.heading = Some(format!("{} (higher is better)", scale::metric_name(metric)));
     plot.y_ticks = y_ticks;
     plot.y_title = title;
-    plot
+    (plot, scale)
+}
+
+/// The block-size sweeps drawn in a chart of `w`'s rw and load point.
+fn sweeps_of<'a>(cmp: &'a Comparison, w: &Workload) -> Vec<&'a BsSweep> {
+    let at = RwLoad::of(&w.key);
+    cmp.bs_sweeps.iter().filter(|s| s.at == at).collect()
+}
+
+/// Each config's knee (a ring) and saturation point (a square) on its
+/// bandwidth line, as the scaling charts mark a load sweep's.
+fn markers(cmp: &Comparison, sweeps: &[&BsSweep], scale: &ChartScale) -> Vec<Marker> {
+    let mark = |s: &BsSweep, bs: u64, bw: f64, shape: MarkShape| Marker {
+        at: (bs as f64, scale.to_display(bw)),
+        color: load::color_of(cmp, &s.config),
+        shape,
+    };
+    sweeps
+        .iter()
+        .flat_map(|s| {
+            let knee = s
+                .knee
+                .map(|k| mark(s, k.bs_bytes, k.bw_bytes_per_s, MarkShape::Ring));
+            let sat = s
+                .saturation
+                .map(|x| mark(s, x.bs_bytes, x.bw_bytes_per_s, MarkShape::Square));
+            knee.into_iter().chain(sat)
+        })
+        .collect()
+}
+
+/// What the rings and squares mean, for the marks drawn.
+fn marker_notes(cmp: &Comparison, sweeps: &[&BsSweep]) -> Vec<String> {
+    let r = &cmp.sweep_rules;
+    let mut notes = Vec::new();
+    if sweeps.iter().any(|s| s.knee.is_some()) {
+        notes.push(format!(
+            "Knee (ringed): where the bandwidth curve turns flat (Kneedle, Satopää et al. 2011) while mean latency grows more than {} % past it.",
+            numbers::fixed(r.knee_lat_growth_pct, 0)
+        ));
+    }
+    if sweeps.iter().any(|s| s.saturation.is_some()) {
+        notes.push(format!(
+            "Saturation (square): the smallest block size at {} % of the config's peak bandwidth.",
+            numbers::trimmed(r.saturation_pct, 1)
+        ));
+    }
+    notes
 }

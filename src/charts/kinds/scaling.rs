@@ -92,7 +92,7 @@ fn throughput_plot(cmp: &Comparison, t: &SweepTable, x: Range) -> LinePlot {
     let line = |s: &&Sweep| {
         let pts = load::points(s)
             .into_iter()
-            .map(|p| (load::x_of(p), scale.to_display(kind.value(p))))
+            .map(|p| (load::x_of(t, p), scale.to_display(kind.value(p))))
             .collect();
         ConfigLine::solid(load::color_of(cmp, &s.config), pts, true)
     };
@@ -103,11 +103,11 @@ fn throughput_plot(cmp: &Comparison, t: &SweepTable, x: Range) -> LinePlot {
     plot.markers = t
         .sweeps
         .iter()
-        .filter_map(|s| knee_marker(cmp, s, kind, &scale))
+        .filter_map(|s| knee_marker(cmp, t, s, kind, &scale))
         .chain(
             t.sweeps
                 .iter()
-                .filter_map(|s| saturation_marker(cmp, s, kind, &scale)),
+                .filter_map(|s| saturation_marker(cmp, t, s, kind, &scale)),
         )
         .collect();
     plot.whiskers = spreads
@@ -115,7 +115,7 @@ fn throughput_plot(cmp: &Comparison, t: &SweepTable, x: Range) -> LinePlot {
         .map(|(_, p, s)| {
             let v = kind.value(p);
             Whisker {
-                at: (load::x_of(p), scale.to_display(v)),
+                at: (load::x_of(t, p), scale.to_display(v)),
                 lo: scale.to_display((v - s.stddev).max(0.0)),
                 hi: scale.to_display(v + s.stddev),
                 across: false,
@@ -128,6 +128,7 @@ fn throughput_plot(cmp: &Comparison, t: &SweepTable, x: Range) -> LinePlot {
 /// A ring on the knee point of the throughput line.
 fn knee_marker(
     cmp: &Comparison,
+    t: &SweepTable,
     s: &Sweep,
     kind: Throughput,
     scale: &ChartScale,
@@ -135,7 +136,7 @@ fn knee_marker(
     let k = s.knee?;
     let p = s.points.iter().find(|p| p.load == k.load)?;
     Some(Marker {
-        at: (load::x_of(p), scale.to_display(kind.value(p))),
+        at: (load::x_of(t, p), scale.to_display(kind.value(p))),
         color: load::color_of(cmp, &s.config),
         shape: MarkShape::Ring,
     })
@@ -144,6 +145,7 @@ fn knee_marker(
 /// A square on the saturation point of the throughput line.
 fn saturation_marker(
     cmp: &Comparison,
+    t: &SweepTable,
     s: &Sweep,
     kind: Throughput,
     scale: &ChartScale,
@@ -151,7 +153,7 @@ fn saturation_marker(
     let sat = s.saturation?;
     let p = s.points.iter().find(|p| p.load == sat.load)?;
     Some(Marker {
-        at: (load::x_of(p), scale.to_display(kind.value(p))),
+        at: (load::x_of(t, p), scale.to_display(kind.value(p))),
         color: load::color_of(cmp, &s.config),
         shape: MarkShape::Square,
     })
@@ -172,7 +174,7 @@ fn latency_plot(cmp: &Comparison, t: &SweepTable, x: Range) -> LinePlot {
         let pts = load::points(s);
         let series = |f: fn(&crate::compare::SweepPoint) -> Option<f64>| -> Vec<(f64, f64)> {
             pts.iter()
-                .filter_map(|p| Some((load::x_of(p), scale.to_display(f(p)?))))
+                .filter_map(|p| Some((load::x_of(t, p), scale.to_display(f(p)?))))
                 .collect()
         };
         lines.push(ConfigLine::solid(color, series(|p| p.lat_mean_ns), true));
