@@ -243,7 +243,7 @@ pub(super) fn approximate_p99(metrics: &[super::MetricResult]) -> Option<String>
         return None;
     }
     Some(format!(
-        "p99 latency of {}: the worst job's p99, an upper bound (several jobs and no json+ histograms to pool; run fio with --output-format=json+ for the exact figure)",
+        "p99 latency of {}: the worst job's p99, an upper bound (several jobs or fio instances and no json+ histograms to pool; run fio with --output-format=json+ for the exact figure)",
         m.approximate.join(", ")
     ))
 }
