@@ -41,10 +41,7 @@ pub(crate) fn per_table<T>(cmp: &Comparison, make: impl Fn(usize) -> T) -> Vec<T
 pub(crate) fn stem(cmp: &Comparison, kind: &str, index: usize) -> String {
     let t = table(cmp, index);
     // Sweeps along instances of one shape are one chart per held load.
-    let held = t
-        .sweeps
-        .first()
-        .and_then(|s| crate::compare::sweep::held(s));
+    let held = t.held();
     format!(
         "{kind}_{}{}",
         super::names::workload_slug(t.workloads[0]),
@@ -78,11 +75,7 @@ pub(crate) fn frame(
     Frame {
         title: format!(
             "{} ({}): {what}",
-            match t
-                .sweeps
-                .first()
-                .and_then(|s| crate::compare::sweep::held(s))
-            {
+            match t.held() {
                 Some(h) => format!("{} {}", super::labels::workload_label(w), h.label()),
                 None => super::labels::workload_label(w),
             },
@@ -403,13 +396,12 @@ pub(crate) fn load_axis(t: &SweepTable) -> (Range, Vec<(f64, String)>, bool) {
     let log = match only_axis(&t.sweeps) {
         Some(Only::Devices) => false,
         Some(Only::Instances) => {
-            let counts: Vec<u64> = t
+            let mut counts: Vec<u64> = t
                 .sweeps
                 .iter()
                 .flat_map(|s| points(s))
                 .map(|p| u64::from(p.load.instances))
                 .collect();
-            let mut counts = counts;
             counts.sort_unstable();
             counts.dedup();
             crate::compare::sweep::log_axis(&counts)

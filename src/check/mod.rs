@@ -473,12 +473,10 @@ fn whole_candidate<'a>(cmp: &'a Comparison, base: &compare::Sweep) -> Option<&'a
 }
 
 /// The IOPS precision of sweep `s`'s config at one of its load points.
-fn iops_precision(cmp: &Comparison, s: &compare::Sweep, iodepth: u32, numjobs: u32) -> f64 {
+fn iops_precision(cmp: &Comparison, s: &compare::Sweep, load: LoadPoint) -> f64 {
     cmp.workloads
         .iter()
-        .find(|w| {
-            w.key.shape == s.shape && (w.key.load.iodepth, w.key.load.numjobs) == (iodepth, numjobs)
-        })
+        .find(|w| w.key.shape == s.shape && w.key.load == load)
         .and_then(|w| w.metric(Metric::Iops))
         .and_then(|m| m.precision.get(&s.config).copied())
         .unwrap_or(0.0)
@@ -505,8 +503,8 @@ fn sweep_gates(
         sides(
             Some(base.peak.iops),
             Some(cand.peak.iops),
-            iops_precision(cmp, base, base.peak.load.iodepth, base.peak.load.numjobs),
-            iops_precision(cmp, cand, cand.peak.load.iodepth, cand.peak.load.numjobs),
+            iops_precision(cmp, base, base.peak.load),
+            iops_precision(cmp, cand, cand.peak.load),
         ),
     )];
     if opts.sweep_rules.slo.is_some() {

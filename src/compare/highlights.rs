@@ -702,19 +702,11 @@ fn at(iodepth: u32, numjobs: u32) -> String {
 
 /// The IOPS entry of a sweep's config at one load point, with the
 /// precision and spread its workload knows.
-fn point_entry<'a>(
-    cmp: &'a Comparison,
-    s: &'a Sweep,
-    iodepth: u32,
-    numjobs: u32,
-    iops: f64,
-) -> Entry<'a> {
+fn point_entry<'a>(cmp: &'a Comparison, s: &'a Sweep, load: LoadPoint, iops: f64) -> Entry<'a> {
     let r = cmp
         .workloads
         .iter()
-        .find(|w| {
-            w.key.shape == s.shape && w.key.load.iodepth == iodepth && w.key.load.numjobs == numjobs
-        })
+        .find(|w| w.key.shape == s.shape && w.key.load == load)
         .and_then(|w| w.metric(Metric::Iops));
     match r.and_then(|r| entry(r, &s.config)) {
         Some(e) => e,
@@ -796,20 +788,8 @@ fn peak_finding(
     second: &Sweep,
     judge: Judge,
 ) -> Finding {
-    let a = point_entry(
-        cmp,
-        first,
-        first.peak.load.iodepth,
-        first.peak.load.numjobs,
-        first.peak.iops,
-    );
-    let b = point_entry(
-        cmp,
-        second,
-        second.peak.load.iodepth,
-        second.peak.load.numjobs,
-        second.peak.iops,
-    );
+    let a = point_entry(cmp, first, first.peak.load, first.peak.iops);
+    let b = point_entry(cmp, second, second.peak.load, second.peak.iops);
     let (tied, rule) = tie_rule(&a, &b, judge);
     let qualifier = if tied {
         format!(", {}", tie_words(rule, judge))

@@ -75,6 +75,12 @@ impl SweepTable<'_> {
             .is_some_and(|s| sweep::covers(s, &w.key))
     }
 
+    /// The load its sweeps hold when they run along instances
+    /// ([`sweep::held`]).
+    pub fn held(&self) -> Option<LoadPoint> {
+        self.sweeps.first().and_then(|s| sweep::held(s))
+    }
+
     /// The workload at `load`, when the shape was measured there.
     pub fn at(&self, load: LoadPoint) -> Option<&Workload> {
         self.workloads.iter().copied().find(|w| w.key.load == load)
