@@ -24,6 +24,9 @@ pub struct BsSweepView {
     pub rows: Vec<BsRowView>,
     /// One line per config: peak, saturation, knee, fall, at the SLO.
     pub summaries: Vec<String>,
+    /// The table in the report's markup, written by the Markdown or HTML
+    /// renderer ([`super::md`], [`super::html`]); empty in the others.
+    pub table: String,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -70,6 +73,7 @@ fn table(at: &RwLoad, sweeps: &[&BsSweep], rules: &SweepRules) -> BsSweepView {
             })
             .collect(),
         summaries: sweeps.iter().map(|s| summary(s, rules, bw)).collect(),
+        table: String::new(),
     }
 }
 

@@ -19,8 +19,8 @@ pub struct DeviceTableView {
     /// Column titles with their units.
     pub header: Vec<String>,
     pub rows: Vec<DeviceRowView>,
-    /// report.html's table of it, written by the HTML renderer
-    /// ([`super::html`]); empty in the other formats.
+    /// The table in the report's markup, written by the Markdown or HTML
+    /// renderer ([`super::md`], [`super::html`]); empty in the others.
     pub table: String,
 }
 

@@ -6,6 +6,7 @@
 
 use std::io::Write;
 
+use super::bs_sweep_view::BsSweepView;
 use super::devices_view::DeviceTableView;
 use super::setup_view::SetupView;
 use super::sweep_view::{GridView, SweepCellView, SweepView};
@@ -57,6 +58,9 @@ fn set_tables(view: &mut View) {
                 gr.table = write(grid_table(gr));
             }
         }
+    }
+    for b in &mut view.bs_sweeps {
+        b.table = write(bs_sweep_table(b));
     }
     for d in &mut view.devices {
         d.table = write(device_table(d));
@@ -184,6 +188,33 @@ fn grid_table(g: &GridView) -> Table {
         });
         let label = Cell::new(format!("QD{}", r.iodepth)).head();
         t.row(std::iter::once(label).chain(cells));
+    }
+    t
+}
+
+/// An rw at one load point by block size: bandwidth, and under it IOPS,
+/// per config; each config's peak bandwidth marked.
+fn bs_sweep_table(b: &BsSweepView) -> Table {
+    let header = std::iter::once(column("Block size")).chain(b.configs.iter().map(|c| {
+        column(c)
+            .attr("data-config", c)
+            .attr("data-better", "higher")
+    }));
+    let mut t = Table::new(header).attr("class", "sortable");
+    for r in &b.rows {
+        let cells = r.cells.iter().map(|c| {
+            let mut parts = vec![
+                Inline::text(&c.bw),
+                Inline::span("lat", vec![Inline::text(format!("{} IOPS", c.iops))]),
+            ];
+            let mut cell = Cell::new(&c.bw).class("sw");
+            if c.peak {
+                parts.push(Inline::span("delta", vec![Inline::text("peak")]));
+                cell = cell.tone(Tone::Best);
+            }
+            cell.attr("data-config", &c.config).parts(parts)
+        });
+        t.row(std::iter::once(Cell::new(&r.bs).head()).chain(cells));
     }
     t
 }

@@ -25,8 +25,9 @@ pub struct SetupView {
     /// `--label-by` named options: one sentence.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rule: Option<String>,
-    /// report.html's tables of `shared` and of `differing`, written by
-    /// the HTML renderer ([`super::html`]); empty in the other formats.
+    /// The tables of `shared` and of `differing` in the report's markup,
+    /// written by the Markdown or HTML renderer ([`super::md`],
+    /// [`super::html`]); empty in the others.
     pub shared_table: String,
     pub differing_table: String,
 }

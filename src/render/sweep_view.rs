@@ -33,8 +33,8 @@ pub struct SweepView {
     pub grids: Vec<GridView>,
     /// The workloads' notes that the cells do not already show.
     pub notes: Vec<String>,
-    /// report.html's table of it, written by the HTML renderer
-    /// ([`super::html`]); empty in the other formats.
+    /// The table in the report's markup, written by the Markdown or HTML
+    /// renderer ([`super::md`], [`super::html`]); empty in the others.
     pub table: String,
 }
 
@@ -83,8 +83,8 @@ pub struct GridView {
     pub numjobs: Vec<u32>,
     /// One row per iodepth, ascending.
     pub rows: Vec<GridRowView>,
-    /// report.html's table of it, written by the HTML renderer
-    /// ([`super::html`]); empty in the other formats.
+    /// The table in the report's markup, written by the Markdown or HTML
+    /// renderer ([`super::md`], [`super::html`]); empty in the others.
     pub table: String,
 }
 

@@ -265,35 +265,75 @@ pub trait Markup {
     }
 }
 
-/// GitHub-flavoured Markdown tables, a line each, each line ending in `\n`.
+/// GitHub-flavoured Markdown tables, a line each, each line ending in `\n`:
+/// `| a | b |` (an empty cell `| |`) under `|---|---:|`.
 pub struct Markdown;
 
 impl Markup for Markdown {
     /// The header's line and the line under it saying each column's
     /// alignment.
     fn header(&self, t: &Table, cells: &[String]) -> String {
-        let divider: Vec<String> = t
+        let divider: String = t
             .header
             .iter()
             .map(|c| match c.align {
-                Align::Left => "---".to_string(),
-                Align::Right => "---:".to_string(),
+                Align::Left => "---|",
+                Align::Right => "---:|",
             })
             .collect();
-        self.row(&Attrs::new(), cells) + &self.row(&Attrs::new(), &divider)
+        format!("{}|{divider}\n", self.row(&Attrs::new(), cells))
     }
 
     fn row(&self, _attrs: &Attrs, cells: &[String]) -> String {
-        format!("| {} |\n", cells.join(" | "))
+        let mut out = String::from("|");
+        for c in cells {
+            match c.is_empty() {
+                true => out.push_str(" |"),
+                false => out.push_str(&format!(" {c} |")),
+            }
+        }
+        out.push('\n');
+        out
     }
 
+    /// The text escaped (or its parts, each value in bold where its tone
+    /// is), the whole cell in bold where its tone is.
     fn cell(&self, c: &Cell, _header: bool) -> String {
-        let text = escape(&c.text);
-        match c.tone {
-            Tone::Best | Tone::Bad | Tone::Tied => format!("**{text}**"),
-            Tone::Plain | Tone::Good => text,
+        let text = match c.parts.is_empty() {
+            true => escape(&c.text),
+            false => parts_markdown(&c.parts),
+        };
+        match bold(c.tone) {
+            true => format!("**{text}**"),
+            false => text,
         }
     }
+}
+
+/// Whether Markdown writes a tone in bold: the best, the tied and a
+/// failing verdict.
+fn bold(tone: Tone) -> bool {
+    matches!(tone, Tone::Best | Tone::Bad | Tone::Tied)
+}
+
+/// Inline parts as Markdown: text escaped, a toned span or `<strong>` in
+/// bold, `<code>` as a code span, any other element its content alone.
+fn parts_markdown(parts: &[Inline]) -> String {
+    parts
+        .iter()
+        .map(|p| match p {
+            Inline::Text(text) => escape(text),
+            Inline::Element { tag, class, parts } => {
+                let inner = parts_markdown(parts);
+                let toned = matches!(class, Some("best" | "tied"));
+                match *tag {
+                    _ if toned || *tag == "strong" => format!("**{inner}**"),
+                    "code" => format!("`{inner}`"),
+                    _ => inner,
+                }
+            }
+        })
+        .collect()
 }
 
 /// HTML tables as the report pages draw them: a `<thead>` row, a
@@ -407,7 +447,7 @@ mod tests {
     fn markdown_escapes_pipes_and_keeps_rows_whole() {
         assert_eq!(
             Markdown.table(&sample()),
-            "| config | IOPS |\n| --- | ---: |\n| a\\|b | **1,000** |\n| two<br>lines | 9 |\n"
+            "| config | IOPS |\n|---|---:|\n| a\\|b | **1,000** |\n| two<br>lines | 9 |\n"
         );
         assert_eq!(escape(r"C:\x|y"), r"C:\\x\|y");
     }

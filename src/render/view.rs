@@ -11,6 +11,11 @@
 //! `highlights`, `footnotes`, `sanity`, `warnings`,
 //! `skipped[].{source, reason}`, `charts`, `svgs`, `colors`.
 //!
+//! Each table (`setup.shared_table`, `setup.differing_table`, the
+//! `table` of each workload, sweep, grid, block-size sweep and device
+//! list) is also there written in the report's markup, by [`super::md`]
+//! or [`super::html`]: a template inserts it or lays out its own.
+//!
 //! `charts` are image paths (Markdown) or `data:` URIs (HTML); `svgs` the
 //! same charts as SVG markup for HTML to inline (drawn by nvcmp, every
 //! text in them escaped, so a template may print them `|safe`); `colors`
@@ -104,8 +109,8 @@ pub struct WorkloadView {
     /// What the marked cells (`†` excluded, `⚠` far from the row's
     /// median) mean, one line per marked cell.
     pub footnotes: Vec<String>,
-    /// report.html's table of it, written by the HTML renderer
-    /// ([`super::html`]); empty in the other formats.
+    /// The table in the report's markup, written by the Markdown or HTML
+    /// renderer ([`super::md`], [`super::html`]); empty in the others.
     pub table: String,
 }
 

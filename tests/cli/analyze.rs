@@ -490,3 +490,64 @@ fn a_dataset_file_inside_a_results_folder_is_not_counted_twice() {
     assert_eq!(code, 0, "{err}");
     assert!(both == before);
 }
+
+/// The cells of a Markdown table line: split at the pipes that are not
+/// escaped.
+fn md_cells(line: &str) -> Vec<String> {
+    let mut cells = vec![String::new()];
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => {
+                let next = chars.next().unwrap_or_default();
+                cells.last_mut().unwrap().extend([c, next]);
+            }
+            '|' => cells.push(String::new()),
+            _ => cells.last_mut().unwrap().push(c),
+        }
+    }
+    cells
+}
+
+#[test]
+fn markdown_tables_keep_their_columns_when_names_and_values_hold_pipes() {
+    // Every kind of table report.md has: a setup, a sweep and its grids,
+    // a block-size sweep, a test bed's devices.
+    for (rel, config) in [
+        ("sweep/grid", "libaio"),
+        ("blocksize", "libaio"),
+        ("testbed", "fio-psync"),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let manifest = dir.path().join("nvcmp.toml");
+        std::fs::write(
+            &manifest,
+            format!(
+                "[setup]\n\"RAID | layout\" = 'md0 | raid0 on C:\\nvme'\n\
+                 [config.\"{config}\"]\nname = \"{config} | raid0\"\n"
+            ),
+        )
+        .unwrap();
+        let out = nvcmp()
+            .args(["analyze", "--format", "md", "--manifest"])
+            .arg(&manifest)
+            .arg(fixture(rel))
+            .output()
+            .unwrap();
+        assert_ok(&out);
+        let md = String::from_utf8(out.stdout).unwrap();
+        assert!(md.contains(&format!("{config} \\| raid0")), "{rel}: {md}");
+        assert!(
+            md.contains("| RAID \\| layout | md0 \\| raid0 on C:\\\\nvme |"),
+            "{rel}: {md}"
+        );
+        // Each table: every line as many cells as its header.
+        let mut tables = 0;
+        for table in md.split("\n\n").filter(|b| b.starts_with('|')) {
+            tables += 1;
+            let widths: Vec<usize> = table.lines().map(|l| md_cells(l).len()).collect();
+            assert!(widths.iter().all(|w| *w == widths[0]), "{rel}: {table}");
+        }
+        assert!(tables >= 3, "{rel}: {tables} tables in {md}");
+    }
+}
