@@ -378,16 +378,16 @@ impl LinePlot {
             let (x, y) = to_px(m.at.0, m.at.1);
             match m.shape {
                 MarkShape::Ring => {
-                    let width = scaled(sz, 3.0) as u32;
+                    let width = scaled(sz, MARK_STROKE) as u32;
                     plot.draw(&Circle::new(
                         (x, y),
-                        scaled(sz, 12.0),
+                        scaled(sz, RING_RADIUS),
                         INK.stroke_width(width),
                     ))?;
                 }
                 MarkShape::Square => {
-                    let d = scaled(sz, 10.0);
-                    let width = scaled(sz, 3.0) as u32;
+                    let d = scaled(sz, self.square_half_side(m));
+                    let width = scaled(sz, MARK_STROKE) as u32;
                     plot.draw(&Rectangle::new(
                         [(x - d, y - d), (x + d, y + d)],
                         INK.stroke_width(width),
@@ -409,6 +409,31 @@ impl LinePlot {
         Ok(())
     }
 
+    /// Half the side of a saturation square, pixels at 1600x900: around
+    /// the point, or where the knee is the same point, around its ring
+    /// with a gap, so the two marks read as a ring in a square rather
+    /// than as one blot.
+    fn square_half_side(&self, m: &Marker) -> f64 {
+        let ringed = self
+            .markers
+            .iter()
+            .any(|o| o.shape == MarkShape::Ring && o.at == m.at);
+        match ringed {
+            true => RING_RADIUS + MARK_STROKE + 3.0,
+            false => 10.0,
+        }
+    }
+
+    /// How far a mark's ink reaches from its point, pixels at 1600x900.
+    fn reach(&self, m: &Marker) -> f64 {
+        let half_stroke = MARK_STROKE / 2.0;
+        match m.shape {
+            MarkShape::Ring => RING_RADIUS + half_stroke,
+            MarkShape::Square => self.square_half_side(m) + half_stroke,
+            MarkShape::Diamond => 10.0 + half_stroke,
+        }
+    }
+
     /// The plot's bounds in pixels, with every point, marker, line and
     /// rule taken, for labels to go around.
     fn placer(&self, sz: Sizes, to_px: &dyn Fn(f64, f64) -> (i32, i32)) -> Placer {
@@ -425,7 +450,10 @@ impl LinePlot {
             placer.block_line(&px);
         }
         for m in &self.markers {
-            placer.block(Rect::around(to_px(m.at.0, m.at.1), scaled(sz, 13.0)));
+            placer.block(Rect::around(
+                to_px(m.at.0, m.at.1),
+                scaled(sz, self.reach(m)),
+            ));
         }
         for rule in &self.rules {
             placer.block_line(&[to_px(x0, rule.y), to_px(x1, rule.y)]);
@@ -490,7 +518,14 @@ impl LinePlot {
                 font(sz.small)
             };
             let w = text_width(plot, &label.text, &style) + 6;
-            let gap = scaled(sz, if label.strong { 15.0 } else { 8.0 });
+            // Clear of the label's own point and of any mark drawn on it.
+            let reach = self
+                .markers
+                .iter()
+                .filter(|m| m.at == label.at)
+                .map(|m| self.reach(m) + 1.5)
+                .fold(if label.strong { 15.0 } else { 8.0 }, f64::max);
+            let gap = scaled(sz, reach);
             match placer.place(to_px(label.at.0, label.at.1), (w, h), gap) {
                 Some(spot) => {
                     let color = super::palette::as_text(label.color);
@@ -534,6 +569,11 @@ fn boxed_text<DB: Canvas>(
     ))?;
     Ok(())
 }
+
+/// A knee's ring: its radius and every mark's line width, pixels at
+/// 1600x900.
+const RING_RADIUS: f64 = 12.0;
+const MARK_STROKE: f64 = 3.0;
 
 /// How much smaller than at 1600x900 marks are drawn: line widths, dots,
 /// rings shrink with the text so a small chart is not all ink.
@@ -632,7 +672,31 @@ fn dashes(points: &[(i32, i32)], dash: f64, gap: f64) -> Vec<Vec<(i32, i32)>> {
 
 #[cfg(test)]
 mod tests {
-    use super::dashes;
+    use super::*;
+
+    #[test]
+    fn a_saturation_square_on_a_knee_goes_around_its_ring() {
+        let mark = |at, shape| Marker {
+            at,
+            color: INK,
+            shape,
+        };
+        let mut plot = LinePlot::new(
+            Range::Linear(0.0, 10.0),
+            Range::Linear(0.0, 10.0),
+            Vec::new(),
+        );
+        plot.markers = vec![
+            mark((4.0, 5.0), MarkShape::Ring),
+            mark((4.0, 5.0), MarkShape::Square),
+            mark((6.0, 7.0), MarkShape::Square),
+        ];
+        let [ring, shared, alone] = [0, 1, 2].map(|i| plot.reach(&plot.markers[i]));
+        // The square's inner edge clears the ring's outer edge.
+        assert!(shared - MARK_STROKE > ring, "{shared} {ring}");
+        // Alone, it stays the size of the point's other marks.
+        assert!(alone < ring, "{alone} {ring}");
+    }
 
     #[test]
     fn dashes_follow_the_line_and_its_corners() {

@@ -385,7 +385,8 @@ pub(crate) fn saturation_note(cmp: &Comparison, sweeps: &[&Sweep]) -> Option<Str
 
 /// The load axis of a shape's charts, as its sweeps vary the load: log2
 /// where every config's loads double ([`crate::compare::sweep::log_axis`]),
-/// else linear, ticked at the measured loads when they are few.
+/// else linear; ticked at the measured loads when they are few (on log2,
+/// when they are not all powers of two), else at round values.
 pub(crate) fn load_axis(t: &SweepTable) -> (Range, Vec<(f64, String)>, bool) {
     let curves: Vec<Vec<u64>> = t
         .sweeps
@@ -409,19 +410,27 @@ pub(crate) fn load_axis(t: &SweepTable) -> (Range, Vec<(f64, String)>, bool) {
         None => curves.iter().all(|c| crate::compare::sweep::log_axis(c)),
     };
     let xs = || t.sweeps.iter().flat_map(|s| points(s)).map(|p| x_of(t, p));
+    let mut loads: Vec<f64> = xs().collect();
+    loads.sort_by(f64::total_cmp);
+    loads.dedup();
+    let measured = || loads.iter().map(|v| (*v, numbers::fixed(*v, 0))).collect();
     if log {
         let x = log2_range(xs());
-        return (x, log2_ticks(x, |v| numbers::fixed(v, 0)), true);
+        // Loads that double from other than a power of two (1, 2, 3, 5,
+        // 9, 17 instances; 3, 6, 12 jobs) are ticked where they are.
+        let off_powers = loads.iter().any(|v| v.log2().fract() != 0.0);
+        let ticks = match off_powers && loads.len() <= 12 {
+            true => measured(),
+            false => log2_ticks(x, |v| numbers::fixed(v, 0)),
+        };
+        return (x, ticks, true);
     }
     let lo = xs().fold(f64::INFINITY, f64::min);
     let hi = xs().fold(0.0, f64::max);
     let (lo, hi) = if lo.is_finite() { (lo, hi) } else { (0.0, 1.0) };
     let pad = ((hi - lo) * 0.05).max(0.5);
-    let mut loads: Vec<f64> = xs().collect();
-    loads.sort_by(f64::total_cmp);
-    loads.dedup();
     let ticks = if loads.len() <= 12 {
-        loads.iter().map(|v| (*v, numbers::fixed(*v, 0))).collect()
+        measured()
     } else {
         let (ticks, decimals) = linear_ticks(lo, hi, 8);
         ticks

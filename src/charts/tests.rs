@@ -710,6 +710,27 @@ fn the_load_axis_is_drawn_as_the_sweep_varies_it() {
     let svg = svg_named(&cmp, "scaling_randread_4k_read");
     assert!(svg.contains("Devices per job (each job at QD8)"));
     assert!(!svg.contains("I/Os in flight"));
+    // 1, 2, 3, 5, 9, 17 fio instances double from 1 + 1: log2, ticked
+    // where they were measured, not at the powers of two between them.
+    let cmp = fixture_comparison("studies/icpe24-instances-8ssd", None);
+    let t = load::table(&cmp, 0);
+    let (x, ticks, log) = load::load_axis(&t);
+    assert!(log && matches!(x, lines::Range::Log(..)));
+    let mut want: Vec<f64> = t
+        .sweeps
+        .iter()
+        .flat_map(|s| s.points.iter().map(|p| f64::from(p.load.instances)))
+        .collect();
+    want.sort_by(f64::total_cmp);
+    want.dedup();
+    let at: Vec<f64> = ticks.iter().map(|(v, _)| *v).collect();
+    assert_eq!(at, want);
+    assert!(at.iter().any(|v| v.log2().fract() != 0.0), "{at:?}");
+    let labels: Vec<&str> = ticks.iter().map(|(_, l)| l.as_str()).collect();
+    assert!(
+        labels.contains(&"3") && !labels.contains(&"4"),
+        "{labels:?}"
+    );
 }
 
 #[test]
