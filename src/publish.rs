@@ -82,7 +82,7 @@ pub fn publish(cmp: &Comparison, rows: &[Row], dir: &Path, opts: &Options) -> an
         ..RenderOptions::default()
     };
     write_rendered(cmp, &dir.join("report.html"), Format::Html, &page)?;
-    if !cmp.sweeps.is_empty() {
+    if !cmp.sweeps.is_empty() || !cmp.bs_sweeps.is_empty() {
         let csv = RenderOptions::default();
         write_rendered(cmp, &dir.join("sweeps.csv"), Format::SweepCsv, &csv)?;
     }

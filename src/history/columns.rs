@@ -14,10 +14,15 @@ use crate::dataset::u32_of;
 use crate::model::{Direction, Row};
 
 /// The dataset columns `series::measure` reads: grouping (file, label, shape,
-/// load point, hosts, client aggregates), errors, and the metrics with
-/// what combining jobs weighs them by.
+/// load point with its devices and fio instances, hosts, client
+/// aggregates), errors, and the metrics with what combining jobs weighs
+/// them by.
 pub const COLUMNS: &[&str] = &[
     "source",
+    "tool",
+    "filename",
+    "instances",
+    "instance_group",
     "label",
     "host",
     "aggregate",
@@ -39,6 +44,11 @@ pub const COLUMNS: &[&str] = &[
     "sys_cpu_pct",
     "system_cpu_pct",
 ];
+
+/// Columns of [`COLUMNS`] a history written before they existed lacks:
+/// read as their defaults (one target, one instance), not as a reason to
+/// read its rows one by one.
+const LATER: &[&str] = &["tool", "filename", "instances", "instance_group"];
 
 /// The numeric columns series read, by name, each of the unsigned (`U`),
 /// signed (`I`) or float (`F`) kind of its dataset column: cast from the
@@ -96,6 +106,11 @@ pub(super) struct Cast {
     direction: StringChunked,
     host: StringChunked,
     aggregate: BooleanChunked,
+    /// [`LATER`]'s, None where the frame lacks them.
+    tool: Option<StringChunked>,
+    filename: Option<StringChunked>,
+    instances: Option<Int64Chunked>,
+    instance_group: Option<StringChunked>,
     numbers: Numbers<UInt64Chunked, Int64Chunked, Float64Chunked>,
 }
 
@@ -103,7 +118,8 @@ impl Cast {
     /// None when the frame lacks one of [`COLUMNS`] (a history written by
     /// an older nvcmp): its rows are then read as rows.
     pub(super) fn of(df: &DataFrame) -> Option<Cast> {
-        if COLUMNS.iter().any(|c| df.column(c).is_err()) {
+        let needed = COLUMNS.iter().filter(|c| !LATER.contains(c));
+        if needed.clone().any(|c| df.column(c).is_err()) {
             return None;
         }
         let col = |name: &str, t: &DataType| df.column(name).ok()?.cast(t).ok();
@@ -117,6 +133,10 @@ impl Cast {
             direction: text("direction")?,
             host: text("host")?,
             aggregate: col("aggregate", &DataType::Boolean)?.bool().ok()?.clone(),
+            tool: text("tool"),
+            filename: text("filename"),
+            instances: int("instances"),
+            instance_group: text("instance_group"),
             numbers: Numbers {
                 bs_bytes: uint("bs_bytes")?,
                 io_bytes: uint("io_bytes")?,
@@ -144,7 +164,29 @@ impl Cast {
         fn all<T>(it: impl Iterator<Item = T>) -> Vec<T> {
             it.collect()
         }
+        let n = self.label.len();
+        // Few distinct filename lists: each counted once.
+        let mut counted: std::collections::HashMap<(Option<&str>, Option<&str>), u32> =
+            Default::default();
+        let devices = match (&self.tool, &self.filename) {
+            (Some(tool), Some(filename)) => all(tool.iter().zip(filename.iter()).map(|k| {
+                *counted.entry(k).or_insert_with(|| {
+                    let names = crate::model::target_names(k.0.unwrap_or_default(), k.1);
+                    (names.len() as u32).max(1)
+                })
+            })),
+            _ => vec![1; n],
+        };
+        let instanced = match (&self.instances, &self.instance_group) {
+            (Some(count), Some(group)) => all(count
+                .iter()
+                .zip(group.iter())
+                .map(|(c, g)| c.unwrap_or(1) > 1 || g.is_some())),
+            _ => vec![false; n],
+        };
         Columns {
+            devices,
+            instanced,
             label: all(self.label.iter()),
             rw: all(self.rw.iter()),
             direction: all(self.direction.iter().map(|d| d.and_then(Direction::parse))),
@@ -181,6 +223,10 @@ impl<'a, N: Copy> Values<'a, N> {
 
 /// One frame's columns that series read, as vectors.
 pub(super) struct Columns<'a> {
+    /// Targets each row's job spread over ([`crate::model::Row::devices`]).
+    devices: Vec<u32>,
+    /// Whether the row is one of fio instances that ran together.
+    instanced: Vec<bool>,
     label: Vec<Option<&'a str>>,
     rw: Vec<Option<&'a str>>,
     /// None where missing or not a direction.
@@ -195,13 +241,15 @@ pub(super) struct Columns<'a> {
 
 impl Columns<'_> {
     /// Whether rows `range` are a plain run: no client aggregates, no
-    /// hosts, a direction each, one row per config, workload and load point.
+    /// hosts, no fio instances, a direction each, one row per config,
+    /// workload and load point.
     pub(super) fn is_plain(&self, range: std::ops::Range<usize>) -> bool {
         let mut seen: HashSet<_, BuildHasherDefault<QuickHasher>> =
             HashSet::with_capacity_and_hasher(range.len(), Default::default());
         range.into_iter().all(|i| {
             !self.host[i]
                 && !self.aggregate[i]
+                && !self.instanced[i]
                 && self.direction[i].is_some()
                 && seen.insert((
                     self.label[i],
@@ -211,8 +259,14 @@ impl Columns<'_> {
                     self.numbers.rwmixread.at(i),
                     self.numbers.iodepth.at(i),
                     self.numbers.numjobs.at(i),
+                    self.devices[i],
                 ))
         })
+    }
+
+    /// Targets row `i`'s job spread over.
+    pub(super) fn devices(&self, i: usize) -> u32 {
+        self.devices[i]
     }
 
     /// Row `i`'s fields that series read, into `r` (the others untouched).

@@ -198,6 +198,8 @@ fn is_plain(rows: &[Row]) -> bool {
     rows.iter().all(|r| {
         !r.aggregate
             && r.host.is_none()
+            && r.instance_group.is_none()
+            && r.instances <= 1
             && seen.insert((
                 r.label.as_str(),
                 r.rw.as_str(),
@@ -206,12 +208,22 @@ fn is_plain(rows: &[Row]) -> bool {
                 r.rwmixread,
                 r.iodepth,
                 r.numjobs,
+                r.devices(),
             ))
     })
 }
 
-/// Whether `key` is what [`measure`] makes of a plain row and `metric`.
-fn is_key_of(key: &SeriesKey, r: &Row, metric: Metric) -> bool {
+/// The load point of a plain row spread over `devices` targets.
+fn plain_load(r: &Row, devices: u32) -> LoadPoint {
+    LoadPoint {
+        devices,
+        ..LoadPoint::of(r.iodepth, r.numjobs)
+    }
+}
+
+/// Whether `key` is what [`measure`] makes of a plain row (over `devices`
+/// targets) and `metric`.
+fn is_key_of(key: &SeriesKey, r: &Row, devices: u32, metric: Metric) -> bool {
     let (shape, load) = (&key.workload.shape, &key.workload.load);
     key.metric == metric
         && key.config == r.label
@@ -219,14 +231,14 @@ fn is_key_of(key: &SeriesKey, r: &Row, metric: Metric) -> bool {
         && shape.bs_bytes == r.bs_bytes
         && shape.direction == r.direction
         && shape.rwmixread == r.rwmixread
-        && (load.hosts, load.iodepth, load.numjobs) == (1, r.iodepth, r.numjobs)
+        && *load == plain_load(r, devices)
 }
 
-fn key_of(r: &Row, metric: Metric) -> SeriesKey {
+fn key_of(r: &Row, devices: u32, metric: Metric) -> SeriesKey {
     SeriesKey {
         workload: WorkloadKey {
             shape: workload::Shape::of(r),
-            load: LoadPoint::of(r.iodepth, r.numjobs),
+            load: plain_load(r, devices),
         },
         config: r.label.clone(),
         metric,
@@ -284,14 +296,14 @@ impl<'a> Builder<'a> {
     fn push_plain(&mut self, run: Arc<RunMeta>, rows: &[Row]) {
         let mut seen = Vec::with_capacity(rows.len() * self.metrics.len());
         for r in rows {
-            self.push_row(&run, r, &mut seen);
+            self.push_row(&run, r, r.devices(), &mut seen);
         }
         self.last = seen;
     }
 
-    /// One row of a plain run (none when it reported an error); `seen`
-    /// collects the series it went to.
-    fn push_row(&mut self, run: &Arc<RunMeta>, r: &Row, seen: &mut Vec<usize>) {
+    /// One row of a plain run, spread over `devices` targets (none when it
+    /// reported an error); `seen` collects the series it went to.
+    fn push_row(&mut self, run: &Arc<RunMeta>, r: &Row, devices: u32, seen: &mut Vec<usize>) {
         if r.error != 0 {
             return;
         }
@@ -301,8 +313,8 @@ impl<'a> Builder<'a> {
                 continue;
             };
             let i = match self.last.get(seen.len()) {
-                Some(&i) if is_key_of(&self.out[i].key, r, metric) => i,
-                _ => self.series_of(key_of(r, metric)),
+                Some(&i) if is_key_of(&self.out[i].key, r, devices, metric) => i,
+                _ => self.series_of(key_of(r, devices, metric)),
             };
             self.out[i].points.push(Point {
                 run: run.clone(),
@@ -327,7 +339,7 @@ impl<'a> Builder<'a> {
                     let mut seen = Vec::with_capacity(span.len * self.metrics.len());
                     for i in range {
                         c.fill(i, &mut scratch);
-                        self.push_row(&run, &scratch, &mut seen);
+                        self.push_row(&run, &scratch, c.devices(i), &mut seen);
                     }
                     self.last = seen;
                 }
@@ -443,6 +455,18 @@ mod tests {
         runs[5].rows[8].system_cpu_pct = Some(42.0);
         runs[5].rows[9].lat_mean_ns = None;
         runs[1].rows[0].host = Some("client-a".into());
+        // The same workload over one target and over two: two series.
+        let mut spread = runs[3].rows[0].clone();
+        spread.source = "spread.json".into();
+        spread.filename = Some("/dev/nvme1n1:/dev/nvme2n1".into());
+        runs[3].rows.push(spread);
+        // Two fio instances that ran together: one run of both files.
+        for (i, r) in runs[4].rows[..2].iter_mut().enumerate() {
+            r.iodepth = 1;
+            r.instances = 2;
+            r.instance_group = Some("c1/instance-0.json".into());
+            r.source = format!("c1/instance-{i}.json");
+        }
         runs
     }
 
@@ -460,8 +484,19 @@ mod tests {
         let read = store::read(dir.path()).unwrap();
         assert_eq!(loaded, by_measure(&read));
         assert_eq!(loaded, by_measure(&runs));
-        // The frame is read from its columns, and the run with a host
-        // through `measure`.
+        let spread = |devices, instances| {
+            loaded
+                .iter()
+                .filter(|s| s.key.workload.load.devices == devices)
+                .filter(|s| s.key.workload.load.instances == instances)
+                .count()
+        };
+        // Run 4's extra row over two devices is a series of its own, as
+        // are run 5's two instances, one series per metric.
+        assert_eq!(spread(2, 1), ALL.len());
+        assert_eq!(spread(1, 2), ALL.len());
+        // The frame is read from its columns, and the runs with a host or
+        // fio instances through `measure`.
         let path = dir.path().join("part-00000001-00000006.parquet");
         use polars::prelude::{ParquetReader, SerReader};
         let df = ParquetReader::new(std::fs::File::open(path).unwrap())
@@ -471,12 +506,25 @@ mod tests {
         let columns = cast.columns();
         assert!(columns.is_plain(0..50));
         assert!(!columns.is_plain(50..100));
+        let lens: Vec<usize> = runs.iter().map(|r| r.rows.len()).collect();
+        let at: usize = lens[..3].iter().sum();
+        assert!(columns.is_plain(at..at + lens[3]), "two devices, plain");
+        assert!(!columns.is_plain(at + lens[3]..at + lens[3] + lens[4]));
         assert!(!is_plain(&runs[1].rows));
         assert!(
             runs.iter()
                 .enumerate()
-                .all(|(i, r)| i == 1 || is_plain(&r.rows))
+                .all(|(i, r)| i == 1 || i == 4 || is_plain(&r.rows))
         );
+        // A history written before devices and instances were columns is
+        // still read from its columns, each row over one target.
+        let old = df
+            .drop_many(["tool", "filename", "instances", "instance_group"])
+            .slice(0, 50);
+        let cast = Cast::of(&old).expect("the older columns suffice");
+        let columns = cast.columns();
+        assert!(columns.is_plain(0..50));
+        assert!((0..50).all(|i| columns.devices(i) == 1));
     }
 
     #[test]

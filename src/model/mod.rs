@@ -244,32 +244,7 @@ impl Row {
     /// counts them (escaped colons unescaped); empty when the job named
     /// none or the row is not fio's.
     pub fn target_names(&self) -> Vec<String> {
-        let Some(f) = self.filename.as_deref().filter(|_| self.tool == "fio") else {
-            return Vec::new();
-        };
-        let guarded = f.replace("\\:", "\u{1}");
-        let parts: Vec<&str> = guarded.split(':').collect();
-        let mut names: Vec<String> = Vec::new();
-        let mut i = 0;
-        while i < parts.len() {
-            let p = parts[i];
-            let drive = p.len() == 1
-                && p.chars().all(|c| c.is_ascii_alphabetic())
-                && parts
-                    .get(i + 1)
-                    .is_some_and(|next| next.starts_with('\\') || next.starts_with('/'));
-            let name = if drive {
-                i += 1;
-                format!("{p}:{}", parts[i])
-            } else {
-                p.to_string()
-            };
-            if !name.trim().is_empty() {
-                names.push(name.replace('\u{1}', ":"));
-            }
-            i += 1;
-        }
-        names
+        target_names(&self.tool, self.filename.as_deref())
     }
 
     /// `options` as a map (empty when the format printed none, or the
@@ -399,4 +374,36 @@ impl std::fmt::Display for Warning {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "warning: {}: {}", self.source, self.message)
     }
+}
+
+/// The files or devices of a row's `filename` (`tool` its `tool` column),
+/// as [`Row::target_names`] reads them: what a history's columns count
+/// without making a row.
+pub fn target_names(tool: &str, filename: Option<&str>) -> Vec<String> {
+    let Some(f) = filename.filter(|_| tool == "fio") else {
+        return Vec::new();
+    };
+    let guarded = f.replace("\\:", "\u{1}");
+    let parts: Vec<&str> = guarded.split(':').collect();
+    let mut names: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < parts.len() {
+        let p = parts[i];
+        let drive = p.len() == 1
+            && p.chars().all(|c| c.is_ascii_alphabetic())
+            && parts
+                .get(i + 1)
+                .is_some_and(|next| next.starts_with('\\') || next.starts_with('/'));
+        let name = if drive {
+            i += 1;
+            format!("{p}:{}", parts[i])
+        } else {
+            p.to_string()
+        };
+        if !name.trim().is_empty() {
+            names.push(name.replace('\u{1}', ":"));
+        }
+        i += 1;
+    }
+    names
 }

@@ -1,19 +1,21 @@
 //! CSV: one line per workload, metric and config, values in base units
 //! (for spreadsheets and scripts; tables are for people). When workloads
-//! ran at several load points, `iodepth,numjobs,hosts` end each line, so
-//! every line names its workload. [`SweepCsv`] is the sweep table: one line
+//! ran at several load points, `iodepth,numjobs,hosts,devices,instances`
+//! end each line, so every line names its workload. [`SweepCsv`] is the sweep table: one line
 //! per sweep shape, load point and config.
 
 use std::io::Write;
 
 use super::Renderer;
-use super::sweeps::{self, SweepTable};
-use crate::compare::{Comparison, Metric, MetricResult, Sweep, SweepPoint, Workload};
+use super::sweeps;
+use crate::compare::sweep::blocksize;
+use crate::compare::workload::WorkloadKey;
+use crate::compare::{BsSweep, Comparison, Metric, MetricResult, Sweep, Workload};
 
 pub struct Csv;
 
 const HEADER: &str = "rw,bs_bytes,direction,rwmixread,metric,better,config,value,precision,winner,tied,rule,delta_pct,delta_abs";
-const LOAD_HEADER: &str = ",iodepth,numjobs,hosts";
+const LOAD_HEADER: &str = ",iodepth,numjobs,hosts,devices,instances";
 
 fn field(s: &str) -> String {
     if s.contains([',', '"', '\n', '\r']) {
@@ -53,9 +55,10 @@ impl Renderer for Csv {
         let loads = cmp.has_load_points();
         writeln!(out, "{HEADER}{}", if loads { LOAD_HEADER } else { "" })?;
         for w in &cmp.workloads {
+            let l = &w.key.load;
             let load = format!(
-                ",{},{},{}",
-                w.key.load.iodepth, w.key.load.numjobs, w.key.load.hosts
+                ",{},{},{},{},{}",
+                l.iodepth, l.numjobs, l.hosts, l.devices, l.instances
             );
             for m in &w.metrics {
                 for c in &cmp.configs {
@@ -85,15 +88,21 @@ fn metric_line(w: &Workload, m: &MetricResult, c: &str) -> String {
     )
 }
 
-/// The sweep tables as CSV: per sweep shape, load point and config with a
-/// value there, IOPS, bandwidth, mean and p99 latency with the
-/// comparison's winner/tied marks at that load point; `peak` and `knee`
-/// mark the config's peak and knee points; `slo_iops` is the config's IOPS
-/// under `--slo` (the same on each of its lines, empty without a target or
-/// when no point meets it).
+/// The sweep tables as CSV: per sweep, load point (or block size) and
+/// config with a value there, IOPS, bandwidth, mean and p99 latency with
+/// the comparison's winner/tied marks at that workload. `axis` names what
+/// the line's sweep varies (`iodepth`, `numjobs`, `hosts`, `devices`,
+/// `instances`, several joined by `+`, or `bs` for a block-size sweep:
+/// a workload in a load sweep and in a block-size sweep has a line in
+/// each). `peak`, `knee` and `saturation` mark the config's points of that
+/// sweep (a load sweep's peak is its most IOPS, a block-size sweep's its
+/// most bandwidth); `slo_iops` (load sweeps) and `slo_bw_bytes_per_s`
+/// (block-size sweeps) are the most the config does under `--slo`, the
+/// same on each of its lines, empty without a target or when no point
+/// meets it. Columns added after the first release are at the end.
 pub struct SweepCsv;
 
-const SWEEP_HEADER: &str = "rw,bs_bytes,direction,rwmixread,iodepth,numjobs,hosts,config,effective_iodepth,iops,iops_winner,iops_tied,bw_bytes_per_s,bw_winner,bw_tied,lat_mean_ns,lat_mean_winner,lat_mean_tied,clat_p99_ns,clat_p99_winner,clat_p99_tied,peak,knee,slo_iops,slo_interpolated";
+const SWEEP_HEADER: &str = "rw,bs_bytes,direction,rwmixread,iodepth,numjobs,hosts,config,effective_iodepth,iops,iops_winner,iops_tied,bw_bytes_per_s,bw_winner,bw_tied,lat_mean_ns,lat_mean_winner,lat_mean_tied,clat_p99_ns,clat_p99_winner,clat_p99_tied,peak,knee,slo_iops,slo_interpolated,devices,instances,axis,saturation,slo_bw_bytes_per_s";
 
 const SWEEP_METRICS: [Metric; 4] = [
     Metric::Iops,
@@ -108,7 +117,31 @@ impl Renderer for SweepCsv {
         for t in sweeps::tables(cmp) {
             for w in &t.workloads {
                 for c in t.configs.iter().filter(|c| sweeps::iops(w, c).is_some()) {
-                    writeln!(out, "{}", sweep_line(&t, w, c))?;
+                    let marks = t.sweep_of(c).map(|s| load_marks(s, w));
+                    writeln!(out, "{}", sweep_line(w, c, marks))?;
+                }
+            }
+        }
+        for (at, bs_sweeps) in blocksize::by_rw(&cmp.bs_sweeps) {
+            let mut sizes: Vec<u64> = bs_sweeps
+                .iter()
+                .flat_map(|s| s.points.iter().map(|p| p.bs_bytes))
+                .collect();
+            sizes.sort_unstable();
+            sizes.dedup();
+            for bs in sizes {
+                let key = WorkloadKey {
+                    shape: at.shape(bs),
+                    load: at.load,
+                };
+                let Some(w) = cmp.workloads.iter().find(|w| w.key == key) else {
+                    continue;
+                };
+                for s in bs_sweeps
+                    .iter()
+                    .filter(|s| s.points.iter().any(|p| p.bs_bytes == bs))
+                {
+                    writeln!(out, "{}", sweep_line(w, &s.config, Some(bs_marks(s, bs))))?;
                 }
             }
         }
@@ -116,13 +149,50 @@ impl Renderer for SweepCsv {
     }
 }
 
-fn sweep_line(t: &SweepTable, w: &Workload, c: &str) -> String {
+/// Where a point stands in its config's sweep.
+struct Marks {
+    axis: String,
+    peak: bool,
+    knee: bool,
+    saturation: bool,
+    slo_iops: Option<f64>,
+    slo_bw: Option<f64>,
+    slo_interpolated: Option<bool>,
+}
+
+/// Workload `w`'s marks in the load sweep `s`, matched on its whole load
+/// point (hosts, devices and instances as well as iodepth and numjobs).
+fn load_marks(s: &Sweep, w: &Workload) -> Marks {
+    let here = w.key.load;
+    Marks {
+        axis: s.axis.clone(),
+        peak: s.peak.load == here,
+        knee: s.knee.is_some_and(|k| k.load == here),
+        saturation: s.saturation.is_some_and(|x| x.load == here),
+        slo_iops: s.at_slo.map(|a| a.iops),
+        slo_bw: None,
+        slo_interpolated: s.at_slo.map(|a| a.interpolated),
+    }
+}
+
+/// Block size `bs`'s marks in the block-size sweep `s`.
+fn bs_marks(s: &BsSweep, bs: u64) -> Marks {
+    Marks {
+        axis: s.axis.clone(),
+        peak: s.peak.bs_bytes == bs,
+        knee: s.knee.is_some_and(|k| k.bs_bytes == bs),
+        saturation: s.saturation.is_some_and(|x| x.bs_bytes == bs),
+        slo_iops: None,
+        slo_bw: s.at_slo.map(|a| a.bw_bytes_per_s),
+        slo_interpolated: s.at_slo.map(|a| a.interpolated),
+    }
+}
+
+fn sweep_line(w: &Workload, c: &str, marks: Option<Marks>) -> String {
+    let load = &w.key.load;
     let mut f = vec![
         shape_fields(w),
-        format!(
-            "{},{},{}",
-            w.key.load.iodepth, w.key.load.numjobs, w.key.load.hosts
-        ),
+        format!("{},{},{}", load.iodepth, load.numjobs, load.hosts),
         field(c),
         w.effective_iodepth
             .get(c)
@@ -139,29 +209,18 @@ fn sweep_line(t: &SweepTable, w: &Workload, c: &str) -> String {
             None => ",,".into(),
         });
     }
-    f.push(sweep_marks(t.sweep_of(c), w));
+    let flag = |b: Option<bool>| b.map_or(String::new(), |b| b.to_string());
+    let m = marks.as_ref();
+    f.extend([
+        flag(m.map(|m| m.peak)),
+        flag(m.map(|m| m.knee)),
+        num(m.and_then(|m| m.slo_iops)),
+        flag(m.and_then(|m| m.slo_interpolated)),
+        load.devices.to_string(),
+        load.instances.to_string(),
+        m.map_or(String::new(), |m| field(&m.axis)),
+        flag(m.map(|m| m.saturation)),
+        num(m.and_then(|m| m.slo_bw)),
+    ]);
     f.join(",")
-}
-
-/// `peak,knee,slo_iops,slo_interpolated` of the config's sweep at `w`.
-fn sweep_marks(s: Option<&Sweep>, w: &Workload) -> String {
-    let Some(s) = s else {
-        return ",,,".into();
-    };
-    let here = |p: &SweepPoint| {
-        p.load.iodepth == w.key.load.iodepth && p.load.numjobs == w.key.load.numjobs
-    };
-    let is = |iodepth: u32, numjobs: u32| {
-        s.points
-            .iter()
-            .any(|p| here(p) && p.load.iodepth == iodepth && p.load.numjobs == numjobs)
-    };
-    let knee = s.knee.is_some_and(|k| is(k.load.iodepth, k.load.numjobs));
-    let slo = s
-        .at_slo
-        .map_or(",".into(), |a| format!("{},{}", a.iops, a.interpolated));
-    format!(
-        "{},{knee},{slo}",
-        is(s.peak.load.iodepth, s.peak.load.numjobs)
-    )
 }

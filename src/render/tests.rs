@@ -161,9 +161,14 @@ fn csv_and_term_carry_the_decisions() {
 /// A sweep fixture (`fixtures/sweep/<dir>`) read and compared as `analyze`
 /// does, with an optional `--slo`.
 pub(crate) fn sweep_fixture(dir: &str, slo: Option<&str>) -> Comparison {
+    fixture_comparison(&format!("sweep/{dir}"), slo)
+}
+
+/// The comparison of `fixtures/{rel}`, with a latency target when given.
+fn fixture_comparison(rel: &str, slo: Option<&str>) -> Comparison {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("fixtures/sweep")
-        .join(dir);
+        .join("fixtures")
+        .join(rel);
     let ingested = crate::ingest::ingest(&[path], &Default::default()).unwrap();
     let mut opts = crate::compare::CompareOptions::default();
     opts.sweep_rules.slo = slo.map(|s| crate::compare::sweep::parse_slo(s).unwrap());
@@ -370,7 +375,7 @@ fn sweep_csv_has_a_line_per_load_point_and_config() {
         long.lines()
             .next()
             .unwrap()
-            .ends_with(",iodepth,numjobs,hosts")
+            .ends_with(",iodepth,numjobs,hosts,devices,instances")
     );
     let published = render(
         Format::Csv,
@@ -378,12 +383,101 @@ fn sweep_csv_has_a_line_per_load_point_and_config() {
         &testdata::published(),
     );
     assert!(published.lines().next().unwrap().ends_with(",delta_abs"));
-    let none = render(
+    // The published study sweeps no load; its block sizes at QD32 x 16
+    // jobs are block-size sweeps, a line per config and block size.
+    let published = testdata::published();
+    let lines = csv_records(&render(
         Format::SweepCsv,
         &RenderOptions::default(),
-        &testdata::published(),
+        &published,
+    ));
+    let points: usize = published.bs_sweeps.iter().map(|s| s.points.len()).sum();
+    assert!(published.sweeps.is_empty() && points > 0);
+    assert_eq!(lines.len(), points);
+    assert!(lines.iter().all(|l| l["axis"] == "bs"));
+}
+
+/// The lines of a CSV as column name -> field maps (no quoted commas).
+fn csv_records(csv: &str) -> Vec<std::collections::HashMap<String, String>> {
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    lines
+        .map(|l| {
+            let fields: Vec<&str> = l.split(',').collect();
+            assert_eq!(fields.len(), header.len(), "{l}");
+            header
+                .iter()
+                .zip(fields)
+                .map(|(h, f)| (h.to_string(), f.to_string()))
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn sweep_csv_marks_the_whole_load_point_and_has_block_size_sweeps() {
+    // One job at QD8 over 1, 2 and 3 devices: three lines told apart by
+    // their device count, one peak among them.
+    let cmp = fixture_comparison("configs/devices", None);
+    let lines = csv_records(&render(Format::SweepCsv, &RenderOptions::default(), &cmp));
+    let devices: Vec<&str> = lines.iter().map(|l| l["devices"].as_str()).collect();
+    assert_eq!(devices, ["1", "2", "3"]);
+    assert!(
+        lines
+            .iter()
+            .all(|l| l["axis"] == "devices" && l["iodepth"] == "8")
     );
-    assert_eq!(none.lines().count(), 1);
+    let peaks: Vec<&str> = lines
+        .iter()
+        .filter(|l| l["peak"] == "true")
+        .map(|l| l["devices"].as_str())
+        .collect();
+    assert_eq!(peaks, [cmp.sweeps[0].peak.load.devices.to_string()]);
+    // The long CSV names the device count too.
+    let long = csv_records(&render(Format::Csv, &RenderOptions::default(), &cmp));
+    let counts: std::collections::BTreeSet<&str> =
+        long.iter().map(|l| l["devices"].as_str()).collect();
+    assert_eq!(counts.into_iter().collect::<Vec<_>>(), ["1", "2", "3"]);
+    // Block-size sweeps: a line per config and block size, the peak of
+    // most bandwidth and the saturation point marked where compare put them.
+    let cmp = fixture_comparison("configs/blocksize", None);
+    assert!(!cmp.bs_sweeps.is_empty());
+    let lines = csv_records(&render(Format::SweepCsv, &RenderOptions::default(), &cmp));
+    let bs: Vec<_> = lines.iter().filter(|l| l["axis"] == "bs").collect();
+    let points: usize = cmp.bs_sweeps.iter().map(|s| s.points.len()).sum();
+    assert_eq!(bs.len(), points);
+    for s in &cmp.bs_sweeps {
+        let mine = || {
+            bs.iter().filter(|l| {
+                l["config"] == s.config
+                    && l["rw"] == s.at.rw
+                    && l["direction"] == s.at.direction.as_str()
+                    && l["iodepth"] == s.at.load.iodepth.to_string()
+                    && l["numjobs"] == s.at.load.numjobs.to_string()
+            })
+        };
+        let marked = |col: &str| -> Vec<String> {
+            mine()
+                .filter(|l| l[col] == "true")
+                .map(|l| l["bs_bytes"].clone())
+                .collect()
+        };
+        assert_eq!(marked("peak"), [s.peak.bs_bytes.to_string()]);
+        let saturation: Vec<String> = s
+            .saturation
+            .iter()
+            .map(|x| x.bs_bytes.to_string())
+            .collect();
+        assert_eq!(marked("saturation"), saturation);
+        for l in mine() {
+            let p = s
+                .points
+                .iter()
+                .find(|p| p.bs_bytes.to_string() == l["bs_bytes"]);
+            let bw: f64 = l["bw_bytes_per_s"].parse().unwrap();
+            assert_eq!(bw, p.unwrap().bw_bytes_per_s, "{}", s.config);
+        }
+    }
 }
 
 /// The published comparison with randread 4k's mean latency of

@@ -664,3 +664,87 @@ fn check_history_appends_the_step_summary() {
         .expect("appended, not replaced");
     assert_history_markdown(md);
 }
+
+/// IOPS per load point of `analyze --format json` on `dir`, keyed by
+/// (iodepth, devices, instances).
+fn analyzed_iops(dir: &Path) -> Vec<((u64, u64, u64), f64)> {
+    let out = nvcmp()
+        .args(["analyze", "--format", "json"])
+        .arg(dir)
+        .output()
+        .unwrap();
+    assert_ok(&out);
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let mut got: Vec<((u64, u64, u64), f64)> = Vec::new();
+    for w in doc["workloads"].as_array().unwrap() {
+        let iops = w["metrics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["metric"] == "iops")
+            .unwrap();
+        let value = iops["values"].as_object().unwrap().values().next().unwrap();
+        got.push((load_of(w), value.as_f64().unwrap()));
+    }
+    got.sort_by_key(|a| a.0);
+    got
+}
+
+fn load_of(w: &Value) -> (u64, u64, u64) {
+    let n = |k: &str| w[k].as_u64().unwrap_or(1);
+    (n("iodepth"), n("devices"), n("instances"))
+}
+
+#[test]
+fn history_keeps_a_devices_or_instances_sweep_apart_as_analyze_does() {
+    for study in ["configs/devices", "configs/instances"] {
+        let tmp = tempfile::tempdir().unwrap();
+        let hist = tmp.path().join("hist");
+        for i in 1..=3 {
+            let out = nvcmp()
+                .args(["--quiet", "history", "add"])
+                .arg(fixture(study))
+                .arg("--history")
+                .arg(&hist)
+                .args(["--run", &format!("r{i}")])
+                .args(["--time", &format!("2026-12-0{i}T08:00:00Z")])
+                .output()
+                .unwrap();
+            assert_ok(&out);
+        }
+        // One series per load point, each holding analyze's figure in
+        // every run: a sweep over devices or instances is never averaged.
+        let want = analyzed_iops(&fixture(study));
+        assert!(want.len() >= 3, "{study}: {want:?}");
+        let doc = show_json(&hist);
+        let mut got: Vec<((u64, u64, u64), f64)> = doc["series"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|s| s["metric"] == "iops")
+            .map(|s| {
+                let runs = s["runs"].as_array().unwrap();
+                assert_eq!(runs.len(), 3, "{study}: {s}");
+                (load_of(s), runs[2]["value"].as_f64().unwrap())
+            })
+            .collect();
+        got.sort_by_key(|a| a.0);
+        assert_eq!(got.len(), want.len(), "{study}: {got:?} vs {want:?}");
+        for ((load, v), (wl, wv)) in got.iter().zip(&want) {
+            assert_eq!(load, wl, "{study}");
+            assert!((v - wv).abs() <= wv * 1e-9, "{study} {load:?}: {v} vs {wv}");
+        }
+        // The gate compares each load point with its own past.
+        let (code, doc) = check_history(&hist, &fixture(study), &[]);
+        assert_eq!(code, 0, "{study}: {doc}");
+        let gated: std::collections::BTreeSet<(u64, u64, u64)> = doc["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["metric"] == "iops")
+            .inspect(|f| assert_eq!(f["verdict"], "unchanged", "{f}"))
+            .map(load_of)
+            .collect();
+        assert_eq!(gated.len(), want.len(), "{study}: {gated:?}");
+    }
+}

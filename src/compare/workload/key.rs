@@ -303,8 +303,9 @@ fn one() -> u32 {
 }
 
 /// A workload as the JSON of `history` and of the per-device view spell
-/// it: its shape, `iodepth` and `numjobs`, no `hosts` (use with
-/// `#[serde(flatten, serialize_with = ...)]`).
+/// it: its shape, `iodepth`, `numjobs`, then `devices` and `instances`
+/// where not 1; no `hosts`, which those documents place themselves (use
+/// with `#[serde(flatten, serialize_with = ...)]`).
 pub fn without_hosts<S: serde::Serializer>(key: &WorkloadKey, s: S) -> Result<S::Ok, S::Error> {
     #[derive(Serialize)]
     struct NoHosts<'a> {
@@ -312,11 +313,17 @@ pub fn without_hosts<S: serde::Serializer>(key: &WorkloadKey, s: S) -> Result<S:
         shape: &'a Shape,
         iodepth: u32,
         numjobs: u32,
+        #[serde(skip_serializing_if = "is_one")]
+        devices: u32,
+        #[serde(skip_serializing_if = "is_one")]
+        instances: u32,
     }
     NoHosts {
         shape: &key.shape,
         iodepth: key.load.iodepth,
         numjobs: key.load.numjobs,
+        devices: key.load.devices,
+        instances: key.load.instances,
     }
     .serialize(s)
 }
