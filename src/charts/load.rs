@@ -184,8 +184,10 @@ pub(crate) fn log2_ticks(range: Range, label: impl Fn(f64) -> String) -> Vec<(f6
 }
 
 /// The load axis' title: queue depth when only iodepth varies, else I/Os
-/// in flight; the scale when it is log2.
-pub(crate) fn x_title(sweeps: &[&Sweep], log: bool) -> String {
+/// in flight; the scale when it is log2. Along fio instances, whether
+/// each instance ran this workload or some ran others beside it (a
+/// latency probe beside throughput jobs), counted all the same.
+pub(crate) fn x_title(cmp: &Comparison, sweeps: &[&Sweep], log: bool) -> String {
     let points = || sweeps.iter().flat_map(|s| &s.points);
     let depth_only = points().all(|p| p.load.numjobs == 1 && p.load.hosts == 1);
     let scale = if log { ", log2 scale" } else { "" };
@@ -203,10 +205,16 @@ pub(crate) fn x_title(sweeps: &[&Sweep], log: bool) -> String {
                 instances: 1,
                 ..first
             };
-            return format!(
-                "fio instances running together (each at {}{scale})",
-                each.label()
-            );
+            return match beside_others(cmp, sweeps) {
+                true => format!(
+                    "fio instances running together, every workload counted ({} here{scale})",
+                    each.label()
+                ),
+                false => format!(
+                    "fio instances running together (each at {}{scale})",
+                    each.label()
+                ),
+            };
         }
         None => {}
     }
@@ -217,6 +225,25 @@ pub(crate) fn x_title(sweeps: &[&Sweep], log: bool) -> String {
     } else {
         format!("I/Os in flight (iodepth × numjobs{scale})")
     }
+}
+
+/// Whether some point of these instance sweeps ran beside instances of
+/// another workload: the comparison has another workload (another shape,
+/// or this shape at another depth, jobs or devices) at the same count of
+/// instances. Two separate groups of that size would read as one mixed
+/// group, and the title then says only what is true of both.
+fn beside_others(cmp: &Comparison, sweeps: &[&Sweep]) -> bool {
+    let alone = |l: LoadPoint| LoadPoint { instances: 1, ..l };
+    sweeps
+        .iter()
+        .flat_map(|s| s.points.iter().map(move |p| (s, p)))
+        .any(|(s, p)| {
+            p.load.instances > 1
+                && cmp.workloads.iter().any(|w| {
+                    w.key.load.instances == p.load.instances
+                        && (w.key.shape != s.shape || alone(w.key.load) != alone(p.load))
+                })
+        })
 }
 
 /// What a shape's throughput is shown as: IOPS for small blocks,

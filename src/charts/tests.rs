@@ -734,6 +734,34 @@ fn the_load_axis_is_drawn_as_the_sweep_varies_it() {
 }
 
 #[test]
+fn an_instances_axis_says_when_other_workloads_ran_beside() {
+    // ICPE'24: a QD1 latency probe beside 1-16 QD128 instances; the
+    // QD128 curve's 17 instances are 16 of it and the probe.
+    let cmp = fixture_comparison("studies/icpe24-instances-8ssd", None);
+    let svg = svg_named(&cmp, "scaling_randread_4k_read_qd128x8d");
+    assert!(
+        svg.contains("fio instances running together, every workload counted (QD128 x 8 devices here, log2 scale)"),
+        "the title says the probe is counted"
+    );
+    assert!(!svg.contains("each at"));
+    // The same kind of run without the probe: each instance ran QD16.
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/configs/instances");
+    let apps: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.file_name().unwrap().to_string_lossy().starts_with("app-"))
+        .collect();
+    assert_eq!(apps.len(), 7);
+    let ingested = crate::ingest::ingest(&apps, &Default::default()).unwrap();
+    let cmp = crate::compare::compare(&ingested.rows, &Default::default());
+    let svg = svg_named(&cmp, "scaling_randread_4k_read_qd16");
+    assert!(
+        svg.contains("fio instances running together (each at QD16"),
+        "each instance ran the workload drawn"
+    );
+}
+
+#[test]
 fn a_block_size_chart_marks_each_configs_knee_and_saturation() {
     let cmp = fixture_comparison("configs/blocksize", None);
     let svg = svg_named(&cmp, "bs_randread");

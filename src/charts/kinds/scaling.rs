@@ -41,7 +41,7 @@ impl Plot for Scaling {
         top.x_ticks = ticks.clone();
         let mut bottom = latency_plot(cmp, &t, x);
         bottom.x_ticks = ticks;
-        bottom.x_title = load::x_title(&t.sweeps, log);
+        bottom.x_title = load::x_title(cmp, &t.sweeps, log);
         let grid_note = t.is_grid().then(|| {
             "Where several iodepth × numjobs reach the same number of I/Os in flight, the one with the most IOPS is drawn."
                 .to_string()
