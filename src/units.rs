@@ -90,8 +90,31 @@ pub fn civil_from_days(z: i64) -> (i64, i64, i64) {
     (yoe + era * 400 + i64::from(m <= 2), m, d)
 }
 
+/// Day since 1970-01-01 of (year, month 1-12, day 1-31), proleptic
+/// Gregorian: the inverse of [`civil_from_days`], by H. Hinnant's
+/// days-from-civil.
+pub fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn days_and_civil_dates_convert_both_ways() {
+        use super::{civil_from_days, days_from_civil};
+        assert_eq!(days_from_civil(1970, 1, 1), 0);
+        assert_eq!(days_from_civil(2024, 2, 29), 19_782);
+        for day in (-800_000..800_000).step_by(997) {
+            let (y, m, d) = civil_from_days(day);
+            assert_eq!(days_from_civil(y, m, d), day, "{y}-{m}-{d}");
+        }
+    }
 
     #[test]
     fn powers_of_ten_are_the_nearest_doubles() {

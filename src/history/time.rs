@@ -72,7 +72,7 @@ pub fn parse_rfc3339(s: &str) -> Result<i64, TimeError> {
         }
         _ => return Err(err()),
     };
-    Ok(days_from_civil(y, mo, d) * 86_400 + h * 3600 + mi * 60 + sec - offset)
+    Ok(crate::units::days_from_civil(y, mo, d) * 86_400 + h * 3600 + mi * 60 + sec - offset)
 }
 
 /// `secs` since the epoch as `YYYY-MM-DDTHH:MM:SSZ`.
@@ -93,17 +93,6 @@ pub fn now_utc() -> String {
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs() as i64);
     format_utc(secs)
-}
-
-// Howard Hinnant's days/civil conversions
-// (<https://howardhinnant.github.io/date_algorithms.html>).
-fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
 }
 
 #[cfg(test)]
