@@ -746,5 +746,33 @@ fn history_keeps_a_devices_or_instances_sweep_apart_as_analyze_does() {
             .map(load_of)
             .collect();
         assert_eq!(gated.len(), want.len(), "{study}: {gated:?}");
+        // Each series' chart is named by its whole load point, as
+        // analyze's are, not numbered apart (`_qd8x2d`, not `_qd8-2`).
+        let out = tmp.path().join("out");
+        let o = nvcmp()
+            .args([
+                "--quiet",
+                "history",
+                "show",
+                "--metric",
+                "iops",
+                "--history",
+            ])
+            .arg(&hist)
+            .arg("--out")
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert_ok(&o);
+        let mut charts: Vec<String> = std::fs::read_dir(out.join("charts"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        charts.sort();
+        assert_eq!(charts.len(), want.len(), "{study}: {charts:?}");
+        assert!(charts.iter().all(|c| !c.contains('-')), "{charts:?}");
+        if study == "configs/devices" {
+            assert!(charts.contains(&"history_randread_4k_read_qd8x3d_iops.png".to_string()));
+        }
     }
 }

@@ -64,20 +64,18 @@ pub(crate) fn plan(report: &HistoryReport) -> Vec<HistoryChart<'_>> {
 impl Plot for HistoryChart<'_> {
     type Source = HistoryReport;
 
-    /// `history_randread_4k_read_qd32_iops`.
+    /// `history_randread_4k_read_qd32_iops`, the load as analyze's chart
+    /// names spell it (`_qd8x2d` over two devices: [`names::load_slug`]).
     fn stem(&self, _: &HistoryReport) -> String {
         let s = self.series[0];
         let (shape, at) = (&s.workload.key.shape, s.workload.key.load);
         let mix = shape.rwmixread.map(|m| m.to_string()).unwrap_or_default();
-        let mut load = format!("qd{}", at.iodepth);
-        if at.numjobs != 1 {
-            load.push_str(&format!("x{}", at.numjobs));
-        }
         format!(
-            "history_{}{mix}_{}_{}_{load}_{}",
+            "history_{}{mix}_{}_{}{}_{}",
             names::slug(&shape.rw),
             names::slug(&crate::units::format_bs(shape.bs_bytes)),
             shape.direction.as_str(),
+            names::load_slug(&at),
             scale::metric_slug(s.metric)
         )
     }
