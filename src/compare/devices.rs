@@ -51,7 +51,8 @@ struct RunSum {
     error: i64,
 }
 
-type Key = (Shape, u32, u32);
+/// Shape, iodepth, numjobs and fio instances: the load of one spread.
+type Key = (Shape, u32, u32, u32);
 
 /// The spreads of every config and workload that ran on two or more
 /// targets within one result, configs in `configs` order.
@@ -60,9 +61,9 @@ pub fn build(rows: &[Row], configs: &[String]) -> Vec<DeviceSpread> {
     let mut per_file: IndexMap<(&str, &str, Key), Vec<String>> = IndexMap::new();
     for r in rows.iter().filter(|r| !r.aggregate) {
         let Some(target) = target_of(r) else { continue };
-        let key: Key = (Shape::of(r), r.iodepth, r.numjobs);
+        let key: Key = (Shape::of(r), r.iodepth, r.numjobs, r.instances.max(1));
         let seen = per_file
-            .entry((r.label.as_str(), r.source.as_str(), key.clone()))
+            .entry((r.label.as_str(), run_source(r), key.clone()))
             .or_default();
         if !seen.contains(&target) {
             seen.push(target.clone());
@@ -103,9 +104,15 @@ fn target_of(r: &Row) -> Option<String> {
     })
 }
 
+/// The run a row belongs to: its file, or for fio instances that ran
+/// together their group (one run, not repetitions).
+fn run_source(r: &Row) -> &str {
+    r.instance_group.as_deref().unwrap_or(&r.source)
+}
+
 /// Adds one row (a job, or a thread without group_reporting) to its run.
 fn add(s: &mut Samples, r: &Row) {
-    let run = s.runs.entry(r.source.clone()).or_default();
+    let run = s.runs.entry(run_source(r).to_string()).or_default();
     run.iops += r.iops;
     run.bw += r.bw_bytes_per_s;
     let ios = r.iops * r.runtime_ms / 1000.0;
@@ -169,7 +176,7 @@ fn figure(target: &str, s: &Samples) -> (TargetFigure, f64) {
 
 /// The spread of one config and workload, with the rule applied.
 fn spread(config: &str, key: &Key, targets: &IndexMap<String, Samples>) -> DeviceSpread {
-    let (shape, iodepth, numjobs) = key;
+    let (shape, iodepth, numjobs, instances) = key;
     let (mut figs, noise): (Vec<TargetFigure>, Vec<f64>) =
         targets.iter().map(|(t, s)| figure(t, s)).unzip();
     judge(&mut figs, &noise);
@@ -190,12 +197,16 @@ fn spread(config: &str, key: &Key, targets: &IndexMap<String, Samples>) -> Devic
         all.first().copied().unwrap_or(0.0),
         all.last().copied().unwrap_or(0.0),
     );
+    let load = LoadPoint {
+        instances: *instances,
+        ..LoadPoint::of(*iodepth, *numjobs)
+    };
     DeviceSpread {
         config: config.to_string(),
-        workload: format!("{} QD{iodepth}", shape.title()),
+        workload: format!("{} {}", shape.title(), load.label()),
         key: WorkloadKey {
             shape: shape.clone(),
-            load: LoadPoint::of(*iodepth, *numjobs),
+            load,
         },
         total_iops: figs.iter().map(|f| f.iops).sum(),
         slowest: pick(false),

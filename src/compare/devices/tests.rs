@@ -117,3 +117,38 @@ fn repetitions_average_per_drive() {
     assert!((t[2].iops - 61_000.0).abs() < 1e-9);
     assert!(t[2].off_pct.unwrap() < -35.0);
 }
+
+#[test]
+fn fio_instances_that_ran_together_are_one_run_at_their_own_load() {
+    // Two fio instances at once, each on the same two drives, and the
+    // same bed alone earlier: two spreads, the instances' one run.
+    let mut rows = bed("bed", "alone.json", &[100_000.0, 100_000.0]);
+    for (source, iops) in [("i-0.json", 50_000.0), ("i-1.json", 52_000.0)] {
+        for mut r in bed("bed", source, &[iops, iops]) {
+            r.instances = 2;
+            r.instance_group = Some("i-0.json".into());
+            rows.push(r);
+        }
+    }
+    let s = build(&rows, &["bed".into()]);
+    assert_eq!(s.len(), 2, "alone and beside another instance: apart");
+    let together = s.iter().find(|s| s.key.load.instances == 2).unwrap();
+    assert_eq!(together.workload, "randread 4k QD32 x 2 instances");
+    // One run per drive, its I/O the two instances' sum.
+    assert!(together.targets.iter().all(|t| t.runs == 1), "{together:?}");
+    assert!(together.targets.iter().all(|t| t.iops == 102_000.0));
+    let alone = s.iter().find(|s| s.key.load.instances == 1).unwrap();
+    assert_eq!(alone.workload, "randread 4k QD32");
+    assert_eq!(alone.total_iops, 200_000.0);
+}
+
+#[test]
+fn a_spread_is_named_by_its_whole_load() {
+    let mut rows = bed("bed", "r.json", &[100_000.0, 100_000.0]);
+    for r in &mut rows {
+        r.numjobs = 4;
+    }
+    let s = build(&rows, &["bed".into()]);
+    assert_eq!(s[0].workload, "randread 4k QD32 x 4 jobs");
+    assert_eq!(s[0].key.load, LoadPoint::of(32, 4));
+}
