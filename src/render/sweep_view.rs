@@ -428,12 +428,13 @@ fn grid(s: &Sweep) -> GridView {
 /// shows itself: a config missing at a load point (its cells read "–"),
 /// and a config's other-depth note after its first (the cells say where it
 /// ran). Notes name the config first ("psync ran at queue depth 1, ..."),
-/// which is how these are told apart.
+/// which is how these are told apart. A note said at several load points
+/// is said once, naming them all (`QD128 x 3, 5, 9, 17 instances: ...`).
 fn notes(t: &SweepTable) -> Vec<String> {
-    let mut out = Vec::new();
+    let mut out: Vec<(&str, Vec<LoadPoint>)> = Vec::new();
     let mut depth_noted: Vec<&str> = Vec::new();
     for w in &t.workloads {
-        let load = w.key.load.label();
+        let load = w.key.load;
         for n in &w.notes {
             if n.starts_with("no result from ") {
                 continue;
@@ -453,8 +454,13 @@ fn notes(t: &SweepTable) -> Vec<String> {
                     depth_noted.push(c);
                 }
             }
-            out.push(format!("{load}: {n}"));
+            match out.iter_mut().find(|(text, _)| *text == n.as_str()) {
+                Some((_, loads)) => loads.push(load),
+                None => out.push((n.as_str(), vec![load])),
+            }
         }
     }
-    out
+    out.into_iter()
+        .map(|(n, loads)| format!("{}: {n}", LoadPoint::condense(&loads)))
+        .collect()
 }

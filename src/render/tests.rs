@@ -619,3 +619,36 @@ fn a_far_value_in_a_sweep_keeps_its_column_readable() {
         s.notes
     );
 }
+
+#[test]
+fn a_sweep_note_said_at_several_loads_is_said_once() {
+    // ICPE'24's QD128 apps: the approximate p99 at 3, 5, 9 and 17
+    // instances (no json+ histograms), one note naming the four.
+    let cmp = fixture_comparison("studies/icpe24-instances-8ssd", None);
+    let view = view::View::new(&cmp, &[]);
+    let table = view
+        .groups
+        .iter()
+        .flat_map(|g| &g.sweeps)
+        .find(|s| s.title.starts_with("randread 4k QD128"))
+        .unwrap();
+    let p99: Vec<&String> = table
+        .notes
+        .iter()
+        .filter(|n| n.contains("the worst job's p99"))
+        .collect();
+    assert_eq!(p99.len(), 1, "{:?}", table.notes);
+    assert!(
+        p99[0].starts_with("QD128 x 8 devices x 3, 5, 9, 17 instances: p99 latency of"),
+        "{}",
+        p99[0]
+    );
+    // Each load point still has the note in the JSON's workloads.
+    let noted = cmp
+        .workloads
+        .iter()
+        .filter(|w| w.notes.iter().any(|n| n.contains("the worst job's p99")))
+        .filter(|w| w.key.load.iodepth == 128)
+        .count();
+    assert_eq!(noted, 4);
+}
