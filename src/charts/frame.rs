@@ -69,6 +69,51 @@ pub(crate) fn under_heading<DB: Canvas>(
     Ok(area.split_vertically((sz.text * lines) as u32).1)
 }
 
+/// `text` on as few lines as keep each at most `max_px` wide: broken
+/// before each ` x ` (a load point: `QD128 x 8 devices` / `x 17
+/// instances`), and a part still too wide at its spaces (`randread` /
+/// `4k`); at most `max_lines`, the last cut with an ellipsis when the
+/// rest does not fit ([`fit`]).
+pub(crate) fn wrap_load<DB: Canvas>(
+    area: &Area<DB>,
+    text: &str,
+    style: &TextStyle,
+    max_px: i32,
+    max_lines: usize,
+) -> Vec<String> {
+    let fits = |t: &str| text_width(area, t, style) <= max_px;
+    // (what joins it to the text before, the token).
+    let mut tokens: Vec<(&str, String)> = Vec::new();
+    for (k, part) in text.split(" x ").enumerate() {
+        let (joiner, part) = match k {
+            0 => ("", part.to_string()),
+            _ => (" ", format!("x {part}")),
+        };
+        if fits(&part) {
+            tokens.push((joiner, part));
+        } else {
+            for (w, word) in part.split(' ').enumerate() {
+                tokens.push((if w == 0 { joiner } else { " " }, word.to_string()));
+            }
+        }
+    }
+    let mut lines: Vec<String> = Vec::new();
+    for (joiner, token) in tokens {
+        match lines.last_mut() {
+            Some(last) if fits(&format!("{last}{joiner}{token}")) => {
+                last.push_str(joiner);
+                last.push_str(&token);
+            }
+            _ => lines.push(token),
+        }
+    }
+    if lines.len() > max_lines {
+        let rest = lines.split_off(max_lines - 1).join(" ");
+        lines.push(rest);
+    }
+    lines.iter().map(|l| fit(area, l, style, max_px)).collect()
+}
+
 /// `text` cut with an ellipsis so it is at most `max_px` wide.
 pub(crate) fn fit<DB: Canvas>(
     area: &Area<DB>,

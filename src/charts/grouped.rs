@@ -8,7 +8,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::axis::{Axes, linear_ticks};
 use super::canvas::{Area, Canvas};
-use super::frame::{Sizes, bold, fit, font, text_width, under_heading};
+use super::frame::{Sizes, bold, fit, font, text_width, under_heading, wrap_load};
 use super::hotspot::{self, Hotspot, HotspotShape, Owner};
 use super::marks;
 use super::palette::INK;
@@ -112,6 +112,15 @@ struct Layout {
     y_label_w: u32,
     x_label_h: u32,
     margin: u32,
+    /// Each category's label as drawn, a line each: its own lines (shape,
+    /// then load point), a load point too wide for its group broken
+    /// before ` x `.
+    categories: Vec<Vec<String>>,
+    /// Their font size: the text's, or the small one where a word of a
+    /// label would be cut at the text's.
+    cat_size: f64,
+    /// A category's width, pixels.
+    group_px: i32,
     /// The value label of each bar, per series then category.
     labels: Vec<Vec<String>>,
     /// Value labels' font size: smaller up the bar when the bars are many.
@@ -171,7 +180,7 @@ impl Panel {
                     .pos(Pos::new(HPos::Right, VPos::Top)),
             ))?;
         }
-        self.draw_categories(&area, sz, &lay, &px)
+        self.draw_categories(&area, &lay, &px)
     }
 
     /// The panel's geometry in `area` (below any heading).
@@ -180,16 +189,18 @@ impl Panel {
         let n_cat = self.categories.len().max(1);
         let n_ser = self.series.len().max(1);
         let y_label_w = (sz.text * 6.0) as u32;
-        let lines = self
-            .categories
-            .iter()
-            .map(|c| c.lines().count())
-            .max()
-            .unwrap_or(1)
-            .max(1);
-        let x_label_h = (sz.text * (1.0 + 1.2 * lines as f64)) as u32;
         let margin = sz.pad as u32;
         let plot_w = aw.saturating_sub(y_label_w + 2 * margin).max(10) as f64;
+        let group_px = (plot_w / n_cat as f64 * 0.98) as i32;
+        // The text size, or the small one where a word would be cut.
+        let mut cat_size = sz.text;
+        let mut categories = self.category_lines(area, cat_size, group_px);
+        if categories.iter().flatten().any(|l| l.ends_with('…')) {
+            cat_size = sz.small;
+            categories = self.category_lines(area, cat_size, group_px);
+        }
+        let lines = categories.iter().map(Vec::len).max().unwrap_or(1).max(1);
+        let x_label_h = (sz.text + cat_size * 1.2 * lines as f64) as u32;
         let plot_h = ah.saturating_sub(x_label_h + 2 * margin).max(10) as f64;
         let slot = 0.8 / n_ser as f64;
         let mut lay = Layout {
@@ -199,6 +210,9 @@ impl Panel {
             y_label_w,
             x_label_h,
             margin,
+            categories,
+            cat_size,
+            group_px,
             labels: self.value_labels(),
             vsize: sz.small,
             rotate: false,
@@ -209,6 +223,26 @@ impl Panel {
         self.fit_value_labels(area, &mut lay);
         lay.y = self.y_range(&lay);
         lay
+    }
+
+    /// The category labels as drawn at `size` in groups `group_px` wide: each line
+    /// of a label (shape, then load point) kept, one too wide broken
+    /// before ` x ` (and at spaces where still too wide) onto up to four lines.
+    fn category_lines<DB: Canvas>(
+        &self,
+        area: &Area<DB>,
+        size: f64,
+        group_px: i32,
+    ) -> Vec<Vec<String>> {
+        let style = font(size);
+        self.categories
+            .iter()
+            .map(|c| {
+                c.lines()
+                    .flat_map(|line| wrap_load(area, line, &style, group_px, 4))
+                    .collect()
+            })
+            .collect()
     }
 
     /// Each bar's printed value with its mark ("★ 6.1"), "n/a" where the
@@ -343,28 +377,25 @@ impl Panel {
         Ok(())
     }
 
-    /// Category labels under each group, cut to the group's width, under
+    /// Category labels under each group, wrapped to the group's width, under
     /// a line along the bottom of the plot.
     fn draw_categories<DB: Canvas>(
         &self,
         area: &Area<DB>,
-        sz: Sizes,
         lay: &Layout,
         px: &dyn Fn(f64, f64) -> (i32, i32),
     ) -> anyhow::Result<()> {
-        let cat_style = font(sz.text);
-        let group_px = (lay.plot.0 / lay.n_cat as f64 * 0.98) as i32;
+        let cat_style = font(lay.cat_size);
         let y_lo = lay.y.0;
         let (l, bottom) = px(0.0, y_lo);
         let (r, _) = px(lay.n_cat as f64, y_lo);
         area.draw(&PathElement::new(vec![(l, bottom), (r, bottom)], INK))?;
-        let line_px = (sz.text * 1.2) as i32;
-        for (i, c) in self.categories.iter().enumerate() {
+        let line_px = (lay.cat_size * 1.2) as i32;
+        for (i, c) in lay.categories.iter().enumerate() {
             let (x, _) = px(i as f64 + 0.5, y_lo);
-            // A label may be two lines (shape, then load point).
-            for (k, line) in c.lines().enumerate() {
+            for (k, line) in c.iter().enumerate() {
                 area.draw(&Label::new(
-                    fit(area, line, &cat_style, group_px),
+                    fit(area, line, &cat_style, lay.group_px),
                     (x, bottom + 8 + k as i32 * line_px),
                     cat_style.pos(Pos::new(HPos::Center, VPos::Top)),
                 ))?;

@@ -2,10 +2,10 @@
 //! than the scale shows, what the marks mean, the comparison's notes on
 //! the workloads drawn (without file paths).
 
-use super::labels::workload_point_label;
+use super::labels::{workload_label, workload_point_label};
 use super::scale::ChartScale;
 
-use crate::compare::{Comparison, MetricResult};
+use crate::compare::{Comparison, LoadPoint, MetricResult, Workload};
 use crate::model::Direction;
 
 /// "p99 latency of X not drawn at QD1 and QD8: why.": one line per
@@ -74,23 +74,30 @@ pub(crate) fn marks_note(results: &[&MetricResult]) -> Option<String> {
 
 /// The comparison's notes on a group's workloads (iodepth differing, a
 /// config missing), at most three lines so the plot keeps its room. A
-/// note names configs and reasons: a result file's path in it is dropped
-/// (the report lists the files).
+/// note said of several workloads is one line naming them all (`randread
+/// 4k at QD128 x 3, 5, 9, 17 instances: ...`). A note names configs and
+/// reasons: a result file's path in it is dropped (the report lists the
+/// files).
 pub(crate) fn workload_notes(cmp: &Comparison, direction: Direction) -> Vec<String> {
     const MAX: usize = 3;
-    let mut notes: Vec<String> = Vec::new();
+    let mut said: Vec<(String, Vec<&Workload>)> = Vec::new();
     for w in cmp
         .workloads
         .iter()
         .filter(|w| w.key.shape.direction == direction)
     {
         for n in &w.notes {
-            let n = format!("{}: {}", workload_point_label(cmp, w), without_paths(n));
-            if !notes.contains(&n) {
-                notes.push(n);
+            let n = without_paths(n);
+            match said.iter_mut().find(|(text, _)| *text == n) {
+                Some((_, of)) => of.push(w),
+                None => said.push((n, vec![w])),
             }
         }
     }
+    let notes: Vec<String> = said
+        .iter()
+        .map(|(n, of)| format!("{}: {n}", workloads_text(cmp, of)))
+        .collect();
     let mut out: Vec<String> = notes.iter().take(MAX).cloned().collect();
     if notes.len() > MAX {
         let n = notes.len() - MAX;
@@ -98,6 +105,33 @@ pub(crate) fn workload_notes(cmp: &Comparison, direction: Direction) -> Vec<Stri
         out.push(format!("{n} more note{s} in the report."));
     }
     out
+}
+
+/// Workloads in few words: each shape once, with its load points
+/// condensed (`randread 4k at QD1, 4, 16`).
+fn workloads_text(cmp: &Comparison, of: &[&Workload]) -> String {
+    let mut shapes: Vec<(&Workload, Vec<LoadPoint>)> = Vec::new();
+    for w in of {
+        match shapes
+            .iter_mut()
+            .find(|(first, _)| first.key.shape == w.key.shape)
+        {
+            Some((_, loads)) => loads.push(w.key.load),
+            None => shapes.push((w, vec![w.key.load])),
+        }
+    }
+    let parts: Vec<String> = shapes
+        .into_iter()
+        .map(|(first, loads)| match loads.len() {
+            1 => workload_point_label(cmp, first),
+            _ => format!(
+                "{} at {}",
+                workload_label(first),
+                LoadPoint::condense(&loads)
+            ),
+        })
+        .collect();
+    crate::render::cell::join_and(&parts)
 }
 
 /// `text` without parenthesized file paths: "X: mean below clat

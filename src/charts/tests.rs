@@ -941,3 +941,29 @@ fn svg_files_are_the_inlined_svgs_with_their_font() {
         assert_eq!(file, font::embed_in_svg(text), "{}", path.display());
     }
 }
+
+#[test]
+fn long_load_labels_wrap_and_a_note_on_many_loads_is_one_line() {
+    // ICPE'24: eleven groups named by loads like `QD128 x 8 devices x 17
+    // instances`, too wide for a group: broken before ` x `, never cut.
+    let cmp = fixture_comparison("studies/icpe24-instances-8ssd", None);
+    let svg = svg_named(&cmp, "bars_read_iops");
+    assert!(!svg.contains('…'), "no label is cut");
+    assert!(
+        svg.contains("\nx 17 instances\n"),
+        "the last line of a wrapped label"
+    );
+    // The approximate p99 at four loads: one footnote naming them.
+    let notes = super::notes::workload_notes(&cmp, Direction::Read);
+    let p99: Vec<&String> = notes
+        .iter()
+        .filter(|n| n.contains("worst job's p99"))
+        .collect();
+    assert_eq!(p99.len(), 1, "{notes:?}");
+    assert!(
+        p99[0].starts_with("randread 4k at QD128 x 8 devices x 3, 5, 9, 17 instances: "),
+        "{}",
+        p99[0]
+    );
+    assert!(svg.contains("3, 5, 9, 17 instances: p99 latency"));
+}
