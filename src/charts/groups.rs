@@ -104,12 +104,12 @@ pub(crate) fn subject(cmp: &Comparison, direction: Direction) -> Option<String> 
 /// and, per config, its knee, saturation and peak; once each, in load
 /// order.
 pub(crate) fn key_loads(t: &crate::render::sweeps::SweepTable) -> Vec<crate::compare::LoadPoint> {
-    // Peak and knee name no host count: they are matched on depth and jobs.
-    let mut marked: Vec<(u32, u32)> = Vec::new();
+    // Matched on the whole load point (hosts, devices, instances too).
+    let mut marked: Vec<crate::compare::LoadPoint> = Vec::new();
     for s in &t.sweeps {
-        marked.extend(s.knee.map(|k| (k.load.iodepth, k.load.numjobs)));
-        marked.extend(s.saturation.map(|x| (x.load.iodepth, x.load.numjobs)));
-        marked.push((s.peak.load.iodepth, s.peak.load.numjobs));
+        marked.extend(s.knee.map(|k| k.load));
+        marked.extend(s.saturation.map(|x| x.load));
+        marked.push(s.peak.load);
     }
     let lightest = t
         .workloads
@@ -120,7 +120,7 @@ pub(crate) fn key_loads(t: &crate::render::sweeps::SweepTable) -> Vec<crate::com
         .workloads
         .iter()
         .map(|w| w.key.load)
-        .filter(|l| Some(*l) == lightest || marked.contains(&(l.iodepth, l.numjobs)))
+        .filter(|l| Some(*l) == lightest || marked.contains(l))
         .collect();
     loads.sort_by_key(|l| (l.outstanding(), *l));
     loads.dedup();

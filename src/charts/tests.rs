@@ -655,10 +655,7 @@ fn bars_of_a_sweep_show_its_key_load_points_named_by_load() {
     for s in &t.sweeps {
         want.extend(s.knee.map(|k| k.load));
         want.extend(s.saturation.map(|x| x.load));
-        want.push(crate::compare::LoadPoint::of(
-            s.peak.load.iodepth,
-            s.peak.load.numjobs,
-        ));
+        want.push(s.peak.load);
     }
     want.sort_by_key(|l| (l.outstanding(), *l));
     want.dedup();
@@ -944,15 +941,21 @@ fn svg_files_are_the_inlined_svgs_with_their_font() {
 
 #[test]
 fn long_load_labels_wrap_and_a_note_on_many_loads_is_one_line() {
-    // ICPE'24: eleven groups named by loads like `QD128 x 8 devices x 17
-    // instances`, too wide for a group: broken before ` x `, never cut.
+    // ICPE'24: the efficiency chart's half-width panels, groups named by
+    // loads like `QD128 x 8 devices x 17 instances`, too wide for a
+    // group: broken before ` x `, never cut.
     let cmp = fixture_comparison("studies/icpe24-instances-8ssd", None);
-    let svg = svg_named(&cmp, "bars_read_iops");
+    let svg = svg_named(&cmp, "efficiency_read");
     assert!(!svg.contains('…'), "no label is cut");
     assert!(
         svg.contains("\nx 17 instances\n"),
         "the last line of a wrapped label"
     );
+    // The bars draw the sweeps' key loads only: each curve's lightest
+    // point, knee, saturation and peak, matched on the whole load point.
+    let svg = svg_named(&cmp, "bars_read_iops");
+    assert!(!svg.contains("\nQD128 x 8 devices x 9 instances\n"));
+    assert!(svg.contains("\nQD128 x 8 devices x 17 instances\n"));
     // The approximate p99 at four loads: one footnote naming them.
     let notes = super::notes::workload_notes(&cmp, Direction::Read);
     let p99: Vec<&String> = notes
