@@ -696,10 +696,6 @@ fn iops_short(v: f64) -> String {
     }
 }
 
-fn at(iodepth: u32, numjobs: u32) -> String {
-    LoadPoint::of(iodepth, numjobs).label()
-}
-
 /// The IOPS entry of a sweep's config at one load point, with the
 /// precision and spread its workload knows.
 fn point_entry<'a>(cmp: &'a Comparison, s: &'a Sweep, load: LoadPoint, iops: f64) -> Entry<'a> {
@@ -905,10 +901,7 @@ fn slo_sentence(title: &str, sweeps: &[&Sweep], slo: Slo) -> String {
                     s.config,
                     iops_short(a.iops),
                     a.load.label(),
-                    at(
-                        a.upper_iodepth.unwrap_or(a.load.iodepth),
-                        a.upper_numjobs.unwrap_or(a.load.numjobs)
-                    )
+                    a.upper().unwrap_or(a.load).label()
                 ),
             )),
             Some(a) => parts.push((

@@ -467,11 +467,31 @@ pub struct AtSlo {
     /// The measured point; when interpolated, the one below the target.
     #[serde(flatten)]
     pub load: LoadPoint,
-    /// When interpolated: the first point above the target.
+    /// When interpolated: the first point above the target (its hosts,
+    /// devices and fio instances only where not 1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub upper_iodepth: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub upper_numjobs: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub upper_hosts: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub upper_devices: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub upper_instances: Option<u32>,
+}
+
+impl AtSlo {
+    /// When interpolated, the first point above the target, whole.
+    pub fn upper(&self) -> Option<LoadPoint> {
+        Some(LoadPoint {
+            iodepth: self.upper_iodepth?,
+            numjobs: self.upper_numjobs.unwrap_or(self.load.numjobs),
+            hosts: self.upper_hosts.unwrap_or(1),
+            devices: self.upper_devices.unwrap_or(1),
+            instances: self.upper_instances.unwrap_or(1),
+        })
+    }
 }
 
 /// What a block-size sweep holds fixed: an rw (its direction and read

@@ -195,6 +195,9 @@ fn sweep(config: &str, shape: &Shape, points: Vec<SweepPoint>, rules: &SweepRule
                 load: at(a.index),
                 upper_iodepth: a.upper.map(|u| at(u).iodepth),
                 upper_numjobs: a.upper.map(|u| at(u).numjobs),
+                upper_hosts: a.upper.map(|u| at(u).hosts).filter(|n| *n != 1),
+                upper_devices: a.upper.map(|u| at(u).devices).filter(|n| *n != 1),
+                upper_instances: a.upper.map(|u| at(u).instances).filter(|n| *n != 1),
             }),
         fall: curve::fall(&line, rules).map(|(i, pct)| Fall {
             load: at(i),

@@ -301,10 +301,6 @@ fn ran_at(w: &Workload, config: &str) -> String {
     }
 }
 
-fn at(iodepth: u32, numjobs: u32) -> String {
-    LoadPoint::of(iodepth, numjobs).label()
-}
-
 fn iops_text(v: f64) -> String {
     numbers::fixed(v, 0)
 }
@@ -383,10 +379,9 @@ fn slo_text(a: Option<&AtSlo>, metric: SloMetric, target_ns: f64) -> String {
         return format!("meets {target} at no load point");
     };
     let lower = a.load.label();
-    let r#where = match (a.interpolated, a.upper_iodepth) {
+    let r#where = match (a.interpolated, a.upper()) {
         (true, Some(up)) => {
-            let upper = at(up, a.upper_numjobs.unwrap_or(a.load.numjobs));
-            format!("interpolated between {lower} and {upper}")
+            format!("interpolated between {lower} and {}", up.label())
         }
         _ => format!("at {lower}"),
     };

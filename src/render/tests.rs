@@ -652,3 +652,41 @@ fn a_sweep_note_said_at_several_loads_is_said_once() {
         .count();
     assert_eq!(noted, 4);
 }
+
+#[test]
+fn a_target_met_between_instance_counts_names_both_whole() {
+    // ICPE'24's QD128 apps under bfq: p99 1.01 ms at 9 instances, 13 ms
+    // at 17; a 2 ms target falls between them.
+    let cmp = fixture_comparison("studies/icpe24-instances-8ssd", Some("clat_p99=2ms"));
+    let s = cmp
+        .sweeps
+        .iter()
+        .find(|s| s.config == "ioscheduler=bfq" && s.points[0].load.iodepth == 128)
+        .unwrap();
+    let a = s.at_slo.unwrap();
+    assert!(a.interpolated);
+    assert_eq!((a.load.instances, a.load.devices), (9, 8));
+    let upper = a.upper().unwrap();
+    assert_eq!(
+        (upper.iodepth, upper.devices, upper.instances),
+        (128, 8, 17)
+    );
+    let json = serde_json::to_value(a).unwrap();
+    assert_eq!(json["upper_instances"], 17);
+    assert_eq!(json["upper_devices"], 8);
+    assert!(json.get("upper_hosts").is_none(), "one host: left out");
+    let view = view::View::new(&cmp, &[]);
+    let table = view
+        .groups
+        .iter()
+        .flat_map(|g| &g.sweeps)
+        .find(|t| t.title.starts_with("randread 4k QD128"))
+        .unwrap();
+    assert!(
+        table.summaries.iter().any(|l| l.at_slo.contains(
+            "interpolated between QD128 x 8 devices x 9 instances and QD128 x 8 devices x 17 instances"
+        )),
+        "{:?}",
+        table.summaries.iter().map(|l| &l.at_slo).collect::<Vec<_>>()
+    );
+}
