@@ -8,7 +8,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::axis::{Axes, linear_ticks};
 use super::canvas::{Area, Canvas};
-use super::frame::{Sizes, bold, fit, font, text_width, under_heading, wrap_load};
+use super::frame::{Sizes, bold, font, text_width, under_heading, wrap_load};
 use super::hotspot::{self, Hotspot, HotspotShape, Owner};
 use super::marks;
 use super::palette::INK;
@@ -119,8 +119,6 @@ struct Layout {
     /// Their font size: the text's, or the small one where a word of a
     /// label would be cut at the text's.
     cat_size: f64,
-    /// A category's width, pixels.
-    group_px: i32,
     /// The value label of each bar, per series then category.
     labels: Vec<Vec<String>>,
     /// Value labels' font size: smaller up the bar when the bars are many.
@@ -212,7 +210,6 @@ impl Panel {
             margin,
             categories,
             cat_size,
-            group_px,
             labels: self.value_labels(),
             vsize: sz.small,
             rotate: false,
@@ -395,7 +392,7 @@ impl Panel {
             let (x, _) = px(i as f64 + 0.5, y_lo);
             for (k, line) in c.iter().enumerate() {
                 area.draw(&Label::new(
-                    fit(area, line, &cat_style, lay.group_px),
+                    line.as_str(),
                     (x, bottom + 8 + k as i32 * line_px),
                     cat_style.pos(Pos::new(HPos::Center, VPos::Top)),
                 ))?;

@@ -442,7 +442,7 @@ pub(crate) fn load_axis(t: &SweepTable) -> (Range, Vec<(f64, String)>, bool) {
     loads.dedup();
     let measured = || loads.iter().map(|v| (*v, numbers::fixed(*v, 0))).collect();
     if log {
-        let x = log2_range(xs());
+        let x = log2_range(loads.iter().copied());
         // Loads that double from other than a power of two (1, 2, 3, 5,
         // 9, 17 instances; 3, 6, 12 jobs) are ticked where they are.
         let off_powers = loads.iter().any(|v| v.log2().fract() != 0.0);
@@ -452,9 +452,11 @@ pub(crate) fn load_axis(t: &SweepTable) -> (Range, Vec<(f64, String)>, bool) {
         };
         return (x, ticks, true);
     }
-    let lo = xs().fold(f64::INFINITY, f64::min);
-    let hi = xs().fold(0.0, f64::max);
-    let (lo, hi) = if lo.is_finite() { (lo, hi) } else { (0.0, 1.0) };
+    // Sorted: the first load is the lightest, the last the heaviest.
+    let (lo, hi) = match (loads.first(), loads.last()) {
+        (Some(lo), Some(hi)) => (*lo, *hi),
+        _ => (0.0, 1.0),
+    };
     let pad = ((hi - lo) * 0.05).max(0.5);
     let ticks = if loads.len() <= 12 {
         measured()

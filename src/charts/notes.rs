@@ -2,9 +2,12 @@
 //! than the scale shows, what the marks mean, the comparison's notes on
 //! the workloads drawn (without file paths).
 
+use indexmap::IndexMap;
+
 use super::labels::{workload_label, workload_point_label};
 use super::scale::ChartScale;
 
+use crate::compare::workload::Shape;
 use crate::compare::{Comparison, LoadPoint, MetricResult, Workload};
 use crate::model::Direction;
 
@@ -15,15 +18,12 @@ pub(crate) fn excluded_notes(
     categories: &[String],
     results: &[&MetricResult],
 ) -> Vec<String> {
-    let mut grouped: Vec<((String, String), Vec<String>)> = Vec::new();
+    // In first-seen order.
+    let mut grouped: IndexMap<(&str, &str), Vec<String>> = IndexMap::new();
     for (label, r) in categories.iter().zip(results) {
         for (c, why) in &r.excluded {
-            let key = (c.clone(), why.clone());
             let at = label.replace('\n', " ");
-            match grouped.iter_mut().find(|(k, _)| *k == key) {
-                Some((_, at_all)) => at_all.push(at),
-                None => grouped.push((key, vec![at])),
-            }
+            grouped.entry((c, why)).or_default().push(at);
         }
     }
     grouped
@@ -80,18 +80,15 @@ pub(crate) fn marks_note(results: &[&MetricResult]) -> Option<String> {
 /// files).
 pub(crate) fn workload_notes(cmp: &Comparison, direction: Direction) -> Vec<String> {
     const MAX: usize = 3;
-    let mut said: Vec<(String, Vec<&Workload>)> = Vec::new();
+    // Each note once, in first-seen order, with the workloads it is of.
+    let mut said: IndexMap<String, Vec<&Workload>> = IndexMap::new();
     for w in cmp
         .workloads
         .iter()
         .filter(|w| w.key.shape.direction == direction)
     {
         for n in &w.notes {
-            let n = without_paths(n);
-            match said.iter_mut().find(|(text, _)| *text == n) {
-                Some((_, of)) => of.push(w),
-                None => said.push((n, vec![w])),
-            }
+            said.entry(without_paths(n)).or_default().push(w);
         }
     }
     let notes: Vec<String> = said
@@ -110,25 +107,22 @@ pub(crate) fn workload_notes(cmp: &Comparison, direction: Direction) -> Vec<Stri
 /// Workloads in few words: each shape once, with its load points
 /// condensed (`randread 4k at QD1, 4, 16`).
 fn workloads_text(cmp: &Comparison, of: &[&Workload]) -> String {
-    let mut shapes: Vec<(&Workload, Vec<LoadPoint>)> = Vec::new();
+    let mut shapes: IndexMap<&Shape, Vec<&Workload>> = IndexMap::new();
     for w in of {
-        match shapes
-            .iter_mut()
-            .find(|(first, _)| first.key.shape == w.key.shape)
-        {
-            Some((_, loads)) => loads.push(w.key.load),
-            None => shapes.push((w, vec![w.key.load])),
-        }
+        shapes.entry(&w.key.shape).or_default().push(w);
     }
     let parts: Vec<String> = shapes
-        .into_iter()
-        .map(|(first, loads)| match loads.len() {
-            1 => workload_point_label(cmp, first),
-            _ => format!(
-                "{} at {}",
-                workload_label(first),
-                LoadPoint::condense(&loads)
-            ),
+        .into_values()
+        .map(|ws| match ws.as_slice() {
+            [one] => workload_point_label(cmp, one),
+            _ => {
+                let loads: Vec<LoadPoint> = ws.iter().map(|w| w.key.load).collect();
+                format!(
+                    "{} at {}",
+                    workload_label(ws[0]),
+                    LoadPoint::condense(&loads)
+                )
+            }
         })
         .collect();
     crate::render::cell::join_and(&parts)

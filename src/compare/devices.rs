@@ -21,7 +21,7 @@ use indexmap::IndexMap;
 use super::findings::{Finding, FindingKind, ONE_WORKLOAD, clarity, magnitude};
 use super::model::Metric;
 pub use super::model::{DeviceSpread, TargetFigure};
-use super::workload::{LoadPoint, Shape, WorkloadKey};
+use super::workload::{LoadPoint, Shape, WorkloadKey, run_source};
 use crate::model::Row;
 use crate::numbers::median;
 
@@ -51,8 +51,8 @@ struct RunSum {
     error: i64,
 }
 
-/// Shape, iodepth, numjobs and fio instances: the load of one spread.
-type Key = (Shape, u32, u32, u32);
+/// A spread's shape and load (iodepth, numjobs and fio instances).
+type Key = (Shape, LoadPoint);
 
 /// The spreads of every config and workload that ran on two or more
 /// targets within one result, configs in `configs` order.
@@ -61,7 +61,11 @@ pub fn build(rows: &[Row], configs: &[String]) -> Vec<DeviceSpread> {
     let mut per_file: IndexMap<(&str, &str, Key), Vec<String>> = IndexMap::new();
     for r in rows.iter().filter(|r| !r.aggregate) {
         let Some(target) = target_of(r) else { continue };
-        let key: Key = (Shape::of(r), r.iodepth, r.numjobs, r.instances.max(1));
+        let load = LoadPoint {
+            instances: r.instances.max(1),
+            ..LoadPoint::of(r.iodepth, r.numjobs)
+        };
+        let key: Key = (Shape::of(r), load);
         let seen = per_file
             .entry((r.label.as_str(), run_source(r), key.clone()))
             .or_default();
@@ -102,12 +106,6 @@ fn target_of(r: &Row) -> Option<String> {
         Some(h) => format!("{h}:{t}"),
         None => t.to_string(),
     })
-}
-
-/// The run a row belongs to: its file, or for fio instances that ran
-/// together their group (one run, not repetitions).
-fn run_source(r: &Row) -> &str {
-    r.instance_group.as_deref().unwrap_or(&r.source)
 }
 
 /// Adds one row (a job, or a thread without group_reporting) to its run.
@@ -176,7 +174,7 @@ fn figure(target: &str, s: &Samples) -> (TargetFigure, f64) {
 
 /// The spread of one config and workload, with the rule applied.
 fn spread(config: &str, key: &Key, targets: &IndexMap<String, Samples>) -> DeviceSpread {
-    let (shape, iodepth, numjobs, instances) = key;
+    let (shape, load) = key;
     let (mut figs, noise): (Vec<TargetFigure>, Vec<f64>) =
         targets.iter().map(|(t, s)| figure(t, s)).unzip();
     judge(&mut figs, &noise);
@@ -197,16 +195,12 @@ fn spread(config: &str, key: &Key, targets: &IndexMap<String, Samples>) -> Devic
         all.first().copied().unwrap_or(0.0),
         all.last().copied().unwrap_or(0.0),
     );
-    let load = LoadPoint {
-        instances: *instances,
-        ..LoadPoint::of(*iodepth, *numjobs)
-    };
     DeviceSpread {
         config: config.to_string(),
         workload: format!("{} {}", shape.title(), load.label()),
         key: WorkloadKey {
             shape: shape.clone(),
-            load,
+            load: *load,
         },
         total_iops: figs.iter().map(|f| f.iops).sum(),
         slowest: pick(false),

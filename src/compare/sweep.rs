@@ -186,18 +186,24 @@ fn sweep(config: &str, shape: &Shape, points: Vec<SweepPoint>, rules: &SweepRule
         at_slo: rules
             .slo
             .and_then(|slo| Some((slo, curve::at_slo(&line, slo)?)))
-            .map(|(slo, a)| AtSlo {
-                metric: slo.metric,
-                target_ns: slo.target_ns,
-                iops: a.y,
-                lat_ns: a.lat_ns,
-                interpolated: a.upper.is_some(),
-                load: at(a.index),
-                upper_iodepth: a.upper.map(|u| at(u).iodepth),
-                upper_numjobs: a.upper.map(|u| at(u).numjobs),
-                upper_hosts: a.upper.map(|u| at(u).hosts).filter(|n| *n != 1),
-                upper_devices: a.upper.map(|u| at(u).devices).filter(|n| *n != 1),
-                upper_instances: a.upper.map(|u| at(u).instances).filter(|n| *n != 1),
+            .map(|(slo, a)| {
+                let up = a.upper.map(at);
+                // Hosts, devices and instances only where not 1, as a
+                // load point's own fields are.
+                let beyond_one = |f: fn(&LoadPoint) -> u32| up.as_ref().map(f).filter(|n| *n != 1);
+                AtSlo {
+                    metric: slo.metric,
+                    target_ns: slo.target_ns,
+                    iops: a.y,
+                    lat_ns: a.lat_ns,
+                    interpolated: up.is_some(),
+                    load: at(a.index),
+                    upper_iodepth: up.map(|u| u.iodepth),
+                    upper_numjobs: up.map(|u| u.numjobs),
+                    upper_hosts: beyond_one(|u| u.hosts),
+                    upper_devices: beyond_one(|u| u.devices),
+                    upper_instances: beyond_one(|u| u.instances),
+                }
             }),
         fall: curve::fall(&line, rules).map(|(i, pct)| Fall {
             load: at(i),

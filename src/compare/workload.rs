@@ -255,7 +255,7 @@ fn row_ios(r: &Row) -> f64 {
 
 /// The file a row's run is read from: its own, or for fio instances that
 /// ran together the group's first (`ingest::instances`).
-fn run_source(r: &Row) -> &str {
+pub(super) fn run_source(r: &Row) -> &str {
     r.instance_group.as_deref().unwrap_or(&r.source)
 }
 

@@ -118,8 +118,8 @@ impl Cast {
     /// None when the frame lacks one of [`COLUMNS`] (a history written by
     /// an older nvcmp): its rows are then read as rows.
     pub(super) fn of(df: &DataFrame) -> Option<Cast> {
-        let needed = COLUMNS.iter().filter(|c| !LATER.contains(c));
-        if needed.clone().any(|c| df.column(c).is_err()) {
+        let mut needed = COLUMNS.iter().filter(|c| !LATER.contains(c));
+        if needed.any(|c| df.column(c).is_err()) {
             return None;
         }
         let col = |name: &str, t: &DataType| df.column(name).ok()?.cast(t).ok();
@@ -170,10 +170,9 @@ impl Cast {
             Default::default();
         let devices = match (&self.tool, &self.filename) {
             (Some(tool), Some(filename)) => all(tool.iter().zip(filename.iter()).map(|k| {
-                *counted.entry(k).or_insert_with(|| {
-                    let names = crate::model::target_names(k.0.unwrap_or_default(), k.1);
-                    (names.len() as u32).max(1)
-                })
+                *counted
+                    .entry(k)
+                    .or_insert_with(|| crate::model::target_count(k.0.unwrap_or_default(), k.1))
             })),
             _ => vec![1; n],
         };

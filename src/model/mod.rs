@@ -237,7 +237,7 @@ impl Row {
     /// without the escape (`D:\\t.dat`) is one name, not two; DiskSpd's
     /// targets are not fio's list, so its rows count one.
     pub fn devices(&self) -> u32 {
-        (self.target_names().len() as u32).max(1)
+        target_count(&self.tool, self.filename.as_deref())
     }
 
     /// The files or devices of fio's `filename` list, as [`Row::devices`]
@@ -374,6 +374,12 @@ impl std::fmt::Display for Warning {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "warning: {}: {}", self.source, self.message)
     }
+}
+
+/// How many files or devices a row's `filename` names, 1 for none
+/// ([`Row::devices`] from a row's `tool` and `filename` columns).
+pub fn target_count(tool: &str, filename: Option<&str>) -> u32 {
+    (target_names(tool, filename).len() as u32).max(1)
 }
 
 /// The files or devices of a row's `filename` (`tool` its `tool` column),

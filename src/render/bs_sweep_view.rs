@@ -58,9 +58,7 @@ pub fn tables(cmp: &Comparison) -> Vec<BsSweepView> {
 fn table(at: &RwLoad, sweeps: &[&BsSweep], rules: &SweepRules) -> BsSweepView {
     let points = || sweeps.iter().flat_map(|s| &s.points);
     let bw = Bandwidth::of(points().map(|p| p.bw_bytes_per_s).fold(0.0, f64::max));
-    let mut sizes: Vec<u64> = points().map(|p| p.bs_bytes).collect();
-    sizes.sort_unstable();
-    sizes.dedup();
+    let sizes = blocksize::sizes(sweeps);
     BsSweepView {
         title: at.title(),
         configs: sweeps.iter().map(|s| s.config.clone()).collect(),

@@ -123,13 +123,7 @@ impl Renderer for SweepCsv {
             }
         }
         for (at, bs_sweeps) in blocksize::by_rw(&cmp.bs_sweeps) {
-            let mut sizes: Vec<u64> = bs_sweeps
-                .iter()
-                .flat_map(|s| s.points.iter().map(|p| p.bs_bytes))
-                .collect();
-            sizes.sort_unstable();
-            sizes.dedup();
-            for bs in sizes {
+            for bs in blocksize::sizes(&bs_sweeps) {
                 let key = WorkloadKey {
                     shape: at.shape(bs),
                     load: at.load,

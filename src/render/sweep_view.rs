@@ -4,6 +4,7 @@
 //! line per config with its peak, knee and IOPS under the latency target,
 //! and for sweeps over both iodepth and numjobs a grid per config.
 
+use indexmap::IndexMap;
 use serde::Serialize;
 
 use super::cell::{CellView, RowFormat, cell, cell_notes, join_and, merge_metrics};
@@ -426,7 +427,8 @@ fn grid(s: &Sweep) -> GridView {
 /// which is how these are told apart. A note said at several load points
 /// is said once, naming them all (`QD128 x 3, 5, 9, 17 instances: ...`).
 fn notes(t: &SweepTable) -> Vec<String> {
-    let mut out: Vec<(&str, Vec<LoadPoint>)> = Vec::new();
+    // Each note once, in first-seen order, with its load points.
+    let mut out: IndexMap<&str, Vec<LoadPoint>> = IndexMap::new();
     let mut depth_noted: Vec<&str> = Vec::new();
     for w in &t.workloads {
         let load = w.key.load;
@@ -449,10 +451,7 @@ fn notes(t: &SweepTable) -> Vec<String> {
                     depth_noted.push(c);
                 }
             }
-            match out.iter_mut().find(|(text, _)| *text == n.as_str()) {
-                Some((_, loads)) => loads.push(load),
-                None => out.push((n.as_str(), vec![load])),
-            }
+            out.entry(n.as_str()).or_default().push(load);
         }
     }
     out.into_iter()

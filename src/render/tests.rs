@@ -620,18 +620,22 @@ fn a_far_value_in_a_sweep_keeps_its_column_readable() {
     );
 }
 
+/// The sweep table of `cmp` whose title starts with `title`.
+fn sweep_titled(cmp: &Comparison, title: &str) -> sweep_view::SweepView {
+    let view = view::View::new(cmp, &[]);
+    let sweeps = view.groups.into_iter().flat_map(|g| g.sweeps);
+    sweeps
+        .into_iter()
+        .find(|s| s.title.starts_with(title))
+        .unwrap_or_else(|| panic!("no sweep table {title}"))
+}
+
 #[test]
 fn a_sweep_note_said_at_several_loads_is_said_once() {
     // ICPE'24's QD128 apps: the approximate p99 at 3, 5, 9 and 17
     // instances (no json+ histograms), one note naming the four.
     let cmp = fixture_comparison("studies/icpe24-instances-8ssd", None);
-    let view = view::View::new(&cmp, &[]);
-    let table = view
-        .groups
-        .iter()
-        .flat_map(|g| &g.sweeps)
-        .find(|s| s.title.starts_with("randread 4k QD128"))
-        .unwrap();
+    let table = sweep_titled(&cmp, "randread 4k QD128");
     let p99: Vec<&String> = table
         .notes
         .iter()
@@ -675,13 +679,7 @@ fn a_target_met_between_instance_counts_names_both_whole() {
     assert_eq!(json["upper_instances"], 17);
     assert_eq!(json["upper_devices"], 8);
     assert!(json.get("upper_hosts").is_none(), "one host: left out");
-    let view = view::View::new(&cmp, &[]);
-    let table = view
-        .groups
-        .iter()
-        .flat_map(|g| &g.sweeps)
-        .find(|t| t.title.starts_with("randread 4k QD128"))
-        .unwrap();
+    let table = sweep_titled(&cmp, "randread 4k QD128");
     assert!(
         table.summaries.iter().any(|l| l.at_slo.contains(
             "interpolated between QD128 x 8 devices x 9 instances and QD128 x 8 devices x 17 instances"

@@ -59,6 +59,25 @@ fn make_history(root: &Path, hist: &Path, runs: usize, drop_from: Option<usize>)
     }
 }
 
+/// `history show --metric iops --out DIR` on `hist`, which must succeed.
+fn show_iops_out(hist: &Path, dir: &Path) {
+    let out = nvcmp()
+        .args([
+            "--quiet",
+            "history",
+            "show",
+            "--metric",
+            "iops",
+            "--history",
+        ])
+        .arg(hist)
+        .arg("--out")
+        .arg(dir)
+        .output()
+        .unwrap();
+    assert_ok(&out);
+}
+
 fn show_json(hist: &Path) -> Value {
     let out = nvcmp()
         .args(["history", "show", "--format", "json", "--history"])
@@ -120,21 +139,7 @@ fn show_out_writes_reports_and_history_charts() {
     let hist = tmp.path().join("history");
     make_history(tmp.path(), &hist, 12, Some(7));
     let out_dir = tmp.path().join("report");
-    let out = nvcmp()
-        .args([
-            "--quiet",
-            "history",
-            "show",
-            "--metric",
-            "iops",
-            "--history",
-        ])
-        .arg(&hist)
-        .arg("--out")
-        .arg(&out_dir)
-        .output()
-        .unwrap();
-    assert_ok(&out);
+    show_iops_out(&hist, &out_dir);
     assert!(out_dir.join("history.md").is_file());
     let json: Value =
         serde_json::from_slice(&std::fs::read(out_dir.join("history.json")).unwrap()).unwrap();
@@ -749,21 +754,7 @@ fn history_keeps_a_devices_or_instances_sweep_apart_as_analyze_does() {
         // Each series' chart is named by its whole load point, as
         // analyze's are, not numbered apart (`_qd8x2d`, not `_qd8-2`).
         let out = tmp.path().join("out");
-        let o = nvcmp()
-            .args([
-                "--quiet",
-                "history",
-                "show",
-                "--metric",
-                "iops",
-                "--history",
-            ])
-            .arg(&hist)
-            .arg("--out")
-            .arg(&out)
-            .output()
-            .unwrap();
-        assert_ok(&o);
+        show_iops_out(&hist, &out);
         let mut charts: Vec<String> = std::fs::read_dir(out.join("charts"))
             .unwrap()
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())

@@ -66,6 +66,17 @@ pub fn by_rw(sweeps: &[BsSweep]) -> Vec<(&RwLoad, Vec<&BsSweep>)> {
     out
 }
 
+/// The block sizes any of `sweeps` measured, ascending, once each.
+pub fn sizes(sweeps: &[&BsSweep]) -> Vec<u64> {
+    let mut sizes: Vec<u64> = sweeps
+        .iter()
+        .flat_map(|s| s.points.iter().map(|p| p.bs_bytes))
+        .collect();
+    sizes.sort_unstable();
+    sizes.dedup();
+    sizes
+}
+
 /// One config's values at one workload's block size.
 fn point(w: &Workload, config: &str) -> Option<BsPoint> {
     // An excluded value (fio measured it wrongly) is no point of a curve.
