@@ -2,6 +2,8 @@
 //! Values are carried in SI base units; this is where sizes such as `4k`
 //! become bytes and where bytes become `4 KiB` again for people.
 
+pub mod grammar;
+
 /// 10 to the whole power `e`, the same double on every system: up to
 /// 10^22 each power of ten is exact, and 10^-k is the correctly rounded
 /// 1 / 10^k, whereas `powi` with a negative power depends on the target
