@@ -70,6 +70,19 @@ pub fn trimmed(v: f64, max_decimals: usize) -> String {
     fixed(v, decimals_of(v, max_decimals))
 }
 
+/// A lone figure of any size in a sentence: [`trimmed`] to 2 decimals
+/// below 10^12, past it in scientific notation (`1e308`, `2.5e15`), so an
+/// absurd value named in a note cannot fill the line.
+pub fn short(v: f64) -> String {
+    if !(v.is_finite() && v.abs() >= 1e12) {
+        return trimmed(v, 2);
+    }
+    let s = format!("{v:.3e}");
+    let (mantissa, exp) = s.split_once('e').unwrap_or((&s, "0"));
+    let mantissa = mantissa.trim_end_matches('0').trim_end_matches('.');
+    format!("{mantissa}e{exp}")
+}
+
 /// The decimals that resolve `step` and no finer: a value known to 1,000
 /// prints none, to 0.01 two, to 1 MiB/s in GiB/s (0.00098) three. An
 /// unknown step (0, NaN) allows [`MAX_DECIMALS`].

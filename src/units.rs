@@ -16,28 +16,6 @@ pub fn pow10(e: i32) -> f64 {
     if e < 0 { 1.0 / p } else { p }
 }
 
-/// Parses a fio size such as `4k`, `64K`, `128KiB`, `1m`, `4096` into bytes.
-/// fio treats `k` as 1024 for block sizes unless `kb_base=1000`.
-pub fn parse_size(s: &str) -> Option<u64> {
-    let s = s.trim();
-    let digits_end = s
-        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-        .unwrap_or(s.len());
-    let (num, suffix) = s.split_at(digits_end);
-    let value: f64 = num.parse().ok()?;
-    let mult: u64 = match suffix.trim().to_ascii_lowercase().as_str() {
-        "" | "b" => 1,
-        "k" | "kb" | "kib" => 1 << 10,
-        "m" | "mb" | "mib" => 1 << 20,
-        "g" | "gb" | "gib" => 1 << 30,
-        "t" | "tb" | "tib" => 1 << 40,
-        "p" | "pb" | "pib" => 1 << 50,
-        _ => return None,
-    };
-    let bytes = value * mult as f64;
-    (bytes.is_finite() && bytes >= 0.0 && bytes < u64::MAX as f64).then(|| bytes.round() as u64)
-}
-
 /// Formats a block size the way fio users write it: `4k`, `64k`, `1m`, `512`.
 pub fn format_bs(bytes: u64) -> String {
     const UNITS: [(u64, &str); 4] = [
@@ -134,11 +112,6 @@ mod tests {
 
     #[test]
     fn sizes_round_trip() {
-        assert_eq!(parse_size("4k"), Some(4096));
-        assert_eq!(parse_size("128KiB"), Some(131072));
-        assert_eq!(parse_size("1M"), Some(1 << 20));
-        assert_eq!(parse_size("512"), Some(512));
-        assert_eq!(parse_size("x"), None);
         assert_eq!(format_bs(4096), "4k");
         assert_eq!(format_bs(131072), "128k");
         assert_eq!(format_bs(1 << 20), "1m");

@@ -281,10 +281,10 @@ fn template(args: &RunArgs, iodepth: u32, numjobs: u32) -> anyhow::Result<JobSpe
             args.rw
         ))
     })?;
-    let bs = crate::units::parse_size(&args.bs)
-        .ok_or_else(|| usage(format!("--bs {}: not a size (4k, 64k, 1m)", args.bs)))?;
-    let size = crate::units::parse_size(&args.size)
-        .ok_or_else(|| usage(format!("--size {}: not a size (64m, 1g)", args.size)))?;
+    let bs = crate::units::grammar::size(&args.bs, Default::default())
+        .map_err(|e| usage(format!("--bs {e} (4k, 64k, 1m)")))?;
+    let size = crate::units::grammar::size(&args.size, Default::default())
+        .map_err(|e| usage(format!("--size {e} (64m, 1g)")))?;
     Ok(JobSpec {
         name: JobSpec::default_name(rw, bs, iodepth, numjobs),
         rw,

@@ -36,7 +36,7 @@ pub(crate) fn rows() -> Vec<Row> {
             r.os = f[col("os")].into();
             r.engine = f[col("ioengine")].into();
             r.rw = rw.into();
-            r.bs_bytes = crate::units::parse_size(f[col("bs")]).unwrap();
+            r.bs_bytes = crate::units::grammar::size(f[col("bs")], Default::default()).unwrap();
             r.bw_bytes_per_s = num("bw_gib_s") * crate::units::GIB;
             r.iops = num("iops");
             r.iops_precision = num("iops_rounded_to");

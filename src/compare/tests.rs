@@ -8,7 +8,7 @@ use super::*;
 use super::testdata::{ORDER, published, rows};
 
 fn metric<'a>(c: &'a Comparison, rw: &str, bs: &str, m: Metric) -> &'a MetricResult {
-    let bs = crate::units::parse_size(bs).unwrap();
+    let bs = crate::units::grammar::size(bs, Default::default()).unwrap();
     c.workloads
         .iter()
         .find(|w| w.key.shape.rw == rw && w.key.shape.bs_bytes == bs)
@@ -584,5 +584,45 @@ fn a_lead_noise_or_the_equivalence_margin_cannot_separate_says_so() {
     assert_eq!(
         bw.tied,
         ["windows-native", "linux-libaio", "linux-io_uring"]
+    );
+}
+
+/// What fio measured wins: an IOPS that bytes over runtime contradict, or
+/// a runtime of 0 with I/O done, is excluded and named, never a winner.
+#[test]
+fn figures_that_contradict_bytes_over_runtime_are_excluded_and_named() {
+    let mut rows = rows();
+    for r in rows.iter_mut() {
+        r.runtime_ms = 60_000.0;
+        r.io_bytes = (r.bw_bytes_per_s * 60.0) as u64;
+    }
+    // windows-native randread 4k claims IOPS 1e308; linux-libaio's
+    // randread 4k ran for 0 ms with I/O done.
+    rows[1].iops = 1e308;
+    rows[2].runtime_ms = 0.0;
+    let c = compare(&rows, &CompareOptions::default());
+    let iops = metric(&c, "randread", "4k", Metric::Iops);
+    assert_eq!(
+        iops.excluded.get("windows-native").map(String::as_str),
+        Some(
+            "IOPS 1e308 contradicts I/Os / runtime (2,636,644.35) (windows-native/randread-4k.out)"
+        ),
+        "{:?}",
+        iops.excluded
+    );
+    assert!(
+        iops.excluded["linux-libaio"].starts_with("a runtime of 0 ms with"),
+        "{:?}",
+        iops.excluded
+    );
+    assert_ne!(iops.winner.as_deref(), Some("windows-native"));
+    let bw = metric(&c, "randread", "4k", Metric::BwBytesPerS);
+    assert!(!bw.excluded.contains_key("windows-native"));
+    assert!(bw.excluded.contains_key("linux-libaio"));
+    // The other workloads, consistent, exclude nothing.
+    assert!(
+        metric(&c, "randread", "64k", Metric::Iops)
+            .excluded
+            .is_empty()
     );
 }

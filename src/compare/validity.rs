@@ -15,6 +15,11 @@
 //!   take no timestamps: every latency reads 0 while I/O was done. A 0 ms
 //!   mean latency would otherwise "win".
 //! - **Whole-system CPU above 100 %.** Not a share of the machine.
+//! - **Figures that contradict what fio measured.** fio computes
+//!   bandwidth as `io_bytes / runtime` and IOPS as `total_ios / runtime`;
+//!   a bandwidth or IOPS more than [`CONSISTENCY_TOLERANCE`] away from
+//!   those (IOPS 1e308 beside a few megabytes moved), or a runtime of 0
+//!   (or of centuries) with I/O done, is not a measurement.
 //! - **A p99 from too few I/Os.** Under [`MIN_IOS_FOR_P99`] completions the
 //!   99th percentile is the slowest one or two I/Os: noise, not a tail.
 
@@ -27,6 +32,16 @@ use crate::numbers;
 /// least one I/O above it.
 pub const MIN_IOS_FOR_P99: f64 = 100.0;
 
+/// How far bandwidth and IOPS may stray from bytes and I/Os over runtime
+/// and still be fio's own figures: jobs combined into one run keep the
+/// longest runtime, and text output rounds each figure separately, but
+/// neither moves a figure by a quarter.
+pub const CONSISTENCY_TOLERANCE: f64 = 0.25;
+
+/// The longest runtime a run can have, ms (about three years): a longer
+/// one is a broken figure (`TestTimeSeconds` of 1e308).
+const MAX_RUNTIME_MS: f64 = 1e11;
+
 /// Why `m`'s value for this config is not a measurement, if it is not.
 pub(super) fn exclusion(m: Metric, cell: &Cell) -> Option<String> {
     let runs = &cell.runs;
@@ -35,9 +50,55 @@ pub(super) fn exclusion(m: Metric, cell: &Cell) -> Option<String> {
             .or_else(|| no_latency(runs))
             .or_else(|| too_few_ios(runs)),
         Metric::LatMeanNs => no_latency(runs),
-        Metric::CpuPct | Metric::IopsPerCpuPct | Metric::BwPerCpuPct => cpu_over_100(runs),
-        Metric::BwBytesPerS | Metric::Iops => None,
+        Metric::CpuPct => cpu_over_100(runs),
+        Metric::IopsPerCpuPct => cpu_over_100(runs).or_else(|| inconsistent(Metric::Iops, runs)),
+        Metric::BwPerCpuPct => {
+            cpu_over_100(runs).or_else(|| inconsistent(Metric::BwBytesPerS, runs))
+        }
+        Metric::BwBytesPerS | Metric::Iops => inconsistent(m, runs),
     }
+}
+
+/// Bandwidth or IOPS that bytes (or I/Os) over runtime contradict, or a
+/// runtime no run can have with I/O done.
+fn inconsistent(m: Metric, runs: &[Run]) -> Option<String> {
+    runs.iter().find_map(|r| {
+        if r.io_bytes <= 0.0 {
+            return None;
+        }
+        if !(r.runtime_ms > 0.0 && r.runtime_ms < MAX_RUNTIME_MS) {
+            return Some(format!(
+                "a runtime of {} ms with {} bytes done is not a measurement ({})",
+                numbers::short(r.runtime_ms),
+                numbers::fixed(r.io_bytes, 0),
+                r.source
+            ));
+        }
+        let (value, precision, derived, what) = match m {
+            Metric::BwBytesPerS => (
+                r.bw,
+                r.bw_precision,
+                r.io_bytes * 1000.0 / r.runtime_ms,
+                "io_bytes / runtime",
+            ),
+            Metric::Iops if r.bs_bytes > 0 => (
+                r.iops,
+                r.iops_precision,
+                r.ios * 1000.0 / r.runtime_ms,
+                "I/Os / runtime",
+            ),
+            _ => return None,
+        };
+        ((value - derived).abs() > CONSISTENCY_TOLERANCE * derived + precision).then(|| {
+            format!(
+                "{} {} contradicts {what} ({}) ({})",
+                m.human(),
+                numbers::short(value),
+                numbers::short(derived),
+                r.source
+            )
+        })
+    })
 }
 
 /// "with sqthread_poll=1" when the options say why, else nothing.

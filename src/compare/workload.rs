@@ -58,6 +58,9 @@ pub struct Run {
     pub steady: Option<SteadyState>,
     /// I/Os the run completed (io_bytes / bs, else IOPS x runtime).
     pub ios: f64,
+    /// Bytes the run moved (fio's `io_bytes`), for the consistency checks
+    /// of bandwidth and IOPS against bytes over runtime.
+    pub io_bytes: f64,
     /// The row's `timing_options` (`sqthread_poll=1`, ...).
     pub timing_options: Option<String>,
     /// Files or devices the run's jobs ran on side by side (1 when they
@@ -117,6 +120,7 @@ impl Run {
             clat_bins: r.clat_bins.clone(),
             steady: SteadyState::of_row(r),
             ios: row_ios(r),
+            io_bytes: r.io_bytes as f64,
             timing_options: r.timing_options.clone(),
             targets: 1,
             files: 1,
@@ -142,6 +146,7 @@ impl Run {
         let mut run = Run::from_row(rows[0]);
         let ios = row_ios;
         run.ios = rows.iter().map(|r| row_ios(r)).sum();
+        run.io_bytes = rows.iter().map(|r| r.io_bytes as f64).sum();
         let weighted = |f: &dyn Fn(&Row) -> Option<f64>| {
             let (mut sum, mut w) = (0.0, 0.0);
             for r in rows {

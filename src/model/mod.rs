@@ -199,6 +199,13 @@ pub struct Row {
     /// The first `source` (by name) of the instances it ran with, whose
     /// results make one run: null when it ran alone.
     pub instance_group: Option<String>,
+    /// The job's block size options as written (`bs=128Ki`,
+    /// `bsrange=4k-64k`), when the output prints options: `bs_bytes` is
+    /// what fio measured where the two disagree.
+    pub bs_option: Option<String>,
+    /// A block size that varies from I/O to I/O (`bsrange`, `bssplit`), in
+    /// fio's words (`4k-64k`, `4k/50:64k/50`); `bs_bytes` is then its mean.
+    pub bs_spread: Option<String>,
     /// Completion-latency histogram from json+ `bins`: (latency ns, count),
     /// sorted by latency. Not a dataset column (it does not fit a flat
     /// table); kept for the latency-distribution charts.
@@ -328,6 +335,8 @@ impl Row {
             timestamp_ms: None,
             instances: 1,
             instance_group: None,
+            bs_option: None,
+            bs_spread: None,
             clat_bins: None,
         }
     }

@@ -9,6 +9,7 @@
 //! section per drive, are one job on those drives.
 
 use super::spec::{HarnessRw, JobSpec};
+use crate::units::grammar::{self, KbBase};
 
 /// Jobs of a file, plus the targets and ioengine it asks for (the last
 /// ioengine given wins: nvcmp runs one engine per invocation).
@@ -66,18 +67,20 @@ fn merge_per_drive_sections(jobs: Vec<(JobSpec, bool)>) -> Vec<JobSpec> {
     out.into_iter().map(|(j, _)| j).collect()
 }
 
+/// A `runtime` or `ramp_time` in whole seconds (rounded up), as fio's
+/// time grammar reads it.
 fn parse_secs(v: &str) -> Option<u64> {
-    let v = v.trim();
-    let (num, mult) = match v.strip_suffix("ms") {
-        Some(n) => return n.trim().parse::<u64>().ok().map(|ms| ms.div_ceil(1000)),
-        None => match v.chars().last() {
-            Some('s') => (&v[..v.len() - 1], 1),
-            Some('m') => (&v[..v.len() - 1], 60),
-            Some('h') => (&v[..v.len() - 1], 3600),
-            _ => (v, 1),
-        },
-    };
-    num.trim().parse::<u64>().ok().map(|n| n * mult)
+    grammar::time_us(v, true)
+        .ok()
+        .map(|us| us.div_ceil(1_000_000))
+}
+
+/// One block size for every direction: the harness runs one size.
+fn parse_bs(v: &str) -> Option<u64> {
+    let sizes = grammar::per_direction(v, |p| grammar::size(p, KbBase::default())).ok()?;
+    let mut known = sizes.iter().flatten();
+    let first = *known.next()?;
+    known.all(|&b| b == first).then_some(first)
 }
 
 fn parse_bool(v: &str) -> Option<bool> {
@@ -91,21 +94,33 @@ fn parse_bool(v: &str) -> Option<bool> {
 /// Sets one workload option of a section (or `[global]`).
 fn set_option(target: &mut JobSpec, key: &str, val: &str, lineno: usize) -> Result<(), String> {
     let bad = || format!("line {lineno}: bad value `{val}` for {key}");
+    let int = |v: &str| {
+        grammar::int(v, 1)
+            .ok()
+            .and_then(|n| u32::try_from(n).ok())
+            .ok_or_else(bad)
+    };
     match key {
         "rw" | "readwrite" => target.rw = HarnessRw::parse(val).ok_or_else(bad)?,
-        "bs" | "blocksize" => target.bs = crate::units::parse_size(val).ok_or_else(bad)?,
-        "iodepth" => target.iodepth = val.parse().map_err(|_| bad())?,
+        "bs" | "blocksize" => target.bs = parse_bs(val).ok_or_else(bad)?,
+        "iodepth" => target.iodepth = int(val)?,
         "iodepth_batch" | "iodepth_batch_submit" => {
             target.iodepth_batch = val.parse().map_err(|_| bad())?
         }
         "iodepth_batch_complete_max" => {
             target.iodepth_batch_complete = val.parse().map_err(|_| bad())?
         }
-        "numjobs" => target.numjobs = val.parse().map_err(|_| bad())?,
+        "numjobs" => target.numjobs = int(val)?,
         "runtime" | "timeout" => target.runtime_s = parse_secs(val).ok_or_else(bad)?,
         "ramp_time" => target.ramp_s = parse_secs(val).ok_or_else(bad)?,
-        "size" => target.size = crate::units::parse_size(val).ok_or_else(bad)?,
-        "rwmixread" => target.rwmixread = val.parse().map_err(|_| bad())?,
+        "size" => target.size = grammar::size(val, KbBase::default()).map_err(|_| bad())?,
+        "rwmixread" => {
+            target.rwmixread = grammar::rwmix(Some(val), None)
+                .ok()
+                .flatten()
+                .and_then(|p| u8::try_from(p).ok())
+                .ok_or_else(bad)?
+        }
         "direct" => target.direct = parse_bool(val).ok_or_else(bad)?,
         "buffered" => target.direct = !parse_bool(val).ok_or_else(bad)?,
         "time_based" => target.time_based = parse_bool(val).ok_or_else(bad)?,

@@ -115,7 +115,9 @@ fn strtoll(s: &str) -> Option<(i128, usize)> {
     let start = i;
     let mut v: i128 = 0;
     while let Some(d) = b.get(i).and_then(|&c| (c as char).to_digit(radix)) {
-        v = v.checked_mul(i128::from(radix))?.checked_add(i128::from(d))?;
+        v = v
+            .checked_mul(i128::from(radix))?
+            .checked_add(i128::from(d))?;
         if v > i128::from(i64::MAX) + 1 {
             return None;
         }
@@ -387,7 +389,9 @@ pub fn bssplit(s: &str, kb: KbBase) -> Result<[Option<Split>; 3], ValueError> {
                     p.trim()
                         .bytes()
                         .take_while(u8::is_ascii_digit)
-                        .fold(0u32, |a, d| a.saturating_mul(10).saturating_add(u32::from(d - b'0')))
+                        .fold(0u32, |a, d| {
+                            a.saturating_mul(10).saturating_add(u32::from(d - b'0'))
+                        })
                         .min(100)
                 })
                 .filter(|&p| p > 0);
@@ -423,30 +427,12 @@ pub fn bssplit(s: &str, kb: KbBase) -> Result<[Option<Split>; 3], ValueError> {
 pub fn split_mean(split: &[(u64, u32)]) -> Option<f64> {
     let total: u32 = split.iter().map(|e| e.1).sum();
     (total > 0).then(|| {
-        split.iter().map(|&(b, p)| b as f64 * f64::from(p)).sum::<f64>() / f64::from(total)
+        split
+            .iter()
+            .map(|&(b, p)| b as f64 * f64::from(p))
+            .sum::<f64>()
+            / f64::from(total)
     })
-}
-
-/// The mean I/O size fio issues for a `bsrange` of `lo..=hi`: a uniform
-/// pick in the range, aligned down to `lo` when `lo` is a power of two
-/// and `bs_unaligned` is off (fio's `get_next_buflen`).
-pub fn range_mean(lo: u64, hi: u64, unaligned: bool) -> f64 {
-    if lo == 0 || hi <= lo {
-        return hi as f64;
-    }
-    if unaligned || !lo.is_power_of_two() {
-        return (lo as f64 + hi as f64) / 2.0;
-    }
-    // Each v in lo..=hi is issued as lo * floor(v / lo): whole steps of
-    // `lo` values each, then a part step at the top.
-    let n = (hi - lo + 1) as f64;
-    let top = hi / lo;
-    let mut sum = 0.0;
-    for k in 1..top {
-        sum += (k * lo) as f64 * lo as f64;
-    }
-    sum += (top * lo) as f64 * (hi - top * lo + 1) as f64;
-    sum / n
 }
 
 /// A time option as fio's `check_str_time` reads it, in microseconds.
@@ -501,11 +487,16 @@ pub fn boolean(s: &str) -> Result<bool, ValueError> {
         return Ok(true);
     }
     let digits = if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
-        u64::from_str_radix(&h[..h.bytes().take_while(u8::is_ascii_hexdigit).count()], 16)
+        u64::from_str_radix(
+            &h[..h.bytes().take_while(u8::is_ascii_hexdigit).count()],
+            16,
+        )
     } else {
         t[..t.bytes().take_while(u8::is_ascii_digit).count()].parse()
     };
-    digits.map(|v| v != 0).or_else(|_| err(s, "is not a boolean fio reads (0 or 1)"))
+    digits
+        .map(|v| v != 0)
+        .or_else(|_| err(s, "is not a boolean fio reads (0 or 1)"))
 }
 
 /// `rw=randread:8`: the pattern and its modifier (the offset step or the

@@ -9,6 +9,7 @@ mod ci_docs;
 mod common;
 mod configs;
 mod diskspd;
+mod grammar;
 mod history;
 mod ingest;
 mod instances;

@@ -37,7 +37,13 @@ use crate::compare::model::{
 /// workload order, configs in display order.
 pub fn build(cmp: &Comparison) -> Vec<BsSweep> {
     let mut by_rw: IndexMap<RwLoad, Vec<&Workload>> = IndexMap::new();
-    for w in &cmp.workloads {
+    // A block size that varies I/O to I/O (`bsrange`, `bssplit`) is no
+    // point on a block-size axis.
+    for w in cmp
+        .workloads
+        .iter()
+        .filter(|w| w.key.shape.bs_spread.is_none())
+    {
         by_rw.entry(RwLoad::of(&w.key)).or_default().push(w);
     }
     let mut out = Vec::new();

@@ -20,6 +20,10 @@ pub struct Shape {
     /// Percent reads of a mixed job; left out of the JSON when None.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rwmixread: Option<u32>,
+    /// A block size that varies from I/O to I/O (`4k-64k`, `4k/50:64k/50`):
+    /// `bs_bytes` is then its mean. Left out of the JSON when None.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bs_spread: Option<String>,
 }
 
 impl Shape {
@@ -29,11 +33,30 @@ impl Shape {
             bs_bytes,
             direction,
             rwmixread,
+            bs_spread: None,
         }
     }
 
+    /// The shape of a row. A block size that varies I/O to I/O is named by
+    /// its spread (`4k-64k`), and its `bs_bytes` is 0 here: each run's
+    /// measured mean differs a little, and repeats are one workload.
     pub fn of(row: &Row) -> Shape {
-        Shape::new(&row.rw, row.bs_bytes, row.direction, row.rwmixread)
+        match &row.bs_spread {
+            Some(spread) => Shape {
+                bs_spread: Some(spread.clone()),
+                ..Shape::new(&row.rw, 0, row.direction, row.rwmixread)
+            },
+            None => Shape::new(&row.rw, row.bs_bytes, row.direction, row.rwmixread),
+        }
+    }
+
+    /// The block size as people write it: `4k`, or a spread's own words
+    /// (`4k-64k`).
+    pub fn bs_text(&self) -> String {
+        match &self.bs_spread {
+            Some(s) => s.clone(),
+            None => crate::units::format_bs(self.bs_bytes),
+        }
     }
 
     /// Random before sequential, pure before mixed: the order articles use.
@@ -43,7 +66,7 @@ impl Shape {
 
     /// `randread 4k`, with the direction for mixed jobs.
     pub fn title(&self) -> String {
-        let bs = crate::units::format_bs(self.bs_bytes);
+        let bs = self.bs_text();
         match self.rwmixread {
             Some(mix) => format!("{} {bs} {} ({mix} % reads)", self.rw, self.direction),
             None if crate::model::is_mixed(&self.rw)
@@ -64,6 +87,7 @@ impl Ord for Shape {
             &self.rw,
             self.bs_bytes,
             self.rwmixread,
+            &self.bs_spread,
         )
             .cmp(&(
                 other.direction,
@@ -71,6 +95,7 @@ impl Ord for Shape {
                 &other.rw,
                 other.bs_bytes,
                 other.rwmixread,
+                &other.bs_spread,
             ))
     }
 }

@@ -42,6 +42,13 @@ pub fn effective(engine: &str, requested: u32, dist: Option<&Distribution>) -> O
     Some(BUCKETS[mode])
 }
 
+/// The lower bound of the bucket that holds the most submissions (the
+/// lower one on a tie): a depth at or below the one the job ran at.
+pub fn most_used(dist: &Distribution) -> u32 {
+    let k = (0..dist.len()).fold(0, |best, k| if dist[k] > dist[best] { k } else { best });
+    BUCKETS[k]
+}
+
 /// `1=0.1%, 2=0.1%, 4=0.1%, 8=0.1%, 16=0.1%, 32=99.9%, >=64=0.0%`, the
 /// text after `IO depths    :`.
 pub fn parse_text(s: &str) -> Option<Distribution> {

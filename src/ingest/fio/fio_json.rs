@@ -25,6 +25,7 @@ use serde::Deserialize;
 use serde::de::IgnoredAny;
 use serde_json::Value;
 
+use super::block_size::{self, Asked, BlockSizes};
 use super::fio_error;
 use super::idle_prof::IdleProf;
 use super::jobname::{block_size_from_mean, guess_from_name};
@@ -32,7 +33,7 @@ use super::{depth, steady};
 use crate::ingest::{JobKey, Parsed, ReadError, Reader, RunKey};
 use crate::model::figures::{DirectionFigures, Latency, Samples};
 use crate::model::{Direction, Os, Row, os};
-use crate::units::parse_size;
+use crate::units::grammar::{self, ValueError};
 use non_finite::NonFinite;
 pub use values::{Bins, FioOptions, FioPercentiles, GlobalOptions, Loose, Str, without_bins};
 
@@ -393,8 +394,16 @@ impl<'a> JobOpts<'a> {
         keys.iter().find_map(|k| self.get(k))
     }
 
-    fn get_u32(&self, key: &str) -> Option<u32> {
-        self.get(key).and_then(|s| s.parse::<u32>().ok())
+    /// An integer option as fio reads it (`iodepth=0x10` is 16): `None`
+    /// when absent, `Err` when fio's grammar does not read it.
+    fn int(&self, key: &str) -> Option<Result<u32, ValueError>> {
+        let v = self.get(key)?;
+        Some(grammar::int(&v, 1).and_then(|n| {
+            u32::try_from(n).map_err(|_| ValueError {
+                value: v.clone(),
+                reason: "is too large",
+            })
+        }))
     }
 
     /// `direct`, or its inverse `buffered`. fio's JSON lists every option
@@ -414,28 +423,6 @@ impl<'a> JobOpts<'a> {
             return flag(b).map(|buffered| !buffered);
         }
         printed_options.then_some(false)
-    }
-}
-
-/// Block size per direction from `bs=4k` or `bs=4k,64k[,8k]` (read,
-/// write, trim; a missing trailing value repeats the last one given, an
-/// empty one means fio's default of 4k).
-fn bs_for(bs: Option<&str>, dir: Direction) -> u64 {
-    const DEFAULT: u64 = 4096;
-    let Some(bs) = bs else { return DEFAULT };
-    let parts: Vec<&str> = bs.split(',').collect();
-    let idx = match dir {
-        Direction::Read => 0,
-        Direction::Write => 1,
-        Direction::Trim => 2,
-    };
-    let part = parts.get(idx).or(parts.last()).copied().unwrap_or("");
-    // `bsrange`-style `4k-64k` is reported by its lower bound.
-    let part = part.split('-').next().unwrap_or("");
-    if part.trim().is_empty() {
-        DEFAULT
-    } else {
-        parse_size(part).unwrap_or(DEFAULT)
     }
 }
 
@@ -461,9 +448,17 @@ struct JobFacts {
     os: Os,
     rw: String,
     bs: Option<String>,
+    /// The block size options read by fio's grammar (`None` when the file
+    /// printed no options: then `guessed` says how sizes were found).
+    sizes: Option<BlockSizes>,
     iodepth: u32,
     /// The file printed no options: how rw, bs and iodepth were found.
     guessed: Option<Vec<String>>,
+    /// Options fio's grammar does not read, and what stood in for them.
+    value_notes: Vec<String>,
+    /// Why the job's rows cannot be placed (an unreadable option nothing
+    /// measured stands in for).
+    unplaceable: Option<String>,
     numjobs: u32,
     rwmixread: Option<u32>,
     direct: Option<bool>,
@@ -550,7 +545,9 @@ fn timing_options(opts: &JobOpts<'_>) -> Option<String> {
 struct JobWorkload {
     rw: String,
     bs: Option<String>,
-    iodepth: u32,
+    /// fio's default (1) when absent; `Err` when the value is not one
+    /// fio's grammar reads.
+    iodepth: Result<u32, ValueError>,
     /// `Some` when the file printed no options: how each value was found.
     notes: Option<Vec<String>>,
 }
@@ -560,22 +557,22 @@ fn workload_of(opts: &JobOpts<'_>, job: &Job<'_>, name: &str) -> JobWorkload {
     // workload's identity.
     let rw = opts
         .get_any(&["rw", "readwrite"])
-        .map(|s| s.split(':').next().unwrap_or("").to_string());
+        .map(|s| grammar::rw(&s).0.to_string());
     let bs = opts.get_any(&["bs", "blocksize"]);
-    let iodepth = opts.get_u32("iodepth");
+    let iodepth = opts.int("iodepth").unwrap_or(Ok(1));
     let no_options = opts.job.is_empty() && opts.global.is_empty();
     match rw {
         Some(rw) => JobWorkload {
             rw,
             bs,
-            iodepth: iodepth.unwrap_or(1),
+            iodepth,
             notes: None,
         },
         None if no_options => guessed_workload(job, name),
         None => JobWorkload {
             rw: "read".into(),
             bs,
-            iodepth: iodepth.unwrap_or(1),
+            iodepth,
             notes: None,
         },
     }
@@ -624,8 +621,7 @@ fn guessed_workload(job: &Job<'_>, name: &str) -> JobWorkload {
         (None, Some(dist)) => {
             // The bucket most I/Os were submitted at: a power of two at or
             // below the real iodepth.
-            let k = (0..dist.len()).fold(0, |best, k| if dist[k] > dist[best] { k } else { best });
-            let d = depth::BUCKETS[k];
+            let d = depth::most_used(&dist);
             notes.push(format!("iodepth={d} from fio's I/O depth distribution"));
             d
         }
@@ -637,7 +633,7 @@ fn guessed_workload(job: &Job<'_>, name: &str) -> JobWorkload {
     JobWorkload {
         rw,
         bs: guess.bs,
-        iodepth,
+        iodepth: Ok(iodepth),
         notes: Some(notes),
     }
 }
@@ -713,11 +709,63 @@ impl JobFacts {
             .as_ref()
             .and_then(|l| depth::from_levels(l.iter().filter_map(|(k, v)| Some((k, v.as_f64()?)))));
         let printed_options = !(opts.job.is_empty() && opts.global.is_empty());
+        let mut value_notes = Vec::new();
+        let mut unplaceable = None;
+        let iodepth = match iodepth {
+            Ok(d) => d,
+            Err(e) => match levels.as_ref().map(|dist| depth::most_used(dist)) {
+                Some(d) => {
+                    value_notes.push(format!(
+                        "iodepth {e}; QD{d} from fio's I/O depth distribution"
+                    ));
+                    d
+                }
+                None => {
+                    unplaceable = Some(format!("iodepth {e}, and no I/O depth distribution"));
+                    1
+                }
+            },
+        };
+        let numjobs = match opts.int("numjobs") {
+            None => 1,
+            Some(Ok(n)) => n,
+            Some(Err(e)) => {
+                let clones = doc
+                    .jobs
+                    .iter()
+                    .flatten()
+                    .filter(|j| j.jobname.as_deref() == Some(name.as_str()))
+                    .count();
+                if opts.get("group_reporting").is_none() && clones > 0 {
+                    value_notes.push(format!(
+                        "numjobs {e}; {clones} from the jobs the file reports"
+                    ));
+                    clones as u32
+                } else {
+                    unplaceable.get_or_insert(format!(
+                        "numjobs {e}, and group_reporting hides the job count"
+                    ));
+                    1
+                }
+            }
+        };
+        let rwmixread = match grammar::rwmix(
+            opts.get("rwmixread").as_deref(),
+            opts.get("rwmixwrite").as_deref(),
+        ) {
+            Ok(m) => m,
+            Err(e) => {
+                value_notes.push(format!("rwmixread {e}; the read mix is unknown"));
+                None
+            }
+        };
+        let sizes = printed_options.then(|| BlockSizes::of(|k| opts.get(k)));
         JobFacts {
-            numjobs: opts.get_u32("numjobs").unwrap_or(1),
-            rwmixread: opts
-                .get_u32("rwmixread")
-                .or_else(|| opts.get_u32("rwmixwrite").map(|w| 100u32.saturating_sub(w))),
+            numjobs,
+            rwmixread,
+            sizes,
+            value_notes,
+            unplaceable,
             direct: opts.direct(printed_options),
             effective_iodepth: depth::effective(&engine, iodepth, levels.as_ref()),
             steady: job.steadystate.as_ref().and_then(steady::from_json),
@@ -750,7 +798,19 @@ impl JobFacts {
         row.job = self.name.clone();
         row.format = ctx.format.into();
         row.rw = self.rw.clone();
-        row.bs_bytes = bs_for(self.bs.as_deref(), dir);
+        // Decided per direction once fio's figures are read (`decide`);
+        // a job without printed options has its size from the name.
+        row.bs_bytes = match (&self.sizes, &self.bs) {
+            (Some(sizes), _) => match sizes.asked(dir) {
+                Asked::Fixed(b) => *b,
+                _ => 0,
+            },
+            (None, Some(named)) => {
+                grammar::size(named, grammar::KbBase::default()).unwrap_or_default()
+            }
+            (None, None) => 0,
+        };
+        row.bs_option = self.sizes.as_ref().and_then(|s| s.written.clone());
         row.iodepth = self.iodepth;
         row.numjobs = self.numjobs;
         row.rwmixread = self.rwmixread;
@@ -788,6 +848,11 @@ fn job_rows(doc: &FioOutput<'_>, job: &Job<'_>, ctx: &JobCtx<'_>, out: &mut Pars
     };
     let facts = JobFacts::of(doc, job, ctx, out);
     let who = &facts.who;
+    if let Some(why) = &facts.unplaceable {
+        out.warnings.push(format!("{who}: {why}; its rows dropped"));
+        return;
+    }
+    let mut value_notes = facts.value_notes.clone();
     if job.mixed.as_ref().is_some_and(did_io) {
         out.warnings.push(format!(
             "{who}: unified_rw_reporting (`mixed`) output is not split by direction; not read"
@@ -821,6 +886,24 @@ fn job_rows(doc: &FioOutput<'_>, job: &Job<'_>, ctx: &JobCtx<'_>, out: &mut Pars
         let mut row = facts.row(doc, job, ctx, dir);
         match fill_ddir(&mut row, d).and_then(|()| check_finite(&row)) {
             Ok(()) => {
+                if let Some(sizes) = &facts.sizes {
+                    let measured = d
+                        .total_ios
+                        .filter(|&n| n >= 1.0)
+                        .map(|n| row.io_bytes as f64 / n);
+                    match block_size::decide(sizes.asked(dir), measured, dir) {
+                        Ok(decided) => {
+                            row.bs_bytes = decided.bs_bytes;
+                            row.bs_spread = decided.spread;
+                            value_notes.extend(decided.note);
+                        }
+                        Err(why) => {
+                            out.warnings
+                                .push(format!("{who} {dir}: {why}; row dropped"));
+                            continue;
+                        }
+                    }
+                }
                 if let Some(notes) = notes.as_mut().filter(|_| facts.bs.is_none()) {
                     match derive_bs(&row, d) {
                         Some((bs, how)) => {
@@ -838,6 +921,11 @@ fn job_rows(doc: &FioOutput<'_>, job: &Job<'_>, ctx: &JobCtx<'_>, out: &mut Pars
                 .warnings
                 .push(format!("{who} {dir}: {what}; row dropped")),
         }
+    }
+    if !value_notes.is_empty() {
+        value_notes.dedup();
+        out.warnings
+            .push(format!("{who}: {}", value_notes.join("; ")));
     }
     if !directions.is_empty() {
         if let Some(notes) = notes {

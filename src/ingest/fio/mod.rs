@@ -4,6 +4,7 @@
 //! steady-state verdicts, idle profiling, fio's error lines). DiskSpd's
 //! readers sit beside this folder in `ingest/diskspd/`.
 
+pub(crate) mod block_size;
 pub mod depth;
 pub mod fio_error;
 pub mod fio_json;

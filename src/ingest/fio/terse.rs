@@ -33,7 +33,7 @@ use super::jobname::{NameGuess, block_size_from_mean, guess_from_name};
 use crate::ingest::{Parsed, ReadError, Reader};
 use crate::model::figures::{DirectionFigures, Latency, Samples};
 use crate::model::{Direction, Os, Row, os};
-use crate::units::parse_size;
+use crate::units::grammar::{self, KbBase};
 
 /// Reader of fio's terse (semicolon) output.
 pub struct TerseReader;
@@ -504,7 +504,10 @@ fn rw_of(job: &Line, guess: &NameGuess, notes: &mut Vec<String>) -> String {
 /// with it (the measured size is rounded from truncated KiB and iops),
 /// else the measured one. Said once when all directions agree.
 fn block_sizes(job: &Line, guess: &NameGuess, notes: &mut Vec<String>) -> Vec<u64> {
-    let named_bs = guess.bs.as_deref().and_then(parse_size);
+    let named_bs = guess
+        .bs
+        .as_deref()
+        .and_then(|b| grammar::size(b, KbBase::default()).ok());
     let mut sizes = Vec::new();
     let mut bs_notes: Vec<(Direction, String)> = Vec::new();
     for r in &job.rows {

@@ -55,7 +55,15 @@ fn sizes_read_as_the_howto_int_examples_and_fios_code_say() {
 
 #[test]
 fn values_fio_would_not_read_are_errors_never_defaults() {
-    for bad in ["", "abc", "k", "-1", "-4k", "(4*1024)", "99999999999999999999"] {
+    for bad in [
+        "",
+        "abc",
+        "k",
+        "-1",
+        "-4k",
+        "(4*1024)",
+        "99999999999999999999",
+    ] {
         assert!(size(bad, C).is_err(), "{bad:?}");
     }
     assert!(size("50%", C).is_err());
@@ -105,7 +113,10 @@ fn ranges_follow_the_howto_irange_examples() {
     assert_eq!(range("1k:4k", C), Ok((1024, 4096)));
     assert_eq!(range("4k-1k", C), Ok((1024, 4096)));
     let r = ranges("1k-4k,2k-8k", C).unwrap();
-    assert_eq!(r, [Some((1024, 4096)), Some((2048, 8192)), Some((2048, 8192))]);
+    assert_eq!(
+        r,
+        [Some((1024, 4096)), Some((2048, 8192)), Some((2048, 8192))]
+    );
     assert!(range("4k", C).is_err());
 }
 
@@ -126,17 +137,6 @@ fn bssplit_follows_the_howto_examples() {
     assert_eq!(split_mean(&[(4096, 50), (65536, 50)]), Some(34816.0));
     assert!(bssplit("4k/60:8k:16k,", C).is_ok());
     assert!(bssplit("4k/90:8k/90:16k:32k", C).is_err());
-}
-
-#[test]
-fn a_range_means_what_fio_issues_aligned_to_its_low_end() {
-    // 4k-8k: 4097 values, 4096 of them issue 4k, 1 issues 8k.
-    let m = range_mean(4096, 8192, false);
-    assert!((m - (4096.0 * 4096.0 + 8192.0) / 4097.0).abs() < 1e-6, "{m}");
-    assert_eq!(range_mean(4096, 4096, false), 4096.0);
-    assert_eq!(range_mean(1000, 3000, false), 2000.0);
-    let wide = range_mean(4096, 65536, false);
-    assert!((wide - 32768.0).abs() < 10.0, "{wide}");
 }
 
 /// HOWTO "Parameter types", **time**: "Accepts a suffix of 'd' for days,

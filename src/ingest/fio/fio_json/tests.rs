@@ -283,14 +283,70 @@ fn bad_documents_give_reasons() {
     assert_eq!(e, ReadError::NoRows);
 }
 
+/// The randrw fixture (fio 3.33, bs=4k, psync: 4096 bytes per I/O in
+/// both directions) with some of its job options replaced.
+fn randrw_with(options: &[(&str, &str)]) -> Parsed {
+    let mut doc: Value = serde_json::from_str(RANDRW).unwrap();
+    let o = doc["jobs"][0]["job options"].as_object_mut().unwrap();
+    for (k, v) in options {
+        o.insert(k.to_string(), Value::String(v.to_string()));
+    }
+    rows(&doc.to_string())
+}
+
 #[test]
-fn bs_forms() {
-    assert_eq!(bs_for(Some("4k"), Direction::Write), 4096);
-    assert_eq!(bs_for(Some("4k,64k"), Direction::Write), 65536);
-    assert_eq!(bs_for(Some("4k,64k"), Direction::Trim), 65536);
-    assert_eq!(bs_for(Some(",64k"), Direction::Read), 4096);
-    assert_eq!(bs_for(Some("8k-64k"), Direction::Read), 8192);
-    assert_eq!(bs_for(None, Direction::Read), 4096);
+fn options_are_read_by_fios_grammar_and_the_measurement_wins() {
+    let bs = |p: &Parsed| p.rows.iter().map(|r| r.bs_bytes).collect::<Vec<_>>();
+    // The options agree with the measured 4096 B per I/O: they stand.
+    for same in ["4Ki", "4k", "0x1000", "4096", "4k,4k", "4k-4k"] {
+        let p = randrw_with(&[("bs", same)]);
+        assert_eq!(bs(&p), [4096, 4096], "{same}");
+        assert!(p.warnings.is_empty(), "{same}: {:?}", p.warnings);
+    }
+    // Under kb_base=1024 `4KiB` is 4000 B; the file moved 4096 B per I/O:
+    // the measurement wins and a note says so.
+    let p = randrw_with(&[("bs", "4KiB")]);
+    assert_eq!(bs(&p), [4096, 4096]);
+    assert!(
+        p.warnings
+            .iter()
+            .any(|w| w.contains("block size 4096 measured") && w.contains("not the options' 4000")),
+        "{:?}",
+        p.warnings
+    );
+    assert_eq!(p.rows[0].bs_option.as_deref(), Some("bs=4KiB"));
+    // An unreadable size is never 4k by default: measured, and named.
+    let p = randrw_with(&[("bs", "abc")]);
+    assert_eq!(bs(&p), [4096, 4096]);
+    assert!(
+        p.warnings
+            .iter()
+            .any(|w| w.contains("bs `abc` is not a number fio reads")),
+        "{:?}",
+        p.warnings
+    );
+    // Integers through the size grammar: iodepth=0x10 is 16, numjobs=0x1 is 1.
+    let p = randrw_with(&[("iodepth", "0x10"), ("numjobs", "0x1")]);
+    assert_eq!((p.rows[0].iodepth, p.rows[0].numjobs), (16, 1));
+    // An unreadable iodepth: the depth distribution's bucket, named.
+    let p = randrw_with(&[("iodepth", "abc")]);
+    assert_eq!(p.rows[0].iodepth, 1);
+    assert!(
+        p.warnings.iter().any(|w| w.contains(
+            "iodepth `abc` is not a number fio reads; QD1 from fio's I/O depth distribution"
+        )),
+        "{:?}",
+        p.warnings
+    );
+    // A varying size is its mean, with its spread kept.
+    let p = randrw_with(&[("bssplit", "4k/100")]);
+    assert_eq!(bs(&p), [4096, 4096]);
+    let p = randrw_with(&[("bsrange", "4k-64k")]);
+    assert_eq!(
+        p.rows[0].bs_bytes, 4096,
+        "measured 4096 per I/O, not the range's mean"
+    );
+    assert_eq!(p.rows[0].bs_spread.as_deref(), Some("4k-64k"));
 }
 
 #[test]

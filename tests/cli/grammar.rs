@@ -1,0 +1,131 @@
+//! Real fio runs whose options use fio's value grammar
+//! (fixtures/make-grammar-fixtures.sh): every figure nvcmp reads is held
+//! against the file's own numbers, read here through serde_json.
+
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::common::{analyze_json, assert_ok, fixture, nvcmp, stderr};
+
+/// `nvcmp ingest PATH` as ndjson rows, and what it said on stderr.
+fn ingest(path: &Path) -> (Vec<Value>, String) {
+    let out = nvcmp().arg("ingest").arg(path).output().unwrap();
+    assert_ok(&out);
+    let rows = std::str::from_utf8(&out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    (rows, stderr(&out).into_owned())
+}
+
+/// The row of `file`'s job in `dir` direction.
+fn row<'a>(rows: &'a [Value], file: &str, dir: &str) -> &'a Value {
+    rows.iter()
+        .find(|r| r["source"].as_str().unwrap().ends_with(file) && r["direction"] == dir)
+        .unwrap_or_else(|| panic!("no {dir} row from {file}"))
+}
+
+/// Every row's block size is fio's bytes per I/O of the same direction
+/// (exact, or the mean for a varying size), and its IOPS, bandwidth and
+/// bytes the file's own.
+#[test]
+fn block_sizes_iops_and_bandwidth_are_the_files_own() {
+    let dir = fixture("grammar");
+    let (rows, _) = ingest(&dir);
+    let mut checked = 0;
+    for entry in walk(&dir) {
+        let doc: Value = serde_json::from_str(&std::fs::read_to_string(&entry).unwrap()).unwrap();
+        let name = entry.file_name().unwrap().to_str().unwrap();
+        for job in doc["jobs"].as_array().unwrap() {
+            for d in ["read", "write"] {
+                let j = &job[d];
+                let ios = j["total_ios"].as_f64().unwrap();
+                if ios == 0.0 {
+                    continue;
+                }
+                let io_bytes = j["io_bytes"].as_f64().unwrap();
+                let r = rows
+                    .iter()
+                    .find(|r| {
+                        r["source"].as_str().unwrap().ends_with(name)
+                            && r["direction"] == d
+                            && r["io_bytes"].as_f64() == Some(io_bytes)
+                    })
+                    .unwrap_or_else(|| panic!("no {d} row from {name} with {io_bytes} bytes"));
+                let bs = r["bs_bytes"].as_f64().unwrap();
+                assert_eq!(bs, (io_bytes / ios).round(), "{name} {d}");
+                assert_eq!(r["iops"].as_f64(), j["iops"].as_f64(), "{name} {d}");
+                assert_eq!(r["bw_bytes_per_s"].as_f64(), j["bw_bytes"].as_f64(), "{name} {d}");
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 18, "{checked} rows checked");
+}
+
+fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            out.extend(walk(&p));
+        } else if p.extension().is_some_and(|x| x == "json") {
+            out.push(p);
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn fios_grammar_is_read_as_fio_ran_it_and_the_measurement_wins() {
+    let (rows, said) = ingest(&fixture("grammar"));
+    // bs=4KiB under the default kb_base=1024: 4,000-byte I/Os; under
+    // kb_base=1000, 4,096. Given after bs on the command line, kb_base
+    // changed nothing: the options cannot tell, the measurement does.
+    assert_eq!(row(&rows, "write-4KiB.json", "write")["bs_bytes"], 4000);
+    assert_eq!(row(&rows, "write-4KiB-kb1000.json", "write")["bs_bytes"], 4096);
+    let after = row(&rows, "write-4KiB-kb1000-after.json", "write");
+    assert_eq!(after["bs_bytes"], 4000);
+    assert_eq!(after["bs_option"], "bs=4KiB");
+    assert!(
+        said.contains("write block size 4000 measured (io_bytes / total_ios), not the options' 4096"),
+        "{said}"
+    );
+    // 128Ki is 131072 bytes, not a default 4k.
+    assert_eq!(row(&rows, "randread-128Ki.json", "read")["bs_bytes"], 131_072);
+    // bs=4k-64k: 4k reads, 64k writes.
+    assert_eq!(row(&rows, "randrw-bs-4k-64k.json", "read")["bs_bytes"], 4096);
+    assert_eq!(row(&rows, "randrw-bs-4k-64k.json", "write")["bs_bytes"], 65536);
+    // Varying sizes keep their spread.
+    assert_eq!(row(&rows, "randread-bsrange-4k-64k.json", "read")["bs_spread"], "4k-64k");
+    assert_eq!(row(&rows, "randread-bssplit.json", "read")["bs_spread"], "4k/50:64k/50");
+    // iodepth=0x10, numjobs=0x2: QD16 x 2 jobs.
+    let ints: Vec<&Value> = rows
+        .iter()
+        .filter(|r| r["source"].as_str().unwrap().ends_with("randread-qd0x10.json"))
+        .collect();
+    assert_eq!(ints.len(), 2);
+    assert!(ints.iter().all(|r| r["iodepth"] == 16 && r["numjobs"] == 2));
+    // None of these runs contradicts itself.
+    assert!(!said.contains("disagrees"), "{said}");
+}
+
+/// A block-size sweep written `4Ki ... 128Ki` is six block sizes, with no
+/// note that bandwidth disagrees with IOPS x block size.
+#[test]
+fn an_iec_block_size_sweep_is_six_block_sizes() {
+    let v = analyze_json(&fixture("grammar/iec"), &[]);
+    let sweeps = v["bs_sweeps"].as_array().unwrap();
+    assert_eq!(sweeps.len(), 1, "{sweeps:?}");
+    let sizes: Vec<u64> = sweeps[0]["points"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["bs_bytes"].as_u64().unwrap())
+        .collect();
+    assert_eq!(sizes, [4096, 8192, 16384, 32768, 65536, 131_072]);
+    assert!(!v.to_string().contains("disagrees with IOPS x block size"));
+}
