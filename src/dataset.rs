@@ -11,6 +11,7 @@ use std::path::Path;
 use anyhow::{Context, bail};
 use polars::prelude::*;
 
+use crate::model::figures::Percentiles;
 use crate::model::{Direction, Os, Row};
 
 /// A dataset file format.
@@ -145,6 +146,8 @@ dataset_columns!(
     instance_group,
     bs_option,
     bs_spread,
+    clat_percentiles,
+    lat_percentiles,
 );
 
 /// A field type that is a dataset column: how a column is made of the
@@ -243,6 +246,24 @@ field_via!(
     |v: Direction| v.as_str().to_string(),
     |v: &str| { Direction::parse(v).unwrap_or(Direction::Read) }
 );
+
+/// Every percentile of a latency, as the JSON object text of
+/// [`Percentiles::text`] (null when fio printed none).
+impl Field for Percentiles {
+    fn column(name: &str, values: Vec<Self>) -> Column {
+        Column::new(
+            name.into(),
+            values.iter().map(Percentiles::text).collect::<Vec<Option<String>>>(),
+        )
+    }
+    fn read_all(col: Option<&Column>, n: usize, default: Self) -> anyhow::Result<Vec<Self>> {
+        let text = <Option<String> as Field>::read_all(col, n, None)?;
+        Ok(text
+            .into_iter()
+            .map(|t| t.map_or_else(|| default.clone(), |t| Percentiles::parse(&t)))
+            .collect())
+    }
+}
 
 /// The rows as a DataFrame: contract columns first, then the extra fields.
 pub fn to_dataframe(rows: &[Row]) -> PolarsResult<DataFrame> {

@@ -35,17 +35,45 @@ pub(crate) fn linear_ticks(lo: f64, hi: f64, target: usize) -> (Vec<f64>, usize)
 /// Decades within `lo..=hi` (log axis); 2x and 5x too when the range
 /// spans fewer than three decades.
 pub(crate) fn log_ticks(lo: f64, hi: f64) -> Vec<f64> {
+    if !(lo.is_finite() && hi.is_finite() && lo > 0.0 && hi > lo) {
+        return Vec::new();
+    }
     let (a, b) = (lo.log10().floor() as i32, hi.log10().ceil() as i32);
-    let mults: &[f64] = if b - a < 3 { &[1.0, 2.0, 5.0] } else { &[1.0] };
-    (a..=b)
-        .flat_map(|e| mults.iter().map(move |m| m * crate::units::pow10(e)))
-        .filter(|t| *t >= lo && *t <= hi)
-        .collect()
+    let at = |mults: &'static [f64]| -> Vec<f64> {
+        (a..=b)
+            .flat_map(|e| mults.iter().map(move |m| m * crate::units::pow10(e)))
+            .filter(|t| *t >= lo && *t <= hi)
+            .collect()
+    };
+    // A narrow span (under a decade) gets every digit, so a log axis is
+    // never read off one tick; the ends themselves when even those miss.
+    let ticks = if b - a >= 3 { at(&[1.0]) } else { at(&[1.0, 2.0, 5.0]) };
+    if ticks.len() >= 3 {
+        return ticks;
+    }
+    let fine = at(&[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0]);
+    if fine.len() >= 2 {
+        return fine;
+    }
+    let round2 = |v: f64| {
+        let step = crate::units::pow10(v.log10().floor() as i32 - 1);
+        (v / step).round() * step
+    };
+    let mut ends = vec![round2(lo * 1.05), round2(hi / 1.05)];
+    ends.extend(fine);
+    ends.retain(|t| *t >= lo && *t <= hi);
+    ends.sort_by(f64::total_cmp);
+    ends.dedup();
+    ends
 }
 
-/// Decimals that print a log tick without losing it (0.001 -> 3).
+/// Decimals that print a log tick without losing it (0.001 -> 3, 0.0045
+/// -> 4, 45 -> 0).
 pub(crate) fn log_decimals(t: f64) -> usize {
-    (-t.log10().floor()).clamp(0.0, 9.0) as usize
+    let d = (-t.log10().floor()).clamp(0.0, 9.0) as usize;
+    // A tick of two significant digits (an end of a narrow span) keeps both.
+    let scaled = t * crate::units::pow10(d as i32);
+    if (scaled - scaled.round()).abs() > 1e-6 { (d + 1).min(9) } else { d }
 }
 
 /// Maps data coordinates to pixels of the area the axes are drawn on.

@@ -293,8 +293,8 @@ pub(crate) fn value_axis(
         .map(|t| (t, numbers::fixed(t, decimals)))
         .collect();
     let title = match scale.unit {
-        "" => metric_name(metric).to_string(),
-        u => format!("{} ({u})", metric_name(metric)),
+        "" => metric_name(metric, crate::compare::workload::P99).to_string(),
+        u => format!("{} ({u})", metric_name(metric, crate::compare::workload::P99)),
     };
     (scale, Range::Linear(0.0, hi), ticks, title)
 }
@@ -394,7 +394,8 @@ pub(crate) fn excluded_notes(t: &SweepTable) -> Vec<String> {
                 .iter()
                 .filter_map(|w| Some((w.key.load.label(), w.metric(m)?)))
                 .unzip();
-            super::notes::excluded_notes(metric_name(m), &loads, &results)
+            let tail = results.first().map_or(crate::compare::workload::P99, |r| r.tail_pct);
+            super::notes::excluded_notes(&metric_name(m, tail), &loads, &results)
         })
         .collect();
     crate::render::cell::merge_metrics(notes)

@@ -106,8 +106,20 @@ pub(crate) fn tick(x: f64) -> String {
     numbers::trimmed(x, decimals)
 }
 
-/// Human name of a metric, for titles.
-pub(crate) fn metric_name(metric: Metric) -> &'static str {
+/// Human name of a metric, for titles; the tail at its percentile
+/// (`tail`: the comparison's `tail_percentile`).
+pub(crate) fn metric_name(metric: Metric, tail: f64) -> std::borrow::Cow<'static, str> {
+    match metric {
+        Metric::ClatP99Ns => format!(
+            "{} completion latency",
+            crate::compare::workload::tail_name(tail)
+        )
+        .into(),
+        m => metric_name_fixed(m).into(),
+    }
+}
+
+fn metric_name_fixed(metric: Metric) -> &'static str {
     match metric {
         Metric::BwBytesPerS => "Bandwidth",
         Metric::Iops => "IOPS",

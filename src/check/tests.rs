@@ -22,6 +22,7 @@ fn metric(m: Metric, better: Better, base: Option<f64>, cand: Option<f64>) -> Me
         baseline_ties: IndexMap::new(),
         excluded: IndexMap::new(),
         approximate: vec![],
+        tail_pct: crate::compare::workload::P99,
     }
 }
 
@@ -77,6 +78,7 @@ fn comparison(workloads: Vec<Workload>) -> Comparison {
         devices: vec![],
         equivalence_pct: None,
         config_rule: Default::default(),
+        tail_percentile: crate::compare::workload::P99,
     }
 }
 

@@ -79,11 +79,12 @@ fn count_word(n: usize) -> String {
 
 /// "the best read bandwidth", "the lowest CPU usage"; without a direction
 /// when the sentence covers both.
-fn best_word(m: Metric, dir: Option<Direction>) -> String {
+fn best_word(m: Metric, dir: Option<Direction>, tail: f64) -> String {
+    let name = m.human_at(tail);
     match (m.better(), dir) {
-        (Better::Higher, Some(dir)) => format!("the best {dir} {}", m.human()),
-        (Better::Higher, None) => format!("the best {}", m.human()),
-        (Better::Lower, _) => format!("the lowest {}", m.human()),
+        (Better::Higher, Some(dir)) => format!("the best {dir} {name}"),
+        (Better::Higher, None) => format!("the best {name}"),
+        (Better::Lower, _) => format!("the lowest {name}"),
     }
 }
 
@@ -375,7 +376,7 @@ fn win_finding(cmp: &Comparison, kind: FindingKind, m: Metric, parts: &[&Tally])
     let dir = (parts.len() == 1).then(|| parts[0].dir);
     let text = format!(
         "{subject} {} in {} workloads",
-        best_word(m, dir),
+        best_word(m, dir, cmp.tail_percentile),
         counts.join(" and ")
     );
     let won: usize = parts.iter().map(|t| t.top).sum();
@@ -430,7 +431,7 @@ fn near_equal(cmp: &Comparison) -> Vec<Finding> {
                 cmp.title_of(w),
                 count_word(vals.len()),
                 numbers::fixed(pct.max(0.01), 2),
-                m.human()
+                m.human_at(cmp.tail_percentile)
             );
             let tight = 1.0 - pct / NEAR_EQUAL_PCT * 0.5;
             let many = if vals.len() >= 3 { 1.0 } else { 0.6 };
@@ -502,7 +503,7 @@ fn gap_finding(
     };
     let text = format!(
         "Largest {} gap: {}, {gap_text} between {} ({}) and {} ({})",
-        m.human().replace(' ', "-"),
+        m.human_at(cmp.tail_percentile).replace(' ', "-"),
         cmp.title_of(w),
         a.config,
         s.with_unit(a.value),
@@ -569,7 +570,7 @@ fn family_leads(cmp: &Comparison, judge: Judge) -> Vec<Finding> {
                     theirs.name.title(),
                     b.config,
                     cmp.title_of(w),
-                    m.human(),
+                    m.human_at(cmp.tail_percentile),
                 );
                 let f = Finding::new(FindingKind::Lead, text).on(
                     vec![cmp.title_of(w)],
@@ -650,7 +651,7 @@ fn outlier_finding(
     let text = format!(
         "Outlier: {c} {} {} {} is {how} (others {}–{})",
         cmp.title_of(w),
-        m.human(),
+        m.human_at(cmp.tail_percentile),
         s.with_unit(v),
         s.format(lo),
         s.with_unit(hi)
@@ -887,8 +888,11 @@ fn slo_sentence(title: &str, sweeps: &[&Sweep], slo: Slo) -> String {
         .scale(slo.target_ns)
         .with_unit(slo.target_ns);
     let name = match slo.metric {
-        SloMetric::ClatP99 => "p99 completion latency",
-        SloMetric::LatMean => "mean latency",
+        SloMetric::ClatP99 => format!(
+            "{} completion latency",
+            super::workload::tail_name(slo.percentile)
+        ),
+        SloMetric::LatMean => "mean latency".into(),
     };
     let mut parts: Vec<(f64, String)> = Vec::new();
     let mut none = Vec::new();
@@ -1006,8 +1010,8 @@ fn winner_finding(
     }
     let s = scales.get(r.metric);
     let most = match r.better {
-        Better::Higher => format!("the most {}", r.metric.human()),
-        Better::Lower => format!("the lowest {}", r.metric.human()),
+        Better::Higher => format!("the most {}", r.human()),
+        Better::Lower => format!("the lowest {}", r.human()),
     };
     let who = match top.as_slice() {
         [_] => format!("{winner} has {most} in {}", cmp.title_of(w)),

@@ -81,6 +81,17 @@ impl Metric {
         }
     }
 
+    /// [`Metric::human`] with the tail named at its percentile: "p95
+    /// latency" where the runs' tail is p95.
+    pub fn human_at(self, tail: f64) -> std::borrow::Cow<'static, str> {
+        match self {
+            Metric::ClatP99Ns if !super::workload::is_p99(&tail) => {
+                format!("{} latency", super::workload::tail_name(tail)).into()
+            }
+            _ => self.human().into(),
+        }
+    }
+
     /// Efficiency metrics are derived; they get no highlights of their own.
     pub fn is_derived(self) -> bool {
         matches!(self, Metric::IopsPerCpuPct | Metric::BwPerCpuPct)
@@ -203,6 +214,14 @@ impl Metric {
             decimals: self.row_decimals(&scale, near),
             scale,
             median,
+        }
+    }
+
+    /// [`Metric::title`] with the tail at its percentile ("p95 latency (µs)").
+    pub fn title_at(self, scale: &Scale, tail: f64) -> String {
+        match self {
+            Metric::ClatP99Ns => format!("{} ({})", self.human_at(tail), scale.unit),
+            _ => self.title(scale),
         }
     }
 

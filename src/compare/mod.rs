@@ -185,7 +185,12 @@ pub const MIN_SAMPLES: u64 = 3;
 /// result is left empty: the caller knows what ingest skipped.
 pub fn compare(rows: &[Row], opts: &CompareOptions) -> Comparison {
     let (kept, mut warnings) = admit(rows, opts);
-    let mut grouped = workload::group(&kept);
+    // A `--slo clat_p95=...` target makes p95 the tail every table shows.
+    let tail = match opts.sweep_rules.slo {
+        Some(slo) if slo.metric == SloMetric::ClatP99 => slo.percentile,
+        _ => workload::tail_percentile(&kept),
+    };
+    let mut grouped = workload::group_at(&kept, tail);
     attach_log_steady(&mut grouped, &opts.log_steady);
     if opts.steady_only {
         to_steady_windows(&mut grouped);
@@ -223,6 +228,7 @@ pub fn compare(rows: &[Row], opts: &CompareOptions) -> Comparison {
         devices,
         equivalence_pct: opts.equivalence_pct,
         config_rule: renamed_rule(&opts.config_rule, |l| opts.name(l)),
+        tail_percentile: tail,
     };
     cmp.sweeps = sweep::build(&cmp);
     cmp.bs_sweeps = sweep::blocksize::build(&cmp);
@@ -593,6 +599,10 @@ fn metric_result(
         baseline_ties,
         excluded,
         approximate: approximate(m, cells),
+        tail_pct: cells
+            .values()
+            .find_map(|c| c.runs.first())
+            .map_or(workload::P99, |r| r.tail_pct),
     })
 }
 

@@ -124,9 +124,19 @@ pub struct MetricResult {
     /// json+ histograms to pool is the worst job's, an upper bound.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub approximate: Vec<String>,
+    /// The percentile of the tail metric (`clat_p99_ns`): 99, or the
+    /// highest every run shares (`workload::tail_percentile`). Named in
+    /// the comparison's `tail_percentile`, not per metric.
+    #[serde(skip, default = "super::workload::p99")]
+    pub tail_pct: f64,
 }
 
 impl MetricResult {
+    /// The metric's name in sentences, the tail at its percentile.
+    pub fn human(&self) -> std::borrow::Cow<'static, str> {
+        self.metric.human_at(self.tail_pct)
+    }
+
     /// Whether two or more configs have a value that is compared: a lone
     /// value is the "winner" of nothing, so reports and charts do not mark
     /// it best.
@@ -259,6 +269,12 @@ pub struct Comparison {
     /// fio options it used.
     #[serde(default)]
     pub config_rule: crate::model::ConfigRule,
+    /// The completion-latency percentile the tail metric (`clat_p99_ns`,
+    /// "p99 latency") holds: 99, or where fio printed no p99 (a study's
+    /// `percentile_list=50:95`) the highest percentile every run shares.
+    /// Left out of the JSON when 99.
+    #[serde(default = "super::workload::p99", skip_serializing_if = "super::workload::is_p99")]
+    pub tail_percentile: f64,
 }
 
 /// How knees, saturation and latency targets are judged (`--knee-gain`,
@@ -329,11 +345,16 @@ impl Default for SweepRules {
     }
 }
 
-/// A latency target: `clat_p99=1ms`, `lat_mean=200us`.
+/// A latency target: `clat_p99=1ms`, `clat_p95=2ms`, `lat_mean=200us`.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Slo {
     pub metric: SloMetric,
     pub target_ns: f64,
+    /// The completion-latency percentile of a `clat_pNN` target (99 unless
+    /// given otherwise; left out of the JSON when 99): the comparison's
+    /// tail is then this percentile.
+    #[serde(default = "super::workload::p99", skip_serializing_if = "super::workload::is_p99")]
+    pub percentile: f64,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

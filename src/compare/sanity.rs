@@ -167,13 +167,13 @@ pub fn exclusions(cmp: &Comparison) -> Vec<String> {
     }
     by.into_iter()
         .map(|((config, reason), (metrics, loads))| {
-            let names: Vec<&str> = metrics
+            let names: Vec<std::borrow::Cow<str>> = metrics
                 .iter()
                 .filter(|m| !m.is_derived())
-                .map(|m| m.human())
+                .map(|m| m.human_at(cmp.tail_percentile))
                 .collect();
             let names = if names.is_empty() {
-                metrics.iter().map(|m| m.human()).collect()
+                metrics.iter().map(|m| m.human_at(cmp.tail_percentile)).collect()
             } else {
                 names
             };

@@ -273,17 +273,30 @@ pub fn curve(points: &[SweepPoint]) -> Vec<&SweepPoint> {
     curve
 }
 
-/// `clat_p99=1ms`, `lat_mean=250us`, `p99=2ms`.
+/// `clat_p99=1ms`, `lat_mean=250us`, `p99=2ms`, and any completion-latency
+/// percentile fio printed: `clat_p95=1ms`, `clat_p99.9=5ms` (or
+/// `clat_p99_9`, as the dataset's columns spell it).
 pub fn parse_slo(s: &str) -> Result<Slo, String> {
     let (metric, target) = s
         .split_once('=')
         .ok_or_else(|| format!("`{s}`: expected METRIC=TIME, e.g. clat_p99=1ms"))?;
-    let metric = match metric.trim().to_ascii_lowercase().as_str() {
-        "clat_p99" | "p99" | "clat_p99_ns" => SloMetric::ClatP99,
-        "lat_mean" | "lat" | "mean" | "lat_mean_ns" => SloMetric::LatMean,
-        other => {
+    let name = metric.trim().to_ascii_lowercase();
+    let pct = name
+        .strip_suffix("_ns")
+        .unwrap_or(&name)
+        .strip_prefix("clat_p")
+        .or_else(|| name.strip_prefix('p'))
+        .map(|p| p.replacen('_', ".", 1))
+        .and_then(|p| p.parse::<f64>().ok())
+        .filter(|p| *p > 0.0 && *p < 100.0);
+    let (metric, percentile) = match (name.as_str(), pct) {
+        (_, Some(p)) => (SloMetric::ClatP99, p),
+        ("lat_mean" | "lat" | "mean" | "lat_mean_ns", _) => {
+            (SloMetric::LatMean, super::workload::P99)
+        }
+        (other, None) => {
             return Err(format!(
-                "`{other}`: unknown latency metric (use clat_p99 or lat_mean)"
+                "`{other}`: unknown latency metric (use clat_pNN such as clat_p99 or clat_p95, or lat_mean)"
             ));
         }
     };
@@ -292,15 +305,20 @@ pub fn parse_slo(s: &str) -> Result<Slo, String> {
         .ok_or_else(|| {
             format!("`{target}`: expected a positive time such as 1ms, 500us, 2000ns")
         })?;
-    Ok(Slo { metric, target_ns })
+    Ok(Slo {
+        metric,
+        target_ns,
+        percentile,
+    })
 }
 
 /// "p99 ≤ 0.5 ms": a latency target as the sweep tables and the
 /// saturation chart print it.
-pub fn slo_target_text(metric: SloMetric, target_ns: f64) -> String {
+pub fn slo_target_text(slo: &Slo) -> String {
+    let (metric, target_ns) = (slo.metric, slo.target_ns);
     let name = match metric {
-        SloMetric::ClatP99 => "p99",
-        SloMetric::LatMean => "mean latency",
+        SloMetric::ClatP99 => super::workload::tail_name(slo.percentile),
+        SloMetric::LatMean => "mean latency".into(),
     };
     let target = Metric::LatMeanNs.scale(target_ns).with_unit(target_ns);
     format!("{name} ≤ {target}")

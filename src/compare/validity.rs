@@ -154,14 +154,24 @@ fn cpu_over_100(runs: &[Run]) -> Option<String> {
     })
 }
 
+/// A tail percentile from too few I/Os: p99 needs [`MIN_IOS_FOR_P99`],
+/// any p-th percentile 1 / (1 - p/100) (20 for p95), so that at least one
+/// I/O lies above it.
 fn too_few_ios(runs: &[Run]) -> Option<String> {
     let ios: f64 = runs.iter().map(|r| r.ios).sum();
-    let has_p99 = runs.iter().any(|r| r.clat_p99.is_some());
-    (has_p99 && ios > 0.0 && ios < MIN_IOS_FOR_P99).then(|| {
+    let has_tail = runs.iter().any(|r| r.clat_p99.is_some());
+    let tail = runs.first().map_or(super::workload::P99, |r| r.tail_pct);
+    let least = if super::workload::is_p99(&tail) {
+        MIN_IOS_FOR_P99
+    } else {
+        (1.0 / (1.0 - tail / 100.0).max(1e-9)).ceil()
+    };
+    (has_tail && ios > 0.0 && ios < least).then(|| {
         format!(
-            "its p99 rests on {} I/Os (fewer than {})",
+            "its {} rests on {} I/Os (fewer than {})",
+            super::workload::tail_name(tail),
             numbers::fixed(ios, 0),
-            numbers::fixed(MIN_IOS_FOR_P99, 0)
+            numbers::fixed(least, 0)
         )
     })
 }

@@ -72,25 +72,85 @@ pub struct Run {
     /// Several jobs made the run and not all had json+ histograms to pool:
     /// its p99 is the worst job's, an upper bound, not the pooled one.
     pub p99_upper_bound: bool,
+    /// The percentile `clat_p99` holds: 99, or the highest one every run
+    /// of the comparison shares where fio printed no p99
+    /// ([`tail_percentile`]).
+    pub tail_pct: f64,
+}
+
+/// p99, the tail nvcmp shows.
+pub const P99: f64 = 99.0;
+
+/// [`P99`], for serde's defaults.
+pub fn p99() -> f64 {
+    P99
+}
+
+/// Whether `pct` is p99 (serde leaves it out then).
+pub fn is_p99(pct: &f64) -> bool {
+    (*pct - P99).abs() < 1e-9
+}
+
+/// A row's completion-latency percentiles: every one fio printed, else
+/// (a dataset written before they were kept) the fixed columns.
+fn row_percentiles(r: &Row) -> Vec<(f64, f64)> {
+    if !r.clat_percentiles.is_empty() {
+        return r.clat_percentiles.0.clone();
+    }
+    [
+        (50.0, r.clat_p50_ns),
+        (90.0, r.clat_p90_ns),
+        (95.0, r.clat_p95_ns),
+        (99.0, r.clat_p99_ns),
+        (99.9, r.clat_p99_9_ns),
+        (99.99, r.clat_p99_99_ns),
+    ]
+    .into_iter()
+    .filter_map(|(p, v)| v.map(|v| (p, v)))
+    .collect()
+}
+
+/// The tail percentile shown for these rows: p99 where every row that has
+/// percentiles has it (or a json+ histogram to compute it from), else the
+/// highest percentile they all share (a study's `percentile_list=50:95`
+/// gives p95). p99 when no row has any.
+pub fn tail_percentile(rows: &[Row]) -> f64 {
+    let mut shared: Option<Vec<f64>> = None;
+    for r in rows.iter().filter(|r| r.clat_bins.is_none()) {
+        let pcts: Vec<f64> = row_percentiles(r).into_iter().map(|(p, _)| p).collect();
+        if pcts.is_empty() {
+            continue;
+        }
+        shared = Some(match shared {
+            None => pcts,
+            Some(s) => s.into_iter().filter(|p| pcts.iter().any(|q| (p - q).abs() < 1e-9)).collect(),
+        });
+    }
+    match shared {
+        None => P99,
+        Some(s) if s.iter().any(|p| (p - P99).abs() < 1e-9) => P99,
+        Some(s) => s.into_iter().fold(None, |m: Option<f64>, p| Some(m.map_or(p, |m| m.max(p)))).unwrap_or(P99),
+    }
+}
+
+/// `p99`, `p95`, `p99.999`: how a tail percentile is named.
+pub fn tail_name(pct: f64) -> String {
+    format!("p{pct}")
 }
 
 impl Run {
     pub(crate) fn from_row(r: &Row) -> Run {
+        Run::from_row_at(r, P99)
+    }
+
+    /// The run of one row, its tail at `tail` percent.
+    pub(crate) fn from_row_at(r: &Row, tail: f64) -> Run {
         let samples = |n: Option<u64>, mean: Option<f64>, sd: Option<f64>| match (n, mean, sd) {
             (Some(n), Some(mean), Some(stddev)) if n >= 2 => Some(Summary { n, mean, stddev }),
             _ => None,
         };
-        let percentiles = [
-            (50.0, r.clat_p50_ns),
-            (90.0, r.clat_p90_ns),
-            (95.0, r.clat_p95_ns),
-            (99.0, r.clat_p99_ns),
-            (99.9, r.clat_p99_9_ns),
-            (99.99, r.clat_p99_99_ns),
-        ]
-        .into_iter()
-        .filter_map(|(p, v)| v.map(|v| (p, v)))
-        .collect();
+        let percentiles = row_percentiles(r);
+        let clat_p99 = crate::model::figures::percentile(&percentiles, tail);
         Run {
             source: r.source.clone(),
             os: r.os.clone(),
@@ -102,7 +162,7 @@ impl Run {
             lat: r.lat_mean_ns.or(r.clat_mean_ns),
             clat: r.clat_mean_ns,
             lat_precision: r.lat_precision_ns,
-            clat_p99: r.clat_p99_ns,
+            clat_p99,
             cpu: r.cpu_pct(),
             system_cpu: r.system_cpu_pct.is_some(),
             iodepth: r.iodepth,
@@ -125,6 +185,7 @@ impl Run {
             targets: 1,
             files: 1,
             p99_upper_bound: false,
+            tail_pct: tail,
         }
     }
 
@@ -139,11 +200,11 @@ impl Run {
 
     /// Several jobs of one file and workload: they ran side by side, so
     /// bandwidth and IOPS add up and latency is the mean over all I/Os.
-    fn combine(rows: &[&Row]) -> Run {
+    fn combine(rows: &[&Row], tail: f64) -> Run {
         if rows.len() == 1 {
-            return Run::from_row(rows[0]);
+            return Run::from_row_at(rows[0], tail);
         }
-        let mut run = Run::from_row(rows[0]);
+        let mut run = Run::from_row_at(rows[0], tail);
         let ios = row_ios;
         run.ios = rows.iter().map(|r| row_ios(r)).sum();
         run.io_bytes = rows.iter().map(|r| r.io_bytes as f64).sum();
@@ -174,15 +235,16 @@ impl Run {
                 let merged = merge_bins(&bins);
                 run.percentiles = POOLED_PERCENTILES
                     .iter()
+                    .chain(std::iter::once(&tail).filter(|t| !POOLED_PERCENTILES.contains(t)))
                     .filter_map(|&p| Some((p, bins_percentile(&merged, p)?)))
                     .collect();
-                run.clat_p99 = bins_percentile(&merged, 99.0);
+                run.clat_p99 = bins_percentile(&merged, tail);
                 run.clat_bins = Some(merged);
             }
             None => {
                 run.clat_p99 = rows
                     .iter()
-                    .map(|r| r.clat_p99_ns)
+                    .map(|r| crate::model::figures::percentile(&row_percentiles(r), tail))
                     .collect::<Option<Vec<_>>>()
                     .map(|v| v.into_iter().fold(0.0, f64::max));
                 run.p99_upper_bound = run.clat_p99.is_some();
@@ -272,6 +334,11 @@ pub type Grouped = IndexMap<String, BTreeMap<WorkloadKey, Vec<Run>>>;
 /// counts twice, and take the per-host rows' load point (fio's text report
 /// counts every host's jobs in the aggregate's `jobs=`).
 pub fn group(rows: &[Row]) -> Grouped {
+    group_at(rows, tail_percentile(rows))
+}
+
+/// [`group`] with the runs' tail at `tail` percent (an SLO's `clat_p95`).
+pub fn group_at(rows: &[Row], tail: f64) -> Grouped {
     let mut host_loads: HashMap<(&str, Shape), BTreeSet<(u32, u32)>> = HashMap::new();
     for r in rows.iter().filter(|r| !r.aggregate) {
         host_loads
@@ -320,7 +387,7 @@ pub fn group(rows: &[Row]) -> Grouped {
         } else {
             aggregates
         };
-        let mut run = Run::combine(&used);
+        let mut run = Run::combine(&used, tail);
         run.iodepth = iodepth;
         run.numjobs = numjobs;
         out.entry(label.to_string())

@@ -25,6 +25,77 @@ pub struct Samples {
     pub stddev: Option<f64>,
 }
 
+/// Every percentile fio printed for one latency, whatever its
+/// `percentile_list` (`50:95`, `99.999`, `1:5:10`): (percent, ns) in the
+/// output's order. In the dataset and its JSON an object of percent to ns
+/// (`{"50": 81920.0, "95": 123904.0}`), null when fio printed none.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Percentiles(pub Vec<(f64, f64)>);
+
+impl Percentiles {
+    /// The value at `pct` percent, if fio printed that percentile.
+    pub fn get(&self, pct: f64) -> Option<f64> {
+        percentile(&self.0, pct)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The dataset's text: a JSON object, percents as fio's list wrote
+    /// them (`99.9`, not `99.900000`).
+    pub fn text(&self) -> Option<String> {
+        if self.0.is_empty() {
+            return None;
+        }
+        let map: serde_json::Map<String, serde_json::Value> = self
+            .0
+            .iter()
+            .map(|&(p, v)| (format!("{p}"), serde_json::Value::from(v)))
+            .collect();
+        Some(serde_json::Value::Object(map).to_string())
+    }
+
+    /// Read back from [`Percentiles::text`]; anything else is none.
+    pub fn parse(text: &str) -> Percentiles {
+        let Ok(serde_json::Value::Object(map)) = serde_json::from_str(text) else {
+            return Percentiles::default();
+        };
+        Percentiles(
+            map.iter()
+                .filter_map(|(k, v)| Some((k.parse().ok()?, v.as_f64()?)))
+                .filter(|(p, v): &(f64, f64)| p.is_finite() && v.is_finite())
+                .collect(),
+        )
+    }
+}
+
+impl serde::Serialize for Percentiles {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        if self.0.is_empty() {
+            return s.serialize_none();
+        }
+        let mut m = s.serialize_map(Some(self.0.len()))?;
+        for &(p, v) in &self.0 {
+            m.serialize_entry(&format!("{p}"), &v)?;
+        }
+        m.end()
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Percentiles {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let map: Option<indexmap::IndexMap<String, f64>> = serde::Deserialize::deserialize(d)?;
+        Ok(Percentiles(
+            map.into_iter()
+                .flatten()
+                .filter_map(|(k, v)| Some((k.parse().ok()?, v)))
+                .collect(),
+        ))
+    }
+}
+
 /// One direction's figures. `Default` is an exact, empty measurement
 /// (precisions 1, as [`Row::empty`] has them).
 #[derive(Debug, Clone, PartialEq)]
@@ -118,6 +189,8 @@ impl DirectionFigures {
         row.bw_samples = self.bw_samples.n;
         row.bw_sample_mean = self.bw_samples.mean;
         row.bw_sample_stddev = self.bw_samples.stddev;
+        row.clat_percentiles = Percentiles(self.clat_percentiles.clone());
+        row.lat_percentiles = Percentiles(self.lat_percentiles.clone());
     }
 }
 

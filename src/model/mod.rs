@@ -206,6 +206,12 @@ pub struct Row {
     /// A block size that varies from I/O to I/O (`bsrange`, `bssplit`), in
     /// fio's words (`4k-64k`, `4k/50:64k/50`); `bs_bytes` is then its mean.
     pub bs_spread: Option<String>,
+    /// Every completion-latency percentile fio printed (its
+    /// `percentile_list`, whatever it was): the fixed `clat_p*_ns` columns
+    /// hold the usual ones, this the rest too.
+    pub clat_percentiles: figures::Percentiles,
+    /// Every total-latency percentile fio printed (`lat_percentiles=1`).
+    pub lat_percentiles: figures::Percentiles,
     /// Completion-latency histogram from json+ `bins`: (latency ns, count),
     /// sorted by latency. Not a dataset column (it does not fit a flat
     /// table); kept for the latency-distribution charts.
@@ -337,6 +343,8 @@ impl Row {
             instance_group: None,
             bs_option: None,
             bs_spread: None,
+            clat_percentiles: figures::Percentiles::default(),
+            lat_percentiles: figures::Percentiles::default(),
             clat_bins: None,
         }
     }

@@ -154,7 +154,7 @@ fn summary(s: &BsSweep, rules: &SweepRules, bw: Bandwidth) -> String {
         ));
     }
     if let Some(slo) = rules.slo {
-        parts.push(slo_text(s, slo_target_text(slo.metric, slo.target_ns), bw));
+        parts.push(slo_text(s, slo_target_text(&slo), bw));
     }
     format!("{}: {}", s.config, parts.join("; "))
 }

@@ -167,12 +167,12 @@ pub(crate) fn cell_notes(
         if let Some(why) = m.exclusion(c) {
             out.push(format!(
                 "{EXCLUDED_MARK} {} of {c}{at}: {why}; not compared.",
-                m.metric.human()
+                m.human()
             ));
         } else if let Some(v) = v.filter(|v| style.is_far(*v)) {
             out.push(format!(
                 "{FAR_MARK} {} of {c}{at} ({}) is over {} times the median of {median_of} ({}): shown in its own unit; check the run.",
-                m.metric.human(),
+                m.human(),
                 style.text(v),
                 numbers::fixed(numbers::FAR_FROM_MEDIAN, 0),
                 style.scale.with_unit_decimals(style.median, numbers::significant_decimals(style.median / style.scale.div)),

@@ -12,7 +12,7 @@ use super::sweeps::{SweepTable, is_grid};
 use crate::compare::metric::{RowStyle, Scale};
 use crate::compare::sweep::slo_target_text;
 use crate::compare::{
-    AtSlo, Comparison, Knee, LoadPoint, Metric, Peak, Saturation, SloMetric, Sweep, SweepRules,
+    AtSlo, Comparison, Knee, LoadPoint, Metric, Peak, Saturation, Slo, Sweep, SweepRules,
     Workload,
 };
 use crate::numbers;
@@ -27,6 +27,9 @@ pub struct SweepView {
     pub configs: Vec<String>,
     /// Unit of both latencies in the cells: "ms", "µs".
     pub lat_unit: String,
+    /// The tail percentile in the cells: "p99", or the highest every run
+    /// shares ("p95").
+    pub tail: String,
     pub rows: Vec<SweepRowView>,
     /// One line per config that has a sweep: peak, knee, IOPS at the SLO.
     pub summaries: Vec<SweepSummaryView>,
@@ -118,6 +121,7 @@ impl SweepView {
             axis: axis_title(&t.sweeps),
             configs: t.configs.iter().map(|c| c.to_string()).collect(),
             lat_unit: styles.lat.unit.to_string(),
+            tail: crate::compare::workload::tail_name(cmp.tail_percentile),
             rows,
             summaries: t
                 .sweeps
@@ -313,7 +317,7 @@ fn summary(s: &Sweep, rules: &SweepRules) -> SweepSummaryView {
         None => no_knee_text(s),
     };
     let at_slo = match rules.slo {
-        Some(slo) => slo_text(s.at_slo.as_ref(), slo.metric, slo.target_ns),
+        Some(slo) => slo_text(s.at_slo.as_ref(), &slo),
         None => String::new(),
     };
     let saturation = s
@@ -374,8 +378,8 @@ fn no_knee_text(s: &Sweep) -> String {
     )
 }
 
-fn slo_text(a: Option<&AtSlo>, metric: SloMetric, target_ns: f64) -> String {
-    let target = slo_target_text(metric, target_ns);
+fn slo_text(a: Option<&AtSlo>, slo: &Slo) -> String {
+    let target = slo_target_text(slo);
     let Some(a) = a else {
         return format!("meets {target} at no load point");
     };

@@ -100,8 +100,8 @@ impl Term {
         writeln!(out, "{}: {} sweep", s.title, s.axis)?;
         writeln!(
             out,
-            "  each cell: IOPS · mean latency · p99 latency ({})",
-            s.lat_unit,
+            "  each cell: IOPS · mean latency · {} latency ({})",
+            s.tail, s.lat_unit,
         )?;
         let mut t = self.table(self.config_header("Load", view, &s.configs));
         for r in &s.rows {

@@ -235,14 +235,14 @@ fn workload_view(cmp: &Comparison, w: &Workload) -> WorkloadView {
         if !m.tied.is_empty() {
             ties.push(format!(
                 "{}: {} tie ({})",
-                m.metric.title(&s),
+                m.metric.title_at(&s, m.tail_pct),
                 join_and(&m.tied),
                 rule_text(m.rule)
             ));
         }
         footnotes.extend(cell_notes(m, &cmp.configs, &row.style, ("", "its row")));
         rows.push(RowView {
-            title: m.metric.title(&s),
+            title: m.metric.title_at(&s, m.tail_pct),
             metric: m.metric.key().into(),
             better: m.better,
             cells,

@@ -129,3 +129,49 @@ fn an_iec_block_size_sweep_is_six_block_sizes() {
     assert_eq!(sizes, [4096, 8192, 16384, 32768, 65536, 131_072]);
     assert!(!v.to_string().contains("disagrees with IOPS x block size"));
 }
+
+/// `percentile_list=50:95`: the tail every table, chart and finding shows
+/// is p95, and says so; `--slo clat_p95=...` is a target on it; every
+/// percentile fio printed is in the dataset.
+#[test]
+fn a_studys_own_percentiles_are_its_tail() {
+    let dir = fixture("grammar/p95");
+    let v = analyze_json(&dir, &[]);
+    assert_eq!(v["tail_percentile"], 95.0);
+    // Each workload's tail is the file's own p95.
+    for w in v["workloads"].as_array().unwrap() {
+        let qd = w["iodepth"].as_u64().unwrap();
+        let doc: Value = serde_json::from_str(
+            &std::fs::read_to_string(dir.join(format!("randread-qd{qd}.json"))).unwrap(),
+        )
+        .unwrap();
+        let p95 = doc["jobs"][0]["read"]["clat_ns"]["percentile"]["95.000000"].as_f64();
+        let tail = w["metrics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["metric"] == "clat_p99_ns")
+            .unwrap();
+        assert_eq!(tail["values"]["p95"].as_f64(), p95, "QD{qd}");
+    }
+    let out = nvcmp().arg("analyze").arg(&dir).output().unwrap();
+    assert_ok(&out);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("each cell: IOPS · mean latency · p95 latency"), "{text}");
+    assert!(!text.contains("p99"), "{text}");
+    let out = nvcmp()
+        .arg("analyze")
+        .arg(&dir)
+        .args(["--slo", "clat_p95=300us"])
+        .output()
+        .unwrap();
+    assert_ok(&out);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("with p95 completion latency at most 0.3 ms"), "{text}");
+    // The dataset carries every percentile fio printed.
+    let (rows, _) = ingest(&fixture("grammar/p99999"));
+    assert_eq!(rows[0]["clat_percentiles"]["99.999"].as_f64().is_some(), true);
+    let (rows, _) = ingest(&dir);
+    let keys: Vec<&String> = rows[0]["clat_percentiles"].as_object().unwrap().keys().collect();
+    assert_eq!(keys, ["50", "95"]);
+}

@@ -48,7 +48,7 @@ impl Plot for Bars {
         let (categories, results) =
             crate::charts::groups::results(cmp, self.direction, self.metric);
         let scale = ChartScale::for_metric(self.metric, crate::charts::groups::max_value(&results));
-        let name = metric_name(self.metric);
+        let name = &*metric_name(self.metric, cmp.tail_percentile);
         let mut footnotes = crate::charts::notes::excluded_notes(name, &categories, &results);
         footnotes.extend(crate::charts::notes::precision_notes(
             cmp, name, &results, &scale,

@@ -94,7 +94,7 @@ impl Delta {
         series: &[BarSeries],
     ) -> Frame {
         let baseline = cmp.baseline.clone().unwrap_or_default();
-        let name = metric_name(self.metric);
+        let name = &*metric_name(self.metric, cmp.tail_percentile);
         let ratios = series
             .iter()
             .flat_map(|s| s.values.iter().flatten())

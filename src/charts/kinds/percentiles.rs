@@ -29,6 +29,25 @@ fn nines(pct: f64) -> f64 {
     -(1.0 - pct / 100.0).log10()
 }
 
+/// Closest two labelled percentiles may sit, in nines (a tenth of the
+/// span p90 to p99 on the axis).
+const MIN_LABEL_GAP: f64 = 0.1;
+
+/// The percentiles to label: the round ones (p50, p90, p99, p99.9, ...),
+/// then each other drawn one that keeps [`MIN_LABEL_GAP`] from those
+/// already labelled.
+fn label_ticks(drawn: &[f64]) -> Vec<f64> {
+    const ROUND: [f64; 6] = [50.0, 90.0, 99.0, 99.9, 99.99, 99.999];
+    let mut out: Vec<f64> = drawn.iter().copied().filter(|p| ROUND.contains(p)).collect();
+    for &p in drawn.iter().filter(|p| !ROUND.contains(p)) {
+        if out.iter().all(|q| (nines(p) - nines(*q)).abs() >= MIN_LABEL_GAP) {
+            out.push(p);
+        }
+    }
+    out.sort_by(f64::total_cmp);
+    out
+}
+
 /// `config`'s line in `w`.
 fn line(w: &Workload, config: &str) -> Option<Vec<(f64, f64)>> {
     Some(points(w.percentiles.get(config)?))
@@ -62,11 +81,11 @@ impl Plot for PercentilesChart {
             .collect();
         ticks.sort_by(f64::total_cmp);
         ticks.dedup();
-        // Only the round percentiles get a tick label; others still plot.
-        let labelled = ticks
-            .iter()
-            .copied()
-            .filter(|p| [50.0, 90.0, 99.0, 99.9, 99.99, 99.999].contains(p));
+        // Every percentile drawn gets its label, unless it would sit on
+        // its neighbour's: the round ones first, then the rest where they
+        // fit (p95 beside p90 and p99; not p99.5 between p99 and p99.9 when
+        // p99.95 is there too).
+        let labelled = label_ticks(&ticks);
 
         let frame = Frame {
             subtitle: Some("Lower is better".into()),
@@ -89,6 +108,7 @@ impl Plot for PercentilesChart {
             drawn.collect(),
         );
         plot.x_ticks = labelled
+            .into_iter()
             .map(|p| (nines(p), format!("p{}", tick(p))))
             .collect();
         plot.y_ticks = log_tick_labels(y_lo, y_hi);

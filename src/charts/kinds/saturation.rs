@@ -49,15 +49,18 @@ impl Plot for SaturationChart {
         let p99 = shows_p99(cmp);
         let slo = cmp.sweep_rules.slo.map(|slo| format!(
             "Dashed rule: the latency target {} (--slo); diamonds: the most IOPS each config sustains within it, interpolated between load points where the report says so.",
-            slo_target_text(slo.metric, slo.target_ns)
+            slo_target_text(&slo)
         ));
         let subtitle = if p99 {
-            "Mean latency solid, p99 dashed; lower and further right is better"
+            format!(
+                "Mean latency solid, {} dashed; lower and further right is better",
+                crate::compare::workload::tail_name(cmp.tail_percentile)
+            )
         } else {
-            "Lower and further right is better; latency turns up where a config saturates"
+            "Lower and further right is better; latency turns up where a config saturates".into()
         };
         let spreads: Vec<Spread> = iops_spreads(&t).into_iter().map(|(_, s)| s).collect();
-        let what = ("latency against IOPS", subtitle);
+        let what = ("latency against IOPS", subtitle.as_str());
         let frame = load::frame(cmp, &t, what, &spreads, slo.into_iter().collect());
         Figure::lines(frame, plot(cmp, &t, p99))
     }
@@ -99,7 +102,7 @@ fn plot(cmp: &Comparison, t: &SweepTable, p99: bool) -> LinePlot {
     if let Some(slo) = cmp.sweep_rules.slo {
         plot.rules.push(HRule {
             y: lat_scale.to_display(slo.target_ns),
-            text: format!("target: {}", slo_target_text(slo.metric, slo.target_ns)),
+            text: format!("target: {}", slo_target_text(&slo)),
         });
     }
     plot.whiskers = spreads

@@ -189,7 +189,10 @@ fn latency_plot(cmp: &Comparison, t: &SweepTable, x: Range) -> LinePlot {
         }
     }
     let mut plot = LinePlot::new(x, y, lines);
-    plot.heading = Some("Latency: mean solid, p99 dashed (lower is better)".into());
+    plot.heading = Some(format!(
+        "Latency: mean solid, {} dashed (lower is better)",
+        crate::compare::workload::tail_name(cmp.tail_percentile)
+    ));
     plot.y_ticks = y_ticks;
     let log = if log { ", log scale" } else { "" };
     plot.y_title = format!("Latency ({}{log})", scale.unit);

@@ -359,6 +359,7 @@ mod tests {
         let slo = Slo {
             metric: SloMetric::ClatP99,
             target_ns: 600.0,
+            percentile: 99.0,
         };
         let a = at_slo(&c, slo).unwrap();
         assert_eq!((a.index, a.upper), (1, Some(2)));

@@ -227,7 +227,13 @@ fn slo_parsing_names_what_is_wrong() {
         parse_slo("lat_mean=250us").unwrap().metric,
         SloMetric::LatMean
     );
-    assert!(parse_slo("p42=1ms").unwrap_err().contains("p42"));
+    // Any completion-latency percentile fio printed.
+    assert_eq!(parse_slo("clat_p95=1ms").unwrap().percentile, 95.0);
+    assert_eq!(parse_slo("clat_p99_9=1ms").unwrap().percentile, 99.9);
+    assert_eq!(parse_slo("p99.999=1ms").unwrap().percentile, 99.999);
+    assert_eq!(parse_slo("p99=1ms").unwrap().metric, SloMetric::ClatP99);
+    assert!(parse_slo("p142=1ms").unwrap_err().contains("p142"));
+    assert!(parse_slo("clat_pxx=1ms").unwrap_err().contains("clat_pxx"));
     assert!(parse_slo("clat_p99").unwrap_err().contains("METRIC=TIME"));
     assert!(parse_slo("clat_p99=fast").unwrap_err().contains("fast"));
 }
