@@ -148,6 +148,7 @@ dataset_columns!(
     bs_spread,
     clat_percentiles,
     lat_percentiles,
+    variant,
 );
 
 /// A field type that is a dataset column: how a column is made of the
@@ -253,7 +254,10 @@ impl Field for Percentiles {
     fn column(name: &str, values: Vec<Self>) -> Column {
         Column::new(
             name.into(),
-            values.iter().map(Percentiles::text).collect::<Vec<Option<String>>>(),
+            values
+                .iter()
+                .map(Percentiles::text)
+                .collect::<Vec<Option<String>>>(),
         )
     }
     fn read_all(col: Option<&Column>, n: usize, default: Self) -> anyhow::Result<Vec<Self>> {

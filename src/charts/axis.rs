@@ -47,7 +47,11 @@ pub(crate) fn log_ticks(lo: f64, hi: f64) -> Vec<f64> {
     };
     // A narrow span (under a decade) gets every digit, so a log axis is
     // never read off one tick; the ends themselves when even those miss.
-    let ticks = if b - a >= 3 { at(&[1.0]) } else { at(&[1.0, 2.0, 5.0]) };
+    let ticks = if b - a >= 3 {
+        at(&[1.0])
+    } else {
+        at(&[1.0, 2.0, 5.0])
+    };
     if ticks.len() >= 3 {
         return ticks;
     }
@@ -73,7 +77,11 @@ pub(crate) fn log_decimals(t: f64) -> usize {
     let d = (-t.log10().floor()).clamp(0.0, 9.0) as usize;
     // A tick of two significant digits (an end of a narrow span) keeps both.
     let scaled = t * crate::units::pow10(d as i32);
-    if (scaled - scaled.round()).abs() > 1e-6 { (d + 1).min(9) } else { d }
+    if (scaled - scaled.round()).abs() > 1e-6 {
+        (d + 1).min(9)
+    } else {
+        d
+    }
 }
 
 /// Maps data coordinates to pixels of the area the axes are drawn on.

@@ -294,7 +294,10 @@ pub(crate) fn value_axis(
         .collect();
     let title = match scale.unit {
         "" => metric_name(metric, crate::compare::workload::P99).to_string(),
-        u => format!("{} ({u})", metric_name(metric, crate::compare::workload::P99)),
+        u => format!(
+            "{} ({u})",
+            metric_name(metric, crate::compare::workload::P99)
+        ),
     };
     (scale, Range::Linear(0.0, hi), ticks, title)
 }
@@ -394,7 +397,9 @@ pub(crate) fn excluded_notes(t: &SweepTable) -> Vec<String> {
                 .iter()
                 .filter_map(|w| Some((w.key.load.label(), w.metric(m)?)))
                 .unzip();
-            let tail = results.first().map_or(crate::compare::workload::P99, |r| r.tail_pct);
+            let tail = results
+                .first()
+                .map_or(crate::compare::workload::P99, |r| r.tail_pct);
             super::notes::excluded_notes(&metric_name(m, tail), &loads, &results)
         })
         .collect();

@@ -289,6 +289,16 @@ impl RowStyle {
     /// unit, with it ("17,113 ms"), and four significant digits.
     pub fn text(&self, v: f64) -> String {
         if !self.is_far(v) {
+            // A value the row's decimals would print as 0 (an excluded
+            // IOPS of 0.05 in a row of thousands) gets the decimals it needs.
+            let shown = v / self.scale.div;
+            if v != 0.0 && (shown * crate::units::pow10(self.decimals as i32)).abs() < 0.5 {
+                return self.scale.fixed(
+                    v,
+                    self.decimals
+                        .max(numbers::min_significant_decimals(shown.abs())),
+                );
+            }
             return self.scale.fixed(v, self.decimals);
         }
         let own = self.metric.scale(v.abs());

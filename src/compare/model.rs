@@ -273,7 +273,10 @@ pub struct Comparison {
     /// "p99 latency") holds: 99, or where fio printed no p99 (a study's
     /// `percentile_list=50:95`) the highest percentile every run shares.
     /// Left out of the JSON when 99.
-    #[serde(default = "super::workload::p99", skip_serializing_if = "super::workload::is_p99")]
+    #[serde(
+        default = "super::workload::p99",
+        skip_serializing_if = "super::workload::is_p99"
+    )]
     pub tail_percentile: f64,
 }
 
@@ -353,7 +356,10 @@ pub struct Slo {
     /// The completion-latency percentile of a `clat_pNN` target (99 unless
     /// given otherwise; left out of the JSON when 99): the comparison's
     /// tail is then this percentile.
-    #[serde(default = "super::workload::p99", skip_serializing_if = "super::workload::is_p99")]
+    #[serde(
+        default = "super::workload::p99",
+        skip_serializing_if = "super::workload::is_p99"
+    )]
     pub percentile: f64,
 }
 
@@ -524,6 +530,9 @@ pub struct RwLoad {
     pub rw: String,
     pub direction: crate::model::Direction,
     pub rwmixread: Option<u32>,
+    /// The workload's variant (`Shape::variant`): variants are swept apart.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variant: Option<String>,
     #[serde(flatten)]
     pub load: LoadPoint,
 }
@@ -534,13 +543,17 @@ impl RwLoad {
             rw: key.shape.rw.clone(),
             direction: key.shape.direction,
             rwmixread: key.shape.rwmixread,
+            variant: key.shape.variant.clone(),
             load: key.load,
         }
     }
 
     /// The workload shape of this rw at `bs_bytes`.
     pub fn shape(&self, bs_bytes: u64) -> Shape {
-        Shape::new(&self.rw, bs_bytes, self.direction, self.rwmixread)
+        Shape {
+            variant: self.variant.clone(),
+            ..Shape::new(&self.rw, bs_bytes, self.direction, self.rwmixread)
+        }
     }
 
     /// `randread at QD8`, `randrw (read, 70 % reads) at QD8 x 4 jobs`.
@@ -553,6 +566,10 @@ impl RwLoad {
                 format!("{} ({})", self.rw, self.direction)
             }
             None => self.rw.clone(),
+        };
+        let rw = match &self.variant {
+            Some(v) => format!("{rw} ({v})"),
+            None => rw,
         };
         format!("{rw} at {}", self.load.label())
     }

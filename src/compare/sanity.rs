@@ -173,7 +173,10 @@ pub fn exclusions(cmp: &Comparison) -> Vec<String> {
                 .map(|m| m.human_at(cmp.tail_percentile))
                 .collect();
             let names = if names.is_empty() {
-                metrics.iter().map(|m| m.human_at(cmp.tail_percentile)).collect()
+                metrics
+                    .iter()
+                    .map(|m| m.human_at(cmp.tail_percentile))
+                    .collect()
             } else {
                 names
             };

@@ -123,13 +123,19 @@ pub fn tail_percentile(rows: &[Row]) -> f64 {
         }
         shared = Some(match shared {
             None => pcts,
-            Some(s) => s.into_iter().filter(|p| pcts.iter().any(|q| (p - q).abs() < 1e-9)).collect(),
+            Some(s) => s
+                .into_iter()
+                .filter(|p| pcts.iter().any(|q| (p - q).abs() < 1e-9))
+                .collect(),
         });
     }
     match shared {
         None => P99,
         Some(s) if s.iter().any(|p| (p - P99).abs() < 1e-9) => P99,
-        Some(s) => s.into_iter().fold(None, |m: Option<f64>, p| Some(m.map_or(p, |m| m.max(p)))).unwrap_or(P99),
+        Some(s) => s
+            .into_iter()
+            .fold(None, |m: Option<f64>, p| Some(m.map_or(p, |m| m.max(p))))
+            .unwrap_or(P99),
     }
 }
 

@@ -36,6 +36,8 @@ use indexmap::IndexMap;
 pub use crate::model::ConfigRule;
 use crate::model::{Os, Row};
 
+mod variants;
+
 /// How rows get their `label` (the config they belong to) when no
 /// manifest says otherwise.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -217,14 +219,50 @@ fn point(row: &Row) -> Point {
 /// Names every row's config under `by`, rows labelled by folder (or
 /// engine, host, file) on entry. Returns the rule as applied.
 pub fn assign(rows: &mut [Row], by: &LabelBy) -> ConfigRule {
-    match by {
-        LabelBy::Auto => auto(rows, false),
-        LabelBy::Name => auto(rows, true),
-        LabelBy::Keys(keys) => by_keys(rows, keys),
+    let words = variants::words(rows);
+    let mut rule = match by {
+        LabelBy::Auto => auto(rows, false, &words),
+        LabelBy::Name => auto(rows, true, &words),
+        LabelBy::Keys(keys) => by_keys(rows, keys, &words),
         other => ConfigRule {
             rule: other.name().into(),
             ..ConfigRule::default()
         },
+    };
+    let named = match by {
+        LabelBy::Name => true,
+        LabelBy::Keys(keys) => keys.iter().any(|k| k == "name"),
+        _ => false,
+    };
+    if !named {
+        mark_variants(rows, &mut rule);
+    }
+    rule
+}
+
+/// Runs of one config, workload and load point that differ only in their
+/// names (`write`, `overwrite-seq`) are variants of the workload
+/// (`Row::variant`), not repeats: kept apart, with one note per config.
+fn mark_variants(rows: &mut [Row], rule: &mut ConfigRule) {
+    let words = variants::words(rows);
+    let mut said: IndexMap<String, BTreeSet<String>> = IndexMap::new();
+    for r in rows.iter_mut() {
+        // A run named by its own rw (`write` beside `overwrite-seq`) is the
+        // workload itself.
+        if let Some(w) = words
+            .get(&r.source)
+            .filter(|w| !w.eq_ignore_ascii_case(&r.rw))
+        {
+            r.variant = Some(w.clone());
+            said.entry(r.label.clone()).or_default().insert(w.clone());
+        }
+    }
+    for (config, words) in said {
+        let words: Vec<String> = words.into_iter().collect();
+        rule.notes.push(format!(
+            "{config}: runs with the same options at one workload and load point differ only in their names ({}): kept apart as variants of the workload, not averaged as repeats; --label-by name makes them configs instead",
+            words.join(", ")
+        ));
     }
 }
 
@@ -238,46 +276,12 @@ struct FileOptions {
     printed: bool,
     /// Each candidate's value, None where the file's jobs disagree.
     values: BTreeMap<String, Option<String>>,
-    /// The file's name with what varies from run to run taken out: up to
-    /// its first `.`, each run of digits as `#` (`iou_c_t_4.txt` ->
-    /// `iou_c_t_#`; `run1.json` and `run2.json` are both `run#`).
-    stem: String,
     rows: Vec<usize>,
 }
 
-/// The pseudo-key of a file name stem (see [`stems_differ`]).
+/// The pseudo-key of the word that tells runs apart by name (`--label-by
+/// name`, see `variants`).
 pub const NAME_KEY: &str = "file name";
-
-/// [`FileOptions::stem`] of a path.
-fn stem_of(source: &str) -> String {
-    let name = std::path::Path::new(source)
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let base = name.split('.').next().unwrap_or_default();
-    let mut out = String::new();
-    for c in base.chars() {
-        if c.is_ascii_digit() {
-            if !out.ends_with('#') {
-                out.push('#');
-            }
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
-/// The stem as a config's name shows it: the digits' marks and the
-/// separators they leave dropped (`iou_c_t_#` -> `iou_c_t`).
-fn stem_name(stem: &str) -> String {
-    let parts: Vec<&str> = stem
-        .split('#')
-        .map(|p| p.trim_matches(|c: char| matches!(c, '_' | '-' | ' ')))
-        .filter(|p| !p.is_empty())
-        .collect();
-    parts.join("_")
-}
 
 fn files(rows: &[Row]) -> IndexMap<&str, FileOptions> {
     let mut out: IndexMap<&str, FileOptions> = IndexMap::new();
@@ -286,7 +290,6 @@ fn files(rows: &[Row]) -> IndexMap<&str, FileOptions> {
         let f = out.entry(r.source.as_str()).or_insert_with(|| FileOptions {
             folder: r.label.clone(),
             printed: false,
-            stem: stem_of(&r.source),
             values: c
                 .iter()
                 .map(|(k, v)| (k.clone(), Some(v.clone())))
@@ -310,7 +313,7 @@ fn files(rows: &[Row]) -> IndexMap<&str, FileOptions> {
     out
 }
 
-fn auto(rows: &mut [Row], by_name: bool) -> ConfigRule {
+fn auto(rows: &mut [Row], by_name: bool, words: &BTreeMap<String, String>) -> ConfigRule {
     let files = files(rows);
     let mut by_folder: IndexMap<&str, Vec<&FileOptions>> = IndexMap::new();
     for f in files.values() {
@@ -324,21 +327,27 @@ fn auto(rows: &mut [Row], by_name: bool) -> ConfigRule {
     let mut names: HashMap<usize, String> = HashMap::new();
     for (folder, group) in &by_folder {
         let mut keys = folder_keys(rows, group);
-        if let Some(example) = stems_differ(rows, group, &keys) {
-            if by_name {
-                keys.push(NAME_KEY.to_string());
-            } else {
-                rule.notes.push(format!(
-                    "{folder}: files with the same options at one workload and load point are named differently ({example}); they are averaged as repeats of one config. If they are different setups, --label-by name tells them apart by name"
-                ));
-            }
+        // Under `--label-by name` the word that tells runs apart at one
+        // workload and load point names configs (`variants::words`); by
+        // default those runs are variants of the workload (`assign`).
+        if by_name
+            && group
+                .iter()
+                .any(|f| f.rows.iter().any(|&i| words.contains_key(&rows[i].source)))
+        {
+            keys.push(NAME_KEY.to_string());
         }
         if keys.is_empty() {
             continue;
         }
         rule.split_folders.push(folder.to_string());
         let value_of = |f: &FileOptions, k: &str| match k {
-            NAME_KEY => Some(stem_name(&f.stem)),
+            NAME_KEY => f
+                .rows
+                .first()
+                .and_then(|&i| words.get(&rows[i].source))
+                .cloned()
+                .or_else(|| f.rows.first().map(|&i| rows[i].rw.clone())),
             _ => f.values.get(k).cloned().flatten(),
         };
         let mut combos: IndexMap<Vec<Option<String>>, Vec<&FileOptions>> = IndexMap::new();
@@ -371,44 +380,6 @@ fn auto(rows: &mut [Row], by_name: bool) -> ConfigRule {
         rows[i].label = name;
     }
     rule
-}
-
-/// Files of fio JSON that agree on every key (and print their options)
-/// but are named differently at one workload and load point, a few of
-/// their stems (`iou_c_t_#*, iou_t_#*`):
-/// stacks the options cannot tell apart (one polled through a kernel
-/// setting, say), which only the names the study gave them do. Repeats
-/// named `run1`, `run2` or by date share a stem and split nothing.
-fn stems_differ(rows: &[Row], group: &[&FileOptions], keys: &[String]) -> Option<String> {
-    let mut at_point: HashMap<(Vec<Option<String>>, Point), BTreeSet<&str>> = HashMap::new();
-    for f in group.iter().filter(|f| f.printed) {
-        let combo: Vec<Option<String>> = keys
-            .iter()
-            .map(|k| f.values.get(k).cloned().flatten())
-            .collect();
-        let points: BTreeSet<Point> = f.rows.iter().map(|&i| point(&rows[i])).collect();
-        for p in points {
-            at_point
-                .entry((combo.clone(), p))
-                .or_default()
-                .insert(f.stem.as_str());
-        }
-    }
-    let mut differing: Vec<Vec<&str>> = at_point
-        .into_values()
-        .filter(|stems| stems.len() > 1)
-        .map(|stems| stems.into_iter().collect())
-        .collect();
-    differing.sort();
-    let first = differing.first()?;
-    Some(
-        first
-            .iter()
-            .take(3)
-            .map(|s| format!("{s}*"))
-            .collect::<Vec<_>>()
-            .join(", "),
-    )
 }
 
 /// The config keys of one folder's files, most values first (the order
@@ -531,7 +502,7 @@ fn unique_names(keys: &[String], combos: &[&Vec<Option<String>>]) -> Vec<String>
     names
 }
 
-fn by_keys(rows: &mut [Row], keys: &[String]) -> ConfigRule {
+fn by_keys(rows: &mut [Row], keys: &[String], words: &BTreeMap<String, String>) -> ConfigRule {
     let mut rule = ConfigRule {
         rule: "keys".into(),
         keys: keys.to_vec(),
@@ -544,6 +515,14 @@ fn by_keys(rows: &mut [Row], keys: &[String]) -> ConfigRule {
             .map(|k| {
                 let v = match k.as_str() {
                     "folder" | "dir" => Some(r.label.clone()),
+                    // The word that tells a run from its namesakes, else
+                    // the job's name (fio prints no `name` option).
+                    "name" => Some(
+                        words
+                            .get(&r.source)
+                            .cloned()
+                            .unwrap_or_else(|| r.job.clone()),
+                    ),
                     _ => c.get(k).cloned(),
                 };
                 (k.clone(), v)
@@ -552,7 +531,7 @@ fn by_keys(rows: &mut [Row], keys: &[String]) -> ConfigRule {
         let name = values
             .iter()
             .map(|(k, v)| match (k.as_str(), v) {
-                ("folder" | "dir", Some(v)) => v.clone(),
+                ("folder" | "dir" | "name", Some(v)) => v.clone(),
                 (_, v) => name_part(k, v.as_deref()),
             })
             .collect::<Vec<_>>()

@@ -206,6 +206,10 @@ pub struct Row {
     /// A block size that varies from I/O to I/O (`bsrange`, `bssplit`), in
     /// fio's words (`4k-64k`, `4k/50:64k/50`); `bs_bytes` is then its mean.
     pub bs_spread: Option<String>,
+    /// What tells this run from others of its config at the same workload
+    /// and load point when only their names differ (`overwrite-seq`): a
+    /// variant of the workload, kept apart (`ingest::configs`).
+    pub variant: Option<String>,
     /// Every completion-latency percentile fio printed (its
     /// `percentile_list`, whatever it was): the fixed `clat_p*_ns` columns
     /// hold the usual ones, this the rest too.
@@ -343,6 +347,7 @@ impl Row {
             instance_group: None,
             bs_option: None,
             bs_spread: None,
+            variant: None,
             clat_percentiles: figures::Percentiles::default(),
             lat_percentiles: figures::Percentiles::default(),
             clat_bins: None,

@@ -12,8 +12,7 @@ use super::sweeps::{SweepTable, is_grid};
 use crate::compare::metric::{RowStyle, Scale};
 use crate::compare::sweep::slo_target_text;
 use crate::compare::{
-    AtSlo, Comparison, Knee, LoadPoint, Metric, Peak, Saturation, Slo, Sweep, SweepRules,
-    Workload,
+    AtSlo, Comparison, Knee, LoadPoint, Metric, Peak, Saturation, Slo, Sweep, SweepRules, Workload,
 };
 use crate::numbers;
 

@@ -57,7 +57,11 @@ fn block_sizes_iops_and_bandwidth_are_the_files_own() {
                 let bs = r["bs_bytes"].as_f64().unwrap();
                 assert_eq!(bs, (io_bytes / ios).round(), "{name} {d}");
                 assert_eq!(r["iops"].as_f64(), j["iops"].as_f64(), "{name} {d}");
-                assert_eq!(r["bw_bytes_per_s"].as_f64(), j["bw_bytes"].as_f64(), "{name} {d}");
+                assert_eq!(
+                    r["bw_bytes_per_s"].as_f64(),
+                    j["bw_bytes"].as_f64(),
+                    "{name} {d}"
+                );
                 checked += 1;
             }
         }
@@ -86,26 +90,51 @@ fn fios_grammar_is_read_as_fio_ran_it_and_the_measurement_wins() {
     // kb_base=1000, 4,096. Given after bs on the command line, kb_base
     // changed nothing: the options cannot tell, the measurement does.
     assert_eq!(row(&rows, "write-4KiB.json", "write")["bs_bytes"], 4000);
-    assert_eq!(row(&rows, "write-4KiB-kb1000.json", "write")["bs_bytes"], 4096);
+    assert_eq!(
+        row(&rows, "write-4KiB-kb1000.json", "write")["bs_bytes"],
+        4096
+    );
     let after = row(&rows, "write-4KiB-kb1000-after.json", "write");
     assert_eq!(after["bs_bytes"], 4000);
     assert_eq!(after["bs_option"], "bs=4KiB");
     assert!(
-        said.contains("write block size 4000 measured (io_bytes / total_ios), not the options' 4096"),
+        said.contains(
+            "write block size 4000 measured (io_bytes / total_ios), not the options' 4096"
+        ),
         "{said}"
     );
     // 128Ki is 131072 bytes, not a default 4k.
-    assert_eq!(row(&rows, "randread-128Ki.json", "read")["bs_bytes"], 131_072);
+    assert_eq!(
+        row(&rows, "randread-128Ki.json", "read")["bs_bytes"],
+        131_072
+    );
     // bs=4k-64k: 4k reads, 64k writes.
-    assert_eq!(row(&rows, "randrw-bs-4k-64k.json", "read")["bs_bytes"], 4096);
-    assert_eq!(row(&rows, "randrw-bs-4k-64k.json", "write")["bs_bytes"], 65536);
+    assert_eq!(
+        row(&rows, "randrw-bs-4k-64k.json", "read")["bs_bytes"],
+        4096
+    );
+    assert_eq!(
+        row(&rows, "randrw-bs-4k-64k.json", "write")["bs_bytes"],
+        65536
+    );
     // Varying sizes keep their spread.
-    assert_eq!(row(&rows, "randread-bsrange-4k-64k.json", "read")["bs_spread"], "4k-64k");
-    assert_eq!(row(&rows, "randread-bssplit.json", "read")["bs_spread"], "4k/50:64k/50");
+    assert_eq!(
+        row(&rows, "randread-bsrange-4k-64k.json", "read")["bs_spread"],
+        "4k-64k"
+    );
+    assert_eq!(
+        row(&rows, "randread-bssplit.json", "read")["bs_spread"],
+        "4k/50:64k/50"
+    );
     // iodepth=0x10, numjobs=0x2: QD16 x 2 jobs.
     let ints: Vec<&Value> = rows
         .iter()
-        .filter(|r| r["source"].as_str().unwrap().ends_with("randread-qd0x10.json"))
+        .filter(|r| {
+            r["source"]
+                .as_str()
+                .unwrap()
+                .ends_with("randread-qd0x10.json")
+        })
         .collect();
     assert_eq!(ints.len(), 2);
     assert!(ints.iter().all(|r| r["iodepth"] == 16 && r["numjobs"] == 2));
@@ -157,7 +186,10 @@ fn a_studys_own_percentiles_are_its_tail() {
     let out = nvcmp().arg("analyze").arg(&dir).output().unwrap();
     assert_ok(&out);
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("each cell: IOPS · mean latency · p95 latency"), "{text}");
+    assert!(
+        text.contains("each cell: IOPS · mean latency · p95 latency"),
+        "{text}"
+    );
     assert!(!text.contains("p99"), "{text}");
     let out = nvcmp()
         .arg("analyze")
@@ -167,11 +199,68 @@ fn a_studys_own_percentiles_are_its_tail() {
         .unwrap();
     assert_ok(&out);
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("with p95 completion latency at most 0.3 ms"), "{text}");
+    assert!(
+        text.contains("with p95 completion latency at most 0.3 ms"),
+        "{text}"
+    );
     // The dataset carries every percentile fio printed.
     let (rows, _) = ingest(&fixture("grammar/p99999"));
-    assert_eq!(rows[0]["clat_percentiles"]["99.999"].as_f64().is_some(), true);
+    assert_eq!(
+        rows[0]["clat_percentiles"]["99.999"].as_f64().is_some(),
+        true
+    );
     let (rows, _) = ingest(&dir);
-    let keys: Vec<&String> = rows[0]["clat_percentiles"].as_object().unwrap().keys().collect();
+    let keys: Vec<&String> = rows[0]["clat_percentiles"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .collect();
     assert_eq!(keys, ["50", "95"]);
+}
+
+/// Runs alike in every option but their job names (`write`,
+/// `overwrite-seq`) are variants of the workload, kept apart and named by
+/// the word; repeats (`run1`, `run2`) are still averaged.
+#[test]
+fn job_name_variants_are_apart_and_repeats_averaged() {
+    let v = analyze_json(&fixture("grammar/variants"), &[]);
+    let titles: Vec<String> = v["workloads"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| match w["variant"].as_str() {
+            Some(var) => format!("{} ({var})", w["rw"].as_str().unwrap()),
+            None => w["rw"].as_str().unwrap().to_string(),
+        })
+        .collect();
+    assert_eq!(titles, ["write", "write (overwrite-seq)"]);
+    assert!(
+        v.to_string().contains(
+            "differ only in their names (overwrite-seq): kept apart as variants of the workload"
+        ),
+        "{}",
+        v["sanity"]
+    );
+    assert_eq!(v["bs_sweeps"].as_array().unwrap().len(), 0);
+    let out = nvcmp()
+        .arg("analyze")
+        .arg(fixture("grammar/variants"))
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).contains("write 4k (overwrite-seq)\n"));
+    // --label-by name: the word names configs, never a mangled file name.
+    let v = analyze_json(&fixture("grammar/variants"), &["--label-by", "name"]);
+    assert_eq!(
+        crate::common::strs(&v["configs"]),
+        ["overwrite-seq", "write"]
+    );
+    let v = analyze_json(&fixture("grammar/variants"), &["--label-by", "folder,name"]);
+    assert_eq!(
+        crate::common::strs(&v["configs"]),
+        ["variants, overwrite-seq", "variants, write"]
+    );
+    // Repeats named run1, run2: one workload, two runs averaged.
+    let v = analyze_json(&fixture("grammar/repeats"), &[]);
+    assert_eq!(v["workloads"].as_array().unwrap().len(), 1);
+    assert_eq!(v["workloads"][0]["params"]["repeats"]["runs"], 2);
 }

@@ -371,7 +371,7 @@ fn a_label_mixing_engines_is_named_with_the_flag_that_separates_them() {
 #[test]
 fn bad_sweep_flags_name_the_flag() {
     for (args, flag) in [
-        (vec!["--slo", "p42=1ms"], "--slo"),
+        (vec!["--slo", "p142=1ms"], "--slo"),
         (vec!["--slo", "clat_p99=soon"], "--slo"),
         (vec!["--knee-gain=-5"], "--knee-gain"),
     ] {

@@ -184,7 +184,10 @@ fn metric_plot(
         })
         .collect();
     let mut plot = LinePlot::new(x, y, lines);
-    plot.heading = Some(format!("{} (higher is better)", scale::metric_name(metric, crate::compare::workload::P99)));
+    plot.heading = Some(format!(
+        "{} (higher is better)",
+        scale::metric_name(metric, crate::compare::workload::P99)
+    ));
     plot.y_ticks = y_ticks;
     plot.y_title = title;
     (plot, scale)

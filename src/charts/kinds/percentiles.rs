@@ -38,9 +38,16 @@ const MIN_LABEL_GAP: f64 = 0.1;
 /// already labelled.
 fn label_ticks(drawn: &[f64]) -> Vec<f64> {
     const ROUND: [f64; 6] = [50.0, 90.0, 99.0, 99.9, 99.99, 99.999];
-    let mut out: Vec<f64> = drawn.iter().copied().filter(|p| ROUND.contains(p)).collect();
+    let mut out: Vec<f64> = drawn
+        .iter()
+        .copied()
+        .filter(|p| ROUND.contains(p))
+        .collect();
     for &p in drawn.iter().filter(|p| !ROUND.contains(p)) {
-        if out.iter().all(|q| (nines(p) - nines(*q)).abs() >= MIN_LABEL_GAP) {
+        if out
+            .iter()
+            .all(|q| (nines(p) - nines(*q)).abs() >= MIN_LABEL_GAP)
+        {
             out.push(p);
         }
     }

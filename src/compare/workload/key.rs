@@ -24,6 +24,10 @@ pub struct Shape {
     /// `bs_bytes` is then its mean. Left out of the JSON when None.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bs_spread: Option<String>,
+    /// A variant of the workload told apart by its runs' names only
+    /// (`overwrite-seq`); left out of the JSON when None.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variant: Option<String>,
 }
 
 impl Shape {
@@ -34,6 +38,7 @@ impl Shape {
             direction,
             rwmixread,
             bs_spread: None,
+            variant: None,
         }
     }
 
@@ -41,12 +46,16 @@ impl Shape {
     /// its spread (`4k-64k`), and its `bs_bytes` is 0 here: each run's
     /// measured mean differs a little, and repeats are one workload.
     pub fn of(row: &Row) -> Shape {
-        match &row.bs_spread {
+        let shape = match &row.bs_spread {
             Some(spread) => Shape {
                 bs_spread: Some(spread.clone()),
                 ..Shape::new(&row.rw, 0, row.direction, row.rwmixread)
             },
             None => Shape::new(&row.rw, row.bs_bytes, row.direction, row.rwmixread),
+        };
+        Shape {
+            variant: row.variant.clone(),
+            ..shape
         }
     }
 
@@ -64,8 +73,16 @@ impl Shape {
         crate::model::Rw::parse(&self.rw).map_or(5, crate::model::Rw::article_rank)
     }
 
-    /// `randread 4k`, with the direction for mixed jobs.
+    /// `randread 4k`, with the direction for mixed jobs and a variant's
+    /// word (`write 4k (overwrite-seq)`).
     pub fn title(&self) -> String {
+        match &self.variant {
+            Some(v) => format!("{} ({v})", self.base_title()),
+            None => self.base_title(),
+        }
+    }
+
+    fn base_title(&self) -> String {
         let bs = self.bs_text();
         match self.rwmixread {
             Some(mix) => format!("{} {bs} {} ({mix} % reads)", self.rw, self.direction),
@@ -88,6 +105,7 @@ impl Ord for Shape {
             self.bs_bytes,
             self.rwmixread,
             &self.bs_spread,
+            &self.variant,
         )
             .cmp(&(
                 other.direction,
@@ -96,6 +114,7 @@ impl Ord for Shape {
                 other.bs_bytes,
                 other.rwmixread,
                 &other.bs_spread,
+                &other.variant,
             ))
     }
 }

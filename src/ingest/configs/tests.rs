@@ -330,13 +330,19 @@ fn files_alike_in_every_option_but_named_apart_are_a_note_or_configs_by_name() {
             "ioengine=libaio"
         ]
     );
+    // Alike in every option, named apart: variants of each workload, named
+    // by their whole names less numbers (`c` alone would not read).
     assert_eq!(rule.notes.len(), 1);
     assert!(
-        rule.notes[0].contains("iou_c_t_#*, iou_t_#*"),
+        rule.notes[0].contains("differ only in their names (iou_c_t, iou_t)"),
         "{}",
         rule.notes[0]
     );
     assert!(rule.notes[0].contains("--label-by name"));
+    assert_eq!(rows[0].variant.as_deref(), Some("iou_c_t"));
+    assert_eq!(rows[1].variant.as_deref(), Some("iou_t"));
+    // Repeats named by number (aio_t_N.txt and .json) are no variants.
+    assert_eq!(rows[2].variant, None);
 
     let mut rows = make();
     let rule = assign(&mut rows, &LabelBy::Name);

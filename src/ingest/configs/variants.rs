@@ -1,0 +1,214 @@
+//! Runs of one config at one workload and load point that differ in
+//! nothing but their names: a study's `write` on an empty device and
+//! `overwrite-seq` on a full one run the same fio options, and averaging
+//! them would report an experiment nobody ran.
+//!
+//! Each run is named by its job name (or, where the job names agree, its
+//! file name up to the first `.`). The words every name at that point
+//! shares are dropped (the device, the block size, `queue-depth-8`), and
+//! what is left tells the runs apart:
+//!
+//! - a repeat index (`run1`, `rep2`, `r03`, `_1`, a date or a time) means
+//!   repeats, averaged as before;
+//! - a word (`overwrite-seq`) means variants of the workload, kept apart
+//!   and named by that word ("write 4k (overwrite-seq)"); a run whose
+//!   word is its own rw (`write`) is the workload itself. Where a leftover
+//!   is too short to read (`c` of `iou_c_t` against `iou_t`), every run
+//!   there is named by its whole name less its numbers (`iou_c_t`).
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use crate::model::Row;
+
+/// The word that tells each source's runs apart from their config's other
+/// runs at the same workload and load point, for sources that have one.
+pub(crate) fn words(rows: &[Row]) -> BTreeMap<String, String> {
+    // (config, point, options) -> source -> (job name, file stem): runs
+    // that differ in an option are told apart by the config rule.
+    type At<'a> = BTreeMap<&'a str, (&'a str, String)>;
+    let mut at: HashMap<(&str, super::Point, Vec<(String, String)>), At> = HashMap::new();
+    for r in rows {
+        let options = super::candidates(r).into_iter().collect();
+        at.entry((r.label.as_str(), super::point(r), options))
+            .or_default()
+            .entry(r.source.as_str())
+            .or_insert_with(|| (r.job.as_str(), file_stem(&r.source)));
+    }
+    let mut out = BTreeMap::new();
+    for (_, sources) in at {
+        if sources.len() < 2 {
+            continue;
+        }
+        let jobs: BTreeSet<&str> = sources.values().map(|(j, _)| *j).collect();
+        let by_job = jobs.len() > 1;
+        let names: BTreeMap<&str, &str> = sources
+            .iter()
+            .map(|(s, (job, stem))| (*s, if by_job { *job } else { stem.as_str() }))
+            .collect();
+        let distinct: BTreeSet<&str> = names.values().copied().collect();
+        if distinct.len() < 2 {
+            continue;
+        }
+        let left = leftovers(&distinct);
+        if left.values().all(|w| w.iter().all(|t| is_repeat_token(t))) {
+            continue;
+        }
+        let short = left.values().any(|w| w.join("-").len() < MIN_WORD);
+        for (source, name) in names {
+            let word = if short {
+                whole_name(name)
+            } else {
+                left[name].join("-")
+            };
+            out.insert(source.to_string(), word);
+        }
+    }
+    out
+}
+
+/// Shortest leftover that names a variant on its own (`seq`, `full`).
+const MIN_WORD: usize = 3;
+
+/// A name less its numbers and repeat marks, its words joined as it
+/// joins them (`iou_c_t_4` -> `iou_c_t`).
+fn whole_name(name: &str) -> String {
+    let sep = if name.contains('_') { "_" } else { "-" };
+    tokens(name)
+        .into_iter()
+        .filter(|t| !is_repeat_token(t))
+        .collect::<Vec<_>>()
+        .join(sep)
+}
+
+/// A file's name up to its first `.`.
+fn file_stem(source: &str) -> String {
+    let name = std::path::Path::new(source)
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    name.split('.').next().unwrap_or_default().to_string()
+}
+
+fn tokens(name: &str) -> Vec<&str> {
+    name.split(|c: char| !c.is_alphanumeric())
+        .filter(|t| !t.is_empty())
+        .collect()
+}
+
+/// Each name's words that not every name has, in order.
+fn leftovers<'a>(names: &BTreeSet<&'a str>) -> BTreeMap<&'a str, Vec<&'a str>> {
+    let all: Vec<Vec<&str>> = names.iter().map(|n| tokens(n)).collect();
+    let shared: BTreeSet<&str> = all[0]
+        .iter()
+        .copied()
+        .filter(|t| all.iter().all(|ts| ts.contains(t)))
+        .collect();
+    names
+        .iter()
+        .zip(all)
+        .map(|(n, ts)| (*n, ts.into_iter().filter(|t| !shared.contains(t)).collect()))
+        .collect()
+}
+
+/// `1`, `03`, `run1`, `rep2`, `r03`, `iter4`, `am`/`pm` (of a time stamp):
+/// what numbers repeats or stamps them, not what tells experiments apart.
+fn is_repeat_token(t: &str) -> bool {
+    const PREFIXES: [&str; 14] = [
+        "run",
+        "rep",
+        "repeat",
+        "r",
+        "iter",
+        "iteration",
+        "loop",
+        "try",
+        "trial",
+        "pass",
+        "round",
+        "take",
+        "sample",
+        "n",
+    ];
+    let lower = t.to_ascii_lowercase();
+    if matches!(lower.as_str(), "am" | "pm") {
+        return true;
+    }
+    let digits = lower.trim_start_matches(|c: char| c.is_ascii_alphabetic());
+    let prefix = &lower[..lower.len() - digits.len()];
+    !digits.is_empty()
+        && digits.bytes().all(|b| b.is_ascii_digit())
+        && (prefix.is_empty() || PREFIXES.contains(&prefix))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Direction;
+
+    fn row(source: &str, job: &str, rw: &str) -> Row {
+        let mut r = Row::empty(source, Direction::Write);
+        r.label = "ssd".into();
+        r.job = job.into();
+        r.rw = rw.into();
+        r.bs_bytes = 4096;
+        r.iodepth = 8;
+        r.numjobs = 1;
+        r
+    }
+
+    #[test]
+    fn names_that_differ_by_a_word_are_variants() {
+        let rows = [
+            row("ssd/nvme2n1_write_4Ki_queue-depth-8.json", "write", "write"),
+            row(
+                "ssd/nvme2n1_overwrite-seq_4Ki_queue-depth-8.json",
+                "overwrite-seq",
+                "write",
+            ),
+        ];
+        let w = words(&rows);
+        assert_eq!(
+            w["ssd/nvme2n1_overwrite-seq_4Ki_queue-depth-8.json"],
+            "overwrite-seq"
+        );
+        assert_eq!(w["ssd/nvme2n1_write_4Ki_queue-depth-8.json"], "write");
+    }
+
+    #[test]
+    fn repeats_and_stamps_are_not_variants() {
+        for (a, b) in [
+            ("ssd/run1.json", "ssd/run2.json"),
+            ("ssd/rep_1.json", "ssd/rep_2.json"),
+            ("ssd/r03.json", "ssd/r04.json"),
+            ("ssd/randread_1.json", "ssd/randread_2.json"),
+            (
+                "ssd/nvme2n2-2022_03_08_12_06_PM.json",
+                "ssd/nvme2n2-2022_03_09_09_15_AM.json",
+            ),
+        ] {
+            let rows = [row(a, "job", "randread"), row(b, "job", "randread")];
+            assert!(words(&rows).is_empty(), "{a} {b}: {:?}", words(&rows));
+        }
+    }
+
+    #[test]
+    fn a_leftover_too_short_to_read_names_runs_by_their_whole_names() {
+        let rows = [
+            row("ssd/iou_c_t_4.txt", "job", "randread"),
+            row("ssd/iou_t_4.txt", "job", "randread"),
+            // Another load point: no collision, no word.
+            Row {
+                iodepth: 32,
+                ..row("ssd/aio_t_4.txt", "job", "randread")
+            },
+        ];
+        let w = words(&rows);
+        assert_eq!(
+            w.into_iter().collect::<Vec<_>>(),
+            [
+                ("ssd/iou_c_t_4.txt".into(), "iou_c_t".into()),
+                ("ssd/iou_t_4.txt".into(), "iou_t".into())
+            ]
+        );
+    }
+}
