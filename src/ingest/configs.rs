@@ -250,7 +250,7 @@ fn mark_variants(rows: &mut [Row], rule: &mut ConfigRule) {
         // A run named by its own rw (`write` beside `overwrite-seq`) is the
         // workload itself.
         if let Some(w) = words
-            .get(&r.source)
+            .get(&variants::run_of(r))
             .filter(|w| !w.eq_ignore_ascii_case(&r.rw))
         {
             r.variant = Some(w.clone());
@@ -313,7 +313,11 @@ fn files(rows: &[Row]) -> IndexMap<&str, FileOptions> {
     out
 }
 
-fn auto(rows: &mut [Row], by_name: bool, words: &BTreeMap<String, String>) -> ConfigRule {
+fn auto(
+    rows: &mut [Row],
+    by_name: bool,
+    words: &BTreeMap<variants::RunName, String>,
+) -> ConfigRule {
     let files = files(rows);
     let mut by_folder: IndexMap<&str, Vec<&FileOptions>> = IndexMap::new();
     for f in files.values() {
@@ -331,9 +335,11 @@ fn auto(rows: &mut [Row], by_name: bool, words: &BTreeMap<String, String>) -> Co
         // workload and load point names configs (`variants::words`); by
         // default those runs are variants of the workload (`assign`).
         if by_name
-            && group
-                .iter()
-                .any(|f| f.rows.iter().any(|&i| words.contains_key(&rows[i].source)))
+            && group.iter().any(|f| {
+                f.rows
+                    .iter()
+                    .any(|&i| words.contains_key(&variants::run_of(&rows[i])))
+            })
         {
             keys.push(NAME_KEY.to_string());
         }
@@ -345,7 +351,7 @@ fn auto(rows: &mut [Row], by_name: bool, words: &BTreeMap<String, String>) -> Co
             NAME_KEY => f
                 .rows
                 .first()
-                .and_then(|&i| words.get(&rows[i].source))
+                .and_then(|&i| words.get(&variants::run_of(&rows[i])))
                 .cloned()
                 .or_else(|| f.rows.first().map(|&i| rows[i].rw.clone())),
             _ => f.values.get(k).cloned().flatten(),
@@ -502,7 +508,11 @@ fn unique_names(keys: &[String], combos: &[&Vec<Option<String>>]) -> Vec<String>
     names
 }
 
-fn by_keys(rows: &mut [Row], keys: &[String], words: &BTreeMap<String, String>) -> ConfigRule {
+fn by_keys(
+    rows: &mut [Row],
+    keys: &[String],
+    words: &BTreeMap<variants::RunName, String>,
+) -> ConfigRule {
     let mut rule = ConfigRule {
         rule: "keys".into(),
         keys: keys.to_vec(),
@@ -519,7 +529,7 @@ fn by_keys(rows: &mut [Row], keys: &[String], words: &BTreeMap<String, String>) 
                     // the job's name (fio prints no `name` option).
                     "name" => Some(
                         words
-                            .get(&r.source)
+                            .get(&variants::run_of(r))
                             .cloned()
                             .unwrap_or_else(|| r.job.clone()),
                     ),

@@ -20,47 +20,64 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use crate::model::Row;
 
-/// The word that tells each source's runs apart from their config's other
-/// runs at the same workload and load point, for sources that have one.
-pub(crate) fn words(rows: &[Row]) -> BTreeMap<String, String> {
-    // (config, point, options) -> source -> (job name, file stem): runs
-    // that differ in an option are told apart by the config rule.
-    type At<'a> = BTreeMap<&'a str, (&'a str, String)>;
+/// A run of a file: its source and job name (a file may hold several).
+pub(crate) type RunName = (String, String);
+
+/// A row's [`RunName`].
+pub(crate) fn run_of(r: &Row) -> RunName {
+    (r.source.clone(), r.job.clone())
+}
+
+/// The word that tells each run apart from its config's other runs at the
+/// same workload and load point, for runs that have one.
+pub(crate) fn words(rows: &[Row]) -> BTreeMap<RunName, String> {
+    // (config, point, options) -> (source, job) -> file stem: runs that
+    // differ in an option are told apart by the config rule.
+    type At<'a> = BTreeMap<(&'a str, &'a str), String>;
     let mut at: HashMap<(&str, super::Point, Vec<(String, String)>), At> = HashMap::new();
-    for r in rows {
+    // Client/server rows are per host and `All clients` aggregates: their
+    // names say where they ran, and hosts are a load of their own.
+    for r in rows.iter().filter(|r| !r.aggregate && r.host.is_none()) {
         let options = super::candidates(r).into_iter().collect();
         at.entry((r.label.as_str(), super::point(r), options))
             .or_default()
-            .entry(r.source.as_str())
-            .or_insert_with(|| (r.job.as_str(), file_stem(&r.source)));
+            .entry((r.source.as_str(), r.job.as_str()))
+            .or_insert_with(|| file_stem(&r.source));
     }
     let mut out = BTreeMap::new();
-    for (_, sources) in at {
+    for ((_, point, _), sources) in at {
+        let sources_rw = point.0.as_str();
         if sources.len() < 2 {
             continue;
         }
-        let jobs: BTreeSet<&str> = sources.values().map(|(j, _)| *j).collect();
+        let jobs: BTreeSet<&str> = sources.keys().map(|(_, j)| *j).collect();
         let by_job = jobs.len() > 1;
-        let names: BTreeMap<&str, &str> = sources
+        let names: BTreeMap<(&str, &str), &str> = sources
             .iter()
-            .map(|(s, (job, stem))| (*s, if by_job { *job } else { stem.as_str() }))
+            .map(|(&(s, job), stem)| ((s, job), if by_job { job } else { stem.as_str() }))
             .collect();
         let distinct: BTreeSet<&str> = names.values().copied().collect();
         if distinct.len() < 2 {
             continue;
         }
         let left = leftovers(&distinct);
-        if left.values().all(|w| w.iter().all(|t| is_repeat_token(t))) {
+        if left.values().all(|w| w.is_empty()) {
             continue;
         }
-        let short = left.values().any(|w| w.join("-").len() < MIN_WORD);
-        for (source, name) in names {
+        // An empty leftover is the workload itself (named by its rw).
+        let short = left
+            .values()
+            .any(|w| !w.is_empty() && w.join("-").len() < MIN_WORD);
+        let rw = sources_rw;
+        for ((source, job), name) in names {
             let word = if short {
                 whole_name(name)
+            } else if left[name].is_empty() {
+                rw.to_string()
             } else {
                 left[name].join("-")
             };
-            out.insert(source.to_string(), word);
+            out.insert((source.to_string(), job.to_string()), word);
         }
     }
     out
@@ -73,11 +90,7 @@ const MIN_WORD: usize = 3;
 /// joins them (`iou_c_t_4` -> `iou_c_t`).
 fn whole_name(name: &str) -> String {
     let sep = if name.contains('_') { "_" } else { "-" };
-    tokens(name)
-        .into_iter()
-        .filter(|t| !is_repeat_token(t))
-        .collect::<Vec<_>>()
-        .join(sep)
+    tokens(name).join(sep)
 }
 
 /// A file's name up to its first `.`.
@@ -89,10 +102,35 @@ fn file_stem(source: &str) -> String {
     name.split('.').next().unwrap_or_default().to_string()
 }
 
+/// A name's words, less repeat marks and load or size tokens (`run1`,
+/// `qd32`, `j4`, `4Ki`, `128k`): what could tell two experiments apart.
 fn tokens(name: &str) -> Vec<&str> {
     name.split(|c: char| !c.is_alphanumeric())
-        .filter(|t| !t.is_empty())
+        .filter(|t| !t.is_empty() && !is_repeat_token(t) && !is_load_token(t))
         .collect()
+}
+
+/// `qd32`, `iodepth8`, `j4`, `jobs16`, `t2`, `4k`, `4Ki`, `128KiB`,
+/// `bs64k`, `1m`: a load or a block size, which the point already holds.
+fn is_load_token(t: &str) -> bool {
+    const PREFIXES: [&str; 12] = [
+        "qd", "iodepth", "depth", "d", "j", "jobs", "numjobs", "nj", "t", "threads", "bs", "q",
+    ];
+    const UNITS: [&str; 13] = [
+        "", "b", "k", "ki", "kib", "kb", "m", "mi", "mib", "mb", "g", "gi", "gib",
+    ];
+    let lower = t.to_ascii_lowercase();
+    let start = lower.find(|c: char| c.is_ascii_digit());
+    let Some(start) = start else { return false };
+    let (prefix, rest) = lower.split_at(start);
+    let end = rest
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(rest.len());
+    let unit = &rest[end..];
+    let sized = UNITS.contains(&unit);
+    (prefix.is_empty() && sized && !unit.is_empty())
+        || (PREFIXES.contains(&prefix) && unit.is_empty())
+        || (prefix == "bs" && sized)
 }
 
 /// Each name's words that not every name has, in order.
@@ -110,7 +148,8 @@ fn leftovers<'a>(names: &BTreeSet<&'a str>) -> BTreeMap<&'a str, Vec<&'a str>> {
         .collect()
 }
 
-/// `1`, `03`, `run1`, `rep2`, `r03`, `iter4`, `am`/`pm` (of a time stamp):
+/// `1`, `03`, `run1`, `rep2`, `r03`, `iter4`, `am`/`pm` (of a time stamp),
+/// `again`, `rerun`:
 /// what numbers repeats or stamps them, not what tells experiments apart.
 fn is_repeat_token(t: &str) -> bool {
     const PREFIXES: [&str; 14] = [
@@ -130,7 +169,10 @@ fn is_repeat_token(t: &str) -> bool {
         "n",
     ];
     let lower = t.to_ascii_lowercase();
-    if matches!(lower.as_str(), "am" | "pm") {
+    if matches!(
+        lower.as_str(),
+        "am" | "pm" | "again" | "retry" | "rerun" | "redo" | "repeat" | "repeated"
+    ) {
         return true;
     }
     let digits = lower.trim_start_matches(|c: char| c.is_ascii_alphabetic());
@@ -167,11 +209,18 @@ mod tests {
             ),
         ];
         let w = words(&rows);
+        let at = |s: &str, j: &str| w[&(s.to_string(), j.to_string())].clone();
         assert_eq!(
-            w["ssd/nvme2n1_overwrite-seq_4Ki_queue-depth-8.json"],
+            at(
+                "ssd/nvme2n1_overwrite-seq_4Ki_queue-depth-8.json",
+                "overwrite-seq"
+            ),
             "overwrite-seq"
         );
-        assert_eq!(w["ssd/nvme2n1_write_4Ki_queue-depth-8.json"], "write");
+        assert_eq!(
+            at("ssd/nvme2n1_write_4Ki_queue-depth-8.json", "write"),
+            "write"
+        );
     }
 
     #[test]
@@ -185,6 +234,9 @@ mod tests {
                 "ssd/nvme2n2-2022_03_08_12_06_PM.json",
                 "ssd/nvme2n2-2022_03_09_09_15_AM.json",
             ),
+            // Load and size tokens the point already holds.
+            ("ssd/randread-4k.json", "ssd/randread-4k-qd32.json"),
+            ("ssd/randread_4Ki_j4.json", "ssd/randread_j4.json"),
         ] {
             let rows = [row(a, "job", "randread"), row(b, "job", "randread")];
             assert!(words(&rows).is_empty(), "{a} {b}: {:?}", words(&rows));
@@ -206,8 +258,8 @@ mod tests {
         assert_eq!(
             w.into_iter().collect::<Vec<_>>(),
             [
-                ("ssd/iou_c_t_4.txt".into(), "iou_c_t".into()),
-                ("ssd/iou_t_4.txt".into(), "iou_t".into())
+                (("ssd/iou_c_t_4.txt".into(), "job".into()), "iou_c_t".into()),
+                (("ssd/iou_t_4.txt".into(), "job".into()), "iou_t".into())
             ]
         );
     }
