@@ -205,10 +205,7 @@ fn a_studys_own_percentiles_are_its_tail() {
     );
     // The dataset carries every percentile fio printed.
     let (rows, _) = ingest(&fixture("grammar/p99999"));
-    assert_eq!(
-        rows[0]["clat_percentiles"]["99.999"].as_f64().is_some(),
-        true
-    );
+    assert!(rows[0]["clat_percentiles"]["99.999"].as_f64().is_some());
     let (rows, _) = ingest(&dir);
     let keys: Vec<&String> = rows[0]["clat_percentiles"]
         .as_object()

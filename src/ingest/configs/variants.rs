@@ -34,7 +34,8 @@ pub(crate) fn words(rows: &[Row]) -> BTreeMap<RunName, String> {
     // (config, point, options) -> (source, job) -> file stem: runs that
     // differ in an option are told apart by the config rule.
     type At<'a> = BTreeMap<(&'a str, &'a str), String>;
-    let mut at: HashMap<(&str, super::Point, Vec<(String, String)>), At> = HashMap::new();
+    type Where<'a> = (&'a str, super::Point, Vec<(String, String)>);
+    let mut at: HashMap<Where, At> = HashMap::new();
     // Client/server rows are per host and `All clients` aggregates: their
     // names say where they ran, and hosts are a load of their own.
     for r in rows.iter().filter(|r| !r.aggregate && r.host.is_none()) {

@@ -713,7 +713,7 @@ impl JobFacts {
         let mut unplaceable = None;
         let iodepth = match iodepth {
             Ok(d) => d,
-            Err(e) => match levels.as_ref().map(|dist| depth::most_used(dist)) {
+            Err(e) => match levels.as_ref().map(depth::most_used) {
                 Some(d) => {
                     value_notes.push(format!(
                         "iodepth {e}; QD{d} from fio's I/O depth distribution"
