@@ -116,8 +116,11 @@ pub(crate) struct Timespan {
 
 const DIRS: [Direction; 2] = [Direction::Read, Direction::Write];
 
-/// The rows of a run: one per target and direction that did I/O.
-pub(crate) fn rows(run: &Timespan) -> Vec<Row> {
+/// The rows of a run: one per target and direction that did I/O. What
+/// DiskSpd measured wins: a block size its parameters lack or give as 0,
+/// or that its bytes per I/O contradict, is the bytes per I/O, said in
+/// `warnings`.
+pub(crate) fn rows(run: &Timespan, warnings: &mut Vec<String>) -> Vec<Row> {
     let mut paths: Vec<&str> = Vec::new();
     for c in &run.counts {
         if !paths.contains(&c.path.as_str()) {
@@ -151,6 +154,8 @@ pub(crate) fn rows(run: &Timespan) -> Vec<Row> {
             let mut row = base_row(run, path, spec, threads, dir);
             if spec.is_none() {
                 unknown_spec(&mut row, &counts, &merged);
+            } else if let Some(note) = measured_block_size(&mut row, &merged) {
+                warnings.push(format!("{path} {dir}: {note}"));
             }
             let mut figures = measures(run, &merged, summed);
             let own = run
@@ -221,6 +226,31 @@ fn unknown_spec(row: &mut Row, counts: &[&Count], merged: &DirCount) {
     }
     .as_str()
     .into();
+}
+
+/// The block size DiskSpd's bytes per I/O give, where the parameters'
+/// is missing (0) or more than 1 % away from it: what was measured wins.
+fn measured_block_size(row: &mut Row, merged: &DirCount) -> Option<String> {
+    if merged.ios == 0 {
+        return None;
+    }
+    let measured = merged.bytes as f64 / merged.ios as f64;
+    let asked = row.bs_bytes as f64;
+    if asked > 0.0 && (measured - asked).abs() <= 0.01 * asked {
+        return None;
+    }
+    let was = row.bs_bytes;
+    row.bs_bytes = measured.round() as u64;
+    Some(match was {
+        0 => format!(
+            "block size {} from bytes per I/O (the parameters give none)",
+            row.bs_bytes
+        ),
+        b => format!(
+            "block size {} measured (bytes per I/O), not the parameters' {b}",
+            row.bs_bytes
+        ),
+    })
 }
 
 /// fio's name for the access pattern.

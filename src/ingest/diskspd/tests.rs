@@ -256,11 +256,25 @@ fn every_xml_fixture_gives_counts_over_the_measured_time() {
                 continue;
             };
             assert!((row.iops - ios / time).abs() < 1e-9, "{what}");
-            assert_eq!(
-                row.bs_bytes as f64,
-                xml_num(&text, "BlockSize", 0).unwrap(),
-                "{what}"
+            // The parameters' block size where the bytes per I/O agree;
+            // else what was measured (DiskSpd's own writer tests hold
+            // made-up counts: 699,051 bytes per 64 KiB I/O).
+            let bytes = xml_sum(
+                &text,
+                if dir == "read" {
+                    "ReadBytes"
+                } else {
+                    "WriteBytes"
+                },
             );
+            let asked = xml_num(&text, "BlockSize", 0).unwrap();
+            let per_io = bytes / ios;
+            let want = if (per_io - asked).abs() <= 0.01 * asked {
+                asked
+            } else {
+                per_io.round()
+            };
+            assert_eq!(row.bs_bytes as f64, want, "{what}");
             // The target's RequestCount comes after the timespan's.
             assert_eq!(
                 f64::from(row.iodepth),
@@ -385,4 +399,37 @@ fn sizes_and_patterns() {
     assert_eq!(rw_of(true, 30), Rw::RandRw);
     assert_eq!(rw_of(false, 100), Rw::Write);
     assert_eq!(rw_of(false, 40).as_str(), "rw");
+}
+
+/// What DiskSpd measured wins: a `<BlockSize>` that is missing, empty or
+/// negative is never a block size of 0 or a default; bytes per I/O stand
+/// in, and a warning says so.
+#[test]
+fn a_missing_or_broken_block_size_is_the_bytes_per_io() {
+    let path = fixtures().join("windows/v2.0.21a-seqread-64k-o2-t4.xml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    for broken in ["", "-4096", "abc"] {
+        let edited = text.replacen(
+            "<BlockSize>65536</BlockSize>",
+            &format!("<BlockSize>{broken}</BlockSize>"),
+            1,
+        );
+        assert_ne!(
+            edited, text,
+            "the fixture holds <BlockSize>65536</BlockSize>"
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("run.xml");
+        std::fs::write(&file, &edited).unwrap();
+        let got = ingest(&[file], &IngestOptions::default()).unwrap();
+        assert!(!got.rows.is_empty());
+        assert!(got.rows.iter().all(|r| r.bs_bytes == 65536), "{broken:?}");
+        assert!(
+            got.warnings.iter().any(|w| w
+                .to_string()
+                .contains("block size 65536 from bytes per I/O")),
+            "{broken:?}: {:?}",
+            got.warnings
+        );
+    }
 }

@@ -40,7 +40,7 @@ impl Reader for TextReader {
             match read_capture(chunk) {
                 Ok(runs) => {
                     for run in runs {
-                        parsed.rows.extend(rows(&run));
+                        parsed.rows.extend(rows(&run, &mut parsed.warnings));
                         parsed.warnings.extend(run.warnings);
                     }
                 }
@@ -273,6 +273,7 @@ fn command_line_targets(cmd: &str) -> Vec<TargetSpec> {
         ..TargetSpec::default()
     };
     let mut paths = Vec::new();
+    let mut b_given = false;
     for word in cmd.split_whitespace().skip(1) {
         let Some(flag) = word.strip_prefix('-').or(word.strip_prefix('/')) else {
             paths.push(word.trim_matches('"').to_string());
@@ -280,7 +281,11 @@ fn command_line_targets(cmd: &str) -> Vec<TargetSpec> {
         };
         let (name, value) = flag.split_at(flag.chars().next().map_or(0, char::len_utf8));
         match name {
-            "b" => spec.block_size = parse_size(value).unwrap_or(0),
+            // An unreadable -b is unknown (0): the bytes per I/O stand in.
+            "b" => {
+                b_given = true;
+                spec.block_size = parse_size(value).unwrap_or(0);
+            }
             "o" => spec.outstanding = value.parse().unwrap_or(spec.outstanding),
             "t" | "F" => spec.threads_per_file = value.parse().ok(),
             "w" => spec.write_ratio = value.parse().unwrap_or(0),
@@ -291,7 +296,7 @@ fn command_line_targets(cmd: &str) -> Vec<TargetSpec> {
             _ => {}
         }
     }
-    if spec.block_size == 0 {
+    if !b_given {
         spec.block_size = 64 << 10; // DiskSpd's default -b64K
     }
     paths

@@ -43,7 +43,7 @@ impl Reader for XmlReader {
         for doc in &results {
             let runs = read_results(doc).map_err(malformed)?;
             for run in runs {
-                parsed.rows.extend(rows(&run));
+                parsed.rows.extend(rows(&run, &mut parsed.warnings));
                 parsed.warnings.extend(run.warnings);
             }
         }
