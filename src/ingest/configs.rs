@@ -542,6 +542,9 @@ fn by_keys(
             .iter()
             .map(|(k, v)| match (k.as_str(), v) {
                 ("folder" | "dir" | "name", Some(v)) => v.clone(),
+                // A format that prints no options (normal text, terse)
+                // does not say an option was unset: it is unknown.
+                (_, None) if r.options.is_none() => format!("{k}=unknown"),
                 (_, v) => name_part(k, v.as_deref()),
             })
             .collect::<Vec<_>>()

@@ -261,3 +261,14 @@ fn job_name_variants_are_apart_and_repeats_averaged() {
     assert_eq!(v["workloads"].as_array().unwrap().len(), 1);
     assert_eq!(v["workloads"][0]["params"]["repeats"]["runs"], 2);
 }
+
+/// A fio option a format does not print (normal text, terse) is unknown
+/// there, `unset` only where the format prints options (JSON).
+#[test]
+fn an_option_reads_unset_only_where_the_format_prints_options() {
+    let v = analyze_json(&fixture("fio/linux-libaio"), &["--label-by", "ioscheduler"]);
+    assert_eq!(
+        crate::common::strs(&v["configs"]),
+        ["ioscheduler=unknown", "ioscheduler=unset"]
+    );
+}

@@ -559,6 +559,7 @@ fn workload_of(opts: &JobOpts<'_>, job: &Job<'_>, name: &str) -> JobWorkload {
         .get_any(&["rw", "readwrite"])
         .map(|s| grammar::rw(&s).0.to_string());
     let bs = opts.get_any(&["bs", "blocksize"]);
+    // Absent, fio ran its own default depth (1); present, fio's grammar reads it.
     let iodepth = opts.int("iodepth").unwrap_or(Ok(1));
     let no_options = opts.job.is_empty() && opts.global.is_empty();
     match rw {
