@@ -1,20 +1,28 @@
 #!/usr/bin/env bash
-# Ingest throughput on one corpus, in one run: the bare serde_json `Value`
-# parse (1 thread and all cores) and `nvcmp::ingest::ingest` (the library)
-# from `ingest_bench`, a Python `json.load` loop, and `nvcmp ingest DIR >
-# /dev/null` (ndjson) for each binary given. Best of N wall times; MB/s and
-# files/s.
+# Ingest against the read limit, on one corpus, in one run: `cat` of every
+# file, then `nvcmp --quiet ingest DIR > /dev/null` (ndjson) for each
+# binary given: median wall time of RUNS alternating runs (page cache
+# warm), the nvcmp/cat ratio and peak memory (/usr/bin/time).
 #
-# The corpus is ingest_bench's: 10,000 variants of a real fio JSON file
-# (default fixtures/fio/linux-libaio/randread-4k.json) with every number's
-# digits varied; the same seed makes the same files on every run.
+# The corpus: FILES real-shaped fio results from
+# `benches/make-archive-corpus.py` (the ICPE'24 studies' fio 3.35 files,
+# each its own run, ending 10 s after the one before).
+#
+# With LIB=1 it also runs the library bench first (`cargo bench --bench
+# ingest_bench`: the bare serde_json `Value` parse on 1 thread and on all
+# cores, and `nvcmp::ingest::ingest`) and a Python `json.load` loop, on
+# ingest_bench's corpus (10,000 variants of TEMPLATE with every number's
+# digits varied). `cargo bench` builds the dev-dependencies in release:
+# about 20 minutes the first time.
+#
+# A benchmark, not a test: it prints figures and never fails on them.
 #
 # Usage: benches/ingest-speed.sh [BIN...]
 #   BIN  nvcmp binaries to time on the corpus (e.g. the one built from
-#        main and this one); default: the release build of this checkout.
-# Env: FILES (10000), TEMPLATE, RUNS (best of, 5).
-# Builds the bench in release first (`cargo bench --bench ingest_bench`).
-# Needs: python3.
+#        main and this one); default: the release build of this checkout
+#        (built first).
+# Env: FILES (10000), RUNS (median of, 5), LIB, TEMPLATE (LIB=1 only).
+# Needs: python3, /usr/bin/time.
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 target="${CARGO_TARGET_DIR:-$here/target}"
@@ -25,39 +33,67 @@ work="$(mktemp -d "${TMPDIR:-/var/tmp}/nvcmp-ingest-speed.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 corpus="$work/corpus"
 bins=("$@")
-[ ${#bins[@]} -gt 0 ] || bins=("$target/release/nvcmp")
+if [ ${#bins[@]} -eq 0 ]; then
+  (cd "$here" && cargo build -q --release --bin nvcmp)
+  bins=("$target/release/nvcmp")
+fi
 
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
-(cd "$here" && cargo bench -q --bench ingest_bench -- --files "$files" \
-    --template "$template" --keep "$corpus")
-
-python3 - "$corpus" "$runs" "${bins[@]}" <<'PY'
-import glob, json, os, subprocess, sys, time
-corpus, runs, bins = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+if [ -n "${LIB:-}" ]; then
+  (cd "$here" && cargo bench -q --bench ingest_bench -- --files "$files" \
+      --template "$template" --keep "$work/varied")
+  python3 - "$work/varied" "$runs" <<'PY'
+import glob, json, os, sys, time
+corpus, runs = sys.argv[1], int(sys.argv[2])
 paths = sorted(glob.glob(os.path.join(corpus, "**", "*.json"), recursive=True))
 mb = sum(os.path.getsize(p) for p in paths) / 1e6
-
-def best(f):
-    times = []
-    for _ in range(runs):
-        t = time.perf_counter()
-        f()
-        times.append(time.perf_counter() - t)
-    return min(times)
-
-def report(name, s):
-    print(f"{name:<40} {s:8.3f} s {mb / s:9.1f} MB/s {len(paths) / s:9.0f} files/s")
-
-def python_loop():
+times = []
+for _ in range(runs):
+    t = time.perf_counter()
     for p in paths:
         with open(p, "rb") as f:
             json.load(f)
+    times.append(time.perf_counter() - t)
+s = min(times)
+print(f"{'python json.load loop (1 thread)':<40} {s:8.3f} s {mb / s:9.1f} MB/s {len(paths) / s:9.0f} files/s")
+PY
+fi
 
-report("python json.load loop (1 thread)", best(python_loop))
-for b in bins:
-    def cli():
-        subprocess.run([b, "--quiet", "ingest", corpus], stdout=subprocess.DEVNULL, check=True)
-    report(f"{b} ingest > /dev/null", best(cli))
+python3 "$here/benches/make-archive-corpus.py" "$corpus" --files "$files"
+python3 - "$corpus" "$runs" "${bins[@]}" <<'PY'
+import os, statistics, subprocess, sys
+corpus, runs, bins = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+paths = sorted(os.path.join(r, n) for r, _, ns in os.walk(corpus) for n in ns)
+mb = sum(os.path.getsize(p) for p in paths) / 1e6
+lst = corpus + ".list"
+with open(lst, "w") as f:
+    f.write("\0".join(paths))
+
+def timed(cmd):
+    out = subprocess.run(["/usr/bin/time", "-f", "%e %M", *cmd],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=True)
+    wall, kb = out.stderr.decode().strip().splitlines()[-1].split()
+    return float(wall), int(kb) / 1024
+
+cases = [("cat", ["sh", "-c", f"xargs -0 cat < '{lst}' > /dev/null"])]
+cases += [(b, [b, "--quiet", "ingest", corpus]) for b in bins]
+timed(cases[0][1])  # page cache warm
+got = {n: [] for n, _ in cases}
+for _ in range(runs):
+    for n, cmd in cases:
+        got[n].append(timed(cmd))
+cat = statistics.median(t for t, _ in got["cat"])
+lines = [f"corpus: {len(paths)} files, {mb:.1f} MB; median of {runs} alternating runs"]
+for n, _ in cases:
+    t = statistics.median(x for x, _ in got[n])
+    rss = max(m for _, m in got[n])
+    what = "cat (every file)" if n == "cat" else f"{n} ingest > /dev/null"
+    lines.append(f"{what:<60} {t:7.3f} s {mb / t:7.1f} MB/s {rss:6.0f} MB peak {t / cat:5.2f}x cat")
+print("\n".join(lines))
+step = os.environ.get("GITHUB_STEP_SUMMARY")
+if step:
+    with open(step, "a") as f:
+        f.write("### ingest speed (benches/ingest-speed.sh)\n\n```\n" + "\n".join(lines) + "\n```\n")
 PY
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

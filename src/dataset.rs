@@ -240,6 +240,14 @@ field_via!(
 );
 field_via!(Os, String, DataType::String, str, String::from, Os::parse);
 field_via!(
+    std::sync::Arc<str>,
+    String,
+    DataType::String,
+    str,
+    |v: std::sync::Arc<str>| v.to_string(),
+    |v: &str| std::sync::Arc::from(v)
+);
+field_via!(
     Direction,
     String,
     DataType::String,
@@ -312,26 +320,30 @@ pub fn write_to(rows: &[Row], format: FileFormat, w: &mut dyn Write) -> anyhow::
 }
 
 /// One JSON object per line. Serialising is most of the work and the
-/// caller waits for it, so each batch of rows is serialised on all cores
-/// and written in order; memory stays bounded by one batch's text.
+/// caller waits for it, so rows are serialised on all cores, a chunk per
+/// buffer, and the buffers written in order. The buffers are kept from one
+/// round to the next: a row with its options is 2-3 KB of text, and text
+/// for a whole batch, allocated afresh, cost more in page faults (the
+/// kernel zeroing new pages) than the serialising itself.
 fn write_ndjson(rows: &[Row], w: &mut dyn Write) -> anyhow::Result<()> {
     use rayon::prelude::*;
-    const BATCH: usize = 16_384;
-    const CHUNK: usize = 512;
-    for batch in rows.chunks(BATCH) {
-        let texts: Vec<Vec<u8>> = batch
-            .par_chunks(CHUNK)
-            .map(|chunk| {
-                let mut buf = Vec::with_capacity(chunk.len() * 1024);
+    const CHUNK: usize = 256;
+    let mut bufs: Vec<Vec<u8>> = vec![Vec::new(); 2 * rayon::current_num_threads()];
+    for round in rows.chunks(CHUNK * bufs.len()) {
+        let used = round.len().div_ceil(CHUNK);
+        bufs[..used]
+            .par_iter_mut()
+            .zip(round.par_chunks(CHUNK))
+            .try_for_each(|(buf, chunk)| {
+                buf.clear();
                 for r in chunk {
-                    serde_json::to_writer(&mut buf, r)?;
+                    serde_json::to_writer(&mut *buf, r)?;
                     buf.push(b'\n');
                 }
-                Ok(buf)
-            })
-            .collect::<Result<_, serde_json::Error>>()?;
-        for text in texts {
-            w.write_all(&text)?;
+                Ok::<_, serde_json::Error>(())
+            })?;
+        for buf in &bufs[..used] {
+            w.write_all(buf)?;
         }
     }
     Ok(())

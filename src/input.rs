@@ -37,6 +37,10 @@ pub trait LogProgress: Sync {
     /// Called with the bytes of each block read (from several threads).
     fn read(&self, _bytes: u64) {}
     fn finish(&self) {}
+    /// Progress of reading the result files, before the logs.
+    fn files(&self) -> &dyn ingest::Progress {
+        &()
+    }
 }
 
 impl LogProgress for () {}
@@ -83,7 +87,7 @@ pub fn load(
     }
     let results: Vec<PathBuf> = results.into_iter().cloned().collect();
     // Called even with no results: `--manifest` still names the configs.
-    let ingested = ingest::ingest(&results, &opts.ingest)?;
+    let ingested = ingest::ingest_with_progress(&results, &opts.ingest, progress.files())?;
     // Logs are joined to rows: without rows there is nothing to join.
     if !ingested.rows.is_empty() && ingest::series::any(&ingested) {
         let plan = ingest::series::plan(&ingested);

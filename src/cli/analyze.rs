@@ -392,6 +392,9 @@ fn load_step(args: &AnalyzeArgs, checked: &Checked, global: Global) -> anyhow::R
 struct LogBar {
     global: Global,
     bar: std::sync::OnceLock<indicatif::ProgressBar>,
+    /// The result files' bar, as `ingest` shows it (a lab's archive of
+    /// 100,000 files takes seconds to read).
+    files: super::ingest::Bar,
 }
 
 impl LogBar {
@@ -399,6 +402,7 @@ impl LogBar {
         LogBar {
             global,
             bar: std::sync::OnceLock::new(),
+            files: super::ingest::Bar::new(global),
         }
     }
 }
@@ -416,6 +420,9 @@ impl input::LogProgress for LogBar {
         if let Some(bar) = self.bar.get() {
             bar.finish_and_clear();
         }
+    }
+    fn files(&self) -> &dyn ingest::Progress {
+        &self.files
     }
 }
 

@@ -267,11 +267,7 @@ pub fn ingest_paths(
     opts: &IngestOptions,
     global: Global,
 ) -> anyhow::Result<Ingested> {
-    if global.progress {
-        ingest::ingest_with_progress(paths, opts, &Bar::default())
-    } else {
-        ingest::ingest(paths, opts)
-    }
+    ingest::ingest_with_progress(paths, opts, &Bar::new(global))
 }
 
 /// `ingested N files, R rows, S skipped`.
@@ -355,19 +351,30 @@ pub(super) fn series_bar(plan: &series::Plan, global: Global) -> indicatif::Prog
 /// Below this many files a bar only flickers.
 const BAR_MIN_FILES: usize = 200;
 
-#[derive(Default)]
-struct Bar {
+/// A bar over the result files read, for `ingest` and `analyze`: shown
+/// when stderr is a terminal, not `--quiet`, and the files are many.
+pub(super) struct Bar {
+    shown: bool,
     bar: std::sync::OnceLock<indicatif::ProgressBar>,
+}
+
+impl Bar {
+    pub(super) fn new(global: Global) -> Bar {
+        Bar {
+            shown: global.progress,
+            bar: std::sync::OnceLock::new(),
+        }
+    }
 }
 
 impl Progress for Bar {
     fn start(&self, files: usize) {
-        let bar = if files >= BAR_MIN_FILES {
-            super::progress::bar(files as u64, "{bar:40} {pos}/{len} files {per_sec} {eta}")
-        } else {
-            indicatif::ProgressBar::hidden()
-        };
-        let _ = self.bar.set(bar);
+        // No bar: nothing set, so each file costs no more than a look.
+        if self.shown && files >= BAR_MIN_FILES {
+            let bar =
+                super::progress::bar(files as u64, "{bar:40} {pos}/{len} files {per_sec} {eta}");
+            let _ = self.bar.set(bar);
+        }
     }
 
     fn inc(&self) {

@@ -178,6 +178,17 @@ fn candidates(row: &Row) -> BTreeMap<String, String> {
     with_facts(out, row)
 }
 
+/// Whether two rows have the same candidates without reading them: one
+/// shared options text (or none) and the same engine, OS and `direct`.
+fn same_candidates(a: &Row, b: &Row) -> bool {
+    let same_text = match (&a.options, &b.options) {
+        (Some(x), Some(y)) => std::sync::Arc::ptr_eq(x, y),
+        (None, None) => true,
+        _ => false,
+    };
+    same_text && a.engine == b.engine && a.os == b.os && a.direct == b.direct
+}
+
 /// `options` with the row's engine, OS and `direct` set over them.
 fn with_facts(mut out: BTreeMap<String, String>, row: &Row) -> BTreeMap<String, String> {
     // Terse output names no engine: `unknown` is no value.
@@ -285,8 +296,14 @@ pub const NAME_KEY: &str = "file name";
 
 fn files(rows: &[Row]) -> IndexMap<&str, FileOptions> {
     let mut out: IndexMap<&str, FileOptions> = IndexMap::new();
+    // The rows of a job's directions share one options text: its
+    // candidates are read once (the JSON parsed once), not per row.
+    let mut last: Option<(&Row, BTreeMap<String, String>)> = None;
     for (i, r) in rows.iter().enumerate() {
-        let c = candidates(r);
+        if !last.as_ref().is_some_and(|(l, _)| same_candidates(l, r)) {
+            last = Some((r, candidates(r)));
+        }
+        let Some((_, c)) = &last else { continue };
         let f = out.entry(r.source.as_str()).or_insert_with(|| FileOptions {
             folder: r.label.clone(),
             printed: false,
@@ -420,10 +437,11 @@ fn folder_keys(rows: &[Row], group: &[&FileOptions]) -> Vec<String> {
                 let f = group[**fi];
                 f.values.contains_key(*k) || (f.printed && *k != "os")
             };
-            let value = |fi: &usize| group[*fi].values.get(*k).cloned().flatten();
+            let value = |fi: &usize| group[*fi].values.get(*k).and_then(Option::as_deref);
+            // Two values at one point are enough: no set of them all.
             at_point.values().any(|fs| {
-                let vals: BTreeSet<Option<String>> = fs.iter().filter(known).map(value).collect();
-                vals.len() > 1
+                let mut vals = fs.iter().filter(known).map(value);
+                vals.next().is_some_and(|first| vals.any(|v| v != first))
             })
         })
         .collect();
@@ -457,10 +475,17 @@ fn naming_rank(key: &str) -> u8 {
 /// else, key by key, each set value that narrows the combos sharing the
 /// name so far. A value that is not set is named only when nothing else
 /// tells two combos apart.
-fn short_name(keys: &[String], combo: &[Option<String>], all: &[&Vec<Option<String>>]) -> String {
+fn short_name(
+    keys: &[String],
+    combo: &[Option<String>],
+    all: &[&Vec<Option<String>>],
+    counts: &HashMap<(usize, &str), usize>,
+) -> String {
     let part = |i: usize| name_part(&keys[i], combo[i].as_deref());
     for (i, v) in combo.iter().enumerate() {
-        let unique = v.is_some() && all.iter().filter(|c| c[i] == *v).count() == 1;
+        let unique = v
+            .as_deref()
+            .is_some_and(|v| counts.get(&(i, v)).copied() == Some(1));
         if unique {
             return part(i);
         }
@@ -493,10 +518,29 @@ fn name_part(key: &str, value: Option<&str>) -> String {
 
 /// Names made unique: two combos that [`short_name`] named alike (they
 /// differ only in what one leaves unset) get every key.
+///
+/// Each value's combos are counted once (a map, not a count over every
+/// other combo per combo): a folder of thousands of configs is named in
+/// linear time when each has a value of its own.
 fn unique_names(keys: &[String], combos: &[&Vec<Option<String>>]) -> Vec<String> {
-    let mut names: Vec<String> = combos.iter().map(|c| short_name(keys, c, combos)).collect();
+    let mut counts: HashMap<(usize, &str), usize> = HashMap::new();
+    for c in combos {
+        for (i, v) in c.iter().enumerate() {
+            if let Some(v) = v {
+                *counts.entry((i, v.as_str())).or_default() += 1;
+            }
+        }
+    }
+    let mut names: Vec<String> = combos
+        .iter()
+        .map(|c| short_name(keys, c, combos, &counts))
+        .collect();
+    let mut named: HashMap<String, usize> = HashMap::new();
+    for n in &names {
+        *named.entry(n.clone()).or_default() += 1;
+    }
     for i in 0..names.len() {
-        if names.iter().filter(|n| **n == names[i]).count() > 1 {
+        if named[&names[i]] > 1 {
             names[i] = keys
                 .iter()
                 .zip(combos[i].iter())

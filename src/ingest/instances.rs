@@ -25,7 +25,7 @@
 //!
 //! `--instances apart` keeps every file its own run, as before.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use crate::model::Row;
 
@@ -140,38 +140,201 @@ fn together(a: &Window, b: &Window) -> bool {
         && a.targets.intersection(&b.targets).next().is_some()
 }
 
-/// The windows' groups, each a list of indices (connected components of
-/// `together`, found by start order: only windows that started before
-/// one ends can overlap it).
+/// The windows' groups, each a list of indices: the connected components
+/// of `together`, found in n log n, never by trying all pairs.
+///
+/// Windows are swept in start order. Only windows of one folder, OS and
+/// host naming a target in common can run together, so each such key (a
+/// window naming several targets sits under each) keeps the components
+/// still running when the sweep reaches a start, each summed up by its
+/// latest end and its latest midpoint ([`Reach`]). For windows that
+/// started no later than `i`, these two decide whether any of a
+/// component's members ran together with `i`: the overlap is at least half
+/// of `i`'s length exactly when a member ends late enough (the latest end
+/// is the best candidate), and at least half of a member's own length,
+/// for a member ending within `i`, exactly when its midpoint lies at or
+/// after `i`'s start (the latest midpoint is the best). The member that
+/// gives either is then checked by [`together`] itself. A component whose
+/// members all ended before the sweep's position can meet no later window
+/// and is dropped. A hundred thousand windows on one target that all
+/// overlap are one component: each start meets it once.
 fn groups(windows: &[Window]) -> Vec<Vec<usize>> {
     let mut order: Vec<usize> = (0..windows.len()).collect();
     order.sort_by(|&a, &b| windows[a].start_ms.total_cmp(&windows[b].start_ms));
-    let mut parent: Vec<usize> = (0..windows.len()).collect();
-    fn root(parent: &mut [usize], mut i: usize) -> usize {
-        while parent[i] != i {
-            parent[i] = parent[parent[i]];
-            i = parent[i];
-        }
-        i
-    }
-    for (k, &i) in order.iter().enumerate() {
-        let reach = windows[i].end_ms + windows[i].slack_ms + 1000.0;
-        for &j in order[k + 1..]
-            .iter()
-            .take_while(|&&j| windows[j].start_ms <= reach)
-        {
-            if together(&windows[i], &windows[j]) {
-                let (a, b) = (root(&mut parent, i), root(&mut parent, j));
-                parent[a] = b;
+    let mut sets = Sets::new(windows.len());
+    let mut buckets: HashMap<Key<'_>, Vec<Running>> = HashMap::new();
+    for &i in &order {
+        let w = &windows[i];
+        for target in &w.targets {
+            let running = buckets.entry(key(w, target)).or_default();
+            running.retain(|c| c.latest_end() > w.start_ms);
+            for c in running.iter() {
+                if sets.root(c.root) != sets.root(i) && c.meets(i, windows) {
+                    sets.join(c.root, i);
+                }
             }
+        }
+        for target in &w.targets {
+            let running = buckets.entry(key(w, target)).or_default();
+            running.push(Running::of(i, windows));
+            merge_same_roots(running, &mut sets, windows);
         }
     }
     let mut out: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
     for i in 0..windows.len() {
-        let r = root(&mut parent, i);
+        let r = sets.root(i);
         out.entry(r).or_default().push(i);
     }
     out.into_values().collect()
+}
+
+/// What windows must share to run together, one target at a time.
+type Key<'a> = (
+    Option<&'a std::path::Path>,
+    &'a str,
+    Option<&'a str>,
+    &'a str,
+);
+
+fn key<'a>(w: &'a Window, target: &'a str) -> Key<'a> {
+    (w.folder, w.os.as_str(), w.host, target)
+}
+
+/// Union-find over window indices.
+struct Sets {
+    parent: Vec<usize>,
+}
+
+impl Sets {
+    fn new(n: usize) -> Sets {
+        Sets {
+            parent: (0..n).collect(),
+        }
+    }
+
+    fn root(&mut self, mut i: usize) -> usize {
+        while self.parent[i] != i {
+            self.parent[i] = self.parent[self.parent[i]];
+            i = self.parent[i];
+        }
+        i
+    }
+
+    fn join(&mut self, a: usize, b: usize) {
+        let (a, b) = (self.root(a), self.root(b));
+        self.parent[a] = b;
+    }
+}
+
+/// One component's members under one key, as far as later windows need
+/// them: per slack (a window's timestamp uncertainty, 0 or 1 s), the
+/// member that ends last and the one whose midpoint is last.
+struct Running {
+    /// A member; its root names the component.
+    root: usize,
+    /// The latest end of any member: after it the component meets nothing.
+    end_ms: f64,
+    reach: Vec<Reach>,
+    /// Every member: read only for a window shorter than twice the
+    /// timestamps' slack, where the two summaries do not decide.
+    members: Vec<usize>,
+}
+
+#[derive(Clone, Copy)]
+struct Reach {
+    slack_ms: f64,
+    latest_end: usize,
+    latest_mid: usize,
+}
+
+fn mid(w: &Window) -> f64 {
+    (w.start_ms + w.end_ms) / 2.0
+}
+
+impl Running {
+    fn of(i: usize, windows: &[Window]) -> Running {
+        Running {
+            root: i,
+            end_ms: windows[i].end_ms,
+            reach: vec![Reach {
+                slack_ms: windows[i].slack_ms,
+                latest_end: i,
+                latest_mid: i,
+            }],
+            members: vec![i],
+        }
+    }
+
+    fn latest_end(&self) -> f64 {
+        self.end_ms
+    }
+
+    /// Whether window `i`, which started no earlier than any member, ran
+    /// together with one of them (see [`groups`] for why the summaries
+    /// decide).
+    fn meets(&self, i: usize, windows: &[Window]) -> bool {
+        let w = &windows[i];
+        let len = w.end_ms - w.start_ms;
+        self.reach.iter().any(|r| {
+            let slack = w.slack_ms + r.slack_ms;
+            if len / 2.0 < slack {
+                // Too short to tell from the summaries: each member.
+                return self
+                    .members
+                    .iter()
+                    .any(|&j| windows[j].slack_ms == r.slack_ms && together(&windows[j], w));
+            }
+            // Half of `i` covered by the member that ends last, or half
+            // of a member covered whose midpoint comes last; each checked
+            // by the rule itself, so rounding cannot change a verdict.
+            let by_end = windows[r.latest_end].end_ms >= w.start_ms + slack + len / 2.0;
+            let by_mid = mid(&windows[r.latest_mid]) >= w.start_ms + slack;
+            (by_end && together(&windows[r.latest_end], w))
+                || (by_mid && together(&windows[r.latest_mid], w))
+        })
+    }
+
+    /// Takes `other`'s members in (both of one component now).
+    fn absorb(&mut self, mut other: Running, windows: &[Window]) {
+        self.end_ms = self.end_ms.max(other.end_ms);
+        for o in other.reach {
+            match self.reach.iter_mut().find(|r| r.slack_ms == o.slack_ms) {
+                Some(r) => {
+                    if windows[o.latest_end].end_ms > windows[r.latest_end].end_ms {
+                        r.latest_end = o.latest_end;
+                    }
+                    if mid(&windows[o.latest_mid]) > mid(&windows[r.latest_mid]) {
+                        r.latest_mid = o.latest_mid;
+                    }
+                }
+                None => self.reach.push(o),
+            }
+        }
+        if other.members.len() > self.members.len() {
+            std::mem::swap(&mut self.members, &mut other.members);
+        }
+        self.members.append(&mut other.members);
+    }
+}
+
+/// Folds the running components of one key that are one component now
+/// (joined through this key or another) into one entry each.
+fn merge_same_roots(running: &mut Vec<Running>, sets: &mut Sets, windows: &[Window]) {
+    for c in running.iter_mut() {
+        c.root = sets.root(c.root);
+    }
+    if running.len() < 2 {
+        return;
+    }
+    running.sort_by_key(|c| c.root);
+    let mut merged: Vec<Running> = Vec::with_capacity(running.len());
+    for c in running.drain(..) {
+        match merged.last_mut() {
+            Some(last) if last.root == c.root => last.absorb(c, windows),
+            _ => merged.push(c),
+        }
+    }
+    *running = merged;
 }
 
 #[cfg(test)]

@@ -82,7 +82,11 @@ pub fn ingest_with_progress(
         .map(|r| r.outcome.as_ref().map_or(0, Vec::len))
         .sum();
     out.rows.reserve(total);
-    for r in results {
+    let copies = copies_of(&inputs, &results);
+    for (r, copy) in results.into_iter().zip(&copies) {
+        if copy.is_some() {
+            continue;
+        }
         out.warnings
             .extend(r.warnings.into_iter().map(|message| Warning {
                 source: r.source.clone(),
@@ -99,6 +103,7 @@ pub fn ingest_with_progress(
             }),
         }
     }
+    out.warnings.extend(copies_note(&inputs, &copies));
     super::instances::mark(&mut out.rows, opts.instances);
     out.config_rule = super::configs::assign(&mut out.rows, &opts.label_by);
     apply_configs(&mut out.rows, &out.manifest);
@@ -182,6 +187,74 @@ struct FileResult {
     source: String,
     outcome: Result<Vec<crate::model::Row>, FileError>,
     warnings: Vec<String>,
+    /// xxh3-128 of the file's bytes, when they were read.
+    digest: Option<u128>,
+}
+
+/// For each input, the input of its folder whose bytes it repeats, if
+/// any: the copy with the shortest name (`x.json` before `x copy.json`,
+/// `x (1).json`), then the first in walk order, is the one kept. Copies
+/// are one result counted once, never fio instances that ran together:
+/// two fio processes do not write the same bytes (timestamps, latencies
+/// differ). A 128-bit hash of the bytes stands for the bytes; only files
+/// that gave rows count. Folders apart are configs of their own, so a
+/// folder copied beside another stays.
+fn copies_of(inputs: &[Input], results: &[FileResult]) -> Vec<Option<usize>> {
+    let mut alike: std::collections::HashMap<(Option<&Path>, u128), Vec<usize>> =
+        std::collections::HashMap::new();
+    for (i, r) in results.iter().enumerate() {
+        if let Some(digest) = r.digest.filter(|_| r.outcome.is_ok()) {
+            let folder = inputs[i].path.parent();
+            alike.entry((folder, digest)).or_default().push(i);
+        }
+    }
+    let mut out = vec![None; results.len()];
+    for members in alike.values().filter(|m| m.len() > 1) {
+        let name_len = |i: usize| inputs[i].path.file_name().map_or(0, |n| n.len());
+        let kept = members.iter().copied().min_by_key(|&i| (name_len(i), i));
+        for &i in members {
+            if Some(i) != kept {
+                out[i] = kept;
+            }
+        }
+    }
+    out
+}
+
+/// One warning per result that has copies: `N byte-for-byte copies in its
+/// folder, counted once: a, b, c (and K more)`.
+fn copies_note(inputs: &[Input], copies: &[Option<usize>]) -> Vec<Warning> {
+    const NAMED: usize = 3;
+    let mut of: indexmap::IndexMap<usize, Vec<usize>> = indexmap::IndexMap::new();
+    for (i, c) in copies.iter().enumerate() {
+        if let Some(original) = c {
+            of.entry(*original).or_default().push(i);
+        }
+    }
+    of.into_iter()
+        .map(|(original, dups)| {
+            let named: Vec<String> = dups
+                .iter()
+                .take(NAMED)
+                .map(|&i| crate::path_text::shown(&inputs[i].path))
+                .collect();
+            let more = match dups.len().saturating_sub(NAMED) {
+                0 => String::new(),
+                n => format!(" (and {n} more)"),
+            };
+            let copies = match dups.len() {
+                1 => "a byte-for-byte copy".to_string(),
+                n => format!("{n} byte-for-byte copies"),
+            };
+            Warning {
+                source: crate::path_text::shown(&inputs[original].path),
+                message: format!(
+                    "{copies} in its folder, counted once (not fio instances): {}{more}",
+                    named.join(", ")
+                ),
+            }
+        })
+        .collect()
 }
 
 fn collect(root: &Path, inputs: &mut Vec<Input>, skipped: &mut Vec<Skipped>) {
@@ -325,7 +398,9 @@ fn load_manifests(paths: &[PathBuf], opts: &IngestOptions) -> anyhow::Result<Man
 fn read_input(input: &Input, opts: &IngestOptions, manifest: &Manifest) -> FileResult {
     let source = crate::path_text::shown(&input.path);
     let mut warnings = Vec::new();
+    let mut digest = None;
     let outcome = with_contents(&input.path, |bytes| {
+        digest = Some(xxhash_rust::xxh3::xxh3_128(bytes));
         fio_json::without_bins(opts.skip_bins, || read_bytes(bytes, &mut warnings))
     })
     .and_then(|rows| Ok(finish_rows(rows, input, opts, manifest)?));
@@ -333,6 +408,7 @@ fn read_input(input: &Input, opts: &IngestOptions, manifest: &Manifest) -> FileR
         source,
         outcome,
         warnings,
+        digest,
     }
 }
 

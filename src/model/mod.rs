@@ -187,8 +187,11 @@ pub struct Row {
     /// own, the job's `name` left out), a JSON object of strings with its
     /// keys sorted: what tells configurations apart when they share a
     /// folder (`ingest::configs`). Null for formats that print no options
-    /// (normal text, terse, DiskSpd) and fio 2.x JSON.
-    pub options: Option<String>,
+    /// (normal text, terse, DiskSpd) and fio 2.x JSON. Shared: the rows
+    /// of a job's directions (and jobs that ran alike) hold one text, not a
+    /// copy each (a kilobyte or more per row).
+    #[serde(default, with = "shared_text")]
+    pub options: Option<std::sync::Arc<str>>,
     /// When the run ended, Unix time in milliseconds (fio's `timestamp_ms`;
     /// null where fio printed seconds only, in `timestamp`).
     pub timestamp_ms: Option<i64>,
@@ -221,6 +224,22 @@ pub struct Row {
     /// table); kept for the latency-distribution charts.
     #[serde(skip)]
     pub clat_bins: Option<Vec<(u64, u64)>>,
+}
+
+/// An `Option<Arc<str>>` field as an optional string (serde's `rc`
+/// feature would rebuild every crate that uses serde).
+mod shared_text {
+    use std::sync::Arc;
+
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<S: Serializer>(v: &Option<Arc<str>>, s: S) -> Result<S::Ok, S::Error> {
+        v.as_deref().serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Arc<str>>, D::Error> {
+        Ok(Option::<String>::deserialize(d)?.map(Arc::from))
+    }
 }
 
 /// fio options after which some of its latency figures are not what their

@@ -225,3 +225,54 @@ fn real_fio_processes_started_together_pool_their_histograms() {
     let probe = sweeps_at(&j, 1);
     assert!(probe[0]["points"][0].get("instances").is_none());
 }
+
+#[test]
+fn copies_of_one_file_are_one_run_with_a_note() {
+    // The study's folder with one probe copied three times beside itself
+    // (what copying results around by hand leaves): the copies are not
+    // fio instances that ran together, and not repeats either.
+    let dir = tempfile::tempdir().unwrap();
+    let study = dir.path().join("icpe24-instances-8ssd");
+    std::fs::create_dir(&study).unwrap();
+    for e in std::fs::read_dir(fixture(STUDY)).unwrap() {
+        let p = e.unwrap().path();
+        std::fs::copy(&p, study.join(p.file_name().unwrap())).unwrap();
+    }
+    let original = "l_dev_1_sche_bfq_num_t_16.txt";
+    for k in 1..=3 {
+        std::fs::copy(
+            study.join(original),
+            study.join(format!("l_dev_1_sche_bfq_num_t_16 copy {k}.txt")),
+        )
+        .unwrap();
+    }
+    let plain = analyze_json(&fixture(STUDY), &[]);
+    let j = analyze_json(&study, &[]);
+    // The same runs as without the copies: groups, sweeps and figures.
+    assert_eq!(j["sweeps"], plain["sweeps"]);
+    assert_eq!(j["sanity"], plain["sanity"]);
+    // The JSON's `warnings`: { source, message }, the copy kept as source.
+    let warnings = j["warnings"].as_array().unwrap();
+    let note: Vec<&Value> = warnings
+        .iter()
+        .filter(|w| w["message"].as_str().unwrap().contains("byte-for-byte"))
+        .collect();
+    assert_eq!(note.len(), 1, "{warnings:?}");
+    assert!(
+        note[0]["source"].as_str().unwrap().ends_with(original),
+        "{}",
+        note[0]
+    );
+    let message = note[0]["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("3 byte-for-byte copies in its folder, counted once"),
+        "{message}"
+    );
+    assert!(message.contains("copy 1.txt"), "{message}");
+    // ingest says it too, and counts the file once.
+    let out = nvcmp().arg("ingest").arg(&study).output().unwrap();
+    assert_ok(&out);
+    let err = stderr(&out);
+    assert!(err.contains("ingested 74 files"), "{err}");
+    assert!(err.contains("3 byte-for-byte copies"), "{err}");
+}

@@ -15,7 +15,7 @@ fn run(folder: &str, file: &str, numjobs: u32, opts: &[(&str, &str)]) -> Row {
         .map_or("psync", |(_, v)| v)
         .into();
     let map: BTreeMap<&str, &str> = opts.iter().copied().collect();
-    r.options = Some(serde_json::to_string(&map).unwrap());
+    r.options = Some(serde_json::to_string(&map).unwrap().into());
     r
 }
 
@@ -111,7 +111,8 @@ fn an_option_varying_with_the_load_splits_nothing() {
             let batch = qd.to_string();
             r.options = Some(
                 serde_json::json!({"ioengine": "libaio", "iodepth_batch_submit": batch})
-                    .to_string(),
+                    .to_string()
+                    .into(),
             );
             r
         })

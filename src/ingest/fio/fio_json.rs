@@ -284,6 +284,7 @@ pub fn to_parsed(doc: &FioOutput<'_>) -> Parsed {
                 .map(|i| format!("client_stats[{i}]")),
         );
     let shared = shared_hostnames(&jobs);
+    let shared_options = SharedOptions::default();
     for (job, place) in jobs.iter().zip(places) {
         let aggregate = job.jobname.as_deref() == Some(AGGREGATE_NAME);
         // The `All clients` entry has no options of its own: it sums the
@@ -302,6 +303,7 @@ pub fn to_parsed(doc: &FioOutput<'_>) -> Parsed {
         let opts = JobOpts::new(global, &owner.job_options);
         let ctx = JobCtx {
             opts: &opts,
+            shared: &shared_options,
             host: (!aggregate).then(|| host_name(job, &shared)).flatten(),
             place: &place,
             aggregate,
@@ -346,6 +348,25 @@ fn host_name(job: &Job<'_>, shared: &[&str]) -> Option<String> {
     match job.port {
         Some(p) if shared.contains(&h) => Some(format!("{h}:{}", p as i64)),
         _ => Some(h.to_string()),
+    }
+}
+
+/// The option texts of one document's jobs: jobs that ran with the same
+/// options (numjobs' clones, a job file's sections that differ in name
+/// only) share one text, as the directions of one job do.
+#[derive(Default)]
+struct SharedOptions(std::cell::RefCell<std::collections::HashSet<std::sync::Arc<str>>>);
+
+impl SharedOptions {
+    fn options(&self, text: Option<String>) -> Option<std::sync::Arc<str>> {
+        let text = text?;
+        let mut seen = self.0.borrow_mut();
+        if let Some(same) = seen.get(text.as_str()) {
+            return Some(same.clone());
+        }
+        let shared: std::sync::Arc<str> = text.into();
+        seen.insert(shared.clone());
+        Some(shared)
     }
 }
 
@@ -429,6 +450,8 @@ impl<'a> JobOpts<'a> {
 /// What [`job_rows`] needs to know about a job besides the job itself.
 struct JobCtx<'a> {
     opts: &'a JobOpts<'a>,
+    /// The document's option texts so far, shared by the jobs that ran alike.
+    shared: &'a SharedOptions,
     /// The job's host (`None` for `All clients` and standalone jobs).
     host: Option<String>,
     /// `jobs[0]`, `client_stats[2]`: where the job is in the document.
@@ -471,7 +494,7 @@ struct JobFacts {
     error: i64,
     system_cpu_pct: Option<f64>,
     timing_options: Option<String>,
-    options: Option<String>,
+    options: Option<std::sync::Arc<str>>,
 }
 
 /// The one file a job ran on: fio's `filename` when it names a single
@@ -773,7 +796,7 @@ impl JobFacts {
             error: job.error.unwrap_or(0.0) as i64,
             system_cpu_pct: system_cpu_of(job, &who, out),
             timing_options: timing_options(opts),
-            options: opts.all(),
+            options: ctx.shared.options(opts.all()),
             target: single_target(filename.as_deref()),
             cpus_allowed: cpus_of(opts),
             precondition: precondition_of(doc, job),

@@ -151,3 +151,116 @@ fn parse_names_both_rules_and_the_fix() {
     let e = Instances::parse("never").unwrap_err();
     assert!(e.contains("`never`") && e.contains("apart"), "{e}");
 }
+
+/// The components of `together` over every pair: what the sweep must find.
+fn all_pairs(windows: &[Window]) -> Vec<Vec<usize>> {
+    let mut sets = Sets::new(windows.len());
+    for i in 0..windows.len() {
+        for j in 0..i {
+            if together(&windows[i], &windows[j]) {
+                sets.join(i, j);
+            }
+        }
+    }
+    let mut out: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    for i in 0..windows.len() {
+        out.entry(sets.root(i)).or_default().push(i);
+    }
+    let mut out: Vec<Vec<usize>> = out.into_values().collect();
+    out.sort();
+    out
+}
+
+/// Windows from (folder, target set, start, length, whole seconds).
+fn windows_of(specs: &[(u8, u8, u32, u32, bool)]) -> Vec<Window<'static>> {
+    const FOLDERS: [&str; 2] = ["a/x", "b/x"];
+    const TARGETS: [&str; 3] = ["/dev/sdb", "/dev/sdc", "/dev/sdd"];
+    specs
+        .iter()
+        .map(|&(folder, targets, start, len, seconds)| {
+            let start_ms = f64::from(start);
+            Window {
+                source: "x",
+                folder: std::path::Path::new(FOLDERS[usize::from(folder % 2)]).parent(),
+                start_ms,
+                end_ms: start_ms + f64::from(len),
+                slack_ms: if seconds { 1000.0 } else { 0.0 },
+                os: "linux".into(),
+                host: None,
+                // Bits of `targets` pick the devices; none picks the first.
+                targets: (0..3)
+                    .filter(|b| targets & (1 << b) != 0 || targets % 8 == 0 && *b == 0)
+                    .map(|b| TARGETS[b].to_string())
+                    .collect(),
+            }
+        })
+        .collect()
+}
+
+fn sorted(mut groups: Vec<Vec<usize>>) -> Vec<Vec<usize>> {
+    groups.sort();
+    groups
+}
+
+#[test]
+fn the_sweep_groups_sorted_intervals_as_all_pairs_would() {
+    // Nested, chained, just under and just over half, whole-second
+    // timestamps, a short run inside the slack, two folders, a device list.
+    let specs = [
+        (0, 1, 0, 100_000, false),
+        (0, 1, 60_000, 100_000, false), // 40 s of 100 shared: not with the first
+        (0, 1, 40_000, 100_000, false), // 60 s with the first, 80 s with the second
+        (0, 2, 10_000, 1_000, false),   // inside, but another device
+        (0, 3, 10_500, 1_000, false),   // both devices: joins 0 and the one above
+        (1, 1, 0, 100_000, false),      // same times, other folder
+        (0, 1, 500_000, 3_000, true),   // short, whole seconds
+        (0, 1, 500_500, 3_000, true),
+        (0, 1, 900_000, 10_000, false),
+        (0, 1, 905_000, 10_000, false), // exactly half: together
+        (0, 1, 925_000, 10_000, false),
+        (0, 1, 930_001, 10_000, false), // just under half
+    ];
+    let windows = windows_of(&specs);
+    assert_eq!(sorted(groups(&windows)), all_pairs(&windows));
+    let g = sorted(groups(&windows));
+    // 1 with 0 through 2; 3 through 4, which names 0's device too; the
+    // short whole-second runs share 2.5 s, under half once 2 s of slack
+    // are taken off.
+    assert_eq!(
+        g,
+        vec![
+            vec![0, 1, 2, 3, 4],
+            vec![5],
+            vec![6],
+            vec![7],
+            vec![8, 9],
+            vec![10],
+            vec![11]
+        ]
+    );
+}
+
+#[test]
+fn many_windows_on_one_target_are_one_group_found_in_one_pass() {
+    // 20,000 windows on one device, each starting 1 ms after the one
+    // before and running 60 s: every pair overlaps. All pairs would be
+    // 200 million checks; the sweep meets one running component per start.
+    let specs: Vec<_> = (0..20_000u32).map(|i| (0, 1, i, 60_000, false)).collect();
+    let windows = windows_of(&specs);
+    let g = groups(&windows);
+    assert_eq!(g.len(), 1);
+    assert_eq!(g[0].len(), 20_000);
+}
+
+proptest::proptest! {
+    #[test]
+    fn the_sweep_matches_all_pairs(
+        specs in proptest::collection::vec(
+            (0u8..2, 0u8..8, 0u32..20_000, 1u32..12_000, proptest::bool::ANY),
+            0..40,
+        )
+    ) {
+        let windows = windows_of(&specs);
+        proptest::prop_assert_eq!(sorted(groups(&windows)), all_pairs(&windows));
+    }
+}

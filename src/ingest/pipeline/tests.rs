@@ -306,8 +306,10 @@ const JOB: &str = include_str!("../testdata/group-reporting-libaio.json");
 fn labels_manifest_and_sidecars() {
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path().join("results");
+    // Files of one folder differ by a trailing newline: byte-for-byte
+    // copies would be one result (`copies_of`).
     write(&root, "linux-libaio/a.json", JOB);
-    write(&root, "linux-libaio/b.json", JOB);
+    write(&root, "linux-libaio/b.json", &format!("{JOB}\n"));
     write(
         &root,
         "linux-libaio/b.json.nvcmp.toml",
@@ -321,13 +323,13 @@ fn labels_manifest_and_sidecars() {
     );
     assert_ne!(harness, JOB);
     write(&root, "linux-libaio/d.json", &harness);
-    write(&root, "linux-libaio/e.json", &harness);
+    write(&root, "linux-libaio/e.json", &format!("{harness}\n"));
     write(
         &root,
         "linux-libaio/e.json.nvcmp.toml",
         "system_cpu_pct = 61\n",
     );
-    write(&root, "linux-libaio/f.json", &harness);
+    write(&root, "linux-libaio/f.json", &format!("{harness}\n\n"));
     write(&root, "top.json", JOB);
     write(&root, "report.md", "# not a result");
     write(&root, "chart.png", "\u{1}PNG");
@@ -682,13 +684,19 @@ fn hostile_files_are_refused_early_and_dotdot_folders_read() {
 fn fio_json_is_read_whatever_its_name() {
     let tmp = tempfile::tempdir().unwrap();
     let json = fixtures().join("fio/linux-libaio/randread-4k.json");
-    for name in [
+    let text = std::fs::read_to_string(&json).unwrap();
+    for (k, name) in [
         "proc_1_sche_bfq.txt",
         "result.log",
         "result",
         "job_bw.1.log",
-    ] {
-        std::fs::copy(&json, tmp.path().join(name)).unwrap();
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        // Not byte-for-byte copies, which would be one result.
+        let text = format!("{text}{}", "\n".repeat(k));
+        std::fs::write(tmp.path().join(name), text).unwrap();
     }
     std::fs::write(tmp.path().join("real_bw.1.log"), "1000, 4096, 0, 4096\n").unwrap();
     let got = ingest_one(tmp.path());
@@ -710,4 +718,49 @@ fn fio_json_is_read_whatever_its_name() {
     );
     assert_eq!(got.logs.len(), 1);
     assert!(got.logs[0].path.ends_with("real_bw.1.log"));
+}
+
+#[test]
+fn byte_for_byte_copies_in_one_folder_are_one_result_with_a_note() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("results");
+    write(&root, "a/x.json", JOB);
+    write(&root, "a/y.json", JOB);
+    write(&root, "a/z.json", &format!("{JOB}\n"));
+    // Another folder is another config: its copy stays.
+    write(&root, "b/x.json", JOB);
+    let got = ingest_one(&root);
+    assert!(got.skipped.is_empty(), "{:?}", got.skipped);
+    assert_eq!(got.files_read, 3);
+    let sources: std::collections::BTreeSet<&str> = got
+        .rows
+        .iter()
+        .map(|r| r.source.rsplit_once("results").unwrap().1)
+        .collect();
+    let sep = std::path::MAIN_SEPARATOR;
+    let want: std::collections::BTreeSet<String> = ["a/x.json", "a/z.json", "b/x.json"]
+        .iter()
+        .map(|p| format!("{sep}{}", p.replace('/', &sep.to_string())))
+        .collect();
+    assert_eq!(
+        sources,
+        want.iter().map(String::as_str).collect(),
+        "{:?}",
+        got.warnings
+    );
+    let notes: Vec<&Warning> = got
+        .warnings
+        .iter()
+        .filter(|w| w.message.contains("byte-for-byte"))
+        .collect();
+    assert_eq!(notes.len(), 1, "{:?}", got.warnings);
+    assert!(notes[0].source.ends_with("x.json"), "{:?}", notes[0]);
+    assert!(
+        notes[0]
+            .message
+            .starts_with("a byte-for-byte copy in its folder, counted once")
+            && notes[0].message.ends_with("y.json"),
+        "{:?}",
+        notes[0]
+    );
 }
