@@ -143,6 +143,8 @@ dataset_columns!(
     timestamp_ms,
     instances,
     instance_group,
+    file_run,
+    setup_facts,
 );
 
 /// A field type that is a dataset column: how a column is made of the

@@ -17,6 +17,7 @@ mod numbers;
 mod platform;
 mod run;
 mod runlog;
+mod script_logs;
 mod series;
 mod setup;
 mod snia;
