@@ -12,6 +12,7 @@ mod diskspd;
 mod history;
 mod ingest;
 mod instances;
+mod many_jobs;
 mod md_table;
 mod numbers;
 mod platform;
