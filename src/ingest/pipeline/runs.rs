@@ -28,17 +28,17 @@ use crate::model::Row;
 use crate::model::figures::DirectionFigures;
 
 /// One fio invocation of a file: its parts, in order.
-struct Run<'a> {
+struct Invocation<'a> {
     segments: Vec<Segment<'a>>,
     /// Its JSON documents: their places among the file's.
     docs: Vec<usize>,
     /// What it holds so far.
-    seen: Seen,
+    seen: Shown,
 }
 
 /// What a run has shown, which decides where the next one starts.
 #[derive(Debug, Default, Clone, Copy)]
-struct Seen {
+struct Shown {
     banner: bool,
     terse: bool,
     json: bool,
@@ -49,7 +49,7 @@ struct Seen {
     after_terse: bool,
 }
 
-impl Seen {
+impl Shown {
     fn reported(self) -> bool {
         self.terse || self.json || self.normal
     }
@@ -62,7 +62,7 @@ impl Seen {
 
 /// What a line of text is to the split.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Line {
+enum LineKind {
     Banner,
     Terse,
     /// A job's report (`name: (groupid=0, jobs=1): err= 0: ...`).
@@ -71,7 +71,7 @@ enum Line {
     Other,
 }
 
-fn classify(line: &str) -> Line {
+fn classify(line: &str) -> LineKind {
     // Client/server output puts the server's name before its lines.
     let t = match line.strip_prefix('<').and_then(|r| r.split_once("> ")) {
         Some((_, rest)) => rest,
@@ -79,14 +79,14 @@ fn classify(line: &str) -> Line {
     }
     .trim();
     if t.is_empty() {
-        return Line::Blank;
+        return LineKind::Blank;
     }
     let first = t.as_bytes()[0];
     if first.is_ascii_digit() && terse_version(t).is_some() {
-        return Line::Terse;
+        return LineKind::Terse;
     }
     if t.contains(": (groupid=") {
-        return Line::Report;
+        return LineKind::Report;
     }
     let version = t.starts_with("fio-")
         && !t.contains(' ')
@@ -95,14 +95,14 @@ fn classify(line: &str) -> Line {
     let header = t.contains(": (g=") && t.contains("rw=");
     let client = t.starts_with("hostname=") && t.contains(", fio=");
     if version || starting || header || client {
-        return Line::Banner;
+        return LineKind::Banner;
     }
-    Line::Other
+    LineKind::Other
 }
 
 /// The runs of a file and the facts its script printed before them.
 struct Split<'a> {
-    runs: Vec<Run<'a>>,
+    runs: Vec<Invocation<'a>>,
     facts: BTreeMap<String, String>,
 }
 
@@ -116,7 +116,7 @@ fn split<'a>(segments: &[Segment<'a>]) -> Split<'a> {
         if seg.kind == SegmentKind::Json {
             let starts = out.runs.last().is_none_or(|r| r.seen.json || r.seen.normal);
             if starts {
-                out.runs.push(Run::new());
+                out.runs.push(Invocation::new());
             }
             if let Some(run) = out.runs.last_mut() {
                 run.segments.push(*seg);
@@ -131,12 +131,12 @@ fn split<'a>(segments: &[Segment<'a>]) -> Split<'a> {
     out
 }
 
-impl Run<'_> {
+impl Invocation<'_> {
     fn new() -> Self {
-        Run {
+        Invocation {
             segments: Vec::new(),
             docs: Vec::new(),
-            seen: Seen::default(),
+            seen: Shown::default(),
         }
     }
 }
@@ -154,14 +154,14 @@ fn split_text<'a>(seg: &Segment<'a>, out: &mut Split<'a>) {
         let kind = classify(line);
         let seen = out.runs.last().map(|r| r.seen);
         let starts = match (kind, seen) {
-            (Line::Banner | Line::Terse | Line::Report, None) => true,
-            (Line::Banner, Some(s)) => s.reported(),
-            (Line::Terse, Some(s)) => s.json || (s.terse && s.after_terse),
+            (LineKind::Banner | LineKind::Terse | LineKind::Report, None) => true,
+            (LineKind::Banner, Some(s)) => s.reported(),
+            (LineKind::Terse, Some(s)) => s.json || (s.terse && s.after_terse),
             _ => false,
         };
         if starts {
             close(out, &text[piece..at], piece_line);
-            out.runs.push(Run::new());
+            out.runs.push(Invocation::new());
             (piece, piece_line) = (at, line_no);
         }
         match out.runs.last_mut() {
@@ -169,11 +169,11 @@ fn split_text<'a>(seg: &Segment<'a>, out: &mut Split<'a>) {
             Some(run) => {
                 let s = &mut run.seen;
                 match kind {
-                    Line::Banner => s.banner = true,
-                    Line::Terse => (s.terse, s.after_terse) = (true, false),
-                    Line::Report => (s.normal, s.after_terse) = (true, s.terse),
-                    Line::Other => s.after_terse = s.terse,
-                    Line::Blank => {}
+                    LineKind::Banner => s.banner = true,
+                    LineKind::Terse => (s.terse, s.after_terse) = (true, false),
+                    LineKind::Report => (s.normal, s.after_terse) = (true, s.terse),
+                    LineKind::Other => s.after_terse = s.terse,
+                    LineKind::Blank => {}
                 }
             }
         }
@@ -259,12 +259,12 @@ pub(super) fn read(
 /// the same jobs, one after another, whose runtime grows with the clock)
 /// count once, the last.
 fn read_each(
-    runs: Vec<Run<'_>>,
+    runs: Vec<Invocation<'_>>,
     leading: Vec<Option<Parsed>>,
     warnings: &mut Vec<String>,
 ) -> FileRead {
     let mut leading: Vec<Option<Parsed>> = leading;
-    let mut read: Vec<(Run<'_>, FileRead)> = Vec::with_capacity(runs.len());
+    let mut read: Vec<(Invocation<'_>, FileRead)> = Vec::with_capacity(runs.len());
     for run in runs {
         let lead = run
             .docs
