@@ -332,6 +332,7 @@ fn auto(rows: &mut [Row], by_name: bool) -> ConfigRule {
     for (folder, group) in &by_folder {
         if let Some((key, named)) = files_as_configs(rows, group) {
             rule.split_folders.push(folder.to_string());
+            rule.file_configs.push(folder.to_string());
             for (f, short) in named {
                 let name = match several_folders {
                     true => format!("{folder} {short}"),

@@ -80,6 +80,10 @@ fn each_file_is_a_config_named_by_what_differs_with_its_headers_as_setup() {
     let j = analyze_json(&fixture(SUITE), &[]);
     assert_eq!(j["configs"], serde_json::json!(["shm", "tmp"]));
     assert_eq!(j["config_rule"]["keys"], serde_json::json!(["TEST_NAME"]));
+    assert_eq!(
+        j["config_rule"]["file_configs"],
+        serde_json::json!(["suite"])
+    );
     // Each workload compares the two files' runs, two loops each.
     let workloads = j["workloads"].as_array().unwrap();
     assert_eq!(workloads.len(), 3);
