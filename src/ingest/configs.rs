@@ -330,23 +330,8 @@ fn auto(rows: &mut [Row], by_name: bool) -> ConfigRule {
     };
     let mut names: HashMap<usize, String> = HashMap::new();
     for (folder, group) in &by_folder {
-        if let Some((key, named)) = files_as_configs(rows, group) {
-            rule.split_folders.push(folder.to_string());
-            rule.file_configs.push(folder.to_string());
-            for (f, short) in named {
-                let name = match several_folders {
-                    true => format!("{folder} {short}"),
-                    false => short.clone(),
-                };
-                for &i in &f.rows {
-                    names.insert(i, name.clone());
-                }
-                let values = IndexMap::from([(key.clone(), Some(short))]);
-                rule.values.insert(name, values);
-            }
-            if !rule.keys.contains(&key) {
-                rule.keys.push(key);
-            }
+        if let Some(found) = files_as_configs(rows, group) {
+            name_files(folder, found, several_folders, &mut names, &mut rule);
             continue;
         }
         let mut keys = folder_keys(rows, group);
@@ -397,6 +382,33 @@ fn auto(rows: &mut [Row], by_name: bool) -> ConfigRule {
         rows[i].label = name;
     }
     rule
+}
+
+/// Names each file of a folder of script logs as its config (what
+/// [`files_as_configs`] found) and says so in the rule.
+fn name_files(
+    folder: &str,
+    (key, named): (String, Vec<(&FileOptions, String)>),
+    several_folders: bool,
+    names: &mut HashMap<usize, String>,
+    rule: &mut ConfigRule,
+) {
+    rule.split_folders.push(folder.to_string());
+    rule.file_configs.push(folder.to_string());
+    for (f, short) in named {
+        let name = match several_folders {
+            true => format!("{folder} {short}"),
+            false => short.clone(),
+        };
+        for &i in &f.rows {
+            names.insert(i, name.clone());
+        }
+        let values = IndexMap::from([(key.clone(), Some(short))]);
+        rule.values.insert(name, values);
+    }
+    if !rule.keys.contains(&key) {
+        rule.keys.push(key);
+    }
 }
 
 /// The key of configs that are files ([`files_as_configs`]) named by
