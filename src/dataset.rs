@@ -149,6 +149,8 @@ dataset_columns!(
     clat_percentiles,
     lat_percentiles,
     variant,
+    file_run,
+    setup_facts,
 );
 
 /// A field type that is a dataset column: how a column is made of the

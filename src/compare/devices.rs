@@ -110,7 +110,12 @@ fn target_of(r: &Row) -> Option<String> {
 
 /// Adds one row (a job, or a thread without group_reporting) to its run.
 fn add(s: &mut Samples, r: &Row) {
-    let run = s.runs.entry(run_source(r).to_string()).or_default();
+    // The invocations of a script's log are runs of their own.
+    let source = match r.file_run {
+        Some(n) => format!("{} run {n}", run_source(r)),
+        None => run_source(r).to_string(),
+    };
+    let run = s.runs.entry(source).or_default();
     run.iops += r.iops;
     run.bw += r.bw_bytes_per_s;
     let ios = r.iops * r.runtime_ms / 1000.0;

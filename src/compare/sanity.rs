@@ -214,7 +214,15 @@ pub fn mixed_engines(grouped: &super::workload::Grouped) -> Vec<String> {
                     .insert(&r.source, r.files);
             }
         }
-        if files.len() > 1 {
+        // A file that ran several engines (a script's suite of job files)
+        // chose them per workload: not stacks mixed by mistake.
+        let suite = files.values().enumerate().any(|(i, f)| {
+            files
+                .values()
+                .skip(i + 1)
+                .any(|g| f.keys().any(|s| g.contains_key(s)))
+        });
+        if files.len() > 1 && !suite {
             let parts: Vec<String> = files
                 .iter()
                 .map(|(e, f)| {

@@ -158,6 +158,7 @@ pub fn build(
     let at = at.min(facts.len());
     facts.splice(at..at, options);
     items.extend(facts);
+    items.extend(script_items(rows, configs));
     items.retain(|i| i.values.values().any(Option::is_some));
     // The tool says something only where one is not fio (DiskSpd results).
     items.retain(|i| i.key != "tool" || i.values.values().any(|v| v.as_deref() != Some("fio")));
@@ -204,6 +205,70 @@ fn option_items(rows: &[Row], configs: &[String], keys: &[String]) -> Vec<SetupI
             SetupItem::new(k, k, SetupSource::Data, values)
         })
         .collect()
+}
+
+/// The `KEY=value` facts wrapper scripts printed before their runs (the
+/// `setup_facts` column), a line each in key order: `SYSTEMINFO` (`uname
+/// -a`) shown as the kernel release, `MOUNTPOINT` as the file system
+/// where it is a mount line (`none on /mnt type 9p (rw,cache=none)`),
+/// any other as written.
+fn script_items(rows: &[Row], configs: &[String]) -> Vec<SetupItem> {
+    let maps: Vec<(&str, std::collections::BTreeMap<String, String>)> = rows
+        .iter()
+        .filter(|r| r.setup_facts.is_some())
+        .map(|r| (r.label.as_str(), r.setup_fact_map()))
+        .collect();
+    let keys: std::collections::BTreeSet<&String> =
+        maps.iter().flat_map(|(_, m)| m.keys()).collect();
+    keys.into_iter()
+        .map(|key| {
+            let (name, show): (&str, fn(&str) -> String) = match key.as_str() {
+                "SYSTEMINFO" => ("Kernel", kernel),
+                "MOUNTPOINT" => ("File system", file_system),
+                _ => (key.as_str(), str::to_string),
+            };
+            let values = configs
+                .iter()
+                .map(|c| {
+                    let seen = maps
+                        .iter()
+                        .filter(|(l, _)| l == c)
+                        .filter_map(|(_, m)| m.get(key).map(|v| show(v)));
+                    (c.clone(), listed(distinct(seen)))
+                })
+                .collect();
+            SetupItem::new(
+                &format!("setup_facts.{key}"),
+                name,
+                SetupSource::Data,
+                values,
+            )
+        })
+        .collect()
+}
+
+/// The kernel release of a `uname -a` line (`Linux host 5.10.0-rc1+ #1
+/// SMP ...` -> `Linux 5.10.0-rc1+`); any other text as written.
+fn kernel(uname: &str) -> String {
+    let words: Vec<&str> = uname.split_whitespace().collect();
+    match words.as_slice() {
+        [os, _host, release, ..] if release.starts_with(|c: char| c.is_ascii_digit()) => {
+            format!("{os} {release}")
+        }
+        _ => uname.to_string(),
+    }
+}
+
+/// The file system of a mount line (`none on /mnt type 9p (rw,cache=none)`
+/// -> `9p (rw,cache=none) on /mnt`); a path or other text as written.
+fn file_system(mount: &str) -> String {
+    let Some((_, rest)) = mount.split_once(" on ") else {
+        return mount.to_string();
+    };
+    let Some((path, kind)) = rest.split_once(" type ") else {
+        return mount.to_string();
+    };
+    format!("{} on {path}", kind.trim())
 }
 
 /// `[setup]` keys as written, then keys only some configs set, first seen.

@@ -352,9 +352,10 @@ pub fn group_at(rows: &[Row], tail: f64) -> Grouped {
             .or_default()
             .insert((r.iodepth, r.numjobs));
     }
-    // (label, source, shape, (iodepth, numjobs)) -> the rows of one run;
-    // the files of fio instances that ran together are one source.
-    type FileKey<'a> = (&'a str, &'a str, Shape, (u32, u32));
+    // (label, source, run of the file, shape, (iodepth, numjobs)) -> the
+    // rows of one run; the files of fio instances that ran together are
+    // one source, the invocations of a script's log each a run.
+    type FileKey<'a> = (&'a str, &'a str, Option<u32>, Shape, (u32, u32));
     let mut by_file: IndexMap<FileKey, Vec<&Row>> = IndexMap::new();
     for r in rows {
         let shape = Shape::of(r);
@@ -366,12 +367,12 @@ pub fn group_at(rows: &[Row], tail: f64) -> Grouped {
             load = *loads.first().unwrap_or(&load);
         }
         by_file
-            .entry((r.label.as_str(), run_source(r), shape, load))
+            .entry((r.label.as_str(), run_source(r), r.file_run, shape, load))
             .or_default()
             .push(r);
     }
     let mut out: Grouped = IndexMap::new();
-    for ((label, _, shape, (iodepth, numjobs)), rows) in by_file {
+    for ((label, _, _, shape, (iodepth, numjobs)), rows) in by_file {
         // Hosts are told apart by name: two servers on one address count once.
         let hosts: BTreeSet<&str> = rows
             .iter()

@@ -288,6 +288,10 @@ struct FileOptions {
     /// Each candidate's value, None where the file's jobs disagree.
     values: BTreeMap<String, Option<String>>,
     rows: Vec<usize>,
+    /// The file holds several fio invocations (a script's log).
+    runs: bool,
+    /// The `KEY=value` facts its script printed (`Row::setup_facts`).
+    facts: BTreeMap<String, String>,
 }
 
 /// The pseudo-key of the word that tells runs apart by name (`--label-by
@@ -312,7 +316,10 @@ fn files(rows: &[Row]) -> IndexMap<&str, FileOptions> {
                 .map(|(k, v)| (k.clone(), Some(v.clone())))
                 .collect(),
             rows: Vec::new(),
+            runs: false,
+            facts: r.setup_fact_map(),
         });
+        f.runs |= r.file_run.is_some();
         if !f.rows.is_empty() {
             // A key one job set and another did not, or set otherwise.
             for (k, v) in f.values.iter_mut() {
@@ -347,6 +354,10 @@ fn auto(
     };
     let mut names: HashMap<usize, String> = HashMap::new();
     for (folder, group) in &by_folder {
+        if let Some(found) = files_as_configs(rows, group) {
+            name_files(folder, found, several_folders, &mut names, &mut rule);
+            continue;
+        }
         let mut keys = folder_keys(rows, group);
         // Under `--label-by name` the word that tells runs apart at one
         // workload and load point names configs (`variants::words`); by
@@ -403,6 +414,117 @@ fn auto(
         rows[i].label = name;
     }
     rule
+}
+
+/// Names each file of a folder of script logs as its config (what
+/// [`files_as_configs`] found) and says so in the rule.
+fn name_files(
+    folder: &str,
+    (key, named): (String, Vec<(&FileOptions, String)>),
+    several_folders: bool,
+    names: &mut HashMap<usize, String>,
+    rule: &mut ConfigRule,
+) {
+    rule.split_folders.push(folder.to_string());
+    rule.file_configs.push(folder.to_string());
+    for (f, short) in named {
+        let name = match several_folders {
+            true => format!("{folder} {short}"),
+            false => short.clone(),
+        };
+        for &i in &f.rows {
+            names.insert(i, name.clone());
+        }
+        let values = IndexMap::from([(key.clone(), Some(short))]);
+        rule.values.insert(name, values);
+    }
+    if !rule.keys.contains(&key) {
+        rule.keys.push(key);
+    }
+}
+
+/// The key of configs that are files ([`files_as_configs`]) named by
+/// their file names.
+pub const FILE_KEY: &str = "file";
+
+/// A folder of script logs, one per config: two or more files, each
+/// holding several fio invocations, all of the same workloads and load
+/// points (the shape a wrapper script run once per config leaves), told
+/// apart by a `KEY=value` fact each file sets differently (`TEST_NAME=`,
+/// a key naming something first) or by their names. Each file is then a
+/// config, named by that value (the key returned) or its file name
+/// ([`FILE_KEY`]). Logs named alike but for their numbers (`loop1`,
+/// `loop2`) with no fact apart are repeats, not configs.
+fn files_as_configs<'f>(
+    rows: &[Row],
+    group: &[&'f FileOptions],
+) -> Option<(String, Vec<(&'f FileOptions, String)>)> {
+    if group.len() < 2 || !group.iter().all(|f| f.runs) {
+        return None;
+    }
+    let points =
+        |f: &FileOptions| -> BTreeSet<Point> { f.rows.iter().map(|&i| point(&rows[i])).collect() };
+    let first = points(group[0]);
+    if group[1..].iter().any(|f| points(f) != first) {
+        return None;
+    }
+    let all_apart = |values: Vec<Option<&String>>| {
+        let set: BTreeSet<Option<&String>> = values.iter().copied().collect();
+        set.len() == values.len() && values.iter().all(Option::is_some)
+    };
+    let mut fact_keys: Vec<&String> = group[0].facts.keys().collect();
+    fact_keys.sort_by_key(|k| (!k.contains("NAME"), k.len(), k.as_str()));
+    for key in fact_keys {
+        let values: Vec<Option<&String>> = group.iter().map(|f| f.facts.get(key)).collect();
+        if all_apart(values.clone()) {
+            let named = group
+                .iter()
+                .zip(values)
+                .map(|(f, v)| (*f, v.cloned().unwrap_or_default()))
+                .collect();
+            return Some((key.clone(), named));
+        }
+    }
+    // Names alike but for their numbers (`loop1`, `loop2`) are repeats.
+    let stems: BTreeSet<String> = group
+        .iter()
+        .map(|f| {
+            let source = f.rows.first().map_or("", |&i| rows[i].source.as_str());
+            digits_as_one(source)
+        })
+        .collect();
+    if stems.len() < group.len() {
+        return None;
+    }
+    let named = group.iter().map(|f| (*f, file_stem(rows, f))).collect();
+    Some((FILE_KEY.to_string(), named))
+}
+
+/// A file's name up to its first `.`, each run of digits as `#`
+/// (`loop1.txt` and `loop2.txt` are both `loop#`).
+fn digits_as_one(source: &str) -> String {
+    let name = std::path::Path::new(source)
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let mut out = String::new();
+    for c in name.split('.').next().unwrap_or_default().chars() {
+        if !c.is_ascii_digit() {
+            out.push(c);
+        } else if !out.ends_with('#') {
+            out.push('#');
+        }
+    }
+    out
+}
+
+/// A file's name without its extension (`9p-none.txt` -> `9p-none`).
+fn file_stem(rows: &[Row], f: &FileOptions) -> String {
+    let source = f.rows.first().map_or("", |&i| rows[i].source.as_str());
+    std::path::Path::new(source)
+        .file_stem()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
 }
 
 /// The config keys of one folder's files, most values first (the order

@@ -557,12 +557,10 @@ pub(crate) fn read_bytes(
         leading.push(parsed);
         len
     });
-    let mut file = read_documents(&segments, leading, warnings);
-    // Text is read only when no document gave rows: `json,normal` and
-    // `json,terse` files carry the same run twice.
-    if file.parsed.rows.is_empty() {
-        read_text(&segments, &mut file);
-    }
+    // Run by run (a script's output holds many); in each, text is read
+    // only when no document gave rows: `json,normal` and `json,terse`
+    // carry the same run twice.
+    let file = runs::read(&segments, leading, warnings);
     let FileRead {
         parsed,
         documents,
@@ -643,9 +641,22 @@ fn read_documents(
 }
 
 /// The text segments, each by the first reader that recognises and reads
-/// it (`terse,normal` output is one run twice; normal says more).
+/// it; one with both normal text and terse lines is one run twice, read
+/// once ([`runs::normal_and_terse`]).
 fn read_text(segments: &[Segment<'_>], file: &mut FileRead) {
     for seg in segments.iter().filter(|s| s.kind == SegmentKind::Text) {
+        if let Some(read) = runs::normal_and_terse(seg.text) {
+            match read {
+                Ok(p) => {
+                    file.parsed.rows.extend(p.rows);
+                    file.parsed.warnings.extend(p.warnings);
+                }
+                Err(e) => {
+                    file.first_error.get_or_insert(SegmentError::new(seg, e));
+                }
+            }
+            continue;
+        }
         let mut seg_error = None;
         for reader in TEXT_READERS.iter().filter(|r| r.sniff(seg.text)) {
             match reader.read(seg.text) {
@@ -715,5 +726,6 @@ fn finish_rows(
     Ok(rows)
 }
 
+mod runs;
 #[cfg(test)]
 mod tests;

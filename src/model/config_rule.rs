@@ -21,6 +21,10 @@ pub struct ConfigRule {
     /// Folders split into several configs (`auto`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub split_folders: Vec<String>,
+    /// Folders of script logs taken one config per file (`auto`: each
+    /// file held several runs of the same workloads).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub file_configs: Vec<String>,
     /// What the rule could not decide from the data (files alike in every
     /// option but named apart): said with the comparison's checks.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -37,6 +41,10 @@ impl ConfigRule {
             .collect::<Vec<_>>()
             .join(", ");
         match self.rule.as_str() {
+            "auto" if !self.file_configs.is_empty() => Some(format!(
+                "Each file of {} holds the same workloads, run by a script: one config per file, named by {keys} (--label-by folder keeps one per folder).",
+                self.file_configs.join(", ")
+            )),
             "auto" if !self.keys.is_empty() => Some(format!(
                 "Configurations told apart by the options that differ between runs of the same workload and load: {keys} (--label-by folder keeps one per folder)."
             )),

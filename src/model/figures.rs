@@ -192,6 +192,41 @@ impl DirectionFigures {
         row.clat_percentiles = Percentiles(self.clat_percentiles.clone());
         row.lat_percentiles = Percentiles(self.lat_percentiles.clone());
     }
+
+    /// Copies the fields [`DirectionFigures::apply`] sets from one row to
+    /// another: the same run read from two of fio's outputs keeps one's
+    /// figures (the more exact) and the other's options.
+    pub fn copy(from: &Row, into: &mut Row) {
+        into.runtime_ms = from.runtime_ms;
+        into.io_bytes = from.io_bytes;
+        into.bw_bytes_per_s = from.bw_bytes_per_s;
+        into.iops = from.iops;
+        into.iops_precision = from.iops_precision;
+        into.bw_precision = from.bw_precision;
+        into.lat_precision_ns = from.lat_precision_ns;
+        into.slat_mean_ns = from.slat_mean_ns;
+        into.clat_mean_ns = from.clat_mean_ns;
+        into.clat_stddev_ns = from.clat_stddev_ns;
+        into.lat_mean_ns = from.lat_mean_ns;
+        into.lat_stddev_ns = from.lat_stddev_ns;
+        into.lat_min_ns = from.lat_min_ns;
+        into.lat_max_ns = from.lat_max_ns;
+        into.clat_p50_ns = from.clat_p50_ns;
+        into.clat_p90_ns = from.clat_p90_ns;
+        into.clat_p95_ns = from.clat_p95_ns;
+        into.clat_p99_ns = from.clat_p99_ns;
+        into.clat_p99_9_ns = from.clat_p99_9_ns;
+        into.clat_p99_99_ns = from.clat_p99_99_ns;
+        into.lat_p50_ns = from.lat_p50_ns;
+        into.lat_p99_ns = from.lat_p99_ns;
+        into.lat_p99_9_ns = from.lat_p99_9_ns;
+        into.iops_samples = from.iops_samples;
+        into.iops_sample_mean = from.iops_sample_mean;
+        into.iops_sample_stddev = from.iops_sample_stddev;
+        into.bw_samples = from.bw_samples;
+        into.bw_sample_mean = from.bw_sample_mean;
+        into.bw_sample_stddev = from.bw_sample_stddev;
+    }
 }
 
 #[cfg(test)]

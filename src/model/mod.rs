@@ -219,6 +219,15 @@ pub struct Row {
     pub clat_percentiles: figures::Percentiles,
     /// Every total-latency percentile fio printed (`lat_percentiles=1`).
     pub lat_percentiles: figures::Percentiles,
+    /// Which fio invocation of its file the row is from (1, 2, ...), when
+    /// the file holds several (a wrapper script's captured output): each
+    /// is a run of its own. Null when the file holds one.
+    pub file_run: Option<u32>,
+    /// The `KEY=value` lines a wrapper script printed before the runs of
+    /// its file (`TEST_NAME`, `SYSTEMINFO`, `MOUNTPOINT`), a JSON object of
+    /// strings with its keys sorted: facts of the test bed the setup table
+    /// shows. Null when the file has none.
+    pub setup_facts: Option<String>,
     /// Completion-latency histogram from json+ `bins`: (latency ns, count),
     /// sorted by latency. Not a dataset column (it does not fit a flat
     /// table); kept for the latency-distribution charts.
@@ -287,6 +296,14 @@ impl Row {
     /// text is not the JSON object nvcmp writes there).
     pub fn option_map(&self) -> std::collections::BTreeMap<String, String> {
         self.options
+            .as_deref()
+            .and_then(|o| serde_json::from_str(o).ok())
+            .unwrap_or_default()
+    }
+
+    /// `setup_facts` as a map (empty when null or unreadable).
+    pub fn setup_fact_map(&self) -> std::collections::BTreeMap<String, String> {
+        self.setup_facts
             .as_deref()
             .and_then(|o| serde_json::from_str(o).ok())
             .unwrap_or_default()
@@ -369,6 +386,8 @@ impl Row {
             variant: None,
             clat_percentiles: figures::Percentiles::default(),
             lat_percentiles: figures::Percentiles::default(),
+            file_run: None,
+            setup_facts: None,
             clat_bins: None,
         }
     }

@@ -354,3 +354,60 @@ fn files_alike_in_every_option_but_named_apart_are_a_note_or_configs_by_name() {
     assert_eq!(rule.keys, ["ioengine", NAME_KEY]);
     assert!(rule.notes.is_empty());
 }
+
+/// Two runs (numjobs 1 and 2) of a script log `folder/file` with these
+/// header facts.
+fn log(folder: &str, file: &str, facts: &[(&str, &str)]) -> Vec<Row> {
+    let map: BTreeMap<&str, &str> = facts.iter().copied().collect();
+    (1..=2)
+        .map(|n| {
+            let mut r = run(folder, file, n, &[]);
+            r.options = None;
+            r.file_run = Some(n);
+            r.setup_facts = (!map.is_empty()).then(|| serde_json::to_string(&map).unwrap());
+            r
+        })
+        .collect()
+}
+
+#[test]
+fn script_logs_of_one_folder_are_configs_by_header_or_file_name() {
+    // A header every file sets apart names them, NAME keys first.
+    let mut rows = log("out", "a.txt", &[("TEST_NAME", "9p-none"), ("HOST", "h1")]);
+    rows.extend(log(
+        "out",
+        "b.txt",
+        &[("TEST_NAME", "virtiofs"), ("HOST", "h2")],
+    ));
+    let rule = assign(&mut rows, &LabelBy::Auto);
+    assert_eq!(
+        labels(&rows),
+        ["9p-none", "9p-none", "virtiofs", "virtiofs"]
+    );
+    assert_eq!(
+        (rule.keys, rule.file_configs),
+        (vec!["TEST_NAME".to_string()], vec!["out".to_string()])
+    );
+    // Else the file names, where they differ but for their digits.
+    let mut rows = log("out", "9p-none.txt", &[("LOOPS", "3")]);
+    rows.extend(log("out", "virtiofs-dax.txt", &[("LOOPS", "3")]));
+    let rule = assign(&mut rows, &LabelBy::Auto);
+    assert_eq!(
+        labels(&rows),
+        ["9p-none", "9p-none", "virtiofs-dax", "virtiofs-dax"]
+    );
+    assert_eq!(rule.keys, [FILE_KEY]);
+    // Logs named alike but for a number are repeats of one config.
+    let mut rows = log("out", "loop1.txt", &[]);
+    rows.extend(log("out", "loop2.txt", &[]));
+    assign(&mut rows, &LabelBy::Auto);
+    assert_eq!(labels(&rows), ["out"; 4]);
+    // As are files of other workloads, and files of one run each.
+    let mut rows = log("out", "a.txt", &[]);
+    rows.extend(log("out", "b.txt", &[]).into_iter().take(1));
+    assign(&mut rows, &LabelBy::Auto);
+    assert_eq!(labels(&rows), ["out"; 3]);
+    let mut rows = vec![run("out", "a.txt", 1, &[]), run("out", "b.txt", 1, &[])];
+    assign(&mut rows, &LabelBy::Auto);
+    assert_eq!(labels(&rows), ["out"; 2]);
+}

@@ -14,6 +14,10 @@
 //! One pass over the lines, no regex: each line is recognised by the fixed
 //! words fio prints at its start.
 
+use std::collections::HashMap;
+
+use indexmap::IndexSet;
+
 use super::fio_error;
 use super::idle_prof::IdleProf;
 use super::jobname::block_size_from_mean;
@@ -290,7 +294,13 @@ struct Parser {
     pending_host: Option<String>,
     /// Inside the `CPU idleness:` block.
     in_idle: bool,
+    /// Where each job report with a pid stands in `doc.blocks`: a later
+    /// report of the same job is found without a scan of them all.
+    reported: HashMap<BlockId, usize>,
 }
+
+/// What tells one job's report from another's: name, group, host, pid.
+type BlockId = (String, u32, Option<String>, u64);
 
 impl Parser {
     /// Keeps the block just read. `--status-interval` prints every job's
@@ -299,16 +309,17 @@ impl Parser {
     /// pid) replaces the earlier one where it stood.
     fn end_block(&mut self) {
         let Some(b) = self.block.take() else { return };
-        let same = |o: &Block| {
-            b.pid.is_some()
-                && o.pid == b.pid
-                && o.name == b.name
-                && o.group == b.group
-                && o.host == b.host
+        let Some(pid) = b.pid else {
+            self.doc.blocks.push(b);
+            return;
         };
-        match self.doc.blocks.iter_mut().find(|o| same(o)) {
-            Some(earlier) => *earlier = b,
-            None => self.doc.blocks.push(b),
+        let id = (b.name.clone(), b.group, b.host.clone(), pid);
+        match self.reported.get(&id) {
+            Some(&at) => self.doc.blocks[at] = b,
+            None => {
+                self.reported.insert(id, self.doc.blocks.len());
+                self.doc.blocks.push(b);
+            }
         }
     }
 
@@ -763,11 +774,23 @@ impl Samples {
 }
 
 impl DirStats {
-    /// The direction's figures as printed, made exact where the job's
-    /// I/O counts (`issued`, none `short`) agree with them: fio computes
-    /// iops = 1000 * total_ios / runtime and bw = 1000 * io_bytes /
-    /// runtime from these same numbers.
-    fn figures(&self, issued: Option<u64>, short: u64, bs_bytes: u64) -> DirectionFigures {
+    /// The direction's figures, each at its most exact: fio computes
+    /// iops = 1000 * total_ios / runtime and bw = 1000 * io_bytes / runtime
+    /// (stat.c, `show_ddir_status`) and then rounds them for print
+    /// (`num2str`), so where the job's I/O count is printed (`issued`,
+    /// none `short`), IOPS and bandwidth are computed from it as fio did.
+    /// A printed figure further from that, or from what the printed byte
+    /// count gives, than both their steps allow is fio's rounding gone
+    /// wrong (`num2str` drops the carry: 23,992 prints as `23.0k`):
+    /// corrected, and said in `notes`.
+    fn figures(
+        &self,
+        issued: Option<u64>,
+        short: u64,
+        bs_bytes: u64,
+        job: &str,
+        notes: &mut Vec<String>,
+    ) -> DirectionFigures {
         let mut f = DirectionFigures {
             runtime_ms: self.runtime_ms,
             iops: self.iops.value,
@@ -787,42 +810,198 @@ impl DirStats {
             bw_samples: self.bw_samples.map(Samples::figures).unwrap_or_default(),
             ..DirectionFigures::default()
         };
-        if let Some(n) = issued {
-            let exact = n as f64 * 1000.0 / self.runtime_ms;
-            if (exact - self.iops.value).abs() <= self.iops.precision.max(1.0) {
-                f.iops = exact;
-                f.iops_precision = 1.0;
-            }
-            if bs_bytes > 0 && short == 0 {
-                let bytes = n.saturating_mul(bs_bytes);
-                if (bytes as f64 - self.io.value).abs() <= self.io.precision.max(1.0) {
-                    f.io_bytes = bytes;
-                    f.bw_bytes_per_s = bytes as f64 * 1000.0 / self.runtime_ms;
-                    f.bw_precision = 1.0;
-                }
+        // As fio divides: 1000 * count / runtime.
+        let rate = |count: f64| count * 1000.0 / self.runtime_ms;
+        // The bytes moved, and the step they are known to: the count times
+        // the block size where both agree with the printed size, else the
+        // printed size.
+        let mut bytes = Num {
+            value: self.io.value,
+            precision: self.io.precision,
+        };
+        if let Some(n) = issued
+            && bs_bytes > 0
+            && short == 0
+        {
+            let counted = n.saturating_mul(bs_bytes);
+            if (counted as f64 - self.io.value).abs() <= self.io.precision.max(1.0) {
+                f.io_bytes = counted;
+                bytes = Num {
+                    value: counted as f64,
+                    precision: 0.0,
+                };
             }
         }
+        let iops = match issued {
+            Some(n) => Some(Num {
+                value: rate(n as f64),
+                precision: 0.0,
+            }),
+            None if bs_bytes > 0 => Some(Num {
+                value: rate(bytes.value / bs_bytes as f64),
+                precision: rate(bytes.precision / bs_bytes as f64),
+            }),
+            None => None,
+        };
+        if let Some(exact) = iops {
+            (f.iops, f.iops_precision) = more_exact(
+                self.iops,
+                exact,
+                || format!("job {job}: {} IOPS", self.dir),
+                notes,
+            );
+        }
+        let bw = Num {
+            value: rate(bytes.value),
+            precision: rate(bytes.precision),
+        };
+        (f.bw_bytes_per_s, f.bw_precision) = more_exact(
+            self.bw,
+            bw,
+            || format!("job {job}: {} bandwidth", self.dir),
+            notes,
+        );
         f
     }
 }
 
-impl Doc {
-    fn header(&self, name: &str, group: u32, host: Option<&str>) -> Option<&Header> {
-        let same = |h: &&Header| h.name == name && h.group == group;
-        self.headers
+/// A printed figure, or the one computed from fio's counts (value and
+/// step; step 0 when computed from the I/O count, exact). The exact one
+/// replaces the print (its step becomes 1, fio's own being an integer).
+/// One computed from a printed size replaces the print only where the two
+/// disagree by more than both steps allow, with a note: otherwise the
+/// printed figure stands, as its size may have been typed to more digits
+/// than were measured.
+fn more_exact(
+    printed: Num,
+    computed: Num,
+    what: impl FnOnce() -> String,
+    notes: &mut Vec<String>,
+) -> (f64, f64) {
+    if !computed.value.is_finite() || computed.precision >= printed.precision {
+        return (printed.value, printed.precision);
+    }
+    let off = (computed.value - printed.value).abs();
+    let wrong = off > printed.precision + computed.precision + 1.0;
+    if wrong {
+        notes.push(format!(
+            "{} printed as {} is off by more than its rounding ({}) from what its I/O count and runtime give, {}: fio's rounding dropped a carry; corrected to {}",
+            what(),
+            plain(printed.value),
+            plain(printed.precision),
+            plain(computed.value),
+            plain(computed.value),
+        ));
+    }
+    if wrong || computed.precision == 0.0 {
+        return (computed.value, computed.precision.max(1.0));
+    }
+    (printed.value, printed.precision)
+}
+
+/// A figure in a note: whole when it is, else to two decimals.
+fn plain(v: f64) -> String {
+    if v.fract() == 0.0 || v.abs() >= 1e6 {
+        format!("{v:.0}")
+    } else {
+        format!("{v:.2}")
+    }
+}
+
+/// The headers and job reports looked up by name, group and host, built
+/// once per report: a report of 139k jobs is read in one pass, not with a
+/// scan of every header per job.
+#[derive(Default)]
+struct Index<'d> {
+    /// Headers of each name, in the order printed.
+    headers: HashMap<&'d str, Vec<&'d Header>>,
+    /// The first header of each group.
+    group_first: HashMap<u32, &'d Header>,
+    /// Distinct header names of each group, every host's, first seen first.
+    group_names: HashMap<u32, IndexSet<&'d str>>,
+    /// The same for one host of client/server output.
+    host_names: HashMap<u32, HashMap<&'d str, IndexSet<&'d str>>>,
+    /// Reports of each (name, group) without a host: clones of one job.
+    clones: HashMap<(&'d str, u32), u32>,
+}
+
+impl<'d> Index<'d> {
+    fn new(doc: &'d Doc) -> Index<'d> {
+        let mut ix = Index::default();
+        for h in &doc.headers {
+            ix.headers.entry(&h.name).or_default().push(h);
+            ix.group_first.entry(h.group).or_insert(h);
+            ix.group_names.entry(h.group).or_default().insert(&h.name);
+            if let Some(host) = h.host.as_deref() {
+                ix.host_names
+                    .entry(h.group)
+                    .or_default()
+                    .entry(host)
+                    .or_default()
+                    .insert(&h.name);
+            }
+        }
+        for b in doc.blocks.iter().filter(|b| b.host.is_none()) {
+            *ix.clones.entry((&b.name, b.group)).or_default() += 1;
+        }
+        ix
+    }
+
+    fn header(&self, name: &str, group: u32, host: Option<&str>) -> Option<&'d Header> {
+        let named = self.headers.get(name)?;
+        let same = |h: &&&Header| h.group == group;
+        named
             .iter()
             .filter(same)
             .find(|h| host.is_none() || h.host.as_deref() == host)
-            .or_else(|| self.headers.iter().find(same))
-            .or_else(|| self.headers.iter().find(|h| h.name == name))
+            .or_else(|| named.iter().find(same))
+            .or_else(|| named.first())
+            .copied()
     }
 
+    /// The distinct header names of a group (of one host in client/server).
+    fn names(&self, group: u32, host: Option<&str>) -> Option<&IndexSet<&'d str>> {
+        match host {
+            None => self.group_names.get(&group),
+            Some(h) => self.host_names.get(&group)?.get(h),
+        }
+    }
+
+    /// fio's `numjobs` for a block: `jobs=N` folded by group_reporting
+    /// (divided among the different jobs folded in), or the number of
+    /// blocks with the same name when each clone is reported alone.
+    fn numjobs(&self, b: &Block) -> u32 {
+        if b.jobs > 1 {
+            let names = self
+                .names(b.group, b.host.as_deref())
+                .map_or(0, IndexSet::len);
+            let names = names.max(1) as u32;
+            if b.jobs.is_multiple_of(names) {
+                return b.jobs / names;
+            }
+            return b.jobs;
+        }
+        // Client/server text names servers by hostname only, and two servers
+        // on one machine share it: blocks cannot be told apart as clones.
+        if b.host.is_some() {
+            return 1;
+        }
+        self.clones
+            .get(&(b.name.as_str(), b.group))
+            .copied()
+            .unwrap_or(1)
+            .max(1)
+    }
+}
+
+impl Doc {
     fn into_rows(mut self) -> Result<Parsed, ReadError> {
         if self.blocks.is_empty() {
             return Err(ReadError::NoRows);
         }
-        let mut rows = Vec::new();
         let mut warnings = std::mem::take(&mut self.warnings);
+        let ix = Index::new(&self);
+        let mut rows = Vec::new();
         let mut failed = Vec::new();
         let mut failed_rows = Vec::new();
         for b in &self.blocks {
@@ -831,8 +1010,8 @@ impl Doc {
                     "job {} failed with error {} ({}) and did no I/O",
                     b.name, b.error, b.verror
                 ));
-                let header = self.header(&b.name, b.group, b.host.as_deref());
-                failed_rows.extend(self.failed_rows(b, header));
+                let header = ix.header(&b.name, b.group, b.host.as_deref());
+                failed_rows.extend(self.failed_rows(b, header, &ix));
                 continue;
             }
             if b.dirs.is_empty() && b.saw_mixed {
@@ -847,11 +1026,11 @@ impl Doc {
                     b.name
                 )));
             }
-            let header = self.header(&b.name, b.group, b.host.as_deref());
+            let header = ix.header(&b.name, b.group, b.host.as_deref());
             // All-clients aggregates take the header of the job they add up.
             let header = header.or_else(|| {
                 (b.aggregate)
-                    .then(|| self.headers.iter().find(|h| h.group == b.group))
+                    .then(|| ix.group_first.get(&b.group).copied())
                     .flatten()
             });
             if header.is_none() && !b.aggregate {
@@ -860,9 +1039,11 @@ impl Doc {
                     b.name, b.name
                 ));
             }
-            let numjobs = self.numjobs(b);
+            let numjobs = ix.numjobs(b);
             if b.jobs > 1 && !b.aggregate {
-                let names: Vec<&str> = self.group_names(b.group, b.host.as_deref());
+                let names: Vec<&str> = ix
+                    .names(b.group, b.host.as_deref())
+                    .map_or_else(Vec::new, |n| n.iter().copied().collect());
                 if names.len() > 1 {
                     warnings.push(format!(
                         "job {}: group_reporting folds {} different jobs ({}); rw/bs/iodepth are those of {}",
@@ -880,7 +1061,7 @@ impl Doc {
                 ));
             }
             for d in &b.dirs {
-                rows.push(self.row(b, d, header, numjobs)?);
+                rows.push(self.row(b, d, header, numjobs, &mut warnings)?);
             }
         }
         if rows.is_empty() {
@@ -899,7 +1080,7 @@ impl Doc {
     /// issued I/O in (`issued rwts`), with no figures and `error` set, so
     /// the job stays in the dataset and `check` sees it failed (docs/
     /// CONTRACT.md: a job with an error keeps its rows).
-    fn failed_rows(&self, b: &Block, header: Option<&Header>) -> Vec<Row> {
+    fn failed_rows(&self, b: &Block, header: Option<&Header>, ix: &Index<'_>) -> Vec<Row> {
         let issued = b.issued.unwrap_or_default();
         Direction::ALL
             .into_iter()
@@ -912,7 +1093,7 @@ impl Doc {
                 r.job = b.name.clone();
                 r.host = b.host.clone();
                 r.error = b.error;
-                r.numjobs = self.numjobs(b);
+                r.numjobs = ix.numjobs(b);
                 if let Some(h) = header {
                     r.rw = h.rw.clone();
                     r.engine = h.engine.clone();
@@ -930,55 +1111,16 @@ impl Doc {
     /// Each failed job's error as `err=25: Inappropriate ioctl for
     /// device` (fio's own text after `error=`), each once.
     fn failures(&self) -> String {
-        let mut seen: Vec<String> = Vec::new();
+        let mut seen: IndexSet<String> = IndexSet::new();
         for b in self.blocks.iter().filter(|b| b.error != 0) {
             let text = b.verror.rsplit_once("error=").map(|(_, t)| t.trim());
             let e = match text.filter(|t| !t.is_empty()) {
                 Some(t) => format!("err={}: {t}", b.error),
                 None => fio_error::describe(b.error),
             };
-            if !seen.contains(&e) {
-                seen.push(e);
-            }
+            seen.insert(e);
         }
-        seen.join("; ")
-    }
-
-    /// Distinct header names of a group (for one host in client/server).
-    fn group_names(&self, group: u32, host: Option<&str>) -> Vec<&str> {
-        let mut names: Vec<&str> = Vec::new();
-        for h in &self.headers {
-            if h.group == group
-                && (host.is_none() || h.host.as_deref() == host)
-                && !names.contains(&h.name.as_str())
-            {
-                names.push(&h.name);
-            }
-        }
-        names
-    }
-
-    /// fio's `numjobs` for a block: `jobs=N` folded by group_reporting
-    /// (divided among the different jobs folded in), or the number of
-    /// blocks with the same name when each clone is reported alone.
-    fn numjobs(&self, b: &Block) -> u32 {
-        if b.jobs > 1 {
-            let names = self.group_names(b.group, b.host.as_deref()).len().max(1) as u32;
-            if b.jobs.is_multiple_of(names) {
-                return b.jobs / names;
-            }
-            return b.jobs;
-        }
-        // Client/server text names servers by hostname only, and two servers
-        // on one machine share it: blocks cannot be told apart as clones.
-        if b.host.is_some() {
-            return 1;
-        }
-        self.blocks
-            .iter()
-            .filter(|o| o.name == b.name && o.group == b.group && o.host.is_none())
-            .count()
-            .max(1) as u32
+        seen.into_iter().collect::<Vec<_>>().join("; ")
     }
 
     fn row(
@@ -987,6 +1129,7 @@ impl Doc {
         d: &DirStats,
         header: Option<&Header>,
         numjobs: u32,
+        notes: &mut Vec<String>,
     ) -> Result<Row, ReadError> {
         let idx = match d.dir {
             Direction::Read => 0,
@@ -1020,7 +1163,8 @@ impl Doc {
         }
         let issued = b.issued.map(|c| c[idx]).filter(|&n| n > 0);
         let short = b.short.map(|s| s[idx]).unwrap_or(0);
-        d.figures(issued, short, r.bs_bytes).apply(&mut r);
+        d.figures(issued, short, r.bs_bytes, &b.name, notes)
+            .apply(&mut r);
         if r.bs_bytes == 0
             && let Some(n) = b.issued.map(|c| c[idx]).filter(|&n| n > 0)
         {
@@ -1125,6 +1269,58 @@ nvme: (groupid=0, jobs=1): err= 0: pid=1: Mon Jan  1 00:00:00 2024
    iops        : min=2304256, max=2457600, avg=2411136.00, stdev=5248.00, samples=119
   cpu          : usr=12.50%, sys=87.40%, ctx=120, majf=0, minf=140
 ";
+
+    /// The issue's study (fio 3.21): 23,992 IOPS printed `23.0k`, its
+    /// `num2str` having dropped the carry.
+    const CARRY: &str = "\
+j: (g=0): rw=randread, bs=(R) 4096B-4096B, (W) 4096B-4096B, (T) 4096B-4096B, ioengine=libaio, iodepth=16
+fio-3.21
+Starting 1 process
+
+j: (groupid=0, jobs=1): err= 0: pid=1: Mon Jan  1 00:00:00 2024
+  read: IOPS=23.0k, BW=93.7MiB/s (98.3MB/s)(1874MiB/20001msec)
+";
+
+    #[test]
+    fn a_figure_printed_off_by_more_than_its_rounding_is_corrected_with_a_note() {
+        // From the byte count: 1874 MiB / 4 KiB / 20.001 s, known to the
+        // MiB the size is printed to.
+        let p = read(CARRY);
+        let r = &p.rows[0];
+        let from_bytes = 1874.0 * 256.0 * 1000.0 / 20001.0;
+        assert!(close(r.iops, from_bytes, 1e-6), "{}", r.iops);
+        assert!(close(r.iops_precision, 256.0 * 1000.0 / 20001.0, 1e-9));
+        assert_eq!(p.warnings.len(), 1, "{:?}", p.warnings);
+        assert!(
+            p.warnings[0].starts_with(
+                "job j: read IOPS printed as 23000 is off by more than its rounding (100)"
+            ),
+            "{}",
+            p.warnings[0]
+        );
+        // From the I/O count: exact.
+        let counted = format!(
+            "{CARRY}  cpu          : usr=1.00%, sys=2.00%, ctx=1, majf=0, minf=1\n     issued rwts: total=479850,0,0,0 short=0,0,0,0 dropped=0,0,0,0\n"
+        );
+        let p = read(&counted);
+        let r = &p.rows[0];
+        assert_eq!(
+            (r.iops, r.iops_precision),
+            (479850.0 * 1000.0 / 20001.0, 1.0)
+        );
+        assert_eq!(r.io_bytes, 479850 * 4096);
+        assert_eq!(r.bw_bytes_per_s, 479850.0 * 4096.0 * 1000.0 / 20001.0);
+        assert!(
+            p.warnings[0].contains("corrected to 23991.30"),
+            "{:?}",
+            p.warnings
+        );
+        // A figure within its rounding is made exact without a word.
+        let fine = counted.replace("IOPS=23.0k", "IOPS=24.0k");
+        let p = read(&fine);
+        assert_eq!(p.rows[0].iops, 479850.0 * 1000.0 / 20001.0);
+        assert!(p.warnings.is_empty(), "{:?}", p.warnings);
+    }
 
     #[test]
     fn constructed_line_keeps_printed_precision() {

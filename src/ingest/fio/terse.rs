@@ -28,6 +28,8 @@
 //! percentiles unless the job set `lat_percentiles=1` (then total latency):
 //! the line does not say which, so they are read as clat.
 
+use std::collections::{HashMap, HashSet};
+
 use super::depth;
 use super::jobname::{NameGuess, block_size_from_mean, guess_from_name};
 use crate::ingest::{Parsed, ReadError, Reader};
@@ -64,18 +66,19 @@ impl Reader for TerseReader {
                 Err(reason) => errors.push(format!("line {}: {reason}", n + 1)),
             }
         }
+        // The same job name on several lines of a group: clones of one
+        // numjobs job, each reported alone. Counted in one pass (a file of
+        // 189k lines is read at the speed of one of 10).
+        let mut clones: HashMap<(&str, &str), usize> = HashMap::with_capacity(jobs.len());
+        for job in &jobs {
+            *clones.entry((&job.name, &job.groupid)).or_default() += 1;
+        }
+        let mut seen: HashSet<(&str, &str)> = HashSet::with_capacity(clones.len());
         let mut rows = Vec::new();
-        for (i, job) in jobs.iter().enumerate() {
-            // The same job name on several lines of a group: clones of one
-            // numjobs job, each reported alone.
-            let clones = jobs
-                .iter()
-                .filter(|o| o.name == job.name && o.groupid == job.groupid)
-                .count();
-            let first_clone = jobs[..i]
-                .iter()
-                .all(|o| o.name != job.name || o.groupid != job.groupid);
-            job_rows(job, clones, first_clone, &mut rows, &mut warnings);
+        for job in &jobs {
+            let key = (job.name.as_str(), job.groupid.as_str());
+            let first_clone = seen.insert(key);
+            job_rows(job, clones[&key], first_clone, &mut rows, &mut warnings);
         }
         if rows.is_empty() {
             return Err(match errors.into_iter().next() {
@@ -100,7 +103,7 @@ impl Reader for TerseReader {
 }
 
 /// The terse version of a line that is a terse job line (`3;fio-3.33;...`).
-fn terse_version(line: &str) -> Option<u32> {
+pub(crate) fn terse_version(line: &str) -> Option<u32> {
     let (v, rest) = line.split_once(';')?;
     let v: u32 = v.parse().ok()?;
     match v {
