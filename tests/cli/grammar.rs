@@ -126,6 +126,12 @@ fn fios_grammar_is_read_as_fio_ran_it_and_the_measurement_wins() {
         row(&rows, "randread-bssplit.json", "read")["bs_spread"],
         "4k/50:64k/50"
     );
+    // The same range in normal text (`bs=(R) 4096B-64.0KiB`): its measured
+    // mean (758 MiB over 31,818 issued I/Os), not the range's upper end.
+    let text = row(&rows, "randread-bsrange-4k-64k.txt", "read");
+    assert_eq!(text["bs_spread"], "4k-64k");
+    let bs = text["bs_bytes"].as_f64().unwrap();
+    assert!((bs - 758.0 * 1048576.0 / 31818.0).abs() < 0.01 * bs, "{bs}");
     // iodepth=0x10, numjobs=0x2: QD16 x 2 jobs.
     let ints: Vec<&Value> = rows
         .iter()

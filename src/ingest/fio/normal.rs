@@ -158,8 +158,12 @@ struct Header {
     name: String,
     group: u32,
     rw: String,
-    /// Block size per direction (read, write, trim), bytes.
+    /// Block size per direction (read, write, trim), bytes: the upper end
+    /// of a range.
     bs: [Option<u64>; 3],
+    /// A direction's block size range where its ends differ (`bsrange`,
+    /// `bssplit`: `4k-64k`): the row's size is then the measured mean.
+    spread: [Option<String>; 3],
     engine: String,
     iodepth: Option<u32>,
 }
@@ -558,14 +562,30 @@ fn parse_header(name: &str, rest: &str, host: Option<String>) -> Header {
         .and_then(|g| g.parse().ok())
         .unwrap_or(0);
     let mut bs = [None; 3];
+    let mut spread: [Option<String>; 3] = Default::default();
+    let mut read = |i: usize, v: &str, prefix: Prefix| {
+        bs[i] = bs_range(v, prefix);
+        let lo = v.split('-').next().and_then(|lo| bs_range(lo, prefix));
+        if let (Some(lo), Some(hi)) = (lo, bs[i])
+            && lo != hi
+        {
+            spread[i] = Some(format!(
+                "{}-{}",
+                crate::units::format_bs(lo),
+                crate::units::format_bs(hi)
+            ));
+        }
+    };
     if rest.contains("bs=(R)") {
         for (i, tag) in ["(R) ", "(W) ", "(T) "].iter().enumerate() {
-            bs[i] = field(rest, tag).and_then(|v| bs_range(v, Prefix::Si));
+            if let Some(v) = field(rest, tag) {
+                read(i, v, Prefix::Si);
+            }
         }
     } else if let Some(v) = field(rest, "bs=") {
         // fio 2.x: `4K-4K/4K-4K/4K-4K`, K meaning 1024.
         for (i, part) in v.split('/').take(3).enumerate() {
-            bs[i] = bs_range(part, Prefix::LegacyBytes);
+            read(i, part, Prefix::LegacyBytes);
         }
     }
     Header {
@@ -574,6 +594,7 @@ fn parse_header(name: &str, rest: &str, host: Option<String>) -> Header {
         group,
         rw: field(rest, "rw=").unwrap_or_default().to_string(),
         bs,
+        spread,
         engine: field(rest, "ioengine=").unwrap_or_default().to_string(),
         iodepth: field_u64(rest, "iodepth=").and_then(|d| u32::try_from(d).ok()),
     }
@@ -1148,7 +1169,13 @@ impl Doc {
             r.rw = h.rw.clone();
             r.engine = h.engine.clone();
             r.iodepth = h.iodepth.unwrap_or(1);
-            r.bs_bytes = h.bs[idx].unwrap_or(0);
+            // A range's size is its measured mean, found below.
+            r.bs_bytes = if h.spread[idx].is_some() {
+                0
+            } else {
+                h.bs[idx].unwrap_or(0)
+            };
+            r.bs_spread = h.spread[idx].clone();
         }
         r.effective_iodepth = depth::effective(&r.engine, r.iodepth, b.depths.as_ref());
         if let Some(s) = &b.steady {
@@ -1168,9 +1195,14 @@ impl Doc {
         if r.bs_bytes == 0
             && let Some(n) = b.issued.map(|c| c[idx]).filter(|&n| n > 0)
         {
-            // No header: the mean I/O size (a common size when near one).
             let mean = r.io_bytes as f64 / n as f64;
-            r.bs_bytes = block_size_from_mean(mean).map_or(512, |(bs, _)| bs);
+            r.bs_bytes = if r.bs_spread.is_some() {
+                // What fio issued over a range: its measured mean.
+                mean.round() as u64
+            } else {
+                // No header: the mean I/O size (a common size when near one).
+                block_size_from_mean(mean).map_or(512, |(bs, _)| bs)
+            };
         }
         if r.rw.is_empty() {
             r.rw = d.dir.as_str().to_string();
