@@ -10,6 +10,7 @@ mod common;
 mod configs;
 mod diskspd;
 mod history;
+mod hostile;
 mod ingest;
 mod instances;
 mod md_table;
