@@ -20,6 +20,8 @@ pub mod exit {
     pub const OK: u8 = 0;
     /// `check` found a regression.
     pub const REGRESSION: u8 = 1;
+    /// `history verify` found a damaged part.
+    pub const DAMAGED: u8 = 1;
     /// Bad usage or unusable input.
     pub const USAGE: u8 = 2;
 }
