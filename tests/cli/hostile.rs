@@ -224,3 +224,106 @@ fn verify_without_a_history_is_a_usage_error() {
     assert_eq!(code, Some(2));
     assert!(err.contains("no history here"), "{err}");
 }
+
+/// A full disk once read "Invalid thrift: transport error". Each system
+/// error of a write is said in words, with the path: ENOSPC and EROFS on
+/// small tmpfs mounts (root only: they need a mount), EACCES on a folder
+/// the user may not write (root writes anywhere: as `nobody` then).
+#[cfg(target_os = "linux")]
+#[test]
+fn system_errors_of_a_write_are_said_in_words() {
+    let result = fixture("fio/linux-libaio/randread-4k.json");
+    let dir = tempfile::tempdir().unwrap();
+    let add = |history: &Path, as_nobody: bool| {
+        let mut cmd = if as_nobody {
+            let mut c = std::process::Command::new("setpriv");
+            c.args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+                .arg(assert_cmd::cargo::cargo_bin("nvcmp"));
+            c
+        } else {
+            std::process::Command::new(assert_cmd::cargo::cargo_bin("nvcmp"))
+        };
+        let o = cmd
+            .args(["history", "add", "--run", "a", "--history"])
+            .arg(history)
+            .arg(&result)
+            .output()
+            .unwrap();
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        )
+    };
+    // SAFETY: geteuid takes nothing and cannot fail.
+    let root = unsafe { libc_geteuid() } == 0;
+    // EACCES: a history folder nobody else may write.
+    let locked = dir.path().join("locked");
+    std::fs::create_dir(&locked).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o555)).unwrap();
+    let (code, err) = add(&locked, root);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("permission denied") && err.contains("locked"),
+        "{err}"
+    );
+    if !root {
+        return;
+    }
+    let mount = |at: &Path, opts: &str| {
+        std::fs::create_dir_all(at).unwrap();
+        let ok = std::process::Command::new("mount")
+            .args(["-t", "tmpfs", "-o", opts, "tmpfs"])
+            .arg(at)
+            .status()
+            .unwrap()
+            .success();
+        assert!(ok, "root could not mount a tmpfs at {}", at.display());
+    };
+    let umount = |at: &Path| {
+        let _ = std::process::Command::new("umount").arg(at).status();
+    };
+    // ENOSPC: a 64 KiB file system, nearly full.
+    let small = dir.path().join("small");
+    mount(&small, "size=64k");
+    std::fs::write(small.join("fill"), vec![0u8; 60 << 10]).unwrap();
+    let (code, err) = add(&small.join("h"), false);
+    umount(&small);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("no space left on the device") && err.contains("small/h"),
+        "{err}"
+    );
+    // EROFS: a read-only file system.
+    let ro = dir.path().join("ro");
+    mount(&ro, "ro");
+    let (code, err) = add(&ro.join("h"), false);
+    umount(&ro);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("read-only") && err.contains("ro/h"), "{err}");
+}
+
+#[cfg(target_os = "linux")]
+unsafe extern "C" {
+    #[link_name = "geteuid"]
+    fn libc_geteuid() -> u32;
+}
+
+/// An add killed midway leaves a temporary no reader takes; `verify`
+/// names it, and the next add removes it and says so.
+#[test]
+fn what_a_killed_add_left_is_named_and_removed() {
+    let h = history(2);
+    std::fs::write(h.path().join(".part-00000003-00000003-4242.tmp"), b"half").unwrap();
+    let (code, out, _) = history_cmd(h.path(), &["verify"]);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(
+        out.contains("killed add") && out.contains(".part-00000003-00000003-4242.tmp"),
+        "{out}"
+    );
+    let result = fixture("fio/linux-libaio/randread-4k.json");
+    let (code, _, err) = history_cmd(h.path(), &["add", result.to_str().unwrap(), "--run", "r3"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(err.contains("removed 1 stale temporary file"), "{err}");
+}
