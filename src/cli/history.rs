@@ -527,7 +527,22 @@ pub fn check(c: CheckHistory) -> anyhow::Result<u8> {
     };
     let mut report =
         gate::gate(&history, &cand.rows, &opts).map_err(|e| CliError::usage(e.to_string()))?;
-    report.set_errors(unusable_candidate(&cand));
+    let mut errors = unusable_candidate(&cand);
+    // With runs in the history, a candidate that shares none of its series
+    // compared nothing: that is no pass (a first run, with no history, is).
+    let compared = report
+        .findings
+        .iter()
+        .any(|f| f.reference.is_some() && f.candidate.is_some());
+    if history.runs > 0 && !compared {
+        errors.push(
+            "nothing compared: the candidate has no workload, config and metric the history \
+             follows with a value (another block size, depth or --label?); --allow-missing \
+             lets some be missing, never all"
+                .into(),
+        );
+    }
+    report.set_errors(errors);
     if report.findings.is_empty() {
         return Err(CliError::usage(
             "nothing to compare: the candidate has no metric the history follows",

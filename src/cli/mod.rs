@@ -223,7 +223,11 @@ pub fn main() -> ExitCode {
             if is_broken_pipe(&err) {
                 return ExitCode::from(exit::OK);
             }
-            eprintln!("nvcmp: error: {err:#}");
+            let text = format!("{err:#}");
+            eprintln!(
+                "nvcmp: error: {}",
+                crate::render::table::terminal_text(&text, false)
+            );
             let code = err
                 .downcast_ref::<CliError>()
                 .map_or(exit::USAGE, |e| e.code);

@@ -327,3 +327,112 @@ fn what_a_killed_add_left_is_named_and_removed() {
     assert_eq!(code, Some(0), "{err}");
     assert!(err.contains("removed 1 stale temporary file"), "{err}");
 }
+
+/// The libaio randread result with `edit` applied to its JSON, at `path`.
+fn edited(path: &Path, edit: impl Fn(&mut serde_json::Value)) {
+    let text = std::fs::read_to_string(fixture("fio/linux-libaio/randread-4k.json")).unwrap();
+    let mut doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+    edit(&mut doc);
+    std::fs::write(path, serde_json::to_string(&doc).unwrap()).unwrap();
+}
+
+/// A candidate that shares no workload with the baseline once passed
+/// with `--allow-missing` ("0 unchanged, 2 missing", exit 0): nothing was
+/// compared. Now that is exit 2, saying so.
+#[test]
+fn a_check_that_compares_nothing_does_not_pass() {
+    let dir = tempfile::tempdir().unwrap();
+    let other = dir.path().join("other-bs.json");
+    edited(&other, |d| d["jobs"][0]["job options"]["bs"] = "64k".into());
+    let o = nvcmp()
+        .args(["check", "--allow-missing", "--baseline"])
+        .arg(fixture("fio/linux-libaio/randread-4k.json"))
+        .arg("--candidate")
+        .arg(&other)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("nothing compared"), "{}", stderr(&o));
+}
+
+/// A candidate claiming IOPS 1e308 at 0 latency once passed as an
+/// improvement. Its figures are no measurements: verdict `invalid`, and
+/// the check fails.
+#[test]
+fn an_absurd_candidate_is_invalid_never_an_improvement() {
+    let dir = tempfile::tempdir().unwrap();
+    let absurd = dir.path().join("absurd.json");
+    edited(&absurd, |d| {
+        let read = &mut d["jobs"][0]["read"];
+        read["iops"] = 1e308.into();
+        read["lat_ns"]["mean"] = 0.into();
+        read["clat_ns"]["mean"] = 0.into();
+    });
+    let o = nvcmp()
+        .args(["check", "--format", "json", "--baseline"])
+        .arg(fixture("fio/linux-libaio/randread-4k.json"))
+        .arg("--candidate")
+        .arg(&absurd)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let findings = report["findings"].as_array().unwrap();
+    assert!(findings.iter().all(|f| f["verdict"] != "improvement"));
+    let iops = findings.iter().find(|f| f["metric"] == "iops").unwrap();
+    assert_eq!(iops["verdict"], "invalid");
+    assert_eq!(iops["fails"], true);
+    assert!(iops["invalid_reason"].as_str().unwrap().contains("1e308"));
+}
+
+/// Two configs of the libaio randread result, in folders named `a` and
+/// `name`, under `dir`.
+fn configs(dir: &Path, name: &str) {
+    for config in ["a", name] {
+        std::fs::create_dir_all(dir.join(config)).unwrap();
+        std::fs::copy(
+            fixture("fio/linux-libaio/randread-4k.json"),
+            dir.join(config).join("r.json"),
+        )
+        .unwrap();
+    }
+}
+
+/// A folder named with ESC and OSC sequences once reached `--format
+/// term` as it was: it could retitle or rewrite the user's terminal. Its
+/// control characters are shown escaped.
+#[cfg(unix)]
+#[test]
+fn control_characters_in_names_reach_no_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    let name = "b\u{1b}]0;pwned\u{7}\u{1b}[2J";
+    configs(dir.path(), name);
+    let o = nvcmp()
+        .current_dir(dir.path())
+        .args(["analyze", "a", name])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(!out.contains('\u{1b}') && !out.contains('\u{7}'), "{out}");
+    assert!(out.contains("b\\x1b]0;pwned\\x07\\x1b[2J"), "{out}");
+}
+
+/// `--format md` once passed `<img src=x onerror=...>` through from a
+/// folder name (report.html escaped it): Markdown renders HTML. Its cells
+/// and text escape it now, as well as pipes.
+#[test]
+fn html_in_names_is_text_in_markdown() {
+    let dir = tempfile::tempdir().unwrap();
+    let name = "<img src=x onerror=alert(1)>";
+    configs(dir.path(), name);
+    let o = nvcmp()
+        .current_dir(dir.path())
+        .args(["analyze", "a", name, "--format", "md"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let md = String::from_utf8_lossy(&o.stdout);
+    assert!(!md.contains("<img"), "{md}");
+    assert!(md.contains("&lt;img src=x onerror=alert(1)&gt;"), "{md}");
+}

@@ -181,11 +181,9 @@ fn count(thread: u32, t: &Node) -> Count {
 
 /// `<Iops><Bucket Read=".." Write=".."/>`: each interval's I/O rate.
 fn buckets(iops: &Node) -> Vec<[f64; 2]> {
-    iops.children("Bucket")
-        .map(|b| {
-            let v = |k: &str| b.attr(k).and_then(|v| v.parse().ok()).unwrap_or(0.0);
-            [v("Read"), v("Write")]
-        })
+    iops.rates
+        .iter()
+        .map(|b| [b.read.unwrap_or(0.0), b.write.unwrap_or(0.0)])
         .collect()
 }
 
@@ -263,12 +261,12 @@ pub(crate) fn intervals(text: &str) -> Vec<Intervals> {
                         continue;
                     };
                     let points: Vec<(u64, [f64; 2])> = iops
-                        .children("Bucket")
+                        .rates
+                        .iter()
                         .filter_map(|b| {
-                            let v = |k: &str| b.attr(k).and_then(|v| v.parse::<f64>().ok());
                             Some((
-                                v("SampleMillisecond")? as u64,
-                                [v("Read").unwrap_or(0.0), v("Write").unwrap_or(0.0)],
+                                b.ms? as u64,
+                                [b.read.unwrap_or(0.0), b.write.unwrap_or(0.0)],
                             ))
                         })
                         .collect();
@@ -296,6 +294,30 @@ struct Node {
     attrs: Vec<(String, String)>,
     text: String,
     children: Vec<Node>,
+    /// An `<Iops>`'s `<Bucket>`s, kept as numbers, not elements: `-D`
+    /// writes one per interval, thread and target, each with a dozen
+    /// attributes; as elements a 215 MB result took 1.1 to 1.5 GB, as
+    /// numbers its buckets take a few MB (benches/diskspd-xml.md).
+    rates: Vec<Rate>,
+}
+
+/// One `<Iops><Bucket SampleMillisecond=".." Read=".." Write=".."/>`.
+#[derive(Debug, Clone, Copy)]
+struct Rate {
+    ms: Option<f64>,
+    read: Option<f64>,
+    write: Option<f64>,
+}
+
+impl Rate {
+    fn of(bucket: &Node) -> Rate {
+        let v = |k: &str| bucket.attr(k).and_then(|v| v.parse::<f64>().ok());
+        Rate {
+            ms: v("SampleMillisecond"),
+            read: v("Read"),
+            write: v("Write"),
+        }
+    }
 }
 
 impl Node {
@@ -358,7 +380,11 @@ fn parse(text: &str) -> (Vec<Node>, Option<String>) {
                 None => return (done, Some("a closing tag without its opening tag".into())),
             },
             Event::Text(t) => {
-                if let (Some(top), Ok(s)) = (stack.last_mut(), t.xml_content()) {
+                // Leading whitespace is no element's text (it was megabytes
+                // between `-D` buckets); text() trims it anyway.
+                if let (Some(top), Ok(s)) = (stack.last_mut(), t.xml_content())
+                    && !(top.text.is_empty() && s.trim().is_empty())
+                {
                     top.text.push_str(&s);
                 }
             }
@@ -379,6 +405,9 @@ fn parse(text: &str) -> (Vec<Node>, Option<String>) {
 
 fn close(node: Node, stack: &mut [Node], done: &mut Vec<Node>) {
     match stack.last_mut() {
+        Some(parent) if parent.name == "Iops" && node.name == "Bucket" => {
+            parent.rates.push(Rate::of(&node));
+        }
         Some(parent) => parent.children.push(node),
         None => done.push(node),
     }
