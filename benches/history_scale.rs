@@ -43,7 +43,7 @@ fn main() -> anyhow::Result<()> {
             },
             rows: synth::matrix_run(seq, step_at),
         });
-        store::write_runs(&dir.join(Part::file_name(first, last)), runs.collect())
+        store::write_part(&dir.join(Part::file_name(first, last)), runs.collect())
     })?;
     println!(
         "{}: {runs} runs x 50 rows in {} parts, step at run {step_at}, written in {:.1} s",

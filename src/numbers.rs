@@ -17,6 +17,25 @@ pub const SIGNIFICANT: i32 = 4;
 /// More decimals than this are never printed: 1 B/s in GiB/s is ~1e-9.
 pub const MAX_DECIMALS: usize = 9;
 
+/// Smallest magnitude (other than zero) a figure may have and still be a
+/// measurement: nothing nvcmp reads is finer than a billionth of its base
+/// unit (ns, bytes, I/Os, percent). A denormal such as `1e-320` is far
+/// below it: on a log axis it would ask for hundreds of decades.
+pub const MIN_MAGNITUDE: f64 = 1e-9;
+
+/// Largest magnitude a figure may have and still be a measurement: 1e18
+/// is an exabyte a second, a billion billion IOPS, 31 years in ns.
+pub const MAX_MAGNITUDE: f64 = 1e18;
+
+/// Whether `v` can be a measured figure: finite, and zero or between
+/// [`MIN_MAGNITUDE`] and [`MAX_MAGNITUDE`] in size. Anything else is no
+/// value to compare, draw or size anything from: charts, axes and
+/// verdicts take only such numbers (the comparison excludes the others,
+/// named, as invalid).
+pub fn is_plausible(v: f64) -> bool {
+    v == 0.0 || (v.is_finite() && (MIN_MAGNITUDE..=MAX_MAGNITUDE).contains(&v.abs()))
+}
+
 /// `v` with `decimals` decimals and `,` between thousands: `1,234,567.89`.
 /// A value that rounds to zero prints without a sign; NaN and infinities
 /// print as [`MISSING`].
@@ -512,6 +531,24 @@ mod tests {
         assert!(is_far(17_113.0, 2.0));
         assert!(!is_far(1_999.0, 2.0));
         assert!(!is_far(5.0, 0.0));
+    }
+
+    #[test]
+    fn denormal_infinite_and_absurd_figures_are_not_plausible() {
+        for v in [0.0, 1e-9, 1.5, 248_272.0, -17.3, 1e18] {
+            assert!(is_plausible(v), "{v}");
+        }
+        for v in [
+            1e-320,
+            f64::MIN_POSITIVE,
+            1e-10,
+            1e308,
+            f64::INFINITY,
+            f64::NAN,
+            -1e19,
+        ] {
+            assert!(!is_plausible(v), "{v}");
+        }
     }
 
     #[test]

@@ -13,11 +13,18 @@ use super::text::Label;
 
 const GRID: RGBColor = RGBColor(0xE4, 0xE4, 0xE4);
 
+/// Most ticks an axis gets, whatever its range: a range comes from data,
+/// and data never sizes a buffer.
+pub(crate) const MAX_TICKS: usize = 64;
+
 /// About `target` round ticks covering `lo..=hi`, and the decimals that
-/// print them exactly.
+/// print them exactly. A range that is not finite gets no ticks.
 pub(crate) fn linear_ticks(lo: f64, hi: f64, target: usize) -> (Vec<f64>, usize) {
     let span = (hi - lo).abs().max(f64::MIN_POSITIVE);
-    let raw = span / target.max(1) as f64;
+    if !(lo.is_finite() && hi.is_finite() && span.is_finite()) {
+        return (Vec::new(), 0);
+    }
+    let raw = span / target.clamp(1, MAX_TICKS) as f64;
     let mag = crate::units::pow10(raw.log10().floor() as i32);
     let step = [1.0, 2.0, 5.0, 10.0]
         .into_iter()
@@ -26,21 +33,29 @@ pub(crate) fn linear_ticks(lo: f64, hi: f64, target: usize) -> (Vec<f64>, usize)
         .unwrap_or(10.0 * mag);
     let decimals = (-step.log10().floor()).max(0.0) as usize;
     // A hair of slack so 1.2 / 0.2 = 5.999... still reaches 1.2.
-    let first = (lo / step - 1e-9).ceil() as i64;
-    let last = (hi / step + 1e-9).floor() as i64;
-    let ticks = (first..=last).map(|i| i as f64 * step).collect();
+    let first = (lo.min(hi) / step - 1e-9).ceil();
+    let last = (hi.max(lo) / step + 1e-9).floor();
+    if !(first.is_finite() && last.is_finite()) || last - first > MAX_TICKS as f64 {
+        return (Vec::new(), 0);
+    }
+    let ticks = (first as i64..=last as i64)
+        .map(|i| i as f64 * step)
+        .collect();
     (ticks, decimals.min(6))
 }
 
 /// Decades within `lo..=hi` (log axis); 2x and 5x too when the range
-/// spans fewer than three decades.
+/// spans fewer than three decades; every few decades when it spans more
+/// than [`MAX_TICKS`]. A range that is not positive and finite gets none.
 pub(crate) fn log_ticks(lo: f64, hi: f64) -> Vec<f64> {
-    if !(lo.is_finite() && hi.is_finite() && lo > 0.0 && hi > lo) {
+    let Some((a, b)) = decades(lo, hi) else {
         return Vec::new();
-    }
-    let (a, b) = (lo.log10().floor() as i32, hi.log10().ceil() as i32);
+    };
+    // However wide the span, at most MAX_TICKS decades are ticked.
+    let every = ((b - a) as usize / MAX_TICKS + 1).max(1);
     let at = |mults: &'static [f64]| -> Vec<f64> {
         (a..=b)
+            .step_by(every)
             .flat_map(|e| mults.iter().map(move |m| m * crate::units::pow10(e)))
             .filter(|t| *t >= lo && *t <= hi)
             .collect()
@@ -52,11 +67,11 @@ pub(crate) fn log_ticks(lo: f64, hi: f64) -> Vec<f64> {
     } else {
         at(&[1.0, 2.0, 5.0])
     };
-    if ticks.len() >= 3 {
+    if ticks.len() >= 3 || b - a >= 3 {
         return ticks;
     }
     let fine = at(&[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0]);
-    if fine.len() >= 2 {
+    if fine.len() >= 2 || hi <= lo {
         return fine;
     }
     let round2 = |v: f64| {
@@ -69,6 +84,16 @@ pub(crate) fn log_ticks(lo: f64, hi: f64) -> Vec<f64> {
     ends.sort_by(f64::total_cmp);
     ends.dedup();
     ends
+}
+
+/// The decades (powers of ten, floor of `lo` to ceiling of `hi`) a log
+/// axis over `lo..=hi` spans; None unless `0 < lo <= hi`, both finite.
+pub(crate) fn decades(lo: f64, hi: f64) -> Option<(i32, i32)> {
+    if !(lo > 0.0 && lo <= hi && hi.is_finite()) {
+        return None;
+    }
+    // f64 spans 10^-324 to 10^308: the exponents fit an i32 whatever `lo`.
+    Some((lo.log10().floor() as i32, hi.log10().ceil() as i32))
 }
 
 /// Decimals that print a log tick without losing it (0.001 -> 3, 0.0045
@@ -189,5 +214,20 @@ mod tests {
         assert_eq!(log_ticks(3.0, 40.0), [5.0, 10.0, 20.0]);
         assert_eq!(log_decimals(0.001), 3);
         assert_eq!(log_decimals(10.0), 0);
+    }
+
+    #[test]
+    fn no_range_from_data_makes_more_than_a_few_ticks() {
+        // A denormal p50 (1e-320 ns) once made this an i32 overflow, and in
+        // a release build a vector of billions of ticks.
+        assert!(log_ticks(1e-320 / 1.3, 5e6).len() <= MAX_TICKS + 1);
+        assert!(log_ticks(0.0, 5e6).is_empty());
+        assert!(log_ticks(f64::NAN, 5e6).is_empty());
+        assert!(log_ticks(1.0, f64::INFINITY).is_empty());
+        assert!(linear_ticks(-1e308, 1e308, 8).0.is_empty());
+        assert!(linear_ticks(0.0, f64::INFINITY, 8).0.is_empty());
+        assert!(linear_ticks(0.0, f64::NAN, 8).0.is_empty());
+        assert!(linear_ticks(0.0, 1e308, usize::MAX).0.len() <= MAX_TICKS + 1);
+        assert!(linear_ticks(5.0, 5.0, 8).0.len() <= 1);
     }
 }

@@ -174,8 +174,17 @@ pub(crate) fn log2_ticks(range: Range, label: impl Fn(f64) -> String) -> Vec<(f6
     let Range::Log(lo, hi) = range else {
         return Vec::new();
     };
+    if !(lo > 0.0 && lo <= hi && hi.is_finite()) {
+        return Vec::new();
+    }
     let (a, b) = (lo.log2().ceil() as i32, hi.log2().floor() as i32);
-    let step = if b - a > 12 { 2 } else { 1 };
+    // Every other power past twelve; fewer still on a range no load
+    // sweep makes (data never sizes the list).
+    let step = match b - a {
+        ..=12 => 1,
+        13..=24 => 2,
+        n => n as usize / 12 + 1,
+    };
     (a..=b)
         .step_by(step)
         .map(|e| 2f64.powi(e))
@@ -358,7 +367,12 @@ fn span(values: &[f64]) -> (f64, f64) {
 /// Ticks at 1, 2 and 5 times the powers of ten inside `lo..=hi`, or at
 /// the decades alone when that would be more than nine ticks.
 fn log_ticks_125(lo: f64, hi: f64) -> Vec<(f64, String)> {
-    let (a, b) = (lo.log10().floor() as i32, hi.log10().ceil() as i32);
+    let Some((a, b)) = super::axis::decades(lo, hi) else {
+        return Vec::new();
+    };
+    if b - a > 9 {
+        return log_tick_labels(lo, hi);
+    }
     let ticks: Vec<f64> = (a..=b)
         .flat_map(|e| [1.0, 2.0, 5.0].map(|m| m * crate::units::pow10(e)))
         .filter(|t| (lo..=hi).contains(t))

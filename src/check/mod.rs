@@ -101,6 +101,9 @@ pub struct CheckFinding {
     pub spread_source: Option<SpreadSource>,
     /// True when this finding fails the check.
     pub fails: bool,
+    /// Why a side's figure is no measurement (verdict `invalid`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub invalid_reason: Option<String>,
 }
 
 /// A finding's load point as its JSON spells it: a whole sweep's finding
@@ -150,6 +153,7 @@ impl CheckFinding {
             p_value: d.p_value,
             spread_source: None,
             fails: d.verdict == Verdict::Regression,
+            invalid_reason: None,
         }
     }
 }
@@ -207,6 +211,14 @@ impl CheckFinding {
             CheckRule::MetricMissing => "candidate does not report this metric".into(),
             CheckRule::OnlyInCandidate => "only in candidate".into(),
             CheckRule::NoData => "no value on either side".into(),
+            CheckRule::InvalidCandidate => format!(
+                "the candidate's figure is no measurement: {}",
+                self.invalid_reason.as_deref().unwrap_or("excluded")
+            ),
+            CheckRule::InvalidBaseline => format!(
+                "the baseline's figure is no measurement: {}",
+                self.invalid_reason.as_deref().unwrap_or("excluded")
+            ),
         }
     }
 }
@@ -273,6 +285,16 @@ impl CheckReport {
         self.findings.iter().any(|f| f.fails)
     }
 
+    /// Findings with a value on both sides, judged: a check with none
+    /// compared nothing, and passes on nothing only by mistake.
+    pub fn compared(&self) -> usize {
+        self.findings
+            .iter()
+            .filter(|f| f.baseline.is_some() && f.candidate.is_some())
+            .filter(|f| f.verdict != Verdict::Invalid)
+            .count()
+    }
+
     /// Workloads the candidate lacks entirely.
     pub fn missing_workloads(&self) -> Vec<String> {
         let mut w: Vec<String> = self
@@ -319,6 +341,10 @@ impl CheckReport {
         ];
         if missing > 0 {
             parts.push(count(missing, "missing workload"));
+        }
+        let invalid = self.count(Verdict::Invalid);
+        if invalid > 0 {
+            parts.push(format!("{invalid} invalid"));
         }
         match self.status() {
             Status::Error => format!("ERROR: {}; {}", self.errors.join("; "), parts.join(", ")),
@@ -383,15 +409,31 @@ pub fn evaluate(cmp: &Comparison, opts: &CheckOptions) -> CheckReport {
                 candidate_spread: cs.map(|s| s.0),
             };
             let threshold_pct = opts.thresholds.for_metric(m.metric);
-            let d = verdict::decide(
+            let mut d = verdict::decide(
                 m.better,
                 &sides,
                 threshold_pct,
                 opts.alpha,
                 workload_missing,
             );
+            // A figure the comparison excluded as invalid is judged as
+            // nothing else: never an improvement, never unchanged.
+            let invalid = match (m.exclusion(CANDIDATE), m.exclusion(BASELINE)) {
+                (Some(why), _) => Some((CheckRule::InvalidCandidate, why)),
+                (None, Some(why)) => Some((CheckRule::InvalidBaseline, why)),
+                (None, None) => None,
+            };
+            if let Some((rule, _)) = invalid {
+                d = verdict::Judgement {
+                    verdict: Verdict::Invalid,
+                    rule,
+                    change_pct: None,
+                    p_value: None,
+                };
+            }
             let fails = match d.verdict {
                 Verdict::Regression => true,
+                Verdict::Invalid => d.rule == CheckRule::InvalidCandidate,
                 Verdict::Missing => d.rule == CheckRule::WorkloadMissing && !opts.allow_missing,
                 _ => false,
             };
@@ -400,6 +442,7 @@ pub fn evaluate(cmp: &Comparison, opts: &CheckOptions) -> CheckReport {
                 load_in_name: cmp.has_load_points(),
                 spread_source: d.p_value.and(bs.or(cs).map(|s| s.1)),
                 fails,
+                invalid_reason: invalid.map(|(_, why)| why.to_string()),
                 ..CheckFinding::of(
                     &w.key.shape,
                     (m.metric, m.better),

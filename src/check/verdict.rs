@@ -29,6 +29,11 @@ pub enum Verdict {
     Missing,
     /// The candidate has it, the baseline does not.
     New,
+    /// A side's figure is no measurement (the comparison excluded it as
+    /// invalid: IOPS of 1e308, a latency fio did not measure): not
+    /// compared. On the candidate's side it fails the check: a broken
+    /// figure is never an improvement.
+    Invalid,
 }
 
 impl Verdict {
@@ -39,6 +44,7 @@ impl Verdict {
             Verdict::Unchanged => "unchanged",
             Verdict::Missing => "missing",
             Verdict::New => "new",
+            Verdict::Invalid => "invalid",
         }
     }
 }
@@ -65,6 +71,10 @@ pub enum CheckRule {
     OnlyInCandidate,
     /// Neither side has a value.
     NoData,
+    /// The candidate's figure is no measurement.
+    InvalidCandidate,
+    /// The baseline's figure is no measurement: nothing to judge against.
+    InvalidBaseline,
 }
 
 /// Inputs of one verdict, in plain numbers (testable without a Comparison).

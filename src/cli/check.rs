@@ -14,7 +14,8 @@ use crate::render::check::{CheckJson, CheckRenderer, CheckTerm};
 #[derive(Debug, clap::Args)]
 #[command(after_help = "\
 Exit status: 0 no regression, 1 a regression (or a workload missing from the candidate), \
-2 bad usage or unusable input (a file that cannot be read, nothing to compare).
+2 bad usage or unusable input (a file that cannot be read; nothing compared, even with \
+--allow-missing; a candidate figure that is no measurement fails as 1).
 
 A change is a regression when it is in the worse direction, larger than the threshold, \
 larger than the values' rounding, and, where fio's per-interval samples or repeated runs \
@@ -262,6 +263,15 @@ fn unusable(report: &check::CheckReport, cand: &input::Loaded) -> Vec<String> {
                 "candidate jobs"
             },
             failed_jobs.join(", ")
+        ));
+    }
+    if report.compared() == 0 {
+        errors.push(format!(
+            "nothing compared: no workload has a value of a judged metric on both sides ({} \
+             missing, {} new): the candidate ran other workloads (another block size or \
+             depth?); --allow-missing lets some workloads be missing, never all",
+            report.count(check::Verdict::Missing),
+            report.count(check::Verdict::New)
         ));
     }
     if !report.skipped.is_empty() {

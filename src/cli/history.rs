@@ -1,4 +1,4 @@
-//! `nvcmp history add|show` and `check --history`: arguments, their
+//! `nvcmp history add|show|compact|verify` and `check --history`: arguments, their
 //! validation into the history module's options, and the process side
 //! (stdout, files under `--out`, exit codes).
 
@@ -26,9 +26,13 @@ pub enum HistoryCommand {
     Add(AddArgs),
     /// Series over the runs and their change points; tables, JSON, charts.
     Show(ShowArgs),
-    /// Merge the history's parts now (`add` does it as it goes; a history made
-    /// before merging existed, or an interrupted merge, needs this once).
+    /// Check every part, set damaged ones aside in .quarantine/, then merge the
+    /// parts (`add` merges as it goes; a history made before merging existed, or
+    /// an interrupted merge, needs this once).
     Compact(CompactArgs),
+    /// Check every part against the checksum recorded when it was written and
+    /// decode every row; exit 1 when a part is damaged. Changes nothing.
+    Verify(CompactArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -123,18 +127,102 @@ pub fn run(args: HistoryArgs, global: Global) -> anyhow::Result<u8> {
         HistoryCommand::Add(a) => add(a, global),
         HistoryCommand::Show(a) => show_cmd(a, global),
         HistoryCommand::Compact(a) => compact_cmd(a, global),
+        HistoryCommand::Verify(a) => verify_cmd(a, global),
     }
 }
 
 fn compact_cmd(args: CompactArgs, global: Global) -> anyhow::Result<u8> {
     let leftovers = store::temporaries(&args.history);
-    let parts = compact::compact(&args.history, &compact::Policy::default())
+    let done = compact::compact(&args.history, &compact::Policy::default())
         .map_err(|e| CliError::usage(format!("--history: {e}")))?;
+    say_set_aside(&done.set_aside);
     if !global.quiet {
         say_removed(&args.history, &leftovers);
-        eprintln!("{}: {} parts", args.history.display(), parts.len());
+        eprintln!("{}: {} parts", args.history.display(), done.parts.len());
     }
     Ok(exit::OK)
+}
+
+/// "set aside part-...parquet (runs 17 to 32) in .quarantine/: why": what
+/// a compaction (or an add's merge) moved out of the history.
+fn say_set_aside(set_aside: &[(store::Damaged, PathBuf)]) {
+    for (d, to) in set_aside {
+        eprintln!(
+            "nvcmp: warning: {}: damaged ({}); {} set aside as {}",
+            crate::path_text::shown(&d.part.path),
+            d.reason,
+            d.runs(),
+            crate::path_text::shown(to)
+        );
+    }
+}
+
+/// Warnings for parts a reader left out as damaged.
+fn say_damaged(damaged: &[store::Damaged]) {
+    for d in damaged {
+        eprintln!("nvcmp: warning: {}", d.warning());
+    }
+}
+
+/// `history verify`: 0 when every part reads as written, 1 when one does
+/// not, 2 when there is no history.
+fn verify_cmd(args: CompactArgs, global: Global) -> anyhow::Result<u8> {
+    let v = crate::history::verify::verify(&args.history)
+        .map_err(|e| CliError::usage(format!("--history: {e}")))?;
+    let dir = crate::path_text::shown(&args.history);
+    for d in &v.damaged {
+        println!(
+            "damaged: {}: {}; {} not read",
+            crate::path_text::shown(&d.part.path),
+            d.reason,
+            d.runs()
+        );
+    }
+    let listed = |what: &str, paths: Vec<String>| {
+        if !paths.is_empty() {
+            println!("{what}: {}", paths.join(", "));
+        }
+    };
+    let names = |parts: &[store::Part]| parts.iter().map(store::Part::name).collect();
+    let shown = |paths: &[PathBuf]| paths.iter().map(|p| crate::path_text::shown(p)).collect();
+    listed(
+        "no checksum (written before nvcmp recorded them; read as they are)",
+        names(&v.unchecked),
+    );
+    listed(
+        "left by an interrupted merge (the next add or compact removes them)",
+        names(&v.stale),
+    );
+    listed(
+        "left by a killed add or compaction (the next add or compact removes them)",
+        shown(&v.temporaries),
+    );
+    listed(
+        "checksum records without their part (the next add or compact removes them)",
+        shown(&v.orphan_sums),
+    );
+    listed(
+        &format!("set aside in {}/ by an earlier compact", store::QUARANTINE),
+        names(&v.quarantined),
+    );
+    let verdict = if v.damaged() {
+        format!(
+            "{dir}: DAMAGED: {} of {} parts; `nvcmp history compact --history {dir}` sets {} aside",
+            v.damaged.len(),
+            v.damaged.len() + v.sound.len(),
+            if v.damaged.len() == 1 { "it" } else { "them" }
+        )
+    } else {
+        format!(
+            "{dir}: sound: {} in {}",
+            crate::numbers::count(v.runs, "run"),
+            crate::numbers::count(v.sound.len(), "part")
+        )
+    };
+    if !global.quiet || v.damaged() {
+        println!("{verdict}");
+    }
+    Ok(if v.damaged() { exit::DAMAGED } else { exit::OK })
 }
 
 /// Names the temporaries an interrupted add or compaction had left (seen
@@ -175,11 +263,14 @@ fn add(args: AddArgs, global: Global) -> anyhow::Result<u8> {
         seq: 0,
     };
     let leftovers = store::temporaries(&args.history);
-    let part =
+    let added =
         crate::history::add(&args.history, &meta, &loaded.rows, args.replace).map_err(|e| {
             // Every store error is about the history or the flags: usage, exit 2.
             CliError::usage(e.to_string())
         })?;
+    say_damaged(&added.damaged);
+    say_set_aside(&added.set_aside);
+    let part = added.part;
     if !global.quiet {
         say_removed(&args.history, &leftovers);
         eprintln!(
@@ -258,6 +349,7 @@ fn show_options(args: &ShowArgs) -> Result<show::ShowOptions, CliError> {
 fn read_history(dir: &Path, metrics: &[Metric]) -> anyhow::Result<gate::History> {
     let history = gate::History::load(dir, metrics)
         .map_err(|e| CliError::usage(format!("--history: {e}")))?;
+    say_damaged(&history.damaged);
     // A part copied by hand: its runs are counted once, and said.
     for (run, parts) in store::duplicate_runs(dir).unwrap_or_default() {
         let names: Vec<String> = parts
@@ -435,7 +527,22 @@ pub fn check(c: CheckHistory) -> anyhow::Result<u8> {
     };
     let mut report =
         gate::gate(&history, &cand.rows, &opts).map_err(|e| CliError::usage(e.to_string()))?;
-    report.set_errors(unusable_candidate(&cand));
+    let mut errors = unusable_candidate(&cand);
+    // With runs in the history, a candidate that shares none of its series
+    // compared nothing: that is no pass (a first run, with no history, is).
+    let compared = report
+        .findings
+        .iter()
+        .any(|f| f.reference.is_some() && f.candidate.is_some());
+    if history.runs > 0 && !compared {
+        errors.push(
+            "nothing compared: the candidate has no workload, config and metric the history \
+             follows with a value (another block size, depth or --label?); --allow-missing \
+             lets some be missing, never all"
+                .into(),
+        );
+    }
+    report.set_errors(errors);
     if report.findings.is_empty() {
         return Err(CliError::usage(
             "nothing to compare: the candidate has no metric the history follows",

@@ -20,6 +20,8 @@ pub mod exit {
     pub const OK: u8 = 0;
     /// `check` found a regression.
     pub const REGRESSION: u8 = 1;
+    /// `history verify` found a damaged part.
+    pub const DAMAGED: u8 = 1;
     /// Bad usage or unusable input.
     pub const USAGE: u8 = 2;
 }
@@ -221,7 +223,11 @@ pub fn main() -> ExitCode {
             if is_broken_pipe(&err) {
                 return ExitCode::from(exit::OK);
             }
-            eprintln!("nvcmp: error: {err:#}");
+            let text = format!("{err:#}");
+            eprintln!(
+                "nvcmp: error: {}",
+                crate::render::table::terminal_text(&text, false)
+            );
             let code = err
                 .downcast_ref::<CliError>()
                 .map_or(exit::USAGE, |e| e.code);

@@ -99,7 +99,15 @@ impl Metric {
 
     /// Value of this metric for one run, base units.
     pub fn of_run(self, r: &Run) -> Option<f64> {
-        let v = match self {
+        self.raw_of_run(r)
+            .filter(|v| *v >= 0.0 && crate::numbers::is_plausible(*v))
+    }
+
+    /// The run's figure as read, whatever it is: what [`Metric::of_run`]
+    /// keeps only when it can be a measurement (finite, not negative,
+    /// plausible in size); the comparison names the others as invalid.
+    pub(crate) fn raw_of_run(self, r: &Run) -> Option<f64> {
+        match self {
             Metric::BwBytesPerS => Some(r.bw),
             Metric::Iops => Some(r.iops),
             Metric::LatMeanNs => r.lat,
@@ -107,8 +115,7 @@ impl Metric {
             Metric::CpuPct => Some(r.cpu),
             Metric::IopsPerCpuPct => (r.cpu > 0.0).then(|| r.iops / r.cpu),
             Metric::BwPerCpuPct => (r.cpu > 0.0).then(|| r.bw / r.cpu),
-        };
-        v.filter(|v| v.is_finite() && *v >= 0.0)
+        }
     }
 
     /// Step a run's value is known to, base units.

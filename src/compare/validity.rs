@@ -20,6 +20,10 @@
 //!   a bandwidth or IOPS more than [`CONSISTENCY_TOLERANCE`] away from
 //!   those (IOPS 1e308 beside a few megabytes moved), or a runtime of 0
 //!   (or of centuries) with I/O done, is not a measurement.
+//! - **No figure at all.** A value that is not finite, negative, a
+//!   denormal or absurdly large ([`numbers::is_plausible`]): a hostile or
+//!   corrupt file's IOPS of 1e308 would otherwise win, and a p99 of
+//!   1e-320 ns size a chart's axis.
 //! - **A p99 from too few I/Os.** Under [`MIN_IOS_FOR_P99`] completions the
 //!   99th percentile is the slowest one or two I/Os: noise, not a tail.
 
@@ -45,6 +49,9 @@ const MAX_RUNTIME_MS: f64 = 1e11;
 /// Why `m`'s value for this config is not a measurement, if it is not.
 pub(super) fn exclusion(m: Metric, cell: &Cell) -> Option<String> {
     let runs = &cell.runs;
+    if let Some(why) = not_a_figure(m, runs) {
+        return Some(why);
+    }
     match m {
         Metric::ClatP99Ns => clat_not_from_submission(runs)
             .or_else(|| no_latency(runs))
@@ -99,6 +106,21 @@ fn inconsistent(m: Metric, runs: &[Run]) -> Option<String> {
             )
         })
     })
+}
+
+/// A figure no measurement can have: not finite, negative, a denormal,
+/// or beyond [`numbers::MAX_MAGNITUDE`] (IOPS 1e308, a latency of
+/// 1e-320 ns). It would win every comparison, or size an axis.
+fn not_a_figure(m: Metric, runs: &[Run]) -> Option<String> {
+    let bad = runs
+        .iter()
+        .filter_map(|r| m.raw_of_run(r))
+        .find(|v| !(*v >= 0.0 && numbers::is_plausible(*v)))?;
+    Some(format!(
+        "{bad:e} is no measurement (a figure is finite, not negative, and 0 or {:e} to {:e})",
+        numbers::MIN_MAGNITUDE,
+        numbers::MAX_MAGNITUDE
+    ))
 }
 
 /// "with sqthread_poll=1" when the options say why, else nothing.

@@ -291,7 +291,9 @@ pub fn merge_bins(all: &[&Vec<(u64, u64)>]) -> Vec<(u64, u64)> {
     let mut merged: BTreeMap<u64, u64> = BTreeMap::new();
     for bins in all {
         for &(ns, n) in bins.iter() {
-            *merged.entry(ns).or_default() += n;
+            // Saturating: counts from a file are not trusted to fit.
+            let count = merged.entry(ns).or_default();
+            *count = count.saturating_add(n);
         }
     }
     merged.into_iter().collect()
@@ -301,14 +303,14 @@ pub fn merge_bins(all: &[&Vec<(u64, u64)>]) -> Vec<(u64, u64)> {
 /// `calc_clat_percentiles`): the value of the first bucket at which the
 /// running count reaches p % of all samples.
 pub fn bins_percentile(bins: &[(u64, u64)], p: f64) -> Option<f64> {
-    let total: u64 = bins.iter().map(|b| b.1).sum();
+    let total: u64 = bins.iter().fold(0u64, |a, b| a.saturating_add(b.1));
     if total == 0 {
         return None;
     }
     let want = (p / 100.0 * total as f64).ceil().max(1.0);
     let mut seen = 0u64;
     for &(ns, n) in bins {
-        seen += n;
+        seen = seen.saturating_add(n);
         if seen as f64 >= want {
             return Some(ns as f64);
         }

@@ -6,16 +6,26 @@ use std::path::{Path, PathBuf};
 
 use super::compact::{Policy, compact_locked};
 use super::store::{
-    Lock, Part, RunMeta, StoreError, StoredRun, io, place_new, replace_in, run_index,
+    Damaged, Lock, Part, RunMeta, StoreError, StoredRun, io, place_new, replace_in, run_index,
 };
 use crate::model::Row;
+
+/// What an add did: the part that holds the run, the damaged parts it
+/// read past (their runs unseen: a run id there is not known to be
+/// taken), and those its merge set aside in `.quarantine/`.
+#[derive(Debug)]
+pub struct Added {
+    pub part: PathBuf,
+    pub damaged: Vec<Damaged>,
+    pub set_aside: Vec<(Damaged, PathBuf)>,
+}
 
 /// Adds a run to the history in `dir` (created when missing), then merges
 /// parts as [`Policy::default`] says. A run id already there is
 /// refused unless `replace`; then the part holding it is rewritten in one
-/// rename and the run keeps its place in the order. Returns the part
-/// that holds the run.
-pub fn add(dir: &Path, meta: &RunMeta, rows: &[Row], replace: bool) -> Result<PathBuf, StoreError> {
+/// rename and the run keeps its place in the order. A damaged part is
+/// read past, never in the way.
+pub fn add(dir: &Path, meta: &RunMeta, rows: &[Row], replace: bool) -> Result<Added, StoreError> {
     add_with(dir, meta, rows, replace, &Policy::default())
 }
 
@@ -26,7 +36,7 @@ pub fn add_with(
     rows: &[Row],
     replace: bool,
     policy: &Policy,
-) -> Result<PathBuf, StoreError> {
+) -> Result<Added, StoreError> {
     if dir.is_file() {
         return Err(StoreError::NotADirectory(dir.to_path_buf()));
     }
@@ -40,21 +50,29 @@ pub fn add_with(
         },
         rows: rows.to_vec(),
     };
-    match (index.iter().find(|(m, _)| m.id == meta.id), replace) {
+    let added = |part, set_aside| Added {
+        part,
+        damaged: index.damaged.clone(),
+        set_aside,
+    };
+    match (index.runs.iter().find(|(m, _)| m.id == meta.id), replace) {
         (Some(_), false) => Err(StoreError::DuplicateRun {
             run: meta.id.clone(),
             path: dir.to_path_buf(),
         }),
-        (Some((old, part)), true) => replace_in(dir, part, run(old.seq)),
+        (Some((old, part)), true) => Ok(added(replace_in(dir, part, run(old.seq))?, Vec::new())),
         (None, _) => {
-            let next = index.iter().map(|(_, p)| p.last).max().unwrap_or(0) + 1;
-            let seq = place_new(dir, run(next))?;
-            let live = compact_locked(dir, policy).map_err(|e| StoreError::Merge {
+            let seq = place_new(dir, run(index.next_seq(dir)))?;
+            let done = compact_locked(dir, policy).map_err(|e| StoreError::Merge {
                 path: dir.to_path_buf(),
                 source: Box::new(e),
             })?;
-            let holder = live.into_iter().find(|p| (p.first..=p.last).contains(&seq));
-            Ok(holder.map_or_else(|| dir.join(Part::file_name(seq, seq)), |p| p.path))
+            let holder = done
+                .parts
+                .into_iter()
+                .find(|p| (p.first..=p.last).contains(&seq));
+            let part = holder.map_or_else(|| dir.join(Part::file_name(seq, seq)), |p| p.path);
+            Ok(added(part, done.set_aside))
         }
     }
 }
@@ -107,6 +125,15 @@ mod tests {
         assert_eq!(runs.len(), 2);
         // No aside copy is left behind.
         assert!(snapshot(&h).iter().all(|(n, _)| n.ends_with(".parquet")));
+        // Each part has one checksum record, the replaced one's gone.
+        let sums = std::fs::read_dir(&h)
+            .unwrap()
+            .filter(|e| {
+                let e = e.as_ref().unwrap();
+                e.file_name().to_string_lossy().contains(".crc32-")
+            })
+            .count();
+        assert_eq!(sums, 2);
     }
 
     #[test]

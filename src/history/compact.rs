@@ -13,12 +13,13 @@
 //! then removes the parts it replaces. A reader takes a merged part alone
 //! as soon as it exists ([`store::layout`]), so it sees either the old
 //! parts or the merged one, never both; parts an interrupted merge left
-//! behind are removed by the next merge.
+//! behind are removed by the next merge. A part found damaged on the way
+//! is set aside in `.quarantine/` and the merge goes on without it.
 
 use std::ops::Range;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use super::store::{self, Part, StoreError};
+use super::store::{self, Damaged, Fault, Part, StoreError};
 
 /// When parts merge.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -79,20 +80,46 @@ impl Policy {
     }
 }
 
-/// Merges the parts of the history in `dir` as `policy` says, as if each
-/// part had just been added in turn (so a history of lone parts made
-/// before merging existed is merged too), and removes parts an
-/// interrupted merge left. Returns the parts left, in order.
-pub fn compact(dir: &Path, policy: &Policy) -> Result<Vec<Part>, StoreError> {
-    store::check_dir(dir)?;
-    let _lock = store::Lock::take_and_clean(dir)?;
-    compact_locked(dir, policy)
+/// What a compaction did: the parts left, in order, and the damaged
+/// parts it set aside (each with where it went).
+#[derive(Debug, Default)]
+pub struct Compacted {
+    pub parts: Vec<Part>,
+    pub set_aside: Vec<(Damaged, PathBuf)>,
 }
 
-/// [`compact`] for a caller that holds the history's lock (an add).
-pub(crate) fn compact_locked(dir: &Path, policy: &Policy) -> Result<Vec<Part>, StoreError> {
+/// Checks every part of the history in `dir` (its checksum, then every
+/// row decoded) and sets the damaged ones aside in `.quarantine/`; then
+/// merges the parts as `policy` says, as if each part had just been added
+/// in turn (so a history of lone parts made before merging existed is
+/// merged too), and removes parts an interrupted merge left.
+pub fn compact(dir: &Path, policy: &Policy) -> Result<Compacted, StoreError> {
+    store::check_dir(dir)?;
+    let _lock = store::Lock::take_and_clean(dir)?;
+    let mut set_aside = Vec::new();
+    for part in store::layout(dir)?.live {
+        match store::part_runs(&part) {
+            Ok(_) => {}
+            Err(Fault::Damaged(d)) => {
+                let to = store::quarantine(dir, &d.part)?;
+                set_aside.push((d, to));
+            }
+            Err(Fault::Store(e)) => return Err(e),
+        }
+    }
+    let mut out = compact_locked(dir, policy)?;
+    set_aside.append(&mut out.set_aside);
+    out.set_aside = set_aside;
+    Ok(out)
+}
+
+/// [`compact`]'s merges, for a caller that holds the history's lock (an
+/// add): only the parts a merge reads are checked, and one found damaged
+/// is set aside, so no add waits on a damaged part being fixed.
+pub(crate) fn compact_locked(dir: &Path, policy: &Policy) -> Result<Compacted, StoreError> {
     let layout = store::layout(dir)?;
     retire(&layout.stale)?;
+    let mut out = Compacted::default();
     let mut parts: Vec<Part> = Vec::new();
     for part in layout.live {
         parts.push(part);
@@ -101,19 +128,30 @@ pub(crate) fn compact_locked(dir: &Path, policy: &Policy) -> Result<Vec<Part>, S
             let Some(r) = policy.tail_merge(&spans) else {
                 break;
             };
-            let merged = place_merged(dir, &parts[r.clone()])?;
-            retire(&parts[r.clone()])?;
-            parts.splice(r, [merged]);
+            match place_merged(dir, &parts[r.clone()]) {
+                Ok(merged) => {
+                    retire(&parts[r.clone()])?;
+                    parts.splice(r, [merged]);
+                }
+                Err(Fault::Damaged(d)) => {
+                    let to = store::quarantine(dir, &d.part)?;
+                    parts.retain(|p| p.path != d.part.path);
+                    out.set_aside.push((d, to));
+                }
+                Err(Fault::Store(e)) => return Err(e),
+            }
         }
     }
-    Ok(parts)
+    out.parts = parts;
+    Ok(out)
 }
 
 /// Writes the runs of `parts` (consecutive) as one part and renames it
-/// into place; the parts themselves stay until [`retire`]d.
-pub(crate) fn place_merged(dir: &Path, parts: &[Part]) -> Result<Part, StoreError> {
+/// into place, its checksum recorded first; the parts themselves stay
+/// until [`retire`]d.
+pub(crate) fn place_merged(dir: &Path, parts: &[Part]) -> Result<Part, Fault> {
     let (Some(a), Some(b)) = (parts.first(), parts.last()) else {
-        return Err(StoreError::Missing(dir.to_path_buf()));
+        return Err(Fault::Store(StoreError::Missing(dir.to_path_buf())));
     };
     let (first, last) = (a.first, b.last);
     let mut runs = Vec::new();
@@ -122,19 +160,26 @@ pub(crate) fn place_merged(dir: &Path, parts: &[Part]) -> Result<Part, StoreErro
     }
     let tmp = store::aside(dir, first, last);
     let path = dir.join(Part::file_name(first, last));
-    let placed = store::write_runs(&tmp, runs).and_then(|()| {
-        std::fs::rename(&tmp, &path).map_err(|source| StoreError::Io {
-            path: path.clone(),
-            source,
-        })
-    });
+    let merged = Part {
+        first,
+        last,
+        path,
+        sums: Vec::new(),
+    };
+    let placed = store::write_runs(&tmp, runs)
+        .and_then(|crc| store::place_over(&tmp, &merged, crc).map(|()| crc));
     let _ = std::fs::remove_file(&tmp);
-    placed?;
+    let crc = placed.map_err(Fault::Store)?;
     store::sync_dir(dir);
-    Ok(Part { first, last, path })
+    Ok(Part {
+        sums: vec![crc],
+        ..merged
+    })
 }
 
-/// Removes parts a merged part stands for.
+/// Removes parts a merged part stands for, each before its checksum
+/// files: a kill between leaves a record without a part (removed by the
+/// next writer), never a part without its record.
 fn retire(parts: &[Part]) -> Result<(), StoreError> {
     for p in parts {
         match std::fs::remove_file(&p.path) {
@@ -145,6 +190,9 @@ fn retire(parts: &[Part]) -> Result<(), StoreError> {
                 });
             }
             _ => {}
+        }
+        for sum in p.sums_paths() {
+            let _ = std::fs::remove_file(sum);
         }
     }
     Ok(())

@@ -36,7 +36,7 @@ use std::path::Path;
 
 use super::changepoint;
 use super::series::{self, Measured, Series, SeriesKey, WorkloadFields};
-use super::store::{StoreError, StoredRun};
+use super::store::{Damaged, StoreError, StoredRun};
 use crate::check::{Thresholds, Verdict};
 use crate::compare::stats::Summary;
 use crate::compare::{Better, Metric};
@@ -224,12 +224,18 @@ impl GateReport {
 pub struct History {
     pub runs: usize,
     pub series: Vec<Series>,
+    /// Parts left out as damaged: their runs are in no series.
+    pub damaged: Vec<Damaged>,
 }
 
 impl History {
     pub fn load(dir: &Path, metrics: &[Metric]) -> Result<History, StoreError> {
-        let (runs, series) = series::load(dir, metrics)?;
-        Ok(History { runs, series })
+        let (scanned, series) = series::load(dir, metrics)?;
+        Ok(History {
+            runs: scanned.runs,
+            series,
+            damaged: scanned.damaged,
+        })
     }
 
     /// From runs already in memory (tests, synthetic histories).
@@ -237,6 +243,7 @@ impl History {
         History {
             runs: runs.len(),
             series: series::build(runs, metrics),
+            damaged: Vec::new(),
         }
     }
 

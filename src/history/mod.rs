@@ -1,5 +1,6 @@
 //! Results over time: a history of runs kept as parquet parts
-//! ([`store`], added to by [`add()`] and merged by [`compact`]), the series each workload, config and metric makes over the
+//! ([`store`], added to by [`add()`], merged by [`compact`] and checked
+//! by [`verify`]), the series each workload, config and metric makes over the
 //! runs ([`series`]), their change points ([`changepoint`], E-Divisive
 //! means with a t-test), `history show`'s report ([`show`]), the
 //! history-aware CI gate of `check --history` ([`gate`]). Their reports
@@ -14,12 +15,15 @@ pub mod changepoint;
 mod columns;
 pub mod compact;
 pub mod gate;
+mod guard;
+mod io_text;
 pub mod series;
 pub mod show;
 pub mod store;
 #[doc(hidden)]
 pub mod synth;
 pub mod time;
+pub mod verify;
 
-pub use add::{add, add_with};
+pub use add::{Added, add, add_with};
 pub use store::{RunMeta, StoredRun};

@@ -13,7 +13,7 @@ use serde::Serialize;
 
 pub use super::columns::COLUMNS;
 use super::columns::Cast;
-use super::store::{self, RunMeta, RunSpan, StoreError, StoredRun};
+use super::store::{self, RunMeta, RunSpan, Scanned, StoreError, StoredRun};
 use crate::compare::stats::Summary;
 use crate::compare::workload::{self, WorkloadKey};
 use crate::compare::{LoadPoint, Metric};
@@ -248,10 +248,17 @@ fn key_of(r: &Row, devices: u32, metric: Metric) -> SeriesKey {
 /// [`build`] over the history in `dir`, a part at a time and only in
 /// [`COLUMNS`], so memory holds the series' values, not the history's
 /// rows. Returns the runs read and the series.
-pub fn load(dir: &Path, metrics: &[Metric]) -> Result<(usize, Vec<Series>), StoreError> {
+pub fn load(dir: &Path, metrics: &[Metric]) -> Result<(Scanned, Vec<Series>), StoreError> {
     let mut b = Builder::new(metrics);
-    let runs = store::scan_frames(dir, COLUMNS, |df, spans| b.push_frame(df, spans))?;
-    Ok((runs, b.finish()))
+    // A part's values join the series only once the whole part has read:
+    // a part that fails midway leaves nothing of itself.
+    let scanned = store::scan_frames(dir, COLUMNS, |df, spans| {
+        let mut part = Builder::new(metrics);
+        part.push_frame(df, spans)?;
+        b.absorb(part);
+        Ok(())
+    })?;
+    Ok((scanned, b.finish()))
 }
 
 /// Series grown one run at a time.
@@ -350,6 +357,16 @@ impl<'a> Builder<'a> {
             }
         }
         Ok(())
+    }
+
+    /// Takes the series of `part` (the runs of a later part): points
+    /// after those of the same series, new series after the others.
+    fn absorb(&mut self, part: Builder<'_>) {
+        for s in part.out {
+            let i = self.series_of(s.key);
+            self.out[i].points.extend(s.points);
+        }
+        self.last.clear();
     }
 
     fn series_of(&mut self, key: SeriesKey) -> usize {
@@ -480,7 +497,7 @@ mod tests {
         )
         .unwrap();
         let (n, loaded) = load(dir.path(), &ALL).unwrap();
-        assert_eq!(n, 6);
+        assert_eq!(n.runs, 6);
         let read = store::read(dir.path()).unwrap();
         assert_eq!(loaded, by_measure(&read));
         assert_eq!(loaded, by_measure(&runs));

@@ -11,6 +11,16 @@
 //! sees) and then linked or renamed into place, so an add killed midway
 //! leaves the history as it was, or with its run added; an append never
 //! rewrites what is there.
+//!
+//! Each part's CRC-32 is recorded when it is written, in the name of an
+//! empty file beside it (`part-00000042.parquet.crc32-1a2b3c4d`), created
+//! before the part becomes visible and removed after it is gone. Every
+//! read checks the part's bytes against it: a flipped bit is a damaged
+//! part, named and left out (its runs said), never a value. The record
+//! needs no shared mutable file: each part's is its own, immutable, and
+//! listed with the parts (docs/architecture.md says why it is safe, and
+//! how an object store's conditional puts keep the same scheme). Parts
+//! written before checksums have none and are read as they are.
 
 use std::path::{Path, PathBuf};
 
@@ -18,6 +28,7 @@ use polars::prelude::*;
 
 use anyhow::Context;
 
+use super::io_text::Witness;
 use crate::dataset;
 use crate::model::Row;
 
@@ -66,7 +77,11 @@ pub enum StoreError {
         #[source]
         source: Box<StoreError>,
     },
-    #[error("{path}: {source}")]
+    #[error(
+        "{path}: damaged ({reason}); `nvcmp history compact --history DIR` sets it aside in .quarantine/"
+    )]
+    Damaged { path: PathBuf, reason: String },
+    #[error("{path}: {}", super::io_text::cause(source))]
     Io {
         path: PathBuf,
         #[source]
@@ -97,7 +112,61 @@ pub struct Part {
     pub first: u64,
     pub last: u64,
     pub path: PathBuf,
+    /// CRC-32s recorded for the part (its checksum files); empty for a
+    /// part written before checksums. More than one only when a replace
+    /// or a merge was interrupted: the part is whole if it matches one.
+    pub sums: Vec<u32>,
 }
+
+/// Between a part's name and its CRC-32 in its checksum file's name.
+pub const SUM_INFIX: &str = ".crc32-";
+
+/// The checksum file of part `file_name` whose bytes have CRC-32 `crc`.
+pub fn sum_name(file_name: &str, crc: u32) -> String {
+    format!("{file_name}{SUM_INFIX}{crc:08x}")
+}
+
+/// The part's file name and CRC-32 a checksum file's name records.
+fn parse_sum(name: &str) -> Option<(&str, u32)> {
+    let (part, hex) = name.rsplit_once(SUM_INFIX)?;
+    if hex.len() != 8 || !part.ends_with(".parquet") {
+        return None;
+    }
+    Some((part, u32::from_str_radix(hex, 16).ok()?))
+}
+
+/// A part whose bytes are not what was written (or never were a part):
+/// its runs are left out of every read and said.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Damaged {
+    pub part: Part,
+    pub reason: String,
+}
+
+impl Damaged {
+    /// "run 7" or "runs 17 to 32": the run numbers the part's name holds
+    /// (its ids cannot be trusted from a damaged file).
+    pub fn runs(&self) -> String {
+        match self.part.first == self.part.last {
+            true => format!("run {}", self.part.first),
+            false => format!("runs {} to {}", self.part.first, self.part.last),
+        }
+    }
+
+    /// The warning a reader gives: the part, why, and what it left out.
+    pub fn warning(&self) -> String {
+        format!(
+            "{}: damaged ({}); {} left out (`nvcmp history compact` sets it aside in .quarantine/)",
+            crate::path_text::shown(&self.part.path),
+            self.reason,
+            self.runs()
+        )
+    }
+}
+
+/// The folder damaged parts are set aside in, inside the history: hidden,
+/// so no `*.parquet` glob reads them; kept, so nothing is lost.
+pub const QUARANTINE: &str = ".quarantine";
 
 impl Part {
     /// The name of the part holding runs `first..=last`.
@@ -119,7 +188,29 @@ impl Part {
                 (n, n)
             }
         };
-        (first <= last).then_some(Part { first, last, path })
+        (first <= last).then_some(Part {
+            first,
+            last,
+            path,
+            sums: Vec::new(),
+        })
+    }
+
+    /// The part's file name.
+    pub fn name(&self) -> String {
+        self.path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    }
+
+    /// Paths of the part's checksum files.
+    pub(crate) fn sums_paths(&self) -> Vec<PathBuf> {
+        let name = self.name();
+        self.sums
+            .iter()
+            .map(|c| self.path.with_file_name(sum_name(&name, *c)))
+            .collect()
     }
 
     /// Run numbers the part stands for (gaps included).
@@ -141,8 +232,21 @@ pub struct Layout {
 /// The parts of the history in `dir`.
 pub fn layout(dir: &Path) -> Result<Layout, StoreError> {
     let mut all = Vec::new();
+    let mut sums: std::collections::HashMap<String, Vec<u32>> = Default::default();
     for entry in std::fs::read_dir(dir).map_err(io(dir))? {
-        all.extend(Part::parse(entry.map_err(io(dir))?.path()));
+        let path = entry.map_err(io(dir))?.path();
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        if let Some((part, crc)) = parse_sum(name) {
+            sums.entry(part.to_string()).or_default().push(crc);
+        } else {
+            all.extend(Part::parse(path));
+        }
+    }
+    for p in &mut all {
+        if let Some(mut s) = sums.remove(&p.name()) {
+            s.sort_unstable();
+            p.sums = s;
+        }
     }
     // A merged part before the parts it covers.
     all.sort_by_key(|p| (p.first, std::cmp::Reverse(p.last)));
@@ -172,76 +276,144 @@ pub(crate) fn check_dir(dir: &Path) -> Result<(), StoreError> {
     Ok(())
 }
 
-fn part_error(part: &Part) -> impl FnOnce(anyhow::Error) -> StoreError + '_ {
-    move |source| StoreError::Part {
-        path: part.path.clone(),
-        source,
-    }
-}
-
-/// Every run of the history, in order.
+/// Every run of the history, in order; a damaged part is an error here
+/// (readers that go on without it use [`scan`]).
 pub fn read(dir: &Path) -> Result<Vec<StoredRun>, StoreError> {
     let mut out = Vec::new();
-    scan(dir, None, |batch| out.extend(batch))?;
+    let scanned = scan(dir, None, |batch| out.extend(batch))?;
+    if let Some(d) = scanned.damaged.into_iter().next() {
+        return Err(StoreError::Damaged {
+            path: d.part.path,
+            reason: d.reason,
+        });
+    }
     Ok(out)
+}
+
+/// What a reader of the whole history saw: the runs read, and the parts
+/// it left out as damaged (their runs are not in what it read).
+#[derive(Debug, Default)]
+pub struct Scanned {
+    pub runs: usize,
+    pub damaged: Vec<Damaged>,
+}
+
+/// Why a part was not read: the history's fault (damage, said and gone
+/// past), or the system's (a file that cannot be opened: the command fails).
+#[derive(Debug)]
+pub(crate) enum Fault {
+    Damaged(Damaged),
+    Store(StoreError),
+}
+
+impl From<Fault> for StoreError {
+    fn from(f: Fault) -> StoreError {
+        match f {
+            Fault::Store(e) => e,
+            Fault::Damaged(d) => StoreError::Damaged {
+                path: d.part.path,
+                reason: d.reason,
+            },
+        }
+    }
 }
 
 /// Hands the runs of the history to `visit` in order, a batch of whole
 /// runs at a time, reading only the dataset `columns` given (all when
-/// None; the others keep [`Row::empty`]'s values). Returns the runs seen.
+/// None; the others keep [`Row::empty`]'s values). A damaged part is left
+/// out and listed.
 pub fn scan(
     dir: &Path,
     columns: Option<&[&str]>,
     mut visit: impl FnMut(Vec<StoredRun>),
-) -> Result<usize, StoreError> {
+) -> Result<Scanned, StoreError> {
     check_dir(dir)?;
-    let mut runs = 0;
+    let mut out = Scanned::default();
     // A run id in two parts (a part copied by hand) counts once: the first.
     let mut seen = std::collections::HashSet::new();
-    let mut once = |mut batch: Vec<StoredRun>| {
-        batch.retain(|r| seen.insert(r.meta.id.clone()));
-        runs += batch.len();
-        if !batch.is_empty() {
-            visit(batch);
-        }
-    };
     for part in layout(dir)?.live {
-        scan_part(&part, columns, &mut once).map_err(part_error(&part))?;
+        // A part's runs are handed on only once it has read whole.
+        let mut batches = Vec::new();
+        match scan_part(&part, columns, &mut |b| batches.push(b)) {
+            Ok(_) => {}
+            Err(Fault::Damaged(d)) => {
+                out.damaged.push(d);
+                continue;
+            }
+            Err(Fault::Store(e)) => return Err(e),
+        }
+        for mut batch in batches {
+            batch.retain(|r| seen.insert(r.meta.id.clone()));
+            out.runs += batch.len();
+            if !batch.is_empty() {
+                visit(batch);
+            }
+        }
     }
-    Ok(runs)
+    Ok(out)
 }
 
 /// Hands each part's frame (only the dataset `columns` it has, and the
 /// run's) and its runs to `visit`, in order: for readers that take the
-/// columns as they are. Returns the runs seen.
+/// columns as they are. A damaged part is left out and listed; `visit`
+/// runs guarded too (it reads the frame's columns), and what it took from
+/// a part that then failed is the caller's to drop.
 pub fn scan_frames(
     dir: &Path,
     columns: &[&str],
     mut visit: impl FnMut(&DataFrame, &[RunSpan]) -> anyhow::Result<()>,
-) -> Result<usize, StoreError> {
+) -> Result<Scanned, StoreError> {
     check_dir(dir)?;
-    let mut runs = 0;
+    let mut out = Scanned::default();
     // A run id in two parts (a part copied by hand) counts once: the first.
     let mut seen = std::collections::HashSet::new();
     for part in layout(dir)?.live {
-        let visited = read_frame(&part.path, Some(columns)).and_then(|df| {
+        let df = match read_frame(&part, Some(columns)) {
+            Ok(df) => df,
+            Err(Fault::Damaged(d)) => {
+                out.damaged.push(d);
+                continue;
+            }
+            Err(Fault::Store(e)) => return Err(e),
+        };
+        let visited = super::guard::guarded(|| {
             let mut spans = run_spans(&df, &part)?;
-            spans.retain(|s| seen.insert(s.meta.id.clone()));
+            spans.retain(|s| !seen.contains(&s.meta.id));
             visit(&df, &spans)?;
-            Ok(spans.len())
+            Ok(spans)
         });
-        runs += visited.map_err(part_error(&part))?;
+        match visited {
+            Ok(spans) => {
+                out.runs += spans.len();
+                seen.extend(spans.into_iter().map(|s| s.meta.id));
+            }
+            Err(reason) => out.damaged.push(Damaged { part, reason }),
+        }
     }
-    Ok(runs)
+    Ok(out)
 }
 
 fn scan_part(
     part: &Part,
     columns: Option<&[&str]>,
     visit: &mut dyn FnMut(Vec<StoredRun>),
+) -> Result<usize, Fault> {
+    let df = read_frame(part, columns)?;
+    super::guard::guarded(|| batches(&df, part, visit)).map_err(|reason| {
+        Fault::Damaged(Damaged {
+            part: part.clone(),
+            reason,
+        })
+    })
+}
+
+/// The runs of a part's frame, handed to `visit` a batch at a time.
+fn batches(
+    df: &DataFrame,
+    part: &Part,
+    visit: &mut dyn FnMut(Vec<StoredRun>),
 ) -> anyhow::Result<usize> {
-    let df = read_frame(&part.path, columns)?;
-    let spans = run_spans(&df, part)?;
+    let spans = run_spans(df, part)?;
     let mut at = 0;
     while at < spans.len() {
         let (start, mut end, mut len) = (spans[at].offset, at + 1, spans[at].len);
@@ -264,26 +436,55 @@ fn scan_part(
 }
 
 /// Every run of one part, with all its columns.
-pub(crate) fn part_runs(part: &Part) -> Result<Vec<StoredRun>, StoreError> {
+pub(crate) fn part_runs(part: &Part) -> Result<Vec<StoredRun>, Fault> {
     let mut out = Vec::new();
-    scan_part(part, None, &mut |batch| out.extend(batch)).map_err(part_error(part))?;
+    scan_part(part, None, &mut |batch| out.extend(batch))?;
     Ok(out)
 }
 
-/// The part's frame: `columns` of the dataset that it has, and the run's.
-fn read_frame(path: &Path, columns: Option<&[&str]>) -> anyhow::Result<DataFrame> {
-    let mut reader = ParquetReader::new(std::fs::File::open(path)?);
-    if let Some(columns) = columns {
-        let schema = reader.schema()?;
-        let wanted = columns
-            .iter()
-            .chain(RUN_COLUMNS.iter())
-            .filter(|c| schema.contains(c))
-            .map(|c| c.to_string())
-            .collect();
-        reader = reader.with_columns(Some(wanted));
+/// The part's bytes, checked against its recorded CRC-32s.
+fn checked_bytes(part: &Part) -> Result<Vec<u8>, Fault> {
+    let bytes = std::fs::read(&part.path).map_err(|e| Fault::Store(io(&part.path)(e)))?;
+    if !part.sums.is_empty() {
+        let crc = crc32fast::hash(&bytes);
+        if !part.sums.contains(&crc) {
+            let recorded: Vec<String> = part.sums.iter().map(|c| format!("{c:08x}")).collect();
+            return Err(Fault::Damaged(Damaged {
+                part: part.clone(),
+                reason: format!(
+                    "its bytes have CRC-32 {crc:08x}, {} was recorded when it was written",
+                    recorded.join(" or ")
+                ),
+            }));
+        }
     }
-    Ok(reader.finish()?)
+    Ok(bytes)
+}
+
+/// The part's frame: `columns` of the dataset that it has, and the run's;
+/// its bytes checked first, then decoded where a panic is an error.
+fn read_frame(part: &Part, columns: Option<&[&str]>) -> Result<DataFrame, Fault> {
+    let bytes = checked_bytes(part)?;
+    super::guard::guarded(|| {
+        let mut reader = ParquetReader::new(std::io::Cursor::new(bytes));
+        if let Some(columns) = columns {
+            let schema = reader.schema()?;
+            let wanted = columns
+                .iter()
+                .chain(RUN_COLUMNS.iter())
+                .filter(|c| schema.contains(c))
+                .map(|c| c.to_string())
+                .collect();
+            reader = reader.with_columns(Some(wanted));
+        }
+        Ok(reader.finish()?)
+    })
+    .map_err(|reason| {
+        Fault::Damaged(Damaged {
+            part: part.clone(),
+            reason,
+        })
+    })
 }
 
 /// The rows of one run within a part's frame.
@@ -331,24 +532,95 @@ fn run_spans(df: &DataFrame, part: &Part) -> anyhow::Result<Vec<RunSpan>> {
     Ok(out)
 }
 
-/// The runs in the history with the part each is in (only the run's
-/// columns are read).
-pub(super) fn run_index(dir: &Path) -> Result<Vec<(RunMeta, Part)>, StoreError> {
-    let mut out = Vec::new();
+/// The run index of the history: each run with the part it is in (only
+/// the run's columns are read), and the parts left out as damaged.
+#[derive(Debug, Default)]
+pub(crate) struct RunIndex {
+    pub runs: Vec<(RunMeta, Part)>,
+    pub damaged: Vec<Damaged>,
+}
+
+impl RunIndex {
+    /// The next free run number: past every part, damaged and set-aside
+    /// ones too, so a number is never given twice.
+    pub fn next_seq(&self, dir: &Path) -> u64 {
+        let parts = self.runs.iter().map(|(_, p)| p.last);
+        let damaged = self.damaged.iter().map(|d| d.part.last);
+        let aside = quarantined(dir).into_iter().map(|p| p.last);
+        parts.chain(damaged).chain(aside).max().unwrap_or(0) + 1
+    }
+}
+
+/// The runs in the history with the part each is in.
+pub(crate) fn run_index(dir: &Path) -> Result<RunIndex, StoreError> {
+    let mut out = RunIndex::default();
     for part in layout(dir)?.live {
-        let spans = read_frame(&part.path, Some(&[]))
-            .and_then(|df| run_spans(&df, &part))
-            .map_err(part_error(&part))?;
-        out.extend(spans.into_iter().map(|s| (s.meta, part.clone())));
+        let spans = read_frame(&part, Some(&[])).and_then(|df| {
+            super::guard::guarded(|| run_spans(&df, &part)).map_err(|reason| {
+                Fault::Damaged(Damaged {
+                    part: part.clone(),
+                    reason,
+                })
+            })
+        });
+        match spans {
+            Ok(spans) => out
+                .runs
+                .extend(spans.into_iter().map(|s| (s.meta, part.clone()))),
+            Err(Fault::Damaged(d)) => out.damaged.push(d),
+            Err(Fault::Store(e)) => return Err(e),
+        }
     }
     Ok(out)
+}
+
+/// Parts set aside in [`QUARANTINE`], by the runs their names hold.
+pub fn quarantined(dir: &Path) -> Vec<Part> {
+    let Ok(entries) = std::fs::read_dir(dir.join(QUARANTINE)) else {
+        return Vec::new();
+    };
+    let mut out: Vec<Part> = entries
+        .filter_map(Result::ok)
+        .filter_map(|e| Part::parse(e.path()))
+        .collect();
+    out.sort_by_key(|p| (p.first, p.last));
+    out
+}
+
+/// Moves a damaged part and its checksum files into [`QUARANTINE`] (a
+/// name taken there gets `.1`, `.2`, ... after it): out of every read, kept
+/// for whoever wants to look. Returns where the part went.
+pub(crate) fn quarantine(dir: &Path, part: &Part) -> Result<PathBuf, StoreError> {
+    let aside = dir.join(QUARANTINE);
+    std::fs::create_dir_all(&aside).map_err(io(&aside))?;
+    let free = |name: &str| {
+        let mut to = aside.join(name);
+        let mut k = 0;
+        while to.exists() {
+            k += 1;
+            to = aside.join(format!("{name}.{k}"));
+        }
+        to
+    };
+    let to = free(&part.name());
+    std::fs::rename(&part.path, &to).map_err(io(&part.path))?;
+    for sum in part.sums_paths() {
+        let name = sum
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned();
+        let _ = std::fs::rename(&sum, free(&name));
+    }
+    sync_dir(dir);
+    Ok(to)
 }
 
 /// Run ids that more than one part holds (a part copied by hand), each
 /// with the parts' paths in history order. Readers count such a run once.
 pub fn duplicate_runs(dir: &Path) -> Result<Vec<(String, Vec<PathBuf>)>, StoreError> {
     let mut out: Vec<(String, Vec<PathBuf>)> = Vec::new();
-    let index = run_index(dir)?;
+    let index = run_index(dir)?.runs;
     for (meta, _) in &index {
         let holders: Vec<PathBuf> = index
             .iter()
@@ -395,6 +667,28 @@ fn remove_stale(dir: &Path, _lock: &Lock) {
             let _ = std::fs::remove_file(&tmp);
         }
     }
+    // Checksum files whose part is gone: a merge or retire killed between
+    // removing a part and its record, or an add that lost a name.
+    for sum in orphan_sums(dir) {
+        let _ = std::fs::remove_file(sum);
+    }
+}
+
+/// Checksum files in `dir` whose part is not there.
+pub fn orphan_sums(dir: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut out: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| {
+            let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            parse_sum(name).is_some_and(|(part, _)| !dir.join(part).exists())
+        })
+        .collect();
+    out.sort();
+    out
 }
 
 /// The lock file of a history: hidden, so no `*.parquet` glob or listing
@@ -491,14 +785,32 @@ pub(super) fn replace_in(dir: &Path, part: &Part, run: StoredRun) -> Result<Path
         *r = run.clone();
     }
     let tmp = aside(dir, part.first, part.last);
-    let placed = write_runs(&tmp, runs).and_then(|()| {
-        std::fs::rename(&tmp, &part.path)
-            .map(|()| part.path.clone())
-            .map_err(io(&part.path))
-    });
+    let placed = write_runs(&tmp, runs).and_then(|crc| place_over(&tmp, part, crc));
     let _ = std::fs::remove_file(&tmp);
     sync_dir(dir);
-    placed
+    placed.map(|()| part.path.clone())
+}
+
+/// Renames `tmp` (CRC-32 `crc`) over `part`'s name, its checksum recorded
+/// first; the part's old checksums go after, so a kill at any point
+/// leaves the part matching one of its records.
+pub(crate) fn place_over(tmp: &Path, part: &Part, crc: u32) -> Result<(), StoreError> {
+    let sum = record_sum(&part.path, crc)?;
+    std::fs::rename(tmp, &part.path).map_err(io(&part.path))?;
+    for old in part.sums_paths().into_iter().filter(|p| *p != sum) {
+        let _ = std::fs::remove_file(old);
+    }
+    Ok(())
+}
+
+/// Creates the checksum file of the part at `path` with CRC-32 `crc`,
+/// synced; returns its path.
+fn record_sum(path: &Path, crc: u32) -> Result<PathBuf, StoreError> {
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let sum = path.with_file_name(sum_name(&name, crc));
+    let file = std::fs::File::create(&sum).map_err(io(&sum))?;
+    file.sync_all().map_err(io(&sum))?;
+    Ok(sum)
 }
 
 /// Writes `run` as a part of its own at the first free number from its
@@ -506,7 +818,7 @@ pub(super) fn replace_in(dir: &Path, part: &Part, run: StoredRun) -> Result<Path
 pub(super) fn place_new(dir: &Path, run: StoredRun) -> Result<u64, StoreError> {
     let tmp = aside(dir, run.meta.seq, run.meta.seq);
     let seq = run.meta.seq;
-    let placed = write_runs(&tmp, vec![run]).and_then(|()| link_new(dir, &tmp, seq));
+    let placed = write_runs(&tmp, vec![run]).and_then(|crc| link_new(dir, &tmp, seq, crc));
     // The aside copy goes whatever happened; a failed add leaves nothing.
     let _ = std::fs::remove_file(&tmp);
     let seq = placed?;
@@ -531,39 +843,96 @@ pub(crate) fn sync_dir(dir: &Path) {
 
 /// Links `tmp` as the first free `part-N.parquet` from `seq` on: a hard
 /// link never replaces a part another add placed at the same moment.
-fn link_new(dir: &Path, tmp: &Path, mut seq: u64) -> Result<u64, StoreError> {
+/// The part's checksum is recorded before the link: a part is never
+/// visible without it. A name another writer took leaves our record an
+/// orphan, removed here (and, if we are killed first, by the next writer).
+fn link_new(dir: &Path, tmp: &Path, mut seq: u64, crc: u32) -> Result<u64, StoreError> {
     loop {
         let path = dir.join(Part::file_name(seq, seq));
+        let sum = record_sum(&path, crc)?;
         match std::fs::hard_link(tmp, &path) {
             Ok(()) => return Ok(seq),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => seq += 1,
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                // Unless the part there is ours to the byte, the record
+                // is only ours: another writer's has another name.
+                if !part_has_crc(&path, crc) {
+                    let _ = std::fs::remove_file(&sum);
+                }
+                seq += 1;
+            }
             // File systems without hard links: a rename to a free name.
             Err(_) if !path.exists() => {
                 std::fs::rename(tmp, &path).map_err(io(&path))?;
                 return Ok(seq);
             }
-            Err(e) => return Err(io(&path)(e)),
+            Err(e) => {
+                let _ = std::fs::remove_file(&sum);
+                return Err(io(&path)(e));
+            }
         }
     }
 }
 
+fn part_has_crc(path: &Path, crc: u32) -> bool {
+    std::fs::read(path).is_ok_and(|b| crc32fast::hash(&b) == crc)
+}
+
 /// Writes `runs` as one parquet file at `path` and syncs it; every row
-/// carries its run's id, commit, time and number.
+/// carries its run's id, commit, time and number. Returns the file's
+/// CRC-32, computed as it is written.
 #[doc(hidden)]
-pub fn write_runs(path: &Path, runs: Vec<StoredRun>) -> Result<(), StoreError> {
+pub fn write_runs(path: &Path, runs: Vec<StoredRun>) -> Result<u32, StoreError> {
     let mut df = frame_of(runs).map_err(|source| StoreError::Part {
         path: path.to_path_buf(),
         source,
     })?;
     let file = std::fs::File::create(path).map_err(io(path))?;
-    let mut w = std::io::BufWriter::new(file);
-    dataset::write_parquet(&mut df, &mut w).map_err(|e| StoreError::Part {
-        path: path.to_path_buf(),
-        source: e.into(),
-    })?;
-    let file = w.into_inner().map_err(|e| io(path)(e.into_error()))?;
-    file.sync_all().map_err(io(path))?;
-    Ok(())
+    let mut w = std::io::BufWriter::new(Summed {
+        inner: file,
+        crc: crc32fast::Hasher::new(),
+        witness: Witness::default(),
+    });
+    if let Err(e) = dataset::write_parquet(&mut df, &mut w) {
+        // The writer's own error hides the system's (a full disk reads
+        // "Invalid thrift: transport error"): say the one it met.
+        return Err(match w.get_mut().witness.take() {
+            Some(source) => io(path)(source),
+            None => StoreError::Part {
+                path: path.to_path_buf(),
+                source: e.into(),
+            },
+        });
+    }
+    let summed = w.into_inner().map_err(|e| io(path)(e.into_error()))?;
+    summed.inner.sync_all().map_err(io(path))?;
+    Ok(summed.crc.finalize())
+}
+
+/// Writes `runs` as the part at `path` with its checksum recorded, not
+/// aside first: for tools that make a whole history at once (benches).
+#[doc(hidden)]
+pub fn write_part(path: &Path, runs: Vec<StoredRun>) -> Result<(), StoreError> {
+    let crc = write_runs(path, runs)?;
+    record_sum(path, crc).map(|_| ())
+}
+
+/// A file that keeps the CRC-32 of what is written to it.
+/// The system error it met is kept, for the message.
+struct Summed {
+    inner: std::fs::File,
+    crc: crc32fast::Hasher,
+    witness: Witness,
+}
+
+impl std::io::Write for Summed {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.inner.write(buf).inspect_err(|e| self.witness.saw(e))?;
+        self.crc.update(&buf[..n]);
+        Ok(n)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush().inspect_err(|e| self.witness.saw(e))
+    }
 }
 
 fn frame_of(runs: Vec<StoredRun>) -> anyhow::Result<DataFrame> {
@@ -592,7 +961,9 @@ fn frame_of(runs: Vec<StoredRun>) -> anyhow::Result<DataFrame> {
     Ok(df)
 }
 
-/// Bytes of every file in `dir`, by name: what "unchanged" means in tests.
+/// Bytes of every part and temporary in `dir`, by name (checksum files,
+/// whose names follow the parts', left out): what "unchanged" means in
+/// tests.
 #[doc(hidden)]
 pub fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
     let mut out: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
@@ -600,6 +971,8 @@ pub fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
         .flatten()
         .flatten()
         .filter(|e| e.file_name() != LOCK_FILE)
+        .filter(|e| parse_sum(&e.file_name().to_string_lossy()).is_none())
+        .filter(|e| e.file_name() != QUARANTINE)
         .map(|e| {
             let name = e.file_name().to_string_lossy().into_owned();
             (name, std::fs::read(e.path()).unwrap_or_default())

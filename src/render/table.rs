@@ -210,7 +210,7 @@ impl Table {
             t.force_no_tty();
         }
         let cell = |c: &Cell| {
-            let mut out = comfy_table::Cell::new(&c.text);
+            let mut out = comfy_table::Cell::new(terminal_text(&c.text, false));
             if c.align == Align::Right {
                 out = out.set_alignment(CellAlignment::Right);
             }
@@ -422,14 +422,63 @@ pub fn html_escape(s: &str) -> String {
     minijinja::HtmlEscape(s).to_string()
 }
 
-/// The one Markdown escaper: text as one table cell. A `|` would end the
-/// cell and a backslash before it would undo the escape, so both are
-/// escaped; a line break would end the row, so it becomes `<br>`, which
-/// GitHub and GitLab draw as a break inside the cell.
+/// The one Markdown escaper: text as one table cell. Markdown passes
+/// HTML through, so `&`, `<` and `>` are escaped as entities (a config
+/// named `<img src=x onerror=...>` is text, not an element). A `|` would
+/// end the cell and a backslash before it would undo the escape, so both
+/// are escaped; a line break would end the row, so it becomes `<br>`,
+/// which GitHub and GitLab draw as a break inside the cell.
 pub fn escape(s: &str) -> String {
-    s.replace('\\', "\\\\")
+    markdown_text(s)
+        .replace('\\', "\\\\")
         .replace('|', "\\|")
         .replace('\n', "<br>")
+}
+
+/// Text for Markdown outside a table: HTML's `&`, `<` and `>` as entities,
+/// so text read from files (labels, paths, reasons) never becomes markup.
+pub fn markdown_text(s: &str) -> String {
+    if !s.contains(['&', '<', '>']) {
+        return s.to_string();
+    }
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+/// The one terminal escaper: every control character but line breaks and
+/// tabs shown as `\x1b` (C1 ones as `\u{9b}`), so a folder named with
+/// ESC or OSC sequences cannot retitle, recolour or rewrite the
+/// terminal. With `keep_sgr`, colour sequences (`ESC [ ... m`) stay:
+/// those are nvcmp's own, its tables' colours (names are escaped before
+/// they reach a table, so none of them is a name's).
+pub fn terminal_text(s: &str, keep_sgr: bool) -> std::borrow::Cow<'_, str> {
+    let risky = |c: char| c.is_control() && c != '\n' && c != '\t';
+    if !s.contains(risky) {
+        return s.into();
+    }
+    let mut out = String::with_capacity(s.len() + 16);
+    let mut rest = s;
+    while let Some(c) = rest.chars().next() {
+        if c == '\u{1b}' && keep_sgr {
+            let sgr = rest[1..].strip_prefix('[').and_then(|r| {
+                let end = r.find(|c: char| !(c.is_ascii_digit() || c == ';'))?;
+                (r[end..].starts_with('m')).then_some(end + 3)
+            });
+            if let Some(len) = sgr {
+                out.push_str(&rest[..len]);
+                rest = &rest[len..];
+                continue;
+            }
+        }
+        match c {
+            c if risky(c) && (c as u32) < 0x80 => out.push_str(&format!("\\x{:02x}", c as u32)),
+            c if risky(c) => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+            c => out.push(c),
+        }
+        rest = &rest[c.len_utf8()..];
+    }
+    out.into()
 }
 
 #[cfg(test)]
@@ -450,6 +499,10 @@ mod tests {
             "| config | IOPS |\n|---|---:|\n| a\\|b | **1,000** |\n| two<br>lines | 9 |\n"
         );
         assert_eq!(escape(r"C:\x|y"), r"C:\\x\|y");
+        assert_eq!(
+            escape("<img src=x onerror=alert(1)>|a&b"),
+            "&lt;img src=x onerror=alert(1)&gt;\\|a&amp;b"
+        );
     }
 
     #[test]
@@ -497,6 +550,22 @@ mod tests {
         );
         // A header cell is a th, never a row's label.
         assert_eq!(Html.cell(&Cell::new("h").head(), true), "<th>h</th>");
+    }
+
+    #[test]
+    fn control_characters_reach_no_terminal() {
+        let osc = "cfg\u{1b}]0;pwned\u{7}\u{9b}31m";
+        assert_eq!(terminal_text(osc, false), "cfg\\x1b]0;pwned\\x07\\u{9b}31m");
+        assert_eq!(terminal_text("a\tb\nc", false), "a\tb\nc");
+        // nvcmp's own colours stay when asked; anything else is escaped.
+        let ours = "\u{1b}[1;31mbad\u{1b}[0m \u{1b}]8;;x";
+        assert_eq!(
+            terminal_text(ours, true),
+            "\u{1b}[1;31mbad\u{1b}[0m \\x1b]8;;x"
+        );
+        let mut t = Table::new([Cell::new("config")]);
+        t.row([Cell::new(osc)]);
+        assert!(!t.terminal(false).contains('\u{1b}'));
     }
 
     #[test]

@@ -22,8 +22,25 @@ pub fn render(source: &str, view: &View, html: bool, out: &mut dyn Write) -> any
             AutoEscape::None
         }
     });
-    // Markdown table cells: a `|` in a label would end the cell.
-    env.add_filter("mdcell", |s: String| super::table::escape(&s));
+    // Markdown table cells: a `|` in a label would end the cell. Safe: the
+    // formatter below does not escape it twice.
+    env.add_filter("mdcell", |s: String| {
+        minijinja::Value::from_safe_string(super::table::escape(&s))
+    });
+    if !html {
+        // Markdown passes HTML through: every interpolated text has its
+        // `&`, `<`, `>` escaped, so a label or path read from a file is
+        // never markup. Tables come written (their cells escaped, their
+        // `<br>` and `<strong>` kept): a value that is a table (its first
+        // line a row, `| ...`) goes as it is.
+        env.set_formatter(|out, state, value| match value.as_str() {
+            Some(text) if !value.is_safe() && !text.starts_with('|') => {
+                out.write_str(&super::table::markdown_text(text))?;
+                Ok(())
+            }
+            _ => minijinja::escape_formatter(out, state, value),
+        });
+    }
     // report.html's script, for `{% include "report.js" %}`; raw, so the
     // braces of JavaScript are never read as template syntax.
     env.add_template_owned("report.js", format!("{{% raw %}}{SCRIPT}{{% endraw %}}"))

@@ -12,7 +12,7 @@ use std::io::Write;
 use super::Renderer;
 use super::bs_sweep_view::BsSweepView;
 use super::sweep_view::{GridView, SweepCellView, SweepView};
-use super::table::{Cell, Table, Tone};
+use super::table::{Cell, Table, Tone, terminal_text};
 use super::view::{CellView, View, WorkloadView};
 use crate::compare::Comparison;
 
@@ -21,7 +21,19 @@ pub struct Term {
 }
 
 impl Renderer for Term {
+    /// Every line escaped for the terminal at the end ([`terminal_text`]):
+    /// names and reasons read from files carry no control sequence to it.
     fn render(&self, cmp: &Comparison, out: &mut dyn Write) -> anyhow::Result<()> {
+        let mut buf = Vec::new();
+        self.render_raw(cmp, &mut buf)?;
+        let text = String::from_utf8_lossy(&buf);
+        out.write_all(terminal_text(&text, self.color).as_bytes())?;
+        Ok(())
+    }
+}
+
+impl Term {
+    fn render_raw(&self, cmp: &Comparison, out: &mut dyn Write) -> anyhow::Result<()> {
         let view = View::new(cmp, &[]);
         setup(cmp, &view, out)?;
         for g in &view.groups {

@@ -11,6 +11,7 @@ mod configs;
 mod diskspd;
 mod grammar;
 mod history;
+mod hostile;
 mod ingest;
 mod instances;
 mod many_jobs;

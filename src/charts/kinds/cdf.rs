@@ -22,15 +22,16 @@ fn cumulative(bins: &[(u64, u64)]) -> Vec<(f64, f64)> {
     let mut bins: Vec<(u64, u64)> = bins
         .iter()
         .copied()
-        .filter(|(ns, n)| *n > 0 && *ns > 0)
+        .filter(|(ns, n)| *n > 0 && *ns > 0 && numbers::is_plausible(*ns as f64))
         .collect();
     bins.sort_unstable();
-    let total: u64 = bins.iter().map(|b| b.1).sum();
-    let mut acc = 0u64;
+    // Counts as f64: hostile counts near u64::MAX would overflow a sum.
+    let total: f64 = bins.iter().map(|b| b.1 as f64).sum();
+    let mut acc = 0.0;
     bins.iter()
         .map(|(ns, n)| {
-            acc += n;
-            (*ns as f64, acc as f64 * 100.0 / total as f64)
+            acc += *n as f64;
+            (*ns as f64, acc * 100.0 / total)
         })
         .collect()
 }
@@ -65,8 +66,11 @@ impl Plot for Cdf {
         let total: Vec<String> = lines
             .iter()
             .map(|(i, _)| {
-                let n: u64 = w.clat_bins[&cmp.configs[*i]].iter().map(|b| b.1).sum();
-                format!("{}: {}", cmp.configs[*i], numbers::fixed(n as f64, 0))
+                let n: f64 = w.clat_bins[&cmp.configs[*i]]
+                    .iter()
+                    .map(|b| b.1 as f64)
+                    .sum();
+                format!("{}: {}", cmp.configs[*i], numbers::fixed(n, 0))
             })
             .collect();
         let frame = Frame {

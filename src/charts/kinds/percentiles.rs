@@ -10,6 +10,7 @@ use crate::charts::lines::{ConfigLine, LinePlot, Range, log_tick_labels};
 use crate::charts::palette;
 use crate::charts::scale::{latency_span, tick};
 use crate::compare::{Comparison, Workload};
+use crate::numbers;
 
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct PercentilesChart {
@@ -21,8 +22,30 @@ pub(crate) struct PercentilesChart {
 fn points(p: &[(f64, f64)]) -> Vec<(f64, f64)> {
     p.iter()
         .copied()
-        .filter(|(pct, ns)| (50.0..100.0).contains(pct) && ns.is_finite() && *ns > 0.0)
+        .filter(|(pct, ns)| (50.0..100.0).contains(pct) && is_latency(*ns))
         .collect()
+}
+
+/// Whether `ns` can be a latency: positive and plausible
+/// ([`numbers::is_plausible`]); a denormal or infinite one is not drawn.
+fn is_latency(ns: f64) -> bool {
+    ns > 0.0 && numbers::is_plausible(ns)
+}
+
+/// "Not drawn: p50 of b (1e-320 ns is no latency).": the percentiles of
+/// `w` left out as no latency, per config, said in a footnote.
+fn dropped_note(cmp: &Comparison, w: &Workload) -> Option<String> {
+    let dropped: Vec<String> = cmp
+        .configs
+        .iter()
+        .filter_map(|c| Some((c, w.percentiles.get(c)?)))
+        .flat_map(|(c, p)| {
+            p.iter()
+                .filter(|(pct, ns)| (50.0..100.0).contains(pct) && *ns != 0.0 && !is_latency(*ns))
+                .map(move |(pct, ns)| format!("p{} of {c} ({ns:e} ns)", tick(*pct)))
+        })
+        .collect();
+    (!dropped.is_empty()).then(|| format!("Not drawn, no latency: {}.", dropped.join(", ")))
 }
 
 fn nines(pct: f64) -> f64 {
@@ -100,6 +123,7 @@ impl Plot for PercentilesChart {
                 "Completion latency (fio clat) as reported per percentile.".into(),
             )
             .chain(distribution::exclusion_notes(cmp, w))
+            .chain(dropped_note(cmp, w))
             .collect(),
             ..distribution::frame(cmp, w, "completion latency percentiles", &lines)
         };

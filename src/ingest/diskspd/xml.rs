@@ -181,12 +181,7 @@ fn count(thread: u32, t: &Node) -> Count {
 
 /// `<Iops><Bucket Read=".." Write=".."/>`: each interval's I/O rate.
 fn buckets(iops: &Node) -> Vec<[f64; 2]> {
-    iops.children("Bucket")
-        .map(|b| {
-            let v = |k: &str| b.attr(k).and_then(|v| v.parse().ok()).unwrap_or(0.0);
-            [v("Read"), v("Write")]
-        })
-        .collect()
+    iops.rates.iter().map(Rate::rates).collect()
 }
 
 /// The timespan's `<Latency>` (means, spread, percentiles over every
@@ -263,14 +258,10 @@ pub(crate) fn intervals(text: &str) -> Vec<Intervals> {
                         continue;
                     };
                     let points: Vec<(u64, [f64; 2])> = iops
-                        .children("Bucket")
-                        .filter_map(|b| {
-                            let v = |k: &str| b.attr(k).and_then(|v| v.parse::<f64>().ok());
-                            Some((
-                                v("SampleMillisecond")? as u64,
-                                [v("Read").unwrap_or(0.0), v("Write").unwrap_or(0.0)],
-                            ))
-                        })
+                        .rates
+                        .iter()
+                        .filter(|b| !b.ms.is_nan())
+                        .map(|b| (b.ms as u64, b.rates()))
                         .collect();
                     if !points.is_empty() {
                         out.push(Intervals {
@@ -296,6 +287,43 @@ struct Node {
     attrs: Vec<(String, String)>,
     text: String,
     children: Vec<Node>,
+    /// An `<Iops>`'s `<Bucket>`s, kept as numbers, not elements: `-D`
+    /// writes one per interval, thread and target, each with a dozen
+    /// attributes; as elements a 215 MB result took 1.1 to 1.5 GB, as
+    /// numbers its buckets take a few MB (benches/diskspd-xml.md).
+    rates: Vec<Rate>,
+}
+
+/// One `<Iops><Bucket SampleMillisecond=".." Read=".." Write=".."/>`;
+/// NaN where an attribute is missing or no number (24 bytes a bucket,
+/// where `Option`s would take 48).
+#[derive(Debug, Clone, Copy)]
+struct Rate {
+    ms: f64,
+    read: f64,
+    write: f64,
+}
+
+impl Rate {
+    fn of(bucket: &Node) -> Rate {
+        let v = |k: &str| {
+            bucket
+                .attr(k)
+                .and_then(|v| v.parse::<f64>().ok())
+                .unwrap_or(f64::NAN)
+        };
+        Rate {
+            ms: v("SampleMillisecond"),
+            read: v("Read"),
+            write: v("Write"),
+        }
+    }
+
+    /// Its rates, [read, write], 0 where missing.
+    fn rates(&self) -> [f64; 2] {
+        let or_0 = |v: f64| if v.is_nan() { 0.0 } else { v };
+        [or_0(self.read), or_0(self.write)]
+    }
 }
 
 impl Node {
@@ -358,7 +386,11 @@ fn parse(text: &str) -> (Vec<Node>, Option<String>) {
                 None => return (done, Some("a closing tag without its opening tag".into())),
             },
             Event::Text(t) => {
-                if let (Some(top), Ok(s)) = (stack.last_mut(), t.xml_content()) {
+                // Leading whitespace is no element's text (it was megabytes
+                // between `-D` buckets); text() trims it anyway.
+                if let (Some(top), Ok(s)) = (stack.last_mut(), t.xml_content())
+                    && !(top.text.is_empty() && s.trim().is_empty())
+                {
                     top.text.push_str(&s);
                 }
             }
@@ -379,6 +411,9 @@ fn parse(text: &str) -> (Vec<Node>, Option<String>) {
 
 fn close(node: Node, stack: &mut [Node], done: &mut Vec<Node>) {
     match stack.last_mut() {
+        Some(parent) if parent.name == "Iops" && node.name == "Bucket" => {
+            parent.rates.push(Rate::of(&node));
+        }
         Some(parent) => parent.children.push(node),
         None => done.push(node),
     }

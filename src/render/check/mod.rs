@@ -164,6 +164,7 @@ mod tests {
             p_value: None,
             spread_source: None,
             fails: false,
+            invalid_reason: None,
         }
     }
 

@@ -14,7 +14,18 @@ pub struct CheckTerm {
 }
 
 impl CheckRenderer for CheckTerm {
+    /// Escaped for the terminal at the end, as `analyze`'s report.
     fn render(&self, report: &CheckReport, out: &mut dyn Write) -> anyhow::Result<()> {
+        let mut buf = Vec::new();
+        self.render_raw(report, &mut buf)?;
+        let text = String::from_utf8_lossy(&buf);
+        out.write_all(crate::render::table::terminal_text(&text, self.color).as_bytes())?;
+        Ok(())
+    }
+}
+
+impl CheckTerm {
+    fn render_raw(&self, report: &CheckReport, out: &mut dyn Write) -> anyhow::Result<()> {
         let rows: Vec<_> = shown(report, self.only_failures).collect();
         if !rows.is_empty() {
             let mut t = Table::new([

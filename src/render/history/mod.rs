@@ -44,7 +44,8 @@ pub fn show(report: &HistoryReport, format: ShowFormat, w: &mut dyn Write) -> an
         }
         ShowFormat::Term => {
             writeln!(w, "{}", series_table(report).terminal(false))?;
-            writeln!(w, "{}", summary_line(report))?;
+            let summary = summary_line(report);
+            writeln!(w, "{}", super::table::terminal_text(&summary, false))?;
         }
         ShowFormat::Md => {
             writeln!(w, "# Benchmark history\n")?;
