@@ -34,12 +34,26 @@ pub(crate) fn words(rows: &[Row]) -> BTreeMap<RunName, String> {
     // (config, point, options) -> (source, job) -> file stem: runs that
     // differ in an option are told apart by the config rule.
     type At<'a> = BTreeMap<(&'a str, &'a str), String>;
-    type Where<'a> = (&'a str, super::Point, Vec<(String, String)>);
+    type Where<'a> = (&'a str, super::Point, usize);
     let mut at: HashMap<Where, At> = HashMap::new();
+    // The candidates of a row, read once per shared options text (rows of
+    // one job share it) and numbered by their distinct sets.
+    type Facts<'a> = (Option<&'a str>, &'a str, &'a str, Option<bool>);
+    let mut by_text: HashMap<Facts, usize> = HashMap::new();
+    let mut ids: HashMap<BTreeMap<String, String>, usize> = HashMap::new();
     // Client/server rows are per host and `All clients` aggregates: their
     // names say where they ran, and hosts are a load of their own.
     for r in rows.iter().filter(|r| !r.aggregate && r.host.is_none()) {
-        let options = super::candidates(r).into_iter().collect();
+        let facts = (
+            r.options.as_deref(),
+            r.engine.as_str(),
+            r.os.as_str(),
+            r.direct,
+        );
+        let next = ids.len();
+        let options = *by_text
+            .entry(facts)
+            .or_insert_with(|| *ids.entry(super::candidates(r)).or_insert(next));
         at.entry((r.label.as_str(), super::point(r), options))
             .or_default()
             .entry((r.source.as_str(), r.job.as_str()))
