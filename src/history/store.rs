@@ -634,22 +634,24 @@ pub fn duplicate_runs(dir: &Path) -> Result<Vec<(String, Vec<PathBuf>)>, StoreEr
     Ok(out)
 }
 
-/// Temporaries of this store's naming (`.part-*.tmp`) in `dir`.
-pub fn temporaries(dir: &Path) -> Vec<PathBuf> {
+/// The files of `dir` whose name `keep` takes, sorted (none when `dir`
+/// cannot be read).
+fn files_named(dir: &Path, keep: impl Fn(&str) -> bool) -> Vec<PathBuf> {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Vec::new();
     };
     let mut out: Vec<PathBuf> = entries
         .filter_map(Result::ok)
         .map(|e| e.path())
-        .filter(|p| {
-            p.file_name()
-                .and_then(|n| n.to_str())
-                .is_some_and(|n| n.starts_with(".part-") && n.ends_with(".tmp"))
-        })
+        .filter(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(&keep))
         .collect();
     out.sort();
     out
+}
+
+/// Temporaries of this store's naming (`.part-*.tmp`) in `dir`.
+pub fn temporaries(dir: &Path) -> Vec<PathBuf> {
+    files_named(dir, |n| n.starts_with(".part-") && n.ends_with(".tmp"))
 }
 
 /// Removes what an add or compaction killed mid-write left behind. Called
@@ -676,19 +678,9 @@ fn remove_stale(dir: &Path, _lock: &Lock) {
 
 /// Checksum files in `dir` whose part is not there.
 pub fn orphan_sums(dir: &Path) -> Vec<PathBuf> {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return Vec::new();
-    };
-    let mut out: Vec<PathBuf> = entries
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| {
-            let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
-            parse_sum(name).is_some_and(|(part, _)| !dir.join(part).exists())
-        })
-        .collect();
-    out.sort();
-    out
+    files_named(dir, |name| {
+        parse_sum(name).is_some_and(|(part, _)| !dir.join(part).exists())
+    })
 }
 
 /// The lock file of a history: hidden, so no `*.parquet` glob or listing

@@ -230,7 +230,18 @@ fn point(row: &Row) -> Point {
 /// Names every row's config under `by`, rows labelled by folder (or
 /// engine, host, file) on entry. Returns the rule as applied.
 pub fn assign(rows: &mut [Row], by: &LabelBy) -> ConfigRule {
-    let words = variants::words(rows);
+    let named = match by {
+        LabelBy::Name => true,
+        LabelBy::Keys(keys) => keys.iter().any(|k| k == "name"),
+        _ => false,
+    };
+    // The words that tell runs apart by name are read before the split
+    // only where they name configs; otherwise once, after it, as variants.
+    let words = if named {
+        variants::words(rows)
+    } else {
+        BTreeMap::new()
+    };
     let mut rule = match by {
         LabelBy::Auto => auto(rows, false, &words),
         LabelBy::Name => auto(rows, true, &words),
@@ -239,11 +250,6 @@ pub fn assign(rows: &mut [Row], by: &LabelBy) -> ConfigRule {
             rule: other.name().into(),
             ..ConfigRule::default()
         },
-    };
-    let named = match by {
-        LabelBy::Name => true,
-        LabelBy::Keys(keys) => keys.iter().any(|k| k == "name"),
-        _ => false,
     };
     if !named {
         mark_variants(rows, &mut rule);

@@ -222,17 +222,20 @@ pub fn int(s: &str, min: u64) -> Result<u64, ValueError> {
     Ok(v)
 }
 
-/// The first of the values fio splits a multi-value option into: at the
-/// first `,`, else `:`, else a `-` that is not a leading sign.
+/// The first of the values fio splits a multi-value option into.
 fn first_of_many(s: &str) -> &str {
-    let cut = s
-        .find(',')
-        .or_else(|| s.find(':'))
-        .or_else(|| s.get(1..).and_then(|r| r.find('-')).map(|i| i + 1));
-    match cut {
+    match separator(s) {
         Some(i) => &s[..i],
         None => s,
     }
+}
+
+/// Where `handle_option` splits a multi-value option's value: at the first
+/// `,`, else `:`, else a `-` that is not a leading sign.
+fn separator(s: &str) -> Option<usize> {
+    s.find(',')
+        .or_else(|| s.find(':'))
+        .or_else(|| s.get(1..).and_then(|r| r.find('-')).map(|i| i + 1))
 }
 
 /// What fio reads a multi-value option's value as, per direction (read,
@@ -289,11 +292,7 @@ pub fn per_direction<T: Copy>(
 /// follows the separator. A trailing `,` ends the value but still marks
 /// more to come (so `bs=8k,32k,` leaves trims at the default).
 fn split_next(s: &str) -> (&str, Option<&str>) {
-    let sep = s
-        .find(',')
-        .or_else(|| s.find(':'))
-        .or_else(|| s.get(1..).and_then(|r| r.find('-')).map(|i| i + 1));
-    match sep {
+    match separator(s) {
         Some(i) => (s, Some(&s[i + 1..])),
         None => (s, None),
     }
