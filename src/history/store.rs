@@ -13,7 +13,7 @@
 //! rewrites what is there.
 //!
 //! Each part's CRC-32 is recorded when it is written, in the name of an
-//! empty file beside it (`part-00000042.parquet.crc32-1a2b3c4d`), created
+//! empty hidden file beside it (`.part-00000042.parquet.crc32-1a2b3c4d`), created
 //! before the part becomes visible and removed after it is gone. Every
 //! read checks the part's bytes against it: a flipped bit is a damaged
 //! part, named and left out (its runs said), never a value. The record
@@ -121,14 +121,17 @@ pub struct Part {
 /// Between a part's name and its CRC-32 in its checksum file's name.
 pub const SUM_INFIX: &str = ".crc32-";
 
-/// The checksum file of part `file_name` whose bytes have CRC-32 `crc`.
+/// The checksum file of part `file_name` whose bytes have CRC-32 `crc`:
+/// hidden (a leading dot), as readers of a parquet directory (pyarrow's
+/// datasets, Spark) skip names starting with `.` or `_` and would
+/// otherwise try to open the empty file as a part.
 pub fn sum_name(file_name: &str, crc: u32) -> String {
-    format!("{file_name}{SUM_INFIX}{crc:08x}")
+    format!(".{file_name}{SUM_INFIX}{crc:08x}")
 }
 
 /// The part's file name and CRC-32 a checksum file's name records.
 fn parse_sum(name: &str) -> Option<(&str, u32)> {
-    let (part, hex) = name.rsplit_once(SUM_INFIX)?;
+    let (part, hex) = name.strip_prefix('.')?.rsplit_once(SUM_INFIX)?;
     if hex.len() != 8 || !part.ends_with(".parquet") {
         return None;
     }
