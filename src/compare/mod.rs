@@ -6,13 +6,14 @@
 //! - [`workload`]: which rows make one measurement (aggregates, jobs, runs).
 //! - [`metric`]: each metric's direction, precision, name and scale.
 //! - [`rules`]: winner and ties of one metric.
-//! - [`highlights`]: plain sentences from the result.
+//! - [`findings`]: plain sentences from the result, ranked.
+//! - `cell`: one config's runs of one workload; `result`: one metric
+//!   across configs ([`MetricResult`]).
 //! - [`sanity`]: checks a careful reviewer makes.
 //! - [`setup`]: what was run, per config, for the top of a report.
 
 pub mod devices;
 pub mod findings;
-pub mod highlights;
 pub mod logs;
 pub mod metric;
 pub mod model;
@@ -25,7 +26,9 @@ pub mod steady;
 pub mod sweep;
 pub mod workload;
 
+mod cell;
 mod notes;
+mod result;
 mod validity;
 
 #[cfg(test)]
@@ -41,6 +44,8 @@ pub use model::*;
 pub use workload::LoadPoint;
 
 use crate::model::{Os, Row, Warning, is_mixed};
+use cell::{Cell, cells_runs};
+use result::metric_result;
 use workload::{Run, WorkloadKey};
 
 /// What `compare` needs to know besides the rows.
@@ -116,62 +121,6 @@ impl CompareOptions {
     }
 }
 
-/// One config's runs of one workload, reduced per metric.
-struct Cell {
-    runs: Vec<Run>,
-    /// True when every run reported an error: shown, never a winner.
-    errored: bool,
-}
-
-impl Cell {
-    fn new(runs: &[Run]) -> Cell {
-        let clean: Vec<Run> = runs.iter().filter(|r| r.error == 0).cloned().collect();
-        if clean.is_empty() {
-            Cell {
-                runs: runs.to_vec(),
-                errored: true,
-            }
-        } else {
-            Cell {
-                runs: clean,
-                errored: false,
-            }
-        }
-    }
-
-    /// Value, precision and spread of one metric.
-    fn metric(&self, m: Metric) -> Option<(f64, f64, Option<Spread>)> {
-        let vals: Vec<f64> = self.runs.iter().filter_map(|r| m.of_run(r)).collect();
-        let summary = stats::Summary::of(&vals)?;
-        let precision = self
-            .runs
-            .iter()
-            .map(|r| m.precision_of_run(r))
-            .fold(0.0, f64::max);
-        let spread = if summary.n >= 2 {
-            Some(Spread {
-                n: summary.n,
-                mean: summary.mean,
-                stddev: summary.stddev,
-                source: SpreadSource::Runs,
-            })
-        } else {
-            let samples = match m {
-                Metric::Iops => self.runs[0].iops_samples,
-                Metric::BwBytesPerS => self.runs[0].bw_samples,
-                _ => None,
-            };
-            samples.filter(|s| s.n >= MIN_SAMPLES).map(|s| Spread {
-                n: s.n,
-                mean: s.mean,
-                stddev: s.stddev,
-                source: SpreadSource::Samples,
-            })
-        };
-        Some((summary.mean, precision, spread))
-    }
-}
-
 /// Fewest of fio's own bandwidth/IOPS samples of one run (its 500 ms
 /// intervals by default) that give a spread to test with. A 1 s run has one
 /// or two: Welch's test on two a side has about one degree of freedom and
@@ -236,7 +185,7 @@ pub fn compare(rows: &[Row], opts: &CompareOptions) -> Comparison {
     cmp.sanity.extend(sanity::mixed_engines(&grouped));
     cmp.sanity.extend(sanity::ran_together(&kept));
     cmp.sanity.extend(opts.config_rule.notes.iter().cloned());
-    let mut all = highlights::build(&cmp, opts.judge());
+    let mut all = findings::build(&cmp, opts.judge());
     all.extend(devices::findings(&cmp.devices));
     let (key, ordered) = findings::select(all, opts.findings);
     cmp.key_findings = key;
@@ -499,143 +448,6 @@ fn effective_depths(key: &WorkloadKey, cells: &IndexMap<&str, Cell>) -> IndexMap
     } else {
         IndexMap::new()
     }
-}
-
-/// One metric across configs: values (rounded as `--round` asks), the
-/// winner or the tie and the rule that decided, deltas against the
-/// baseline. None for p99 latency when no config reports it.
-fn metric_result(
-    m: Metric,
-    cells: &IndexMap<&str, Cell>,
-    configs: &[String],
-    baseline: Option<&str>,
-    opts: &CompareOptions,
-) -> Option<MetricResult> {
-    let mut values = IndexMap::new();
-    let mut precision = IndexMap::new();
-    let mut spread = IndexMap::new();
-    for c in configs {
-        let got = cells.get(c.as_str()).and_then(|cell| cell.metric(m));
-        let Some((mut v, mut p, s)) = got else {
-            values.insert(c.clone(), None);
-            continue;
-        };
-        if let Some((_, step)) = opts.round.iter().find(|(rm, _)| *rm == m)
-            && *step > 0.0
-        {
-            v = (v / step).round() * step;
-            p = p.max(*step);
-        }
-        if let Some(s) = s {
-            spread.insert(c.clone(), s);
-        }
-        values.insert(c.clone(), Some(v));
-        precision.insert(c.clone(), p);
-    }
-    if values.values().all(|v| v.is_none()) && m == Metric::ClatP99Ns {
-        return None;
-    }
-    // Also where the value is missing: a run that measured no latency (fio
-    // wrote zeros, read as none) says why its cell is empty.
-    let excluded: IndexMap<String, String> = cells
-        .iter()
-        .filter_map(|(c, cell)| Some((c.to_string(), validity::exclusion(m, cell)?)))
-        .collect();
-    let entries: Vec<rules::Entry> = configs
-        .iter()
-        .filter(|c| cells.get(c.as_str()).is_some_and(|cell| !cell.errored))
-        .filter(|c| !excluded.contains_key(c.as_str()))
-        .filter_map(|c| {
-            let value = values[c]?;
-            Some(rules::Entry {
-                config: c.as_str(),
-                value,
-                precision: precision[c].max(resolution(m, &cells[c.as_str()], value)),
-                spread: spread.get(c).copied(),
-            })
-        })
-        .collect();
-    let d = rules::decide(m.better(), &entries, opts.judge());
-    let baseline_ties = baseline
-        .map(|b| rules::baseline_ties(b, &entries, opts.judge()))
-        .unwrap_or_default()
-        .into_iter()
-        .collect();
-    // An excluded value is no measurement: no delta from it, and none
-    // against it when it is the baseline's.
-    let compared = |c: &str| {
-        values
-            .get(c)
-            .copied()
-            .flatten()
-            .filter(|_| !excluded.contains_key(c))
-    };
-    let base = baseline.and_then(compared);
-    let delta_abs = values
-        .keys()
-        .map(|c| (c.clone(), compared(c).zip(base).map(|(v, b)| v - b)))
-        .collect();
-    let delta_pct = values
-        .keys()
-        .map(|c| {
-            let pct = compared(c)
-                .zip(base)
-                .filter(|(_, b)| *b != 0.0)
-                .map(|(v, b)| (v - b) / b * 100.0);
-            (c.clone(), pct)
-        })
-        .collect();
-    Some(MetricResult {
-        metric: m,
-        better: m.better(),
-        values,
-        precision,
-        spread,
-        winner: d.winner,
-        tied: d.tied,
-        delta_pct,
-        delta_abs,
-        rule: d.rule,
-        baseline_ties,
-        excluded,
-        approximate: approximate(m, cells),
-        tail_pct: cells
-            .values()
-            .find_map(|c| c.runs.first())
-            .map_or(workload::P99, |r| r.tail_pct),
-    })
-}
-
-/// What the tie rule cannot see below, beyond a value's rounding: fio's
-/// percentiles are its latency histogram's buckets, so two p99 values a
-/// bucket apart are one measurement (`metric::fio_bucket_width`).
-/// Tables print the value as fio gave it; only winners and ties use this.
-fn resolution(m: Metric, cell: &Cell, value: f64) -> f64 {
-    let fio = cell.runs.iter().all(|r| r.tool == "fio");
-    match m {
-        Metric::ClatP99Ns if fio => metric::fio_bucket_width(value),
-        _ => 0.0,
-    }
-}
-
-/// Configs whose value of `m` is approximate (see
-/// [`MetricResult::approximate`]).
-fn approximate(m: Metric, cells: &IndexMap<&str, Cell>) -> Vec<String> {
-    if m != Metric::ClatP99Ns {
-        return Vec::new();
-    }
-    cells
-        .iter()
-        .filter(|(_, cell)| cell.runs.iter().any(|r| r.p99_upper_bound))
-        .map(|(c, _)| c.to_string())
-        .collect()
-}
-
-fn cells_runs<'a>(cells: &'a IndexMap<&'a str, Cell>) -> Vec<(&'a str, &'a [Run])> {
-    cells
-        .iter()
-        .map(|(c, cell)| (*c, cell.runs.as_slice()))
-        .collect()
 }
 
 impl Workload {

@@ -27,7 +27,7 @@
 //! - **A p99 from too few I/Os.** Under [`MIN_IOS_FOR_P99`] completions the
 //!   99th percentile is the slowest one or two I/Os: noise, not a tail.
 
-use super::Cell;
+use super::cell::Cell;
 use super::model::Metric;
 use super::workload::Run;
 use crate::numbers;

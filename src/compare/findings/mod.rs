@@ -1,5 +1,25 @@
-//! Findings: what each highlight says, what it rests on, and how much it
-//! tells a reader, so reports can lead with the few that matter.
+//! Findings: plain sentences built from a comparison, what each says, what
+//! it rests on, and how much it tells a reader, so reports can lead with
+//! the few that matter. One file per rule family, each rule a function
+//! over the [`Comparison`]:
+//!
+//! 1. and 2. [`wins`]: per direction and metric, the config(s) and the OS
+//!    family with the most wins;
+//! 3. [`ties`]: workloads where every config is within 0.5 %;
+//! 4. and 5. [`gaps`]: the largest gap per metric; each OS family's
+//!    largest lead over the other's best config;
+//! 6. and 9. [`sweeps`]: peaks, knees, falls, the latency target, the load
+//!    each config needs to saturate;
+//! 7. [`outliers`]: a value far off the others' median, on the worse side;
+//! 8. [`winners`]: per workload at one load point, who is best at its
+//!    headline metric and at p99 latency;
+//! 10. [`blocksize`]: block-size sweeps.
+//!
+//! [`entries`] holds what every rule reads off a result, [`words`] how
+//! they put figures in words. OS-family sentences (2, 5) only when every
+//! config's OS is known and there are two families to compare. A lead that
+//! rounding, noise or `--equivalence` cannot separate is never claimed
+//! without saying so.
 //!
 //! A finding's score is the product of three factors, each in 0..=1:
 //!
@@ -21,7 +41,20 @@
 //! the metric and kind of a finding already picked, so six findings make
 //! six points.
 
+mod blocksize;
+mod entries;
+mod gaps;
+mod outliers;
+mod sweeps;
+mod ties;
+mod winners;
+mod wins;
+mod words;
+
+use super::metric::Scales;
+use super::model::Comparison;
 use super::model::Metric;
+use super::rules::Judge;
 // The types live in the model (a comparison carries its key findings);
 // their scoring and selection live here.
 pub use super::model::{Finding, FindingKind};
@@ -206,6 +239,21 @@ fn family(k: FindingKind) -> FindingKind {
         FindingKind::FamilyWins => FindingKind::Wins,
         k => k,
     }
+}
+
+/// Builds every finding of `cmp`, rule by rule (unranked).
+pub fn build(cmp: &Comparison, judge: Judge) -> Vec<Finding> {
+    let scales = Scales::of(cmp, &entries::METRICS);
+    let mut out = wins::most_wins(cmp, judge);
+    out.extend(ties::near_equal(cmp));
+    out.extend(gaps::largest_gaps(cmp, &scales, judge));
+    out.extend(gaps::family_leads(cmp, judge));
+    out.extend(sweeps::sweep_sentences(cmp, judge));
+    out.extend(outliers::outliers(cmp, &scales));
+    out.extend(winners::winners_of_workloads(cmp, &scales, judge));
+    out.extend(sweeps::saturation_findings(cmp));
+    out.extend(blocksize::block_size_findings(cmp));
+    out
 }
 
 #[cfg(test)]
