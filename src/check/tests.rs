@@ -79,6 +79,8 @@ fn comparison(workloads: Vec<Workload>) -> Comparison {
         equivalence_pct: None,
         config_rule: Default::default(),
         tail_percentile: crate::compare::workload::P99,
+        config_labels: Default::default(),
+        baseline_why: None,
     }
 }
 

@@ -73,9 +73,12 @@ pub struct AnalyzeArgs {
     /// What to print on stdout.
     #[arg(long, value_enum, default_value = "term")]
     pub format: TableFormatArg,
-    /// Config the deltas are against (default: the manifest's, else the first config).
+    /// Config the deltas are against, by its name or its full label (default: the manifest's, else the config named like a default: none, default, psync; else the one on the oldest kernel; else the first).
     #[arg(long, value_name = "CFG")]
     pub baseline: Option<String>,
+    /// Show config CONFIG (its full label or its short name) as LABEL; repeatable. Overrides the manifest's names.
+    #[arg(long = "name", value_name = "CONFIG=LABEL")]
+    pub names: Vec<String>,
     /// Present every config of METRIC rounded to STEP (base units: bytes/s, IOPS, ns, %), e.g. iops=1000 or iops=1k.
     #[arg(long = "round", value_name = "METRIC=STEP")]
     pub round: Vec<String>,
@@ -235,6 +238,8 @@ pub fn run(args: AnalyzeArgs, global: Global) -> anyhow::Result<u8> {
 /// The flags, validated once into what the core takes.
 struct Checked {
     round: Vec<(Metric, f64)>,
+    /// `--name CONFIG=LABEL`, in the order given.
+    names: Vec<(String, String)>,
     sweep_rules: compare::SweepRules,
     /// `--template`'s text and whether it is an HTML one.
     template: Option<(String, bool)>,
@@ -283,6 +288,11 @@ impl Checked {
                 .round
                 .iter()
                 .map(|s| parse_round(s))
+                .collect::<Result<_, _>>()?,
+            names: args
+                .names
+                .iter()
+                .map(|s| parse_name(s))
                 .collect::<Result<_, _>>()?,
             sweep_rules: sweep_rules(args)?,
             template,
@@ -457,7 +467,11 @@ fn compare_step(
     let opts = CompareOptions {
         order: manifest.order.clone(),
         baseline: args.baseline.clone().or_else(|| manifest.baseline.clone()),
-        display_names: manifest.names.clone(),
+        display_names: {
+            let mut names = manifest.names.clone();
+            names.extend(checked.names.iter().cloned());
+            names
+        },
         alpha: args.alpha,
         round: checked.round.clone(),
         sweep_rules: checked.sweep_rules,
@@ -479,6 +493,19 @@ fn compare_step(
         }
     }
     cmp
+}
+
+/// `--name CONFIG=LABEL`: split at the last `=`, since a config's label
+/// may hold `key=value` pairs (`ioscheduler=bfq=BFQ`).
+fn parse_name(s: &str) -> Result<(String, String), CliError> {
+    match s.rsplit_once('=') {
+        Some((config, label)) if !config.trim().is_empty() && !label.trim().is_empty() => {
+            Ok((config.trim().to_string(), label.trim().to_string()))
+        }
+        _ => Err(CliError::usage(format!(
+            "--name {s}: expected CONFIG=LABEL (e.g. --name ioscheduler=none=\"no scheduler\")"
+        ))),
+    }
 }
 
 /// The manifest's title, description and `[setup]` tables for the report.
@@ -503,6 +530,20 @@ fn setup_notes(manifest: &ingest::manifest::Manifest) -> compare::setup::SetupNo
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn name_flags() {
+        assert_eq!(
+            parse_name("ioscheduler=bfq=BFQ").unwrap(),
+            ("ioscheduler=bfq".to_string(), "BFQ".to_string())
+        );
+        assert_eq!(
+            parse_name("none=no scheduler").unwrap(),
+            ("none".to_string(), "no scheduler".to_string())
+        );
+        assert!(parse_name("bfq").unwrap_err().message.contains("--name bfq"));
+        assert!(parse_name("bfq=").is_err());
+    }
 
     #[test]
     fn round_flags() {

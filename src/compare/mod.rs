@@ -17,6 +17,7 @@ pub mod findings;
 pub mod logs;
 pub mod metric;
 pub mod model;
+pub mod names;
 pub mod rules;
 pub mod sanity;
 pub mod setup;
@@ -133,6 +134,8 @@ pub const MIN_SAMPLES: u64 = 3;
 /// Compares configs per workload (shape and load point). `skipped` of the
 /// result is left empty: the caller knows what ingest skipped.
 pub fn compare(rows: &[Row], opts: &CompareOptions) -> Comparison {
+    let (named, config_labels) = with_short_names(rows, opts);
+    let opts = &named;
     let (kept, mut warnings) = admit(rows, opts);
     // A `--slo clat_p95=...` target makes p95 the tail every table shows.
     let tail = match opts.sweep_rules.slo {
@@ -147,11 +150,21 @@ pub fn compare(rows: &[Row], opts: &CompareOptions) -> Comparison {
     let configs = order_configs(&grouped, opts);
     let config_os = os_of_configs(&grouped, &configs);
     let families = families(&configs, &config_os);
-    let baseline = pick_baseline(&configs, opts, &mut warnings);
+    let (baseline, baseline_why) = pick_baseline(&configs, opts, &config_labels, &mut warnings);
     let setup = setup::build(&kept, &configs, &opts.setup, &opts.config_rule.keys, |l| {
         opts.name(l)
     });
 
+    let mut setup = setup;
+    if !config_labels.is_empty() {
+        // The full identity a display name shortens, first in the setup.
+        let values = configs
+            .iter()
+            .map(|c| (c.clone(), Some(config_labels.get(c).unwrap_or(c).clone())))
+            .collect();
+        let item = setup::SetupItem::new("label", "Config", setup::SetupSource::Data, values);
+        setup.items.insert(0, item);
+    }
     let keys: BTreeSet<WorkloadKey> = grouped.values().flat_map(|m| m.keys().cloned()).collect();
     let workloads: Vec<Workload> = keys
         .iter()
@@ -178,6 +191,8 @@ pub fn compare(rows: &[Row], opts: &CompareOptions) -> Comparison {
         equivalence_pct: opts.equivalence_pct,
         config_rule: renamed_rule(&opts.config_rule, |l| opts.name(l)),
         tail_percentile: tail,
+        config_labels,
+        baseline_why,
     };
     cmp.sweeps = sweep::build(&cmp);
     cmp.bs_sweeps = sweep::blocksize::build(&cmp);
@@ -284,26 +299,89 @@ fn families(configs: &[String], config_os: &IndexMap<String, Os>) -> Vec<Family>
         .collect()
 }
 
+/// The options with every config's display name decided: `--name` and the
+/// manifest's names first (by label or by the short name), else the
+/// shortest distinguishing part of the label ([`names::short_names`]).
+/// Also each display name's full label, where the two differ.
+fn with_short_names(
+    rows: &[Row],
+    opts: &CompareOptions,
+) -> (CompareOptions, IndexMap<String, String>) {
+    let mut labels: Vec<String> = Vec::new();
+    for r in rows {
+        if !labels.contains(&r.label) {
+            labels.push(r.label.clone());
+        }
+    }
+    let short = names::short_names(&labels);
+    let mut out = opts.clone();
+    let mut full = IndexMap::new();
+    for (label, auto) in &short {
+        let given = opts
+            .display_names
+            .get(label)
+            .or_else(|| opts.display_names.get(auto));
+        let name = given.cloned().unwrap_or_else(|| auto.clone());
+        if name != *label {
+            full.insert(name.clone(), label.clone());
+        }
+        out.display_names.insert(label.clone(), name);
+    }
+    (out, full)
+}
+
+/// The baseline and, where no flag or manifest chose it, why it is the
+/// one ([`names::default_baseline`]).
 fn pick_baseline(
     configs: &[String],
     opts: &CompareOptions,
+    labels: &IndexMap<String, String>,
     warnings: &mut Vec<Warning>,
-) -> Option<String> {
-    match &opts.baseline {
-        Some(b) if configs.contains(&opts.name(b)) => Some(opts.name(b)),
-        Some(b) => {
+) -> (Option<String>, Option<String>) {
+    let by_rule = || {
+        let kernels = kernels(configs, opts);
+        match names::default_baseline(configs, labels, &kernels) {
+            Some(b) => (Some(b.config), Some(b.why)),
+            None => (None, None),
+        }
+    };
+    let given = opts.baseline.as_ref().map(|b| {
+        // `--baseline` may name a config by its label or its display name.
+        let named = configs.iter().find(|c| *c == b).cloned();
+        named.unwrap_or_else(|| opts.name(b))
+    });
+    match (&opts.baseline, given) {
+        (Some(_), Some(b)) if configs.contains(&b) => (Some(b), None),
+        (Some(b), _) => {
+            let chosen = by_rule();
             warnings.push(Warning {
                 source: b.clone(),
                 message: format!(
                     "baseline {b:?} is not one of the configs ({}); deltas are against {:?}",
                     configs.join(", "),
-                    configs.first().map_or("", |c| c.as_str())
+                    chosen.0.as_deref().unwrap_or("")
                 ),
             });
-            configs.first().cloned()
+            chosen
         }
-        None => configs.first().cloned(),
+        _ => by_rule(),
     }
+}
+
+/// Each config's kernel release where the manifest's `[setup]` gives one
+/// ("Kernel" = "6.8.0-45-generic").
+fn kernels(configs: &[String], opts: &CompareOptions) -> IndexMap<String, String> {
+    let mut out = IndexMap::new();
+    for (label, setup) in &opts.setup.per_config {
+        let kernel = setup.iter().find(|(k, _)| k.eq_ignore_ascii_case("kernel"));
+        let name = opts.name(label);
+        if let Some((_, v)) = kernel
+            && configs.contains(&name)
+        {
+            out.insert(name, v.clone());
+        }
+    }
+    out
 }
 
 /// `--steady-only`: a run with a known steady-state window reports that

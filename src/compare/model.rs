@@ -278,6 +278,17 @@ pub struct Comparison {
         skip_serializing_if = "super::workload::is_p99"
     )]
     pub tail_percentile: f64,
+    /// Each config's full label (what ingest named it by) where its
+    /// display name is shorter (`bfq` for `results/fio_output
+    /// ioscheduler=bfq`); left out of the JSON when every name is its
+    /// label.
+    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    pub config_labels: IndexMap<String, String>,
+    /// Why the baseline is the one it is, where no `--baseline` or
+    /// manifest chose it, said after "the baseline because" ("it runs the
+    /// oldest kernel").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub baseline_why: Option<String>,
 }
 
 /// How knees, saturation and latency targets are judged (`--knee-gain`,

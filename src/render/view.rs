@@ -55,7 +55,8 @@ use crate::numbers;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct View {
-    /// The manifest's title, else "X, Y and Z compared" ("X results" alone).
+    /// The manifest's title, else one built from what the configs share
+    /// ([`generated_title`]).
     pub title: String,
     /// The manifest's description paragraph.
     pub description: Option<String>,
@@ -63,6 +64,8 @@ pub struct View {
     pub setup: SetupView,
     pub configs: Vec<String>,
     pub baseline: Option<String>,
+    /// Why the baseline was chosen, where no flag or manifest chose it.
+    pub baseline_why: Option<String>,
     pub groups: Vec<GroupView>,
     /// Every finding, key ones first (the comparison's `highlights`).
     pub highlights: Vec<String>,
@@ -177,10 +180,7 @@ impl View {
             }
         }
         View {
-            title: (cmp.setup.title.clone()).unwrap_or_else(|| match cmp.configs.as_slice() {
-                [one] => format!("{one} results"),
-                many => format!("{} compared", join_and(many)),
-            }),
+            title: (cmp.setup.title.clone()).unwrap_or_else(|| generated_title(cmp)),
             description: cmp.setup.description.clone(),
             setup: SetupView {
                 rule: cmp.config_rule.sentence(),
@@ -188,6 +188,7 @@ impl View {
             },
             configs: cmp.configs.clone(),
             baseline: cmp.baseline.clone(),
+            baseline_why: cmp.baseline_why.clone(),
             groups,
             highlights: cmp.highlights.clone(),
             key_findings: cmp.key_findings.iter().map(|k| k.text.clone()).collect(),
@@ -284,4 +285,65 @@ fn footnotes(cmp: &Comparison, scales: &Scales) -> Vec<String> {
         }
     }
     out
+}
+
+/// Longest list of config names a title holds ("a, b and c compared");
+/// past it the title says what the configs are and what they share.
+const TITLE_LIST_CHARS: usize = 48;
+
+/// "X results" for one config; "X, Y and Z compared" for a few short
+/// names; else what the configs differ by and share: "5 I/O schedulers
+/// compared on 8 devices, fio-3.35".
+fn generated_title(cmp: &Comparison) -> String {
+    let configs = &cmp.configs;
+    let list = join_and(configs);
+    match configs.as_slice() {
+        [one] => return format!("{one} results"),
+        c if c.len() <= 3 && list.chars().count() <= TITLE_LIST_CHARS => {
+            return format!("{list} compared");
+        }
+        _ => {}
+    }
+    let mut title = format!("{} {} compared", configs.len(), subject(cmp));
+    let devices: std::collections::BTreeSet<u32> =
+        cmp.workloads.iter().map(|w| w.key.load.devices).collect();
+    if let [d] = devices.into_iter().collect::<Vec<_>>().as_slice()
+        && *d > 1
+    {
+        title.push_str(&format!(" on {d} devices"));
+    }
+    let shared = |key: &str| {
+        cmp.setup
+            .items
+            .iter()
+            .find(|i| i.key == key)
+            .and_then(|i| i.value.clone())
+    };
+    if let Some(v) = shared("fio_version") {
+        title.push_str(&format!(", {v}"));
+    }
+    title
+}
+
+/// What the configs are, from the option that tells most of them apart
+/// ("I/O schedulers"), else "configs".
+fn subject(cmp: &Comparison) -> &'static str {
+    let rule = &cmp.config_rule;
+    let distinct = |key: &str| {
+        let vals: std::collections::BTreeSet<Option<&String>> = rule
+            .values
+            .values()
+            .map(|v| v.get(key).and_then(|x| x.as_ref()))
+            .collect();
+        vals.len()
+    };
+    let key = rule.keys.iter().max_by_key(|k| distinct(k)).map(String::as_str);
+    match key.unwrap_or(rule.rule.as_str()) {
+        "ioscheduler" => "I/O schedulers",
+        "ioengine" | "engine" => "I/O engines",
+        "os" => "operating systems",
+        "filename" | "file" => "devices",
+        "host" => "hosts",
+        _ => "configs",
+    }
 }
