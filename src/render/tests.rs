@@ -665,7 +665,7 @@ fn a_target_met_between_instance_counts_names_both_whole() {
     let s = cmp
         .sweeps
         .iter()
-        .find(|s| s.config == "ioscheduler=bfq" && s.points[0].load.iodepth == 128)
+        .find(|s| s.config == "bfq" && s.points[0].load.iodepth == 128)
         .unwrap();
     let a = s.at_slo.unwrap();
     assert!(a.interpolated);
