@@ -343,9 +343,10 @@ pub fn binary_rate(max: f64) -> Unit {
     Unit { name, div }
 }
 
-/// Nanoseconds as ms from 0.1 ms (where µs would need six digits), else µs.
+/// Nanoseconds as ms from 1 ms, else µs: one to three integer digits
+/// either way (`207 µs`, not `0.207 ms`).
 pub fn time_ns(max: f64) -> Unit {
-    if max >= 100_000.0 {
+    if max >= 1_000_000.0 {
         Unit {
             name: "ms",
             div: 1e6,
@@ -593,7 +594,8 @@ mod tests {
         assert_eq!(binary_rate(10.0 * GIB).name, "GiB/s");
         assert_eq!(binary_rate(500.0 * MIB).name, "MiB/s");
         assert_eq!(binary_rate(10.0).name, "KiB/s");
-        assert_eq!(time_ns(104_000.0).name, "ms");
+        assert_eq!(time_ns(1_040_000.0).name, "ms");
+        assert_eq!(time_ns(999_000.0).name, "µs");
         assert_eq!(time_ns(2_510.0).name, "µs");
     }
 }

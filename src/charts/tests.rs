@@ -556,7 +556,7 @@ fn saturation_svg_names_the_knee_and_the_target() {
     let svg = read("iops_latency_randread_4k_read.svg");
     // Both configs saturate at QD16 (fixtures/sweep/synthetic/EXPECTED.md).
     assert_eq!(svg.matches("QD16 knee").count(), 2, "{svg}");
-    assert!(svg.contains("target: p99 ≤ 0.5 ms"));
+    assert!(svg.contains("target: p99 ≤ 500 µs"));
     // SVG text sits on its own line between the tags.
     assert!(svg.contains("\nQD1\n") && svg.contains("\nQD128\n"));
     let scaling = read("scaling_randread_4k_read.svg");

@@ -541,7 +541,12 @@ mod tests {
             parse_name("none=no scheduler").unwrap(),
             ("none".to_string(), "no scheduler".to_string())
         );
-        assert!(parse_name("bfq").unwrap_err().message.contains("--name bfq"));
+        assert!(
+            parse_name("bfq")
+                .unwrap_err()
+                .message
+                .contains("--name bfq")
+        );
         assert!(parse_name("bfq=").is_err());
     }
 

@@ -72,14 +72,18 @@ fn stamp(word: &str) -> Option<Stamp> {
     let b = word.as_bytes();
     let digits = |i: usize, n: usize| -> Option<u32> {
         let s = word.get(i..i + n)?;
-        s.bytes().all(|c| c.is_ascii_digit()).then(|| s.parse().ok())?
+        s.bytes()
+            .all(|c| c.is_ascii_digit())
+            .then(|| s.parse().ok())?
     };
     let sep = |i: usize| b.get(i).is_some_and(|c| matches!(c, b'_' | b'-' | b'.'));
     for start in 0..b.len() {
         if start > 0 && b[start - 1].is_ascii_digit() {
             continue;
         }
-        let Some(year) = digits(start, 4) else { continue };
+        let Some(year) = digits(start, 4) else {
+            continue;
+        };
         if !(1990..=2100).contains(&year) {
             continue;
         }
@@ -103,7 +107,11 @@ fn stamp(word: &str) -> Option<Stamp> {
         }
         let mut time = None;
         let mut end = i;
-        let t = if sep(i) || b.get(i) == Some(&b'T') { i + 1 } else { i };
+        let t = if sep(i) || b.get(i) == Some(&b'T') {
+            i + 1
+        } else {
+            i
+        };
         if let (Some(h), Some(m)) = (digits(t, 2), digits(t + 3, 2).filter(|_| sep(t + 2)))
             && h < 24
             && m < 60
@@ -427,13 +435,19 @@ mod tests {
         let c = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
         let none = IndexMap::new();
         let b = default_baseline(&c(&["bfq", "kyber", "none"]), &none, &none).unwrap();
-        assert_eq!((b.config.as_str(), b.why.contains("default")), ("none", true));
+        assert_eq!(
+            (b.config.as_str(), b.why.contains("default")),
+            ("none", true)
+        );
         let k: IndexMap<String, String> = [("a", "6.8.0-45"), ("b", "5.15.0-1")]
             .iter()
             .map(|(a, b)| (a.to_string(), b.to_string()))
             .collect();
         let b = default_baseline(&c(&["a", "b"]), &none, &k).unwrap();
-        assert_eq!((b.config.as_str(), b.why.as_str()), ("b", "it runs the oldest kernel"));
+        assert_eq!(
+            (b.config.as_str(), b.why.as_str()),
+            ("b", "it runs the oldest kernel")
+        );
         let b = default_baseline(&c(&["x", "y"]), &none, &none).unwrap();
         assert_eq!((b.config.as_str(), b.why.contains("first")), ("x", true));
     }

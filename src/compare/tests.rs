@@ -185,7 +185,7 @@ fn conclusion_5_latency_gap() {
     let c = published();
     has(
         &c,
-        "Largest mean-latency gap: randread 64k, 0.17 ms between windows-native (0.207 ms) and linux-libaio (0.377 ms)",
+        "Largest mean-latency gap: randread 64k, 170 µs between windows-native (207 µs) and linux-libaio (377 µs)",
     );
 }
 
@@ -491,7 +491,7 @@ fn key_findings_carry_the_articles_conclusions() {
         // 3.
         "windows-native leads the best Linux config (linux-io_uring) in randread 64k bandwidth by 17.3 %",
         // 5.
-        "Largest mean-latency gap: randread 64k, 0.17 ms between windows-native (0.207 ms) and linux-libaio (0.377 ms)",
+        "Largest mean-latency gap: randread 64k, 170 µs between windows-native (207 µs) and linux-libaio (377 µs)",
     ] {
         assert!(keys.contains(&point), "missing {point:?} in {keys:#?}");
     }

@@ -46,7 +46,16 @@ fn markdown_shows_every_published_figure_as_printed() {
         };
         same("Bandwidth (GiB/s)", f[5]);
         assert_eq!(cell("IOPS"), thousands(f[6]), "{line}");
-        same("Mean latency (ms)", f[8]);
+        // Latency in the unit that gives it one to three integer digits:
+        // the article's 0.207 ms reads 207 µs.
+        match md_table::try_cell(&md, &format!("{rw} {bs}"), config, "Mean latency (µs)") {
+            Some(shown) => {
+                let us = shown.replace(',', "").parse::<f64>().unwrap();
+                let ms = f[8].parse::<f64>().unwrap();
+                assert!((us - ms * 1000.0).abs() < 0.5, "{shown} {line}");
+            }
+            None => same("Mean latency (ms)", f[8]),
+        }
         same("CPU (%)", f[9]);
     }
     // Every row prints one count of decimals (a block-size sweep's cells,
@@ -210,20 +219,20 @@ fn a_sweep_is_one_table_with_a_row_per_load_point() {
     let qd16 = &s.rows[4].cells;
     assert_eq!(qd16[0].iops.text, "280,000");
     assert!(qd16[0].iops.winner && !qd16[1].iops.best);
-    assert_eq!(s.lat_unit, "ms");
+    assert_eq!(s.lat_unit, "µs");
     // fio's exact floats: four significant digits for a column's largest,
     // the same decimals down the column (one config's metric over the
     // load points), whatever the other config's column prints.
-    assert_eq!(qd16[0].lat_mean.text, "0.0571");
-    assert_eq!(qd16[1].lat_mean.text, "0.229");
-    assert_eq!(s.rows[0].cells[1].lat_mean.text, "0.100");
-    assert_eq!(qd16[1].clat_p99.as_ref().unwrap().text, "0.457");
+    assert_eq!(qd16[0].lat_mean.text, "57.1");
+    assert_eq!(qd16[1].lat_mean.text, "229");
+    assert_eq!(s.rows[0].cells[1].lat_mean.text, "100");
+    assert_eq!(qd16[1].clat_p99.as_ref().unwrap().text, "457");
     let lines: Vec<&str> = s.summaries.iter().map(|x| x.line.as_str()).collect();
     assert_eq!(
         lines,
         [
-            "fast: peak 306,000 IOPS at QD128; 95 % of peak from QD32 (300,000 IOPS); knee at QD16 (280,000 IOPS): past it at most 9.3 % more IOPS for 632 % more mean latency; 305,193 IOPS at p99 ≤ 0.5 ms (interpolated between QD64 and QD128)",
-            "slow: peak 72,600 IOPS at QD128; 95 % of peak from QD16 (70,000 IOPS); knee at QD16 (70,000 IOPS): past it at most 3.7 % more IOPS for 671 % more mean latency; 70,199 IOPS at p99 ≤ 0.5 ms (interpolated between QD16 and QD32)",
+            "fast: peak 306,000 IOPS at QD128; 95 % of peak from QD32 (300,000 IOPS); knee at QD16 (280,000 IOPS): past it at most 9.3 % more IOPS for 632 % more mean latency; 305,193 IOPS at p99 ≤ 500 µs (interpolated between QD64 and QD128)",
+            "slow: peak 72,600 IOPS at QD128; 95 % of peak from QD16 (70,000 IOPS); knee at QD16 (70,000 IOPS): past it at most 3.7 % more IOPS for 671 % more mean latency; 70,199 IOPS at p99 ≤ 500 µs (interpolated between QD16 and QD32)",
         ]
     );
     assert!(s.grids.is_empty());
@@ -259,21 +268,18 @@ fn sweep_marks_are_the_comparisons_decisions() {
     assert!(row.cells[0].lat_mean.tied && row.cells[1].lat_mean.tied);
     let md = render(Format::Md, &RenderOptions::default(), &cmp);
     assert!(
-        md.contains("| QD4 | 78,000 · **0.0513** · **0.1026** | **36,000** · **0.111** · 0.222 |"),
+        md.contains("| QD4 | 78,000 · **51.3** · **102.6** | **36,000** · **111** · 222 |"),
         "{md}"
     );
     let term = render(Format::Term, &RenderOptions::default(), &cmp);
-    assert!(term.contains("78,000 · 0.0513 = · 0.1026 *"), "{term}");
-    assert!(term.contains("36,000 * · 0.111 = · 0.222"), "{term}");
+    assert!(term.contains("78,000 · 51.3 = · 102.6 *"), "{term}");
+    assert!(term.contains("36,000 * · 111 = · 222"), "{term}");
     let html = render(Format::Html, &RenderOptions::default(), &cmp);
     assert!(
         html.contains("<span class=\"best\">36,000</span>"),
         "{html}"
     );
-    assert!(
-        html.contains("<span class=\"tied\">0.0513</span>"),
-        "{html}"
-    );
+    assert!(html.contains("<span class=\"tied\">51.3</span>"), "{html}");
 }
 
 #[test]
@@ -529,8 +535,8 @@ fn an_excluded_value_is_shown_marked_with_its_reason_and_never_best() {
     assert_eq!(libaio.text, "17,113,000 ms †");
     assert!(!libaio.best && !libaio.winner && libaio.delta.is_empty());
     // The other cells keep the unit and decimals of the compared values.
-    assert_eq!(row.title, "Mean latency (ms)");
-    assert_eq!(row.cells[0].text, "0.169");
+    assert_eq!(row.title, "Mean latency (µs)");
+    assert_eq!(row.cells[0].text, "169");
     assert_eq!(
         w.footnotes,
         [format!(
@@ -551,9 +557,9 @@ fn a_row_takes_its_median_unit_and_flags_a_far_value() {
     let cmp = published_with_lat(100_000_000.0, None);
     let view = view::View::new(&cmp, &[]);
     let (row, w) = randread_4k_lat(&view);
-    assert_eq!(row.title, "Mean latency (ms)");
+    assert_eq!(row.title, "Mean latency (µs)");
     let texts: Vec<&str> = row.cells.iter().map(|c| c.text.as_str()).collect();
-    assert_eq!(texts, ["0.169", "0.104", "100.000", "0.192"]);
+    assert_eq!(texts, ["169", "104", "100,000", "192"]);
     assert!(w.footnotes.is_empty());
     // 17,113 s is far: its own unit, flagged, said why below the table;
     // the delta past +1000 % reads as a ratio.
@@ -561,11 +567,11 @@ fn a_row_takes_its_median_unit_and_flags_a_far_value() {
     let view = view::View::new(&cmp, &[]);
     let (row, w) = randread_4k_lat(&view);
     let texts: Vec<&str> = row.cells.iter().map(|c| c.text.as_str()).collect();
-    assert_eq!(texts, ["0.169", "0.104", "17,113,000 ms ⚠", "0.192"]);
+    assert_eq!(texts, ["169", "104", "17,113,000 ms ⚠", "192"]);
     assert_eq!(row.cells[2].delta, "x90,001");
     assert_eq!(w.footnotes.len(), 1);
     assert!(
-        w.footnotes[0].starts_with("⚠ mean latency of linux-libaio (17,113,000 ms) is over 1,000 times the median of its row (0.1805 ms)"),
+        w.footnotes[0].starts_with("⚠ mean latency of linux-libaio (17,113,000 ms) is over 1,000 times the median of its row (180.5 µs)"),
         "{:?}",
         w.footnotes
     );
@@ -605,12 +611,12 @@ fn a_far_value_in_a_sweep_keeps_its_column_readable() {
     // A stalled run: 17,113 s where the others read tenths of a ms.
     p99.values.insert("slow".into(), Some(17_113e9));
     let s = only_sweep(&cmp);
-    assert_eq!(s.lat_unit, "ms");
+    assert_eq!(s.lat_unit, "µs");
     let last = &s.rows[7].cells[1];
     assert_eq!(last.clat_p99.as_ref().unwrap().text, "17,113,000 ms ⚠");
     assert!(last.clat_p99.as_ref().unwrap().own_unit);
     // The rest of slow's p99 column keeps the decimals of its own values.
-    assert_eq!(s.rows[4].cells[1].clat_p99.as_ref().unwrap().text, "0.457");
+    assert_eq!(s.rows[4].cells[1].clat_p99.as_ref().unwrap().text, "457");
     assert!(
         s.notes.iter().any(|n| n.starts_with(
             "⚠ p99 latency of slow at QD128 (17,113,000 ms) is over 1,000 times the median of the table's latencies"

@@ -337,7 +337,11 @@ fn subject(cmp: &Comparison) -> &'static str {
             .collect();
         vals.len()
     };
-    let key = rule.keys.iter().max_by_key(|k| distinct(k)).map(String::as_str);
+    let key = rule
+        .keys
+        .iter()
+        .max_by_key(|k| distinct(k))
+        .map(String::as_str);
     match key.unwrap_or(rule.rule.as_str()) {
         "ioscheduler" => "I/O schedulers",
         "ioengine" | "engine" => "I/O engines",

@@ -18,13 +18,7 @@ fn one_folder_of_five_stacks_is_five_configs_named_by_what_differs() {
     let j = analyze(&[]);
     assert_eq!(
         j["configs"],
-        serde_json::json!([
-            "ioscheduler=bfq",
-            "ioscheduler=kyber",
-            "ioscheduler=mq-deadline",
-            "ioscheduler=none",
-            "ioengine=spdk"
-        ])
+        serde_json::json!(["bfq", "kyber", "mq-deadline", "none", "spdk"])
     );
     let rule = &j["config_rule"];
     assert_eq!(rule["rule"], "auto");
@@ -35,12 +29,12 @@ fn one_folder_of_five_stacks_is_five_configs_named_by_what_differs() {
         .map(|k| k.as_str().unwrap())
         .collect();
     assert_eq!(&keys[..2], ["ioengine", "ioscheduler"]);
-    assert_eq!(rule["values"]["ioscheduler=none"]["ioengine"], "io_uring");
-    assert!(rule["values"]["ioengine=spdk"]["ioscheduler"].is_null());
+    assert_eq!(rule["values"]["none"]["ioengine"], "io_uring");
+    assert!(rule["values"]["spdk"]["ioscheduler"].is_null());
     // The setup table shows the option per config.
     let items = j["setup"]["items"].as_array().unwrap();
     let sched = items.iter().find(|i| i["key"] == "ioscheduler").unwrap();
-    assert_eq!(sched["values"]["ioscheduler=kyber"], "kyber");
+    assert_eq!(sched["values"]["kyber"], "kyber");
     // 15 job counts x 5 stacks, nothing averaged across stacks.
     assert_eq!(j["workloads"].as_array().unwrap().len(), 15);
     // The study's own log of the run is not fio output: skipped, named.
@@ -51,7 +45,7 @@ fn one_folder_of_five_stacks_is_five_configs_named_by_what_differs() {
 #[test]
 fn a_curve_that_peaks_and_falls_says_so_and_knees_stay_on_the_rise() {
     let j = analyze(&[]);
-    let mq = sweep(&j, "ioscheduler=mq-deadline");
+    let mq = sweep(&j, "mq-deadline");
     assert_eq!(mq["axis"], "numjobs");
     assert_eq!(mq["peak"]["numjobs"], 3);
     let peak = mq["peak"]["iops"].as_f64().unwrap();
@@ -68,15 +62,13 @@ fn a_curve_that_peaks_and_falls_says_so_and_knees_stay_on_the_rise() {
     );
     assert!(mq["saturation"]["numjobs"].as_u64().unwrap() <= 3);
     // kyber and none plateau at the device's limit: no fall.
-    for c in ["ioscheduler=kyber", "ioscheduler=none"] {
+    for c in ["kyber", "none"] {
         assert!(sweep(&j, c)["fall"].is_null(), "{c}");
         assert_eq!(sweep(&j, c)["peak"]["numjobs"], 3, "{c}");
     }
     let all = j["highlights"].to_string();
     assert!(
-        all.contains(
-            "ioscheduler=mq-deadline peaks at QD128 x 3 jobs in randread 4k (569k IOPS), then falls"
-        ),
+        all.contains("mq-deadline peaks at QD128 x 3 jobs in randread 4k (569k IOPS), then falls"),
         "{all}"
     );
 }
@@ -87,10 +79,7 @@ fn label_by_folder_keeps_the_old_rule_and_option_keys_name_configs() {
     assert_eq!(j["configs"], serde_json::json!(["icpe24-schedulers-1ssd"]));
     assert_eq!(j["config_rule"]["rule"], "folder");
     let j = analyze(&["--label-by", "ioengine"]);
-    assert_eq!(
-        j["configs"],
-        serde_json::json!(["ioengine=io_uring", "ioengine=spdk"])
-    );
+    assert_eq!(j["configs"], serde_json::json!(["io_uring", "spdk"]));
     let o = nvcmp()
         .args(["analyze", "--label-by", "io scheduler"])
         .arg(fixture(STUDY))
@@ -134,10 +123,10 @@ fn a_block_size_study_in_one_folder_gives_a_bandwidth_curve_per_config_and_rw() 
     assert_eq!(
         names,
         [
-            ("ioengine=libaio", "randread"),
-            ("ioengine=psync", "randread"),
-            ("ioengine=libaio", "read"),
-            ("ioengine=psync", "read"),
+            ("libaio", "randread"),
+            ("psync", "randread"),
+            ("libaio", "read"),
+            ("psync", "read"),
         ]
     );
     for s in sweeps {
@@ -182,11 +171,8 @@ fn block_size_sweeps_are_a_report_section_and_a_finding() {
     let md = String::from_utf8_lossy(&out.stdout);
     assert!(md.contains("## Block-size sweeps"), "{md}");
     assert!(md.contains("### randread at QD8: block-size sweep"), "{md}");
-    assert!(
-        md.contains("| Block size | ioengine=libaio | ioengine=psync |"),
-        "{md}"
-    );
-    assert!(md.contains("- ioengine=psync: peak "), "{md}");
+    assert!(md.contains("| Block size | libaio | psync |"), "{md}");
+    assert!(md.contains("- psync: peak "), "{md}");
     assert!(md.contains("is bandwidth-bound from "), "{md}");
     // A comparison of one block size has none.
     let j = analyze_json(&fixture("configs/one-folder"), &[]);

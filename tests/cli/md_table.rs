@@ -7,6 +7,12 @@
 /// The cell in `config`'s column and the row titled `row` of the table
 /// under `### {workload}` in `md`, without its bold marks.
 pub fn cell(md: &str, workload: &str, config: &str, row: &str) -> String {
+    try_cell(md, workload, config, row).unwrap_or_else(|| panic!("no {row} row for {workload}"))
+}
+
+/// [`cell`], or None where the table has no row titled `row` (a latency
+/// row is titled in the unit its values need: "(µs)" or "(ms)").
+pub fn try_cell(md: &str, workload: &str, config: &str, row: &str) -> Option<String> {
     let section = md
         .split("### ")
         .find(|s| s.starts_with(&format!("{workload}\n")))
@@ -18,12 +24,13 @@ pub fn cell(md: &str, workload: &str, config: &str, row: &str) -> String {
         .unwrap_or_else(|| panic!("no {config} column for {workload}"));
     let line = section
         .lines()
-        .find(|l| l.starts_with(&format!("| {row} |")))
-        .unwrap_or_else(|| panic!("no {row} row for {workload}"));
-    line.split('|')
-        .nth(col)
-        .unwrap()
-        .trim()
-        .trim_matches('*')
-        .to_string()
+        .find(|l| l.starts_with(&format!("| {row} |")))?;
+    Some(
+        line.split('|')
+            .nth(col)
+            .unwrap()
+            .trim()
+            .trim_matches('*')
+            .to_string(),
+    )
 }

@@ -84,15 +84,33 @@ pub(super) fn tie_words(rule: Rule, judge: Judge) -> String {
     }
 }
 
+/// CPU usage at or above which a config is saturated: comparing such
+/// figures says nothing about the configs.
+pub const CPU_SATURATED_PCT: f64 = 99.0;
+
 /// False for a latency of a workload some config ran at another queue
 /// depth than asked (a sync engine at QD1 among QD32 runs): its latency is
-/// not comparable, and the workload's notes say so.
+/// not comparable, and the workload's notes say so. False for CPU usage
+/// where every config is saturated ([`cpu_saturated`]).
 pub(super) fn comparable(w: &Workload, m: Metric) -> bool {
     let latency = matches!(m, Metric::LatMeanNs | Metric::ClatP99Ns);
+    if m == Metric::CpuPct {
+        return !cpu_saturated(w);
+    }
     !latency
         || w.effective_iodepth
             .values()
             .all(|d| *d == w.key.load.iodepth)
+}
+
+/// True when two configs or more report CPU usage and every one of them
+/// is at [`CPU_SATURATED_PCT`] or more.
+pub(super) fn cpu_saturated(w: &Workload) -> bool {
+    let Some(r) = w.metric(Metric::CpuPct) else {
+        return false;
+    };
+    let vals: Vec<f64> = r.compared().map(|(_, v)| v).collect();
+    vals.len() >= 2 && vals.iter().all(|v| *v >= CPU_SATURATED_PCT)
 }
 
 /// Each workload's result of each metric in [`METRICS`] whose values

@@ -5,8 +5,9 @@
 use super::entries::{
     METRICS, comparable, effect, extremes, families_comparable, tie_words, top_of,
 };
+use super::winners::headline;
+use super::words::figure;
 use crate::compare::findings::{Finding, FindingKind, ONE_WORKLOAD};
-use crate::compare::metric::Scales;
 use crate::compare::model::{Better, Comparison, Metric, Rule, Workload};
 use crate::compare::rules::{Entry, Judge, tie_rule};
 use crate::model::Os;
@@ -17,11 +18,16 @@ use crate::numbers;
 pub(super) const WITHIN_FAMILY: f64 = 0.7;
 
 /// 4: the largest absolute gap per metric, best against worst.
-pub(super) fn largest_gaps(cmp: &Comparison, scales: &Scales, judge: Judge) -> Vec<Finding> {
+pub(super) fn largest_gaps(cmp: &Comparison, judge: Judge) -> Vec<Finding> {
     let mut out = Vec::new();
     for m in METRICS {
         let mut best: Option<(f64, &Workload, Entry, Entry)> = None;
         for w in &cmp.workloads {
+            // IOPS gaps of large blocks and bandwidth gaps of small ones
+            // restate the headline metric's gap.
+            if matches!(m, Metric::Iops | Metric::BwBytesPerS) && headline(w) != m {
+                continue;
+            }
             let Some((lo, hi)) = w.metric(m).filter(|_| comparable(w, m)).and_then(extremes) else {
                 continue;
             };
@@ -35,7 +41,7 @@ pub(super) fn largest_gaps(cmp: &Comparison, scales: &Scales, judge: Judge) -> V
             }
         }
         if let Some((gap, w, a, b)) = best {
-            out.push(gap_finding(cmp, scales, m, (gap, w, &a, &b), judge));
+            out.push(gap_finding(cmp, m, (gap, w, &a, &b), judge));
         }
     }
     out
@@ -43,25 +49,23 @@ pub(super) fn largest_gaps(cmp: &Comparison, scales: &Scales, judge: Judge) -> V
 
 pub(super) fn gap_finding(
     cmp: &Comparison,
-    scales: &Scales,
     m: Metric,
     (gap, w, a, b): (f64, &Workload, &Entry, &Entry),
     judge: Judge,
 ) -> Finding {
-    let s = scales.get(m);
     let gap_text = if m == Metric::CpuPct {
-        format!("{} pp", s.format(gap))
+        format!("{} pp", numbers::trimmed(gap, 2))
     } else {
-        s.with_unit(gap)
+        figure(m, gap)
     };
     let text = format!(
         "Largest {} gap: {}, {gap_text} between {} ({}) and {} ({})",
         m.human_at(cmp.tail_percentile).replace(' ', "-"),
         cmp.title_of(w),
         a.config,
-        s.with_unit(a.value),
+        figure(m, a.value),
         b.config,
-        s.with_unit(b.value)
+        figure(m, b.value)
     );
     let os = |c: &str| cmp.config_os.get(c).cloned();
     let within_family = cmp.families.len() >= 2 && os(a.config) == os(b.config);

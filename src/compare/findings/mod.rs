@@ -51,7 +51,6 @@ mod winners;
 mod wins;
 mod words;
 
-use super::metric::Scales;
 use super::model::Comparison;
 use super::model::Metric;
 use super::rules::Judge;
@@ -243,14 +242,13 @@ fn family(k: FindingKind) -> FindingKind {
 
 /// Builds every finding of `cmp`, rule by rule (unranked).
 pub fn build(cmp: &Comparison, judge: Judge) -> Vec<Finding> {
-    let scales = Scales::of(cmp, &entries::METRICS);
     let mut out = wins::most_wins(cmp, judge);
     out.extend(ties::near_equal(cmp));
-    out.extend(gaps::largest_gaps(cmp, &scales, judge));
+    out.extend(gaps::largest_gaps(cmp, judge));
     out.extend(gaps::family_leads(cmp, judge));
     out.extend(sweeps::sweep_sentences(cmp, judge));
-    out.extend(outliers::outliers(cmp, &scales));
-    out.extend(winners::winners_of_workloads(cmp, &scales, judge));
+    out.extend(outliers::outliers(cmp));
+    out.extend(winners::winners_of_workloads(cmp, judge));
     out.extend(sweeps::saturation_findings(cmp));
     out.extend(blocksize::block_size_findings(cmp));
     out

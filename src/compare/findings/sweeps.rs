@@ -4,7 +4,7 @@
 //! peak.
 
 use super::entries::{effect, entry, tie_words};
-use super::words::{iops_short, join_and};
+use super::words::{growth_words, iops_short, join_and};
 use crate::compare::findings::{Finding, FindingKind, ONE_WORKLOAD, magnitude};
 use crate::compare::model::{Comparison, Metric, Slo, SloMetric, Sweep};
 use crate::compare::rules::{Entry, Judge, tie_rule};
@@ -65,7 +65,6 @@ pub(super) fn sweep_sentences(cmp: &Comparison, judge: Judge) -> Vec<Finding> {
             [] => {}
         }
         for s in &sweeps {
-            let (w, m, c) = on(vec![s.config.clone()]);
             if let Some(f) = &s.fall {
                 let text = format!(
                     "{} peaks at {} in {title} ({} IOPS), then falls {} % by {}",
@@ -83,13 +82,8 @@ pub(super) fn sweep_sentences(cmp: &Comparison, judge: Judge) -> Vec<Finding> {
                         .scored(magnitude(f.pct_below_peak / 100.0), 0.75),
                 );
             }
-            let (text, strength) = knee_sentence(cmp, &title, s);
-            out.push(
-                Finding::new(FindingKind::Knee, text)
-                    .on(w, m, c)
-                    .scored(strength, ONE_WORKLOAD),
-            );
         }
+        out.extend(knee_findings(cmp, &title, &sweeps));
         if let Some(slo) = cmp.sweep_rules.slo {
             out.push(slo_finding(&title, &sweeps, slo));
         }
@@ -132,53 +126,150 @@ pub(super) fn peak_finding(
         .scored(effect(&a, &b, judge), ONE_WORKLOAD)
 }
 
-/// A knee is worth knowing; no knee up to the last point, less so.
-pub(super) fn knee_sentence(cmp: &Comparison, title: &str, s: &Sweep) -> (String, f64) {
-    let rules = &cmp.sweep_rules;
-    match &s.knee {
-        Some(k) => (
-            format!(
-                "{}'s {title} curve bends at {} ({} IOPS, its knee): past it at most {} % more IOPS for {} % more mean latency",
-                s.config,
-                k.load.label(),
-                iops_short(k.iops),
-                numbers::fixed(k.iops_gain_pct, 1),
-                numbers::fixed(k.lat_growth_pct, 0)
-            ),
-            0.5,
-        ),
-        None => {
-            let lightest = s
-                .points
-                .iter()
-                .min_by_key(|p| (p.load.outstanding(), p.load));
-            let last = s
-                .points
-                .iter()
-                .max_by_key(|p| (p.load.outstanding(), p.load));
-            let flat_from_start = s
-                .saturation
-                .zip(lightest)
-                .is_some_and(|(sat, p)| sat.load == p.load);
-            let text = if flat_from_start {
-                format!(
-                    "{} is at {} % of its peak from the lightest load in {title} ({}): no knee within the sweep",
-                    s.config,
-                    numbers::trimmed(rules.saturation_pct, 1),
-                    lightest.map_or(String::new(), |p| p.load.label())
-                )
-            } else {
-                format!(
-                    "{} shows no knee in {title} up to {}: its IOPS curve does not flatten",
-                    s.config,
-                    last.map_or(String::new(), |p| p.load.label())
-                )
+/// Knees, one sentence per pattern: configs whose curves bend at one load
+/// point are named together ("bfq, kyber and none bend at QD32"), and so
+/// are those with no knee up to one load. A knee is worth knowing; no knee
+/// up to the last point, less so.
+pub(super) fn knee_findings(cmp: &Comparison, title: &str, sweeps: &[&Sweep]) -> Vec<Finding> {
+    let mut groups: Vec<(Option<LoadPoint>, String, Vec<&Sweep>)> = Vec::new();
+    for s in sweeps {
+        let (load, what) = knee_key(cmp, title, s);
+        match groups.iter_mut().find(|g| g.0 == load && g.1 == what) {
+            Some(g) => g.2.push(s),
+            None => groups.push((load, what, vec![s])),
+        }
+    }
+    groups
+        .into_iter()
+        .map(|(load, what, group)| {
+            let names: Vec<String> = group.iter().map(|s| s.config.clone()).collect();
+            let (text, strength) = match load {
+                Some(_) => (knee_text(title, &group), 0.5),
+                None => (no_knee_text(&names, &what), 0.25),
             };
-            (text, 0.25)
+            Finding::new(FindingKind::Knee, text)
+                .on(vec![format!("{title} sweep")], vec![Metric::Iops], names)
+                .scored(strength, ONE_WORKLOAD)
+        })
+        .collect()
+}
+
+/// Where a curve bends, or the sentence of a curve with no knee (with
+/// `{}` where the config names go).
+fn knee_key(cmp: &Comparison, title: &str, s: &Sweep) -> (Option<LoadPoint>, String) {
+    if let Some(k) = &s.knee {
+        return (Some(k.load), String::new());
+    }
+    let rules = &cmp.sweep_rules;
+    let lightest = s
+        .points
+        .iter()
+        .min_by_key(|p| (p.load.outstanding(), p.load));
+    let last = s
+        .points
+        .iter()
+        .max_by_key(|p| (p.load.outstanding(), p.load));
+    let flat_from_start = s
+        .saturation
+        .zip(lightest)
+        .is_some_and(|(sat, p)| sat.load == p.load);
+    let text = if flat_from_start {
+        format!(
+            "{{is}} at {} % of {{its}} peak from the lightest load in {title} ({}): no knee within the sweep",
+            numbers::trimmed(rules.saturation_pct, 1),
+            lightest.map_or(String::new(), |p| p.load.label())
+        )
+    } else {
+        format!(
+            "{{shows}} no knee in {title} up to {}: {{its}} IOPS {{curve does}} not flatten",
+            last.map_or(String::new(), |p| p.load.label())
+        )
+    };
+    (None, text)
+}
+
+/// The sentence of curves with no knee: `what` with its verbs agreeing
+/// with the names before it.
+fn no_knee_text(names: &[String], what: &str) -> String {
+    let words: [(&str, &str, &str); 4] = [
+        ("{is}", "is", "are"),
+        ("{its}", "its", "their"),
+        ("{shows}", "shows", "show"),
+        ("{curve does}", "curve does", "curves do"),
+    ];
+    let mut text = what.to_string();
+    for (slot, one, many) in words {
+        text = text.replace(slot, if names.len() == 1 { one } else { many });
+    }
+    format!("{} {text}", join_and(names))
+}
+
+/// "none's randread 4k curve bends at QD32 (343k IOPS, its knee): past it
+/// at most 4.3 % more IOPS for 7.7x the mean latency"; several configs
+/// bending at one load point in one sentence, their figures as ranges.
+fn knee_text(title: &str, group: &[&Sweep]) -> String {
+    let knees: Vec<&crate::compare::model::Knee> =
+        group.iter().filter_map(|s| s.knee.as_ref()).collect();
+    let load = knees[0].load.label();
+    let gains: Vec<f64> = knees.iter().map(|k| k.iops_gain_pct).collect();
+    let growths: Vec<f64> = knees.iter().map(|k| k.lat_growth_pct).collect();
+    let gain = gain_words(&gains);
+    let growth = growth_range(&growths);
+    match group {
+        [one] => format!(
+            "{}'s {title} curve bends at {load} ({} IOPS, its knee): past it {gain} for {growth}",
+            one.config,
+            iops_short(knees[0].iops),
+        ),
+        many => {
+            let names: Vec<String> = many.iter().map(|s| s.config.clone()).collect();
+            let all = if names.len() == 2 { "both" } else { "all" };
+            format!(
+                "The {title} curves of {} {all} bend at {load} (their knees): past it {gain} for {growth}",
+                join_and(&names)
+            )
         }
     }
 }
 
+/// "at most 4.3 % more IOPS", "at most 0.6–4.3 % more IOPS", "no further
+/// IOPS gain" (a gain that rounds to 0.0 % is none).
+fn gain_words(gains: &[f64]) -> String {
+    let lo = gains.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = gains.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let shown = |v: f64| numbers::fixed(v, 1);
+    if shown(hi.max(0.0)) == "0.0" {
+        "no further IOPS gain".into()
+    } else if shown(lo) == shown(hi) || shown(lo.max(0.0)) == "0.0" {
+        format!("at most {} % more IOPS", shown(hi))
+    } else {
+        format!("at most {}–{} % more IOPS", shown(lo.max(0.0)), shown(hi))
+    }
+}
+
+/// "685 % more mean latency", "526x the mean latency", a range for
+/// several knees.
+fn growth_range(growths: &[f64]) -> String {
+    let lo = growths.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = growths.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let tail = |v: f64| {
+        if v >= 900.0 {
+            "the mean latency"
+        } else {
+            "more mean latency"
+        }
+    };
+    let (a, b) = (growth_words(lo), growth_words(hi));
+    if a == b {
+        format!("{b} {}", tail(hi))
+    } else if tail(lo) == tail(hi) {
+        let unit = |t: &str| t.trim_end_matches(['x', '%', ' ']).to_string();
+        let suffix = if hi >= 900.0 { "x" } else { " %" };
+        format!("{}–{}{suffix} {}", unit(&a), unit(&b), tail(hi))
+    } else {
+        format!("{a} {} to {b} {}", tail(lo), tail(hi))
+    }
+}
 /// The SLO sentence; its effect is the first config's lead over the
 /// second under the target (every config when only one meets it).
 pub(super) fn slo_finding(title: &str, sweeps: &[&Sweep], slo: Slo) -> Finding {
@@ -275,9 +366,22 @@ pub(super) fn saturation_findings(cmp: &Comparison) -> Vec<Finding> {
             })
             .collect();
         ranked.sort_by_key(|(_, l, climbing)| (*climbing, l.outstanding(), *l));
+        // One config needs no ranking; it is compared with nothing.
+        if ranked.len() < 2 {
+            continue;
+        }
         let Some(&(first, load, false)) = ranked.first() else {
             continue;
         };
+        let level: Vec<&Sweep> = ranked
+            .iter()
+            .filter(|(_, l, climbing)| !climbing && *l == load)
+            .map(|(s, _, _)| *s)
+            .collect();
+        if level.len() >= 2 {
+            out.extend(saturation_tie(&title, &pct, load, &level, ranked.len()));
+            continue;
+        }
         let Some(sat) = first.saturation else {
             continue;
         };
@@ -316,4 +420,30 @@ pub(super) fn saturation_findings(cmp: &Comparison) -> Vec<Finding> {
         );
     }
     out
+}
+
+/// Configs that reach their saturation at one load: no "least load" among
+/// them. Said only when others reach it later or not at all; when every
+/// config saturates at one load the knee sentences say it.
+fn saturation_tie(
+    title: &str,
+    pct: &str,
+    load: LoadPoint,
+    level: &[&Sweep],
+    of: usize,
+) -> Option<Finding> {
+    if level.len() == of {
+        return None;
+    }
+    let names: Vec<String> = level.iter().map(|s| s.config.clone()).collect();
+    let text = format!(
+        "In {title} sweeps, {} reach {pct} % of their peak at the same load, {}; the others need more",
+        join_and(&names),
+        load.label()
+    );
+    Some(
+        Finding::new(FindingKind::Saturation, text)
+            .on(vec![format!("{title} sweep")], vec![Metric::Iops], names)
+            .scored(0.4, ONE_WORKLOAD),
+    )
 }

@@ -4,9 +4,8 @@
 
 use super::entries::{best_among, comparable, effect, entry, tie_words, winners};
 use super::ties::NEAR_EQUAL_PCT;
-use super::words::{join_and, lead_words};
+use super::words::{figure, join_and, lead_words};
 use crate::compare::findings::{Finding, FindingKind};
-use crate::compare::metric::Scales;
 use crate::compare::model::{Better, Comparison, Metric, MetricResult, Workload};
 use crate::compare::rules::Judge;
 use crate::compare::workload::Shape;
@@ -25,11 +24,7 @@ pub(super) fn headline(w: &Workload) -> Metric {
 /// who is best at its headline metric and at p99 latency, and by how much
 /// over the next config and the baseline. Reach is the workload's share of
 /// such workloads: on a one-workload comparison this is the headline.
-pub(super) fn winners_of_workloads(
-    cmp: &Comparison,
-    scales: &Scales,
-    judge: Judge,
-) -> Vec<Finding> {
+pub(super) fn winners_of_workloads(cmp: &Comparison, judge: Judge) -> Vec<Finding> {
     let swept: Vec<&Shape> = cmp.sweeps.iter().map(|s| &s.shape).collect();
     let single: Vec<&Workload> = cmp
         .workloads
@@ -42,7 +37,7 @@ pub(super) fn winners_of_workloads(
             let Some(r) = w.metric(m).filter(|_| comparable(w, m)) else {
                 continue;
             };
-            if let Some((f, effect)) = winner_finding(cmp, scales, w, r, judge) {
+            if let Some((f, effect)) = winner_finding(cmp, w, r, judge) {
                 out.push(f.scored(effect, 1.0 / single.len() as f64));
             }
         }
@@ -52,7 +47,6 @@ pub(super) fn winners_of_workloads(
 
 pub(super) fn winner_finding(
     cmp: &Comparison,
-    scales: &Scales,
     w: &Workload,
     r: &MetricResult,
     judge: Judge,
@@ -75,7 +69,6 @@ pub(super) fn winner_finding(
     if lo > 0.0 && (hi - lo) / lo * 100.0 <= NEAR_EQUAL_PCT {
         return None;
     }
-    let s = scales.get(r.metric);
     let most = match r.better {
         Better::Higher => format!("the most {}", r.human()),
         Better::Lower => format!("the lowest {}", r.human()),
@@ -94,10 +87,10 @@ pub(super) fn winner_finding(
     };
     let mut text = format!(
         "{who}: {}, {} {} ({})",
-        s.with_unit(best.value),
+        figure(r.metric, best.value),
         lead_words(r.better, best.value, second.value),
         second.config,
-        s.with_unit(second.value)
+        figure(r.metric, second.value)
     );
     if let Some(base) = cmp
         .baseline
@@ -108,7 +101,7 @@ pub(super) fn winner_finding(
         text.push_str(&format!(
             " and {} the baseline, {base} ({})",
             lead_words(r.better, best.value, b.value),
-            s.with_unit(b.value)
+            figure(r.metric, b.value)
         ));
     }
     let f = Finding::new(FindingKind::Winner, text).on(

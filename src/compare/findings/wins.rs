@@ -4,6 +4,7 @@
 //! one sentence for both.
 
 use super::entries::{METRICS, best_among, decided, effect, families_comparable, winners};
+use super::winners::headline;
 use super::words::{best_word, family_title, join_and};
 use crate::compare::findings::{Finding, FindingKind};
 use crate::compare::model::{Comparison, Metric, MetricResult, Workload};
@@ -24,6 +25,9 @@ pub(super) struct Tally<'a> {
     won: Vec<&'a Workload>,
     /// Effect of each win over the best of the rest.
     effects: Vec<f64>,
+    /// The shape's title when every workload is a load point of one shape
+    /// (a sweep): its wins are load points, not workloads.
+    one_shape: Option<String>,
 }
 
 /// Effect of `inside`'s best over the best of everyone else in `r`.
@@ -79,6 +83,7 @@ pub(super) fn tally<'a>(
         top,
         won: Vec::new(),
         effects: Vec::new(),
+        one_shape: one_shape(rows),
     };
     for ((name, configs), _) in subjects.iter().zip(&counts).filter(|(_, n)| **n == top) {
         let inside: Vec<&str> = configs.iter().map(|c| c.as_str()).collect();
@@ -122,6 +127,15 @@ pub(super) fn most_wins(cmp: &Comparison, judge: Judge) -> Vec<Finding> {
                 .into_iter()
                 .filter_map(|dir| {
                     let rows = decided(cmp, dir, m);
+                    // Load points of one small-block shape are told by
+                    // IOPS, of one large-block shape by bandwidth: the
+                    // other says the same again.
+                    let off_headline = matches!(m, Metric::Iops | Metric::BwBytesPerS)
+                        && one_shape(&rows).is_some()
+                        && rows.first().is_some_and(|(w, _)| headline(w) != m);
+                    if off_headline {
+                        return None;
+                    }
                     (rows.len() >= 2).then(|| tally(&rows, dir, subjects, judge))?
                 })
                 .collect();
@@ -168,11 +182,20 @@ pub(super) fn win_finding(
         .map(|t| format!("{} of {} {}", t.top, t.n, t.dir))
         .collect();
     let dir = (parts.len() == 1).then(|| parts[0].dir);
-    let text = format!(
-        "{subject} {} in {} workloads",
-        best_word(m, dir, cmp.tail_percentile),
-        counts.join(" and ")
-    );
+    let text = match parts {
+        [t] if t.one_shape.is_some() => format!(
+            "{subject} {} at {} of {} load points of {}",
+            best_word(m, dir, cmp.tail_percentile),
+            t.top,
+            t.n,
+            t.one_shape.as_deref().unwrap_or_default()
+        ),
+        _ => format!(
+            "{subject} {} in {} workloads",
+            best_word(m, dir, cmp.tail_percentile),
+            counts.join(" and ")
+        ),
+    };
     let won: usize = parts.iter().map(|t| t.top).sum();
     let of: usize = parts.iter().map(|t| t.n).sum();
     let effects: Vec<f64> = parts
@@ -194,4 +217,13 @@ pub(super) fn win_finding(
     // whose other wins are slivers.
     let reach = won as f64 / of as f64 / leaders.len() as f64;
     f.scored(numbers::median(effects).unwrap_or(0.0), reach)
+}
+
+/// The title of the one shape every row is a load point of, when there
+/// are two load points or more of it.
+fn one_shape(rows: &[(&Workload, &MetricResult)]) -> Option<String> {
+    let (first, _) = rows.first()?;
+    let same = rows.iter().all(|(w, _)| w.key.shape == first.key.shape);
+    let loads = rows.iter().any(|(w, _)| w.key.load != first.key.load);
+    (same && loads).then(|| first.title())
 }

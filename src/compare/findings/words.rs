@@ -68,6 +68,7 @@ pub(super) fn lead_words(better: Better, a: f64, b: f64) -> String {
     // Two significant digits for a lead under 0.1 %: "0.01 %", not "0.0 %".
     let pct = |p: f64| numbers::fixed(p, if p < 0.1 { 2 } else { 1 });
     match better {
+        Better::Higher if a >= 10.0 * b => format!("{}x", significant_up_to(a / b, 3)),
         Better::Higher if a >= 1.5 * b => format!("{}x", numbers::fixed(a / b, 2)),
         Better::Higher => format!("{} % more than", pct((a / b - 1.0) * 100.0)),
         Better::Lower => format!("{} % below", pct((1.0 - a / b) * 100.0)),
@@ -76,5 +77,65 @@ pub(super) fn lead_words(better: Better, a: f64, b: f64) -> String {
 
 /// `2.91 GiB/s`: bandwidth as sentences print it.
 pub(super) fn bw_text(v: f64) -> String {
-    Metric::BwBytesPerS.scale(v).with_unit(v)
+    figure(Metric::BwBytesPerS, v)
+}
+
+/// Most significant digits a figure in a sentence prints: a reader says
+/// "91.17 GiB/s" aloud, not "91.165 GiB/s".
+const PROSE_DIGITS: i32 = 4;
+
+/// `v` with at most [`PROSE_DIGITS`] significant digits, trailing zeros
+/// dropped: `91.17`, `207`, `0.0452`.
+pub(super) fn significant(v: f64) -> String {
+    if v == 0.0 || !v.is_finite() {
+        return numbers::trimmed(v, 0);
+    }
+    let magnitude = v.abs().log10().floor() as i32;
+    let decimals = (PROSE_DIGITS - 1 - magnitude).max(0) as usize;
+    numbers::trimmed(v, decimals)
+}
+
+/// A figure as a sentence prints it, in its own unit (latency in the unit
+/// that gives one to three integer digits, µs below 1 ms), at most four
+/// significant digits: `207 µs`, `3.2 ms`, `91.17 GiB/s`, `2.64M` IOPS,
+/// `45.76 %`.
+pub(super) fn figure(m: Metric, v: f64) -> String {
+    match m {
+        Metric::Iops | Metric::IopsPerCpuPct => iops_short(v),
+        Metric::CpuPct => format!("{} %", numbers::fixed(v, 2)),
+        _ => {
+            let s = m.scale(v.abs());
+            s.unit_after(significant(v / s.div))
+        }
+    }
+}
+
+/// "9.198–10.06 GiB/s": a range with one unit where both ends share it.
+pub(super) fn figure_range(m: Metric, lo: f64, hi: f64) -> String {
+    let (a, b) = (figure(m, lo), figure(m, hi));
+    let unit = |t: &str| t.rsplit_once(' ').map(|(_, u)| u.to_string());
+    match (unit(&a), unit(&b)) {
+        (Some(ua), Some(ub)) if ua == ub => {
+            format!("{}–{b}", a.trim_end_matches(ua.as_str()).trim_end())
+        }
+        _ => format!("{a}–{b}"),
+    }
+}
+
+/// How many times `to` is `from`, or the change in percent below 10x:
+/// "grows 526x", "grows 685 %". `growth_pct` is (to / from - 1) x 100.
+pub(super) fn growth_words(growth_pct: f64) -> String {
+    let factor = 1.0 + growth_pct / 100.0;
+    if factor >= 10.0 {
+        format!("{}x", significant_up_to(factor, 3))
+    } else {
+        format!("{} %", numbers::fixed(growth_pct, 0))
+    }
+}
+
+/// `v` to at most `digits` significant digits, never fewer than its
+/// integer part: `526`, `12.4`.
+fn significant_up_to(v: f64, digits: i32) -> String {
+    let magnitude = v.abs().log10().floor() as i32;
+    numbers::trimmed(v, (digits - 1 - magnitude).max(0) as usize)
 }
