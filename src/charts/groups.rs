@@ -61,6 +61,7 @@ pub(crate) fn results(
 ) -> (Vec<String>, Vec<&MetricResult>) {
     let tables = crate::render::sweeps::tables(cmp);
     let one_shape = subject(cmp, direction).is_some();
+    let per_table = loads_per_sweep(cmp, direction, &tables);
     cmp.workloads
         .iter()
         .filter(|w| w.key.shape.direction == direction)
@@ -68,10 +69,93 @@ pub(crate) fn results(
             tables
                 .iter()
                 .find(|t| t.holds(w))
-                .is_none_or(|t| key_loads(t).contains(&w.key.load))
+                .is_none_or(|t| key_loads_at_most(t, per_table).contains(&w.key.load))
         })
         .filter_map(|w| Some((category(cmp, w, one_shape), result(w, metric)?)))
         .unzip()
+}
+
+/// Most bars one bar chart holds: past about two dozen, value labels
+/// overlap and a reader cannot find the load point they need; the scaling
+/// chart and the sweep table hold every point.
+pub(crate) const MAX_BARS: usize = 24;
+
+/// How many load points of each sweep a bar chart of `direction` shows so
+/// that its bars (configs x categories) stay within [`MAX_BARS`]; at
+/// least two (the lightest and one key point).
+fn loads_per_sweep(
+    cmp: &Comparison,
+    direction: Direction,
+    tables: &[crate::render::sweeps::SweepTable],
+) -> usize {
+    let in_dir = |w: &Workload| w.key.shape.direction == direction;
+    let sweeps = tables
+        .iter()
+        .filter(|t| t.workloads.first().is_some_and(|w| in_dir(w)))
+        .count();
+    let single = cmp
+        .workloads
+        .iter()
+        .filter(|w| in_dir(w) && !tables.iter().any(|t| t.holds(w)))
+        .count();
+    let categories = MAX_BARS / cmp.configs.len().max(1);
+    (categories.saturating_sub(single) / sweeps.max(1)).max(2)
+}
+
+/// "Bars show 4 of the 15 load points of randread 4k: ...": said under a
+/// bar chart that leaves load points of a sweep out; None when it shows
+/// them all.
+pub(crate) fn subset_note(cmp: &Comparison, direction: Direction) -> Option<String> {
+    let tables = crate::render::sweeps::tables(cmp);
+    let per_table = loads_per_sweep(cmp, direction, &tables);
+    let notes: Vec<String> = tables
+        .iter()
+        .filter(|t| t.workloads.first().is_some_and(|w| w.key.shape.direction == direction))
+        .filter_map(|t| {
+            let shown = key_loads_at_most(t, per_table);
+            let all = t.workloads.len();
+            (shown.len() < all).then(|| {
+                let labels: Vec<String> = shown.iter().map(|l| l.label()).collect();
+                format!(
+                    "Bars show {} of the {all} load points of {} ({}): the lightest and the configs' knees, saturation and peaks; the scaling chart and the sweep table have all.",
+                    shown.len(),
+                    t.title,
+                    labels.join(", ")
+                )
+            })
+        })
+        .collect();
+    (!notes.is_empty()).then(|| notes.join(" "))
+}
+
+/// [`key_loads`], at most `n` of them: the lightest, then the points the
+/// most configs mark (knee, saturation, peak), then the heavier; in load
+/// order.
+pub(crate) fn key_loads_at_most(
+    t: &crate::render::sweeps::SweepTable,
+    n: usize,
+) -> Vec<crate::compare::LoadPoint> {
+    let all = key_loads(t);
+    if all.len() <= n {
+        return all;
+    }
+    let marks = |l: &crate::compare::LoadPoint| {
+        t.sweeps
+            .iter()
+            .map(|s| {
+                usize::from(s.knee.is_some_and(|k| k.load == *l))
+                    + usize::from(s.saturation.is_some_and(|x| x.load == *l))
+                    + usize::from(s.peak.load == *l)
+            })
+            .sum::<usize>()
+    };
+    let mut ranked: Vec<(usize, crate::compare::LoadPoint)> =
+        all.iter().enumerate().map(|(i, l)| (i, *l)).collect();
+    // The lightest first, then by marks, the heavier load first on a tie.
+    ranked.sort_by_key(|(i, l)| (*i != 0, std::cmp::Reverse(marks(l)), std::cmp::Reverse(*i)));
+    let mut kept: Vec<(usize, crate::compare::LoadPoint)> = ranked.into_iter().take(n).collect();
+    kept.sort_by_key(|(i, _)| *i);
+    kept.into_iter().map(|(_, l)| l).collect()
 }
 
 /// A bar group's label: see [`results`].

@@ -355,13 +355,28 @@ fn peak_text(p: &Peak) -> String {
     format!("peak {} IOPS at {}", iops_text(p.iops), p.load.label())
 }
 
+/// A gain that rounds to 0.0 % is no gain; a latency grown past 10x is
+/// said as a factor ("526x the mean latency"), as the findings say it.
 fn knee_text(k: &Knee) -> String {
+    let gain = numbers::fixed(k.iops_gain_pct, 1);
+    let gain = if gain == "0.0" {
+        "no further IOPS gain".to_string()
+    } else {
+        format!("at most {gain} % more IOPS")
+    };
+    let factor = 1.0 + k.lat_growth_pct / 100.0;
+    let growth = if factor >= 10.0 {
+        format!("{}x the mean latency", numbers::fixed(factor, 0))
+    } else {
+        format!(
+            "{} % more mean latency",
+            numbers::fixed(k.lat_growth_pct, 0)
+        )
+    };
     format!(
-        "knee at {} ({} IOPS): past it at most {} % more IOPS for {} % more mean latency",
+        "knee at {} ({} IOPS): past it {gain} for {growth}",
         k.load.label(),
         iops_text(k.iops),
-        numbers::fixed(k.iops_gain_pct, 1),
-        numbers::fixed(k.lat_growth_pct, 0)
     )
 }
 

@@ -343,8 +343,10 @@ fn parts_markdown(parts: &[Inline]) -> String {
 pub struct Html;
 
 impl Markup for Html {
+    // A wide table scrolls inside its own wrapper (`.scroll`), so a phone
+    // screen scrolls the table, not the page, and nothing is cut off.
     fn open(&self, t: &Table) -> String {
-        format!("<table{}>\n", attributes(&t.attrs))
+        format!("<div class=\"scroll\"><table{}>\n", attributes(&t.attrs))
     }
 
     fn header(&self, _t: &Table, cells: &[String]) -> String {
@@ -356,7 +358,7 @@ impl Markup for Html {
     }
 
     fn close(&self) -> String {
-        "</tbody>\n</table>".into()
+        "</tbody>\n</table></div>".into()
     }
 
     fn cell(&self, c: &Cell, header: bool) -> String {
@@ -515,9 +517,9 @@ mod tests {
         );
         assert_eq!(
             Html.table(&t),
-            "<table class=\"sortable\">\n<thead><tr><th scope=\"col\">config</th></tr></thead>\n<tbody>\n\
+            "<div class=\"scroll\"><table class=\"sortable\">\n<thead><tr><th scope=\"col\">config</th></tr></thead>\n<tbody>\n\
              <tr data-config=\"a&quot;b\"><th scope=\"row\">&lt;x&gt; &amp; &quot;y&quot; | z</th></tr>\n\
-             </tbody>\n</table>"
+             </tbody>\n</table></div>"
         );
     }
 

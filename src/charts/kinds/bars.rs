@@ -55,6 +55,7 @@ impl Plot for Bars {
         ));
         footnotes.extend(crate::charts::notes::marks_note(&results));
         footnotes.extend(crate::charts::notes::workload_notes(cmp, self.direction));
+        footnotes.extend(crate::charts::groups::subset_note(cmp, self.direction));
         let frame = Frame {
             title: format!(
                 "{} {}{}{}",
