@@ -26,4 +26,5 @@ mod setup;
 mod snia;
 mod steady;
 mod sweep;
+mod telling;
 mod testbed;

@@ -215,9 +215,21 @@ fn knee_text(title: &str, group: &[&Sweep]) -> String {
     let growths: Vec<f64> = knees.iter().map(|k| k.lat_growth_pct).collect();
     let gain = gain_words(&gains);
     let growth = growth_range(&growths);
+    // "no further IOPS gain for 146 % more latency" reads as if the
+    // latency bought nothing; it did not, and the sentence says so.
+    let growth = if gain.starts_with("no further") {
+        format!("only {growth}")
+    } else {
+        growth
+    };
+    let gain = if gain.starts_with("no further") {
+        format!("{gain},")
+    } else {
+        format!("{gain} for")
+    };
     match group {
         [one] => format!(
-            "{}'s {title} curve bends at {load} ({} IOPS, its knee): past it {gain} for {growth}",
+            "{}'s {title} curve bends at {load} ({} IOPS, its knee): past it {gain} {growth}",
             one.config,
             iops_short(knees[0].iops),
         ),
@@ -225,7 +237,7 @@ fn knee_text(title: &str, group: &[&Sweep]) -> String {
             let names: Vec<String> = many.iter().map(|s| s.config.clone()).collect();
             let all = if names.len() == 2 { "both" } else { "all" };
             format!(
-                "The {title} curves of {} {all} bend at {load} (their knees): past it {gain} for {growth}",
+                "The {title} curves of {} {all} bend at {load} (their knees): past it {gain} {growth}",
                 join_and(&names)
             )
         }
@@ -391,11 +403,19 @@ pub(super) fn saturation_findings(cmp: &Comparison) -> Vec<Finding> {
             load.label(),
             iops_short(sat.iops)
         );
-        let others: Vec<String> = ranked[1..]
+        // Configs that need one load are named together after it.
+        let mut grouped: Vec<(LoadPoint, bool, Vec<String>)> = Vec::new();
+        for (s, l, climbing) in &ranked[1..] {
+            match grouped.last_mut() {
+                Some((gl, gc, names)) if gl == l && gc == climbing => names.push(s.config.clone()),
+                _ => grouped.push((*l, *climbing, vec![s.config.clone()])),
+            }
+        }
+        let others: Vec<String> = grouped
             .iter()
-            .map(|(s, l, climbing)| match climbing {
-                true => format!("{} still climbing at {}", s.config, l.label()),
-                false => format!("{} for {}", l.label(), s.config),
+            .map(|(l, climbing, names)| match climbing {
+                true => format!("{} still climbing at {}", join_and(names), l.label()),
+                false => format!("{} for {}", l.label(), join_and(names)),
             })
             .collect();
         if !others.is_empty() {
