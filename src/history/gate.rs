@@ -27,7 +27,7 @@
 //!    more runs confirm it.
 //!
 //! False alarms and the smallest step found, measured on synthetic
-//! histories: `benches/history_gate.rs` (numbers in the README).
+//! histories: `benches/history_gate.rs` (numbers in docs/guide.md, "History").
 
 use serde::Serialize;
 use statrs::distribution::{ContinuousCDF, StudentsT};
