@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use super::{CliError, Global, exit};
 use crate::compare::{self, CompareOptions, Metric};
-use crate::ingest::{self, IngestOptions};
+use crate::ingest;
 use crate::input::{self, LoadOptions, Loaded};
 use crate::render::{Format, RenderOptions};
 
@@ -82,18 +82,8 @@ pub struct AnalyzeArgs {
     /// Markdown or HTML template replacing the built-in one (minijinja; `.html`/`.htm` in the name means HTML).
     #[arg(long, value_name = "FILE")]
     pub template: Option<PathBuf>,
-    /// How results get their config label when no manifest says otherwise.
-    #[arg(long, default_value = "auto", value_name = "RULE", value_parser = super::parse_label_by, long_help = super::LABEL_BY_HELP)]
-    pub label_by: crate::ingest::LabelBy,
-    /// Whether result files that ran at the same time on the same targets (separate fio processes) are one run.
-    #[arg(long, default_value = "auto", value_name = "RULE", value_parser = super::parse_instances, long_help = super::INSTANCES_HELP)]
-    pub instances: crate::ingest::Instances,
-    /// Manifest (nvcmp.toml) to use instead of the one in each PATH.
-    #[arg(long, value_name = "FILE")]
-    pub manifest: Option<PathBuf>,
-    /// Exit 2 when any file was skipped.
-    #[arg(long)]
-    pub strict: bool,
+    #[command(flatten)]
+    pub read: super::input::ReadArgs,
     /// Chart file format under DIR/charts/ (with --out).
     #[arg(long, value_enum, default_value = "png")]
     pub chart_format: ChartFormatArg,
@@ -345,13 +335,8 @@ fn chart_options(args: &AnalyzeArgs) -> anyhow::Result<Option<crate::charts::Cha
 /// result or `--strict` with skips is a usage error.
 fn load_step(args: &AnalyzeArgs, checked: &Checked, global: Global) -> anyhow::Result<Loaded> {
     let opts = LoadOptions {
-        ingest: IngestOptions {
-            label_by: args.label_by.clone(),
-            instances: args.instances,
-            manifest: args.manifest.clone(),
-            // The JSON's `clat_bins` and the CDF charts use them.
-            skip_bins: false,
-        },
+        // The JSON's `clat_bins` and the CDF charts use json+ bins.
+        ingest: args.read.ingest_options(false),
         ss_round_ms: checked.ss_round_ms,
     };
     let loaded = input::load(&args.paths, &opts, &LogBar::new(global))?;
@@ -376,7 +361,7 @@ fn load_step(args: &AnalyzeArgs, checked: &Checked, global: Global) -> anyhow::R
         ))
         .into());
     }
-    if args.strict && !loaded.skipped.is_empty() {
+    if args.read.strict && !loaded.skipped.is_empty() {
         return Err(CliError::usage(format!(
             "--strict: {} skipped under {paths}",
             crate::numbers::count(loaded.skipped.len(), "file")

@@ -40,18 +40,8 @@ pub struct IngestArgs {
     /// direction of "better").
     #[arg(long, value_enum, value_name = "FORMAT")]
     pub format: Option<DatasetFormatArg>,
-    /// How results get their config label when no manifest says otherwise.
-    #[arg(long, default_value = "auto", value_name = "RULE", value_parser = super::parse_label_by, long_help = super::LABEL_BY_HELP)]
-    pub label_by: crate::ingest::LabelBy,
-    /// Whether result files that ran at the same time on the same targets (separate fio processes) are one run.
-    #[arg(long, default_value = "auto", value_name = "RULE", value_parser = super::parse_instances, long_help = super::INSTANCES_HELP)]
-    pub instances: crate::ingest::Instances,
-    /// Manifest to use instead of `nvcmp.toml` in each PATH.
-    #[arg(long, value_name = "FILE")]
-    pub manifest: Option<PathBuf>,
-    /// Exit 2 when any file is skipped.
-    #[arg(long)]
-    pub strict: bool,
+    #[command(flatten)]
+    pub read: super::input::ReadArgs,
     /// Write fio's log files (write_bw_log, write_iops_log, write_lat_log,
     /// write_hist_log) found under the PATHs as a long time-series dataset:
     /// one row per logged value (per percentile for histogram logs), in
@@ -145,7 +135,7 @@ pub fn run(args: IngestArgs, global: Global) -> anyhow::Result<u8> {
     if !global.quiet {
         eprintln!("{}", summary_with(&ingested, streamed.as_ref()));
     }
-    if args.strict && !ingested.skipped.is_empty() {
+    if args.read.strict && !ingested.skipped.is_empty() {
         eprintln!(
             "nvcmp: --strict: {} skipped",
             crate::numbers::count(ingested.skipped.len(), "file")
@@ -222,12 +212,7 @@ fn write_series(ingested: &Ingested, path: &Path, global: Global) -> anyhow::Res
 /// What `ingest` reads: the dataset and the exports hold no histogram, so
 /// json+ bins are left unread.
 fn ingest_options(args: &IngestArgs) -> IngestOptions {
-    IngestOptions {
-        label_by: args.label_by.clone(),
-        instances: args.instances,
-        manifest: args.manifest.clone(),
-        skip_bins: true,
-    }
+    args.read.ingest_options(true)
 }
 
 /// `--format bmf|gab|gab-smaller`: the measurements as a CI dashboard
@@ -254,7 +239,7 @@ fn run_export(args: &IngestArgs, export: ExportFormat, global: Global) -> anyhow
             out.flush()?;
         }
     }
-    if args.strict && !ingested.skipped.is_empty() {
+    if args.read.strict && !ingested.skipped.is_empty() {
         return Ok(exit::USAGE);
     }
     Ok(exit::OK)

@@ -6,7 +6,7 @@ pub mod analyze;
 pub mod check;
 pub mod history;
 pub mod ingest;
-mod input;
+pub mod input;
 mod progress;
 pub mod run;
 

@@ -19,7 +19,7 @@ pub struct Gab {
 }
 
 #[derive(Serialize)]
-struct Entry {
+struct GabEntry {
     name: String,
     unit: &'static str,
     value: f64,
@@ -36,7 +36,7 @@ impl Exporter for Gab {
         } else {
             Better::Lower
         };
-        let entries: Vec<Entry> = measured
+        let entries: Vec<GabEntry> = measured
             .iter()
             .filter(|m| m.key.metric.better() == wanted)
             .map(|m| {
@@ -47,7 +47,7 @@ impl Exporter for Gab {
                     (1, None) => "1 run".into(),
                     (n, None) => format!("mean of {n} runs"),
                 };
-                Entry {
+                GabEntry {
                     name: format!("{} {}", benchmark_name(m), m.key.metric.key()),
                     unit: unit(m.key.metric),
                     value: m.values.mean,

@@ -134,26 +134,6 @@ pub fn no_direct_io(_error: &io::Error) -> bool {
     false
 }
 
-pub fn block_device(_md: &Metadata) -> Option<u64> {
-    None
-}
-
-pub fn rdev(_md: &Metadata) -> u64 {
-    0
-}
-
-pub fn holding_device(_md: &Metadata) -> Option<u64> {
-    None
-}
-
-pub fn sysfs_name(dev: u64) -> String {
-    format!("{dev}")
-}
-
-pub fn makedev(_major: u32, _minor: u32) -> u64 {
-    0
-}
-
 /// A zeroed, page-aligned allocation from VirtualAlloc: pages are 4 KiB,
 /// a multiple of every sector size, so NO_BUFFERING I/O may use any slot.
 pub fn alloc_buf(layout: Layout) -> *mut u8 {
