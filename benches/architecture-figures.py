@@ -2,8 +2,8 @@
 """The figures of docs/architecture.md's "The code in numbers", measured,
 not typed: runs the checkers in benches/ on src/ and writes their
 results between the `<!-- figures -->` and `<!-- /figures -->` lines of
-docs/architecture.md; and the layer diagram of docs/STYLE.md and
-src/lib.rs (between `<!-- layers -->` and `<!-- /layers -->`), drawn
+docs/architecture.md; and the layer diagram of docs/architecture.md,
+docs/STYLE.md and src/lib.rs (between `<!-- layers -->` and `<!-- /layers -->`), drawn
 from the order benches/imports.py enforces, so neither can drift from
 it. `--check` only says whether they are current, exit 1 when not.
 
@@ -114,6 +114,8 @@ def main():
     lib = os.path.join(root, "src", "lib.rs")
     jobs = [
         (doc, "<!-- figures -->", "<!-- /figures -->", figures() + "\n", ""),
+        (doc, "<!-- layers -->", "<!-- /layers -->",
+         "```text\n" + "\n".join(diagram) + "\n```\n", ""),
         (style, "<!-- layers -->", "<!-- /layers -->",
          "```text\n" + "\n".join(diagram) + "\n```\n", ""),
         (lib, "<!-- layers -->", "<!-- /layers -->",

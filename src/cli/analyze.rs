@@ -1,5 +1,5 @@
 //! `nvcmp analyze`: arguments and their validation into core options,
-//! then load ([`crate::input::load`]) -> compare -> render. With `--out DIR` also writes
+//! then load ([`crate::input::read`]) -> compare -> render. With `--out DIR` also writes
 //! report.md, report.html, dataset.parquet, dataset.csv (and charts).
 
 use std::io::Write;
@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use super::{CliError, Global, exit};
 use crate::compare::{self, CompareOptions, Metric};
 use crate::ingest;
-use crate::input::{self, LoadOptions, Loaded};
+use crate::input::{self, Inputs, ReadOptions};
 use crate::render::{Format, RenderOptions};
 
 /// `--format`: a deliberate mirror of [`Format`] (as `ChartFormatArg` is of
@@ -83,7 +83,7 @@ pub struct AnalyzeArgs {
     #[arg(long, value_name = "FILE")]
     pub template: Option<PathBuf>,
     #[command(flatten)]
-    pub read: super::input::ReadArgs,
+    pub read: super::reading::ReadArgs,
     /// Chart file format under DIR/charts/ (with --out).
     #[arg(long, value_enum, default_value = "png")]
     pub chart_format: ChartFormatArg,
@@ -333,13 +333,13 @@ fn chart_options(args: &AnalyzeArgs) -> anyhow::Result<Option<crate::charts::Cha
 /// Reads PATHs (results, dataset files, the logs beside the results),
 /// says what was skipped (always) and warned (unless `--quiet`); an empty
 /// result or `--strict` with skips is a usage error.
-fn load_step(args: &AnalyzeArgs, checked: &Checked, global: Global) -> anyhow::Result<Loaded> {
-    let opts = LoadOptions {
+fn load_step(args: &AnalyzeArgs, checked: &Checked, global: Global) -> anyhow::Result<Inputs> {
+    let opts = ReadOptions {
         // The JSON's `clat_bins` and the CDF charts use json+ bins.
         ingest: args.read.ingest_options(false),
         ss_round_ms: checked.ss_round_ms,
     };
-    let loaded = input::load(&args.paths, &opts, &LogBar::new(global))?;
+    let loaded = input::read(&args.paths, &opts, &LogBar::new(global))?;
     for s in &loaded.skipped {
         eprintln!("nvcmp: {s}");
     }
@@ -393,7 +393,7 @@ impl LogBar {
 }
 
 impl input::LogProgress for LogBar {
-    fn start(&self, plan: &ingest::series::Plan) {
+    fn start(&self, plan: &ingest::logs::Plan) {
         let _ = self.bar.set(super::ingest::series_bar(plan, self.global));
     }
     fn read(&self, bytes: u64) {
@@ -414,7 +414,7 @@ impl input::LogProgress for LogBar {
 /// Each log's warnings (malformed lines, times that cannot be, compressed
 /// logs that cannot be read), unless `--quiet`, after a line saying what
 /// they touch.
-fn log_warnings(loaded: &Loaded, global: Global) {
+fn log_warnings(loaded: &Inputs, global: Global) {
     if global.quiet || loaded.log_warnings.is_empty() {
         return;
     }
@@ -435,7 +435,7 @@ fn log_warnings(loaded: &Loaded, global: Global) {
 fn compare_step(
     args: &AnalyzeArgs,
     checked: &Checked,
-    loaded: &Loaded,
+    loaded: &Inputs,
     global: Global,
 ) -> compare::Comparison {
     let manifest = &loaded.manifest;

@@ -10,7 +10,7 @@ use anyhow::Context;
 use super::{CliError, Global, exit};
 use crate::dataset::{self, FileFormat};
 use crate::export::ExportFormat;
-use crate::ingest::series::{self, Streamed};
+use crate::ingest::logs::{self, Streamed};
 use crate::ingest::{self, IngestOptions, Ingested, Progress};
 use crate::timeseries::file::SeriesWriter;
 
@@ -41,7 +41,7 @@ pub struct IngestArgs {
     #[arg(long, value_enum, value_name = "FORMAT")]
     pub format: Option<DatasetFormatArg>,
     #[command(flatten)]
-    pub read: super::input::ReadArgs,
+    pub read: super::reading::ReadArgs,
     /// Write fio's log files (write_bw_log, write_iops_log, write_lat_log,
     /// write_hist_log) found under the PATHs as a long time-series dataset:
     /// one row per logged value (per percentile for histogram logs), in
@@ -187,10 +187,10 @@ fn write_dataset(
 
 /// Streams every log into the series file; prints the logs' warnings.
 fn write_series(ingested: &Ingested, path: &Path, global: Global) -> anyhow::Result<Streamed> {
-    let plan = series::plan(ingested);
+    let plan = logs::plan(ingested);
     let mut writer = SeriesWriter::create(path)?;
     let bar = series_bar(&plan, global);
-    let streamed = series::stream_logs(&plan, &mut |logs, rows, bytes| {
+    let streamed = logs::stream_logs(&plan, &mut |logs, rows, bytes| {
         bar.inc(bytes);
         writer.write(logs, rows)
     })
@@ -318,7 +318,7 @@ fn join_paths(paths: &[PathBuf]) -> String {
 const BAR_MIN_LOG_BYTES: u64 = 32 << 20;
 
 /// A bar over the logs' bytes for `--series` (per-I/O logs run to GBs).
-pub(super) fn series_bar(plan: &series::Plan, global: Global) -> indicatif::ProgressBar {
+pub(super) fn series_bar(plan: &logs::Plan, global: Global) -> indicatif::ProgressBar {
     // No bar wanted (not a terminal, --quiet): the logs are not even sized.
     if !global.progress {
         return indicatif::ProgressBar::hidden();

@@ -19,8 +19,8 @@ use std::collections::BTreeMap;
 use indexmap::IndexMap;
 
 use super::findings::{Finding, FindingKind, ONE_WORKLOAD, clarity, magnitude};
-use super::model::Metric;
-pub use super::model::{DeviceSpread, TargetFigure};
+use super::result::Metric;
+pub use super::result::{DeviceSpread, TargetFigure};
 use super::workload::{LoadPoint, Shape, WorkloadKey, run_source};
 use crate::model::Row;
 use crate::numbers::median;

@@ -35,7 +35,7 @@
 
 use super::findings::{Finding, FindingKind, ONE_WORKLOAD, clarity, magnitude};
 use super::metric::Scales;
-use super::model::{
+use super::result::{
     Better, BsSweep, Comparison, Metric, MetricResult, Rule, RwLoad, Slo, SloMetric, Sweep,
     Workload,
 };

@@ -15,7 +15,7 @@ pub mod findings;
 pub mod highlights;
 pub mod logs;
 pub mod metric;
-pub mod model;
+pub mod result;
 pub mod rules;
 pub mod sanity;
 pub mod setup;
@@ -37,7 +37,7 @@ use std::collections::BTreeSet;
 
 use indexmap::IndexMap;
 
-pub use model::*;
+pub use result::*;
 pub use workload::LoadPoint;
 
 use crate::model::{Os, Row, Warning, is_mixed};

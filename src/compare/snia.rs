@@ -18,7 +18,7 @@
 use std::collections::HashMap;
 
 use super::logs::RunLogs;
-use super::model::{SteadySource, SteadyState};
+use super::result::{SteadySource, SteadyState};
 use super::workload::Shape;
 use crate::timeseries::Kind;
 use crate::timeseries::bucket::{self, BucketPoint};

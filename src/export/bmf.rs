@@ -9,7 +9,7 @@ use indexmap::IndexMap;
 use serde::Serialize;
 
 use super::{Exporter, benchmark_name, spread};
-use crate::history::series::Measured;
+use crate::history::trend::Measured;
 
 pub struct Bmf;
 

@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use super::{Exporter, benchmark_name, spread, unit};
 use crate::compare::Better;
-use crate::history::series::Measured;
+use crate::history::trend::Measured;
 
 pub struct Gab {
     /// Which of the action's two tools the file is for.

@@ -39,16 +39,16 @@ impl ReadArgs {
     }
 }
 
-/// Result files, folders or dataset files for `flag` ([`input::load`]): what could not be read is printed,
+/// Result files, folders or dataset files for `flag` ([`input::read`]): what could not be read is printed,
 /// and nothing readable at all is a usage error starting with `empty`.
 pub(super) fn read_side(
     paths: &[PathBuf],
     flag: &str,
     empty: &str,
-) -> anyhow::Result<input::Loaded> {
-    let opts = input::LoadOptions::default();
+) -> anyhow::Result<input::Inputs> {
+    let opts = input::ReadOptions::default();
     let loaded =
-        input::load(paths, &opts, &()).map_err(|e| CliError::usage(format!("{flag}: {e:#}")))?;
+        input::read(paths, &opts, &()).map_err(|e| CliError::usage(format!("{flag}: {e:#}")))?;
     for s in &loaded.skipped {
         eprintln!("nvcmp: {flag}: {s}");
     }
