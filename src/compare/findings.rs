@@ -21,10 +21,10 @@
 //! the metric and kind of a finding already picked, so six findings make
 //! six points.
 
-use super::result::Metric;
+use super::comparison::Metric;
 // The types live in the model (a comparison carries its key findings);
 // their scoring and selection live here.
-pub use super::result::{Finding, FindingKind};
+pub use super::comparison::{Finding, FindingKind};
 
 /// Key findings reports lead with unless `--findings N` says otherwise.
 pub const DEFAULT_COUNT: usize = 6;

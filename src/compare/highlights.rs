@@ -33,12 +33,12 @@
 //! A lead that rounding, noise or `--equivalence` cannot separate is never
 //! claimed without saying so.
 
-use super::findings::{Finding, FindingKind, ONE_WORKLOAD, clarity, magnitude};
-use super::metric::Scales;
-use super::result::{
+use super::comparison::{
     Better, BsSweep, Comparison, Metric, MetricResult, Rule, RwLoad, Slo, SloMetric, Sweep,
     Workload,
 };
+use super::findings::{Finding, FindingKind, ONE_WORKLOAD, clarity, magnitude};
+use super::metric::Scales;
 use super::rules::{Entry, Judge, tie_rule};
 use super::workload::{LoadPoint, Shape};
 use crate::model::{Direction, Os};

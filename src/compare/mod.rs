@@ -10,12 +10,12 @@
 //! - [`sanity`]: checks a careful reviewer makes.
 //! - [`setup`]: what was run, per config, for the top of a report.
 
+pub mod comparison;
 pub mod devices;
 pub mod findings;
 pub mod highlights;
 pub mod logs;
 pub mod metric;
-pub mod result;
 pub mod rules;
 pub mod sanity;
 pub mod setup;
@@ -37,7 +37,7 @@ use std::collections::BTreeSet;
 
 use indexmap::IndexMap;
 
-pub use result::*;
+pub use comparison::*;
 pub use workload::LoadPoint;
 
 use crate::model::{Os, Row, Warning, is_mixed};
