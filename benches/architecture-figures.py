@@ -2,11 +2,14 @@
 """The figures of docs/architecture.md's "The code in numbers", measured,
 not typed: runs the checkers in benches/ on src/ and writes their
 results between the `<!-- figures -->` and `<!-- /figures -->` lines of
-docs/architecture.md (`--check` only says whether they are current, exit 1
-when not).
+docs/architecture.md; and the layer diagram of docs/architecture.md,
+docs/STYLE.md and src/lib.rs (between `<!-- layers -->` and `<!-- /layers -->`), drawn
+from the order benches/imports.py enforces, so neither can drift from
+it. `--check` only says whether they are current, exit 1 when not.
 
 Usage: benches/architecture-figures.py [--check]
 """
+import ast
 import os
 import re
 import subprocess
@@ -55,17 +58,79 @@ def figures():
     return "\n".join(lines)
 
 
-def main():
-    text = open(doc, encoding="utf-8").read()
-    m = re.search(r"(<!-- figures -->\n)(.*?)(<!-- /figures -->)", text, re.S)
+# What each top-level module is for, one line each (the diagram's right
+# column). A module missing here is an error: a new module gets a line.
+ROLES = {
+    "cli": "clap, validated options, exit codes: parses and calls",
+    "publish": "what `--out DIR` writes: reports, charts, the dataset",
+    "charts": "PNG/SVG charts (plotters)",
+    "export": "CI dashboards' files (Bencher BMF, github-action-benchmark)",
+    "render": "every report: terminal, Markdown, HTML, CSV, JSON, CI reports",
+    "history": "runs over time: the parquet store, change points, the gate",
+    "check": "regression verdicts",
+    "run": "the harness: engines, measurement, fio-compatible output",
+    "input": "what every command reads, once: results, dataset files, logs",
+    "compare": "workloads, load points, winners, ties, sweeps, findings",
+    "ingest": "fio's and DiskSpd's formats read into rows",
+    "timeseries": "fio's logs as series: buckets, folds, files",
+    "dataset": "rows <-> polars frames and files",
+    "model": "the domain: a row, directions, fio's rw, the OS",
+    "numbers": "numbers for people",
+    "units": "fio's value grammar: sizes, times, lists",
+    "palette": "one colour per config",
+    "path_text": "paths as the system writes them",
+}
+
+
+def layers():
+    """The top-level layer order of benches/imports.py, drawn."""
+    source = open(os.path.join(here, "imports.py"), encoding="utf-8").read()
+    top = next(ast.literal_eval(n.value) for n in ast.parse(source).body
+               if isinstance(n, ast.Assign) and getattr(n.targets[0], "id", "") == "TOP")
+    lines = ["Layers, top (1) to bottom: a module imports only modules of lower",
+             "layers or of its own; `benches/imports.py` enforces it. Data flows",
+             "up: fio files -> ingest -> dataset -> compare -> render, charts;",
+             "run writes fio-compatible files that ingest reads back.", ""]
+    for n, line in enumerate(top, 1):
+        for i, m in enumerate(line):
+            if m not in ROLES:
+                sys.exit(f"benches/architecture-figures.py: no ROLES line for {m}")
+            layer = f"{n:>2}" if i == 0 else "  "
+            lines.append(f"{layer}  {m:<11} {ROLES[m]}")
+    return lines
+
+
+def replace_block(path, text, start, end, body, prefix=""):
+    m = re.search(rf"({re.escape(prefix + start)}\n)(.*?)({re.escape(prefix + end)})", text, re.S)
     if not m:
-        sys.exit(f"{doc}: no <!-- figures --> ... <!-- /figures --> block")
-    new = text[: m.end(1)] + figures() + "\n" + text[m.start(3):]
-    if "--check" in sys.argv[1:]:
+        sys.exit(f"{path}: no {start} ... {end} block")
+    return text[: m.end(1)] + body + text[m.start(3):]
+
+
+def main():
+    check = "--check" in sys.argv[1:]
+    diagram = layers()
+    style = os.path.join(root, "docs", "STYLE.md")
+    lib = os.path.join(root, "src", "lib.rs")
+    jobs = [
+        (doc, "<!-- figures -->", "<!-- /figures -->", figures() + "\n", ""),
+        (doc, "<!-- layers -->", "<!-- /layers -->",
+         "```text\n" + "\n".join(diagram) + "\n```\n", ""),
+        (style, "<!-- layers -->", "<!-- /layers -->",
+         "```text\n" + "\n".join(diagram) + "\n```\n", ""),
+        (lib, "<!-- layers -->", "<!-- /layers -->",
+         "".join(f"//! {l}".rstrip() + "\n" for l in ["```text", *diagram, "```"]), "//! "),
+    ]
+    stale = []
+    for path, start, end, body, prefix in jobs:
+        text = open(path, encoding="utf-8").read()
+        new = replace_block(path, text, start, end, body, prefix)
         if new != text:
-            sys.exit(f"{doc}: figures out of date; run benches/architecture-figures.py")
-        return
-    open(doc, "w", encoding="utf-8").write(new)
+            stale.append(path)
+            if not check:
+                open(path, "w", encoding="utf-8").write(new)
+    if check and stale:
+        sys.exit(f"{', '.join(stale)}: out of date; run benches/architecture-figures.py")
 
 
 main()

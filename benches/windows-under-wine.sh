@@ -12,7 +12,7 @@
 # threads; what is measured is Wine's overlapped-I/O emulation on this
 # kernel, not Windows' I/O stack, drivers or scheduler. The script shows
 # that the engine runs, keeps its queue full and reports numbers of the
-# right shape; measure on a real Windows Server for figures (README, "The
+# right shape; measure on a real Windows Server for figures (docs/guide.md, "The
 # harness on a real Windows Server").
 #
 # Usage: benches/windows-under-wine.sh [REPS] [RUNTIME_S]

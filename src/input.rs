@@ -1,9 +1,9 @@
 //! What every command reads, read one way: `analyze`, `check` (both
 //! sides, and `--history`'s candidate) and `history add` all call
-//! [`load`]. Result files and folders go through [`crate::ingest`];
+//! [`read`]. Result files and folders go through [`crate::ingest`];
 //! dataset files that `nvcmp ingest -o` wrote (parquet, ndjson, json, csv)
 //! through [`crate::dataset::read`]; fio's logs next to the results are
-//! folded once ([`crate::ingest::series`]), joined once to the runs they
+//! folded once ([`crate::ingest::logs`]), joined once to the runs they
 //! measured ([`crate::compare::logs::join`]) and judged once for steady
 //! state ([`crate::compare::snia::judge`]).
 //!
@@ -18,12 +18,12 @@ use std::path::{Path, PathBuf};
 use crate::compare::logs::RunLogs;
 use crate::compare::snia::{self, Verdicts};
 use crate::dataset::{self, FileFormat};
-use crate::ingest::{self, IngestOptions, manifest::Manifest, series::Plan};
+use crate::ingest::{self, IngestOptions, logs::Plan, manifest::Manifest};
 use crate::model::{Row, Skipped, Warning};
 
 /// How to read the inputs.
 #[derive(Debug, Clone, Default)]
-pub struct LoadOptions {
+pub struct ReadOptions {
     pub ingest: IngestOptions,
     /// Round length of the SNIA steady-state rule, ms (`--ss-round`);
     /// None: the rule's default for each run.
@@ -47,7 +47,7 @@ impl LogProgress for () {}
 
 /// Everything read from the PATHs, with what could not be read.
 #[derive(Debug, Default)]
-pub struct Loaded {
+pub struct Inputs {
     /// Rows of the dataset files first (in the order given), then the
     /// results' rows in ingest's order.
     pub rows: Vec<Row>,
@@ -73,13 +73,13 @@ pub struct Loaded {
 /// Reads every path: dataset files named as PATHs with the dataset
 /// reader, everything else (result files, folders) with ingest, then the
 /// logs found next to the results. Fails only on a bad manifest; a file
-/// that cannot be read is in [`Loaded::skipped`] with a one-line reason.
-pub fn load(
+/// that cannot be read is in [`Inputs::skipped`] with a one-line reason.
+pub fn read(
     paths: &[PathBuf],
-    opts: &LoadOptions,
+    opts: &ReadOptions,
     progress: &dyn LogProgress,
-) -> anyhow::Result<Loaded> {
-    let mut out = Loaded::default();
+) -> anyhow::Result<Inputs> {
+    let mut out = Inputs::default();
     let (datasets, results): (Vec<&PathBuf>, Vec<&PathBuf>) =
         paths.iter().partition(|p| is_dataset(p));
     for p in datasets {
@@ -89,10 +89,10 @@ pub fn load(
     // Called even with no results: `--manifest` still names the configs.
     let ingested = ingest::ingest_with_progress(&results, &opts.ingest, progress.files())?;
     // Logs are joined to rows: without rows there is nothing to join.
-    if !ingested.rows.is_empty() && ingest::series::any(&ingested) {
-        let plan = ingest::series::plan(&ingested);
+    if !ingested.rows.is_empty() && ingest::logs::any(&ingested) {
+        let plan = ingest::logs::plan(&ingested);
         progress.start(&plan);
-        let mut folds = ingest::series::fold_plan(plan, &|bytes| progress.read(bytes));
+        let mut folds = ingest::logs::fold_plan(plan, &|bytes| progress.read(bytes));
         progress.finish();
         out.log_warnings = std::mem::take(&mut folds.warnings);
         out.runs = crate::compare::logs::join(folds, &ingested.rows);
@@ -108,7 +108,7 @@ pub fn load(
 }
 
 /// A dataset file's rows, or the file skipped with the reason.
-fn read_dataset(path: &Path, out: &mut Loaded) {
+fn read_dataset(path: &Path, out: &mut Inputs) {
     let skip = |reason: String| Skipped {
         source: crate::path_text::shown(path),
         reason,

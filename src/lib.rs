@@ -1,14 +1,33 @@
 //! nvcmp: compare fio storage benchmark results across machines, operating
 //! systems and I/O engines.
 //!
-//! Data flows one way (see docs/STYLE.md):
-//!
+//! <!-- layers -->
 //! ```text
-//! fio files -> ingest (readers -> normalize) -> dataset (polars)
-//!           -> compare (rules, stats) -> render (tables, charts) | check (verdicts)
-//! input: every command reads results, dataset files and logs through one loader
-//! run (harness) -> fio-compatible files -> ingest
+//! Layers, top (1) to bottom: a module imports only modules of lower
+//! layers or of its own; `benches/imports.py` enforces it. Data flows
+//! up: fio files -> ingest -> dataset -> compare -> render, charts;
+//! run writes fio-compatible files that ingest reads back.
+//!
+//!  1  cli         clap, validated options, exit codes: parses and calls
+//!  2  publish     what `--out DIR` writes: reports, charts, the dataset
+//!  3  charts      PNG/SVG charts (plotters)
+//!     export      CI dashboards' files (Bencher BMF, github-action-benchmark)
+//!  4  render      every report: terminal, Markdown, HTML, CSV, JSON, CI reports
+//!  5  history     runs over time: the parquet store, change points, the gate
+//!  6  check       regression verdicts
+//!     run         the harness: engines, measurement, fio-compatible output
+//!  7  input       what every command reads, once: results, dataset files, logs
+//!  8  compare     workloads, load points, winners, ties, sweeps, findings
+//!     ingest      fio's and DiskSpd's formats read into rows
+//!  9  timeseries  fio's logs as series: buckets, folds, files
+//! 10  dataset     rows <-> polars frames and files
+//! 11  model       the domain: a row, directions, fio's rw, the OS
+//!     numbers     numbers for people
+//!     units       fio's value grammar: sizes, times, lists
+//!     palette     one colour per config
+//!     path_text   paths as the system writes them
 //! ```
+//! <!-- /layers -->
 //!
 //! Only [`cli`] knows clap, stdout and exit codes. [`numbers`] is a leaf
 //! every layer that prints numbers for people uses.

@@ -26,7 +26,7 @@ pub struct Options {
     /// ...or the built-in report.html one.
     pub html_template: Option<String>,
     /// fio's logs read next to the results, joined to their runs
-    /// ([`crate::input::Loaded::runs`]): timeseries charts are drawn from
+    /// ([`crate::input::Inputs::runs`]): timeseries charts are drawn from
     /// them where they exist.
     pub runs: Vec<crate::compare::logs::RunLogs>,
     /// `--smooth`, `--per-job`.

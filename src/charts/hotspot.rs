@@ -15,6 +15,8 @@ use std::fmt::Write;
 
 use plotters::style::RGBColor;
 
+use crate::render::table::xml_escape as escape;
+
 /// Where a target is, in pixels of the whole image.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum HotspotShape {
@@ -159,14 +161,6 @@ fn tag(shape: &HotspotShape) -> &'static str {
         HotspotShape::Dot(..) => "circle",
         HotspotShape::Path(..) => "polyline",
     }
-}
-
-/// Text as XML character data or a quoted attribute value.
-fn escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
 }
 
 #[cfg(test)]

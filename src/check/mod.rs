@@ -396,60 +396,10 @@ pub fn evaluate(cmp: &Comparison, opts: &CheckOptions) -> CheckReport {
             let Some(m) = w.metrics.iter().find(|m| m.metric == *metric) else {
                 continue;
             };
-            let value = |c: &str| m.values.get(c).copied().flatten();
-            let precision = |c: &str| m.precision.get(c).copied().unwrap_or(0.0);
-            let bs = verdict::spread_of(m, iops, BASELINE);
-            let cs = verdict::spread_of(m, iops, CANDIDATE);
-            let sides = verdict::Sides {
-                baseline: value(BASELINE),
-                candidate: value(CANDIDATE),
-                baseline_precision: precision(BASELINE),
-                candidate_precision: precision(CANDIDATE),
-                baseline_spread: bs.map(|s| s.0),
-                candidate_spread: cs.map(|s| s.0),
-            };
-            let threshold_pct = opts.thresholds.for_metric(m.metric);
-            let mut d = verdict::decide(
-                m.better,
-                &sides,
-                threshold_pct,
-                opts.alpha,
-                workload_missing,
-            );
-            // A figure the comparison excluded as invalid is judged as
-            // nothing else: never an improvement, never unchanged.
-            let invalid = match (m.exclusion(CANDIDATE), m.exclusion(BASELINE)) {
-                (Some(why), _) => Some((CheckRule::InvalidCandidate, why)),
-                (None, Some(why)) => Some((CheckRule::InvalidBaseline, why)),
-                (None, None) => None,
-            };
-            if let Some((rule, _)) = invalid {
-                d = verdict::Judgement {
-                    verdict: Verdict::Invalid,
-                    rule,
-                    change_pct: None,
-                    p_value: None,
-                };
-            }
-            let fails = match d.verdict {
-                Verdict::Regression => true,
-                Verdict::Invalid => d.rule == CheckRule::InvalidCandidate,
-                Verdict::Missing => d.rule == CheckRule::WorkloadMissing && !opts.allow_missing,
-                _ => false,
-            };
             findings.push(CheckFinding {
                 load: Some(w.key.load),
                 load_in_name: cmp.has_load_points(),
-                spread_source: d.p_value.and(bs.or(cs).map(|s| s.1)),
-                fails,
-                invalid_reason: invalid.map(|(_, why)| why.to_string()),
-                ..CheckFinding::of(
-                    &w.key.shape,
-                    (m.metric, m.better),
-                    &sides,
-                    &d,
-                    threshold_pct,
-                )
+                ..judge_metric(&w.key.shape, m, iops, workload_missing, opts)
             });
         }
     }
@@ -461,6 +411,65 @@ pub fn evaluate(cmp: &Comparison, opts: &CheckOptions) -> CheckReport {
         skipped: cmp.skipped.clone(),
         warnings,
         errors: Vec::new(),
+    }
+}
+
+/// One metric of one workload judged, baseline against candidate: the
+/// verdict of [`verdict::decide`], unless either side's figure was
+/// excluded as invalid, which is judged as nothing else (never an
+/// improvement, never unchanged). `iops` gives the spread of metrics
+/// that have none of their own.
+fn judge_metric(
+    shape: &crate::compare::workload::Shape,
+    m: &crate::compare::MetricResult,
+    iops: Option<&crate::compare::MetricResult>,
+    workload_missing: bool,
+    opts: &CheckOptions,
+) -> CheckFinding {
+    let value = |c: &str| m.values.get(c).copied().flatten();
+    let precision = |c: &str| m.precision.get(c).copied().unwrap_or(0.0);
+    let bs = verdict::spread_of(m, iops, BASELINE);
+    let cs = verdict::spread_of(m, iops, CANDIDATE);
+    let sides = verdict::Sides {
+        baseline: value(BASELINE),
+        candidate: value(CANDIDATE),
+        baseline_precision: precision(BASELINE),
+        candidate_precision: precision(CANDIDATE),
+        baseline_spread: bs.map(|s| s.0),
+        candidate_spread: cs.map(|s| s.0),
+    };
+    let threshold_pct = opts.thresholds.for_metric(m.metric);
+    let mut d = verdict::decide(
+        m.better,
+        &sides,
+        threshold_pct,
+        opts.alpha,
+        workload_missing,
+    );
+    let invalid = match (m.exclusion(CANDIDATE), m.exclusion(BASELINE)) {
+        (Some(why), _) => Some((CheckRule::InvalidCandidate, why)),
+        (None, Some(why)) => Some((CheckRule::InvalidBaseline, why)),
+        (None, None) => None,
+    };
+    if let Some((rule, _)) = invalid {
+        d = verdict::Judgement {
+            verdict: Verdict::Invalid,
+            rule,
+            change_pct: None,
+            p_value: None,
+        };
+    }
+    let fails = match d.verdict {
+        Verdict::Regression => true,
+        Verdict::Invalid => d.rule == CheckRule::InvalidCandidate,
+        Verdict::Missing => d.rule == CheckRule::WorkloadMissing && !opts.allow_missing,
+        _ => false,
+    };
+    CheckFinding {
+        spread_source: d.p_value.and(bs.or(cs).map(|s| s.1)),
+        fails,
+        invalid_reason: invalid.map(|(_, why)| why.to_string()),
+        ..CheckFinding::of(shape, (m.metric, m.better), &sides, &d, threshold_pct)
     }
 }
 

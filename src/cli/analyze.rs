@@ -1,5 +1,5 @@
 //! `nvcmp analyze`: arguments and their validation into core options,
-//! then load ([`crate::input::load`]) -> compare -> render. With `--out DIR` also writes
+//! then load ([`crate::input::read`]) -> compare -> render. With `--out DIR` also writes
 //! report.md, report.html, dataset.parquet, dataset.csv (and charts).
 
 use std::io::Write;
@@ -7,8 +7,8 @@ use std::path::PathBuf;
 
 use super::{CliError, Global, exit};
 use crate::compare::{self, CompareOptions, Metric};
-use crate::ingest::{self, IngestOptions};
-use crate::input::{self, LoadOptions, Loaded};
+use crate::ingest;
+use crate::input::{self, Inputs, ReadOptions};
 use crate::render::{Format, RenderOptions};
 
 /// `--format`: a deliberate mirror of [`Format`] (as `ChartFormatArg` is of
@@ -85,18 +85,8 @@ pub struct AnalyzeArgs {
     /// Markdown or HTML template replacing the built-in one (minijinja; `.html`/`.htm` in the name means HTML).
     #[arg(long, value_name = "FILE")]
     pub template: Option<PathBuf>,
-    /// How results get their config label when no manifest says otherwise.
-    #[arg(long, default_value = "auto", value_name = "RULE", value_parser = super::parse_label_by, long_help = super::LABEL_BY_HELP)]
-    pub label_by: crate::ingest::LabelBy,
-    /// Whether result files that ran at the same time on the same targets (separate fio processes) are one run.
-    #[arg(long, default_value = "auto", value_name = "RULE", value_parser = super::parse_instances, long_help = super::INSTANCES_HELP)]
-    pub instances: crate::ingest::Instances,
-    /// Manifest (nvcmp.toml) to use instead of the one in each PATH.
-    #[arg(long, value_name = "FILE")]
-    pub manifest: Option<PathBuf>,
-    /// Exit 2 when any file was skipped.
-    #[arg(long)]
-    pub strict: bool,
+    #[command(flatten)]
+    pub read: super::reading::ReadArgs,
     /// Chart file format under DIR/charts/ (with --out).
     #[arg(long, value_enum, default_value = "png")]
     pub chart_format: ChartFormatArg,
@@ -353,18 +343,13 @@ fn chart_options(args: &AnalyzeArgs) -> anyhow::Result<Option<crate::charts::Cha
 /// Reads PATHs (results, dataset files, the logs beside the results),
 /// says what was skipped (always) and warned (unless `--quiet`); an empty
 /// result or `--strict` with skips is a usage error.
-fn load_step(args: &AnalyzeArgs, checked: &Checked, global: Global) -> anyhow::Result<Loaded> {
-    let opts = LoadOptions {
-        ingest: IngestOptions {
-            label_by: args.label_by.clone(),
-            instances: args.instances,
-            manifest: args.manifest.clone(),
-            // The JSON's `clat_bins` and the CDF charts use them.
-            skip_bins: false,
-        },
+fn load_step(args: &AnalyzeArgs, checked: &Checked, global: Global) -> anyhow::Result<Inputs> {
+    let opts = ReadOptions {
+        // The JSON's `clat_bins` and the CDF charts use json+ bins.
+        ingest: args.read.ingest_options(false),
         ss_round_ms: checked.ss_round_ms,
     };
-    let loaded = input::load(&args.paths, &opts, &LogBar::new(global))?;
+    let loaded = input::read(&args.paths, &opts, &LogBar::new(global))?;
     for s in &loaded.skipped {
         eprintln!("nvcmp: {s}");
     }
@@ -386,7 +371,7 @@ fn load_step(args: &AnalyzeArgs, checked: &Checked, global: Global) -> anyhow::R
         ))
         .into());
     }
-    if args.strict && !loaded.skipped.is_empty() {
+    if args.read.strict && !loaded.skipped.is_empty() {
         return Err(CliError::usage(format!(
             "--strict: {} skipped under {paths}",
             crate::numbers::count(loaded.skipped.len(), "file")
@@ -418,7 +403,7 @@ impl LogBar {
 }
 
 impl input::LogProgress for LogBar {
-    fn start(&self, plan: &ingest::series::Plan) {
+    fn start(&self, plan: &ingest::logs::Plan) {
         let _ = self.bar.set(super::ingest::series_bar(plan, self.global));
     }
     fn read(&self, bytes: u64) {
@@ -439,7 +424,7 @@ impl input::LogProgress for LogBar {
 /// Each log's warnings (malformed lines, times that cannot be, compressed
 /// logs that cannot be read), unless `--quiet`, after a line saying what
 /// they touch.
-fn log_warnings(loaded: &Loaded, global: Global) {
+fn log_warnings(loaded: &Inputs, global: Global) {
     if global.quiet || loaded.log_warnings.is_empty() {
         return;
     }
@@ -460,7 +445,7 @@ fn log_warnings(loaded: &Loaded, global: Global) {
 fn compare_step(
     args: &AnalyzeArgs,
     checked: &Checked,
-    loaded: &Loaded,
+    loaded: &Inputs,
     global: Global,
 ) -> compare::Comparison {
     let manifest = &loaded.manifest;

@@ -141,8 +141,8 @@ fn options(args: &CheckArgs) -> Result<CheckOptions, CliError> {
 }
 
 /// Reads one side and labels its rows; prints what could not be read.
-fn side(paths: &[PathBuf], flag: &str) -> anyhow::Result<input::Loaded> {
-    super::input::read_side(
+fn side(paths: &[PathBuf], flag: &str) -> anyhow::Result<input::Inputs> {
+    super::reading::read_side(
         paths,
         flag,
         "nothing to compare: no readable fio results in",
@@ -178,8 +178,8 @@ pub fn run(args: CheckArgs, global: Global) -> anyhow::Result<u8> {
 /// The check of the two sides, with what each side could not read or
 /// warned about; no finding at all is a usage error.
 fn compare_sides(
-    base: input::Loaded,
-    cand: &input::Loaded,
+    base: input::Inputs,
+    cand: &input::Inputs,
     opts: &check::CheckOptions,
 ) -> anyhow::Result<check::CheckReport> {
     let mut report = check::check(&base.rows, &cand.rows, opts);
@@ -246,7 +246,7 @@ fn write_report(
 /// Why the gate cannot trust its input: a candidate job that failed is a
 /// broken benchmark, not a result, and a gate cannot pass on results it
 /// could not read. Every report format says so before the exit code does.
-fn unusable(report: &check::CheckReport, cand: &input::Loaded) -> Vec<String> {
+fn unusable(report: &check::CheckReport, cand: &input::Inputs) -> Vec<String> {
     let mut errors = Vec::new();
     let failed_jobs: Vec<String> = cand
         .rows

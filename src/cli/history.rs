@@ -10,7 +10,7 @@ use anyhow::Context;
 use super::{CliError, Global, exit};
 use crate::check::threshold::metric_by_name;
 use crate::compare::Metric;
-use crate::history::{changepoint, compact, gate, series, show, store, time};
+use crate::history::{changepoint, compact, gate, show, store, time, trend};
 use crate::input;
 use crate::render::history::{self as render, GateFormat, ShowFormat};
 
@@ -297,8 +297,8 @@ pub(super) fn relabel(rows: &mut [crate::model::Row], label: Option<&str>) -> Re
 
 /// Reads result files or datasets; prints what could not be read; exit 2
 /// when nothing could.
-fn load(paths: &[PathBuf], flag: &str) -> anyhow::Result<input::Loaded> {
-    super::input::read_side(paths, flag, "no readable fio results in")
+fn load(paths: &[PathBuf], flag: &str) -> anyhow::Result<input::Inputs> {
+    super::reading::read_side(paths, flag, "no readable fio results in")
 }
 
 fn metrics(names: &[String], default: &[Metric]) -> Result<Vec<Metric>, CliError> {
@@ -340,7 +340,7 @@ fn show_options(args: &ShowArgs) -> Result<show::ShowOptions, CliError> {
             min_segment: args.min_segment,
             window: args.window,
         },
-        metrics: metrics(&args.metrics, series::DEFAULT_METRICS)?,
+        metrics: metrics(&args.metrics, trend::DEFAULT_METRICS)?,
     })
 }
 
@@ -457,7 +457,7 @@ pub struct CheckHistory<'a> {
 
 /// Why a candidate cannot be gated: files it could not read, jobs that
 /// failed. Said in the report's verdict and by exit code 2.
-fn unusable_candidate(cand: &input::Loaded) -> Vec<String> {
+fn unusable_candidate(cand: &input::Inputs) -> Vec<String> {
     let mut errors = Vec::new();
     if !cand.skipped.is_empty() {
         errors.push(format!(

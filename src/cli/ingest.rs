@@ -10,7 +10,7 @@ use anyhow::Context;
 use super::{CliError, Global, exit};
 use crate::dataset::{self, FileFormat};
 use crate::export::ExportFormat;
-use crate::ingest::series::{self, Streamed};
+use crate::ingest::logs::{self, Streamed};
 use crate::ingest::{self, IngestOptions, Ingested, Progress};
 use crate::timeseries::file::SeriesWriter;
 
@@ -40,18 +40,8 @@ pub struct IngestArgs {
     /// direction of "better").
     #[arg(long, value_enum, value_name = "FORMAT")]
     pub format: Option<DatasetFormatArg>,
-    /// How results get their config label when no manifest says otherwise.
-    #[arg(long, default_value = "auto", value_name = "RULE", value_parser = super::parse_label_by, long_help = super::LABEL_BY_HELP)]
-    pub label_by: crate::ingest::LabelBy,
-    /// Whether result files that ran at the same time on the same targets (separate fio processes) are one run.
-    #[arg(long, default_value = "auto", value_name = "RULE", value_parser = super::parse_instances, long_help = super::INSTANCES_HELP)]
-    pub instances: crate::ingest::Instances,
-    /// Manifest to use instead of `nvcmp.toml` in each PATH.
-    #[arg(long, value_name = "FILE")]
-    pub manifest: Option<PathBuf>,
-    /// Exit 2 when any file is skipped.
-    #[arg(long)]
-    pub strict: bool,
+    #[command(flatten)]
+    pub read: super::reading::ReadArgs,
     /// Write fio's log files (write_bw_log, write_iops_log, write_lat_log,
     /// write_hist_log) found under the PATHs as a long time-series dataset:
     /// one row per logged value (per percentile for histogram logs), in
@@ -145,7 +135,7 @@ pub fn run(args: IngestArgs, global: Global) -> anyhow::Result<u8> {
     if !global.quiet {
         eprintln!("{}", summary_with(&ingested, streamed.as_ref()));
     }
-    if args.strict && !ingested.skipped.is_empty() {
+    if args.read.strict && !ingested.skipped.is_empty() {
         eprintln!(
             "nvcmp: --strict: {} skipped",
             crate::numbers::count(ingested.skipped.len(), "file")
@@ -197,10 +187,10 @@ fn write_dataset(
 
 /// Streams every log into the series file; prints the logs' warnings.
 fn write_series(ingested: &Ingested, path: &Path, global: Global) -> anyhow::Result<Streamed> {
-    let plan = series::plan(ingested);
+    let plan = logs::plan(ingested);
     let mut writer = SeriesWriter::create(path)?;
     let bar = series_bar(&plan, global);
-    let streamed = series::stream_logs(&plan, &mut |logs, rows, bytes| {
+    let streamed = logs::stream_logs(&plan, &mut |logs, rows, bytes| {
         bar.inc(bytes);
         writer.write(logs, rows)
     })
@@ -222,12 +212,7 @@ fn write_series(ingested: &Ingested, path: &Path, global: Global) -> anyhow::Res
 /// What `ingest` reads: the dataset and the exports hold no histogram, so
 /// json+ bins are left unread.
 fn ingest_options(args: &IngestArgs) -> IngestOptions {
-    IngestOptions {
-        label_by: args.label_by.clone(),
-        instances: args.instances,
-        manifest: args.manifest.clone(),
-        skip_bins: true,
-    }
+    args.read.ingest_options(true)
 }
 
 /// `--format bmf|gab|gab-smaller`: the measurements as a CI dashboard
@@ -254,7 +239,7 @@ fn run_export(args: &IngestArgs, export: ExportFormat, global: Global) -> anyhow
             out.flush()?;
         }
     }
-    if args.strict && !ingested.skipped.is_empty() {
+    if args.read.strict && !ingested.skipped.is_empty() {
         return Ok(exit::USAGE);
     }
     Ok(exit::OK)
@@ -333,7 +318,7 @@ fn join_paths(paths: &[PathBuf]) -> String {
 const BAR_MIN_LOG_BYTES: u64 = 32 << 20;
 
 /// A bar over the logs' bytes for `--series` (per-I/O logs run to GBs).
-pub(super) fn series_bar(plan: &series::Plan, global: Global) -> indicatif::ProgressBar {
+pub(super) fn series_bar(plan: &logs::Plan, global: Global) -> indicatif::ProgressBar {
     // No bar wanted (not a terminal, --quiet): the logs are not even sized.
     if !global.progress {
         return indicatif::ProgressBar::hidden();

@@ -6,8 +6,8 @@ pub mod analyze;
 pub mod check;
 pub mod history;
 pub mod ingest;
-mod input;
 mod progress;
+pub mod reading;
 pub mod run;
 
 use std::io::IsTerminal;

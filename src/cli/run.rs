@@ -573,14 +573,14 @@ struct Place {
 /// indicatif's own `{eta}` knows no rate before the first tick (it shows
 /// 0s) and swings with each point's start.
 #[derive(Default)]
-struct Bar {
+struct RunBar {
     bar: std::cell::OnceCell<ProgressBar>,
     place: std::cell::Cell<Place>,
     /// `--precondition`'s bar over the bytes to write, while it runs.
     fill: std::cell::RefCell<Option<ProgressBar>>,
 }
 
-impl Bar {
+impl RunBar {
     fn clear(&self) {
         if let Some(pb) = self.bar.get() {
             pb.finish_and_clear();
@@ -607,7 +607,7 @@ impl Bar {
     }
 }
 
-impl Progress for Bar {
+impl Progress for RunBar {
     fn plan(&self, points: usize, total: Duration) {
         if points == 0 {
             return;
@@ -776,7 +776,7 @@ impl Progress for NotesOnly {
 
 pub fn run(args: RunArgs, global: Global) -> anyhow::Result<u8> {
     let opts = options(&args)?;
-    let bar = Bar::default();
+    let bar = RunBar::default();
     let progress: &dyn Progress = match (global.progress, global.quiet) {
         (true, _) => &bar,
         (false, false) => &NotesOnly,

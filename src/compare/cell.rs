@@ -3,7 +3,7 @@
 
 use indexmap::IndexMap;
 
-use super::model::*;
+use super::comparison::*;
 use super::workload::Run;
 use super::{MIN_SAMPLES, stats};
 

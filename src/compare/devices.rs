@@ -18,9 +18,9 @@ use std::collections::BTreeMap;
 
 use indexmap::IndexMap;
 
+use super::comparison::Metric;
+pub use super::comparison::{DeviceSpread, TargetFigure};
 use super::findings::{Finding, FindingKind, ONE_WORKLOAD, clarity, magnitude};
-use super::model::Metric;
-pub use super::model::{DeviceSpread, TargetFigure};
 use super::workload::{LoadPoint, Shape, WorkloadKey, run_source};
 use crate::model::Row;
 use crate::numbers::median;

@@ -3,7 +3,7 @@
 //! decimals). Renderers and highlights format through here so a figure
 //! reads the same everywhere.
 
-use super::model::{Better, Comparison, Metric, MetricResult};
+use super::comparison::{Better, Comparison, Metric, MetricResult};
 use super::workload::Run;
 use crate::numbers;
 

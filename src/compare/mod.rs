@@ -12,11 +12,11 @@
 //! - [`sanity`]: checks a careful reviewer makes.
 //! - [`setup`]: what was run, per config, for the top of a report.
 
+pub mod comparison;
 pub mod devices;
 pub mod findings;
 pub mod logs;
 pub mod metric;
-pub mod model;
 pub mod names;
 pub mod rules;
 pub mod sanity;
@@ -41,7 +41,7 @@ use std::collections::BTreeSet;
 
 use indexmap::IndexMap;
 
-pub use model::*;
+pub use comparison::*;
 pub use workload::LoadPoint;
 
 use crate::model::{Os, Row, Warning, is_mixed};

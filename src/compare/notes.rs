@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 use indexmap::IndexMap;
 
 use super::cell::Cell;
-use super::model::{SteadySource, SteadyState};
+use super::comparison::{SteadySource, SteadyState};
 use super::workload::{Grouped, WorkloadKey};
 use crate::model::is_sync_engine;
 

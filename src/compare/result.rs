@@ -6,7 +6,7 @@
 use indexmap::IndexMap;
 
 use super::cell::Cell;
-use super::model::*;
+use super::comparison::*;
 use super::{CompareOptions, metric, rules, validity, workload};
 
 /// One metric across configs: values (rounded as `--round` asks), the

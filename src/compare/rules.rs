@@ -17,7 +17,7 @@
 //!    [`baseline_ties`] lists the configs the baseline cannot be told apart
 //!    from, so a delta chart can say "-0.3 %, within rounding".
 
-use super::model::{Better, Rule, Spread};
+use super::comparison::{Better, Rule, Spread};
 use super::stats::{self, Summary};
 
 /// One config's value of one metric.
@@ -171,7 +171,7 @@ pub fn baseline_ties(baseline: &str, entries: &[Entry], judge: Judge) -> Vec<(St
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::compare::model::SpreadSource;
+    use crate::compare::comparison::SpreadSource;
 
     fn e(config: &str, value: f64, precision: f64) -> Entry<'_> {
         Entry {

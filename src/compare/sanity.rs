@@ -5,7 +5,7 @@
 
 use indexmap::IndexMap;
 
-use super::model::{Comparison, Metric, Workload};
+use super::comparison::{Comparison, Metric, Workload};
 use super::workload::{LoadPoint, Run, Shape, WorkloadKey};
 use crate::numbers;
 

@@ -17,8 +17,8 @@
 
 use std::collections::HashMap;
 
+use super::comparison::{SteadySource, SteadyState};
 use super::logs::RunLogs;
-use super::model::{SteadySource, SteadyState};
 use super::workload::Shape;
 use crate::timeseries::Kind;
 use crate::timeseries::bucket::{self, BucketPoint};

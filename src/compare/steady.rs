@@ -1,7 +1,7 @@
 //! Whether a config's runs of a workload settled: fio's own verdict or
 //! the SNIA rule's ([`super::snia`]). Its own file, so that
 //! [`super::workload`] (which reads a row's verdict) and
-//! [`super::model`] (which carries the verdicts in the result) both
+//! [`super::comparison`] (which carries the verdicts in the result) both
 //! import it without importing each other.
 
 use serde::{Deserialize, Serialize};

@@ -55,7 +55,7 @@
 
 use indexmap::IndexMap;
 
-use super::model::{
+use super::comparison::{
     AtSlo, Comparison, Fall, Knee, Metric, Peak, Saturation, Slo, SloMetric, Sweep, SweepPoint,
     SweepRules, Workload,
 };

@@ -28,7 +28,7 @@
 //!   99th percentile is the slowest one or two I/Os: noise, not a tail.
 
 use super::cell::Cell;
-use super::model::Metric;
+use super::comparison::Metric;
 use super::workload::Run;
 use crate::numbers;
 

@@ -9,12 +9,12 @@ use indexmap::IndexMap;
 use serde::Serialize;
 
 use super::{Exporter, benchmark_name, spread};
-use crate::history::series::Measured;
+use crate::history::trend::Measured;
 
 pub struct Bmf;
 
 #[derive(Serialize)]
-struct Measure {
+struct BmfMeasure {
     value: f64,
     #[serde(skip_serializing_if = "Option::is_none")]
     lower_value: Option<f64>,
@@ -24,13 +24,13 @@ struct Measure {
 
 impl Exporter for Bmf {
     fn write(&self, measured: &[Measured], w: &mut dyn Write) -> anyhow::Result<()> {
-        let mut doc: IndexMap<String, IndexMap<&str, Measure>> = IndexMap::new();
+        let mut doc: IndexMap<String, IndexMap<&str, BmfMeasure>> = IndexMap::new();
         for m in measured {
             let v = m.values.mean;
             let sd = spread(m);
             doc.entry(benchmark_name(m)).or_default().insert(
                 m.key.metric.key(),
-                Measure {
+                BmfMeasure {
                     value: v,
                     // A throughput or latency is never below zero.
                     lower_value: sd.map(|s| (v - s).max(0.0)),

@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use super::{Exporter, benchmark_name, spread, unit};
 use crate::compare::Better;
-use crate::history::series::Measured;
+use crate::history::trend::Measured;
 
 pub struct Gab {
     /// Which of the action's two tools the file is for.
@@ -19,7 +19,7 @@ pub struct Gab {
 }
 
 #[derive(Serialize)]
-struct Entry {
+struct GabEntry {
     name: String,
     unit: &'static str,
     value: f64,
@@ -36,7 +36,7 @@ impl Exporter for Gab {
         } else {
             Better::Lower
         };
-        let entries: Vec<Entry> = measured
+        let entries: Vec<GabEntry> = measured
             .iter()
             .filter(|m| m.key.metric.better() == wanted)
             .map(|m| {
@@ -47,7 +47,7 @@ impl Exporter for Gab {
                     (1, None) => "1 run".into(),
                     (n, None) => format!("mean of {n} runs"),
                 };
-                Entry {
+                GabEntry {
                     name: format!("{} {}", benchmark_name(m), m.key.metric.key()),
                     unit: unit(m.key.metric),
                     value: m.values.mean,

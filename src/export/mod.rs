@@ -11,7 +11,7 @@ pub mod gab;
 use std::io::Write;
 
 use crate::compare::Metric;
-use crate::history::series::{self, Measured};
+use crate::history::trend::{self, Measured};
 use crate::model::Row;
 
 /// An export format, picked by `ingest --format`.
@@ -45,11 +45,11 @@ impl ExportFormat {
 }
 
 /// Metrics exported: those a history follows.
-pub const METRICS: &[Metric] = series::DEFAULT_METRICS;
+pub const METRICS: &[Metric] = trend::DEFAULT_METRICS;
 
 /// Writes `rows` in `format`.
 pub fn export(rows: &[Row], format: ExportFormat, w: &mut dyn Write) -> anyhow::Result<()> {
-    format.exporter().write(&series::measure(rows, METRICS), w)
+    format.exporter().write(&trend::measure(rows, METRICS), w)
 }
 
 /// `ssd/randread 4k read QD32`: a benchmark's name, config first so a

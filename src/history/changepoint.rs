@@ -32,7 +32,7 @@
 //! chance that a split this strong shows anywhere in the segment by noise
 //! alone. That brings false change points to about 1 % of such series,
 //! while an 8 % step in 2 % noise, 10 runs a side, is still found 95 % of
-//! the time (the README has the figures).
+//! the time (docs/guide.md, "History", has the figures).
 
 use crate::compare::stats::{Summary, welch};
 

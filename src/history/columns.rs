@@ -1,6 +1,6 @@
 //! The history's common case read straight from a part's columns, with
 //! no [`Row`] made per row: a run whose rows each measure a workload of
-//! their own ([`series::is_plain`](super::series)). Each row's fields
+//! their own ([`trend::is_plain`](super::trend)). Each row's fields
 //! that series read are copied into one scratch [`Row`], reused (its
 //! strings keep their buffers), which goes through the same
 //! `Run::from_row` and `Metric::of_run` as every other row.
@@ -13,7 +13,7 @@ use polars::prelude::*;
 use crate::dataset::u32_of;
 use crate::model::{Direction, Row};
 
-/// The dataset columns `series::measure` reads: grouping (file, label, shape,
+/// The dataset columns `trend::measure` reads: grouping (file, label, shape,
 /// load point with its devices and fio instances, hosts, client
 /// aggregates), errors, and the metrics with what combining jobs weighs
 /// them by.

@@ -27,7 +27,7 @@
 //!    more runs confirm it.
 //!
 //! False alarms and the smallest step found, measured on synthetic
-//! histories: `benches/history_gate.rs` (numbers in the README).
+//! histories: `benches/history_gate.rs` (numbers in docs/guide.md, "History").
 
 use serde::Serialize;
 use statrs::distribution::{ContinuousCDF, StudentsT};
@@ -35,8 +35,8 @@ use statrs::distribution::{ContinuousCDF, StudentsT};
 use std::path::Path;
 
 use super::changepoint;
-use super::series::{self, Measured, Series, SeriesKey, WorkloadFields};
 use super::store::{Damaged, StoreError, StoredRun};
+use super::trend::{self, Measured, Series, SeriesKey, WorkloadFields};
 use crate::check::{Thresholds, Verdict};
 use crate::compare::stats::Summary;
 use crate::compare::{Better, Metric};
@@ -230,7 +230,7 @@ pub struct History {
 
 impl History {
     pub fn load(dir: &Path, metrics: &[Metric]) -> Result<History, StoreError> {
-        let (scanned, series) = series::load(dir, metrics)?;
+        let (scanned, series) = trend::load(dir, metrics)?;
         Ok(History {
             runs: scanned.runs,
             series,
@@ -242,7 +242,7 @@ impl History {
     pub fn of_runs(runs: &[StoredRun], metrics: &[Metric]) -> History {
         History {
             runs: runs.len(),
-            series: series::build(runs, metrics),
+            series: trend::build(runs, metrics),
             damaged: Vec::new(),
         }
     }
@@ -271,7 +271,7 @@ pub fn gate(
     {
         return Err(GateError::UnknownRun(id.clone()));
     }
-    let cand = series::measure(candidate, &opts.metrics);
+    let cand = trend::measure(candidate, &opts.metrics);
     let mut findings: Vec<GateFinding> = cand
         .iter()
         .map(|c| match history.series.iter().find(|s| s.key == c.key) {

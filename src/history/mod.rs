@@ -1,7 +1,7 @@
 //! Results over time: a history of runs kept as parquet parts
 //! ([`store`], added to by [`add()`], merged by [`compact`] and checked
 //! by [`verify`]), the series each workload, config and metric makes over the
-//! runs ([`series`]), their change points ([`changepoint`], E-Divisive
+//! runs ([`trend`]), their change points ([`changepoint`], E-Divisive
 //! means with a t-test), `history show`'s report ([`show`]), the
 //! history-aware CI gate of `check --history` ([`gate`]). Their reports
 //! are written by [`crate::render::history`].
@@ -17,12 +17,12 @@ pub mod compact;
 pub mod gate;
 mod guard;
 mod io_text;
-pub mod series;
 pub mod show;
 pub mod store;
 #[doc(hidden)]
 pub mod synth;
 pub mod time;
+pub mod trend;
 pub mod verify;
 
 pub use add::{Added, add, add_with};

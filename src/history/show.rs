@@ -6,8 +6,8 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use super::changepoint::{self, ChangePoint};
-use super::series::{self, Point, Series, WorkloadFields};
 use super::store::StoredRun;
+use super::trend::{self, Point, Series, WorkloadFields};
 use crate::compare::{Better, Metric};
 
 /// Options of `history show`, validated by the CLI.
@@ -21,7 +21,7 @@ impl Default for ShowOptions {
     fn default() -> Self {
         ShowOptions {
             detector: changepoint::DetectorOptions::default(),
-            metrics: series::DEFAULT_METRICS.to_vec(),
+            metrics: trend::DEFAULT_METRICS.to_vec(),
         }
     }
 }
@@ -72,7 +72,7 @@ pub struct ChangePointReport {
 
 /// Series and change points of a history.
 pub fn show(runs: &[StoredRun], opts: &ShowOptions) -> HistoryReport {
-    report(runs.len(), series::build(runs, &opts.metrics), opts)
+    report(runs.len(), trend::build(runs, &opts.metrics), opts)
 }
 
 /// Change points of `series`, found a series per thread, from a history

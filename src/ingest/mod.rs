@@ -8,16 +8,16 @@
 //! Files are processed in parallel; a file that fails is listed in
 //! [`Ingested::skipped`] with a one-line reason and never stops the others.
 //! fio's log files are found by the same walk but are series inputs, read
-//! by [`series`] into the time-series dataset.
+//! by [`logs`] into the time-series dataset.
 
 pub mod configs;
 pub mod decode;
 pub mod diskspd;
 pub mod fio;
 pub mod instances;
+pub mod logs;
 pub mod manifest;
 mod pipeline;
-pub mod series;
 pub mod sniff;
 
 use std::path::PathBuf;
@@ -151,7 +151,7 @@ pub struct Ingested {
     /// Display order, baseline and other settings from the manifest.
     pub manifest: manifest::Manifest,
     /// fio logs found next to the results (bw/iops/lat/hist): not results,
-    /// never skipped; [`series`] reads them.
+    /// never skipped; [`logs`] reads them.
     pub logs: Vec<FoundLog>,
     /// How the rows' configs were told apart (`--label-by`).
     pub config_rule: ConfigRule,

@@ -5,8 +5,8 @@ use crate::model::Direction;
 use serde_json::Value;
 
 /// Reads `paths` with the default options.
-fn load_all(paths: &[PathBuf]) -> anyhow::Result<Loaded> {
-    load(paths, &LoadOptions::default(), &())
+fn load_all(paths: &[PathBuf]) -> anyhow::Result<Inputs> {
+    read(paths, &ReadOptions::default(), &())
 }
 
 fn fixture(rel: &str) -> PathBuf {

@@ -17,10 +17,15 @@ pub use config_rule::ConfigRule;
 pub use os::Os;
 pub use rw::{Rw, is_mixed};
 
-/// Direction of I/O a row describes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+/// Direction of I/O a row describes. `Default` (read) only so that
+/// [`Row`] derives one: rows are made by [`Row::empty`], which always
+/// names the direction.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Direction {
+    #[default]
     Read,
     Write,
     Trim,
@@ -57,7 +62,8 @@ impl std::fmt::Display for Direction {
 ///
 /// `Option` fields are null in the dataset when the input did not report
 /// them; readers never invent a value (no zero for "unknown").
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// `Default` is the base of [`Row::empty`], the one way rows are made.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct Row {
     /// Path of the input file as found under the given PATH.
     pub source: String,
@@ -311,84 +317,20 @@ impl Row {
 
     /// A row with every measurement empty, for readers to fill in.
     pub fn empty(source: &str, direction: Direction) -> Row {
+        // Every measurement unknown (None, or 0 where fio always reports
+        // one); fio's defaults for the load (one job at depth 1) and exact
+        // precisions until a reader knows its figures' rounding.
         Row {
             source: source.to_string(),
-            label: String::new(),
-            os: Os::Unknown,
-            engine: String::new(),
-            fio_version: String::new(),
-            host: None,
-            job: String::new(),
-            format: String::new(),
-            rw: String::new(),
             direction,
-            bs_bytes: 0,
             iodepth: 1,
             numjobs: 1,
-            runtime_ms: 0.0,
-            io_bytes: 0,
-            bw_bytes_per_s: 0.0,
-            iops: 0.0,
             iops_precision: 1.0,
-            lat_mean_ns: None,
-            lat_stddev_ns: None,
-            lat_min_ns: None,
-            lat_max_ns: None,
-            clat_mean_ns: None,
-            clat_p50_ns: None,
-            clat_p99_ns: None,
-            clat_p99_9_ns: None,
-            usr_cpu_pct: 0.0,
-            sys_cpu_pct: 0.0,
-            system_cpu_pct: None,
-            error: 0,
-            aggregate: false,
-            rwmixread: None,
             bw_precision: 1.0,
             lat_precision_ns: 1.0,
-            slat_mean_ns: None,
-            clat_stddev_ns: None,
-            clat_p90_ns: None,
-            clat_p95_ns: None,
-            clat_p99_99_ns: None,
-            lat_p50_ns: None,
-            lat_p99_ns: None,
-            lat_p99_9_ns: None,
-            iops_samples: None,
-            iops_sample_mean: None,
-            iops_sample_stddev: None,
-            bw_samples: None,
-            bw_sample_mean: None,
-            bw_sample_stddev: None,
-            filename: None,
-            target: None,
-            cpus_allowed: None,
-            precondition: None,
-            timestamp: None,
-            effective_iodepth: None,
-            direct: None,
-            steady_state_attained: None,
-            steady_state_rule: None,
-            steady_state_measured: None,
-            steady_state_duration_ms: None,
-            steady_state_iops: None,
-            steady_state_bw_bytes_per_s: None,
-            timing_options: None,
-            busiest_cpu_pct: None,
             tool: "fio".into(),
-            tool_version: None,
-            options: None,
-            timestamp_ms: None,
             instances: 1,
-            instance_group: None,
-            bs_option: None,
-            bs_spread: None,
-            variant: None,
-            clat_percentiles: figures::Percentiles::default(),
-            lat_percentiles: figures::Percentiles::default(),
-            file_run: None,
-            setup_facts: None,
-            clat_bins: None,
+            ..Row::default()
         }
     }
 

@@ -424,6 +424,26 @@ pub fn html_escape(s: &str) -> String {
     minijinja::HtmlEscape(s).to_string()
 }
 
+/// The one XML escaper (JUnit reports, SVG charts): text as character
+/// data or a quoted attribute value. Control characters XML 1.0 cannot
+/// hold (all below U+0020 but tab and line breaks) are dropped: a config
+/// named with an escape sequence must not make the file unreadable.
+pub fn xml_escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            c if (c as u32) < 0x20 && !matches!(c, '\t' | '\n' | '\r') => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 /// The one Markdown escaper: text as one table cell. Markdown passes
 /// HTML through, so `&`, `<` and `>` are escaped as entities (a config
 /// named `<img src=x onerror=...>` is text, not an element). A `|` would

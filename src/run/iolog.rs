@@ -86,7 +86,7 @@ impl LogOptions {
 
 /// The logs one thread writes, in file order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Kind {
+enum LogKind {
     Bw,
     Iops,
     Lat,
@@ -94,12 +94,18 @@ enum Kind {
     Slat,
 }
 
-const KINDS: [Kind; 5] = [Kind::Bw, Kind::Iops, Kind::Lat, Kind::Clat, Kind::Slat];
+const KINDS: [LogKind; 5] = [
+    LogKind::Bw,
+    LogKind::Iops,
+    LogKind::Lat,
+    LogKind::Clat,
+    LogKind::Slat,
+];
 
 /// Every log kind fio names `<job>_<kind>.N.log`: what a rerun replaces.
 const ALL_SUFFIXES: [&str; 6] = ["bw", "iops", "lat", "clat", "slat", "clat_hist"];
 
-impl Kind {
+impl LogKind {
     fn suffix(self) -> &'static str {
         ALL_SUFFIXES[self as usize]
     }
@@ -132,14 +138,14 @@ impl LogWriteError {
 /// An averaging window of one latency log and direction (fio's
 /// `avg_window` and `avg_last`).
 #[derive(Debug, Clone, Copy, Default)]
-struct Window {
+struct LogWindow {
     sum: u128,
     n: u64,
     /// Start of the window, ms.
     last_ms: u64,
 }
 
-impl Window {
+impl LogWindow {
     /// fio's mean rounded to the nearest integer (`mean + 0.50`).
     fn mean(&self) -> u64 {
         (self.sum as f64 / self.n as f64 + 0.5) as u64
@@ -160,7 +166,7 @@ pub struct ThreadLog {
     lines: Lines,
     avg_msec: u64,
     /// lat, clat, slat windows per direction (averaged logs only).
-    windows: [[Window; 2]; 3],
+    windows: [[LogWindow; 2]; 3],
     rates: Rates,
     hist: Option<HistLog>,
     /// The first histogram line that failed; none is written after it.
@@ -236,7 +242,7 @@ impl ThreadLog {
     }
 
     #[inline]
-    fn write(&mut self, kind: Kind, t_ms: u64, value: u64, dir: Dir, bs: u64) {
+    fn write(&mut self, kind: LogKind, t_ms: u64, value: u64, dir: Dir, bs: u64) {
         self.lines.push(Sample {
             kind,
             dir,
@@ -248,21 +254,21 @@ impl ThreadLog {
 
     /// A latency sample: written at once, or added to its window, which is
     /// written when the sample closes it.
-    fn latency(&mut self, kind: Kind, t_ms: u64, ns: u64, dir: Dir, bs: u64) {
+    fn latency(&mut self, kind: LogKind, t_ms: u64, ns: u64, dir: Dir, bs: u64) {
         if self.avg_msec == 0 {
             self.write(kind, t_ms, ns, dir, bs);
             return;
         }
-        let w = &mut self.windows[kind as usize - Kind::Lat as usize][dir as usize];
+        let w = &mut self.windows[kind as usize - LogKind::Lat as usize][dir as usize];
         w.sum += u128::from(ns);
         w.n += 1;
         if t_ms < w.last_ms + self.avg_msec {
             return;
         }
         let mean = w.mean();
-        *w = Window {
+        *w = LogWindow {
             last_ms: t_ms - t_ms % self.avg_msec,
-            ..Window::default()
+            ..LogWindow::default()
         };
         self.write(kind, t_ms, mean, dir, 0);
     }
@@ -278,8 +284,8 @@ impl ThreadLog {
         clat_hist: &Histogram,
     ) {
         let (dir, bytes) = io;
-        self.latency(Kind::Lat, t_ms, lat_ns, dir, bytes);
-        self.latency(Kind::Clat, t_ms, clat_ns, dir, bytes);
+        self.latency(LogKind::Lat, t_ms, lat_ns, dir, bytes);
+        self.latency(LogKind::Clat, t_ms, clat_ns, dir, bytes);
         if let (Some(h), None) = (&mut self.hist, &self.error)
             && let Err(e) = h.sample(t_ms, dir, bytes, clat_hist)
         {
@@ -288,14 +294,14 @@ impl ThreadLog {
         }
         if self.avg_msec == 0 {
             let rate = (bytes * 1_000_000).checked_div(clat_ns).unwrap_or(0);
-            self.write(Kind::Bw, t_ms, rate, dir, bytes);
-            self.write(Kind::Iops, t_ms, 1, dir, bytes);
+            self.write(LogKind::Bw, t_ms, rate, dir, bytes);
+            self.write(LogKind::Iops, t_ms, 1, dir, bytes);
         }
     }
 
     /// An I/O was submitted at `t_ms` after waiting `slat_ns`.
     pub fn submitted(&mut self, t_ms: u64, dir: Dir, bytes: u64, slat_ns: u64) {
-        self.latency(Kind::Slat, t_ms, slat_ns, dir, bytes);
+        self.latency(LogKind::Slat, t_ms, slat_ns, dir, bytes);
     }
 
     /// The thread's byte and I/O counters at `t_ms`: closes a bw/iops
@@ -312,8 +318,8 @@ impl ThreadLog {
             }
             let bw = (delta.0 * 1000).checked_div(spent).unwrap_or(0) / 1024;
             let iops = (delta.1 * 1000).checked_div(spent).unwrap_or(0);
-            self.write(Kind::Bw, t_ms, bw, dir, 0);
-            self.write(Kind::Iops, t_ms, iops, dir, 0);
+            self.write(LogKind::Bw, t_ms, bw, dir, 0);
+            self.write(LogKind::Iops, t_ms, iops, dir, 0);
         }
         self.rates = Rates {
             last_ms: t_ms,
@@ -326,7 +332,10 @@ impl ThreadLog {
     /// samples (fio's `finalize_logs`) and flushes every file.
     pub fn finish(mut self, t_ms: u64) -> Result<(), LogWriteError> {
         if self.avg_msec > 0 {
-            for (i, kind) in [Kind::Lat, Kind::Clat, Kind::Slat].into_iter().enumerate() {
+            for (i, kind) in [LogKind::Lat, LogKind::Clat, LogKind::Slat]
+                .into_iter()
+                .enumerate()
+            {
                 for dir in [Dir::Read, Dir::Write] {
                     let w = self.windows[i][dir as usize];
                     if w.n > 0 {

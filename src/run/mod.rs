@@ -30,7 +30,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use engines::{EngineKind, EngineOptions};
-use repeat::{Repeat, Tally};
+use repeat::{Repeat, RepeatTally};
 use safety::TargetKind;
 use spec::JobSpec;
 
@@ -583,7 +583,7 @@ impl Planned<'_> {
     /// The first repetition the run will measure, walking the kept ones in
     /// order as the run does; None when the kept results satisfy `repeat`.
     fn first_to_measure(&self, repeat: &Repeat) -> Option<usize> {
-        let mut tally = Tally::default();
+        let mut tally = RepeatTally::default();
         for (k, rep) in self.reps.iter().enumerate() {
             if !tally.wants_more(repeat) {
                 return None;
@@ -736,9 +736,9 @@ fn run_rounds(
     planned: &[usize],
     progress: &dyn Progress,
     summary: &mut RunSummary,
-) -> Result<Vec<Tally>, RunError> {
+) -> Result<Vec<RepeatTally>, RunError> {
     let repeat = &bench.opts.repeat;
-    let mut tallies = vec![Tally::default(); jobs.len()];
+    let mut tallies = vec![RepeatTally::default(); jobs.len()];
     let mut measured = vec![0usize; jobs.len()];
     for k in 0..repeat.most() as usize {
         for (j, p) in jobs.iter().enumerate() {

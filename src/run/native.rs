@@ -70,7 +70,7 @@ struct Opened<'a> {
 
 /// What the job's threads measured, per target, and what the process and
 /// the machine spent meanwhile.
-struct Measured {
+struct JobMeasured {
     /// The threads of target `i` in `workers[i]`.
     workers: Vec<Vec<WorkerResult>>,
     /// Unix time the job started, ms.
@@ -149,7 +149,7 @@ impl Native<'_> {
         seed: u64,
         logs: Vec<ThreadLog>,
         progress: &dyn Progress,
-    ) -> Measured {
+    ) -> JobMeasured {
         let spec_arc = Arc::new(spec.clone());
         let mut logs = logs.into_iter();
         let live = Arc::new(AtomicU64::new(0));
@@ -197,7 +197,7 @@ impl Native<'_> {
             _ => None,
         };
         progress.finish();
-        Measured {
+        JobMeasured {
             workers,
             started_ms,
             wall_ns,
@@ -214,7 +214,7 @@ impl Native<'_> {
         spec: &JobSpec,
         spec_hash: &str,
         opened: &[Opened],
-        m: Measured,
+        m: JobMeasured,
     ) -> Vec<JobResult> {
         let ios: Vec<u64> = m
             .workers

@@ -18,7 +18,7 @@ use super::placement::Placement;
 use super::precondition;
 use super::safety::TargetKind;
 use super::spec::JobSpec;
-use super::stats::{DEFAULT_PERCENTILES, DirStats, Stat};
+use super::stats::{DEFAULT_PERCENTILES, DirectionStats, Stat};
 use super::worker::Distributions;
 
 /// Everything one result file holds.
@@ -29,7 +29,7 @@ pub struct JobResult {
     pub engine: String,
     pub opts: EngineOptions,
     /// Read, write (group_reporting merge of all threads).
-    pub dirs: [DirStats; 2],
+    pub dirs: [DirectionStats; 2],
     /// Measured time per direction, ns (the longest thread's).
     pub runtime_ns: [u64; 2],
     pub dist: Distributions,
@@ -75,7 +75,7 @@ fn stat_json(s: &Stat) -> Map<String, Value> {
     m
 }
 
-fn dir_json(d: &DirStats, runtime_ns: u64, bw: &Stat, io: &Stat) -> Value {
+fn dir_json(d: &DirectionStats, runtime_ns: u64, bw: &Stat, io: &Stat) -> Value {
     // fio works in whole milliseconds here and so do we, to stay comparable.
     let runt_ms = if d.total_ios == 0 {
         0
@@ -261,7 +261,7 @@ fn job_json(r: &JobResult, group: usize) -> Map<String, Value> {
     let none = Stat::default();
     job.insert(
         "trim".into(),
-        dir_json(&DirStats::default(), 0, &none, &none),
+        dir_json(&DirectionStats::default(), 0, &none, &none),
     );
     job.insert(
         "sync".into(),

@@ -125,14 +125,14 @@ pub fn judge(rule: &StopRule, ran: u32, values: &[f64]) -> StopVerdict {
 
 /// One job's repetitions so far.
 #[derive(Debug, Clone, Default)]
-pub struct Tally {
+pub struct RepeatTally {
     /// Repetitions done: measured now or kept from an earlier run.
     pub ran: u32,
     /// Their IOPS, read and write together (none for a failed one).
     pub values: Vec<f64>,
 }
 
-impl Tally {
+impl RepeatTally {
     pub fn add(&mut self, iops: Option<f64>) {
         self.ran += 1;
         self.values.extend(iops);
@@ -161,7 +161,7 @@ pub struct JobRepeats {
 }
 
 impl JobRepeats {
-    pub fn of(job: &str, tally: &Tally, repeat: &Repeat) -> JobRepeats {
+    pub fn of(job: &str, tally: &RepeatTally, repeat: &Repeat) -> JobRepeats {
         let verdict = match repeat {
             Repeat::UntilStddev(rule) => Some(judge(rule, tally.ran, &tally.values)),
             Repeat::Times(_) => None,

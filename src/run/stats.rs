@@ -191,7 +191,7 @@ impl Histogram {
 
 /// Everything measured for one direction (read, write) of one job.
 #[derive(Debug, Clone, Default)]
-pub struct DirStats {
+pub struct DirectionStats {
     pub io_bytes: u64,
     pub total_ios: u64,
     pub short_ios: u64,
@@ -207,11 +207,11 @@ pub struct DirStats {
     pub interval_ns: Vec<u64>,
 }
 
-impl DirStats {
+impl DirectionStats {
     /// Merges another thread's stats (fio's group_reporting): counters add,
     /// latency stats pool. Interval samples stay per thread: fio sums the
     /// threads' sample statistics instead (see [`Stat::pure_sum`]).
-    pub fn merge(&mut self, o: &DirStats) {
+    pub fn merge(&mut self, o: &DirectionStats) {
         self.io_bytes += o.io_bytes;
         self.total_ios += o.total_ios;
         self.short_ios += o.short_ios;

@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 use super::engines::{AlignedBuf, Completion, Dir, Engine, EngineKind, EngineOptions, IoUnit, sys};
 use super::iolog::{LogWriteError, ThreadLog};
 use super::spec::JobSpec;
-use super::stats::DirStats;
+use super::stats::DirectionStats;
 
 /// fio's `bwavgtime` / `iopsavgtime` default: one bw and iops sample every
 /// 500 ms.
@@ -73,30 +73,15 @@ impl Distributions {
     }
 
     /// fio's `io_u_mark_depth`: a bucket is named by its lowest depth
-    /// (`"16"` holds 16..=31).
+    /// (`"16"` holds 16..=31); the last holds 64 and up.
     fn depth_idx(d: usize) -> usize {
-        match d {
-            0..=1 => 0,
-            2..=3 => 1,
-            4..=7 => 2,
-            8..=15 => 3,
-            16..=31 => 4,
-            32..=63 => 5,
-            _ => 6,
-        }
+        bucket(d, &[1, 3, 7, 15, 31, 63])
     }
 
-    /// fio's `io_u_mark_submit` / `io_u_mark_complete` buckets.
+    /// fio's `io_u_mark_submit` / `io_u_mark_complete` buckets: 0, 1-4,
+    /// 5-8, 9-16, 17-32, 33-64, then 65 and up.
     fn batch_idx(n: usize) -> usize {
-        match n {
-            0 => 0,
-            1..=4 => 1,
-            5..=8 => 2,
-            9..=16 => 3,
-            17..=32 => 4,
-            33..=64 => 5,
-            _ => 6,
-        }
+        bucket(n, &[0, 4, 8, 16, 32, 64])
     }
 
     /// fio's `io_u_mark_submit` and `io_u_mark_depth`: a submit call that
@@ -125,7 +110,7 @@ impl Distributions {
 #[derive(Debug, Clone, Default)]
 pub struct WorkerResult {
     /// Read, write.
-    pub dirs: [DirStats; 2],
+    pub dirs: [DirectionStats; 2],
     pub dist: Distributions,
     /// Measured time of each direction, ns (from the end of the ramp to the
     /// last completion).
@@ -350,7 +335,7 @@ impl Meter {
     }
 
     /// Closes an interval sample at `t` when one is due.
-    fn sample(&mut self, t: u64, dirs: &mut [DirStats; 2]) {
+    fn sample(&mut self, t: u64, dirs: &mut [DirectionStats; 2]) {
         if self.start.is_none() || t < self.last_sample + SAMPLE_INTERVAL.as_nanos() as u64 {
             return;
         }
@@ -663,6 +648,12 @@ impl<'a> Worker<'a> {
         }
         Ok(())
     }
+}
+
+/// The first of fio's buckets whose upper bound `v` does not pass; one
+/// past the last for anything above them all.
+fn bucket(v: usize, upper: &[usize]) -> usize {
+    upper.iter().position(|&u| v <= u).unwrap_or(upper.len())
 }
 
 #[cfg(test)]

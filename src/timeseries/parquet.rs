@@ -41,7 +41,7 @@ use same::Same;
 pub const ROW_GROUP: usize = 512 * 512;
 
 /// One column of the row group being filled.
-enum Building {
+enum ColumnBuilder {
     U64(Vec<u64>, MutableBitmap),
     F64(Vec<f64>, MutableBitmap),
     /// Strings as a dictionary: the distinct values of this row group and
@@ -53,12 +53,12 @@ enum Building {
     },
 }
 
-impl Building {
-    fn new(ty: Ty) -> Building {
+impl ColumnBuilder {
+    fn new(ty: Ty) -> ColumnBuilder {
         match ty {
-            Ty::U64 => Building::U64(Vec::new(), MutableBitmap::new()),
-            Ty::F64 => Building::F64(Vec::new(), MutableBitmap::new()),
-            Ty::Str => Building::Str {
+            Ty::U64 => ColumnBuilder::U64(Vec::new(), MutableBitmap::new()),
+            Ty::F64 => ColumnBuilder::F64(Vec::new(), MutableBitmap::new()),
+            Ty::Str => ColumnBuilder::Str {
                 values: Vec::new(),
                 keys: Vec::new(),
                 valid: MutableBitmap::new(),
@@ -69,16 +69,16 @@ impl Building {
     /// Appends `cell` `n` times.
     fn push(&mut self, cell: Cell<'_>, n: usize) {
         match (self, cell) {
-            (Building::U64(v, valid), Cell::U64(x)) => {
+            (ColumnBuilder::U64(v, valid), Cell::U64(x)) => {
                 v.extend(std::iter::repeat_n(x.unwrap_or(0), n));
                 valid.extend_constant(n, x.is_some());
             }
-            (Building::F64(v, valid), Cell::F64(x)) => {
+            (ColumnBuilder::F64(v, valid), Cell::F64(x)) => {
                 v.extend(std::iter::repeat_n(x.unwrap_or(0.0), n));
                 valid.extend_constant(n, x.is_some());
             }
             (
-                Building::Str {
+                ColumnBuilder::Str {
                     values,
                     keys,
                     valid,
@@ -105,15 +105,15 @@ impl Building {
 
     fn push_null(&mut self, n: usize) {
         match self {
-            Building::U64(v, valid) => {
+            ColumnBuilder::U64(v, valid) => {
                 v.extend(std::iter::repeat_n(0, n));
                 valid.extend_constant(n, false);
             }
-            Building::F64(v, valid) => {
+            ColumnBuilder::F64(v, valid) => {
                 v.extend(std::iter::repeat_n(0.0, n));
                 valid.extend_constant(n, false);
             }
-            Building::Str { keys, valid, .. } => {
+            ColumnBuilder::Str { keys, valid, .. } => {
                 keys.extend(std::iter::repeat_n(0, n));
                 valid.extend_constant(n, false);
             }
@@ -123,17 +123,17 @@ impl Building {
     /// The column as an arrow array; the builder is left empty.
     fn take(&mut self) -> Box<dyn Array> {
         match self {
-            Building::U64(v, valid) => Box::new(PrimitiveArray::<u64>::new(
+            ColumnBuilder::U64(v, valid) => Box::new(PrimitiveArray::<u64>::new(
                 ArrowDataType::UInt64,
                 std::mem::take(v).into(),
                 std::mem::take(valid).into(),
             )),
-            Building::F64(v, valid) => Box::new(PrimitiveArray::<f64>::new(
+            ColumnBuilder::F64(v, valid) => Box::new(PrimitiveArray::<f64>::new(
                 ArrowDataType::Float64,
                 std::mem::take(v).into(),
                 std::mem::take(valid).into(),
             )),
-            Building::Str {
+            ColumnBuilder::Str {
                 values,
                 keys,
                 valid,
@@ -214,7 +214,7 @@ impl<W: Write + Send + 'static> Encoder<W> {
                 _ => vec![Encoding::Plain],
             })
             .collect();
-        let layout = Layout {
+        let layout = PageLayout {
             schema: write_schema.clone(),
             fields: parquet_schema.fields().to_vec(),
             encodings,
@@ -250,14 +250,14 @@ impl<W: Write + Send + 'static> Encoder<W> {
 }
 
 /// What the encoder needs to turn a row group's columns into pages.
-struct Layout {
+struct PageLayout {
     schema: ArrowSchema,
     fields: Vec<ParquetType>,
     encodings: Vec<Vec<Encoding>>,
     options: WriteOptions,
 }
 
-impl Layout {
+impl PageLayout {
     /// The row group's columns in order: the arrays through polars' own
     /// writer, the [`Same`] ones as their pages.
     fn row_group(
@@ -482,7 +482,7 @@ fn log_column(i: usize, get: fn(&LogInfo) -> Cell<'_>, runs: &[(LogInfo, usize)]
             Cell::Str(None) | Cell::U64(None) | Cell::F64(None) => Same::Null,
         });
     }
-    let mut b = Building::new(COLUMNS[i].ty);
+    let mut b = ColumnBuilder::new(COLUMNS[i].ty);
     for (info, n) in runs {
         b.push(get(info), *n);
     }

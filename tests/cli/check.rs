@@ -237,7 +237,7 @@ fn junit_markdown_and_step_summary() {
 fn a_dataset_baseline_judges_like_its_results() {
     // A dataset as `nvcmp ingest --format json` writes it: an array of rows.
     let dir = tempfile::tempdir().unwrap();
-    let rows = nvcmp::input::load(&[fixture("check/run2")], &Default::default(), &())
+    let rows = nvcmp::input::read(&[fixture("check/run2")], &Default::default(), &())
         .unwrap()
         .rows;
     assert_eq!(rows.len(), 2);

@@ -337,7 +337,7 @@ fn an_existing_file_is_not_written_without_destroy_data() {
 }
 
 // Linux's /sys and device numbers; Windows' devices are tested by hand
-// (README, "On a real Windows Server").
+// (docs/guide.md, "The harness on a real Windows Server").
 #[cfg(unix)]
 #[test]
 fn a_mounted_disk_is_refused() {

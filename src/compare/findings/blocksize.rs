@@ -2,8 +2,8 @@
 //! smallest block size, ranked, and where a bandwidth curve falls.
 
 use super::words::{bw_text, join_and};
+use crate::compare::comparison::{BsSweep, Comparison, Metric, RwLoad};
 use crate::compare::findings::{Finding, FindingKind, ONE_WORKLOAD, magnitude};
-use crate::compare::model::{BsSweep, Comparison, Metric, RwLoad};
 use crate::numbers;
 
 /// 10: per rw and load point swept over block sizes, the configs ranked by

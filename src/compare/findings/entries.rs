@@ -2,8 +2,8 @@
 //! rule sees them, which results compare, the effect of one value over
 //! another.
 
+use crate::compare::comparison::{Better, Comparison, Metric, MetricResult, Rule, Workload};
 use crate::compare::findings::{clarity, magnitude};
-use crate::compare::model::{Better, Comparison, Metric, MetricResult, Rule, Workload};
 use crate::compare::rules::{Entry, Judge};
 use crate::model::{Direction, Os};
 use crate::numbers;

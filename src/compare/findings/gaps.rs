@@ -7,8 +7,8 @@ use super::entries::{
 };
 use super::winners::headline;
 use super::words::figure;
+use crate::compare::comparison::{Better, Comparison, Metric, Rule, Workload};
 use crate::compare::findings::{Finding, FindingKind, ONE_WORKLOAD};
-use crate::compare::model::{Better, Comparison, Metric, Rule, Workload};
 use crate::compare::rules::{Entry, Judge, tie_rule};
 use crate::model::Os;
 use crate::numbers;

@@ -51,12 +51,12 @@ mod winners;
 mod wins;
 mod words;
 
-use super::model::Comparison;
-use super::model::Metric;
+use super::comparison::Comparison;
+use super::comparison::Metric;
 use super::rules::Judge;
 // The types live in the model (a comparison carries its key findings);
 // their scoring and selection live here.
-pub use super::model::{Finding, FindingKind};
+pub use super::comparison::{Finding, FindingKind};
 
 /// Key findings reports lead with unless `--findings N` says otherwise.
 pub const DEFAULT_COUNT: usize = 6;

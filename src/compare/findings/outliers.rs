@@ -12,8 +12,8 @@ use super::entries::{comparable_results, present};
 use super::words::{figure, figure_range};
 use indexmap::IndexMap;
 
+use crate::compare::comparison::{Better, Comparison, Metric, Workload};
 use crate::compare::findings::{Finding, FindingKind, ONE_WORKLOAD, magnitude};
-use crate::compare::model::{Better, Comparison, Metric, Workload};
 use crate::compare::workload::{LoadPoint, Shape};
 use crate::numbers;
 

@@ -5,8 +5,8 @@
 
 use super::entries::{effect, entry, tie_words};
 use super::words::{growth_words, iops_short, join_and};
+use crate::compare::comparison::{Comparison, Metric, Slo, SloMetric, Sweep};
 use crate::compare::findings::{Finding, FindingKind, ONE_WORKLOAD, magnitude};
-use crate::compare::model::{Comparison, Metric, Slo, SloMetric, Sweep};
 use crate::compare::rules::{Entry, Judge, tie_rule};
 use crate::compare::workload::LoadPoint;
 use crate::numbers;
@@ -208,7 +208,7 @@ fn no_knee_text(names: &[String], what: &str) -> String {
 /// at most 4.3 % more IOPS for 7.7x the mean latency"; several configs
 /// bending at one load point in one sentence, their figures as ranges.
 fn knee_text(title: &str, group: &[&Sweep]) -> String {
-    let knees: Vec<&crate::compare::model::Knee> =
+    let knees: Vec<&crate::compare::comparison::Knee> =
         group.iter().filter_map(|s| s.knee.as_ref()).collect();
     let load = knees[0].load.label();
     let gains: Vec<f64> = knees.iter().map(|k| k.iops_gain_pct).collect();

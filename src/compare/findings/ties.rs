@@ -5,8 +5,8 @@ use indexmap::IndexMap;
 
 use super::entries::{CPU_SATURATED_PCT, comparable_results, cpu_saturated, present};
 use super::words::count_word;
+use crate::compare::comparison::{Comparison, Metric, Workload};
 use crate::compare::findings::{Finding, FindingKind, ONE_WORKLOAD};
-use crate::compare::model::{Comparison, Metric, Workload};
 use crate::compare::workload::{LoadPoint, Shape};
 use crate::numbers;
 

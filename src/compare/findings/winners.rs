@@ -5,8 +5,8 @@
 use super::entries::{best_among, comparable, effect, entry, tie_words, winners};
 use super::ties::NEAR_EQUAL_PCT;
 use super::words::{figure, join_and, lead_words};
+use crate::compare::comparison::{Better, Comparison, Metric, MetricResult, Workload};
 use crate::compare::findings::{Finding, FindingKind};
-use crate::compare::model::{Better, Comparison, Metric, MetricResult, Workload};
 use crate::compare::rules::Judge;
 use crate::compare::workload::Shape;
 

@@ -6,8 +6,8 @@
 use super::entries::{METRICS, best_among, decided, effect, families_comparable, winners};
 use super::winners::headline;
 use super::words::{best_word, family_title, join_and};
+use crate::compare::comparison::{Comparison, Metric, MetricResult, Workload};
 use crate::compare::findings::{Finding, FindingKind};
-use crate::compare::model::{Comparison, Metric, MetricResult, Workload};
 use crate::compare::rules::Judge;
 use crate::model::Direction;
 use crate::numbers;

@@ -1,7 +1,7 @@
 //! How findings put numbers and names in words: counts, "the best read
 //! bandwidth", IOPS and bandwidth as sentences print them, leads.
 
-use crate::compare::model::{Better, Metric};
+use crate::compare::comparison::{Better, Metric};
 use crate::model::{Direction, Os};
 use crate::numbers;
 

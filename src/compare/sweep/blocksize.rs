@@ -28,7 +28,7 @@
 use indexmap::IndexMap;
 
 use super::curve::{self, Axis, CurvePoint};
-use crate::compare::model::{
+use crate::compare::comparison::{
     BsAtSlo, BsFall, BsKnee, BsPeak, BsPoint, BsSaturation, BsSweep, Comparison, Metric, RwLoad,
     SweepRules, Workload,
 };

@@ -7,7 +7,7 @@
 //! The rules in words are in the module docs of [`super`] and in
 //! docs/CONTRACT.md.
 
-use crate::compare::model::{Slo, SloMetric, SweepRules};
+use crate::compare::comparison::{Slo, SloMetric, SweepRules};
 
 /// One point of a curve, in axis order.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -13,7 +13,7 @@
 //! latency of its own, so `clat_*` and `slat_*` stay null and comparisons
 //! show the fio side of those alone.
 
-pub(crate) mod series;
+pub(crate) mod intervals;
 pub mod text;
 pub mod xml;
 

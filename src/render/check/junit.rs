@@ -6,6 +6,7 @@ use std::io::Write;
 
 use super::{CheckRenderer, Outcome};
 use crate::check::{CheckReport, Verdict};
+use crate::render::table::xml_escape;
 
 pub struct Junit;
 
@@ -37,7 +38,7 @@ impl Junit {
             r#"  <testsuite name="nvcmp check" tests="{n}" failures="{failures}" errors="{errors}" skipped="{skipped}">"#
         )?;
         if errors > 0 {
-            let detail = esc(&report.errors().join("; "));
+            let detail = xml_escape(&report.errors().join("; "));
             writeln!(
                 out,
                 r#"    <testcase classname="nvcmp check" name="input">"#
@@ -49,9 +50,9 @@ impl Junit {
             writeln!(out, "    </testcase>")?;
         }
         for f in &lines {
-            let name = esc(f.metric);
-            let class = esc(&f.workload);
-            let detail = esc(&format!(
+            let name = xml_escape(f.metric);
+            let class = xml_escape(&f.workload);
+            let detail = xml_escape(&format!(
                 "{} {}: {} -> {} ({}), {}",
                 f.workload, f.metric, f.baseline, f.candidate, f.change, f.reason
             ));
@@ -80,27 +81,16 @@ impl Junit {
     }
 }
 
-/// XML attribute and text escaping.
-fn esc(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            c if (c as u32) < 0x20 && !matches!(c, '\t' | '\n' | '\r') => {}
-            c => out.push(c),
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     #[test]
     fn escapes_markup() {
-        assert_eq!(super::esc(r#"a<b & "c""#), "a&lt;b &amp; &quot;c&quot;");
+        assert_eq!(
+            super::xml_escape(r#"a<b & "c""#),
+            "a&lt;b &amp; &quot;c&quot;"
+        );
+        // XML 1.0 holds no ESC: a terminal colour code in a config name
+        // is dropped, tabs and line breaks stay.
+        assert_eq!(super::xml_escape("\u{1b}[31mred\tx\n"), "[31mred\tx\n");
     }
 }

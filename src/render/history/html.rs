@@ -118,7 +118,7 @@ fn series_table(report: &HistoryReport) -> Table {
     ];
     let mut t = Table::new(header);
     for s in &report.series {
-        let value = |p: Option<&crate::history::series::Point>| {
+        let value = |p: Option<&crate::history::trend::Point>| {
             p.map_or_else(String::new, |p| value_text(s.metric, p.value))
         };
         t.row([

@@ -25,6 +25,14 @@ pub use windows::*;
 mod other;
 #[cfg(not(any(target_os = "linux", windows)))]
 pub use other::*;
+#[cfg(not(windows))]
+mod heap;
+#[cfg(not(windows))]
+pub use heap::*;
+#[cfg(not(target_os = "linux"))]
+mod no_device_numbers;
+#[cfg(not(target_os = "linux"))]
+pub use no_device_numbers::*;
 
 /// Alignment of every I/O buffer: 4096 satisfies O_DIRECT on any device
 /// with logical blocks up to 4 KiB.

@@ -50,7 +50,7 @@ fn per_io_lines_are_fios() {
 fn latency_windows_average_like_fio() {
     let d = tempfile::tempdir().unwrap();
     let mut log = ThreadLog::create(d.path(), "j", 1, opts(200)).unwrap();
-    // Window [0, 200): closed by the first sample at or past 200 ms, which
+    // LogWindow [0, 200): closed by the first sample at or past 200 ms, which
     // counts in it (fio adds the sample before it checks the window).
     log_completed(&mut log, 10, Dir::Read, 4096, 100, 101);
     log_completed(&mut log, 150, Dir::Read, 4096, 200, 202);
@@ -232,7 +232,7 @@ fn a_log_that_cannot_be_written_is_an_error_naming_it() {
     // while the worker goes on filling batches, and it is told at the end.
     for t in 0..100_000 {
         lines.push(writer::Sample {
-            kind: Kind::Bw,
+            kind: LogKind::Bw,
             dir: Dir::Read,
             t_ms: t,
             value: 1,

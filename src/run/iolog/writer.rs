@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::thread::JoinHandle;
 
-use super::{Kind, LogWriteError};
+use super::{LogKind, LogWriteError};
 use crate::run::engines::Dir;
 
 /// Samples per batch.
@@ -45,7 +45,7 @@ impl LogFile {
 /// One line of a bw/iops/lat log before it is printed.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Sample {
-    pub kind: Kind,
+    pub kind: LogKind,
     pub dir: Dir,
     pub t_ms: u64,
     pub value: u64,
@@ -65,7 +65,7 @@ pub(super) struct Lines {
 }
 
 impl Lines {
-    /// Starts the printer of `files` (indexed by `Kind`).
+    /// Starts the printer of `files` (indexed by `LogKind`).
     pub fn start(files: Vec<LogFile>) -> Result<Lines, LogWriteError> {
         let first = files.first().map_or(PathBuf::new(), |f| f.path.clone());
         let (to_printer, batches) = sync_channel(QUEUED);

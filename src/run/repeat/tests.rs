@@ -79,7 +79,7 @@ fn relative_stddev_is_sample_stddev_over_mean() {
 
 #[test]
 fn tally_asks_for_the_fixed_count() {
-    let mut t = Tally::default();
+    let mut t = RepeatTally::default();
     let three = Repeat::Times(3);
     for _ in 0..3 {
         assert!(t.wants_more(&three));
@@ -87,7 +87,7 @@ fn tally_asks_for_the_fixed_count() {
     }
     assert!(!t.wants_more(&three));
     // A failed repetition counts as run.
-    let mut t = Tally::default();
+    let mut t = RepeatTally::default();
     t.add(None);
     assert!(!t.wants_more(&Repeat::Times(1)));
     assert!(t.values.is_empty());

@@ -12,7 +12,7 @@ fn fixture_series(rel: &str) -> Logs {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("fixtures")
         .join(rel);
-    crate::ingest::series::read(&[path], &IngestOptions::default()).unwrap()
+    crate::ingest::logs::read(&[path], &IngestOptions::default()).unwrap()
 }
 
 fn fold(rows: &[&SeriesRow], kind: Kind) -> Folded {

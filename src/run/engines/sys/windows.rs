@@ -12,7 +12,7 @@
 
 use std::alloc::Layout;
 use std::ffi::OsStr;
-use std::fs::{File, Metadata, OpenOptions};
+use std::fs::{File, OpenOptions};
 use std::io;
 use std::os::windows::ffi::OsStrExt;
 use std::os::windows::fs::{FileExt, OpenOptionsExt};
@@ -132,26 +132,6 @@ pub fn direct(o: &mut OpenOptions) -> io::Result<()> {
 /// NTFS, ReFS and FAT all take unbuffered I/O: no refusal to explain.
 pub fn no_direct_io(_error: &io::Error) -> bool {
     false
-}
-
-pub fn block_device(_md: &Metadata) -> Option<u64> {
-    None
-}
-
-pub fn rdev(_md: &Metadata) -> u64 {
-    0
-}
-
-pub fn holding_device(_md: &Metadata) -> Option<u64> {
-    None
-}
-
-pub fn sysfs_name(dev: u64) -> String {
-    format!("{dev}")
-}
-
-pub fn makedev(_major: u32, _minor: u32) -> u64 {
-    0
 }
 
 /// A zeroed, page-aligned allocation from VirtualAlloc: pages are 4 KiB,

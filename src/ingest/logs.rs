@@ -80,7 +80,7 @@ pub fn plan(ingested: &Ingested) -> Plan {
         plan.contexts.push(ctx);
         plan.paths.push(found.path.clone());
     }
-    let (traces, warnings) = super::diskspd::series::traces(ingested);
+    let (traces, warnings) = super::diskspd::intervals::traces(ingested);
     for (info, mut rows) in traces {
         let index = u32::try_from(plan.logs.len()).unwrap_or(u32::MAX);
         rows.iter_mut().for_each(|r| r.log = index);

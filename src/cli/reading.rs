@@ -1,0 +1,63 @@
+//! Reading the sides a command compares (`check`'s baseline and
+//! candidate, `history add`'s run, `check --history`'s candidate): what
+//! could not be read is said on stderr, nothing readable is a usage error.
+
+use std::path::PathBuf;
+
+use super::CliError;
+use crate::ingest::{IngestOptions, Instances, LabelBy};
+use crate::input;
+
+/// How results are read into configs and runs: the flags `analyze` and
+/// `ingest` share, declared once.
+#[derive(Debug, clap::Args)]
+pub struct ReadArgs {
+    /// How results get their config label when no manifest says otherwise.
+    #[arg(long, default_value = "auto", value_name = "RULE", value_parser = super::parse_label_by, long_help = super::LABEL_BY_HELP)]
+    pub label_by: LabelBy,
+    /// Whether result files that ran at the same time on the same targets (separate fio processes) are one run.
+    #[arg(long, default_value = "auto", value_name = "RULE", value_parser = super::parse_instances, long_help = super::INSTANCES_HELP)]
+    pub instances: Instances,
+    /// Manifest (nvcmp.toml) to use instead of the one in each PATH.
+    #[arg(long, value_name = "FILE")]
+    pub manifest: Option<PathBuf>,
+    /// Exit 2 when any file is skipped.
+    #[arg(long)]
+    pub strict: bool,
+}
+
+impl ReadArgs {
+    /// The ingest options these flags ask for; json+ latency bins are
+    /// read unless `skip_bins` (what uses no histogram leaves them).
+    pub fn ingest_options(&self, skip_bins: bool) -> IngestOptions {
+        IngestOptions {
+            label_by: self.label_by.clone(),
+            instances: self.instances,
+            manifest: self.manifest.clone(),
+            skip_bins,
+        }
+    }
+}
+
+/// Result files, folders or dataset files for `flag` ([`input::read`]): what could not be read is printed,
+/// and nothing readable at all is a usage error starting with `empty`.
+pub(super) fn read_side(
+    paths: &[PathBuf],
+    flag: &str,
+    empty: &str,
+) -> anyhow::Result<input::Inputs> {
+    let opts = input::ReadOptions::default();
+    let loaded =
+        input::read(paths, &opts, &()).map_err(|e| CliError::usage(format!("{flag}: {e:#}")))?;
+    for s in &loaded.skipped {
+        eprintln!("nvcmp: {flag}: {s}");
+    }
+    for w in &loaded.warnings {
+        eprintln!("nvcmp: {flag}: {w}");
+    }
+    if loaded.rows.is_empty() {
+        let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+        return Err(CliError::usage(format!("{empty} {flag} {}", names.join(" "))).into());
+    }
+    Ok(loaded)
+}
