@@ -403,21 +403,7 @@ pub(super) fn saturation_findings(cmp: &Comparison) -> Vec<Finding> {
             load.label(),
             iops_short(sat.iops)
         );
-        // Configs that need one load are named together after it.
-        let mut grouped: Vec<(LoadPoint, bool, Vec<String>)> = Vec::new();
-        for (s, l, climbing) in &ranked[1..] {
-            match grouped.last_mut() {
-                Some((gl, gc, names)) if gl == l && gc == climbing => names.push(s.config.clone()),
-                _ => grouped.push((*l, *climbing, vec![s.config.clone()])),
-            }
-        }
-        let others: Vec<String> = grouped
-            .iter()
-            .map(|(l, climbing, names)| match climbing {
-                true => format!("{} still climbing at {}", join_and(names), l.label()),
-                false => format!("{} for {}", l.label(), join_and(names)),
-            })
-            .collect();
+        let others = ranked_others(&ranked[1..]);
         if !others.is_empty() {
             text.push_str(&format!(", against {}", join_and(&others)));
         }
@@ -466,4 +452,24 @@ fn saturation_tie(
             .on(vec![format!("{title} sweep")], vec![Metric::Iops], names)
             .scored(0.4, ONE_WORKLOAD),
     )
+}
+
+/// "QD64 for bfq and kyber", "none still climbing at QD256": the configs
+/// after the first of a saturation ranking, those that need one load
+/// named together after it.
+fn ranked_others(rest: &[(&Sweep, LoadPoint, bool)]) -> Vec<String> {
+    let mut grouped: Vec<(LoadPoint, bool, Vec<String>)> = Vec::new();
+    for (s, l, climbing) in rest {
+        match grouped.last_mut() {
+            Some((gl, gc, names)) if gl == l && gc == climbing => names.push(s.config.clone()),
+            _ => grouped.push((*l, *climbing, vec![s.config.clone()])),
+        }
+    }
+    grouped
+        .iter()
+        .map(|(l, climbing, names)| match climbing {
+            true => format!("{} still climbing at {}", join_and(names), l.label()),
+            false => format!("{} for {}", l.label(), join_and(names)),
+        })
+        .collect()
 }
