@@ -104,6 +104,7 @@ pub(crate) fn x_of(t: &SweepTable, p: &SweepPoint) -> f64 {
     match only_axis(&t.sweeps) {
         Some(Only::Devices) => f64::from(p.load.devices),
         Some(Only::Instances) => f64::from(p.load.instances),
+        Some(Only::Numjobs) => f64::from(p.load.numjobs),
         None => p.load.units() as f64,
     }
 }
@@ -113,6 +114,9 @@ pub(crate) fn x_of(t: &SweepTable, p: &SweepPoint) -> f64 {
 enum Only {
     Devices,
     Instances,
+    /// Jobs at one depth over more than one device: drawn against numjobs
+    /// (1-15 jobs), not I/Os in flight x devices (1,024-15,360).
+    Numjobs,
 }
 
 /// Whether every point of `sweeps` shares its load but for the device
@@ -120,6 +124,14 @@ enum Only {
 fn only_axis(sweeps: &[&Sweep]) -> Option<Only> {
     let first = sweeps.first().and_then(|s| s.points.first())?.load;
     let points = || sweeps.iter().flat_map(|s| &s.points);
+    let jobs_only = points().all(|p| {
+        let l = p.load;
+        (l.iodepth, l.hosts, l.devices, l.instances)
+            == (first.iodepth, first.hosts, first.devices, first.instances)
+    });
+    if jobs_only && first.devices > 1 && points().any(|p| p.load.numjobs != first.numjobs) {
+        return Some(Only::Numjobs);
+    }
     let rest = |p: &SweepPoint| (p.load.iodepth, p.load.numjobs, p.load.hosts);
     let fixed = points().all(|p| rest(p) == (first.iodepth, first.numjobs, first.hosts));
     if !fixed {
@@ -208,6 +220,13 @@ pub(crate) fn x_title(cmp: &Comparison, sweeps: &[&Sweep], log: bool) -> String 
                 ..first
             };
             return format!("Devices per job (each job at {})", each.label());
+        }
+        Some(Only::Numjobs) => {
+            let each = LoadPoint {
+                numjobs: 1,
+                ..first
+            };
+            return format!("Jobs (numjobs; each job at {}{scale})", each.label());
         }
         Some(Only::Instances) => {
             let each = LoadPoint {
@@ -442,7 +461,7 @@ pub(crate) fn load_axis(t: &SweepTable) -> (Range, Vec<(f64, String)>, bool) {
         .collect();
     // A device count reads as counted: 1, 2, 3 devices, linear.
     let log = match only_axis(&t.sweeps) {
-        Some(Only::Devices) => false,
+        Some(Only::Devices) | Some(Only::Numjobs) => false,
         Some(Only::Instances) => {
             let mut counts: Vec<u64> = t
                 .sweeps
