@@ -74,7 +74,7 @@ impl Reader for TerseReader {
             *clones.entry((&job.name, &job.groupid)).or_default() += 1;
         }
         let mut seen: HashSet<(&str, &str)> = HashSet::with_capacity(clones.len());
-        let mut rows = Vec::new();
+        let mut rows = Vec::with_capacity(jobs.len());
         for job in &jobs {
             let key = (job.name.as_str(), job.groupid.as_str());
             let first_clone = seen.insert(key);
