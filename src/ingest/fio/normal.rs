@@ -288,6 +288,12 @@ fn trailing_host(line: &str) -> Option<&str> {
 
 fn parse(text: &str) -> Result<Doc, ReadError> {
     let mut p = Parser::default();
+    // Job blocks and headers are a few hundred bytes each: counted first
+    // (one fast scan) and reserved once, not grown by doubling copies
+    // (hundreds of MB touched for 140,000 jobs).
+    let count = |mark: &str| memchr::memmem::find_iter(text.as_bytes(), mark).count();
+    p.doc.blocks.reserve(count(": (groupid="));
+    p.doc.headers.reserve(count(": (g="));
     for raw in text.lines() {
         p.line(raw.trim_end_matches('\r'))?;
     }
@@ -430,6 +436,9 @@ impl Parser {
             error,
             verror,
             aggregate,
+            // Most jobs do I/O in one direction: a first push would make
+            // room for four (a kilobyte per job, touched for nothing).
+            dirs: Vec::with_capacity(1),
             ..Block::default()
         })
     }
