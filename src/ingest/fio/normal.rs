@@ -1033,8 +1033,9 @@ impl<'d> Index<'d> {
 }
 
 impl Doc {
-    /// Rows the blocks make, one per direction: reserved at once, a row being about
-    /// a kilobyte (doubling copied hundreds of MB for 140,000 jobs).
+    /// Rows the blocks make, one per direction: reserved at once, a row
+    /// being about a kilobyte (doubling copied hundreds of MB for 140,000
+    /// jobs).
     fn row_count(&self) -> usize {
         self.blocks.iter().map(|b| b.dirs.len()).sum()
     }
