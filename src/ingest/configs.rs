@@ -29,6 +29,7 @@
 //! (`folder` may be one of them). The rule and the keys it used are the
 //! `config_rule` of `analyze --format json` ([`ConfigRule`]).
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use indexmap::IndexMap;
@@ -171,11 +172,39 @@ pub fn is_bookkeeping(key: &str) -> bool {
         || key.starts_with("offset")
 }
 
+/// Option names and values, borrowed from the row where they can be.
+type Pairs<'a> = BTreeMap<Cow<'a, str>, Cow<'a, str>>;
+
 /// A row's candidate values: its options, its engine and OS.
-fn candidates(row: &Row) -> BTreeMap<String, String> {
-    let mut out = row.option_map();
+fn candidates(row: &Row) -> Pairs<'_> {
+    let mut out = option_pairs(row);
     out.retain(|k, _| !is_bookkeeping(k));
     with_facts(out, row)
+}
+
+/// [`Row::option_map`] without a copy of each name and value: they are
+/// borrowed from the options text, and copied only where the text escapes
+/// a character. Tens of thousands of files each have a few dozen options,
+/// read once per file on one thread.
+fn option_pairs(row: &Row) -> Pairs<'_> {
+    let Some(text) = row.options.as_deref() else {
+        return Pairs::new();
+    };
+    if let Ok(m) = serde_json::from_str::<BTreeMap<&str, &str>>(text) {
+        return m
+            .into_iter()
+            .map(|(k, v)| (Cow::Borrowed(k), Cow::Borrowed(v)))
+            .collect();
+    }
+    // Escapes cannot be borrowed; anything else that fails here fails
+    // as `option_map` does (no options).
+    serde_json::from_str::<BTreeMap<String, String>>(text)
+        .map(|m| {
+            m.into_iter()
+                .map(|(k, v)| (Cow::Owned(k), Cow::Owned(v)))
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// Whether two rows have the same candidates without reading them: one
@@ -190,13 +219,13 @@ fn same_candidates(a: &Row, b: &Row) -> bool {
 }
 
 /// `options` with the row's engine, OS and `direct` set over them.
-fn with_facts(mut out: BTreeMap<String, String>, row: &Row) -> BTreeMap<String, String> {
+fn with_facts<'a>(mut out: Pairs<'a>, row: &'a Row) -> Pairs<'a> {
     // Terse output names no engine: `unknown` is no value.
     if !row.engine.is_empty() && row.engine != "unknown" {
-        out.insert("ioengine".into(), row.engine.clone());
+        out.insert("ioengine".into(), row.engine.as_str().into());
     }
     if row.os != Os::Unknown {
-        out.insert("os".into(), row.os.as_str().to_string());
+        out.insert("os".into(), row.os.as_str().into());
     }
     if let Some(d) = row.direct {
         out.insert("direct".into(), if d { "1" } else { "0" }.into());
@@ -285,14 +314,14 @@ fn mark_variants(rows: &mut [Row], rule: &mut ConfigRule) {
 
 /// Options are read once per file: a file's rows share them but for
 /// per-job differences.
-struct FileOptions {
-    folder: String,
+struct FileOptions<'a> {
+    folder: &'a str,
     /// The file printed fio's options (JSON of fio 3.x): an option it
     /// lacks was not set. Other formats print none, so what they lack is
     /// unknown, and differs from nothing.
     printed: bool,
     /// Each candidate's value, None where the file's jobs disagree.
-    values: BTreeMap<String, Option<String>>,
+    values: BTreeMap<Cow<'a, str>, Option<Cow<'a, str>>>,
     rows: Vec<usize>,
     /// The file holds several fio invocations (a script's log).
     runs: bool,
@@ -304,18 +333,18 @@ struct FileOptions {
 /// name`, see `variants`).
 pub const NAME_KEY: &str = "file name";
 
-fn files(rows: &[Row]) -> IndexMap<&str, FileOptions> {
-    let mut out: IndexMap<&str, FileOptions> = IndexMap::new();
+fn files(rows: &[Row]) -> IndexMap<&str, FileOptions<'_>> {
+    let mut out: IndexMap<&str, FileOptions> = IndexMap::with_capacity(rows.len());
     // The rows of a job's directions share one options text: its
     // candidates are read once (the JSON parsed once), not per row.
-    let mut last: Option<(&Row, BTreeMap<String, String>)> = None;
+    let mut last: Option<(&Row, Pairs)> = None;
     for (i, r) in rows.iter().enumerate() {
         if !last.as_ref().is_some_and(|(l, _)| same_candidates(l, r)) {
             last = Some((r, candidates(r)));
         }
         let Some((_, c)) = &last else { continue };
         let f = out.entry(r.source.as_str()).or_insert_with(|| FileOptions {
-            folder: r.label.clone(),
+            folder: r.label.as_str(),
             printed: false,
             values: c
                 .iter()
@@ -329,7 +358,7 @@ fn files(rows: &[Row]) -> IndexMap<&str, FileOptions> {
         if !f.rows.is_empty() {
             // A key one job set and another did not, or set otherwise.
             for (k, v) in f.values.iter_mut() {
-                if v.as_ref() != c.get(k) {
+                if v.as_ref() != c.get(k.as_ref()) {
                     *v = None;
                 }
             }
@@ -351,7 +380,7 @@ fn auto(
     let files = files(rows);
     let mut by_folder: IndexMap<&str, Vec<&FileOptions>> = IndexMap::new();
     for f in files.values() {
-        by_folder.entry(f.folder.as_str()).or_default().push(f);
+        by_folder.entry(f.folder).or_default().push(f);
     }
     let several_folders = by_folder.len() > 1;
     let mut rule = ConfigRule {
@@ -388,7 +417,7 @@ fn auto(
                 .and_then(|&i| words.get(&variants::run_of(&rows[i])))
                 .cloned()
                 .or_else(|| f.rows.first().map(|&i| rows[i].rw.clone())),
-            _ => f.values.get(k).cloned().flatten(),
+            _ => f.values.get(k).cloned().flatten().map(Cow::into_owned),
         };
         let mut combos: IndexMap<Vec<Option<String>>, Vec<&FileOptions>> = IndexMap::new();
         for f in group {
@@ -461,10 +490,10 @@ pub const FILE_KEY: &str = "file";
 /// config, named by that value (the key returned) or its file name
 /// ([`FILE_KEY`]). Logs named alike but for their numbers (`loop1`,
 /// `loop2`) with no fact apart are repeats, not configs.
-fn files_as_configs<'f>(
+fn files_as_configs<'f, 'a>(
     rows: &[Row],
-    group: &[&'f FileOptions],
-) -> Option<(String, Vec<(&'f FileOptions, String)>)> {
+    group: &[&'f FileOptions<'a>],
+) -> Option<(String, Vec<(&'f FileOptions<'a>, String)>)> {
     if group.len() < 2 || !group.iter().all(|f| f.runs) {
         return None;
     }
@@ -541,7 +570,7 @@ fn folder_keys(rows: &[Row], group: &[&FileOptions]) -> Vec<String> {
     let mut all: BTreeSet<&str> = BTreeSet::new();
     for f in group {
         for (k, v) in &f.values {
-            all.insert(k);
+            all.insert(k.as_ref());
             if v.is_none() {
                 within.insert(k);
             }
@@ -705,7 +734,7 @@ fn by_keys(
                             .cloned()
                             .unwrap_or_else(|| r.job.clone()),
                     ),
-                    _ => c.get(k).cloned(),
+                    _ => c.get(k.as_str()).map(|v| v.to_string()),
                 };
                 (k.clone(), v)
             })
@@ -729,8 +758,8 @@ fn by_keys(
 
 /// Every option of the row, bookkeeping included: a key the user names
 /// is used whatever it is.
-fn candidates_all(row: &Row) -> BTreeMap<String, String> {
-    with_facts(row.option_map(), row)
+fn candidates_all(row: &Row) -> Pairs<'_> {
+    with_facts(option_pairs(row), row)
 }
 
 #[cfg(test)]

@@ -57,6 +57,9 @@ impl Instances {
 struct Window<'a> {
     source: &'a str,
     folder: Option<&'a std::path::Path>,
+    /// `folder` numbered (equal folders, equal numbers): the sweep's keys
+    /// hash a number, not a path parsed into components at every hash.
+    folder_id: usize,
     start_ms: f64,
     end_ms: f64,
     /// How far `end_ms` may be off (a timestamp in whole seconds).
@@ -101,9 +104,15 @@ fn windows(rows: &[Row]) -> Vec<Window<'_>> {
     for r in rows.iter().filter(|r| r.tool == "fio") {
         by_source.entry(r.source.as_str()).or_default().push(r);
     }
+    let mut folders: HashMap<Option<&std::path::Path>, usize> = HashMap::new();
     by_source
         .into_iter()
         .filter_map(|(source, rows)| window(source, &rows))
+        .map(|mut w| {
+            let next = folders.len();
+            w.folder_id = *folders.entry(w.folder).or_insert(next);
+            w
+        })
         .collect()
 }
 
@@ -119,6 +128,7 @@ fn window<'a>(source: &'a str, rows: &[&'a Row]) -> Option<Window<'a>> {
     (runtime > 0.0 && !targets.is_empty()).then(|| Window {
         source,
         folder: std::path::Path::new(source).parent(),
+        folder_id: 0,
         start_ms: end_ms - runtime,
         end_ms,
         slack_ms,
@@ -189,15 +199,10 @@ fn groups(windows: &[Window]) -> Vec<Vec<usize>> {
 }
 
 /// What windows must share to run together, one target at a time.
-type Key<'a> = (
-    Option<&'a std::path::Path>,
-    &'a str,
-    Option<&'a str>,
-    &'a str,
-);
+type Key<'a> = (usize, &'a str, Option<&'a str>, &'a str);
 
 fn key<'a>(w: &'a Window, target: &'a str) -> Key<'a> {
-    (w.folder, w.os.as_str(), w.host, target)
+    (w.folder_id, w.os.as_str(), w.host, target)
 }
 
 /// Union-find over window indices.

@@ -40,7 +40,7 @@ pub(crate) fn words(rows: &[Row]) -> BTreeMap<RunName, String> {
     // one job share it) and numbered by their distinct sets.
     type Facts<'a> = (Option<&'a str>, &'a str, &'a str, Option<bool>);
     let mut by_text: HashMap<Facts, usize> = HashMap::new();
-    let mut ids: HashMap<BTreeMap<String, String>, usize> = HashMap::new();
+    let mut ids: HashMap<super::Pairs, usize> = HashMap::new();
     // Client/server rows are per host and `All clients` aggregates: their
     // names say where they ran, and hosts are a load of their own.
     for r in rows.iter().filter(|r| !r.aggregate && r.host.is_none()) {

@@ -55,12 +55,15 @@ impl Reader for TerseReader {
         let mut jobs: Vec<Line> = Vec::new();
         let mut warnings = Vec::new();
         let mut errors = Vec::new();
+        // One list of fields for every line, not an allocation per line.
+        let mut fields: Vec<&str> = Vec::new();
         for (n, line) in text.lines().enumerate() {
             let line = line.trim_end_matches('\r');
             let Some(ver) = terse_version(line) else {
                 continue;
             };
-            let fields: Vec<&str> = line.split(';').collect();
+            fields.clear();
+            fields.extend(line.split(';'));
             match read_line(ver, &fields) {
                 Ok(l) => jobs.push(l),
                 Err(reason) => errors.push(format!("line {}: {reason}", n + 1)),
@@ -74,7 +77,7 @@ impl Reader for TerseReader {
             *clones.entry((&job.name, &job.groupid)).or_default() += 1;
         }
         let mut seen: HashSet<(&str, &str)> = HashSet::with_capacity(clones.len());
-        let mut rows = Vec::new();
+        let mut rows = Vec::with_capacity(jobs.len());
         for job in &jobs {
             let key = (job.name.as_str(), job.groupid.as_str());
             let first_clone = seen.insert(key);

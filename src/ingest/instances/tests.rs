@@ -182,6 +182,7 @@ fn windows_of(specs: &[(u8, u8, u32, u32, bool)]) -> Vec<Window<'static>> {
             Window {
                 source: "x",
                 folder: std::path::Path::new(FOLDERS[usize::from(folder % 2)]).parent(),
+                folder_id: usize::from(folder % 2),
                 start_ms,
                 end_ms: start_ms + f64::from(len),
                 slack_ms: if seconds { 1000.0 } else { 0.0 },

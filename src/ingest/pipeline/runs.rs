@@ -319,7 +319,7 @@ fn read_each(
         for r in &mut file.parsed.rows {
             r.file_run = several.then_some(n);
         }
-        out.parsed.rows.append(&mut file.parsed.rows);
+        super::join_rows(&mut out.parsed.rows, std::mem::take(&mut file.parsed.rows));
     }
     out
 }

@@ -769,3 +769,34 @@ fn byte_for_byte_copies_in_one_folder_are_one_result_with_a_note() {
         notes[0]
     );
 }
+
+#[test]
+fn rows_keep_file_order_across_read_batches_and_copies_leave_theirs() {
+    // More files than one read batch (1,024): each file's rows follow the
+    // file before's, and a copy's rows (here in the second batch, its
+    // original in the first) are left out wherever they sit.
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("results");
+    let n = 1030;
+    for i in 0..n {
+        // Trailing blanks make each file's bytes its own.
+        let text = format!("{JOB}{}", " ".repeat(if i == 1025 { 3 } else { i }));
+        write(&root, &format!("f{i:04}.json"), &text);
+    }
+    let got = ingest_one(&root);
+    assert!(got.skipped.is_empty(), "{:?}", got.skipped);
+    assert_eq!(got.files_read, n - 1);
+    let per_file = ingest_one(&root.join("f0000.json")).rows.len();
+    assert_eq!(got.rows.len(), (n - 1) * per_file);
+    let mut order: Vec<&str> = got.rows.iter().map(|r| r.source.as_str()).collect();
+    order.dedup();
+    let want: Vec<String> = (0..n)
+        .filter(|&i| i != 1025)
+        .map(|i| format!("f{i:04}.json"))
+        .collect();
+    let names: Vec<&str> = order
+        .iter()
+        .map(|s| s.rsplit(['/', '\\']).next().unwrap())
+        .collect();
+    assert_eq!(names, want);
+}
