@@ -42,6 +42,36 @@ fn index(dir: Direction) -> usize {
     }
 }
 
+impl Asked {
+    /// One direction's `bsrange`: a spread where its ends differ.
+    fn of_range((lo, hi): (u64, u64)) -> Asked {
+        if lo == hi {
+            return Asked::Fixed(lo);
+        }
+        Asked::Spread {
+            text: format!(
+                "{}-{}",
+                crate::units::format_bs(lo),
+                crate::units::format_bs(hi)
+            ),
+        }
+    }
+
+    /// One direction's `bssplit` (size, percent) list: a spread unless it
+    /// holds one size.
+    fn of_split(split: &[(u64, u32)]) -> Asked {
+        if let [(b, _)] = split {
+            return Asked::Fixed(*b);
+        }
+        let text = split
+            .iter()
+            .map(|(b, p)| format!("{}/{p}", crate::units::format_bs(*b)))
+            .collect::<Vec<_>>()
+            .join(":");
+        Asked::Spread { text }
+    }
+}
+
 impl BlockSizes {
     /// From a job's options (`get` looks one up, job over global). fio
     /// takes `bssplit` first, then a `bsrange` whose ends differ, then `bs`.
@@ -84,18 +114,8 @@ impl BlockSizes {
             match grammar::ranges(v, kb) {
                 Ok(ranges) => {
                     for (slot, r) in per_dir.iter_mut().zip(ranges) {
-                        match r {
-                            Some((lo, hi)) if lo != hi => {
-                                *slot = Asked::Spread {
-                                    text: format!(
-                                        "{}-{}",
-                                        crate::units::format_bs(lo),
-                                        crate::units::format_bs(hi)
-                                    ),
-                                }
-                            }
-                            Some((lo, _)) => *slot = Asked::Fixed(lo),
-                            None => {}
+                        if let Some(asked) = r.map(Asked::of_range) {
+                            *slot = asked;
                         }
                     }
                 }
@@ -107,20 +127,8 @@ impl BlockSizes {
             match grammar::bssplit(v, kb) {
                 Ok(splits) => {
                     for (slot, s) in per_dir.iter_mut().zip(splits) {
-                        let Some(s) = s else { continue };
-                        match s.as_slice() {
-                            [(b, _)] => *slot = Asked::Fixed(*b),
-                            _ => {
-                                *slot = Asked::Spread {
-                                    text: s
-                                        .iter()
-                                        .map(|(b, p)| {
-                                            format!("{}/{p}", crate::units::format_bs(*b))
-                                        })
-                                        .collect::<Vec<_>>()
-                                        .join(":"),
-                                }
-                            }
+                        if let Some(s) = s {
+                            *slot = Asked::of_split(&s);
                         }
                     }
                 }
