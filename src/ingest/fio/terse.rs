@@ -207,6 +207,42 @@ fn num(fields: &[&str], i: usize, what: &'static str) -> Result<f64, LineError> 
     }
 }
 
+/// How many direction blocks of `ver`'s width the line holds from
+/// `start`, up to the first CPU field (`1.400000%`: a block starts with
+/// an integer, never with `%`), and whether the last is fio's mixed
+/// block (`unified_rw_reporting=both`). A line of the mixed block alone,
+/// or of another count, cannot be read per direction.
+fn direction_blocks(
+    ver: u32,
+    f: &[&str],
+    start: usize,
+    dirs: usize,
+    name: &str,
+) -> Result<(usize, bool), LineError> {
+    let width = ddir_fields(ver);
+    let mut blocks = 0;
+    while !f
+        .get(start + blocks * width)
+        .ok_or(LineError::EndsBeforeCpu)?
+        .ends_with('%')
+    {
+        blocks += 1;
+        if blocks > dirs + 1 {
+            return Err(LineError::NoCpuField);
+        }
+    }
+    match blocks {
+        b if b == dirs => Ok((b, false)),
+        b if b == dirs + 1 => Ok((b, true)),
+        1 => Err(LineError::OnlyMixed(name.to_string())),
+        b => Err(LineError::DirectionBlocks {
+            blocks: b,
+            version: ver,
+            expected: dirs,
+        }),
+    }
+}
+
 fn read_line(ver: u32, f: &[&str]) -> Result<Line, LineError> {
     let (version, base) = if ver == 2 {
         (String::new(), 1)
@@ -227,32 +263,7 @@ fn read_line(ver: u32, f: &[&str]) -> Result<Line, LineError> {
         &[Direction::Read, Direction::Write, Direction::Trim]
     };
     let width = ddir_fields(ver);
-    // Blocks up to the first CPU field (`1.400000%`): a block starts with
-    // an integer, never with `%`.
-    let mut blocks = 0;
-    while !f
-        .get(start + blocks * width)
-        .ok_or(LineError::EndsBeforeCpu)?
-        .ends_with('%')
-    {
-        blocks += 1;
-        if blocks > dirs.len() + 1 {
-            return Err(LineError::NoCpuField);
-        }
-    }
-    let mixed_too = if blocks == dirs.len() {
-        false
-    } else if blocks == dirs.len() + 1 {
-        true
-    } else if blocks == 1 {
-        return Err(LineError::OnlyMixed(name));
-    } else {
-        return Err(LineError::DirectionBlocks {
-            blocks,
-            version: ver,
-            expected: dirs.len(),
-        });
-    };
+    let (blocks, mixed_too) = direction_blocks(ver, f, start, dirs.len(), &name)?;
     let cpu = start + blocks * width;
     if f.len() < cpu + TAIL_FIELDS {
         return Err(LineError::EndsInsideTail);
