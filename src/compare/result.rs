@@ -9,6 +9,83 @@ use super::cell::Cell;
 use super::comparison::*;
 use super::{CompareOptions, metric, rules, validity, workload};
 
+/// A value per config, None where it has none.
+type ByConfig = IndexMap<String, Option<f64>>;
+
+/// Each config's value of a metric (None where it has none), with its
+/// precision and spread; `--round` applied.
+struct Gathered {
+    values: ByConfig,
+    precision: IndexMap<String, f64>,
+    spread: IndexMap<String, Spread>,
+}
+
+fn gather(
+    m: Metric,
+    cells: &IndexMap<&str, Cell>,
+    configs: &[String],
+    opts: &CompareOptions,
+) -> Gathered {
+    let mut out = Gathered {
+        values: IndexMap::new(),
+        precision: IndexMap::new(),
+        spread: IndexMap::new(),
+    };
+    for c in configs {
+        let got = cells.get(c.as_str()).and_then(|cell| cell.metric(m));
+        let Some((mut v, mut p, s)) = got else {
+            out.values.insert(c.clone(), None);
+            continue;
+        };
+        if let Some((_, step)) = opts.round.iter().find(|(rm, _)| *rm == m)
+            && *step > 0.0
+        {
+            v = (v / step).round() * step;
+            p = p.max(*step);
+        }
+        if let Some(s) = s {
+            out.spread.insert(c.clone(), s);
+        }
+        out.values.insert(c.clone(), Some(v));
+        out.precision.insert(c.clone(), p);
+    }
+    out
+}
+
+/// Deltas against the baseline, absolute and relative (%). An excluded
+/// value is no measurement: no delta from it, and none against it when
+/// it is the baseline's.
+#[allow(clippy::type_complexity)]
+fn deltas(
+    values: &IndexMap<String, Option<f64>>,
+    excluded: &IndexMap<String, String>,
+    baseline: Option<&str>,
+) -> (IndexMap<String, Option<f64>>, IndexMap<String, Option<f64>>) {
+    let compared = |c: &str| {
+        values
+            .get(c)
+            .copied()
+            .flatten()
+            .filter(|_| !excluded.contains_key(c))
+    };
+    let base = baseline.and_then(compared);
+    let delta_abs = values
+        .keys()
+        .map(|c| (c.clone(), compared(c).zip(base).map(|(v, b)| v - b)))
+        .collect();
+    let delta_pct = values
+        .keys()
+        .map(|c| {
+            let pct = compared(c)
+                .zip(base)
+                .filter(|(_, b)| *b != 0.0)
+                .map(|(v, b)| (v - b) / b * 100.0);
+            (c.clone(), pct)
+        })
+        .collect();
+    (delta_abs, delta_pct)
+}
+
 /// One metric across configs: values (rounded as `--round` asks), the
 /// winner or the tie and the rule that decided, deltas against the
 /// baseline. None for p99 latency when no config reports it.
@@ -19,27 +96,11 @@ pub(super) fn metric_result(
     baseline: Option<&str>,
     opts: &CompareOptions,
 ) -> Option<MetricResult> {
-    let mut values = IndexMap::new();
-    let mut precision = IndexMap::new();
-    let mut spread = IndexMap::new();
-    for c in configs {
-        let got = cells.get(c.as_str()).and_then(|cell| cell.metric(m));
-        let Some((mut v, mut p, s)) = got else {
-            values.insert(c.clone(), None);
-            continue;
-        };
-        if let Some((_, step)) = opts.round.iter().find(|(rm, _)| *rm == m)
-            && *step > 0.0
-        {
-            v = (v / step).round() * step;
-            p = p.max(*step);
-        }
-        if let Some(s) = s {
-            spread.insert(c.clone(), s);
-        }
-        values.insert(c.clone(), Some(v));
-        precision.insert(c.clone(), p);
-    }
+    let Gathered {
+        values,
+        precision,
+        spread,
+    } = gather(m, cells, configs, opts);
     if values.values().all(|v| v.is_none()) && m == Metric::ClatP99Ns {
         return None;
     }
@@ -69,30 +130,7 @@ pub(super) fn metric_result(
         .unwrap_or_default()
         .into_iter()
         .collect();
-    // An excluded value is no measurement: no delta from it, and none
-    // against it when it is the baseline's.
-    let compared = |c: &str| {
-        values
-            .get(c)
-            .copied()
-            .flatten()
-            .filter(|_| !excluded.contains_key(c))
-    };
-    let base = baseline.and_then(compared);
-    let delta_abs = values
-        .keys()
-        .map(|c| (c.clone(), compared(c).zip(base).map(|(v, b)| v - b)))
-        .collect();
-    let delta_pct = values
-        .keys()
-        .map(|c| {
-            let pct = compared(c)
-                .zip(base)
-                .filter(|(_, b)| *b != 0.0)
-                .map(|(v, b)| (v - b) / b * 100.0);
-            (c.clone(), pct)
-        })
-        .collect();
+    let (delta_abs, delta_pct) = deltas(&values, &excluded, baseline);
     Some(MetricResult {
         metric: m,
         better: m.better(),
