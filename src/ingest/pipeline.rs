@@ -38,6 +38,58 @@ pub fn ingest(paths: &[PathBuf], opts: &IngestOptions) -> anyhow::Result<Ingeste
     ingest_with_progress(paths, opts, &())
 }
 
+/// Reads every input, a batch at a time, each batch's rows moved into
+/// `rows` before the next batch is read: the files' own row vectors are
+/// then freed and reused batch after batch, never all held beside the
+/// whole (a row is about a kilobyte: 120 MB more at 100,000 files).
+/// Each file's result holds the range of its rows in `rows`.
+fn read_in_batches(
+    inputs: &[Input],
+    opts: &IngestOptions,
+    manifest: &Manifest,
+    progress: &dyn Progress,
+    rows: &mut Vec<crate::model::Row>,
+) -> Vec<FileResult<std::ops::Range<usize>>> {
+    const BATCH: usize = 1024;
+    let mut results: Vec<FileResult<std::ops::Range<usize>>> = Vec::with_capacity(inputs.len());
+    for batch in inputs.chunks(BATCH) {
+        let read: Vec<FileResult> = batch
+            .par_iter()
+            .map(|input| {
+                let r = read_input(input, opts, manifest);
+                progress.inc();
+                r
+            })
+            .collect();
+        if inputs.len() > 1 {
+            // Rows are large: reserved for the rest at the rows per file
+            // so far, not grown by doubling copies.
+            let got = rows.len()
+                + read
+                    .iter()
+                    .map(|r| r.outcome.as_ref().map_or(0, Vec::len))
+                    .sum::<usize>();
+            let done = results.len() + read.len();
+            rows.reserve(got + got * (inputs.len() - done) / done - rows.len());
+        }
+        for r in read {
+            let outcome = r.outcome.map(|file_rows| {
+                let start = rows.len();
+                // One file of all the rows (a report of many jobs) is moved.
+                join_rows(rows, file_rows);
+                start..rows.len()
+            });
+            results.push(FileResult {
+                source: r.source,
+                outcome,
+                warnings: r.warnings,
+                digest: r.digest,
+            });
+        }
+    }
+    results
+}
+
 /// [`ingest`] reporting progress per file.
 pub fn ingest_with_progress(
     paths: &[PathBuf],
@@ -66,48 +118,7 @@ pub fn ingest_with_progress(
     out.manifest = load_manifests(paths, opts)?;
 
     progress.start(inputs.len());
-    // Read in batches, each batch's rows moved into the whole before the
-    // next batch is read: the files' own row vectors are then freed and
-    // reused batch after batch, never all held beside the whole (a row is
-    // about a kilobyte: 120 MB more at 100,000 files).
-    const BATCH: usize = 1024;
-    let mut results: Vec<FileResult<std::ops::Range<usize>>> = Vec::with_capacity(inputs.len());
-    for batch in inputs.chunks(BATCH) {
-        let read: Vec<FileResult> = batch
-            .par_iter()
-            .map(|input| {
-                let r = read_input(input, opts, &out.manifest);
-                progress.inc();
-                r
-            })
-            .collect();
-        if inputs.len() > 1 {
-            // Rows are large: reserved for the rest at the rows per file
-            // so far, not grown by doubling copies.
-            let got = out.rows.len()
-                + read
-                    .iter()
-                    .map(|r| r.outcome.as_ref().map_or(0, Vec::len))
-                    .sum::<usize>();
-            let done = results.len() + read.len();
-            out.rows
-                .reserve(got + got * (inputs.len() - done) / done - out.rows.len());
-        }
-        for r in read {
-            let outcome = r.outcome.map(|rows| {
-                let start = out.rows.len();
-                // One file of all the rows (a report of many jobs) is moved.
-                join_rows(&mut out.rows, rows);
-                start..out.rows.len()
-            });
-            results.push(FileResult {
-                source: r.source,
-                outcome,
-                warnings: r.warnings,
-                digest: r.digest,
-            });
-        }
-    }
+    let results = read_in_batches(&inputs, opts, &out.manifest, progress, &mut out.rows);
     progress.finish();
 
     let copies = copies_of(&inputs, &results);
