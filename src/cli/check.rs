@@ -44,9 +44,9 @@ pub struct CheckArgs {
     #[arg(long, value_name = "PATH", required_unless_present = "history", conflicts_with = "history", num_args = 1..)]
     pub baseline: Vec<PathBuf>,
     /// Gate against a history (`nvcmp history add`) instead of one baseline: the last
-    /// --window runs' spread is the noise model.
-    #[arg(long, value_name = "DIR")]
-    pub history: Option<PathBuf>,
+    /// --window runs' spread is the noise model. A directory or a URL (s3://BUCKET/PREFIX).
+    #[arg(long, value_name = "DIR|URL")]
+    pub history: Option<String>,
     /// With --history: runs in the noise window.
     #[arg(long, value_name = "N", default_value_t = crate::history::gate::DEFAULT_WINDOW, requires = "history")]
     pub window: usize,

@@ -10,7 +10,7 @@ use anyhow::Context;
 use super::{CliError, Global, exit};
 use crate::check::threshold::metric_by_name;
 use crate::compare::Metric;
-use crate::history::{changepoint, compact, gate, series, show, store, time};
+use crate::history::{Store, changepoint, compact, gate, series, show, store, time};
 use crate::input;
 use crate::render::history::{self as render, GateFormat, ShowFormat};
 
@@ -37,9 +37,9 @@ pub enum HistoryCommand {
 
 #[derive(Debug, clap::Args)]
 pub struct CompactArgs {
-    /// The history directory.
-    #[arg(long, value_name = "DIR", required = true)]
-    pub history: PathBuf,
+    /// The history: a directory, or a URL (s3://BUCKET/PREFIX, gs://, az://, file://).
+    #[arg(long, value_name = "DIR|URL", required = true)]
+    pub history: String,
 }
 
 #[derive(Debug, clap::Args)]
@@ -56,9 +56,9 @@ pub struct AddArgs {
     /// Result files or folders, or a dataset saved by `nvcmp ingest -o`.
     #[arg(value_name = "PATH", required = true)]
     pub paths: Vec<PathBuf>,
-    /// The history directory.
-    #[arg(long, value_name = "DIR", required = true)]
-    pub history: PathBuf,
+    /// The history: a directory, or a URL (s3://BUCKET/PREFIX, gs://, az://, file://).
+    #[arg(long, value_name = "DIR|URL", required = true)]
+    pub history: String,
     /// Run id, unique in the history (default: --commit, else --time).
     #[arg(long, value_name = "ID")]
     pub run: Option<String>,
@@ -89,9 +89,9 @@ Examples:
   nvcmp history show --history bench-history/ --format json | jq '.series[] | select(.change_points != [])'
   nvcmp history show --history bench-history/ --out history-report/")]
 pub struct ShowArgs {
-    /// The history directory.
-    #[arg(long, value_name = "DIR", required = true)]
-    pub history: PathBuf,
+    /// The history: a directory, or a URL (s3://BUCKET/PREFIX, gs://, az://, file://).
+    #[arg(long, value_name = "DIR|URL", required = true)]
+    pub history: String,
     /// Output on stdout.
     #[arg(long, value_enum, default_value = "term")]
     pub format: ShowFormatArg,
@@ -131,14 +131,20 @@ pub fn run(args: HistoryArgs, global: Global) -> anyhow::Result<u8> {
     }
 }
 
+/// The history `--history` names; a URL nvcmp cannot use is a usage error.
+pub(super) fn open(spec: &str) -> Result<Store, CliError> {
+    Store::open(spec).map_err(|e| CliError::usage(e.to_string()))
+}
+
 fn compact_cmd(args: CompactArgs, global: Global) -> anyhow::Result<u8> {
-    let leftovers = store::temporaries(&args.history);
-    let done = compact::compact(&args.history, &compact::Policy::default())
+    let history = open(&args.history)?;
+    let leftovers = store::temporaries(&history);
+    let done = compact::compact(&history, &compact::Policy::default())
         .map_err(|e| CliError::usage(format!("--history: {e}")))?;
     say_set_aside(&done.set_aside);
     if !global.quiet {
-        say_removed(&args.history, &leftovers);
-        eprintln!("{}: {} parts", args.history.display(), done.parts.len());
+        say_removed(&history, &leftovers);
+        eprintln!("{}: {} parts", history.shown(), done.parts.len());
     }
     Ok(exit::OK)
 }
@@ -167,9 +173,10 @@ fn say_damaged(damaged: &[store::Damaged]) {
 /// `history verify`: 0 when every part reads as written, 1 when one does
 /// not, 2 when there is no history.
 fn verify_cmd(args: CompactArgs, global: Global) -> anyhow::Result<u8> {
-    let v = crate::history::verify::verify(&args.history)
+    let history = open(&args.history)?;
+    let v = crate::history::verify::verify(&history)
         .map_err(|e| CliError::usage(format!("--history: {e}")))?;
-    let dir = crate::path_text::shown(&args.history);
+    let dir = crate::path_text::shown(Path::new(history.shown()));
     for d in &v.damaged {
         println!(
             "damaged: {}: {}; {} not read",
@@ -227,12 +234,12 @@ fn verify_cmd(args: CompactArgs, global: Global) -> anyhow::Result<u8> {
 
 /// Names the temporaries an interrupted add or compaction had left (seen
 /// before the command took the lock) that it removed.
-fn say_removed(dir: &Path, leftovers: &[PathBuf]) {
+fn say_removed(history: &Store, leftovers: &[PathBuf]) {
     let gone = leftovers.iter().filter(|p| !p.exists()).count();
     if gone > 0 {
         eprintln!(
             "nvcmp: {}: removed {} left by an interrupted add or compaction",
-            dir.display(),
+            history.shown(),
             crate::numbers::count(gone, "stale temporary file")
         );
     }
@@ -262,17 +269,17 @@ fn add(args: AddArgs, global: Global) -> anyhow::Result<u8> {
         time,
         seq: 0,
     };
-    let leftovers = store::temporaries(&args.history);
-    let added =
-        crate::history::add(&args.history, &meta, &loaded.rows, args.replace).map_err(|e| {
-            // Every store error is about the history or the flags: usage, exit 2.
-            CliError::usage(e.to_string())
-        })?;
+    let history = open(&args.history)?;
+    let leftovers = store::temporaries(&history);
+    let added = crate::history::add(&history, &meta, &loaded.rows, args.replace).map_err(|e| {
+        // Every store error is about the history or the flags: usage, exit 2.
+        CliError::usage(e.to_string())
+    })?;
     say_damaged(&added.damaged);
     say_set_aside(&added.set_aside);
     let part = added.part;
     if !global.quiet {
-        say_removed(&args.history, &leftovers);
+        say_removed(&history, &leftovers);
         eprintln!(
             "added run {id}: {} rows from {} files to {}",
             loaded.rows.len(),
@@ -344,14 +351,15 @@ fn show_options(args: &ShowArgs) -> Result<show::ShowOptions, CliError> {
     })
 }
 
-/// The series of the history in `dir` that `show` and `check --history`
+/// The series of the history that `show` and `check --history`
 /// read; a history with no runs is a usage error.
-fn read_history(dir: &Path, metrics: &[Metric]) -> anyhow::Result<gate::History> {
-    let history = gate::History::load(dir, metrics)
+fn read_history(store: &Store, metrics: &[Metric]) -> anyhow::Result<gate::History> {
+    let history = gate::History::load(store, metrics)
         .map_err(|e| CliError::usage(format!("--history: {e}")))?;
     say_damaged(&history.damaged);
-    // A part copied by hand: its runs are counted once, and said.
-    for (run, parts) in store::duplicate_runs(dir).unwrap_or_default() {
+    // A part copied by hand, or the loser of two adds of one id: its runs
+    // are counted once, and said.
+    for (run, parts) in store::duplicate_runs(store).unwrap_or_default() {
         let names: Vec<String> = parts
             .iter()
             .map(|p| {
@@ -363,28 +371,28 @@ fn read_history(dir: &Path, metrics: &[Metric]) -> anyhow::Result<gate::History>
             .collect();
         eprintln!(
             "nvcmp: warning: --history {}: run `{run}` is in {} parts ({}); counted once, from {}",
-            dir.display(),
+            store.shown(),
             names.len(),
             names.join(", "),
             names[0]
         );
     }
     if history.runs == 0 {
-        return Err(no_runs(dir).into());
+        return Err(no_runs(store).into());
     }
     Ok(history)
 }
 
-fn no_runs(dir: &Path) -> CliError {
+fn no_runs(store: &Store) -> CliError {
     CliError::usage(format!(
         "--history {}: no runs yet (add some with `nvcmp history add`)",
-        dir.display()
+        store.shown()
     ))
 }
 
 fn show_cmd(args: ShowArgs, global: Global) -> anyhow::Result<u8> {
     let opts = show_options(&args)?;
-    let history = read_history(&args.history, &opts.metrics)?;
+    let history = read_history(&open(&args.history)?, &opts.metrics)?;
     let report = show::report(history.runs, history.series, &opts);
     // Buffered: a long history's JSON is millions of lines, and a locked
     // stdout writes each line by itself.
@@ -442,7 +450,7 @@ fn write_out(report: &show::HistoryReport, out: &Path, global: Global) -> anyhow
 
 /// The flags `check` passes on for `--history`.
 pub struct CheckHistory<'a> {
-    pub history: &'a Path,
+    pub history: &'a str,
     pub candidate: &'a [PathBuf],
     pub window: usize,
     pub against: &'a str,
@@ -505,12 +513,17 @@ pub fn check(c: CheckHistory) -> anyhow::Result<u8> {
     };
     // A first CI run has no history yet: nothing to gate against, so every
     // workload passes as new (said on stderr), instead of failing the job.
-    let history = if c.history.exists() {
-        read_history(c.history, &c.opts.metrics)?
+    let store = open(c.history)?;
+    let exists = store
+        .objects()
+        .exists()
+        .map_err(|e| CliError::usage(format!("--history: {e}")))?;
+    let history = if exists {
+        read_history(&store, &c.opts.metrics)?
     } else {
         eprintln!(
             "nvcmp: --history {}: no history yet; every workload is new (add this run with `nvcmp history add`)",
-            c.history.display()
+            store.shown()
         );
         gate::History::default()
     };

@@ -32,11 +32,9 @@
 use serde::Serialize;
 use statrs::distribution::{ContinuousCDF, StudentsT};
 
-use std::path::Path;
-
 use super::changepoint;
 use super::series::{self, Measured, Series, SeriesKey, WorkloadFields};
-use super::store::{Damaged, StoreError, StoredRun};
+use super::store::{Damaged, Store, StoreError, StoredRun};
 use crate::check::{Thresholds, Verdict};
 use crate::compare::stats::Summary;
 use crate::compare::{Better, Metric};
@@ -229,8 +227,8 @@ pub struct History {
 }
 
 impl History {
-    pub fn load(dir: &Path, metrics: &[Metric]) -> Result<History, StoreError> {
-        let (scanned, series) = series::load(dir, metrics)?;
+    pub fn load(history: impl Into<Store>, metrics: &[Metric]) -> Result<History, StoreError> {
+        let (scanned, series) = series::load(history, metrics)?;
         Ok(History {
             runs: scanned.runs,
             series,
