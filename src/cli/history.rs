@@ -1,18 +1,17 @@
-//! `nvcmp history add|show|compact|verify` and `check --history`: arguments, their
-//! validation into the history module's options, and the process side
-//! (stdout, files under `--out`, exit codes).
+//! `nvcmp history add|show|compact|verify`: arguments, their validation
+//! into the history module's options, and the process side (stdout,
+//! exit codes). Reports are written by `publish::history` in the format
+//! render/ names; `check --history` is `cli/check.rs`'s.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-
-use anyhow::Context;
 
 use super::{CliError, Global, exit};
 use crate::check::threshold::metric_by_name;
 use crate::compare::Metric;
 use crate::history::{Store, changepoint, compact, gate, series, show, store, time};
 use crate::input;
-use crate::render::history::{self as render, GateFormat, ShowFormat};
+use crate::render::history::ShowFormat;
 
 #[derive(Debug, clap::Args)]
 pub struct HistoryArgs {
@@ -120,6 +119,18 @@ pub enum ShowFormatArg {
     Md,
     /// One self-contained page: change points, series, charts inline as SVG.
     Html,
+}
+
+/// The flag's value as the format render/ knows it: chosen once, here.
+impl From<ShowFormatArg> for ShowFormat {
+    fn from(f: ShowFormatArg) -> ShowFormat {
+        match f {
+            ShowFormatArg::Term => ShowFormat::Term,
+            ShowFormatArg::Json => ShowFormat::Json,
+            ShowFormatArg::Md => ShowFormat::Md,
+            ShowFormatArg::Html => ShowFormat::Html,
+        }
+    }
 }
 
 pub fn run(args: HistoryArgs, global: Global) -> anyhow::Result<u8> {
@@ -304,7 +315,7 @@ pub(super) fn relabel(rows: &mut [crate::model::Row], label: Option<&str>) -> Re
 
 /// Reads result files or datasets; prints what could not be read; exit 2
 /// when nothing could.
-fn load(paths: &[PathBuf], flag: &str) -> anyhow::Result<input::Loaded> {
+pub(super) fn load(paths: &[PathBuf], flag: &str) -> anyhow::Result<input::Loaded> {
     super::input::read_side(paths, flag, "no readable fio results in")
 }
 
@@ -353,7 +364,7 @@ fn show_options(args: &ShowArgs) -> Result<show::ShowOptions, CliError> {
 
 /// The series of the history that `show` and `check --history`
 /// read; a history with no runs is a usage error.
-fn read_history(store: &Store, metrics: &[Metric]) -> anyhow::Result<gate::History> {
+pub(super) fn read_history(store: &Store, metrics: &[Metric]) -> anyhow::Result<gate::History> {
     let history = gate::History::load(store, metrics)
         .map_err(|e| CliError::usage(format!("--history: {e}")))?;
     say_damaged(&history.damaged);
@@ -397,186 +408,16 @@ fn show_cmd(args: ShowArgs, global: Global) -> anyhow::Result<u8> {
     // Buffered: a long history's JSON is millions of lines, and a locked
     // stdout writes each line by itself.
     let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
-    match args.format {
-        ShowFormatArg::Term => render::show(&report, ShowFormat::Term, &mut stdout)?,
-        ShowFormatArg::Json => render::show(&report, ShowFormat::Json, &mut stdout)?,
-        ShowFormatArg::Md => render::show(&report, ShowFormat::Md, &mut stdout)?,
-        ShowFormatArg::Html => html_page(&report, &mut stdout)?,
-    }
+    crate::publish::history::show(&report, args.format.into(), &mut stdout)?;
     stdout.flush()?;
     if let Some(out) = &args.out {
-        write_out(&report, out, global)?;
+        let charts = crate::publish::history::write_out(&report, out)?;
+        if !global.quiet {
+            eprintln!(
+                "wrote history.md, history.json, history.html and {charts} charts to {}",
+                out.display()
+            );
+        }
     }
     Ok(exit::OK)
-}
-
-/// history.html: the charts drawn as SVG into the page.
-fn html_page(report: &show::HistoryReport, w: &mut dyn Write) -> anyhow::Result<()> {
-    let svg = crate::charts::ChartOptions {
-        format: crate::charts::ChartFormat::Svg,
-        ..Default::default()
-    };
-    let charts = crate::charts::svg_history(report, &svg)?;
-    render::show_html(report, &charts, crate::charts::svg_font_css(), w)
-}
-
-fn write_out(report: &show::HistoryReport, out: &Path, global: Global) -> anyhow::Result<()> {
-    std::fs::create_dir_all(out)
-        .with_context(|| format!("--out: cannot create {}", out.display()))?;
-    for (name, format) in [
-        ("history.md", ShowFormat::Md),
-        ("history.json", ShowFormat::Json),
-    ] {
-        let mut buf = Vec::new();
-        render::show(report, format, &mut buf)?;
-        let path = out.join(name);
-        std::fs::write(&path, buf).with_context(|| format!("cannot write {}", path.display()))?;
-    }
-    let page = out.join("history.html");
-    let mut buf = Vec::new();
-    html_page(report, &mut buf)?;
-    std::fs::write(&page, buf).with_context(|| format!("cannot write {}", page.display()))?;
-    let charts =
-        crate::charts::render_history(report, out, &crate::charts::ChartOptions::default())?;
-    if !global.quiet {
-        eprintln!(
-            "wrote history.md, history.json, history.html and {} charts to {}",
-            charts.len(),
-            out.display()
-        );
-    }
-    Ok(())
-}
-
-/// The flags `check` passes on for `--history`.
-pub struct CheckHistory<'a> {
-    pub history: &'a str,
-    pub candidate: &'a [PathBuf],
-    pub window: usize,
-    pub against: &'a str,
-    pub json: bool,
-    /// `--label`: the candidate's config label.
-    pub label: Option<&'a str>,
-    /// `--junit`, `--markdown`: the CI reports, as `check` writes them.
-    pub junit: Option<&'a Path>,
-    pub markdown: Option<&'a Path>,
-    pub opts: crate::check::CheckOptions,
-}
-
-/// Why a candidate cannot be gated: files it could not read, jobs that
-/// failed. Said in the report's verdict and by exit code 2.
-fn unusable_candidate(cand: &input::Loaded) -> Vec<String> {
-    let mut errors = Vec::new();
-    if !cand.skipped.is_empty() {
-        errors.push(format!(
-            "unusable input: {} could not be read",
-            crate::numbers::count(cand.skipped.len(), "candidate file")
-        ));
-    }
-    let failed: Vec<String> = cand
-        .rows
-        .iter()
-        .filter(|r| r.error != 0)
-        .map(|r| format!("{} (job {:?}, error {})", r.source, r.job, r.error))
-        .collect();
-    if !failed.is_empty() {
-        errors.push(format!(
-            "unusable input: a candidate job reported an error: {}",
-            failed.join(", ")
-        ));
-    }
-    errors
-}
-
-/// `check --history FILE --candidate PATH`: 0 pass, 1 regression, 2 usage.
-pub fn check(c: CheckHistory) -> anyhow::Result<u8> {
-    if c.window < 2 {
-        return Err(
-            CliError::usage("--window: at least 2 runs (their spread is the noise model)").into(),
-        );
-    }
-    let against = match c.against {
-        "window" => gate::Against::Window,
-        "best" => gate::Against::Best,
-        other => match other
-            .strip_prefix("run ")
-            .or_else(|| other.strip_prefix("run="))
-        {
-            Some(id) if !id.trim().is_empty() => gate::Against::Run(id.trim().to_string()),
-            _ => {
-                return Err(CliError::usage(format!(
-                    "--against `{other}`: use window, best, or \"run ID\""
-                ))
-                .into());
-            }
-        },
-    };
-    // A first CI run has no history yet: nothing to gate against, so every
-    // workload passes as new (said on stderr), instead of failing the job.
-    let store = open(c.history)?;
-    let exists = store
-        .objects()
-        .exists()
-        .map_err(|e| CliError::usage(format!("--history: {e}")))?;
-    let history = if exists {
-        read_history(&store, &c.opts.metrics)?
-    } else {
-        eprintln!(
-            "nvcmp: --history {}: no history yet; every workload is new (add this run with `nvcmp history add`)",
-            store.shown()
-        );
-        gate::History::default()
-    };
-    let mut cand = load(c.candidate, "--candidate")?;
-    relabel(&mut cand.rows, c.label)?;
-    let opts = gate::GateOptions {
-        window: c.window,
-        against,
-        alpha: c.opts.alpha,
-        thresholds: c.opts.thresholds.clone(),
-        metrics: c.opts.metrics.clone(),
-        detector: changepoint::DetectorOptions::default(),
-        allow_missing: c.opts.allow_missing,
-    };
-    let mut report =
-        gate::gate(&history, &cand.rows, &opts).map_err(|e| CliError::usage(e.to_string()))?;
-    let mut errors = unusable_candidate(&cand);
-    // With runs in the history, a candidate that shares none of its series
-    // compared nothing: that is no pass (a first run, with no history, is).
-    let compared = report
-        .findings
-        .iter()
-        .any(|f| f.reference.is_some() && f.candidate.is_some());
-    if history.runs > 0 && !compared {
-        errors.push(
-            "nothing compared: the candidate has no workload, config and metric the history \
-             follows with a value (another block size, depth or --label?); --allow-missing \
-             lets some be missing, never all"
-                .into(),
-        );
-    }
-    report.set_errors(errors);
-    if report.findings.is_empty() {
-        return Err(CliError::usage(
-            "nothing to compare: the candidate has no metric the history follows",
-        )
-        .into());
-    }
-    let format = if c.json {
-        GateFormat::Json
-    } else {
-        GateFormat::Term
-    };
-    let mut stdout = std::io::stdout().lock();
-    render::gate(&report, format, &mut stdout)?;
-    stdout.flush()?;
-    super::write_ci_reports(c.junit, c.markdown, &report)?;
-    if !report.errors.is_empty() {
-        return Err(CliError::usage(report.errors.join("; ")).into());
-    }
-    Ok(if report.failed() {
-        exit::REGRESSION
-    } else {
-        exit::OK
-    })
 }

@@ -123,7 +123,10 @@ fn place_read(
     loop {
         let now = layout(store)?;
         let mine = Part::file_name(seq, seq);
-        if now.stale.iter().any(|p| p.name() == mine) && !merged_in(store, &now, id, seq)? {
+        // Not live: covered by a merge (and, maybe, already removed as
+        // stale by another writer's compaction).
+        let live = now.live.iter().any(|p| p.name() == mine);
+        if !live && !merged_in(store, &now, id, seq)? {
             let past = now.live.iter().chain(&now.stale).map(|p| p.last).max();
             let moved = create_lone(store, bytes, crc, past.unwrap_or(seq) + 1)?;
             store.objects().delete(&mine, &[crc])?;
