@@ -179,7 +179,7 @@ struct Counts {
 /// Every add that exited 0 is read exactly once, no run twice, and no
 /// reader fails.
 #[test]
-#[ignore = "lost 2 of 81 finished adds in 6 rounds (10c7c12): the lock-free rules have a hole still open; see benches/history-s3.md"]
+#[ignore = "moto's If-None-Match is not atomic under concurrent PUTs (two winners for 1 key in 30 of 16 racing puts), so two adds can both create one part and one is lost; needs a server whose conditional create is atomic (s3s-fs, MinIO): benches/history-s3.md"]
 fn sixteen_adds_at_once_some_killed_each_finished_add_read_once() {
     let Some(moto) = moto() else { return };
     make_bucket(moto.port, "fleet");
