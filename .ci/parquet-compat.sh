@@ -84,3 +84,46 @@ h = ds.dataset(hist, format="parquet").to_table()
 assert h.num_rows == 17 * per_run and sorted(set(h.column("run_id").to_pylist()), key=lambda r: int(r[1:])) == expected
 print(f"duckdb {duckdb.__version__} and pyarrow {pa.__version__}: merged history, {rows} rows of {runs} runs")
 PY
+
+# The same history in a bucket (issue #43): 17 adds to s3:// on a local
+# S3-compatible server (moto), read back whole by pyarrow's S3FileSystem,
+# every run once. moto_server: NVCMP_MOTO_SERVER (CI's), else on PATH,
+# else installed into this venv.
+moto="${NVCMP_MOTO_SERVER:-$(command -v moto_server || true)}"
+if [ -z "$moto" ]; then
+  "$work/venv/bin/pip" install -q "moto[server]==5.2.1"
+  moto="$work/venv/bin/moto_server"
+fi
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+"$moto" -H 127.0.0.1 -p "$port" >"$work/moto.log" 2>&1 &
+moto_pid=$!
+trap 'kill "$moto_pid" 2>/dev/null; rm -rf "$work"' EXIT
+# Waits for the server, then makes the bucket (a plain PUT: moto takes it unsigned).
+python3 - "$port" <<'PY'
+import sys, time, urllib.request
+url = f"http://127.0.0.1:{sys.argv[1]}"
+for _ in range(300):
+    try:
+        urllib.request.urlopen(url + "/"); break
+    except OSError:
+        time.sleep(0.2)
+urllib.request.urlopen(urllib.request.Request(url + "/compat", method="PUT"))
+PY
+export AWS_ENDPOINT_URL="http://127.0.0.1:$port" AWS_ACCESS_KEY_ID=testing \
+  AWS_SECRET_ACCESS_KEY=testing AWS_REGION=us-east-1
+for i in $(seq 1 17); do
+  "$nvcmp" -q history add fixtures/check/run1 --history s3://compat/team/history --run "r$i" --commit "c$i"
+done
+"$work/venv/bin/python" - "$port" "$rows_per_run" <<'PY'
+import sys, pyarrow as pa, pyarrow.dataset as ds, pyarrow.fs as pafs
+port, per_run = sys.argv[1], int(sys.argv[2])
+s3 = pafs.S3FileSystem(endpoint_override=f"127.0.0.1:{port}", scheme="http",
+                       access_key="testing", secret_key="testing", region="us-east-1")
+names = sorted(f.base_name for f in s3.get_file_info(pafs.FileSelector("compat/team/history")))
+assert names == ["part-00000001-00000016.parquet", "part-00000017.parquet"], names
+h = ds.dataset("compat/team/history", filesystem=s3, format="parquet").to_table()
+ids = h.column("run_id").to_pylist()
+expected = [f"r{i}" for i in range(1, 18)]
+assert h.num_rows == 17 * per_run and sorted(set(ids), key=lambda r: int(r[1:])) == expected, (h.num_rows, set(ids))
+print(f"pyarrow {pa.__version__} S3FileSystem: history in a bucket, {h.num_rows} rows of {len(set(ids))} runs")
+PY

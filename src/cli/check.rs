@@ -3,13 +3,15 @@
 //! summary, exit codes).
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use super::{CliError, Global, exit};
+use super::{CliError, Global, exit, history};
 use crate::check::threshold::{METRIC_NAMES, metric_by_name};
 use crate::check::{self, CheckOptions, Thresholds};
+use crate::history::{changepoint, gate};
 use crate::input;
 use crate::render::check::{CheckJson, CheckRenderer, CheckTerm};
+use crate::render::history::{self as render_history, GateFormat};
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = "\
@@ -44,9 +46,9 @@ pub struct CheckArgs {
     #[arg(long, value_name = "PATH", required_unless_present = "history", conflicts_with = "history", num_args = 1..)]
     pub baseline: Vec<PathBuf>,
     /// Gate against a history (`nvcmp history add`) instead of one baseline: the last
-    /// --window runs' spread is the noise model.
-    #[arg(long, value_name = "DIR")]
-    pub history: Option<PathBuf>,
+    /// --window runs' spread is the noise model. A directory or a URL (s3://BUCKET/PREFIX).
+    #[arg(long, value_name = "DIR|URL")]
+    pub history: Option<String>,
     /// With --history: runs in the noise window.
     #[arg(long, value_name = "N", default_value_t = crate::history::gate::DEFAULT_WINDOW, requires = "history")]
     pub window: usize,
@@ -98,6 +100,17 @@ pub struct CheckArgs {
 pub enum OutFormat {
     Term,
     Json,
+}
+
+/// `--format` of `check --history` as render/ names the gate's formats:
+/// chosen once, here.
+impl From<OutFormat> for GateFormat {
+    fn from(f: OutFormat) -> GateFormat {
+        match f {
+            OutFormat::Term => GateFormat::Term,
+            OutFormat::Json => GateFormat::Json,
+        }
+    }
 }
 
 fn options(args: &CheckArgs) -> Result<CheckOptions, CliError> {
@@ -152,12 +165,12 @@ fn side(paths: &[PathBuf], flag: &str) -> anyhow::Result<input::Inputs> {
 pub fn run(args: CheckArgs, global: Global) -> anyhow::Result<u8> {
     let opts = options(&args)?;
     if let Some(history) = &args.history {
-        return super::history::check(super::history::CheckHistory {
+        return check_history(CheckHistory {
             history,
             candidate: &args.candidate,
             window: args.window,
             against: &args.against,
-            json: args.format == OutFormat::Json,
+            format: args.format.into(),
             label: args.label.as_deref(),
             junit: args.junit.as_deref(),
             markdown: args.markdown.as_deref(),
@@ -293,4 +306,132 @@ fn exit_code(report: &check::CheckReport) -> anyhow::Result<u8> {
         check::Status::Fail => Ok(exit::REGRESSION),
         check::Status::Pass => Ok(exit::OK),
     }
+}
+
+/// The flags `check` passes on for `--history`.
+pub struct CheckHistory<'a> {
+    pub history: &'a str,
+    pub candidate: &'a [PathBuf],
+    pub window: usize,
+    pub against: &'a str,
+    pub format: GateFormat,
+    /// `--label`: the candidate's config label.
+    pub label: Option<&'a str>,
+    /// `--junit`, `--markdown`: the CI reports, as `check` writes them.
+    pub junit: Option<&'a Path>,
+    pub markdown: Option<&'a Path>,
+    pub opts: crate::check::CheckOptions,
+}
+
+/// Why a candidate cannot be gated: files it could not read, jobs that
+/// failed. Said in the report's verdict and by exit code 2.
+fn unusable_candidate(cand: &input::Inputs) -> Vec<String> {
+    let mut errors = Vec::new();
+    if !cand.skipped.is_empty() {
+        errors.push(format!(
+            "unusable input: {} could not be read",
+            crate::numbers::count(cand.skipped.len(), "candidate file")
+        ));
+    }
+    let failed: Vec<String> = cand
+        .rows
+        .iter()
+        .filter(|r| r.error != 0)
+        .map(|r| format!("{} (job {:?}, error {})", r.source, r.job, r.error))
+        .collect();
+    if !failed.is_empty() {
+        errors.push(format!(
+            "unusable input: a candidate job reported an error: {}",
+            failed.join(", ")
+        ));
+    }
+    errors
+}
+
+/// `check --history DIR|URL --candidate PATH`: 0 pass, 1 regression, 2 usage.
+pub fn check_history(c: CheckHistory) -> anyhow::Result<u8> {
+    if c.window < 2 {
+        return Err(
+            CliError::usage("--window: at least 2 runs (their spread is the noise model)").into(),
+        );
+    }
+    let against = match c.against {
+        "window" => gate::Against::Window,
+        "best" => gate::Against::Best,
+        other => match other
+            .strip_prefix("run ")
+            .or_else(|| other.strip_prefix("run="))
+        {
+            Some(id) if !id.trim().is_empty() => gate::Against::Run(id.trim().to_string()),
+            _ => {
+                return Err(CliError::usage(format!(
+                    "--against `{other}`: use window, best, or \"run ID\""
+                ))
+                .into());
+            }
+        },
+    };
+    // A first CI run has no history yet: nothing to gate against, so every
+    // workload passes as new (said on stderr), instead of failing the job.
+    let store = history::open(c.history)?;
+    let exists = store
+        .objects()
+        .exists()
+        .map_err(|e| CliError::usage(format!("--history: {e}")))?;
+    let history = if exists {
+        history::read_history(&store, &c.opts.metrics)?
+    } else {
+        eprintln!(
+            "nvcmp: --history {}: no history yet; every workload is new (add this run with `nvcmp history add`)",
+            store.shown()
+        );
+        gate::History::default()
+    };
+    let mut cand = history::load(c.candidate, "--candidate")?;
+    history::relabel(&mut cand.rows, c.label)?;
+    let opts = gate::GateOptions {
+        window: c.window,
+        against,
+        alpha: c.opts.alpha,
+        thresholds: c.opts.thresholds.clone(),
+        metrics: c.opts.metrics.clone(),
+        detector: changepoint::DetectorOptions::default(),
+        allow_missing: c.opts.allow_missing,
+    };
+    let mut report =
+        gate::gate(&history, &cand.rows, &opts).map_err(|e| CliError::usage(e.to_string()))?;
+    let mut errors = unusable_candidate(&cand);
+    // With runs in the history, a candidate that shares none of its series
+    // compared nothing: that is no pass (a first run, with no history, is).
+    let compared = report
+        .findings
+        .iter()
+        .any(|f| f.reference.is_some() && f.candidate.is_some());
+    if history.runs > 0 && !compared {
+        errors.push(
+            "nothing compared: the candidate has no workload, config and metric the history \
+             follows with a value (another block size, depth or --label?); --allow-missing \
+             lets some be missing, never all"
+                .into(),
+        );
+    }
+    report.set_errors(errors);
+    if report.findings.is_empty() {
+        return Err(CliError::usage(
+            "nothing to compare: the candidate has no metric the history follows",
+        )
+        .into());
+    }
+    let mut stdout = std::io::stdout().lock();
+    render_history::gate(&report, c.format, &mut stdout)?;
+    stdout.flush()?;
+    super::write_ci_reports(c.junit, c.markdown, &report)?;
+    if !report.errors.is_empty() {
+        return Err(CliError::usage(report.errors.join("; ")).into());
+    }
+    Ok(if report.failed() {
+        exit::REGRESSION
+    } else {
+        exit::OK
+    })
 }

@@ -1,18 +1,17 @@
-//! `nvcmp history add|show|compact|verify` and `check --history`: arguments, their
-//! validation into the history module's options, and the process side
-//! (stdout, files under `--out`, exit codes).
+//! `nvcmp history add|show|compact|verify`: arguments, their validation
+//! into the history module's options, and the process side (stdout,
+//! exit codes). Reports are written by `publish::history` in the format
+//! render/ names; `check --history` is `cli/check.rs`'s.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use anyhow::Context;
-
 use super::{CliError, Global, exit};
 use crate::check::threshold::metric_by_name;
 use crate::compare::Metric;
-use crate::history::{changepoint, compact, gate, show, store, time, trend};
+use crate::history::{Store, changepoint, compact, gate, show, store, time, trend};
 use crate::input;
-use crate::render::history::{self as render, GateFormat, ShowFormat};
+use crate::render::history::ShowFormat;
 
 #[derive(Debug, clap::Args)]
 pub struct HistoryArgs {
@@ -37,9 +36,9 @@ pub enum HistoryCommand {
 
 #[derive(Debug, clap::Args)]
 pub struct CompactArgs {
-    /// The history directory.
-    #[arg(long, value_name = "DIR", required = true)]
-    pub history: PathBuf,
+    /// The history: a directory, or a URL (s3://BUCKET/PREFIX, gs://, az://, file://).
+    #[arg(long, value_name = "DIR|URL", required = true)]
+    pub history: String,
 }
 
 #[derive(Debug, clap::Args)]
@@ -56,9 +55,9 @@ pub struct AddArgs {
     /// Result files or folders, or a dataset saved by `nvcmp ingest -o`.
     #[arg(value_name = "PATH", required = true)]
     pub paths: Vec<PathBuf>,
-    /// The history directory.
-    #[arg(long, value_name = "DIR", required = true)]
-    pub history: PathBuf,
+    /// The history: a directory, or a URL (s3://BUCKET/PREFIX, gs://, az://, file://).
+    #[arg(long, value_name = "DIR|URL", required = true)]
+    pub history: String,
     /// Run id, unique in the history (default: --commit, else --time).
     #[arg(long, value_name = "ID")]
     pub run: Option<String>,
@@ -89,9 +88,9 @@ Examples:
   nvcmp history show --history bench-history/ --format json | jq '.series[] | select(.change_points != [])'
   nvcmp history show --history bench-history/ --out history-report/")]
 pub struct ShowArgs {
-    /// The history directory.
-    #[arg(long, value_name = "DIR", required = true)]
-    pub history: PathBuf,
+    /// The history: a directory, or a URL (s3://BUCKET/PREFIX, gs://, az://, file://).
+    #[arg(long, value_name = "DIR|URL", required = true)]
+    pub history: String,
     /// Output on stdout.
     #[arg(long, value_enum, default_value = "term")]
     pub format: ShowFormatArg,
@@ -122,6 +121,18 @@ pub enum ShowFormatArg {
     Html,
 }
 
+/// The flag's value as the format render/ knows it: chosen once, here.
+impl From<ShowFormatArg> for ShowFormat {
+    fn from(f: ShowFormatArg) -> ShowFormat {
+        match f {
+            ShowFormatArg::Term => ShowFormat::Term,
+            ShowFormatArg::Json => ShowFormat::Json,
+            ShowFormatArg::Md => ShowFormat::Md,
+            ShowFormatArg::Html => ShowFormat::Html,
+        }
+    }
+}
+
 pub fn run(args: HistoryArgs, global: Global) -> anyhow::Result<u8> {
     match args.command {
         HistoryCommand::Add(a) => add(a, global),
@@ -131,14 +142,20 @@ pub fn run(args: HistoryArgs, global: Global) -> anyhow::Result<u8> {
     }
 }
 
+/// The history `--history` names; a URL nvcmp cannot use is a usage error.
+pub(super) fn open(spec: &str) -> Result<Store, CliError> {
+    Store::open(spec).map_err(|e| CliError::usage(e.to_string()))
+}
+
 fn compact_cmd(args: CompactArgs, global: Global) -> anyhow::Result<u8> {
-    let leftovers = store::temporaries(&args.history);
-    let done = compact::compact(&args.history, &compact::Policy::default())
+    let history = open(&args.history)?;
+    let leftovers = store::temporaries(&history);
+    let done = compact::compact(&history, &compact::Policy::default())
         .map_err(|e| CliError::usage(format!("--history: {e}")))?;
     say_set_aside(&done.set_aside);
     if !global.quiet {
-        say_removed(&args.history, &leftovers);
-        eprintln!("{}: {} parts", args.history.display(), done.parts.len());
+        say_removed(&history, &leftovers);
+        eprintln!("{}: {} parts", history.shown(), done.parts.len());
     }
     Ok(exit::OK)
 }
@@ -167,9 +184,10 @@ fn say_damaged(damaged: &[store::Damaged]) {
 /// `history verify`: 0 when every part reads as written, 1 when one does
 /// not, 2 when there is no history.
 fn verify_cmd(args: CompactArgs, global: Global) -> anyhow::Result<u8> {
-    let v = crate::history::verify::verify(&args.history)
+    let history = open(&args.history)?;
+    let v = crate::history::verify::verify(&history)
         .map_err(|e| CliError::usage(format!("--history: {e}")))?;
-    let dir = crate::path_text::shown(&args.history);
+    let dir = crate::path_text::shown(Path::new(history.shown()));
     for d in &v.damaged {
         println!(
             "damaged: {}: {}; {} not read",
@@ -227,12 +245,12 @@ fn verify_cmd(args: CompactArgs, global: Global) -> anyhow::Result<u8> {
 
 /// Names the temporaries an interrupted add or compaction had left (seen
 /// before the command took the lock) that it removed.
-fn say_removed(dir: &Path, leftovers: &[PathBuf]) {
+fn say_removed(history: &Store, leftovers: &[PathBuf]) {
     let gone = leftovers.iter().filter(|p| !p.exists()).count();
     if gone > 0 {
         eprintln!(
             "nvcmp: {}: removed {} left by an interrupted add or compaction",
-            dir.display(),
+            history.shown(),
             crate::numbers::count(gone, "stale temporary file")
         );
     }
@@ -262,17 +280,17 @@ fn add(args: AddArgs, global: Global) -> anyhow::Result<u8> {
         time,
         seq: 0,
     };
-    let leftovers = store::temporaries(&args.history);
-    let added =
-        crate::history::add(&args.history, &meta, &loaded.rows, args.replace).map_err(|e| {
-            // Every store error is about the history or the flags: usage, exit 2.
-            CliError::usage(e.to_string())
-        })?;
+    let history = open(&args.history)?;
+    let leftovers = store::temporaries(&history);
+    let added = crate::history::add(&history, &meta, &loaded.rows, args.replace).map_err(|e| {
+        // Every store error is about the history or the flags: usage, exit 2.
+        CliError::usage(e.to_string())
+    })?;
     say_damaged(&added.damaged);
     say_set_aside(&added.set_aside);
     let part = added.part;
     if !global.quiet {
-        say_removed(&args.history, &leftovers);
+        say_removed(&history, &leftovers);
         eprintln!(
             "added run {id}: {} rows from {} files to {}",
             loaded.rows.len(),
@@ -297,7 +315,7 @@ pub(super) fn relabel(rows: &mut [crate::model::Row], label: Option<&str>) -> Re
 
 /// Reads result files or datasets; prints what could not be read; exit 2
 /// when nothing could.
-fn load(paths: &[PathBuf], flag: &str) -> anyhow::Result<input::Inputs> {
+pub(super) fn load(paths: &[PathBuf], flag: &str) -> anyhow::Result<input::Inputs> {
     super::reading::read_side(paths, flag, "no readable fio results in")
 }
 
@@ -344,14 +362,15 @@ fn show_options(args: &ShowArgs) -> Result<show::ShowOptions, CliError> {
     })
 }
 
-/// The series of the history in `dir` that `show` and `check --history`
+/// The series of the history that `show` and `check --history`
 /// read; a history with no runs is a usage error.
-fn read_history(dir: &Path, metrics: &[Metric]) -> anyhow::Result<gate::History> {
-    let history = gate::History::load(dir, metrics)
+pub(super) fn read_history(store: &Store, metrics: &[Metric]) -> anyhow::Result<gate::History> {
+    let history = gate::History::load(store, metrics)
         .map_err(|e| CliError::usage(format!("--history: {e}")))?;
     say_damaged(&history.damaged);
-    // A part copied by hand: its runs are counted once, and said.
-    for (run, parts) in store::duplicate_runs(dir).unwrap_or_default() {
+    // A part copied by hand, or the loser of two adds of one id: its runs
+    // are counted once, and said.
+    for (run, parts) in store::duplicate_runs(store).unwrap_or_default() {
         let names: Vec<String> = parts
             .iter()
             .map(|p| {
@@ -363,207 +382,42 @@ fn read_history(dir: &Path, metrics: &[Metric]) -> anyhow::Result<gate::History>
             .collect();
         eprintln!(
             "nvcmp: warning: --history {}: run `{run}` is in {} parts ({}); counted once, from {}",
-            dir.display(),
+            store.shown(),
             names.len(),
             names.join(", "),
             names[0]
         );
     }
     if history.runs == 0 {
-        return Err(no_runs(dir).into());
+        return Err(no_runs(store).into());
     }
     Ok(history)
 }
 
-fn no_runs(dir: &Path) -> CliError {
+fn no_runs(store: &Store) -> CliError {
     CliError::usage(format!(
         "--history {}: no runs yet (add some with `nvcmp history add`)",
-        dir.display()
+        store.shown()
     ))
 }
 
 fn show_cmd(args: ShowArgs, global: Global) -> anyhow::Result<u8> {
     let opts = show_options(&args)?;
-    let history = read_history(&args.history, &opts.metrics)?;
+    let history = read_history(&open(&args.history)?, &opts.metrics)?;
     let report = show::report(history.runs, history.series, &opts);
     // Buffered: a long history's JSON is millions of lines, and a locked
     // stdout writes each line by itself.
     let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
-    match args.format {
-        ShowFormatArg::Term => render::show(&report, ShowFormat::Term, &mut stdout)?,
-        ShowFormatArg::Json => render::show(&report, ShowFormat::Json, &mut stdout)?,
-        ShowFormatArg::Md => render::show(&report, ShowFormat::Md, &mut stdout)?,
-        ShowFormatArg::Html => html_page(&report, &mut stdout)?,
-    }
+    crate::publish::history::show(&report, args.format.into(), &mut stdout)?;
     stdout.flush()?;
     if let Some(out) = &args.out {
-        write_out(&report, out, global)?;
+        let charts = crate::publish::history::write_out(&report, out)?;
+        if !global.quiet {
+            eprintln!(
+                "wrote history.md, history.json, history.html and {charts} charts to {}",
+                out.display()
+            );
+        }
     }
     Ok(exit::OK)
-}
-
-/// history.html: the charts drawn as SVG into the page.
-fn html_page(report: &show::HistoryReport, w: &mut dyn Write) -> anyhow::Result<()> {
-    let svg = crate::charts::ChartOptions {
-        format: crate::charts::ChartFormat::Svg,
-        ..Default::default()
-    };
-    let charts = crate::charts::svg_history(report, &svg)?;
-    render::show_html(report, &charts, crate::charts::svg_font_css(), w)
-}
-
-fn write_out(report: &show::HistoryReport, out: &Path, global: Global) -> anyhow::Result<()> {
-    std::fs::create_dir_all(out)
-        .with_context(|| format!("--out: cannot create {}", out.display()))?;
-    for (name, format) in [
-        ("history.md", ShowFormat::Md),
-        ("history.json", ShowFormat::Json),
-    ] {
-        let mut buf = Vec::new();
-        render::show(report, format, &mut buf)?;
-        let path = out.join(name);
-        std::fs::write(&path, buf).with_context(|| format!("cannot write {}", path.display()))?;
-    }
-    let page = out.join("history.html");
-    let mut buf = Vec::new();
-    html_page(report, &mut buf)?;
-    std::fs::write(&page, buf).with_context(|| format!("cannot write {}", page.display()))?;
-    let charts =
-        crate::charts::render_history(report, out, &crate::charts::ChartOptions::default())?;
-    if !global.quiet {
-        eprintln!(
-            "wrote history.md, history.json, history.html and {} charts to {}",
-            charts.len(),
-            out.display()
-        );
-    }
-    Ok(())
-}
-
-/// The flags `check` passes on for `--history`.
-pub struct CheckHistory<'a> {
-    pub history: &'a Path,
-    pub candidate: &'a [PathBuf],
-    pub window: usize,
-    pub against: &'a str,
-    pub json: bool,
-    /// `--label`: the candidate's config label.
-    pub label: Option<&'a str>,
-    /// `--junit`, `--markdown`: the CI reports, as `check` writes them.
-    pub junit: Option<&'a Path>,
-    pub markdown: Option<&'a Path>,
-    pub opts: crate::check::CheckOptions,
-}
-
-/// Why a candidate cannot be gated: files it could not read, jobs that
-/// failed. Said in the report's verdict and by exit code 2.
-fn unusable_candidate(cand: &input::Inputs) -> Vec<String> {
-    let mut errors = Vec::new();
-    if !cand.skipped.is_empty() {
-        errors.push(format!(
-            "unusable input: {} could not be read",
-            crate::numbers::count(cand.skipped.len(), "candidate file")
-        ));
-    }
-    let failed: Vec<String> = cand
-        .rows
-        .iter()
-        .filter(|r| r.error != 0)
-        .map(|r| format!("{} (job {:?}, error {})", r.source, r.job, r.error))
-        .collect();
-    if !failed.is_empty() {
-        errors.push(format!(
-            "unusable input: a candidate job reported an error: {}",
-            failed.join(", ")
-        ));
-    }
-    errors
-}
-
-/// `check --history FILE --candidate PATH`: 0 pass, 1 regression, 2 usage.
-pub fn check(c: CheckHistory) -> anyhow::Result<u8> {
-    if c.window < 2 {
-        return Err(
-            CliError::usage("--window: at least 2 runs (their spread is the noise model)").into(),
-        );
-    }
-    let against = match c.against {
-        "window" => gate::Against::Window,
-        "best" => gate::Against::Best,
-        other => match other
-            .strip_prefix("run ")
-            .or_else(|| other.strip_prefix("run="))
-        {
-            Some(id) if !id.trim().is_empty() => gate::Against::Run(id.trim().to_string()),
-            _ => {
-                return Err(CliError::usage(format!(
-                    "--against `{other}`: use window, best, or \"run ID\""
-                ))
-                .into());
-            }
-        },
-    };
-    // A first CI run has no history yet: nothing to gate against, so every
-    // workload passes as new (said on stderr), instead of failing the job.
-    let history = if c.history.exists() {
-        read_history(c.history, &c.opts.metrics)?
-    } else {
-        eprintln!(
-            "nvcmp: --history {}: no history yet; every workload is new (add this run with `nvcmp history add`)",
-            c.history.display()
-        );
-        gate::History::default()
-    };
-    let mut cand = load(c.candidate, "--candidate")?;
-    relabel(&mut cand.rows, c.label)?;
-    let opts = gate::GateOptions {
-        window: c.window,
-        against,
-        alpha: c.opts.alpha,
-        thresholds: c.opts.thresholds.clone(),
-        metrics: c.opts.metrics.clone(),
-        detector: changepoint::DetectorOptions::default(),
-        allow_missing: c.opts.allow_missing,
-    };
-    let mut report =
-        gate::gate(&history, &cand.rows, &opts).map_err(|e| CliError::usage(e.to_string()))?;
-    let mut errors = unusable_candidate(&cand);
-    // With runs in the history, a candidate that shares none of its series
-    // compared nothing: that is no pass (a first run, with no history, is).
-    let compared = report
-        .findings
-        .iter()
-        .any(|f| f.reference.is_some() && f.candidate.is_some());
-    if history.runs > 0 && !compared {
-        errors.push(
-            "nothing compared: the candidate has no workload, config and metric the history \
-             follows with a value (another block size, depth or --label?); --allow-missing \
-             lets some be missing, never all"
-                .into(),
-        );
-    }
-    report.set_errors(errors);
-    if report.findings.is_empty() {
-        return Err(CliError::usage(
-            "nothing to compare: the candidate has no metric the history follows",
-        )
-        .into());
-    }
-    let format = if c.json {
-        GateFormat::Json
-    } else {
-        GateFormat::Term
-    };
-    let mut stdout = std::io::stdout().lock();
-    render::gate(&report, format, &mut stdout)?;
-    stdout.flush()?;
-    super::write_ci_reports(c.junit, c.markdown, &report)?;
-    if !report.errors.is_empty() {
-        return Err(CliError::usage(report.errors.join("; ")).into());
-    }
-    Ok(if report.failed() {
-        exit::REGRESSION
-    } else {
-        exit::OK
-    })
 }

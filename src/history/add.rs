@@ -1,12 +1,18 @@
 //! Adding a run to a history: the part it becomes
 //! ([`store`](super::store)), then the merge of parts it may complete
-//! ([`compact`](super::compact)), under one lock.
+//! ([`compact`](super::compact)). No lock is needed: the part is created
+//! only under a free name, then checked to be read (not covered by a
+//! merge placed meanwhile, and the first part of its run id);
+//! docs/architecture.md says why that is enough. A folder's adds also
+//! take its lock, so one machine's adds take turns as they always have.
 
-use std::path::{Path, PathBuf};
+use std::collections::HashSet;
+use std::path::PathBuf;
 
 use super::compact::{Policy, compact_locked};
 use super::store::{
-    Damaged, Lock, Part, RunMeta, StoreError, StoredRun, io, place_new, replace_in, run_index,
+    self, Damaged, Layout, Part, RunIndex, RunMeta, Store, StoreError, StoredRun, create_lone,
+    encode, layout, replace_in, run_index, run_index_of,
 };
 use crate::model::Row;
 
@@ -20,29 +26,32 @@ pub struct Added {
     pub set_aside: Vec<(Damaged, PathBuf)>,
 }
 
-/// Adds a run to the history in `dir` (created when missing), then merges
-/// parts as [`Policy::default`] says. A run id already there is
-/// refused unless `replace`; then the part holding it is rewritten in one
-/// rename and the run keeps its place in the order. A damaged part is
-/// read past, never in the way.
-pub fn add(dir: &Path, meta: &RunMeta, rows: &[Row], replace: bool) -> Result<Added, StoreError> {
-    add_with(dir, meta, rows, replace, &Policy::default())
+/// Adds a run to the history (a folder is created when missing), then
+/// merges parts as [`Policy::default`] says. A run id already there is
+/// refused unless `replace`; then the part holding it is rewritten whole
+/// and the run keeps its place in the order. A damaged part is read
+/// past, never in the way.
+pub fn add(
+    history: impl Into<Store>,
+    meta: &RunMeta,
+    rows: &[Row],
+    replace: bool,
+) -> Result<Added, StoreError> {
+    add_with(history, meta, rows, replace, &Policy::default())
 }
 
 /// [`add`] with a merge policy of its own (tests use small ones).
 pub fn add_with(
-    dir: &Path,
+    history: impl Into<Store>,
     meta: &RunMeta,
     rows: &[Row],
     replace: bool,
     policy: &Policy,
 ) -> Result<Added, StoreError> {
-    if dir.is_file() {
-        return Err(StoreError::NotADirectory(dir.to_path_buf()));
-    }
-    std::fs::create_dir_all(dir).map_err(io(dir))?;
-    let _lock = Lock::take_and_clean(dir)?;
-    let index = run_index(dir)?;
+    let store = history.into();
+    store.objects().prepare()?;
+    let _lock = store::lock(&store)?;
+    let index = run_index(&store)?;
     let run = |seq| StoredRun {
         meta: RunMeta {
             seq,
@@ -56,25 +65,99 @@ pub fn add_with(
         set_aside,
     };
     match (index.runs.iter().find(|(m, _)| m.id == meta.id), replace) {
-        (Some(_), false) => Err(StoreError::DuplicateRun {
-            run: meta.id.clone(),
-            path: dir.to_path_buf(),
-        }),
-        (Some((old, part)), true) => Ok(added(replace_in(dir, part, run(old.seq))?, Vec::new())),
+        (Some(_), false) => Err(duplicate(&store, &meta.id)),
+        (Some((old, part)), true) => Ok(added(replace_in(&store, part, run(old.seq))?, Vec::new())),
         (None, _) => {
-            let seq = place_new(dir, run(index.next_seq(dir)))?;
-            let done = compact_locked(dir, policy).map_err(|e| StoreError::Merge {
-                path: dir.to_path_buf(),
+            let first = index.next_seq(&store);
+            let name = Part::file_name(first, first);
+            let (bytes, crc) = encode(&store.objects().locate(&name), vec![run(first)])?;
+            let seq = place_read(&store, &index, &meta.id, &bytes, crc, first)?;
+            let done = compact_locked(&store, policy).map_err(|e| StoreError::Merge {
+                path: PathBuf::from(store.shown()),
                 source: Box::new(e),
             })?;
             let holder = done
                 .parts
                 .into_iter()
                 .find(|p| (p.first..=p.last).contains(&seq));
-            let part = holder.map_or_else(|| dir.join(Part::file_name(seq, seq)), |p| p.path);
+            let part = holder.map_or_else(
+                || store.objects().locate(&Part::file_name(seq, seq)),
+                |p| p.path,
+            );
             Ok(added(part, done.set_aside))
         }
     }
+}
+
+fn duplicate(store: &Store, id: &str) -> StoreError {
+    StoreError::DuplicateRun {
+        run: id.to_string(),
+        path: PathBuf::from(store.shown()),
+    }
+}
+
+/// Creates the lone part of run `id` (`bytes`, CRC-32 `crc`) at the
+/// first free number from `first` on, then makes sure readers take it:
+///
+/// - a merge another writer placed since `index` was read may cover the
+///   number: if it took our part in, well; if not (the name was free
+///   again because that merge had retired the part that had it before we
+///   took it), the part is created again past every part, and the
+///   covered copy removed;
+/// - another add of the same id may have raced this one: the lower
+///   number wins (readers take a run id's first part), so a rival below
+///   ours means this add lost, and says so. Its part stays, read by no
+///   one, until a merge drops it.
+///
+/// Returns the run's number.
+fn place_read(
+    store: &Store,
+    index: &RunIndex,
+    id: &str,
+    bytes: &[u8],
+    crc: u32,
+    first: u64,
+) -> Result<u64, StoreError> {
+    let known: HashSet<String> = index.runs.iter().map(|(_, p)| p.name()).collect();
+    let mut seq = create_lone(store, bytes, crc, first)?;
+    loop {
+        let now = layout(store)?;
+        let mine = Part::file_name(seq, seq);
+        // Not live: covered by a merge (and, maybe, already removed as
+        // stale by another writer's compaction).
+        let live = now.live.iter().any(|p| p.name() == mine);
+        if !live && !merged_in(store, &now, id, seq)? {
+            let past = now.live.iter().chain(&now.stale).map(|p| p.last).max();
+            let moved = create_lone(store, bytes, crc, past.unwrap_or(seq) + 1)?;
+            store.objects().delete(&mine, &[crc])?;
+            seq = moved;
+            continue;
+        }
+        let new: Vec<Part> = now
+            .live
+            .into_iter()
+            .filter(|p| p.first < seq && !known.contains(&p.name()))
+            .collect();
+        let rivals = run_index_of(store, new)?.runs;
+        if rivals.iter().any(|(m, _)| m.id == id && m.seq < seq) {
+            return Err(duplicate(store, id));
+        }
+        return Ok(seq);
+    }
+}
+
+/// Whether the live part that covers number `seq` holds run `id` at that
+/// number: a merge took our part in (fine), rather than covering a name
+/// it had retired before we took it again (we must move).
+fn merged_in(store: &Store, now: &Layout, id: &str, seq: u64) -> Result<bool, StoreError> {
+    let covering: Vec<Part> = now
+        .live
+        .iter()
+        .filter(|p| (p.first..=p.last).contains(&seq))
+        .cloned()
+        .collect();
+    let runs = run_index_of(store, covering)?.runs;
+    Ok(runs.iter().any(|(m, _)| m.id == id && m.seq == seq))
 }
 
 #[cfg(test)]

@@ -9,17 +9,23 @@
 //! 15 parts of each tier below 3 plus one part per 4,096 runs, and each
 //! row is rewritten at most 3 times over its life.
 //!
-//! A merge writes the merged part aside, renames it into place and only
-//! then removes the parts it replaces. A reader takes a merged part alone
-//! as soon as it exists ([`store::layout`]), so it sees either the old
-//! parts or the merged one, never both; parts an interrupted merge left
-//! behind are removed by the next merge. A part found damaged on the way
-//! is set aside in `.quarantine/` and the merge goes on without it.
+//! A merge creates the merged part (whole, only if its name is free) and
+//! only then removes the parts it replaces. A reader takes a merged part
+//! alone as soon as it exists ([`store::layout`]), so it sees either the
+//! old parts or the merged one, never both; parts an interrupted merge
+//! left behind are removed by the next merge. A merge takes only parts
+//! whose run numbers follow one another with no gap: a number missing
+//! from the listing may be an add's still to come, which a merge must not
+//! cover (docs/architecture.md). A part found damaged on the way is set
+//! aside in `.quarantine/` and the merge goes on without it. Two merges
+//! racing make the same merged part; the second finds its name taken and
+//! takes the first's.
 
 use std::ops::Range;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use super::store::{self, Damaged, Fault, Part, StoreError};
+use super::objects::Created;
+use super::store::{self, Damaged, Fault, Part, Store, StoreError};
 
 /// When parts merge.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -88,37 +94,39 @@ pub struct Compacted {
     pub set_aside: Vec<(Damaged, PathBuf)>,
 }
 
-/// Checks every part of the history in `dir` (its checksum, then every
-/// row decoded) and sets the damaged ones aside in `.quarantine/`; then
+/// Checks every part of the history (its checksum, then every row
+/// decoded) and sets the damaged ones aside in `.quarantine/`; then
 /// merges the parts as `policy` says, as if each part had just been added
 /// in turn (so a history of lone parts made before merging existed is
 /// merged too), and removes parts an interrupted merge left.
-pub fn compact(dir: &Path, policy: &Policy) -> Result<Compacted, StoreError> {
-    store::check_dir(dir)?;
-    let _lock = store::Lock::take_and_clean(dir)?;
+pub fn compact(history: impl Into<Store>, policy: &Policy) -> Result<Compacted, StoreError> {
+    let store = history.into();
+    store.objects().check()?;
+    let _lock = store::lock(&store)?;
     let mut set_aside = Vec::new();
-    for part in store::layout(dir)?.live {
-        match store::part_runs(&part) {
-            Ok(_) => {}
+    for part in store::layout(&store)?.live {
+        match store::part_runs(&store, &part) {
+            // Gone: another writer's merge retired it, its runs safe.
+            Ok(_) | Err(Fault::Store(StoreError::Gone(_))) => {}
             Err(Fault::Damaged(d)) => {
-                let to = store::quarantine(dir, &d.part)?;
+                let to = store::quarantine(&store, &d.part)?;
                 set_aside.push((d, to));
             }
             Err(Fault::Store(e)) => return Err(e),
         }
     }
-    let mut out = compact_locked(dir, policy)?;
+    let mut out = compact_locked(&store, policy)?;
     set_aside.append(&mut out.set_aside);
     out.set_aside = set_aside;
     Ok(out)
 }
 
-/// [`compact`]'s merges, for a caller that holds the history's lock (an
-/// add): only the parts a merge reads are checked, and one found damaged
-/// is set aside, so no add waits on a damaged part being fixed.
-pub(crate) fn compact_locked(dir: &Path, policy: &Policy) -> Result<Compacted, StoreError> {
-    let layout = store::layout(dir)?;
-    retire(&layout.stale)?;
+/// [`compact`]'s merges, for an add that has just placed its run: only
+/// the parts a merge reads are checked, and one found damaged is set
+/// aside, so no add waits on a damaged part being fixed.
+pub(crate) fn compact_locked(store: &Store, policy: &Policy) -> Result<Compacted, StoreError> {
+    let layout = store::layout(store)?;
+    retire(store, &layout.stale)?;
     let mut out = Compacted::default();
     let mut parts: Vec<Part> = Vec::new();
     for part in layout.live {
@@ -128,15 +136,24 @@ pub(crate) fn compact_locked(dir: &Path, policy: &Policy) -> Result<Compacted, S
             let Some(r) = policy.tail_merge(&spans) else {
                 break;
             };
-            match place_merged(dir, &parts[r.clone()]) {
+            if !parts[r.clone()].windows(2).all(|w| w[0].followed_by(&w[1])) {
+                break;
+            }
+            match place_merged(store, &parts[r.clone()]) {
                 Ok(merged) => {
-                    retire(&parts[r.clone()])?;
+                    retire(store, &parts[r.clone()])?;
                     parts.splice(r, [merged]);
                 }
                 Err(Fault::Damaged(d)) => {
-                    let to = store::quarantine(dir, &d.part)?;
+                    let to = store::quarantine(store, &d.part)?;
                     parts.retain(|p| p.path != d.part.path);
                     out.set_aside.push((d, to));
+                }
+                // A part gone under this merge: another writer is merging
+                // the same parts; its merge stands, this one stops.
+                Err(Fault::Store(StoreError::Gone(_))) => {
+                    out.parts = store::layout(store)?.live;
+                    return Ok(out);
                 }
                 Err(Fault::Store(e)) => return Err(e),
             }
@@ -146,54 +163,44 @@ pub(crate) fn compact_locked(dir: &Path, policy: &Policy) -> Result<Compacted, S
     Ok(out)
 }
 
-/// Writes the runs of `parts` (consecutive) as one part and renames it
-/// into place, its checksum recorded first; the parts themselves stay
-/// until [`retire`]d.
-pub(crate) fn place_merged(dir: &Path, parts: &[Part]) -> Result<Part, Fault> {
+/// Creates the part holding the runs of `parts` (consecutive), a run id
+/// seen twice kept once (the first: two adds of one id that raced); the
+/// parts themselves stay until [`retire`]d. A merged part of the same
+/// runs already there (a merge racing this one) is taken as it is.
+pub(crate) fn place_merged(store: &Store, parts: &[Part]) -> Result<Part, Fault> {
     let (Some(a), Some(b)) = (parts.first(), parts.last()) else {
-        return Err(Fault::Store(StoreError::Missing(dir.to_path_buf())));
+        return Err(Fault::Store(StoreError::Missing(PathBuf::from(
+            store.shown(),
+        ))));
     };
     let (first, last) = (a.first, b.last);
     let mut runs = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     for p in parts {
-        runs.extend(store::part_runs(p)?);
+        let mut these = store::part_runs(store, p)?;
+        these.retain(|r| seen.insert(r.meta.id.clone()));
+        runs.extend(these);
     }
-    let tmp = store::aside(dir, first, last);
-    let path = dir.join(Part::file_name(first, last));
-    let merged = Part {
+    let name = Part::file_name(first, last);
+    let path = store.objects().locate(&name);
+    let (bytes, crc) = store::encode(&path, runs).map_err(Fault::Store)?;
+    let sums = match store.objects().create(&name, &bytes, crc) {
+        Ok(Created::Ours) => vec![crc],
+        Ok(Created::Taken) => Vec::new(),
+        Err(e) => return Err(Fault::Store(e)),
+    };
+    Ok(Part {
         first,
         last,
         path,
-        sums: Vec::new(),
-    };
-    let placed = store::write_runs(&tmp, runs)
-        .and_then(|crc| store::place_over(&tmp, &merged, crc).map(|()| crc));
-    let _ = std::fs::remove_file(&tmp);
-    let crc = placed.map_err(Fault::Store)?;
-    store::sync_dir(dir);
-    Ok(Part {
-        sums: vec![crc],
-        ..merged
+        sums,
     })
 }
 
-/// Removes parts a merged part stands for, each before its checksum
-/// files: a kill between leaves a record without a part (removed by the
-/// next writer), never a part without its record.
-fn retire(parts: &[Part]) -> Result<(), StoreError> {
+/// Removes parts a merged part stands for.
+fn retire(store: &Store, parts: &[Part]) -> Result<(), StoreError> {
     for p in parts {
-        match std::fs::remove_file(&p.path) {
-            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-                return Err(StoreError::Io {
-                    path: p.path.clone(),
-                    source: e,
-                });
-            }
-            _ => {}
-        }
-        for sum in p.sums_paths() {
-            let _ = std::fs::remove_file(sum);
-        }
+        store.objects().delete(&p.name(), &p.sums)?;
     }
     Ok(())
 }

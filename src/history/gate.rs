@@ -32,10 +32,8 @@
 use serde::Serialize;
 use statrs::distribution::{ContinuousCDF, StudentsT};
 
-use std::path::Path;
-
 use super::changepoint;
-use super::store::{Damaged, StoreError, StoredRun};
+use super::store::{Damaged, Store, StoreError, StoredRun};
 use super::trend::{self, Measured, Series, SeriesKey, WorkloadFields};
 use crate::check::{Thresholds, Verdict};
 use crate::compare::stats::Summary;
@@ -229,8 +227,8 @@ pub struct History {
 }
 
 impl History {
-    pub fn load(dir: &Path, metrics: &[Metric]) -> Result<History, StoreError> {
-        let (scanned, series) = trend::load(dir, metrics)?;
+    pub fn load(history: impl Into<Store>, metrics: &[Metric]) -> Result<History, StoreError> {
+        let (scanned, series) = trend::load(history, metrics)?;
         Ok(History {
             runs: scanned.runs,
             series,

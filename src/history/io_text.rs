@@ -1,8 +1,8 @@
 //! A system error said in words, with what fixes it: a full disk, a
-//! folder nvcmp may not write, a read-only file system. The parquet
-//! writer wraps the system's error in its own ("Invalid thrift: transport
-//! error"), so the history's writer keeps the error it met itself
-//! ([`Witness`]) and says that one.
+//! folder nvcmp may not write, a read-only file system. (The parquet
+//! writer would wrap the system's error in its own, "Invalid thrift:
+//! transport error": a part is encoded in memory and then written by the
+//! store, so the error said is the system's.)
 
 use std::io::{Error, ErrorKind};
 
@@ -24,26 +24,6 @@ pub(crate) fn cause(e: &Error) -> String {
     format!("{why}: {e}")
 }
 
-/// The system error a writer met, kept beside the writer that wraps it.
-#[derive(Debug, Default)]
-pub(crate) struct Witness(Option<Error>);
-
-impl Witness {
-    /// Keeps a copy of `e` (the original goes on up to the wrapper).
-    pub fn saw(&mut self, e: &Error) {
-        if self.0.is_none() {
-            self.0 = Some(match e.raw_os_error() {
-                Some(code) => Error::from_raw_os_error(code),
-                None => Error::new(e.kind(), e.to_string()),
-            });
-        }
-    }
-
-    pub fn take(&mut self) -> Option<Error> {
-        self.0.take()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -56,12 +36,5 @@ mod tests {
         assert!(denied.starts_with("permission denied"), "{denied}");
         let ro = cause(&Error::from(ErrorKind::ReadOnlyFilesystem));
         assert!(ro.contains("read-only"), "{ro}");
-        let mut w = Witness::default();
-        #[cfg(unix)]
-        {
-            w.saw(&Error::from_raw_os_error(libc::ENOSPC));
-            assert_eq!(w.take().unwrap().kind(), ErrorKind::StorageFull);
-        }
-        assert!(w.take().is_none());
     }
 }

@@ -1,5 +1,5 @@
-//! Results over time: a history of runs kept as parquet parts
-//! ([`store`], added to by [`add()`], merged by [`compact`] and checked
+//! Results over time: a history of runs kept as parquet parts in a
+//! folder or a bucket ([`store`] over [`objects`], added to by [`add()`], merged by [`compact`] and checked
 //! by [`verify`]), the series each workload, config and metric makes over the
 //! runs ([`trend`]), their change points ([`changepoint`], E-Divisive
 //! means with a t-test), `history show`'s report ([`show`]), the
@@ -14,9 +14,11 @@ mod add;
 pub mod changepoint;
 mod columns;
 pub mod compact;
+mod error;
 pub mod gate;
 mod guard;
 mod io_text;
+pub mod objects;
 pub mod show;
 pub mod store;
 #[doc(hidden)]
@@ -26,4 +28,4 @@ pub mod trend;
 pub mod verify;
 
 pub use add::{Added, add, add_with};
-pub use store::{RunMeta, StoredRun};
+pub use store::{RunMeta, Store, StoredRun};

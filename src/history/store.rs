@@ -1,25 +1,24 @@
-//! The history on disk: a directory of parquet parts. An add writes its
-//! run as a part of its own, `part-00000042.parquet`; parts are then
-//! merged (`history::compact`) into `part-00000001-00000016.parquet`
-//! and so on, so years of runs stay a few dozen files rather than one file
-//! per run, which no reader opens fast. Each row holds the run's dataset
-//! columns (those of docs/CONTRACT.md) plus `run_id`, `run_commit`, `run_time`
+//! The history's parts: parquet files under a folder or a bucket's prefix
+//! ([`Store`], [`super::objects`]). An add writes its run as a part of its
+//! own, `part-00000042.parquet`; parts are then merged
+//! (`history::compact`) into `part-00000001-00000016.parquet` and so on,
+//! so years of runs stay a few dozen objects rather than one per run,
+//! which no reader opens fast. Each row holds the run's dataset columns
+//! (those of docs/CONTRACT.md) plus `run_id`, `run_commit`, `run_time`
 //! and `run_seq`, so DuckDB or pandas read the whole history with
 //! `read_parquet('history/*.parquet')`.
 //!
-//! Every part is written aside (`.part-*.tmp`, which no `*.parquet` glob
-//! sees) and then linked or renamed into place, so an add killed midway
-//! leaves the history as it was, or with its run added; an append never
-//! rewrites what is there.
+//! Every part is created whole under a name that was free
+//! (create-if-absent), never rewritten by an add, so a killed add leaves
+//! the history as it was, or with its run added. Writers need no lock:
+//! the rules that keep each run readable exactly once while many writers
+//! add and merge at once are in docs/architecture.md ("A history shared
+//! by many writers").
 //!
-//! Each part's CRC-32 is recorded when it is written, in the name of an
-//! empty hidden file beside it (`.part-00000042.parquet.crc32-1a2b3c4d`), created
-//! before the part becomes visible and removed after it is gone. Every
-//! read checks the part's bytes against it: a flipped bit is a damaged
-//! part, named and left out (its runs said), never a value. The record
-//! needs no shared mutable file: each part's is its own, immutable, and
-//! listed with the parts (docs/architecture.md says why it is safe, and
-//! how an object store's conditional puts keep the same scheme). Parts
+//! Each part's CRC-32 is recorded when it is written (the folder: in the
+//! name of a hidden file beside it; a bucket: in the object's metadata)
+//! and every read checks the part's bytes against it: a flipped bit is a
+//! damaged part, named and left out (its runs said), never a value. Parts
 //! written before checksums have none and are read as they are.
 
 use std::path::{Path, PathBuf};
@@ -28,7 +27,9 @@ use polars::prelude::*;
 
 use anyhow::Context;
 
-use super::io_text::Witness;
+pub use super::objects::Store;
+use super::objects::folder::{self, Lock};
+use super::objects::{Created, Fetched};
 use crate::dataset;
 use crate::model::Row;
 
@@ -52,49 +53,8 @@ pub struct StoredRun {
     pub rows: Vec<Row>,
 }
 
-/// Errors of the history store; each names the path and what fixes it.
-#[derive(Debug, thiserror::Error)]
-pub enum StoreError {
-    #[error("{path}: run `{run}` is already in the history (use another --run, or --replace)")]
-    DuplicateRun { run: String, path: PathBuf },
-    #[error("{0}: --history must name a directory of parquet parts, not a file")]
-    NotADirectory(PathBuf),
-    #[error("{0}: no history here (add runs with `nvcmp history add PATH --history DIR`)")]
-    Missing(PathBuf),
-    #[error("{path}: cannot read history part: {source}")]
-    Part {
-        path: PathBuf,
-        #[source]
-        source: anyhow::Error,
-    },
-    #[error("{a} and {b} hold some of the same runs; move one of them out of the history")]
-    Overlap { a: PathBuf, b: PathBuf },
-    #[error(
-        "{path}: the run was added, but merging parts failed (the history is whole; `nvcmp history compact` retries): {source}"
-    )]
-    Merge {
-        path: PathBuf,
-        #[source]
-        source: Box<StoreError>,
-    },
-    #[error(
-        "{path}: damaged ({reason}); `nvcmp history compact --history DIR` sets it aside in .quarantine/"
-    )]
-    Damaged { path: PathBuf, reason: String },
-    #[error("{path}: {}", super::io_text::cause(source))]
-    Io {
-        path: PathBuf,
-        #[source]
-        source: std::io::Error,
-    },
-}
-
-pub(super) fn io(path: &Path) -> impl FnOnce(std::io::Error) -> StoreError + '_ {
-    move |source| StoreError::Io {
-        path: path.to_path_buf(),
-        source,
-    }
-}
+pub use super::error::StoreError;
+pub(crate) use super::error::io;
 
 /// The run's own columns, beside the dataset's.
 const RUN_COLUMNS: [&str; 4] = ["run_id", "run_commit", "run_time", "run_seq"];
@@ -111,32 +71,16 @@ const BATCH_ROWS: usize = 8192;
 pub struct Part {
     pub first: u64,
     pub last: u64,
+    /// Where it is: a file's path, or the object's URL.
     pub path: PathBuf,
-    /// CRC-32s recorded for the part (its checksum files); empty for a
-    /// part written before checksums. More than one only when a replace
-    /// or a merge was interrupted: the part is whole if it matches one.
+    /// CRC-32s recorded for the part as listed (a folder's checksum
+    /// files; a bucket's come with the bytes); empty for a part written
+    /// before checksums. More than one only when a replace was
+    /// interrupted: the part is whole if it matches one.
     pub sums: Vec<u32>,
 }
 
-/// Between a part's name and its CRC-32 in its checksum file's name.
-pub const SUM_INFIX: &str = ".crc32-";
-
-/// The checksum file of part `file_name` whose bytes have CRC-32 `crc`:
-/// hidden (a leading dot), as readers of a parquet directory (pyarrow's
-/// datasets, Spark) skip names starting with `.` or `_` and would
-/// otherwise try to open the empty file as a part.
-pub fn sum_name(file_name: &str, crc: u32) -> String {
-    format!(".{file_name}{SUM_INFIX}{crc:08x}")
-}
-
-/// The part's file name and CRC-32 a checksum file's name records.
-fn parse_sum(name: &str) -> Option<(&str, u32)> {
-    let (part, hex) = name.strip_prefix('.')?.rsplit_once(SUM_INFIX)?;
-    if hex.len() != 8 || !part.ends_with(".parquet") {
-        return None;
-    }
-    Some((part, u32::from_str_radix(hex, 16).ok()?))
-}
+pub use folder::{SUM_INFIX, sum_name};
 
 /// A part whose bytes are not what was written (or never were a part):
 /// its runs are left out of every read and said.
@@ -167,9 +111,7 @@ impl Damaged {
     }
 }
 
-/// The folder damaged parts are set aside in, inside the history: hidden,
-/// so no `*.parquet` glob reads them; kept, so nothing is lost.
-pub const QUARANTINE: &str = ".quarantine";
+pub use super::objects::QUARANTINE;
 
 impl Part {
     /// The name of the part holding runs `first..=last`.
@@ -181,8 +123,8 @@ impl Part {
         }
     }
 
-    fn parse(path: PathBuf) -> Option<Part> {
-        let name = path.file_name()?.to_str()?;
+    /// The part named `name` at `path`, when the name is a part's.
+    fn parse(name: &str, path: PathBuf) -> Option<Part> {
         let stem = name.strip_prefix("part-")?.strip_suffix(".parquet")?;
         let (first, last) = match stem.split_once('-') {
             Some((a, b)) => (a.parse().ok()?, b.parse().ok()?),
@@ -207,50 +149,41 @@ impl Part {
             .unwrap_or_default()
     }
 
-    /// Paths of the part's checksum files.
-    pub(crate) fn sums_paths(&self) -> Vec<PathBuf> {
-        let name = self.name();
-        self.sums
-            .iter()
-            .map(|c| self.path.with_file_name(sum_name(&name, *c)))
-            .collect()
-    }
-
     /// Run numbers the part stands for (gaps included).
     pub fn span(&self) -> u64 {
         self.last - self.first + 1
     }
+
+    /// Whether `other` holds exactly the next run numbers after this one.
+    pub fn followed_by(&self, other: &Part) -> bool {
+        other.first == self.last + 1
+    }
 }
 
 /// The parts a reader takes (`live`, in run order) and those a merged
-/// part stands for, which only an interrupted merge leaves behind
-/// (`stale`): from the moment a merged part is in place it is read alone,
-/// so no run is read twice, and until then the old parts are read.
+/// part stands for (`stale`): from the moment a merged part is in place
+/// it is read alone, so no run is read twice, and until then the old
+/// parts are read. Stale parts are what an interrupted merge left, or a
+/// part an add created under a number a merge had already covered (that
+/// add then moves its run past the merge: docs/architecture.md).
 #[derive(Debug, Default)]
 pub struct Layout {
     pub live: Vec<Part>,
     pub stale: Vec<Part>,
 }
 
-/// The parts of the history in `dir`.
-pub fn layout(dir: &Path) -> Result<Layout, StoreError> {
-    let mut all = Vec::new();
-    let mut sums: std::collections::HashMap<String, Vec<u32>> = Default::default();
-    for entry in std::fs::read_dir(dir).map_err(io(dir))? {
-        let path = entry.map_err(io(dir))?.path();
-        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-        if let Some((part, crc)) = parse_sum(name) {
-            sums.entry(part.to_string()).or_default().push(crc);
-        } else {
-            all.extend(Part::parse(path));
-        }
-    }
-    for p in &mut all {
-        if let Some(mut s) = sums.remove(&p.name()) {
-            s.sort_unstable();
-            p.sums = s;
-        }
-    }
+/// The parts of the history.
+pub fn layout(history: impl Into<Store>) -> Result<Layout, StoreError> {
+    let store = history.into();
+    let objects = store.objects();
+    let mut all: Vec<Part> = objects
+        .list()?
+        .into_iter()
+        .filter_map(|l| {
+            let path = objects.locate(&l.name);
+            Part::parse(&l.name, path).map(|p| Part { sums: l.sums, ..p })
+        })
+        .collect();
     // A merged part before the parts it covers.
     all.sort_by_key(|p| (p.first, std::cmp::Reverse(p.last)));
     let mut out = Layout::default();
@@ -269,21 +202,11 @@ pub fn layout(dir: &Path) -> Result<Layout, StoreError> {
     Ok(out)
 }
 
-pub(crate) fn check_dir(dir: &Path) -> Result<(), StoreError> {
-    if dir.is_file() {
-        return Err(StoreError::NotADirectory(dir.to_path_buf()));
-    }
-    if !dir.is_dir() {
-        return Err(StoreError::Missing(dir.to_path_buf()));
-    }
-    Ok(())
-}
-
 /// Every run of the history, in order; a damaged part is an error here
 /// (readers that go on without it use [`scan`]).
-pub fn read(dir: &Path) -> Result<Vec<StoredRun>, StoreError> {
+pub fn read(history: impl Into<Store>) -> Result<Vec<StoredRun>, StoreError> {
     let mut out = Vec::new();
-    let scanned = scan(dir, None, |batch| out.extend(batch))?;
+    let scanned = scan(history, None, |batch| out.extend(batch))?;
     if let Some(d) = scanned.damaged.into_iter().next() {
         return Err(StoreError::Damaged {
             path: d.part.path,
@@ -321,27 +244,81 @@ impl From<Fault> for StoreError {
     }
 }
 
+/// Parts fetched at once from a bucket (a request's latency hidden behind
+/// the others'); a folder's are read one at a time, as memory holds one
+/// part's bytes then.
+fn fetch_batch(store: &Store) -> usize {
+    match store.dir() {
+        Some(_) => 1,
+        None => 8,
+    }
+}
+
+/// The live parts with their checked bytes, handed to `each` in order,
+/// fetched a few at a time. A part gone since the listing was retired by
+/// a merge that holds its runs: the history is listed again and read on
+/// from that part's first run, through whatever parts now hold it (a
+/// merged part may hold runs already handed on: callers count a run once).
+fn each_part(
+    store: &Store,
+    parts: Vec<Part>,
+    mut each: impl FnMut(Part, Result<Vec<u8>, Fault>) -> Result<(), StoreError>,
+) -> Result<(), StoreError> {
+    let mut todo = std::collections::VecDeque::from(parts);
+    let mut done = std::collections::HashSet::new();
+    let mut relisted = 0;
+    'fetch: while !todo.is_empty() {
+        let n = fetch_batch(store).min(todo.len());
+        let chunk: Vec<Part> = todo.drain(..n).collect();
+        let names: Vec<String> = chunk.iter().map(Part::name).collect();
+        let fetched = store.objects().fetch(&names);
+        for (part, got) in chunk.into_iter().zip(fetched) {
+            let bytes = match got {
+                Err(StoreError::Gone(_)) if relisted < RELISTS => {
+                    relisted += 1;
+                    let now = layout(store)?.live.into_iter();
+                    todo = now
+                        .filter(|p| p.last >= part.first && !done.contains(&p.name()))
+                        .collect();
+                    continue 'fetch;
+                }
+                Err(e) => Err(Fault::Store(e)),
+                Ok(f) => checked(&part, f),
+            };
+            done.insert(part.name());
+            each(part, bytes)?;
+        }
+    }
+    Ok(())
+}
+
+/// Listings again a reader makes when parts go under it, before it says
+/// so: merges retire parts seconds apart, so a few suffice.
+const RELISTS: usize = 20;
+
 /// Hands the runs of the history to `visit` in order, a batch of whole
 /// runs at a time, reading only the dataset `columns` given (all when
 /// None; the others keep [`Row::empty`]'s values). A damaged part is left
 /// out and listed.
 pub fn scan(
-    dir: &Path,
+    history: impl Into<Store>,
     columns: Option<&[&str]>,
     mut visit: impl FnMut(Vec<StoredRun>),
 ) -> Result<Scanned, StoreError> {
-    check_dir(dir)?;
+    let store = history.into();
+    store.objects().check()?;
     let mut out = Scanned::default();
-    // A run id in two parts (a part copied by hand) counts once: the first.
+    // A run id in two parts (two adds of one id racing, or a part copied
+    // by hand) counts once: the first, the lowest number.
     let mut seen = std::collections::HashSet::new();
-    for part in layout(dir)?.live {
+    each_part(&store, layout(&store)?.live, |part, bytes| {
         // A part's runs are handed on only once it has read whole.
         let mut batches = Vec::new();
-        match scan_part(&part, columns, &mut |b| batches.push(b)) {
+        match bytes.and_then(|b| scan_bytes(&part, b, columns, &mut |r| batches.push(r))) {
             Ok(_) => {}
             Err(Fault::Damaged(d)) => {
                 out.damaged.push(d);
-                continue;
+                return Ok(());
             }
             Err(Fault::Store(e)) => return Err(e),
         }
@@ -352,7 +329,8 @@ pub fn scan(
                 visit(batch);
             }
         }
-    }
+        Ok(())
+    })?;
     Ok(out)
 }
 
@@ -362,20 +340,21 @@ pub fn scan(
 /// runs guarded too (it reads the frame's columns), and what it took from
 /// a part that then failed is the caller's to drop.
 pub fn scan_frames(
-    dir: &Path,
+    history: impl Into<Store>,
     columns: &[&str],
     mut visit: impl FnMut(&DataFrame, &[RunSpan]) -> anyhow::Result<()>,
 ) -> Result<Scanned, StoreError> {
-    check_dir(dir)?;
+    let store = history.into();
+    store.objects().check()?;
     let mut out = Scanned::default();
-    // A run id in two parts (a part copied by hand) counts once: the first.
+    // A run id in two parts counts once: the first, the lowest number.
     let mut seen = std::collections::HashSet::new();
-    for part in layout(dir)?.live {
-        let df = match read_frame(&part, Some(columns)) {
+    each_part(&store, layout(&store)?.live, |part, bytes| {
+        let df = match bytes.and_then(|b| read_frame(&part, b, Some(columns))) {
             Ok(df) => df,
             Err(Fault::Damaged(d)) => {
                 out.damaged.push(d);
-                continue;
+                return Ok(());
             }
             Err(Fault::Store(e)) => return Err(e),
         };
@@ -392,16 +371,18 @@ pub fn scan_frames(
             }
             Err(reason) => out.damaged.push(Damaged { part, reason }),
         }
-    }
+        Ok(())
+    })?;
     Ok(out)
 }
 
-fn scan_part(
+fn scan_bytes(
     part: &Part,
+    bytes: Vec<u8>,
     columns: Option<&[&str]>,
     visit: &mut dyn FnMut(Vec<StoredRun>),
 ) -> Result<usize, Fault> {
-    let df = read_frame(part, columns)?;
+    let df = read_frame(part, bytes, columns)?;
     super::guard::guarded(|| batches(&df, part, visit)).map_err(|reason| {
         Fault::Damaged(Damaged {
             part: part.clone(),
@@ -439,19 +420,27 @@ fn batches(
 }
 
 /// Every run of one part, with all its columns.
-pub(crate) fn part_runs(part: &Part) -> Result<Vec<StoredRun>, Fault> {
+pub(crate) fn part_runs(store: &Store, part: &Part) -> Result<Vec<StoredRun>, Fault> {
+    let fetched = store.objects().fetch(&[part.name()]).pop();
+    let bytes = match fetched {
+        Some(Ok(f)) => checked(part, f)?,
+        Some(Err(e)) => return Err(Fault::Store(e)),
+        None => return Err(Fault::Store(StoreError::Missing(part.path.clone()))),
+    };
     let mut out = Vec::new();
-    scan_part(part, None, &mut |batch| out.extend(batch))?;
+    scan_bytes(part, bytes, None, &mut |batch| out.extend(batch))?;
     Ok(out)
 }
 
-/// The part's bytes, checked against its recorded CRC-32s.
-fn checked_bytes(part: &Part) -> Result<Vec<u8>, Fault> {
-    let bytes = std::fs::read(&part.path).map_err(|e| Fault::Store(io(&part.path)(e)))?;
-    if !part.sums.is_empty() {
-        let crc = crc32fast::hash(&bytes);
-        if !part.sums.contains(&crc) {
-            let recorded: Vec<String> = part.sums.iter().map(|c| format!("{c:08x}")).collect();
+/// The part's bytes, checked against the CRC-32s recorded for it (as
+/// listed, or fetched with it).
+fn checked(part: &Part, fetched: Fetched) -> Result<Vec<u8>, Fault> {
+    let mut sums = part.sums.clone();
+    sums.extend(fetched.sums);
+    if !sums.is_empty() {
+        let crc = crc32fast::hash(&fetched.bytes);
+        if !sums.contains(&crc) {
+            let recorded: Vec<String> = sums.iter().map(|c| format!("{c:08x}")).collect();
             return Err(Fault::Damaged(Damaged {
                 part: part.clone(),
                 reason: format!(
@@ -461,13 +450,12 @@ fn checked_bytes(part: &Part) -> Result<Vec<u8>, Fault> {
             }));
         }
     }
-    Ok(bytes)
+    Ok(fetched.bytes)
 }
 
-/// The part's frame: `columns` of the dataset that it has, and the run's;
-/// its bytes checked first, then decoded where a panic is an error.
-fn read_frame(part: &Part, columns: Option<&[&str]>) -> Result<DataFrame, Fault> {
-    let bytes = checked_bytes(part)?;
+/// The part's frame from its checked `bytes`: `columns` of the dataset
+/// that it has, and the run's; decoded where a panic is an error.
+fn read_frame(part: &Part, bytes: Vec<u8>, columns: Option<&[&str]>) -> Result<DataFrame, Fault> {
     super::guard::guarded(|| {
         let mut reader = ParquetReader::new(std::io::Cursor::new(bytes));
         if let Some(columns) = columns {
@@ -546,84 +534,83 @@ pub(crate) struct RunIndex {
 impl RunIndex {
     /// The next free run number: past every part, damaged and set-aside
     /// ones too, so a number is never given twice.
-    pub fn next_seq(&self, dir: &Path) -> u64 {
+    pub fn next_seq(&self, store: &Store) -> u64 {
         let parts = self.runs.iter().map(|(_, p)| p.last);
         let damaged = self.damaged.iter().map(|d| d.part.last);
-        let aside = quarantined(dir).into_iter().map(|p| p.last);
+        let aside = quarantined(store).into_iter().map(|p| p.last);
         parts.chain(damaged).chain(aside).max().unwrap_or(0) + 1
     }
 }
 
 /// The runs in the history with the part each is in.
-pub(crate) fn run_index(dir: &Path) -> Result<RunIndex, StoreError> {
+pub(crate) fn run_index(store: &Store) -> Result<RunIndex, StoreError> {
+    run_index_of(store, layout(store)?.live)
+}
+
+/// The runs in `parts` with the part each is in.
+pub(crate) fn run_index_of(store: &Store, parts: Vec<Part>) -> Result<RunIndex, StoreError> {
     let mut out = RunIndex::default();
-    for part in layout(dir)?.live {
-        let spans = read_frame(&part, Some(&[])).and_then(|df| {
-            super::guard::guarded(|| run_spans(&df, &part)).map_err(|reason| {
-                Fault::Damaged(Damaged {
-                    part: part.clone(),
-                    reason,
+    // A run read twice (from a part, then from the merge that retired the
+    // part mid-read) is one run: the same id at the same number.
+    let mut seen = std::collections::HashSet::new();
+    each_part(store, parts, |part, bytes| {
+        let spans = bytes
+            .and_then(|b| read_frame(&part, b, Some(&[])))
+            .and_then(|df| {
+                super::guard::guarded(|| run_spans(&df, &part)).map_err(|reason| {
+                    Fault::Damaged(Damaged {
+                        part: part.clone(),
+                        reason,
+                    })
                 })
-            })
-        });
+            });
         match spans {
-            Ok(spans) => out
-                .runs
-                .extend(spans.into_iter().map(|s| (s.meta, part.clone()))),
+            Ok(spans) => out.runs.extend(
+                spans
+                    .into_iter()
+                    .filter(|s| seen.insert((s.meta.id.clone(), s.meta.seq)))
+                    .map(|s| (s.meta, part.clone())),
+            ),
             Err(Fault::Damaged(d)) => out.damaged.push(d),
             Err(Fault::Store(e)) => return Err(e),
         }
-    }
+        Ok(())
+    })?;
     Ok(out)
 }
 
 /// Parts set aside in [`QUARANTINE`], by the runs their names hold.
-pub fn quarantined(dir: &Path) -> Vec<Part> {
-    let Ok(entries) = std::fs::read_dir(dir.join(QUARANTINE)) else {
-        return Vec::new();
-    };
-    let mut out: Vec<Part> = entries
-        .filter_map(Result::ok)
-        .filter_map(|e| Part::parse(e.path()))
+pub fn quarantined(history: impl Into<Store>) -> Vec<Part> {
+    let store = history.into();
+    let objects = store.objects();
+    let mut out: Vec<Part> = objects
+        .quarantined()
+        .into_iter()
+        .filter_map(|n| {
+            let path = objects.locate(&format!("{QUARANTINE}/{n}"));
+            Part::parse(&n, path)
+        })
         .collect();
     out.sort_by_key(|p| (p.first, p.last));
     out
 }
 
-/// Moves a damaged part and its checksum files into [`QUARANTINE`] (a
-/// name taken there gets `.1`, `.2`, ... after it): out of every read, kept
-/// for whoever wants to look. Returns where the part went.
-pub(crate) fn quarantine(dir: &Path, part: &Part) -> Result<PathBuf, StoreError> {
-    let aside = dir.join(QUARANTINE);
-    std::fs::create_dir_all(&aside).map_err(io(&aside))?;
-    let free = |name: &str| {
-        let mut to = aside.join(name);
-        let mut k = 0;
-        while to.exists() {
-            k += 1;
-            to = aside.join(format!("{name}.{k}"));
-        }
-        to
-    };
-    let to = free(&part.name());
-    std::fs::rename(&part.path, &to).map_err(io(&part.path))?;
-    for sum in part.sums_paths() {
-        let name = sum
-            .file_name()
-            .unwrap_or_default()
-            .to_string_lossy()
-            .into_owned();
-        let _ = std::fs::rename(&sum, free(&name));
-    }
-    sync_dir(dir);
-    Ok(to)
+/// Moves a damaged part (and its checksum records) into [`QUARANTINE`]
+/// (a name taken there gets `.1`, `.2`, ... after it): out of every read,
+/// kept for whoever wants to look. Returns where the part went.
+pub(crate) fn quarantine(store: &Store, part: &Part) -> Result<PathBuf, StoreError> {
+    store.objects().quarantine(&part.name(), &part.sums)
 }
 
-/// Run ids that more than one part holds (a part copied by hand), each
-/// with the parts' paths in history order. Readers count such a run once.
-pub fn duplicate_runs(dir: &Path) -> Result<Vec<(String, Vec<PathBuf>)>, StoreError> {
+/// Run ids that more than one part holds (two adds of one id that raced,
+/// or a part copied by hand), each with the parts' paths in history
+/// order. Readers count such a run once, from the first.
+pub fn duplicate_runs(
+    history: impl Into<Store>,
+) -> Result<Vec<(String, Vec<PathBuf>)>, StoreError> {
+    let store = history.into();
     let mut out: Vec<(String, Vec<PathBuf>)> = Vec::new();
-    let index = run_index(dir)?.runs;
+    let index = run_index(&store)?.runs;
     for (meta, _) in &index {
         let holders: Vec<PathBuf> = index
             .iter()
@@ -637,297 +624,114 @@ pub fn duplicate_runs(dir: &Path) -> Result<Vec<(String, Vec<PathBuf>)>, StoreEr
     Ok(out)
 }
 
-/// The files of `dir` whose name `keep` takes, sorted (none when `dir`
-/// cannot be read).
-fn files_named(dir: &Path, keep: impl Fn(&str) -> bool) -> Vec<PathBuf> {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return Vec::new();
-    };
-    let mut out: Vec<PathBuf> = entries
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(&keep))
-        .collect();
-    out.sort();
-    out
+/// Temporaries a killed writer left (`.part-*.tmp`; a folder's only: a
+/// bucket's puts are whole or absent).
+pub fn temporaries(history: impl Into<Store>) -> Vec<PathBuf> {
+    let store = history.into();
+    store
+        .objects()
+        .folder()
+        .map(folder::Folder::temporaries)
+        .unwrap_or_default()
 }
 
-/// Temporaries of this store's naming (`.part-*.tmp`) in `dir`.
-pub fn temporaries(dir: &Path) -> Vec<PathBuf> {
-    files_named(dir, |n| n.starts_with(".part-") && n.ends_with(".tmp"))
+/// Checksum files whose part is gone (a folder's only).
+pub fn orphan_sums(history: impl Into<Store>) -> Vec<PathBuf> {
+    let store = history.into();
+    store
+        .objects()
+        .folder()
+        .map(folder::Folder::orphan_sums)
+        .unwrap_or_default()
 }
 
-/// Removes what an add or compaction killed mid-write left behind. Called
-/// with the history's [`Lock`] held: every writer takes it before writing
-/// a temporary, so none present belongs to a live process. On a system
-/// with no lock (neither Unix nor Windows) writers are not serialized: only
-/// temporaries an hour old go.
-fn remove_stale(dir: &Path, _lock: &Lock) {
-    for tmp in temporaries(dir) {
-        let stale = cfg!(any(unix, windows))
-            || std::fs::metadata(&tmp)
-                .and_then(|m| m.modified())
-                .is_ok_and(|t| t.elapsed().is_ok_and(|age| age.as_secs() > 3600));
-        if stale {
-            let _ = std::fs::remove_file(&tmp);
-        }
-    }
-    // Checksum files whose part is gone: a merge or retire killed between
-    // removing a part and its record, or an add that lost a name.
-    for sum in orphan_sums(dir) {
-        let _ = std::fs::remove_file(sum);
-    }
-}
-
-/// Checksum files in `dir` whose part is not there.
-pub fn orphan_sums(dir: &Path) -> Vec<PathBuf> {
-    files_named(dir, |name| {
-        parse_sum(name).is_some_and(|(part, _)| !dir.join(part).exists())
-    })
-}
-
-/// The lock file of a history: hidden, so no `*.parquet` glob or listing
-/// of parts sees it.
-pub(crate) const LOCK_FILE: &str = ".nvcmp-history.lock";
-
-/// An exclusive lock on a history for one add or compaction. Two CI jobs
-/// adding to one directory at once would otherwise both merge the same
-/// parts into overlapping ones. `flock` (Unix) and `LockFileEx` (Windows)
-/// are released by the kernel when the process ends, so a killed add never
-/// leaves the history locked.
-pub(crate) struct Lock {
-    _file: std::fs::File,
-}
-
-impl Lock {
-    /// Waits for the history in `dir` (which exists) to be free, then
-    /// removes the temporaries a killed writer left.
-    pub(crate) fn take_and_clean(dir: &Path) -> Result<Lock, StoreError> {
-        let lock = Lock::take(dir)?;
-        remove_stale(dir, &lock);
-        Ok(lock)
-    }
-
-    /// Waits for the history in `dir` (which exists) to be free.
-    pub(crate) fn take(dir: &Path) -> Result<Lock, StoreError> {
-        let path = dir.join(LOCK_FILE);
-        let file = std::fs::OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&path)
-            .map_err(io(&path))?;
-        lock_exclusive(&file).map_err(|source| StoreError::Io { path, source })?;
-        Ok(Lock { _file: file })
-    }
-}
-
-/// Waits for an exclusive `flock` on `file`, which keeps it until closed.
-#[cfg(unix)]
-fn lock_exclusive(file: &std::fs::File) -> std::io::Result<()> {
-    use std::os::fd::AsRawFd;
-    loop {
-        // SAFETY: `flock` only takes the descriptor, which `file` owns
-        // and keeps open for as long as the lock is held.
-        if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) } == 0 {
-            return Ok(());
-        }
-        let e = std::io::Error::last_os_error();
-        if e.kind() != std::io::ErrorKind::Interrupted {
-            return Err(e);
-        }
-    }
-}
-
-/// Windows' twin: waits for an exclusive `LockFileEx` lock on the whole
-/// of `file` (std's `File::lock` needs Rust 1.89, past nvcmp's 1.85).
-#[cfg(windows)]
-fn lock_exclusive(file: &std::fs::File) -> std::io::Result<()> {
-    use std::os::windows::io::AsRawHandle;
-    use windows_sys::Win32::Storage::FileSystem::{LOCKFILE_EXCLUSIVE_LOCK, LockFileEx};
-    // SAFETY: OVERLAPPED is plain data; zeroed locks from offset 0.
-    let mut ov: windows_sys::Win32::System::IO::OVERLAPPED = unsafe { std::mem::zeroed() };
-    // SAFETY: `file` owns its handle, opened synchronously, so the call
-    // blocks until the lock is granted and `ov` outlives it; the range is
-    // every byte, locked past the end of the empty file as Windows allows.
-    let ok = unsafe {
-        LockFileEx(
-            file.as_raw_handle() as _,
-            LOCKFILE_EXCLUSIVE_LOCK,
-            0,
-            u32::MAX,
-            u32::MAX,
-            &mut ov,
-        )
-    };
-    if ok == 0 {
-        return Err(std::io::Error::last_os_error());
-    }
-    Ok(())
-}
-
-/// The twin for systems with neither lock: adds are not serialized, and
-/// [`remove_stale`] leaves temporaries younger than an hour.
-#[cfg(not(any(unix, windows)))]
-fn lock_exclusive(_file: &std::fs::File) -> std::io::Result<()> {
-    Ok(())
+/// A folder's lock for one add or compaction, with what a killed writer
+/// left removed; a bucket has none and needs none.
+pub(crate) fn lock(store: &Store) -> Result<Option<Lock>, StoreError> {
+    store
+        .objects()
+        .folder()
+        .map(folder::Folder::lock_and_clean)
+        .transpose()
 }
 
 /// Rewrites `part` with `run` in place of the run of the same number.
-pub(super) fn replace_in(dir: &Path, part: &Part, run: StoredRun) -> Result<PathBuf, StoreError> {
-    let mut runs = part_runs(part)?;
+pub(super) fn replace_in(
+    store: &Store,
+    part: &Part,
+    run: StoredRun,
+) -> Result<PathBuf, StoreError> {
+    let mut runs = part_runs(store, part).map_err(StoreError::from)?;
     for r in runs.iter_mut().filter(|r| r.meta.seq == run.meta.seq) {
         *r = run.clone();
     }
-    let tmp = aside(dir, part.first, part.last);
-    let placed = write_runs(&tmp, runs).and_then(|crc| place_over(&tmp, part, crc));
-    let _ = std::fs::remove_file(&tmp);
-    sync_dir(dir);
-    placed.map(|()| part.path.clone())
+    let (bytes, crc) = encode(&part.path, runs)?;
+    store
+        .objects()
+        .overwrite(&part.name(), &bytes, crc, &part.sums)?;
+    Ok(part.path.clone())
 }
 
-/// Renames `tmp` (CRC-32 `crc`) over `part`'s name, its checksum recorded
-/// first; the part's old checksums go after, so a kill at any point
-/// leaves the part matching one of its records.
-pub(crate) fn place_over(tmp: &Path, part: &Part, crc: u32) -> Result<(), StoreError> {
-    let sum = record_sum(&part.path, crc)?;
-    std::fs::rename(tmp, &part.path).map_err(io(&part.path))?;
-    for old in part.sums_paths().into_iter().filter(|p| *p != sum) {
-        let _ = std::fs::remove_file(old);
-    }
-    Ok(())
-}
-
-/// Creates the checksum file of the part at `path` with CRC-32 `crc`,
-/// synced; returns its path.
-fn record_sum(path: &Path, crc: u32) -> Result<PathBuf, StoreError> {
-    let name = path.file_name().unwrap_or_default().to_string_lossy();
-    let sum = path.with_file_name(sum_name(&name, crc));
-    let file = std::fs::File::create(&sum).map_err(io(&sum))?;
-    file.sync_all().map_err(io(&sum))?;
-    Ok(sum)
-}
-
-/// Writes `run` as a part of its own at the first free number from its
-/// `seq` on; returns the number taken.
-pub(super) fn place_new(dir: &Path, run: StoredRun) -> Result<u64, StoreError> {
-    let tmp = aside(dir, run.meta.seq, run.meta.seq);
-    let seq = run.meta.seq;
-    let placed = write_runs(&tmp, vec![run]).and_then(|crc| link_new(dir, &tmp, seq, crc));
-    // The aside copy goes whatever happened; a failed add leaves nothing.
-    let _ = std::fs::remove_file(&tmp);
-    let seq = placed?;
-    sync_dir(dir);
-    Ok(seq)
-}
-
-/// A name for a part being written, which no `*.parquet` glob sees.
-pub(crate) fn aside(dir: &Path, first: u64, last: u64) -> PathBuf {
-    dir.join(format!(
-        ".part-{first:08}-{last:08}-{}.tmp",
-        std::process::id()
-    ))
-}
-
-/// A new name must survive a crash too: sync the directory.
-pub(crate) fn sync_dir(dir: &Path) {
-    if let Ok(d) = std::fs::File::open(dir) {
-        let _ = d.sync_all();
-    }
-}
-
-/// Links `tmp` as the first free `part-N.parquet` from `seq` on: a hard
-/// link never replaces a part another add placed at the same moment.
-/// The part's checksum is recorded before the link: a part is never
-/// visible without it. A name another writer took leaves our record an
-/// orphan, removed here (and, if we are killed first, by the next writer).
-fn link_new(dir: &Path, tmp: &Path, mut seq: u64, crc: u32) -> Result<u64, StoreError> {
+/// Creates `bytes` as the part of the lone run `seq`, or of the first
+/// free number after it; returns the number taken.
+pub(super) fn create_lone(
+    store: &Store,
+    bytes: &[u8],
+    crc: u32,
+    mut seq: u64,
+) -> Result<u64, StoreError> {
     loop {
-        let path = dir.join(Part::file_name(seq, seq));
-        let sum = record_sum(&path, crc)?;
-        match std::fs::hard_link(tmp, &path) {
-            Ok(()) => return Ok(seq),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-                // Unless the part there is ours to the byte, the record
-                // is only ours: another writer's has another name.
-                if !part_has_crc(&path, crc) {
-                    let _ = std::fs::remove_file(&sum);
-                }
-                seq += 1;
-            }
-            // File systems without hard links: a rename to a free name.
-            Err(_) if !path.exists() => {
-                std::fs::rename(tmp, &path).map_err(io(&path))?;
-                return Ok(seq);
-            }
-            Err(e) => {
-                let _ = std::fs::remove_file(&sum);
-                return Err(io(&path)(e));
-            }
+        match store
+            .objects()
+            .create(&Part::file_name(seq, seq), bytes, crc)?
+        {
+            Created::Ours => return Ok(seq),
+            Created::Taken => seq += 1,
         }
     }
 }
 
-fn part_has_crc(path: &Path, crc: u32) -> bool {
-    std::fs::read(path).is_ok_and(|b| crc32fast::hash(&b) == crc)
-}
-
-/// Writes `runs` as one parquet file at `path` and syncs it; every row
-/// carries its run's id, commit, time and number. Returns the file's
-/// CRC-32, computed as it is written.
-#[doc(hidden)]
-pub fn write_runs(path: &Path, runs: Vec<StoredRun>) -> Result<u32, StoreError> {
-    let mut df = frame_of(runs).map_err(|source| StoreError::Part {
+/// `runs` as the bytes of one parquet part, and their CRC-32; every row
+/// carries its run's id, commit, time and number. `path` names the part
+/// in an error.
+pub(crate) fn encode(path: &Path, runs: Vec<StoredRun>) -> Result<(Vec<u8>, u32), StoreError> {
+    let part = |source: anyhow::Error| StoreError::Part {
         path: path.to_path_buf(),
         source,
-    })?;
-    let file = std::fs::File::create(path).map_err(io(path))?;
-    let mut w = std::io::BufWriter::new(Summed {
-        inner: file,
-        crc: crc32fast::Hasher::new(),
-        witness: Witness::default(),
-    });
-    if let Err(e) = dataset::write_parquet(&mut df, &mut w) {
-        // The writer's own error hides the system's (a full disk reads
-        // "Invalid thrift: transport error"): say the one it met.
-        return Err(match w.get_mut().witness.take() {
-            Some(source) => io(path)(source),
-            None => StoreError::Part {
-                path: path.to_path_buf(),
-                source: e.into(),
-            },
-        });
-    }
-    let summed = w.into_inner().map_err(|e| io(path)(e.into_error()))?;
-    summed.inner.sync_all().map_err(io(path))?;
-    Ok(summed.crc.finalize())
+    };
+    let mut df = frame_of(runs).map_err(part)?;
+    let mut bytes = Vec::new();
+    dataset::write_parquet(&mut df, &mut bytes).map_err(|e| part(e.into()))?;
+    let crc = crc32fast::hash(&bytes);
+    Ok((bytes, crc))
 }
 
-/// Writes `runs` as the part at `path` with its checksum recorded, not
-/// aside first: for tools that make a whole history at once (benches).
+/// Writes `runs` as one parquet file at `path`, synced (no checksum
+/// recorded). Returns the file's CRC-32.
+#[doc(hidden)]
+pub fn write_runs(path: &Path, runs: Vec<StoredRun>) -> Result<u32, StoreError> {
+    use std::io::Write;
+    let (bytes, crc) = encode(path, runs)?;
+    let mut file = std::fs::File::create(path).map_err(io(path))?;
+    file.write_all(&bytes).map_err(io(path))?;
+    file.sync_all().map_err(io(path))?;
+    Ok(crc)
+}
+
+/// Writes `runs` as the part at `path` (in a history folder) with its
+/// checksum recorded, not aside first: for tools that make a whole
+/// history at once (benches).
 #[doc(hidden)]
 pub fn write_part(path: &Path, runs: Vec<StoredRun>) -> Result<(), StoreError> {
-    let crc = write_runs(path, runs)?;
-    record_sum(path, crc).map(|_| ())
-}
-
-/// A file that keeps the CRC-32 of what is written to it.
-/// The system error it met is kept, for the message.
-struct Summed {
-    inner: std::fs::File,
-    crc: crc32fast::Hasher,
-    witness: Witness,
-}
-
-impl std::io::Write for Summed {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        let n = self.inner.write(buf).inspect_err(|e| self.witness.saw(e))?;
-        self.crc.update(&buf[..n]);
-        Ok(n)
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    if Part::parse(&name, path.to_path_buf()).is_none() {
+        return Err(StoreError::Part {
+            path: path.to_path_buf(),
+            source: anyhow::anyhow!("not a part's name (part-N.parquet or part-A-B.parquet)"),
+        });
     }
-    fn flush(&mut self) -> std::io::Result<()> {
-        self.inner.flush().inspect_err(|e| self.witness.saw(e))
-    }
+    let (bytes, crc) = encode(path, runs)?;
+    folder::write_in_place(path, &bytes, crc)
 }
 
 fn frame_of(runs: Vec<StoredRun>) -> anyhow::Result<DataFrame> {
@@ -956,17 +760,17 @@ fn frame_of(runs: Vec<StoredRun>) -> anyhow::Result<DataFrame> {
     Ok(df)
 }
 
-/// Bytes of every part and temporary in `dir`, by name (checksum files,
-/// whose names follow the parts', left out): what "unchanged" means in
-/// tests.
+/// Bytes of every part and temporary in the folder `dir`, by name
+/// (checksum files, whose names follow the parts', left out): what
+/// "unchanged" means in tests.
 #[doc(hidden)]
 pub fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
     let mut out: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
         .into_iter()
         .flatten()
         .flatten()
-        .filter(|e| e.file_name() != LOCK_FILE)
-        .filter(|e| parse_sum(&e.file_name().to_string_lossy()).is_none())
+        .filter(|e| e.file_name() != folder::LOCK_FILE)
+        .filter(|e| folder::parse_sum(&e.file_name().to_string_lossy()).is_none())
         .filter(|e| e.file_name() != QUARANTINE)
         .map(|e| {
             let name = e.file_name().to_string_lossy().into_owned();
@@ -994,34 +798,6 @@ pub(super) mod tests {
         rows
     }
 
-    /// A second writer waits for the first one's lock (flock on Unix,
-    /// LockFileEx on Windows), each through its own open of the lock file
-    /// as two nvcmp processes would.
-    #[cfg(any(unix, windows))]
-    #[test]
-    fn a_second_writer_waits_for_the_first() {
-        let dir = tempfile::tempdir().unwrap();
-        let first = Lock::take(dir.path()).unwrap();
-        let (tx, rx) = std::sync::mpsc::channel();
-        let path = dir.path().to_path_buf();
-        let second = std::thread::spawn(move || {
-            let lock = Lock::take(&path).unwrap();
-            tx.send(()).unwrap();
-            drop(lock);
-        });
-        // Held: the second writer does not get the lock in this time (a
-        // slow machine can only make this wait pass, never fail).
-        let waited = rx.recv_timeout(std::time::Duration::from_millis(300));
-        assert!(
-            waited.is_err(),
-            "two writers held the history's lock at once"
-        );
-        drop(first);
-        rx.recv()
-            .expect("the second writer got the lock once it was free");
-        second.join().unwrap();
-    }
-
     #[test]
     fn a_file_or_nothing_is_not_a_history() {
         let dir = tempfile::tempdir().unwrap();
@@ -1032,5 +808,13 @@ pub(super) mod tests {
             read(&dir.path().join("none")),
             Err(StoreError::Missing(_))
         ));
+    }
+
+    #[test]
+    fn a_url_of_an_unknown_scheme_is_refused_naming_it() {
+        let e = Store::open("ftp://host/h").unwrap_err().to_string();
+        assert!(e.starts_with("--history ftp://host/h: not a scheme"), "{e}");
+        let local = Store::open("file:///tmp/h").unwrap();
+        assert_eq!(local.dir(), Some(Path::new("/tmp/h")));
     }
 }

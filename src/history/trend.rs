@@ -5,7 +5,6 @@
 //! them out of winners.
 
 use std::collections::HashMap;
-use std::path::Path;
 use std::sync::Arc;
 
 use polars::prelude::DataFrame;
@@ -13,7 +12,7 @@ use serde::Serialize;
 
 pub use super::columns::COLUMNS;
 use super::columns::Cast;
-use super::store::{self, RunMeta, RunSpan, Scanned, StoreError, StoredRun};
+use super::store::{self, RunMeta, RunSpan, Scanned, Store, StoreError, StoredRun};
 use crate::compare::stats::Summary;
 use crate::compare::workload::{self, WorkloadKey};
 use crate::compare::{LoadPoint, Metric};
@@ -248,11 +247,14 @@ fn key_of(r: &Row, devices: u32, metric: Metric) -> SeriesKey {
 /// [`build`] over the history in `dir`, a part at a time and only in
 /// [`COLUMNS`], so memory holds the series' values, not the history's
 /// rows. Returns the runs read and the series.
-pub fn load(dir: &Path, metrics: &[Metric]) -> Result<(Scanned, Vec<Series>), StoreError> {
+pub fn load(
+    history: impl Into<Store>,
+    metrics: &[Metric],
+) -> Result<(Scanned, Vec<Series>), StoreError> {
     let mut b = Builder::new(metrics);
     // A part's values join the series only once the whole part has read:
     // a part that fails midway leaves nothing of itself.
-    let scanned = store::scan_frames(dir, COLUMNS, |df, spans| {
+    let scanned = store::scan_frames(history, COLUMNS, |df, spans| {
         let mut part = Builder::new(metrics);
         part.push_frame(df, spans)?;
         b.absorb(part);

@@ -23,6 +23,7 @@ mod runlog;
 mod script_logs;
 mod series;
 mod setup;
+mod shared_history;
 mod snia;
 mod steady;
 mod sweep;

@@ -2,6 +2,7 @@ use super::*;
 use crate::history::add_with;
 use crate::history::store::tests::rows;
 use crate::history::store::{RunMeta, layout, read, snapshot};
+use std::path::Path;
 
 fn meta(id: &str) -> RunMeta {
     RunMeta {
@@ -90,7 +91,7 @@ fn an_interrupted_merge_shows_every_run_once_and_is_finished_later() {
     // Killed after the merged part was renamed into place, before the
     // parts it replaces were removed.
     let live = layout(h).unwrap().live;
-    place_merged(h, &live[..2]).unwrap();
+    place_merged(&h.into(), &live[..2]).unwrap();
     assert_eq!(snapshot(h).len(), 4);
     let after = read(h).unwrap();
     assert_eq!(
@@ -184,4 +185,52 @@ fn adds_at_the_same_time_wait_for_each_other() {
     assert_eq!(got, want);
     // Pairs of pairs: 8 runs are two parts of 4 (max_tier 2), no overlap.
     assert_eq!(spans(&dir), vec![(1, 4), (5, 8)]);
+}
+
+/// The same race with no lock at all: adds and compactions on a bucket
+/// (object_store's in-memory store, which honours create-if-absent as S3
+/// does), merging in pairs so merges retire parts under the adds' feet.
+/// Every add that returned is read once; two adds of one id: one wins.
+#[test]
+fn adds_and_merges_on_a_bucket_with_no_lock_lose_and_double_nothing() {
+    use crate::history::store::{Store, StoreError, read};
+    let mem: std::sync::Arc<dyn object_store::ObjectStore> =
+        std::sync::Arc::new(object_store::memory::InMemory::new());
+    for round in 0..4 {
+        // Each writer its own client, as each process has.
+        let open = || Store::bucket(mem.clone(), &format!("round-{round}"), "mem://h");
+        let store = open();
+        let results: Vec<Result<_, StoreError>> = std::thread::scope(|s| {
+            let adds: Vec<_> = (1..=10)
+                .map(|i| {
+                    let store = open();
+                    // Runs 9 and 10 share an id: one of the two must lose.
+                    let id = format!("r{}", i.min(9));
+                    s.spawn(move || add_with(&store, &meta(&id), &rows(), false, &PAIRS))
+                })
+                .collect();
+            let store = open();
+            s.spawn(move || {
+                for _ in 0..6 {
+                    let _ = compact(&store, &PAIRS);
+                }
+            });
+            adds.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        let lost: Vec<_> = results.iter().filter(|r| r.is_err()).collect();
+        assert_eq!(lost.len(), 1, "{results:?}");
+        assert!(
+            matches!(lost[0], Err(StoreError::DuplicateRun { run, .. }) if run == "r9"),
+            "{lost:?}"
+        );
+        let mut got: Vec<String> = read(&store)
+            .unwrap()
+            .into_iter()
+            .map(|r| r.meta.id)
+            .collect();
+        got.sort();
+        let mut want: Vec<String> = (1..=9).map(|i| format!("r{i}")).collect();
+        want.sort();
+        assert_eq!(got, want, "round {round}");
+    }
 }

@@ -21,17 +21,24 @@ use crate::numbers;
 use crate::render::check::{Line, Outcome};
 use crate::render::table::{Markdown, Markup, Table};
 
-/// An output format of `history show`.
+/// An output format of `history show`. `Html` is one page with the
+/// charts drawn into it: `publish::history` draws them and hands them to
+/// [`show_html`]; the others are [`show`]'s.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ShowFormat {
     Term,
     Md,
     Json,
+    Html,
 }
 
-/// Writes `report` in `format`.
+/// Writes `report` in `format` (not `Html`, whose charts are drawn above
+/// render/: `publish::history::show` writes it with [`show_html`]).
 pub fn show(report: &HistoryReport, format: ShowFormat, w: &mut dyn Write) -> anyhow::Result<()> {
     match format {
+        ShowFormat::Html => {
+            anyhow::bail!("history.html is drawn with its charts by publish::history::show")
+        }
         ShowFormat::Json => {
             // Buffered here, so that the serializer's many small writes are
             // copies into a buffer, not calls through `dyn Write`.

@@ -4,7 +4,10 @@
 //! dataset as parquet and csv, and the charts under DIR/charts/.
 //!
 //! The CLI validates flags into [`Options`] and calls [`publish`]; nothing
-//! here knows clap or prints.
+//! here knows clap or prints. `history show`'s page and `--out` are
+//! [`history`]'s.
+
+pub mod history;
 
 use std::io::Write;
 use std::path::Path;
