@@ -287,7 +287,7 @@ fn admit(rows: &[Row], opts: &CompareOptions) -> (Vec<Row>, Vec<Warning>) {
             });
         }
         let mut r = r.clone();
-        r.label = opts.name(&r.label);
+        r.config = opts.name(&r.config);
         kept.push(r);
     }
     (kept, warnings)

@@ -271,7 +271,7 @@ fn mark_variants(rows: &mut [Row], rule: &mut ConfigRule) {
             .filter(|w| !w.eq_ignore_ascii_case(&r.rw))
         {
             r.variant = Some(w.clone());
-            said.entry(r.label.clone()).or_default().insert(w.clone());
+            said.entry(r.config.clone()).or_default().insert(w.clone());
         }
     }
     for (config, words) in said {
@@ -315,7 +315,7 @@ fn files(rows: &[Row]) -> IndexMap<&str, FileOptions> {
         }
         let Some((_, c)) = &last else { continue };
         let f = out.entry(r.source.as_str()).or_insert_with(|| FileOptions {
-            folder: r.label.clone(),
+            folder: r.config.clone(),
             printed: false,
             values: c
                 .iter()
@@ -417,7 +417,7 @@ fn auto(
         }
     }
     for (i, name) in names {
-        rows[i].label = name;
+        rows[i].config = name;
     }
     rule
 }
@@ -696,7 +696,7 @@ fn by_keys(
             .iter()
             .map(|k| {
                 let v = match k.as_str() {
-                    "folder" | "dir" => Some(r.label.clone()),
+                    "folder" | "dir" => Some(r.config.clone()),
                     // The word that tells a run from its namesakes, else
                     // the job's name (fio prints no `name` option).
                     "name" => Some(
@@ -722,7 +722,7 @@ fn by_keys(
             .collect::<Vec<_>>()
             .join(", ");
         rule.values.entry(name.clone()).or_insert(values);
-        r.label = name;
+        r.config = name;
     }
     rule
 }
