@@ -49,12 +49,12 @@ impl FileFormat {
 /// how each Rust type is stored and read back. `clat_bins` is not a column
 /// (a histogram does not fit a flat table).
 macro_rules! dataset_columns {
-    ($($field:ident),* $(,)?) => {
+    ($($field:ident $(as $column:literal)?),* $(,)?) => {
         /// The dataset's column names, in order.
-        pub const COLUMNS: &[&str] = &[$(stringify!($field)),*];
+        pub const COLUMNS: &[&str] = &[$(column_name!($field $(as $column)?)),*];
 
         fn columns_of(rows: &[Row]) -> Vec<Column> {
-            vec![$(Field::column(stringify!($field), rows.iter().map(|r| r.$field.clone()).collect())),*]
+            vec![$(Field::column(column_name!($field $(as $column)?), rows.iter().map(|r| r.$field.clone()).collect())),*]
         }
 
         /// Fills `rows` from `df`; a column it does not have leaves the
@@ -62,7 +62,7 @@ macro_rules! dataset_columns {
         fn fill_from(df: &DataFrame, rows: &mut [Row]) -> anyhow::Result<()> {
             let empty = Row::empty("", Direction::Read);
             $(
-                let name = stringify!($field);
+                let name = column_name!($field $(as $column)?);
                 let values = Field::read_all(df.column(name).ok(), rows.len(), empty.$field.clone())
                     .with_context(|| format!("column {name}"))?;
                 for (r, v) in rows.iter_mut().zip(values) {
@@ -74,9 +74,20 @@ macro_rules! dataset_columns {
     };
 }
 
+/// A field's column: its own name, or the one given after `as` (a name
+/// kept for compatibility where the code's word changed).
+macro_rules! column_name {
+    ($field:ident) => {
+        stringify!($field)
+    };
+    ($field:ident as $column:literal) => {
+        $column
+    };
+}
+
 dataset_columns!(
     source,
-    label,
+    config as "label",
     os,
     engine,
     fio_version,
@@ -595,7 +606,7 @@ mod tests {
             crate::ingest::fio_json::to_parsed(&crate::ingest::fio_json::parse(text).unwrap()).rows;
         for (i, r) in rows.iter_mut().enumerate() {
             r.source = format!("dir/f{i}.json");
-            r.label = "lab".into();
+            r.config = "lab".into();
             r.clat_bins = None; // not a column
         }
         rows[0].system_cpu_pct = Some(45.76);

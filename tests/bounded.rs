@@ -162,7 +162,7 @@ fn base_row() -> Row {
 
 fn with(base: &Row, label: &str, iodepth: u32, f: &Figures) -> Row {
     let mut r = base.clone();
-    r.label = label.into();
+    r.config = label.into();
     r.source = format!("{label}/qd{iodepth}.json");
     r.iodepth = iodepth;
     r.iops = f.iops;
@@ -232,7 +232,7 @@ proptest! {
     #[test]
     fn check_takes_any_figure(figs in proptest::collection::vec(figures(), 4)) {
         let rows = rows(&figs);
-        let (base, cand): (Vec<Row>, Vec<Row>) = rows.into_iter().partition(|r| r.label == "a");
+        let (base, cand): (Vec<Row>, Vec<Row>) = rows.into_iter().partition(|r| r.config == "a");
         let report = check(&base, &cand, &CheckOptions::default());
         for f in &report.findings {
             if f.verdict == nvcmp::check::Verdict::Improvement {

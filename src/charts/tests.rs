@@ -45,7 +45,7 @@ fn fio_runs(runs: &[(&str, &str)]) -> Comparison {
     for &(name, text) in runs {
         let doc = crate::ingest::fio_json::parse(text).unwrap();
         for mut r in crate::ingest::fio_json::to_parsed(&doc).rows {
-            r.label = name.to_string();
+            r.config = name.to_string();
             r.source = format!("{name}/randread.json");
             rows.push(r);
         }

@@ -363,7 +363,7 @@ pub fn check(baseline: &[Row], candidate: &[Row], opts: &CheckOptions) -> CheckR
         .map(|r| (r, BASELINE))
         .chain(candidate.iter().map(|r| (r, CANDIDATE)))
         .map(|(r, label)| Row {
-            label: label.to_string(),
+            config: label.to_string(),
             ..r.clone()
         })
         .collect();

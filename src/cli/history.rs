@@ -308,7 +308,7 @@ pub(super) fn relabel(rows: &mut [crate::model::Row], label: Option<&str>) -> Re
         return Err(CliError::usage("--label: a config label cannot be empty"));
     }
     for r in rows.iter_mut() {
-        r.label = label.to_string();
+        r.config = label.to_string();
     }
     Ok(())
 }

@@ -67,13 +67,13 @@ pub fn build(rows: &[Row], configs: &[String]) -> Vec<DeviceSpread> {
         };
         let key: Key = (Shape::of(r), load);
         let seen = per_file
-            .entry((r.label.as_str(), run_source(r), key.clone()))
+            .entry((r.config.as_str(), run_source(r), key.clone()))
             .or_default();
         if !seen.contains(&target) {
             seen.push(target.clone());
         }
         let s = by
-            .entry(r.label.as_str())
+            .entry(r.config.as_str())
             .or_default()
             .entry(key)
             .or_default()

@@ -68,7 +68,7 @@ pub fn join(folds: Folds, rows: &[Row]) -> Vec<RunLogs> {
             .unwrap_or_else(|| {
                 runs.push(RunLogs {
                     source: r.source.clone(),
-                    label: r.label.clone(),
+                    label: r.config.clone(),
                     shape,
                     load: LoadPoint {
                         devices: r.devices(),

@@ -251,7 +251,7 @@ fn admit(rows: &[Row], opts: &CompareOptions) -> (Vec<Row>, Vec<Warning>) {
             });
         }
         let mut r = r.clone();
-        r.label = opts.name(&r.label);
+        r.config = opts.name(&r.config);
         kept.push(r);
     }
     (kept, warnings)
@@ -309,8 +309,8 @@ fn with_short_names(
 ) -> (CompareOptions, IndexMap<String, String>) {
     let mut labels: Vec<String> = Vec::new();
     for r in rows {
-        if !labels.contains(&r.label) {
-            labels.push(r.label.clone());
+        if !labels.contains(&r.config) {
+            labels.push(r.config.clone());
         }
     }
     let short = names::short_names(&labels);

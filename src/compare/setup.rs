@@ -184,7 +184,7 @@ fn option_items(rows: &[Row], configs: &[String], keys: &[String]) -> Vec<SetupI
         .iter()
         .map(|r| {
             let o = r.option_map();
-            (r.label.as_str(), o)
+            (r.config.as_str(), o)
         })
         .collect();
     keys.into_iter()
@@ -216,7 +216,7 @@ fn script_items(rows: &[Row], configs: &[String]) -> Vec<SetupItem> {
     let maps: Vec<(&str, std::collections::BTreeMap<String, String>)> = rows
         .iter()
         .filter(|r| r.setup_facts.is_some())
-        .map(|r| (r.label.as_str(), r.setup_fact_map()))
+        .map(|r| (r.config.as_str(), r.setup_fact_map()))
         .collect();
     let keys: std::collections::BTreeSet<&String> =
         maps.iter().flat_map(|(_, m)| m.keys()).collect();
@@ -371,7 +371,7 @@ fn data_facts(
 ) -> Vec<(&'static Fact, IndexMap<String, Option<String>>)> {
     let by_config: Vec<(&String, Vec<&Row>)> = configs
         .iter()
-        .map(|c| (c, rows.iter().filter(|r| r.label == *c).collect()))
+        .map(|c| (c, rows.iter().filter(|r| r.config == *c).collect()))
         .collect();
     FACTS
         .iter()

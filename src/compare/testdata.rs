@@ -32,7 +32,7 @@ pub(crate) fn rows() -> Vec<Row> {
                 Direction::Write
             };
             let mut r = Row::empty(&format!("{}/{rw}-{}.out", f[0], f[col("bs")]), dir);
-            r.label = f[col("config")].into();
+            r.config = f[col("config")].into();
             r.os = f[col("os")].into();
             r.engine = f[col("ioengine")].into();
             r.rw = rw.into();
@@ -65,7 +65,7 @@ pub(crate) fn published_renamed(rename: impl Fn(&str) -> String) -> Comparison {
     let rows: Vec<Row> = rows()
         .into_iter()
         .map(|mut r| {
-            r.label = rename(&r.label);
+            r.config = rename(&r.config);
             r
         })
         .collect();

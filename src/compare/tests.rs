@@ -239,7 +239,7 @@ fn round_override_brings_every_config_to_one_precision() {
 fn aggregates_replace_hosts_and_jobs_add_up() {
     let mut base = rows()[0].clone();
     base.source = "cs.json".into();
-    base.label = "x".into();
+    base.config = "x".into();
     let mut h1 = base.clone();
     h1.host = Some("a".into());
     h1.iops = 100.0;
@@ -267,7 +267,7 @@ fn repeated_runs_give_a_spread_and_errors_never_win() {
     let base = rows()[0].clone();
     let mk = |label: &str, src: &str, iops: f64, error: i64| {
         let mut r = base.clone();
-        r.label = label.into();
+        r.config = label.into();
         r.source = src.into();
         r.iops = iops;
         r.bw_bytes_per_s = iops * 4096.0;
@@ -323,7 +323,7 @@ fn different_load_points_are_never_averaged() {
         c.sanity
     );
     assert_eq!(
-        c.workloads[1].metric(Metric::Iops).unwrap().values[&rows[2].label],
+        c.workloads[1].metric(Metric::Iops).unwrap().values[&rows[2].config],
         Some(rows[2].iops)
     );
     // A config's run at another depth is its own point, not a repeat.
@@ -340,8 +340,8 @@ fn different_load_points_are_never_averaged() {
         .find(|w| w.key.load.iodepth == 32)
         .unwrap();
     let iops = qd32.metric(Metric::Iops).unwrap();
-    assert_eq!(iops.values[&rows[0].label], Some(rows[0].iops));
-    assert!(iops.spread.get(&rows[0].label).is_none_or(|s| s.n < 2));
+    assert_eq!(iops.values[&rows[0].config], Some(rows[0].iops));
+    assert!(iops.spread.get(&rows[0].config).is_none_or(|s| s.n < 2));
 }
 
 #[test]
@@ -349,7 +349,7 @@ fn fio_samples_of_single_runs_give_the_spread() {
     let base = rows()[0].clone();
     let mk_n = |label: &str, iops: f64, sd: f64, n: u64| {
         let mut r = base.clone();
-        r.label = label.into();
+        r.config = label.into();
         r.source = format!("{label}.json");
         r.iops = iops;
         r.bw_bytes_per_s = iops * 4096.0;
@@ -425,7 +425,7 @@ fn sanity_checks_flag_what_cannot_be() {
     // flight with 32 x 16 slots.
     rows[2].lat_mean_ns = rows[2].lat_mean_ns.map(|l| l * 10.0);
     // A config without randwrite workloads.
-    rows.retain(|r| !(r.label == "linux-io_uring" && r.rw == "randwrite"));
+    rows.retain(|r| !(r.config == "linux-io_uring" && r.rw == "randwrite"));
     let c = compare(&rows, &CompareOptions::default());
     let notes = &c.workloads[0].notes;
     assert!(
@@ -525,7 +525,7 @@ fn three_configs_raise_no_outlier() {
     // others" fired on ordinary differences.
     let three: Vec<_> = rows()
         .into_iter()
-        .filter(|r| r.label != "windows-non-native")
+        .filter(|r| r.config != "windows-non-native")
         .collect();
     let c = compare(&three, &CompareOptions::default());
     assert!(
@@ -540,7 +540,7 @@ fn a_lead_noise_or_the_equivalence_margin_cannot_separate_says_so() {
     let base = rows()[0].clone();
     let mk = |label: &str, os: &str, src: &str, iops: f64| {
         let mut r = base.clone();
-        (r.label, r.os, r.source) = (label.into(), os.into(), src.into());
+        (r.config, r.os, r.source) = (label.into(), os.into(), src.into());
         r.iops = iops;
         r.bw_bytes_per_s = iops * 4096.0;
         r

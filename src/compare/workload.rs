@@ -369,7 +369,7 @@ pub fn group_at(rows: &[Row], tail: f64) -> Grouped {
             load = *loads.first().unwrap_or(&load);
         }
         by_file
-            .entry((r.label.as_str(), run_source(r), r.file_run, shape, load))
+            .entry((r.config.as_str(), run_source(r), r.file_run, shape, load))
             .or_default()
             .push(r);
     }

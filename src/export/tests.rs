@@ -15,7 +15,7 @@ fn rows() -> Vec<Row> {
     ] {
         for r in &parsed.rows {
             let mut r = r.clone();
-            r.label = label.into();
+            r.config = label.into();
             r.source = source.into();
             r.iops *= f;
             out.push(r);

@@ -275,7 +275,7 @@ impl Columns<'_> {
             to.clear();
             to.push_str(c[i].unwrap_or_default());
         };
-        text(&self.label, &mut r.label);
+        text(&self.label, &mut r.config);
         text(&self.rw, &mut r.rw);
         r.direction = self.direction[i].unwrap_or(e.direction);
         r.host = None;

@@ -793,7 +793,7 @@ pub(super) mod tests {
             crate::ingest::fio_json::to_parsed(&crate::ingest::fio_json::parse(text).unwrap()).rows;
         for r in &mut rows {
             r.clat_bins = None;
-            r.label = "cfg".into();
+            r.config = "cfg".into();
         }
         rows
     }

@@ -160,7 +160,7 @@ fn matrix_row(
     iops: f64,
 ) -> Row {
     let mut r = Row::empty(&format!("{config}/{rw}-{bs}-qd{iodepth}.json"), direction);
-    r.label = config.to_string();
+    r.config = config.to_string();
     r.engine = "libaio".into();
     r.fio_version = "fio-3.33".into();
     r.job = format!("{rw}-{bs}");

@@ -200,7 +200,7 @@ fn is_plain(rows: &[Row]) -> bool {
             && r.instance_group.is_none()
             && r.instances <= 1
             && seen.insert((
-                r.label.as_str(),
+                r.config.as_str(),
                 r.rw.as_str(),
                 r.bs_bytes,
                 r.direction,
@@ -225,7 +225,7 @@ fn plain_load(r: &Row, devices: u32) -> LoadPoint {
 fn is_key_of(key: &SeriesKey, r: &Row, devices: u32, metric: Metric) -> bool {
     let (shape, load) = (&key.workload.shape, &key.workload.load);
     key.metric == metric
-        && key.config == r.label
+        && key.config == r.config
         && shape.rw == r.rw
         && shape.bs_bytes == r.bs_bytes
         && shape.direction == r.direction
@@ -239,7 +239,7 @@ fn key_of(r: &Row, devices: u32, metric: Metric) -> SeriesKey {
             shape: workload::Shape::of(r),
             load: plain_load(r, devices),
         },
-        config: r.label.clone(),
+        config: r.config.clone(),
         metric,
     }
 }

@@ -300,7 +300,7 @@ fn mark_variants(rows: &mut [Row], rule: &mut ConfigRule) {
             .filter(|w| !w.eq_ignore_ascii_case(&r.rw))
         {
             r.variant = Some(w.clone());
-            said.entry(r.label.clone()).or_default().insert(w.clone());
+            said.entry(r.config.clone()).or_default().insert(w.clone());
         }
     }
     for (config, words) in said {
@@ -344,7 +344,7 @@ fn files(rows: &[Row]) -> IndexMap<&str, FileOptions<'_>> {
         }
         let Some((_, c)) = &last else { continue };
         let f = out.entry(r.source.as_str()).or_insert_with(|| FileOptions {
-            folder: r.label.as_str(),
+            folder: r.config.as_str(),
             printed: false,
             values: c
                 .iter()
@@ -446,7 +446,7 @@ fn auto(
         }
     }
     for (i, name) in names {
-        rows[i].label = name;
+        rows[i].config = name;
     }
     rule
 }
@@ -725,7 +725,7 @@ fn by_keys(
             .iter()
             .map(|k| {
                 let v = match k.as_str() {
-                    "folder" | "dir" => Some(r.label.clone()),
+                    "folder" | "dir" => Some(r.config.clone()),
                     // The word that tells a run from its namesakes, else
                     // the job's name (fio prints no `name` option).
                     "name" => Some(
@@ -751,7 +751,7 @@ fn by_keys(
             .collect::<Vec<_>>()
             .join(", ");
         rule.values.entry(name.clone()).or_insert(values);
-        r.label = name;
+        r.config = name;
     }
     rule
 }

@@ -164,7 +164,7 @@ fn apply_configs(rows: &mut [crate::model::Row], manifest: &Manifest) {
         return;
     }
     for row in rows {
-        let Some(c) = manifest.configs.get(&row.label) else {
+        let Some(c) = manifest.configs.get(&row.config) else {
             continue;
         };
         if let Some(os) = &c.os {
@@ -178,7 +178,7 @@ fn apply_configs(rows: &mut [crate::model::Row], manifest: &Manifest) {
         }
         row.system_cpu_pct = row.system_cpu_pct.or(c.system_cpu_pct);
         if let Some(name) = &c.name {
-            row.label = name.clone();
+            row.config = name.clone();
         }
     }
 }
@@ -771,7 +771,7 @@ fn finish_rows(
         if row.tool_version.is_none() && !row.fio_version.is_empty() {
             row.tool_version = Some(row.fio_version.clone());
         }
-        row.label = match opts.label_by {
+        row.config = match opts.label_by {
             LabelBy::Auto | LabelBy::Name | LabelBy::Dir | LabelBy::Keys(_) => {
                 input.dir_label.clone()
             }

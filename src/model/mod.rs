@@ -67,8 +67,10 @@ impl std::fmt::Display for Direction {
 pub struct Row {
     /// Path of the input file as found under the given PATH.
     pub source: String,
-    /// Configuration this result belongs to (parent folder by default).
-    pub label: String,
+    /// Configuration this result belongs to (parent folder by default):
+    /// the dataset's `label` column (its name kept for compatibility).
+    #[serde(rename = "label")]
+    pub config: String,
     /// `linux`, `windows` or `unknown` (any other name kept as given).
     pub os: Os,
     /// fio's ioengine (`libaio`, `io_uring`, `windowsaio`, `psync`, ...).

@@ -6,7 +6,7 @@ use crate::model::Direction;
 /// A randread 4k QD32 row of `source` on `target` with `iops`.
 fn row(label: &str, source: &str, target: &str, iops: f64) -> Row {
     let mut r = Row::empty(source, Direction::Read);
-    r.label = label.into();
+    r.config = label.into();
     r.rw = "randread".into();
     r.bs_bytes = 4096;
     r.iodepth = 32;

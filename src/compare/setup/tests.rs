@@ -5,7 +5,7 @@ use crate::model::Direction;
 
 fn row(label: &str, rw: &str, bs: u64, iodepth: u32, runtime_ms: f64) -> Row {
     let mut r = Row::empty("f.json", Direction::Read);
-    r.label = label.into();
+    r.config = label.into();
     r.os = "linux".into();
     r.engine = "libaio".into();
     r.fio_version = "fio-3.33".into();

@@ -9,7 +9,7 @@ use crate::model::{Direction, Row};
 /// p99 at twice the mean.
 fn row(label: &str, qd: u32, numjobs: u32, iops: f64) -> Row {
     let mut r = Row::empty(&format!("{label}/qd{qd}-nj{numjobs}.json"), Direction::Read);
-    r.label = label.into();
+    r.config = label.into();
     r.os = "linux".into();
     r.engine = "io_uring".into();
     r.rw = "randread".into();

@@ -4,7 +4,7 @@ use crate::model::Direction;
 /// A run of `folder/file` with these fio options at `numjobs`.
 fn run(folder: &str, file: &str, numjobs: u32, opts: &[(&str, &str)]) -> Row {
     let mut r = Row::empty(&format!("{folder}/{file}"), Direction::Read);
-    r.label = folder.into();
+    r.config = folder.into();
     r.rw = "randread".into();
     r.bs_bytes = 4096;
     r.iodepth = 128;
@@ -20,7 +20,7 @@ fn run(folder: &str, file: &str, numjobs: u32, opts: &[(&str, &str)]) -> Row {
 }
 
 fn labels(rows: &[Row]) -> Vec<&str> {
-    rows.iter().map(|r| r.label.as_str()).collect()
+    rows.iter().map(|r| r.config.as_str()).collect()
 }
 
 #[test]

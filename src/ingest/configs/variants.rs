@@ -54,7 +54,7 @@ pub(crate) fn words(rows: &[Row]) -> BTreeMap<RunName, String> {
         let options = *by_text
             .entry(facts)
             .or_insert_with(|| *ids.entry(super::candidates(r)).or_insert(next));
-        at.entry((r.label.as_str(), super::point(r), options))
+        at.entry((r.config.as_str(), super::point(r), options))
             .or_default()
             .entry((r.source.as_str(), r.job.as_str()))
             .or_insert_with(|| file_stem(&r.source));
@@ -204,7 +204,7 @@ mod tests {
 
     fn row(source: &str, job: &str, rw: &str) -> Row {
         let mut r = Row::empty(source, Direction::Write);
-        r.label = "ssd".into();
+        r.config = "ssd".into();
         r.job = job.into();
         r.rw = rw.into();
         r.bs_bytes = 4096;

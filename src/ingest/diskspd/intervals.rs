@@ -22,7 +22,7 @@ pub(crate) fn traces(ingested: &Ingested) -> (Vec<Trace>, Vec<Warning>) {
     let mut sources: Vec<(&str, &str)> = Vec::new();
     for r in ingested.rows.iter().filter(|r| r.format == "diskspd-xml") {
         if !sources.iter().any(|(s, _)| *s == r.source) {
-            sources.push((&r.source, &r.label));
+            sources.push((&r.source, &r.config));
         }
     }
     let mut traces = Vec::new();

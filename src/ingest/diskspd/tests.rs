@@ -316,7 +316,7 @@ fn console_captures_read_as_their_originals() {
     let same = |a: &str, b: &str| {
         let strip = |mut rows: Vec<Row>| {
             for r in &mut rows {
-                (r.source, r.label) = (String::new(), String::new());
+                (r.source, r.config) = (String::new(), String::new());
             }
             rows
         };

@@ -213,7 +213,7 @@ pub(super) fn describe(
 ) -> (LogInfo, LogContext) {
     let rows_of = |j| job_rows(j, ingested);
     let label = owner
-        .and_then(|j| rows_of(j).next().map(|r| r.label.clone()))
+        .and_then(|j| rows_of(j).next().map(|r| r.config.clone()))
         .unwrap_or_else(|| folder_label(&found.dir_label, ingested));
     let (mut ctx, window_ms) = match owner {
         Some(j) => j.context(index, name),

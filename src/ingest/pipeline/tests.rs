@@ -22,7 +22,7 @@ fn essence(rows: &[Row]) -> Vec<Row> {
     rows.iter()
         .map(|r| Row {
             source: String::new(),
-            label: String::new(),
+            config: String::new(),
             ..r.clone()
         })
         .collect()
@@ -77,7 +77,7 @@ fn windows_wrappings_read_like_the_plain_file() {
         r.clat_p99_ns,
         d["clat_ns"]["percentile"]["99.000000"].as_f64()
     );
-    assert_eq!(r.label, "linux-libaio");
+    assert_eq!(r.config, "linux-libaio");
     for name in [
         "randread-4k.utf16le-bom-crlf.json",
         "randread-4k.utf16be-bom.json",
@@ -88,7 +88,7 @@ fn windows_wrappings_read_like_the_plain_file() {
         let got = ingest_one(&fixtures().join("fio/windows-derived").join(name));
         assert!(got.skipped.is_empty(), "{name}: {:?}", got.skipped);
         assert_eq!(essence(&got.rows), essence(&plain.rows), "{name}");
-        assert_eq!(got.rows[0].label, "windows-derived");
+        assert_eq!(got.rows[0].config, "windows-derived");
     }
 }
 
@@ -207,7 +207,7 @@ fn json_normal_and_terse_in_one_folder() {
     for r in &got.rows {
         assert_eq!(
             (
-                r.label.as_str(),
+                r.config.as_str(),
                 r.rw.as_str(),
                 r.bs_bytes,
                 r.iodepth,
@@ -363,24 +363,24 @@ system_cpu_pct = 10
     assert_eq!(got.files_read, 7);
     let by_file = |f: &str| got.rows.iter().find(|r| r.source.ends_with(f)).unwrap();
     let a = by_file("a.json");
-    assert_eq!(a.label, "Linux libaio");
+    assert_eq!(a.config, "Linux libaio");
     assert_eq!(a.iops_precision, 1000.0);
     assert_eq!(a.system_cpu_pct, Some(50.5)); // [[result]] beats [config]
     assert_eq!(by_file("b.json").system_cpu_pct, Some(74.22)); // sidecar wins
     let c = by_file("c.json");
-    assert_eq!(c.label, "nested/deep");
+    assert_eq!(c.config, "nested/deep");
     assert_eq!(
         (c.os.as_str(), c.engine.as_str()),
         ("windows", "windowsaio")
     );
     assert_eq!(c.system_cpu_pct, Some(10.0));
     let top = by_file("top.json");
-    assert_eq!(top.label, "results");
+    assert_eq!(top.config, "results");
     assert_eq!(top.system_cpu_pct, None);
     // The harness's own figure in the JSON: beats [config], loses to a
     // sidecar and to [[result]].
     let d = by_file("d.json");
-    assert_eq!(d.label, "Linux libaio");
+    assert_eq!(d.config, "Linux libaio");
     assert_eq!(d.system_cpu_pct, Some(33.5));
     assert_eq!(by_file("e.json").system_cpu_pct, Some(61.0));
     assert_eq!(by_file("f.json").system_cpu_pct, Some(12.0));
@@ -402,7 +402,7 @@ system_cpu_pct = 10
             ..IngestOptions::default()
         };
         let got = ingest(&[root.join("linux-libaio/a.json")], &opts).unwrap();
-        assert_eq!(got.rows[0].label, want, "{by:?}");
+        assert_eq!(got.rows[0].config, want, "{by:?}");
     }
 }
 
@@ -655,7 +655,7 @@ fn hostile_files_are_refused_early_and_dotdot_folders_read() {
     let lorem = "lorem ipsum dolor sit amet\n".repeat(100_000);
     std::fs::write(tmp.path().join("cfg/notes.log.txt"), lorem).unwrap();
     let got = ingest_one(tmp.path());
-    let labels: Vec<&str> = got.rows.iter().map(|r| r.label.as_str()).collect();
+    let labels: Vec<&str> = got.rows.iter().map(|r| r.config.as_str()).collect();
     assert_eq!(labels, ["..x", "cfg"]);
     let reasons: Vec<(&str, &str)> = got
         .skipped

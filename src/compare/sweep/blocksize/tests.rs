@@ -19,7 +19,7 @@ fn lat(bs: u64, bw: f64) -> f64 {
 /// mean latency by Little's law and p99 at twice the mean.
 fn row(label: &str, bs: u64, bw: f64) -> Row {
     let mut r = Row::empty(&format!("{label}/bs{bs}.json"), Direction::Read);
-    r.label = label.into();
+    r.config = label.into();
     r.os = "linux".into();
     r.engine = "io_uring".into();
     r.rw = "randread".into();
