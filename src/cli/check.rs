@@ -348,6 +348,23 @@ fn unusable_candidate(cand: &input::Inputs) -> Vec<String> {
     errors
 }
 
+/// `--against window|best|"run ID"` (or `run=ID`).
+fn parse_against(text: &str) -> Result<gate::Against, CliError> {
+    match text {
+        "window" => Ok(gate::Against::Window),
+        "best" => Ok(gate::Against::Best),
+        other => match other
+            .strip_prefix("run ")
+            .or_else(|| other.strip_prefix("run="))
+        {
+            Some(id) if !id.trim().is_empty() => Ok(gate::Against::Run(id.trim().to_string())),
+            _ => Err(CliError::usage(format!(
+                "--against `{other}`: use window, best, or \"run ID\""
+            ))),
+        },
+    }
+}
+
 /// `check --history DIR|URL --candidate PATH`: 0 pass, 1 regression, 2 usage.
 pub fn check_history(c: CheckHistory) -> anyhow::Result<u8> {
     if c.window < 2 {
@@ -355,22 +372,7 @@ pub fn check_history(c: CheckHistory) -> anyhow::Result<u8> {
             CliError::usage("--window: at least 2 runs (their spread is the noise model)").into(),
         );
     }
-    let against = match c.against {
-        "window" => gate::Against::Window,
-        "best" => gate::Against::Best,
-        other => match other
-            .strip_prefix("run ")
-            .or_else(|| other.strip_prefix("run="))
-        {
-            Some(id) if !id.trim().is_empty() => gate::Against::Run(id.trim().to_string()),
-            _ => {
-                return Err(CliError::usage(format!(
-                    "--against `{other}`: use window, best, or \"run ID\""
-                ))
-                .into());
-            }
-        },
-    };
+    let against = parse_against(c.against)?;
     // A first CI run has no history yet: nothing to gate against, so every
     // workload passes as new (said on stderr), instead of failing the job.
     let store = history::open(c.history)?;

@@ -561,6 +561,65 @@ fn timing_options(opts: &JobOpts<'_>) -> Option<String> {
     (!set.is_empty()).then(|| set.join(","))
 }
 
+/// Where a job's iodepth or numjobs is a value fio's grammar does not
+/// read: what fio measured stands in (the depth distribution, the jobs
+/// the file reports), said in `notes`; where nothing did, the run cannot
+/// be placed at a load point (`unplaceable`) and 1 is only a placeholder.
+struct Unread<'n> {
+    notes: &'n mut Vec<String>,
+    unplaceable: &'n mut Option<String>,
+}
+
+impl Unread<'_> {
+    fn iodepth(
+        &mut self,
+        asked: Result<u32, ValueError>,
+        levels: Option<&depth::Distribution>,
+    ) -> u32 {
+        let e = match asked {
+            Ok(d) => return d,
+            Err(e) => e,
+        };
+        match levels.map(depth::most_used) {
+            Some(d) => {
+                self.notes.push(format!(
+                    "iodepth {e}; QD{d} from fio's I/O depth distribution"
+                ));
+                d
+            }
+            None => {
+                *self.unplaceable = Some(format!("iodepth {e}, and no I/O depth distribution"));
+                1
+            }
+        }
+    }
+
+    fn numjobs(&mut self, doc: &FioOutput<'_>, opts: &JobOpts<'_>, name: &str) -> u32 {
+        let e = match opts.int("numjobs") {
+            None => return 1,
+            Some(Ok(n)) => return n,
+            Some(Err(e)) => e,
+        };
+        let clones = doc
+            .jobs
+            .iter()
+            .flatten()
+            .filter(|j| j.jobname.as_deref() == Some(name))
+            .count();
+        if opts.get("group_reporting").is_none() && clones > 0 {
+            self.notes.push(format!(
+                "numjobs {e}; {clones} from the jobs the file reports"
+            ));
+            clones as u32
+        } else {
+            self.unplaceable.get_or_insert(format!(
+                "numjobs {e}, and group_reporting hides the job count"
+            ));
+            1
+        }
+    }
+}
+
 /// A job's workload as its options give it. fio before 2.99 printed no
 /// options at all: absent keys then mean "not written", not fio's
 /// defaults; the job name's words and, per direction, the mean I/O size
@@ -662,6 +721,25 @@ fn guessed_workload(job: &Job<'_>, name: &str) -> JobWorkload {
     }
 }
 
+/// The row's block size from what fio measured (bytes over I/Os) and
+/// what the options asked ([`block_size::decide`]): a note where they
+/// differ, an error where no size can be told.
+fn decide_block_size(
+    row: &mut Row,
+    sizes: &BlockSizes,
+    d: &Ddir,
+    dir: Direction,
+) -> Result<Option<String>, String> {
+    let measured = d
+        .total_ios
+        .filter(|&n| n >= 1.0)
+        .map(|n| row.io_bytes as f64 / n);
+    let decided = block_size::decide(sizes.asked(dir), measured, dir).map_err(|e| e.to_string())?;
+    row.bs_bytes = decided.bs_bytes;
+    row.bs_spread = decided.spread;
+    Ok(decided.note)
+}
+
 /// A row's block size from its mean I/O size (io_bytes / total_ios, or
 /// bandwidth / IOPS where fio 2.x printed no I/O count), and how it was
 /// found; `None` when the row holds too little to tell.
@@ -735,44 +813,12 @@ impl JobFacts {
         let printed_options = !(opts.job.is_empty() && opts.global.is_empty());
         let mut value_notes = Vec::new();
         let mut unplaceable = None;
-        let iodepth = match iodepth {
-            Ok(d) => d,
-            Err(e) => match levels.as_ref().map(depth::most_used) {
-                Some(d) => {
-                    value_notes.push(format!(
-                        "iodepth {e}; QD{d} from fio's I/O depth distribution"
-                    ));
-                    d
-                }
-                None => {
-                    unplaceable = Some(format!("iodepth {e}, and no I/O depth distribution"));
-                    1
-                }
-            },
+        let mut unread = Unread {
+            notes: &mut value_notes,
+            unplaceable: &mut unplaceable,
         };
-        let numjobs = match opts.int("numjobs") {
-            None => 1,
-            Some(Ok(n)) => n,
-            Some(Err(e)) => {
-                let clones = doc
-                    .jobs
-                    .iter()
-                    .flatten()
-                    .filter(|j| j.jobname.as_deref() == Some(name.as_str()))
-                    .count();
-                if opts.get("group_reporting").is_none() && clones > 0 {
-                    value_notes.push(format!(
-                        "numjobs {e}; {clones} from the jobs the file reports"
-                    ));
-                    clones as u32
-                } else {
-                    unplaceable.get_or_insert(format!(
-                        "numjobs {e}, and group_reporting hides the job count"
-                    ));
-                    1
-                }
-            }
-        };
+        let iodepth = unread.iodepth(iodepth, levels.as_ref());
+        let numjobs = unread.numjobs(doc, opts, &name);
         let rwmixread = match grammar::rwmix(
             opts.get("rwmixread").as_deref(),
             opts.get("rwmixwrite").as_deref(),
@@ -911,16 +957,8 @@ fn job_rows(doc: &FioOutput<'_>, job: &Job<'_>, ctx: &JobCtx<'_>, out: &mut Pars
         match fill_ddir(&mut row, d).and_then(|()| check_finite(&row)) {
             Ok(()) => {
                 if let Some(sizes) = &facts.sizes {
-                    let measured = d
-                        .total_ios
-                        .filter(|&n| n >= 1.0)
-                        .map(|n| row.io_bytes as f64 / n);
-                    match block_size::decide(sizes.asked(dir), measured, dir) {
-                        Ok(decided) => {
-                            row.bs_bytes = decided.bs_bytes;
-                            row.bs_spread = decided.spread;
-                            value_notes.extend(decided.note);
-                        }
+                    match decide_block_size(&mut row, sizes, d, dir) {
+                        Ok(note) => value_notes.extend(note),
                         Err(why) => {
                             out.warnings
                                 .push(format!("{who} {dir}: {why}; row dropped"));
@@ -929,15 +967,7 @@ fn job_rows(doc: &FioOutput<'_>, job: &Job<'_>, ctx: &JobCtx<'_>, out: &mut Pars
                     }
                 }
                 if let Some(notes) = notes.as_mut().filter(|_| facts.bs.is_none()) {
-                    match derive_bs(&row, d) {
-                        Some((bs, how)) => {
-                            row.bs_bytes = bs;
-                            notes.push(how);
-                        }
-                        None => {
-                            notes.push(format!("{dir} bs=4k (fio's default; too few I/Os to tell)"))
-                        }
-                    }
+                    notes.push(guess_bs(&mut row, d, dir));
                 }
                 out.rows.push(row)
             }
@@ -946,19 +976,46 @@ fn job_rows(doc: &FioOutput<'_>, job: &Job<'_>, ctx: &JobCtx<'_>, out: &mut Pars
                 .push(format!("{who} {dir}: {what}; row dropped")),
         }
     }
+    notes_said(&facts, &directions, value_notes, notes, out);
+}
+
+/// The job's notes as warnings: values read otherwise than written, and
+/// how a job without options (fio 2.x) was placed; then the job's own
+/// warnings, where it has rows.
+fn notes_said(
+    facts: &JobFacts,
+    directions: &[Direction],
+    mut value_notes: Vec<String>,
+    notes: Option<Vec<String>>,
+    out: &mut Parsed,
+) {
+    let who = &facts.who;
     if !value_notes.is_empty() {
         value_notes.dedup();
         out.warnings
             .push(format!("{who}: {}", value_notes.join("; ")));
     }
-    if !directions.is_empty() {
-        if let Some(notes) = notes {
-            out.warnings.push(format!(
-                "{who}: the file has no job options (fio 2.x): {}",
-                notes.join(", ")
-            ));
+    if directions.is_empty() {
+        return;
+    }
+    if let Some(notes) = notes {
+        out.warnings.push(format!(
+            "{who}: the file has no job options (fio 2.x): {}",
+            notes.join(", ")
+        ));
+    }
+    job_warnings(facts, directions, out);
+}
+
+/// A job without options (fio 2.x): its block size from its mean I/O
+/// size ([`derive_bs`]), or fio's default where too few I/Os tell; says how.
+fn guess_bs(row: &mut Row, d: &Ddir, dir: Direction) -> String {
+    match derive_bs(row, d) {
+        Some((bs, how)) => {
+            row.bs_bytes = bs;
+            how
         }
-        job_warnings(&facts, &directions, out);
+        None => format!("{dir} bs=4k (fio's default; too few I/Os to tell)"),
     }
 }
 

@@ -31,6 +31,24 @@ struct Frame {
     key: Option<String>,
 }
 
+impl Frame {
+    /// The object or array opening inside `parent`, named by the key or
+    /// index it is the value of.
+    fn open(parent: Option<&Frame>, array: bool) -> Frame {
+        let name = match parent {
+            None => String::new(),
+            Some(p) if p.array => format!("[{}]", p.index),
+            Some(p) => p.key.clone().unwrap_or_default(),
+        };
+        Frame {
+            name,
+            array,
+            index: 0,
+            key: None,
+        }
+    }
+}
+
 /// `text` with every bare non-finite number replaced by `null`, and where
 /// they were; `None` when there is none.
 pub fn replace(text: &str) -> Option<(String, Vec<NonFinite>)> {
@@ -61,19 +79,7 @@ pub fn replace(text: &str) -> Option<(String, Vec<NonFinite>)> {
                     f.key = text.get(last_string.0..last_string.1).map(str::to_string);
                 }
             }
-            b'{' | b'[' => {
-                let name = match stack.last() {
-                    None => String::new(),
-                    Some(p) if p.array => format!("[{}]", p.index),
-                    Some(p) => p.key.clone().unwrap_or_default(),
-                };
-                stack.push(Frame {
-                    name,
-                    array: c == b'[',
-                    index: 0,
-                    key: None,
-                });
-            }
+            b'{' | b'[' => stack.push(Frame::open(stack.last(), c == b'[')),
             b'}' | b']' => {
                 stack.pop();
             }
