@@ -62,8 +62,19 @@ fn moto_with(env: &[(&str, &str)]) -> Option<Moto> {
         return None;
     };
     let port = free_port();
-    let child = Command::new(program)
-        .args(["-H", "127.0.0.1", "-p", &port.to_string()])
+    // moto answering one request at a time (tests/cli/moto_serial.py, with
+    // the python of moto's own venv): its conditional create is then
+    // atomic, as S3's is.
+    let python = program.with_file_name("python");
+    let python = if python.is_file() {
+        python
+    } else {
+        PathBuf::from("python3")
+    };
+    let serial = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cli/moto_serial.py");
+    let child = Command::new(python)
+        .arg(serial)
+        .args(["127.0.0.1", &port.to_string()])
         .envs(env.iter().copied())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -179,7 +190,6 @@ struct Counts {
 /// Every add that exited 0 is read exactly once, no run twice, and no
 /// reader fails.
 #[test]
-#[ignore = "moto's If-None-Match is not atomic under concurrent PUTs (two winners for 1 key in 30 of 16 racing puts), so two adds can both create one part and one is lost; needs a server whose conditional create is atomic (s3s-fs, MinIO): benches/history-s3.md"]
 fn sixteen_adds_at_once_some_killed_each_finished_add_read_once() {
     let Some(moto) = moto() else { return };
     make_bucket(moto.port, "fleet");
@@ -526,7 +536,9 @@ fn a_damaged_part_in_a_bucket_is_found_and_set_aside() {
     s.write_all(&body).unwrap();
     let mut answer = String::new();
     let _ = s.read_to_string(&mut answer);
-    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    // HTTP/1.0 from the one-request-at-a-time server (werkzeug speaks
+    // 1.1 only when threaded).
+    assert_eq!(answer.split(' ').nth(1), Some("200"), "{answer}");
     let o = verify(moto.port);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     let out = String::from_utf8_lossy(&o.stdout);
