@@ -398,7 +398,9 @@ fn an_absurd_candidate_is_invalid_never_an_improvement() {
 }
 
 /// Two configs of the libaio randread result, in folders named `a` and
-/// `name`, under `dir`.
+/// `name`, under `dir` (names only Unix file systems take: its users are
+/// Unix-only).
+#[cfg(unix)]
 fn configs(dir: &Path, name: &str) {
     for config in ["a", name] {
         std::fs::create_dir_all(dir.join(config)).unwrap();
