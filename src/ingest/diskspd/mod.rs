@@ -236,7 +236,7 @@ fn measured_block_size(row: &mut Row, merged: &DirCount) -> Option<String> {
     }
     let measured = merged.bytes as f64 / merged.ios as f64;
     let asked = row.bs_bytes as f64;
-    if asked > 0.0 && (measured - asked).abs() <= 0.01 * asked {
+    if asked > 0.0 && crate::ingest::fio::block_size::agrees(asked, measured) {
         return None;
     }
     let was = row.bs_bytes;

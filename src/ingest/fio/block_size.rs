@@ -167,6 +167,13 @@ pub(crate) struct Decided {
 /// taken to have issued another size: fio's `io_bytes` can count a few
 /// bytes beyond whole blocks (a trailing partial I/O), never 1 %.
 const FIXED_TOLERANCE: f64 = 0.01;
+
+/// Whether a measured mean I/O size is the fixed size `asked` (within
+/// [`FIXED_TOLERANCE`]): the one rule fio's readers and DiskSpd's use.
+pub(crate) fn agrees(asked: f64, measured: f64) -> bool {
+    (measured - asked).abs() <= FIXED_TOLERANCE * asked
+}
+
 /// The size to use for one direction: the options' where the measurement
 /// (`measured`: io_bytes / total_ios) agrees within rounding, else the
 /// measurement. `Err` when neither can be had.
@@ -176,10 +183,10 @@ pub(crate) fn decide(
     dir: Direction,
 ) -> Result<Decided, String> {
     let measured = measured.filter(|m| m.is_finite() && *m >= 1.0);
-    let near = |want: f64, tol: f64| measured.is_none_or(|m| (m - want).abs() <= tol * want);
+    let near = |want: f64| measured.is_none_or(|m| agrees(want, m));
     let whole = |m: f64| m.round() as u64;
     match asked {
-        Asked::Fixed(b) if near(*b as f64, FIXED_TOLERANCE) => Ok(Decided {
+        Asked::Fixed(b) if near(*b as f64) => Ok(Decided {
             bs_bytes: *b,
             spread: None,
             note: None,
