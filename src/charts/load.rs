@@ -5,7 +5,7 @@
 
 use plotters::style::RGBColor;
 
-use super::axis::{linear_ticks, log_decimals};
+use super::axis::linear_ticks;
 use super::frame::Frame;
 use super::lines::{Range, log_tick_labels};
 use super::scale::{ChartScale, metric_name};
@@ -114,8 +114,8 @@ pub(crate) fn x_of(t: &SweepTable, p: &SweepPoint) -> f64 {
 enum Only {
     Devices,
     Instances,
-    /// Jobs at one depth over more than one device: drawn against numjobs
-    /// (1-15 jobs), not I/Os in flight x devices (1,024-15,360).
+    /// Jobs at one depth (on one device or several): drawn against
+    /// numjobs (1-15 jobs), not I/Os in flight (x devices: 1,024-15,360).
     Numjobs,
 }
 
@@ -129,7 +129,7 @@ fn only_axis(sweeps: &[&Sweep]) -> Option<Only> {
         (l.iodepth, l.hosts, l.devices, l.instances)
             == (first.iodepth, first.hosts, first.devices, first.instances)
     });
-    if jobs_only && first.devices > 1 && points().any(|p| p.load.numjobs != first.numjobs) {
+    if jobs_only && points().any(|p| p.load.numjobs != first.numjobs) {
         return Some(Only::Numjobs);
     }
     let rest = |p: &SweepPoint| (p.load.iodepth, p.load.numjobs, p.load.hosts);
@@ -345,7 +345,7 @@ pub(crate) fn value_axis_wide(
     (
         scale,
         Range::Log(lo, hi),
-        log_ticks_125(lo, hi),
+        log_tick_labels(lo, hi),
         format!("{title}, log scale"),
     )
 }
@@ -359,7 +359,9 @@ pub(crate) fn latency_axis(values: &[f64]) -> (ChartScale, Range, Vec<(f64, Stri
     let (lo, hi) = (scale.to_display(min), scale.to_display(max));
     if min.is_finite() && max / min >= WIDE_RANGE {
         let (lo, hi) = (lo / 1.4, hi * 1.4);
-        return (scale, Range::Log(lo, hi), log_ticks_125(lo, hi), true);
+        // Each tick with its unit (50 µs, 1 ms): the title names none.
+        let ticks = super::lines::latency_log_ticks(lo, hi, scale);
+        return (scale, Range::Log(lo, hi), ticks, true);
     }
     let hi = (hi * 1.1).max(f64::MIN_POSITIVE);
     let (ticks, decimals) = linear_ticks(0.0, hi, 6);
@@ -381,28 +383,6 @@ fn span(values: &[f64]) -> (f64, f64) {
         .filter(|v| *v > 0.0)
         .fold(f64::INFINITY, f64::min);
     (min, max)
-}
-
-/// Ticks at 1, 2 and 5 times the powers of ten inside `lo..=hi`, or at
-/// the decades alone when that would be more than nine ticks.
-fn log_ticks_125(lo: f64, hi: f64) -> Vec<(f64, String)> {
-    let Some((a, b)) = super::axis::decades(lo, hi) else {
-        return Vec::new();
-    };
-    if b - a > 9 {
-        return log_tick_labels(lo, hi);
-    }
-    let ticks: Vec<f64> = (a..=b)
-        .flat_map(|e| [1.0, 2.0, 5.0].map(|m| m * crate::units::pow10(e)))
-        .filter(|t| (lo..=hi).contains(t))
-        .collect();
-    if ticks.len() > 9 {
-        return log_tick_labels(lo, hi);
-    }
-    ticks
-        .into_iter()
-        .map(|t| (t, numbers::fixed(t, log_decimals(t))))
-        .collect()
 }
 
 /// The knee rule as a footnote, or that no config reached one.

@@ -70,7 +70,11 @@ fn table(at: &RwLoad, sweeps: &[&BsSweep], rules: &SweepRules) -> BsSweepView {
                 cells: sweeps.iter().map(|s| cell(s, *bs, bw)).collect(),
             })
             .collect(),
-        summaries: sweeps.iter().map(|s| summary(s, rules, bw)).collect(),
+        // Two block sizes are a comparison: one line, no curve words.
+        summaries: match crate::compare::findings::blocksize::two_sizes(at, sweeps) {
+            Some(line) => vec![line],
+            None => sweeps.iter().map(|s| summary(s, rules, bw)).collect(),
+        },
         table: String::new(),
     }
 }

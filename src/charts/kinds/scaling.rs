@@ -194,7 +194,9 @@ fn latency_plot(cmp: &Comparison, t: &SweepTable, x: Range) -> LinePlot {
         crate::compare::workload::tail_name(cmp.tail_percentile)
     ));
     plot.y_ticks = y_ticks;
-    let log = if log { ", log scale" } else { "" };
-    plot.y_title = format!("Latency ({}{log})", scale.unit);
+    plot.y_title = match log {
+        true => "Latency (log scale)".to_string(),
+        false => format!("Latency ({})", scale.unit),
+    };
     plot
 }

@@ -41,7 +41,7 @@
 //! the metric and kind of a finding already picked, so six findings make
 //! six points.
 
-mod blocksize;
+pub mod blocksize;
 mod entries;
 mod gaps;
 mod outliers;
