@@ -112,7 +112,9 @@ pub(crate) const LOG_FROM: f64 = 20.0;
 pub(crate) fn wants_log(values_ns: impl Iterator<Item = f64>) -> bool {
     let (lo, hi) = values_ns
         .filter(|v| v.is_finite() && *v > 0.0)
-        .fold((f64::INFINITY, 0.0f64), |(lo, hi), v| (lo.min(v), hi.max(v)));
+        .fold((f64::INFINITY, 0.0f64), |(lo, hi), v| {
+            (lo.min(v), hi.max(v))
+        });
     hi / lo > LOG_FROM
 }
 
@@ -311,7 +313,11 @@ impl Panel {
     fn value_labels(&self) -> Vec<Vec<String>> {
         let label = |i: usize, (v, m): (&Option<f64>, &Mark)| match v {
             Some(v) if self.log => {
-                format!("{}{}", m.prefix(), self.unit_text(self.scale.to_display(*v), false))
+                format!(
+                    "{}{}",
+                    m.prefix(),
+                    self.unit_text(self.scale.to_display(*v), false)
+                )
             }
             Some(v) => {
                 let d = self.decimals.get(i).copied().unwrap_or(self.scale.decimals);

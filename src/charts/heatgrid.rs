@@ -137,7 +137,12 @@ impl HeatGrid {
         };
         let text = fit(area, &text, &style, lay.cell_w - 8);
         let centre = (x + lay.cell_w / 2, y + lay.cell_h / 2);
-        let sub = self.sub.get(r).and_then(|row| row.get(c)).cloned().flatten();
+        let sub = self
+            .sub
+            .get(r)
+            .and_then(|row| row.get(c))
+            .cloned()
+            .flatten();
         // With a second line the value sits above the centre, the line under it.
         let value_at = match sub {
             Some(_) => (centre.0, centre.1 - (size * 0.55) as i32),

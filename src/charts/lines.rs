@@ -205,7 +205,14 @@ pub(crate) fn latency_log_ticks(
             let ns = t * scale.div;
             let unit = numbers::time_ns(ns);
             let shown = ns / unit.div;
-            (t, format!("{} {}", numbers::fixed(shown, log_decimals(shown)), unit.name))
+            (
+                t,
+                format!(
+                    "{} {}",
+                    numbers::fixed(shown, log_decimals(shown)),
+                    unit.name
+                ),
+            )
         })
         .collect()
 }

@@ -45,8 +45,7 @@ use crate::palette;
 
 use kinds::{
     bars, blocksize, cdf, delta, efficiency, heatmap, histogram, history, percentiles, saturation,
-    scaling,
-    timeseries,
+    scaling, timeseries,
 };
 pub use options::{ChartFormat, ChartOptions, MAX_SIZE, MIN_SIZE};
 pub use timeseries::TimeseriesOptions;

@@ -563,7 +563,10 @@ fn saturation_svg_names_the_knee_and_the_target() {
     assert!(scaling.contains("Queue depth (iodepth, log2 scale)"));
     // A log latency axis's ticks carry their units (500 µs, 1 ms).
     assert!(scaling.contains("Latency (log scale)"));
-    assert!(scaling.contains(" ms\n") && scaling.contains(" µs\n"), "{scaling}");
+    assert!(
+        scaling.contains(" ms\n") && scaling.contains(" µs\n"),
+        "{scaling}"
+    );
     for tick in ["\n1\n", "\n2\n", "\n128\n"] {
         assert!(scaling.contains(tick), "{tick}");
     }

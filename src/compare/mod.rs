@@ -20,9 +20,9 @@ pub mod metric;
 pub mod names;
 pub mod rules;
 pub mod sanity;
-pub mod sparse;
 pub mod setup;
 pub mod snia;
+pub mod sparse;
 pub mod stats;
 pub mod steady;
 pub mod sweep;
@@ -201,11 +201,15 @@ pub fn compare(rows: &[Row], opts: &CompareOptions) -> Comparison {
     cmp.sanity.extend(sanity::mixed_engines(&grouped));
     cmp.sanity.extend(sanity::ran_together(&kept));
     cmp.sanity.extend(opts.config_rule.notes.iter().cloned());
-    let sparse: Vec<String> = sparse::all(&cmp).iter().map(|s| sparse::note(&cmp, s)).collect();
+    let sparse: Vec<String> = sparse::all(&cmp)
+        .iter()
+        .map(|s| sparse::note(&cmp, s))
+        .collect();
     cmp.sanity.extend(sparse);
     let mut all = findings::build(&cmp, opts.judge());
     all.extend(devices::findings(&cmp.devices));
-    let (key, ordered) = findings::select(all, opts.findings);
+    let headline = |f: &findings::Finding| findings::headline_of(&cmp, f);
+    let (key, ordered) = findings::select(all, opts.findings, &headline);
     cmp.key_findings = key;
     cmp.highlights = ordered.into_iter().map(|f| f.text).collect();
     cmp

@@ -115,7 +115,11 @@ mod tests {
         let s = sparse(&without(3, Metric::Iops), d, Metric::Iops).unwrap();
         assert_eq!(s.without, full.configs[..3]);
         assert!(s.missing * 2 > s.total);
-        assert!(note(&full, &s).starts_with("No read IOPS charts: "), "{}", note(&full, &s));
+        assert!(
+            note(&full, &s).starts_with("No read IOPS charts: "),
+            "{}",
+            note(&full, &s)
+        );
         // None at all is no chart and no note either.
         assert_eq!(sparse(&without(4, m), d, m), None);
     }

@@ -216,7 +216,8 @@ fn latency_bars_over_20x_are_log_scaled_and_ticked_in_units() {
         .iter()
         .filter(|t| {
             let num = t.trim_end_matches(" µs").trim_end_matches(" ms");
-            num != t.as_str() && matches!(num.chars().next(), Some('1' | '2' | '5'))
+            num != t.as_str()
+                && matches!(num.chars().next(), Some('1' | '2' | '5'))
                 && num.trim_end_matches('0').len() <= 1
         })
         .collect();
@@ -241,7 +242,9 @@ fn a_chart_that_would_be_mostly_n_a_is_not_drawn_and_the_report_says_so() {
     }
     let md = std::fs::read_to_string(dir.path().join("report.md")).unwrap();
     assert!(
-        md.contains("No read p99 latency charts: 4 of 5 configs have none (posixaio, psync, pvsync, sync)."),
+        md.contains(
+            "No read p99 latency charts: 4 of 5 configs have none (posixaio, psync, pvsync, sync)."
+        ),
         "{md}"
     );
     // No drawn chart is mostly n/a.
@@ -258,18 +261,28 @@ fn a_numjobs_sweep_is_drawn_against_numjobs() {
     // (the ICPE'24 schedulers study).
     for (study, each, ticks) in [
         ("sweep/numjobs", "QD4", &["1", "2", "4"][..]),
-        ("studies/icpe24-schedulers-1ssd", "QD128", &["5", "10", "15"][..]),
+        (
+            "studies/icpe24-schedulers-1ssd",
+            "QD128",
+            &["5", "10", "15"][..],
+        ),
     ] {
         let (dir, out) = analyze_out(study, &["--chart-format", "svg"]);
         assert_ok(&out);
-        let svg =
-            std::fs::read_to_string(dir.path().join("charts/scaling_randread_4k_read.svg")).unwrap();
+        let svg = std::fs::read_to_string(dir.path().join("charts/scaling_randread_4k_read.svg"))
+            .unwrap();
         let texts = svg_texts(&svg);
         let title = format!("Jobs (numjobs; each job at {each})");
         assert!(texts.contains(&title), "{study}: {texts:?}");
-        assert!(!texts.iter().any(|t| t.contains("I/Os in flight")), "{study}");
+        assert!(
+            !texts.iter().any(|t| t.contains("I/Os in flight")),
+            "{study}"
+        );
         for t in ticks {
-            assert!(texts.iter().any(|x| x == t), "{study}: no tick {t}: {texts:?}");
+            assert!(
+                texts.iter().any(|x| x == t),
+                "{study}: no tick {t}: {texts:?}"
+            );
         }
     }
 }
@@ -324,7 +337,11 @@ fn html_tables(html: &str) -> Vec<Vec<Vec<Vec<String>>>> {
 fn plain_decimals(p: &str) -> Option<usize> {
     let p = p.trim_start_matches(['★', '☆', '*', ' ']);
     let num = p.split(' ').next()?;
-    if num.is_empty() || !num.chars().all(|c| c.is_ascii_digit() || c == ',' || c == '.') {
+    if num.is_empty()
+        || !num
+            .chars()
+            .all(|c| c.is_ascii_digit() || c == ',' || c == '.')
+    {
         return None;
     }
     Some(num.split_once('.').map_or(0, |(_, f)| f.len()))
@@ -332,7 +349,11 @@ fn plain_decimals(p: &str) -> Option<usize> {
 
 #[test]
 fn html_tables_print_one_count_of_decimals_per_column() {
-    for study in STUDIES.iter().copied().chain(["tail", "blocksize", "sweep/grid"]) {
+    for study in STUDIES
+        .iter()
+        .copied()
+        .chain(["tail", "blocksize", "sweep/grid"])
+    {
         let (dir, out) = analyze_out(study, &["--chart-format", "svg"]);
         assert_ok(&out);
         let html = std::fs::read_to_string(dir.path().join("report.html")).unwrap();
@@ -387,10 +408,18 @@ fn json_plus_bins_give_a_latency_histogram_with_unit_ticks() {
         &["--chart-format", "svg"],
     );
     assert_ok(&out);
-    let svg = std::fs::read_to_string(dir.path().join("charts/latency_histogram_randread_4k_read.svg"))
-        .unwrap();
+    let svg = std::fs::read_to_string(
+        dir.path()
+            .join("charts/latency_histogram_randread_4k_read.svg"),
+    )
+    .unwrap();
     let texts = svg_texts(&svg);
-    assert!(texts.iter().any(|t| t.contains("completion latency histogram")), "{texts:?}");
+    assert!(
+        texts
+            .iter()
+            .any(|t| t.contains("completion latency histogram")),
+        "{texts:?}"
+    );
     // A log latency axis of at least two ticks, each with its unit.
     let ticks = texts
         .iter()
@@ -401,7 +430,10 @@ fn json_plus_bins_give_a_latency_histogram_with_unit_ticks() {
         .count();
     assert!(ticks >= 2, "{texts:?}");
     // The shares of I/Os are drawn: one line of the config.
-    assert!(svg.contains("<polyline") || svg.contains("<path"), "no line");
+    assert!(
+        svg.contains("<polyline") || svg.contains("<path"),
+        "no line"
+    );
 }
 
 #[test]
@@ -424,7 +456,9 @@ fn a_block_size_sweep_of_two_points_is_one_comparison() {
     // One line under each of the sweep tables (randread, read, randwrite,
     // write) and one finding each: a line a table, no line per config.
     assert!(
-        lines.iter().any(|l| l.starts_with("- In randread at QD32 x 16 jobs, 64k moves ")),
+        lines
+            .iter()
+            .any(|l| l.starts_with("- In randread at QD32 x 16 jobs, 64k moves ")),
         "{lines:?}"
     );
     let tables = md.matches(": block-size sweep").count();
@@ -436,5 +470,33 @@ fn a_block_size_sweep_of_two_points_is_one_comparison() {
         .output()
         .unwrap();
     let md = String::from_utf8_lossy(&out.stdout);
-    assert!(md.contains("% of peak from") && !md.contains(" moves "), "{md}");
+    assert!(
+        md.contains("% of peak from") && !md.contains(" moves "),
+        "{md}"
+    );
+}
+
+#[test]
+fn the_largest_headline_difference_of_each_family_leads_the_key_findings() {
+    // 4k reads: IOPS is the headline; its largest gap comes before CPU
+    // counts and sweep shapes, whatever their scores.
+    for study in ["studies/icpe24-schedulers-1ssd", "dated", "tail"] {
+        let j = analyze_json(&fixture(study), &[]);
+        let first = &j["key_findings"][0];
+        assert_eq!(first["kind"], "gap", "{study}: {first}");
+        assert_eq!(
+            first["metrics"],
+            serde_json::json!(["iops"]),
+            "{study}: {first}"
+        );
+    }
+    // 64k and 128k: bandwidth. The published study's six stay the six.
+    let j = analyze_json(&fixture("published/storagereview-2026-04"), &[]);
+    let first = &j["key_findings"][0];
+    assert_eq!(
+        first["metrics"],
+        serde_json::json!(["bw_bytes_per_s"]),
+        "{first}"
+    );
+    assert_eq!(first["kind"], "lead", "{first}");
 }

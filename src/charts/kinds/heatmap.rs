@@ -124,7 +124,10 @@ fn grid(s: &Sweep, max: f64, color: plotters::style::RGBColor) -> HeatGrid {
         let shown = ns / unit.div;
         Some(format!(
             "{} {}",
-            crate::numbers::fixed(shown, crate::numbers::significant_decimals(shown).saturating_sub(1)),
+            crate::numbers::fixed(
+                shown,
+                crate::numbers::significant_decimals(shown).saturating_sub(1)
+            ),
             unit.name
         ))
     };
