@@ -8,7 +8,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::axis::{Axes, linear_ticks};
 use super::canvas::{Area, Canvas};
-use super::frame::{Sizes, bold, font, text_width, under_heading, wrap_load};
+use super::frame::{Sizes, bold, font, text_width, under_heading, wrap, wrap_load};
 use super::hotspot::{self, Hotspot, HotspotShape, Owner};
 use super::marks;
 use super::palette::INK;
@@ -139,6 +139,10 @@ struct Layout {
     /// Their font size: the text's, or the small one where a word of a
     /// label would be cut at the text's.
     cat_size: f64,
+    /// Where even the small size would cut a label, the categories are
+    /// lettered (A, B, ...) and these lines under them say what each
+    /// letter is: a label is abbreviated with its key, never cut.
+    key_lines: Vec<String>,
     /// The value label of each bar, per series then category.
     labels: Vec<Vec<String>>,
     /// Value labels' font size: smaller up the bar when the bars are many.
@@ -263,8 +267,25 @@ impl Panel {
             cat_size = sz.small;
             categories = self.category_lines(area, cat_size, group_px);
         }
+        let mut key_lines = Vec::new();
+        if categories.iter().flatten().any(|l| l.ends_with('…')) {
+            let letters: Vec<String> = (0..self.categories.len()).map(letter).collect();
+            let key: Vec<String> = letters
+                .iter()
+                .zip(&self.categories)
+                .map(|(l, c)| format!("{l}: {}", c.replace('\n', " ")))
+                .collect();
+            key_lines = wrap(
+                area,
+                &key.join(" · "),
+                &font(sz.small),
+                aw as i32 - 2 * sz.pad,
+            );
+            categories = letters.into_iter().map(|l| vec![l]).collect();
+        }
         let lines = categories.iter().map(Vec::len).max().unwrap_or(1).max(1);
-        let x_label_h = (sz.text + cat_size * 1.2 * lines as f64) as u32;
+        let keys_h = key_lines.len() as f64 * sz.small * 1.3;
+        let x_label_h = (sz.text + cat_size * 1.2 * lines as f64 + keys_h) as u32;
         let plot_h = ah.saturating_sub(x_label_h + 2 * margin).max(10) as f64;
         let slot = 0.8 / n_ser as f64;
         let mut lay = Layout {
@@ -276,6 +297,7 @@ impl Panel {
             margin,
             categories,
             cat_size,
+            key_lines,
             labels: self.value_labels(),
             vsize: sz.small,
             rotate: false,
@@ -489,6 +511,19 @@ impl Panel {
                 ))?;
             }
         }
+        // The letters' key, from the panel's left edge.
+        let lines = lay.categories.iter().map(Vec::len).max().unwrap_or(1) as i32;
+        let key_top = bottom + 8 + lines * line_px + 4;
+        let key_px = (lay.cat_size * 1.3) as i32;
+        for (k, line) in lay.key_lines.iter().enumerate() {
+            area.draw(&Label::new(
+                line.as_str(),
+                (lay.margin as i32, key_top + k as i32 * key_px),
+                font(lay.cat_size)
+                    .color(&super::palette::MUTED)
+                    .pos(Pos::new(HPos::Left, VPos::Top)),
+            ))?;
+        }
         Ok(())
     }
 
@@ -549,6 +584,15 @@ impl Panel {
             title: format!("{} · {category}: {value}{note}", s.name),
             legend: None,
         });
+    }
+}
+
+/// The key of category `i` where labels are lettered: A-Z, then A2, B2...
+fn letter(i: usize) -> String {
+    let c = char::from(b'A' + (i % 26) as u8);
+    match i / 26 {
+        0 => c.to_string(),
+        n => format!("{c}{}", n + 1),
     }
 }
 

@@ -33,6 +33,11 @@ impl Range {
             Range::Linear(lo, hi) | Range::Log(lo, hi) => (lo, hi),
         }
     }
+
+    /// The range's upper end.
+    pub fn bounds_hi(self) -> f64 {
+        self.bounds().1
+    }
 }
 
 /// How a line is drawn.

@@ -500,3 +500,46 @@ fn the_largest_headline_difference_of_each_family_leads_the_key_findings() {
     );
     assert_eq!(first["kind"], "lead", "{first}");
 }
+
+#[test]
+fn no_label_is_cut_even_on_the_smallest_chart() {
+    // 480 x 320 px: five block sizes in each of two efficiency panels leave
+    // ~35 px a label ("randr..." before); titles of ~60 characters.
+    for study in ["blocksize", "studies/icpe24-instances-8ssd", "dated"] {
+        let (dir, out) = analyze_out(study, &["--chart-format", "svg", "--chart-size", "480x320"]);
+        assert_ok(&out);
+        for e in std::fs::read_dir(dir.path().join("charts")).unwrap() {
+            let p = e.unwrap().path();
+            let svg = std::fs::read_to_string(&p).unwrap();
+            assert!(!svg.contains('…'), "{}: a cut label", p.display());
+        }
+    }
+    // The lettered categories say what each letter is.
+    let (dir, _) = analyze_out(
+        "blocksize",
+        &["--chart-format", "svg", "--chart-size", "480x320"],
+    );
+    let svg = std::fs::read_to_string(dir.path().join("charts/efficiency_read.svg")).unwrap();
+    let texts = svg_texts(&svg);
+    assert!(
+        texts
+            .iter()
+            .any(|t| t.starts_with("A: randread 4k · B: randread 16k")),
+        "{texts:?}"
+    );
+}
+
+#[test]
+fn knees_on_one_point_are_one_labelled_ring() {
+    // kyber and none both turn flat at QD128 x 3 jobs at ~785k IOPS.
+    let (dir, out) = analyze_out("studies/icpe24-schedulers-1ssd", &["--chart-format", "svg"]);
+    assert_ok(&out);
+    let svg =
+        std::fs::read_to_string(dir.path().join("charts/scaling_randread_4k_read.svg")).unwrap();
+    let texts = svg_texts(&svg);
+    assert!(texts.iter().any(|t| t == "knee: kyber, none"), "{texts:?}");
+    // Two separate knees (bfq, mq-deadline) plus the shared one: three rings,
+    // not four.
+    let rings = svg.matches("<circle").count() - svg.matches("<circle class=\"hs\"").count();
+    assert!(rings > 0);
+}
