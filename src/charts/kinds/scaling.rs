@@ -249,3 +249,28 @@ fn latency_plot(cmp: &Comparison, t: &SweepTable, x: Range) -> LinePlot {
     };
     plot
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rings_on_one_point_merge_and_rings_apart_stay() {
+        let ring = |x, y| Marker {
+            at: (x, y),
+            color: crate::charts::palette::color(0),
+            shape: MarkShape::Ring,
+        };
+        let rings = vec![
+            (ring(3.0, 785.0), "kyber"),
+            (ring(3.0, 790.0), "none"),
+            (ring(3.0, 300.0), "bfq"),
+            (ring(2.0, 785.0), "spdk"),
+        ];
+        let (markers, labels) = merge_rings(rings, 16.0);
+        assert_eq!(markers.len(), 3);
+        assert_eq!(labels.len(), 1);
+        assert_eq!(labels[0].text, "knee: kyber, none");
+        assert_eq!(labels[0].at, (3.0, 787.5));
+    }
+}
