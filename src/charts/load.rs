@@ -103,6 +103,10 @@ pub(crate) fn points(s: &Sweep) -> Vec<&SweepPoint> {
 pub(crate) fn x_of(t: &SweepTable, p: &SweepPoint) -> f64 {
     match only_axis(&t.sweeps) {
         Some(Only::Devices) => f64::from(p.load.devices),
+        // Apps beside a probe count as apps (like for like), not with it.
+        Some(Only::Instances) if !p.load.probe => {
+            f64::from(p.load.instances.saturating_sub(p.load.beside))
+        }
         Some(Only::Instances) => f64::from(p.load.instances),
         Some(Only::Numjobs) => f64::from(p.load.numjobs),
         None => p.load.units() as f64,
@@ -231,8 +235,17 @@ pub(crate) fn x_title(cmp: &Comparison, sweeps: &[&Sweep], log: bool) -> String 
         Some(Only::Instances) => {
             let each = LoadPoint {
                 instances: 1,
+                beside: 0,
+                probe: false,
                 ..first
             };
+            // Apps beside a probe: the axis counts the apps (x_of).
+            if points().all(|p| p.load.beside > 0 && !p.load.probe) {
+                return format!(
+                    "Apps running together (fio instances, each at {}{scale}), a latency probe beside them",
+                    each.label()
+                );
+            }
             return match beside_others(cmp, sweeps) {
                 true => format!(
                     "fio instances running together, every workload counted ({} here{scale})",
@@ -447,7 +460,7 @@ pub(crate) fn load_axis(t: &SweepTable) -> (Range, Vec<(f64, String)>, bool) {
                 .sweeps
                 .iter()
                 .flat_map(|s| points(s))
-                .map(|p| u64::from(p.load.instances))
+                .map(|p| x_of(t, p) as u64)
                 .collect();
             counts.sort_unstable();
             counts.dedup();

@@ -528,6 +528,8 @@ impl AtSlo {
             hosts: self.upper_hosts.unwrap_or(1),
             devices: self.upper_devices.unwrap_or(1),
             instances: self.upper_instances.unwrap_or(1),
+            beside: 0,
+            probe: false,
         })
     }
 }

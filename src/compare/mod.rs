@@ -171,6 +171,7 @@ pub fn compare(rows: &[Row], opts: &CompareOptions) -> Comparison {
         .iter()
         .map(|key| compare_workload(key, &grouped, &configs, baseline.as_deref(), opts))
         .collect();
+    let workloads = mark_probes(workloads);
 
     let devices = devices::build(&kept, &configs);
     let mut cmp = Comparison {
@@ -436,6 +437,35 @@ fn steady_states(cells: &IndexMap<&str, Cell>) -> IndexMap<String, SteadyState> 
         .collect()
 }
 
+/// Of the workloads that ran beside others in a group of one size, the
+/// one of least load per instance (iodepth x numjobs x devices) is the
+/// probe: a QD1 latency job beside QD128 apps, as such studies run them.
+fn mark_probes(mut workloads: Vec<Workload>) -> Vec<Workload> {
+    let per_instance =
+        |l: &LoadPoint| u64::from(l.iodepth) * u64::from(l.numjobs) * u64::from(l.devices.max(1));
+    let sizes: BTreeSet<u32> = workloads
+        .iter()
+        .filter(|w| w.key.load.beside > 0)
+        .map(|w| w.key.load.instances)
+        .collect();
+    for n in sizes {
+        let least = workloads
+            .iter()
+            .filter(|w| w.key.load.beside > 0 && w.key.load.instances == n)
+            .map(|w| per_instance(&w.key.load))
+            .min();
+        let others = workloads
+            .iter()
+            .filter(|w| w.key.load.beside > 0 && w.key.load.instances == n)
+            .any(|w| Some(per_instance(&w.key.load)) != least);
+        for w in workloads.iter_mut().filter(|w| w.key.load.instances == n) {
+            let l = &mut w.key.load;
+            l.probe = others && l.beside > 0 && Some(per_instance(l)) == least;
+        }
+    }
+    workloads
+}
+
 /// One workload: every metric across configs, and what a reader should
 /// know about it.
 fn compare_workload(
@@ -488,8 +518,18 @@ fn compare_workload(
         .iter()
         .map(|(c, cell)| (c.to_string(), run_params(&cell.runs)))
         .collect();
+    // Files of this workload in its instance group: the rest ran another
+    // workload beside it (a probe beside apps).
+    let mut key = key.clone();
+    if key.load.instances > 1 {
+        let own = cells.values().flat_map(|c| &c.runs).map(|r| r.files).max();
+        key.load.beside = key
+            .load
+            .instances
+            .saturating_sub(own.unwrap_or(key.load.instances));
+    }
     Workload {
-        key: key.clone(),
+        key,
         effective_iodepth,
         metrics,
         percentiles,

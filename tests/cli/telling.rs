@@ -545,3 +545,42 @@ fn knees_on_one_point_are_one_labelled_ring() {
             .any(|t| t.starts_with("knee: ") && t.contains("bfq"))
     );
 }
+
+#[test]
+fn a_probe_beside_apps_is_labelled_apps_and_probe_not_instances() {
+    // ICPE'24 fig. 11a: one QD1 latency probe beside 1-16 QD128 apps.
+    let (dir, out) = analyze_out("studies/icpe24-instances-8ssd", &["--chart-format", "svg"]);
+    assert_ok(&out);
+    let md = std::fs::read_to_string(dir.path().join("report.md")).unwrap();
+    assert!(
+        md.contains("| QD128 x 8 devices x 16 apps + 1 probe |"),
+        "{md}"
+    );
+    assert!(md.contains("| QD1 x 8 devices (probe) + 16 apps |"), "{md}");
+    assert!(md.contains("| QD1 x 8 devices (probe) + 1 app |"), "{md}");
+    assert!(!md.contains("17 instances"), "{md}");
+    // The apps' axis counts apps: 1-16, not 2-17 instances.
+    let svg = std::fs::read_to_string(
+        dir.path()
+            .join("charts/scaling_randread_4k_read_qd128x8d.svg"),
+    )
+    .unwrap();
+    let texts = svg_texts(&svg);
+    assert!(
+        texts.iter().any(|t| t.starts_with("Apps running together")),
+        "{texts:?}"
+    );
+    assert!(
+        texts.iter().any(|t| t == "16") && !texts.iter().any(|t| t == "17"),
+        "{texts:?}"
+    );
+    // The JSON keeps the group's size: instances is all processes.
+    let j = analyze_json(&fixture("studies/icpe24-instances-8ssd"), &[]);
+    let sizes: Vec<u64> = j["workloads"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|w| w["instances"].as_u64())
+        .collect();
+    assert!(sizes.contains(&17), "{sizes:?}");
+}
