@@ -264,7 +264,7 @@ fn a_numjobs_sweep_is_drawn_against_numjobs() {
         (
             "studies/icpe24-schedulers-1ssd",
             "QD128",
-            &["5", "10", "15"][..],
+            &["2", "8", "14"][..],
         ),
     ] {
         let (dir, out) = analyze_out(study, &["--chart-format", "svg"]);
