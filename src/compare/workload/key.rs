@@ -454,6 +454,7 @@ mod tests {
                 hosts,
                 devices: 1,
                 instances: 1,
+                ..LoadPoint::default()
             },
         }
     }
@@ -520,6 +521,38 @@ mod tests {
     }
 
     #[test]
+    fn apps_and_their_probe_are_counted_like_for_like() {
+        let group = |beside, probe| LoadPoint {
+            iodepth: 128,
+            devices: 8,
+            instances: 17,
+            beside,
+            probe,
+            ..LoadPoint::default()
+        };
+        assert_eq!(
+            group(1, false).label(),
+            "QD128 x 8 devices x 16 apps + 1 probe"
+        );
+        let probe = LoadPoint {
+            iodepth: 1,
+            ..group(16, true)
+        };
+        assert_eq!(probe.label(), "QD1 x 8 devices (probe) + 16 apps");
+        // Labels only: the identity is the group's size.
+        assert_eq!(group(1, false), group(0, false));
+        assert_eq!(group(0, false).label(), "QD128 x 8 devices x 17 instances");
+        let apps = [2u32, 3, 5].map(|n| LoadPoint {
+            instances: n,
+            ..group(1, false)
+        });
+        assert_eq!(
+            LoadPoint::condense(&apps),
+            "QD128 x 8 devices x 1, 2, 4 apps + 1 probe"
+        );
+    }
+
+    #[test]
     fn condense_names_the_one_axis_that_varies() {
         let at = |iodepth, numjobs, devices, instances| LoadPoint {
             iodepth,
@@ -527,6 +560,7 @@ mod tests {
             hosts: 1,
             devices,
             instances,
+            ..LoadPoint::default()
         };
         let jobs = [
             at(8, 1, 1, 1),
