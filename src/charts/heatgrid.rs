@@ -166,6 +166,31 @@ impl HeatGrid {
                     .pos(Pos::new(HPos::Center, VPos::Top)),
             ))?;
         }
+        self.note_cell(area, lay, (r, c), v, sub.as_deref());
+        if self.peak == Some((r, c)) {
+            let below = if sub.is_some() { 1.45 } else { 0.75 };
+            area.draw(&Label::new(
+                "peak",
+                (centre.0, centre.1 + (size * below) as i32),
+                font(sz.small)
+                    .color(&text_on(fill))
+                    .pos(Pos::new(HPos::Center, VPos::Top)),
+            ))?;
+        }
+        Ok(())
+    }
+
+    /// Records cell (r, c) as a hover target: its row and column, value
+    /// and second line.
+    fn note_cell<DB: Canvas>(
+        &self,
+        area: &Area<DB>,
+        lay: &Layout,
+        (r, c): (usize, usize),
+        v: Option<f64>,
+        sub: Option<&str>,
+    ) {
+        let (x, y) = self.cell_origin(lay, r, c);
         let (bx, by) = area.get_base_pixel();
         let value = v.map_or("no result".into(), |v| {
             let unit = if self.scale.unit.is_empty() {
@@ -184,22 +209,10 @@ impl HeatGrid {
                 self.rows[r],
                 self.x_title,
                 self.cols[c],
-                sub.as_ref()
-                    .map_or(String::new(), |s| format!(", mean latency {s}"))
+                sub.map_or(String::new(), |s| format!(", mean latency {s}"))
             ),
             legend: None,
         });
-        if self.peak == Some((r, c)) {
-            let below = if sub.is_some() { 1.45 } else { 0.75 };
-            area.draw(&Label::new(
-                "peak",
-                (centre.0, centre.1 + (size * below) as i32),
-                font(sz.small)
-                    .color(&text_on(fill))
-                    .pos(Pos::new(HPos::Center, VPos::Top)),
-            ))?;
-        }
-        Ok(())
     }
 
     fn draw_heads<DB: Canvas>(

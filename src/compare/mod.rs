@@ -171,7 +171,6 @@ pub fn compare(rows: &[Row], opts: &CompareOptions) -> Comparison {
         .iter()
         .map(|key| compare_workload(key, &grouped, &configs, baseline.as_deref(), opts))
         .collect();
-    let workloads = mark_probes(workloads);
 
     let devices = devices::build(&kept, &configs);
     let mut cmp = Comparison {
@@ -179,7 +178,7 @@ pub fn compare(rows: &[Row], opts: &CompareOptions) -> Comparison {
         baseline,
         config_os,
         families,
-        workloads,
+        workloads: mark_probes(workloads),
         highlights: Vec::new(),
         key_findings: Vec::new(),
         skipped: Vec::new(),
@@ -202,14 +201,13 @@ pub fn compare(rows: &[Row], opts: &CompareOptions) -> Comparison {
     cmp.sanity.extend(sanity::mixed_engines(&grouped));
     cmp.sanity.extend(sanity::ran_together(&kept));
     cmp.sanity.extend(opts.config_rule.notes.iter().cloned());
-    let sparse: Vec<String> = sparse::all(&cmp)
-        .iter()
-        .map(|s| sparse::note(&cmp, s))
-        .collect();
-    cmp.sanity.extend(sparse);
+    cmp.sanity.extend(sparse::notes(&cmp));
     let mut all = findings::build(&cmp, opts.judge());
     all.extend(devices::findings(&cmp.devices));
     let headline = |f: &findings::Finding| findings::headline_of(&cmp, f);
+    // Families mixed (4k and 128k): the win counts across them lead.
+    let one = findings::one_family(&cmp);
+    let headline = |f: &findings::Finding| headline(f).filter(|_| one);
     let (key, ordered) = findings::select(all, opts.findings, &headline);
     cmp.key_findings = key;
     cmp.highlights = ordered.into_iter().map(|f| f.text).collect();

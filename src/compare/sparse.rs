@@ -67,6 +67,11 @@ pub fn all(cmp: &Comparison) -> Vec<Sparse> {
     out
 }
 
+/// The report's notes on every mostly-missing metric ([`all`], [`note`]).
+pub fn notes(cmp: &Comparison) -> Vec<String> {
+    all(cmp).iter().map(|s| note(cmp, s)).collect()
+}
+
 /// The report's note on `s`: which chart is not drawn and why.
 pub fn note(cmp: &Comparison, s: &Sparse) -> String {
     let name = s.metric.human_at(cmp.tail_percentile);

@@ -100,7 +100,11 @@ pub fn two_sizes(at: &RwLoad, sweeps: &[&BsSweep]) -> Option<String> {
         })
         .collect();
     ratios.sort_by(|a, b| a.0.total_cmp(&b.0));
-    let factor = |r: f64| format!("{}x", super::words::significant(r));
+    // Three significant digits: a factor, not a measurement.
+    let factor = |r: f64| {
+        let d = numbers::significant_decimals(r).saturating_sub(1);
+        format!("{}x", numbers::fixed(r, d))
+    };
     let moves = match ratios.as_slice() {
         [] => return None,
         [(r, c)] => format!("{} for {c}", factor(*r)),

@@ -235,6 +235,15 @@ pub fn headline_of(cmp: &Comparison, f: &Finding) -> Option<Metric> {
     metrics.all(|m| m == Some(first)).then_some(first)
 }
 
+/// Whether every workload of `cmp` has one headline metric (all small
+/// blocks or all large): only then does a family's headline difference
+/// lead the key findings ([`key`]); a study of 4k and 128k leads with what
+/// spans both, as the published article does.
+pub fn one_family(cmp: &Comparison) -> bool {
+    let mut heads = cmp.workloads.iter().map(winners::headline);
+    heads.next().is_none_or(|first| heads.all(|m| m == first))
+}
+
 /// The `n` strongest findings of `ranked`, none implied by another finding
 /// of the list, a repeated kind and metric counting [`REPEAT_FACTOR`] of
 /// its score. Of those picked, each workload family's strongest
