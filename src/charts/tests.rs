@@ -961,8 +961,8 @@ fn long_load_labels_wrap_and_a_note_on_many_loads_is_one_line() {
     // The bars draw the sweeps' key loads only: each curve's lightest
     // point, knee, saturation and peak, matched on the whole load point.
     let svg = svg_named(&cmp, "bars_read_iops");
-    assert!(!svg.contains("\nQD128 x 8 devices x 9 instances\n"));
-    assert!(svg.contains("\nQD128 x 8 devices x 17 instances\n"));
+    assert!(!svg.contains("\nQD128 x 8 devices x 8 apps + 1 probe\n"));
+    assert!(svg.contains("\nQD128 x 8 devices x 16 apps + 1 probe\n"));
     // The approximate p99 at four loads: one footnote naming them.
     let notes = super::notes::workload_notes(&cmp, Direction::Read);
     let p99: Vec<&String> = notes
@@ -971,9 +971,9 @@ fn long_load_labels_wrap_and_a_note_on_many_loads_is_one_line() {
         .collect();
     assert_eq!(p99.len(), 1, "{notes:?}");
     assert!(
-        p99[0].starts_with("randread 4k at QD128 x 8 devices x 3, 5, 9, 17 instances: "),
+        p99[0].starts_with("randread 4k at QD128 x 8 devices x 2, 4, 8, 16 apps + 1 probe: "),
         "{}",
         p99[0]
     );
-    assert!(svg.contains("3, 5, 9, 17 instances: p99 latency"));
+    assert!(svg.contains("2, 4, 8, 16 apps + 1 probe: p99 latency"));
 }
