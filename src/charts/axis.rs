@@ -86,6 +86,27 @@ pub(crate) fn log_ticks(lo: f64, hi: f64) -> Vec<f64> {
     ends
 }
 
+/// Ticks at 1, 2 and 5 times the powers of ten inside `lo..=hi` (the
+/// steps a reader reads a log axis by); the decades alone where that would
+/// be more than 12 ticks; never fewer than two ([`log_ticks`]' finer
+/// digits or the range's ends then).
+pub(crate) fn log_ticks_125(lo: f64, hi: f64) -> Vec<f64> {
+    let Some((a, b)) = decades(lo, hi) else {
+        return Vec::new();
+    };
+    if b - a > 12 {
+        return log_ticks(lo, hi);
+    }
+    let ticks: Vec<f64> = (a..=b)
+        .flat_map(|e| [1.0, 2.0, 5.0].map(|m| m * crate::units::pow10(e)))
+        .filter(|t| (lo..=hi).contains(t))
+        .collect();
+    if ticks.len() > 12 || ticks.len() < 2 {
+        return log_ticks(lo, hi);
+    }
+    ticks
+}
+
 /// The decades (powers of ten, floor of `lo` to ceiling of `hi`) a log
 /// axis over `lo..=hi` spans; None unless `0 < lo <= hi`, both finite.
 pub(crate) fn decades(lo: f64, hi: f64) -> Option<(i32, i32)> {
@@ -213,6 +234,15 @@ mod tests {
         assert_eq!(log_ticks(0.0005, 40.0), [0.001, 0.01, 0.1, 1.0, 10.0]);
         assert_eq!(log_ticks(3.0, 40.0), [5.0, 10.0, 20.0]);
         assert_eq!(log_decimals(0.001), 3);
+        // 0.07 to 51 ms: 1-2-5 steps over three decades, not one tick a decade.
+        assert_eq!(
+            log_ticks_125(0.05, 70.0),
+            [0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0]
+        );
+        // Never one tick, however narrow the span.
+        assert!(log_ticks_125(3.0, 4.5).len() >= 2);
+        // Fifteen decades: a tick a decade.
+        assert_eq!(log_ticks_125(1e-3, 1e12).len(), 16);
         assert_eq!(log_decimals(10.0), 0);
     }
 

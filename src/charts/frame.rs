@@ -191,15 +191,18 @@ impl Frame {
         let inner = w as i32 - 2 * sz.pad;
         let mut y = sz.pad;
 
+        // Titles wrap on a narrow chart rather than lose their end.
         let title_style = bold(sz.title);
-        let title = fit(root, &self.title, &title_style, inner);
-        root.draw(&Label::new(title, (sz.pad, y), title_style))?;
-        y += (sz.title * 1.35) as i32;
+        for line in wrap(root, &self.title, &title_style, inner) {
+            root.draw(&Label::new(line, (sz.pad, y), title_style.clone()))?;
+            y += (sz.title * 1.35) as i32;
+        }
         if let Some(sub) = &self.subtitle {
             let style = font(sz.text).color(&MUTED);
-            let sub = fit(root, sub, &style, inner);
-            root.draw(&Label::new(sub, (sz.pad, y), style))?;
-            y += (sz.text * 1.4) as i32;
+            for line in wrap(root, sub, &style, inner) {
+                root.draw(&Label::new(line, (sz.pad, y), style.clone()))?;
+                y += (sz.text * 1.4) as i32;
+            }
         }
         let top = self.draw_legend(root, sz, y)? + sz.pad / 2;
         let foot_h = self.draw_footnotes(root, sz)?;
@@ -283,9 +286,12 @@ impl Frame {
             .iter()
             .flat_map(|f| wrap(root, f, &small, inner))
             .collect();
-        // One line however long: the footer is a record, cut rather than
-        // let it push the plot up.
-        lines.extend(self.footer.iter().map(|f| fit(root, f, &small, inner)));
+        // The footer is a record: wrapped like the notes, never cut.
+        lines.extend(
+            self.footer
+                .iter()
+                .flat_map(|f| wrap(root, f, &small, inner)),
+        );
         let line_h = (sz.small * 1.35) as i32;
         let foot_h = if lines.is_empty() {
             sz.pad / 2

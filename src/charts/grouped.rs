@@ -8,7 +8,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::axis::{Axes, linear_ticks};
 use super::canvas::{Area, Canvas};
-use super::frame::{Sizes, bold, font, text_width, under_heading, wrap_load};
+use super::frame::{Sizes, bold, font, text_width, under_heading, wrap, wrap_load};
 use super::hotspot::{self, Hotspot, HotspotShape, Owner};
 use super::marks;
 use super::palette::INK;
@@ -96,6 +96,26 @@ pub(crate) struct Panel {
     /// Per category, the decimals its bars print with: one count across
     /// the configs, as in a table row.
     pub decimals: Vec<usize>,
+    /// A log y axis: latencies that span more than [`LOG_FROM`]x, where
+    /// the shortest bars would vanish on a linear one. Bars rise from the
+    /// axis's bottom, ticks are 1-2-5 steps each with its unit, and each
+    /// bar's value carries its own unit (µs below 1 ms).
+    pub log: bool,
+}
+
+/// The span (largest over smallest value) past which a latency bar chart
+/// is log-scaled.
+pub(crate) const LOG_FROM: f64 = 20.0;
+
+/// Whether latencies `values_ns` need a log axis: they span more than
+/// [`LOG_FROM`]x.
+pub(crate) fn wants_log(values_ns: impl Iterator<Item = f64>) -> bool {
+    let (lo, hi) = values_ns
+        .filter(|v| v.is_finite() && *v > 0.0)
+        .fold((f64::INFINITY, 0.0f64), |(lo, hi), v| {
+            (lo.min(v), hi.max(v))
+        });
+    hi / lo > LOG_FROM
 }
 
 /// Where a panel's bars and values go, worked out once before any bar is
@@ -119,6 +139,10 @@ struct Layout {
     /// Their font size: the text's, or the small one where a word of a
     /// label would be cut at the text's.
     cat_size: f64,
+    /// Where even the small size would cut a label, the categories are
+    /// lettered (A, B, ...) and these lines under them say what each
+    /// letter is: a label is abbreviated with its key, never cut.
+    key_lines: Vec<String>,
     /// The value label of each bar, per series then category.
     labels: Vec<Vec<String>>,
     /// Value labels' font size: smaller up the bar when the bars are many.
@@ -156,18 +180,13 @@ impl Panel {
             px: &px,
             sz,
         };
-        let (ticks, decimals) = linear_ticks(y_lo, y_hi, 8);
-        let ticks: Vec<(f64, String)> = ticks
-            .into_iter()
-            .map(|t| (t, numbers::fixed(t, decimals)))
-            .collect();
-        axes.y(&area, &ticks, &self.y_desc)?;
+        axes.y(&area, &self.y_ticks(lay.y), &self.y_desc)?;
         for (j, s) in self.series.iter().enumerate() {
             for i in 0..s.values.len() {
                 self.draw_bar(&area, sz, &lay, &px, (j, i))?;
             }
         }
-        axes.x_line(&area, 0.0)?;
+        axes.x_line(&area, self.base(&lay))?;
         if !lay.show_values {
             let (x, y) = px(lay.n_cat as f64, y_hi);
             area.draw(&Label::new(
@@ -179,6 +198,57 @@ impl Panel {
             ))?;
         }
         self.draw_categories(&area, &lay, &px)
+    }
+
+    /// Where a display value sits on the y axis: itself, or its log10 on a
+    /// log axis (where nothing is at or below 0: such a bar starts and
+    /// ends at the axis's bottom).
+    fn y_of(&self, v: f64) -> f64 {
+        if self.log {
+            v.max(f64::MIN_POSITIVE).log10()
+        } else {
+            v
+        }
+    }
+
+    /// Where bars start: 0, or the bottom of a log axis.
+    fn base(&self, lay: &Layout) -> f64 {
+        if self.log { lay.y.0 } else { 0.0 }
+    }
+
+    /// The y axis's ticks over `(lo, hi)` (axis units): round linear
+    /// steps, or 1-2-5 steps of a log axis, each with its unit.
+    fn y_ticks(&self, (lo, hi): (f64, f64)) -> Vec<(f64, String)> {
+        if !self.log {
+            let (ticks, decimals) = linear_ticks(lo, hi, 8);
+            return ticks
+                .into_iter()
+                .map(|t| (t, numbers::fixed(t, decimals)))
+                .collect();
+        }
+        let (lo, hi) = (10f64.powf(lo), 10f64.powf(hi));
+        super::axis::log_ticks_125(lo, hi)
+            .into_iter()
+            .map(|t| (t.log10(), self.unit_text(t, true)))
+            .collect()
+    }
+
+    /// A display value with its own unit on a log latency axis (`50 µs`,
+    /// `2 ms`, 4 significant digits), else the number alone; `trim` drops
+    /// trailing zeros (ticks), values keep them (`89.60 µs` beside
+    /// `90.62 µs`).
+    fn unit_text(&self, v: f64, trim: bool) -> String {
+        let decimals = |x: f64| {
+            let d = numbers::significant_decimals(x);
+            if trim { numbers::decimals_of(x, d) } else { d }
+        };
+        let base = v * self.scale.div;
+        if self.log && matches!(self.scale.unit, "ms" | "µs" | "ns" | "s") {
+            let unit = numbers::time_ns(base);
+            let shown = base / unit.div;
+            return format!("{} {}", numbers::fixed(shown, decimals(shown)), unit.name);
+        }
+        numbers::fixed(v, decimals(v))
     }
 
     /// The panel's geometry in `area` (below any heading).
@@ -197,8 +267,25 @@ impl Panel {
             cat_size = sz.small;
             categories = self.category_lines(area, cat_size, group_px);
         }
+        let mut key_lines = Vec::new();
+        if categories.iter().flatten().any(|l| l.ends_with('…')) {
+            let letters: Vec<String> = (0..self.categories.len()).map(letter).collect();
+            let key: Vec<String> = letters
+                .iter()
+                .zip(&self.categories)
+                .map(|(l, c)| format!("{l}: {}", c.replace('\n', " ")))
+                .collect();
+            key_lines = wrap(
+                area,
+                &key.join(" · "),
+                &font(sz.small),
+                aw as i32 - 2 * sz.pad,
+            );
+            categories = letters.into_iter().map(|l| vec![l]).collect();
+        }
         let lines = categories.iter().map(Vec::len).max().unwrap_or(1).max(1);
-        let x_label_h = (sz.text + cat_size * 1.2 * lines as f64) as u32;
+        let keys_h = key_lines.len() as f64 * sz.small * 1.3;
+        let x_label_h = (sz.text + cat_size * 1.2 * lines as f64 + keys_h) as u32;
         let plot_h = ah.saturating_sub(x_label_h + 2 * margin).max(10) as f64;
         let slot = 0.8 / n_ser as f64;
         let mut lay = Layout {
@@ -210,6 +297,7 @@ impl Panel {
             margin,
             categories,
             cat_size,
+            key_lines,
             labels: self.value_labels(),
             vsize: sz.small,
             rotate: false,
@@ -246,6 +334,13 @@ impl Panel {
     /// config has none.
     fn value_labels(&self) -> Vec<Vec<String>> {
         let label = |i: usize, (v, m): (&Option<f64>, &Mark)| match v {
+            Some(v) if self.log => {
+                format!(
+                    "{}{}",
+                    m.prefix(),
+                    self.unit_text(self.scale.to_display(*v), false)
+                )
+            }
             Some(v) => {
                 let d = self.decimals.get(i).copied().unwrap_or(self.scale.decimals);
                 format!("{}{}", m.prefix(), self.scale.label(*v, d))
@@ -295,14 +390,28 @@ impl Panel {
     /// The y range: every bar and whisker, and room above (and below, for
     /// negative bars) for the value labels.
     fn y_range(&self, lay: &Layout) -> (f64, f64) {
-        let all: Vec<f64> = self
-            .series
-            .iter()
-            .flat_map(|s| (0..s.values.len()).filter_map(|i| s.reach(i, &self.scale)))
+        let reach = || {
+            self.series
+                .iter()
+                .flat_map(|s| (0..s.values.len()).filter_map(|i| s.reach(i, &self.scale)))
+        };
+        let all: Vec<f64> = reach()
             .flat_map(|(lo, hi)| [lo, hi])
+            .filter(|v| !self.log || *v > 0.0)
+            .map(|v| self.y_of(v))
             .collect();
-        let hi = all.iter().cloned().fold(0.0, f64::max);
-        let lo = all.iter().cloned().fold(0.0, f64::min);
+        let hi = all.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+        let lo = all.iter().cloned().fold(f64::INFINITY, f64::min);
+        if self.log && lo.is_finite() {
+            // Room under the shortest bar (two thirds of it shows), and
+            // above the tallest for its label.
+            let lo = lo - 1.5f64.log10();
+            let span = (hi - lo).max(0.3);
+            let frac = (lay.label_px / lay.plot.1).min(0.4);
+            return (lo, hi + span * frac / (1.0 - frac));
+        }
+        let hi = hi.max(0.0);
+        let lo = lo.min(0.0);
         let span = if hi - lo > 0.0 { hi - lo } else { 1.0 };
         // The labels' pixels over the pixels left for bars, in data units.
         let frac = (lay.label_px / lay.plot.1).min(0.4);
@@ -333,11 +442,12 @@ impl Panel {
         let xc = (x0 + x1) / 2.0;
         let mark = s.marks.get(i).copied().unwrap_or(Mark::None);
         let label = lay.labels[j][i].clone();
-        let v = s.values[i].map(|v| self.scale.to_display(v));
-        let target = (px(x0, 0.0), v.map_or(px(x1, 0.0), |v| px(x1, v)));
+        let base = self.base(lay);
+        let v = s.values[i].map(|v| self.y_of(self.scale.to_display(v)));
+        let target = (px(x0, base), v.map_or(px(x1, base), |v| px(x1, v)));
         self.note_bar(area.get_base_pixel(), (j, i), target, lay.label_px);
         let Some(v) = v else {
-            let (x, y) = px(xc, 0.0);
+            let (x, y) = px(xc, base);
             area.draw(&Label::new(
                 label,
                 (x, y - 4),
@@ -345,7 +455,7 @@ impl Panel {
             ))?;
             return Ok(());
         };
-        let (a, b) = (px(x0, 0.0), px(x1, v));
+        let (a, b) = (px(x0, base), px(x1, v));
         area.draw(&Rectangle::new([a, b], s.color.filled()))?;
         if mark.hatched() {
             marks::hatch(area, a, b, (sz.small * 0.8) as i32)?;
@@ -359,18 +469,21 @@ impl Panel {
             area.draw(&Rectangle::new([a, b], INK.stroke_width(width)))?;
         }
         // The label sits past the whisker's end, not on it.
-        let (reach_lo, reach_hi) = s.reach(i, &self.scale).unwrap_or((v, v));
+        let (reach_lo, reach_hi) = s
+            .reach(i, &self.scale)
+            .map_or((v, v), |(lo, hi)| (self.y_of(lo).max(base), self.y_of(hi)));
         if let Some((lo, hi)) = s.whisker(i, &self.scale) {
             let cap = ((b.0 - a.0).abs() / 5).clamp(2, 12);
-            let (x, _) = px(xc, 0.0);
-            let (lo, hi) = (px(xc, lo).1, px(xc, hi).1);
+            let (x, _) = px(xc, base);
+            let (lo, hi) = (px(xc, self.y_of(lo).max(base)).1, px(xc, self.y_of(hi)).1);
             marks::whisker(area, x, (lo, hi), cap, 2)?;
         }
         if !lay.show_values {
             return Ok(());
         }
-        let end = px(xc, if v >= 0.0 { reach_hi } else { reach_lo });
-        area.draw(&value_text(lay, label, end, v >= 0.0, mark == Mark::Best))?;
+        let up = v >= base;
+        let end = px(xc, if up { reach_hi } else { reach_lo });
+        area.draw(&value_text(lay, label, end, up, mark == Mark::Best))?;
         Ok(())
     }
 
@@ -397,6 +510,19 @@ impl Panel {
                     cat_style.pos(Pos::new(HPos::Center, VPos::Top)),
                 ))?;
             }
+        }
+        // The letters' key, from the panel's left edge.
+        let lines = lay.categories.iter().map(Vec::len).max().unwrap_or(1) as i32;
+        let key_top = bottom + 8 + lines * line_px + 4;
+        let key_px = (lay.cat_size * 1.3) as i32;
+        for (k, line) in lay.key_lines.iter().enumerate() {
+            area.draw(&Label::new(
+                line.as_str(),
+                (lay.margin as i32, key_top + k as i32 * key_px),
+                font(lay.cat_size)
+                    .color(&super::palette::MUTED)
+                    .pos(Pos::new(HPos::Left, VPos::Top)),
+            ))?;
         }
         Ok(())
     }
@@ -458,6 +584,15 @@ impl Panel {
             title: format!("{} · {category}: {value}{note}", s.name),
             legend: None,
         });
+    }
+}
+
+/// The key of category `i` where labels are lettered: A-Z, then A2, B2...
+fn letter(i: usize) -> String {
+    let c = char::from(b'A' + (i % 26) as u8);
+    match i / 26 {
+        0 => c.to_string(),
+        n => format!("{c}{}", n + 1),
     }
 }
 

@@ -39,7 +39,9 @@ pub(crate) fn metrics(
                 .workloads
                 .iter()
                 .any(|w| w.key.shape.direction == direction && keep(w, metric));
-            if any {
+            // Mostly "n/a" is no chart: the report's checks say so.
+            let sparse = crate::compare::sparse::sparse(cmp, direction, metric).is_some();
+            if any && !sparse {
                 out.push((direction, metric));
             }
         }

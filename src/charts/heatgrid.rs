@@ -29,6 +29,9 @@ pub(crate) struct HeatGrid {
     /// (row, col) of the cell to outline.
     pub peak: Option<(usize, usize)>,
     pub scale: ChartScale,
+    /// A second line under each cell's value (`sub[row][col]`: its mean
+    /// latency, "97.2 µs"); empty for none.
+    pub sub: Vec<Vec<Option<String>>>,
     pub x_title: String,
     pub y_title: String,
     pub bar_title: String,
@@ -134,13 +137,60 @@ impl HeatGrid {
         };
         let text = fit(area, &text, &style, lay.cell_w - 8);
         let centre = (x + lay.cell_w / 2, y + lay.cell_h / 2);
+        let sub = self
+            .sub
+            .get(r)
+            .and_then(|row| row.get(c))
+            .cloned()
+            .flatten();
+        // With a second line the value sits above the centre, the line under it.
+        let value_at = match sub {
+            Some(_) => (centre.0, centre.1 - (size * 0.55) as i32),
+            None => centre,
+        };
         area.draw(&Label::new(
             text,
-            centre,
+            value_at,
             style
                 .color(&text_on(fill))
                 .pos(Pos::new(HPos::Center, VPos::Center)),
         ))?;
+        if let Some(sub) = &sub {
+            let small = font((sz.small).min(size * 0.8));
+            let sub = fit(area, sub, &small, lay.cell_w - 8);
+            area.draw(&Label::new(
+                sub,
+                (centre.0, centre.1 + (size * 0.15) as i32),
+                small
+                    .color(&text_on(fill))
+                    .pos(Pos::new(HPos::Center, VPos::Top)),
+            ))?;
+        }
+        self.note_cell(area, lay, (r, c), v, sub.as_deref());
+        if self.peak == Some((r, c)) {
+            let below = if sub.is_some() { 1.45 } else { 0.75 };
+            area.draw(&Label::new(
+                "peak",
+                (centre.0, centre.1 + (size * below) as i32),
+                font(sz.small)
+                    .color(&text_on(fill))
+                    .pos(Pos::new(HPos::Center, VPos::Top)),
+            ))?;
+        }
+        Ok(())
+    }
+
+    /// Records cell (r, c) as a hover target: its row and column, value
+    /// and second line.
+    fn note_cell<DB: Canvas>(
+        &self,
+        area: &Area<DB>,
+        lay: &Layout,
+        (r, c): (usize, usize),
+        v: Option<f64>,
+        sub: Option<&str>,
+    ) {
+        let (x, y) = self.cell_origin(lay, r, c);
         let (bx, by) = area.get_base_pixel();
         let value = v.map_or("no result".into(), |v| {
             let unit = if self.scale.unit.is_empty() {
@@ -154,21 +204,15 @@ impl HeatGrid {
             shape: HotspotShape::Rect((bx + x, by + y), (bx + x + lay.cell_w, by + y + lay.cell_h)),
             owner: Owner::Color(self.color),
             title: format!(
-                "{} {}, {} {}: {value}",
-                self.y_title, self.rows[r], self.x_title, self.cols[c]
+                "{} {}, {} {}: {value}{}",
+                self.y_title,
+                self.rows[r],
+                self.x_title,
+                self.cols[c],
+                sub.map_or(String::new(), |s| format!(", mean latency {s}"))
             ),
             legend: None,
         });
-        if self.peak == Some((r, c)) {
-            area.draw(&Label::new(
-                "peak",
-                (centre.0, centre.1 + (size * 0.75) as i32),
-                font(sz.small)
-                    .color(&text_on(fill))
-                    .pos(Pos::new(HPos::Center, VPos::Top)),
-            ))?;
-        }
-        Ok(())
     }
 
     fn draw_heads<DB: Canvas>(

@@ -10,7 +10,7 @@ use plotters::prelude::*;
 
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::axis::{Axes, log_decimals, log_ticks};
+use super::axis::{Axes, log_decimals, log_ticks_125};
 use super::canvas::{Area, Canvas};
 use super::frame::{Sizes, bold, font, text_width, under_heading};
 use super::hotspot::{self, Hotspot, HotspotShape, Owner};
@@ -32,6 +32,11 @@ impl Range {
         match self {
             Range::Linear(lo, hi) | Range::Log(lo, hi) => (lo, hi),
         }
+    }
+
+    /// The range's upper end.
+    pub fn bounds_hi(self) -> f64 {
+        self.bounds().1
     }
 }
 
@@ -191,10 +196,36 @@ pub(crate) fn exact(v: f64) -> String {
     numbers::fixed(v, (3 - digits).clamp(0, 6) as usize)
 }
 
+/// Ticks of a log latency axis over `lo..=hi` (display units of
+/// `scale`), each labelled with its own unit: `500 µs`, `1 ms`, `20 ms`
+/// (µs below 1 ms), so an axis across units reads without a conversion.
+pub(crate) fn latency_log_ticks(
+    lo: f64,
+    hi: f64,
+    scale: super::scale::ChartScale,
+) -> Vec<(f64, String)> {
+    log_ticks_125(lo, hi)
+        .into_iter()
+        .map(|t| {
+            let ns = t * scale.div;
+            let unit = numbers::time_ns(ns);
+            let shown = ns / unit.div;
+            (
+                t,
+                format!(
+                    "{} {}",
+                    numbers::fixed(shown, log_decimals(shown)),
+                    unit.name
+                ),
+            )
+        })
+        .collect()
+}
+
 /// Ticks of a log axis over `lo..=hi`, labelled with the decimals each
 /// needs.
 pub(crate) fn log_tick_labels(lo: f64, hi: f64) -> Vec<(f64, String)> {
-    log_ticks(lo, hi)
+    log_ticks_125(lo, hi)
         .into_iter()
         .map(|t| (t, numbers::fixed(t, log_decimals(t))))
         .collect()

@@ -5,7 +5,7 @@
 
 use plotters::style::RGBColor;
 
-use super::axis::{linear_ticks, log_decimals};
+use super::axis::linear_ticks;
 use super::frame::Frame;
 use super::lines::{Range, log_tick_labels};
 use super::scale::{ChartScale, metric_name};
@@ -103,6 +103,10 @@ pub(crate) fn points(s: &Sweep) -> Vec<&SweepPoint> {
 pub(crate) fn x_of(t: &SweepTable, p: &SweepPoint) -> f64 {
     match only_axis(&t.sweeps) {
         Some(Only::Devices) => f64::from(p.load.devices),
+        // Apps beside a probe count as apps (like for like), not with it.
+        Some(Only::Instances) if !p.load.probe => {
+            f64::from(p.load.instances.saturating_sub(p.load.beside))
+        }
         Some(Only::Instances) => f64::from(p.load.instances),
         Some(Only::Numjobs) => f64::from(p.load.numjobs),
         None => p.load.units() as f64,
@@ -114,8 +118,8 @@ pub(crate) fn x_of(t: &SweepTable, p: &SweepPoint) -> f64 {
 enum Only {
     Devices,
     Instances,
-    /// Jobs at one depth over more than one device: drawn against numjobs
-    /// (1-15 jobs), not I/Os in flight x devices (1,024-15,360).
+    /// Jobs at one depth (on one device or several): drawn against
+    /// numjobs (1-15 jobs), not I/Os in flight (x devices: 1,024-15,360).
     Numjobs,
 }
 
@@ -129,7 +133,7 @@ fn only_axis(sweeps: &[&Sweep]) -> Option<Only> {
         (l.iodepth, l.hosts, l.devices, l.instances)
             == (first.iodepth, first.hosts, first.devices, first.instances)
     });
-    if jobs_only && first.devices > 1 && points().any(|p| p.load.numjobs != first.numjobs) {
+    if jobs_only && points().any(|p| p.load.numjobs != first.numjobs) {
         return Some(Only::Numjobs);
     }
     let rest = |p: &SweepPoint| (p.load.iodepth, p.load.numjobs, p.load.hosts);
@@ -231,8 +235,17 @@ pub(crate) fn x_title(cmp: &Comparison, sweeps: &[&Sweep], log: bool) -> String 
         Some(Only::Instances) => {
             let each = LoadPoint {
                 instances: 1,
+                beside: 0,
+                probe: false,
                 ..first
             };
+            // Apps beside a probe: the axis counts the apps (x_of).
+            if points().all(|p| p.load.beside > 0 && !p.load.probe) {
+                return format!(
+                    "Apps running together (fio instances, each at {}{scale}), a latency probe beside them",
+                    each.label()
+                );
+            }
             return match beside_others(cmp, sweeps) {
                 true => format!(
                     "fio instances running together, every workload counted ({} here{scale})",
@@ -345,7 +358,7 @@ pub(crate) fn value_axis_wide(
     (
         scale,
         Range::Log(lo, hi),
-        log_ticks_125(lo, hi),
+        log_tick_labels(lo, hi),
         format!("{title}, log scale"),
     )
 }
@@ -359,7 +372,9 @@ pub(crate) fn latency_axis(values: &[f64]) -> (ChartScale, Range, Vec<(f64, Stri
     let (lo, hi) = (scale.to_display(min), scale.to_display(max));
     if min.is_finite() && max / min >= WIDE_RANGE {
         let (lo, hi) = (lo / 1.4, hi * 1.4);
-        return (scale, Range::Log(lo, hi), log_ticks_125(lo, hi), true);
+        // Each tick with its unit (50 µs, 1 ms): the title names none.
+        let ticks = super::lines::latency_log_ticks(lo, hi, scale);
+        return (scale, Range::Log(lo, hi), ticks, true);
     }
     let hi = (hi * 1.1).max(f64::MIN_POSITIVE);
     let (ticks, decimals) = linear_ticks(0.0, hi, 6);
@@ -381,28 +396,6 @@ fn span(values: &[f64]) -> (f64, f64) {
         .filter(|v| *v > 0.0)
         .fold(f64::INFINITY, f64::min);
     (min, max)
-}
-
-/// Ticks at 1, 2 and 5 times the powers of ten inside `lo..=hi`, or at
-/// the decades alone when that would be more than nine ticks.
-fn log_ticks_125(lo: f64, hi: f64) -> Vec<(f64, String)> {
-    let Some((a, b)) = super::axis::decades(lo, hi) else {
-        return Vec::new();
-    };
-    if b - a > 9 {
-        return log_tick_labels(lo, hi);
-    }
-    let ticks: Vec<f64> = (a..=b)
-        .flat_map(|e| [1.0, 2.0, 5.0].map(|m| m * crate::units::pow10(e)))
-        .filter(|t| (lo..=hi).contains(t))
-        .collect();
-    if ticks.len() > 9 {
-        return log_tick_labels(lo, hi);
-    }
-    ticks
-        .into_iter()
-        .map(|t| (t, numbers::fixed(t, log_decimals(t))))
-        .collect()
 }
 
 /// The knee rule as a footnote, or that no config reached one.
@@ -467,7 +460,7 @@ pub(crate) fn load_axis(t: &SweepTable) -> (Range, Vec<(f64, String)>, bool) {
                 .sweeps
                 .iter()
                 .flat_map(|s| points(s))
-                .map(|p| u64::from(p.load.instances))
+                .map(|p| x_of(t, p) as u64)
                 .collect();
             counts.sort_unstable();
             counts.dedup();

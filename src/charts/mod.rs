@@ -44,8 +44,8 @@ mod write;
 use crate::palette;
 
 use kinds::{
-    bars, blocksize, cdf, delta, efficiency, heatmap, history, percentiles, saturation, scaling,
-    timeseries,
+    bars, blocksize, cdf, delta, efficiency, heatmap, histogram, history, percentiles, saturation,
+    scaling, timeseries,
 };
 pub use options::{ChartFormat, ChartOptions, MAX_SIZE, MIN_SIZE};
 pub use timeseries::TimeseriesOptions;
@@ -106,7 +106,7 @@ impl<P: Plot + ?Sized> Plot for Box<P> {
 pub(crate) type Chart = Box<dyn Plot<Source = Comparison>>;
 
 /// Every kind of comparison chart, in plan order (bars, deltas,
-/// efficiency, percentiles, distributions, scaling, latency against IOPS,
+/// efficiency, percentiles, distributions (CDF, histogram), scaling, latency against IOPS,
 /// heatmaps, block sizes), each given by its `plan`: a new kind is its own
 /// file and one line here (beside the `mod` line that names the file).
 const KINDS: &[fn(&Comparison) -> Vec<Chart>] = &[
@@ -115,6 +115,7 @@ const KINDS: &[fn(&Comparison) -> Vec<Chart>] = &[
     |c| boxed(efficiency::plan(c)),
     |c| boxed(percentiles::plan(c)),
     |c| boxed(cdf::plan(c)),
+    |c| boxed(histogram::plan(c)),
     |c| boxed(scaling::plan(c)),
     |c| boxed(saturation::plan(c)),
     |c| boxed(heatmap::plan(c)),

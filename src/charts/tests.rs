@@ -561,7 +561,12 @@ fn saturation_svg_names_the_knee_and_the_target() {
     assert!(svg.contains("\nQD1\n") && svg.contains("\nQD128\n"));
     let scaling = read("scaling_randread_4k_read.svg");
     assert!(scaling.contains("Queue depth (iodepth, log2 scale)"));
-    assert!(scaling.contains("Latency (ms, log scale)"));
+    // A log latency axis's ticks carry their units (500 µs, 1 ms).
+    assert!(scaling.contains("Latency (log scale)"));
+    assert!(
+        scaling.contains(" ms\n") && scaling.contains(" µs\n"),
+        "{scaling}"
+    );
     for tick in ["\n1\n", "\n2\n", "\n128\n"] {
         assert!(scaling.contains(tick), "{tick}");
     }
@@ -678,14 +683,14 @@ fn bars_of_a_sweep_show_its_key_load_points_named_by_load() {
 
 #[test]
 fn the_load_axis_is_drawn_as_the_sweep_varies_it() {
-    // numjobs 1-8 at QD4: 4, 8, 12 ... 32 I/Os in flight, linear.
+    // numjobs 1-8 at QD4: drawn against numjobs, 1 ... 8, linear.
     let cmp = fixture_comparison("saturation", None);
     let (x, ticks, log) = load::load_axis(&load::table(&cmp, 0));
     assert!(!log && matches!(x, lines::Range::Linear(..)));
-    assert!(ticks.iter().any(|(v, _)| *v == 12.0), "{ticks:?}");
+    assert!(ticks.iter().any(|(v, _)| *v == 3.0), "{ticks:?}");
     let svg = svg_named(&cmp, "scaling_randread_4k_read");
     assert!(
-        svg.contains("I/Os in flight (iodepth × numjobs)"),
+        svg.contains("Jobs (numjobs; each job at QD4)"),
         "linear, no log2 in the title"
     );
     assert!(svg.contains("Saturation (square)"));
@@ -732,15 +737,14 @@ fn the_load_axis_is_drawn_as_the_sweep_varies_it() {
 
 #[test]
 fn an_instances_axis_says_when_other_workloads_ran_beside() {
-    // ICPE'24: a QD1 latency probe beside 1-16 QD128 instances; the
-    // QD128 curve's 17 instances are 16 of it and the probe.
+    // ICPE'24: a QD1 latency probe beside 1-16 QD128 apps; the axis
+    // counts the apps, like for like, and names the probe beside them.
     let cmp = fixture_comparison("studies/icpe24-instances-8ssd", None);
     let svg = svg_named(&cmp, "scaling_randread_4k_read_qd128x8d");
     assert!(
-        svg.contains("fio instances running together, every workload counted (QD128 x 8 devices here, log2 scale)"),
-        "the title says the probe is counted"
+        svg.contains("Apps running together (fio instances, each at QD128 x 8 devices, log2 scale), a latency probe beside them"),
+        "the title says the probe ran beside"
     );
-    assert!(!svg.contains("each at"));
     // The same kind of run without the probe: each instance ran QD16.
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/configs/instances");
     let apps: Vec<_> = std::fs::read_dir(&dir)
@@ -879,7 +883,10 @@ fn line_points_and_heat_cells_are_hover_targets_of_their_config() {
     let svg = svg_named(&cmp, &stem);
     let cells = svg.matches("<rect class=\"hs\" data-config=").count();
     assert!(cells >= 4, "{cells} heat cells with a config");
-    assert!(svg.contains(" IOPS</title>"), "cell values without unit");
+    assert!(
+        svg.contains(" IOPS, mean latency "),
+        "cell values without unit"
+    );
 }
 
 #[test]
@@ -942,20 +949,20 @@ fn svg_files_are_the_inlined_svgs_with_their_font() {
 #[test]
 fn long_load_labels_wrap_and_a_note_on_many_loads_is_one_line() {
     // ICPE'24: the efficiency chart's half-width panels, groups named by
-    // loads like `QD128 x 8 devices x 17 instances`, too wide for a
-    // group: broken before ` x `, never cut.
+    // loads like `QD128 x 8 devices x 16 apps + 1 probe`, too wide for a
+    // group: broken before ` x ` and at spaces, never cut.
     let cmp = fixture_comparison("studies/icpe24-instances-8ssd", None);
     let svg = svg_named(&cmp, "efficiency_read");
     assert!(!svg.contains('…'), "no label is cut");
     assert!(
-        svg.contains("\nx 17 instances\n"),
+        svg.contains("\nx 16 apps + 1\n"),
         "the last line of a wrapped label"
     );
     // The bars draw the sweeps' key loads only: each curve's lightest
     // point, knee, saturation and peak, matched on the whole load point.
     let svg = svg_named(&cmp, "bars_read_iops");
-    assert!(!svg.contains("\nQD128 x 8 devices x 9 instances\n"));
-    assert!(svg.contains("\nQD128 x 8 devices x 17 instances\n"));
+    assert!(!svg.contains("\nQD128 x 8 devices x 8 apps + 1 probe\n"));
+    assert!(svg.contains("\nQD128 x 8 devices x 16 apps + 1 probe\n"));
     // The approximate p99 at four loads: one footnote naming them.
     let notes = super::notes::workload_notes(&cmp, Direction::Read);
     let p99: Vec<&String> = notes
@@ -964,9 +971,9 @@ fn long_load_labels_wrap_and_a_note_on_many_loads_is_one_line() {
         .collect();
     assert_eq!(p99.len(), 1, "{notes:?}");
     assert!(
-        p99[0].starts_with("randread 4k at QD128 x 8 devices x 3, 5, 9, 17 instances: "),
+        p99[0].starts_with("randread 4k at QD128 x 8 devices x 2, 4, 8, 16 apps + 1 probe: "),
         "{}",
         p99[0]
     );
-    assert!(svg.contains("3, 5, 9, 17 instances: p99 latency"));
+    assert!(svg.contains("2, 4, 8, 16 apps + 1 probe: p99 latency"));
 }

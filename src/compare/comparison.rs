@@ -522,12 +522,23 @@ pub struct AtSlo {
 impl AtSlo {
     /// When interpolated, the first point above the target, whole.
     pub fn upper(&self) -> Option<LoadPoint> {
+        // Along instances beside others, the probe keeps its one instance
+        // (the apps beside it grow), the apps keep their probes.
+        let instances = self.upper_instances.unwrap_or(1);
+        let own = self.load.instances.saturating_sub(self.load.beside);
+        let beside = match (self.load.beside, self.load.probe) {
+            (0, _) => 0,
+            (_, true) => instances.saturating_sub(own),
+            (b, false) => b,
+        };
         Some(LoadPoint {
             iodepth: self.upper_iodepth?,
             numjobs: self.upper_numjobs.unwrap_or(self.load.numjobs),
             hosts: self.upper_hosts.unwrap_or(1),
             devices: self.upper_devices.unwrap_or(1),
-            instances: self.upper_instances.unwrap_or(1),
+            instances,
+            beside,
+            probe: self.load.probe,
         })
     }
 }

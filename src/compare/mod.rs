@@ -22,6 +22,7 @@ pub mod rules;
 pub mod sanity;
 pub mod setup;
 pub mod snia;
+pub mod sparse;
 pub mod stats;
 pub mod steady;
 pub mod sweep;
@@ -177,7 +178,7 @@ pub fn compare(rows: &[Row], opts: &CompareOptions) -> Comparison {
         baseline,
         config_os,
         families,
-        workloads,
+        workloads: mark_probes(workloads),
         highlights: Vec::new(),
         key_findings: Vec::new(),
         skipped: Vec::new(),
@@ -200,9 +201,14 @@ pub fn compare(rows: &[Row], opts: &CompareOptions) -> Comparison {
     cmp.sanity.extend(sanity::mixed_engines(&grouped));
     cmp.sanity.extend(sanity::ran_together(&kept));
     cmp.sanity.extend(opts.config_rule.notes.iter().cloned());
+    cmp.sanity.extend(sparse::notes(&cmp));
     let mut all = findings::build(&cmp, opts.judge());
     all.extend(devices::findings(&cmp.devices));
-    let (key, ordered) = findings::select(all, opts.findings);
+    let headline = |f: &findings::Finding| findings::headline_of(&cmp, f);
+    // Families mixed (4k and 128k): the win counts across them lead.
+    let one = findings::one_family(&cmp);
+    let headline = |f: &findings::Finding| headline(f).filter(|_| one);
+    let (key, ordered) = findings::select(all, opts.findings, &headline);
     cmp.key_findings = key;
     cmp.highlights = ordered.into_iter().map(|f| f.text).collect();
     cmp
@@ -429,6 +435,35 @@ fn steady_states(cells: &IndexMap<&str, Cell>) -> IndexMap<String, SteadyState> 
         .collect()
 }
 
+/// Of the workloads that ran beside others in a group of one size, the
+/// one of least load per instance (iodepth x numjobs x devices) is the
+/// probe: a QD1 latency job beside QD128 apps, as such studies run them.
+fn mark_probes(mut workloads: Vec<Workload>) -> Vec<Workload> {
+    let per_instance =
+        |l: &LoadPoint| u64::from(l.iodepth) * u64::from(l.numjobs) * u64::from(l.devices.max(1));
+    let sizes: BTreeSet<u32> = workloads
+        .iter()
+        .filter(|w| w.key.load.beside > 0)
+        .map(|w| w.key.load.instances)
+        .collect();
+    for n in sizes {
+        let least = workloads
+            .iter()
+            .filter(|w| w.key.load.beside > 0 && w.key.load.instances == n)
+            .map(|w| per_instance(&w.key.load))
+            .min();
+        let others = workloads
+            .iter()
+            .filter(|w| w.key.load.beside > 0 && w.key.load.instances == n)
+            .any(|w| Some(per_instance(&w.key.load)) != least);
+        for w in workloads.iter_mut().filter(|w| w.key.load.instances == n) {
+            let l = &mut w.key.load;
+            l.probe = others && l.beside > 0 && Some(per_instance(l)) == least;
+        }
+    }
+    workloads
+}
+
 /// One workload: every metric across configs, and what a reader should
 /// know about it.
 fn compare_workload(
@@ -481,8 +516,18 @@ fn compare_workload(
         .iter()
         .map(|(c, cell)| (c.to_string(), run_params(&cell.runs)))
         .collect();
+    // Files of this workload in its instance group: the rest ran another
+    // workload beside it (a probe beside apps).
+    let mut key = key.clone();
+    if key.load.instances > 1 {
+        let own = cells.values().flat_map(|c| &c.runs).map(|r| r.files).max();
+        key.load.beside = key
+            .load
+            .instances
+            .saturating_sub(own.unwrap_or(key.load.instances));
+    }
     Workload {
-        key: key.clone(),
+        key,
         effective_iodepth,
         metrics,
         percentiles,

@@ -389,6 +389,8 @@ pub fn group_at(rows: &[Row], tail: f64) -> Grouped {
             iodepth,
             devices,
             instances: instances.max(1),
+            beside: 0,
+            probe: false,
         };
         let aggregates: Vec<&Row> = rows.iter().copied().filter(|r| r.aggregate).collect();
         let used = if aggregates.is_empty() {

@@ -70,7 +70,11 @@ fn table(at: &RwLoad, sweeps: &[&BsSweep], rules: &SweepRules) -> BsSweepView {
                 cells: sweeps.iter().map(|s| cell(s, *bs, bw)).collect(),
             })
             .collect(),
-        summaries: sweeps.iter().map(|s| summary(s, rules, bw)).collect(),
+        // Two block sizes are a comparison: one line, no curve words.
+        summaries: match crate::compare::findings::blocksize::two_sizes(at, sweeps) {
+            Some(line) => vec![line],
+            None => sweeps.iter().map(|s| summary(s, rules, bw)).collect(),
+        },
         table: String::new(),
     }
 }
@@ -132,13 +136,23 @@ fn summary(s: &BsSweep, rules: &SweepRules, bw: Bandwidth) -> String {
         ));
     }
     parts.push(match s.knee {
-        Some(k) => format!(
-            "knee at {} ({}): past it at most {} % more bandwidth for {} % more mean latency",
-            format_bs(k.bs_bytes),
-            bw.text(k.bw_bytes_per_s),
-            numbers::fixed(k.bw_gain_pct, 1),
-            numbers::fixed(k.lat_growth_pct, 0)
-        ),
+        Some(k) => {
+            // Past 10x a factor, as the load sweeps' knees say it.
+            let factor = 1.0 + k.lat_growth_pct / 100.0;
+            let growth = match factor >= 10.0 {
+                true => format!("{}x the mean latency", numbers::fixed(factor, 0)),
+                false => format!(
+                    "{} % more mean latency",
+                    numbers::fixed(k.lat_growth_pct, 0)
+                ),
+            };
+            format!(
+                "knee at {} ({}): past it at most {} % more bandwidth for {growth}",
+                format_bs(k.bs_bytes),
+                bw.text(k.bw_bytes_per_s),
+                numbers::fixed(k.bw_gain_pct, 1),
+            )
+        }
         None => format!(
             "no knee up to {}",
             s.points

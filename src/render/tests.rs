@@ -638,8 +638,8 @@ fn sweep_titled(cmp: &Comparison, title: &str) -> sweep_view::SweepView {
 
 #[test]
 fn a_sweep_note_said_at_several_loads_is_said_once() {
-    // ICPE'24's QD128 apps: the approximate p99 at 3, 5, 9 and 17
-    // instances (no json+ histograms), one note naming the four.
+    // ICPE'24's QD128 apps: the approximate p99 beside the probe at 2, 4,
+    // 8 and 16 apps (no json+ histograms), one note naming the four.
     let cmp = fixture_comparison("studies/icpe24-instances-8ssd", None);
     let table = sweep_titled(&cmp, "randread 4k QD128");
     let p99: Vec<&String> = table
@@ -649,7 +649,7 @@ fn a_sweep_note_said_at_several_loads_is_said_once() {
         .collect();
     assert_eq!(p99.len(), 1, "{:?}", table.notes);
     assert!(
-        p99[0].starts_with("QD128 x 8 devices x 3, 5, 9, 17 instances: p99 latency of"),
+        p99[0].starts_with("QD128 x 8 devices x 2, 4, 8, 16 apps + 1 probe: p99 latency of"),
         "{}",
         p99[0]
     );
@@ -688,7 +688,7 @@ fn a_target_met_between_instance_counts_names_both_whole() {
     let table = sweep_titled(&cmp, "randread 4k QD128");
     assert!(
         table.summaries.iter().any(|l| l.at_slo.contains(
-            "interpolated between QD128 x 8 devices x 9 instances and QD128 x 8 devices x 17 instances"
+            "interpolated between QD128 x 8 devices x 8 apps + 1 probe and QD128 x 8 devices x 16 apps + 1 probe"
         )),
         "{:?}",
         table.summaries.iter().map(|l| &l.at_slo).collect::<Vec<_>>()

@@ -192,3 +192,394 @@ fn bar_charts_hold_at_most_24_bars_and_say_which_loads() {
     }
     assert!(bars_seen > 0);
 }
+
+/// The text of each `<text>` element of an SVG, trimmed.
+fn svg_texts(svg: &str) -> Vec<String> {
+    svg.split("<text")
+        .skip(1)
+        .filter_map(|t| t.split_once('>'))
+        .filter_map(|(_, rest)| rest.split_once("</text>"))
+        .map(|(text, _)| text.trim().to_string())
+        .collect()
+}
+
+#[test]
+fn latency_bars_over_20x_are_log_scaled_and_ticked_in_units() {
+    // p99 from 90 µs (QD1) to 13 ms (QD128 x 17): linear, the QD1 bars vanish.
+    let (dir, out) = analyze_out("studies/icpe24-instances-8ssd", &["--chart-format", "svg"]);
+    assert_ok(&out);
+    let svg = std::fs::read_to_string(dir.path().join("charts/bars_read_clat_p99.svg")).unwrap();
+    let texts = svg_texts(&svg);
+    assert!(texts.iter().any(|t| t.ends_with("log scale")), "{texts:?}");
+    // 1-2-5 ticks, each with its unit, across µs and ms.
+    let ticks: Vec<&String> = texts
+        .iter()
+        .filter(|t| {
+            let num = t.trim_end_matches(" µs").trim_end_matches(" ms");
+            num != t.as_str()
+                && matches!(num.chars().next(), Some('1' | '2' | '5'))
+                && num.trim_end_matches('0').len() <= 1
+        })
+        .collect();
+    assert!(ticks.len() >= 5, "{ticks:?}");
+    assert!(ticks.iter().any(|t| t.ends_with("µs")) && ticks.iter().any(|t| t.ends_with("ms")));
+    // Each bar's value in its own unit: 90 µs is not 0.09 ms.
+    assert!(!texts.iter().any(|t| t.contains("0.0")), "{texts:?}");
+    // A span under 20x stays linear.
+    let svg = std::fs::read_to_string(dir.path().join("charts/bars_read_iops.svg")).unwrap();
+    assert!(!svg.contains("log scale"));
+}
+
+#[test]
+fn a_chart_that_would_be_mostly_n_a_is_not_drawn_and_the_report_says_so() {
+    // Four of five configs ran with --clat_percentiles=0 (fixtures/tail).
+    let (dir, out) = analyze_out("tail", &["--chart-format", "svg"]);
+    assert_ok(&out);
+    let charts = dir.path().join("charts");
+    assert!(charts.join("bars_read_iops.svg").exists());
+    for gone in ["bars_read_clat_p99.svg", "delta_read_clat_p99.svg"] {
+        assert!(!charts.join(gone).exists(), "{gone} drawn");
+    }
+    let md = std::fs::read_to_string(dir.path().join("report.md")).unwrap();
+    assert!(
+        md.contains(
+            "No read p99 latency charts: 4 of 5 configs have none (posixaio, psync, pvsync, sync)."
+        ),
+        "{md}"
+    );
+    // No drawn chart is mostly n/a.
+    for e in std::fs::read_dir(&charts).unwrap() {
+        let svg = std::fs::read_to_string(e.unwrap().path()).unwrap();
+        let na = svg_texts(&svg).iter().filter(|t| *t == "n/a").count();
+        assert!(na <= 2, "{na} n/a");
+    }
+}
+
+#[test]
+fn a_numjobs_sweep_is_drawn_against_numjobs() {
+    // QD4 x 1, 2, 4 jobs (real, fixtures/sweep/numjobs); QD128 x 1-15 jobs
+    // (the ICPE'24 schedulers study).
+    for (study, each, ticks) in [
+        ("sweep/numjobs", "QD4", &["1", "2", "4"][..]),
+        (
+            "studies/icpe24-schedulers-1ssd",
+            "QD128",
+            &["2", "8", "14"][..],
+        ),
+    ] {
+        let (dir, out) = analyze_out(study, &["--chart-format", "svg"]);
+        assert_ok(&out);
+        let svg = std::fs::read_to_string(dir.path().join("charts/scaling_randread_4k_read.svg"))
+            .unwrap();
+        let texts = svg_texts(&svg);
+        let title = format!("Jobs (numjobs; each job at {each})");
+        assert!(texts.contains(&title), "{study}: {texts:?}");
+        assert!(
+            !texts.iter().any(|t| t.contains("I/Os in flight")),
+            "{study}"
+        );
+        for t in ticks {
+            assert!(
+                texts.iter().any(|x| x == t),
+                "{study}: no tick {t}: {texts:?}"
+            );
+        }
+    }
+}
+
+/// Each `<td>` of each `<tr>` of each table of `html`, as the figures it
+/// shows (tags and `·` separate them).
+fn html_tables(html: &str) -> Vec<Vec<Vec<Vec<String>>>> {
+    html.split("<table")
+        .skip(1)
+        .map(|t| t.split("</table>").next().unwrap_or(""))
+        .map(|t| {
+            t.split("<tr")
+                .skip(1)
+                .map(|row| {
+                    row.split("<td")
+                        .skip(1)
+                        .map(|cell| {
+                            let inner = cell.split_once('>').map_or("", |c| c.1);
+                            let inner = inner.split("</td>").next().unwrap_or("");
+                            let mut parts = Vec::new();
+                            let mut cur = String::new();
+                            let mut in_tag = false;
+                            for c in inner.chars() {
+                                match c {
+                                    '<' => in_tag = true,
+                                    '>' => in_tag = false,
+                                    _ if in_tag => continue,
+                                    _ => {}
+                                }
+                                if c == '<' || c == '·' {
+                                    parts.push(std::mem::take(&mut cur));
+                                } else if !in_tag && c != '>' {
+                                    cur.push(c);
+                                }
+                            }
+                            parts.push(cur);
+                            parts
+                                .into_iter()
+                                .map(|p| p.trim().to_string())
+                                .filter(|p| !p.is_empty())
+                                .collect()
+                        })
+                        .collect()
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// Decimals of a plain figure (`90.62` 2, `1,338` 0); None for other text
+/// and for signed changes.
+fn plain_decimals(p: &str) -> Option<usize> {
+    let p = p.trim_start_matches(['★', '☆', '*', ' ']);
+    let num = p.split(' ').next()?;
+    if num.is_empty()
+        || !num
+            .chars()
+            .all(|c| c.is_ascii_digit() || c == ',' || c == '.')
+    {
+        return None;
+    }
+    Some(num.split_once('.').map_or(0, |(_, f)| f.len()))
+}
+
+#[test]
+fn html_tables_print_one_count_of_decimals_per_column() {
+    for study in STUDIES
+        .iter()
+        .copied()
+        .chain(["tail", "blocksize", "sweep/grid"])
+    {
+        let (dir, out) = analyze_out(study, &["--chart-format", "svg"]);
+        assert_ok(&out);
+        let html = std::fs::read_to_string(dir.path().join("report.html")).unwrap();
+        for (ti, table) in html_tables(&html).iter().enumerate() {
+            // (column, figure in the cell) -> the decimals seen.
+            let mut seen: std::collections::BTreeMap<(usize, usize), Vec<(usize, String)>> =
+                Default::default();
+            for row in table {
+                for (ci, cell) in row.iter().enumerate() {
+                    for (k, part) in cell.iter().enumerate() {
+                        if let Some(d) = plain_decimals(part) {
+                            seen.entry((ci, k)).or_default().push((d, part.clone()));
+                        }
+                    }
+                }
+            }
+            for (col, figures) in seen {
+                let first = figures[0].0;
+                assert!(
+                    figures.iter().all(|(d, _)| *d == first),
+                    "{study}: table {ti}, column {col:?}: {figures:?}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_grid_sweep_gets_a_heatmap_with_latency_in_each_cell() {
+    // fixtures/sweep/grid: real fio, QD1, 4, 16 x numjobs 1, 2 per engine.
+    let (dir, out) = analyze_out("sweep/grid", &["--chart-format", "svg"]);
+    assert_ok(&out);
+    for engine in ["libaio", "io-uring"] {
+        let name = format!("charts/heatmap_randread_4k_read_{engine}.svg");
+        let svg = std::fs::read_to_string(dir.path().join(&name)).unwrap();
+        let texts = svg_texts(&svg);
+        // Six cells, each with its IOPS and, under it, its mean latency.
+        let latencies = texts
+            .iter()
+            .filter(|t| t.ends_with(" µs") || t.ends_with(" ms"))
+            .count();
+        assert_eq!(latencies, 6, "{name}: {texts:?}");
+        assert!(texts.iter().any(|t| t == "QD16") && texts.iter().any(|t| t == "Jobs (numjobs)"));
+        assert!(!svg.contains('…'), "{name}: a cut label");
+    }
+}
+
+#[test]
+fn json_plus_bins_give_a_latency_histogram_with_unit_ticks() {
+    let (dir, out) = analyze_out(
+        "fio/linux-libaio/randread-4k.jsonplus.json",
+        &["--chart-format", "svg"],
+    );
+    assert_ok(&out);
+    let svg = std::fs::read_to_string(
+        dir.path()
+            .join("charts/latency_histogram_randread_4k_read.svg"),
+    )
+    .unwrap();
+    let texts = svg_texts(&svg);
+    assert!(
+        texts
+            .iter()
+            .any(|t| t.contains("completion latency histogram")),
+        "{texts:?}"
+    );
+    // A log latency axis of at least two ticks, each with its unit.
+    let ticks = texts
+        .iter()
+        .filter(|t| {
+            let n = t.trim_end_matches(" µs").trim_end_matches(" ms");
+            n != t.as_str() && n.parse::<f64>().is_ok()
+        })
+        .count();
+    assert!(ticks >= 2, "{texts:?}");
+    // The shares of I/Os are drawn: one line of the config.
+    assert!(
+        svg.contains("<polyline") || svg.contains("<path"),
+        "no line"
+    );
+}
+
+#[test]
+fn a_block_size_sweep_of_two_points_is_one_comparison() {
+    // The published study: randread at 4k and 64k, read at 64k and 128k.
+    let out = nvcmp()
+        .args(["analyze", "--format", "md", "--findings", "0"])
+        .arg(fixture("published/storagereview-2026-04"))
+        .output()
+        .unwrap();
+    assert_ok(&out);
+    let md = String::from_utf8_lossy(&out.stdout);
+    assert!(!md.contains("% of peak from"), "{md}");
+    assert!(!md.contains("no knee up to"), "{md}");
+    assert!(!md.contains("bandwidth-bound"), "{md}");
+    let lines: Vec<&str> = md
+        .lines()
+        .filter(|l| l.contains(" moves ") && l.contains("the bandwidth of"))
+        .collect();
+    // One line under each of the sweep tables (randread, read, randwrite,
+    // write) and one finding each: a line a table, no line per config.
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("- In randread at QD32 x 16 jobs, 64k moves ")),
+        "{lines:?}"
+    );
+    let tables = md.matches(": block-size sweep").count();
+    assert_eq!(lines.len(), tables * 2, "{lines:?}");
+    // Five block sizes are a curve, read as one.
+    let out = nvcmp()
+        .args(["analyze", "--format", "md", "--findings", "0"])
+        .arg(fixture("blocksize"))
+        .output()
+        .unwrap();
+    let md = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        md.contains("% of peak from") && !md.contains(" moves "),
+        "{md}"
+    );
+}
+
+#[test]
+fn the_largest_headline_difference_of_each_family_leads_the_key_findings() {
+    // 4k reads: IOPS is the headline; its largest gap comes before CPU
+    // counts and sweep shapes, whatever their scores.
+    for study in ["studies/icpe24-schedulers-1ssd", "dated", "tail"] {
+        let j = analyze_json(&fixture(study), &[]);
+        let first = &j["key_findings"][0];
+        assert_eq!(first["kind"], "gap", "{study}: {first}");
+        assert_eq!(
+            first["metrics"],
+            serde_json::json!(["iops"]),
+            "{study}: {first}"
+        );
+    }
+    // 4k beside 64k and 128k: families mixed, the win counts across them
+    // keep the article's order.
+    let j = analyze_json(&fixture("published/storagereview-2026-04"), &[]);
+    let second = j["key_findings"][1]["text"].as_str().unwrap();
+    assert_eq!(
+        second,
+        "windows-native has the best read bandwidth in 3 of 4 read workloads"
+    );
+}
+
+#[test]
+fn no_label_is_cut_even_on_the_smallest_chart() {
+    // 480 x 320 px: five block sizes in each of two efficiency panels leave
+    // ~35 px a label ("randr..." before); titles of ~60 characters.
+    for study in ["blocksize", "studies/icpe24-instances-8ssd", "dated"] {
+        let (dir, out) = analyze_out(study, &["--chart-format", "svg", "--chart-size", "480x320"]);
+        assert_ok(&out);
+        for e in std::fs::read_dir(dir.path().join("charts")).unwrap() {
+            let p = e.unwrap().path();
+            let svg = std::fs::read_to_string(&p).unwrap();
+            assert!(!svg.contains('…'), "{}: a cut label", p.display());
+        }
+    }
+    // The lettered categories say what each letter is.
+    let (dir, _) = analyze_out(
+        "blocksize",
+        &["--chart-format", "svg", "--chart-size", "480x320"],
+    );
+    let svg = std::fs::read_to_string(dir.path().join("charts/efficiency_read.svg")).unwrap();
+    let texts = svg_texts(&svg);
+    assert!(
+        texts
+            .iter()
+            .any(|t| t.starts_with("A: randread 4k · B: randread 16k")),
+        "{texts:?}"
+    );
+}
+
+#[test]
+fn knees_on_one_point_are_one_labelled_ring() {
+    // kyber and none both turn flat at QD128 x 3 jobs at ~785k IOPS.
+    let (dir, out) = analyze_out("studies/icpe24-schedulers-1ssd", &["--chart-format", "svg"]);
+    assert_ok(&out);
+    let svg =
+        std::fs::read_to_string(dir.path().join("charts/scaling_randread_4k_read.svg")).unwrap();
+    let texts = svg_texts(&svg);
+    assert!(texts.iter().any(|t| t == "knee: kyber, none"), "{texts:?}");
+    // Knees apart keep their own rings, unlabelled.
+    assert!(
+        !texts
+            .iter()
+            .any(|t| t.starts_with("knee: ") && t.contains("bfq"))
+    );
+}
+
+#[test]
+fn a_probe_beside_apps_is_labelled_apps_and_probe_not_instances() {
+    // ICPE'24 fig. 11a: one QD1 latency probe beside 1-16 QD128 apps.
+    let (dir, out) = analyze_out("studies/icpe24-instances-8ssd", &["--chart-format", "svg"]);
+    assert_ok(&out);
+    let md = std::fs::read_to_string(dir.path().join("report.md")).unwrap();
+    assert!(
+        md.contains("| QD128 x 8 devices x 16 apps + 1 probe |"),
+        "{md}"
+    );
+    assert!(md.contains("| QD1 x 8 devices (probe) + 16 apps |"), "{md}");
+    assert!(md.contains("| QD1 x 8 devices (probe) + 1 app |"), "{md}");
+    assert!(!md.contains("17 instances"), "{md}");
+    // The apps' axis counts apps: 1-16, not 2-17 instances.
+    let svg = std::fs::read_to_string(
+        dir.path()
+            .join("charts/scaling_randread_4k_read_qd128x8d.svg"),
+    )
+    .unwrap();
+    let texts = svg_texts(&svg);
+    assert!(
+        texts.iter().any(|t| t.starts_with("Apps running together")),
+        "{texts:?}"
+    );
+    assert!(
+        texts.iter().any(|t| t == "16") && !texts.iter().any(|t| t == "17"),
+        "{texts:?}"
+    );
+    // The JSON keeps the group's size: instances is all processes.
+    let j = analyze_json(&fixture("studies/icpe24-instances-8ssd"), &[]);
+    let sizes: Vec<u64> = j["workloads"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|w| w["instances"].as_u64())
+        .collect();
+    assert!(sizes.contains(&17), "{sizes:?}");
+}

@@ -71,7 +71,13 @@ impl Plot for Bars {
             footnotes,
             ..Default::default()
         };
+        let log = matches!(self.metric, Metric::LatMeanNs | Metric::ClatP99Ns)
+            && crate::charts::grouped::wants_log(
+                results.iter().flat_map(|r| r.compared().map(|(_, v)| v)),
+            );
         let y_desc = match scale.unit {
+            // Each tick of a log axis carries its unit.
+            _ if log => format!("{name}, log scale"),
             "" => name.to_string(),
             u => format!("{name} ({u})"),
         };
@@ -82,6 +88,7 @@ impl Plot for Bars {
             series: crate::charts::groups::series(cmp, &results),
             decimals: scale.row_decimals(&results),
             scale,
+            log,
         };
         Figure {
             frame,

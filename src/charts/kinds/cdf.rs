@@ -6,7 +6,7 @@ use crate::charts::Plot;
 use crate::charts::distribution;
 use crate::charts::figure::Figure;
 use crate::charts::frame::Frame;
-use crate::charts::lines::{ConfigLine, LinePlot, Range, log_tick_labels};
+use crate::charts::lines::{ConfigLine, LinePlot, Range, latency_log_ticks};
 use crate::charts::palette;
 use crate::charts::scale::latency_span;
 use crate::compare::{Comparison, Workload};
@@ -99,11 +99,11 @@ impl Plot for Cdf {
             steps.collect(),
         );
         plot.y_label_width = 5.0;
-        plot.x_ticks = log_tick_labels(x_lo, x_hi);
+        plot.x_ticks = latency_log_ticks(x_lo, x_hi, scale);
         plot.y_ticks = (0..=10)
             .map(|i| (i as f64 * 10.0, format!("{}", i * 10)))
             .collect();
-        plot.x_title = format!("Completion latency ({}, log scale)", scale.unit);
+        plot.x_title = "Completion latency (log scale)".to_string();
         plot.y_title = "I/Os completed (%)".into();
         Figure::lines(frame, plot)
     }

@@ -75,6 +75,7 @@ impl Plot for Delta {
             series,
             scale: ChartScale::delta(),
             decimals,
+            log: false,
         };
         Figure {
             frame,

@@ -20,6 +20,7 @@ pub(crate) struct Efficiency {
 fn metrics_in(cmp: &Comparison, direction: Direction) -> Vec<Metric> {
     METRICS
         .into_iter()
+        .filter(|m| crate::compare::sparse::sparse(cmp, direction, *m).is_none())
         .filter(|m| {
             cmp.workloads.iter().any(|w| {
                 w.key.shape.direction == direction && crate::charts::groups::result(w, *m).is_some()
@@ -75,6 +76,7 @@ impl Plot for Efficiency {
                 series: crate::charts::groups::series(cmp, &results),
                 decimals: scale.row_decimals(&results),
                 scale,
+                log: false,
             });
             all_results.extend(results);
         }

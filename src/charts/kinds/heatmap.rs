@@ -75,7 +75,9 @@ impl Plot for Heatmap {
                 crate::charts::labels::workload_label(w),
                 w.key.shape.direction
             ),
-            subtitle: Some("Darker is more IOPS; the peak is outlined".into()),
+            subtitle: Some(
+                "Darker is more IOPS; under each, the mean latency; the peak is outlined".into(),
+            ),
             legend: crate::charts::legend::of(cmp, [self.config]),
             footnotes: footnotes(shared),
             ..Default::default()
@@ -110,6 +112,25 @@ fn grid(s: &Sweep, max: f64, color: plotters::style::RGBColor) -> HeatGrid {
             .find(|p| p.load.iodepth == d && p.load.numjobs == j)
             .map(|p| p.iops)
     };
+    // Each cell's mean latency in its own unit (µs below 1 ms), so a
+    // reader sees what the IOPS cost without the sweep table.
+    let latency = |d: u32, j: u32| {
+        let ns = s
+            .points
+            .iter()
+            .find(|p| p.load.iodepth == d && p.load.numjobs == j)?
+            .lat_mean_ns?;
+        let unit = crate::numbers::time_ns(ns);
+        let shown = ns / unit.div;
+        Some(format!(
+            "{} {}",
+            crate::numbers::fixed(
+                shown,
+                crate::numbers::significant_decimals(shown).saturating_sub(1)
+            ),
+            unit.name
+        ))
+    };
     let peak_row = depths.iter().position(|d| *d == s.peak.load.iodepth);
     let peak_col = jobs.iter().position(|j| *j == s.peak.load.numjobs);
     HeatGrid {
@@ -118,6 +139,10 @@ fn grid(s: &Sweep, max: f64, color: plotters::style::RGBColor) -> HeatGrid {
         values: depths
             .iter()
             .map(|&d| jobs.iter().map(|&j| value(d, j)).collect())
+            .collect(),
+        sub: depths
+            .iter()
+            .map(|&d| jobs.iter().map(|&j| latency(d, j)).collect())
             .collect(),
         max,
         color,

@@ -11,6 +11,7 @@ pub(super) mod cdf;
 pub(super) mod delta;
 pub(super) mod efficiency;
 pub(super) mod heatmap;
+pub(super) mod histogram;
 pub(super) mod history;
 pub(super) mod percentiles;
 pub(super) mod saturation;

@@ -6,7 +6,7 @@ use crate::charts::Plot;
 use crate::charts::distribution;
 use crate::charts::figure::Figure;
 use crate::charts::frame::Frame;
-use crate::charts::lines::{ConfigLine, LinePlot, Range, log_tick_labels};
+use crate::charts::lines::{ConfigLine, LinePlot, Range, latency_log_ticks};
 use crate::charts::palette;
 use crate::charts::scale::{latency_span, tick};
 use crate::compare::{Comparison, Workload};
@@ -142,9 +142,9 @@ impl Plot for PercentilesChart {
             .into_iter()
             .map(|p| (nines(p), format!("p{}", tick(p))))
             .collect();
-        plot.y_ticks = log_tick_labels(y_lo, y_hi);
+        plot.y_ticks = latency_log_ticks(y_lo, y_hi, scale);
         plot.x_title = "Percentile".into();
-        plot.y_title = format!("Completion latency ({}, log scale)", scale.unit);
+        plot.y_title = "Completion latency (log scale)".to_string();
         Figure::lines(frame, plot)
     }
 }

@@ -122,9 +122,11 @@ fn plot(cmp: &Comparison, t: &SweepTable, p99: bool) -> LinePlot {
     plot.x_ticks = x_ticks;
     plot.y_ticks = y_ticks;
     plot.x_title = x_title;
-    let log = if log { ", log scale" } else { "" };
     let what = if p99 { "Latency" } else { "Mean latency" };
-    plot.y_title = format!("{what} ({}{log})", lat_scale.unit);
+    plot.y_title = match log {
+        true => format!("{what} (log scale)"),
+        false => format!("{what} ({})", lat_scale.unit),
+    };
     plot.y_label_width = 6.0;
     plot
 }

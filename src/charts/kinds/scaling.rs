@@ -5,7 +5,9 @@
 
 use crate::charts::Plot;
 use crate::charts::figure::{Body, Figure};
-use crate::charts::lines::{ConfigLine, LinePlot, MarkShape, Marker, Range, Stroke, Whisker};
+use crate::charts::lines::{
+    ConfigLine, LinePlot, MarkShape, Marker, PointLabel, Range, Stroke, Whisker,
+};
 use crate::charts::load::{self, Throughput};
 use crate::charts::scale::ChartScale;
 use crate::compare::{Comparison, Spread, Sweep, SweepPoint};
@@ -100,10 +102,16 @@ fn throughput_plot(cmp: &Comparison, t: &SweepTable, x: Range) -> LinePlot {
     plot.heading = Some(format!("{} (higher is better)", title));
     plot.y_ticks = y_ticks;
     plot.y_title = title;
-    plot.markers = t
+    let knees: Vec<(Marker, &str)> = t
         .sweeps
         .iter()
-        .filter_map(|s| knee_marker(cmp, t, s, kind, &scale))
+        .filter_map(|s| Some((knee_marker(cmp, t, s, kind, &scale)?, s.config.as_str())))
+        .collect();
+    let (hi, lo) = (plot.y.bounds_hi(), 0.0);
+    let (knees, labels) = merge_rings(knees, (hi - lo) * 0.02);
+    plot.labels.extend(labels);
+    plot.markers = knees
+        .into_iter()
         .chain(
             t.sweeps
                 .iter()
@@ -123,6 +131,47 @@ fn throughput_plot(cmp: &Comparison, t: &SweepTable, x: Range) -> LinePlot {
         })
         .collect();
     plot
+}
+
+/// Knee rings of several configs on one point (the same load, throughput
+/// within `tol` display units): one ring, in ink, labelled with the
+/// configs ("knee: bfq, kyber, none"), rather than rings piled on one
+/// another. A ring alone stays as it is.
+fn merge_rings(rings: Vec<(Marker, &str)>, tol: f64) -> (Vec<Marker>, Vec<PointLabel>) {
+    let mut groups: Vec<Vec<(Marker, &str)>> = Vec::new();
+    for (m, config) in rings {
+        let near = |g: &Vec<(Marker, &str)>| {
+            let (x, y) = g[0].0.at;
+            x == m.at.0 && (y - m.at.1).abs() <= tol
+        };
+        match groups.iter_mut().find(|g| near(g)) {
+            Some(g) => g.push((m, config)),
+            None => groups.push(vec![(m, config)]),
+        }
+    }
+    let mut markers = Vec::new();
+    let mut labels = Vec::new();
+    for g in groups {
+        if g.len() == 1 {
+            markers.extend(g.into_iter().map(|(m, _)| m));
+            continue;
+        }
+        let y = g.iter().map(|(m, _)| m.at.1).sum::<f64>() / g.len() as f64;
+        let at = (g[0].0.at.0, y);
+        let names: Vec<&str> = g.iter().map(|(_, c)| *c).collect();
+        markers.push(Marker {
+            at,
+            color: crate::charts::palette::INK,
+            shape: MarkShape::Ring,
+        });
+        labels.push(PointLabel {
+            at,
+            text: format!("knee: {}", names.join(", ")),
+            color: crate::charts::palette::INK,
+            strong: true,
+        });
+    }
+    (markers, labels)
 }
 
 /// A ring on the knee point of the throughput line.
@@ -194,7 +243,34 @@ fn latency_plot(cmp: &Comparison, t: &SweepTable, x: Range) -> LinePlot {
         crate::compare::workload::tail_name(cmp.tail_percentile)
     ));
     plot.y_ticks = y_ticks;
-    let log = if log { ", log scale" } else { "" };
-    plot.y_title = format!("Latency ({}{log})", scale.unit);
+    plot.y_title = match log {
+        true => "Latency (log scale)".to_string(),
+        false => format!("Latency ({})", scale.unit),
+    };
     plot
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rings_on_one_point_merge_and_rings_apart_stay() {
+        let ring = |x, y| Marker {
+            at: (x, y),
+            color: crate::charts::palette::color(0),
+            shape: MarkShape::Ring,
+        };
+        let rings = vec![
+            (ring(3.0, 785.0), "kyber"),
+            (ring(3.0, 790.0), "none"),
+            (ring(3.0, 300.0), "bfq"),
+            (ring(2.0, 785.0), "spdk"),
+        ];
+        let (markers, labels) = merge_rings(rings, 16.0);
+        assert_eq!(markers.len(), 3);
+        assert_eq!(labels.len(), 1);
+        assert_eq!(labels[0].text, "knee: kyber, none");
+        assert_eq!(labels[0].at, (3.0, 787.5));
+    }
 }

@@ -41,7 +41,7 @@
 //! the metric and kind of a finding already picked, so six findings make
 //! six points.
 
-mod blocksize;
+pub mod blocksize;
 mod entries;
 mod gaps;
 mod outliers;
@@ -137,9 +137,16 @@ pub fn rank(mut all: Vec<Finding>) -> Vec<Finding> {
 
 /// The key findings (at most `n`) and every finding in reading order: the
 /// key ones first, then the others by score, then those implied by another.
-pub fn select(all: Vec<Finding>, n: usize) -> (Vec<Finding>, Vec<Finding>) {
+/// `headline` gives the headline metric of the workload family a finding
+/// is about ([`headline_of`]): each family's strongest difference on it
+/// leads the key findings.
+pub fn select(
+    all: Vec<Finding>,
+    n: usize,
+    headline: &dyn Fn(&Finding) -> Option<Metric>,
+) -> (Vec<Finding>, Vec<Finding>) {
     let ranked = rank(all);
-    let key = key(&ranked, n);
+    let key = key(&ranked, n, headline);
     let (mut rest, mut weak): (Vec<&Finding>, Vec<&Finding>) = ranked
         .iter()
         .filter(|f| !key.contains(f))
@@ -193,10 +200,61 @@ fn iops_by_bw(weak: &Finding, strong: &Finding) -> bool {
     }
 }
 
+/// Kinds that say how far configs stand apart on a metric: what a reader
+/// decides by.
+fn is_difference(k: FindingKind) -> bool {
+    matches!(
+        k,
+        FindingKind::Gap
+            | FindingKind::Lead
+            | FindingKind::Wins
+            | FindingKind::Winner
+            | FindingKind::SweepPeak
+    )
+}
+
+/// The headline metric (IOPS for small blocks, bandwidth for large) of
+/// the one workload family `f` is about, read off the titles it names
+/// against `cmp`'s workloads; None where it names several families or
+/// none (a block-size sweep spans both).
+pub fn headline_of(cmp: &Comparison, f: &Finding) -> Option<Metric> {
+    let of = |name: &str| {
+        cmp.workloads
+            .iter()
+            .find(|w| {
+                let t = w.title();
+                name == t
+                    || name
+                        .strip_prefix(t.as_str())
+                        .is_some_and(|r| r.starts_with(' '))
+            })
+            .map(winners::headline)
+    };
+    let mut metrics = f.workloads.iter().map(|w| of(w));
+    let first = metrics.next()??;
+    metrics.all(|m| m == Some(first)).then_some(first)
+}
+
+/// Whether every workload of `cmp` has one headline metric (all small
+/// blocks or all large): only then does a family's headline difference
+/// lead the key findings ([`key`]); a study of 4k and 128k leads with what
+/// spans both, as the published article does.
+pub fn one_family(cmp: &Comparison) -> bool {
+    let mut heads = cmp.workloads.iter().map(winners::headline);
+    heads.next().is_none_or(|first| heads.all(|m| m == first))
+}
+
 /// The `n` strongest findings of `ranked`, none implied by another finding
 /// of the list, a repeated kind and metric counting [`REPEAT_FACTOR`] of
-/// its score.
-pub fn key(ranked: &[Finding], n: usize) -> Vec<Finding> {
+/// its score. Of those picked, each workload family's strongest
+/// difference on its headline metric (`headline`, [`headline_of`]) comes
+/// first, strongest family first: the largest IOPS gap of 4k reads
+/// changes a reader's choice before a CPU count does.
+pub fn key(
+    ranked: &[Finding],
+    n: usize,
+    headline: &dyn Fn(&Finding) -> Option<Metric>,
+) -> Vec<Finding> {
     let candidates: Vec<&Finding> = ranked
         .iter()
         .filter(|f| f.score > 0.0)
@@ -214,7 +272,31 @@ pub fn key(ranked: &[Finding], n: usize) -> Vec<Finding> {
             None => break,
         }
     }
-    picked.into_iter().cloned().collect()
+    headlines_first(picked, headline)
+        .into_iter()
+        .cloned()
+        .collect()
+}
+
+/// `picked` with each family's strongest headline difference moved to the
+/// front (strongest family first), the rest in pick order.
+fn headlines_first<'a>(
+    picked: Vec<&'a Finding>,
+    headline: &dyn Fn(&Finding) -> Option<Metric>,
+) -> Vec<&'a Finding> {
+    let mut heads: Vec<&Finding> = Vec::new();
+    for f in &picked {
+        let Some(m) = headline(f) else { continue };
+        let first_of_family = !heads.iter().any(|h| headline(h) == Some(m));
+        if first_of_family && is_difference(f.kind) && f.metrics == [m] {
+            heads.push(f);
+        }
+    }
+    heads.sort_by(|a, b| b.score.total_cmp(&a.score));
+    let rest = picked
+        .into_iter()
+        .filter(|f| !heads.iter().any(|h| std::ptr::eq(*h, *f)));
+    heads.iter().copied().chain(rest).collect()
 }
 
 /// A candidate's score given what is already picked.
@@ -286,7 +368,11 @@ mod tests {
         let mut wider = fam.clone();
         wider.count = Some((4, 4));
         wider.text = "wider".into();
-        let keys = key(&rank(vec![config.clone(), fam.clone(), wider.clone()]), 6);
+        let keys = key(
+            &rank(vec![config.clone(), fam.clone(), wider.clone()]),
+            6,
+            &|_| None,
+        );
         let texts: Vec<&str> = keys.iter().map(|k| k.text.as_str()).collect();
         assert!(!texts.contains(&fam.text.as_str()), "{texts:?}");
         assert!(texts.contains(&config.text.as_str()) && texts.contains(&"wider"));
@@ -303,7 +389,9 @@ mod tests {
         let gap_a = f(FindingKind::Gap, Metric::CpuPct, 0.45);
         let gap_b = f(FindingKind::Gap, Metric::CpuPct, 0.44);
         let tie = f(FindingKind::Tie, Metric::BwBytesPerS, 0.3);
-        let keys = key(&rank(vec![bw.clone(), iops, gap_a, gap_b, tie]), 3);
+        let keys = key(&rank(vec![bw.clone(), iops, gap_a, gap_b, tie]), 3, &|_| {
+            None
+        });
         let kinds: Vec<FindingKind> = keys.iter().map(|k| k.kind).collect();
         // 0.44 * 0.6 < 0.3: the second CPU gap yields to the tie.
         assert_eq!(
@@ -319,7 +407,7 @@ mod tests {
             f(FindingKind::Wins, Metric::Iops, 0.0),
             f(FindingKind::Gap, Metric::Iops, 0.2),
         ];
-        assert_eq!(key(&all, 6).len(), 1);
-        assert_eq!(key(&all, 0).len(), 0);
+        assert_eq!(key(&all, 6, &|_| None).len(), 1);
+        assert_eq!(key(&all, 0, &|_| None).len(), 0);
     }
 }

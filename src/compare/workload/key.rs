@@ -143,7 +143,7 @@ pub struct WorkloadKey {
 /// spells it the way fio's options read (`iodepth`, `numjobs`, then
 /// `hosts`, left out for a standalone run), so the fields are declared in
 /// that order and the ordering is written out below.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
 pub struct LoadPoint {
     /// Requested queue depth (fio's `iodepth`).
     #[serde(default = "one")]
@@ -163,6 +163,46 @@ pub struct LoadPoint {
     /// (`ingest::instances`); 1, left out of the JSON, for one.
     #[serde(default = "one", skip_serializing_if = "is_one")]
     pub instances: u32,
+    /// Of `instances`, those that ran another workload beside this one's
+    /// (a latency probe beside throughput apps): labels only, so the apps
+    /// read "x 16 apps + 1 probe" and the probe "(probe) + 16 apps", not
+    /// 17 instances. No part of the identity (equality, hash, order) nor
+    /// of the JSON: `instances` stays the group's size.
+    #[serde(skip)]
+    pub beside: u32,
+    /// This workload is the probe of its group: the one of least load per
+    /// instance among the workloads that ran beside others.
+    #[serde(skip)]
+    pub probe: bool,
+}
+
+/// The identity of a load point: every axis but `beside` and `probe`.
+type LoadIdentity = (u32, u32, u32, u32, u32);
+
+impl LoadPoint {
+    fn identity(&self) -> LoadIdentity {
+        (
+            self.iodepth,
+            self.numjobs,
+            self.hosts,
+            self.devices,
+            self.instances,
+        )
+    }
+}
+
+impl PartialEq for LoadPoint {
+    fn eq(&self, other: &Self) -> bool {
+        self.identity() == other.identity()
+    }
+}
+
+impl Eq for LoadPoint {}
+
+impl std::hash::Hash for LoadPoint {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.identity().hash(state);
+    }
 }
 
 impl Ord for LoadPoint {
@@ -198,6 +238,8 @@ impl Default for LoadPoint {
             iodepth: 1,
             devices: 1,
             instances: 1,
+            beside: 0,
+            probe: false,
         }
     }
 }
@@ -211,6 +253,8 @@ impl LoadPoint {
             iodepth,
             devices: 1,
             instances: 1,
+            beside: 0,
+            probe: false,
         }
     }
 
@@ -276,8 +320,20 @@ impl LoadPoint {
         } else if only(|l| &mut l.instances) {
             let base = LoadPoint {
                 instances: 1,
+                beside: 0,
+                probe: false,
                 ..*first
             };
+            // Apps beside one probe count the apps, like for like.
+            let apps_beside = |b: u32| loads.iter().all(|l| !l.probe && l.beside == b);
+            if first.beside > 0 && apps_beside(first.beside) {
+                let own = values(|l| l.instances.saturating_sub(l.beside));
+                let probes = match first.beside {
+                    1 => "1 probe".to_string(),
+                    n => format!("{n} probes"),
+                };
+                return format!("{} x {} apps + {probes}", base.label(), ranges(&own));
+            }
             format!(
                 "{} x {} instances",
                 base.label(),
@@ -311,8 +367,21 @@ impl LoadPoint {
         if self.devices > 1 {
             s.push_str(&format!(" x {} devices", self.devices));
         }
-        if self.instances > 1 {
-            s.push_str(&format!(" x {} instances", self.instances));
+        let plural = |n: u32, one: &str| match n {
+            1 => format!("{n} {one}"),
+            n => format!("{n} {one}s"),
+        };
+        match (self.instances > 1, self.beside, self.probe) {
+            (false, ..) => {}
+            (true, 0, _) => s.push_str(&format!(" x {} instances", self.instances)),
+            // Like-for-like counts: the probe beside its apps, the apps
+            // beside their probe.
+            (true, b, true) => s.push_str(&format!(" (probe) + {}", plural(b, "app"))),
+            (true, b, false) => s.push_str(&format!(
+                " x {} + {}",
+                plural(self.instances.saturating_sub(b), "app"),
+                plural(b, "probe")
+            )),
         }
         s
     }
@@ -385,6 +454,7 @@ mod tests {
                 hosts,
                 devices: 1,
                 instances: 1,
+                ..LoadPoint::default()
             },
         }
     }
@@ -439,12 +509,46 @@ mod tests {
             hosts,
             devices: 1,
             instances: 1,
+            beside: 0,
+            probe: false,
         };
         let mut loads = vec![at(2, 1, 1), at(1, 2, 1), at(1, 1, 64), at(1, 1, 2)];
         loads.sort();
         assert_eq!(
             loads,
             vec![at(1, 1, 2), at(1, 1, 64), at(1, 2, 1), at(2, 1, 1)]
+        );
+    }
+
+    #[test]
+    fn apps_and_their_probe_are_counted_like_for_like() {
+        let group = |beside, probe| LoadPoint {
+            iodepth: 128,
+            devices: 8,
+            instances: 17,
+            beside,
+            probe,
+            ..LoadPoint::default()
+        };
+        assert_eq!(
+            group(1, false).label(),
+            "QD128 x 8 devices x 16 apps + 1 probe"
+        );
+        let probe = LoadPoint {
+            iodepth: 1,
+            ..group(16, true)
+        };
+        assert_eq!(probe.label(), "QD1 x 8 devices (probe) + 16 apps");
+        // Labels only: the identity is the group's size.
+        assert_eq!(group(1, false), group(0, false));
+        assert_eq!(group(0, false).label(), "QD128 x 8 devices x 17 instances");
+        let apps = [2u32, 3, 5].map(|n| LoadPoint {
+            instances: n,
+            ..group(1, false)
+        });
+        assert_eq!(
+            LoadPoint::condense(&apps),
+            "QD128 x 8 devices x 1, 2, 4 apps + 1 probe"
         );
     }
 
@@ -456,6 +560,7 @@ mod tests {
             hosts: 1,
             devices,
             instances,
+            ..LoadPoint::default()
         };
         let jobs = [
             at(8, 1, 1, 1),
