@@ -18,7 +18,7 @@ use crate::compare::Metric;
 use crate::history::gate::GateReport;
 use crate::history::show::{HistoryReport, SeriesReport};
 use crate::numbers;
-use crate::render::check::{Line, Outcome};
+use crate::render::check::{CheckFormat, Line, Outcome};
 use crate::render::table::{Markdown, Markup, Table};
 
 /// An output format of `history show`. `Html` is one page with the
@@ -154,16 +154,9 @@ fn series_table(report: &HistoryReport) -> Table {
     t
 }
 
-/// An output format of `check --history`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum GateFormat {
-    Term,
-    Json,
-}
-
 /// Writes the gate's report.
-pub fn gate(report: &GateReport, format: GateFormat, w: &mut dyn Write) -> anyhow::Result<()> {
-    if format == GateFormat::Json {
+pub fn gate(report: &GateReport, format: CheckFormat, w: &mut dyn Write) -> anyhow::Result<()> {
+    if format == CheckFormat::Json {
         serde_json::to_writer_pretty(&mut *w, report)?;
         writeln!(w)?;
         return Ok(());
