@@ -130,26 +130,35 @@ fn change_points_text(s: &SeriesReport) -> String {
         .join("\n")
 }
 
+/// The columns that name a series, first in the show and gate tables.
+const SERIES_COLUMNS: [&str; 3] = ["workload", "config", "metric"];
+
+/// A series' name in [`SERIES_COLUMNS`].
+fn series_cells(workload: &str, config: &str, metric: Metric) -> [String; 3] {
+    [
+        workload.to_string(),
+        config.to_string(),
+        metric.key().to_string(),
+    ]
+}
+
 fn series_table(report: &HistoryReport) -> Table {
-    let mut t = Table::new([
-        "workload",
-        "config",
-        "metric",
-        "runs",
-        "latest",
-        "change points",
-    ]);
+    let mut t = Table::new(
+        SERIES_COLUMNS
+            .into_iter()
+            .chain(["runs", "latest", "change points"]),
+    );
     for s in &report.series {
-        t.row([
-            s.workload.title.clone(),
-            s.config.clone(),
-            s.metric.key().to_string(),
-            s.runs.len().to_string(),
-            s.runs
-                .last()
-                .map_or_else(String::new, |p| value_text(s.metric, p.value)),
-            change_points_text(s),
-        ]);
+        let latest = s.runs.last().map(|p| value_text(s.metric, p.value));
+        t.row(
+            series_cells(&s.workload.title, &s.config, s.metric)
+                .into_iter()
+                .chain([
+                    s.runs.len().to_string(),
+                    latest.unwrap_or_default(),
+                    change_points_text(s),
+                ]),
+        );
     }
     t
 }
@@ -161,29 +170,21 @@ pub fn gate(report: &GateReport, format: CheckFormat, w: &mut dyn Write) -> anyh
         writeln!(w)?;
         return Ok(());
     }
-    let mut t = Table::new([
-        "workload",
-        "config",
-        "metric",
-        "reference",
-        "candidate",
-        "change",
-        "verdict",
-        "why",
-    ]);
+    let judged = ["reference", "candidate", "change", "verdict", "why"];
+    let mut t = Table::new(SERIES_COLUMNS.into_iter().chain(judged));
     for f in &report.findings {
-        t.row([
-            f.workload.title.clone(),
-            f.config.clone(),
-            f.metric.key().to_string(),
-            f.reference
-                .map_or_else(String::new, |v| value_text(f.metric, v)),
-            f.candidate
-                .map_or_else(String::new, |v| value_text(f.metric, v)),
-            change_text(f.change_pct),
-            f.verdict.as_str().to_string(),
-            f.reason(),
-        ]);
+        let value = |v: Option<f64>| v.map(|v| value_text(f.metric, v)).unwrap_or_default();
+        t.row(
+            series_cells(&f.workload.title, &f.config, f.metric)
+                .into_iter()
+                .chain([
+                    value(f.reference),
+                    value(f.candidate),
+                    change_text(f.change_pct),
+                    f.verdict.as_str().to_string(),
+                    f.reason(),
+                ]),
+        );
     }
     writeln!(w, "{}", t.terminal(false))?;
     writeln!(w, "{}", report.summary_line())?;
