@@ -89,4 +89,4 @@ impl Format {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
