@@ -52,7 +52,7 @@ impl Reader for TerseReader {
     }
 
     fn read_segment(&self, text: &str) -> Result<Parsed, ReadError> {
-        let mut jobs: Vec<Line> = Vec::new();
+        let mut jobs: Vec<JobLine> = Vec::new();
         let mut warnings = Vec::new();
         let mut errors = Vec::new();
         // One list of fields for every line, not an allocation per line.
@@ -126,7 +126,7 @@ fn ddir_fields(ver: u32) -> usize {
 const TAIL_FIELDS: usize = 34;
 
 /// One job line, before the workload is guessed.
-struct Line {
+struct JobLine {
     name: String,
     groupid: String,
     error: i64,
@@ -141,7 +141,7 @@ struct Line {
 /// Why a terse line is not read. Fields are counted from 1, as in fio's
 /// HOWTO.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-enum LineError {
+enum JobLineError {
     #[error("ends before field {field} ({what})")]
     EndsBefore { field: usize, what: &'static str },
     #[error("field {field} ({what}) is `{text}`, not a number")]
@@ -184,14 +184,16 @@ enum LineError {
     Percentile(String),
 }
 
-fn num(fields: &[&str], i: usize, what: &'static str) -> Result<f64, LineError> {
+fn num(fields: &[&str], i: usize, what: &'static str) -> Result<f64, JobLineError> {
     let field = i + 1;
-    let s = fields.get(i).ok_or(LineError::EndsBefore { field, what })?;
+    let s = fields
+        .get(i)
+        .ok_or(JobLineError::EndsBefore { field, what })?;
     let v: f64 = s
         .trim()
         .trim_end_matches('%')
         .parse()
-        .map_err(|_| LineError::NotANumber {
+        .map_err(|_| JobLineError::NotANumber {
             field,
             what,
             text: s.to_string(),
@@ -199,7 +201,7 @@ fn num(fields: &[&str], i: usize, what: &'static str) -> Result<f64, LineError> 
     if v.is_finite() && v >= 0.0 {
         Ok(v)
     } else {
-        Err(LineError::OutOfRange {
+        Err(JobLineError::OutOfRange {
             field,
             what,
             text: s.to_string(),
@@ -218,24 +220,24 @@ fn direction_blocks(
     start: usize,
     dirs: usize,
     name: &str,
-) -> Result<(usize, bool), LineError> {
+) -> Result<(usize, bool), JobLineError> {
     let width = ddir_fields(ver);
     let mut blocks = 0;
     while !f
         .get(start + blocks * width)
-        .ok_or(LineError::EndsBeforeCpu)?
+        .ok_or(JobLineError::EndsBeforeCpu)?
         .ends_with('%')
     {
         blocks += 1;
         if blocks > dirs + 1 {
-            return Err(LineError::NoCpuField);
+            return Err(JobLineError::NoCpuField);
         }
     }
     match blocks {
         b if b == dirs => Ok((b, false)),
         b if b == dirs + 1 => Ok((b, true)),
-        1 => Err(LineError::OnlyMixed(name.to_string())),
-        b => Err(LineError::DirectionBlocks {
+        1 => Err(JobLineError::OnlyMixed(name.to_string())),
+        b => Err(JobLineError::DirectionBlocks {
             blocks: b,
             version: ver,
             expected: dirs,
@@ -243,19 +245,19 @@ fn direction_blocks(
     }
 }
 
-fn read_line(ver: u32, f: &[&str]) -> Result<Line, LineError> {
+fn read_line(ver: u32, f: &[&str]) -> Result<JobLine, JobLineError> {
     let (version, base) = if ver == 2 {
         (String::new(), 1)
     } else {
         (f.get(1).map(|s| s.to_string()).unwrap_or_default(), 2)
     };
-    let name = f.get(base).ok_or(LineError::NoJobName)?.to_string();
-    let groupid = f.get(base + 1).ok_or(LineError::NoGroupId)?;
+    let name = f.get(base).ok_or(JobLineError::NoJobName)?.to_string();
+    let groupid = f.get(base + 1).ok_or(JobLineError::NoGroupId)?;
     let groupid = groupid.trim().to_string();
     let error = f
         .get(base + 2)
         .and_then(|e| e.trim().parse::<i64>().ok())
-        .ok_or(LineError::NoErrorField)?;
+        .ok_or(JobLineError::NoErrorField)?;
     let start = base + 3;
     let dirs: &[Direction] = if ver == 3 {
         &[Direction::Read, Direction::Write]
@@ -266,7 +268,7 @@ fn read_line(ver: u32, f: &[&str]) -> Result<Line, LineError> {
     let (blocks, mixed_too) = direction_blocks(ver, f, start, dirs.len(), &name)?;
     let cpu = start + blocks * width;
     if f.len() < cpu + TAIL_FIELDS {
-        return Err(LineError::EndsInsideTail);
+        return Err(JobLineError::EndsInsideTail);
     }
     let usr = num(f, cpu, "cpu user")?;
     let sys = num(f, cpu + 1, "cpu system")?;
@@ -300,7 +302,7 @@ fn read_line(ver: u32, f: &[&str]) -> Result<Line, LineError> {
         r.os = os::infer(&r.engine, None, disk_util.then_some(Os::Linux));
         rows.push(r);
     }
-    Ok(Line {
+    Ok(JobLine {
         name,
         groupid,
         error,
@@ -311,8 +313,8 @@ fn read_line(ver: u32, f: &[&str]) -> Result<Line, LineError> {
 }
 
 /// A `99.000000%=272` field: (percent, usec).
-fn percentile(s: &str) -> Result<(f64, f64), LineError> {
-    let bad = || LineError::Percentile(s.to_string());
+fn percentile(s: &str) -> Result<(f64, f64), JobLineError> {
+    let bad = || JobLineError::Percentile(s.to_string());
     let (p, v) = s.split_once("%=").ok_or_else(bad)?;
     match (p.parse::<f64>(), v.parse::<f64>()) {
         (Ok(p), Ok(v)) if v.is_finite() && v >= 0.0 => Ok((p, v)),
@@ -321,7 +323,7 @@ fn percentile(s: &str) -> Result<(f64, f64), LineError> {
 }
 
 /// The measurements of the direction block at `o`.
-fn ddir_row(ver: u32, f: &[&str], o: usize, dir: Direction) -> Result<Row, LineError> {
+fn ddir_row(ver: u32, f: &[&str], o: usize, dir: Direction) -> Result<Row, JobLineError> {
     let mut r = Row::empty("", dir);
     r.format = FORMAT.into();
     r.engine = "unknown".into();
@@ -330,10 +332,10 @@ fn ddir_row(ver: u32, f: &[&str], o: usize, dir: Direction) -> Result<Row, LineE
 }
 
 /// One direction block's figures: sizes in KiB, latencies in usec.
-fn figures(ver: u32, f: &[&str], o: usize) -> Result<DirectionFigures, LineError> {
+fn figures(ver: u32, f: &[&str], o: usize) -> Result<DirectionFigures, JobLineError> {
     // min, max, mean, stdev in usec; fio prints zeros for a latency it did
     // not measure (slat of a sync engine): that is "not reported".
-    let lat = |at: usize, what: &'static str| -> Result<Latency, LineError> {
+    let lat = |at: usize, what: &'static str| -> Result<Latency, JobLineError> {
         let mut v = [0.0; 4];
         for (k, x) in v.iter_mut().enumerate() {
             *x = num(f, o + at + k, what)? * 1000.0;
@@ -360,7 +362,7 @@ fn figures(ver: u32, f: &[&str], o: usize) -> Result<DirectionFigures, LineError
     let mut clat_percentiles = Vec::new();
     for slot in 0..20 {
         let s = f.get(o + 12 + slot);
-        let (p, v) = percentile(s.ok_or(LineError::EndsInsidePercentiles)?)?;
+        let (p, v) = percentile(s.ok_or(JobLineError::EndsInsidePercentiles)?)?;
         clat_percentiles.push((p, v * 1000.0));
     }
     let mut fig = DirectionFigures {
@@ -425,7 +427,7 @@ fn mean_io_size(r: &Row) -> Option<u64> {
 
 /// Fills in the workload of a line's rows (the guesses) and pushes them.
 fn job_rows(
-    job: &Line,
+    job: &JobLine,
     clones: usize,
     first_clone: bool,
     rows: &mut Vec<Row>,
@@ -491,7 +493,7 @@ fn job_rows(
 
 /// Terse names no options: rw from the job name when it fits the
 /// directions that did I/O, else from those directions.
-fn rw_of(job: &Line, guess: &NameGuess, notes: &mut Vec<String>) -> String {
+fn rw_of(job: &JobLine, guess: &NameGuess, notes: &mut Vec<String>) -> String {
     let did: Vec<Direction> = job.rows.iter().map(|r| r.direction).collect();
     match guess.rw {
         Some(rw) if did.iter().all(|d| rw_directions(rw).contains(d)) => {
@@ -520,7 +522,7 @@ fn rw_of(job: &Line, guess: &NameGuess, notes: &mut Vec<String>) -> String {
 /// Each direction's block size: the name's when the mean I/O size agrees
 /// with it (the measured size is rounded from truncated KiB and iops),
 /// else the measured one. Said once when all directions agree.
-fn block_sizes(job: &Line, guess: &NameGuess, notes: &mut Vec<String>) -> Vec<u64> {
+fn block_sizes(job: &JobLine, guess: &NameGuess, notes: &mut Vec<String>) -> Vec<u64> {
     let named_bs = guess
         .bs
         .as_deref()
@@ -553,7 +555,7 @@ fn block_sizes(job: &Line, guess: &NameGuess, notes: &mut Vec<String>) -> Vec<u6
 
 /// The name's iodepth, else the depth bucket most I/Os were submitted at
 /// (a power of two at or below the real iodepth).
-fn iodepth_of(job: &Line, guess: &NameGuess, notes: &mut Vec<String>) -> u32 {
+fn iodepth_of(job: &JobLine, guess: &NameGuess, notes: &mut Vec<String>) -> u32 {
     if let Some(d) = guess.iodepth {
         notes.push(format!("iodepth={d} from the job name"));
         return d;
@@ -812,14 +814,14 @@ mod tests {
         let text = fixture("fio/linux-libaio/randread-4k.terse.txt");
         let f: Vec<&str> = text.trim_end().split(';').collect();
         let cut = &f[..f.len() - 40];
-        assert_eq!(read_line(3, cut).err(), Some(LineError::EndsInsideTail));
+        assert_eq!(read_line(3, cut).err(), Some(JobLineError::EndsInsideTail));
         let mut bad = f.clone();
         bad[5] = "lots";
         let e = read_line(3, &bad).err().unwrap();
         assert!(
             matches!(
                 e,
-                LineError::NotANumber {
+                JobLineError::NotANumber {
                     field: 6,
                     what: "io KiB",
                     ..

@@ -135,7 +135,7 @@ pub fn read_file(
         return read_compressed(file, ctx, sink);
     }
     let mut parser = parse::Parser::new(*ctx);
-    let mut block = Block::default();
+    let mut block = Unparsed::default();
     let mut parts = pieces::Parts::default();
     let mut eof = false;
     while !eof {
@@ -202,12 +202,12 @@ fn read_compressed(
 /// read into what is there (zeroing 4 MiB for every block read cost as
 /// much as a fifth of the read itself).
 #[derive(Default)]
-struct Block {
+struct Unparsed {
     buf: Vec<u8>,
     len: usize,
 }
 
-impl Block {
+impl Unparsed {
     /// Reads until a block is held or the file ends; true at the end.
     fn fill(&mut self, file: &mut std::fs::File) -> std::io::Result<bool> {
         let target = self.len + BLOCK;

@@ -199,7 +199,7 @@ impl Fields for Plain<'_> {
 
 /// What the first lines decided about the whole file.
 #[derive(Debug, Clone, Copy)]
-struct Decided {
+struct FileFacts {
     layout: LogLayout,
     /// SI units per unit in the value column.
     scale: f64,
@@ -211,7 +211,7 @@ struct Decided {
 
 pub(super) struct Parser {
     ctx: LogContext,
-    decided: Option<Decided>,
+    decided: Option<FileFacts>,
     line: usize,
     stats: LogStats,
     malformed: usize,
@@ -384,7 +384,7 @@ impl Parser {
     }
 
     /// Layout, averaging and time base from the first lines of the file.
-    fn decide(&mut self, text: &[u8]) -> Result<Option<Decided>, LogError> {
+    fn decide(&mut self, text: &[u8]) -> Result<Option<FileFacts>, LogError> {
         let sample: Vec<Vec<&[u8]>> = text
             .split(|&b| b == b'\n')
             .filter(|l| !trim(l).is_empty())
@@ -401,7 +401,7 @@ impl Parser {
         if self.ctx.kind == Kind::Hist {
             // Histogram lines have their own layout; only the time base applies.
             let layout = LogLayout::default();
-            return Ok(Some(Decided {
+            return Ok(Some(FileFacts {
                 layout,
                 scale: 1.0,
                 epoch_base,
@@ -442,7 +442,7 @@ impl Parser {
             unix_ms: epoch_base.is_some(),
             ..Has::default()
         };
-        Ok(Some(Decided {
+        Ok(Some(FileFacts {
             layout,
             scale,
             epoch_base,
@@ -454,7 +454,7 @@ impl Parser {
     /// in one pass over its bytes, anything else field by field, which
     /// also words what is wrong with a line. Both build the row with
     /// [`Parser::build`].
-    fn row(&self, line: &[u8], d: &Decided) -> Result<SeriesRow, LineError> {
+    fn row(&self, line: &[u8], d: &FileFacts) -> Result<SeriesRow, LineError> {
         let mut nums = [0u64; MAX_FIELDS];
         if plain_fields(line, &mut nums) == Some(d.layout.fields())
             && let Ok(row) = self.build(&Plain(&nums), d)
@@ -465,7 +465,7 @@ impl Parser {
     }
 
     /// One bw/iops/lat line, field by field.
-    fn general_row(&self, line: &[u8], d: &Decided) -> Result<SeriesRow, LineError> {
+    fn general_row(&self, line: &[u8], d: &FileFacts) -> Result<SeriesRow, LineError> {
         let l = &d.layout;
         let mut f: [&[u8]; MAX_FIELDS] = [&[]; MAX_FIELDS];
         let mut n = 0;
@@ -490,7 +490,7 @@ impl Parser {
     /// named: time, direction, value, block size, then the optional
     /// columns the layout has.
     #[inline]
-    fn build<F: Fields>(&self, f: &F, d: &Decided) -> Result<SeriesRow, F::Error> {
+    fn build<F: Fields>(&self, f: &F, d: &FileFacts) -> Result<SeriesRow, F::Error> {
         let l = &d.layout;
         let t = f.number(0, "time")?;
         let direction = f.direction(l.ddir())?;
@@ -516,7 +516,7 @@ impl Parser {
     }
 
     /// (t_ms, unix_ms) of a logged time.
-    fn time(&self, t: u64, d: &Decided) -> (u64, Option<u64>) {
+    fn time(&self, t: u64, d: &FileFacts) -> (u64, Option<u64>) {
         match d.epoch_base {
             Some(base) => (t.saturating_sub(base), Some(t)),
             None => (t, None),
