@@ -187,7 +187,7 @@ struct LatStats {
 }
 
 #[derive(Debug, Clone, Copy)]
-struct SampleStats {
+struct Sampled {
     n: Option<u64>,
     mean: f64,
     stddev: f64,
@@ -205,8 +205,8 @@ struct DirStats {
     lat: Option<LatStats>,
     /// clat percentiles: (percent, ns).
     clat_pct: Vec<(f64, f64)>,
-    bw_samples: Option<SampleStats>,
-    iops_samples: Option<SampleStats>,
+    bw_samples: Option<Sampled>,
+    iops_samples: Option<Sampled>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -525,7 +525,7 @@ fn job_figures_line(b: &mut Block, t: &str) -> Result<(), ReadError> {
         }
     } else if t.starts_with("iops") && t.contains("avg=") {
         if let Some(d) = b.dirs.last_mut() {
-            d.iops_samples = Some(SampleStats {
+            d.iops_samples = Some(Sampled {
                 n: field_u64(t, "samples="),
                 mean: field_f64(t, "avg=")
                     .ok_or_else(|| malformed(format!("job {}: bad iops samples line", b.name)))?,
@@ -770,7 +770,7 @@ fn parse_percentile_line(t: &str, mult: f64, out: &mut Vec<(f64, f64)>) -> Optio
 
 /// `bw (  KiB/s): min=98000, max=110267, per=100.00%, avg=103289.00, stdev=6305.50, samples=3`
 /// and fio 2.x `bw (KB  /s): ...` without `samples=`.
-fn parse_bw_samples(t: &str) -> Option<SampleStats> {
+fn parse_bw_samples(t: &str) -> Option<Sampled> {
     let unit = paren(t)?.trim().trim_end_matches("/s").trim();
     let mult = match unit {
         "KiB" | "KB" => 1024.0,
@@ -782,7 +782,7 @@ fn parse_bw_samples(t: &str) -> Option<SampleStats> {
         "Kbit" => 1024.0 / 8.0,
         _ => return None,
     };
-    Some(SampleStats {
+    Some(Sampled {
         n: field_u64(t, "samples="),
         mean: field_f64(t, "avg=")? * mult,
         stddev: field_f64(t, "stdev=").unwrap_or(0.0) * mult,
@@ -801,7 +801,7 @@ impl LatStats {
     }
 }
 
-impl SampleStats {
+impl Sampled {
     fn figures(self) -> figures::Samples {
         figures::Samples {
             n: self.n,
@@ -844,14 +844,8 @@ impl DirStats {
             clat: self.clat.map(LatStats::latency).unwrap_or_default(),
             lat: self.lat.map(LatStats::latency).unwrap_or_default(),
             clat_percentiles: self.clat_pct.clone(),
-            iops_samples: self
-                .iops_samples
-                .map(SampleStats::figures)
-                .unwrap_or_default(),
-            bw_samples: self
-                .bw_samples
-                .map(SampleStats::figures)
-                .unwrap_or_default(),
+            iops_samples: self.iops_samples.map(Sampled::figures).unwrap_or_default(),
+            bw_samples: self.bw_samples.map(Sampled::figures).unwrap_or_default(),
             ..DirectionFigures::default()
         };
         // As fio divides: 1000 * count / runtime.
