@@ -1,7 +1,7 @@
 //! The CI reports of a gate: `--junit` and `--markdown` files, and
 //! GitHub's step summary appended to. `check` and `check --history` write
-//! the same files through [`write`]; the formats are
-//! [`render::check::CiFormat`]'s, the CLI says where they go.
+//! the same files through [`write()`]; the formats are
+//! [`CiFormat`]'s, the CLI says where they go.
 
 use std::path::{Path, PathBuf};
 
