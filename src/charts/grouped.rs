@@ -100,7 +100,7 @@ pub(crate) struct Panel {
 
 /// Where a panel's bars and values go, worked out once before any bar is
 /// drawn: the value labels decide the room above the bars.
-struct BarLayout {
+struct Layout {
     /// Categories, at least one; each is 1 wide in data units.
     n_cat: usize,
     /// A bar's slot along x, data units: bars fill 80 % of a category.
@@ -182,7 +182,7 @@ impl Panel {
     }
 
     /// The panel's geometry in `area` (below any heading).
-    fn layout<DB: Canvas>(&self, area: &Area<DB>, sz: Sizes) -> BarLayout {
+    fn layout<DB: Canvas>(&self, area: &Area<DB>, sz: Sizes) -> Layout {
         let (aw, ah) = area.dim_in_pixel();
         let n_cat = self.categories.len().max(1);
         let n_ser = self.series.len().max(1);
@@ -201,7 +201,7 @@ impl Panel {
         let x_label_h = (sz.text + cat_size * 1.2 * lines as f64) as u32;
         let plot_h = ah.saturating_sub(x_label_h + 2 * margin).max(10) as f64;
         let slot = 0.8 / n_ser as f64;
-        let mut lay = BarLayout {
+        let mut lay = Layout {
             n_cat,
             slot,
             plot: (plot_w, plot_h),
@@ -265,7 +265,7 @@ impl Panel {
     /// Labels go across the bar when every one fits, else up the bar; up
     /// the bar they must be no taller than a bar's slot, so with many bars
     /// the font shrinks, and below 8 px values are left out.
-    fn fit_value_labels<DB: Canvas>(&self, area: &Area<DB>, lay: &mut BarLayout) {
+    fn fit_value_labels<DB: Canvas>(&self, area: &Area<DB>, lay: &mut Layout) {
         let widest_at = |size: f64| {
             lay.labels
                 .iter()
@@ -294,7 +294,7 @@ impl Panel {
 
     /// The y range: every bar and whisker, and room above (and below, for
     /// negative bars) for the value labels.
-    fn y_range(&self, lay: &BarLayout) -> (f64, f64) {
+    fn y_range(&self, lay: &Layout) -> (f64, f64) {
         let all: Vec<f64> = self
             .series
             .iter()
@@ -323,7 +323,7 @@ impl Panel {
         &self,
         area: &Area<DB>,
         sz: Sizes,
-        lay: &BarLayout,
+        lay: &Layout,
         px: &dyn Fn(f64, f64) -> (i32, i32),
         (j, i): (usize, usize),
     ) -> anyhow::Result<()> {
@@ -379,7 +379,7 @@ impl Panel {
     fn draw_categories<DB: Canvas>(
         &self,
         area: &Area<DB>,
-        lay: &BarLayout,
+        lay: &Layout,
         px: &dyn Fn(f64, f64) -> (i32, i32),
     ) -> anyhow::Result<()> {
         let cat_style = font(lay.cat_size);
@@ -464,13 +464,7 @@ impl Panel {
 /// A bar's value label past its end `(x, y)` (pixels), up the bar or
 /// across it as the layout says, above a bar that goes `up` and below one
 /// that goes down; bold on the best bar.
-fn value_text(
-    lay: &BarLayout,
-    label: String,
-    (x, y): (i32, i32),
-    up: bool,
-    best: bool,
-) -> Label<'_> {
+fn value_text(lay: &Layout, label: String, (x, y): (i32, i32), up: bool, best: bool) -> Label<'_> {
     let style = if best {
         bold(lay.vsize)
     } else {

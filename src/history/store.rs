@@ -167,13 +167,13 @@ impl Part {
 /// part an add created under a number a merge had already covered (that
 /// add then moves its run past the merge: docs/architecture.md).
 #[derive(Debug, Default)]
-pub struct Layout {
+pub struct PartLayout {
     pub live: Vec<Part>,
     pub stale: Vec<Part>,
 }
 
 /// The parts of the history.
-pub fn layout(history: impl Into<Store>) -> Result<Layout, StoreError> {
+pub fn layout(history: impl Into<Store>) -> Result<PartLayout, StoreError> {
     let store = history.into();
     let objects = store.objects();
     let mut all: Vec<Part> = objects
@@ -186,7 +186,7 @@ pub fn layout(history: impl Into<Store>) -> Result<Layout, StoreError> {
         .collect();
     // A merged part before the parts it covers.
     all.sort_by_key(|p| (p.first, std::cmp::Reverse(p.last)));
-    let mut out = Layout::default();
+    let mut out = PartLayout::default();
     for p in all {
         match out.live.last() {
             Some(l) if p.last <= l.last => out.stale.push(p),

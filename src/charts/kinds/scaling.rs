@@ -8,7 +8,7 @@ use crate::charts::figure::{Body, Figure};
 use crate::charts::lines::{ConfigLine, LinePlot, MarkShape, Marker, Range, Stroke, Whisker};
 use crate::charts::load::{self, Throughput};
 use crate::charts::scale::ChartScale;
-use crate::compare::{Comparison, LoadPoint, Spread, Sweep, SweepPoint};
+use crate::compare::{Comparison, Spread, Sweep, SweepPoint};
 use crate::render::sweeps::SweepTable;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -100,16 +100,16 @@ fn throughput_plot(cmp: &Comparison, t: &SweepTable, x: Range) -> LinePlot {
     plot.heading = Some(format!("{} (higher is better)", title));
     plot.y_ticks = y_ticks;
     plot.y_title = title;
-    // Rings on the knees, then squares on the saturation points.
-    let knees = t.sweeps.iter().filter_map(|s| {
-        let at = s.knee.as_ref()?.load;
-        load_marker(cmp, t, s, at, MarkShape::Ring, kind, &scale)
-    });
-    let saturations = t.sweeps.iter().filter_map(|s| {
-        let at = s.saturation.as_ref()?.load;
-        load_marker(cmp, t, s, at, MarkShape::Square, kind, &scale)
-    });
-    plot.markers = knees.chain(saturations).collect();
+    plot.markers = t
+        .sweeps
+        .iter()
+        .filter_map(|s| knee_marker(cmp, t, s, kind, &scale))
+        .chain(
+            t.sweeps
+                .iter()
+                .filter_map(|s| saturation_marker(cmp, t, s, kind, &scale)),
+        )
+        .collect();
     plot.whiskers = spreads
         .iter()
         .map(|(_, p, s)| {
@@ -125,22 +125,37 @@ fn throughput_plot(cmp: &Comparison, t: &SweepTable, x: Range) -> LinePlot {
     plot
 }
 
-/// A mark of `shape` on the throughput line at `at`, when the sweep
-/// measured that load point.
-fn load_marker(
+/// A ring on the knee point of the throughput line.
+fn knee_marker(
     cmp: &Comparison,
     t: &SweepTable,
     s: &Sweep,
-    at: LoadPoint,
-    shape: MarkShape,
     kind: Throughput,
     scale: &ChartScale,
 ) -> Option<Marker> {
-    let p = s.points.iter().find(|p| p.load == at)?;
+    let k = s.knee?;
+    let p = s.points.iter().find(|p| p.load == k.load)?;
     Some(Marker {
         at: (load::x_of(t, p), scale.to_display(kind.value(p))),
         color: load::color_of(cmp, &s.config),
-        shape,
+        shape: MarkShape::Ring,
+    })
+}
+
+/// A square on the saturation point of the throughput line.
+fn saturation_marker(
+    cmp: &Comparison,
+    t: &SweepTable,
+    s: &Sweep,
+    kind: Throughput,
+    scale: &ChartScale,
+) -> Option<Marker> {
+    let sat = s.saturation?;
+    let p = s.points.iter().find(|p| p.load == sat.load)?;
+    Some(Marker {
+        at: (load::x_of(t, p), scale.to_display(kind.value(p))),
+        color: load::color_of(cmp, &s.config),
+        shape: MarkShape::Square,
     })
 }
 
