@@ -481,6 +481,96 @@ fn wrong_credentials_a_missing_bucket_and_403_each_say_so() {
     assert!(stderr(&o).contains("access denied"), "{}", stderr(&o));
 }
 
+/// `nvcmp` with no AWS_* settings in its environment but the profile
+/// files under `dir` and the profile `name`.
+fn nvcmp_with_profile(dir: &std::path::Path, name: &str) -> Command {
+    let mut cmd = Command::new(assert_cmd::cargo::cargo_bin("nvcmp"));
+    for (k, _) in std::env::vars() {
+        if k.starts_with("AWS_") {
+            cmd.env_remove(k);
+        }
+    }
+    cmd.env("NO_COLOR", "1")
+        .env("HOME", dir)
+        .env("AWS_PROFILE", name)
+        .env("AWS_CONFIG_FILE", dir.join("config"))
+        .env("AWS_SHARED_CREDENTIALS_FILE", dir.join("credentials"))
+        .env_remove("GITHUB_STEP_SUMMARY");
+    cmd
+}
+
+/// An s3:// history set up by an AWS profile alone (endpoint, region and
+/// keys in ~/.aws/config and ~/.aws/credentials, no AWS_* variables), as
+/// a developer's machine has it; keys the server refuses are said with
+/// the profile and file they came from.
+#[test]
+fn an_aws_profile_alone_sets_up_the_bucket() {
+    let Some(moto) = moto() else { return };
+    make_bucket(moto.port, "prof");
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("config"),
+        format!(
+            "[default]\nregion = eu-north-1\n\n[profile bench]\nregion = us-east-1\nendpoint_url = http://127.0.0.1:{}\ns3 =\n  addressing_style = path\n",
+            moto.port
+        ),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("credentials"),
+        "[bench]\naws_access_key_id = testing\naws_secret_access_key = testing\n",
+    )
+    .unwrap();
+    let o = nvcmp_with_profile(dir.path(), "bench")
+        .args(["-q", "history", "add"])
+        .arg(fixture("check/run1"))
+        .args(["--history", "s3://prof/h", "--run", "p1"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "add: {}", stderr(&o));
+    assert_eq!(shown_runs(moto.port, "s3://prof/h"), ["p1"]);
+    drop(moto);
+
+    // The same profile against a server that checks keys: refused, and
+    // the message names the profile and its file.
+    let Some(strict) = moto_with(&[("INITIAL_NO_AUTH_ACTION_COUNT", "0")]) else {
+        return;
+    };
+    let config = std::fs::read_to_string(dir.path().join("config")).unwrap();
+    let config = config.replace(
+        &format!(":{}\n", moto_port_of(&config)),
+        &format!(":{}\n", strict.port),
+    );
+    std::fs::write(dir.path().join("config"), config).unwrap();
+    let o = nvcmp_with_profile(dir.path(), "bench")
+        .args(["history", "show", "--history", "s3://prof/h"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(err.contains("wrong credentials"), "{err}");
+    assert!(err.contains("profile `bench`"), "{err}");
+    assert!(err.contains("credentials"), "{err}");
+
+    // A profile asked for and absent: said, exit 2, nothing tried.
+    let o = nvcmp_with_profile(dir.path(), "nope")
+        .args(["history", "show", "--history", "s3://prof/h"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("`nope`"), "{}", stderr(&o));
+}
+
+/// The port in a config file's `endpoint_url = http://127.0.0.1:PORT`.
+fn moto_port_of(config: &str) -> String {
+    let at = config.find("127.0.0.1:").unwrap() + "127.0.0.1:".len();
+    config[at..]
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect()
+}
+
 /// `history verify` and `compact` work on a bucket, and a flipped bit in
 /// a part there is found by its CRC (kept in the object's metadata) and
 /// set aside.

@@ -21,7 +21,7 @@ use object_store::{
     PutOptions, PutPayload, RetryConfig,
 };
 
-use super::{Created, Fetched, Listed, Objects, QUARANTINE};
+use super::{Created, Fetched, Listed, Objects, QUARANTINE, aws_profile};
 use crate::history::error::StoreError;
 
 /// The metadata key of a part's CRC-32 (`x-amz-meta-nvcmp-crc32` on S3).
@@ -44,7 +44,13 @@ pub struct Bucket {
     rt: tokio::runtime::Runtime,
     /// This writer's number ([`WRITER_KEY`]).
     writer: String,
+    /// Where the credentials came from, for the message when the server
+    /// refuses them.
+    credentials_from: String,
 }
+
+/// Credentials from the environment, as the message names them.
+const ENV_CREDENTIALS: &str = "AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY";
 
 /// Retries of a request the server failed: 100 ms doubling to 4 s, at
 /// most 6 times and 60 s in all, so a dead endpoint is said in well
@@ -63,7 +69,8 @@ fn retry() -> RetryConfig {
 
 impl Bucket {
     /// The bucket and prefix of `url`, configured from the environment
-    /// (`AWS_*`, `GOOGLE_*`, `AZURE_*` as each SDK reads them).
+    /// (`AWS_*`, `GOOGLE_*`, `AZURE_*` as each SDK reads them) and, for
+    /// `s3://`, the AWS profile files ([`aws_profile`]).
     pub fn open(url: &str) -> Result<Bucket, StoreError> {
         let bad = |reason: String| StoreError::Url {
             url: url.to_string(),
@@ -75,8 +82,17 @@ impl Bucket {
             return Err(bad("no bucket named (s3://BUCKET/PREFIX)".into()));
         }
         let root = format!("{scheme}://{bucket}");
-        let endpoint = std::env::var("AWS_ENDPOINT_URL")
-            .or_else(|_| std::env::var("AWS_ENDPOINT"))
+        let env = |k: &str| std::env::var(k).ok().filter(|v| !v.is_empty());
+        // An s3:// history also reads the AWS profile files; the
+        // environment wins over them, key by key.
+        let profile = match scheme {
+            "s3" => aws_profile::load(&env).map_err(bad)?,
+            _ => None,
+        };
+        let profile = profile.unwrap_or_default();
+        let endpoint = env("AWS_ENDPOINT_URL")
+            .or_else(|| env("AWS_ENDPOINT"))
+            .or_else(|| profile.endpoint_url.clone())
             .unwrap_or_default();
         // An endpoint named with http:// is a local or test server the
         // user chose: plain HTTP is what they asked for.
@@ -84,15 +100,14 @@ impl Bucket {
             .with_allow_http(endpoint.starts_with("http://"))
             .with_connect_timeout(Duration::from_secs(5))
             .with_timeout(Duration::from_secs(30));
+        let mut credentials_from = ENV_CREDENTIALS.to_string();
         let store: Arc<dyn ObjectStore> = match scheme {
-            "s3" => Arc::new(
-                object_store::aws::AmazonS3Builder::from_env()
-                    .with_url(&root)
-                    .with_client_options(options)
-                    .with_retry(retry())
-                    .build()
-                    .map_err(|e| bad(e.to_string()))?,
-            ),
+            "s3" => {
+                let (s3, from) = s3_builder(&root, &profile, &env);
+                credentials_from = from;
+                let s3 = s3.with_client_options(options).with_retry(retry());
+                Arc::new(s3.build().map_err(|e| bad(e.to_string()))?)
+            }
             "gs" => Arc::new(
                 object_store::gcp::GoogleCloudStorageBuilder::from_env()
                     .with_url(&root)
@@ -111,7 +126,9 @@ impl Bucket {
             ),
             other => return Err(bad(format!("unknown scheme `{other}`"))),
         };
-        Ok(Bucket::new(store, prefix, url.trim_end_matches('/')))
+        let mut opened = Bucket::new(store, prefix, url.trim_end_matches('/'));
+        opened.credentials_from = credentials_from;
+        Ok(opened)
     }
 
     /// A history under `prefix` of `store`, shown as `shown` in messages.
@@ -132,6 +149,7 @@ impl Bucket {
             shown: shown.to_string(),
             rt,
             writer: format!("{writer:016x}-{}", std::process::id()),
+            credentials_from: ENV_CREDENTIALS.to_string(),
         }
     }
 
@@ -150,7 +168,7 @@ impl Bucket {
                 Some(n) => format!("{}/{n}", self.shown),
                 None => self.shown.clone(),
             },
-            reason: cause(e),
+            reason: cause(e, &self.credentials_from),
         }
     }
 
@@ -317,9 +335,50 @@ impl Objects for Bucket {
     }
 }
 
+/// S3's settings: the environment's (`from_env`), then each key the
+/// environment leaves unset from the AWS profile. Also where the
+/// credentials came from, for messages.
+fn s3_builder(
+    root: &str,
+    profile: &aws_profile::Profile,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> (object_store::aws::AmazonS3Builder, String) {
+    let mut s3 = object_store::aws::AmazonS3Builder::from_env().with_url(root);
+    let unset = |keys: &[&str]| keys.iter().all(|k| env(k).is_none());
+    if unset(&["AWS_ENDPOINT_URL", "AWS_ENDPOINT"])
+        && let Some(e) = &profile.endpoint_url
+    {
+        s3 = s3.with_endpoint(e);
+    }
+    if unset(&["AWS_REGION", "AWS_DEFAULT_REGION"])
+        && let Some(r) = &profile.region
+    {
+        s3 = s3.with_region(r);
+    }
+    if unset(&["AWS_VIRTUAL_HOSTED_STYLE_REQUEST"])
+        && let Some(v) = profile.virtual_hosted
+    {
+        s3 = s3.with_virtual_hosted_style_request(v);
+    }
+    // Credentials as a set: the environment's when it has a key id, else
+    // the profile's.
+    match (unset(&["AWS_ACCESS_KEY_ID"]), &profile.credentials) {
+        (true, Some(c)) => {
+            s3 = s3
+                .with_access_key_id(&c.access_key_id)
+                .with_secret_access_key(&c.secret_access_key);
+            if let Some(t) = &c.session_token {
+                s3 = s3.with_token(t);
+            }
+            (s3, format!("aws_access_key_id of {}", c.from))
+        }
+        _ => (s3, ENV_CREDENTIALS.to_string()),
+    }
+}
+
 /// What went wrong, in words: the server's own error code where it sent
 /// one (S3's `<Code>`), and what fixes it.
-fn cause(e: &object_store::Error) -> String {
+fn cause(e: &object_store::Error, credentials_from: &str) -> String {
     use object_store::Error as E;
     let text = one_line(&e.to_string());
     let code = xml_field(&text, "Code");
@@ -335,7 +394,7 @@ fn cause(e: &object_store::Error) -> String {
             format!("the bucket does not exist{said}; create it, or fix the URL")
         }
         (_, Some(c @ ("InvalidAccessKeyId" | "SignatureDoesNotMatch"))) => format!(
-            "wrong credentials: the server refused them ({c}{said}); check AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY"
+            "wrong credentials: the server refused them ({c}{said}); check {credentials_from}"
         ),
         (_, c) if forbidden => format!(
             "access denied (403 Forbidden{}){said}: these credentials may not read or write here; check the bucket's policy",
@@ -422,7 +481,7 @@ mod tests {
             path: "p".into(),
             source: "Server returned non-2xx status code: 403 Forbidden: <Error><Code>InvalidAccessKeyId</Code><Message>The AWS Access Key Id you provided does not exist in our records.</Message></Error>".into(),
         };
-        let said = cause(&e);
+        let said = cause(&e, ENV_CREDENTIALS);
         assert!(said.starts_with("wrong credentials"), "{said}");
         assert!(said.contains("AWS_ACCESS_KEY_ID"), "{said}");
         let e = object_store::Error::NotFound {
@@ -430,14 +489,16 @@ mod tests {
             source: "<Error><Code>NoSuchBucket</Code><Message>The specified bucket does not exist</Message></Error>".into(),
         };
         assert!(
-            cause(&e).starts_with("the bucket does not exist"),
+            cause(&e, ENV_CREDENTIALS).starts_with("the bucket does not exist"),
             "{}",
-            cause(&e)
+            cause(&e, ENV_CREDENTIALS)
         );
         let e = object_store::Error::PermissionDenied {
             path: "p".into(),
             source: "<Error><Code>AccessDenied</Code></Error>".into(),
         };
-        assert!(cause(&e).starts_with("access denied (403 Forbidden, AccessDenied)"));
+        assert!(
+            cause(&e, ENV_CREDENTIALS).starts_with("access denied (403 Forbidden, AccessDenied)")
+        );
     }
 }

@@ -6,6 +6,7 @@
 //! (docs/architecture.md, "A history shared by many writers"): the
 //! folder does it with a hard link, a bucket with `If-None-Match: *`.
 
+pub(crate) mod aws_profile;
 pub(crate) mod bucket;
 pub(crate) mod folder;
 
