@@ -287,7 +287,7 @@ fn trailing_host(line: &str) -> Option<&str> {
 }
 
 fn parse(text: &str) -> Result<Doc, ReadError> {
-    let mut p = NormalParser::default();
+    let mut p = Parser::default();
     // Job blocks and headers are a few hundred bytes each: counted first
     // (one fast scan) and reserved once, not grown by doubling copies
     // (hundreds of MB touched for 140,000 jobs).
@@ -305,7 +305,7 @@ fn parse(text: &str) -> Result<Doc, ReadError> {
 /// being read, whether percentile lines follow, and a client's host name
 /// waiting for the job block it introduces.
 #[derive(Default)]
-struct NormalParser {
+struct Parser {
     doc: Doc,
     block: Option<Block>,
     pct: PctBlock,
@@ -320,7 +320,7 @@ struct NormalParser {
 /// What tells one job's report from another's: name, group, host, pid.
 type BlockId = (String, u32, Option<String>, u64);
 
-impl NormalParser {
+impl Parser {
     /// Keeps the block just read. `--status-interval` prints every job's
     /// full report at each interval and then the final one: figures are
     /// cumulative, so a later report of the same job (name, group, host and

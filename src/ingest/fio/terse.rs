@@ -52,7 +52,7 @@ impl Reader for TerseReader {
     }
 
     fn read_segment(&self, text: &str) -> Result<Parsed, ReadError> {
-        let mut jobs: Vec<JobLine> = Vec::new();
+        let mut jobs: Vec<Line> = Vec::new();
         let mut warnings = Vec::new();
         let mut errors = Vec::new();
         // One list of fields for every line, not an allocation per line.
@@ -126,7 +126,7 @@ fn ddir_fields(ver: u32) -> usize {
 const TAIL_FIELDS: usize = 34;
 
 /// One job line, before the workload is guessed.
-struct JobLine {
+struct Line {
     name: String,
     groupid: String,
     error: i64,
@@ -141,7 +141,7 @@ struct JobLine {
 /// Why a terse line is not read. Fields are counted from 1, as in fio's
 /// HOWTO.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-enum JobLineError {
+enum LineError {
     #[error("ends before field {field} ({what})")]
     EndsBefore { field: usize, what: &'static str },
     #[error("field {field} ({what}) is `{text}`, not a number")]
@@ -184,16 +184,14 @@ enum JobLineError {
     Percentile(String),
 }
 
-fn num(fields: &[&str], i: usize, what: &'static str) -> Result<f64, JobLineError> {
+fn num(fields: &[&str], i: usize, what: &'static str) -> Result<f64, LineError> {
     let field = i + 1;
-    let s = fields
-        .get(i)
-        .ok_or(JobLineError::EndsBefore { field, what })?;
+    let s = fields.get(i).ok_or(LineError::EndsBefore { field, what })?;
     let v: f64 = s
         .trim()
         .trim_end_matches('%')
         .parse()
-        .map_err(|_| JobLineError::NotANumber {
+        .map_err(|_| LineError::NotANumber {
             field,
             what,
             text: s.to_string(),
@@ -201,7 +199,7 @@ fn num(fields: &[&str], i: usize, what: &'static str) -> Result<f64, JobLineErro
     if v.is_finite() && v >= 0.0 {
         Ok(v)
     } else {
-        Err(JobLineError::OutOfRange {
+        Err(LineError::OutOfRange {
             field,
             what,
             text: s.to_string(),
@@ -220,24 +218,24 @@ fn direction_blocks(
     start: usize,
     dirs: usize,
     name: &str,
-) -> Result<(usize, bool), JobLineError> {
+) -> Result<(usize, bool), LineError> {
     let width = ddir_fields(ver);
     let mut blocks = 0;
     while !f
         .get(start + blocks * width)
-        .ok_or(JobLineError::EndsBeforeCpu)?
+        .ok_or(LineError::EndsBeforeCpu)?
         .ends_with('%')
     {
         blocks += 1;
         if blocks > dirs + 1 {
-            return Err(JobLineError::NoCpuField);
+            return Err(LineError::NoCpuField);
         }
     }
     match blocks {
         b if b == dirs => Ok((b, false)),
         b if b == dirs + 1 => Ok((b, true)),
-        1 => Err(JobLineError::OnlyMixed(name.to_string())),
-        b => Err(JobLineError::DirectionBlocks {
+        1 => Err(LineError::OnlyMixed(name.to_string())),
+        b => Err(LineError::DirectionBlocks {
             blocks: b,
             version: ver,
             expected: dirs,
@@ -245,19 +243,19 @@ fn direction_blocks(
     }
 }
 
-fn read_line(ver: u32, f: &[&str]) -> Result<JobLine, JobLineError> {
+fn read_line(ver: u32, f: &[&str]) -> Result<Line, LineError> {
     let (version, base) = if ver == 2 {
         (String::new(), 1)
     } else {
         (f.get(1).map(|s| s.to_string()).unwrap_or_default(), 2)
     };
-    let name = f.get(base).ok_or(JobLineError::NoJobName)?.to_string();
-    let groupid = f.get(base + 1).ok_or(JobLineError::NoGroupId)?;
+    let name = f.get(base).ok_or(LineError::NoJobName)?.to_string();
+    let groupid = f.get(base + 1).ok_or(LineError::NoGroupId)?;
     let groupid = groupid.trim().to_string();
     let error = f
         .get(base + 2)
         .and_then(|e| e.trim().parse::<i64>().ok())
-        .ok_or(JobLineError::NoErrorField)?;
+        .ok_or(LineError::NoErrorField)?;
     let start = base + 3;
     let dirs: &[Direction] = if ver == 3 {
         &[Direction::Read, Direction::Write]
@@ -268,7 +266,7 @@ fn read_line(ver: u32, f: &[&str]) -> Result<JobLine, JobLineError> {
     let (blocks, mixed_too) = direction_blocks(ver, f, start, dirs.len(), &name)?;
     let cpu = start + blocks * width;
     if f.len() < cpu + TAIL_FIELDS {
-        return Err(JobLineError::EndsInsideTail);
+        return Err(LineError::EndsInsideTail);
     }
     let usr = num(f, cpu, "cpu user")?;
     let sys = num(f, cpu + 1, "cpu system")?;
@@ -302,7 +300,7 @@ fn read_line(ver: u32, f: &[&str]) -> Result<JobLine, JobLineError> {
         r.os = os::infer(&r.engine, None, disk_util.then_some(Os::Linux));
         rows.push(r);
     }
-    Ok(JobLine {
+    Ok(Line {
         name,
         groupid,
         error,
@@ -313,8 +311,8 @@ fn read_line(ver: u32, f: &[&str]) -> Result<JobLine, JobLineError> {
 }
 
 /// A `99.000000%=272` field: (percent, usec).
-fn percentile(s: &str) -> Result<(f64, f64), JobLineError> {
-    let bad = || JobLineError::Percentile(s.to_string());
+fn percentile(s: &str) -> Result<(f64, f64), LineError> {
+    let bad = || LineError::Percentile(s.to_string());
     let (p, v) = s.split_once("%=").ok_or_else(bad)?;
     match (p.parse::<f64>(), v.parse::<f64>()) {
         (Ok(p), Ok(v)) if v.is_finite() && v >= 0.0 => Ok((p, v)),
@@ -323,7 +321,7 @@ fn percentile(s: &str) -> Result<(f64, f64), JobLineError> {
 }
 
 /// The measurements of the direction block at `o`.
-fn ddir_row(ver: u32, f: &[&str], o: usize, dir: Direction) -> Result<Row, JobLineError> {
+fn ddir_row(ver: u32, f: &[&str], o: usize, dir: Direction) -> Result<Row, LineError> {
     let mut r = Row::empty("", dir);
     r.format = FORMAT.into();
     r.engine = "unknown".into();
@@ -332,10 +330,10 @@ fn ddir_row(ver: u32, f: &[&str], o: usize, dir: Direction) -> Result<Row, JobLi
 }
 
 /// One direction block's figures: sizes in KiB, latencies in usec.
-fn figures(ver: u32, f: &[&str], o: usize) -> Result<DirectionFigures, JobLineError> {
+fn figures(ver: u32, f: &[&str], o: usize) -> Result<DirectionFigures, LineError> {
     // min, max, mean, stdev in usec; fio prints zeros for a latency it did
     // not measure (slat of a sync engine): that is "not reported".
-    let lat = |at: usize, what: &'static str| -> Result<Latency, JobLineError> {
+    let lat = |at: usize, what: &'static str| -> Result<Latency, LineError> {
         let mut v = [0.0; 4];
         for (k, x) in v.iter_mut().enumerate() {
             *x = num(f, o + at + k, what)? * 1000.0;
@@ -362,7 +360,7 @@ fn figures(ver: u32, f: &[&str], o: usize) -> Result<DirectionFigures, JobLineEr
     let mut clat_percentiles = Vec::new();
     for slot in 0..20 {
         let s = f.get(o + 12 + slot);
-        let (p, v) = percentile(s.ok_or(JobLineError::EndsInsidePercentiles)?)?;
+        let (p, v) = percentile(s.ok_or(LineError::EndsInsidePercentiles)?)?;
         clat_percentiles.push((p, v * 1000.0));
     }
     let mut fig = DirectionFigures {
@@ -427,7 +425,7 @@ fn mean_io_size(r: &Row) -> Option<u64> {
 
 /// Fills in the workload of a line's rows (the guesses) and pushes them.
 fn job_rows(
-    job: &JobLine,
+    job: &Line,
     clones: usize,
     first_clone: bool,
     rows: &mut Vec<Row>,
@@ -493,7 +491,7 @@ fn job_rows(
 
 /// Terse names no options: rw from the job name when it fits the
 /// directions that did I/O, else from those directions.
-fn rw_of(job: &JobLine, guess: &NameGuess, notes: &mut Vec<String>) -> String {
+fn rw_of(job: &Line, guess: &NameGuess, notes: &mut Vec<String>) -> String {
     let did: Vec<Direction> = job.rows.iter().map(|r| r.direction).collect();
     match guess.rw {
         Some(rw) if did.iter().all(|d| rw_directions(rw).contains(d)) => {
@@ -522,7 +520,7 @@ fn rw_of(job: &JobLine, guess: &NameGuess, notes: &mut Vec<String>) -> String {
 /// Each direction's block size: the name's when the mean I/O size agrees
 /// with it (the measured size is rounded from truncated KiB and iops),
 /// else the measured one. Said once when all directions agree.
-fn block_sizes(job: &JobLine, guess: &NameGuess, notes: &mut Vec<String>) -> Vec<u64> {
+fn block_sizes(job: &Line, guess: &NameGuess, notes: &mut Vec<String>) -> Vec<u64> {
     let named_bs = guess
         .bs
         .as_deref()
@@ -555,7 +553,7 @@ fn block_sizes(job: &JobLine, guess: &NameGuess, notes: &mut Vec<String>) -> Vec
 
 /// The name's iodepth, else the depth bucket most I/Os were submitted at
 /// (a power of two at or below the real iodepth).
-fn iodepth_of(job: &JobLine, guess: &NameGuess, notes: &mut Vec<String>) -> u32 {
+fn iodepth_of(job: &Line, guess: &NameGuess, notes: &mut Vec<String>) -> u32 {
     if let Some(d) = guess.iodepth {
         notes.push(format!("iodepth={d} from the job name"));
         return d;
@@ -814,14 +812,14 @@ mod tests {
         let text = fixture("fio/linux-libaio/randread-4k.terse.txt");
         let f: Vec<&str> = text.trim_end().split(';').collect();
         let cut = &f[..f.len() - 40];
-        assert_eq!(read_line(3, cut).err(), Some(JobLineError::EndsInsideTail));
+        assert_eq!(read_line(3, cut).err(), Some(LineError::EndsInsideTail));
         let mut bad = f.clone();
         bad[5] = "lots";
         let e = read_line(3, &bad).err().unwrap();
         assert!(
             matches!(
                 e,
-                JobLineError::NotANumber {
+                LineError::NotANumber {
                     field: 6,
                     what: "io KiB",
                     ..

@@ -68,7 +68,7 @@ impl CiFormat {
 
 /// One judged value as the CI reports print it, every number already text.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Line {
+pub struct ReportLine {
     pub workload: String,
     pub metric: &'static str,
     pub baseline: String,
@@ -85,7 +85,7 @@ pub struct Line {
 pub trait Outcome {
     fn status(&self) -> Status;
     fn summary_line(&self) -> String;
-    fn lines(&self) -> Vec<Line>;
+    fn lines(&self) -> Vec<ReportLine>;
     /// Why the input cannot be trusted; empty when it can.
     fn errors(&self) -> &[String];
     fn caution(&self) -> Option<String> {
@@ -106,12 +106,12 @@ impl Outcome for CheckReport {
     fn summary_line(&self) -> String {
         CheckReport::summary_line(self)
     }
-    fn lines(&self) -> Vec<Line> {
+    fn lines(&self) -> Vec<ReportLine> {
         self.findings
             .iter()
             .map(|f| {
                 let [baseline, candidate] = format_values(f);
-                Line {
+                ReportLine {
                     workload: f.workload(),
                     metric: crate::check::threshold::metric_name(f.metric),
                     baseline,

@@ -18,7 +18,7 @@ use crate::compare::Metric;
 use crate::history::gate::GateReport;
 use crate::history::show::{HistoryReport, SeriesReport};
 use crate::numbers;
-use crate::render::check::{CheckFormat, Line, Outcome};
+use crate::render::check::{CheckFormat, Outcome, ReportLine};
 use crate::render::table::{Markdown, Markup, Table};
 
 /// An output format of `history show`. `Html` is one page with the
@@ -201,13 +201,13 @@ impl Outcome for GateReport {
     fn summary_line(&self) -> String {
         GateReport::summary_line(self)
     }
-    fn lines(&self) -> Vec<Line> {
+    fn lines(&self) -> Vec<ReportLine> {
         let text = |m: Metric, v: Option<f64>| {
             v.map_or_else(|| numbers::MISSING.to_string(), |v| value_text(m, v))
         };
         self.findings
             .iter()
-            .map(|f| Line {
+            .map(|f| ReportLine {
                 workload: format!("{} [{}]", f.workload.title, f.config),
                 metric: f.metric.key(),
                 baseline: text(f.metric, f.reference),

@@ -89,7 +89,7 @@ pub enum LogError {
 
 /// Why one line was not read; the line is skipped with a warning.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum LineError {
+pub enum LogLineError {
     #[error("{found} fields, expected {expected}")]
     Fields { found: usize, expected: usize },
     #[error("{column} `{text}` is not a number")]
@@ -134,7 +134,7 @@ pub fn read_file(
     if compressed {
         return read_compressed(file, ctx, sink);
     }
-    let mut parser = parse::Parser::new(*ctx);
+    let mut parser = parse::LogParser::new(*ctx);
     let mut block = Unparsed::default();
     let mut parts = pieces::Parts::default();
     let mut eof = false;
@@ -177,7 +177,7 @@ fn read_compressed(
     ctx: &LogContext,
     sink: &mut dyn FnMut(&SeriesBatch, u64) -> anyhow::Result<()>,
 ) -> Result<LogStats, LogError> {
-    let mut parser = parse::Parser::new(*ctx);
+    let mut parser = parse::LogParser::new(*ctx);
     let mut parts = pieces::Parts::default();
     let mut failed: Option<LogError> = None;
     let inflated = compressed::inflate(file, ctx.fio_version, &mut |text, bytes| {
@@ -238,7 +238,7 @@ impl Unparsed {
 
 /// Reads a whole log from memory (tests, small inputs).
 pub fn read_bytes(bytes: &[u8], ctx: &LogContext) -> Result<(Vec<SeriesRow>, LogStats), LogError> {
-    let mut parser = parse::Parser::new(*ctx);
+    let mut parser = parse::LogParser::new(*ctx);
     let mut parts = pieces::Parts::default();
     pieces::feed(&mut parser, bytes, &mut parts)?;
     Ok((parts.into_rows(), parser.finish()))
