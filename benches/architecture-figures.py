@@ -62,7 +62,7 @@ def figures():
 # column). A module missing here is an error: a new module gets a line.
 ROLES = {
     "cli": "clap, validated options, exit codes: parses and calls",
-    "publish": "what `--out DIR` writes: reports, charts, the dataset",
+    "publish": "every file written: --out DIR, the CI reports of the gates",
     "charts": "PNG/SVG charts (plotters)",
     "export": "CI dashboards' files (Bencher BMF, github-action-benchmark)",
     "render": "every report: terminal, Markdown, HTML, CSV, JSON, CI reports",

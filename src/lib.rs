@@ -9,7 +9,7 @@
 //! run writes fio-compatible files that ingest reads back.
 //!
 //!  1  cli         clap, validated options, exit codes: parses and calls
-//!  2  publish     what `--out DIR` writes: reports, charts, the dataset
+//!  2  publish     every file written: --out DIR, the CI reports of the gates
 //!  3  charts      PNG/SVG charts (plotters)
 //!     export      CI dashboards' files (Bencher BMF, github-action-benchmark)
 //!  4  render      every report: terminal, Markdown, HTML, CSV, JSON, CI reports

@@ -51,7 +51,7 @@ fn text_on(c: RGBColor) -> RGBColor {
 }
 
 /// Pixel boxes of the grid: where the cells, the heads and the bar go.
-struct Layout {
+struct GridBoxes {
     left: i32,
     top: i32,
     cell_w: i32,
@@ -78,7 +78,7 @@ impl HeatGrid {
         self.draw_bar(area, sz, &lay)
     }
 
-    fn layout<DB: Canvas>(&self, area: &Area<DB>, sz: Sizes) -> Layout {
+    fn layout<DB: Canvas>(&self, area: &Area<DB>, sz: Sizes) -> GridBoxes {
         let (w, h) = area.dim_in_pixel();
         let (w, h) = (w as i32, h as i32);
         let left = (sz.text * 6.5) as i32;
@@ -88,7 +88,7 @@ impl HeatGrid {
         let nrows = self.rows.len().max(1) as i32;
         let cell_w = ((w - left - bar_w - sz.pad) / ncols).max(10);
         let cell_h = ((h - bottom - sz.pad) / nrows).max(10);
-        Layout {
+        GridBoxes {
             left,
             top: sz.pad / 2,
             cell_w,
@@ -98,7 +98,7 @@ impl HeatGrid {
     }
 
     /// Top-left pixel of cell (row, col); row 0 is the bottom row.
-    fn cell_origin(&self, lay: &Layout, r: usize, c: usize) -> (i32, i32) {
+    fn cell_origin(&self, lay: &GridBoxes, r: usize, c: usize) -> (i32, i32) {
         let from_top = self.rows.len() - 1 - r;
         (
             lay.left + c as i32 * lay.cell_w,
@@ -110,7 +110,7 @@ impl HeatGrid {
         &self,
         area: &Area<DB>,
         sz: Sizes,
-        lay: &Layout,
+        lay: &GridBoxes,
         (r, c): (usize, usize),
         v: Option<f64>,
     ) -> anyhow::Result<()> {
@@ -185,7 +185,7 @@ impl HeatGrid {
     fn note_cell<DB: Canvas>(
         &self,
         area: &Area<DB>,
-        lay: &Layout,
+        lay: &GridBoxes,
         (r, c): (usize, usize),
         v: Option<f64>,
         sub: Option<&str>,
@@ -219,7 +219,7 @@ impl HeatGrid {
         &self,
         area: &Area<DB>,
         sz: Sizes,
-        lay: &Layout,
+        lay: &GridBoxes,
     ) -> anyhow::Result<()> {
         let style = font(sz.text);
         let grid_bottom = lay.top + lay.cell_h * self.rows.len() as i32;
@@ -258,7 +258,12 @@ impl HeatGrid {
 
     /// A vertical bar from 0 (bottom) to `max` (top) in the cells' tints,
     /// with ticks.
-    fn draw_bar<DB: Canvas>(&self, area: &Area<DB>, sz: Sizes, lay: &Layout) -> anyhow::Result<()> {
+    fn draw_bar<DB: Canvas>(
+        &self,
+        area: &Area<DB>,
+        sz: Sizes,
+        lay: &GridBoxes,
+    ) -> anyhow::Result<()> {
         let top = lay.top;
         let bottom = lay.top + lay.cell_h * self.rows.len() as i32;
         let (x0, x1) = (lay.bar_x, lay.bar_x + (sz.text * 1.2) as i32);

@@ -12,6 +12,7 @@ use super::notes::{excluded_notes, without_paths};
 use super::*;
 use crate::compare::{Comparison, Metric, Workload};
 use crate::model::Direction;
+use crate::render::tests::fixture_comparison;
 
 /// The published table as a comparison (4 configs x 8 workloads), made
 /// by the comparison itself from the one copy of the figures.
@@ -468,17 +469,6 @@ fn many_configs() -> Comparison {
         }
     }
     cmp
-}
-
-/// A folder under `fixtures/` read and compared as `analyze` does.
-fn fixture_comparison(rel: &str, slo: Option<&str>) -> Comparison {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("fixtures")
-        .join(rel);
-    let ingested = crate::ingest::ingest(&[path], &Default::default()).unwrap();
-    let mut opts = crate::compare::CompareOptions::default();
-    opts.sweep_rules.slo = slo.map(|s| crate::compare::sweep::parse_slo(s).unwrap());
-    crate::compare::compare(&ingested.rows, &opts)
 }
 
 /// Pixels of `img` that are `c` mixed with white (a heatmap cell's tint),

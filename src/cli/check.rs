@@ -10,8 +10,8 @@ use crate::check::threshold::{METRIC_NAMES, metric_by_name};
 use crate::check::{self, CheckOptions, Thresholds};
 use crate::history::{changepoint, gate};
 use crate::input;
-use crate::render::check::{CheckJson, CheckRenderer, CheckTerm};
-use crate::render::history::{self as render_history, GateFormat};
+use crate::render::check::CheckFormat;
+use crate::render::history as render_history;
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = "\
@@ -102,13 +102,13 @@ pub enum OutFormat {
     Json,
 }
 
-/// `--format` of `check --history` as render/ names the gate's formats:
-/// chosen once, here.
-impl From<OutFormat> for GateFormat {
-    fn from(f: OutFormat) -> GateFormat {
+/// `--format` as render/ names the formats of both gates: converted
+/// once, here.
+impl From<OutFormat> for CheckFormat {
+    fn from(f: OutFormat) -> CheckFormat {
         match f {
-            OutFormat::Term => GateFormat::Term,
-            OutFormat::Json => GateFormat::Json,
+            OutFormat::Term => CheckFormat::Term,
+            OutFormat::Json => CheckFormat::Json,
         }
     }
 }
@@ -243,17 +243,27 @@ fn write_report(
     report: &check::CheckReport,
 ) -> anyhow::Result<()> {
     let mut stdout = std::io::stdout().lock();
-    match args.format {
-        OutFormat::Term => CheckTerm {
-            only_failures: global.quiet,
-            color: global.color,
-        }
-        .render(report, &mut stdout)?,
-        OutFormat::Json => CheckJson.render(report, &mut stdout)?,
-    }
+    CheckFormat::from(args.format)
+        .renderer(global.quiet, global.color)
+        .render(report, &mut stdout)?;
     stdout.flush()?;
-    super::write_ci_reports(args.junit.as_deref(), args.markdown.as_deref(), report)?;
+    crate::publish::ci::write(
+        &ci_reports(args.junit.as_deref(), args.markdown.as_deref()),
+        report,
+    )?;
     Ok(())
+}
+
+/// Where the CI reports go: `--junit`, `--markdown`, and GitHub's step
+/// summary when `GITHUB_STEP_SUMMARY` names one.
+fn ci_reports(junit: Option<&Path>, markdown: Option<&Path>) -> crate::publish::ci::CiReports {
+    crate::publish::ci::CiReports {
+        junit: junit.map(Path::to_path_buf),
+        markdown: markdown.map(Path::to_path_buf),
+        step_summary: std::env::var_os("GITHUB_STEP_SUMMARY")
+            .filter(|p| !p.is_empty())
+            .map(PathBuf::from),
+    }
 }
 
 /// Why the gate cannot trust its input: a candidate job that failed is a
@@ -314,7 +324,7 @@ pub struct CheckHistory<'a> {
     pub candidate: &'a [PathBuf],
     pub window: usize,
     pub against: &'a str,
-    pub format: GateFormat,
+    pub format: CheckFormat,
     /// `--label`: the candidate's config label.
     pub label: Option<&'a str>,
     /// `--junit`, `--markdown`: the CI reports, as `check` writes them.
@@ -427,7 +437,7 @@ pub fn check_history(c: CheckHistory) -> anyhow::Result<u8> {
     let mut stdout = std::io::stdout().lock();
     render_history::gate(&report, c.format, &mut stdout)?;
     stdout.flush()?;
-    super::write_ci_reports(c.junit, c.markdown, &report)?;
+    crate::publish::ci::write(&ci_reports(c.junit, c.markdown), &report)?;
     if !report.errors.is_empty() {
         return Err(CliError::usage(report.errors.join("; ")).into());
     }

@@ -196,33 +196,31 @@ fn verify_cmd(args: CompactArgs, global: Global) -> anyhow::Result<u8> {
             d.runs()
         );
     }
-    let listed = |what: &str, paths: Vec<String>| {
-        if !paths.is_empty() {
-            println!("{what}: {}", paths.join(", "));
-        }
-    };
     let names = |parts: &[store::Part]| parts.iter().map(store::Part::name).collect();
     let shown = |paths: &[PathBuf]| paths.iter().map(|p| crate::path_text::shown(p)).collect();
-    listed(
-        "no checksum (written before nvcmp recorded them; read as they are)",
-        names(&v.unchecked),
-    );
-    listed(
-        "left by an interrupted merge (the next add or compact removes them)",
-        names(&v.stale),
-    );
-    listed(
-        "left by a killed add or compaction (the next add or compact removes them)",
-        shown(&v.temporaries),
-    );
-    listed(
-        "checksum records without their part (the next add or compact removes them)",
-        shown(&v.orphan_sums),
-    );
-    listed(
-        &format!("set aside in {}/ by an earlier compact", store::QUARANTINE),
-        names(&v.quarantined),
-    );
+    let quarantined = format!("set aside in {}/ by an earlier compact", store::QUARANTINE);
+    let lists: [(&str, Vec<String>); 5] = [
+        (
+            "no checksum (written before nvcmp recorded them; read as they are)",
+            names(&v.unchecked),
+        ),
+        (
+            "left by an interrupted merge (the next add or compact removes them)",
+            names(&v.stale),
+        ),
+        (
+            "left by a killed add or compaction (the next add or compact removes them)",
+            shown(&v.temporaries),
+        ),
+        (
+            "checksum records without their part (the next add or compact removes them)",
+            shown(&v.orphan_sums),
+        ),
+        (&quarantined, names(&v.quarantined)),
+    ];
+    for (what, paths) in lists.iter().filter(|(_, paths)| !paths.is_empty()) {
+        println!("{what}: {}", paths.join(", "));
+    }
     let verdict = if v.damaged() {
         format!(
             "{dir}: DAMAGED: {} of {} parts; `nvcmp history compact --history {dir}` sets {} aside",

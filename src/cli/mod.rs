@@ -43,45 +43,6 @@ impl CliError {
     }
 }
 
-/// A gate's outcome to `--junit`, `--markdown` and GitHub's step summary
-/// (appended to `GITHUB_STEP_SUMMARY` when set): `check` and
-/// `check --history` write the same files.
-pub(crate) fn write_ci_reports(
-    junit: Option<&std::path::Path>,
-    markdown: Option<&std::path::Path>,
-    outcome: &dyn crate::render::check::Outcome,
-) -> anyhow::Result<()> {
-    use crate::render::check::{CheckMarkdown, Junit};
-    use anyhow::Context;
-    let write = |path: &std::path::Path, junit: bool| -> anyhow::Result<()> {
-        let mut buf = Vec::new();
-        if junit {
-            Junit.write(outcome, &mut buf)?;
-        } else {
-            CheckMarkdown.write(outcome, &mut buf)?;
-        }
-        std::fs::write(path, buf).with_context(|| format!("cannot write {}", path.display()))
-    };
-    if let Some(path) = junit {
-        write(path, true)?;
-    }
-    if let Some(path) = markdown {
-        write(path, false)?;
-    }
-    if let Some(path) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|p| !p.is_empty()) {
-        let path = std::path::PathBuf::from(path);
-        let mut f = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&path)
-            .with_context(|| format!("GITHUB_STEP_SUMMARY {}", path.display()))?;
-        CheckMarkdown
-            .write(outcome, &mut f)
-            .with_context(|| format!("GITHUB_STEP_SUMMARY {}", path.display()))?;
-    }
-    Ok(())
-}
-
 const EXAMPLES: &str = "\
 Examples:
   nvcmp analyze results/                     compare every config folder under results/

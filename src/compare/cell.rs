@@ -1,4 +1,4 @@
-//! One config's runs of one workload ([`Cell`]), each metric reduced over
+//! One config's runs of one workload ([`ConfigCell`]), each metric reduced over
 //! them. Below the notes, validity checks and results that read it.
 
 use indexmap::IndexMap;
@@ -8,22 +8,22 @@ use super::workload::Run;
 use super::{MIN_SAMPLES, stats};
 
 /// One config's runs of one workload, reduced per metric.
-pub(super) struct Cell {
+pub(super) struct ConfigCell {
     pub(super) runs: Vec<Run>,
     /// True when every run reported an error: shown, never a winner.
     pub(super) errored: bool,
 }
 
-impl Cell {
-    pub(super) fn new(runs: &[Run]) -> Cell {
+impl ConfigCell {
+    pub(super) fn new(runs: &[Run]) -> ConfigCell {
         let clean: Vec<Run> = runs.iter().filter(|r| r.error == 0).cloned().collect();
         if clean.is_empty() {
-            Cell {
+            ConfigCell {
                 runs: runs.to_vec(),
                 errored: true,
             }
         } else {
-            Cell {
+            ConfigCell {
                 runs: clean,
                 errored: false,
             }
@@ -63,7 +63,9 @@ impl Cell {
     }
 }
 
-pub(super) fn cells_runs<'a>(cells: &'a IndexMap<&'a str, Cell>) -> Vec<(&'a str, &'a [Run])> {
+pub(super) fn cells_runs<'a>(
+    cells: &'a IndexMap<&'a str, ConfigCell>,
+) -> Vec<(&'a str, &'a [Run])> {
     cells
         .iter()
         .map(|(c, cell)| (*c, cell.runs.as_slice()))

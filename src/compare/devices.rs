@@ -34,7 +34,7 @@ const MAD_SCALE: f64 = 1.4826;
 /// One target's measurements in one config and workload: per run (result
 /// file) its rows summed.
 #[derive(Default)]
-struct Samples {
+struct TargetRuns {
     /// Per source: iops, bw, latency weighted by I/Os, I/Os, error.
     runs: IndexMap<String, RunSum>,
     /// Relative standard error of the mean IOPS from fio's interval
@@ -57,7 +57,7 @@ type Key = (Shape, LoadPoint);
 /// The spreads of every config and workload that ran on two or more
 /// targets within one result, configs in `configs` order.
 pub fn build(rows: &[Row], configs: &[String]) -> Vec<DeviceSpread> {
-    let mut by: IndexMap<&str, BTreeMap<Key, IndexMap<String, Samples>>> = IndexMap::new();
+    let mut by: IndexMap<&str, BTreeMap<Key, IndexMap<String, TargetRuns>>> = IndexMap::new();
     let mut per_file: IndexMap<(&str, &str, Key), Vec<String>> = IndexMap::new();
     for r in rows.iter().filter(|r| !r.aggregate) {
         let Some(target) = target_of(r) else { continue };
@@ -109,7 +109,7 @@ fn target_of(r: &Row) -> Option<String> {
 }
 
 /// Adds one row (a job, or a thread without group_reporting) to its run.
-fn add(s: &mut Samples, r: &Row) {
+fn add(s: &mut TargetRuns, r: &Row) {
     // The invocations of a script's log are runs of their own.
     let source = match r.file_run {
         Some(n) => format!("{} run {n}", run_source(r)),
@@ -137,7 +137,7 @@ fn add(s: &mut Samples, r: &Row) {
 
 /// Relative standard error of a target's mean IOPS: from its repetitions
 /// where there are several, else from fio's interval samples.
-fn rse(s: &Samples, mean: f64) -> f64 {
+fn rse(s: &TargetRuns, mean: f64) -> f64 {
     let n = s.runs.len();
     if n >= 2 && mean > 0.0 {
         let var = s
@@ -152,7 +152,7 @@ fn rse(s: &Samples, mean: f64) -> f64 {
 }
 
 /// One target's means and its noise.
-fn figure(target: &str, s: &Samples) -> (TargetFigure, f64) {
+fn figure(target: &str, s: &TargetRuns) -> (TargetFigure, f64) {
     let n = s.runs.len().max(1) as f64;
     let iops = s.runs.values().map(|r| r.iops).sum::<f64>() / n;
     let (lw, li) = s
@@ -178,7 +178,7 @@ fn figure(target: &str, s: &Samples) -> (TargetFigure, f64) {
 }
 
 /// The spread of one config and workload, with the rule applied.
-fn spread(config: &str, key: &Key, targets: &IndexMap<String, Samples>) -> DeviceSpread {
+fn spread(config: &str, key: &Key, targets: &IndexMap<String, TargetRuns>) -> DeviceSpread {
     let (shape, load) = key;
     let (mut figs, noise): (Vec<TargetFigure>, Vec<f64>) =
         targets.iter().map(|(t, s)| figure(t, s)).unzip();

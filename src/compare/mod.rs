@@ -46,7 +46,7 @@ pub use comparison::*;
 pub use workload::LoadPoint;
 
 use crate::model::{Os, Row, Warning, is_mixed};
-use cell::{Cell, cells_runs};
+use cell::{ConfigCell, cells_runs};
 use result::metric_result;
 use workload::{Run, WorkloadKey};
 
@@ -424,7 +424,7 @@ fn attach_log_steady(grouped: &mut workload::Grouped, verdicts: &snia::Verdicts)
 }
 
 /// Each config's steady state: every run's verdict combined.
-fn steady_states(cells: &IndexMap<&str, Cell>) -> IndexMap<String, SteadyState> {
+fn steady_states(cells: &IndexMap<&str, ConfigCell>) -> IndexMap<String, SteadyState> {
     cells
         .iter()
         .filter_map(|(c, cell)| {
@@ -473,12 +473,12 @@ fn compare_workload(
     baseline: Option<&str>,
     opts: &CompareOptions,
 ) -> Workload {
-    let mut cells: IndexMap<&str, Cell> = configs
+    let mut cells: IndexMap<&str, ConfigCell> = configs
         .iter()
         .filter_map(|c| {
             grouped[c]
                 .get(key)
-                .map(|runs| (c.as_str(), Cell::new(runs)))
+                .map(|runs| (c.as_str(), ConfigCell::new(runs)))
         })
         .collect();
     let mut notes = notes::missing(key, grouped, configs, &cells);
@@ -558,7 +558,10 @@ fn run_params(runs: &[Run]) -> RunParams {
 
 /// Each config's effective depth, listed only when one of them differs
 /// from the requested depth.
-fn effective_depths(key: &WorkloadKey, cells: &IndexMap<&str, Cell>) -> IndexMap<String, u32> {
+fn effective_depths(
+    key: &WorkloadKey,
+    cells: &IndexMap<&str, ConfigCell>,
+) -> IndexMap<String, u32> {
     let depths: IndexMap<String, u32> = cells
         .iter()
         .filter_map(|(c, cell)| {

@@ -19,7 +19,7 @@ const DEFAULT_NAMES: [&str; 7] = [
 
 /// One piece of a label.
 #[derive(Debug, Clone, PartialEq)]
-enum Part {
+enum LabelPart {
     /// A folder path component or a bare word, with the number of the
     /// whitespace-separated token it came from (path components of one
     /// token join again with `/`).
@@ -28,28 +28,28 @@ enum Part {
     Pair(String, String),
 }
 
-impl Part {
+impl LabelPart {
     fn text(&self) -> String {
         match self {
-            Part::Word(w, _) => w.clone(),
-            Part::Pair(k, v) => format!("{k}={v}"),
+            LabelPart::Word(w, _) => w.clone(),
+            LabelPart::Pair(k, v) => format!("{k}={v}"),
         }
     }
 }
 
 /// The parts of a label: whitespace-separated, paths split at `/`.
-fn parts(label: &str) -> Vec<Part> {
+fn parts(label: &str) -> Vec<LabelPart> {
     let mut out = Vec::new();
     for (n, token) in label.split_whitespace().enumerate() {
         match token.split_once('=') {
             Some((k, v)) if !k.is_empty() && !k.contains('/') => {
-                out.push(Part::Pair(k.to_string(), v.to_string()))
+                out.push(LabelPart::Pair(k.to_string(), v.to_string()))
             }
             _ => out.extend(
                 token
                     .split(['/', '\\'])
                     .filter(|c| !c.is_empty() && *c != ".")
-                    .map(|c| Part::Word(c.to_string(), n)),
+                    .map(|c| LabelPart::Word(c.to_string(), n)),
             ),
         }
     }
@@ -157,10 +157,10 @@ pub fn short_names(labels: &[String]) -> IndexMap<String, String> {
     if labels.len() < 2 {
         return keep();
     }
-    let split: Vec<Vec<Part>> = labels.iter().map(|l| parts(l)).collect();
+    let split: Vec<Vec<LabelPart>> = labels.iter().map(|l| parts(l)).collect();
     // What every config shares tells none apart.
-    let shared = |p: &Part| split.iter().all(|ps| ps.contains(p));
-    let mut rest: Vec<Vec<Part>> = split
+    let shared = |p: &LabelPart| split.iter().all(|ps| ps.contains(p));
+    let mut rest: Vec<Vec<LabelPart>> = split
         .iter()
         .map(|ps| ps.iter().filter(|p| !shared(p)).cloned().collect())
         .collect();
@@ -179,11 +179,11 @@ pub fn short_names(labels: &[String]) -> IndexMap<String, String> {
 }
 
 /// The parts as words: path components of one token joined with `/`.
-fn joined(ps: &[Part]) -> Vec<String> {
+fn joined(ps: &[LabelPart]) -> Vec<String> {
     let mut out: Vec<(String, Option<usize>)> = Vec::new();
     for p in ps {
         let token = match p {
-            Part::Word(_, n) if *n != usize::MAX => Some(*n),
+            LabelPart::Word(_, n) if *n != usize::MAX => Some(*n),
             _ => None,
         };
         match out.last_mut() {
@@ -202,14 +202,14 @@ fn joined(ps: &[Part]) -> Vec<String> {
 /// the values alone are distinct words (`ioscheduler=none`,
 /// `ioengine=spdk` → `none`, `spdk`); a bare number keeps its key (`8`
 /// says nothing without `numjobs=`).
-fn values_alone(rest: &mut [Vec<Part>]) {
+fn values_alone(rest: &mut [Vec<LabelPart>]) {
     let pairs: Vec<Vec<(&String, &String)>> = rest
         .iter()
         .map(|ps| {
             ps.iter()
                 .filter_map(|p| match p {
-                    Part::Pair(k, v) => Some((k, v)),
-                    Part::Word(..) => None,
+                    LabelPart::Pair(k, v) => Some((k, v)),
+                    LabelPart::Word(..) => None,
                 })
                 .collect()
         })
@@ -232,8 +232,8 @@ fn values_alone(rest: &mut [Vec<Part>]) {
     }
     for ps in rest.iter_mut() {
         for p in ps.iter_mut() {
-            if let Part::Pair(_, v) = p {
-                *p = Part::Word(v.clone(), usize::MAX);
+            if let LabelPart::Pair(_, v) = p {
+                *p = LabelPart::Word(v.clone(), usize::MAX);
             }
         }
     }

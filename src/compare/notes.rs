@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 
 use indexmap::IndexMap;
 
-use super::cell::Cell;
+use super::cell::ConfigCell;
 use super::comparison::{SteadySource, SteadyState};
 use super::workload::{Grouped, WorkloadKey};
 use crate::model::is_sync_engine;
@@ -21,7 +21,7 @@ pub(super) fn missing(
     key: &WorkloadKey,
     grouped: &Grouped,
     configs: &[String],
-    cells: &IndexMap<&str, Cell>,
+    cells: &IndexMap<&str, ConfigCell>,
 ) -> Vec<String> {
     let plain: Vec<&str> = configs
         .iter()
@@ -40,7 +40,7 @@ pub(super) fn missing(
 /// (fio caps it at 1), or a queue that never filled.
 pub(super) fn effective_depth(
     key: &WorkloadKey,
-    cells: &IndexMap<&str, Cell>,
+    cells: &IndexMap<&str, ConfigCell>,
     depths: &IndexMap<String, u32>,
 ) -> Vec<String> {
     let asked = key.load.iodepth;
@@ -68,7 +68,7 @@ pub(super) fn effective_depth(
 }
 
 /// Runs of one config that came from different engines.
-pub(super) fn mixed_engines(cells: &IndexMap<&str, Cell>) -> Vec<String> {
+pub(super) fn mixed_engines(cells: &IndexMap<&str, ConfigCell>) -> Vec<String> {
     cells
         .iter()
         .filter_map(|(c, cell)| {
@@ -121,8 +121,8 @@ pub(super) fn not_steady(steady: &IndexMap<String, SteadyState>) -> Vec<String> 
 /// whole system's, fio's own is its threads' only: where one side has the
 /// whole system's figure and the other fio's own, CPU is not compared
 /// (the fio side's is blanked here, the one place that knows both).
-pub(super) fn tools(key: &WorkloadKey, cells: &mut IndexMap<&str, Cell>) -> Vec<String> {
-    let tool_of = |cell: &Cell| cell.runs.first().map(tool_name).unwrap_or_default();
+pub(super) fn tools(key: &WorkloadKey, cells: &mut IndexMap<&str, ConfigCell>) -> Vec<String> {
+    let tool_of = |cell: &ConfigCell| cell.runs.first().map(tool_name).unwrap_or_default();
     let by_config: Vec<(String, String)> = cells
         .iter()
         .map(|(c, cell)| (c.to_string(), tool_of(cell)))
@@ -148,7 +148,7 @@ pub(super) fn tools(key: &WorkloadKey, cells: &mut IndexMap<&str, Cell>) -> Vec<
             who.join(", ")
         ),
     );
-    let whole_system = |cell: &Cell| cell.runs.iter().all(|r| r.system_cpu);
+    let whole_system = |cell: &ConfigCell| cell.runs.iter().all(|r| r.system_cpu);
     if cells.values().any(whole_system) && !cells.values().all(whole_system) {
         let own: Vec<&str> = cells
             .iter()
@@ -172,7 +172,10 @@ pub(super) fn tools(key: &WorkloadKey, cells: &mut IndexMap<&str, Cell>) -> Vec<
 /// Configs measured by different tools: a metric only one side has (fio's
 /// completion latency, CPU blanked by [`tools`]) shows that side's value
 /// alone, and wins nothing: the other tool did not lose, it never measured.
-pub(super) fn unshared_metrics(cells: &IndexMap<&str, Cell>, metrics: &mut [super::MetricResult]) {
+pub(super) fn unshared_metrics(
+    cells: &IndexMap<&str, ConfigCell>,
+    metrics: &mut [super::MetricResult],
+) {
     let tools: BTreeSet<&str> = cells
         .values()
         .flat_map(|cell| cell.runs.iter().map(|r| r.tool.as_str()))
@@ -199,11 +202,11 @@ fn tool_name(r: &super::Run) -> String {
 /// more than one outstanding I/O; its release notes say results at QD > 1
 /// need a new baseline. Noted where a QD > 1 workload sets 2.2 or later
 /// beside an earlier DiskSpd.
-fn diskspd_qd_baseline(key: &WorkloadKey, cells: &IndexMap<&str, Cell>) -> Vec<String> {
+fn diskspd_qd_baseline(key: &WorkloadKey, cells: &IndexMap<&str, ConfigCell>) -> Vec<String> {
     if key.load.iodepth <= 1 {
         return Vec::new();
     }
-    let generation = |cell: &Cell| -> Option<bool> {
+    let generation = |cell: &ConfigCell| -> Option<bool> {
         let r = cell.runs.iter().find(|r| r.tool == "diskspd")?;
         Some(
             r.tool_version

@@ -5,7 +5,7 @@
 
 use indexmap::IndexMap;
 
-use super::cell::Cell;
+use super::cell::ConfigCell;
 use super::comparison::*;
 use super::{CompareOptions, metric, rules, validity, workload};
 
@@ -22,7 +22,7 @@ struct Gathered {
 
 fn gather(
     m: Metric,
-    cells: &IndexMap<&str, Cell>,
+    cells: &IndexMap<&str, ConfigCell>,
     configs: &[String],
     opts: &CompareOptions,
 ) -> Gathered {
@@ -91,7 +91,7 @@ fn deltas(
 /// baseline. None for p99 latency when no config reports it.
 pub(super) fn metric_result(
     m: Metric,
-    cells: &IndexMap<&str, Cell>,
+    cells: &IndexMap<&str, ConfigCell>,
     configs: &[String],
     baseline: Option<&str>,
     opts: &CompareOptions,
@@ -156,7 +156,7 @@ pub(super) fn metric_result(
 /// percentiles are its latency histogram's buckets, so two p99 values a
 /// bucket apart are one measurement (`metric::fio_bucket_width`).
 /// Tables print the value as fio gave it; only winners and ties use this.
-fn resolution(m: Metric, cell: &Cell, value: f64) -> f64 {
+fn resolution(m: Metric, cell: &ConfigCell, value: f64) -> f64 {
     let fio = cell.runs.iter().all(|r| r.tool == "fio");
     match m {
         Metric::ClatP99Ns if fio => metric::fio_bucket_width(value),
@@ -166,7 +166,7 @@ fn resolution(m: Metric, cell: &Cell, value: f64) -> f64 {
 
 /// Configs whose value of `m` is approximate (see
 /// [`MetricResult::approximate`]).
-fn approximate(m: Metric, cells: &IndexMap<&str, Cell>) -> Vec<String> {
+fn approximate(m: Metric, cells: &IndexMap<&str, ConfigCell>) -> Vec<String> {
     if m != Metric::ClatP99Ns {
         return Vec::new();
     }

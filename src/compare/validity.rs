@@ -27,7 +27,7 @@
 //! - **A p99 from too few I/Os.** Under [`MIN_IOS_FOR_P99`] completions the
 //!   99th percentile is the slowest one or two I/Os: noise, not a tail.
 
-use super::cell::Cell;
+use super::cell::ConfigCell;
 use super::comparison::Metric;
 use super::workload::Run;
 use crate::numbers;
@@ -47,7 +47,7 @@ pub const CONSISTENCY_TOLERANCE: f64 = 0.25;
 const MAX_RUNTIME_MS: f64 = 1e11;
 
 /// Why `m`'s value for this config is not a measurement, if it is not.
-pub(super) fn exclusion(m: Metric, cell: &Cell) -> Option<String> {
+pub(super) fn exclusion(m: Metric, cell: &ConfigCell) -> Option<String> {
     let runs = &cell.runs;
     if let Some(why) = not_a_figure(m, runs) {
         return Some(why);

@@ -11,7 +11,7 @@ use std::path::PathBuf;
 
 use super::compact::{Policy, compact_locked};
 use super::store::{
-    self, Damaged, Layout, Part, RunIndex, RunMeta, Store, StoreError, StoredRun, create_lone,
+    self, Damaged, Part, PartLayout, RunIndex, RunMeta, Store, StoreError, StoredRun, create_lone,
     encode, layout, replace_in, run_index, run_index_of,
 };
 use crate::model::Row;
@@ -149,7 +149,7 @@ fn place_read(
 /// Whether the live part that covers number `seq` holds run `id` at that
 /// number: a merge took our part in (fine), rather than covering a name
 /// it had retired before we took it again (we must move).
-fn merged_in(store: &Store, now: &Layout, id: &str, seq: u64) -> Result<bool, StoreError> {
+fn merged_in(store: &Store, now: &PartLayout, id: &str, seq: u64) -> Result<bool, StoreError> {
     let covering: Vec<Part> = now
         .live
         .iter()

@@ -167,13 +167,13 @@ impl Part {
 /// part an add created under a number a merge had already covered (that
 /// add then moves its run past the merge: docs/architecture.md).
 #[derive(Debug, Default)]
-pub struct Layout {
+pub struct PartLayout {
     pub live: Vec<Part>,
     pub stale: Vec<Part>,
 }
 
 /// The parts of the history.
-pub fn layout(history: impl Into<Store>) -> Result<Layout, StoreError> {
+pub fn layout(history: impl Into<Store>) -> Result<PartLayout, StoreError> {
     let store = history.into();
     let objects = store.objects();
     let mut all: Vec<Part> = objects
@@ -186,7 +186,7 @@ pub fn layout(history: impl Into<Store>) -> Result<Layout, StoreError> {
         .collect();
     // A merged part before the parts it covers.
     all.sort_by_key(|p| (p.first, std::cmp::Reverse(p.last)));
-    let mut out = Layout::default();
+    let mut out = PartLayout::default();
     for p in all {
         match out.live.last() {
             Some(l) if p.last <= l.last => out.stale.push(p),
@@ -305,23 +305,16 @@ pub fn scan(
     columns: Option<&[&str]>,
     mut visit: impl FnMut(Vec<StoredRun>),
 ) -> Result<Scanned, StoreError> {
-    let store = history.into();
-    store.objects().check()?;
-    let mut out = Scanned::default();
     // A run id in two parts (two adds of one id racing, or a part copied
     // by hand) counts once: the first, the lowest number.
     let mut seen = std::collections::HashSet::new();
-    each_part(&store, layout(&store)?.live, |part, bytes| {
-        // A part's runs are handed on only once it has read whole.
+    // A part's runs are handed on only once it has read whole.
+    let read = |part: &Part, bytes| {
         let mut batches = Vec::new();
-        match bytes.and_then(|b| scan_bytes(&part, b, columns, &mut |r| batches.push(r))) {
-            Ok(_) => {}
-            Err(Fault::Damaged(d)) => {
-                out.damaged.push(d);
-                return Ok(());
-            }
-            Err(Fault::Store(e)) => return Err(e),
-        }
+        scan_bytes(part, bytes, columns, &mut |r| batches.push(r))?;
+        Ok(batches)
+    };
+    scan_parts(&history.into(), read, |_, batches, out| {
         for mut batch in batches {
             batch.retain(|r| seen.insert(r.meta.id.clone()));
             out.runs += batch.len();
@@ -330,8 +323,7 @@ pub fn scan(
             }
         }
         Ok(())
-    })?;
-    Ok(out)
+    })
 }
 
 /// Hands each part's frame (only the dataset `columns` it has, and the
@@ -344,20 +336,10 @@ pub fn scan_frames(
     columns: &[&str],
     mut visit: impl FnMut(&DataFrame, &[RunSpan]) -> anyhow::Result<()>,
 ) -> Result<Scanned, StoreError> {
-    let store = history.into();
-    store.objects().check()?;
-    let mut out = Scanned::default();
     // A run id in two parts counts once: the first, the lowest number.
     let mut seen = std::collections::HashSet::new();
-    each_part(&store, layout(&store)?.live, |part, bytes| {
-        let df = match bytes.and_then(|b| read_frame(&part, b, Some(columns))) {
-            Ok(df) => df,
-            Err(Fault::Damaged(d)) => {
-                out.damaged.push(d);
-                return Ok(());
-            }
-            Err(Fault::Store(e)) => return Err(e),
-        };
+    let read = |part: &Part, bytes| read_frame(part, bytes, Some(columns));
+    scan_parts(&history.into(), read, |part, df, out| {
         let visited = super::guard::guarded(|| {
             let mut spans = run_spans(&df, &part)?;
             spans.retain(|s| !seen.contains(&s.meta.id));
@@ -372,6 +354,29 @@ pub fn scan_frames(
             Err(reason) => out.damaged.push(Damaged { part, reason }),
         }
         Ok(())
+    })
+}
+
+/// The live parts of `store` as `read` makes them, handed to `each` in
+/// order, for [`scan`] and [`scan_frames`]: a damaged part is listed in
+/// what is returned and left out; a store that cannot be read ends the
+/// scan.
+fn scan_parts<T>(
+    store: &Store,
+    read: impl Fn(&Part, Vec<u8>) -> Result<T, Fault>,
+    mut each: impl FnMut(Part, T, &mut Scanned) -> Result<(), StoreError>,
+) -> Result<Scanned, StoreError> {
+    store.objects().check()?;
+    let mut out = Scanned::default();
+    each_part(store, layout(store)?.live, |part, bytes| {
+        match bytes.and_then(|b| read(&part, b)) {
+            Ok(read) => each(part, read, &mut out),
+            Err(Fault::Damaged(d)) => {
+                out.damaged.push(d);
+                Ok(())
+            }
+            Err(Fault::Store(e)) => Err(e),
+        }
     })?;
     Ok(out)
 }

@@ -54,7 +54,7 @@ impl Instances {
 
 /// One result file as the rule sees it.
 #[derive(Debug)]
-struct Window<'a> {
+struct ResultFile<'a> {
     source: &'a str,
     folder: Option<&'a std::path::Path>,
     /// `folder` numbered (equal folders, equal numbers): the sweep's keys
@@ -99,7 +99,7 @@ pub fn mark(rows: &mut [Row], rule: Instances) -> Vec<(String, usize)> {
 }
 
 /// Each fio result file's window, where its rows say when it ran.
-fn windows(rows: &[Row]) -> Vec<Window<'_>> {
+fn windows(rows: &[Row]) -> Vec<ResultFile<'_>> {
     let mut by_source: BTreeMap<&str, Vec<&Row>> = BTreeMap::new();
     for r in rows.iter().filter(|r| r.tool == "fio") {
         by_source.entry(r.source.as_str()).or_default().push(r);
@@ -116,7 +116,7 @@ fn windows(rows: &[Row]) -> Vec<Window<'_>> {
         .collect()
 }
 
-fn window<'a>(source: &'a str, rows: &[&'a Row]) -> Option<Window<'a>> {
+fn window<'a>(source: &'a str, rows: &[&'a Row]) -> Option<ResultFile<'a>> {
     let first = rows.first()?;
     let (end_ms, slack_ms) = match (first.timestamp_ms, first.timestamp) {
         (Some(ms), _) => (ms as f64, 0.0),
@@ -125,7 +125,7 @@ fn window<'a>(source: &'a str, rows: &[&'a Row]) -> Option<Window<'a>> {
     };
     let runtime = rows.iter().map(|r| r.runtime_ms).fold(0.0, f64::max);
     let targets: BTreeSet<String> = rows.iter().flat_map(|r| r.target_names()).collect();
-    (runtime > 0.0 && !targets.is_empty()).then(|| Window {
+    (runtime > 0.0 && !targets.is_empty()).then(|| ResultFile {
         source,
         folder: std::path::Path::new(source).parent(),
         folder_id: 0,
@@ -139,7 +139,7 @@ fn window<'a>(source: &'a str, rows: &[&'a Row]) -> Option<Window<'a>> {
 }
 
 /// Whether two results ran together (module docs).
-fn together(a: &Window, b: &Window) -> bool {
+fn together(a: &ResultFile, b: &ResultFile) -> bool {
     let overlap = a.end_ms.min(b.end_ms) - a.start_ms.max(b.start_ms) - a.slack_ms - b.slack_ms;
     let shorter = (a.end_ms - a.start_ms).min(b.end_ms - b.start_ms);
     overlap > 0.0
@@ -168,7 +168,7 @@ fn together(a: &Window, b: &Window) -> bool {
 /// members all ended before the sweep's position can meet no later window
 /// and is dropped. A hundred thousand windows on one target that all
 /// overlap are one component: each start meets it once.
-fn groups(windows: &[Window]) -> Vec<Vec<usize>> {
+fn groups(windows: &[ResultFile]) -> Vec<Vec<usize>> {
     let mut order: Vec<usize> = (0..windows.len()).collect();
     order.sort_by(|&a, &b| windows[a].start_ms.total_cmp(&windows[b].start_ms));
     let mut sets = Sets::new(windows.len());
@@ -201,7 +201,7 @@ fn groups(windows: &[Window]) -> Vec<Vec<usize>> {
 /// What windows must share to run together, one target at a time.
 type Key<'a> = (usize, &'a str, Option<&'a str>, &'a str);
 
-fn key<'a>(w: &'a Window, target: &'a str) -> Key<'a> {
+fn key<'a>(w: &'a ResultFile, target: &'a str) -> Key<'a> {
     (w.folder_id, w.os.as_str(), w.host, target)
 }
 
@@ -252,12 +252,12 @@ struct Reach {
     latest_mid: usize,
 }
 
-fn mid(w: &Window) -> f64 {
+fn mid(w: &ResultFile) -> f64 {
     (w.start_ms + w.end_ms) / 2.0
 }
 
 impl Running {
-    fn of(i: usize, windows: &[Window]) -> Running {
+    fn of(i: usize, windows: &[ResultFile]) -> Running {
         Running {
             root: i,
             end_ms: windows[i].end_ms,
@@ -277,7 +277,7 @@ impl Running {
     /// Whether window `i`, which started no earlier than any member, ran
     /// together with one of them (see [`groups`] for why the summaries
     /// decide).
-    fn meets(&self, i: usize, windows: &[Window]) -> bool {
+    fn meets(&self, i: usize, windows: &[ResultFile]) -> bool {
         let w = &windows[i];
         let len = w.end_ms - w.start_ms;
         self.reach.iter().any(|r| {
@@ -300,7 +300,7 @@ impl Running {
     }
 
     /// Takes `other`'s members in (both of one component now).
-    fn absorb(&mut self, mut other: Running, windows: &[Window]) {
+    fn absorb(&mut self, mut other: Running, windows: &[ResultFile]) {
         self.end_ms = self.end_ms.max(other.end_ms);
         for o in other.reach {
             match self.reach.iter_mut().find(|r| r.slack_ms == o.slack_ms) {
@@ -324,7 +324,7 @@ impl Running {
 
 /// Folds the running components of one key that are one component now
 /// (joined through this key or another) into one entry each.
-fn merge_same_roots(running: &mut Vec<Running>, sets: &mut Sets, windows: &[Window]) {
+fn merge_same_roots(running: &mut Vec<Running>, sets: &mut Sets, windows: &[ResultFile]) {
     for c in running.iter_mut() {
         c.root = sets.root(c.root);
     }

@@ -183,12 +183,16 @@ impl DirectionFigures {
         row.lat_p50_ns = lat(50.0);
         row.lat_p99_ns = lat(99.0);
         row.lat_p99_9_ns = lat(99.9);
-        row.iops_samples = self.iops_samples.n;
-        row.iops_sample_mean = self.iops_samples.mean;
-        row.iops_sample_stddev = self.iops_samples.stddev;
-        row.bw_samples = self.bw_samples.n;
-        row.bw_sample_mean = self.bw_samples.mean;
-        row.bw_sample_stddev = self.bw_samples.stddev;
+        Samples {
+            n: row.iops_samples,
+            mean: row.iops_sample_mean,
+            stddev: row.iops_sample_stddev,
+        } = self.iops_samples;
+        Samples {
+            n: row.bw_samples,
+            mean: row.bw_sample_mean,
+            stddev: row.bw_sample_stddev,
+        } = self.bw_samples;
         row.clat_percentiles = Percentiles(self.clat_percentiles.clone());
         row.lat_percentiles = Percentiles(self.lat_percentiles.clone());
     }

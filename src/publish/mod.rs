@@ -5,8 +5,10 @@
 //!
 //! The CLI validates flags into [`Options`] and calls [`publish`]; nothing
 //! here knows clap or prints. `history show`'s page and `--out` are
-//! [`history`]'s.
+//! [`history`]'s; the gates' CI reports (JUnit, Markdown, the step
+//! summary) are [`ci`]'s.
 
+pub mod ci;
 pub mod history;
 
 use std::io::Write;

@@ -25,6 +25,7 @@ pub mod table;
 pub mod template;
 pub mod term;
 pub mod view;
+pub mod view_tables;
 
 use std::io::Write;
 
@@ -70,11 +71,11 @@ impl Format {
     pub fn renderer(self, opts: &RenderOptions) -> Box<dyn Renderer> {
         match self {
             Format::Term => Box::new(term::Term { color: opts.color }),
-            Format::Md => Box::new(md::Markdown {
+            Format::Md => Box::new(md::MarkdownReport {
                 template: opts.template.clone(),
                 charts: opts.charts.clone(),
             }),
-            Format::Html => Box::new(html::Html {
+            Format::Html => Box::new(html::HtmlReport {
                 template: opts.template.clone(),
                 charts: opts.charts.clone(),
                 svgs: opts.svgs.clone(),
@@ -88,4 +89,4 @@ impl Format {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

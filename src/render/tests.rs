@@ -173,8 +173,9 @@ pub(crate) fn sweep_fixture(dir: &str, slo: Option<&str>) -> Comparison {
     fixture_comparison(&format!("sweep/{dir}"), slo)
 }
 
-/// The comparison of `fixtures/{rel}`, with a latency target when given.
-fn fixture_comparison(rel: &str, slo: Option<&str>) -> Comparison {
+/// The comparison of `fixtures/{rel}`, with a latency target when given,
+/// as `analyze` makes it (the charts' tests use it too).
+pub(crate) fn fixture_comparison(rel: &str, slo: Option<&str>) -> Comparison {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("fixtures")
         .join(rel);

@@ -17,7 +17,7 @@ pub enum Ty {
 
 /// One cell, borrowed from the row or its log.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Cell<'a> {
+pub enum FieldValue<'a> {
     Str(Option<&'a str>),
     U64(Option<u64>),
     F64(Option<f64>),
@@ -34,13 +34,13 @@ pub struct Col {
 /// so a block of rows from one log makes the column in one step) or the row.
 #[derive(Clone, Copy)]
 pub enum Get {
-    Log(for<'a> fn(&'a LogInfo) -> Cell<'a>),
-    Row(fn(&SeriesRow) -> Cell<'static>),
+    Log(for<'a> fn(&'a LogInfo) -> FieldValue<'a>),
+    Row(fn(&SeriesRow) -> FieldValue<'static>),
 }
 
 impl Col {
     /// The cell of `row`, whose log is `info`.
-    pub fn cell<'a>(&self, info: &'a LogInfo, row: &SeriesRow) -> Cell<'a> {
+    pub fn cell<'a>(&self, info: &'a LogInfo, row: &SeriesRow) -> FieldValue<'a> {
         match self.get {
             Get::Log(f) => f(info),
             Get::Row(f) => f(row),
@@ -53,14 +53,14 @@ macro_rules! col {
         Col {
             name: $name,
             ty: Ty::$ty,
-            get: Get::Log(|$i| Cell::$ty($e)),
+            get: Get::Log(|$i| FieldValue::$ty($e)),
         }
     };
     ($name:literal, $ty:ident, row |$r:ident| $e:expr) => {
         Col {
             name: $name,
             ty: Ty::$ty,
-            get: Get::Row(|$r| Cell::$ty($e)),
+            get: Get::Row(|$r| FieldValue::$ty($e)),
         }
     };
 }

@@ -8,7 +8,7 @@ use std::path::Path;
 use anyhow::{Context, bail};
 use polars::prelude::*;
 
-use super::columns::{COLUMNS, Cell, Col, Get, Ty, dtype, schema};
+use super::columns::{COLUMNS, Col, FieldValue, Get, Ty, dtype, schema};
 use super::{LogInfo, SeriesBatch, SeriesRow};
 use crate::dataset::FileFormat;
 
@@ -52,7 +52,7 @@ enum Building {
 }
 
 /// How a row gives its cell of a column.
-type RowGet = fn(&SeriesRow) -> Cell<'static>;
+type RowGet = fn(&SeriesRow) -> FieldValue<'static>;
 
 /// The row columns of [`COLUMNS`], in order, from one pass over `rows`.
 fn row_columns(rows: &[SeriesRow]) -> Vec<Column> {
@@ -74,9 +74,9 @@ fn row_columns(rows: &[SeriesRow]) -> Vec<Column> {
     for r in rows {
         for (b, (_, get)) in cells.iter_mut().zip(&own) {
             match (b, get(r)) {
-                (Building::Str(v), Cell::Str(x)) => v.push(x),
-                (Building::U64(v), Cell::U64(x)) => v.push(x),
-                (Building::F64(v), Cell::F64(x)) => v.push(x),
+                (Building::Str(v), FieldValue::Str(x)) => v.push(x),
+                (Building::U64(v), FieldValue::U64(x)) => v.push(x),
+                (Building::F64(v), FieldValue::F64(x)) => v.push(x),
                 // A getter gives its column's type (the col! table).
                 (Building::Str(v), _) => v.push(None),
                 (Building::U64(v), _) => v.push(None),
@@ -130,7 +130,7 @@ fn finish_column(c: &Col, cells: Building) -> Column {
 /// from the same log (a streamed block is one run), not a value per row.
 fn log_column(
     c: &Col,
-    get: for<'a> fn(&'a LogInfo) -> Cell<'a>,
+    get: for<'a> fn(&'a LogInfo) -> FieldValue<'a>,
     logs: &[LogInfo],
     runs: &[(u32, usize)],
 ) -> PolarsResult<Column> {
@@ -138,12 +138,12 @@ fn log_column(
     let mut out: Option<Series> = None;
     for &(log, n) in runs {
         let piece = match get(&logs[log as usize]) {
-            Cell::Str(Some(v)) => StringChunked::full(name.clone(), v, n).into_series(),
-            Cell::Str(None) => StringChunked::full_null(name.clone(), n).into_series(),
-            Cell::U64(Some(v)) => UInt64Chunked::full(name.clone(), v, n).into_series(),
-            Cell::U64(None) => UInt64Chunked::full_null(name.clone(), n).into_series(),
-            Cell::F64(Some(v)) => Float64Chunked::full(name.clone(), v, n).into_series(),
-            Cell::F64(None) => Float64Chunked::full_null(name.clone(), n).into_series(),
+            FieldValue::Str(Some(v)) => StringChunked::full(name.clone(), v, n).into_series(),
+            FieldValue::Str(None) => StringChunked::full_null(name.clone(), n).into_series(),
+            FieldValue::U64(Some(v)) => UInt64Chunked::full(name.clone(), v, n).into_series(),
+            FieldValue::U64(None) => UInt64Chunked::full_null(name.clone(), n).into_series(),
+            FieldValue::F64(Some(v)) => Float64Chunked::full(name.clone(), v, n).into_series(),
+            FieldValue::F64(None) => Float64Chunked::full_null(name.clone(), n).into_series(),
         };
         match &mut out {
             Some(s) => {
@@ -251,10 +251,10 @@ fn write_ndjson(w: &mut dyn Write, info: &LogInfo, batch: &SeriesBatch) -> anyho
             line.extend_from_slice(c.name.as_bytes());
             line.extend_from_slice(b"\":");
             match c.cell(info, r) {
-                Cell::Str(Some(s)) => serde_json::to_writer(&mut line, s)?,
-                Cell::U64(Some(v)) => write!(line, "{v}")?,
+                FieldValue::Str(Some(s)) => serde_json::to_writer(&mut line, s)?,
+                FieldValue::U64(Some(v)) => write!(line, "{v}")?,
                 // Values are finite (the readers drop the rest); JSON has no NaN.
-                Cell::F64(Some(v)) if v.is_finite() => write!(line, "{v}")?,
+                FieldValue::F64(Some(v)) if v.is_finite() => write!(line, "{v}")?,
                 _ => line.extend_from_slice(b"null"),
             }
         }

@@ -31,7 +31,7 @@ use polars_parquet::arrow::write::{
 };
 
 use super::batch::{Opt, Validity};
-use super::columns::{COLUMNS, Cell, Get, Ty, schema};
+use super::columns::{COLUMNS, FieldValue, Get, Ty, schema};
 use super::{LogInfo, SeriesBatch};
 use crate::model::Direction;
 use same::Same;
@@ -67,13 +67,13 @@ impl ColumnBuilder {
     }
 
     /// Appends `cell` `n` times.
-    fn push(&mut self, cell: Cell<'_>, n: usize) {
+    fn push(&mut self, cell: FieldValue<'_>, n: usize) {
         match (self, cell) {
-            (ColumnBuilder::U64(v, valid), Cell::U64(x)) => {
+            (ColumnBuilder::U64(v, valid), FieldValue::U64(x)) => {
                 v.extend(std::iter::repeat_n(x.unwrap_or(0), n));
                 valid.extend_constant(n, x.is_some());
             }
-            (ColumnBuilder::F64(v, valid), Cell::F64(x)) => {
+            (ColumnBuilder::F64(v, valid), FieldValue::F64(x)) => {
                 v.extend(std::iter::repeat_n(x.unwrap_or(0.0), n));
                 valid.extend_constant(n, x.is_some());
             }
@@ -83,7 +83,7 @@ impl ColumnBuilder {
                     keys,
                     valid,
                 },
-                Cell::Str(x),
+                FieldValue::Str(x),
             ) => {
                 let key = match x {
                     Some(s) => match values.iter().position(|v| v == s) {
@@ -473,13 +473,13 @@ fn array<T: polars_arrow::types::NativeType>(
 /// A log's own column over a row group's runs of rows: the log's one
 /// value when the group is one log's (the usual case: a per-I/O log runs
 /// to millions of rows), else a value per row.
-fn log_column(i: usize, get: fn(&LogInfo) -> Cell<'_>, runs: &[(LogInfo, usize)]) -> Column {
+fn log_column(i: usize, get: fn(&LogInfo) -> FieldValue<'_>, runs: &[(LogInfo, usize)]) -> Column {
     if let [(info, _)] = runs {
         return Column::Same(match get(info) {
-            Cell::Str(Some(s)) => Same::Str(s.to_string()),
-            Cell::U64(Some(v)) => Same::U64(v),
-            Cell::F64(Some(v)) => Same::F64(v),
-            Cell::Str(None) | Cell::U64(None) | Cell::F64(None) => Same::Null,
+            FieldValue::Str(Some(s)) => Same::Str(s.to_string()),
+            FieldValue::U64(Some(v)) => Same::U64(v),
+            FieldValue::F64(Some(v)) => Same::F64(v),
+            FieldValue::Str(None) | FieldValue::U64(None) | FieldValue::F64(None) => Same::Null,
         });
     }
     let mut b = ColumnBuilder::new(COLUMNS[i].ty);

@@ -30,6 +30,18 @@ fn write_run(dir: &Path, f: impl Fn(usize) -> f64) -> PathBuf {
     dir.to_path_buf()
 }
 
+/// `nvcmp history add RESULTS --history HIST ARGS...`, run to its end.
+fn history_add(results: &Path, hist: &Path, args: &[&str]) -> std::process::Output {
+    nvcmp()
+        .args(["history", "add"])
+        .arg(results)
+        .arg("--history")
+        .arg(hist)
+        .args(args)
+        .output()
+        .unwrap()
+}
+
 /// Runs 1..=30 added to `hist` (ids `r1`.., commits `c1`..); randread
 /// drops 15 % from run `drop_from` on.
 fn make_history(root: &Path, hist: &Path, runs: usize, drop_from: Option<usize>) {
@@ -46,15 +58,15 @@ fn make_history(root: &Path, hist: &Path, runs: usize, drop_from: Option<usize>)
             })
             .collect();
         let dir = write_run(&root.join(format!("run{i}")), |j| factors[j]);
-        let out = nvcmp()
-            .args(["--quiet", "history", "add"])
-            .arg(&dir)
-            .arg("--history")
-            .arg(hist)
-            .args(["--run", &format!("r{i}"), "--commit", &format!("c{i}")])
-            .args(["--time", &format!("2026-12-{:02}T08:00:00Z", i)])
-            .output()
-            .unwrap();
+        let time = format!("2026-12-{:02}T08:00:00Z", i);
+        let (run, commit) = (format!("r{i}"), format!("c{i}"));
+        let out = history_add(
+            &dir,
+            hist,
+            &[
+                "--quiet", "--run", &run, "--commit", &commit, "--time", &time,
+            ],
+        );
         assert_ok(&out);
     }
 }
@@ -167,17 +179,7 @@ fn a_duplicate_run_is_refused_and_changes_nothing() {
     make_history(tmp.path(), &hist, 2, None);
     let before = snapshot(&hist);
     let dir = write_run(&tmp.path().join("again"), |_| 0.5);
-    let add = |extra: &[&str]| {
-        nvcmp()
-            .args(["history", "add"])
-            .arg(&dir)
-            .arg("--history")
-            .arg(&hist)
-            .args(["--run", "r2"])
-            .args(extra)
-            .output()
-            .unwrap()
-    };
+    let add = |extra: &[&str]| history_add(&dir, &hist, &[&["--run", "r2"], extra].concat());
     let out = add(&[]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert!(
@@ -194,14 +196,7 @@ fn a_duplicate_run_is_refused_and_changes_nothing() {
     assert_eq!(runs[1]["run"], "r2");
     assert!(runs[1]["value"].as_f64().unwrap() < runs[0]["value"].as_f64().unwrap() * 0.6);
     // A bad --time is refused before anything is written.
-    let out = nvcmp()
-        .args(["history", "add"])
-        .arg(&dir)
-        .arg("--history")
-        .arg(&hist)
-        .args(["--run", "r9", "--time", "yesterday"])
-        .output()
-        .unwrap();
+    let out = history_add(&dir, &hist, &["--run", "r9", "--time", "yesterday"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("--time"), "{}", stderr(&out));
 }
@@ -364,6 +359,16 @@ fn label_lines_up_runs_from_differently_named_folders() {
     assert!(stderr(&o).contains("--label"), "{}", stderr(&o));
 }
 
+/// The run ids of the first series of `history show --format json`.
+fn run_ids(doc: &Value) -> Vec<&str> {
+    doc["series"][0]["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["run"].as_str().unwrap())
+        .collect()
+}
+
 fn part_names(hist: &Path) -> Vec<String> {
     snapshot(hist).into_iter().map(|(n, _)| n).collect()
 }
@@ -419,12 +424,7 @@ fn adds_merge_parts_and_the_history_reads_the_same() {
     );
     let doc = show_json(&hist);
     assert_eq!(doc["runs"], 17);
-    let runs: Vec<&str> = doc["series"][0]["runs"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| p["run"].as_str().unwrap())
-        .collect();
+    let runs = run_ids(&doc);
     let expected: Vec<String> = (1..=17).map(|i| format!("r{i}")).collect();
     assert_eq!(runs, expected);
     assert_eq!(doc["series"][0]["runs"][3]["commit"], "c4");
@@ -438,14 +438,8 @@ fn adds_merge_parts_and_the_history_reads_the_same() {
     assert_ok(&out);
     assert_eq!(snapshot(&hist), before);
     // A run already merged is still refused.
-    let again = nvcmp()
-        .args(["history", "add"])
-        .arg(write_run(&tmp.path().join("again"), |_| 1.0))
-        .arg("--history")
-        .arg(&hist)
-        .args(["--run", "r3"])
-        .output()
-        .unwrap();
+    let again_run = write_run(&tmp.path().join("again"), |_| 1.0);
+    let again = history_add(&again_run, &hist, &["--run", "r3"]);
     assert_eq!(again.status.code(), Some(2), "{}", stderr(&again));
     assert_eq!(snapshot(&hist), before);
 }
@@ -512,14 +506,8 @@ fn the_next_add_removes_what_a_killed_add_left() {
     std::fs::write(&left, b"PAR1 half a part").unwrap();
     let other = hist.join("notes.tmp");
     std::fs::write(&other, b"not ours").unwrap();
-    let out = nvcmp()
-        .args(["history", "add"])
-        .arg(write_run(&tmp.path().join("run3"), |_| 1.0))
-        .arg("--history")
-        .arg(&hist)
-        .args(["--run", "r3"])
-        .output()
-        .unwrap();
+    let run3 = write_run(&tmp.path().join("run3"), |_| 1.0);
+    let out = history_add(&run3, &hist, &["--run", "r3"]);
     assert_ok(&out);
     assert!(!left.exists());
     assert!(other.exists(), "only files of the store's own naming go");
@@ -567,12 +555,7 @@ fn a_run_in_two_parts_is_warned_about_and_counted_once() {
     );
     let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(doc["runs"], 3);
-    let runs: Vec<&str> = doc["series"][0]["runs"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| p["run"].as_str().unwrap())
-        .collect();
+    let runs = run_ids(&doc);
     assert_eq!(runs, ["r1", "r2", "r3"]);
 }
 
@@ -706,15 +689,9 @@ fn history_keeps_a_devices_or_instances_sweep_apart_as_analyze_does() {
         let tmp = tempfile::tempdir().unwrap();
         let hist = tmp.path().join("hist");
         for i in 1..=3 {
-            let out = nvcmp()
-                .args(["--quiet", "history", "add"])
-                .arg(fixture(study))
-                .arg("--history")
-                .arg(&hist)
-                .args(["--run", &format!("r{i}")])
-                .args(["--time", &format!("2026-12-0{i}T08:00:00Z")])
-                .output()
-                .unwrap();
+            let (run, time) = (format!("r{i}"), format!("2026-12-0{i}T08:00:00Z"));
+            let args = ["--quiet", "--run", &run, "--time", &time];
+            let out = history_add(&fixture(study), &hist, &args);
             assert_ok(&out);
         }
         // One series per load point, each holding analyze's figure in

@@ -19,7 +19,7 @@ use crate::units::format_bs;
 const MIN_BLOCK_SIZES: usize = 3;
 
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct BlockSizes {
+pub(crate) struct BlockSizeCurve {
     /// Indices into `cmp.workloads`, block sizes ascending.
     pub workloads: Vec<usize>,
     /// The rw has block-size charts at several load points: the file name
@@ -27,7 +27,7 @@ pub(crate) struct BlockSizes {
     pub load_in_name: bool,
 }
 
-pub(crate) fn plan(cmp: &Comparison) -> Vec<BlockSizes> {
+pub(crate) fn plan(cmp: &Comparison) -> Vec<BlockSizeCurve> {
     // rw, direction, rwmixread and load: what stays fixed along the x axis.
     let mut groups: Vec<(RwLoad, Vec<usize>)> = Vec::new();
     for (i, w) in cmp.workloads.iter().enumerate() {
@@ -44,7 +44,7 @@ pub(crate) fn plan(cmp: &Comparison) -> Vec<BlockSizes> {
         .map(|(k, v)| {
             let mut workloads = v.clone();
             workloads.sort_by_key(|i| cmp.workloads[*i].key.shape.bs_bytes);
-            BlockSizes {
+            BlockSizeCurve {
                 workloads,
                 load_in_name: groups.iter().filter(|(o, _)| rw_of(o) == rw_of(k)).count() > 1,
             }
@@ -63,7 +63,7 @@ fn enough(cmp: &Comparison, workloads: &[usize]) -> bool {
     })
 }
 
-impl Plot for BlockSizes {
+impl Plot for BlockSizeCurve {
     type Source = Comparison;
 
     fn stem(&self, cmp: &Comparison) -> String {

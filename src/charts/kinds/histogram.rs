@@ -19,7 +19,7 @@ use crate::numbers;
 const BANDS_PER_DECADE: f64 = 10.0;
 
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Histogram {
+pub(crate) struct LatencyHistogram {
     /// Index into `cmp.workloads`.
     pub workload: usize,
 }
@@ -53,20 +53,20 @@ fn line(w: &Workload, config: &str) -> Option<Vec<(f64, f64)>> {
     Some(bands(w.clat_bins.get(config)?))
 }
 
-pub(crate) fn plan(cmp: &Comparison) -> Vec<Histogram> {
+pub(crate) fn plan(cmp: &Comparison) -> Vec<LatencyHistogram> {
     let mut shapes = Vec::new();
     let mut out = Vec::new();
     for workload in distribution::plan(cmp, line) {
         let shape = &cmp.workloads[workload].key.shape;
         if !shapes.contains(&shape) {
             shapes.push(shape);
-            out.push(Histogram { workload });
+            out.push(LatencyHistogram { workload });
         }
     }
     out
 }
 
-impl Plot for Histogram {
+impl Plot for LatencyHistogram {
     type Source = Comparison;
 
     fn stem(&self, cmp: &Comparison) -> String {

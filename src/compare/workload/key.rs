@@ -490,11 +490,11 @@ mod tests {
     #[test]
     fn history_spells_a_workload_without_hosts() {
         #[derive(Serialize)]
-        struct Entry {
+        struct HistoryEntry {
             #[serde(flatten, serialize_with = "without_hosts")]
             key: WorkloadKey,
         }
-        let json = serde_json::to_string(&Entry { key: key(2, None) }).unwrap();
+        let json = serde_json::to_string(&HistoryEntry { key: key(2, None) }).unwrap();
         assert_eq!(
             json,
             r#"{"rw":"randrw","bs_bytes":4096,"direction":"read","iodepth":32,"numjobs":4}"#

@@ -369,7 +369,7 @@ fn read_results(lines: &[&str], spec: Spec) -> Result<Timespan, String> {
         let table = lines[at + 1..]
             .iter()
             .position(|l| l.trim_start().starts_with("thread"));
-        let table = table.and_then(|i| Table::read(&lines[at + 1 + i..]));
+        let table = table.and_then(|i| ThreadTable::read(&lines[at + 1 + i..]));
         let Some(table) = table else {
             return Err(format!("no column header under \"{heading}\""));
         };
@@ -531,7 +531,7 @@ fn number(cell: &str) -> Option<f64> {
 
 /// A per-thread table (`Read IO`, `Write IO`): its header, thread rows
 /// and `total:` line.
-struct Table<'a> {
+struct ThreadTable<'a> {
     header: Vec<String>,
     rows: Vec<Vec<&'a str>>,
     /// The `total:` line's cells, aligned with the header (the label
@@ -539,10 +539,10 @@ struct Table<'a> {
     total: Option<Vec<&'a str>>,
 }
 
-impl<'a> Table<'a> {
-    fn read(lines: &[&'a str]) -> Option<Table<'a>> {
+impl<'a> ThreadTable<'a> {
+    fn read(lines: &[&'a str]) -> Option<ThreadTable<'a>> {
         let header = cells(lines.first()?);
-        let mut table = Table {
+        let mut table = ThreadTable {
             header,
             rows: Vec::new(),
             total: None,

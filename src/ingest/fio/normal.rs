@@ -177,7 +177,7 @@ struct Header {
 }
 
 #[derive(Debug, Clone, Copy, Default)]
-struct Lat {
+struct LatStats {
     min: f64,
     max: f64,
     mean: f64,
@@ -187,7 +187,7 @@ struct Lat {
 }
 
 #[derive(Debug, Clone, Copy)]
-struct Samples {
+struct Sampled {
     n: Option<u64>,
     mean: f64,
     stddev: f64,
@@ -200,13 +200,13 @@ struct DirStats {
     bw: Num,
     io: Num,
     runtime_ms: f64,
-    slat: Option<Lat>,
-    clat: Option<Lat>,
-    lat: Option<Lat>,
+    slat: Option<LatStats>,
+    clat: Option<LatStats>,
+    lat: Option<LatStats>,
     /// clat percentiles: (percent, ns).
     clat_pct: Vec<(f64, f64)>,
-    bw_samples: Option<Samples>,
-    iops_samples: Option<Samples>,
+    bw_samples: Option<Sampled>,
+    iops_samples: Option<Sampled>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -525,7 +525,7 @@ fn job_figures_line(b: &mut Block, t: &str) -> Result<(), ReadError> {
         }
     } else if t.starts_with("iops") && t.contains("avg=") {
         if let Some(d) = b.dirs.last_mut() {
-            d.iops_samples = Some(Samples {
+            d.iops_samples = Some(Sampled {
                 n: field_u64(t, "samples="),
                 mean: field_f64(t, "avg=")
                     .ok_or_else(|| malformed(format!("job {}: bad iops samples line", b.name)))?,
@@ -720,7 +720,7 @@ fn bits_to_bytes(n: Num, unit: &str) -> Num {
 
 /// `slat (usec): min=3, max=3385, avg=22.74, stdev=58.88` (also `clat`,
 /// `lat`). Per-priority lines (`clat prio 0/0 (usec)`) are not kept.
-fn parse_lat_line(t: &str) -> Result<Option<(&'static str, Lat)>, ReadError> {
+fn parse_lat_line(t: &str) -> Result<Option<(&'static str, LatStats)>, ReadError> {
     let kind = if t.starts_with("slat (") {
         "slat"
     } else if t.starts_with("clat (") {
@@ -739,7 +739,7 @@ fn parse_lat_line(t: &str) -> Result<Option<(&'static str, Lat)>, ReadError> {
     };
     Ok(Some((
         kind,
-        Lat {
+        LatStats {
             min: num("min=").ok_or_else(bad)?,
             max: num("max=").ok_or_else(bad)?,
             mean: field_f64(t, "avg=").ok_or_else(bad)? * mult,
@@ -770,7 +770,7 @@ fn parse_percentile_line(t: &str, mult: f64, out: &mut Vec<(f64, f64)>) -> Optio
 
 /// `bw (  KiB/s): min=98000, max=110267, per=100.00%, avg=103289.00, stdev=6305.50, samples=3`
 /// and fio 2.x `bw (KB  /s): ...` without `samples=`.
-fn parse_bw_samples(t: &str) -> Option<Samples> {
+fn parse_bw_samples(t: &str) -> Option<Sampled> {
     let unit = paren(t)?.trim().trim_end_matches("/s").trim();
     let mult = match unit {
         "KiB" | "KB" => 1024.0,
@@ -782,7 +782,7 @@ fn parse_bw_samples(t: &str) -> Option<Samples> {
         "Kbit" => 1024.0 / 8.0,
         _ => return None,
     };
-    Some(Samples {
+    Some(Sampled {
         n: field_u64(t, "samples="),
         mean: field_f64(t, "avg=")? * mult,
         stddev: field_f64(t, "stdev=").unwrap_or(0.0) * mult,
@@ -790,7 +790,7 @@ fn parse_bw_samples(t: &str) -> Option<Samples> {
 }
 
 /// The percentile `p` from a list of (percent, ns).
-impl Lat {
+impl LatStats {
     fn latency(self) -> Latency {
         Latency {
             mean: Some(self.mean),
@@ -801,7 +801,7 @@ impl Lat {
     }
 }
 
-impl Samples {
+impl Sampled {
     fn figures(self) -> figures::Samples {
         figures::Samples {
             n: self.n,
@@ -841,11 +841,11 @@ impl DirStats {
                 mean: self.slat.map(|s| s.mean),
                 ..Latency::default()
             },
-            clat: self.clat.map(Lat::latency).unwrap_or_default(),
-            lat: self.lat.map(Lat::latency).unwrap_or_default(),
+            clat: self.clat.map(LatStats::latency).unwrap_or_default(),
+            lat: self.lat.map(LatStats::latency).unwrap_or_default(),
             clat_percentiles: self.clat_pct.clone(),
-            iops_samples: self.iops_samples.map(Samples::figures).unwrap_or_default(),
-            bw_samples: self.bw_samples.map(Samples::figures).unwrap_or_default(),
+            iops_samples: self.iops_samples.map(Sampled::figures).unwrap_or_default(),
+            bw_samples: self.bw_samples.map(Sampled::figures).unwrap_or_default(),
             ..DirectionFigures::default()
         };
         // As fio divides: 1000 * count / runtime.

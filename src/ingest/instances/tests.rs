@@ -153,7 +153,7 @@ fn parse_names_both_rules_and_the_fix() {
 }
 
 /// The components of `together` over every pair: what the sweep must find.
-fn all_pairs(windows: &[Window]) -> Vec<Vec<usize>> {
+fn all_pairs(windows: &[ResultFile]) -> Vec<Vec<usize>> {
     let mut sets = Sets::new(windows.len());
     for i in 0..windows.len() {
         for j in 0..i {
@@ -172,14 +172,14 @@ fn all_pairs(windows: &[Window]) -> Vec<Vec<usize>> {
 }
 
 /// Windows from (folder, target set, start, length, whole seconds).
-fn windows_of(specs: &[(u8, u8, u32, u32, bool)]) -> Vec<Window<'static>> {
+fn windows_of(specs: &[(u8, u8, u32, u32, bool)]) -> Vec<ResultFile<'static>> {
     const FOLDERS: [&str; 2] = ["a/x", "b/x"];
     const TARGETS: [&str; 3] = ["/dev/sdb", "/dev/sdc", "/dev/sdd"];
     specs
         .iter()
         .map(|&(folder, targets, start, len, seconds)| {
             let start_ms = f64::from(start);
-            Window {
+            ResultFile {
                 source: "x",
                 folder: std::path::Path::new(FOLDERS[usize::from(folder % 2)]).parent(),
                 folder_id: usize::from(folder % 2),

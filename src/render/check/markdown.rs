@@ -3,7 +3,7 @@
 
 use std::io::Write;
 
-use super::{CheckRenderer, Line, Outcome};
+use super::{CheckRenderer, Outcome, ReportLine};
 use crate::check::{CheckReport, Status};
 use crate::render::table::{Cell, Markdown, Markup, Table, Tone, escape};
 
@@ -25,7 +25,7 @@ impl CheckMarkdown {
         };
         writeln!(out, "## {icon} nvcmp check: {}\n", report.summary_line())?;
         let lines = report.lines();
-        let failing: Vec<&Line> = lines.iter().filter(|f| f.fails).collect();
+        let failing: Vec<&ReportLine> = lines.iter().filter(|f| f.fails).collect();
         if !failing.is_empty() {
             table(out, &failing)?;
             writeln!(out)?;
@@ -52,7 +52,7 @@ impl CheckMarkdown {
     }
 }
 
-fn table(out: &mut dyn Write, lines: &[&Line]) -> std::io::Result<()> {
+fn table(out: &mut dyn Write, lines: &[&ReportLine]) -> std::io::Result<()> {
     let mut t = Table::new([
         Cell::new("workload"),
         Cell::new("metric"),

@@ -25,9 +25,50 @@ pub trait CheckRenderer {
     fn render(&self, report: &CheckReport, out: &mut dyn Write) -> anyhow::Result<()>;
 }
 
+/// The formats of `check`'s stdout, for both gates: `check`'s
+/// [`CheckReport`] (through [`CheckFormat::renderer`]) and `check
+/// --history`'s gate report ([`super::history::gate`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CheckFormat {
+    Term,
+    Json,
+}
+
+impl CheckFormat {
+    /// The renderer of `check`'s report; `only_failures` and `color` are
+    /// the terminal table's.
+    pub fn renderer(self, only_failures: bool, color: bool) -> Box<dyn CheckRenderer> {
+        match self {
+            CheckFormat::Term => Box::new(CheckTerm {
+                only_failures,
+                color,
+            }),
+            CheckFormat::Json => Box::new(CheckJson),
+        }
+    }
+}
+
+/// A CI report file of a gate (`--junit`, `--markdown`; the GitHub step
+/// summary is Markdown): the one place its format is chosen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CiFormat {
+    Junit,
+    Markdown,
+}
+
+impl CiFormat {
+    /// Writes `outcome` in this format.
+    pub fn write(self, outcome: &dyn Outcome, out: &mut dyn Write) -> anyhow::Result<()> {
+        match self {
+            CiFormat::Junit => Junit.write(outcome, out),
+            CiFormat::Markdown => CheckMarkdown.write(outcome, out),
+        }
+    }
+}
+
 /// One judged value as the CI reports print it, every number already text.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Line {
+pub struct ReportLine {
     pub workload: String,
     pub metric: &'static str,
     pub baseline: String,
@@ -44,7 +85,7 @@ pub struct Line {
 pub trait Outcome {
     fn status(&self) -> Status;
     fn summary_line(&self) -> String;
-    fn lines(&self) -> Vec<Line>;
+    fn lines(&self) -> Vec<ReportLine>;
     /// Why the input cannot be trusted; empty when it can.
     fn errors(&self) -> &[String];
     fn caution(&self) -> Option<String> {
@@ -65,12 +106,12 @@ impl Outcome for CheckReport {
     fn summary_line(&self) -> String {
         CheckReport::summary_line(self)
     }
-    fn lines(&self) -> Vec<Line> {
+    fn lines(&self) -> Vec<ReportLine> {
         self.findings
             .iter()
             .map(|f| {
                 let [baseline, candidate] = format_values(f);
-                Line {
+                ReportLine {
                     workload: f.workload(),
                     metric: crate::check::threshold::metric_name(f.metric),
                     baseline,

@@ -18,7 +18,7 @@ use crate::compare::Metric;
 use crate::history::gate::GateReport;
 use crate::history::show::{HistoryReport, SeriesReport};
 use crate::numbers;
-use crate::render::check::{Line, Outcome};
+use crate::render::check::{CheckFormat, Outcome, ReportLine};
 use crate::render::table::{Markdown, Markup, Table};
 
 /// An output format of `history show`. `Html` is one page with the
@@ -130,67 +130,61 @@ fn change_points_text(s: &SeriesReport) -> String {
         .join("\n")
 }
 
+/// The columns that name a series, first in the show and gate tables.
+const SERIES_COLUMNS: [&str; 3] = ["workload", "config", "metric"];
+
+/// A series' name in [`SERIES_COLUMNS`].
+fn series_cells(workload: &str, config: &str, metric: Metric) -> [String; 3] {
+    [
+        workload.to_string(),
+        config.to_string(),
+        metric.key().to_string(),
+    ]
+}
+
 fn series_table(report: &HistoryReport) -> Table {
-    let mut t = Table::new([
-        "workload",
-        "config",
-        "metric",
-        "runs",
-        "latest",
-        "change points",
-    ]);
+    let mut t = Table::new(
+        SERIES_COLUMNS
+            .into_iter()
+            .chain(["runs", "latest", "change points"]),
+    );
     for s in &report.series {
-        t.row([
-            s.workload.title.clone(),
-            s.config.clone(),
-            s.metric.key().to_string(),
-            s.runs.len().to_string(),
-            s.runs
-                .last()
-                .map_or_else(String::new, |p| value_text(s.metric, p.value)),
-            change_points_text(s),
-        ]);
+        let latest = s.runs.last().map(|p| value_text(s.metric, p.value));
+        t.row(
+            series_cells(&s.workload.title, &s.config, s.metric)
+                .into_iter()
+                .chain([
+                    s.runs.len().to_string(),
+                    latest.unwrap_or_default(),
+                    change_points_text(s),
+                ]),
+        );
     }
     t
 }
 
-/// An output format of `check --history`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum GateFormat {
-    Term,
-    Json,
-}
-
 /// Writes the gate's report.
-pub fn gate(report: &GateReport, format: GateFormat, w: &mut dyn Write) -> anyhow::Result<()> {
-    if format == GateFormat::Json {
+pub fn gate(report: &GateReport, format: CheckFormat, w: &mut dyn Write) -> anyhow::Result<()> {
+    if format == CheckFormat::Json {
         serde_json::to_writer_pretty(&mut *w, report)?;
         writeln!(w)?;
         return Ok(());
     }
-    let mut t = Table::new([
-        "workload",
-        "config",
-        "metric",
-        "reference",
-        "candidate",
-        "change",
-        "verdict",
-        "why",
-    ]);
+    let judged = ["reference", "candidate", "change", "verdict", "why"];
+    let mut t = Table::new(SERIES_COLUMNS.into_iter().chain(judged));
     for f in &report.findings {
-        t.row([
-            f.workload.title.clone(),
-            f.config.clone(),
-            f.metric.key().to_string(),
-            f.reference
-                .map_or_else(String::new, |v| value_text(f.metric, v)),
-            f.candidate
-                .map_or_else(String::new, |v| value_text(f.metric, v)),
-            change_text(f.change_pct),
-            f.verdict.as_str().to_string(),
-            f.reason(),
-        ]);
+        let value = |v: Option<f64>| v.map(|v| value_text(f.metric, v)).unwrap_or_default();
+        t.row(
+            series_cells(&f.workload.title, &f.config, f.metric)
+                .into_iter()
+                .chain([
+                    value(f.reference),
+                    value(f.candidate),
+                    change_text(f.change_pct),
+                    f.verdict.as_str().to_string(),
+                    f.reason(),
+                ]),
+        );
     }
     writeln!(w, "{}", t.terminal(false))?;
     writeln!(w, "{}", report.summary_line())?;
@@ -207,13 +201,13 @@ impl Outcome for GateReport {
     fn summary_line(&self) -> String {
         GateReport::summary_line(self)
     }
-    fn lines(&self) -> Vec<Line> {
+    fn lines(&self) -> Vec<ReportLine> {
         let text = |m: Metric, v: Option<f64>| {
             v.map_or_else(|| numbers::MISSING.to_string(), |v| value_text(m, v))
         };
         self.findings
             .iter()
-            .map(|f| Line {
+            .map(|f| ReportLine {
                 workload: format!("{} [{}]", f.workload.title, f.config),
                 metric: f.metric.key(),
                 baseline: text(f.metric, f.reference),

@@ -21,7 +21,7 @@ pub struct NonFinite {
 }
 
 /// An object or array being scanned.
-struct Frame {
+struct Container {
     /// How its parent names it: a key, or `[i]`.
     name: String,
     array: bool,
@@ -31,16 +31,16 @@ struct Frame {
     key: Option<String>,
 }
 
-impl Frame {
+impl Container {
     /// The object or array opening inside `parent`, named by the key or
     /// index it is the value of.
-    fn open(parent: Option<&Frame>, array: bool) -> Frame {
+    fn open(parent: Option<&Container>, array: bool) -> Container {
         let name = match parent {
             None => String::new(),
             Some(p) if p.array => format!("[{}]", p.index),
             Some(p) => p.key.clone().unwrap_or_default(),
         };
-        Frame {
+        Container {
             name,
             array,
             index: 0,
@@ -55,7 +55,7 @@ pub fn replace(text: &str) -> Option<(String, Vec<NonFinite>)> {
     let b = text.as_bytes();
     let mut out = String::new();
     let mut found = Vec::new();
-    let mut stack: Vec<Frame> = Vec::new();
+    let mut stack: Vec<Container> = Vec::new();
     let mut copied = 0;
     let mut line = 1;
     // Last byte outside strings that was not blank: a value starts after
@@ -79,7 +79,7 @@ pub fn replace(text: &str) -> Option<(String, Vec<NonFinite>)> {
                     f.key = text.get(last_string.0..last_string.1).map(str::to_string);
                 }
             }
-            b'{' | b'[' => stack.push(Frame::open(stack.last(), c == b'[')),
+            b'{' | b'[' => stack.push(Container::open(stack.last(), c == b'[')),
             b'}' | b']' => {
                 stack.pop();
             }
@@ -168,7 +168,7 @@ fn token_len(b: &[u8]) -> Option<usize> {
     }
 }
 
-fn path(stack: &[Frame]) -> String {
+fn path(stack: &[Container]) -> String {
     let mut p = String::new();
     for f in stack.iter().skip(1) {
         if !f.name.starts_with('[') && !p.is_empty() {
@@ -178,7 +178,7 @@ fn path(stack: &[Frame]) -> String {
     }
     match stack.last() {
         Some(f) if f.array => p.push_str(&format!("[{}]", f.index)),
-        Some(Frame { key: Some(k), .. }) => {
+        Some(Container { key: Some(k), .. }) => {
             if !p.is_empty() {
                 p.push('.');
             }

@@ -89,7 +89,7 @@ pub enum LogError {
 
 /// Why one line was not read; the line is skipped with a warning.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum LineError {
+pub enum LogLineError {
     #[error("{found} fields, expected {expected}")]
     Fields { found: usize, expected: usize },
     #[error("{column} `{text}` is not a number")]
@@ -134,8 +134,8 @@ pub fn read_file(
     if compressed {
         return read_compressed(file, ctx, sink);
     }
-    let mut parser = parse::Parser::new(*ctx);
-    let mut block = Block::default();
+    let mut parser = parse::LogParser::new(*ctx);
+    let mut block = Unparsed::default();
     let mut parts = pieces::Parts::default();
     let mut eof = false;
     while !eof {
@@ -177,7 +177,7 @@ fn read_compressed(
     ctx: &LogContext,
     sink: &mut dyn FnMut(&SeriesBatch, u64) -> anyhow::Result<()>,
 ) -> Result<LogStats, LogError> {
-    let mut parser = parse::Parser::new(*ctx);
+    let mut parser = parse::LogParser::new(*ctx);
     let mut parts = pieces::Parts::default();
     let mut failed: Option<LogError> = None;
     let inflated = compressed::inflate(file, ctx.fio_version, &mut |text, bytes| {
@@ -202,12 +202,12 @@ fn read_compressed(
 /// read into what is there (zeroing 4 MiB for every block read cost as
 /// much as a fifth of the read itself).
 #[derive(Default)]
-struct Block {
+struct Unparsed {
     buf: Vec<u8>,
     len: usize,
 }
 
-impl Block {
+impl Unparsed {
     /// Reads until a block is held or the file ends; true at the end.
     fn fill(&mut self, file: &mut std::fs::File) -> std::io::Result<bool> {
         let target = self.len + BLOCK;
@@ -238,7 +238,7 @@ impl Block {
 
 /// Reads a whole log from memory (tests, small inputs).
 pub fn read_bytes(bytes: &[u8], ctx: &LogContext) -> Result<(Vec<SeriesRow>, LogStats), LogError> {
-    let mut parser = parse::Parser::new(*ctx);
+    let mut parser = parse::LogParser::new(*ctx);
     let mut parts = pieces::Parts::default();
     pieces::feed(&mut parser, bytes, &mut parts)?;
     Ok((parts.into_rows(), parser.finish()))

@@ -3,7 +3,7 @@
 
 use super::hist::{BinLayout, PERCENTILES};
 use super::times::TimeCheck;
-use super::{LineError, LogContext, LogError, LogLayout, LogStats, MAX_LINE_WARNINGS};
+use super::{LogContext, LogError, LogLayout, LogLineError, LogStats, MAX_LINE_WARNINGS};
 use crate::model::Direction;
 use crate::timeseries::{Has, Kind, SeriesBatch, SeriesRow};
 
@@ -111,27 +111,27 @@ fn plain_fields(line: &[u8], out: &mut [u64; MAX_FIELDS]) -> Option<usize> {
     }
 }
 
-fn number(s: &[u8], column: &'static str) -> Result<u64, LineError> {
-    parse_u64(s).ok_or_else(|| LineError::Number {
+fn number(s: &[u8], column: &'static str) -> Result<u64, LogLineError> {
+    parse_u64(s).ok_or_else(|| LogLineError::Number {
         column,
         text: String::from_utf8_lossy(trim(s)).into_owned(),
     })
 }
 
-fn direction(s: &[u8]) -> Result<Direction, LineError> {
+fn direction(s: &[u8]) -> Result<Direction, LogLineError> {
     direction_of(number(s, "direction")?)
 }
 
-fn direction_of(ddir: u64) -> Result<Direction, LineError> {
+fn direction_of(ddir: u64) -> Result<Direction, LogLineError> {
     match ddir {
         0 => Ok(Direction::Read),
         1 => Ok(Direction::Write),
         2 => Ok(Direction::Trim),
-        d => Err(LineError::Direction(d)),
+        d => Err(LogLineError::Direction(d)),
     }
 }
 
-/// A line's fields as [`Parser::build`] reads them: [`Text`] parses each
+/// A line's fields as [`LogParser::build`] reads them: [`Text`] parses each
 /// and names what is wrong; [`Plain`] has them parsed already (every field
 /// a plain decimal) and only refuses, the line then read as text.
 trait Fields {
@@ -147,27 +147,27 @@ trait Fields {
 struct Text<'a, 'b>(&'a [&'b [u8]; MAX_FIELDS]);
 
 impl Fields for Text<'_, '_> {
-    type Error = LineError;
-    fn number(&self, i: usize, column: &'static str) -> Result<u64, LineError> {
+    type Error = LogLineError;
+    fn number(&self, i: usize, column: &'static str) -> Result<u64, LogLineError> {
         number(self.0[i], column)
     }
-    fn direction(&self, i: usize) -> Result<Direction, LineError> {
+    fn direction(&self, i: usize) -> Result<Direction, LogLineError> {
         direction(self.0[i])
     }
-    fn value(&self, i: usize, column: &'static str) -> Result<i64, LineError> {
+    fn value(&self, i: usize, column: &'static str) -> Result<i64, LogLineError> {
         let s = self.0[i];
         parse_i64(s)
             .filter(|v| *v >= 0)
-            .ok_or_else(|| LineError::Number {
+            .ok_or_else(|| LogLineError::Number {
                 column,
                 text: String::from_utf8_lossy(trim(s)).into_owned(),
             })
     }
-    fn priority(&self, i: usize) -> Result<u32, LineError> {
+    fn priority(&self, i: usize) -> Result<u32, LogLineError> {
         let s = self.0[i];
         parse_prio(s)
             .map(|p| p.value)
-            .ok_or_else(|| LineError::Number {
+            .ok_or_else(|| LogLineError::Number {
                 column: "priority",
                 text: String::from_utf8_lossy(trim(s)).into_owned(),
             })
@@ -199,19 +199,19 @@ impl Fields for Plain<'_> {
 
 /// What the first lines decided about the whole file.
 #[derive(Debug, Clone, Copy)]
-struct Decided {
+struct FileFacts {
     layout: LogLayout,
     /// SI units per unit in the value column.
     scale: f64,
     /// First time in the file when times are Unix times.
     epoch_base: Option<u64>,
-    /// The optional fields a bw/iops/lat line sets ([`Parser::build`]).
+    /// The optional fields a bw/iops/lat line sets ([`LogParser::build`]).
     has: Has,
 }
 
-pub(super) struct Parser {
+pub(super) struct LogParser {
     ctx: LogContext,
-    decided: Option<Decided>,
+    decided: Option<FileFacts>,
     line: usize,
     stats: LogStats,
     malformed: usize,
@@ -222,9 +222,9 @@ pub(super) struct Parser {
     times: TimeCheck,
 }
 
-impl Parser {
-    pub(super) fn new(ctx: LogContext) -> Parser {
-        Parser {
+impl LogParser {
+    pub(super) fn new(ctx: LogContext) -> LogParser {
+        LogParser {
             ctx,
             decided: None,
             line: 0,
@@ -258,9 +258,9 @@ impl Parser {
     }
 
     /// A copy that parses a piece of a block starting at line `line + 1`:
-    /// same decisions, its own counts ([`Parser::absorb`] adds them up).
-    pub(super) fn piece(&self, line: usize) -> Parser {
-        Parser {
+    /// same decisions, its own counts ([`LogParser::absorb`] adds them up).
+    pub(super) fn piece(&self, line: usize) -> LogParser {
+        LogParser {
             ctx: self.ctx,
             decided: self.decided,
             line,
@@ -277,7 +277,7 @@ impl Parser {
     }
 
     /// Adds what a piece's parser counted, the pieces taken in file order.
-    pub(super) fn absorb(&mut self, piece: Parser) {
+    pub(super) fn absorb(&mut self, piece: LogParser) {
         self.line = piece.line;
         self.stats.lines += piece.stats.lines;
         self.stats.rows += piece.stats.rows;
@@ -358,7 +358,7 @@ impl Parser {
         self.times.place(self.line, raw, r.t_ms, r.direction)
     }
 
-    fn malformed(&mut self, e: LineError) {
+    fn malformed(&mut self, e: LogLineError) {
         self.malformed += 1;
         if self.malformed <= MAX_LINE_WARNINGS {
             self.stats
@@ -384,7 +384,7 @@ impl Parser {
     }
 
     /// Layout, averaging and time base from the first lines of the file.
-    fn decide(&mut self, text: &[u8]) -> Result<Option<Decided>, LogError> {
+    fn decide(&mut self, text: &[u8]) -> Result<Option<FileFacts>, LogError> {
         let sample: Vec<Vec<&[u8]>> = text
             .split(|&b| b == b'\n')
             .filter(|l| !trim(l).is_empty())
@@ -401,7 +401,7 @@ impl Parser {
         if self.ctx.kind == Kind::Hist {
             // Histogram lines have their own layout; only the time base applies.
             let layout = LogLayout::default();
-            return Ok(Some(Decided {
+            return Ok(Some(FileFacts {
                 layout,
                 scale: 1.0,
                 epoch_base,
@@ -442,7 +442,7 @@ impl Parser {
             unix_ms: epoch_base.is_some(),
             ..Has::default()
         };
-        Ok(Some(Decided {
+        Ok(Some(FileFacts {
             layout,
             scale,
             epoch_base,
@@ -453,8 +453,8 @@ impl Parser {
     /// One bw/iops/lat line: the common one (every field a plain decimal)
     /// in one pass over its bytes, anything else field by field, which
     /// also words what is wrong with a line. Both build the row with
-    /// [`Parser::build`].
-    fn row(&self, line: &[u8], d: &Decided) -> Result<SeriesRow, LineError> {
+    /// [`LogParser::build`].
+    fn row(&self, line: &[u8], d: &FileFacts) -> Result<SeriesRow, LogLineError> {
         let mut nums = [0u64; MAX_FIELDS];
         if plain_fields(line, &mut nums) == Some(d.layout.fields())
             && let Ok(row) = self.build(&Plain(&nums), d)
@@ -465,7 +465,7 @@ impl Parser {
     }
 
     /// One bw/iops/lat line, field by field.
-    fn general_row(&self, line: &[u8], d: &Decided) -> Result<SeriesRow, LineError> {
+    fn general_row(&self, line: &[u8], d: &FileFacts) -> Result<SeriesRow, LogLineError> {
         let l = &d.layout;
         let mut f: [&[u8]; MAX_FIELDS] = [&[]; MAX_FIELDS];
         let mut n = 0;
@@ -478,7 +478,7 @@ impl Parser {
             n += 1;
         }
         if n != l.fields() {
-            return Err(LineError::Fields {
+            return Err(LogLineError::Fields {
                 found: n,
                 expected: l.fields(),
             });
@@ -490,7 +490,7 @@ impl Parser {
     /// named: time, direction, value, block size, then the optional
     /// columns the layout has.
     #[inline]
-    fn build<F: Fields>(&self, f: &F, d: &Decided) -> Result<SeriesRow, F::Error> {
+    fn build<F: Fields>(&self, f: &F, d: &FileFacts) -> Result<SeriesRow, F::Error> {
         let l = &d.layout;
         let t = f.number(0, "time")?;
         let direction = f.direction(l.ddir())?;
@@ -516,7 +516,7 @@ impl Parser {
     }
 
     /// (t_ms, unix_ms) of a logged time.
-    fn time(&self, t: u64, d: &Decided) -> (u64, Option<u64>) {
+    fn time(&self, t: u64, d: &FileFacts) -> (u64, Option<u64>) {
         match d.epoch_base {
             Some(base) => (t.saturating_sub(base), Some(t)),
             None => (t, None),
@@ -524,7 +524,7 @@ impl Parser {
     }
 
     /// One histogram line: a row per percentile, none when no I/O completed.
-    fn hist_rows(&mut self, line: &[u8], rows: &mut Vec<SeriesRow>) -> Result<(), LineError> {
+    fn hist_rows(&mut self, line: &[u8], rows: &mut Vec<SeriesRow>) -> Result<(), LogLineError> {
         let mut fields = line.split(|&b| b == b',');
         let mut next = |column| number(fields.next().unwrap_or_default(), column);
         let t = next("time")?;
@@ -533,13 +533,14 @@ impl Parser {
         let direction = direction_of(ddir)?;
         self.counts.clear();
         for (i, c) in fields.enumerate() {
-            let count = parse_u64(c).ok_or_else(|| LineError::Number {
+            let count = parse_u64(c).ok_or_else(|| LogLineError::Number {
                 column: "bin count",
                 text: format!("{} (bin {i})", String::from_utf8_lossy(trim(c))),
             })?;
             self.counts.push(count);
         }
-        let shape = BinLayout::of(self.counts.len()).ok_or(LineError::Bins(self.counts.len()))?;
+        let shape =
+            BinLayout::of(self.counts.len()).ok_or(LogLineError::Bins(self.counts.len()))?;
         let total: u64 = self.counts.iter().sum();
         let (t_ms, unix_ms) = match self.decided {
             Some(d) => self.time(t, &d),
@@ -611,7 +612,7 @@ mod tests {
         ];
         for (first, lines) in cases {
             for kind in [Kind::Clat, Kind::Bw] {
-                let mut parser = Parser::new(LogContext::new(0, kind));
+                let mut parser = LogParser::new(LogContext::new(0, kind));
                 parser.decide_once(first.as_bytes()).unwrap();
                 let d = parser.decided.unwrap();
                 for line in lines {

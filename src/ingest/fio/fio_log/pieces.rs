@@ -6,7 +6,7 @@
 
 use rayon::prelude::*;
 
-use super::parse::Parser;
+use super::parse::LogParser;
 use crate::timeseries::{SeriesBatch, SeriesRow};
 
 /// Smallest piece worth a thread, bytes.
@@ -55,7 +55,7 @@ impl Parts {
 /// Parses whole lines of `text` into more `parts`: a large block of per-I/O
 /// lines in pieces on all threads, anything else line by line.
 pub(super) fn feed(
-    parser: &mut Parser,
+    parser: &mut LogParser,
     text: &[u8],
     parts: &mut Parts,
 ) -> Result<(), super::LogError> {
@@ -73,7 +73,7 @@ pub(super) fn feed(
 }
 
 /// Parses `text` (whole lines, no final newline) into `parts`, a piece each.
-fn in_pieces(parser: &mut Parser, text: &[u8], parts: &mut Parts) {
+fn in_pieces(parser: &mut LogParser, text: &[u8], parts: &mut Parts) {
     let pieces = cut(text, rayon::current_num_threads().max(1) * 2);
     // Where each piece starts: lines before it (its first line is +1).
     let mut starts = Vec::with_capacity(pieces.len());
@@ -82,7 +82,7 @@ fn in_pieces(parser: &mut Parser, text: &[u8], parts: &mut Parts) {
         starts.push(line);
         line += memchr::memchr_iter(b'\n', p).count() + 1;
     }
-    let parsers: Vec<Parser> = parts
+    let parsers: Vec<LogParser> = parts
         .more(pieces.len())
         .par_iter_mut()
         .zip(pieces.par_iter().zip(&starts))
@@ -161,7 +161,7 @@ mod tests {
         let ctx = LogContext::new(0, Kind::Clat);
         let (rows, stats) = read_bytes(text.as_bytes(), &ctx).unwrap();
         // The same lines fed a few at a time never reach the piece size.
-        let mut parser = Parser::new(ctx);
+        let mut parser = LogParser::new(ctx);
         let mut one = Vec::new();
         let mut parts = Parts::default();
         let lines: Vec<&str> = text.split_inclusive('\n').collect();
