@@ -10,7 +10,7 @@ use crate::charts::lines::{
 };
 use crate::charts::load::{self, Throughput};
 use crate::charts::scale::ChartScale;
-use crate::compare::{Comparison, Spread, Sweep, SweepPoint};
+use crate::compare::{Comparison, LoadPoint, Spread, Sweep, SweepPoint};
 use crate::render::sweeps::SweepTable;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -105,18 +105,21 @@ fn throughput_plot(cmp: &Comparison, t: &SweepTable, x: Range) -> LinePlot {
     let knees: Vec<(Marker, &str)> = t
         .sweeps
         .iter()
-        .filter_map(|s| Some((knee_marker(cmp, t, s, kind, &scale)?, s.config.as_str())))
+        .filter_map(|s| {
+            let at = &s.knee.as_ref()?.load;
+            let ring = marker_at(cmp, t, s, (kind, &scale), at, MarkShape::Ring)?;
+            Some((ring, s.config.as_str()))
+        })
         .collect();
     let (hi, lo) = (plot.y.bounds_hi(), 0.0);
     let (knees, labels) = merge_rings(knees, (hi - lo) * 0.02);
     plot.labels.extend(labels);
     plot.markers = knees
         .into_iter()
-        .chain(
-            t.sweeps
-                .iter()
-                .filter_map(|s| saturation_marker(cmp, t, s, kind, &scale)),
-        )
+        .chain(t.sweeps.iter().filter_map(|s| {
+            let at = &s.saturation.as_ref()?.load;
+            marker_at(cmp, t, s, (kind, &scale), at, MarkShape::Square)
+        }))
         .collect();
     plot.whiskers = spreads
         .iter()
@@ -174,37 +177,21 @@ fn merge_rings(rings: Vec<(Marker, &str)>, tol: f64) -> (Vec<Marker>, Vec<PointL
     (markers, labels)
 }
 
-/// A ring on the knee point of the throughput line.
-fn knee_marker(
+/// A mark of `shape` on the throughput line at `load` (a sweep's knee:
+/// a ring; its saturation: a square).
+fn marker_at(
     cmp: &Comparison,
     t: &SweepTable,
     s: &Sweep,
-    kind: Throughput,
-    scale: &ChartScale,
+    (kind, scale): (Throughput, &ChartScale),
+    at: &LoadPoint,
+    shape: MarkShape,
 ) -> Option<Marker> {
-    let k = s.knee?;
-    let p = s.points.iter().find(|p| p.load == k.load)?;
+    let p = s.points.iter().find(|p| &p.load == at)?;
     Some(Marker {
         at: (load::x_of(t, p), scale.to_display(kind.value(p))),
         color: load::color_of(cmp, &s.config),
-        shape: MarkShape::Ring,
-    })
-}
-
-/// A square on the saturation point of the throughput line.
-fn saturation_marker(
-    cmp: &Comparison,
-    t: &SweepTable,
-    s: &Sweep,
-    kind: Throughput,
-    scale: &ChartScale,
-) -> Option<Marker> {
-    let sat = s.saturation?;
-    let p = s.points.iter().find(|p| p.load == sat.load)?;
-    Some(Marker {
-        at: (load::x_of(t, p), scale.to_display(kind.value(p))),
-        color: load::color_of(cmp, &s.config),
-        shape: MarkShape::Square,
+        shape,
     })
 }
 
