@@ -189,13 +189,16 @@ fn line_of(bytes: &[u8], pos: usize) -> usize {
     1 + bytes[..pos].iter().filter(|&&b| b == b'\n').count()
 }
 
-/// Position of the next `{` that starts a line (leading blanks allowed).
+/// Position of the next `{` that starts a line (leading blanks allowed)
+/// and opens a JSON object: a key's `"`, or `}`, comes next. A script's
+/// log that prints a Python dict (`{'run': True}`) is text around the
+/// results, not a broken document.
 fn next_line_start_brace(bytes: &[u8], from: usize) -> Option<usize> {
     let mut i = from;
     let mut at_line_start = from == 0 || bytes.get(from.wrapping_sub(1)) == Some(&b'\n');
     while i < bytes.len() {
         match bytes[i] {
-            b'{' if at_line_start => return Some(i),
+            b'{' if at_line_start && opens_object(&bytes[i + 1..]) => return Some(i),
             b'\n' => at_line_start = true,
             b' ' | b'\t' => {}
             _ => at_line_start = false,
@@ -203,6 +206,15 @@ fn next_line_start_brace(bytes: &[u8], from: usize) -> Option<usize> {
         i += 1;
     }
     None
+}
+
+/// Whether what follows a `{` can be a JSON object's inside: blanks, then
+/// a key's quote, the closing brace, or the end of a truncated file.
+fn opens_object(after: &[u8]) -> bool {
+    match after.iter().find(|b| !b.is_ascii_whitespace()) {
+        None | Some(b'"') | Some(b'}') => true,
+        Some(_) => false,
+    }
 }
 
 /// End (exclusive) of the JSON value opening at `start`, or None when the
@@ -267,6 +279,22 @@ mod tests {
             out.extend(if be { u.to_be_bytes() } else { u.to_le_bytes() });
         }
         out
+    }
+
+    #[test]
+    fn a_python_dict_in_a_log_is_text_and_a_document_after_it_is_json() {
+        let log = "{'run': True, 'print_only': False}\n/usr/bin/fio --rw=randread\n{\n  \"jobs\": []\n}\n{\n";
+        let kinds: Vec<(SegmentKind, usize)> =
+            segments(log).iter().map(|s| (s.kind, s.line)).collect();
+        assert_eq!(
+            kinds,
+            [
+                (SegmentKind::Text, 1),
+                (SegmentKind::Json, 3),
+                // A `{` at the end of a cut file still opens a document.
+                (SegmentKind::Json, 6),
+            ]
+        );
     }
 
     #[test]
