@@ -18,6 +18,8 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
+use rayon::prelude::*;
+
 use crate::model::Row;
 
 /// A run of a file: its source and job name (a file may hold several).
@@ -30,7 +32,7 @@ pub(crate) fn run_of(r: &Row) -> RunName {
 
 /// The word that tells each run apart from its config's other runs at the
 /// same workload and load point, for runs that have one.
-pub(crate) fn words(rows: &[Row]) -> BTreeMap<RunName, String> {
+pub(crate) fn words<'a>(rows: &'a [Row]) -> BTreeMap<RunName, String> {
     // (config, point, options) -> (source, job) -> file stem: runs that
     // differ in an option are told apart by the config rule.
     type At<'a> = BTreeMap<(&'a str, &'a str), String>;
@@ -39,21 +41,38 @@ pub(crate) fn words(rows: &[Row]) -> BTreeMap<RunName, String> {
     // The candidates of a row, read once per shared options text (rows of
     // one job share it) and numbered by their distinct sets.
     type Facts<'a> = (Option<&'a str>, &'a str, &'a str, Option<bool>);
-    let mut by_text: HashMap<Facts, usize> = HashMap::new();
-    let mut ids: HashMap<super::Pairs, usize> = HashMap::new();
-    // Client/server rows are per host and `All clients` aggregates: their
-    // names say where they ran, and hosts are a load of their own.
-    for r in rows.iter().filter(|r| !r.aggregate && r.host.is_none()) {
-        let facts = (
+    let facts_of = |r: &'a Row| -> Facts<'a> {
+        (
             r.options.as_deref(),
             r.engine.as_str(),
             r.os.as_str(),
             r.direct,
-        );
-        let next = ids.len();
-        let options = *by_text
-            .entry(facts)
-            .or_insert_with(|| *ids.entry(super::candidates(r)).or_insert(next));
+        )
+    };
+    // Client/server rows are per host and `All clients` aggregates: their
+    // names say where they ran, and hosts are a load of their own.
+    let named = || rows.iter().filter(|r| !r.aggregate && r.host.is_none());
+    // Each distinct text's candidates, read on every core, then numbered
+    // in the order the texts first appear.
+    let mut by_text: HashMap<Facts, usize> = HashMap::new();
+    let mut firsts: Vec<&Row> = Vec::new();
+    for r in named() {
+        by_text.entry(facts_of(r)).or_insert_with(|| {
+            firsts.push(r);
+            firsts.len() - 1
+        });
+    }
+    let read: Vec<super::Pairs> = firsts.par_iter().map(|r| super::candidates(r)).collect();
+    let mut ids: HashMap<super::Pairs, usize> = HashMap::with_capacity(read.len());
+    let id_of_text: Vec<usize> = read
+        .into_iter()
+        .map(|c| {
+            let next = ids.len();
+            *ids.entry(c).or_insert(next)
+        })
+        .collect();
+    for r in named() {
+        let options = id_of_text[by_text[&facts_of(r)]];
         at.entry((r.config.as_str(), super::point(r), options))
             .or_default()
             .entry((r.source.as_str(), r.job.as_str()))
