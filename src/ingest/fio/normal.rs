@@ -309,7 +309,11 @@ fn trailing_host(line: &str) -> Option<&str> {
 const PART: usize = 4 << 20;
 
 fn parse(text: &str) -> Result<Doc, ReadError> {
-    let parts = parts(text);
+    parse_in_parts(text, PART)
+}
+
+fn parse_in_parts(text: &str, part: usize) -> Result<Doc, ReadError> {
+    let parts = parts(text, part);
     if parts.len() < 2 {
         return parse_part(text);
     }
@@ -322,15 +326,15 @@ fn parse(text: &str) -> Result<Doc, ReadError> {
 }
 
 /// `text` cut before job status lines (`name: (groupid=...`) into parts
-/// of about [`PART`] bytes, each read as a report of its own, or one part
+/// of about `part` bytes, each read as a report of its own, or one part
 /// where that could read otherwise than one pass: a line's meaning
 /// depends on the lines before it only through the job block it is in
 /// (which a status line ends), a client's host names (`<host>`), the
 /// `CPU idleness:` block and the client header (`hostname=`), and texts
 /// with the latter three are read in one pass.
-fn parts(text: &str) -> Vec<&str> {
+fn parts(text: &str, part: usize) -> Vec<&str> {
     let bytes = text.as_bytes();
-    if text.len() < 2 * PART
+    if text.len() < 2 * part
         || memchr::memchr(b'<', bytes).is_some()
         || memchr::memmem::find(bytes, b"CPU idleness:").is_some()
         || memchr::memmem::find(bytes, b"hostname=").is_some()
@@ -340,11 +344,11 @@ fn parts(text: &str) -> Vec<&str> {
     let status = memchr::memmem::Finder::new(": (groupid=");
     let mut out = Vec::new();
     let mut start = 0;
-    while text.len() - start > PART {
-        let Some(found) = status.find(&bytes[start + PART..]) else {
+    while text.len() - start > part {
+        let Some(found) = status.find(&bytes[start + part..]) else {
             break;
         };
-        let at = start + PART + found;
+        let at = start + part + found;
         // The start of the status line.
         let cut = memchr::memrchr(b'\n', &bytes[..at]).map_or(0, |n| n + 1);
         if cut <= start {
@@ -1385,6 +1389,66 @@ impl Doc {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every normal-text fixture read in parts of a few hundred bytes (a
+    /// job or two each, status-interval reports of one job in different
+    /// parts) gives what one pass gives: rows, warnings, errors.
+    #[test]
+    fn reading_in_parts_is_reading_in_one_pass() {
+        let mut texts = 0;
+        let mut stack = vec![std::path::PathBuf::from(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/fixtures"
+        ))];
+        while let Some(dir) = stack.pop() {
+            for e in std::fs::read_dir(&dir).unwrap().flatten() {
+                let path = e.path();
+                if path.is_dir() {
+                    stack.push(path);
+                    continue;
+                }
+                let Ok(text) = std::fs::read_to_string(&path) else {
+                    continue;
+                };
+                if !NormalReader.sniff(&text) || !text.contains(": (groupid=") {
+                    continue;
+                }
+                let whole = format!("{:?}", parse_part(&text).and_then(Doc::into_rows));
+                for part in [64, 300, 2000] {
+                    let split = parts(&text, part);
+                    let in_parts =
+                        format!("{:?}", parse_in_parts(&text, part).and_then(Doc::into_rows));
+                    assert_eq!(
+                        whole,
+                        in_parts,
+                        "{} in {} parts",
+                        path.display(),
+                        split.len()
+                    );
+                    if split.len() > 1 {
+                        texts += 1;
+                    }
+                }
+            }
+        }
+        assert!(texts > 10, "only {texts} texts were cut into parts");
+    }
+
+    #[test]
+    fn find_in_finds_what_str_find_finds() {
+        for (hay, needle) in [
+            ("abc: (groupid=0, jobs=1)", ": (groupid="),
+            ("", "x"),
+            ("x", ""),
+            ("aaa", "aa"),
+            ("read: IOPS=1, BW=2", "BW="),
+            ("no such", "thing"),
+            ("ends with a", "a"),
+            ("żółw: (g=0)", ": (g="),
+        ] {
+            assert_eq!(find_in(hay, needle), hay.find(needle), "{hay:?} {needle:?}");
+        }
+    }
 
     fn fixture(rel: &str) -> String {
         let path = format!("{}/fixtures/{rel}", env!("CARGO_MANIFEST_DIR"));
