@@ -80,6 +80,30 @@ fn read_in_parts(text: &str, part: usize) -> Result<Parsed, ReadError> {
         );
         before += part.lines;
     }
+    let (rows, mut warnings) = rows_of(jobs);
+    if rows.is_empty() {
+        return Err(match errors.into_iter().next() {
+            Some(reason) => ReadError::Malformed {
+                format: FORMAT,
+                reason,
+            },
+            None if !warnings.is_empty() => ReadError::Malformed {
+                format: FORMAT,
+                reason: warnings.join("; "),
+            },
+            None => ReadError::NoRows,
+        });
+    }
+    warnings.extend(errors.into_iter().map(|e| format!("{e}; line not read")));
+    Ok(Parsed {
+        rows,
+        warnings,
+        run: None,
+    })
+}
+
+/// Every job's rows and warnings, in the jobs' order.
+fn rows_of(jobs: Vec<Line>) -> (Vec<Row>, Vec<String>) {
     // The same job name on several lines of a group: clones of one
     // numjobs job, each reported alone. Counted in one pass (a file of
     // 189k lines is read at the speed of one of 10).
@@ -121,25 +145,7 @@ fn read_in_parts(text: &str, part: usize) -> Result<Parsed, ReadError> {
             warnings.extend(w);
         }
     }
-    if rows.is_empty() {
-        return Err(match errors.into_iter().next() {
-            Some(reason) => ReadError::Malformed {
-                format: FORMAT,
-                reason,
-            },
-            None if !warnings.is_empty() => ReadError::Malformed {
-                format: FORMAT,
-                reason: warnings.join("; "),
-            },
-            None => ReadError::NoRows,
-        });
-    }
-    warnings.extend(errors.into_iter().map(|e| format!("{e}; line not read")));
-    Ok(Parsed {
-        rows,
-        warnings,
-        run: None,
-    })
+    (rows, warnings)
 }
 
 /// Texts this large are cut into parts (at line ends) read on every core.
