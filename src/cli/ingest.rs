@@ -109,7 +109,9 @@ pub fn run(args: IngestArgs, global: Global) -> anyhow::Result<u8> {
         .into());
     }
     let opts = ingest_options(&args);
-    let ingested = ingest_paths(&args.paths, &opts, global)?;
+    // Left to the process's exit, not freed row by row: a few percent of
+    // reading 10,000 files went to dropping what was just written.
+    let ingested = std::mem::ManuallyDrop::new(ingest_paths(&args.paths, &opts, global)?);
     report_problems(&ingested, global);
 
     let streamed = match &args.series {
@@ -219,7 +221,9 @@ fn ingest_options(args: &IngestArgs) -> IngestOptions {
 /// reads them, to -o FILE or stdout.
 fn run_export(args: &IngestArgs, export: ExportFormat, global: Global) -> anyhow::Result<u8> {
     let opts = ingest_options(args);
-    let ingested = ingest_paths(&args.paths, &opts, global)?;
+    // Left to the process's exit, not freed row by row: a few percent of
+    // reading 10,000 files went to dropping what was just written.
+    let ingested = std::mem::ManuallyDrop::new(ingest_paths(&args.paths, &opts, global)?);
     report_problems(&ingested, global);
     if ingested.rows.is_empty() {
         return Err(CliError::usage(format!(

@@ -27,6 +27,8 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
+use rayon::prelude::*;
+
 use crate::model::Row;
 
 /// Whether files that ran together make one run (`--instances`).
@@ -104,10 +106,16 @@ fn windows(rows: &[Row]) -> Vec<ResultFile<'_>> {
     for r in rows.iter().filter(|r| r.tool == "fio") {
         by_source.entry(r.source.as_str()).or_default().push(r);
     }
+    // Each file's window (its targets parsed from `filename`) on every core.
+    let by_source: Vec<(&str, Vec<&Row>)> = by_source.into_iter().collect();
+    let found: Vec<Option<Window>> = by_source
+        .par_iter()
+        .map(|(source, rows)| window(source, rows))
+        .collect();
     let mut folders: HashMap<Option<&std::path::Path>, usize> = HashMap::new();
-    by_source
+    found
         .into_iter()
-        .filter_map(|(source, rows)| window(source, &rows))
+        .flatten()
         .map(|mut w| {
             let next = folders.len();
             w.folder_id = *folders.entry(w.folder).or_insert(next);

@@ -18,6 +18,8 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
+use rayon::prelude::*;
+
 use crate::model::Row;
 
 /// A run of a file: its source and job name (a file may hold several).
@@ -36,24 +38,13 @@ pub(crate) fn words(rows: &[Row]) -> BTreeMap<RunName, String> {
     type At<'a> = BTreeMap<(&'a str, &'a str), String>;
     type Where<'a> = (&'a str, super::Point, usize);
     let mut at: HashMap<Where, At> = HashMap::new();
-    // The candidates of a row, read once per shared options text (rows of
-    // one job share it) and numbered by their distinct sets.
-    type Facts<'a> = (Option<&'a str>, &'a str, &'a str, Option<bool>);
-    let mut by_text: HashMap<Facts, usize> = HashMap::new();
-    let mut ids: HashMap<super::Pairs, usize> = HashMap::new();
     // Client/server rows are per host and `All clients` aggregates: their
     // names say where they ran, and hosts are a load of their own.
-    for r in rows.iter().filter(|r| !r.aggregate && r.host.is_none()) {
-        let facts = (
-            r.options.as_deref(),
-            r.engine.as_str(),
-            r.os.as_str(),
-            r.direct,
-        );
-        let next = ids.len();
-        let options = *by_text
-            .entry(facts)
-            .or_insert_with(|| *ids.entry(super::candidates(r)).or_insert(next));
+    let named = || rows.iter().filter(|r| !r.aggregate && r.host.is_none());
+    // The candidates of a row numbered by their distinct sets.
+    let (by_text, id_of_text) = option_ids(named());
+    for r in named() {
+        let options = id_of_text[by_text[&facts_of(r)]];
         at.entry((r.config.as_str(), super::point(r), options))
             .or_default()
             .entry((r.source.as_str(), r.job.as_str()))
@@ -96,6 +87,43 @@ pub(crate) fn words(rows: &[Row]) -> BTreeMap<RunName, String> {
         }
     }
     out
+}
+
+/// A row's options text and the facts set over it ([`super::with_facts`]).
+type Facts<'a> = (Option<&'a str>, &'a str, &'a str, Option<bool>);
+
+fn facts_of(r: &Row) -> Facts<'_> {
+    (
+        r.options.as_deref(),
+        r.engine.as_str(),
+        r.os.as_str(),
+        r.direct,
+    )
+}
+
+/// Each distinct [`Facts`] of `rows` numbered in the order first seen,
+/// and the number of its candidate set: the candidates are read once per
+/// text (rows of one job share it), on every core, and numbered in the
+/// order the texts first appear.
+fn option_ids<'a>(rows: impl Iterator<Item = &'a Row>) -> (HashMap<Facts<'a>, usize>, Vec<usize>) {
+    let mut by_text: HashMap<Facts, usize> = HashMap::new();
+    let mut firsts: Vec<&Row> = Vec::new();
+    for r in rows {
+        by_text.entry(facts_of(r)).or_insert_with(|| {
+            firsts.push(r);
+            firsts.len() - 1
+        });
+    }
+    let read: Vec<super::Pairs> = firsts.par_iter().map(|r| super::candidates(r)).collect();
+    let mut ids: HashMap<super::Pairs, usize> = HashMap::with_capacity(read.len());
+    let id_of_text = read
+        .into_iter()
+        .map(|c| {
+            let next = ids.len();
+            *ids.entry(c).or_insert(next)
+        })
+        .collect();
+    (by_text, id_of_text)
 }
 
 /// Shortest leftover that names a variant on its own (`seq`, `full`).

@@ -17,6 +17,7 @@
 use std::collections::HashMap;
 
 use indexmap::IndexSet;
+use rayon::prelude::*;
 
 use super::fio_error;
 use super::idle_prof::IdleProf;
@@ -117,8 +118,25 @@ fn parse_num2str(s: &str, prefix: Prefix) -> Option<(Num, &str)> {
 /// instead of building the standard one anew on each of millions of lines
 /// (a tenth of reading a 200 MB report). A UTF-8 needle found in UTF-8
 /// text starts on a character boundary.
+///
+/// memchr's `memmem::find` builds a searcher (with its SIMD tables) at
+/// every call, itself a twentieth of reading a report of 140,000 jobs:
+/// lines are short, so the needle's first byte is found with `memchr`
+/// and the rest compared there.
 fn find_in(hay: &str, needle: &str) -> Option<usize> {
-    memchr::memmem::find(hay.as_bytes(), needle.as_bytes())
+    let (hay, needle) = (hay.as_bytes(), needle.as_bytes());
+    let Some((&first, rest)) = needle.split_first() else {
+        return Some(0);
+    };
+    let mut from = 0;
+    while let Some(i) = memchr::memchr(first, &hay[from..]) {
+        let at = from + i;
+        if hay[at + 1..].starts_with(rest) {
+            return Some(at);
+        }
+        from = at + 1;
+    }
+    None
 }
 
 fn field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
@@ -286,7 +304,88 @@ fn trailing_host(line: &str) -> Option<&str> {
     (!h.is_empty() && !h.contains(' ')).then_some(h)
 }
 
+/// Reports this large are cut into parts read on every core
+/// ([`parts`]); smaller ones are read in one.
+const PART: usize = 4 << 20;
+
 fn parse(text: &str) -> Result<Doc, ReadError> {
+    parse_in_parts(text, PART)
+}
+
+fn parse_in_parts(text: &str, part: usize) -> Result<Doc, ReadError> {
+    let parts = parts(text, part);
+    if parts.len() < 2 {
+        return parse_part(text);
+    }
+    // The first error in the text's order, as one pass would meet it.
+    let docs: Vec<Doc> = parts
+        .par_iter()
+        .map(|part| parse_part(part))
+        .collect::<Result<_, _>>()?;
+    Ok(join_parts(docs))
+}
+
+/// `text` cut before job status lines (`name: (groupid=...`) into parts
+/// of about `part` bytes, each read as a report of its own, or one part
+/// where that could read otherwise than one pass: a line's meaning
+/// depends on the lines before it only through the job block it is in
+/// (which a status line ends), a client's host names (`<host>`), the
+/// `CPU idleness:` block and the client header (`hostname=`), and texts
+/// with the latter three are read in one pass.
+fn parts(text: &str, part: usize) -> Vec<&str> {
+    let bytes = text.as_bytes();
+    if text.len() < 2 * part
+        || memchr::memchr(b'<', bytes).is_some()
+        || memchr::memmem::find(bytes, b"CPU idleness:").is_some()
+        || memchr::memmem::find(bytes, b"hostname=").is_some()
+    {
+        return vec![text];
+    }
+    let status = memchr::memmem::Finder::new(": (groupid=");
+    let mut out = Vec::new();
+    let mut start = 0;
+    while text.len() - start > part {
+        let Some(found) = status.find(&bytes[start + part..]) else {
+            break;
+        };
+        let at = start + part + found;
+        // The start of the status line.
+        let cut = memchr::memrchr(b'\n', &bytes[..at]).map_or(0, |n| n + 1);
+        if cut <= start {
+            break;
+        }
+        out.push(&text[start..cut]);
+        start = cut;
+    }
+    out.push(&text[start..]);
+    out
+}
+
+/// The parts' documents as one pass would have read them: version from
+/// the first part that printed one, headers, blocks and warnings in
+/// order, and a job reported again (`--status-interval`) in a later part
+/// replacing its earlier report where that stood ([`keep_block`]).
+fn join_parts(docs: Vec<Doc>) -> Doc {
+    let total = docs.iter().map(|d| d.blocks.len()).sum();
+    let mut out = Doc::default();
+    out.blocks.reserve(total);
+    out.headers
+        .reserve(docs.iter().map(|d| d.headers.len()).sum());
+    let mut reported = HashMap::with_capacity(total);
+    for d in docs {
+        if out.version.is_empty() {
+            out.version = d.version;
+        }
+        out.headers.extend(d.headers);
+        out.warnings.extend(d.warnings);
+        for b in d.blocks {
+            keep_block(&mut out.blocks, &mut reported, b);
+        }
+    }
+    out
+}
+
+fn parse_part(text: &str) -> Result<Doc, ReadError> {
     let mut p = Parser::default();
     // Job blocks and headers are a few hundred bytes each: counted first
     // (one fast scan) and reserved once, not grown by doubling copies
@@ -320,6 +419,23 @@ struct Parser {
 /// What tells one job's report from another's: name, group, host, pid.
 type BlockId = (String, u32, Option<String>, u64);
 
+/// `b` after `blocks`, or in place of an earlier report of the same job
+/// (`reported`: where each job with a pid stands).
+fn keep_block(blocks: &mut Vec<Block>, reported: &mut HashMap<BlockId, usize>, b: Block) {
+    let Some(pid) = b.pid else {
+        blocks.push(b);
+        return;
+    };
+    let id = (b.name.clone(), b.group, b.host.clone(), pid);
+    match reported.get(&id) {
+        Some(&at) => blocks[at] = b,
+        None => {
+            reported.insert(id, blocks.len());
+            blocks.push(b);
+        }
+    }
+}
+
 impl Parser {
     /// Keeps the block just read. `--status-interval` prints every job's
     /// full report at each interval and then the final one: figures are
@@ -327,18 +443,7 @@ impl Parser {
     /// pid) replaces the earlier one where it stood.
     fn end_block(&mut self) {
         let Some(b) = self.block.take() else { return };
-        let Some(pid) = b.pid else {
-            self.doc.blocks.push(b);
-            return;
-        };
-        let id = (b.name.clone(), b.group, b.host.clone(), pid);
-        match self.reported.get(&id) {
-            Some(&at) => self.doc.blocks[at] = b,
-            None => {
-                self.reported.insert(id, self.doc.blocks.len());
-                self.doc.blocks.push(b);
-            }
-        }
+        keep_block(&mut self.doc.blocks, &mut self.reported, b);
     }
 
     fn line(&mut self, raw: &str) -> Result<(), ReadError> {
@@ -1032,6 +1137,17 @@ impl<'d> Index<'d> {
     }
 }
 
+/// What one job block gave ([`Doc::block_rows`]).
+enum BlockRows {
+    /// The job failed and did no I/O: the warning said after all rows, and
+    /// its rows (no figures), kept after every other.
+    Failed(String, Vec<Row>),
+    /// Its rows, and the warnings they cost.
+    Rows(Vec<Row>, Vec<String>),
+    /// The block cannot be read, nor then the whole report.
+    Bad(ReadError),
+}
+
 impl Doc {
     /// Rows the blocks make, one per direction: reserved at once, a row
     /// being about a kilobyte (doubling copied hundreds of MB for 140,000
@@ -1049,64 +1165,28 @@ impl Doc {
         let mut rows = Vec::with_capacity(self.row_count());
         let mut failed = Vec::new();
         let mut failed_rows = Vec::new();
-        for b in &self.blocks {
-            if b.dirs.is_empty() && b.error != 0 {
-                failed.push(format!(
-                    "job {} failed with error {} ({}) and did no I/O",
-                    b.name, b.error, b.verror
-                ));
-                let header = ix.header(&b.name, b.group, b.host.as_deref());
-                failed_rows.extend(self.failed_rows(b, header, &ix));
-                continue;
-            }
-            if b.dirs.is_empty() && b.saw_mixed {
-                return Err(malformed(format!(
-                    "job {}: only unified_rw_reporting `mixed` figures; rerun with unified_rw_reporting=0 for per-direction rows",
-                    b.name
-                )));
-            }
-            if b.dirs.is_empty() {
-                return Err(malformed(format!(
-                    "job {}: status line without any read/write/trim line",
-                    b.name
-                )));
-            }
-            let header = ix.header(&b.name, b.group, b.host.as_deref());
-            // All-clients aggregates take the header of the job they add up.
-            let header = header.or_else(|| {
-                (b.aggregate)
-                    .then(|| ix.group_first.get(&b.group).copied())
-                    .flatten()
-            });
-            if header.is_none() && !b.aggregate {
-                warnings.push(format!(
-                    "job {}: no job header line (`{}: (g=...): rw=...`): rw, bs and ioengine unknown",
-                    b.name, b.name
-                ));
-            }
-            let numjobs = ix.numjobs(b);
-            if b.jobs > 1 && !b.aggregate {
-                let names: Vec<&str> = ix
-                    .names(b.group, b.host.as_deref())
-                    .map_or_else(Vec::new, |n| n.iter().copied().collect());
-                if names.len() > 1 {
-                    warnings.push(format!(
-                        "job {}: group_reporting folds {} different jobs ({}); rw/bs/iodepth are those of {}",
-                        b.name,
-                        names.len(),
-                        names.join(", "),
-                        b.name
-                    ));
+        // Blocks are made rows on every core, a slice at a time, and
+        // taken in order: rows, warnings and the first error are those of
+        // one pass.
+        const SLICE: usize = 4096;
+        for slice in self.blocks.chunks(SLICE) {
+            let outs: Vec<BlockRows> = if slice.len() > 64 {
+                slice.par_iter().map(|b| self.block_rows(b, &ix)).collect()
+            } else {
+                slice.iter().map(|b| self.block_rows(b, &ix)).collect()
+            };
+            for out in outs {
+                match out {
+                    BlockRows::Failed(message, r) => {
+                        failed.push(message);
+                        failed_rows.extend(r);
+                    }
+                    BlockRows::Rows(r, notes) => {
+                        warnings.extend(notes);
+                        rows.extend(r);
+                    }
+                    BlockRows::Bad(e) => return Err(e),
                 }
-            }
-            if b.error != 0 {
-                warnings.push(format!(
-                    "job {} reported error {} ({})",
-                    b.name, b.error, b.verror
-                ));
-            }
-            for d in &b.dirs {
-                rows.push(self.row(b, d, header, numjobs, &mut warnings)?);
             }
         }
         if rows.is_empty() {
@@ -1119,6 +1199,74 @@ impl Doc {
             warnings,
             run: None,
         })
+    }
+
+    /// One block's rows and the warnings they cost, in the order one
+    /// pass over the blocks says them.
+    fn block_rows(&self, b: &Block, ix: &Index<'_>) -> BlockRows {
+        let mut warnings = Vec::new();
+        if b.dirs.is_empty() && b.error != 0 {
+            let message = format!(
+                "job {} failed with error {} ({}) and did no I/O",
+                b.name, b.error, b.verror
+            );
+            let header = ix.header(&b.name, b.group, b.host.as_deref());
+            return BlockRows::Failed(message, self.failed_rows(b, header, ix));
+        }
+        if b.dirs.is_empty() && b.saw_mixed {
+            return BlockRows::Bad(malformed(format!(
+                "job {}: only unified_rw_reporting `mixed` figures; rerun with unified_rw_reporting=0 for per-direction rows",
+                b.name
+            )));
+        }
+        if b.dirs.is_empty() {
+            return BlockRows::Bad(malformed(format!(
+                "job {}: status line without any read/write/trim line",
+                b.name
+            )));
+        }
+        let header = ix.header(&b.name, b.group, b.host.as_deref());
+        // All-clients aggregates take the header of the job they add up.
+        let header = header.or_else(|| {
+            (b.aggregate)
+                .then(|| ix.group_first.get(&b.group).copied())
+                .flatten()
+        });
+        if header.is_none() && !b.aggregate {
+            warnings.push(format!(
+                "job {}: no job header line (`{}: (g=...): rw=...`): rw, bs and ioengine unknown",
+                b.name, b.name
+            ));
+        }
+        let numjobs = ix.numjobs(b);
+        if b.jobs > 1 && !b.aggregate {
+            let names: Vec<&str> = ix
+                .names(b.group, b.host.as_deref())
+                .map_or_else(Vec::new, |n| n.iter().copied().collect());
+            if names.len() > 1 {
+                warnings.push(format!(
+                    "job {}: group_reporting folds {} different jobs ({}); rw/bs/iodepth are those of {}",
+                    b.name,
+                    names.len(),
+                    names.join(", "),
+                    b.name
+                ));
+            }
+        }
+        if b.error != 0 {
+            warnings.push(format!(
+                "job {} reported error {} ({})",
+                b.name, b.error, b.verror
+            ));
+        }
+        let mut rows = Vec::with_capacity(b.dirs.len());
+        for d in &b.dirs {
+            match self.row(b, d, header, numjobs, &mut warnings) {
+                Ok(r) => rows.push(r),
+                Err(e) => return BlockRows::Bad(e),
+            }
+        }
+        BlockRows::Rows(rows, warnings)
     }
 
     /// A failed job's rows, as fio's JSON has them: each direction it
@@ -1241,6 +1389,66 @@ impl Doc {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every normal-text fixture read in parts of a few hundred bytes (a
+    /// job or two each, status-interval reports of one job in different
+    /// parts) gives what one pass gives: rows, warnings, errors.
+    #[test]
+    fn reading_in_parts_is_reading_in_one_pass() {
+        let mut texts = 0;
+        let mut stack = vec![std::path::PathBuf::from(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/fixtures"
+        ))];
+        while let Some(dir) = stack.pop() {
+            for e in std::fs::read_dir(&dir).unwrap().flatten() {
+                let path = e.path();
+                if path.is_dir() {
+                    stack.push(path);
+                    continue;
+                }
+                let Ok(text) = std::fs::read_to_string(&path) else {
+                    continue;
+                };
+                if !NormalReader.sniff(&text) || !text.contains(": (groupid=") {
+                    continue;
+                }
+                let whole = format!("{:?}", parse_part(&text).and_then(Doc::into_rows));
+                for part in [64, 300, 2000] {
+                    let split = parts(&text, part);
+                    let in_parts =
+                        format!("{:?}", parse_in_parts(&text, part).and_then(Doc::into_rows));
+                    assert_eq!(
+                        whole,
+                        in_parts,
+                        "{} in {} parts",
+                        path.display(),
+                        split.len()
+                    );
+                    if split.len() > 1 {
+                        texts += 1;
+                    }
+                }
+            }
+        }
+        assert!(texts > 10, "only {texts} texts were cut into parts");
+    }
+
+    #[test]
+    fn find_in_finds_what_str_find_finds() {
+        for (hay, needle) in [
+            ("abc: (groupid=0, jobs=1)", ": (groupid="),
+            ("", "x"),
+            ("x", ""),
+            ("aaa", "aa"),
+            ("read: IOPS=1, BW=2", "BW="),
+            ("no such", "thing"),
+            ("ends with a", "a"),
+            ("żółw: (g=0)", ": (g="),
+        ] {
+            assert_eq!(find_in(hay, needle), hay.find(needle), "{hay:?} {needle:?}");
+        }
+    }
 
     fn fixture(rel: &str) -> String {
         let path = format!("{}/fixtures/{rel}", env!("CARGO_MANIFEST_DIR"));

@@ -30,6 +30,8 @@
 
 use std::collections::{HashMap, HashSet};
 
+use rayon::prelude::*;
+
 use super::depth;
 use super::jobname::{NameGuess, block_size_from_mean, guess_from_name};
 use crate::ingest::{Parsed, ReadError, Reader};
@@ -52,57 +54,151 @@ impl Reader for TerseReader {
     }
 
     fn read_segment(&self, text: &str) -> Result<Parsed, ReadError> {
-        let mut jobs: Vec<Line> = Vec::new();
-        let mut warnings = Vec::new();
-        let mut errors = Vec::new();
-        // One list of fields for every line, not an allocation per line.
-        let mut fields: Vec<&str> = Vec::new();
-        for (n, line) in text.lines().enumerate() {
-            let line = line.trim_end_matches('\r');
-            let Some(ver) = terse_version(line) else {
-                continue;
-            };
-            fields.clear();
-            fields.extend(line.split(';'));
-            match read_line(ver, &fields) {
-                Ok(l) => jobs.push(l),
-                Err(reason) => errors.push(format!("line {}: {reason}", n + 1)),
-            }
-        }
-        // The same job name on several lines of a group: clones of one
-        // numjobs job, each reported alone. Counted in one pass (a file of
-        // 189k lines is read at the speed of one of 10).
-        let mut clones: HashMap<(&str, &str), usize> = HashMap::with_capacity(jobs.len());
-        for job in &jobs {
-            *clones.entry((&job.name, &job.groupid)).or_default() += 1;
-        }
-        let mut seen: HashSet<(&str, &str)> = HashSet::with_capacity(clones.len());
-        let mut rows = Vec::with_capacity(jobs.len());
-        for job in &jobs {
-            let key = (job.name.as_str(), job.groupid.as_str());
-            let first_clone = seen.insert(key);
-            job_rows(job, clones[&key], first_clone, &mut rows, &mut warnings);
-        }
-        if rows.is_empty() {
-            return Err(match errors.into_iter().next() {
-                Some(reason) => ReadError::Malformed {
-                    format: FORMAT,
-                    reason,
-                },
-                None if !warnings.is_empty() => ReadError::Malformed {
-                    format: FORMAT,
-                    reason: warnings.join("; "),
-                },
-                None => ReadError::NoRows,
-            });
-        }
-        warnings.extend(errors.into_iter().map(|e| format!("{e}; line not read")));
-        Ok(Parsed {
-            rows,
-            warnings,
-            run: None,
-        })
+        read_in_parts(text, PART)
     }
+}
+
+/// [`TerseReader::read_segment`], the text read in parts of about `part`
+/// bytes.
+fn read_in_parts(text: &str, part: usize) -> Result<Parsed, ReadError> {
+    // Lines are read on every core, a part of the text at a time, and
+    // taken in order.
+    let mut jobs: Vec<Line> = Vec::new();
+    let mut errors = Vec::new();
+    let parts = line_parts(text, part);
+    let read: Vec<PartLines> = match parts.len() {
+        1 => vec![read_lines(text)],
+        _ => parts.par_iter().map(|p| read_lines(p)).collect(),
+    };
+    let mut before = 0;
+    for part in read {
+        jobs.extend(part.jobs);
+        errors.extend(
+            part.errors
+                .into_iter()
+                .map(|(n, reason)| format!("line {}: {reason}", before + n + 1)),
+        );
+        before += part.lines;
+    }
+    let (rows, mut warnings) = rows_of(jobs);
+    if rows.is_empty() {
+        return Err(match errors.into_iter().next() {
+            Some(reason) => ReadError::Malformed {
+                format: FORMAT,
+                reason,
+            },
+            None if !warnings.is_empty() => ReadError::Malformed {
+                format: FORMAT,
+                reason: warnings.join("; "),
+            },
+            None => ReadError::NoRows,
+        });
+    }
+    warnings.extend(errors.into_iter().map(|e| format!("{e}; line not read")));
+    Ok(Parsed {
+        rows,
+        warnings,
+        run: None,
+    })
+}
+
+/// Every job's rows and warnings, in the jobs' order.
+fn rows_of(jobs: Vec<Line>) -> (Vec<Row>, Vec<String>) {
+    // The same job name on several lines of a group: clones of one
+    // numjobs job, each reported alone. Counted in one pass (a file of
+    // 189k lines is read at the speed of one of 10).
+    let mut clones: HashMap<(&str, &str), usize> = HashMap::with_capacity(jobs.len());
+    for job in &jobs {
+        *clones.entry((&job.name, &job.groupid)).or_default() += 1;
+    }
+    let mut seen: HashSet<(&str, &str)> = HashSet::with_capacity(clones.len());
+    let counted: Vec<(usize, bool)> = jobs
+        .iter()
+        .map(|job| {
+            let key = (job.name.as_str(), job.groupid.as_str());
+            (clones[&key], seen.insert(key))
+        })
+        .collect();
+    drop((clones, seen));
+    // Each job's rows moved out of its line (a row is a kilobyte),
+    // made on every core a slice at a time, taken in order.
+    const SLICE: usize = 4096;
+    let mut warnings = Vec::new();
+    let mut rows = Vec::with_capacity(jobs.len());
+    let mut jobs = jobs.into_iter().zip(counted);
+    loop {
+        let slice: Vec<(Line, (usize, bool))> = jobs.by_ref().take(SLICE).collect();
+        if slice.is_empty() {
+            break;
+        }
+        let made = |(job, (clones, first)): (Line, (usize, bool))| {
+            let (mut r, mut w) = (Vec::new(), Vec::new());
+            job_rows(job, clones, first, &mut r, &mut w);
+            (r, w)
+        };
+        let outs: Vec<(Vec<Row>, Vec<String>)> = match slice.len() {
+            0..=64 => slice.into_iter().map(made).collect(),
+            _ => slice.into_par_iter().map(made).collect(),
+        };
+        for (r, w) in outs {
+            rows.extend(r);
+            warnings.extend(w);
+        }
+    }
+    (rows, warnings)
+}
+
+/// Texts this large are cut into parts (at line ends) read on every core.
+const PART: usize = 4 << 20;
+
+/// `text` cut after line ends into parts of about `part` bytes: each
+/// part's `lines()` are the text's, in order.
+fn line_parts(text: &str, part: usize) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    while text.len() - start > 2 * part {
+        let Some(i) = memchr::memchr(b'\n', &text.as_bytes()[start + part..]) else {
+            break;
+        };
+        let cut = start + part + i + 1;
+        out.push(&text[start..cut]);
+        start = cut;
+    }
+    out.push(&text[start..]);
+    out
+}
+
+/// What the terse lines of one part gave.
+struct PartLines {
+    jobs: Vec<Line>,
+    /// Lines not read: their number in the part (from 0) and why.
+    errors: Vec<(usize, LineError)>,
+    /// Lines in the part, every kind.
+    lines: usize,
+}
+
+fn read_lines(text: &str) -> PartLines {
+    let mut out = PartLines {
+        jobs: Vec::new(),
+        errors: Vec::new(),
+        lines: 0,
+    };
+    // One list of fields for every line, not an allocation per line.
+    let mut fields: Vec<&str> = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        out.lines = n + 1;
+        let line = line.trim_end_matches('\r');
+        let Some(ver) = terse_version(line) else {
+            continue;
+        };
+        fields.clear();
+        fields.extend(line.split(';'));
+        match read_line(ver, &fields) {
+            Ok(l) => out.jobs.push(l),
+            Err(reason) => out.errors.push((n, reason)),
+        }
+    }
+    out
 }
 
 /// The terse version of a line that is a terse job line (`3;fio-3.33;...`).
@@ -425,7 +521,7 @@ fn mean_io_size(r: &Row) -> Option<u64> {
 
 /// Fills in the workload of a line's rows (the guesses) and pushes them.
 fn job_rows(
-    job: &Line,
+    job: Line,
     clones: usize,
     first_clone: bool,
     rows: &mut Vec<Row>,
@@ -462,9 +558,9 @@ fn job_rows(
     }
     let guess = guess_from_name(name);
     let mut notes = Vec::new();
-    let rw = rw_of(job, &guess, &mut notes);
-    let bs_by_dir = block_sizes(job, &guess, &mut notes);
-    let iodepth = iodepth_of(job, &guess, &mut notes);
+    let rw = rw_of(&job, &guess, &mut notes);
+    let bs_by_dir = block_sizes(&job, &guess, &mut notes);
+    let iodepth = iodepth_of(&job, &guess, &mut notes);
     let numjobs = match (clones, guess.numjobs) {
         (1, Some(n)) => {
             notes.push(format!("numjobs={n} from the job name"));
@@ -479,12 +575,13 @@ fn job_rows(
         "job `{name}`: terse output names no job options: {}; engine unknown",
         notes.join(", ")
     ));
-    for (mut r, bs) in job.rows.iter().cloned().zip(bs_by_dir) {
+    let depths = job.depths;
+    for (mut r, bs) in job.rows.into_iter().zip(bs_by_dir) {
         r.rw = rw.clone();
         r.bs_bytes = bs;
         r.iodepth = iodepth;
         r.numjobs = numjobs;
-        r.effective_iodepth = depth::effective(&r.engine, iodepth, Some(&job.depths));
+        r.effective_iodepth = depth::effective(&r.engine, iodepth, Some(&depths));
         rows.push(r);
     }
 }
@@ -571,6 +668,67 @@ fn iodepth_of(job: &Line, guess: &NameGuess, notes: &mut Vec<String>) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every terse fixture read in parts of a line or two gives what one
+    /// pass gives, line numbers of errors included.
+    #[test]
+    fn reading_in_parts_is_reading_in_one_pass() {
+        let mut texts = 0;
+        let mut stack = vec![std::path::PathBuf::from(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/fixtures"
+        ))];
+        while let Some(dir) = stack.pop() {
+            for e in std::fs::read_dir(&dir).unwrap().flatten() {
+                let path = e.path();
+                if path.is_dir() {
+                    stack.push(path);
+                    continue;
+                }
+                let Ok(text) = std::fs::read_to_string(&path) else {
+                    continue;
+                };
+                if !TerseReader.sniff(&text) {
+                    continue;
+                }
+                let whole = format!("{:?}", read_in_parts(&text, usize::MAX / 4));
+                for part in [1, 40, 700] {
+                    let got = format!("{:?}", read_in_parts(&text, part));
+                    assert_eq!(whole, got, "{} in parts of {part}", path.display());
+                }
+                texts += 1;
+            }
+        }
+        assert!(texts > 3, "only {texts} terse fixtures");
+        // An unreadable line in a later part is named by its line in the text.
+        let good = fixture("fio/linux-libaio/randread-4k.terse.txt");
+        let line = good.lines().find(|l| terse_version(l).is_some()).unwrap();
+        let mut fields: Vec<&str> = line.split(';').collect();
+        fields[7] = "not-a-number";
+        let text = format!("{good}\n{good}\n{}\n", fields.join(";"));
+        let got = read_in_parts(&text, 1).unwrap();
+        let whole = read_in_parts(&text, usize::MAX / 4).unwrap();
+        assert_eq!(got.warnings, whole.warnings);
+        assert!(
+            got.warnings.iter().any(|w| w.starts_with("line ")),
+            "{:?}",
+            got.warnings
+        );
+    }
+
+    /// Parts cut at line ends hold the text's lines, in order, each once,
+    /// so the line numbers of errors counted part by part are the text's.
+    #[test]
+    fn parts_hold_the_lines_of_the_text() {
+        let text = "3;a;b\r\n\n3;c\nxx\n\n\nlast without end";
+        let whole: Vec<&str> = text.lines().collect();
+        for part in 1..text.len() {
+            let parts = line_parts(text, part);
+            assert_eq!(parts.concat(), text);
+            let lines: Vec<&str> = parts.iter().flat_map(|p| p.lines()).collect();
+            assert_eq!(lines, whole, "parts of {part}: {parts:?}");
+        }
+    }
 
     fn fixture(rel: &str) -> String {
         let path = format!("{}/fixtures/{rel}", env!("CARGO_MANIFEST_DIR"));
