@@ -108,7 +108,7 @@ fn windows(rows: &[Row]) -> Vec<ResultFile<'_>> {
     }
     // Each file's window (its targets parsed from `filename`) on every core.
     let by_source: Vec<(&str, Vec<&Row>)> = by_source.into_iter().collect();
-    let found: Vec<Option<Window>> = by_source
+    let found: Vec<Option<ResultFile>> = by_source
         .par_iter()
         .map(|(source, rows)| window(source, rows))
         .collect();
