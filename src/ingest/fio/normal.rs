@@ -1396,38 +1396,24 @@ mod tests {
     #[test]
     fn reading_in_parts_is_reading_in_one_pass() {
         let mut texts = 0;
-        let mut stack = vec![std::path::PathBuf::from(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/fixtures"
-        ))];
-        while let Some(dir) = stack.pop() {
-            for e in std::fs::read_dir(&dir).unwrap().flatten() {
-                let path = e.path();
-                if path.is_dir() {
-                    stack.push(path);
-                    continue;
-                }
-                let Ok(text) = std::fs::read_to_string(&path) else {
-                    continue;
-                };
-                if !NormalReader.sniff(&text) || !text.contains(": (groupid=") {
-                    continue;
-                }
-                let whole = format!("{:?}", parse_part(&text).and_then(Doc::into_rows));
-                for part in [64, 300, 2000] {
-                    let split = parts(&text, part);
-                    let in_parts =
-                        format!("{:?}", parse_in_parts(&text, part).and_then(Doc::into_rows));
-                    assert_eq!(
-                        whole,
-                        in_parts,
-                        "{} in {} parts",
-                        path.display(),
-                        split.len()
-                    );
-                    if split.len() > 1 {
-                        texts += 1;
-                    }
+        for (path, text) in crate::ingest::fio::fixture_texts() {
+            if !NormalReader.sniff(&text) || !text.contains(": (groupid=") {
+                continue;
+            }
+            let whole = format!("{:?}", parse_part(&text).and_then(Doc::into_rows));
+            for part in [64, 300, 2000] {
+                let split = parts(&text, part);
+                let in_parts =
+                    format!("{:?}", parse_in_parts(&text, part).and_then(Doc::into_rows));
+                assert_eq!(
+                    whole,
+                    in_parts,
+                    "{} in {} parts",
+                    path.display(),
+                    split.len()
+                );
+                if split.len() > 1 {
+                    texts += 1;
                 }
             }
         }

@@ -674,30 +674,16 @@ mod tests {
     #[test]
     fn reading_in_parts_is_reading_in_one_pass() {
         let mut texts = 0;
-        let mut stack = vec![std::path::PathBuf::from(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/fixtures"
-        ))];
-        while let Some(dir) = stack.pop() {
-            for e in std::fs::read_dir(&dir).unwrap().flatten() {
-                let path = e.path();
-                if path.is_dir() {
-                    stack.push(path);
-                    continue;
-                }
-                let Ok(text) = std::fs::read_to_string(&path) else {
-                    continue;
-                };
-                if !TerseReader.sniff(&text) {
-                    continue;
-                }
-                let whole = format!("{:?}", read_in_parts(&text, usize::MAX / 4));
-                for part in [1, 40, 700] {
-                    let got = format!("{:?}", read_in_parts(&text, part));
-                    assert_eq!(whole, got, "{} in parts of {part}", path.display());
-                }
-                texts += 1;
+        for (path, text) in crate::ingest::fio::fixture_texts() {
+            if !TerseReader.sniff(&text) {
+                continue;
             }
+            let whole = format!("{:?}", read_in_parts(&text, usize::MAX / 4));
+            for part in [1, 40, 700] {
+                let got = format!("{:?}", read_in_parts(&text, part));
+                assert_eq!(whole, got, "{} in parts of {part}", path.display());
+            }
+            texts += 1;
         }
         assert!(texts > 3, "only {texts} terse fixtures");
         // An unreadable line in a later part is named by its line in the text.
