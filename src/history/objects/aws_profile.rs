@@ -16,7 +16,6 @@ use std::path::{Path, PathBuf};
 /// One profile's settings, as found.
 #[derive(Debug, Default, Clone, PartialEq)]
 pub(crate) struct Profile {
-    pub name: String,
     pub region: Option<String>,
     pub endpoint_url: Option<String>,
     /// `addressing_style = virtual` (true) or `path` (false).
@@ -79,7 +78,7 @@ pub(crate) fn load(env: &dyn Fn(&str) -> Option<String>) -> Result<Option<Profil
         _ => shown(&config),
     };
     keys.extend(in_credentials.unwrap_or_default());
-    let get = |k: &str| keys.get(k).filter(|v| !v.is_empty()).cloned();
+    let get = |k: &str| value(&keys, k);
     let from = format!("profile `{name}` in {creds_from}");
     let credentials = credentials_of(&keys, &name, &from)?;
     let virtual_hosted = match get("s3.addressing_style").as_deref() {
@@ -88,7 +87,6 @@ pub(crate) fn load(env: &dyn Fn(&str) -> Option<String>) -> Result<Option<Profil
         _ => None,
     };
     Ok(Some(Profile {
-        name,
         region: get("region"),
         endpoint_url: get("endpoint_url"),
         virtual_hosted,
@@ -100,7 +98,7 @@ pub(crate) fn load(env: &dyn Fn(&str) -> Option<String>) -> Result<Option<Profil
 /// `credential_process` prints; a profile that signs in some other way is
 /// an error saying how to export its credentials.
 fn credentials_of(keys: &Keys, name: &str, from: &str) -> Result<Option<Credentials>, String> {
-    let get = |k: &str| keys.get(k).filter(|v| !v.is_empty()).cloned();
+    let get = |k: &str| value(keys, k);
     let credentials = match (get("aws_access_key_id"), get("aws_secret_access_key")) {
         (Some(id), Some(secret)) => Some(Credentials {
             access_key_id: id,
@@ -132,6 +130,11 @@ fn credentials_of(keys: &Keys, name: &str, from: &str) -> Result<Option<Credenti
         )),
         _ => Ok(credentials),
     }
+}
+
+/// A key's value; an empty one (`region =`) is no value.
+fn value(keys: &Keys, k: &str) -> Option<String> {
+    keys.get(k).filter(|v| !v.is_empty()).cloned()
 }
 
 fn shown(path: &Option<PathBuf>) -> String {

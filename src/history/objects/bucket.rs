@@ -103,7 +103,7 @@ impl Bucket {
         let mut credentials_from = ENV_CREDENTIALS.to_string();
         let store: Arc<dyn ObjectStore> = match scheme {
             "s3" => {
-                let (s3, from) = s3_builder(&root, &profile, &env);
+                let (s3, from) = s3_builder(&root, &endpoint, &profile, &env);
                 credentials_from = from;
                 let s3 = s3.with_client_options(options).with_retry(retry());
                 Arc::new(s3.build().map_err(|e| bad(e.to_string()))?)
@@ -336,19 +336,19 @@ impl Objects for Bucket {
 }
 
 /// S3's settings: the environment's (`from_env`), then each key the
-/// environment leaves unset from the AWS profile. Also where the
-/// credentials came from, for messages.
+/// environment leaves unset from the AWS profile; `endpoint` is already
+/// resolved so (empty: none). Also where the credentials came from, for
+/// messages.
 fn s3_builder(
     root: &str,
+    endpoint: &str,
     profile: &aws_profile::Profile,
     env: &dyn Fn(&str) -> Option<String>,
 ) -> (object_store::aws::AmazonS3Builder, String) {
     let mut s3 = object_store::aws::AmazonS3Builder::from_env().with_url(root);
     let unset = |keys: &[&str]| keys.iter().all(|k| env(k).is_none());
-    if unset(&["AWS_ENDPOINT_URL", "AWS_ENDPOINT"])
-        && let Some(e) = &profile.endpoint_url
-    {
-        s3 = s3.with_endpoint(e);
+    if !endpoint.is_empty() {
+        s3 = s3.with_endpoint(endpoint);
     }
     if unset(&["AWS_REGION", "AWS_DEFAULT_REGION"])
         && let Some(r) = &profile.region
