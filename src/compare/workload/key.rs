@@ -328,10 +328,7 @@ impl LoadPoint {
             let apps_beside = |b: u32| loads.iter().all(|l| !l.probe && l.beside == b);
             if first.beside > 0 && apps_beside(first.beside) {
                 let own = values(|l| l.instances.saturating_sub(l.beside));
-                let probes = match first.beside {
-                    1 => "1 probe".to_string(),
-                    n => format!("{n} probes"),
-                };
+                let probes = counted(first.beside, "probe");
                 return format!("{} x {} apps + {probes}", base.label(), ranges(&own));
             }
             format!(
@@ -367,20 +364,16 @@ impl LoadPoint {
         if self.devices > 1 {
             s.push_str(&format!(" x {} devices", self.devices));
         }
-        let plural = |n: u32, one: &str| match n {
-            1 => format!("{n} {one}"),
-            n => format!("{n} {one}s"),
-        };
         match (self.instances > 1, self.beside, self.probe) {
             (false, ..) => {}
             (true, 0, _) => s.push_str(&format!(" x {} instances", self.instances)),
             // Like-for-like counts: the probe beside its apps, the apps
             // beside their probe.
-            (true, b, true) => s.push_str(&format!(" (probe) + {}", plural(b, "app"))),
+            (true, b, true) => s.push_str(&format!(" (probe) + {}", counted(b, "app"))),
             (true, b, false) => s.push_str(&format!(
                 " x {} + {}",
-                plural(self.instances.saturating_sub(b), "app"),
-                plural(b, "probe")
+                counted(self.instances.saturating_sub(b), "app"),
+                counted(b, "probe")
             )),
         }
         s
@@ -439,6 +432,14 @@ pub fn without_hosts<S: serde::Serializer>(key: &WorkloadKey, s: S) -> Result<S:
         instances: key.load.instances,
     }
     .serialize(s)
+}
+
+/// `n` things, named in the plural past one: "1 probe", "16 apps".
+fn counted(n: u32, one: &str) -> String {
+    match n {
+        1 => format!("{n} {one}"),
+        n => format!("{n} {one}s"),
+    }
 }
 
 #[cfg(test)]
