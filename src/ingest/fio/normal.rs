@@ -1165,30 +1165,23 @@ impl Doc {
         let mut rows = Vec::with_capacity(self.row_count());
         let mut failed = Vec::new();
         let mut failed_rows = Vec::new();
-        // Blocks are made rows on every core, a slice at a time, and
-        // taken in order: rows, warnings and the first error are those of
-        // one pass.
-        const SLICE: usize = 4096;
-        for slice in self.blocks.chunks(SLICE) {
-            let outs: Vec<BlockRows> = if slice.len() > 64 {
-                slice.par_iter().map(|b| self.block_rows(b, &ix)).collect()
-            } else {
-                slice.iter().map(|b| self.block_rows(b, &ix)).collect()
-            };
-            for out in outs {
-                match out {
-                    BlockRows::Failed(message, r) => {
-                        failed.push(message);
-                        failed_rows.extend(r);
-                    }
-                    BlockRows::Rows(r, notes) => {
-                        warnings.extend(notes);
-                        rows.extend(r);
-                    }
-                    BlockRows::Bad(e) => return Err(e),
+        // Blocks are made rows on every core and taken in order: rows,
+        // warnings and the first error are those of one pass.
+        let make = |b: &Block| self.block_rows(b, &ix);
+        super::in_order_on_cores(&self.blocks, make, |out| {
+            match out {
+                BlockRows::Failed(message, r) => {
+                    failed.push(message);
+                    failed_rows.extend(r);
                 }
+                BlockRows::Rows(r, notes) => {
+                    warnings.extend(notes);
+                    rows.extend(r);
+                }
+                BlockRows::Bad(e) => return Err(e),
             }
-        }
+            Ok(())
+        })?;
         if rows.is_empty() {
             return Err(ReadError::EveryJobFailed(self.failures()));
         }

@@ -120,31 +120,22 @@ fn rows_of(jobs: Vec<Line>) -> (Vec<Row>, Vec<String>) {
         })
         .collect();
     drop((clones, seen));
-    // Each job's rows moved out of its line (a row is a kilobyte),
-    // made on every core a slice at a time, taken in order.
-    const SLICE: usize = 4096;
+    // Each job's rows moved out of its line (a row is a kilobyte), made
+    // on every core, taken in order.
     let mut warnings = Vec::new();
     let mut rows = Vec::with_capacity(jobs.len());
-    let mut jobs = jobs.into_iter().zip(counted);
-    loop {
-        let slice: Vec<(Line, (usize, bool))> = jobs.by_ref().take(SLICE).collect();
-        if slice.is_empty() {
-            break;
-        }
-        let made = |(job, (clones, first)): (Line, (usize, bool))| {
-            let (mut r, mut w) = (Vec::new(), Vec::new());
-            job_rows(job, clones, first, &mut r, &mut w);
-            (r, w)
-        };
-        let outs: Vec<(Vec<Row>, Vec<String>)> = match slice.len() {
-            0..=64 => slice.into_iter().map(made).collect(),
-            _ => slice.into_par_iter().map(made).collect(),
-        };
-        for (r, w) in outs {
+    let make = |(job, (clones, first)): (Line, (usize, bool))| {
+        let (mut r, mut w) = (Vec::new(), Vec::new());
+        job_rows(job, clones, first, &mut r, &mut w);
+        (r, w)
+    };
+    let taken: Result<(), std::convert::Infallible> =
+        super::in_order_on_cores(jobs.into_iter().zip(counted), make, |(r, w)| {
             rows.extend(r);
             warnings.extend(w);
-        }
-    }
+            Ok(())
+        });
+    let Ok(()) = taken;
     (rows, warnings)
 }
 
