@@ -178,33 +178,65 @@ type Pairs<'a> = BTreeMap<Cow<'a, str>, Cow<'a, str>>;
 
 /// A row's candidate values: its options, its engine and OS.
 fn candidates(row: &Row) -> Pairs<'_> {
-    let mut out = option_pairs(row);
-    out.retain(|k, _| !is_bookkeeping(k));
-    with_facts(out, row)
+    with_facts(option_pairs(row, |k| !is_bookkeeping(k)), row)
 }
 
-/// [`Row::option_map`] without a copy of each name and value: they are
-/// borrowed from the options text, and copied only where the text escapes
-/// a character. Tens of thousands of files each have a few dozen options,
-/// read once per file on one thread.
-fn option_pairs(row: &Row) -> Pairs<'_> {
+/// The options `keep` takes of [`Row::option_map`], without a copy of
+/// each name and value: they are borrowed from the options text, copied
+/// only where the text escapes a character, and read into one map as the
+/// text is parsed. Tens of thousands of files each have a few dozen
+/// options. A text that is not an object of strings gives no options, as
+/// `option_map` gives none.
+fn option_pairs(row: &Row, keep: impl Fn(&str) -> bool) -> Pairs<'_> {
+    use serde::de::{Deserializer, MapAccess, Visitor};
+
+    struct Text<'a>(Cow<'a, str>);
+
+    impl<'de> serde::Deserialize<'de> for Text<'de> {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            d.deserialize_str(TextVisitor)
+        }
+    }
+
+    struct TextVisitor;
+
+    impl<'de> Visitor<'de> for TextVisitor {
+        type Value = Text<'de>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a string")
+        }
+        fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Text<'de>, E> {
+            Ok(Text(Cow::Borrowed(v)))
+        }
+        fn visit_str<E>(self, v: &str) -> Result<Text<'de>, E> {
+            Ok(Text(Cow::Owned(v.to_owned())))
+        }
+    }
+
+    struct PairsVisitor<F>(F);
+
+    impl<'de, F: Fn(&str) -> bool> Visitor<'de> for PairsVisitor<F> {
+        type Value = Pairs<'de>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("fio's options, an object of strings")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Pairs<'de>, A::Error> {
+            let mut out = Pairs::new();
+            while let Some((Text(k), Text(v))) = map.next_entry::<Text, Text>()? {
+                if (self.0)(&k) {
+                    out.insert(k, v);
+                }
+            }
+            Ok(out)
+        }
+    }
+
     let Some(text) = row.options.as_deref() else {
         return Pairs::new();
     };
-    if let Ok(m) = serde_json::from_str::<BTreeMap<&str, &str>>(text) {
-        return m
-            .into_iter()
-            .map(|(k, v)| (Cow::Borrowed(k), Cow::Borrowed(v)))
-            .collect();
-    }
-    // Escapes cannot be borrowed; anything else that fails here fails
-    // as `option_map` does (no options).
-    serde_json::from_str::<BTreeMap<String, String>>(text)
-        .map(|m| {
-            m.into_iter()
-                .map(|(k, v)| (Cow::Owned(k), Cow::Owned(v)))
-                .collect()
-        })
+    let mut de = serde_json::Deserializer::from_str(text);
+    de.deserialize_map(PairsVisitor(keep))
+        .and_then(|pairs| de.end().map(|()| pairs))
         .unwrap_or_default()
 }
 
@@ -235,8 +267,8 @@ fn with_facts<'a>(mut out: Pairs<'a>, row: &'a Row) -> Pairs<'a> {
 }
 
 /// Where a row was measured: its workload and load, devices included.
-type Point = (
-    String,
+type Point<'a> = (
+    &'a str,
     u64,
     crate::model::Direction,
     Option<u32>,
@@ -245,9 +277,9 @@ type Point = (
     u32,
 );
 
-fn point(row: &Row) -> Point {
+fn point(row: &Row) -> Point<'_> {
     (
-        row.rw.clone(),
+        row.rw.as_str(),
         row.bs_bytes,
         row.direction,
         row.rwmixread,
@@ -267,14 +299,15 @@ pub fn assign(rows: &mut [Row], by: &LabelBy) -> ConfigRule {
     };
     // The words that tell runs apart by name are read before the split
     // only where they name configs; otherwise once, after it, as variants.
+    let cands = RowCandidates::of(rows);
     let words = if named {
-        variants::words(rows)
+        variants::words(rows, &cands)
     } else {
         BTreeMap::new()
     };
     let mut rule = match by {
-        LabelBy::Auto => auto(rows, false, &words),
-        LabelBy::Name => auto(rows, true, &words),
+        LabelBy::Auto => auto(rows, false, &words, &cands),
+        LabelBy::Name => auto(rows, true, &words, &cands),
         LabelBy::Keys(keys) => by_keys(rows, keys, &words),
         other => ConfigRule {
             rule: other.name().into(),
@@ -282,7 +315,7 @@ pub fn assign(rows: &mut [Row], by: &LabelBy) -> ConfigRule {
         },
     };
     if !named {
-        mark_variants(rows, &mut rule);
+        mark_variants(rows, &mut rule, &cands);
     }
     rule
 }
@@ -290,8 +323,11 @@ pub fn assign(rows: &mut [Row], by: &LabelBy) -> ConfigRule {
 /// Runs of one config, workload and load point that differ only in their
 /// names (`write`, `overwrite-seq`) are variants of the workload
 /// (`Row::variant`), not repeats: kept apart, with one note per config.
-fn mark_variants(rows: &mut [Row], rule: &mut ConfigRule) {
-    let words = variants::words(rows);
+fn mark_variants(rows: &mut [Row], rule: &mut ConfigRule, cands: &RowCandidates) {
+    let words = variants::words(rows, cands);
+    if words.is_empty() {
+        return;
+    }
     let mut said: IndexMap<String, BTreeSet<String>> = IndexMap::new();
     for r in rows.iter_mut() {
         // A run named by its own rw (`write` beside `overwrite-seq`) is the
@@ -321,8 +357,9 @@ struct FileOptions<'a> {
     /// lacks was not set. Other formats print none, so what they lack is
     /// unknown, and differs from nothing.
     printed: bool,
-    /// Each candidate's value, None where the file's jobs disagree.
-    values: BTreeMap<Cow<'a, str>, Option<Cow<'a, str>>>,
+    /// Each candidate's value, None where the file's jobs disagree; one
+    /// map shared by every file with the same values ([`Interner`]).
+    values: std::sync::Arc<Values<'a>>,
     rows: Vec<usize>,
     /// The file holds several fio invocations (a script's log).
     runs: bool,
@@ -334,75 +371,219 @@ struct FileOptions<'a> {
 /// name`, see `variants`).
 pub const NAME_KEY: &str = "file name";
 
-fn files(rows: &[Row]) -> IndexMap<&str, FileOptions<'_>> {
-    // Files are read on every core: tens of thousands of files each have
-    // a few dozen options, and reading them on one thread was a tenth of
-    // `nvcmp ingest`'s time.
+/// A file's candidates and their values ([`FileOptions::values`]).
+type Values<'a> = BTreeMap<Cow<'a, str>, Option<Cow<'a, str>>>;
+
+/// Distinct values, each numbered and shared: what many files repeat
+/// (their options' candidates, their values) is kept once. Each core
+/// builds a value, looks it up and, when known, drops it, so its memory
+/// is used again for the next file's, never held once per file (ten
+/// thousand maps of fresh pages, each zeroed by the kernel first).
+struct Interner<T> {
+    known: std::sync::Mutex<Known<T>>,
+}
+
+/// What an [`Interner`] holds.
+struct Known<T> {
+    /// Values by hash, each with its number.
+    by_hash: HashMap<u64, Vec<(std::sync::Arc<T>, usize)>>,
+    count: usize,
+}
+
+impl<T: std::hash::Hash + Eq> Interner<T> {
+    fn new() -> Interner<T> {
+        Interner {
+            known: std::sync::Mutex::new(Known {
+                by_hash: HashMap::new(),
+                count: 0,
+            }),
+        }
+    }
+
+    /// How many distinct values were interned.
+    fn len(&self) -> usize {
+        self.known
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .count
+    }
+
+    /// `value` shared, and its number (in the order first interned).
+    fn intern(&self, value: T) -> (std::sync::Arc<T>, usize) {
+        use std::hash::{BuildHasher, BuildHasherDefault};
+        let h = BuildHasherDefault::<std::collections::hash_map::DefaultHasher>::default()
+            .hash_one(&value);
+        let mut known = self
+            .known
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let Known { by_hash, count } = &mut *known;
+        let alike = by_hash.entry(h).or_default();
+        if let Some((same, id)) = alike.iter().find(|(v, _)| **v == value) {
+            return (same.clone(), *id);
+        }
+        let id = *count;
+        *count += 1;
+        let shared = std::sync::Arc::new(value);
+        alike.push((shared.clone(), id));
+        (shared, id)
+    }
+}
+
+/// Each row's candidates ([`candidates`]), read once per distinct options
+/// text and facts on every core, equal sets numbered alike: the config
+/// rule and the variants both ask for them, and ten thousand copies of a
+/// result print one text. The sets own their text, so rows stay free to
+/// be renamed while the table is in use.
+pub(crate) struct RowCandidates {
+    sets: Vec<std::sync::Arc<Pairs<'static>>>,
+    /// The number of each row's set in `sets`.
+    pub(crate) set_of_row: Vec<usize>,
+}
+
+/// A row's options text and the facts set over it ([`with_facts`]): by
+/// content, as copies of one result print the same text.
+type Facts<'a> = (Option<&'a str>, &'a str, &'a Os, Option<bool>);
+
+fn facts_of(r: &Row) -> Facts<'_> {
+    (r.options.as_deref(), r.engine.as_str(), &r.os, r.direct)
+}
+
+impl RowCandidates {
+    fn of(rows: &[Row]) -> RowCandidates {
+        // Distinct facts, each by its first row; rows of one job share
+        // their text (and so their facts) and are not looked up again.
+        let mut first_of: HashMap<Facts, usize> = HashMap::new();
+        let mut firsts: Vec<usize> = Vec::new();
+        let mut distinct_of_row: Vec<usize> = Vec::with_capacity(rows.len());
+        for (i, r) in rows.iter().enumerate() {
+            if i > 0 && same_candidates(&rows[i - 1], r) {
+                distinct_of_row.push(distinct_of_row[i - 1]);
+                continue;
+            }
+            let d = *first_of.entry(facts_of(r)).or_insert_with(|| {
+                firsts.push(i);
+                firsts.len() - 1
+            });
+            distinct_of_row.push(d);
+        }
+        let interner = Interner::new();
+        let read: Vec<(std::sync::Arc<Pairs<'static>>, usize)> = firsts
+            .par_iter()
+            .map(|&i| {
+                let owned: Pairs<'static> = candidates(&rows[i])
+                    .into_iter()
+                    .map(|(k, v)| (Cow::Owned(k.into_owned()), Cow::Owned(v.into_owned())))
+                    .collect();
+                interner.intern(owned)
+            })
+            .collect();
+        let mut sets = vec![std::sync::Arc::default(); read.len()];
+        let set_of_distinct: Vec<usize> = read
+            .into_iter()
+            .map(|(set, id)| {
+                sets[id] = set;
+                id
+            })
+            .collect();
+        sets.truncate(interner.len());
+        RowCandidates {
+            sets,
+            set_of_row: distinct_of_row
+                .into_iter()
+                .map(|d| set_of_distinct[d])
+                .collect(),
+        }
+    }
+
+    /// Row `i`'s candidates.
+    fn of_row(&self, i: usize) -> &Pairs<'static> {
+        &self.sets[self.set_of_row[i]]
+    }
+}
+
+fn files<'a>(rows: &'a [Row], cands: &'a RowCandidates) -> IndexMap<&'a str, FileOptions<'a>> {
     let mut by_file: IndexMap<&str, Vec<usize>> = IndexMap::with_capacity(rows.len());
     for (i, r) in rows.iter().enumerate() {
         by_file.entry(r.source.as_str()).or_default().push(i);
     }
-    let by_file: Vec<(&str, Vec<usize>)> = by_file.into_iter().collect();
-    let built: Vec<FileOptions> = by_file
-        .par_iter()
-        .map(|(_, members)| file_options(rows, members))
+    // A set's values, for the files whose rows all have that set (nearly
+    // all): one map per set, not per file.
+    let of_set: Vec<std::sync::Arc<Values>> = cands
+        .sets
+        .iter()
+        .map(|set| {
+            std::sync::Arc::new(
+                set.iter()
+                    .map(|(k, v)| (Cow::Borrowed(k.as_ref()), Some(Cow::Borrowed(v.as_ref()))))
+                    .collect(),
+            )
+        })
         .collect();
+    let mixed = Interner::new();
     by_file
         .into_iter()
-        .map(|(source, _)| source)
-        .zip(built)
+        .collect::<Vec<_>>()
+        .into_par_iter()
+        .map(|(source, members)| (source, file_options(rows, members, cands, &of_set, &mixed)))
+        .collect::<Vec<_>>()
+        .into_iter()
         .collect()
 }
 
 /// One file's options from its rows' candidates: a key every row gives
 /// alike keeps its value, any other is None (set otherwise, or by some
 /// jobs only).
-fn file_options<'a>(rows: &'a [Row], members: &[usize]) -> FileOptions<'a> {
+fn file_options<'a>(
+    rows: &'a [Row],
+    members: Vec<usize>,
+    cands: &'a RowCandidates,
+    of_set: &[std::sync::Arc<Values<'a>>],
+    mixed: &Interner<Values<'a>>,
+) -> FileOptions<'a> {
     let first = &rows[members[0]];
-    let mut f = FileOptions {
-        folder: first.config.as_str(),
-        printed: false,
-        values: candidates(first)
-            .into_iter()
-            .map(|(k, v)| (k, Some(v)))
-            .collect(),
-        rows: members.to_vec(),
-        runs: false,
-        facts: first.setup_fact_map(),
-    };
-    // The rows of a job's directions (and of jobs run with the same
-    // options) share one options text: its candidates are read once (the
-    // JSON parsed once), not per row; comparing a set again changes
-    // nothing.
-    let mut last = first;
-    for &i in members {
-        let r = &rows[i];
-        f.runs |= r.file_run.is_some();
-        f.printed |= r.options.is_some();
-        if same_candidates(last, r) {
-            continue;
-        }
-        last = r;
-        let c = candidates(r);
-        // A key one job set and another did not, or set otherwise.
-        for (k, v) in f.values.iter_mut() {
-            if v.as_ref() != c.get(k.as_ref()) {
-                *v = None;
+    let first_set = cands.set_of_row[members[0]];
+    let values = if members.iter().all(|&i| cands.set_of_row[i] == first_set) {
+        of_set[first_set].clone()
+    } else {
+        let mut values: Values = (*of_set[first_set]).clone();
+        let mut last = first_set;
+        for &i in &members {
+            let set = cands.set_of_row[i];
+            if set == last {
+                continue;
+            }
+            last = set;
+            let c = cands.of_row(i);
+            // A key one job set and another did not, or set otherwise.
+            for (k, v) in values.iter_mut() {
+                if v.as_deref() != c.get(k.as_ref()).map(|v| v.as_ref()) {
+                    *v = None;
+                }
+            }
+            for k in c.keys() {
+                values.entry(Cow::Borrowed(k.as_ref())).or_insert(None);
             }
         }
-        for (k, _) in c {
-            f.values.entry(k).or_insert(None);
-        }
+        mixed.intern(values).0
+    };
+    FileOptions {
+        folder: first.config.as_str(),
+        printed: members.iter().any(|&i| rows[i].options.is_some()),
+        values,
+        runs: members.iter().any(|&i| rows[i].file_run.is_some()),
+        rows: members,
+        facts: first.setup_fact_map(),
     }
-    f
 }
 
 fn auto(
     rows: &mut [Row],
     by_name: bool,
     words: &BTreeMap<variants::RunName, String>,
+    cands: &RowCandidates,
 ) -> ConfigRule {
-    let files = files(rows);
+    let files = files(rows, cands);
     let mut by_folder: IndexMap<&str, Vec<&FileOptions>> = IndexMap::new();
     for f in files.values() {
         by_folder.entry(f.folder).or_default().push(f);
@@ -435,19 +616,40 @@ fn auto(
             continue;
         }
         rule.split_folders.push(folder.to_string());
-        let value_of = |f: &FileOptions, k: &str| match k {
-            NAME_KEY => f
-                .rows
-                .first()
-                .and_then(|&i| words.get(&variants::run_of(&rows[i])))
-                .cloned()
-                .or_else(|| f.rows.first().map(|&i| rows[i].rw.clone())),
-            _ => f.values.get(k).cloned().flatten().map(Cow::into_owned),
+        let value_of = |f: &FileOptions<'_>, k: &str| -> Option<String> {
+            match k {
+                NAME_KEY => f
+                    .rows
+                    .first()
+                    .and_then(|&i| words.get(&variants::run_of(&rows[i])))
+                    .cloned()
+                    .or_else(|| f.rows.first().map(|&i| rows[i].rw.clone())),
+                _ => f.values.get(k).cloned().flatten().map(Cow::into_owned),
+            }
         };
+        // Files that share their values' map share their combination
+        // (unless a file's own name is a key): worked out once per map.
+        let mut of_map: HashMap<*const Values, usize> = HashMap::new();
         let mut combos: IndexMap<Vec<Option<String>>, Vec<&FileOptions>> = IndexMap::new();
+        let by_map = !keys.iter().any(|k| k == NAME_KEY);
         for f in group {
-            let combo = keys.iter().map(|k| value_of(f, k)).collect();
-            combos.entry(combo).or_default().push(f);
+            let known = by_map
+                .then(|| of_map.get(&std::sync::Arc::as_ptr(&f.values)).copied())
+                .flatten();
+            let at = match known {
+                Some(at) => at,
+                None => {
+                    let combo = keys.iter().map(|k| value_of(f, k)).collect();
+                    let entry = combos.entry(combo);
+                    let at = entry.index();
+                    entry.or_default();
+                    if by_map {
+                        of_map.insert(std::sync::Arc::as_ptr(&f.values), at);
+                    }
+                    at
+                }
+            };
+            combos[at].push(f);
         }
         let combo_list: Vec<&Vec<Option<String>>> = combos.keys().collect();
         let shorts = unique_names(&keys, &combo_list);
@@ -593,8 +795,13 @@ fn folder_keys(rows: &[Row], group: &[&FileOptions]) -> Vec<String> {
     // Keys whose jobs disagree inside some file describe one run.
     let mut within: BTreeSet<&str> = BTreeSet::new();
     let mut all: BTreeSet<&str> = BTreeSet::new();
+    // Files share their values' maps: each map is read once.
+    let mut seen: std::collections::HashSet<*const Values> = std::collections::HashSet::new();
     for f in group {
-        for (k, v) in &f.values {
+        if !seen.insert(std::sync::Arc::as_ptr(&f.values)) {
+            continue;
+        }
+        for (k, v) in f.values.iter() {
             all.insert(k.as_ref());
             if v.is_none() {
                 within.insert(k);
@@ -603,10 +810,24 @@ fn folder_keys(rows: &[Row], group: &[&FileOptions]) -> Vec<String> {
     }
     // Each point's files, once.
     let mut at_point: HashMap<Point, Vec<usize>> = HashMap::new();
-    for (fi, f) in group.iter().enumerate() {
-        let points: BTreeSet<Point> = f.rows.iter().map(|&i| point(&rows[i])).collect();
+    // Files with the same values tell the same at a point: one of them
+    // stands for all (ten thousand files of a handful of configs are a
+    // handful per point).
+    let mut told: HashMap<&Point, std::collections::HashSet<(*const Values, bool)>> =
+        HashMap::new();
+    let points: Vec<BTreeSet<Point>> = group
+        .iter()
+        .map(|f| f.rows.iter().map(|&i| point(&rows[i])).collect())
+        .collect();
+    for (fi, (f, points)) in group.iter().zip(&points).enumerate() {
         for p in points {
-            at_point.entry(p).or_default().push(fi);
+            let new = told
+                .entry(p)
+                .or_default()
+                .insert((std::sync::Arc::as_ptr(&f.values), f.printed));
+            if new {
+                at_point.entry(*p).or_default().push(fi);
+            }
         }
     }
     let mut keys: Vec<&str> = all
@@ -784,7 +1005,7 @@ fn by_keys(
 /// Every option of the row, bookkeeping included: a key the user names
 /// is used whatever it is.
 fn candidates_all(row: &Row) -> Pairs<'_> {
-    with_facts(option_pairs(row), row)
+    with_facts(option_pairs(row, |_| true), row)
 }
 
 #[cfg(test)]

@@ -100,10 +100,17 @@ pub fn mark(rows: &mut [Row], rule: Instances) -> Vec<(String, usize)> {
     found
 }
 
-/// Each fio result file's window, where its rows say when it ran.
+/// Each fio result file's window, where its rows say when it ran, for
+/// the files whose run could overlap another's ([`may_overlap`]): the
+/// rest ran alone whatever their targets, and their targets are never
+/// read (an archive of runs one after another builds no window at all).
 fn windows(rows: &[Row]) -> Vec<ResultFile<'_>> {
+    let open = may_overlap(rows);
     let mut by_source: BTreeMap<&str, Vec<&Row>> = BTreeMap::new();
-    for r in rows.iter().filter(|r| r.tool == "fio") {
+    for r in rows
+        .iter()
+        .filter(|r| r.tool == "fio" && open.contains(r.source.as_str()))
+    {
         by_source.entry(r.source.as_str()).or_default().push(r);
     }
     // Each file's window (its targets parsed from `filename`) on every core.
@@ -122,6 +129,58 @@ fn windows(rows: &[Row]) -> Vec<ResultFile<'_>> {
             w
         })
         .collect()
+}
+
+/// The sources whose run window (as [`window`] reads it, widened by the
+/// timestamps' uncertainty) overlaps another's in the same folder: a
+/// superset of the files [`together`] can join, found by one sort and
+/// one sweep over each run of consecutive rows of a file, nothing parsed
+/// or allocated per row.
+fn may_overlap(rows: &[Row]) -> std::collections::HashSet<&str> {
+    // (folder, start, end, source) of each run of a file's rows; a file
+    // whose rows are not consecutive gives several, which overlap each
+    // other and so are looked at in full.
+    type Span<'a> = (Option<&'a std::ffi::OsStr>, f64, f64, &'a str);
+    let mut spans: Vec<Span> = Vec::new();
+    let mut i = 0;
+    while i < rows.len() {
+        let source = rows[i].source.as_str();
+        let mut j = i + 1;
+        while j < rows.len() && rows[j].source == source {
+            j += 1;
+        }
+        let run = &rows[i..j];
+        i = j;
+        let Some(first) = run.iter().find(|r| r.tool == "fio") else {
+            continue;
+        };
+        let (end, slack) = match (first.timestamp_ms, first.timestamp) {
+            (Some(ms), _) => (ms as f64, 0.0),
+            (None, Some(s)) => (s as f64 * 1000.0, 1000.0),
+            (None, None) => continue,
+        };
+        let runtime = run.iter().map(|r| r.runtime_ms).fold(0.0, f64::max);
+        let folder = std::path::Path::new(source).parent().map(|p| p.as_os_str());
+        spans.push((folder, end - runtime - slack, end + slack, source));
+    }
+    spans.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
+    let mut open = std::collections::HashSet::new();
+    // The latest end so far in the folder, and whose it is.
+    let mut reach: Option<(Option<&std::ffi::OsStr>, f64, usize)> = None;
+    for (k, &(folder, start, end, source)) in spans.iter().enumerate() {
+        match reach {
+            Some((f, latest, by)) if f == folder && start < latest => {
+                open.insert(source);
+                open.insert(spans[by].3);
+                if end > latest {
+                    reach = Some((folder, end, k));
+                }
+            }
+            Some((f, latest, _)) if f == folder && end <= latest => {}
+            _ => reach = Some((folder, end, k)),
+        }
+    }
+    open
 }
 
 fn window<'a>(source: &'a str, rows: &[&'a Row]) -> Option<ResultFile<'a>> {

@@ -39,10 +39,13 @@ pub fn ingest(paths: &[PathBuf], opts: &IngestOptions) -> anyhow::Result<Ingeste
 }
 
 /// Reads every input, a batch at a time, each batch's rows moved into
-/// `rows` before the next batch is read: the files' own row vectors are
+/// `rows` while the next batch is read: the files' own row vectors are
 /// then freed and reused batch after batch, never all held beside the
-/// whole (a row is about a kilobyte: 120 MB more at 100,000 files).
-/// Each file's result holds the range of its rows in `rows`.
+/// whole (a row is about a kilobyte: 120 MB more at 100,000 files), and
+/// no core waits while the rows of a batch are moved (the move and the
+/// page faults of a growing `rows` were a tenth of the wall time when the
+/// cores waited for them). Each file's result holds the range of its rows
+/// in `rows`.
 fn read_in_batches(
     inputs: &[Input],
     opts: &IngestOptions,
@@ -52,42 +55,64 @@ fn read_in_batches(
 ) -> Vec<FileResult<std::ops::Range<usize>>> {
     const BATCH: usize = 1024;
     let mut results: Vec<FileResult<std::ops::Range<usize>>> = Vec::with_capacity(inputs.len());
+    let mut read: Vec<FileResult> = Vec::new();
     for batch in inputs.chunks(BATCH) {
-        let read: Vec<FileResult> = batch
-            .par_iter()
-            .map(|input| {
-                let r = read_input(input, opts, manifest);
-                progress.inc();
-                r
-            })
-            .collect();
-        if inputs.len() > 1 {
-            // Rows are large: reserved for the rest at the rows per file
-            // so far, not grown by doubling copies.
-            let got = rows.len()
-                + read
-                    .iter()
-                    .map(|r| r.outcome.as_ref().map_or(0, Vec::len))
-                    .sum::<usize>();
-            let done = results.len() + read.len();
-            rows.reserve(got + got * (inputs.len() - done) / done - rows.len());
-        }
-        for r in read {
-            let outcome = r.outcome.map(|file_rows| {
-                let start = rows.len();
-                // One file of all the rows (a report of many jobs) is moved.
-                join_rows(rows, file_rows);
-                start..rows.len()
-            });
-            results.push(FileResult {
-                source: r.source,
-                outcome,
-                warnings: r.warnings,
-                digest: r.digest,
-            });
-        }
+        let previous = std::mem::take(&mut read);
+        let (next, ()) = rayon::join(
+            || {
+                batch
+                    .par_iter()
+                    .map(|input| {
+                        let r = read_input(input, opts, manifest);
+                        progress.inc();
+                        r
+                    })
+                    .collect()
+            },
+            || place(previous, inputs.len(), rows, &mut results),
+        );
+        read = next;
     }
+    place(read, inputs.len(), rows, &mut results);
     results
+}
+
+/// Moves one batch's rows into `rows`, each file's result then holding
+/// their range.
+fn place(
+    read: Vec<FileResult>,
+    inputs: usize,
+    rows: &mut Vec<crate::model::Row>,
+    results: &mut Vec<FileResult<std::ops::Range<usize>>>,
+) {
+    if read.is_empty() {
+        return;
+    }
+    if inputs > 1 {
+        // Rows are large: reserved for the rest at the rows per file so
+        // far, not grown by doubling copies.
+        let got = rows.len()
+            + read
+                .iter()
+                .map(|r| r.outcome.as_ref().map_or(0, Vec::len))
+                .sum::<usize>();
+        let done = results.len() + read.len();
+        rows.reserve(got + got * (inputs - done) / done - rows.len());
+    }
+    for r in read {
+        let outcome = r.outcome.map(|file_rows| {
+            let start = rows.len();
+            // One file of all the rows (a report of many jobs) is moved.
+            join_rows(rows, file_rows);
+            start..rows.len()
+        });
+        results.push(FileResult {
+            source: r.source,
+            outcome,
+            warnings: r.warnings,
+            digest: r.digest,
+        });
+    }
 }
 
 /// [`ingest`] reporting progress per file.
@@ -96,11 +121,13 @@ pub fn ingest_with_progress(
     opts: &IngestOptions,
     progress: &dyn Progress,
 ) -> anyhow::Result<Ingested> {
+    let mut phases = Phases::from_env();
     let mut out = Ingested::default();
     let mut inputs = Vec::new();
     for root in paths {
         collect(root, &mut inputs, &mut out.skipped);
     }
+    phases.done("walk");
     if paths.len() > 1 {
         // The same file reached through two PATHs is read once.
         let mut seen = std::collections::HashSet::new();
@@ -120,6 +147,7 @@ pub fn ingest_with_progress(
     progress.start(inputs.len());
     let results = read_in_batches(&inputs, opts, &out.manifest, progress, &mut out.rows);
     progress.finish();
+    phases.done("read");
 
     let copies = copies_of(&inputs, &results);
     // Rows of copies, left out below.
@@ -151,10 +179,41 @@ pub fn ingest_with_progress(
         out.rows.retain(|_| kept.next().unwrap_or(true));
     }
     out.warnings.extend(copies_note(&inputs, &copies));
-    super::instances::mark(&mut out.rows, opts.instances);
-    out.config_rule = super::configs::assign(&mut out.rows, &opts.label_by);
+    phases.done("copies");
+    // On a core of the pool, whose allocator holds the memory the reading
+    // freed: the main thread's would take fresh pages, each zeroed by the
+    // kernel first.
+    let rule = rayon::scope(|_| {
+        super::instances::mark(&mut out.rows, opts.instances);
+        phases.done("instances");
+        let rule = super::configs::assign(&mut out.rows, &opts.label_by);
+        phases.done("configs");
+        rule
+    });
+    out.config_rule = rule;
     apply_configs(&mut out.rows, &out.manifest);
     Ok(out)
+}
+
+/// With `NVCMP_TIMINGS` set, each phase's wall time on stderr
+/// (`nvcmp: timing: read 212.4 ms`): where a slow ingest spends its time,
+/// on the user's machine, without a profiler.
+struct Phases(Option<std::time::Instant>);
+
+impl Phases {
+    fn from_env() -> Phases {
+        Phases(std::env::var_os("NVCMP_TIMINGS").map(|_| std::time::Instant::now()))
+    }
+
+    fn done(&mut self, phase: &str) {
+        if let Some(since) = self.0 {
+            eprintln!(
+                "nvcmp: timing: {phase} {:.1} ms",
+                since.elapsed().as_secs_f64() * 1e3
+            );
+            self.0 = Some(std::time::Instant::now());
+        }
+    }
 }
 
 /// The manifest's `[config."label"]` settings, once every row has its
@@ -371,6 +430,8 @@ fn walk(root: &Path, dir: &Path, inputs: &mut Vec<Input>, skipped: &mut Vec<Skip
             .binary_search_by(|(n, _)| n.as_os_str().cmp(&sidecar))
             .is_ok()
     };
+    // Inputs in walk order, a subfolder standing for its own inputs.
+    let mut found: Vec<Result<Input, PathBuf>> = Vec::with_capacity(entries.len());
     for (os_name, entry) in &entries {
         let name = os_name.to_string_lossy();
         // Hidden: one leading dot. `..x` is a name like any other.
@@ -383,15 +444,45 @@ fn walk(root: &Path, dir: &Path, inputs: &mut Vec<Input>, skipped: &mut Vec<Skip
         let is_dir = ft.is_dir();
         let is_file = ft.is_file() || (ft.is_symlink() && path.is_file());
         if is_dir {
-            walk(root, &path, inputs, skipped);
+            found.push(Err(path));
         } else if is_file && !is_ignored(&name) {
-            inputs.push(Input {
+            found.push(Ok(Input {
                 path,
                 dir_label: dir_label.clone(),
                 sidecar: has_sidecar(os_name),
-            });
+            }));
         }
     }
+    // Subfolders are walked on every core (an archive of a folder per
+    // lab or day lists its folders' thousands of names in parallel), and
+    // joined in walk order.
+    let subfolders: Vec<&PathBuf> = found.iter().filter_map(|f| f.as_ref().err()).collect();
+    let mut walked = match subfolders.len() {
+        0 => Vec::new(),
+        1 => vec![walked_folder(root, subfolders[0])],
+        _ => subfolders
+            .par_iter()
+            .map(|d| walked_folder(root, d))
+            .collect(),
+    }
+    .into_iter();
+    for f in found {
+        match f {
+            Ok(input) => inputs.push(input),
+            Err(_) => {
+                let (sub_inputs, sub_skipped) = walked.next().unwrap_or_default();
+                inputs.extend(sub_inputs);
+                skipped.extend(sub_skipped);
+            }
+        }
+    }
+}
+
+/// The inputs and skips of one folder's walk.
+fn walked_folder(root: &Path, dir: &Path) -> (Vec<Input>, Vec<Skipped>) {
+    let (mut inputs, mut skipped) = (Vec::new(), Vec::new());
+    walk(root, dir, &mut inputs, &mut skipped);
+    (inputs, skipped)
 }
 
 /// Files in a results folder that are never fio output: nvcmp's own

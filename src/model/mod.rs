@@ -383,7 +383,50 @@ impl std::fmt::Display for Warning {
 /// How many files or devices a row's `filename` names, 1 for none
 /// ([`Row::devices`] from a row's `tool` and `filename` columns).
 pub fn target_count(tool: &str, filename: Option<&str>) -> u32 {
-    (target_names(tool, filename).len() as u32).max(1)
+    // As `target_names` splits, without making the names: every row's
+    // load point counts its devices.
+    let Some(f) = filename.filter(|_| tool == "fio") else {
+        return 1;
+    };
+    let mut parts = unescaped_parts(f).peekable();
+    let mut n = 0u32;
+    while let Some(p) = parts.next() {
+        let drive = p.len() == 1
+            && p.as_bytes()[0].is_ascii_alphabetic()
+            && parts.peek().is_some_and(|next| {
+                next.starts_with('/') || (next.starts_with('\\') && !next.starts_with("\\:"))
+            });
+        if drive {
+            parts.next();
+            n += 1;
+        } else if !p.trim().is_empty() {
+            n += 1;
+        }
+    }
+    n.max(1)
+}
+
+/// `filename` cut at each `:` that no `\` escapes, as fio cuts it.
+fn unescaped_parts(f: &str) -> impl Iterator<Item = &str> {
+    let b = f.as_bytes();
+    let (mut start, mut i) = (0, 0);
+    std::iter::from_fn(move || {
+        if start > f.len() {
+            return None;
+        }
+        while i < b.len() {
+            if b[i] == b':' && (i == 0 || b[i - 1] != b'\\') {
+                let part = &f[start..i];
+                i += 1;
+                start = i;
+                return Some(part);
+            }
+            i += 1;
+        }
+        let part = &f[start..];
+        start = f.len() + 1;
+        Some(part)
+    })
 }
 
 /// The files or devices of a row's `filename` (`tool` its `tool` column),
@@ -416,4 +459,35 @@ pub fn target_names(tool: &str, filename: Option<&str>) -> Vec<String> {
         i += 1;
     }
     names
+}
+
+#[cfg(test)]
+mod target_tests {
+    use super::{target_count, target_names};
+
+    #[test]
+    fn targets_are_counted_as_they_are_named() {
+        for f in [
+            "/dev/nvme0n1",
+            "/dev/nvme2n1:/dev/nvme3n1:/dev/nvme4n1",
+            "\\\\.\\PhysicalDrive1:\\\\.\\PhysicalDrive2",
+            "C:\\fio\\test.dat",
+            "C:\\a.dat:D:\\b.dat",
+            "d:/x:e:/y",
+            "a\\:b:c",
+            "x:\\:y",
+            "::",
+            "",
+            " : /dev/sdb",
+        ] {
+            assert_eq!(
+                target_count("fio", Some(f)) as usize,
+                target_names("fio", Some(f)).len().max(1),
+                "{f:?}"
+            );
+        }
+        assert_eq!(target_count("fio", Some("/dev/sda:/dev/sdb")), 2);
+        assert_eq!(target_count("diskspd", Some("/dev/sda:/dev/sdb")), 1);
+        assert_eq!(target_count("fio", None), 1);
+    }
 }

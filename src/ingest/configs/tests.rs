@@ -411,3 +411,34 @@ fn script_logs_of_one_folder_are_configs_by_header_or_file_name() {
     assign(&mut rows, &LabelBy::Auto);
     assert_eq!(labels(&rows), ["out"; 2]);
 }
+
+#[test]
+fn options_are_read_as_the_option_map_reads_them() {
+    for text in [
+        r#"{"bs":"4k","ioengine":"io_uring"}"#,
+        r#"{"filename":"C:\\fio\\t.dat","name":"a\"b"}"#,
+        r#"{"bs":"4k","bs":"8k"}"#,
+        r#"{"iodepth":32}"#,
+        r#"{"bs":"4k"} trailing"#,
+        "[]",
+        "",
+    ] {
+        let mut r = Row::empty("a.json", crate::model::Direction::Read);
+        r.options = Some(std::sync::Arc::from(text));
+        let read: BTreeMap<String, String> = option_pairs(&r, |_| true)
+            .into_iter()
+            .map(|(k, v)| (k.into_owned(), v.into_owned()))
+            .collect();
+        assert_eq!(read, r.option_map(), "{text}");
+    }
+    // Bookkeeping is left out as it is read.
+    let mut r = Row::empty("a.json", crate::model::Direction::Read);
+    r.options = Some(std::sync::Arc::from(
+        r#"{"bs":"4k","ioscheduler":"bfq","write_lat_log":"x"}"#,
+    ));
+    let kept: Vec<String> = option_pairs(&r, |k| !is_bookkeeping(k))
+        .into_keys()
+        .map(Cow::into_owned)
+        .collect();
+    assert_eq!(kept, ["ioscheduler"]);
+}

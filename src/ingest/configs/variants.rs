@@ -18,8 +18,6 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use rayon::prelude::*;
-
 use crate::model::Row;
 
 /// A run of a file: its source and job name (a file may hold several).
@@ -32,35 +30,42 @@ pub(crate) fn run_of(r: &Row) -> RunName {
 
 /// The word that tells each run apart from its config's other runs at the
 /// same workload and load point, for runs that have one.
-pub(crate) fn words(rows: &[Row]) -> BTreeMap<RunName, String> {
-    // (config, point, options) -> (source, job) -> file stem: runs that
-    // differ in an option are told apart by the config rule.
-    type At<'a> = BTreeMap<(&'a str, &'a str), String>;
-    type Where<'a> = (&'a str, super::Point, usize);
+pub(crate) fn words(rows: &[Row], sets: &super::RowCandidates) -> BTreeMap<RunName, String> {
+    // (config, point, options) -> (source, job): runs that differ in an
+    // option are told apart by the config rule.
+    type At<'a> = BTreeSet<(&'a str, &'a str)>;
+    type Where<'a> = (&'a str, super::Point<'a>, usize);
     let mut at: HashMap<Where, At> = HashMap::new();
     // Client/server rows are per host and `All clients` aggregates: their
     // names say where they ran, and hosts are a load of their own.
-    let named = || rows.iter().filter(|r| !r.aggregate && r.host.is_none());
-    // The candidates of a row numbered by their distinct sets.
-    let (by_text, id_of_text) = option_ids(named());
-    for r in named() {
-        let options = id_of_text[by_text[&facts_of(r)]];
+    let named = rows
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| !r.aggregate && r.host.is_none());
+    for (i, r) in named {
+        // The row's candidates, by the number of their distinct set.
+        let options = sets.set_of_row[i];
         at.entry((r.config.as_str(), super::point(r), options))
             .or_default()
-            .entry((r.source.as_str(), r.job.as_str()))
-            .or_insert_with(|| file_stem(&r.source));
+            .insert((r.source.as_str(), r.job.as_str()));
     }
     let mut out = BTreeMap::new();
     for ((_, point, _), sources) in at {
-        let sources_rw = point.0.as_str();
+        let sources_rw = point.0;
         if sources.len() < 2 {
             continue;
         }
-        let jobs: BTreeSet<&str> = sources.keys().map(|(_, j)| *j).collect();
+        let jobs: BTreeSet<&str> = sources.iter().map(|(_, j)| *j).collect();
         let by_job = jobs.len() > 1;
+        // File stems only where runs are compared (not once per file).
+        let stems: Vec<String> = match by_job {
+            true => Vec::new(),
+            false => sources.iter().map(|(s, _)| file_stem(s)).collect(),
+        };
         let names: BTreeMap<(&str, &str), &str> = sources
             .iter()
-            .map(|(&(s, job), stem)| ((s, job), if by_job { job } else { stem.as_str() }))
+            .enumerate()
+            .map(|(k, &(s, job))| ((s, job), if by_job { job } else { stems[k].as_str() }))
             .collect();
         let distinct: BTreeSet<&str> = names.values().copied().collect();
         if distinct.len() < 2 {
@@ -87,43 +92,6 @@ pub(crate) fn words(rows: &[Row]) -> BTreeMap<RunName, String> {
         }
     }
     out
-}
-
-/// A row's options text and the facts set over it ([`super::with_facts`]).
-type Facts<'a> = (Option<&'a str>, &'a str, &'a str, Option<bool>);
-
-fn facts_of(r: &Row) -> Facts<'_> {
-    (
-        r.options.as_deref(),
-        r.engine.as_str(),
-        r.os.as_str(),
-        r.direct,
-    )
-}
-
-/// Each distinct [`Facts`] of `rows` numbered in the order first seen,
-/// and the number of its candidate set: the candidates are read once per
-/// text (rows of one job share it), on every core, and numbered in the
-/// order the texts first appear.
-fn option_ids<'a>(rows: impl Iterator<Item = &'a Row>) -> (HashMap<Facts<'a>, usize>, Vec<usize>) {
-    let mut by_text: HashMap<Facts, usize> = HashMap::new();
-    let mut firsts: Vec<&Row> = Vec::new();
-    for r in rows {
-        by_text.entry(facts_of(r)).or_insert_with(|| {
-            firsts.push(r);
-            firsts.len() - 1
-        });
-    }
-    let read: Vec<super::Pairs> = firsts.par_iter().map(|r| super::candidates(r)).collect();
-    let mut ids: HashMap<super::Pairs, usize> = HashMap::with_capacity(read.len());
-    let id_of_text = read
-        .into_iter()
-        .map(|c| {
-            let next = ids.len();
-            *ids.entry(c).or_insert(next)
-        })
-        .collect();
-    (by_text, id_of_text)
 }
 
 /// Shortest leftover that names a variant on its own (`seq`, `full`).
@@ -230,6 +198,11 @@ mod tests {
     use super::*;
     use crate::model::Direction;
 
+    /// [`words`] with the rows' candidates read as `assign` reads them.
+    fn words_of(rows: &[Row]) -> BTreeMap<RunName, String> {
+        words(rows, &super::super::RowCandidates::of(rows))
+    }
+
     fn row(source: &str, job: &str, rw: &str) -> Row {
         let mut r = Row::empty(source, Direction::Write);
         r.config = "ssd".into();
@@ -251,7 +224,7 @@ mod tests {
                 "write",
             ),
         ];
-        let w = words(&rows);
+        let w = words_of(&rows);
         let at = |s: &str, j: &str| w[&(s.to_string(), j.to_string())].clone();
         assert_eq!(
             at(
@@ -282,7 +255,7 @@ mod tests {
             ("ssd/randread_4Ki_j4.json", "ssd/randread_j4.json"),
         ] {
             let rows = [row(a, "job", "randread"), row(b, "job", "randread")];
-            assert!(words(&rows).is_empty(), "{a} {b}: {:?}", words(&rows));
+            assert!(words_of(&rows).is_empty(), "{a} {b}: {:?}", words_of(&rows));
         }
     }
 
@@ -297,7 +270,7 @@ mod tests {
                 ..row("ssd/aio_t_4.txt", "job", "randread")
             },
         ];
-        let w = words(&rows);
+        let w = words_of(&rows);
         assert_eq!(
             w.into_iter().collect::<Vec<_>>(),
             [

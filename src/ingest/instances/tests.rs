@@ -265,3 +265,76 @@ proptest::proptest! {
         proptest::prop_assert_eq!(sorted(groups(&windows)), all_pairs(&windows));
     }
 }
+
+/// Rows of one file each from (folder, target set, start, length, whole
+/// seconds), as [`windows_of`] draws windows.
+fn rows_of(specs: &[(u8, u8, u32, u32, bool)]) -> Vec<Row> {
+    const TARGETS: [&str; 3] = ["/dev/sdb", "/dev/sdc", "/dev/sdd"];
+    specs
+        .iter()
+        .enumerate()
+        .map(|(i, &(folder, targets, start, len, seconds))| {
+            let end = i64::from(start) + i64::from(len);
+            let devices: Vec<&str> = (0..3)
+                .filter(|b| targets & (1 << b) != 0 || targets % 8 == 0 && *b == 0)
+                .map(|b| TARGETS[b])
+                .collect();
+            let mut r = row(
+                &format!("{}/f{i}.json", ["a", "b"][usize::from(folder % 2)]),
+                end,
+                f64::from(len),
+                &devices.join(":"),
+            );
+            if seconds {
+                r.timestamp_ms = None;
+            }
+            r
+        })
+        .collect()
+}
+
+proptest::proptest! {
+    #[test]
+    fn files_the_prefilter_leaves_out_run_with_no_other(
+        specs in proptest::collection::vec(
+            (0u8..2, 0u8..8, 0u32..20_000, 1u32..12_000, proptest::bool::ANY),
+            0..40,
+        )
+    ) {
+        let rows = rows_of(&specs);
+        let open = may_overlap(&rows);
+        let all: Vec<ResultFile> = rows
+            .iter()
+            .filter_map(|r| window(&r.source, &[r]))
+            .collect();
+        for a in &all {
+            for b in &all {
+                if a.source != b.source && together(a, b) {
+                    proptest::prop_assert!(open.contains(a.source) && open.contains(b.source));
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn an_archive_of_runs_one_after_another_builds_no_window() {
+    // 1,000 files on one device, each ending 10 s after the one before.
+    let rows: Vec<Row> = (0..1_000i64)
+        .map(|i| {
+            row(
+                &format!("lab/r{i}.json"),
+                1_000_000 + i * 12_000,
+                2_000.0,
+                "/dev/sdb",
+            )
+        })
+        .collect();
+    assert!(may_overlap(&rows).is_empty());
+    assert!(windows(&rows).is_empty());
+    // Rows of one file that are not consecutive still meet each other.
+    let mut split = rows[..2].to_vec();
+    split.push(rows[0].clone());
+    let open = may_overlap(&split);
+    assert!(open.contains("lab/r0.json") && !open.contains("lab/r1.json"));
+}
