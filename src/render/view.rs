@@ -146,12 +146,48 @@ fn group_name(d: Direction) -> &'static str {
     }
 }
 
-fn rule_text(rule: Rule) -> &'static str {
+/// Why configs tie, in words; `margin_pct` is the comparison's
+/// equivalence margin.
+fn rule_text(rule: Rule, margin_pct: Option<f64>) -> String {
     match rule {
-        Rule::NotSignificant => "not significantly different",
-        Rule::Equivalent => "within the --equivalence margin",
-        _ => "within rounding",
+        Rule::NotSignificant => "not significantly different".into(),
+        Rule::Equivalent => match margin_pct {
+            Some(pct) => format!(
+                "within the {} % equivalence margin",
+                numbers::trimmed(pct, 2)
+            ),
+            None => "within the --equivalence margin".into(),
+        },
+        _ => "within rounding".into(),
     }
+}
+
+/// "judged on bandwidth, the same measurement known more precisely": where a metric carries
+/// the verdict of the other figure of its measurement
+/// ([`MetricResult::decided_by`]).
+fn judged_on(m: &MetricResult) -> Option<String> {
+    m.decided_by.map(|by| {
+        format!(
+            "judged on {}, the same measurement known more precisely",
+            by.human()
+        )
+    })
+}
+
+/// A line for a metric whose winner is another figure's verdict that its
+/// own figures cannot show (two configs print the same rounded IOPS, one
+/// best by its bandwidth): why one of equal-looking cells is marked.
+fn carried_winner(m: &MetricResult, title: &str) -> Option<String> {
+    let winner = m.winner.as_deref()?;
+    let why = judged_on(m)?;
+    let w = m.value(winner)?;
+    let pw = m.precision.get(winner).copied().unwrap_or(0.0);
+    let hidden = m.compared().any(|(c, v)| {
+        let p = m.precision.get(c).copied().unwrap_or(0.0);
+        c != winner && crate::compare::stats::precision_tie(w, pw, v, p)
+    });
+    hidden
+        .then(|| format!("{title}: {winner} is best, {why} (these figures as rounded cannot tell)"))
 }
 
 impl View {
@@ -233,17 +269,18 @@ fn workload_view(cmp: &Comparison, w: &Workload) -> WorkloadView {
             .iter()
             .map(|c| cell(m, c, &row, base == Some(c.as_str())))
             .collect();
+        let title = m.metric.title_at(&s, m.tail_pct);
         if !m.tied.is_empty() {
-            ties.push(format!(
-                "{}: {} tie ({})",
-                m.metric.title_at(&s, m.tail_pct),
-                join_and(&m.tied),
-                rule_text(m.rule)
-            ));
+            let why = match judged_on(m) {
+                Some(on) => format!("{}; {on}", rule_text(m.rule, cmp.equivalence_pct)),
+                None => rule_text(m.rule, cmp.equivalence_pct),
+            };
+            ties.push(format!("{title}: {} tie ({why})", join_and(&m.tied)));
         }
+        footnotes.extend(carried_winner(m, &title));
         footnotes.extend(cell_notes(m, &cmp.configs, &row.style, ("", "its row")));
         rows.push(RowView {
-            title: m.metric.title_at(&s, m.tail_pct),
+            title,
             metric: m.metric.key().into(),
             better: m.better,
             cells,

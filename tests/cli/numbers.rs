@@ -16,7 +16,7 @@ struct Series {
 }
 
 /// Every fixture folder (and each folder one level down) `analyze` reads.
-fn fixture_folders() -> Vec<PathBuf> {
+pub fn fixture_folders() -> Vec<PathBuf> {
     let mut out = Vec::new();
     let top = fixture("");
     for entry in std::fs::read_dir(&top).unwrap() {
@@ -38,7 +38,7 @@ fn fixture_folders() -> Vec<PathBuf> {
 
 /// The report in `format`, None when `analyze` refuses the folder (one
 /// holding only broken files).
-fn report(dir: &Path, format: &str) -> Option<String> {
+pub fn report(dir: &Path, format: &str) -> Option<String> {
     let out = nvcmp()
         .args(["--quiet", "analyze"])
         .arg(dir)

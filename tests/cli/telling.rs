@@ -583,3 +583,62 @@ fn a_probe_beside_apps_is_labelled_apps_and_probe_not_instances() {
         .collect();
     assert!(sizes.contains(&17), "{sizes:?}");
 }
+
+/// The configs a metric compares: a value, and not excluded as invalid.
+fn compared(m: &serde_json::Value) -> Vec<String> {
+    let excluded = m["excluded"].as_object();
+    m["values"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .filter(|(c, v)| !v.is_null() && excluded.is_none_or(|x| !x.contains_key(*c)))
+        .map(|(c, _)| c.clone())
+        .collect()
+}
+
+/// Bandwidth and IOPS of one workload are one measurement (IOPS =
+/// bandwidth / block size), as are both per CPU percent: on every fixture
+/// folder each pair gets one verdict, never a win beside a tie.
+#[test]
+fn one_measurement_gets_one_verdict_on_every_fixture() {
+    let pairs = [
+        ("bw_bytes_per_s", "iops"),
+        ("bw_per_cpu_pct", "iops_per_cpu_pct"),
+    ];
+    let (mut checked, mut carried) = (0, 0);
+    for dir in crate::numbers::fixture_folders() {
+        let Some(json) = crate::numbers::report(&dir, "json") else {
+            continue;
+        };
+        let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+        for w in v["workloads"].as_array().unwrap() {
+            let metrics = w["metrics"].as_array().unwrap();
+            let get = |k: &str| metrics.iter().find(|m| m["metric"] == k);
+            for (a, b) in pairs {
+                let (Some(a), Some(b)) = (get(a), get(b)) else {
+                    continue;
+                };
+                if compared(a) != compared(b) || compared(a).len() < 2 {
+                    continue;
+                }
+                checked += 1;
+                let verdict = |m: &serde_json::Value| {
+                    (m["winner"].clone(), m["tied"].clone(), m["rule"].clone())
+                };
+                assert_eq!(
+                    verdict(a),
+                    verdict(b),
+                    "{}: {} {}",
+                    dir.display(),
+                    w["rw"],
+                    w["bs_bytes"]
+                );
+                carried += usize::from(!b["decided_by"].is_null() || !a["decided_by"].is_null());
+            }
+        }
+    }
+    assert!(
+        checked > 300 && carried == checked,
+        "{checked} pairs, {carried} carried"
+    );
+}
