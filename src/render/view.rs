@@ -32,8 +32,9 @@
 //!
 //! `iops`, `lat_mean` and `clat_p99` are cells as above (`clat_p99` is
 //! null where no config reported it), marked as the comparison decided at
-//! that load point; latencies are in `lat_unit`. `ran_at` is the queue
-//! depth a config really ran at where it differs from the row's ("QD1");
+//! that load point; latencies are in `lat_unit`, or carry their unit
+//! where it is empty. `ran_at` is the queue depth a config really ran at
+//! where it differs from the row's ("QD1");
 //! `grids` exist for sweeps over both iodepth and numjobs.
 //!
 //! An rw that a config measured at two or more block sizes at one load
@@ -263,13 +264,12 @@ fn workload_view(cmp: &Comparison, w: &Workload) -> WorkloadView {
         .filter(|m| TABLE_METRICS.contains(&m.metric))
     {
         let row = RowFormat::of(m);
-        let s = row.style.scale;
         let cells = cmp
             .configs
             .iter()
             .map(|c| cell(m, c, &row, base == Some(c.as_str())))
             .collect();
-        let title = m.metric.title_at(&s, m.tail_pct);
+        let title = row.style.title_at(m.tail_pct);
         if !m.tied.is_empty() {
             let why = match judged_on(m) {
                 Some(on) => format!("{}; {on}", rule_text(m.rule, cmp.equivalence_pct)),

@@ -358,14 +358,25 @@ fn html_tables_print_one_count_of_decimals_per_column() {
         assert_ok(&out);
         let html = std::fs::read_to_string(dir.path().join("report.html")).unwrap();
         for (ti, table) in html_tables(&html).iter().enumerate() {
-            // (column, figure in the cell) -> the decimals seen.
-            let mut seen: std::collections::BTreeMap<(usize, usize), Vec<(usize, String)>> =
+            // (column, figure in the cell, unit it prints) -> the decimals
+            // seen: a latency column spanning past 20x prints each value
+            // in its own unit, one count of decimals per unit.
+            type Key<'a> = (usize, usize, &'a str);
+            let mut seen: std::collections::BTreeMap<Key, Vec<(usize, String)>> =
                 Default::default();
             for row in table {
                 for (ci, cell) in row.iter().enumerate() {
                     for (k, part) in cell.iter().enumerate() {
                         if let Some(d) = plain_decimals(part) {
-                            seen.entry((ci, k)).or_default().push((d, part.clone()));
+                            let unit = part
+                                .trim_start_matches(['★', '☆', '*', ' '])
+                                .split(' ')
+                                .nth(1)
+                                .filter(|u| ["µs", "ms", "s"].contains(u))
+                                .unwrap_or("");
+                            seen.entry((ci, k, unit))
+                                .or_default()
+                                .push((d, part.clone()));
                         }
                     }
                 }
