@@ -63,6 +63,10 @@ pub enum Rule {
     Equivalent,
     /// Only one config has a value.
     Single,
+    /// CPU usage where every config is at
+    /// [`super::findings::CPU_SATURATED_PCT`] or more: the figures say
+    /// nothing about the configs, so none is best.
+    Saturated,
     /// No config has a value.
     NoData,
 }

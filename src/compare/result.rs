@@ -107,7 +107,8 @@ pub const COUPLED: [(Metric, Metric); 2] = [
 ];
 
 /// Every metric of one workload across configs ([`metric_result`]), the
-/// metrics of one measurement ([`COUPLED`]) given one verdict.
+/// metrics of one measurement ([`COUPLED`]) given one verdict; CPU usage
+/// where every config is saturated given none ([`Rule::Saturated`]).
 pub(super) fn metric_results(
     cells: &IndexMap<&str, ConfigCell>,
     configs: &[String],
@@ -120,6 +121,17 @@ pub(super) fn metric_results(
         .collect();
     for pair in COUPLED {
         couple(&mut judged, pair);
+    }
+    for (r, _) in judged
+        .iter_mut()
+        .filter(|(r, _)| r.metric == Metric::CpuPct)
+    {
+        let cpu: Vec<f64> = r.compared().map(|(_, v)| v).collect();
+        if cpu.len() >= 2 && cpu.iter().all(|v| *v >= super::findings::CPU_SATURATED_PCT) {
+            r.winner = None;
+            r.tied.clear();
+            r.rule = Rule::Saturated;
+        }
     }
     judged.into_iter().map(|(r, _)| r).collect()
 }

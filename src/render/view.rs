@@ -341,7 +341,26 @@ fn generated_title(cmp: &Comparison) -> String {
         }
         _ => {}
     }
-    let mut title = format!("{} {} compared", configs.len(), subject(cmp));
+    let (what, key) = subject(cmp);
+    // Configs that the subject's option does not name (an SPDK run among
+    // I/O schedulers) are named beside it, not counted as one.
+    let others: Vec<String> = match key {
+        Some(key) => cmp
+            .config_rule
+            .values
+            .iter()
+            .filter(|(_, v)| v.get(key).and_then(|x| x.as_ref()).is_none())
+            .map(|(c, _)| c.clone())
+            .filter(|c| configs.contains(c))
+            .collect(),
+        None => Vec::new(),
+    };
+    let named = configs.len() - others.len();
+    let mut title = match others.len() {
+        0 => format!("{} {what} compared", configs.len()),
+        1 | 2 if named >= 2 => format!("{named} {what} and {} compared", join_and(&others)),
+        _ => format!("{} configs compared", configs.len()),
+    };
     let devices: std::collections::BTreeSet<u32> =
         cmp.workloads.iter().map(|w| w.key.load.devices).collect();
     if let [d] = devices.into_iter().collect::<Vec<_>>().as_slice()
@@ -363,8 +382,9 @@ fn generated_title(cmp: &Comparison) -> String {
 }
 
 /// What the configs are, from the option that tells most of them apart
-/// ("I/O schedulers"), else "configs".
-fn subject(cmp: &Comparison) -> &'static str {
+/// ("I/O schedulers"), else "configs"; with that option where it names
+/// them.
+fn subject(cmp: &Comparison) -> (&'static str, Option<&str>) {
     let rule = &cmp.config_rule;
     let distinct = |key: &str| {
         let vals: std::collections::BTreeSet<Option<&String>> = rule
@@ -379,12 +399,13 @@ fn subject(cmp: &Comparison) -> &'static str {
         .iter()
         .max_by_key(|k| distinct(k))
         .map(String::as_str);
-    match key.unwrap_or(rule.rule.as_str()) {
+    let what = match key.unwrap_or(rule.rule.as_str()) {
         "ioscheduler" => "I/O schedulers",
         "ioengine" | "engine" => "I/O engines",
         "os" => "operating systems",
         "filename" | "file" => "devices",
         "host" => "hosts",
         _ => "configs",
-    }
+    };
+    (what, key.filter(|_| what != "configs"))
 }
