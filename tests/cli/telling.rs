@@ -654,3 +654,38 @@ fn one_measurement_gets_one_verdict_on_every_fixture() {
         "{checked} pairs, {carried} carried"
     );
 }
+
+/// CPU usage where every config is saturated is not compared: no winner,
+/// no ties, rule `saturated`; where one config is below 99 % it is.
+#[test]
+fn saturated_cpu_has_no_winner() {
+    let j = analyze_json(&fixture("studies/icpe24-schedulers-1ssd"), &[]);
+    let (mut saturated, mut compared) = (0, 0);
+    for w in j["workloads"].as_array().unwrap() {
+        let Some(cpu) = w["metrics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["metric"] == "cpu_pct")
+        else {
+            continue;
+        };
+        let values: Vec<f64> = compared_values(cpu);
+        if values.len() >= 2 && values.iter().all(|v| *v >= 99.0) {
+            saturated += 1;
+            assert_eq!(cpu["rule"], "saturated", "{}", w["iodepth"]);
+            assert!(cpu["winner"].is_null() && cpu["tied"].as_array().unwrap().is_empty());
+        } else if values.len() >= 2 {
+            compared += 1;
+            assert_ne!(cpu["rule"], "saturated");
+        }
+    }
+    assert!(saturated > 0 && compared > 0, "{saturated} {compared}");
+}
+
+fn compared_values(m: &serde_json::Value) -> Vec<f64> {
+    compared(m)
+        .iter()
+        .filter_map(|c| m["values"][c].as_f64())
+        .collect()
+}
