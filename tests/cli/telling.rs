@@ -689,3 +689,33 @@ fn compared_values(m: &serde_json::Value) -> Vec<f64> {
         .filter_map(|c| m["values"][c].as_f64())
         .collect()
 }
+
+/// A linear latency chart in ms whose shortest bar is under 1 ms labels
+/// each bar in its own unit, µs below 1 ms as the tables: `530.1 µs`,
+/// never `0.5301`.
+#[test]
+fn sub_millisecond_bars_on_a_ms_axis_are_labelled_in_us() {
+    let (dir, out) = analyze_out("studies/icpe24-schedulers-1ssd", &["--chart-format", "svg"]);
+    assert_ok(&out);
+    let svg = std::fs::read_to_string(dir.path().join("charts/bars_read_lat_mean.svg")).unwrap();
+    assert!(svg.contains("Mean latency (ms)") && !svg.contains("log scale"));
+    let labels: Vec<String> = svg_texts(&svg)
+        .into_iter()
+        .map(|t| t.trim_start_matches(['★', '☆', ' ']).to_string())
+        .filter(|t| t.ends_with(" µs") || t.ends_with(" ms"))
+        .collect();
+    assert!(
+        labels.iter().filter(|t| t.ends_with(" µs")).count() >= 10,
+        "{labels:?}"
+    );
+    for l in &labels {
+        let n: f64 = l
+            .split(' ')
+            .next()
+            .unwrap()
+            .replace(',', "")
+            .parse()
+            .unwrap();
+        assert!((1.0..1000.0).contains(&n), "{l}");
+    }
+}
