@@ -343,10 +343,16 @@ pub fn binary_rate(max: f64) -> Unit {
     Unit { name, div }
 }
 
-/// Nanoseconds as ms from 1 ms, else µs: one to three integer digits
-/// either way (`207 µs`, not `0.207 ms`).
+/// Nanoseconds as s from 1 s, ms from 1 ms, else µs: one to three
+/// integer digits either way (`207 µs`, not `0.207 ms`; `17.11 s`, not
+/// `17,113 ms`).
 pub fn time_ns(max: f64) -> Unit {
-    if max >= 1_000_000.0 {
+    if max >= 1e9 {
+        Unit {
+            name: "s",
+            div: 1e9,
+        }
+    } else if max >= 1_000_000.0 {
         Unit {
             name: "ms",
             div: 1e6,
@@ -597,5 +603,7 @@ mod tests {
         assert_eq!(time_ns(1_040_000.0).name, "ms");
         assert_eq!(time_ns(999_000.0).name, "µs");
         assert_eq!(time_ns(2_510.0).name, "µs");
+        assert_eq!(time_ns(17_113e6).name, "s");
+        assert_eq!(time_ns(999_999_999.0).name, "ms");
     }
 }

@@ -233,6 +233,20 @@ impl Panel {
             .collect()
     }
 
+    /// Whether bar values and log ticks carry their own unit: latencies
+    /// on a log axis, and on a linear ms axis whose shortest bar is under
+    /// 1 ms (`71.93 µs`, not `0.07193`: µs below 1 ms, as the tables).
+    fn own_unit_labels(&self) -> bool {
+        let time = matches!(self.scale.unit, "ms" | "µs" | "ns" | "s");
+        let sub_unit = self.scale.unit != "µs"
+            && self
+                .series
+                .iter()
+                .flat_map(|s| s.values.iter().flatten())
+                .any(|v| v.abs() > 0.0 && self.scale.to_display(*v).abs() < 1.0);
+        time && (self.log || sub_unit)
+    }
+
     /// A display value with its own unit on a log latency axis (`50 µs`,
     /// `2 ms`, 4 significant digits), else the number alone; `trim` drops
     /// trailing zeros (ticks), values keep them (`89.60 µs` beside
@@ -243,7 +257,7 @@ impl Panel {
             if trim { numbers::decimals_of(x, d) } else { d }
         };
         let base = v * self.scale.div;
-        if self.log && matches!(self.scale.unit, "ms" | "µs" | "ns" | "s") {
+        if self.own_unit_labels() {
             let unit = numbers::time_ns(base);
             let shown = base / unit.div;
             return format!("{} {}", numbers::fixed(shown, decimals(shown)), unit.name);
@@ -334,7 +348,7 @@ impl Panel {
     /// config has none.
     fn value_labels(&self) -> Vec<Vec<String>> {
         let label = |i: usize, (v, m): (&Option<f64>, &Mark)| match v {
-            Some(v) if self.log => {
+            Some(v) if self.own_unit_labels() => {
                 format!(
                     "{}{}",
                     m.prefix(),

@@ -23,6 +23,7 @@ fn metric(m: Metric, better: Better, base: Option<f64>, cand: Option<f64>) -> Me
         excluded: IndexMap::new(),
         approximate: vec![],
         tail_pct: crate::compare::workload::P99,
+        decided_by: None,
     }
 }
 

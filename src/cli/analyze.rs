@@ -114,7 +114,7 @@ pub struct AnalyzeArgs {
     /// Saturation of a sweep: the lightest load point whose IOPS reach PCT % of the config's peak.
     #[arg(long, value_name = "PCT", default_value_t = 95.0)]
     pub saturation: f64,
-    /// Differences of at most PCT % of the best value are ties (a practical-equivalence margin, e.g. 1).
+    /// Differences of at most PCT % of the larger value, beyond rounding, are ties (default 0.05, what one run's figures are read to; 0 turns it off).
     #[arg(long, value_name = "PCT")]
     pub equivalence: Option<f64>,
     /// How many key findings reports lead with (0 for none).

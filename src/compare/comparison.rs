@@ -63,6 +63,10 @@ pub enum Rule {
     Equivalent,
     /// Only one config has a value.
     Single,
+    /// CPU usage where every config is at
+    /// [`super::findings::CPU_SATURATED_PCT`] or more: the figures say
+    /// nothing about the configs, so none is best.
+    Saturated,
     /// No config has a value.
     NoData,
 }
@@ -129,6 +133,12 @@ pub struct MetricResult {
     /// the comparison's `tail_percentile`, not per metric.
     #[serde(skip, default = "super::workload::p99")]
     pub tail_pct: f64,
+    /// The metric whose verdict this one carries: the other figure of the
+    /// same measurement, known more precisely (`compare::result::COUPLED`:
+    /// IOPS take bandwidth's winner and ties at one block size). None
+    /// where the metric decided by its own figures.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub decided_by: Option<Metric>,
 }
 
 impl MetricResult {

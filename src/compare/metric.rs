@@ -153,7 +153,7 @@ impl Metric {
             Metric::Iops | Metric::IopsPerCpuPct => s(count, 0, false),
             Metric::LatMeanNs | Metric::ClatP99Ns => {
                 let u = numbers::time_ns(max);
-                s(u, if u.name == "ms" { 3 } else { 2 }, true)
+                s(u, if u.name == "µs" { 2 } else { 3 }, true)
             }
             Metric::CpuPct => s(
                 numbers::Unit {
@@ -201,26 +201,71 @@ impl Metric {
                 .map(|r| numbers::min_significant_decimals(r.value))
                 .max()
                 .unwrap_or(0),
+            // A latency keeps at most four significant digits of the row's
+            // largest (fio's `15.252` ms reads `15.25`), but the smallest
+            // keeps two (`0.20` beside `4.42`).
+            Metric::LatMeanNs | Metric::ClatP99Ns => {
+                let shown = readings
+                    .iter()
+                    .map(|r| r.value.abs())
+                    .filter(|v| v.is_finite() && *v > 0.0);
+                let (lo, hi) = shown.fold((f64::INFINITY, 0.0_f64), |(lo, hi), v| {
+                    (lo.min(v), hi.max(v))
+                });
+                let cap =
+                    numbers::significant_decimals(hi).max(numbers::min_significant_decimals(lo));
+                numbers::readable_decimals(&readings).min(cap)
+            }
             _ => numbers::readable_decimals(&readings),
         }
     }
 
     /// How a row (or a table column) of this metric prints, from its
     /// (value, precision) pairs in base units: the unit of its median,
-    /// the decimals of every value not [`numbers::is_far`] from it.
+    /// the decimals of every value not [`numbers::is_far`] from it. A
+    /// latency row takes the unit of its largest value where its median's
+    /// would print that one with five integer digits or more ("13.04" ms,
+    /// not "13,042" µs), and where its values span more than
+    /// [`ONE_UNIT_SPAN`] prints each in its own unit ([`Units::Own`]).
     pub fn row_style(self, row: &[(f64, f64)]) -> RowStyle {
         let median = numbers::median(row.iter().map(|(v, _)| v.abs())).unwrap_or(0.0);
-        let scale = self.scale(median);
+        let latency = matches!(self, Metric::LatMeanNs | Metric::ClatP99Ns);
+        // A far value prints in its own unit, flagged, whatever the rest
+        // do: it sets neither their unit nor their decimals.
         let near: Vec<(f64, f64)> = row
             .iter()
             .copied()
             .filter(|(v, _)| !numbers::is_far(*v, median))
             .collect();
+        let (lo, hi) = near
+            .iter()
+            .map(|(v, _)| v.abs())
+            .filter(|v| v.is_finite() && *v > 0.0)
+            .fold((f64::INFINITY, 0.0_f64), |(lo, hi), v| {
+                (lo.min(v), hi.max(v))
+            });
+        let mut scale = self.scale(median);
+        if latency && hi >= MAX_INTEGER * scale.div {
+            scale = self.scale(hi);
+        }
+        let units = if latency && hi > ONE_UNIT_SPAN * lo {
+            Units::Own(TIME_UNITS.map(|unit| {
+                let scale = self.scale(unit);
+                let group = near
+                    .iter()
+                    .copied()
+                    .filter(|(v, _)| self.scale(v.abs()).unit == scale.unit);
+                self.row_decimals(&scale, group)
+            }))
+        } else {
+            Units::Row
+        };
         RowStyle {
             metric: self,
             decimals: self.row_decimals(&scale, near),
             scale,
             median,
+            units,
         }
     }
 
@@ -274,6 +319,37 @@ pub struct Scale {
 /// it, so its trailing digits are arithmetic (see [`numbers::Reading`]).
 const UNROUNDED: f64 = 1.0;
 
+/// A latency row or column whose largest value is more than this many
+/// times its smallest prints each value in its own unit ("569.3 µs"
+/// beside "13.04 ms"), as the bars of a latency chart past the same span
+/// are labelled on its log axis (`charts::grouped::LOG_FROM`): in one unit
+/// the small ones would read as fractions of a millisecond ("0.57") or
+/// the large ones run to four or five digits.
+pub const ONE_UNIT_SPAN: f64 = 20.0;
+
+/// A row's largest value prints with fewer integer digits than this in
+/// the row's unit (at most four); a latency row that would need more
+/// takes the unit of its largest value.
+pub const MAX_INTEGER: f64 = 10_000.0;
+
+/// The latency units a value can print in, smallest first, each as a
+/// value (ns) that falls in it: [`Units::Own`] keeps decimals per unit.
+const TIME_UNITS: [f64; 3] = [1e3, 1e6, 1e9];
+
+/// Where a row's unit is said.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Units {
+    /// One unit for the row, in its title (or its table's caption).
+    Row,
+    /// One unit for the row, after each value: a table whose columns
+    /// differ in unit says it in every cell.
+    Cell,
+    /// Each value in its own unit, after it (µs below 1 ms, ms below 1 s,
+    /// else s), with one count of decimals per unit: the decimals for
+    /// µs, ms and s.
+    Own([usize; 3]),
+}
+
 /// How one row of a table prints: its unit (from the row's median), one
 /// count of decimals, and which values are too far from the median to
 /// share them.
@@ -284,6 +360,8 @@ pub struct RowStyle {
     pub decimals: usize,
     /// The row's median, base units.
     pub median: f64,
+    /// Whether the unit is the row's, said once, or printed in the cells.
+    pub units: Units,
 }
 
 impl RowStyle {
@@ -292,27 +370,81 @@ impl RowStyle {
         numbers::is_far(v, self.median)
     }
 
-    /// A value as its cell prints it, without unit; a far value in its own
-    /// unit, with it ("17,113 ms"), and four significant digits.
-    pub fn text(&self, v: f64) -> String {
-        if !self.is_far(v) {
-            // A value the row's decimals would print as 0 (an excluded
-            // IOPS of 0.05 in a row of thousands) gets the decimals it needs.
-            let shown = v / self.scale.div;
-            if v != 0.0 && (shown * crate::units::pow10(self.decimals as i32)).abs() < 0.5 {
-                return self.scale.fixed(
-                    v,
-                    self.decimals
-                        .max(numbers::min_significant_decimals(shown.abs())),
-                );
-            }
-            return self.scale.fixed(v, self.decimals);
+    /// Whether `v` prints in its own unit whatever the row's: a far value,
+    /// and a latency the row's unit would print with five integer digits
+    /// (an excluded one, which set no unit).
+    pub fn in_own_unit(&self, v: f64) -> bool {
+        let latency = matches!(self.metric, Metric::LatMeanNs | Metric::ClatP99Ns);
+        self.is_far(v) || (latency && v.abs() >= MAX_INTEGER * self.scale.div)
+    }
+
+    /// Whether `v`'s text carries a unit.
+    pub fn prints_unit(&self, v: f64) -> bool {
+        self.in_own_unit(v) || self.unit_in_cells()
+    }
+
+    /// Whether the cells print their unit, so the title does not.
+    pub fn unit_in_cells(&self) -> bool {
+        self.units != Units::Row
+    }
+
+    /// The row's title: with its unit where the cells leave it out
+    /// ("Mean latency (µs)"), without where they print it.
+    pub fn title_at(&self, tail: f64) -> String {
+        if self.unit_in_cells() {
+            let h = self.metric.human_at(tail);
+            let mut c = h.chars();
+            c.next()
+                .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
+                .unwrap_or_default()
+        } else {
+            self.metric.title_at(&self.scale, tail)
         }
+    }
+
+    /// A value as its cell prints it: without unit where the row says it
+    /// once, else with it ([`Units`]); a far value in its own unit, with
+    /// it ("17.11 s"), and four significant digits.
+    pub fn text(&self, v: f64) -> String {
+        if self.in_own_unit(v) {
+            return self.own_text(v, None);
+        }
+        match self.units {
+            Units::Row => self.row_text(v),
+            Units::Cell => self.scale.unit_after(self.row_text(v)),
+            Units::Own(decimals) => {
+                let unit = self.metric.scale(v.abs()).unit;
+                let at = TIME_UNITS
+                    .iter()
+                    .position(|u| self.metric.scale(*u).unit == unit);
+                self.own_text(v, at.map(|i| decimals[i]))
+            }
+        }
+    }
+
+    /// `v` in the row's unit, without it.
+    fn row_text(&self, v: f64) -> String {
+        // A value the row's decimals would print as 0 (an excluded IOPS of
+        // 0.05 in a row of thousands) gets the decimals it needs.
+        let shown = v / self.scale.div;
+        if v != 0.0 && (shown * crate::units::pow10(self.decimals as i32)).abs() < 0.5 {
+            return self.scale.fixed(
+                v,
+                self.decimals
+                    .max(numbers::min_significant_decimals(shown.abs())),
+            );
+        }
+        self.scale.fixed(v, self.decimals)
+    }
+
+    /// `v` in its own unit, with it: `decimals`, else four significant
+    /// digits (IOPS whole).
+    fn own_text(&self, v: f64, decimals: Option<usize>) -> String {
         let own = self.metric.scale(v.abs());
         let shown = v / own.div;
         let decimals = match self.metric {
             Metric::Iops => 0,
-            _ => numbers::significant_decimals(shown.abs()),
+            _ => decimals.unwrap_or_else(|| numbers::significant_decimals(shown.abs())),
         };
         own.unit_after(numbers::fixed(shown, decimals))
     }
@@ -497,16 +629,31 @@ mod tests {
         let row = [(3_828_123.456789, 1.0), (1_022_456.123456, 1.0)];
         let d = Metric::LatMeanNs.row_decimals(&lat, row);
         assert_eq!(lat.fixed(row[1].0, d), "1.022");
-        // The unit of a row is its median's, not its largest's: two
-        // latencies in tens of µs and one of 5 ms print in µs.
+        // The unit of a row is its median's, not its largest's: latencies
+        // in hundreds of µs and one of 1.2 ms print in µs.
+        let style =
+            Metric::LatMeanNs.row_style(&[(250_123.4, 1.0), (361_987.6, 1.0), (1_212_345.6, 1.0)]);
+        assert_eq!((style.scale.unit, style.units), ("µs", Units::Row));
+        assert_eq!(style.title_at(99.0), "Mean latency (µs)");
+        assert_eq!(style.text(250_123.4), "250");
+        assert_eq!(style.text(1_212_345.6), "1,212");
+        // Over 1000x the median: its own unit, four significant digits.
+        assert!(style.is_far(800_000_000_000.0));
+        assert_eq!(style.text(80_123_456_789.0), "80.12 s");
+        // ...unless the median's unit would print the largest with five
+        // integer digits: 886 µs to 13,042 µs read 0.89 to 13.04 ms.
+        let style = Metric::ClatP99Ns.row_style(&[(886_000.0, 1.0), (13_042_000.0, 1.0)]);
+        assert_eq!((style.scale.unit, style.units), ("ms", Units::Row));
+        assert_eq!(style.text(13_042_000.0), "13.04");
+        assert_eq!(style.text(886_000.0), "0.89");
+        // A span past twentyfold: each value in its own unit, with it,
+        // one count of decimals per unit.
         let style =
             Metric::LatMeanNs.row_style(&[(50_123.4, 1.0), (61_987.6, 1.0), (5_012_345.6, 1.0)]);
-        assert_eq!(style.scale.unit, "µs");
-        assert_eq!(style.text(50_123.4), "50");
-        assert_eq!(style.text(5_012_345.6), "5,012");
-        // Over 1000x the median: its own unit, four significant digits.
-        assert!(style.is_far(80_000_000_000.0));
-        assert_eq!(style.text(80_123_456_789.0), "80,123 ms");
+        assert!(matches!(style.units, Units::Own(_)));
+        assert_eq!(style.title_at(99.0), "Mean latency");
+        assert_eq!(style.text(50_123.4), "50.12 µs");
+        assert_eq!(style.text(5_012_345.6), "5.012 ms");
         // IOPS stay whole even with a fractional step.
         let iops = Metric::Iops.scale(10.0);
         assert_eq!(Metric::Iops.row_decimals(&iops, [(12.5, 0.1)]), 0);

@@ -48,7 +48,7 @@ pub use workload::LoadPoint;
 
 use crate::model::{Os, Row, Warning, is_mixed};
 use cell::{ConfigCell, cells_runs};
-use result::metric_result;
+use result::metric_results;
 use workload::{Run, WorkloadKey};
 
 /// What `compare` needs to know besides the rows.
@@ -70,8 +70,9 @@ pub struct CompareOptions {
     pub sweep_rules: SweepRules,
     /// Title, description and test-bed facts from the manifest.
     pub setup: setup::SetupNotes,
-    /// `--equivalence PCT`: differences of at most PCT % of the best value
-    /// are ties.
+    /// `--equivalence PCT`: differences of at most PCT % of the larger
+    /// value are ties; None for the default,
+    /// [`rules::SINGLE_RUN_FLOOR_PCT`].
     pub equivalence_pct: Option<f64>,
     /// How many key findings to lead reports with (`--findings N`).
     pub findings: usize,
@@ -119,8 +120,14 @@ impl CompareOptions {
     pub fn judge(&self) -> rules::Judge {
         rules::Judge {
             alpha: self.alpha,
-            equivalence_pct: self.equivalence_pct,
+            equivalence_pct: Some(self.equivalence_pct()),
         }
+    }
+
+    /// The equivalence margin in force: `--equivalence`, else the floor
+    /// under which one run's figures are not told apart.
+    pub fn equivalence_pct(&self) -> f64 {
+        self.equivalence_pct.unwrap_or(rules::SINGLE_RUN_FLOOR_PCT)
     }
 }
 
@@ -190,7 +197,7 @@ pub fn compare(rows: &[Row], opts: &CompareOptions) -> Comparison {
         sweep_rules: opts.sweep_rules,
         setup,
         devices,
-        equivalence_pct: opts.equivalence_pct,
+        equivalence_pct: Some(opts.equivalence_pct()),
         config_rule: renamed_rule(&opts.config_rule, |l| opts.name(l)),
         tail_percentile: tail,
         config_labels,
@@ -512,10 +519,7 @@ fn compare_workload(
             notes.push(format!("{c}: every run reported an error; not a winner"));
         }
     }
-    let mut metrics: Vec<MetricResult> = Metric::ALL
-        .into_iter()
-        .filter_map(|m| metric_result(m, &cells, configs, baseline, opts))
-        .collect();
+    let mut metrics = metric_results(&cells, configs, baseline, opts);
     notes::unshared_metrics(&cells, &mut metrics);
     notes.extend(notes::approximate_p99(&metrics));
     let percentiles = cells

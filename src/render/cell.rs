@@ -22,8 +22,9 @@ pub struct CellView {
     /// Against the baseline: "+17.3 %" (past +1000 % a ratio, "x12.3");
     /// empty for the baseline itself, an excluded value, or when unknown.
     pub delta: String,
-    /// `text` carries its own unit ("17,113 ms ⚠"): the value is too far
-    /// from its row's median to share the row's unit.
+    /// `text` carries its unit ("17.11 s ⚠", "13.04 ms"): the value is too
+    /// far from its row's median to share the row's unit, or the row
+    /// prints a unit in every cell.
     pub own_unit: bool,
 }
 
@@ -114,7 +115,7 @@ pub(crate) fn cell(m: &MetricResult, config: &str, row: &RowFormat, is_base: boo
         winner,
         tied,
         delta: delta_text(m, config, is_base, row.delta_decimals),
-        own_unit: v.is_some_and(|v| row.style.is_far(v)),
+        own_unit: v.is_some_and(|v| row.style.prints_unit(v)),
     }
 }
 

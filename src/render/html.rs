@@ -210,7 +210,7 @@ fn sweep_cell(c: &SweepCellView, lat_unit: &str) -> Cell {
     if let Some(p99) = &c.clat_p99 {
         lat.extend([Inline::text(" · "), value(p99)]);
     }
-    if !c.clat_p99.as_ref().is_some_and(|p| p.own_unit) {
+    if !lat_unit.is_empty() && !c.clat_p99.as_ref().is_some_and(|p| p.own_unit) {
         lat.push(Inline::text(format!(" {lat_unit}")));
     }
     if !c.ran_at.is_empty() {

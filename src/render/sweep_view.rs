@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use super::cell::{CellView, RowFormat, cell, cell_notes, join_and, merge_metrics};
 use super::sweeps::{SweepTable, is_grid};
-use crate::compare::metric::{RowStyle, Scale};
+use crate::compare::metric::{RowStyle, Scale, Units};
 use crate::compare::sweep::slo_target_text;
 use crate::compare::{
     AtSlo, Comparison, Knee, LoadPoint, Metric, Peak, Saturation, Slo, Sweep, SweepRules, Workload,
@@ -24,7 +24,9 @@ pub struct SweepView {
     pub axis: String,
     /// Column configs: those with a value at one load point or more.
     pub configs: Vec<String>,
-    /// Unit of both latencies in the cells: "ms", "µs".
+    /// Unit of both latencies in the cells: "ms", "µs"; empty where the
+    /// table's latencies span too far for one and each cell prints its
+    /// own (`ONE_UNIT_SPAN`).
     pub lat_unit: String,
     /// The tail percentile in the cells: "p99", or the highest every run
     /// shares ("p95").
@@ -119,7 +121,7 @@ impl SweepView {
             title: t.title.clone(),
             axis: axis_title(&t.sweeps),
             configs: t.configs.iter().map(|c| c.to_string()).collect(),
-            lat_unit: styles.lat.unit.to_string(),
+            lat_unit: styles.lat.map(|s| s.unit.to_string()).unwrap_or_default(),
             tail: crate::compare::workload::tail_name(cmp.tail_percentile),
             rows,
             summaries: t
@@ -144,11 +146,16 @@ const CELL_METRICS: [Metric; 3] = [Metric::Iops, Metric::LatMeanNs, Metric::Clat
 
 /// How each column of a sweep table prints. A column is one config's
 /// values of one metric down the load points: one count of decimals.
-/// Both latencies share one unit (the table says it once), from the
-/// median of every compared latency in the table, not its largest; a
-/// value over [`numbers::FAR_FROM_MEDIAN`] times it prints in its own.
+/// Both latencies share one unit where every latency of the table spans
+/// at most [`crate::compare::metric::ONE_UNIT_SPAN`] (the table says it
+/// once), from the median of every compared latency in the table, not its
+/// largest (the largest's where the median's would print five integer
+/// digits); else each latency column is styled alone, by the same rule
+/// ([`Metric::row_style`]), and every latency prints its unit, unless the
+/// columns all came out in one unit (said once again).
 struct ColumnStyles {
-    lat: Scale,
+    /// The table's latency unit; None where the cells print theirs.
+    lat: Option<Scale>,
     /// (config, metric) -> style.
     styles: Vec<((String, Metric), RowStyle)>,
 }
@@ -162,33 +169,69 @@ impl ColumnStyles {
                 .flat_map(|r| r.compared_pairs_of(c))
                 .collect()
         };
-        let median_of = |ms: &[Metric]| {
-            numbers::median(ms.iter().flat_map(|m| pairs(*m, None)).map(|(v, _)| v)).unwrap_or(0.0)
+        let all = |ms: &[Metric]| -> Vec<(f64, f64)> {
+            ms.iter().flat_map(|m| pairs(*m, None)).collect()
         };
-        let lat_median = median_of(&[Metric::LatMeanNs, Metric::ClatP99Ns]);
-        let iops_median = median_of(&[Metric::Iops]);
-        let lat = Metric::LatMeanNs.scale(lat_median);
+        let table_lat = Metric::LatMeanNs.row_style(&all(&[Metric::LatMeanNs, Metric::ClatP99Ns]));
+        let one_lat = !table_lat.unit_in_cells();
+        let iops_median =
+            numbers::median(all(&[Metric::Iops]).iter().map(|(v, _)| *v)).unwrap_or(0.0);
         let mut styles = Vec::new();
         for c in &t.configs {
             for m in CELL_METRICS {
-                let (scale, median) = match m {
-                    Metric::Iops => (Metric::Iops.scale(iops_median), iops_median),
-                    _ => (lat, lat_median),
-                };
-                let near: Vec<(f64, f64)> = pairs(m, Some(c))
-                    .into_iter()
-                    .filter(|(v, _)| !numbers::is_far(*v, median))
-                    .collect();
-                let style = RowStyle {
-                    metric: m,
-                    decimals: m.row_decimals(&scale, near),
-                    scale,
-                    median,
+                let style = match m {
+                    Metric::Iops => column_style(
+                        m,
+                        Metric::Iops.scale(iops_median),
+                        iops_median,
+                        pairs(m, Some(c)),
+                    ),
+                    _ if one_lat => {
+                        column_style(m, table_lat.scale, table_lat.median, pairs(m, Some(c)))
+                    }
+                    _ => {
+                        let own = m.row_style(&pairs(m, Some(c)));
+                        match own.units {
+                            Units::Row => RowStyle {
+                                units: Units::Cell,
+                                ..own
+                            },
+                            _ => own,
+                        }
+                    }
                 };
                 styles.push(((c.to_string(), m), style));
             }
         }
-        ColumnStyles { lat, styles }
+        // Columns styled alone that all came out in one unit say it once.
+        let lat_columns = || {
+            styles
+                .iter()
+                .filter(|((_, m), _)| *m != Metric::Iops)
+                .map(|(_, s)| s)
+        };
+        let units: Vec<&str> = lat_columns()
+            .filter(|s| s.units == Units::Cell)
+            .map(|s| s.scale.unit)
+            .collect();
+        let shared = (!one_lat
+            && units.len() == lat_columns().count()
+            && units.windows(2).all(|w| w[0] == w[1]))
+        .then(|| lat_columns().next().map(|s| s.scale))
+        .flatten();
+        if shared.is_some() {
+            for (_, s) in styles.iter_mut().filter(|((_, m), _)| *m != Metric::Iops) {
+                s.units = Units::Row;
+            }
+        }
+        ColumnStyles {
+            lat: if one_lat {
+                Some(table_lat.scale)
+            } else {
+                shared
+            },
+            styles,
+        }
     }
 
     fn get(&self, config: &str, metric: Metric) -> RowStyle {
@@ -197,6 +240,22 @@ impl ColumnStyles {
             .find(|((c, m), _)| c == config && *m == metric)
             .map(|(_, s)| *s)
             .expect("every column of the table has a style")
+    }
+}
+
+/// A column in a unit the table shares (`scale`, from the table's
+/// `median`): the decimals of its values not far from that median.
+fn column_style(m: Metric, scale: Scale, median: f64, column: Vec<(f64, f64)>) -> RowStyle {
+    let near: Vec<(f64, f64)> = column
+        .into_iter()
+        .filter(|(v, _)| !numbers::is_far(*v, median))
+        .collect();
+    RowStyle {
+        metric: m,
+        decimals: m.row_decimals(&scale, near),
+        scale,
+        median,
+        units: Units::Row,
     }
 }
 

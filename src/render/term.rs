@@ -110,10 +110,14 @@ impl Term {
 
     fn sweep(&self, view: &View, s: &SweepView, out: &mut dyn Write) -> anyhow::Result<()> {
         writeln!(out, "{}: {} sweep", s.title, s.axis)?;
+        let unit = match s.lat_unit.as_str() {
+            "" => ", each with its unit".to_string(),
+            u => format!(" ({u})"),
+        };
         writeln!(
             out,
-            "  each cell: IOPS · mean latency · {} latency ({})",
-            s.tail, s.lat_unit,
+            "  each cell: IOPS · mean latency · {} latency{unit}",
+            s.tail
         )?;
         let mut t = self.table(self.config_header("Load", view, &s.configs));
         for r in &s.rows {

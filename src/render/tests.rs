@@ -74,13 +74,23 @@ fn markdown_shows_every_published_figure_as_printed() {
         assert!(decimals.windows(2).all(|w| w[0] == w[1]), "uneven: {row}");
     }
     assert!(md.contains("IOPS of linux-libaio and linux-io_uring are known to the nearest 1,000"));
-    // Winners bold, ties all bold: randwrite 64k IOPS.
+    // Winners bold, ties all bold: randwrite 64k IOPS, which carry
+    // bandwidth's tie (one measurement, 0.05 % apart).
     let rw64 = md.split("### randwrite 64k\n").nth(1).unwrap();
     let iops = rw64.lines().find(|l| l.starts_with("| IOPS |")).unwrap();
     assert_eq!(
         iops,
-        "| IOPS | 125,391 | **125,406** | **125,000** | **125,000** |"
+        "| IOPS | **125,391** | **125,406** | **125,000** | **125,000** |"
     );
+    assert!(rw64.contains("judged on bandwidth, the same measurement"));
+    // read 128k: 795,000 twice, one bold: the line says why.
+    let r128 = md.split("### read 128k\n").nth(1).unwrap();
+    let iops = r128.lines().find(|l| l.starts_with("| IOPS |")).unwrap();
+    assert!(
+        iops.contains("**795,000**") && iops.contains("| 795,000 |"),
+        "{iops}"
+    );
+    assert!(r128.contains("IOPS: linux-libaio is best, judged on bandwidth"));
     // Key findings lead, numbered, before the first table; the rest follow.
     let key = md.find("## Key findings").expect("key findings");
     assert!(key < md.find("## Read").unwrap());
@@ -533,7 +543,7 @@ fn an_excluded_value_is_shown_marked_with_its_reason_and_never_best() {
         .iter()
         .find(|c| c.config == "linux-libaio")
         .unwrap();
-    assert_eq!(libaio.text, "17,113,000 ms †");
+    assert_eq!(libaio.text, "17,113 s †");
     assert!(!libaio.best && !libaio.winner && libaio.delta.is_empty());
     // The other cells keep the unit and decimals of the compared values.
     assert_eq!(row.title, "Mean latency (µs)");
@@ -547,20 +557,20 @@ fn an_excluded_value_is_shown_marked_with_its_reason_and_never_best() {
     let md = render(Format::Md, &RenderOptions::default(), &cmp);
     assert!(md.contains(&w.footnotes[0]), "{md}");
     let term = render(Format::Term, &RenderOptions::default(), &cmp);
-    assert!(term.contains("17,113,000 ms †"), "{term}");
+    assert!(term.contains("17,113 s †"), "{term}");
 }
 
 #[test]
 fn a_row_takes_its_median_unit_and_flags_a_far_value() {
-    // 0.1 s against others near 0.2 ms: the row stays in ms (its median's
-    // unit) with the others' decimals; under 1000x the median (0.18 ms) it
-    // is not flagged.
+    // 0.1 s against others near 0.2 ms: under 1000x the median (0.18 ms)
+    // it is not flagged, but the row spans over 100x, so each value
+    // prints in its own unit, said in the cell, not the title.
     let cmp = published_with_lat(100_000_000.0, None);
     let view = view::View::new(&cmp, &[]);
     let (row, w) = randread_4k_lat(&view);
-    assert_eq!(row.title, "Mean latency (µs)");
+    assert_eq!(row.title, "Mean latency");
     let texts: Vec<&str> = row.cells.iter().map(|c| c.text.as_str()).collect();
-    assert_eq!(texts, ["169", "104", "100,000", "192"]);
+    assert_eq!(texts, ["169 µs", "104 µs", "100 ms", "192 µs"]);
     assert!(w.footnotes.is_empty());
     // 17,113 s is far: its own unit, flagged, said why below the table;
     // the delta past +1000 % reads as a ratio.
@@ -568,11 +578,12 @@ fn a_row_takes_its_median_unit_and_flags_a_far_value() {
     let view = view::View::new(&cmp, &[]);
     let (row, w) = randread_4k_lat(&view);
     let texts: Vec<&str> = row.cells.iter().map(|c| c.text.as_str()).collect();
-    assert_eq!(texts, ["169", "104", "17,113,000 ms ⚠", "192"]);
+    assert_eq!(row.title, "Mean latency (µs)");
+    assert_eq!(texts, ["169", "104", "17,113 s ⚠", "192"]);
     assert_eq!(row.cells[2].delta, "x90,001");
     assert_eq!(w.footnotes.len(), 1);
     assert!(
-        w.footnotes[0].starts_with("⚠ mean latency of linux-libaio (17,113,000 ms) is over 1,000 times the median of its row (180.5 µs)"),
+        w.footnotes[0].starts_with("⚠ mean latency of linux-libaio (17,113 s) is over 1,000 times the median of its row (180.5 µs)"),
         "{:?}",
         w.footnotes
     );
@@ -614,13 +625,13 @@ fn a_far_value_in_a_sweep_keeps_its_column_readable() {
     let s = only_sweep(&cmp);
     assert_eq!(s.lat_unit, "µs");
     let last = &s.rows[7].cells[1];
-    assert_eq!(last.clat_p99.as_ref().unwrap().text, "17,113,000 ms ⚠");
+    assert_eq!(last.clat_p99.as_ref().unwrap().text, "17,113 s ⚠");
     assert!(last.clat_p99.as_ref().unwrap().own_unit);
     // The rest of slow's p99 column keeps the decimals of its own values.
     assert_eq!(s.rows[4].cells[1].clat_p99.as_ref().unwrap().text, "457");
     assert!(
         s.notes.iter().any(|n| n.starts_with(
-            "⚠ p99 latency of slow at QD128 (17,113,000 ms) is over 1,000 times the median of the table's latencies"
+            "⚠ p99 latency of slow at QD128 (17,113 s) is over 1,000 times the median of the table's latencies"
         )),
         "{:?}",
         s.notes

@@ -32,8 +32,9 @@
 //!
 //! `iops`, `lat_mean` and `clat_p99` are cells as above (`clat_p99` is
 //! null where no config reported it), marked as the comparison decided at
-//! that load point; latencies are in `lat_unit`. `ran_at` is the queue
-//! depth a config really ran at where it differs from the row's ("QD1");
+//! that load point; latencies are in `lat_unit`, or carry their unit
+//! where it is empty. `ran_at` is the queue depth a config really ran at
+//! where it differs from the row's ("QD1");
 //! `grids` exist for sweeps over both iodepth and numjobs.
 //!
 //! An rw that a config measured at two or more block sizes at one load
@@ -146,12 +147,48 @@ fn group_name(d: Direction) -> &'static str {
     }
 }
 
-fn rule_text(rule: Rule) -> &'static str {
+/// Why configs tie, in words; `margin_pct` is the comparison's
+/// equivalence margin.
+fn rule_text(rule: Rule, margin_pct: Option<f64>) -> String {
     match rule {
-        Rule::NotSignificant => "not significantly different",
-        Rule::Equivalent => "within the --equivalence margin",
-        _ => "within rounding",
+        Rule::NotSignificant => "not significantly different".into(),
+        Rule::Equivalent => match margin_pct {
+            Some(pct) => format!(
+                "within the {} % equivalence margin",
+                numbers::trimmed(pct, 2)
+            ),
+            None => "within the --equivalence margin".into(),
+        },
+        _ => "within rounding".into(),
     }
+}
+
+/// "judged on bandwidth, the same measurement known more precisely": where a metric carries
+/// the verdict of the other figure of its measurement
+/// ([`MetricResult::decided_by`]).
+fn judged_on(m: &MetricResult) -> Option<String> {
+    m.decided_by.map(|by| {
+        format!(
+            "judged on {}, the same measurement known more precisely",
+            by.human()
+        )
+    })
+}
+
+/// A line for a metric whose winner is another figure's verdict that its
+/// own figures cannot show (two configs print the same rounded IOPS, one
+/// best by its bandwidth): why one of equal-looking cells is marked.
+fn carried_winner(m: &MetricResult, title: &str) -> Option<String> {
+    let winner = m.winner.as_deref()?;
+    let why = judged_on(m)?;
+    let w = m.value(winner)?;
+    let pw = m.precision.get(winner).copied().unwrap_or(0.0);
+    let hidden = m.compared().any(|(c, v)| {
+        let p = m.precision.get(c).copied().unwrap_or(0.0);
+        c != winner && crate::compare::stats::precision_tie(w, pw, v, p)
+    });
+    hidden
+        .then(|| format!("{title}: {winner} is best, {why} (these figures as rounded cannot tell)"))
 }
 
 impl View {
@@ -227,23 +264,23 @@ fn workload_view(cmp: &Comparison, w: &Workload) -> WorkloadView {
         .filter(|m| TABLE_METRICS.contains(&m.metric))
     {
         let row = RowFormat::of(m);
-        let s = row.style.scale;
         let cells = cmp
             .configs
             .iter()
             .map(|c| cell(m, c, &row, base == Some(c.as_str())))
             .collect();
+        let title = row.style.title_at(m.tail_pct);
         if !m.tied.is_empty() {
-            ties.push(format!(
-                "{}: {} tie ({})",
-                m.metric.title_at(&s, m.tail_pct),
-                join_and(&m.tied),
-                rule_text(m.rule)
-            ));
+            let why = match judged_on(m) {
+                Some(on) => format!("{}; {on}", rule_text(m.rule, cmp.equivalence_pct)),
+                None => rule_text(m.rule, cmp.equivalence_pct),
+            };
+            ties.push(format!("{title}: {} tie ({why})", join_and(&m.tied)));
         }
+        footnotes.extend(carried_winner(m, &title));
         footnotes.extend(cell_notes(m, &cmp.configs, &row.style, ("", "its row")));
         rows.push(RowView {
-            title: m.metric.title_at(&s, m.tail_pct),
+            title,
             metric: m.metric.key().into(),
             better: m.better,
             cells,
@@ -304,7 +341,26 @@ fn generated_title(cmp: &Comparison) -> String {
         }
         _ => {}
     }
-    let mut title = format!("{} {} compared", configs.len(), subject(cmp));
+    let (what, key) = subject(cmp);
+    // Configs that the subject's option does not name (an SPDK run among
+    // I/O schedulers) are named beside it, not counted as one.
+    let others: Vec<String> = match key {
+        Some(key) => cmp
+            .config_rule
+            .values
+            .iter()
+            .filter(|(_, v)| v.get(key).and_then(|x| x.as_ref()).is_none())
+            .map(|(c, _)| c.clone())
+            .filter(|c| configs.contains(c))
+            .collect(),
+        None => Vec::new(),
+    };
+    let named = configs.len() - others.len();
+    let mut title = match others.len() {
+        0 => format!("{} {what} compared", configs.len()),
+        1 | 2 if named >= 2 => format!("{named} {what} and {} compared", join_and(&others)),
+        _ => format!("{} configs compared", configs.len()),
+    };
     let devices: std::collections::BTreeSet<u32> =
         cmp.workloads.iter().map(|w| w.key.load.devices).collect();
     if let [d] = devices.into_iter().collect::<Vec<_>>().as_slice()
@@ -326,8 +382,9 @@ fn generated_title(cmp: &Comparison) -> String {
 }
 
 /// What the configs are, from the option that tells most of them apart
-/// ("I/O schedulers"), else "configs".
-fn subject(cmp: &Comparison) -> &'static str {
+/// ("I/O schedulers"), else "configs"; with that option where it names
+/// them.
+fn subject(cmp: &Comparison) -> (&'static str, Option<&str>) {
     let rule = &cmp.config_rule;
     let distinct = |key: &str| {
         let vals: std::collections::BTreeSet<Option<&String>> = rule
@@ -342,12 +399,13 @@ fn subject(cmp: &Comparison) -> &'static str {
         .iter()
         .max_by_key(|k| distinct(k))
         .map(String::as_str);
-    match key.unwrap_or(rule.rule.as_str()) {
+    let what = match key.unwrap_or(rule.rule.as_str()) {
         "ioscheduler" => "I/O schedulers",
         "ioengine" | "engine" => "I/O engines",
         "os" => "operating systems",
         "filename" | "file" => "devices",
         "host" => "hosts",
         _ => "configs",
-    }
+    };
+    (what, key.filter(|_| what != "configs"))
 }

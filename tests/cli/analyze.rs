@@ -97,7 +97,7 @@ fn published_json_derives_the_six_conclusions() {
         "linux-libaio"
     );
     has("windows-native has the best read bandwidth in 3 of 4 read workloads");
-    // 2. write bandwidth; randwrite 64k within 0.05 %, IOPS tie by rounding
+    // 2. write bandwidth; randwrite 64k within 0.05 %, a tie
     assert_eq!(
         metric(&v, "randwrite", 4096, "bw_bytes_per_s")["winner"],
         "linux-libaio"
@@ -112,12 +112,14 @@ fn published_json_derives_the_six_conclusions() {
     );
     has("Linux has the best write bandwidth in 3 of 4 write workloads");
     has("In randwrite 64k all four configs are within 0.05 % of each other (bandwidth)");
+    // One measurement, one verdict: all four tie on bandwidth (0.05 %
+    // apart beyond rounding), and IOPS carry that verdict.
     let iops = metric(&v, "randwrite", 65536, "iops");
     assert_eq!(iops["winner"], serde_json::Value::Null);
-    assert_eq!(
-        iops["tied"],
-        serde_json::json!(["windows-native", "linux-libaio", "linux-io_uring"])
-    );
+    assert_eq!(iops["tied"], v["configs"]);
+    assert_eq!(iops["rule"], "equivalent");
+    assert_eq!(iops["decided_by"], "bw_bytes_per_s");
+    assert_eq!(v["equivalence_pct"], 0.05);
     assert_eq!(iops["values"]["windows-native"], 125406.0);
     assert_eq!(iops["precision"]["linux-libaio"], 1000.0);
     // 3. the 17 % lead
@@ -339,6 +341,20 @@ fn readme_sample_is_what_the_first_command_prints() {
     for want in block.lines().map(str::trim_end).filter(|l| !l.is_empty()) {
         assert!(lines.contains(&want), "README line not printed: {want:?}");
     }
+    // Bandwidth and IOPS of a run are one measurement: the sample marks
+    // them alike, cell by cell (no win beside a tie).
+    let marks = |title: &str| -> Vec<Option<char>> {
+        let row = block
+            .lines()
+            .find(|l| l.starts_with(&format!("│ {title}")))
+            .unwrap_or_else(|| panic!("no {title} row in the sample"));
+        row.split('┆')
+            .skip(1)
+            .map(|c| c.chars().find(|ch| matches!(ch, '*' | '=')))
+            .collect()
+    };
+    assert_eq!(marks("Bandwidth"), marks("IOPS"));
+    assert!(marks("IOPS").iter().any(Option::is_some));
 }
 
 /// `nvcmp analyze PATHS --format json`: exit code, stdout, stderr.

@@ -16,7 +16,7 @@ struct Series {
 }
 
 /// Every fixture folder (and each folder one level down) `analyze` reads.
-fn fixture_folders() -> Vec<PathBuf> {
+pub fn fixture_folders() -> Vec<PathBuf> {
     let mut out = Vec::new();
     let top = fixture("");
     for entry in std::fs::read_dir(&top).unwrap() {
@@ -38,7 +38,7 @@ fn fixture_folders() -> Vec<PathBuf> {
 
 /// The report in `format`, None when `analyze` refuses the folder (one
 /// holding only broken files).
-fn report(dir: &Path, format: &str) -> Option<String> {
+pub fn report(dir: &Path, format: &str) -> Option<String> {
     let out = nvcmp()
         .args(["--quiet", "analyze"])
         .arg(dir)
@@ -58,6 +58,17 @@ fn number(cell: &str) -> Option<&str> {
         .find(|c: char| !(c.is_ascii_digit() || c == ',' || c == '.'))
         .unwrap_or(rest.len());
     Some(rest[..end].trim_end_matches(['.', ',']))
+}
+
+/// The latency unit a cell prints after its number ("122.6 µs" -> "µs"),
+/// "" where the table says it once.
+fn unit(cell: &str) -> &'static str {
+    let Some(n) = number(cell) else { return "" };
+    let after = cell[cell.find(n).unwrap() + n.len()..].trim_start_matches('*');
+    ["µs", "ms", "s"]
+        .into_iter()
+        .find(|u| after.strip_prefix(' ').is_some_and(|a| a.starts_with(u)))
+        .unwrap_or("")
 }
 
 fn decimals(n: &str) -> usize {
@@ -210,10 +221,18 @@ fn html_series(html: &str) -> Vec<Series> {
         if head == "Load" {
             out.extend(sweep_series(&place, &rows));
         } else if head == "Config" {
+            let heads: Vec<String> = table
+                .split("</thead>")
+                .next()
+                .unwrap_or_default()
+                .split("</th>")
+                .map(html_text)
+                .collect();
             let width = rows.iter().map(Vec::len).max().unwrap_or(0);
             for col in 1..width {
+                let title = heads.get(col).map_or("", String::as_str);
                 out.push(Series {
-                    place: format!("{place}, column {col}"),
+                    place: format!("{place}, column {col} ({title})"),
                     cells: rows.iter().filter_map(|r| r.get(col).cloned()).collect(),
                 });
             }
@@ -248,12 +267,18 @@ fn problems(series: &[Series], zeros_allowed: bool) -> Vec<String> {
                 out.push(format!("{}: {cell:?} prints as 0", s.place));
             }
         }
-        let counts: Vec<usize> = numbers
+        // Cells that print their unit keep one count of decimals per unit
+        // (a column of 90.62 µs and 13.04 ms).
+        let mut counts: Vec<(&str, usize)> = numbers
             .iter()
             .filter(|(cell, _)| !marked(cell))
-            .map(|(_, n)| decimals(n))
+            .map(|(cell, n)| (unit(cell), decimals(n)))
             .collect();
-        if counts.windows(2).any(|w| w[0] != w[1]) {
+        counts.sort();
+        if counts
+            .windows(2)
+            .any(|w| w[0].0 == w[1].0 && w[0].1 != w[1].1)
+        {
             out.push(format!("{}: mixed decimals {:?}", s.place, s.cells));
         }
     }
@@ -304,4 +329,46 @@ fn the_walk_catches_what_it_looks_for() {
     assert!(found[1].contains("mixed decimals") && found[1].contains("Mean latency"));
     assert!(found[2].contains("part 1"), "{found:#?}");
     assert!(problems(&series, true).len() == 2);
+}
+
+/// Latency figures a reader can take in: in every fixture's Markdown and
+/// HTML report no latency cell (a workload table's latency row, the mean
+/// and p99 parts of a sweep table's cells) prints five digits or more
+/// before its decimal point or unit, nor more than four significant
+/// digits (`13,042` µs reads `13.04` ms).
+#[test]
+fn no_fixture_report_prints_a_latency_with_five_integer_digits() {
+    let mut bad = Vec::new();
+    let mut cells = 0;
+    for dir in fixture_folders() {
+        let Some(md) = report(&dir, "md") else {
+            continue;
+        };
+        let html = report(&dir, "html").unwrap();
+        let name = dir.strip_prefix(fixture("")).unwrap().display().to_string();
+        let series: Vec<Series> = markdown_series(&md)
+            .into_iter()
+            .chain(html_series(&html))
+            .collect();
+        for s in series.iter().filter(|s| latency(s)) {
+            for c in &s.cells {
+                let Some(n) = number(c) else { continue };
+                cells += 1;
+                let int = n.split('.').next().unwrap().replace(',', "");
+                let digits: String = n.chars().filter(char::is_ascii_digit).collect();
+                let significant = digits.trim_start_matches('0').len();
+                if int.trim_start_matches('0').len() >= 5 || significant > 4 {
+                    bad.push(format!("{name}: {}: {c:?}", s.place));
+                }
+            }
+        }
+    }
+    assert!(cells > 1000, "latency cells read: {cells}");
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+/// Whether a series holds latencies: a workload row titled so, or the
+/// mean or p99 part of a sweep column.
+fn latency(s: &Series) -> bool {
+    s.place.contains("latency") || s.place.ends_with("part 1") || s.place.ends_with("part 2")
 }

@@ -115,7 +115,8 @@ fn configs_are_named_by_what_tells_them_apart() {
     assert_ok(&out);
     let md = String::from_utf8_lossy(&out.stdout);
     let title = md.lines().next().unwrap();
-    assert_eq!(title, "# 5 I/O schedulers compared, fio-3.35");
+    // spdk is no I/O scheduler: named beside them, not counted as one.
+    assert_eq!(title, "# 4 I/O schedulers and spdk compared, fio-3.35");
     assert!(
         md.contains("| Config | ioscheduler=bfq | ioscheduler=kyber |"),
         "{md}"
@@ -358,14 +359,25 @@ fn html_tables_print_one_count_of_decimals_per_column() {
         assert_ok(&out);
         let html = std::fs::read_to_string(dir.path().join("report.html")).unwrap();
         for (ti, table) in html_tables(&html).iter().enumerate() {
-            // (column, figure in the cell) -> the decimals seen.
-            let mut seen: std::collections::BTreeMap<(usize, usize), Vec<(usize, String)>> =
+            // (column, figure in the cell, unit it prints) -> the decimals
+            // seen: a latency column spanning past 20x prints each value
+            // in its own unit, one count of decimals per unit.
+            type Key<'a> = (usize, usize, &'a str);
+            let mut seen: std::collections::BTreeMap<Key, Vec<(usize, String)>> =
                 Default::default();
             for row in table {
                 for (ci, cell) in row.iter().enumerate() {
                     for (k, part) in cell.iter().enumerate() {
                         if let Some(d) = plain_decimals(part) {
-                            seen.entry((ci, k)).or_default().push((d, part.clone()));
+                            let unit = part
+                                .trim_start_matches(['★', '☆', '*', ' '])
+                                .split(' ')
+                                .nth(1)
+                                .filter(|u| ["µs", "ms", "s"].contains(u))
+                                .unwrap_or("");
+                            seen.entry((ci, k, unit))
+                                .or_default()
+                                .push((d, part.clone()));
                         }
                     }
                 }
@@ -582,4 +594,128 @@ fn a_probe_beside_apps_is_labelled_apps_and_probe_not_instances() {
         .filter_map(|w| w["instances"].as_u64())
         .collect();
     assert!(sizes.contains(&17), "{sizes:?}");
+}
+
+/// The configs a metric compares: a value, and not excluded as invalid.
+fn compared(m: &serde_json::Value) -> Vec<String> {
+    let excluded = m["excluded"].as_object();
+    m["values"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .filter(|(c, v)| !v.is_null() && excluded.is_none_or(|x| !x.contains_key(*c)))
+        .map(|(c, _)| c.clone())
+        .collect()
+}
+
+/// Bandwidth and IOPS of one workload are one measurement (IOPS =
+/// bandwidth / block size), as are both per CPU percent: on every fixture
+/// folder each pair gets one verdict, never a win beside a tie.
+#[test]
+fn one_measurement_gets_one_verdict_on_every_fixture() {
+    let pairs = [
+        ("bw_bytes_per_s", "iops"),
+        ("bw_per_cpu_pct", "iops_per_cpu_pct"),
+    ];
+    let (mut checked, mut carried) = (0, 0);
+    for dir in crate::numbers::fixture_folders() {
+        let Some(json) = crate::numbers::report(&dir, "json") else {
+            continue;
+        };
+        let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+        for w in v["workloads"].as_array().unwrap() {
+            let metrics = w["metrics"].as_array().unwrap();
+            let get = |k: &str| metrics.iter().find(|m| m["metric"] == k);
+            for (a, b) in pairs {
+                let (Some(a), Some(b)) = (get(a), get(b)) else {
+                    continue;
+                };
+                if compared(a) != compared(b) || compared(a).len() < 2 {
+                    continue;
+                }
+                checked += 1;
+                let verdict = |m: &serde_json::Value| {
+                    (m["winner"].clone(), m["tied"].clone(), m["rule"].clone())
+                };
+                assert_eq!(
+                    verdict(a),
+                    verdict(b),
+                    "{}: {} {}",
+                    dir.display(),
+                    w["rw"],
+                    w["bs_bytes"]
+                );
+                carried += usize::from(!b["decided_by"].is_null() || !a["decided_by"].is_null());
+            }
+        }
+    }
+    assert!(
+        checked > 300 && carried == checked,
+        "{checked} pairs, {carried} carried"
+    );
+}
+
+/// CPU usage where every config is saturated is not compared: no winner,
+/// no ties, rule `saturated`; where one config is below 99 % it is.
+#[test]
+fn saturated_cpu_has_no_winner() {
+    let j = analyze_json(&fixture("studies/icpe24-schedulers-1ssd"), &[]);
+    let (mut saturated, mut compared) = (0, 0);
+    for w in j["workloads"].as_array().unwrap() {
+        let Some(cpu) = w["metrics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["metric"] == "cpu_pct")
+        else {
+            continue;
+        };
+        let values: Vec<f64> = compared_values(cpu);
+        if values.len() >= 2 && values.iter().all(|v| *v >= 99.0) {
+            saturated += 1;
+            assert_eq!(cpu["rule"], "saturated", "{}", w["iodepth"]);
+            assert!(cpu["winner"].is_null() && cpu["tied"].as_array().unwrap().is_empty());
+        } else if values.len() >= 2 {
+            compared += 1;
+            assert_ne!(cpu["rule"], "saturated");
+        }
+    }
+    assert!(saturated > 0 && compared > 0, "{saturated} {compared}");
+}
+
+fn compared_values(m: &serde_json::Value) -> Vec<f64> {
+    compared(m)
+        .iter()
+        .filter_map(|c| m["values"][c].as_f64())
+        .collect()
+}
+
+/// A linear latency chart in ms whose shortest bar is under 1 ms labels
+/// each bar in its own unit, µs below 1 ms as the tables: `530.1 µs`,
+/// never `0.5301`.
+#[test]
+fn sub_millisecond_bars_on_a_ms_axis_are_labelled_in_us() {
+    let (dir, out) = analyze_out("studies/icpe24-schedulers-1ssd", &["--chart-format", "svg"]);
+    assert_ok(&out);
+    let svg = std::fs::read_to_string(dir.path().join("charts/bars_read_lat_mean.svg")).unwrap();
+    assert!(svg.contains("Mean latency (ms)") && !svg.contains("log scale"));
+    let labels: Vec<String> = svg_texts(&svg)
+        .into_iter()
+        .map(|t| t.trim_start_matches(['★', '☆', ' ']).to_string())
+        .filter(|t| t.ends_with(" µs") || t.ends_with(" ms"))
+        .collect();
+    assert!(
+        labels.iter().filter(|t| t.ends_with(" µs")).count() >= 10,
+        "{labels:?}"
+    );
+    for l in &labels {
+        let n: f64 = l
+            .split(' ')
+            .next()
+            .unwrap()
+            .replace(',', "")
+            .parse()
+            .unwrap();
+        assert!((1.0..1000.0).contains(&n), "{l}");
+    }
 }

@@ -47,9 +47,10 @@ pub(super) fn entry<'a>(r: &'a MetricResult, config: &'a str) -> Option<Entry<'a
     })
 }
 
-/// What cannot separate `a` from `b`: their rounding, twice the standard
-/// error of their difference where spreads are known, the equivalence
-/// margin.
+/// What cannot separate `a` from `b`: their rounding plus the
+/// equivalence margin (as [`crate::compare::rules::tie_rule`] counts
+/// them), or twice the standard error of their difference where spreads
+/// are known, whichever is larger.
 pub(super) fn resolution(a: &Entry, b: &Entry, judge: Judge) -> f64 {
     let rounding = (a.precision.max(0.0) + b.precision.max(0.0)) / 2.0;
     let noise = match (a.spread, b.spread) {
@@ -61,7 +62,7 @@ pub(super) fn resolution(a: &Entry, b: &Entry, judge: Judge) -> f64 {
     let margin = judge
         .equivalence_pct
         .map_or(0.0, |p| a.value.abs().max(b.value.abs()) * p / 100.0);
-    rounding.max(noise).max(margin)
+    (rounding + margin).max(noise)
 }
 
 /// 0..1: the effect of `best` over `other` (relative size, clarity).

@@ -43,6 +43,7 @@
 
 pub mod blocksize;
 mod entries;
+pub use entries::CPU_SATURATED_PCT;
 mod gaps;
 mod outliers;
 mod sweeps;
