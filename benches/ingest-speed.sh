@@ -24,13 +24,10 @@
 # Env: FILES (10000), RUNS (median of, 5), LIB, TEMPLATE (LIB=1 only).
 # Needs: python3, /usr/bin/time.
 set -euo pipefail
-here="$(cd "$(dirname "$0")/.." && pwd)"
-target="${CARGO_TARGET_DIR:-$here/target}"
+. "$(dirname "$0")/bench-common.sh" ingest-speed
 files="${FILES:-10000}"
 runs="${RUNS:-5}"
 template="${TEMPLATE:-$here/fixtures/fio/linux-libaio/randread-4k.json}"
-work="$(mktemp -d "${TMPDIR:-/var/tmp}/nvcmp-ingest-speed.XXXXXX")"
-trap 'rm -rf "$work"' EXIT
 corpus="$work/corpus"
 bins=("$@")
 if [ ${#bins[@]} -eq 0 ]; then
