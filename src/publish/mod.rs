@@ -6,10 +6,12 @@
 //! The CLI validates flags into [`Options`] and calls [`publish`]; nothing
 //! here knows clap or prints. `history show`'s page and `--out` are
 //! [`history`]'s; the gates' CI reports (JUnit, Markdown, the step
-//! summary) are [`ci`]'s.
+//! summary) are [`ci`]'s; `ingest`'s dataset, dashboard and series files
+//! are [`ingested`]'s.
 
 pub mod ci;
 pub mod history;
+pub mod ingested;
 
 use std::io::Write;
 use std::path::Path;
