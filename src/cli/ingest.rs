@@ -31,10 +31,12 @@ pub struct IngestArgs {
     /// Result files or folders (walked recursively): fio's output, DiskSpd's text or XML.
     #[arg(value_name = "PATH")]
     pub paths: Vec<PathBuf>,
-    /// Write the dataset here; the format follows the extension (.parquet, .csv, .json, .ndjson).
+    /// Write the dataset here; the format follows the extension (.parquet, .csv, .json,
+    /// .ndjson) unless --format names one: an explicit --format wins over the extension.
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
-    /// Dataset format (default: by the extension of -o, else ndjson), or a CI dashboard's:
+    /// Dataset format (wins over -o's extension; default: by the extension of -o, else
+    /// ndjson), or a CI dashboard's:
     /// bmf (Bencher), gab / gab-smaller (github-action-benchmark's custom JSON, one file per
     /// direction of "better").
     #[arg(long, value_enum, value_name = "FORMAT")]
@@ -169,7 +171,7 @@ fn check_series_path(path: Option<&Path>) -> Result<(), CliError> {
     }
 }
 
-/// The dataset to -o FILE, else to stdout in `format`.
+/// The dataset in `format`, to -o FILE, else to stdout.
 fn write_dataset(
     ingested: &Ingested,
     output: Option<&Path>,

@@ -22,11 +22,11 @@ pub enum Output<'a> {
     Stream(&'a mut dyn Write),
 }
 
-/// The rows as a dataset: to a file in the format its extension names,
-/// or to the stream in `format`.
+/// The rows as a dataset in `format`, to the file or the stream (the CLI
+/// decides the format: `--format`, else -o's extension).
 pub fn dataset(rows: &[Row], format: FileFormat, to: Output<'_>) -> anyhow::Result<()> {
     match to {
-        Output::File(path) => dataset::write(rows, path),
+        Output::File(path) => dataset::write_as(rows, format, path),
         Output::Stream(w) => {
             dataset::write_to(rows, format, w)?;
             w.flush()?;
