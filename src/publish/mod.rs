@@ -35,7 +35,7 @@ pub struct Options {
     /// fio's logs read next to the results, joined to their runs
     /// ([`crate::input::Inputs::runs`]): timeseries charts are drawn from
     /// them where they exist.
-    pub runs: Vec<crate::compare::logs::RunLogs>,
+    pub runs: Vec<crate::steady_state::RunLogs>,
     /// `--smooth`, `--per-job`.
     pub timeseries: charts::TimeseriesOptions,
 }
@@ -143,7 +143,7 @@ impl ReportCharts {
 fn add_timeseries(
     charts: &mut ReportCharts,
     cmp: &Comparison,
-    runs: &[crate::compare::logs::RunLogs],
+    runs: &[crate::steady_state::RunLogs],
     dir: &Path,
     opts: &ChartOptions,
     ts: charts::TimeseriesOptions,
