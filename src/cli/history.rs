@@ -270,8 +270,8 @@ fn add(args: AddArgs, global: Global) -> anyhow::Result<u8> {
     if id.trim().is_empty() {
         return Err(CliError::usage("--run: a run id cannot be empty").into());
     }
-    let mut loaded = load(&args.paths, "PATH")?;
-    relabel(&mut loaded.rows, args.label.as_deref())?;
+    let mut inputs = read_inputs(&args.paths, "PATH")?;
+    relabel(&mut inputs.rows, args.label.as_deref())?;
     let meta = store::RunMeta {
         id: id.clone(),
         commit: args.commit.clone(),
@@ -280,7 +280,7 @@ fn add(args: AddArgs, global: Global) -> anyhow::Result<u8> {
     };
     let history = open(&args.history)?;
     let leftovers = store::temporaries(&history);
-    let added = crate::history::add(&history, &meta, &loaded.rows, args.replace).map_err(|e| {
+    let added = crate::history::add(&history, &meta, &inputs.rows, args.replace).map_err(|e| {
         // Every store error is about the history or the flags: usage, exit 2.
         CliError::usage(e.to_string())
     })?;
@@ -291,8 +291,8 @@ fn add(args: AddArgs, global: Global) -> anyhow::Result<u8> {
         say_removed(&history, &leftovers);
         eprintln!(
             "added run {id}: {} rows from {} files to {}",
-            loaded.rows.len(),
-            loaded.files_read,
+            inputs.rows.len(),
+            inputs.files_read,
             part.display()
         );
     }
@@ -313,7 +313,7 @@ pub(super) fn relabel(rows: &mut [crate::model::Row], label: Option<&str>) -> Re
 
 /// Reads result files or datasets; prints what could not be read; exit 2
 /// when nothing could.
-pub(super) fn load(paths: &[PathBuf], flag: &str) -> anyhow::Result<input::Inputs> {
+pub(super) fn read_inputs(paths: &[PathBuf], flag: &str) -> anyhow::Result<input::Inputs> {
     super::reading::read_side(paths, flag, "no readable fio results in")
 }
 
@@ -363,7 +363,7 @@ fn show_options(args: &ShowArgs) -> Result<show::ShowOptions, CliError> {
 /// The series of the history that `show` and `check --history`
 /// read; a history with no runs is a usage error.
 pub(super) fn read_history(store: &Store, metrics: &[Metric]) -> anyhow::Result<gate::History> {
-    let history = gate::History::load(store, metrics)
+    let history = gate::History::read(store, metrics)
         .map_err(|e| CliError::usage(format!("--history: {e}")))?;
     say_damaged(&history.damaged);
     // A part copied by hand, or the loser of two adds of one id: its runs
