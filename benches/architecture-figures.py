@@ -70,6 +70,7 @@ ROLES = {
     "check": "regression verdicts",
     "run": "the harness: engines, measurement, fio-compatible output",
     "input": "what every command reads, once: results, dataset files, logs",
+    "steady_state": "fio's logs joined to their runs, judged by SNIA's rule",
     "compare": "workloads, load points, winners, ties, sweeps, findings",
     "ingest": "fio's and DiskSpd's formats read into rows",
     "timeseries": "fio's logs as series: buckets, folds, files",
@@ -91,12 +92,13 @@ def layers():
              "layers or of its own; `benches/imports.py` enforces it. Data flows",
              "up: fio files -> ingest -> dataset -> compare -> render, charts;",
              "run writes fio-compatible files that ingest reads back.", ""]
+    width = max(len(m) for line in top for m in line)
     for n, line in enumerate(top, 1):
         for i, m in enumerate(line):
             if m not in ROLES:
                 sys.exit(f"benches/architecture-figures.py: no ROLES line for {m}")
             layer = f"{n:>2}" if i == 0 else "  "
-            lines.append(f"{layer}  {m:<11} {ROLES[m]}")
+            lines.append(f"{layer}  {m:<{width}} {ROLES[m]}")
     return lines
 
 

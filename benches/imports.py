@@ -35,6 +35,7 @@ TOP = [
     ["history"],
     ["check", "run"],
     ["input"],
+    ["steady_state"],
     ["compare", "ingest"],
     ["timeseries"],
     ["dataset"],

@@ -4,10 +4,10 @@
 Usage: many-jobs.py normal|terse N > FILE
 
 The job block is real fio 3.33 output (`fio --append-terse`, one psync
-randread job of 4k on a file in /tmp, see fixtures/README.md for the
-wrapper that made fixtures/fio/wrapper/); job i is named `job<i>` and its
-I/O count, runtime and latencies are varied with i, so no two jobs are
-alike. Each job reports alone (no group_reporting): the shape whose
+randread job of 4k on a file in /tmp, run the way the wrapper of
+fixtures/script-logs/ runs fio: fixtures/README.md, "script-logs"); job
+i is named `job<i>` and its I/O count, runtime and latencies are varied
+with i, so no two jobs are alike. Each job reports alone (no group_reporting): the shape whose
 reading was quadratic, one scan of every job per job. Deterministic: the
 same N gives the same bytes.
 """

@@ -12,13 +12,10 @@
 #      TIMEOUT (seconds one read may take, 300).
 # Needs: python3, a release build (`cargo build --release`).
 set -euo pipefail
-here="$(cd "$(dirname "$0")/.." && pwd)"
-target="${CARGO_TARGET_DIR:-$here/target}"
+. "$(dirname "$0")/bench-common.sh" many-jobs
 runs="${RUNS:-3}"
 timeout_s="${TIMEOUT:-300}"
 jobs_list="${JOBS:-10000 140000}"
-work="$(mktemp -d "${TMPDIR:-/var/tmp}/nvcmp-many-jobs.XXXXXX")"
-trap 'rm -rf "$work"' EXIT
 bins=("$@")
 [ ${#bins[@]} -gt 0 ] || bins=("$target/release/nvcmp")
 

@@ -2,10 +2,12 @@
 # Digests of every report nvcmp writes, over the fixtures: analyze in each
 # table format (and --out, charts included) on every fixture folder, check
 # in each report format (terminal, JSON, Markdown, JUnit) on the check
-# fixtures and the sweeps, history show in each format and check --history
-# on a history built from the check fixtures. One line per file: run it
-# before and after a refactoring that must not change output and diff the
-# two lists. benches/published-digest.sh is the published fixture alone.
+# fixtures and the sweeps, history show in each format, check --history
+# on a history built from the check fixtures and history verify of it,
+# and ingest's outputs (each text format, the dashboards', -o, --series).
+# One line per file: run it before and after a refactoring that must not
+# change output and diff the two lists. benches/published-digest.sh is the
+# published fixture alone.
 #
 # Usage: benches/output-digest.sh [NVCMP_BINARY] > digests.txt
 set -uo pipefail
@@ -55,6 +57,18 @@ done
 save "check-history-term" check --history "$h" --candidate fixtures/check/run1 \
   --junit "$out/check-history.junit.xml" --markdown "$out/check-history.md"
 save "check-history-json" check --history "$h" --candidate fixtures/check/regressed --format json
+# verify names the history, a temporary folder: named HISTORY here.
+"$bin" --color never history verify --history "$h" 2>&1 | sed "s#$h#HISTORY#g" > "$out/history-verify"
+echo "exit ${PIPESTATUS[0]}" >> "$out/history-verify"
 rm -rf "$h"
+# ingest: the dataset in each text format (parquet, as in analyze --out,
+# is left out), the dashboards' files, -o FILE and the series.
+for f in csv json ndjson bmf gab gab-smaller; do
+  save "ingest-$f" ingest fixtures --format "$f"
+done
+save "ingest-o" ingest fixtures/fio -o "$out/ingest-o.csv"
+for f in csv ndjson; do
+  save "ingest-series-$f" ingest fixtures/series --series "$out/ingest-series.$f"
+done
 cd "$out"
 find . -type f | sort | xargs sha256sum

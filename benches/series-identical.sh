@@ -15,11 +15,9 @@
 # Usage: benches/series-identical.sh BEFORE_NVCMP [AFTER_NVCMP]
 #   AFTER defaults to target/debug/nvcmp.
 set -euo pipefail
-here="$(cd "$(dirname "$0")/.." && pwd)"
+. "$(dirname "$0")/bench-common.sh" series-same
 before="$1"
 after="${2:-$here/target/debug/nvcmp}"
-work="$(mktemp -d "${TMPDIR:-/var/tmp}/nvcmp-series-same.XXXXXX")"
-trap 'rm -rf "$work"' EXIT
 status=0
 # same_rows A B: two parquet files hold the same table (schema, rows, order,
 # nulls), read with polars' Python package (PYTHON, default python3).

@@ -303,6 +303,12 @@ pub fn write(rows: &[Row], path: &Path) -> anyhow::Result<()> {
             path.display()
         )
     })?;
+    write_as(rows, format, path)
+}
+
+/// Writes rows to `path` in `format`, whatever its extension says
+/// (`ingest -o FILE --format F`: the named format wins).
+pub fn write_as(rows: &[Row], format: FileFormat, path: &Path) -> anyhow::Result<()> {
     let file =
         std::fs::File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
     let mut w = std::io::BufWriter::new(file);

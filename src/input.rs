@@ -4,8 +4,8 @@
 //! dataset files that `nvcmp ingest -o` wrote (parquet, ndjson, json, csv)
 //! through [`crate::dataset::read`]; fio's logs next to the results are
 //! folded once ([`crate::ingest::logs`]), joined once to the runs they
-//! measured ([`crate::compare::logs::join`]) and judged once for steady
-//! state ([`crate::compare::snia::judge`]).
+//! measured ([`crate::steady_state::run_logs::join`]) and judged once for steady
+//! state ([`crate::steady_state::snia::judge`]).
 //!
 //! A dataset file is read as one only when it is named as a PATH: a folder
 //! is walked for results, where ingest leaves nvcmp's own `.parquet` and
@@ -15,11 +15,11 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::compare::logs::RunLogs;
-use crate::compare::snia::{self, Verdicts};
+use crate::compare::SteadyVerdicts;
 use crate::dataset::{self, FileFormat};
 use crate::ingest::{self, IngestOptions, logs::Plan, manifest::Manifest};
 use crate::model::{Row, Skipped, Warning};
+use crate::steady_state::{RunLogs, run_logs, snia};
 
 /// How to read the inputs.
 #[derive(Debug, Clone, Default)]
@@ -61,7 +61,7 @@ pub struct Inputs {
     /// folded: what the timeseries charts draw.
     pub runs: Vec<RunLogs>,
     /// Steady-state verdicts judged from `runs` by SNIA's rule.
-    pub log_steady: Verdicts,
+    pub log_steady: SteadyVerdicts,
     /// Problems reading the logs (malformed lines, times that cannot be,
     /// logs not read): not results, so never skips.
     pub log_warnings: Vec<Warning>,
@@ -95,7 +95,7 @@ pub fn read(
         let mut folds = ingest::logs::fold_plan(plan, &|bytes| progress.read(bytes));
         progress.finish();
         out.log_warnings = std::mem::take(&mut folds.warnings);
-        out.runs = crate::compare::logs::join(folds, &ingested.rows);
+        out.runs = run_logs::join(folds, &ingested.rows);
         out.log_steady = snia::judge(&out.runs, opts.ss_round_ms);
     }
     // Moved, not copied, when no dataset file came first: a copy of every

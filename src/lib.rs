@@ -8,24 +8,25 @@
 //! up: fio files -> ingest -> dataset -> compare -> render, charts;
 //! run writes fio-compatible files that ingest reads back.
 //!
-//!  1  cli         clap, validated options, exit codes: parses and calls
-//!  2  publish     every file written: --out DIR, the CI reports of the gates
-//!  3  charts      PNG/SVG charts (plotters)
-//!     export      CI dashboards' files (Bencher BMF, github-action-benchmark)
-//!  4  render      every report: terminal, Markdown, HTML, CSV, JSON, CI reports
-//!  5  history     runs over time: the parquet store, change points, the gate
-//!  6  check       regression verdicts
-//!     run         the harness: engines, measurement, fio-compatible output
-//!  7  input       what every command reads, once: results, dataset files, logs
-//!  8  compare     workloads, load points, winners, ties, sweeps, findings
-//!     ingest      fio's and DiskSpd's formats read into rows
-//!  9  timeseries  fio's logs as series: buckets, folds, files
-//! 10  dataset     rows <-> polars frames and files
-//! 11  model       the domain: a row, directions, fio's rw, the OS
-//!     numbers     numbers for people
-//!     units       fio's value grammar: sizes, times, lists
-//!     palette     one colour per config
-//!     path_text   paths as the system writes them
+//!  1  cli          clap, validated options, exit codes: parses and calls
+//!  2  publish      every file written: --out DIR, the CI reports of the gates
+//!  3  charts       PNG/SVG charts (plotters)
+//!     export       CI dashboards' files (Bencher BMF, github-action-benchmark)
+//!  4  render       every report: terminal, Markdown, HTML, CSV, JSON, CI reports
+//!  5  history      runs over time: the parquet store, change points, the gate
+//!  6  check        regression verdicts
+//!     run          the harness: engines, measurement, fio-compatible output
+//!  7  input        what every command reads, once: results, dataset files, logs
+//!  8  steady_state fio's logs joined to their runs, judged by SNIA's rule
+//!  9  compare      workloads, load points, winners, ties, sweeps, findings
+//!     ingest       fio's and DiskSpd's formats read into rows
+//! 10  timeseries   fio's logs as series: buckets, folds, files
+//! 11  dataset      rows <-> polars frames and files
+//! 12  model        the domain: a row, directions, fio's rw, the OS
+//!     numbers      numbers for people
+//!     units        fio's value grammar: sizes, times, lists
+//!     palette      one colour per config
+//!     path_text    paths as the system writes them
 //! ```
 //! <!-- /layers -->
 //!
@@ -53,6 +54,7 @@ pub mod path_text;
 pub mod publish;
 pub mod render;
 pub mod run;
+pub mod steady_state;
 pub mod timeseries;
 pub mod units;
 

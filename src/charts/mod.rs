@@ -182,7 +182,7 @@ pub fn svg_history(
 /// to the comparison's workloads) to `dir/charts/`; none where no logs.
 pub fn render_timeseries(
     cmp: &Comparison,
-    runs: &[crate::compare::logs::RunLogs],
+    runs: &[crate::steady_state::RunLogs],
     dir: &Path,
     opts: &ChartOptions,
     ts: TimeseriesOptions,
@@ -194,7 +194,7 @@ pub fn render_timeseries(
 /// of [`render_timeseries`], for report.html.
 pub fn svg_timeseries(
     cmp: &Comparison,
-    runs: &[crate::compare::logs::RunLogs],
+    runs: &[crate::steady_state::RunLogs],
     opts: &ChartOptions,
     ts: TimeseriesOptions,
 ) -> anyhow::Result<Vec<String>> {

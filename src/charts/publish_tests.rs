@@ -11,12 +11,12 @@ use super::figure::{Body, Figure};
 use super::grouped::{Mark, Panel};
 use super::*;
 use crate::compare::{CompareOptions, Metric, SpreadSource};
-use crate::ingest::{IngestOptions, LabelBy};
+use crate::ingest::{ConfigNaming, IngestOptions};
 use crate::model::Direction;
 
 /// `fixtures/<rel>...` ingested and compared as `analyze` does (manifest
 /// order and baseline included).
-fn analyzed(rels: &[&str], label_by: LabelBy) -> Comparison {
+fn analyzed(rels: &[&str], label_by: ConfigNaming) -> Comparison {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
     let paths: Vec<_> = rels.iter().map(|r| root.join(r)).collect();
     let opts = IngestOptions {
@@ -33,7 +33,7 @@ fn analyzed(rels: &[&str], label_by: LabelBy) -> Comparison {
 }
 
 fn published() -> Comparison {
-    analyzed(&["published/storagereview-2026-04"], LabelBy::Dir)
+    analyzed(&["published/storagereview-2026-04"], ConfigNaming::Dir)
 }
 
 /// The one bar panel of a bar or delta figure.
@@ -116,7 +116,7 @@ fn the_delta_svg_shows_the_tie_mark() {
 #[test]
 fn error_bars_are_the_spread_of_repeated_runs() {
     // Two real runs of the same job file, one config by engine: psync.
-    let cmp = analyzed(&["check/run1", "check/run2"], LabelBy::Engine);
+    let cmp = analyzed(&["check/run1", "check/run2"], ConfigNaming::Engine);
     let w = &cmp.workloads[0];
     let r = w.metric(Metric::Iops).unwrap();
     let spread = r.spread["psync"];
@@ -163,7 +163,7 @@ fn no_spread_no_error_bars_and_nothing_said() {
 /// spread: `compare::MIN_SAMPLES`; the synthetic sweep has ten.)
 #[test]
 fn sweep_charts_get_error_bars_from_fio_samples() {
-    let cmp = analyzed(&["sweep/synthetic"], LabelBy::Dir);
+    let cmp = analyzed(&["sweep/synthetic"], ConfigNaming::Dir);
     let charts = plan(&cmp);
     let scaling = charts
         .iter()
@@ -213,7 +213,7 @@ fn the_footer_names_the_runs_drawn() {
         footer(Direction::Write),
         "fio-3.36, fio-3.38 · io_uring, libaio, windowsaio · bs 4k–128k · QD32 × 16 jobs · 60 s runs · 1 host"
     );
-    let sweep = analyzed(&["sweep/iodepth"], LabelBy::Dir);
+    let sweep = analyzed(&["sweep/iodepth"], ConfigNaming::Dir);
     let chart = plan(&sweep)
         .into_iter()
         .find(|c| c.stem(&sweep).starts_with("scaling_"))

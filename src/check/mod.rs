@@ -47,7 +47,7 @@ pub struct CheckOptions {
     /// Steady-state verdicts judged from either side's fio logs by the
     /// SNIA rule, used where fio gave none (a side that never settled is
     /// warned about).
-    pub log_steady: compare::snia::Verdicts,
+    pub log_steady: compare::SteadyVerdicts,
 }
 
 impl Default for CheckOptions {
@@ -58,7 +58,7 @@ impl Default for CheckOptions {
             metrics: DEFAULT_METRICS.to_vec(),
             allow_missing: false,
             sweep_rules: compare::SweepRules::default(),
-            log_steady: compare::snia::Verdicts::new(),
+            log_steady: compare::SteadyVerdicts::new(),
         }
     }
 }

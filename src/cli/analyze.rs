@@ -198,17 +198,17 @@ fn sweep_rules(args: &AnalyzeArgs) -> Result<compare::SweepRules, CliError> {
 
 pub fn run(args: AnalyzeArgs, global: Global) -> anyhow::Result<u8> {
     let checked = Checked::of(&args)?;
-    let mut loaded = load_step(&args, &checked, global)?;
-    let cmp = compare_step(&args, &checked, &loaded, global);
+    let mut inputs = read_step(&args, &checked, global)?;
+    let cmp = compare_step(&args, &checked, &inputs, global);
     if let Some(dir) = &args.out {
         let opts = crate::publish::Options {
             charts: checked.charts,
             md_template: checked.template_for(false),
             html_template: checked.template_for(true),
-            runs: std::mem::take(&mut loaded.runs),
+            runs: std::mem::take(&mut inputs.runs),
             timeseries: checked.timeseries,
         };
-        crate::publish::publish(&cmp, &loaded.rows, dir, &opts)?;
+        crate::publish::publish(&cmp, &inputs.rows, dir, &opts)?;
     }
     let format = checked.format;
     let opts = RenderOptions {
@@ -343,18 +343,18 @@ fn chart_options(args: &AnalyzeArgs) -> anyhow::Result<Option<crate::charts::Cha
 /// Reads PATHs (results, dataset files, the logs beside the results),
 /// says what was skipped (always) and warned (unless `--quiet`); an empty
 /// result or `--strict` with skips is a usage error.
-fn load_step(args: &AnalyzeArgs, checked: &Checked, global: Global) -> anyhow::Result<Inputs> {
+fn read_step(args: &AnalyzeArgs, checked: &Checked, global: Global) -> anyhow::Result<Inputs> {
     let opts = ReadOptions {
         // The JSON's `clat_bins` and the CDF charts use json+ bins.
         ingest: args.read.ingest_options(false),
         ss_round_ms: checked.ss_round_ms,
     };
-    let loaded = input::read(&args.paths, &opts, &LogBar::new(global))?;
-    for s in &loaded.skipped {
+    let inputs = input::read(&args.paths, &opts, &LogBar::new(global))?;
+    for s in &inputs.skipped {
         eprintln!("nvcmp: {s}");
     }
     if !global.quiet {
-        for w in &loaded.warnings {
+        for w in &inputs.warnings {
             eprintln!("nvcmp: {w}");
         }
     }
@@ -364,22 +364,22 @@ fn load_step(args: &AnalyzeArgs, checked: &Checked, global: Global) -> anyhow::R
         .map(|p| p.display().to_string())
         .collect::<Vec<_>>()
         .join(" ");
-    if loaded.rows.is_empty() {
+    if inputs.rows.is_empty() {
         return Err(CliError::usage(format!(
             "nothing to analyze in {paths}: no fio or DiskSpd results found ({} skipped)",
-            crate::numbers::count(loaded.skipped.len(), "file")
+            crate::numbers::count(inputs.skipped.len(), "file")
         ))
         .into());
     }
-    if args.read.strict && !loaded.skipped.is_empty() {
+    if args.read.strict && !inputs.skipped.is_empty() {
         return Err(CliError::usage(format!(
             "--strict: {} skipped under {paths}",
-            crate::numbers::count(loaded.skipped.len(), "file")
+            crate::numbers::count(inputs.skipped.len(), "file")
         ))
         .into());
     }
-    log_warnings(&loaded, global);
-    Ok(loaded)
+    log_warnings(&inputs, global);
+    Ok(inputs)
 }
 
 /// A bar while fio's logs are read, when they are large and stderr is a
@@ -424,8 +424,8 @@ impl input::LogProgress for LogBar {
 /// Each log's warnings (malformed lines, times that cannot be, compressed
 /// logs that cannot be read), unless `--quiet`, after a line saying what
 /// they touch.
-fn log_warnings(loaded: &Inputs, global: Global) {
-    if global.quiet || loaded.log_warnings.is_empty() {
+fn log_warnings(inputs: &Inputs, global: Global) {
+    if global.quiet || inputs.log_warnings.is_empty() {
         return;
     }
     let stderr = std::io::stderr();
@@ -433,9 +433,9 @@ fn log_warnings(loaded: &Inputs, global: Global) {
     let _ = writeln!(
         err,
         "nvcmp: warning: {} reading fio logs (for the timeseries charts and steady state):",
-        crate::numbers::count(loaded.log_warnings.len(), "problem")
+        crate::numbers::count(inputs.log_warnings.len(), "problem")
     );
-    for w in &loaded.log_warnings {
+    for w in &inputs.log_warnings {
         let _ = writeln!(err, "nvcmp: {w}");
     }
 }
@@ -445,10 +445,10 @@ fn log_warnings(loaded: &Inputs, global: Global) {
 fn compare_step(
     args: &AnalyzeArgs,
     checked: &Checked,
-    loaded: &Inputs,
+    inputs: &Inputs,
     global: Global,
 ) -> compare::Comparison {
-    let manifest = &loaded.manifest;
+    let manifest = &inputs.manifest;
     let opts = CompareOptions {
         order: manifest.order.clone(),
         baseline: args.baseline.clone().or_else(|| manifest.baseline.clone()),
@@ -464,16 +464,16 @@ fn compare_step(
         equivalence_pct: args.equivalence,
         findings: args.findings,
         steady_only: args.steady_only,
-        log_steady: loaded.log_steady.clone(),
-        config_rule: loaded.config_rule.clone(),
+        log_steady: inputs.log_steady.clone(),
+        config_rule: inputs.config_rule.clone(),
     };
-    let mut cmp = compare::compare(&loaded.rows, &opts);
-    cmp.skipped = loaded.skipped.clone();
-    let mut warnings = loaded.warnings.clone();
+    let mut cmp = compare::compare(&inputs.rows, &opts);
+    cmp.skipped = inputs.skipped.clone();
+    let mut warnings = inputs.warnings.clone();
     warnings.append(&mut cmp.warnings);
     cmp.warnings = warnings;
     if !global.quiet {
-        for w in cmp.warnings.iter().skip(loaded.warnings.len()) {
+        for w in cmp.warnings.iter().skip(inputs.warnings.len()) {
             eprintln!("nvcmp: {w}");
         }
     }

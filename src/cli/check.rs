@@ -399,7 +399,7 @@ pub fn check_history(c: CheckHistory) -> anyhow::Result<u8> {
         );
         gate::History::default()
     };
-    let mut cand = history::load(c.candidate, "--candidate")?;
+    let mut cand = history::read_inputs(c.candidate, "--candidate")?;
     history::relabel(&mut cand.rows, c.label)?;
     let opts = gate::GateOptions {
         window: c.window,

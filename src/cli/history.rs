@@ -4,7 +4,7 @@
 //! render/ names; `check --history` is `cli/check.rs`'s.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use super::{CliError, Global, exit};
 use crate::check::threshold::metric_by_name;
@@ -182,62 +182,14 @@ fn say_damaged(damaged: &[store::Damaged]) {
 }
 
 /// `history verify`: 0 when every part reads as written, 1 when one does
-/// not, 2 when there is no history.
+/// not, 2 when there is no history. The report is render/'s.
 fn verify_cmd(args: CompactArgs, global: Global) -> anyhow::Result<u8> {
     let history = open(&args.history)?;
     let v = crate::history::verify::verify(&history)
         .map_err(|e| CliError::usage(format!("--history: {e}")))?;
-    let dir = crate::path_text::shown(Path::new(history.shown()));
-    for d in &v.damaged {
-        println!(
-            "damaged: {}: {}; {} not read",
-            crate::path_text::shown(&d.part.path),
-            d.reason,
-            d.runs()
-        );
-    }
-    let names = |parts: &[store::Part]| parts.iter().map(store::Part::name).collect();
-    let shown = |paths: &[PathBuf]| paths.iter().map(|p| crate::path_text::shown(p)).collect();
-    let quarantined = format!("set aside in {}/ by an earlier compact", store::QUARANTINE);
-    let lists: [(&str, Vec<String>); 5] = [
-        (
-            "no checksum (written before nvcmp recorded them; read as they are)",
-            names(&v.unchecked),
-        ),
-        (
-            "left by an interrupted merge (the next add or compact removes them)",
-            names(&v.stale),
-        ),
-        (
-            "left by a killed add or compaction (the next add or compact removes them)",
-            shown(&v.temporaries),
-        ),
-        (
-            "checksum records without their part (the next add or compact removes them)",
-            shown(&v.orphan_sums),
-        ),
-        (&quarantined, names(&v.quarantined)),
-    ];
-    for (what, paths) in lists.iter().filter(|(_, paths)| !paths.is_empty()) {
-        println!("{what}: {}", paths.join(", "));
-    }
-    let verdict = if v.damaged() {
-        format!(
-            "{dir}: DAMAGED: {} of {} parts; `nvcmp history compact --history {dir}` sets {} aside",
-            v.damaged.len(),
-            v.damaged.len() + v.sound.len(),
-            if v.damaged.len() == 1 { "it" } else { "them" }
-        )
-    } else {
-        format!(
-            "{dir}: sound: {} in {}",
-            crate::numbers::count(v.runs, "run"),
-            crate::numbers::count(v.sound.len(), "part")
-        )
-    };
-    if !global.quiet || v.damaged() {
-        println!("{verdict}");
-    }
+    let mut stdout = std::io::stdout().lock();
+    crate::render::history::verify(&v, history.shown(), global.quiet, &mut stdout)?;
+    stdout.flush()?;
     Ok(if v.damaged() { exit::DAMAGED } else { exit::OK })
 }
 
@@ -270,8 +222,8 @@ fn add(args: AddArgs, global: Global) -> anyhow::Result<u8> {
     if id.trim().is_empty() {
         return Err(CliError::usage("--run: a run id cannot be empty").into());
     }
-    let mut loaded = load(&args.paths, "PATH")?;
-    relabel(&mut loaded.rows, args.label.as_deref())?;
+    let mut inputs = read_inputs(&args.paths, "PATH")?;
+    relabel(&mut inputs.rows, args.label.as_deref())?;
     let meta = store::RunMeta {
         id: id.clone(),
         commit: args.commit.clone(),
@@ -280,7 +232,7 @@ fn add(args: AddArgs, global: Global) -> anyhow::Result<u8> {
     };
     let history = open(&args.history)?;
     let leftovers = store::temporaries(&history);
-    let added = crate::history::add(&history, &meta, &loaded.rows, args.replace).map_err(|e| {
+    let added = crate::history::add(&history, &meta, &inputs.rows, args.replace).map_err(|e| {
         // Every store error is about the history or the flags: usage, exit 2.
         CliError::usage(e.to_string())
     })?;
@@ -291,8 +243,8 @@ fn add(args: AddArgs, global: Global) -> anyhow::Result<u8> {
         say_removed(&history, &leftovers);
         eprintln!(
             "added run {id}: {} rows from {} files to {}",
-            loaded.rows.len(),
-            loaded.files_read,
+            inputs.rows.len(),
+            inputs.files_read,
             part.display()
         );
     }
@@ -313,7 +265,7 @@ pub(super) fn relabel(rows: &mut [crate::model::Row], label: Option<&str>) -> Re
 
 /// Reads result files or datasets; prints what could not be read; exit 2
 /// when nothing could.
-pub(super) fn load(paths: &[PathBuf], flag: &str) -> anyhow::Result<input::Inputs> {
+pub(super) fn read_inputs(paths: &[PathBuf], flag: &str) -> anyhow::Result<input::Inputs> {
     super::reading::read_side(paths, flag, "no readable fio results in")
 }
 
@@ -363,7 +315,7 @@ fn show_options(args: &ShowArgs) -> Result<show::ShowOptions, CliError> {
 /// The series of the history that `show` and `check --history`
 /// read; a history with no runs is a usage error.
 pub(super) fn read_history(store: &Store, metrics: &[Metric]) -> anyhow::Result<gate::History> {
-    let history = gate::History::load(store, metrics)
+    let history = gate::History::read(store, metrics)
         .map_err(|e| CliError::usage(format!("--history: {e}")))?;
     say_damaged(&history.damaged);
     // A part copied by hand, or the loser of two adds of one id: its runs

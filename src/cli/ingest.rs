@@ -1,18 +1,17 @@
 //! `nvcmp ingest`: arguments and their validation into core options, the
-//! dataset to a file or stdout, and the skip/warning lines on stderr that
-//! `analyze` and `check` print the same way.
+//! format and destination of each output (written by
+//! [`crate::publish::ingested`]), and the skip/warning lines on stderr
+//! that `analyze` and `check` print the same way.
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
-use anyhow::Context;
-
 use super::{CliError, Global, exit};
-use crate::dataset::{self, FileFormat};
+use crate::dataset::FileFormat;
 use crate::export::ExportFormat;
 use crate::ingest::logs::{self, Streamed};
 use crate::ingest::{self, IngestOptions, Ingested, Progress};
-use crate::timeseries::file::SeriesWriter;
+use crate::publish::ingested::{self as publish, Output};
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = "\
@@ -32,10 +31,12 @@ pub struct IngestArgs {
     /// Result files or folders (walked recursively): fio's output, DiskSpd's text or XML.
     #[arg(value_name = "PATH")]
     pub paths: Vec<PathBuf>,
-    /// Write the dataset here; the format follows the extension (.parquet, .csv, .json, .ndjson).
+    /// Write the dataset here; the format follows the extension (.parquet, .csv, .json,
+    /// .ndjson) unless --format names one: an explicit --format wins over the extension.
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
-    /// Dataset format (default: by the extension of -o, else ndjson), or a CI dashboard's:
+    /// Dataset format (wins over -o's extension; default: by the extension of -o, else
+    /// ndjson), or a CI dashboard's:
     /// bmf (Bencher), gab / gab-smaller (github-action-benchmark's custom JSON, one file per
     /// direction of "better").
     #[arg(long, value_enum, value_name = "FORMAT")]
@@ -170,37 +171,28 @@ fn check_series_path(path: Option<&Path>) -> Result<(), CliError> {
     }
 }
 
+/// The dataset in `format`, to -o FILE, else to stdout.
 fn write_dataset(
     ingested: &Ingested,
     output: Option<&Path>,
     format: FileFormat,
 ) -> anyhow::Result<()> {
     match output {
-        Some(path) => dataset::write(&ingested.rows, path),
+        Some(path) => publish::dataset(&ingested.rows, format, Output::File(path)),
         None => {
-            let stdout = std::io::stdout();
-            let mut w = std::io::BufWriter::new(stdout.lock());
-            dataset::write_to(&ingested.rows, format, &mut w)?;
-            w.flush()?;
-            Ok(())
+            let mut w = std::io::BufWriter::new(std::io::stdout().lock());
+            publish::dataset(&ingested.rows, format, Output::Stream(&mut w))
         }
     }
 }
 
-/// Streams every log into the series file; prints the logs' warnings.
+/// The series file, under a progress bar; prints the logs' warnings.
 fn write_series(ingested: &Ingested, path: &Path, global: Global) -> anyhow::Result<Streamed> {
     let plan = logs::plan(ingested);
-    let mut writer = SeriesWriter::create(path)?;
     let bar = series_bar(&plan, global);
-    let streamed = logs::stream_logs(&plan, &mut |logs, rows, bytes| {
-        bar.inc(bytes);
-        writer.write(logs, rows)
-    })
-    .with_context(|| format!("cannot write {}", path.display()))?;
+    let streamed = publish::series(&plan, path, &mut |bytes| bar.inc(bytes));
     bar.finish_and_clear();
-    writer
-        .finish()
-        .with_context(|| format!("cannot write {}", path.display()))?;
+    let streamed = streamed?;
     if !global.quiet {
         let stderr = std::io::stderr();
         let mut err = stderr.lock();
@@ -232,16 +224,13 @@ fn run_export(args: &IngestArgs, export: ExportFormat, global: Global) -> anyhow
         ))
         .into());
     }
-    let mut buf = Vec::new();
-    crate::export::export(&ingested.rows, export, &mut buf)?;
     match &args.output {
-        Some(path) => std::fs::write(path, &buf)
-            .map_err(|e| anyhow::anyhow!("-o {}: cannot write: {e}", path.display()))?,
-        None => {
-            let mut out = std::io::stdout().lock();
-            out.write_all(&buf)?;
-            out.flush()?;
-        }
+        Some(path) => publish::export(&ingested.rows, export, Output::File(path))?,
+        None => publish::export(
+            &ingested.rows,
+            export,
+            Output::Stream(&mut std::io::stdout().lock()),
+        )?,
     }
     if args.read.strict && !ingested.skipped.is_empty() {
         return Ok(exit::USAGE);

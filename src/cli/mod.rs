@@ -85,9 +85,9 @@ pub enum ColorChoice {
 }
 
 /// `--label-by` of `analyze` and `ingest`: one flag, one set of values
-/// (`crate::ingest::LabelBy::parse`).
-pub fn parse_label_by(s: &str) -> Result<crate::ingest::LabelBy, String> {
-    crate::ingest::LabelBy::parse(s)
+/// (`crate::ingest::ConfigNaming::parse`).
+pub fn parse_label_by(s: &str) -> Result<crate::ingest::ConfigNaming, String> {
+    crate::ingest::ConfigNaming::parse(s)
 }
 
 /// What `--help` says of `--label-by`'s values.

@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use super::CliError;
-use crate::ingest::{IngestOptions, Instances, LabelBy};
+use crate::ingest::{ConfigNaming, IngestOptions, Instances};
 use crate::input;
 
 /// How results are read into configs and runs: the flags `analyze` and
@@ -14,7 +14,7 @@ use crate::input;
 pub struct ReadArgs {
     /// How results get their config label when no manifest says otherwise.
     #[arg(long, default_value = "auto", value_name = "RULE", value_parser = super::parse_label_by, long_help = super::LABEL_BY_HELP)]
-    pub label_by: LabelBy,
+    pub label_by: ConfigNaming,
     /// Whether result files that ran at the same time on the same targets (separate fio processes) are one run.
     #[arg(long, default_value = "auto", value_name = "RULE", value_parser = super::parse_instances, long_help = super::INSTANCES_HELP)]
     pub instances: Instances,
@@ -47,17 +47,17 @@ pub(super) fn read_side(
     empty: &str,
 ) -> anyhow::Result<input::Inputs> {
     let opts = input::ReadOptions::default();
-    let loaded =
+    let inputs =
         input::read(paths, &opts, &()).map_err(|e| CliError::usage(format!("{flag}: {e:#}")))?;
-    for s in &loaded.skipped {
+    for s in &inputs.skipped {
         eprintln!("nvcmp: {flag}: {s}");
     }
-    for w in &loaded.warnings {
+    for w in &inputs.warnings {
         eprintln!("nvcmp: {flag}: {w}");
     }
-    if loaded.rows.is_empty() {
+    if inputs.rows.is_empty() {
         let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
         return Err(CliError::usage(format!("{empty} {flag} {}", names.join(" "))).into());
     }
-    Ok(loaded)
+    Ok(inputs)
 }

@@ -15,13 +15,11 @@
 pub mod comparison;
 pub mod devices;
 pub mod findings;
-pub mod logs;
 pub mod metric;
 pub mod names;
 pub mod rules;
 pub mod sanity;
 pub mod setup;
-pub mod snia;
 pub mod sparse;
 pub mod stats;
 pub mod steady;
@@ -39,7 +37,7 @@ pub(crate) mod testdata;
 mod tests;
 
 use std::borrow::Cow;
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 
 use indexmap::IndexMap;
 
@@ -49,7 +47,12 @@ pub use workload::LoadPoint;
 use crate::model::{Os, Row, Warning, is_mixed};
 use cell::{ConfigCell, cells_runs};
 use result::metric_results;
-use workload::{Run, WorkloadKey};
+use workload::{Run, Shape, WorkloadKey};
+
+/// Steady-state verdicts judged from fio's logs, by result file and
+/// workload ([`crate::steady_state::snia::judge`]): kept until compare
+/// meets the run, used where fio gave none.
+pub type SteadyVerdicts = HashMap<(String, Shape), SteadyState>;
 
 /// What `compare` needs to know besides the rows.
 #[derive(Debug, Clone)]
@@ -79,9 +82,9 @@ pub struct CompareOptions {
     /// `--steady-only`: IOPS and bandwidth over the steady-state window
     /// where one is known, instead of the whole run.
     pub steady_only: bool,
-    /// Steady-state verdicts judged from fio's logs ([`snia::judge`]),
-    /// used where fio gave none.
-    pub log_steady: snia::Verdicts,
+    /// Steady-state verdicts judged from fio's logs, used where fio gave
+    /// none.
+    pub log_steady: SteadyVerdicts,
     /// How the rows' configs were told apart; its keys are setup items.
     pub config_rule: crate::model::ConfigRule,
 }
@@ -109,7 +112,7 @@ impl Default for CompareOptions {
             equivalence_pct: None,
             findings: findings::DEFAULT_COUNT,
             steady_only: false,
-            log_steady: snia::Verdicts::new(),
+            log_steady: SteadyVerdicts::new(),
             config_rule: crate::model::ConfigRule::default(),
         }
     }
@@ -436,7 +439,7 @@ fn to_steady_windows(grouped: &mut workload::Grouped) {
 
 /// Gives each run that fio did not judge the verdict its logs gave: fio's
 /// own verdict is never overridden.
-fn attach_log_steady(grouped: &mut workload::Grouped, verdicts: &snia::Verdicts) {
+fn attach_log_steady(grouped: &mut workload::Grouped, verdicts: &SteadyVerdicts) {
     if verdicts.is_empty() {
         return;
     }

@@ -1,5 +1,5 @@
 //! Whether a config's runs of a workload settled: fio's own verdict or
-//! the SNIA rule's ([`super::snia`]). Its own file, so that
+//! the SNIA rule's ([`crate::steady_state::snia`]). Its own file, so that
 //! [`super::workload`] (which reads a row's verdict) and
 //! [`super::comparison`] (which carries the verdicts in the result) both
 //! import it without importing each other.

@@ -215,7 +215,7 @@ impl GateReport {
 }
 
 /// The history as the gate reads it: its series and how many runs made
-/// them. [`History::load`] reads the parts one at a time and only the
+/// them. [`History::read`] reads the parts one at a time and only the
 /// columns series need, so a CI job gating against years of runs holds
 /// their values, not their rows.
 #[derive(Debug, Clone, Default)]
@@ -227,8 +227,8 @@ pub struct History {
 }
 
 impl History {
-    pub fn load(history: impl Into<Store>, metrics: &[Metric]) -> Result<History, StoreError> {
-        let (scanned, series) = trend::load(history, metrics)?;
+    pub fn read(history: impl Into<Store>, metrics: &[Metric]) -> Result<History, StoreError> {
+        let (scanned, series) = trend::read(history, metrics)?;
         Ok(History {
             runs: scanned.runs,
             series,

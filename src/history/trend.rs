@@ -247,7 +247,7 @@ fn key_of(r: &Row, devices: u32, metric: Metric) -> SeriesKey {
 /// [`build`] over the history in `dir`, a part at a time and only in
 /// [`COLUMNS`], so memory holds the series' values, not the history's
 /// rows. Returns the runs read and the series.
-pub fn load(
+pub fn read(
     history: impl Into<Store>,
     metrics: &[Metric],
 ) -> Result<(Scanned, Vec<Series>), StoreError> {
@@ -490,7 +490,7 @@ mod tests {
     }
 
     #[test]
-    fn loading_from_the_columns_gives_the_series_rows_give() {
+    fn reading_from_the_columns_gives_the_series_rows_give() {
         let dir = tempfile::tempdir().unwrap();
         let runs = varied_runs();
         store::write_runs(
@@ -498,13 +498,13 @@ mod tests {
             runs.clone(),
         )
         .unwrap();
-        let (n, loaded) = load(dir.path(), &ALL).unwrap();
+        let (n, series) = read(dir.path(), &ALL).unwrap();
         assert_eq!(n.runs, 6);
-        let read = store::read(dir.path()).unwrap();
-        assert_eq!(loaded, by_measure(&read));
-        assert_eq!(loaded, by_measure(&runs));
+        let stored = store::read(dir.path()).unwrap();
+        assert_eq!(series, by_measure(&stored));
+        assert_eq!(series, by_measure(&runs));
         let spread = |devices, instances| {
-            loaded
+            series
                 .iter()
                 .filter(|s| s.key.workload.load.devices == devices)
                 .filter(|s| s.key.workload.load.instances == instances)

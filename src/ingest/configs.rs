@@ -4,7 +4,7 @@
 //! A study often keeps every configuration in one folder (four I/O
 //! schedulers and SPDK side by side, differing only in `ioscheduler` or
 //! `ioengine`). Averaging those would report numbers nobody measured, so
-//! the default rule ([`LabelBy::Auto`]) reads the data:
+//! the default rule ([`ConfigNaming::Auto`]) reads the data:
 //!
 //! - **Candidates.** Every fio option a run was given (its `options`
 //!   column), with `ioengine` as the row's engine (fio's default where none
@@ -43,7 +43,7 @@ mod variants;
 /// How rows get their `label` (the config they belong to) when no
 /// manifest says otherwise.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub enum LabelBy {
+pub enum ConfigNaming {
     /// The folder, split by the options that differ within it.
     #[default]
     Auto,
@@ -61,18 +61,18 @@ pub enum LabelBy {
     Name,
 }
 
-impl LabelBy {
+impl ConfigNaming {
     /// `auto`, `folder` (or `dir`), `engine`, `host`, `file`, or option
     /// names separated by commas.
-    pub fn parse(s: &str) -> Result<LabelBy, String> {
+    pub fn parse(s: &str) -> Result<ConfigNaming, String> {
         let s = s.trim();
         Ok(match s {
-            "auto" => LabelBy::Auto,
-            "folder" | "dir" => LabelBy::Dir,
-            "engine" => LabelBy::Engine,
-            "host" => LabelBy::Host,
-            "file" => LabelBy::File,
-            "name" => LabelBy::Name,
+            "auto" => ConfigNaming::Auto,
+            "folder" | "dir" => ConfigNaming::Dir,
+            "engine" => ConfigNaming::Engine,
+            "host" => ConfigNaming::Host,
+            "file" => ConfigNaming::File,
+            "name" => ConfigNaming::Name,
             _ => {
                 let keys: Vec<String> = s
                     .split(',')
@@ -90,7 +90,7 @@ impl LabelBy {
                         "`{bad}` is not a fio option name (letters, digits, _ and -)"
                     ));
                 }
-                LabelBy::Keys(keys)
+                ConfigNaming::Keys(keys)
             }
         })
     }
@@ -98,13 +98,13 @@ impl LabelBy {
     /// The name the rule goes by in `config_rule.rule`.
     pub fn name(&self) -> &'static str {
         match self {
-            LabelBy::Auto => "auto",
-            LabelBy::Dir => "folder",
-            LabelBy::Engine => "engine",
-            LabelBy::Host => "host",
-            LabelBy::File => "file",
-            LabelBy::Keys(_) => "keys",
-            LabelBy::Name => "name",
+            ConfigNaming::Auto => "auto",
+            ConfigNaming::Dir => "folder",
+            ConfigNaming::Engine => "engine",
+            ConfigNaming::Host => "host",
+            ConfigNaming::File => "file",
+            ConfigNaming::Keys(_) => "keys",
+            ConfigNaming::Name => "name",
         }
     }
 }
@@ -291,10 +291,10 @@ fn point(row: &Row) -> Point<'_> {
 
 /// Names every row's config under `by`, rows labelled by folder (or
 /// engine, host, file) on entry. Returns the rule as applied.
-pub fn assign(rows: &mut [Row], by: &LabelBy) -> ConfigRule {
+pub fn assign(rows: &mut [Row], by: &ConfigNaming) -> ConfigRule {
     let named = match by {
-        LabelBy::Name => true,
-        LabelBy::Keys(keys) => keys.iter().any(|k| k == "name"),
+        ConfigNaming::Name => true,
+        ConfigNaming::Keys(keys) => keys.iter().any(|k| k == "name"),
         _ => false,
     };
     // The words that tell runs apart by name are read before the split
@@ -306,9 +306,9 @@ pub fn assign(rows: &mut [Row], by: &LabelBy) -> ConfigRule {
         BTreeMap::new()
     };
     let mut rule = match by {
-        LabelBy::Auto => auto(rows, false, &words, &cands),
-        LabelBy::Name => auto(rows, true, &words, &cands),
-        LabelBy::Keys(keys) => by_keys(rows, keys, &words),
+        ConfigNaming::Auto => auto(rows, false, &words, &cands),
+        ConfigNaming::Name => auto(rows, true, &words, &cands),
+        ConfigNaming::Keys(keys) => by_keys(rows, keys, &words),
         other => ConfigRule {
             rule: other.name().into(),
             ..ConfigRule::default()

@@ -25,7 +25,7 @@ use std::path::PathBuf;
 use crate::model::{Row, Skipped, Warning};
 
 // fio's readers by their old paths (`ingest::fio_json`, ...).
-pub use configs::{ConfigRule, LabelBy};
+pub use configs::{ConfigNaming, ConfigRule};
 pub use fio::{depth, fio_error, fio_json, fio_log, idle_prof, normal, steady, terse};
 pub use instances::Instances;
 pub use pipeline::{Progress, ingest, ingest_with_progress};
@@ -130,7 +130,7 @@ pub trait Reader: Sync {
 /// Options of one ingest, validated by the CLI layer.
 #[derive(Debug, Clone, Default)]
 pub struct IngestOptions {
-    pub label_by: LabelBy,
+    pub label_by: ConfigNaming,
     /// Whether files that ran at the same time make one run (`--instances`).
     pub instances: Instances,
     /// Explicit manifest; otherwise `nvcmp.toml` in each PATH root is used.

@@ -17,7 +17,7 @@ use super::manifest::{self, MANIFEST_NAME, Manifest, SIDECAR_SUFFIX};
 use super::normal::NormalReader;
 use super::sniff;
 use super::terse::TerseReader;
-use super::{FoundLog, IngestOptions, Ingested, LabelBy, Parsed, ReadError, Reader};
+use super::{ConfigNaming, FoundLog, IngestOptions, Ingested, Parsed, ReadError, Reader};
 use crate::model::{Skipped, Warning};
 
 /// Progress of a long ingest (the CLI shows a bar); all methods optional.
@@ -246,7 +246,7 @@ fn apply_configs(rows: &mut [crate::model::Row], manifest: &Manifest) {
 #[derive(Debug, Clone)]
 struct Input {
     path: PathBuf,
-    /// Default label (`LabelBy::Dir`).
+    /// Default label (`ConfigNaming::Dir`).
     dir_label: String,
     /// Whether a sidecar may sit next to it: the walk saw one, or the file
     /// was named on the command line (not looked for yet). Saves a failed
@@ -863,16 +863,16 @@ fn finish_rows(
             row.tool_version = Some(row.fio_version.clone());
         }
         row.config = match opts.label_by {
-            LabelBy::Auto | LabelBy::Name | LabelBy::Dir | LabelBy::Keys(_) => {
+            ConfigNaming::Auto | ConfigNaming::Name | ConfigNaming::Dir | ConfigNaming::Keys(_) => {
                 input.dir_label.clone()
             }
-            LabelBy::Engine => row.engine.clone(),
-            LabelBy::Host => match (&row.host, row.aggregate) {
+            ConfigNaming::Engine => row.engine.clone(),
+            ConfigNaming::Host => match (&row.host, row.aggregate) {
                 (Some(h), _) => h.clone(),
                 (None, true) => row.job.clone(),
                 (None, false) => input.dir_label.clone(),
             },
-            LabelBy::File => file_label.clone(),
+            ConfigNaming::File => file_label.clone(),
         };
         row.system_cpu_pct = sidecar_cpu.or(result_cpu).or(row.system_cpu_pct);
     }

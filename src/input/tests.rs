@@ -5,7 +5,7 @@ use crate::model::Direction;
 use serde_json::Value;
 
 /// Reads `paths` with the default options.
-fn load_all(paths: &[PathBuf]) -> anyhow::Result<Inputs> {
+fn read_all(paths: &[PathBuf]) -> anyhow::Result<Inputs> {
     read(paths, &ReadOptions::default(), &())
 }
 
@@ -19,11 +19,11 @@ fn fixture(rel: &str) -> PathBuf {
 fn reads_a_real_fio_run_with_its_own_numbers() {
     let path = fixture("run1/fio.json");
     let doc: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
-    let loaded = load_all(&[path]).unwrap();
-    assert!(loaded.skipped.is_empty(), "{:?}", loaded.skipped);
-    assert_eq!(loaded.rows.len(), 2);
+    let inputs = read_all(&[path]).unwrap();
+    assert!(inputs.skipped.is_empty(), "{:?}", inputs.skipped);
+    assert_eq!(inputs.rows.len(), 2);
     let read = &doc["jobs"][0]["read"];
-    let r = &loaded.rows[0];
+    let r = &inputs.rows[0];
     assert_eq!(
         (r.rw.as_str(), r.bs_bytes, r.direction),
         ("randread", 4096, Direction::Read)
@@ -37,26 +37,26 @@ fn reads_a_real_fio_run_with_its_own_numbers() {
         r.bw_sample_mean,
         read["bw_mean"].as_f64().map(|k| k * 1024.0)
     );
-    assert_eq!(loaded.rows[1].rw, "randwrite");
-    assert_eq!(loaded.rows[1].direction, Direction::Write);
+    assert_eq!(inputs.rows[1].rw, "randwrite");
+    assert_eq!(inputs.rows[1].direction, Direction::Write);
 }
 
 #[test]
 fn a_truncated_file_is_skipped_with_a_reason() {
-    let loaded = load_all(&[fixture("truncated")]).unwrap();
-    assert!(loaded.rows.is_empty());
-    assert_eq!(loaded.skipped.len(), 1);
-    assert!(std::path::Path::new(&loaded.skipped[0].source).ends_with("truncated/fio.json"));
+    let inputs = read_all(&[fixture("truncated")]).unwrap();
+    assert!(inputs.rows.is_empty());
+    assert_eq!(inputs.skipped.len(), 1);
+    assert!(std::path::Path::new(&inputs.skipped[0].source).ends_with("truncated/fio.json"));
     assert!(
-        loaded.skipped[0].reason.contains("truncated"),
+        inputs.skipped[0].reason.contains("truncated"),
         "{}",
-        loaded.skipped[0].reason
+        inputs.skipped[0].reason
     );
 }
 
 #[test]
 fn a_dataset_round_trips() {
-    let rows = load_all(&[fixture("run2")]).unwrap().rows;
+    let rows = read_all(&[fixture("run2")]).unwrap().rows;
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("base.json");
     std::fs::write(&json, serde_json::to_string(&rows).unwrap()).unwrap();
@@ -66,14 +66,14 @@ fn a_dataset_round_trips() {
         .map(|r| serde_json::to_string(r).unwrap())
         .collect();
     std::fs::write(&ndjson, lines.join("\n")).unwrap();
-    assert_eq!(load_all(&[json]).unwrap().rows, rows);
-    assert_eq!(load_all(&[ndjson]).unwrap().rows, rows);
+    assert_eq!(read_all(&[json]).unwrap().rows, rows);
+    assert_eq!(read_all(&[ndjson]).unwrap().rows, rows);
     // A compacted fio document is one line too, but it is fio output.
     let doc: serde_json::Value =
         serde_json::from_slice(&std::fs::read(fixture("run2/fio.json")).unwrap()).unwrap();
     let compact = dir.path().join("compact.json");
     std::fs::write(&compact, serde_json::to_string(&doc).unwrap()).unwrap();
-    let from_compact = load_all(&[compact]).unwrap().rows;
+    let from_compact = read_all(&[compact]).unwrap().rows;
     assert_eq!(from_compact.len(), 2);
     assert_eq!(from_compact[0].iops, rows[0].iops);
 }
@@ -88,7 +88,7 @@ fn fixtures(rel: &str) -> PathBuf {
 #[test]
 fn dataset_rows_come_first_then_the_results_and_a_bad_dataset_is_skipped() {
     let dir = tempfile::tempdir().unwrap();
-    let steady = load_all(&[fixtures("steady")]).unwrap().rows;
+    let steady = read_all(&[fixtures("steady")]).unwrap().rows;
     let parquet = dir.path().join("steady.parquet");
     dataset::write(&steady, &parquet).unwrap();
     // Another tool's parquet file: columns that are not nvcmp's.
@@ -98,25 +98,25 @@ fn dataset_rows_come_first_then_the_results_and_a_bad_dataset_is_skipped() {
             .unwrap();
     let mut f = std::fs::File::create(&other).unwrap();
     dataset::write_parquet(&mut df, &mut f).unwrap();
-    let loaded = load_all(&[fixture("run1"), other.clone(), parquet]).unwrap();
-    let run1 = load_all(&[fixture("run1")]).unwrap().rows;
-    assert_eq!(loaded.rows, [steady.clone(), run1].concat());
-    assert_eq!(loaded.files_read, 2);
-    assert_eq!(loaded.skipped.len(), 1, "{:?}", loaded.skipped);
-    assert_eq!(loaded.skipped[0].source, other.display().to_string());
+    let inputs = read_all(&[fixture("run1"), other.clone(), parquet]).unwrap();
+    let run1 = read_all(&[fixture("run1")]).unwrap().rows;
+    assert_eq!(inputs.rows, [steady.clone(), run1].concat());
+    assert_eq!(inputs.files_read, 2);
+    assert_eq!(inputs.skipped.len(), 1, "{:?}", inputs.skipped);
+    assert_eq!(inputs.skipped[0].source, other.display().to_string());
     assert!(
-        loaded.skipped[0]
+        inputs.skipped[0]
             .reason
             .starts_with("not a dataset nvcmp wrote"),
         "{}",
-        loaded.skipped[0].reason
+        inputs.skipped[0].reason
     );
 }
 
 #[test]
 fn a_dataset_of_an_older_or_newer_nvcmp_is_read_with_a_warning() {
     let dir = tempfile::tempdir().unwrap();
-    let rows = load_all(&[fixture("run2")]).unwrap().rows;
+    let rows = read_all(&[fixture("run2")]).unwrap().rows;
     // An older nvcmp's parquet: the last column did not exist yet.
     let mut df = dataset::to_dataframe(&rows).unwrap();
     let last = *dataset::COLUMNS.last().unwrap();
@@ -129,12 +129,12 @@ fn a_dataset_of_an_older_or_newer_nvcmp_is_read_with_a_warning() {
         serde_json::from_value(serde_json::to_value(&rows[0]).unwrap()).unwrap();
     line.insert("queue_wait_ns".into(), Value::from(1.0));
     std::fs::write(&newer, serde_json::to_string(&line).unwrap()).unwrap();
-    let loaded = load_all(&[older, newer, fixture("run1")]).unwrap();
-    assert!(loaded.skipped.is_empty(), "{:?}", loaded.skipped);
-    let run1 = load_all(&[fixture("run1")]).unwrap().rows.len();
-    assert_eq!(loaded.rows.len(), rows.len() + 1 + run1);
-    assert_eq!(loaded.rows[0].iops, rows[0].iops);
-    let notes: Vec<(&str, &str)> = loaded
+    let inputs = read_all(&[older, newer, fixture("run1")]).unwrap();
+    assert!(inputs.skipped.is_empty(), "{:?}", inputs.skipped);
+    let run1 = read_all(&[fixture("run1")]).unwrap().rows.len();
+    assert_eq!(inputs.rows.len(), rows.len() + 1 + run1);
+    assert_eq!(inputs.rows[0].iops, rows[0].iops);
+    let notes: Vec<(&str, &str)> = inputs
         .warnings
         .iter()
         .map(|w| (w.source.as_str(), w.message.as_str()))
@@ -154,31 +154,31 @@ fn a_dataset_of_an_older_or_newer_nvcmp_is_read_with_a_warning() {
 
 #[test]
 fn logs_are_joined_to_their_runs_and_judged_once() {
-    let loaded = load_all(&[fixtures("snia")]).unwrap();
+    let inputs = read_all(&[fixtures("snia")]).unwrap();
     // Two runs (flat, stalls), each with its bw and iops logs.
-    assert_eq!(loaded.runs.len(), 2);
-    let labels: Vec<&str> = loaded.runs.iter().map(|r| r.label.as_str()).collect();
+    assert_eq!(inputs.runs.len(), 2);
+    let labels: Vec<&str> = inputs.runs.iter().map(|r| r.label.as_str()).collect();
     assert_eq!(labels, ["flat", "stalls"]);
-    assert!(loaded.runs.iter().all(|r| r.logs.len() == 2));
-    let attained: Vec<bool> = loaded
+    assert!(inputs.runs.iter().all(|r| r.logs.len() == 2));
+    let attained: Vec<bool> = inputs
         .runs
         .iter()
-        .map(|r| loaded.log_steady[&(r.source.clone(), r.shape.clone())].attained)
+        .map(|r| inputs.log_steady[&(r.source.clone(), r.shape.clone())].attained)
         .collect();
     assert_eq!(attained, [true, false]);
     // A dataset carries no logs: its rows join none.
     let dir = tempfile::tempdir().unwrap();
     let parquet = dir.path().join("snia.parquet");
-    dataset::write(&loaded.rows, &parquet).unwrap();
-    let from_dataset = load_all(&[parquet]).unwrap();
-    assert_eq!(from_dataset.rows, loaded.rows);
+    dataset::write(&inputs.rows, &parquet).unwrap();
+    let from_dataset = read_all(&[parquet]).unwrap();
+    assert_eq!(from_dataset.rows, inputs.rows);
     assert!(from_dataset.runs.is_empty() && from_dataset.log_steady.is_empty());
 }
 
 #[test]
 fn a_csv_is_a_dataset_by_its_header_and_fio_terse_output_named_csv_stays_fio() {
     let dir = tempfile::tempdir().unwrap();
-    let rows = load_all(&[fixture("run2")]).unwrap().rows;
+    let rows = read_all(&[fixture("run2")]).unwrap().rows;
     let csv = dir.path().join("dataset.csv");
     dataset::write(&rows, &csv).unwrap();
     let terse_file = fixtures("fio/linux-terse/randread-4k-nj2.terse.txt");
@@ -186,18 +186,18 @@ fn a_csv_is_a_dataset_by_its_header_and_fio_terse_output_named_csv_stays_fio() {
     std::fs::copy(&terse_file, &terse).unwrap();
     let foreign = dir.path().join("metrics.csv");
     std::fs::write(&foreign, "time,iops\n1,2\n").unwrap();
-    let loaded = load_all(&[csv, terse.clone(), foreign.clone()]).unwrap();
-    let from_terse = load_all(&[terse_file]).unwrap().rows;
+    let inputs = read_all(&[csv, terse.clone(), foreign.clone()]).unwrap();
+    let from_terse = read_all(&[terse_file]).unwrap().rows;
     assert!(!from_terse.is_empty());
-    assert_eq!(loaded.rows[..rows.len()], rows[..]);
-    assert_eq!(loaded.rows.len(), rows.len() + from_terse.len());
-    assert_eq!(loaded.skipped.len(), 1, "{:?}", loaded.skipped);
-    assert_eq!(loaded.skipped[0].source, foreign.display().to_string());
+    assert_eq!(inputs.rows[..rows.len()], rows[..]);
+    assert_eq!(inputs.rows.len(), rows.len() + from_terse.len());
+    assert_eq!(inputs.skipped.len(), 1, "{:?}", inputs.skipped);
+    assert_eq!(inputs.skipped[0].source, foreign.display().to_string());
     assert!(
-        loaded.skipped[0]
+        inputs.skipped[0]
             .reason
             .starts_with("not a dataset nvcmp wrote: no column `source`"),
         "{}",
-        loaded.skipped[0].reason
+        inputs.skipped[0].reason
     );
 }

@@ -6,10 +6,12 @@
 //! The CLI validates flags into [`Options`] and calls [`publish`]; nothing
 //! here knows clap or prints. `history show`'s page and `--out` are
 //! [`history`]'s; the gates' CI reports (JUnit, Markdown, the step
-//! summary) are [`ci`]'s.
+//! summary) are [`ci`]'s; `ingest`'s dataset, dashboard and series files
+//! are [`ingested`]'s.
 
 pub mod ci;
 pub mod history;
+pub mod ingested;
 
 use std::io::Write;
 use std::path::Path;
@@ -33,7 +35,7 @@ pub struct Options {
     /// fio's logs read next to the results, joined to their runs
     /// ([`crate::input::Inputs::runs`]): timeseries charts are drawn from
     /// them where they exist.
-    pub runs: Vec<crate::compare::logs::RunLogs>,
+    pub runs: Vec<crate::steady_state::RunLogs>,
     /// `--smooth`, `--per-job`.
     pub timeseries: charts::TimeseriesOptions,
 }
@@ -141,7 +143,7 @@ impl ReportCharts {
 fn add_timeseries(
     charts: &mut ReportCharts,
     cmp: &Comparison,
-    runs: &[crate::compare::logs::RunLogs],
+    runs: &[crate::steady_state::RunLogs],
     dir: &Path,
     opts: &ChartOptions,
     ts: charts::TimeseriesOptions,

@@ -144,6 +144,37 @@ fn output_file_by_extension_and_quiet() {
         .stderr(predicate::str::contains("unknown extension"));
 }
 
+/// An explicit `--format` wins over -o's extension (docs/CONTRACT.md,
+/// `ingest`): csv into `a.parquet`, parquet into `a.csv`, json into a
+/// name with no known extension.
+#[test]
+fn format_flag_wins_over_output_extension() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = fixture("fio/linux-clientserver/two-servers.json");
+    let write = |name: &str, format: &str| {
+        let out = dir.path().join(name);
+        nvcmp()
+            .args(["--quiet", "ingest", "--format", format])
+            .arg(&input)
+            .arg("-o")
+            .arg(&out)
+            .assert()
+            .success()
+            .stdout("")
+            .stderr("");
+        std::fs::read(&out).unwrap()
+    };
+    let csv = String::from_utf8(write("a.parquet", "csv")).unwrap();
+    assert!(csv.starts_with("source,label,os,engine,"), "{csv:.60}");
+    assert_eq!(csv.lines().count(), 4);
+    let parquet = write("a.csv", "parquet");
+    assert_eq!(&parquet[..4], b"PAR1");
+    assert_eq!(&parquet[parquet.len() - 4..], b"PAR1");
+    let json: Value = serde_json::from_slice(&write("a.txt", "json")).unwrap();
+    assert_eq!(json.as_array().unwrap().len(), 3);
+    assert_eq!(ndjson(&write("a.json", "ndjson")).len(), 3);
+}
+
 #[test]
 fn label_by_and_manifest() {
     let dir = tempfile::tempdir().unwrap();

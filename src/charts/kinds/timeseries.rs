@@ -19,10 +19,10 @@ use crate::charts::frame::Frame;
 use crate::charts::lines::{Band, ConfigLine, LinePlot, PointLabel, Range, Stroke};
 use crate::charts::scale::ChartScale;
 use crate::charts::{footer, load, palette};
-use crate::compare::logs::RunLogs;
 use crate::compare::stats::Summary;
 use crate::compare::{Comparison, Metric, Workload};
 use crate::numbers;
+use crate::steady_state::RunLogs;
 use crate::timeseries::Kind;
 use crate::timeseries::bucket::{self, BucketPoint};
 

@@ -40,7 +40,7 @@ fn one_option_varying_splits_the_folder_by_it() {
             ));
         }
     }
-    let rule = assign(&mut rows, &LabelBy::Auto);
+    let rule = assign(&mut rows, &ConfigNaming::Auto);
     assert_eq!(
         labels(&rows),
         [
@@ -89,7 +89,7 @@ fn two_options_varying_name_each_config_by_what_sets_it_apart() {
             &[("ioengine", "spdk"), ("thread", "1"), ("hipri", "")],
         ),
     ];
-    let rule = assign(&mut rows, &LabelBy::Auto);
+    let rule = assign(&mut rows, &ConfigNaming::Auto);
     assert_eq!(
         labels(&rows),
         ["ioscheduler=bfq", "ioscheduler=kyber", "ioengine=spdk"]
@@ -117,7 +117,7 @@ fn an_option_varying_with_the_load_splits_nothing() {
             r
         })
         .collect();
-    let rule = assign(&mut rows, &LabelBy::Auto);
+    let rule = assign(&mut rows, &ConfigNaming::Auto);
     assert!(labels(&rows).iter().all(|l| *l == "sweep"));
     assert!(rule.keys.is_empty());
     assert_eq!(rule.sentence(), None);
@@ -136,7 +136,7 @@ fn repeated_runs_with_their_own_logs_stay_one_config() {
             )
         })
         .collect();
-    assign(&mut rows, &LabelBy::Auto);
+    assign(&mut rows, &ConfigNaming::Auto);
     assert!(labels(&rows).iter().all(|l| *l == "rep"));
 }
 
@@ -151,7 +151,7 @@ fn jobs_of_one_file_on_their_own_devices_are_one_run() {
             rows.push(r);
         }
     }
-    let rule = assign(&mut rows, &LabelBy::Auto);
+    let rule = assign(&mut rows, &ConfigNaming::Auto);
     assert!(
         labels(&rows).iter().all(|l| *l == "multi"),
         "{:?}",
@@ -174,7 +174,7 @@ fn device_count_is_a_load_axis_not_a_config() {
             r
         })
         .collect();
-    assign(&mut rows, &LabelBy::Auto);
+    assign(&mut rows, &ConfigNaming::Auto);
     assert!(labels(&rows).iter().all(|l| *l == "scale"));
     let mut r = Row::empty("x", Direction::Read);
     assert_eq!(r.devices(), 1);
@@ -197,7 +197,7 @@ fn folders_without_differences_keep_their_names_and_split_ones_are_prefixed() {
         run("sched", "a", 1, &[("ioscheduler", "bfq")]),
         run("sched", "b", 1, &[("ioscheduler", "none")]),
     ];
-    let rule = assign(&mut rows, &LabelBy::Auto);
+    let rule = assign(&mut rows, &ConfigNaming::Auto);
     assert_eq!(
         labels(&rows),
         [
@@ -229,12 +229,12 @@ fn folder_rule_and_given_keys() {
         ]
     };
     let mut rows = make();
-    let rule = assign(&mut rows, &LabelBy::Dir);
+    let rule = assign(&mut rows, &ConfigNaming::Dir);
     assert_eq!(labels(&rows), ["f", "f"]);
     assert_eq!(rule.rule, "folder");
 
     let mut rows = make();
-    let by = LabelBy::parse("folder,ioengine").unwrap();
+    let by = ConfigNaming::parse("folder,ioengine").unwrap();
     let rule = assign(&mut rows, &by);
     assert_eq!(
         labels(&rows),
@@ -243,7 +243,10 @@ fn folder_rule_and_given_keys() {
     assert_eq!(rule.keys, ["folder", "ioengine"]);
 
     let mut rows = make();
-    assign(&mut rows, &LabelBy::parse("ioscheduler,numjobs").unwrap());
+    assign(
+        &mut rows,
+        &ConfigNaming::parse("ioscheduler,numjobs").unwrap(),
+    );
     assert_eq!(
         labels(&rows),
         [
@@ -255,15 +258,18 @@ fn folder_rule_and_given_keys() {
 
 #[test]
 fn label_by_parses_rules_and_option_lists() {
-    assert_eq!(LabelBy::parse("auto"), Ok(LabelBy::Auto));
-    assert_eq!(LabelBy::parse("dir"), Ok(LabelBy::Dir));
-    assert_eq!(LabelBy::parse("folder"), Ok(LabelBy::Dir));
+    assert_eq!(ConfigNaming::parse("auto"), Ok(ConfigNaming::Auto));
+    assert_eq!(ConfigNaming::parse("dir"), Ok(ConfigNaming::Dir));
+    assert_eq!(ConfigNaming::parse("folder"), Ok(ConfigNaming::Dir));
     assert_eq!(
-        LabelBy::parse("ioscheduler, ioengine"),
-        Ok(LabelBy::Keys(vec!["ioscheduler".into(), "ioengine".into()]))
+        ConfigNaming::parse("ioscheduler, ioengine"),
+        Ok(ConfigNaming::Keys(vec![
+            "ioscheduler".into(),
+            "ioengine".into()
+        ]))
     );
-    assert!(LabelBy::parse(",").is_err());
-    assert!(LabelBy::parse("a b").unwrap_err().contains("`a b`"));
+    assert!(ConfigNaming::parse(",").is_err());
+    assert!(ConfigNaming::parse("a b").unwrap_err().contains("`a b`"));
 }
 
 #[test]
@@ -273,7 +279,7 @@ fn a_flag_names_itself_and_configs_alike_but_for_unset_options_get_every_key() {
         run("f", "b", 1, &[("ioengine", "io_uring")]),
         run("f", "c", 1, &[("ioengine", "libaio")]),
     ];
-    assign(&mut rows, &LabelBy::Auto);
+    assign(&mut rows, &ConfigNaming::Auto);
     // `hipri` alone tells a apart; b is the only other io_uring, and a
     // name of `ioengine=io_uring` would not say it lacks hipri: that name
     // is still unique, so it stands.
@@ -321,7 +327,7 @@ fn files_alike_in_every_option_but_named_apart_are_a_note_or_configs_by_name() {
         rows
     };
     let mut rows = make();
-    let rule = assign(&mut rows, &LabelBy::Auto);
+    let rule = assign(&mut rows, &ConfigNaming::Auto);
     assert_eq!(
         labels(&rows)[..4],
         [
@@ -346,7 +352,7 @@ fn files_alike_in_every_option_but_named_apart_are_a_note_or_configs_by_name() {
     assert_eq!(rows[2].variant, None);
 
     let mut rows = make();
-    let rule = assign(&mut rows, &LabelBy::Name);
+    let rule = assign(&mut rows, &ConfigNaming::Name);
     assert_eq!(
         labels(&rows)[..4],
         ["iou_c_t", "iou_t", "ioengine=libaio", "ioengine=libaio"]
@@ -379,7 +385,7 @@ fn script_logs_of_one_folder_are_configs_by_header_or_file_name() {
         "b.txt",
         &[("TEST_NAME", "virtiofs"), ("HOST", "h2")],
     ));
-    let rule = assign(&mut rows, &LabelBy::Auto);
+    let rule = assign(&mut rows, &ConfigNaming::Auto);
     assert_eq!(
         labels(&rows),
         ["9p-none", "9p-none", "virtiofs", "virtiofs"]
@@ -391,7 +397,7 @@ fn script_logs_of_one_folder_are_configs_by_header_or_file_name() {
     // Else the file names, where they differ but for their digits.
     let mut rows = log("out", "9p-none.txt", &[("LOOPS", "3")]);
     rows.extend(log("out", "virtiofs-dax.txt", &[("LOOPS", "3")]));
-    let rule = assign(&mut rows, &LabelBy::Auto);
+    let rule = assign(&mut rows, &ConfigNaming::Auto);
     assert_eq!(
         labels(&rows),
         ["9p-none", "9p-none", "virtiofs-dax", "virtiofs-dax"]
@@ -400,15 +406,15 @@ fn script_logs_of_one_folder_are_configs_by_header_or_file_name() {
     // Logs named alike but for a number are repeats of one config.
     let mut rows = log("out", "loop1.txt", &[]);
     rows.extend(log("out", "loop2.txt", &[]));
-    assign(&mut rows, &LabelBy::Auto);
+    assign(&mut rows, &ConfigNaming::Auto);
     assert_eq!(labels(&rows), ["out"; 4]);
     // As are files of other workloads, and files of one run each.
     let mut rows = log("out", "a.txt", &[]);
     rows.extend(log("out", "b.txt", &[]).into_iter().take(1));
-    assign(&mut rows, &LabelBy::Auto);
+    assign(&mut rows, &ConfigNaming::Auto);
     assert_eq!(labels(&rows), ["out"; 3]);
     let mut rows = vec![run("out", "a.txt", 1, &[]), run("out", "b.txt", 1, &[])];
-    assign(&mut rows, &LabelBy::Auto);
+    assign(&mut rows, &ConfigNaming::Auto);
     assert_eq!(labels(&rows), ["out"; 2]);
 }
 

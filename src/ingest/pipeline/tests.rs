@@ -387,9 +387,9 @@ system_cpu_pct = 10
     assert_eq!(got.manifest.baseline.as_deref(), Some("Linux libaio"));
 
     for (by, want) in [
-        (LabelBy::Engine, "libaio"),
-        (LabelBy::File, "a"),
-        (LabelBy::Host, "linux-libaio"),
+        (ConfigNaming::Engine, "libaio"),
+        (ConfigNaming::File, "a"),
+        (ConfigNaming::Host, "linux-libaio"),
     ] {
         let opts = IngestOptions {
             label_by: by.clone(),

@@ -1,13 +1,16 @@
-//! `history show` and `check --history` for people and machines: terminal
-//! tables and Markdown (from the one table model, [`crate::render::table`]),
-//! JSON ([`json`]), history.html ([`html`]). Renderers write to a `Write`;
-//! they never print. Values are scaled and formatted by each metric's own
+//! `history show`, `check --history` and `history verify` for people and
+//! machines: terminal tables and Markdown (from the one table model,
+//! [`crate::render::table`]), JSON ([`json`]), history.html ([`html`]),
+//! verify's lines ([`verify`]). Renderers write to a `Write`; they never
+//! print. Values are scaled and formatted by each metric's own
 //! rules ([`crate::compare::Metric::scale`]).
 
 mod html;
 mod json;
+mod verify;
 
 pub use html::{HTML_TEMPLATE, show_html};
+pub use verify::verify;
 
 use std::io::Write;
 

@@ -8,12 +8,12 @@
 //! The logs come folded ([`crate::timeseries::fold`]): a trace is its
 //! cells, not its rows, so a run's logs take the same memory whatever
 //! their length. The join takes the folds: each trace moves into its run,
-//! so the runs are joined once (by the input loader, which is above this
+//! so the runs are joined once (by [`crate::input`], which is above this
 //! layer) and handed on.
 
 use std::collections::{BTreeMap, HashMap};
 
-use super::workload::{LoadPoint, Shape};
+use crate::compare::workload::{LoadPoint, Shape};
 use crate::model::{Direction, Row};
 use crate::timeseries::Kind;
 use crate::timeseries::fold::{Folded, Folds};

@@ -15,11 +15,8 @@
 //! favour whatever the tail does. A run shorter than 5 rounds gets no
 //! verdict.
 
-use std::collections::HashMap;
-
-use super::comparison::{SteadySource, SteadyState};
-use super::logs::RunLogs;
-use super::workload::Shape;
+use super::run_logs::RunLogs;
+use crate::compare::{SteadySource, SteadyState, SteadyVerdicts};
 use crate::timeseries::Kind;
 use crate::timeseries::bucket::{self, BucketPoint};
 
@@ -112,9 +109,6 @@ pub fn first_steady(values: &[f64]) -> Option<Result<Window, Window>> {
     best.map(Err)
 }
 
-/// Where a verdict from logs is kept until compare meets the run.
-pub type Verdicts = HashMap<(String, Shape), SteadyState>;
-
 /// The round length for a run: `round_ms` when given, else 1/25 of the
 /// logged run; never shorter than the logs' averaging window.
 pub fn round_ms(run: &RunLogs, round_ms: Option<u64>) -> u64 {
@@ -175,7 +169,7 @@ pub fn judge_run(run: &RunLogs, round: Option<u64>) -> Option<SteadyState> {
 }
 
 /// Verdicts for every run with logs, keyed by result file and workload.
-pub fn judge(runs: &[RunLogs], round: Option<u64>) -> Verdicts {
+pub fn judge(runs: &[RunLogs], round: Option<u64>) -> SteadyVerdicts {
     runs.iter()
         .filter_map(|r| Some(((r.source.clone(), r.shape.clone()), judge_run(r, round)?)))
         .collect()
