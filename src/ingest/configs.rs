@@ -190,26 +190,26 @@ fn candidates(row: &Row) -> Pairs<'_> {
 fn option_pairs(row: &Row, keep: impl Fn(&str) -> bool) -> Pairs<'_> {
     use serde::de::{Deserializer, MapAccess, Visitor};
 
-    struct Text<'a>(Cow<'a, str>);
+    struct OptionText<'a>(Cow<'a, str>);
 
-    impl<'de> serde::Deserialize<'de> for Text<'de> {
+    impl<'de> serde::Deserialize<'de> for OptionText<'de> {
         fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-            d.deserialize_str(TextVisitor)
+            d.deserialize_str(OptionTextVisitor)
         }
     }
 
-    struct TextVisitor;
+    struct OptionTextVisitor;
 
-    impl<'de> Visitor<'de> for TextVisitor {
-        type Value = Text<'de>;
+    impl<'de> Visitor<'de> for OptionTextVisitor {
+        type Value = OptionText<'de>;
         fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
             f.write_str("a string")
         }
-        fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Text<'de>, E> {
-            Ok(Text(Cow::Borrowed(v)))
+        fn visit_borrowed_str<E>(self, v: &'de str) -> Result<OptionText<'de>, E> {
+            Ok(OptionText(Cow::Borrowed(v)))
         }
-        fn visit_str<E>(self, v: &str) -> Result<Text<'de>, E> {
-            Ok(Text(Cow::Owned(v.to_owned())))
+        fn visit_str<E>(self, v: &str) -> Result<OptionText<'de>, E> {
+            Ok(OptionText(Cow::Owned(v.to_owned())))
         }
     }
 
@@ -222,7 +222,9 @@ fn option_pairs(row: &Row, keep: impl Fn(&str) -> bool) -> Pairs<'_> {
         }
         fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Pairs<'de>, A::Error> {
             let mut out = Pairs::new();
-            while let Some((Text(k), Text(v))) = map.next_entry::<Text, Text>()? {
+            while let Some((OptionText(k), OptionText(v))) =
+                map.next_entry::<OptionText, OptionText>()?
+            {
                 if (self.0)(&k) {
                     out.insert(k, v);
                 }
@@ -616,41 +618,7 @@ fn auto(
             continue;
         }
         rule.split_folders.push(folder.to_string());
-        let value_of = |f: &FileOptions<'_>, k: &str| -> Option<String> {
-            match k {
-                NAME_KEY => f
-                    .rows
-                    .first()
-                    .and_then(|&i| words.get(&variants::run_of(&rows[i])))
-                    .cloned()
-                    .or_else(|| f.rows.first().map(|&i| rows[i].rw.clone())),
-                _ => f.values.get(k).cloned().flatten().map(Cow::into_owned),
-            }
-        };
-        // Files that share their values' map share their combination
-        // (unless a file's own name is a key): worked out once per map.
-        let mut of_map: HashMap<*const Values, usize> = HashMap::new();
-        let mut combos: IndexMap<Vec<Option<String>>, Vec<&FileOptions>> = IndexMap::new();
-        let by_map = !keys.iter().any(|k| k == NAME_KEY);
-        for f in group {
-            let known = by_map
-                .then(|| of_map.get(&std::sync::Arc::as_ptr(&f.values)).copied())
-                .flatten();
-            let at = match known {
-                Some(at) => at,
-                None => {
-                    let combo = keys.iter().map(|k| value_of(f, k)).collect();
-                    let entry = combos.entry(combo);
-                    let at = entry.index();
-                    entry.or_default();
-                    if by_map {
-                        of_map.insert(std::sync::Arc::as_ptr(&f.values), at);
-                    }
-                    at
-                }
-            };
-            combos[at].push(f);
-        }
+        let combos = combos_of(rows, group, &keys, words);
         let combo_list: Vec<&Vec<Option<String>>> = combos.keys().collect();
         let shorts = unique_names(&keys, &combo_list);
         for ((combo, members), short) in combos.iter().zip(shorts) {
@@ -676,6 +644,52 @@ fn auto(
         rows[i].config = name;
     }
     rule
+}
+
+/// The folder's files grouped by their values of `keys`, in the order
+/// first seen.
+fn combos_of<'f, 'a>(
+    rows: &[Row],
+    group: &[&'f FileOptions<'a>],
+    keys: &[String],
+    words: &BTreeMap<variants::RunName, String>,
+) -> IndexMap<Vec<Option<String>>, Vec<&'f FileOptions<'a>>> {
+    let value_of = |f: &FileOptions<'_>, k: &str| -> Option<String> {
+        match k {
+            NAME_KEY => f
+                .rows
+                .first()
+                .and_then(|&i| words.get(&variants::run_of(&rows[i])))
+                .cloned()
+                .or_else(|| f.rows.first().map(|&i| rows[i].rw.clone())),
+            _ => f.values.get(k).cloned().flatten().map(Cow::into_owned),
+        }
+    };
+    // Files that share their values' map share their combination
+    // (unless a file's own name is a key): worked out once per map.
+    let mut of_map: HashMap<*const Values, usize> = HashMap::new();
+    let mut combos: IndexMap<Vec<Option<String>>, Vec<&FileOptions>> = IndexMap::new();
+    let by_map = !keys.iter().any(|k| k == NAME_KEY);
+    for &f in group {
+        let known = by_map
+            .then(|| of_map.get(&std::sync::Arc::as_ptr(&f.values)).copied())
+            .flatten();
+        let at = match known {
+            Some(at) => at,
+            None => {
+                let combo = keys.iter().map(|k| value_of(f, k)).collect();
+                let entry = combos.entry(combo);
+                let at = entry.index();
+                entry.or_default();
+                if by_map {
+                    of_map.insert(std::sync::Arc::as_ptr(&f.values), at);
+                }
+                at
+            }
+        };
+        combos[at].push(f);
+    }
+    combos
 }
 
 /// Names each file of a folder of script logs as its config (what

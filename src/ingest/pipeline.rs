@@ -453,9 +453,19 @@ fn walk(root: &Path, dir: &Path, inputs: &mut Vec<Input>, skipped: &mut Vec<Skip
             }));
         }
     }
-    // Subfolders are walked on every core (an archive of a folder per
-    // lab or day lists its folders' thousands of names in parallel), and
-    // joined in walk order.
+    join_walks(root, found, inputs, skipped);
+}
+
+/// Each input found in a folder, and each of its subfolders' inputs in
+/// its place. Subfolders are walked on every core (an archive of a
+/// folder per lab or day lists its folders' thousands of names in
+/// parallel), and joined in walk order.
+fn join_walks(
+    root: &Path,
+    found: Vec<Result<Input, PathBuf>>,
+    inputs: &mut Vec<Input>,
+    skipped: &mut Vec<Skipped>,
+) {
     let subfolders: Vec<&PathBuf> = found.iter().filter_map(|f| f.as_ref().err()).collect();
     let mut walked = match subfolders.len() {
         0 => Vec::new(),
