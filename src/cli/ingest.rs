@@ -329,11 +329,18 @@ pub(super) fn series_bar(plan: &logs::Plan, global: Global) -> indicatif::Progre
 /// Below this many files a bar only flickers.
 const BAR_MIN_FILES: usize = 200;
 
+/// A file at least this large takes a second or more to parse (fio's
+/// normal text at 70-80 MB/s): a spinner names it while it is read.
+const LARGE_FILE_BYTES: usize = 64 << 20;
+
 /// A bar over the result files read, for `ingest` and `analyze`: shown
-/// when stderr is a terminal, not `--quiet`, and the files are many.
+/// when stderr is a terminal, not `--quiet`, and the files are many; a
+/// spinner with the file's name and size while a large file is parsed
+/// where there are too few files for a bar.
 pub(super) struct Bar {
     shown: bool,
     bar: std::sync::OnceLock<indicatif::ProgressBar>,
+    large: std::sync::OnceLock<indicatif::ProgressBar>,
 }
 
 impl Bar {
@@ -341,6 +348,7 @@ impl Bar {
         Bar {
             shown: global.progress,
             bar: std::sync::OnceLock::new(),
+            large: std::sync::OnceLock::new(),
         }
     }
 }
@@ -361,9 +369,59 @@ impl Progress for Bar {
         }
     }
 
+    fn reading(&self, source: &str, bytes: usize) {
+        if !self.shown || bytes < LARGE_FILE_BYTES || self.bar.get().is_some() {
+            return;
+        }
+        let spinner = self.large.get_or_init(|| {
+            let s = super::progress::spinner("{spinner} reading {msg} {elapsed}");
+            s.enable_steady_tick(std::time::Duration::from_millis(120));
+            s
+        });
+        let name = std::path::Path::new(source)
+            .file_name()
+            .map_or(source.into(), |n| n.to_string_lossy());
+        spinner.set_message(format!("{name} ({} MB)", bytes >> 20));
+    }
+
     fn finish(&self) {
-        if let Some(b) = self.bar.get() {
+        for b in [self.bar.get(), self.large.get()].into_iter().flatten() {
             b.finish_and_clear();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Bar, LARGE_FILE_BYTES};
+    use crate::ingest::Progress;
+
+    fn bar(shown: bool) -> Bar {
+        Bar {
+            shown,
+            bar: std::sync::OnceLock::new(),
+            large: std::sync::OnceLock::new(),
+        }
+    }
+
+    #[test]
+    fn a_large_file_alone_gets_a_spinner_with_its_name() {
+        let b = bar(true);
+        b.start(1);
+        b.reading("runs/small.json", 4096);
+        assert!(b.large.get().is_none());
+        b.reading("runs/captured.log", LARGE_FILE_BYTES + (200 << 20));
+        let s = b.large.get().expect("a spinner");
+        assert_eq!(s.message(), "captured.log (264 MB)");
+        b.finish();
+        assert!(s.is_finished());
+        // --quiet, or a file bar already counting: no spinner.
+        let quiet = bar(false);
+        quiet.reading("x.log", LARGE_FILE_BYTES);
+        assert!(quiet.large.get().is_none());
+        let many = bar(true);
+        many.start(super::BAR_MIN_FILES);
+        many.reading("x.log", LARGE_FILE_BYTES);
+        assert!(many.large.get().is_none());
     }
 }

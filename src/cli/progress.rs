@@ -14,6 +14,13 @@ pub fn bar(len: u64, template: &str) -> ProgressBar {
     ProgressBar::new(len).with_style(style)
 }
 
+/// A spinner drawn with `template`, for work of unknown length.
+pub fn spinner(template: &str) -> ProgressBar {
+    let style =
+        ProgressStyle::with_template(template).unwrap_or_else(|_| ProgressStyle::default_spinner());
+    ProgressBar::new_spinner().with_style(style)
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

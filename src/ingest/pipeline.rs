@@ -26,6 +26,11 @@ pub trait Progress: Sync {
     fn start(&self, _files: usize) {}
     /// Called after each file.
     fn inc(&self) {}
+    /// Called as the `bytes` of the file `source` start to be parsed: a
+    /// bar may show a file large enough to take seconds (a script's
+    /// captured output of a hundred thousand jobs) while the file count
+    /// stands still.
+    fn reading(&self, _source: &str, _bytes: usize) {}
     fn finish(&self) {}
 }
 
@@ -63,7 +68,7 @@ fn read_in_batches(
                 batch
                     .par_iter()
                     .map(|input| {
-                        let r = read_input(input, opts, manifest);
+                        let r = read_input(input, opts, manifest, progress);
                         progress.inc();
                         r
                     })
@@ -545,11 +550,17 @@ fn load_manifests(paths: &[PathBuf], opts: &IngestOptions) -> anyhow::Result<Man
     Ok(merged)
 }
 
-fn read_input(input: &Input, opts: &IngestOptions, manifest: &Manifest) -> FileResult {
+fn read_input(
+    input: &Input,
+    opts: &IngestOptions,
+    manifest: &Manifest,
+    progress: &dyn Progress,
+) -> FileResult {
     let source = crate::path_text::shown(&input.path);
     let mut warnings = Vec::new();
     let mut digest = None;
     let outcome = with_contents(&input.path, |bytes| {
+        progress.reading(&source, bytes.len());
         digest = Some(xxhash_rust::xxh3::xxh3_128(bytes));
         fio_json::without_bins(opts.skip_bins, || read_bytes(bytes, &mut warnings))
     })

@@ -800,3 +800,37 @@ fn rows_keep_file_order_across_read_batches_and_copies_leave_theirs() {
         .collect();
     assert_eq!(names, want);
 }
+
+#[test]
+fn each_file_read_is_reported_with_its_size() {
+    // What a bar learns: each result's size as it starts to be parsed.
+    #[derive(Default)]
+    struct Sizes(std::sync::Mutex<Vec<(String, usize)>>);
+    impl Progress for Sizes {
+        fn reading(&self, source: &str, bytes: usize) {
+            self.0.lock().unwrap().push((source.to_string(), bytes));
+        }
+    }
+    let dir = fixtures().join("fio/linux-libaio");
+    let sizes = Sizes::default();
+    let got = ingest_with_progress(
+        std::slice::from_ref(&dir),
+        &IngestOptions::default(),
+        &sizes,
+    )
+    .unwrap();
+    let mut seen = sizes.0.into_inner().unwrap();
+    seen.sort();
+    let mut on_disk: Vec<(String, usize)> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| !is_ignored(&p.file_name().unwrap().to_string_lossy()))
+        .map(|p| {
+            let len = std::fs::metadata(&p).unwrap().len() as usize;
+            (crate::path_text::shown(&p), len)
+        })
+        .collect();
+    on_disk.sort();
+    assert!(got.files_read > 0);
+    assert_eq!(seen, on_disk);
+}
