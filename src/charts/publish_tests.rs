@@ -16,11 +16,11 @@ use crate::model::Direction;
 
 /// `fixtures/<rel>...` ingested and compared as `analyze` does (manifest
 /// order and baseline included).
-fn analyzed(rels: &[&str], label_by: ConfigNaming) -> Comparison {
+fn analyzed(rels: &[&str], config_naming: ConfigNaming) -> Comparison {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
     let paths: Vec<_> = rels.iter().map(|r| root.join(r)).collect();
     let opts = IngestOptions {
-        label_by,
+        config_naming,
         ..IngestOptions::default()
     };
     let ingested = crate::ingest::ingest(&paths, &opts).unwrap();

@@ -31,7 +31,7 @@ impl ReadArgs {
     /// read unless `skip_bins` (what uses no histogram leaves them).
     pub fn ingest_options(&self, skip_bins: bool) -> IngestOptions {
         IngestOptions {
-            label_by: self.label_by.clone(),
+            config_naming: self.label_by.clone(),
             instances: self.instances,
             manifest: self.manifest.clone(),
             skip_bins,

@@ -157,7 +157,7 @@ pub struct Manifest {
 
 impl Manifest {
     /// Reads a manifest file.
-    pub fn load(path: &Path) -> Result<Manifest, ManifestError> {
+    pub fn read(path: &Path) -> Result<Manifest, ManifestError> {
         let text = std::fs::read_to_string(path).map_err(|source| ManifestError::Io {
             path: path.display().to_string(),
             source,

@@ -130,7 +130,7 @@ pub trait Reader: Sync {
 /// Options of one ingest, validated by the CLI layer.
 #[derive(Debug, Clone, Default)]
 pub struct IngestOptions {
-    pub label_by: ConfigNaming,
+    pub config_naming: ConfigNaming,
     /// Whether files that ran at the same time make one run (`--instances`).
     pub instances: Instances,
     /// Explicit manifest; otherwise `nvcmp.toml` in each PATH root is used.

@@ -191,7 +191,7 @@ pub fn ingest_with_progress(
     let rule = rayon::scope(|_| {
         super::instances::mark(&mut out.rows, opts.instances);
         phases.done("instances");
-        let rule = super::configs::assign(&mut out.rows, &opts.label_by);
+        let rule = super::configs::assign(&mut out.rows, &opts.config_naming);
         phases.done("configs");
         rule
     });
@@ -538,13 +538,13 @@ fn io_reason(e: &std::io::Error) -> String {
 
 fn load_manifests(paths: &[PathBuf], opts: &IngestOptions) -> anyhow::Result<Manifest> {
     if let Some(path) = &opts.manifest {
-        return Manifest::load(path).with_context(|| "--manifest".to_string());
+        return Manifest::read(path).with_context(|| "--manifest".to_string());
     }
     let mut merged = Manifest::default();
     for root in paths.iter().filter(|p| p.is_dir()) {
         let path = root.join(MANIFEST_NAME);
         if path.is_file() {
-            merged.merge(Manifest::load(&path)?);
+            merged.merge(Manifest::read(&path)?);
         }
     }
     Ok(merged)
@@ -883,7 +883,7 @@ fn finish_rows(
         if row.tool_version.is_none() && !row.fio_version.is_empty() {
             row.tool_version = Some(row.fio_version.clone());
         }
-        row.config = match opts.label_by {
+        row.config = match opts.config_naming {
             ConfigNaming::Auto | ConfigNaming::Name | ConfigNaming::Dir | ConfigNaming::Keys(_) => {
                 input.dir_label.clone()
             }

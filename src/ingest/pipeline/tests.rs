@@ -392,13 +392,13 @@ system_cpu_pct = 10
         (ConfigNaming::Host, "linux-libaio"),
     ] {
         let opts = IngestOptions {
-            label_by: by.clone(),
+            config_naming: by.clone(),
             manifest: Some(tmp.path().join("none.toml")),
             ..IngestOptions::default()
         };
         assert!(ingest(std::slice::from_ref(&root), &opts).is_err()); // missing manifest is an error
         let opts = IngestOptions {
-            label_by: by.clone(),
+            config_naming: by.clone(),
             ..IngestOptions::default()
         };
         let got = ingest(&[root.join("linux-libaio/a.json")], &opts).unwrap();
