@@ -119,15 +119,30 @@ pub(crate) fn subset_note(cmp: &Comparison, direction: Direction) -> Option<Stri
             (shown.len() < all).then(|| {
                 let labels: Vec<String> = shown.iter().map(|l| l.label()).collect();
                 format!(
-                    "Bars show {} of the {all} load points of {} ({}): the lightest and the configs' knees, saturation and peaks; the scaling chart and the sweep table have all.",
+                    "Bars show {} of the {all} load points of {} ({}): {}; the scaling chart and the sweep table have all.",
                     shown.len(),
                     t.title,
-                    labels.join(", ")
+                    labels.join(", "),
+                    which_loads(key_loads(t).len(), shown.len())
                 )
             })
         })
         .collect();
     (!notes.is_empty()).then(|| notes.join(" "))
+}
+
+/// What a bar chart's `shown` load points are, of the `marked` points
+/// ([`key_loads`]: the lightest and each config's knee, saturation and
+/// peak): all of them, or the lightest and those most configs mark.
+fn which_loads(marked: usize, shown: usize) -> String {
+    if shown >= marked {
+        return "the lightest and every config's knee, saturation and peak".into();
+    }
+    let left = marked - shown;
+    format!(
+        "the lightest and the points most configs mark as knee, saturation or peak ({left} other marked point{} left out)",
+        if left == 1 { "" } else { "s" }
+    )
 }
 
 /// [`key_loads`], at most `n` of them: the lightest, then the points the
@@ -256,4 +271,21 @@ pub(crate) fn max_value(results: &[&MetricResult]) -> f64 {
         .flat_map(|r| r.compared().map(|(_, v)| v))
         .map(|v| v.abs())
         .fold(0.0, f64::max)
+}
+
+#[cfg(test)]
+mod note_tests {
+    #[test]
+    fn the_note_says_whether_every_marked_point_is_shown() {
+        assert_eq!(
+            super::which_loads(3, 3),
+            "the lightest and every config's knee, saturation and peak"
+        );
+        let capped = super::which_loads(7, 4);
+        assert!(
+            capped.contains("most configs mark")
+                && capped.contains("3 other marked points left out")
+        );
+        assert!(super::which_loads(5, 4).contains("1 other marked point left out"));
+    }
 }

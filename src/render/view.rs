@@ -330,7 +330,7 @@ const TITLE_LIST_CHARS: usize = 48;
 
 /// "X results" for one config; "X, Y and Z compared" for a few short
 /// names; else what the configs differ by and share: "5 I/O schedulers
-/// compared on 8 devices, fio-3.35".
+/// compared on 8 devices, fio 3.35".
 fn generated_title(cmp: &Comparison) -> String {
     let configs = &cmp.configs;
     let list = join_and(configs);
@@ -376,7 +376,11 @@ fn generated_title(cmp: &Comparison) -> String {
             .and_then(|i| i.value.clone())
     };
     if let Some(v) = shared("fio_version") {
-        title.push_str(&format!(", {v}"));
+        // fio names itself `fio-3.35`; a title says it as a reader would.
+        let said = v
+            .strip_prefix("fio-")
+            .map_or(v.clone(), |n| format!("fio {n}"));
+        title.push_str(&format!(", {said}"));
     }
     title
 }

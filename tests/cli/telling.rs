@@ -116,7 +116,7 @@ fn configs_are_named_by_what_tells_them_apart() {
     let md = String::from_utf8_lossy(&out.stdout);
     let title = md.lines().next().unwrap();
     // spdk is no I/O scheduler: named beside them, not counted as one.
-    assert_eq!(title, "# 4 I/O schedulers and spdk compared, fio-3.35");
+    assert_eq!(title, "# 4 I/O schedulers and spdk compared, fio 3.35");
     assert!(
         md.contains("| Config | ioscheduler=bfq | ioscheduler=kyber |"),
         "{md}"
