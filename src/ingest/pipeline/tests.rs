@@ -805,14 +805,14 @@ fn rows_keep_file_order_across_read_batches_and_copies_leave_theirs() {
 fn each_file_read_is_reported_with_its_size() {
     // What a bar learns: each result's size as it starts to be parsed.
     #[derive(Default)]
-    struct Sizes(std::sync::Mutex<Vec<(String, usize)>>);
-    impl Progress for Sizes {
+    struct SizesSeen(std::sync::Mutex<Vec<(String, usize)>>);
+    impl Progress for SizesSeen {
         fn reading(&self, source: &str, bytes: usize) {
             self.0.lock().unwrap().push((source.to_string(), bytes));
         }
     }
     let dir = fixtures().join("fio/linux-libaio");
-    let sizes = Sizes::default();
+    let sizes = SizesSeen::default();
     let got = ingest_with_progress(
         std::slice::from_ref(&dir),
         &IngestOptions::default(),
