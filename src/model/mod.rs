@@ -383,50 +383,11 @@ impl std::fmt::Display for Warning {
 /// How many files or devices a row's `filename` names, 1 for none
 /// ([`Row::devices`] from a row's `tool` and `filename` columns).
 pub fn target_count(tool: &str, filename: Option<&str>) -> u32 {
-    // As `target_names` splits, without making the names: every row's
-    // load point counts its devices.
+    // Counted, not named: every row's load point counts its devices.
     let Some(f) = filename.filter(|_| tool == "fio") else {
         return 1;
     };
-    let mut parts = unescaped_parts(f).peekable();
-    let mut n = 0u32;
-    while let Some(p) = parts.next() {
-        let drive = p.len() == 1
-            && p.as_bytes()[0].is_ascii_alphabetic()
-            && parts.peek().is_some_and(|next| {
-                next.starts_with('/') || (next.starts_with('\\') && !next.starts_with("\\:"))
-            });
-        if drive {
-            parts.next();
-            n += 1;
-        } else if !p.trim().is_empty() {
-            n += 1;
-        }
-    }
-    n.max(1)
-}
-
-/// `filename` cut at each `:` that no `\` escapes, as fio cuts it.
-fn unescaped_parts(f: &str) -> impl Iterator<Item = &str> {
-    let b = f.as_bytes();
-    let (mut start, mut i) = (0, 0);
-    std::iter::from_fn(move || {
-        if start > f.len() {
-            return None;
-        }
-        while i < b.len() {
-            if b[i] == b':' && (i == 0 || b[i - 1] != b'\\') {
-                let part = &f[start..i];
-                i += 1;
-                start = i;
-                return Some(part);
-            }
-            i += 1;
-        }
-        let part = &f[start..];
-        start = f.len() + 1;
-        Some(part)
-    })
+    (targets(f).count() as u32).max(1)
 }
 
 /// The files or devices of a row's `filename` (`tool` its `tool` column),
@@ -436,29 +397,57 @@ pub fn target_names(tool: &str, filename: Option<&str>) -> Vec<String> {
     let Some(f) = filename.filter(|_| tool == "fio") else {
         return Vec::new();
     };
-    let guarded = f.replace("\\:", "\u{1}");
-    let parts: Vec<&str> = guarded.split(':').collect();
-    let mut names: Vec<String> = Vec::new();
-    let mut i = 0;
-    while i < parts.len() {
-        let p = parts[i];
-        let drive = p.len() == 1
-            && p.chars().all(|c| c.is_ascii_alphabetic())
-            && parts
-                .get(i + 1)
-                .is_some_and(|next| next.starts_with('\\') || next.starts_with('/'));
-        let name = if drive {
-            i += 1;
-            format!("{p}:{}", parts[i])
-        } else {
-            p.to_string()
-        };
-        if !name.trim().is_empty() {
-            names.push(name.replace('\u{1}', ":"));
+    targets(f).map(|t| t.replace("\\:", ":")).collect()
+}
+
+/// Each target of fio's `filename` as it is written there: the list cut
+/// at each `:` that no `\\` escapes, a one-letter drive joined to the
+/// path after it (`C:\\fio.dat`, `d:/x`), blank names left out.
+fn targets(f: &str) -> impl Iterator<Item = &str> {
+    let mut parts = unescaped_parts(f).peekable();
+    std::iter::from_fn(move || {
+        loop {
+            let p = parts.next()?;
+            let drive = p.len() == 1
+                && f.as_bytes()[p.start].is_ascii_alphabetic()
+                && parts.peek().is_some_and(|next| {
+                    let next = &f[next.clone()];
+                    next.starts_with('/') || (next.starts_with('\\') && !next.starts_with("\\:"))
+                });
+            if drive {
+                // The drive, its `:` and the path are one run of `f`.
+                let path = parts.next()?;
+                return Some(&f[p.start..path.end]);
+            }
+            if !f[p.clone()].trim().is_empty() {
+                return Some(&f[p]);
+            }
         }
-        i += 1;
-    }
-    names
+    })
+}
+
+/// Where `filename`'s parts lie: cut at each `:` that no `\\` escapes,
+/// as fio cuts it.
+fn unescaped_parts(f: &str) -> impl Iterator<Item = std::ops::Range<usize>> {
+    let b = f.as_bytes();
+    let (mut start, mut i) = (0, 0);
+    std::iter::from_fn(move || {
+        if start > f.len() {
+            return None;
+        }
+        while i < b.len() {
+            if b[i] == b':' && (i == 0 || b[i - 1] != b'\\') {
+                let part = start..i;
+                i += 1;
+                start = i;
+                return Some(part);
+            }
+            i += 1;
+        }
+        let part = start..f.len();
+        start = f.len() + 1;
+        Some(part)
+    })
 }
 
 #[cfg(test)]
@@ -486,6 +475,16 @@ mod target_tests {
                 "{f:?}"
             );
         }
+        // The names as fio's list gives them (as read before counting
+        // and naming shared one walk of it).
+        let names = |f| target_names("fio", Some(f));
+        assert_eq!(names("C:\\a.dat:D:\\b.dat"), ["C:\\a.dat", "D:\\b.dat"]);
+        assert_eq!(names("d:/x:e:/y"), ["d:/x", "e:/y"]);
+        assert_eq!(names("a\\:b:c"), ["a:b", "c"]);
+        assert_eq!(names("x:\\:y"), ["x", ":y"]);
+        assert_eq!(names(" : /dev/sdb"), [" /dev/sdb"]);
+        assert_eq!(names("/dev/sdb::/dev/sdc"), ["/dev/sdb", "/dev/sdc"]);
+        assert!(names("").is_empty());
         assert_eq!(target_count("fio", Some("/dev/sda:/dev/sdb")), 2);
         assert_eq!(target_count("diskspd", Some("/dev/sda:/dev/sdb")), 1);
         assert_eq!(target_count("fio", None), 1);
