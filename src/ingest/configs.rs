@@ -402,14 +402,6 @@ impl<T: std::hash::Hash + Eq> Interner<T> {
         }
     }
 
-    /// How many distinct values were interned.
-    fn len(&self) -> usize {
-        self.known
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .count
-    }
-
     /// `value` shared, and its number (in the order first interned).
     fn intern(&self, value: T) -> (std::sync::Arc<T>, usize) {
         use std::hash::{BuildHasher, BuildHasherDefault};
@@ -429,6 +421,18 @@ impl<T: std::hash::Hash + Eq> Interner<T> {
         let shared = std::sync::Arc::new(value);
         alike.push((shared.clone(), id));
         (shared, id)
+    }
+
+    /// Every distinct value, by its number.
+    fn into_values(self) -> Vec<std::sync::Arc<T>> {
+        let known = self
+            .known
+            .into_inner()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut numbered: Vec<(std::sync::Arc<T>, usize)> =
+            known.by_hash.into_values().flatten().collect();
+        numbered.sort_unstable_by_key(|(_, id)| *id);
+        numbered.into_iter().map(|(v, _)| v).collect()
     }
 }
 
@@ -470,27 +474,18 @@ impl RowCandidates {
             distinct_of_row.push(d);
         }
         let interner = Interner::new();
-        let read: Vec<(std::sync::Arc<Pairs<'static>>, usize)> = firsts
+        let set_of_distinct: Vec<usize> = firsts
             .par_iter()
             .map(|&i| {
                 let owned: Pairs<'static> = candidates(&rows[i])
                     .into_iter()
                     .map(|(k, v)| (Cow::Owned(k.into_owned()), Cow::Owned(v.into_owned())))
                     .collect();
-                interner.intern(owned)
+                interner.intern(owned).1
             })
             .collect();
-        let mut sets = vec![std::sync::Arc::default(); read.len()];
-        let set_of_distinct: Vec<usize> = read
-            .into_iter()
-            .map(|(set, id)| {
-                sets[id] = set;
-                id
-            })
-            .collect();
-        sets.truncate(interner.len());
         RowCandidates {
-            sets,
+            sets: interner.into_values(),
             set_of_row: distinct_of_row
                 .into_iter()
                 .map(|d| set_of_distinct[d])
@@ -822,25 +817,18 @@ fn folder_keys(rows: &[Row], group: &[&FileOptions]) -> Vec<String> {
             }
         }
     }
-    // Each point's files, once.
+    // Each point's files, once. Files with the same values tell the same
+    // at a point: one of them stands for all (ten thousand files of a
+    // handful of configs are a handful per point).
     let mut at_point: HashMap<Point, Vec<usize>> = HashMap::new();
-    // Files with the same values tell the same at a point: one of them
-    // stands for all (ten thousand files of a handful of configs are a
-    // handful per point).
-    let mut told: HashMap<&Point, std::collections::HashSet<(*const Values, bool)>> =
-        HashMap::new();
-    let points: Vec<BTreeSet<Point>> = group
-        .iter()
-        .map(|f| f.rows.iter().map(|&i| point(&rows[i])).collect())
-        .collect();
-    for (fi, (f, points)) in group.iter().zip(&points).enumerate() {
-        for p in points {
-            let new = told
-                .entry(p)
-                .or_default()
-                .insert((std::sync::Arc::as_ptr(&f.values), f.printed));
-            if new {
-                at_point.entry(*p).or_default().push(fi);
+    let mut told: std::collections::HashSet<(Point, *const Values, bool)> =
+        std::collections::HashSet::new();
+    for (fi, f) in group.iter().enumerate() {
+        let values = std::sync::Arc::as_ptr(&f.values);
+        for &i in &f.rows {
+            let p = point(&rows[i]);
+            if told.insert((p, values, f.printed)) {
+                at_point.entry(p).or_default().push(fi);
             }
         }
     }

@@ -154,12 +154,10 @@ fn may_overlap(rows: &[Row]) -> std::collections::HashSet<&str> {
         let Some(first) = run.iter().find(|r| r.tool == "fio") else {
             continue;
         };
-        let (end, slack) = match (first.timestamp_ms, first.timestamp) {
-            (Some(ms), _) => (ms as f64, 0.0),
-            (None, Some(s)) => (s as f64 * 1000.0, 1000.0),
-            (None, None) => continue,
+        let Some((end, slack)) = end_of(first) else {
+            continue;
         };
-        let runtime = run.iter().map(|r| r.runtime_ms).fold(0.0, f64::max);
+        let runtime = longest(run.iter());
         let folder = std::path::Path::new(source).parent().map(|p| p.as_os_str());
         spans.push((folder, end - runtime - slack, end + slack, source));
     }
@@ -185,12 +183,8 @@ fn may_overlap(rows: &[Row]) -> std::collections::HashSet<&str> {
 
 fn window<'a>(source: &'a str, rows: &[&'a Row]) -> Option<ResultFile<'a>> {
     let first = rows.first()?;
-    let (end_ms, slack_ms) = match (first.timestamp_ms, first.timestamp) {
-        (Some(ms), _) => (ms as f64, 0.0),
-        (None, Some(s)) => (s as f64 * 1000.0, 1000.0),
-        (None, None) => return None,
-    };
-    let runtime = rows.iter().map(|r| r.runtime_ms).fold(0.0, f64::max);
+    let (end_ms, slack_ms) = end_of(first)?;
+    let runtime = longest(rows.iter().copied());
     let targets: BTreeSet<String> = rows.iter().flat_map(|r| r.target_names()).collect();
     (runtime > 0.0 && !targets.is_empty()).then(|| ResultFile {
         source,
@@ -203,6 +197,21 @@ fn window<'a>(source: &'a str, rows: &[&'a Row]) -> Option<ResultFile<'a>> {
         host: first.host.as_deref(),
         targets,
     })
+}
+
+/// When a result's run ended (ms) and how far that may be off: fio's
+/// `timestamp_ms`, else `timestamp` (whole seconds); None without either.
+fn end_of(first: &Row) -> Option<(f64, f64)> {
+    match (first.timestamp_ms, first.timestamp) {
+        (Some(ms), _) => Some((ms as f64, 0.0)),
+        (None, Some(s)) => Some((s as f64 * 1000.0, 1000.0)),
+        (None, None) => None,
+    }
+}
+
+/// The longest runtime of a result's rows (ms): its run window's length.
+fn longest<'a>(rows: impl Iterator<Item = &'a Row>) -> f64 {
+    rows.map(|r| r.runtime_ms).fold(0.0, f64::max)
 }
 
 /// Whether two results ran together (module docs).

@@ -188,14 +188,13 @@ pub fn ingest_with_progress(
     // On a core of the pool, whose allocator holds the memory the reading
     // freed: the main thread's would take fresh pages, each zeroed by the
     // kernel first.
-    let rule = rayon::scope(|_| {
+    out.config_rule = rayon::scope(|_| {
         super::instances::mark(&mut out.rows, opts.instances);
         phases.done("instances");
         let rule = super::configs::assign(&mut out.rows, &opts.config_naming);
         phases.done("configs");
         rule
     });
-    out.config_rule = rule;
     apply_configs(&mut out.rows, &out.manifest);
     Ok(out)
 }
@@ -435,8 +434,7 @@ fn walk(root: &Path, dir: &Path, inputs: &mut Vec<Input>, skipped: &mut Vec<Skip
             .binary_search_by(|(n, _)| n.as_os_str().cmp(&sidecar))
             .is_ok()
     };
-    // Inputs in walk order, a subfolder standing for its own inputs.
-    let mut found: Vec<Result<Input, PathBuf>> = Vec::with_capacity(entries.len());
+    let mut found: Vec<Found> = Vec::with_capacity(entries.len());
     for (os_name, entry) in &entries {
         let name = os_name.to_string_lossy();
         // Hidden: one leading dot. `..x` is a name like any other.
@@ -449,9 +447,9 @@ fn walk(root: &Path, dir: &Path, inputs: &mut Vec<Input>, skipped: &mut Vec<Skip
         let is_dir = ft.is_dir();
         let is_file = ft.is_file() || (ft.is_symlink() && path.is_file());
         if is_dir {
-            found.push(Err(path));
+            found.push(Found::Folder(path));
         } else if is_file && !is_ignored(&name) {
-            found.push(Ok(Input {
+            found.push(Found::File(Input {
                 path,
                 dir_label: dir_label.clone(),
                 sidecar: has_sidecar(os_name),
@@ -461,17 +459,25 @@ fn walk(root: &Path, dir: &Path, inputs: &mut Vec<Input>, skipped: &mut Vec<Skip
     join_walks(root, found, inputs, skipped);
 }
 
+/// What a folder's walk finds, in walk order.
+enum Found {
+    File(Input),
+    /// A subfolder, standing for its own inputs.
+    Folder(PathBuf),
+}
+
 /// Each input found in a folder, and each of its subfolders' inputs in
 /// its place. Subfolders are walked on every core (an archive of a
 /// folder per lab or day lists its folders' thousands of names in
 /// parallel), and joined in walk order.
-fn join_walks(
-    root: &Path,
-    found: Vec<Result<Input, PathBuf>>,
-    inputs: &mut Vec<Input>,
-    skipped: &mut Vec<Skipped>,
-) {
-    let subfolders: Vec<&PathBuf> = found.iter().filter_map(|f| f.as_ref().err()).collect();
+fn join_walks(root: &Path, found: Vec<Found>, inputs: &mut Vec<Input>, skipped: &mut Vec<Skipped>) {
+    let subfolders: Vec<&PathBuf> = found
+        .iter()
+        .filter_map(|f| match f {
+            Found::Folder(dir) => Some(dir),
+            Found::File(_) => None,
+        })
+        .collect();
     let mut walked = match subfolders.len() {
         0 => Vec::new(),
         1 => vec![walked_folder(root, subfolders[0])],
@@ -483,8 +489,8 @@ fn join_walks(
     .into_iter();
     for f in found {
         match f {
-            Ok(input) => inputs.push(input),
-            Err(_) => {
+            Found::File(input) => inputs.push(input),
+            Found::Folder(_) => {
                 let (sub_inputs, sub_skipped) = walked.next().unwrap_or_default();
                 inputs.extend(sub_inputs);
                 skipped.extend(sub_skipped);
