@@ -80,6 +80,7 @@ ROLES = {
     "units": "fio's value grammar: sizes, times, lists",
     "palette": "one colour per config",
     "path_text": "paths as the system writes them",
+    "quick_hash": "a fast hash for nvcmp's own maps of texts and keys",
 }
 
 

@@ -39,7 +39,7 @@ TOP = [
     ["compare", "ingest"],
     ["timeseries"],
     ["dataset"],
-    ["model", "numbers", "units", "palette", "path_text"],
+    ["model", "numbers", "units", "palette", "path_text", "quick_hash"],
 ]
 # The same, inside src/charts/.
 CHARTS = [

@@ -330,7 +330,9 @@ pub fn write_to(rows: &[Row], format: FileFormat, w: &mut dyn Write) -> anyhow::
             CsvWriter::new(w).include_header(true).finish(&mut df)?;
         }
         FileFormat::Json => {
-            serde_json::to_writer_pretty(&mut *w, rows)?;
+            crate::model::shared_text::escaped_once(|| {
+                serde_json::to_writer_pretty(&mut *w, rows)
+            })?;
             w.write_all(b"\n")?;
         }
         FileFormat::Ndjson => write_ndjson(rows, w)?,
@@ -355,17 +357,19 @@ fn write_ndjson(rows: &[Row], w: &mut dyn Write) -> anyhow::Result<()> {
             .zip(round.par_chunks(CHUNK))
             .try_for_each(|(buf, chunk)| {
                 buf.clear();
-                for (i, r) in chunk.iter().enumerate() {
-                    serde_json::to_writer(&mut *buf, r)?;
-                    buf.push(b'\n');
-                    // Room for the chunk at the first row's size, once: a
-                    // buffer grown by doubling touches twice the memory,
-                    // fresh pages the kernel zeroes.
-                    if i == 0 {
-                        buf.reserve(buf.len() * (chunk.len() + chunk.len() / 4));
+                crate::model::shared_text::escaped_once(|| {
+                    for (i, r) in chunk.iter().enumerate() {
+                        serde_json::to_writer(&mut *buf, r)?;
+                        buf.push(b'\n');
+                        // Room for the chunk at the first row's size, once:
+                        // a buffer grown by doubling touches twice the
+                        // memory, fresh pages the kernel zeroes.
+                        if i == 0 {
+                            buf.reserve(buf.len() * (chunk.len() + chunk.len() / 4));
+                        }
                     }
-                }
-                Ok::<_, serde_json::Error>(())
+                    Ok::<_, serde_json::Error>(())
+                })
             })?;
         for buf in &bufs[..used] {
             w.write_all(buf)?;

@@ -27,6 +27,7 @@
 //!     units        fio's value grammar: sizes, times, lists
 //!     palette      one colour per config
 //!     path_text    paths as the system writes them
+//!     quick_hash   a fast hash for nvcmp's own maps of texts and keys
 //! ```
 //! <!-- /layers -->
 //!
@@ -52,6 +53,7 @@ pub mod numbers;
 pub mod palette;
 pub mod path_text;
 pub mod publish;
+pub mod quick_hash;
 pub mod render;
 pub mod run;
 pub mod steady_state;

@@ -6,12 +6,12 @@
 //! `Run::from_row` and `Metric::of_run` as every other row.
 
 use std::collections::HashSet;
-use std::hash::{BuildHasherDefault, Hasher};
 
 use polars::prelude::*;
 
 use crate::dataset::u32_of;
 use crate::model::{Direction, Row};
+use crate::quick_hash::QuickHash;
 
 /// The dataset columns `trend::measure` reads: grouping (file, label, shape,
 /// load point with its devices and fio instances, hosts, client
@@ -243,7 +243,7 @@ impl Columns<'_> {
     /// hosts, no fio instances, a direction each, one row per config,
     /// workload and load point.
     pub(super) fn is_plain(&self, range: std::ops::Range<usize>) -> bool {
-        let mut seen: HashSet<_, BuildHasherDefault<QuickHasher>> =
+        let mut seen: HashSet<_, QuickHash> =
             HashSet::with_capacity_and_hasher(range.len(), Default::default());
         range.into_iter().all(|i| {
             !self.host[i]
@@ -296,36 +296,5 @@ impl Columns<'_> {
         r.usr_cpu_pct = n.usr_cpu_pct.at(i).unwrap_or(e.usr_cpu_pct);
         r.sys_cpu_pct = n.sys_cpu_pct.at(i).unwrap_or(e.sys_cpu_pct);
         r.system_cpu_pct = n.system_cpu_pct.at(i).or(e.system_cpu_pct);
-    }
-}
-
-/// A multiply-and-rotate hash for the few short keys of one run, whose
-/// uniqueness [`Columns::is_plain`] checks for every run of the history:
-/// SipHash's guard against chosen keys costs more there than the rest of
-/// a row, and nothing here comes from an adversary.
-#[derive(Default)]
-struct QuickHasher(u64);
-
-impl QuickHasher {
-    fn add(&mut self, word: u64) {
-        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    }
-}
-
-impl Hasher for QuickHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.add(u64::from_le_bytes(word));
-        }
-    }
-
-    fn write_u64(&mut self, n: u64) {
-        self.add(n);
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
     }
 }

@@ -37,6 +37,7 @@ use rayon::prelude::*;
 
 pub use crate::model::ConfigRule;
 use crate::model::{Os, Row};
+use crate::quick_hash::QuickHash;
 
 mod variants;
 
@@ -404,9 +405,8 @@ impl<T: std::hash::Hash + Eq> Interner<T> {
 
     /// `value` shared, and its number (in the order first interned).
     fn intern(&self, value: T) -> (std::sync::Arc<T>, usize) {
-        use std::hash::{BuildHasher, BuildHasherDefault};
-        let h = BuildHasherDefault::<std::collections::hash_map::DefaultHasher>::default()
-            .hash_one(&value);
+        use std::hash::BuildHasher;
+        let h = QuickHash::default().hash_one(&value);
         let mut known = self
             .known
             .lock()
@@ -455,11 +455,21 @@ fn facts_of(r: &Row) -> Facts<'_> {
     (r.options.as_deref(), r.engine.as_str(), &r.os, r.direct)
 }
 
+/// [`Facts`] with the text by its address: ingest shares equal texts
+/// across files, so most rows are told apart without reading theirs.
+type FactsAt<'a> = (Option<*const u8>, &'a str, &'a Os, Option<bool>);
+
+fn facts_at(r: &Row) -> FactsAt<'_> {
+    let text = r.options.as_deref().map(str::as_ptr);
+    (text, r.engine.as_str(), &r.os, r.direct)
+}
+
 impl RowCandidates {
     fn of(rows: &[Row]) -> RowCandidates {
         // Distinct facts, each by its first row; rows of one job share
         // their text (and so their facts) and are not looked up again.
-        let mut first_of: HashMap<Facts, usize> = HashMap::new();
+        let mut first_of: HashMap<Facts, usize, QuickHash> = HashMap::default();
+        let mut at: HashMap<FactsAt, usize, QuickHash> = HashMap::default();
         let mut firsts: Vec<usize> = Vec::new();
         let mut distinct_of_row: Vec<usize> = Vec::with_capacity(rows.len());
         for (i, r) in rows.iter().enumerate() {
@@ -467,9 +477,12 @@ impl RowCandidates {
                 distinct_of_row.push(distinct_of_row[i - 1]);
                 continue;
             }
-            let d = *first_of.entry(facts_of(r)).or_insert_with(|| {
-                firsts.push(i);
-                firsts.len() - 1
+            // A text's content is hashed once per address, not per row.
+            let d = *at.entry(facts_at(r)).or_insert_with(|| {
+                *first_of.entry(facts_of(r)).or_insert_with(|| {
+                    firsts.push(i);
+                    firsts.len() - 1
+                })
             });
             distinct_of_row.push(d);
         }

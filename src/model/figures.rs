@@ -51,7 +51,12 @@ impl Percentiles {
         let map: serde_json::Map<String, serde_json::Value> = self
             .0
             .iter()
-            .map(|&(p, v)| (format!("{p}"), serde_json::Value::from(v)))
+            .map(|&(p, v)| {
+                (
+                    PercentKey::of(p).as_str().to_string(),
+                    serde_json::Value::from(v),
+                )
+            })
             .collect();
         Some(serde_json::Value::Object(map).to_string())
     }
@@ -70,6 +75,71 @@ impl Percentiles {
     }
 }
 
+/// A percent as `{p}` prints it (`99.9`, `50`), on the stack: fio's
+/// percents (six decimals at most) are written digit by digit, anything
+/// else as `Display` writes it. Every row writes a dozen or more of
+/// them, and formatting each through `format!` cost an allocation and a
+/// shortest-float search apiece.
+struct PercentKey {
+    buf: [u8; 48],
+    len: usize,
+}
+
+impl PercentKey {
+    fn of(p: f64) -> PercentKey {
+        let mut key = PercentKey {
+            buf: [0; 48],
+            len: 0,
+        };
+        // Below 1e9 and on a millionth: the trimmed decimal is the
+        // shortest text that reads back as `p` (neighbouring doubles are
+        // far closer than a millionth), which is what `Display` prints.
+        let micro = (p * 1e6).round();
+        if p.is_sign_positive() && (0.0..1e15).contains(&micro) && micro / 1e6 == p {
+            let micro = micro as u64;
+            let (whole, mut frac) = (micro / 1_000_000, micro % 1_000_000);
+            key.push_digits(whole, 1);
+            if frac != 0 {
+                let mut places = 6;
+                while frac % 10 == 0 {
+                    frac /= 10;
+                    places -= 1;
+                }
+                key.buf[key.len] = b'.';
+                key.len += 1;
+                key.push_digits(frac, places);
+            }
+        } else {
+            use std::io::Write;
+            let mut rest = &mut key.buf[..];
+            let room = rest.len();
+            if write!(rest, "{p}").is_ok() {
+                key.len = room - rest.len();
+            }
+        }
+        key
+    }
+
+    /// `n` in decimal, zero-padded to at least `width` digits.
+    fn push_digits(&mut self, mut n: u64, width: usize) {
+        let mut digits = [0u8; 20];
+        let mut count = 0;
+        while n > 0 || count < width {
+            digits[count] = b'0' + (n % 10) as u8;
+            n /= 10;
+            count += 1;
+        }
+        for d in digits[..count].iter().rev() {
+            self.buf[self.len] = *d;
+            self.len += 1;
+        }
+    }
+
+    fn as_str(&self) -> &str {
+        std::str::from_utf8(&self.buf[..self.len]).unwrap_or_default()
+    }
+}
+
 impl serde::Serialize for Percentiles {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeMap;
@@ -78,7 +148,7 @@ impl serde::Serialize for Percentiles {
         }
         let mut m = s.serialize_map(Some(self.0.len()))?;
         for &(p, v) in &self.0 {
-            m.serialize_entry(&format!("{p}"), &v)?;
+            m.serialize_entry(PercentKey::of(p).as_str(), &v)?;
         }
         m.end()
     }
@@ -235,6 +305,54 @@ impl DirectionFigures {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn percent_keys_print_as_display_does() {
+        let mut percents = vec![
+            0.0,
+            1.0,
+            5.0,
+            10.0,
+            50.0,
+            99.0,
+            99.5,
+            99.9,
+            99.95,
+            99.99,
+            99.999,
+            99.9999,
+            0.000001,
+            0.1,
+            0.25,
+            12.345678,
+            100.0,
+            123456.5,
+            999_999_999.999999,
+            -1.0,
+            -0.0,
+            1e-7,
+            1e20,
+            1.0 / 3.0,
+            f64::INFINITY,
+            f64::NAN,
+        ];
+        // fio's own list and every millionth-step percent it can print.
+        percents.extend((0..=1000).map(|i| i as f64 * 0.1));
+        percents.extend(
+            [
+                "1.000000",
+                "99.990000",
+                "99.999900",
+                "0.000100",
+                "33.333333",
+            ]
+            .iter()
+            .map(|t| t.parse::<f64>().unwrap_or_default()),
+        );
+        for p in percents {
+            assert_eq!(super::PercentKey::of(p).as_str(), format!("{p}"), "{p:e}");
+        }
+    }
+
     use super::*;
     use crate::model::Direction;
 

@@ -245,13 +245,69 @@ pub struct Row {
 
 /// An `Option<Arc<str>>` field as an optional string (serde's `rc`
 /// feature would rebuild every crate that uses serde).
-mod shared_text {
+pub mod shared_text {
+    use std::cell::RefCell;
+    use std::collections::HashMap;
     use std::sync::Arc;
 
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
+    use serde_json::value::RawValue;
+
+    use crate::quick_hash::QuickHash;
+
+    /// Texts by address, each with its JSON string (quoted, escaped); the
+    /// `Arc` held keeps the address from being reused by another text.
+    type Escaped = HashMap<*const u8, (Arc<str>, Box<RawValue>), QuickHash>;
+
+    thread_local! {
+        static ESCAPED: RefCell<Option<Escaped>> = const { RefCell::new(None) };
+    }
+
+    /// Runs `write`, a serde_json serialisation of rows on this thread,
+    /// with each distinct options text escaped once and then copied: rows
+    /// share their texts (ingest shares equal ones across files), a text
+    /// is 2-3 KB of JSON whose every quote is escaped, and escaping it for
+    /// each row was a third of writing an ndjson dataset. Only for
+    /// serde_json's serializer: the cached strings are written as raw
+    /// JSON.
+    pub fn escaped_once<T>(write: impl FnOnce() -> T) -> T {
+        struct Off;
+        impl Drop for Off {
+            fn drop(&mut self) {
+                ESCAPED.with(|c| c.borrow_mut().take());
+            }
+        }
+        ESCAPED.with(|c| *c.borrow_mut() = Some(Escaped::default()));
+        let _off = Off;
+        write()
+    }
 
     pub fn serialize<S: Serializer>(v: &Option<Arc<str>>, s: S) -> Result<S::Ok, S::Error> {
-        v.as_deref().serialize(s)
+        let Some(text) = v else {
+            return s.serialize_none();
+        };
+        // The serializer comes back unused where no cache is on.
+        let cached: Result<Result<S::Ok, S::Error>, S> = ESCAPED.with(move |cell| {
+            let Ok(mut cache) = cell.try_borrow_mut() else {
+                return Err(s);
+            };
+            let Some(cache) = cache.as_mut() else {
+                return Err(s);
+            };
+            let (_, raw) = cache
+                .entry(text.as_ptr())
+                .or_insert_with(|| (text.clone(), escaped(text)));
+            Ok(raw.serialize(s))
+        });
+        match cached {
+            Ok(done) => done,
+            Err(s) => s.serialize_some(&**text),
+        }
+    }
+
+    fn escaped(text: &str) -> Box<RawValue> {
+        let quoted = serde_json::to_string(text).unwrap_or_else(|_| "null".into());
+        RawValue::from_string(quoted).unwrap_or_else(|_| RawValue::NULL.to_owned())
     }
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Arc<str>>, D::Error> {
