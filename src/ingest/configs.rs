@@ -512,8 +512,12 @@ impl RowCandidates {
     }
 }
 
-fn files<'a>(rows: &'a [Row], cands: &'a RowCandidates) -> IndexMap<&'a str, FileOptions<'a>> {
-    let mut by_file: IndexMap<&str, Vec<usize>> = IndexMap::with_capacity(rows.len());
+fn files<'a>(
+    rows: &'a [Row],
+    cands: &'a RowCandidates,
+) -> IndexMap<&'a str, FileOptions<'a>, QuickHash> {
+    let mut by_file: IndexMap<&str, Vec<usize>, QuickHash> =
+        IndexMap::with_capacity_and_hasher(rows.len() / 2, QuickHash::default());
     for (i, r) in rows.iter().enumerate() {
         by_file.entry(r.source.as_str()).or_default().push(i);
     }
@@ -594,7 +598,7 @@ fn auto(
     cands: &RowCandidates,
 ) -> ConfigRule {
     let files = files(rows, cands);
-    let mut by_folder: IndexMap<&str, Vec<&FileOptions>> = IndexMap::new();
+    let mut by_folder: IndexMap<&str, Vec<&FileOptions>, QuickHash> = IndexMap::default();
     for f in files.values() {
         by_folder.entry(f.folder).or_default().push(f);
     }
@@ -603,7 +607,7 @@ fn auto(
         rule: if by_name { "name" } else { "auto" }.into(),
         ..ConfigRule::default()
     };
-    let mut names: HashMap<usize, String> = HashMap::new();
+    let mut names = Names::new(rows.len());
     for (folder, group) in &by_folder {
         if let Some(found) = files_as_configs(rows, group) {
             name_files(folder, found, several_folders, &mut names, &mut rule);
@@ -634,10 +638,9 @@ fn auto(
                 true => format!("{folder} {short}"),
                 false => short,
             };
+            let id = names.add(name.clone());
             for f in members {
-                for &i in &f.rows {
-                    names.insert(i, name.clone());
-                }
+                names.set(&f.rows, id);
             }
             let values = keys.iter().cloned().zip(combo.iter().cloned()).collect();
             rule.values.insert(name, values);
@@ -648,10 +651,45 @@ fn auto(
             }
         }
     }
-    for (i, name) in names {
-        rows[i].config = name;
-    }
+    names.apply(rows);
     rule
+}
+
+/// Each row's new config name, by number: a hundred thousand rows take
+/// a number each, not a copy of their name in a hashed map.
+struct Names {
+    of_row: Vec<Option<u32>>,
+    names: Vec<String>,
+}
+
+impl Names {
+    fn new(rows: usize) -> Names {
+        Names {
+            of_row: vec![None; rows],
+            names: Vec::new(),
+        }
+    }
+
+    /// `name` numbered (each call a new number).
+    fn add(&mut self, name: String) -> u32 {
+        self.names.push(name);
+        (self.names.len() - 1) as u32
+    }
+
+    fn set(&mut self, rows: &[usize], id: u32) {
+        for &i in rows {
+            self.of_row[i] = Some(id);
+        }
+    }
+
+    /// The rows renamed; rows never set keep their name.
+    fn apply(self, rows: &mut [Row]) {
+        for (row, id) in rows.iter_mut().zip(self.of_row) {
+            if let Some(id) = id {
+                row.config.clone_from(&self.names[id as usize]);
+            }
+        }
+    }
 }
 
 /// The folder's files grouped by their values of `keys`, in the order
@@ -675,7 +713,7 @@ fn combos_of<'f, 'a>(
     };
     // Files that share their values' map share their combination
     // (unless a file's own name is a key): worked out once per map.
-    let mut of_map: HashMap<*const Values, usize> = HashMap::new();
+    let mut of_map: HashMap<*const Values, usize, QuickHash> = HashMap::default();
     let mut combos: IndexMap<Vec<Option<String>>, Vec<&FileOptions>> = IndexMap::new();
     let by_map = !keys.iter().any(|k| k == NAME_KEY);
     for &f in group {
@@ -706,7 +744,7 @@ fn name_files(
     folder: &str,
     (key, named): (String, Vec<(&FileOptions, String)>),
     several_folders: bool,
-    names: &mut HashMap<usize, String>,
+    names: &mut Names,
     rule: &mut ConfigRule,
 ) {
     rule.split_folders.push(folder.to_string());
@@ -716,9 +754,8 @@ fn name_files(
             true => format!("{folder} {short}"),
             false => short.clone(),
         };
-        for &i in &f.rows {
-            names.insert(i, name.clone());
-        }
+        let id = names.add(name.clone());
+        names.set(&f.rows, id);
         let values = IndexMap::from([(key.clone(), Some(short))]);
         rule.values.insert(name, values);
     }
@@ -818,7 +855,8 @@ fn folder_keys(rows: &[Row], group: &[&FileOptions]) -> Vec<String> {
     let mut within: BTreeSet<&str> = BTreeSet::new();
     let mut all: BTreeSet<&str> = BTreeSet::new();
     // Files share their values' maps: each map is read once.
-    let mut seen: std::collections::HashSet<*const Values> = std::collections::HashSet::new();
+    let mut seen: std::collections::HashSet<*const Values, QuickHash> =
+        std::collections::HashSet::default();
     for f in group {
         if !seen.insert(std::sync::Arc::as_ptr(&f.values)) {
             continue;
@@ -833,9 +871,9 @@ fn folder_keys(rows: &[Row], group: &[&FileOptions]) -> Vec<String> {
     // Each point's files, once. Files with the same values tell the same
     // at a point: one of them stands for all (ten thousand files of a
     // handful of configs are a handful per point).
-    let mut at_point: HashMap<Point, Vec<usize>> = HashMap::new();
-    let mut told: std::collections::HashSet<(Point, *const Values, bool)> =
-        std::collections::HashSet::new();
+    let mut at_point: HashMap<Point, Vec<usize>, QuickHash> = HashMap::default();
+    let mut told: std::collections::HashSet<(Point, *const Values, bool), QuickHash> =
+        std::collections::HashSet::default();
     for (fi, f) in group.iter().enumerate() {
         let values = std::sync::Arc::as_ptr(&f.values);
         for &i in &f.rows {

@@ -30,6 +30,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use rayon::prelude::*;
 
 use crate::model::Row;
+use crate::quick_hash::QuickHash;
 
 /// Whether files that ran together make one run (`--instances`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -119,7 +120,7 @@ fn windows(rows: &[Row]) -> Vec<ResultFile<'_>> {
         .par_iter()
         .map(|(source, rows)| window(source, rows))
         .collect();
-    let mut folders: HashMap<Option<&std::path::Path>, usize> = HashMap::new();
+    let mut folders: HashMap<Option<&std::path::Path>, usize, QuickHash> = HashMap::default();
     found
         .into_iter()
         .flatten()
@@ -136,7 +137,7 @@ fn windows(rows: &[Row]) -> Vec<ResultFile<'_>> {
 /// superset of the files [`together`] can join, found by one sort and
 /// one sweep over each run of consecutive rows of a file, nothing parsed
 /// or allocated per row.
-fn may_overlap(rows: &[Row]) -> std::collections::HashSet<&str> {
+fn may_overlap(rows: &[Row]) -> std::collections::HashSet<&str, QuickHash> {
     // (folder, start, end, source) of each run of a file's rows; a file
     // whose rows are not consecutive gives several, which overlap each
     // other and so are looked at in full.
@@ -162,7 +163,7 @@ fn may_overlap(rows: &[Row]) -> std::collections::HashSet<&str> {
         spans.push((folder, end - runtime - slack, end + slack, source));
     }
     spans.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
-    let mut open = std::collections::HashSet::new();
+    let mut open = std::collections::HashSet::default();
     // The latest end so far in the folder, and whose it is.
     let mut reach: Option<(Option<&std::ffi::OsStr>, f64, usize)> = None;
     for (k, &(folder, start, end, source)) in spans.iter().enumerate() {
@@ -248,7 +249,7 @@ fn groups(windows: &[ResultFile]) -> Vec<Vec<usize>> {
     let mut order: Vec<usize> = (0..windows.len()).collect();
     order.sort_by(|&a, &b| windows[a].start_ms.total_cmp(&windows[b].start_ms));
     let mut sets = Sets::new(windows.len());
-    let mut buckets: HashMap<Key<'_>, Vec<Running>> = HashMap::new();
+    let mut buckets: HashMap<Key<'_>, Vec<Running>, QuickHash> = HashMap::default();
     for &i in &order {
         let w = &windows[i];
         for target in &w.targets {

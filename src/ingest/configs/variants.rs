@@ -18,6 +18,8 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
+use rayon::prelude::*;
+
 use crate::model::Row;
 
 /// A run of a file: its source and job name (a file may hold several).
@@ -35,7 +37,7 @@ pub(crate) fn words(rows: &[Row], sets: &super::RowCandidates) -> BTreeMap<RunNa
     // option are told apart by the config rule.
     type At<'a> = BTreeSet<(&'a str, &'a str)>;
     type Where<'a> = (&'a str, super::Point<'a>, usize);
-    let mut at: HashMap<Where, At> = HashMap::new();
+    let mut at: HashMap<Where, At, crate::quick_hash::QuickHash> = HashMap::default();
     // Client/server rows are per host and `All clients` aggregates: their
     // names say where they ran, and hosts are a load of their own.
     let named = rows
@@ -49,47 +51,59 @@ pub(crate) fn words(rows: &[Row], sets: &super::RowCandidates) -> BTreeMap<RunNa
             .or_default()
             .insert((r.source.as_str(), r.job.as_str()));
     }
-    let mut out = BTreeMap::new();
-    for ((_, point, _), sources) in at {
-        let sources_rw = point.0;
-        if sources.len() < 2 {
-            continue;
-        }
-        let jobs: BTreeSet<&str> = sources.iter().map(|(_, j)| *j).collect();
-        let by_job = jobs.len() > 1;
-        // File stems only where runs are compared (not once per file).
-        let stems: Vec<String> = match by_job {
-            true => Vec::new(),
-            false => sources.iter().map(|(s, _)| file_stem(s)).collect(),
+    // Each group of runs on its own, on every core: an archive holds
+    // hundreds of repeats of each run, each file's name read into words.
+    let groups: Vec<(super::Point, At)> = at.into_iter().map(|((_, p, _), s)| (p, s)).collect();
+    groups
+        .into_par_iter()
+        .flat_map_iter(|(point, sources)| group_words(point.0, sources))
+        .collect()
+}
+
+/// The words of one group's runs (same config, workload, load point and
+/// options), by (source, job); none where their names differ only in
+/// numbers and repeat marks.
+fn group_words(
+    sources_rw: &str,
+    sources: BTreeSet<(&str, &str)>,
+) -> Vec<((String, String), String)> {
+    let mut out = Vec::new();
+    if sources.len() < 2 {
+        return out;
+    }
+    let jobs: BTreeSet<&str> = sources.iter().map(|(_, j)| *j).collect();
+    let by_job = jobs.len() > 1;
+    // File stems only where runs are compared (not once per file).
+    let stems: Vec<String> = match by_job {
+        true => Vec::new(),
+        false => sources.iter().map(|(s, _)| file_stem(s)).collect(),
+    };
+    let names: BTreeMap<(&str, &str), &str> = sources
+        .iter()
+        .enumerate()
+        .map(|(k, &(s, job))| ((s, job), if by_job { job } else { stems[k].as_str() }))
+        .collect();
+    let distinct: BTreeSet<&str> = names.values().copied().collect();
+    if distinct.len() < 2 {
+        return out;
+    }
+    let left = leftovers(&distinct);
+    if left.values().all(|w| w.is_empty()) {
+        return out;
+    }
+    // An empty leftover is the workload itself (named by its rw).
+    let short = left
+        .values()
+        .any(|w| !w.is_empty() && w.join("-").len() < MIN_WORD);
+    for ((source, job), name) in names {
+        let word = if short {
+            whole_name(name)
+        } else if left[name].is_empty() {
+            sources_rw.to_string()
+        } else {
+            left[name].join("-")
         };
-        let names: BTreeMap<(&str, &str), &str> = sources
-            .iter()
-            .enumerate()
-            .map(|(k, &(s, job))| ((s, job), if by_job { job } else { stems[k].as_str() }))
-            .collect();
-        let distinct: BTreeSet<&str> = names.values().copied().collect();
-        if distinct.len() < 2 {
-            continue;
-        }
-        let left = leftovers(&distinct);
-        if left.values().all(|w| w.is_empty()) {
-            continue;
-        }
-        // An empty leftover is the workload itself (named by its rw).
-        let short = left
-            .values()
-            .any(|w| !w.is_empty() && w.join("-").len() < MIN_WORD);
-        let rw = sources_rw;
-        for ((source, job), name) in names {
-            let word = if short {
-                whole_name(name)
-            } else if left[name].is_empty() {
-                rw.to_string()
-            } else {
-                left[name].join("-")
-            };
-            out.insert((source.to_string(), job.to_string()), word);
-        }
+        out.push(((source.to_string(), job.to_string()), word));
     }
     out
 }
