@@ -54,7 +54,7 @@ macro_rules! dataset_columns {
         pub const COLUMNS: &[&str] = &[$(column_name!($field $(as $column)?)),*];
 
         fn columns_of(rows: &[Row]) -> Vec<Column> {
-            vec![$(Field::column(column_name!($field $(as $column)?), rows.iter().map(|r| r.$field.clone()).collect())),*]
+            vec![$(Field::column(column_name!($field $(as $column)?), rows.iter().map(|r| &r.$field).collect())),*]
         }
 
         /// Fills `rows` from `df`; a column it does not have leaves the
@@ -167,7 +167,9 @@ dataset_columns!(
 /// A field type that is a dataset column: how a column is made of the
 /// fields of every row, and read back (null or missing: the default).
 trait Field: Sized {
-    fn column(name: &str, values: Vec<Self>) -> Column;
+    /// The column of the rows' values, read where they are (a column of
+    /// 100,000 strings is not cloned first).
+    fn column(name: &str, values: Vec<&Self>) -> Column;
     fn read_all(col: Option<&Column>, n: usize, default: Self) -> anyhow::Result<Vec<Self>>;
 }
 
@@ -175,13 +177,13 @@ trait Field: Sized {
 macro_rules! field_via {
     ($t:ty, $store:ty, $dtype:expr, $get:ident, $to:expr, $from:expr) => {
         impl Field for Option<$t> {
-            fn column(name: &str, values: Vec<Self>) -> Column {
+            fn column(name: &str, values: Vec<&Self>) -> Column {
                 let to = $to;
                 Column::new(
                     name.into(),
                     values
                         .into_iter()
-                        .map(|v| v.map(to))
+                        .map(|v| v.as_ref().map(to))
                         .collect::<Vec<Option<$store>>>(),
                 )
             }
@@ -203,7 +205,7 @@ macro_rules! field_via {
         }
 
         impl Field for $t {
-            fn column(name: &str, values: Vec<Self>) -> Column {
+            fn column(name: &str, values: Vec<&Self>) -> Column {
                 let to = $to;
                 Column::new(
                     name.into(),
@@ -225,19 +227,26 @@ macro_rules! field_via {
     };
 }
 
-field_via!(f64, f64, DataType::Float64, f64, |v: f64| v, |v: f64| v);
-field_via!(u64, u64, DataType::UInt64, u64, |v: u64| v, |v: u64| v);
-field_via!(i64, i64, DataType::Int64, i64, |v: i64| v, |v: i64| v);
+field_via!(f64, f64, DataType::Float64, f64, |v: &f64| *v, |v: f64| v);
+field_via!(u64, u64, DataType::UInt64, u64, |v: &u64| *v, |v: u64| v);
+field_via!(i64, i64, DataType::Int64, i64, |v: &i64| *v, |v: i64| v);
 field_via!(
     bool,
     bool,
     DataType::Boolean,
     bool,
-    |v: bool| v,
+    |v: &bool| *v,
     |v: bool| v
 );
 // Depths, job counts and mixes are i64 columns (the contract's type).
-field_via!(u32, i64, DataType::Int64, i64, i64::from, u32_of);
+field_via!(
+    u32,
+    i64,
+    DataType::Int64,
+    i64,
+    |v: &u32| i64::from(*v),
+    u32_of
+);
 
 /// A depth, job count or mix as read from its i64 column.
 pub(crate) fn u32_of(v: i64) -> u32 {
@@ -245,22 +254,22 @@ pub(crate) fn u32_of(v: i64) -> u32 {
 }
 field_via!(
     String,
-    String,
+    &str,
     DataType::String,
     str,
-    |v: String| v,
+    String::as_str,
     |v: &str| v.to_string()
 );
-field_via!(Os, String, DataType::String, str, String::from, Os::parse);
+field_via!(Os, &str, DataType::String, str, Os::as_str, Os::parse);
 /// A shared text (a row's options): the column is built from the texts
 /// where they are, not from a copy of each (at 100,000 rows the copies
 /// were 150 MB more at the peak of `analyze --out`).
 impl Field for Option<std::sync::Arc<str>> {
-    fn column(name: &str, values: Vec<Self>) -> Column {
+    fn column(name: &str, values: Vec<&Self>) -> Column {
         Column::new(
             name.into(),
             values
-                .iter()
+                .into_iter()
                 .map(Option::as_deref)
                 .collect::<Vec<Option<&str>>>(),
         )
@@ -275,22 +284,22 @@ impl Field for Option<std::sync::Arc<str>> {
 }
 field_via!(
     Direction,
-    String,
+    &str,
     DataType::String,
     str,
-    |v: Direction| v.as_str().to_string(),
+    |v: &Direction| v.as_str(),
     |v: &str| { Direction::parse(v).unwrap_or(Direction::Read) }
 );
 
 /// Every percentile of a latency, as the JSON object text of
 /// [`Percentiles::text`] (null when fio printed none).
 impl Field for Percentiles {
-    fn column(name: &str, values: Vec<Self>) -> Column {
+    fn column(name: &str, values: Vec<&Self>) -> Column {
         Column::new(
             name.into(),
             values
                 .iter()
-                .map(Percentiles::text)
+                .map(|p| p.text())
                 .collect::<Vec<Option<String>>>(),
         )
     }

@@ -48,6 +48,17 @@ impl Percentiles {
         if self.0.is_empty() {
             return None;
         }
+        // Written straight from the pairs (as the dataset's ndjson writes
+        // them), not through a JSON map per row: one string, not twenty.
+        // A percent given twice is one key, the map's way.
+        let once = self
+            .0
+            .iter()
+            .enumerate()
+            .all(|(i, (p, _))| self.0[..i].iter().all(|(q, _)| q.to_bits() != p.to_bits()));
+        if once {
+            return serde_json::to_string(self).ok();
+        }
         let map: serde_json::Map<String, serde_json::Value> = self
             .0
             .iter()
@@ -305,6 +316,32 @@ impl DirectionFigures {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn percentile_text_is_the_json_maps() {
+        let map_text = |p: &super::Percentiles| {
+            let map: serde_json::Map<String, serde_json::Value> =
+                p.0.iter()
+                    .map(|&(p, v)| (format!("{p}"), serde_json::Value::from(v)))
+                    .collect();
+            serde_json::Value::Object(map).to_string()
+        };
+        for pairs in [
+            vec![(1.0, 987136.0), (99.9, 2834432.0), (99.99, 3489792.5)],
+            vec![
+                (50.0, f64::NAN),
+                (99.0, f64::INFINITY),
+                (0.000001, 1e-7),
+                (5.0, 1e300),
+            ],
+            vec![(50.0, 1.0), (99.0, 2.0), (50.0, 3.0)],
+            vec![(0.0, -0.0)],
+        ] {
+            let p = super::Percentiles(pairs);
+            assert_eq!(p.text(), Some(map_text(&p)), "{:?}", p.0);
+        }
+        assert_eq!(super::Percentiles::default().text(), None);
+    }
+
     #[test]
     fn percent_keys_print_as_display_does() {
         let mut percents = vec![
