@@ -133,7 +133,9 @@ pub fn run(args: IngestArgs, global: Global) -> anyhow::Result<u8> {
         .into());
     }
     if write_rows && !ingested.rows.is_empty() {
+        let mut phases = crate::ingest::Phases::from_env();
         write_dataset(&ingested, args.output.as_deref(), format)?;
+        phases.done("write");
     }
     if !global.quiet {
         eprintln!("{}", summary_with(&ingested, streamed.as_ref()));

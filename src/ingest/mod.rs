@@ -28,7 +28,7 @@ use crate::model::{Row, Skipped, Warning};
 pub use configs::{ConfigNaming, ConfigRule};
 pub use fio::{depth, fio_error, fio_json, fio_log, idle_prof, normal, steady, terse};
 pub use instances::Instances;
-pub use pipeline::{Progress, ingest, ingest_with_progress};
+pub use pipeline::{Phases, Progress, ingest, ingest_with_progress};
 
 /// What a reader returns for one segment of a file.
 #[derive(Debug, Default, Clone)]

@@ -204,14 +204,15 @@ pub fn ingest_with_progress(
 /// With `NVCMP_TIMINGS` set, each phase's wall time on stderr
 /// (`nvcmp: timing: read 212.4 ms`): where a slow ingest spends its time,
 /// on the user's machine, without a profiler.
-struct Phases(Option<std::time::Instant>);
+pub struct Phases(Option<std::time::Instant>);
 
 impl Phases {
-    fn from_env() -> Phases {
+    pub fn from_env() -> Phases {
         Phases(std::env::var_os("NVCMP_TIMINGS").map(|_| std::time::Instant::now()))
     }
 
-    fn done(&mut self, phase: &str) {
+    /// Prints `phase`'s time, since the last phase done (or since made).
+    pub fn done(&mut self, phase: &str) {
         if let Some(since) = self.0 {
             eprintln!(
                 "nvcmp: timing: {phase} {:.1} ms",
