@@ -36,9 +36,6 @@ pub fn is_plausible(v: f64) -> bool {
     v == 0.0 || (v.is_finite() && (MIN_MAGNITUDE..=MAX_MAGNITUDE).contains(&v.abs()))
 }
 
-/// `v` with `decimals` decimals and `,` between thousands: `1,234,567.89`.
-/// A value that rounds to zero prints without a sign; NaN and infinities
-/// print as [`MISSING`].
 /// `1 file`, `3 files`: a count and its noun, with an `s` unless one.
 pub fn count(n: usize, noun: &str) -> String {
     if n == 1 {
@@ -48,6 +45,9 @@ pub fn count(n: usize, noun: &str) -> String {
     }
 }
 
+/// `v` with `decimals` decimals and `,` between thousands: `1,234,567.89`.
+/// A value that rounds to zero prints without a sign; NaN and infinities
+/// print as [`MISSING`].
 pub fn fixed(v: f64, decimals: usize) -> String {
     if !v.is_finite() {
         return MISSING.into();

@@ -199,8 +199,17 @@ fn sweep_rules(args: &AnalyzeArgs) -> Result<compare::SweepRules, CliError> {
 pub fn run(args: AnalyzeArgs, global: Global) -> anyhow::Result<u8> {
     let checked = Checked::of(&args)?;
     let mut inputs = read_step(&args, &checked, global)?;
+    // After the files' bar, a spinner names each step while a large
+    // study is compared and written (seconds at 100,000 files).
+    let stage =
+        super::progress::Stage::new(global.progress && inputs.files_read >= STAGE_MIN_FILES);
+    stage.say(format!(
+        "comparing {} results",
+        crate::numbers::fixed(inputs.files_read as f64, 0)
+    ));
     let cmp = compare_step(&args, &checked, &inputs, global);
     if let Some(dir) = &args.out {
+        stage.say(format!("writing {}", dir.display()));
         let opts = crate::publish::Options {
             charts: checked.charts,
             md_template: checked.template_for(false),
@@ -210,6 +219,7 @@ pub fn run(args: AnalyzeArgs, global: Global) -> anyhow::Result<u8> {
         };
         crate::publish::publish(&cmp, &inputs.rows, dir, &opts)?;
     }
+    drop(stage);
     let format = checked.format;
     let opts = RenderOptions {
         color: global.color,
@@ -224,6 +234,10 @@ pub fn run(args: AnalyzeArgs, global: Global) -> anyhow::Result<u8> {
     out.flush()?;
     Ok(exit::OK)
 }
+
+/// From this many result files (as for the files' bar) the steps after
+/// the read are named while they run; fewer take well under a second.
+const STAGE_MIN_FILES: usize = 200;
 
 /// The flags, validated once into what the core takes.
 struct Checked {

@@ -56,6 +56,18 @@ struct ReportCharts {
 pub fn publish(cmp: &Comparison, rows: &[Row], dir: &Path, opts: &Options) -> anyhow::Result<()> {
     std::fs::create_dir_all(dir)
         .with_context(|| format!("--out {}: cannot create the folder", dir.display()))?;
+    // The dataset files beside the charts and reports: neither needs the
+    // other, and each leaves cores idle on its own.
+    let datasets = ["dataset.parquet", "dataset.csv"].map(|name| dir.join(name));
+    let (reports, data) = rayon::join(
+        || charts_and_reports(cmp, dir, opts),
+        || crate::dataset::write_each(rows, &datasets),
+    );
+    reports.and(data)
+}
+
+/// The charts, report.md, report.html and sweeps.csv.
+fn charts_and_reports(cmp: &Comparison, dir: &Path, opts: &Options) -> anyhow::Result<()> {
     let charts = match &opts.charts {
         Some(c) => {
             let as_uris = opts.html_template.is_some();
@@ -92,9 +104,6 @@ pub fn publish(cmp: &Comparison, rows: &[Row], dir: &Path, opts: &Options) -> an
     if !cmp.sweeps.is_empty() || !cmp.bs_sweeps.is_empty() {
         let csv = RenderOptions::default();
         write_rendered(cmp, &dir.join("sweeps.csv"), Format::SweepCsv, &csv)?;
-    }
-    for name in ["dataset.parquet", "dataset.csv"] {
-        crate::dataset::write(rows, &dir.join(name))?;
     }
     Ok(())
 }
