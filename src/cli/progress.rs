@@ -6,15 +6,29 @@
 use indicatif::{ProgressBar, ProgressStyle};
 
 /// A bar of `len` steps drawn with `template` (indicatif's syntax, and
-/// `{rate}`: steps a second, whole, with thousands separated: `10,786/s`,
-/// where indicatif's `{per_sec}` prints `10,785.7170/s`). A template
-/// indicatif refuses falls back to its default bar: a bar is never worth
-/// an error.
+/// two keys of nvcmp's: `{rate}`, steps a second, whole, with thousands
+/// separated: `10,786/s`, where indicatif's `{per_sec}` prints
+/// `10,785.7170/s`; `{left}`, the time left once a second of steps has
+/// been seen, where indicatif's `{eta}` guesses from the first few:
+/// `14m` for a read that takes 9 s). A template indicatif refuses falls
+/// back to its default bar: a bar is never worth an error.
 pub fn bar(len: u64, template: &str) -> ProgressBar {
     let style = ProgressStyle::with_template(template)
-        .map(|s| s.with_key("rate", rate))
+        .map(|s| s.with_key("rate", rate).with_key("left", left))
         .unwrap_or_else(|_| ProgressStyle::default_bar());
     ProgressBar::new(len).with_style(style)
+}
+
+fn left(state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write) {
+    if let Some(text) = left_text(state.elapsed(), state.eta()) {
+        let _ = w.write_str(&text);
+    }
+}
+
+/// `9s left`, once a second has passed; nothing before.
+fn left_text(elapsed: std::time::Duration, eta: std::time::Duration) -> Option<String> {
+    (elapsed >= std::time::Duration::from_secs(1))
+        .then(|| format!("{} left", indicatif::HumanDuration(eta)))
 }
 
 fn rate(state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write) {
@@ -78,6 +92,12 @@ mod tests {
         assert_eq!(super::rate_text(0.0), "0/s");
         assert_eq!(super::rate_text(f64::NAN), "");
         assert_eq!(super::rate_text(f64::INFINITY), "");
+        let s = std::time::Duration::from_secs;
+        assert_eq!(super::left_text(s(0), s(840)), None);
+        assert_eq!(
+            super::left_text(s(2), s(9)).as_deref(),
+            Some("9 seconds left")
+        );
         // The key is known to the template: no fallback to the default bar.
         let b = super::bar(10, "{pos} {rate}");
         assert_eq!(b.length(), Some(10));
