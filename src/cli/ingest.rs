@@ -359,8 +359,7 @@ impl Progress for Bar {
     fn start(&self, files: usize) {
         // No bar: nothing set, so each file costs no more than a look.
         if self.shown && files >= BAR_MIN_FILES {
-            let bar =
-                super::progress::bar(files as u64, "{bar:40} {pos}/{len} files {rate} {left}");
+            let bar = super::progress::bar(files as u64, "{bar:40} {count} files {rate} {left}");
             let _ = self.bar.set(bar);
         }
     }

@@ -6,17 +6,36 @@
 use indicatif::{ProgressBar, ProgressStyle};
 
 /// A bar of `len` steps drawn with `template` (indicatif's syntax, and
-/// two keys of nvcmp's: `{rate}`, steps a second, whole, with thousands
-/// separated: `10,786/s`, where indicatif's `{per_sec}` prints
-/// `10,785.7170/s`; `{left}`, the time left once a second of steps has
-/// been seen, where indicatif's `{eta}` guesses from the first few:
-/// `14m` for a read that takes 9 s). A template indicatif refuses falls
-/// back to its default bar: a bar is never worth an error.
+/// three keys of nvcmp's: `{count}`, steps done of all, thousands
+/// separated: `4,512/10,000`, where indicatif's `{pos}/{len}` prints
+/// `4512/10000`; `{rate}`, steps a second, whole: `10,786/s`, where
+/// indicatif's `{per_sec}` prints `10,785.7170/s`; `{left}`, the time
+/// left once a second of steps has been seen, where indicatif's `{eta}`
+/// guesses from the first few: `14m` for a read that takes 9 s). A
+/// template indicatif refuses falls back to its default bar: a bar is
+/// never worth an error.
 pub fn bar(len: u64, template: &str) -> ProgressBar {
     let style = ProgressStyle::with_template(template)
-        .map(|s| s.with_key("rate", rate).with_key("left", left))
+        .map(|s| {
+            s.with_key("count", count)
+                .with_key("rate", rate)
+                .with_key("left", left)
+        })
         .unwrap_or_else(|_| ProgressStyle::default_bar());
     ProgressBar::new(len).with_style(style)
+}
+
+fn count(state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write) {
+    let _ = w.write_str(&count_text(state.pos(), state.len()));
+}
+
+/// `4,512/10,000`; `4,512` when the whole is not known.
+fn count_text(done: u64, all: Option<u64>) -> String {
+    let whole = |n: u64| crate::numbers::fixed(n as f64, 0);
+    match all {
+        Some(all) => format!("{}/{}", whole(done), whole(all)),
+        None => whole(done),
+    }
 }
 
 fn left(state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write) {
@@ -92,6 +111,8 @@ mod tests {
         assert_eq!(super::rate_text(0.0), "0/s");
         assert_eq!(super::rate_text(f64::NAN), "");
         assert_eq!(super::rate_text(f64::INFINITY), "");
+        assert_eq!(super::count_text(4512, Some(10_000)), "4,512/10,000");
+        assert_eq!(super::count_text(7, None), "7");
         let s = std::time::Duration::from_secs;
         assert_eq!(super::left_text(s(0), s(840)), None);
         assert_eq!(
