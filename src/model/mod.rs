@@ -546,3 +546,31 @@ mod target_tests {
         assert_eq!(target_count("fio", None), 1);
     }
 }
+
+#[cfg(test)]
+mod shared_text_tests {
+    use super::{Direction, Row, shared_text};
+
+    #[test]
+    fn options_escaped_once_are_written_as_escaped_each_time() {
+        let text: std::sync::Arc<str> =
+            r#"{"bs":"4k","filename":"\\\\.\\PhysicalDrive1","name":"a \"quoted\" job","x":"é\u0001"}"#
+                .into();
+        let mut rows = vec![Row::empty("a.json", Direction::Read); 3];
+        rows[0].options = Some(text.clone());
+        rows[1].options = Some(text);
+        rows[2].options = None;
+        let plain = serde_json::to_string(&rows).unwrap_or_default();
+        let pretty = serde_json::to_string_pretty(&rows).unwrap_or_default();
+        let once = shared_text::escaped_once(|| serde_json::to_string(&rows).unwrap_or_default());
+        let once_pretty =
+            shared_text::escaped_once(|| serde_json::to_string_pretty(&rows).unwrap_or_default());
+        // The text's own escapes escaped again: it is a string in the row.
+        assert!(plain.contains(r#"a \\\"quoted\\\" job"#), "{plain}");
+        assert_eq!(once, plain);
+        assert_eq!(once_pretty, pretty);
+        // Off again after the call: a value serializer gets a string.
+        let v = serde_json::to_value(&rows[0]).unwrap_or_default();
+        assert!(v["options"].is_string());
+    }
+}
