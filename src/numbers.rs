@@ -36,12 +36,13 @@ pub fn is_plausible(v: f64) -> bool {
     v == 0.0 || (v.is_finite() && (MIN_MAGNITUDE..=MAX_MAGNITUDE).contains(&v.abs()))
 }
 
-/// `1 file`, `3 files`: a count and its noun, with an `s` unless one.
+/// `1 file`, `3 files`, `25,000 files`: a count and its noun, with an
+/// `s` unless one, thousands separated as [`fixed`] separates them.
 pub fn count(n: usize, noun: &str) -> String {
     if n == 1 {
         format!("1 {noun}")
     } else {
-        format!("{n} {noun}s")
+        format!("{} {noun}s", fixed(n as f64, 0))
     }
 }
 
@@ -374,6 +375,7 @@ mod tests {
         assert_eq!(count(1, "file"), "1 file");
         assert_eq!(count(0, "file"), "0 files");
         assert_eq!(count(2, "missing workload"), "2 missing workloads");
+        assert_eq!(count(25_000, "file"), "25,000 files");
     }
 
     fn stated(value: f64, step: f64) -> Reading {

@@ -263,7 +263,7 @@ pub fn summary_with(ingested: &Ingested, streamed: Option<&Streamed>) -> String 
         "ingested {}, {}, {} skipped",
         count(ingested.files_read, "file"),
         count(ingested.rows.len(), "row"),
-        ingested.skipped.len()
+        crate::numbers::fixed(ingested.skipped.len() as f64, 0)
     );
     match streamed {
         Some(s) => {
@@ -276,7 +276,7 @@ pub fn summary_with(ingested: &Ingested, streamed: Option<&Streamed>) -> String 
         None if !ingested.logs.is_empty() => {
             line += &format!(
                 "; {} fio logs not read (--series FILE reads them)",
-                ingested.logs.len()
+                crate::numbers::fixed(ingested.logs.len() as f64, 0)
             );
         }
         None => {}
