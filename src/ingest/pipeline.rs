@@ -574,7 +574,7 @@ fn read_input(
         digest = Some(xxhash_rust::xxh3::xxh3_128(bytes));
         fio_json::without_bins(opts.skip_bins, || read_bytes(bytes, &mut warnings))
     })
-    .and_then(|rows| Ok(finish_rows(rows, input, opts, manifest)?))
+    .and_then(|rows| Ok(finish_rows(rows, input, &source, opts, manifest)?))
     .map(|mut rows| {
         texts.share(&mut rows);
         rows
@@ -911,10 +911,10 @@ fn join_rows(to: &mut Vec<crate::model::Row>, mut rows: Vec<crate::model::Row>) 
 fn finish_rows(
     mut rows: Vec<crate::model::Row>,
     input: &Input,
+    source: &str,
     opts: &IngestOptions,
     manifest: &Manifest,
 ) -> Result<Vec<crate::model::Row>, manifest::ManifestError> {
-    let source = crate::path_text::shown(&input.path);
     let sidecar_cpu = match input.sidecar {
         true => manifest::load_sidecar(&input.path)?.and_then(|s| s.system_cpu_pct),
         false => None,
@@ -934,7 +934,7 @@ fn finish_rows(
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
     for row in &mut rows {
-        row.source = source.clone();
+        row.source = source.to_string();
         // fio's readers keep fio's own column; the tool's is the same value.
         if row.tool_version.is_none() && !row.fio_version.is_empty() {
             row.tool_version = Some(row.fio_version.clone());
