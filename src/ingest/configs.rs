@@ -243,17 +243,6 @@ fn option_pairs(row: &Row, keep: impl Fn(&str) -> bool) -> Pairs<'_> {
         .unwrap_or_default()
 }
 
-/// Whether two rows have the same candidates without reading them: one
-/// shared options text (or none) and the same engine, OS and `direct`.
-fn same_candidates(a: &Row, b: &Row) -> bool {
-    let same_text = match (&a.options, &b.options) {
-        (Some(x), Some(y)) => std::sync::Arc::ptr_eq(x, y),
-        (None, None) => true,
-        _ => false,
-    };
-    same_text && a.engine == b.engine && a.os == b.os && a.direct == b.direct
-}
-
 /// `options` with the row's engine, OS and `direct` set over them.
 fn with_facts<'a>(mut out: Pairs<'a>, row: &'a Row) -> Pairs<'a> {
     // Terse output names no engine: `unknown` is no value.
@@ -456,7 +445,8 @@ fn facts_of(r: &Row) -> Facts<'_> {
 }
 
 /// [`Facts`] with the text by its address: ingest shares equal texts
-/// across files, so most rows are told apart without reading theirs.
+/// across files, so most rows are told apart without reading theirs. Two
+/// rows with equal `FactsAt` have the same candidates.
 type FactsAt<'a> = (Option<*const u8>, &'a str, &'a Os, Option<bool>);
 
 fn facts_at(r: &Row) -> FactsAt<'_> {
@@ -473,7 +463,7 @@ impl RowCandidates {
         let mut firsts: Vec<usize> = Vec::new();
         let mut distinct_of_row: Vec<usize> = Vec::with_capacity(rows.len());
         for (i, r) in rows.iter().enumerate() {
-            if i > 0 && same_candidates(&rows[i - 1], r) {
+            if i > 0 && facts_at(&rows[i - 1]) == facts_at(r) {
                 distinct_of_row.push(distinct_of_row[i - 1]);
                 continue;
             }
