@@ -86,47 +86,44 @@ impl Percentiles {
     }
 }
 
-/// A percent as `{p}` prints it (`99.9`, `50`), on the stack: fio's
-/// percents (six decimals at most) are written digit by digit, anything
-/// else as `Display` writes it. Every row writes a dozen or more of
-/// them, and formatting each through `format!` cost an allocation and a
-/// shortest-float search apiece.
-struct PercentKey {
-    buf: [u8; 48],
-    len: usize,
+/// A percent as `{p}` prints it (`99.9`, `50`), fio's on the stack:
+/// fio's percents (six decimals at most) are written digit by digit,
+/// anything else as `Display` writes it. Every row writes a dozen or more
+/// of them, and formatting each through `format!` cost an allocation and
+/// a shortest-float search apiece.
+enum PercentKey {
+    /// Up to 9 digits, a point and 6 decimals.
+    Short {
+        buf: [u8; 16],
+        len: usize,
+    },
+    Other(String),
 }
 
 impl PercentKey {
     fn of(p: f64) -> PercentKey {
-        let mut key = PercentKey {
-            buf: [0; 48],
-            len: 0,
-        };
         // Below 1e9 and on a millionth: the trimmed decimal is the
         // shortest text that reads back as `p` (neighbouring doubles are
         // far closer than a millionth), which is what `Display` prints.
         let micro = (p * 1e6).round();
-        if p.is_sign_positive() && (0.0..1e15).contains(&micro) && micro / 1e6 == p {
-            let micro = micro as u64;
-            let (whole, mut frac) = (micro / 1_000_000, micro % 1_000_000);
-            key.push_digits(whole, 1);
-            if frac != 0 {
-                let mut places = 6;
-                while frac % 10 == 0 {
-                    frac /= 10;
-                    places -= 1;
-                }
-                key.buf[key.len] = b'.';
-                key.len += 1;
-                key.push_digits(frac, places);
+        if !(p.is_sign_positive() && (0.0..1e15).contains(&micro) && micro / 1e6 == p) {
+            return PercentKey::Other(format!("{p}"));
+        }
+        let mut key = PercentKey::Short {
+            buf: [0; 16],
+            len: 0,
+        };
+        let micro = micro as u64;
+        let (whole, mut frac) = (micro / 1_000_000, micro % 1_000_000);
+        key.push_digits(whole, 1);
+        if frac != 0 {
+            let mut places = 6;
+            while frac % 10 == 0 {
+                frac /= 10;
+                places -= 1;
             }
-        } else {
-            use std::io::Write;
-            let mut rest = &mut key.buf[..];
-            let room = rest.len();
-            if write!(rest, "{p}").is_ok() {
-                key.len = room - rest.len();
-            }
+            key.push(b'.');
+            key.push_digits(frac, places);
         }
         key
     }
@@ -140,14 +137,23 @@ impl PercentKey {
             n /= 10;
             count += 1;
         }
-        for d in digits[..count].iter().rev() {
-            self.buf[self.len] = *d;
-            self.len += 1;
+        for &d in digits[..count].iter().rev() {
+            self.push(d);
+        }
+    }
+
+    fn push(&mut self, byte: u8) {
+        if let PercentKey::Short { buf, len } = self {
+            buf[*len] = byte;
+            *len += 1;
         }
     }
 
     fn as_str(&self) -> &str {
-        std::str::from_utf8(&self.buf[..self.len]).unwrap_or_default()
+        match self {
+            PercentKey::Short { buf, len } => std::str::from_utf8(&buf[..*len]).unwrap_or_default(),
+            PercentKey::Other(text) => text,
+        }
     }
 }
 
@@ -371,6 +377,9 @@ mod tests {
             1.0 / 3.0,
             f64::INFINITY,
             f64::NAN,
+            // Longer than any percent fio prints, written in full.
+            1e300,
+            f64::MAX,
         ];
         // fio's own list and every millionth-step percent it can print.
         percents.extend((0..=1000).map(|i| i as f64 * 0.1));
