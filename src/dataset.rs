@@ -335,13 +335,21 @@ fn format_of(path: &Path) -> anyhow::Result<FileFormat> {
 /// Writes rows to `path` in `format`, whatever its extension says
 /// (`ingest -o FILE --format F`: the named format wins).
 pub fn write_as(rows: &[Row], format: FileFormat, path: &Path) -> anyhow::Result<()> {
+    to_file(path, |w| write_to(rows, format, w))
+}
+
+/// Creates `path` and has `write` fill it through a buffer; errors name
+/// the file.
+fn to_file(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
     let file =
         std::fs::File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
     let mut w = std::io::BufWriter::new(file);
-    write_to(rows, format, &mut w).with_context(|| format!("cannot write {}", path.display()))?;
-    w.flush()
-        .with_context(|| format!("cannot write {}", path.display()))?;
-    Ok(())
+    write(&mut w)
+        .and_then(|()| Ok(w.flush()?))
+        .with_context(|| format!("cannot write {}", path.display()))
 }
 
 /// Writes rows to each of `paths`, each in the format its extension
@@ -352,22 +360,16 @@ pub fn write_each(rows: &[Row], paths: &[PathBuf]) -> anyhow::Result<()> {
     let mut frame: Option<DataFrame> = None;
     for path in paths {
         let format = format_of(path)?;
-        let file = std::fs::File::create(path)
-            .with_context(|| format!("cannot create {}", path.display()))?;
-        let mut w = std::io::BufWriter::new(file);
-        let wrote = match format {
+        match format {
             FileFormat::Parquet | FileFormat::Csv => {
                 let df = match &mut frame {
                     Some(df) => df,
                     None => frame.insert(to_dataframe(rows)?),
                 };
-                write_frame(df, format, &mut w)
+                to_file(path, |w| write_frame(df, format, w))?;
             }
-            _ => write_to(rows, format, &mut w),
-        };
-        wrote
-            .and_then(|()| Ok(w.flush()?))
-            .with_context(|| format!("cannot write {}", path.display()))?;
+            _ => write_as(rows, format, path)?,
+        }
     }
     Ok(())
 }
