@@ -22,6 +22,11 @@ impl Metric {
         Metric::BwPerCpuPct,
     ];
 
+    /// Mean and p99 latency: times, printed in µs, ms or s.
+    pub fn is_latency(self) -> bool {
+        matches!(self, Metric::LatMeanNs | Metric::ClatP99Ns)
+    }
+
     pub fn better(self) -> Better {
         match self {
             Metric::LatMeanNs | Metric::ClatP99Ns | Metric::CpuPct => Better::Lower,
@@ -229,7 +234,7 @@ impl Metric {
     /// [`ONE_UNIT_SPAN`] prints each in its own unit ([`Units::Own`]).
     pub fn row_style(self, row: &[(f64, f64)]) -> RowStyle {
         let median = numbers::median(row.iter().map(|(v, _)| v.abs())).unwrap_or(0.0);
-        let latency = matches!(self, Metric::LatMeanNs | Metric::ClatP99Ns);
+        let latency = self.is_latency();
         // A far value prints in its own unit, flagged, whatever the rest
         // do: it sets neither their unit nor their decimals.
         let near: Vec<(f64, f64)> = row
@@ -374,7 +379,7 @@ impl RowStyle {
     /// and a latency the row's unit would print with five integer digits
     /// (an excluded one, which set no unit).
     pub fn in_own_unit(&self, v: f64) -> bool {
-        let latency = matches!(self.metric, Metric::LatMeanNs | Metric::ClatP99Ns);
+        let latency = self.metric.is_latency();
         self.is_far(v) || (latency && v.abs() >= MAX_INTEGER * self.scale.div)
     }
 

@@ -71,7 +71,7 @@ impl Plot for Bars {
             footnotes,
             ..Default::default()
         };
-        let log = matches!(self.metric, Metric::LatMeanNs | Metric::ClatP99Ns)
+        let log = self.metric.is_latency()
             && crate::charts::grouped::wants_log(
                 results.iter().flat_map(|r| r.compared().map(|(_, v)| v)),
             );

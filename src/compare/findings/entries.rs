@@ -94,7 +94,7 @@ pub const CPU_SATURATED_PCT: f64 = 99.0;
 /// not comparable, and the workload's notes say so. False for CPU usage
 /// where every config is saturated ([`cpu_saturated`]).
 pub(super) fn comparable(w: &Workload, m: Metric) -> bool {
-    let latency = matches!(m, Metric::LatMeanNs | Metric::ClatP99Ns);
+    let latency = m.is_latency();
     if m == Metric::CpuPct {
         return !cpu_saturated(w);
     }
