@@ -42,8 +42,13 @@ pub fn count(n: usize, noun: &str) -> String {
     if n == 1 {
         format!("1 {noun}")
     } else {
-        format!("{} {noun}s", fixed(n as f64, 0))
+        format!("{} {noun}s", whole(n as u64))
     }
+}
+
+/// A count with `,` between thousands: `25,000`.
+pub fn whole(n: u64) -> String {
+    fixed(n as f64, 0)
 }
 
 /// `v` with `decimals` decimals and `,` between thousands: `1,234,567.89`.
@@ -376,6 +381,8 @@ mod tests {
         assert_eq!(count(0, "file"), "0 files");
         assert_eq!(count(2, "missing workload"), "2 missing workloads");
         assert_eq!(count(25_000, "file"), "25,000 files");
+        assert_eq!(whole(1_234_567), "1,234,567");
+        assert_eq!(whole(0), "0");
     }
 
     fn stated(value: f64, step: f64) -> Reading {

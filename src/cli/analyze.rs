@@ -200,12 +200,14 @@ pub fn run(args: AnalyzeArgs, global: Global) -> anyhow::Result<u8> {
     let checked = Checked::of(&args)?;
     let mut inputs = read_step(&args, &checked, global)?;
     // After the files' bar, a spinner names each step while a large
-    // study is compared and written (seconds at 100,000 files).
-    let stage =
-        super::progress::Stage::new(global.progress && inputs.files_read >= STAGE_MIN_FILES);
+    // study is compared and written (seconds at 100,000 files); where
+    // there were too few files for a bar, the steps are quick too.
+    let stage = super::progress::Stage::new(
+        global.progress && inputs.files_read >= super::ingest::BAR_MIN_FILES,
+    );
     stage.say(format!(
         "comparing {} results",
-        crate::numbers::fixed(inputs.files_read as f64, 0)
+        crate::numbers::whole(inputs.files_read as u64)
     ));
     let cmp = compare_step(&args, &checked, &inputs, global);
     if let Some(dir) = &args.out {
@@ -234,10 +236,6 @@ pub fn run(args: AnalyzeArgs, global: Global) -> anyhow::Result<u8> {
     out.flush()?;
     Ok(exit::OK)
 }
-
-/// From this many result files (as for the files' bar) the steps after
-/// the read are named while they run; fewer take well under a second.
-const STAGE_MIN_FILES: usize = 200;
 
 /// The flags, validated once into what the core takes.
 struct Checked {

@@ -263,7 +263,7 @@ pub fn summary_with(ingested: &Ingested, streamed: Option<&Streamed>) -> String 
         "ingested {}, {}, {} skipped",
         count(ingested.files_read, "file"),
         count(ingested.rows.len(), "row"),
-        crate::numbers::fixed(ingested.skipped.len() as f64, 0)
+        crate::numbers::whole(ingested.skipped.len() as u64)
     );
     match streamed {
         Some(s) => {
@@ -276,7 +276,7 @@ pub fn summary_with(ingested: &Ingested, streamed: Option<&Streamed>) -> String 
         None if !ingested.logs.is_empty() => {
             line += &format!(
                 "; {} fio logs not read (--series FILE reads them)",
-                crate::numbers::fixed(ingested.logs.len() as f64, 0)
+                crate::numbers::whole(ingested.logs.len() as u64)
             );
         }
         None => {}
@@ -329,7 +329,7 @@ pub(super) fn series_bar(plan: &logs::Plan, global: Global) -> indicatif::Progre
 }
 
 /// Below this many files a bar only flickers.
-const BAR_MIN_FILES: usize = 200;
+pub(super) const BAR_MIN_FILES: usize = 200;
 
 /// A file at least this large takes a second or more to parse (fio's
 /// normal text at 70-80 MB/s): a spinner names it while it is read.
@@ -374,11 +374,9 @@ impl Progress for Bar {
         if !self.shown || bytes < LARGE_FILE_BYTES || self.bar.get().is_some() {
             return;
         }
-        let spinner = self.large.get_or_init(|| {
-            let s = super::progress::spinner("{spinner} reading {msg} {elapsed}");
-            s.enable_steady_tick(std::time::Duration::from_millis(120));
-            s
-        });
+        let spinner = self
+            .large
+            .get_or_init(|| super::progress::spinner("{spinner} reading {msg} {elapsed}"));
         let name = std::path::Path::new(source)
             .file_name()
             .map_or(source.into(), |n| n.to_string_lossy());

@@ -31,7 +31,7 @@ fn count(state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write) {
 
 /// `4,512/10,000`; `4,512` when the whole is not known.
 fn count_text(done: u64, all: Option<u64>) -> String {
-    let whole = |n: u64| crate::numbers::fixed(n as f64, 0);
+    use crate::numbers::whole;
     match all {
         Some(all) => format!("{}/{}", whole(done), whole(all)),
         None => whole(done),
@@ -62,7 +62,7 @@ fn rate_text(per_sec: f64) -> String {
     }
 }
 
-/// A spinner naming the step under way (`comparing 100,000 rows`,
+/// A spinner naming the step under way (`comparing 100,000 results`,
 /// `writing out/`) with the time it has taken, for the seconds a command
 /// works after its bar has ended and before it prints: each step's name
 /// replaces the last, and the line is cleared when the stage is dropped.
@@ -71,11 +71,7 @@ pub struct Stage(Option<ProgressBar>);
 
 impl Stage {
     pub fn new(shown: bool) -> Stage {
-        Stage(shown.then(|| {
-            let s = spinner("{spinner} {msg} {elapsed}");
-            s.enable_steady_tick(std::time::Duration::from_millis(120));
-            s
-        }))
+        Stage(shown.then(|| spinner("{spinner} {msg} {elapsed}")))
     }
 
     /// The step now under way.
@@ -95,11 +91,15 @@ impl Drop for Stage {
     }
 }
 
-/// A spinner drawn with `template`, for work of unknown length.
+/// A spinner drawn with `template`, for work of unknown length: it
+/// ticks by itself, so it moves (and `{elapsed}` counts) while the work
+/// it names gives no news.
 pub fn spinner(template: &str) -> ProgressBar {
     let style =
         ProgressStyle::with_template(template).unwrap_or_else(|_| ProgressStyle::default_spinner());
-    ProgressBar::new_spinner().with_style(style)
+    let s = ProgressBar::new_spinner().with_style(style);
+    s.enable_steady_tick(std::time::Duration::from_millis(120));
+    s
 }
 
 #[cfg(test)]
