@@ -194,6 +194,12 @@ fn bar_charts_hold_at_most_24_bars_and_say_which_loads() {
     assert!(bars_seen > 0);
 }
 
+/// The SVG of chart `name` that `analyze --out` wrote to `dir`'s charts/.
+fn chart_svg(dir: &tempfile::TempDir, name: &str) -> String {
+    std::fs::read_to_string(dir.path().join("charts").join(format!("{name}.svg")))
+        .unwrap_or_else(|e| panic!("charts/{name}.svg: {e}"))
+}
+
 /// The text of each `<text>` element of an SVG, trimmed.
 fn svg_texts(svg: &str) -> Vec<String> {
     svg.split("<text")
@@ -209,7 +215,7 @@ fn latency_bars_over_20x_are_log_scaled_and_ticked_in_units() {
     // p99 from 90 µs (QD1) to 13 ms (QD128 x 17): linear, the QD1 bars vanish.
     let (dir, out) = analyze_out("studies/icpe24-instances-8ssd", &["--chart-format", "svg"]);
     assert_ok(&out);
-    let svg = std::fs::read_to_string(dir.path().join("charts/bars_read_clat_p99.svg")).unwrap();
+    let svg = chart_svg(&dir, "bars_read_clat_p99");
     let texts = svg_texts(&svg);
     assert!(texts.iter().any(|t| t.ends_with("log scale")), "{texts:?}");
     // 1-2-5 ticks, each with its unit, across µs and ms.
@@ -227,7 +233,7 @@ fn latency_bars_over_20x_are_log_scaled_and_ticked_in_units() {
     // Each bar's value in its own unit: 90 µs is not 0.09 ms.
     assert!(!texts.iter().any(|t| t.contains("0.0")), "{texts:?}");
     // A span under 20x stays linear.
-    let svg = std::fs::read_to_string(dir.path().join("charts/bars_read_iops.svg")).unwrap();
+    let svg = chart_svg(&dir, "bars_read_iops");
     assert!(!svg.contains("log scale"));
 }
 
@@ -270,8 +276,7 @@ fn a_numjobs_sweep_is_drawn_against_numjobs() {
     ] {
         let (dir, out) = analyze_out(study, &["--chart-format", "svg"]);
         assert_ok(&out);
-        let svg = std::fs::read_to_string(dir.path().join("charts/scaling_randread_4k_read.svg"))
-            .unwrap();
+        let svg = chart_svg(&dir, "scaling_randread_4k_read");
         let texts = svg_texts(&svg);
         let title = format!("Jobs (numjobs; each job at {each})");
         assert!(texts.contains(&title), "{study}: {texts:?}");
@@ -530,7 +535,7 @@ fn no_label_is_cut_even_on_the_smallest_chart() {
         "blocksize",
         &["--chart-format", "svg", "--chart-size", "480x320"],
     );
-    let svg = std::fs::read_to_string(dir.path().join("charts/efficiency_read.svg")).unwrap();
+    let svg = chart_svg(&dir, "efficiency_read");
     let texts = svg_texts(&svg);
     assert!(
         texts
@@ -545,8 +550,7 @@ fn knees_on_one_point_are_one_labelled_ring() {
     // kyber and none both turn flat at QD128 x 3 jobs at ~785k IOPS.
     let (dir, out) = analyze_out("studies/icpe24-schedulers-1ssd", &["--chart-format", "svg"]);
     assert_ok(&out);
-    let svg =
-        std::fs::read_to_string(dir.path().join("charts/scaling_randread_4k_read.svg")).unwrap();
+    let svg = chart_svg(&dir, "scaling_randread_4k_read");
     let texts = svg_texts(&svg);
     assert!(texts.iter().any(|t| t == "knee: kyber, none"), "{texts:?}");
     // Knees apart keep their own rings, unlabelled.
@@ -697,7 +701,7 @@ fn compared_values(m: &serde_json::Value) -> Vec<f64> {
 fn sub_millisecond_bars_on_a_ms_axis_are_labelled_in_us() {
     let (dir, out) = analyze_out("studies/icpe24-schedulers-1ssd", &["--chart-format", "svg"]);
     assert_ok(&out);
-    let svg = std::fs::read_to_string(dir.path().join("charts/bars_read_lat_mean.svg")).unwrap();
+    let svg = chart_svg(&dir, "bars_read_lat_mean");
     assert!(svg.contains("Mean latency (ms)") && !svg.contains("log scale"));
     let labels: Vec<String> = svg_texts(&svg)
         .into_iter()

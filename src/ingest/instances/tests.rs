@@ -253,13 +253,25 @@ fn many_windows_on_one_target_are_one_group_found_in_one_pass() {
     assert_eq!(g[0].len(), 20_000);
 }
 
+/// Up to 40 files as (folder, target set, start, length, whole seconds):
+/// what [`windows_of`] and [`rows_of`] draw.
+fn file_specs() -> impl proptest::strategy::Strategy<Value = Vec<(u8, u8, u32, u32, bool)>> {
+    proptest::collection::vec(
+        (
+            0u8..2,
+            0u8..8,
+            0u32..20_000,
+            1u32..12_000,
+            proptest::bool::ANY,
+        ),
+        0..40,
+    )
+}
+
 proptest::proptest! {
     #[test]
     fn the_sweep_matches_all_pairs(
-        specs in proptest::collection::vec(
-            (0u8..2, 0u8..8, 0u32..20_000, 1u32..12_000, proptest::bool::ANY),
-            0..40,
-        )
+        specs in file_specs()
     ) {
         let windows = windows_of(&specs);
         proptest::prop_assert_eq!(sorted(groups(&windows)), all_pairs(&windows));
@@ -296,10 +308,7 @@ fn rows_of(specs: &[(u8, u8, u32, u32, bool)]) -> Vec<Row> {
 proptest::proptest! {
     #[test]
     fn files_the_prefilter_leaves_out_run_with_no_other(
-        specs in proptest::collection::vec(
-            (0u8..2, 0u8..8, 0u32..20_000, 1u32..12_000, proptest::bool::ANY),
-            0..40,
-        )
+        specs in file_specs()
     ) {
         let rows = rows_of(&specs);
         let open = may_overlap(&rows);
