@@ -52,6 +52,10 @@ pub fn decode(bytes: &[u8]) -> Result<Cow<'_, str>, DecodeError> {
     if text.trim().is_empty() {
         return Err(DecodeError::Empty);
     }
+    // One pass for both: most files have neither a NUL nor a CR.
+    if memchr::memchr2(0, b'\r', text.as_bytes()).is_none() {
+        return Ok(text);
+    }
     if let Some(pos) = memchr::memchr(0, text.as_bytes()) {
         return Err(DecodeError::Nul(pos));
     }
@@ -112,7 +116,7 @@ fn decode_utf16(body: &[u8], encoding: Encoding) -> Result<String, DecodeError> 
 }
 
 fn normalize_newlines(text: Cow<'_, str>) -> Cow<'_, str> {
-    if !text.contains('\r') {
+    if memchr::memchr(b'\r', text.as_bytes()).is_none() {
         return text;
     }
     // CRLF -> LF; a lone CR (old Mac, or a progress line) becomes LF too.

@@ -355,7 +355,11 @@ fn host_name(job: &Job<'_>, shared: &[&str]) -> Option<String> {
 /// options (numjobs' clones, a job file's sections that differ in name
 /// only) share one text, as the directions of one job do.
 #[derive(Default)]
-struct SharedOptions(std::cell::RefCell<std::collections::HashSet<std::sync::Arc<str>>>);
+struct SharedOptions(
+    std::cell::RefCell<
+        std::collections::HashSet<std::sync::Arc<str>, crate::quick_hash::QuickHash>,
+    >,
+);
 
 impl SharedOptions {
     fn options(&self, text: Option<String>) -> Option<std::sync::Arc<str>> {
@@ -395,20 +399,44 @@ impl<'a> JobOpts<'a> {
     /// `name` left out, as a JSON object with sorted keys: the row's
     /// `options`. None when the file printed no options (fio 2.x).
     fn all(&self) -> Option<String> {
-        let mut all = std::collections::BTreeMap::new();
-        for (k, v) in self.global.iter().chain(self.job.iter()) {
-            if k == "name" {
+        // As a map filled in order would hold them: the last value of a
+        // key wins (the job's over the global one), and a value that is
+        // not read (`null`, a list) leaves the one before it standing.
+        let mut all: Vec<(&str, std::borrow::Cow<'_, str>)> = self
+            .global
+            .iter()
+            .chain(self.job.iter())
+            .filter(|(k, _)| *k != "name")
+            .filter_map(|(k, v)| {
+                let v = match v {
+                    Loose::Text(s) => s.trim().into(),
+                    Loose::Number(n) => n.to_string().into(),
+                    Loose::Bool(b) => if *b { "true" } else { "false" }.into(),
+                    Loose::Other => return None,
+                };
+                Some((k, v))
+            })
+            .collect();
+        if all.is_empty() {
+            return None;
+        }
+        all.sort_by(|a, b| a.0.cmp(b.0));
+        let size = all.iter().map(|(k, v)| k.len() + v.len() + 6).sum();
+        let mut text = String::with_capacity(size);
+        text.push('{');
+        for (i, (k, v)) in all.iter().enumerate() {
+            if all.get(i + 1).is_some_and(|next| next.0 == *k) {
                 continue;
             }
-            let v = match v {
-                Loose::Text(s) => s.trim().to_string(),
-                Loose::Number(n) => n.to_string(),
-                Loose::Bool(b) => b.to_string(),
-                Loose::Other => continue,
-            };
-            all.insert(k, v);
+            if text.len() > 1 {
+                text.push(',');
+            }
+            json_string(&mut text, k);
+            text.push(':');
+            json_string(&mut text, v);
         }
-        (!all.is_empty()).then(|| serde_json::to_string(&all).unwrap_or_default())
+        text.push('}');
+        Some(text)
     }
 
     fn get_any(&self, keys: &[&str]) -> Option<String> {
@@ -444,6 +472,23 @@ impl<'a> JobOpts<'a> {
             return flag(b).map(|buffered| !buffered);
         }
         printed_options.then_some(false)
+    }
+}
+
+/// `s` as a JSON string, as serde_json writes it: a string with nothing
+/// to escape (fio's options, nearly always) is copied whole.
+fn json_string(out: &mut String, s: &str) {
+    let plain = s.bytes().fold(true, |plain, b| {
+        plain & (b >= 0x20) & (b != b'"') & (b != b'\\')
+    });
+    if plain {
+        out.push('"');
+        out.push_str(s);
+        out.push('"');
+    } else {
+        // Writing to a String cannot fail.
+        let escaped = serde_json::to_string(s).unwrap_or_default();
+        out.push_str(&escaped);
     }
 }
 

@@ -580,3 +580,92 @@ fn fio2_without_options_takes_the_workload_from_names_and_sizes() {
         "{w0}"
     );
 }
+
+/// The row's options text as a sorted map of the options prints it: the
+/// job's value over the global one, the last of a key printed twice,
+/// `null` and lists leaving the value before them, `name` left out,
+/// numbers and booleans as text, escapes as serde_json writes them.
+fn options_as_map(global: &FioOptions<'_>, job: &FioOptions<'_>) -> Option<String> {
+    let mut all = std::collections::BTreeMap::new();
+    for (k, v) in global.iter().chain(job.iter()) {
+        let v = match v {
+            Loose::Text(s) => s.trim().to_string(),
+            Loose::Number(n) => n.to_string(),
+            Loose::Bool(b) => b.to_string(),
+            Loose::Other => continue,
+        };
+        if k != "name" {
+            all.insert(k, v);
+        }
+    }
+    (!all.is_empty()).then(|| serde_json::to_string(&all).unwrap())
+}
+
+fn options_text(global: &str, job: &str) -> (Option<String>, Option<String>) {
+    let global: FioOptions = serde_json::from_str(global).unwrap();
+    let job: FioOptions = serde_json::from_str(job).unwrap();
+    (
+        JobOpts::new(&global, &job).all(),
+        options_as_map(&global, &job),
+    )
+}
+
+#[test]
+fn options_text_is_the_sorted_map_of_the_options() {
+    let cases = [
+        (r#"{}"#, r#"{}"#),
+        (r#"{"name": "only"}"#, r#"{"name": "x"}"#),
+        (
+            r#"{"rw": "randread", "bs": "4k", "size": "100%", "bs": " 8k "}"#,
+            r#"{"name": "j", "iodepth": "32", "rw": "read", "zz": null, "a": "1"}"#,
+        ),
+        (
+            r#"{"bs": "4k", "filename": "C\\:\\\\nvme0 \"x\"\t", "k\u0001": "é ü"}"#,
+            r#"{"bs": null, "depth": 16, "f": 1.5, "on": true, "off": false, "list": [1]}"#,
+        ),
+    ];
+    for (global, job) in cases {
+        let (text, map) = options_text(global, job);
+        assert_eq!(text, map, "{global} {job}");
+        if let Some(text) = text {
+            let back: Value = serde_json::from_str(&text).unwrap();
+            assert!(back.is_object(), "{text}");
+        }
+    }
+    assert_eq!(options_text("{}", "{}").0, None);
+    assert_eq!(
+        options_text(
+            r#"{"bs": "4k", "rw": "read"}"#,
+            r#"{"bs": "8k", "bs": null}"#
+        )
+        .0,
+        Some(r#"{"bs":"8k","rw":"read"}"#.to_string())
+    );
+}
+
+proptest::proptest! {
+    #[test]
+    fn options_texts_match_the_map_for_any_options(
+        pairs in proptest::collection::vec(
+            (
+                proptest::bool::ANY,
+                proptest::sample::select(vec!["bs", "rw", "name", "a\"b", "k\u{1}", "é"]),
+                proptest::sample::select(vec![
+                    "\"4k\"", "\" x \"", "null", "7", "2.5", "true", "[1]", "\"a\\\\b\\n\"", "\"\\u0002é\"",
+                ]),
+            ),
+            0..12,
+        )
+    ) {
+        let object = |global: bool| {
+            let pairs: Vec<String> = pairs
+                .iter()
+                .filter(|p| p.0 == global)
+                .map(|(_, k, v)| format!("{}: {v}", serde_json::to_string(k).unwrap()))
+                .collect();
+            format!("{{{}}}", pairs.join(", "))
+        };
+        let (text, map) = options_text(&object(true), &object(false));
+        proptest::prop_assert_eq!(text, map);
+    }
+}
