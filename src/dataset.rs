@@ -427,7 +427,7 @@ fn write_ndjson(rows: &[Row], w: &mut dyn Write) -> anyhow::Result<()> {
                 buf.clear();
                 crate::model::shared_text::escaped_once(|| {
                     for (i, r) in chunk.iter().enumerate() {
-                        serde_json::to_writer(&mut *buf, r)?;
+                        r.write_json(buf)?;
                         buf.push(b'\n');
                         // Room for the chunk at the first row's size, once:
                         // a buffer grown by doubling touches twice the

@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 mod config_rule;
 pub mod figures;
 pub mod os;
+mod row_json;
 mod rw;
 
 pub use config_rule::ConfigRule;
