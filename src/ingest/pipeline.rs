@@ -315,20 +315,27 @@ struct FileResult<R = Vec<crate::model::Row>> {
 /// that gave rows count. Folders apart are configs of their own, so a
 /// folder copied beside another stays.
 fn copies_of<R>(inputs: &[Input], results: &[FileResult<R>]) -> Vec<Option<usize>> {
-    let mut alike: std::collections::HashMap<(Option<&Path>, u128), Vec<usize>> =
-        std::collections::HashMap::with_capacity(results.len());
+    // By content first (a path's hash walks its components), then by
+    // folder within the few files of one content.
+    let mut alike: std::collections::HashMap<u128, Vec<usize>, QuickHash> =
+        std::collections::HashMap::with_capacity_and_hasher(results.len(), QuickHash::default());
     for (i, r) in results.iter().enumerate() {
         if let Some(digest) = r.digest.filter(|_| r.outcome.is_ok()) {
-            let folder = inputs[i].path.parent();
-            alike.entry((folder, digest)).or_default().push(i);
+            alike.entry(digest).or_default().push(i);
         }
     }
     let mut out = vec![None; results.len()];
-    for members in alike.values().filter(|m| m.len() > 1) {
-        let name_len = |i: usize| inputs[i].path.file_name().map_or(0, |n| n.len());
-        let kept = members.iter().copied().min_by_key(|&i| (name_len(i), i));
-        for &i in members {
-            if Some(i) != kept {
+    let name_len = |i: usize| inputs[i].path.file_name().map_or(0, |n| n.len());
+    for same in alike.values().filter(|m| m.len() > 1) {
+        let mut left: Vec<usize> = same.clone();
+        while let Some(&first) = left.first() {
+            let folder = inputs[first].path.parent();
+            let (members, rest): (Vec<usize>, Vec<usize>) = left
+                .iter()
+                .partition(|&&i| inputs[i].path.parent() == folder);
+            left = rest;
+            let kept = members.iter().copied().min_by_key(|&i| (name_len(i), i));
+            for &i in members.iter().filter(|&&i| Some(i) != kept) {
                 out[i] = kept;
             }
         }

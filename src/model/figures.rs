@@ -157,6 +157,30 @@ impl PercentKey {
     }
 }
 
+impl Percentiles {
+    /// Appends the percentiles as their [`serde::Serialize`] writes them
+    /// with serde_json (`null` when there are none), with each key written
+    /// as it is: a percent's text is digits, a point, a sign, `e`, `inf`
+    /// or `NaN`, nothing JSON escapes.
+    pub fn write_json(&self, out: &mut Vec<u8>) -> serde_json::Result<()> {
+        if self.0.is_empty() {
+            out.extend_from_slice(b"null");
+            return Ok(());
+        }
+        let mut separator = b'{';
+        for &(p, v) in &self.0 {
+            out.push(separator);
+            separator = b',';
+            out.push(b'"');
+            out.extend_from_slice(PercentKey::of(p).as_str().as_bytes());
+            out.extend_from_slice(b"\":");
+            serde::Serialize::serialize(&v, &mut serde_json::Serializer::new(&mut *out))?;
+        }
+        out.push(b'}');
+        Ok(())
+    }
+}
+
 impl serde::Serialize for Percentiles {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeMap;
@@ -394,8 +418,29 @@ mod tests {
             .iter()
             .map(|t| t.parse::<f64>().unwrap_or_default()),
         );
-        for p in percents {
+        for &p in &percents {
             assert_eq!(super::PercentKey::of(p).as_str(), format!("{p}"), "{p:e}");
+        }
+        // Written by hand as serde_json writes them: every key, values that
+        // are not finite (null), a percent given twice.
+        let values = [66048.0, f64::NAN, 0.5, -0.0, 1e300, f64::NEG_INFINITY];
+        let pairs: Vec<(f64, f64)> = percents
+            .iter()
+            .enumerate()
+            .map(|(i, &p)| (p, values[i % values.len()]))
+            .collect();
+        for chunk in pairs
+            .chunks(17)
+            .chain([&[][..], &[(50.0, 1.0), (50.0, 2.0)]])
+        {
+            let p = super::Percentiles(chunk.to_vec());
+            let mut by_hand = Vec::new();
+            p.write_json(&mut by_hand).unwrap();
+            assert_eq!(
+                String::from_utf8(by_hand).unwrap(),
+                serde_json::to_string(&p).unwrap(),
+                "{chunk:?}"
+            );
         }
     }
 

@@ -11,12 +11,12 @@
 use super::Row;
 
 /// Destructures `row` whole (a field of [`Row`] missing from the lists
-/// does not build), then writes the fields in the order given: `key =
-/// field` writes a field under another key, `via` through a wrapper.
+/// does not build), then writes the fields in the order given, each by
+/// its type's [`Put`]; `key = field` writes a field under another key.
 macro_rules! write_fields {
-    ($row:expr, $w:ident, [$($key:ident $(= $field:ident)? $(via $wrap:ident)?),* $(,)?], skip[$($skip:ident),*]) => {
+    ($row:expr, $w:ident, [$($key:ident $(= $field:ident)?),* $(,)?], skip[$($skip:ident),*]) => {
         let Row { $($($field:)? $key,)* $($skip: _,)* } = $row;
-        $( $w.field(stringify!($key), &$($wrap)?($key))?; )*
+        $( $w.field(stringify!($key), $key)?; )*
     };
 }
 
@@ -42,7 +42,7 @@ impl Row {
             effective_iodepth, direct, steady_state_attained, steady_state_rule,
             steady_state_measured, steady_state_duration_ms, steady_state_iops,
             steady_state_bw_bytes_per_s, timing_options, busiest_cpu_pct, tool,
-            tool_version, options via SharedText, timestamp_ms, instances,
+            tool_version, options, timestamp_ms, instances,
             instance_group, bs_option, bs_spread, variant, clat_percentiles,
             lat_percentiles, file_run, setup_facts,
         ], skip[clat_bins]);
@@ -51,12 +51,53 @@ impl Row {
     }
 }
 
-/// The options text through [`super::shared_text`], as the derive writes it.
-struct SharedText<'a>(&'a Option<std::sync::Arc<str>>);
+/// A field's value as JSON, as serde_json writes it.
+trait Put {
+    fn put(&self, out: &mut Vec<u8>) -> serde_json::Result<()>;
+}
 
-impl serde::Serialize for SharedText<'_> {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        super::shared_text::serialize(self.0, s)
+/// Through serde_json's own serializer.
+macro_rules! put_by_serde {
+    ($($t:ty),*) => {$(
+        impl Put for $t {
+            #[inline]
+            fn put(&self, out: &mut Vec<u8>) -> serde_json::Result<()> {
+                serde::Serialize::serialize(self, &mut serde_json::Serializer::new(out))
+            }
+        }
+    )*};
+}
+
+put_by_serde!(
+    String,
+    Option<String>,
+    f64,
+    Option<f64>,
+    u64,
+    Option<u64>,
+    u32,
+    Option<u32>,
+    i64,
+    Option<i64>,
+    bool,
+    Option<bool>,
+    super::Direction,
+    super::Os
+);
+
+/// The options text through [`super::shared_text`], escaped once per
+/// distinct text inside [`super::shared_text::escaped_once`].
+impl Put for Option<std::sync::Arc<str>> {
+    #[inline]
+    fn put(&self, out: &mut Vec<u8>) -> serde_json::Result<()> {
+        super::shared_text::serialize(self, &mut serde_json::Serializer::new(out))
+    }
+}
+
+impl Put for super::figures::Percentiles {
+    #[inline]
+    fn put(&self, out: &mut Vec<u8>) -> serde_json::Result<()> {
+        self.write_json(out)
     }
 }
 
@@ -69,6 +110,7 @@ struct Fields<'a> {
 impl Fields<'_> {
     /// `"key":` after the separator before it. Row keys are plain
     /// identifiers: nothing in them is escaped.
+    #[inline]
     fn key(&mut self, key: &str) {
         self.out.push(if self.first { b'{' } else { b',' });
         self.first = false;
@@ -77,13 +119,10 @@ impl Fields<'_> {
         self.out.extend_from_slice(b"\":");
     }
 
-    fn field<T: serde::Serialize + ?Sized>(
-        &mut self,
-        key: &str,
-        value: &T,
-    ) -> serde_json::Result<()> {
+    #[inline]
+    fn field(&mut self, key: &str, value: &impl Put) -> serde_json::Result<()> {
         self.key(key);
-        value.serialize(&mut serde_json::Serializer::new(&mut *self.out))
+        value.put(self.out)
     }
 }
 
