@@ -62,7 +62,7 @@ fn read_in_batches(
     const BATCH: usize = 1024;
     let mut results: Vec<FileResult<std::ops::Range<usize>>> = Vec::with_capacity(inputs.len());
     let mut read: Vec<FileResult> = Vec::new();
-    let texts = SharedTexts::default();
+    let options = std::sync::Arc::new(fio_json::OptionTexts::default());
     for batch in inputs.chunks(BATCH) {
         let previous = std::mem::take(&mut read);
         let (next, ()) = rayon::join(
@@ -70,7 +70,7 @@ fn read_in_batches(
                 batch
                     .par_iter()
                     .map(|input| {
-                        let r = read_input(input, opts, manifest, progress, &texts);
+                        let r = read_input(input, opts, manifest, progress, &options);
                         progress.inc();
                         r
                     })
@@ -571,7 +571,7 @@ fn read_input(
     opts: &IngestOptions,
     manifest: &Manifest,
     progress: &dyn Progress,
-    texts: &SharedTexts,
+    options: &std::sync::Arc<fio_json::OptionTexts>,
 ) -> FileResult {
     let source = crate::path_text::shown(&input.path);
     let mut warnings = Vec::new();
@@ -579,60 +579,17 @@ fn read_input(
     let outcome = with_contents(&input.path, |bytes| {
         progress.reading(&source, bytes.len());
         digest = Some(xxhash_rust::xxh3::xxh3_128(bytes));
-        fio_json::without_bins(opts.skip_bins, || read_bytes(bytes, &mut warnings))
+        // Options texts are shared with every file read (`OptionTexts`).
+        fio_json::sharing_options(options, || {
+            fio_json::without_bins(opts.skip_bins, || read_bytes(bytes, &mut warnings))
+        })
     })
-    .and_then(|rows| Ok(finish_rows(rows, input, &source, opts, manifest)?))
-    .map(|mut rows| {
-        texts.share(&mut rows);
-        rows
-    });
+    .and_then(|rows| Ok(finish_rows(rows, input, &source, opts, manifest)?));
     FileResult {
         source,
         outcome,
         warnings,
         digest,
-    }
-}
-
-/// The options texts of every file read, each distinct text held once:
-/// copies of one result (a baseline folder copied, runs repeated with the
-/// same job file) print the same options, 2-3 KB a row. Shared, the rows
-/// hold one text per distinct set of options instead of one per file, and
-/// the config rule tells texts apart by pointer before it compares them.
-#[derive(Default)]
-struct SharedTexts(std::sync::Mutex<std::collections::HashSet<std::sync::Arc<str>, QuickHash>>);
-
-impl SharedTexts {
-    /// The rows' options texts replaced by the shared ones; rows of one
-    /// file that already share a text are looked up once.
-    fn share(&self, rows: &mut [crate::model::Row]) {
-        let mut last: Option<(std::sync::Arc<str>, std::sync::Arc<str>)> = None;
-        for row in rows {
-            let Some(text) = row.options.take() else {
-                continue;
-            };
-            let shared = match &last {
-                Some((own, shared)) if std::sync::Arc::ptr_eq(own, &text) => shared.clone(),
-                _ => {
-                    let shared = self.one_of(&text);
-                    last = Some((text, shared.clone()));
-                    shared
-                }
-            };
-            row.options = Some(shared);
-        }
-    }
-
-    fn one_of(&self, text: &std::sync::Arc<str>) -> std::sync::Arc<str> {
-        let mut known = self
-            .0
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if let Some(same) = known.get(&**text) {
-            return same.clone();
-        }
-        known.insert(text.clone());
-        text.clone()
     }
 }
 

@@ -21,6 +21,8 @@
 mod non_finite;
 mod values;
 
+use std::sync::Arc;
+
 use serde::Deserialize;
 use serde::de::IgnoredAny;
 use serde_json::Value;
@@ -33,6 +35,7 @@ use super::{depth, steady};
 use crate::ingest::{JobKey, Parsed, ReadError, Reader, RunKey};
 use crate::model::figures::{DirectionFigures, Latency, Samples};
 use crate::model::{Direction, Os, Row, os};
+use crate::quick_hash::QuickHash;
 use crate::units::grammar::{self, ValueError};
 use non_finite::NonFinite;
 pub use values::{Bins, FioOptions, FioPercentiles, GlobalOptions, Loose, Str, without_bins};
@@ -284,7 +287,7 @@ pub fn to_parsed(doc: &FioOutput<'_>) -> Parsed {
                 .map(|i| format!("client_stats[{i}]")),
         );
     let shared = shared_hostnames(&jobs);
-    let shared_options = SharedOptions::default();
+    let shared_options = SharedOptions::new();
     for (job, place) in jobs.iter().zip(places) {
         let aggregate = job.jobname.as_deref() == Some(AGGREGATE_NAME);
         // The `All clients` entry has no options of its own: it sums the
@@ -351,26 +354,77 @@ fn host_name(job: &Job<'_>, shared: &[&str]) -> Option<String> {
     }
 }
 
+/// A job's options text ([`JobOpts::all`]) by a 128-bit hash of the
+/// option pairs it is made from.
+type TextsByPairs = std::collections::HashMap<u128, Option<Arc<str>>, QuickHash>;
+
+/// The options texts of every file read under [`sharing_options`], on any
+/// thread, each held once: copies of one result (a baseline folder copied,
+/// runs repeated with one job file) print the same options, 2-3 KB a row.
+/// Shared, the rows hold one text per distinct set of options instead of
+/// one per file, the config rule tells texts apart by address before it
+/// compares them, and a text (its options merged, sorted and quoted, a
+/// twentieth of ingest) is built once per set, not once per file.
+#[derive(Default)]
+pub struct OptionTexts(std::sync::Mutex<TextsByPairs>);
+
+thread_local! {
+    /// The texts shared on this thread, while [`sharing_options`] runs.
+    static ACROSS_FILES: std::cell::RefCell<Option<Arc<OptionTexts>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `f` (reading files) with options texts taken from and added to
+/// `texts`; the previous setting is restored when `f` ends.
+pub fn sharing_options<T>(texts: &Arc<OptionTexts>, f: impl FnOnce() -> T) -> T {
+    struct PreviousTexts(Option<Arc<OptionTexts>>);
+    impl Drop for PreviousTexts {
+        fn drop(&mut self) {
+            ACROSS_FILES.with(|a| *a.borrow_mut() = self.0.take());
+        }
+    }
+    let _restore = PreviousTexts(ACROSS_FILES.with(|a| a.borrow_mut().replace(texts.clone())));
+    f()
+}
+
 /// The option texts of one document's jobs: jobs that ran with the same
 /// options (numjobs' clones, a job file's sections that differ in name
-/// only) share one text, as the directions of one job do.
-#[derive(Default)]
-struct SharedOptions(
-    std::cell::RefCell<
-        std::collections::HashSet<std::sync::Arc<str>, crate::quick_hash::QuickHash>,
-    >,
-);
+/// only) share one text, as the directions of one job do; under
+/// [`sharing_options`], so do jobs of other files.
+struct SharedOptions {
+    across: Option<Arc<OptionTexts>>,
+    own: std::cell::RefCell<TextsByPairs>,
+}
 
 impl SharedOptions {
-    fn options(&self, text: Option<String>) -> Option<std::sync::Arc<str>> {
-        let text = text?;
-        let mut seen = self.0.borrow_mut();
-        if let Some(same) = seen.get(text.as_str()) {
-            return Some(same.clone());
+    fn new() -> SharedOptions {
+        SharedOptions {
+            across: ACROSS_FILES.with(|a| a.borrow().clone()),
+            own: Default::default(),
         }
-        let shared: std::sync::Arc<str> = text.into();
-        seen.insert(shared.clone());
-        Some(shared)
+    }
+
+    fn options(&self, opts: &JobOpts<'_>) -> Option<Arc<str>> {
+        let key = opts.pairs_hash();
+        let Some(across) = &self.across else {
+            let mut own = self.own.borrow_mut();
+            return own
+                .entry(key)
+                .or_insert_with(|| opts.all().map(Arc::from))
+                .clone();
+        };
+        let lock = || {
+            across
+                .0
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+        };
+        if let Some(known) = lock().get(&key) {
+            return known.clone();
+        }
+        // Built outside the lock; a text another thread built meanwhile wins.
+        let text = opts.all().map(Arc::from);
+        lock().entry(key).or_insert(text).clone()
     }
 }
 
@@ -437,6 +491,31 @@ impl<'a> JobOpts<'a> {
         }
         text.push('}');
         Some(text)
+    }
+
+    /// A 128-bit hash of the pairs [`JobOpts::all`] reads (global, then
+    /// the job's, `name` left out), each piece with its length before it:
+    /// pairs that hash alike make one text.
+    fn pairs_hash(&self) -> u128 {
+        let mut bytes: Vec<u8> = Vec::with_capacity(1024);
+        let mut piece = |tag: u8, text: &[u8]| {
+            bytes.push(tag);
+            bytes.extend_from_slice(&(text.len() as u64).to_le_bytes());
+            bytes.extend_from_slice(text);
+        };
+        for (k, v) in self.global.iter().chain(self.job.iter()) {
+            if k == "name" {
+                continue;
+            }
+            piece(b'k', k.as_bytes());
+            match v {
+                Loose::Text(s) => piece(b't', s.as_bytes()),
+                Loose::Number(n) => piece(b'n', n.to_string().as_bytes()),
+                Loose::Bool(b) => piece(b'b', &[u8::from(*b)]),
+                Loose::Other => piece(b'o', &[]),
+            }
+        }
+        xxhash_rust::xxh3::xxh3_128(&bytes)
     }
 
     fn get_any(&self, keys: &[&str]) -> Option<String> {
@@ -887,7 +966,7 @@ impl JobFacts {
             error: job.error.unwrap_or(0.0) as i64,
             system_cpu_pct: system_cpu_of(job, &who, out),
             timing_options: timing_options(opts),
-            options: ctx.shared.options(opts.all()),
+            options: ctx.shared.options(opts),
             target: single_target(filename.as_deref()),
             cpus_allowed: cpus_of(opts),
             precondition: precondition_of(doc, job),

@@ -834,3 +834,40 @@ fn each_file_read_is_reported_with_its_size() {
     assert!(got.files_read > 0);
     assert_eq!(seen, on_disk);
 }
+
+/// Files that ran the same job file hold one options text between them,
+/// whichever worker read them; a file with other options has its own.
+#[test]
+fn equal_options_are_one_text_across_files() {
+    let tmp = tempfile::tempdir().unwrap();
+    let plain =
+        std::fs::read_to_string(fixtures().join("fio/linux-libaio/randread-4k.json")).unwrap();
+    let mut doc: Value = serde_json::from_str(&plain).unwrap();
+    for i in 0..40i64 {
+        // Each file its own run (timestamps apart), as a series of runs is.
+        doc["timestamp"] = Value::from(1_700_000_000 + i * 1000);
+        doc["timestamp_ms"] = Value::from((1_700_000_000 + i * 1000) * 1000);
+        write(
+            tmp.path(),
+            &format!("runs/run-{i:02}.json"),
+            &doc.to_string(),
+        );
+    }
+    doc["jobs"][0]["job options"]["iodepth"] = Value::from("64");
+    write(tmp.path(), "runs/deeper.json", &doc.to_string());
+    let got = ingest(&[tmp.path().to_path_buf()], &IngestOptions::default()).unwrap();
+    assert_eq!(got.files_read, 41, "{:?}", got.skipped);
+    let text_of = |name: &str| {
+        let r = got.rows.iter().find(|r| r.source.ends_with(name)).unwrap();
+        r.options.clone().expect("fio 3.x prints its options")
+    };
+    let first = text_of("run-00.json");
+    for i in 1..40 {
+        let other = text_of(&format!("run-{i:02}.json"));
+        assert!(std::sync::Arc::ptr_eq(&first, &other), "run-{i:02}");
+    }
+    let deeper = text_of("deeper.json");
+    assert!(!std::sync::Arc::ptr_eq(&first, &deeper));
+    assert!(deeper.contains(r#""iodepth":"64""#), "{deeper}");
+    assert!(!first.contains(r#""iodepth":"64""#), "{first}");
+}

@@ -669,3 +669,25 @@ proptest::proptest! {
         proptest::prop_assert_eq!(text, map);
     }
 }
+
+/// Pairs that read alike hash alike; moving a byte from a key to its
+/// value, or a pair from global to job options where the text is the
+/// same, is told apart or not as the text is.
+#[test]
+fn options_pairs_hash_as_their_text_differs() {
+    let hash = |global: &str, job: &str| {
+        let global: FioOptions = serde_json::from_str(global).unwrap();
+        let job: FioOptions = serde_json::from_str(job).unwrap();
+        JobOpts::new(&global, &job).pairs_hash()
+    };
+    let base = hash(r#"{"ab": "c"}"#, r#"{"rw": "read"}"#);
+    assert_eq!(base, hash(r#"{"ab": "c"}"#, r#"{"rw": "read"}"#));
+    assert_eq!(
+        base,
+        hash(r#"{"ab": "c"}"#, r#"{"name": "x", "rw": "read"}"#)
+    );
+    assert_ne!(base, hash(r#"{"a": "bc"}"#, r#"{"rw": "read"}"#));
+    assert_ne!(base, hash(r#"{"ab": "c"}"#, r#"{"rw": "write"}"#));
+    assert_ne!(base, hash(r#"{"ab": "c"}"#, r#"{"rw": null}"#));
+    assert_ne!(hash(r#"{"d": "1"}"#, "{}"), hash(r#"{"d": 1}"#, "{}"));
+}
