@@ -13,6 +13,7 @@ pub use key::{LoadPoint, Shape, WorkloadKey};
 use super::stats::Summary;
 use super::steady::SteadyState;
 use crate::model::Row;
+use crate::quick_hash::QuickHash;
 
 /// One file's result for one workload: its jobs (or its aggregate) combined.
 #[derive(Debug, Clone)]
@@ -347,7 +348,8 @@ pub fn group(rows: &[Row]) -> Grouped {
 
 /// [`group`] with the runs' tail at `tail` percent (an SLO's `clat_p95`).
 pub fn group_at(rows: &[Row], tail: f64) -> Grouped {
-    let mut host_loads: HashMap<(&str, Shape), BTreeSet<(u32, u32)>> = HashMap::new();
+    let mut host_loads: HashMap<(&str, Shape), BTreeSet<(u32, u32)>, QuickHash> =
+        HashMap::default();
     for r in rows.iter().filter(|r| !r.aggregate) {
         host_loads
             .entry((r.source.as_str(), Shape::of(r)))
@@ -358,7 +360,7 @@ pub fn group_at(rows: &[Row], tail: f64) -> Grouped {
     // rows of one run; the files of fio instances that ran together are
     // one source, the invocations of a script's log each a run.
     type FileKey<'a> = (&'a str, &'a str, Option<u32>, Shape, (u32, u32));
-    let mut by_file: IndexMap<FileKey, Vec<&Row>> = IndexMap::new();
+    let mut by_file: IndexMap<FileKey, Vec<&Row>, QuickHash> = IndexMap::default();
     for r in rows {
         let shape = Shape::of(r);
         let mut load = (r.iodepth, r.numjobs);
@@ -373,8 +375,24 @@ pub fn group_at(rows: &[Row], tail: f64) -> Grouped {
             .or_default()
             .push(r);
     }
+    // Room for each workload's runs at once: grown by doubling, the runs
+    // of an archive of 100,000 results were copied, and fresh pages zeroed,
+    // twice over. Counted by config, shape and load as the files give them,
+    // a bound (hosts, devices and instances may split a group further).
+    let room: Vec<usize> = {
+        let mut counts: HashMap<(&str, &Shape, (u32, u32)), usize, QuickHash> = HashMap::default();
+        for (label, _, _, shape, load) in by_file.keys() {
+            *counts.entry((label, shape, *load)).or_default() += 1;
+        }
+        by_file
+            .keys()
+            .map(|(label, _, _, shape, load)| {
+                counts.get(&(*label, shape, *load)).copied().unwrap_or(1)
+            })
+            .collect()
+    };
     let mut out: Grouped = IndexMap::new();
-    for ((label, _, _, shape, (iodepth, numjobs)), rows) in by_file {
+    for (((label, _, _, shape, (iodepth, numjobs)), rows), room) in by_file.into_iter().zip(room) {
         // Hosts are told apart by name: two servers on one address count once.
         let hosts: BTreeSet<&str> = rows
             .iter()
@@ -401,10 +419,13 @@ pub fn group_at(rows: &[Row], tail: f64) -> Grouped {
         let mut run = Run::combine(&used, tail);
         run.iodepth = iodepth;
         run.numjobs = numjobs;
-        out.entry(label.to_string())
-            .or_default()
+        let workloads = match out.get_index_of(label) {
+            Some(i) => &mut out[i],
+            None => out.entry(label.to_string()).or_default(),
+        };
+        workloads
             .entry(WorkloadKey { shape, load })
-            .or_default()
+            .or_insert_with(|| Vec::with_capacity(room))
             .push(run);
     }
     out
