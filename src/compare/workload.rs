@@ -346,6 +346,26 @@ pub fn group(rows: &[Row]) -> Grouped {
     group_at(rows, tail_percentile(rows))
 }
 
+/// (label, source, run of the file, shape, (iodepth, numjobs)): the rows
+/// of one run.
+type FileKey<'a> = (&'a str, &'a str, Option<u32>, Shape, (u32, u32));
+
+/// Room for each workload's runs at once, per file group in `by_file`'s
+/// order: grown by doubling, the runs of an archive of 100,000 results
+/// were copied, and fresh pages zeroed, twice over. Counted by config,
+/// shape and load as the files give them, a bound (hosts, devices and
+/// instances may split a group further).
+fn room_per_workload(by_file: &IndexMap<FileKey<'_>, Vec<&Row>, QuickHash>) -> Vec<usize> {
+    let mut counts: HashMap<(&str, &Shape, (u32, u32)), usize, QuickHash> = HashMap::default();
+    for (label, _, _, shape, load) in by_file.keys() {
+        *counts.entry((label, shape, *load)).or_default() += 1;
+    }
+    by_file
+        .keys()
+        .map(|(label, _, _, shape, load)| counts.get(&(*label, shape, *load)).copied().unwrap_or(1))
+        .collect()
+}
+
 /// [`group`] with the runs' tail at `tail` percent (an SLO's `clat_p95`).
 pub fn group_at(rows: &[Row], tail: f64) -> Grouped {
     let mut host_loads: HashMap<(&str, Shape), BTreeSet<(u32, u32)>, QuickHash> =
@@ -359,7 +379,6 @@ pub fn group_at(rows: &[Row], tail: f64) -> Grouped {
     // (label, source, run of the file, shape, (iodepth, numjobs)) -> the
     // rows of one run; the files of fio instances that ran together are
     // one source, the invocations of a script's log each a run.
-    type FileKey<'a> = (&'a str, &'a str, Option<u32>, Shape, (u32, u32));
     let mut by_file: IndexMap<FileKey, Vec<&Row>, QuickHash> = IndexMap::default();
     for r in rows {
         let shape = Shape::of(r);
@@ -375,22 +394,7 @@ pub fn group_at(rows: &[Row], tail: f64) -> Grouped {
             .or_default()
             .push(r);
     }
-    // Room for each workload's runs at once: grown by doubling, the runs
-    // of an archive of 100,000 results were copied, and fresh pages zeroed,
-    // twice over. Counted by config, shape and load as the files give them,
-    // a bound (hosts, devices and instances may split a group further).
-    let room: Vec<usize> = {
-        let mut counts: HashMap<(&str, &Shape, (u32, u32)), usize, QuickHash> = HashMap::default();
-        for (label, _, _, shape, load) in by_file.keys() {
-            *counts.entry((label, shape, *load)).or_default() += 1;
-        }
-        by_file
-            .keys()
-            .map(|(label, _, _, shape, load)| {
-                counts.get(&(*label, shape, *load)).copied().unwrap_or(1)
-            })
-            .collect()
-    };
+    let room = room_per_workload(&by_file);
     let mut out: Grouped = IndexMap::new();
     for (((label, _, _, shape, (iodepth, numjobs)), rows), room) in by_file.into_iter().zip(room) {
         // Hosts are told apart by name: two servers on one address count once.
