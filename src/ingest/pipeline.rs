@@ -326,8 +326,7 @@ fn copies_of<R>(inputs: &[Input], results: &[FileResult<R>]) -> Vec<Option<usize
     }
     let mut out = vec![None; results.len()];
     let name_len = |i: usize| inputs[i].path.file_name().map_or(0, |n| n.len());
-    for same in alike.values().filter(|m| m.len() > 1) {
-        let mut left: Vec<usize> = same.clone();
+    for mut left in alike.into_values().filter(|m| m.len() > 1) {
         while let Some(&first) = left.first() {
             let folder = inputs[first].path.parent();
             let (members, rest): (Vec<usize>, Vec<usize>) = left

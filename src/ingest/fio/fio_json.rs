@@ -287,7 +287,7 @@ pub fn to_parsed(doc: &FioOutput<'_>) -> Parsed {
                 .map(|i| format!("client_stats[{i}]")),
         );
     let shared = shared_hostnames(&jobs);
-    let shared_options = SharedOptions::new();
+    let shared_options = OptionTexts::for_document();
     for (job, place) in jobs.iter().zip(places) {
         let aggregate = job.jobname.as_deref() == Some(AGGREGATE_NAME);
         // The `All clients` entry has no options of its own: it sums the
@@ -387,35 +387,23 @@ pub fn sharing_options<T>(texts: &Arc<OptionTexts>, f: impl FnOnce() -> T) -> T 
     f()
 }
 
-/// The option texts of one document's jobs: jobs that ran with the same
-/// options (numjobs' clones, a job file's sections that differ in name
-/// only) share one text, as the directions of one job do; under
-/// [`sharing_options`], so do jobs of other files.
-struct SharedOptions {
-    across: Option<Arc<OptionTexts>>,
-    own: std::cell::RefCell<TextsByPairs>,
-}
-
-impl SharedOptions {
-    fn new() -> SharedOptions {
-        SharedOptions {
-            across: ACROSS_FILES.with(|a| a.borrow().clone()),
-            own: Default::default(),
-        }
+impl OptionTexts {
+    /// The texts a document's jobs share: those of [`sharing_options`] on
+    /// this thread (every file read), else the document's own. Jobs that
+    /// ran with the same options (numjobs' clones, a job file's sections
+    /// that differ in name only) share one text, as the directions of one
+    /// job do.
+    fn for_document() -> Arc<OptionTexts> {
+        ACROSS_FILES
+            .with(|a| a.borrow().clone())
+            .unwrap_or_default()
     }
 
-    fn options(&self, opts: &JobOpts<'_>) -> Option<Arc<str>> {
+    /// The job's options text, built only where these pairs were not seen.
+    fn of(&self, opts: &JobOpts<'_>) -> Option<Arc<str>> {
         let key = opts.pairs_hash();
-        let Some(across) = &self.across else {
-            let mut own = self.own.borrow_mut();
-            return own
-                .entry(key)
-                .or_insert_with(|| opts.all().map(Arc::from))
-                .clone();
-        };
         let lock = || {
-            across
-                .0
+            self.0
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner)
         };
@@ -457,10 +445,7 @@ impl<'a> JobOpts<'a> {
         // key wins (the job's over the global one), and a value that is
         // not read (`null`, a list) leaves the one before it standing.
         let mut all: Vec<(&str, std::borrow::Cow<'_, str>)> = self
-            .global
-            .iter()
-            .chain(self.job.iter())
-            .filter(|(k, _)| *k != "name")
+            .named()
             .filter_map(|(k, v)| {
                 let v = match v {
                     Loose::Text(s) => s.trim().into(),
@@ -493,6 +478,15 @@ impl<'a> JobOpts<'a> {
         Some(text)
     }
 
+    /// The options as printed, global then the job's, the job's `name`
+    /// left out: what [`JobOpts::all`] and [`JobOpts::pairs_hash`] read.
+    fn named(&self) -> impl Iterator<Item = (&str, &Loose<'a>)> {
+        self.global
+            .iter()
+            .chain(self.job.iter())
+            .filter(|(k, _)| *k != "name")
+    }
+
     /// A 128-bit hash of the pairs [`JobOpts::all`] reads (global, then
     /// the job's, `name` left out), each piece with its length before it:
     /// pairs that hash alike make one text.
@@ -503,10 +497,7 @@ impl<'a> JobOpts<'a> {
             bytes.extend_from_slice(&(text.len() as u64).to_le_bytes());
             bytes.extend_from_slice(text);
         };
-        for (k, v) in self.global.iter().chain(self.job.iter()) {
-            if k == "name" {
-                continue;
-            }
+        for (k, v) in self.named() {
             piece(b'k', k.as_bytes());
             match v {
                 Loose::Text(s) => piece(b't', s.as_bytes()),
@@ -575,7 +566,7 @@ fn json_string(out: &mut String, s: &str) {
 struct JobCtx<'a> {
     opts: &'a JobOpts<'a>,
     /// The document's option texts so far, shared by the jobs that ran alike.
-    shared: &'a SharedOptions,
+    shared: &'a OptionTexts,
     /// The job's host (`None` for `All clients` and standalone jobs).
     host: Option<String>,
     /// `jobs[0]`, `client_stats[2]`: where the job is in the document.
@@ -966,7 +957,7 @@ impl JobFacts {
             error: job.error.unwrap_or(0.0) as i64,
             system_cpu_pct: system_cpu_of(job, &who, out),
             timing_options: timing_options(opts),
-            options: ctx.shared.options(opts),
+            options: ctx.shared.of(opts),
             target: single_target(filename.as_deref()),
             cpus_allowed: cpus_of(opts),
             precondition: precondition_of(doc, job),
