@@ -72,6 +72,28 @@ impl Percentiles {
         Some(serde_json::Value::Object(map).to_string())
     }
 
+    /// Appends the percentiles as their [`serde::Serialize`] writes them
+    /// with serde_json (`null` when there are none), with each key written
+    /// as it is: a percent's text is digits, a point, a sign, `e`, `inf`
+    /// or `NaN`, nothing JSON escapes.
+    pub fn write_json(&self, out: &mut Vec<u8>) -> serde_json::Result<()> {
+        if self.0.is_empty() {
+            out.extend_from_slice(b"null");
+            return Ok(());
+        }
+        let mut separator = b'{';
+        for &(p, v) in &self.0 {
+            out.push(separator);
+            separator = b',';
+            out.push(b'"');
+            out.extend_from_slice(PercentKey::of(p).as_str().as_bytes());
+            out.extend_from_slice(b"\":");
+            serde::Serialize::serialize(&v, &mut serde_json::Serializer::new(&mut *out))?;
+        }
+        out.push(b'}');
+        Ok(())
+    }
+
     /// Read back from [`Percentiles::text`]; anything else is none.
     pub fn parse(text: &str) -> Percentiles {
         let Ok(serde_json::Value::Object(map)) = serde_json::from_str(text) else {
@@ -154,30 +176,6 @@ impl PercentKey {
             PercentKey::Short { buf, len } => std::str::from_utf8(&buf[..*len]).unwrap_or_default(),
             PercentKey::Other(text) => text,
         }
-    }
-}
-
-impl Percentiles {
-    /// Appends the percentiles as their [`serde::Serialize`] writes them
-    /// with serde_json (`null` when there are none), with each key written
-    /// as it is: a percent's text is digits, a point, a sign, `e`, `inf`
-    /// or `NaN`, nothing JSON escapes.
-    pub fn write_json(&self, out: &mut Vec<u8>) -> serde_json::Result<()> {
-        if self.0.is_empty() {
-            out.extend_from_slice(b"null");
-            return Ok(());
-        }
-        let mut separator = b'{';
-        for &(p, v) in &self.0 {
-            out.push(separator);
-            separator = b',';
-            out.push(b'"');
-            out.extend_from_slice(PercentKey::of(p).as_str().as_bytes());
-            out.extend_from_slice(b"\":");
-            serde::Serialize::serialize(&v, &mut serde_json::Serializer::new(&mut *out))?;
-        }
-        out.push(b'}');
-        Ok(())
     }
 }
 
