@@ -18,6 +18,7 @@
 //! Numbers are read as `f64` because fio printed some of them as integers
 //! in one version and floats in another.
 
+mod direct;
 mod non_finite;
 mod values;
 
@@ -1407,12 +1408,16 @@ impl Reader for JsonReader {
     /// that is. Anything short of a fio document is left to
     /// `read_segment`, so its errors stay those of the cut segment.
     fn read_leading(&self, text: &str) -> Option<(Parsed, usize)> {
-        let mut stream = serde_json::Deserializer::from_str(text).into_iter::<FioOutput>();
-        let doc = stream.next()?.ok()?;
+        // Read directly where it can be, exactly as serde_json reads it.
+        let (doc, end) = direct::leading(text).or_else(|| {
+            let mut stream = serde_json::Deserializer::from_str(text).into_iter::<FioOutput>();
+            let doc = stream.next()?.ok()?;
+            Some((doc, stream.byte_offset()))
+        })?;
         if doc.jobs.is_none() && doc.client_stats.is_none() {
             return None;
         }
-        Some((keyed_rows(&doc).ok()?, stream.byte_offset()))
+        Some((keyed_rows(&doc).ok()?, end))
     }
 }
 

@@ -316,9 +316,29 @@ pub fn without_bins<T>(skip: bool, f: impl FnOnce() -> T) -> T {
     f()
 }
 
+/// Whether json+ `bins` are read on this thread ([`without_bins`]).
+pub(super) fn reading_bins() -> bool {
+    READ_BINS.with(|r| r.get())
+}
+
+impl Bins {
+    /// The histogram of (latency, count) pairs as fio printed them: a
+    /// count that is not a finite non-negative number is left out, and the
+    /// rest sorted by latency.
+    pub(super) fn of(pairs: Vec<(u64, f64)>) -> Bins {
+        let mut bins: Vec<(u64, u64)> = pairs
+            .into_iter()
+            .filter(|&(_, c)| c.is_finite() && c >= 0.0)
+            .map(|(k, c)| (k, c as u64))
+            .collect();
+        bins.sort_unstable();
+        Bins(bins)
+    }
+}
+
 impl<'de> Deserialize<'de> for Bins {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        if !READ_BINS.with(|r| r.get()) {
+        if !reading_bins() {
             serde::de::IgnoredAny::deserialize(d)?;
             return Ok(Bins(Vec::new()));
         }
@@ -329,14 +349,7 @@ impl<'de> Deserialize<'de> for Bins {
                 f.write_str("a latency histogram map")
             }
             fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Bins, A::Error> {
-                let pairs: Vec<(u64, f64)> = visit_pairs(map)?;
-                let mut bins: Vec<(u64, u64)> = pairs
-                    .into_iter()
-                    .filter(|&(_, c)| c.is_finite() && c >= 0.0)
-                    .map(|(k, c)| (k, c as u64))
-                    .collect();
-                bins.sort_unstable();
-                Ok(Bins(bins))
+                visit_pairs(map).map(Bins::of)
             }
         }
         d.deserialize_map(V)

@@ -1,0 +1,622 @@
+//! fio's JSON document read straight into the mirror ([`FioOutput`]),
+//! without serde's visitors. Reading the mirror through serde_json was
+//! half of ingest's time: each token passes through a visitor and each
+//! struct through a field matcher, and a job (kilobytes of `Option`s) is
+//! moved through every layer. Read here, the same 10,000 documents take
+//! 0.75x the time on one thread (in cache), and ingest 0.92x the
+//! instructions (benches/ingest-speed.md, eighth round).
+//!
+//! The result is exactly the mirror serde_json makes, or nothing. What
+//! this reader does not read exactly as serde_json would (an escape in a
+//! key, a key given twice, a value of another type than the mirror's,
+//! fio's bare `nan`, nesting deeper than [`DEPTH`], anything malformed) it
+//! gives up on, and the caller reads the document with serde_json, whose
+//! result or error is then the file's. A test holds the two equal on
+//! every fixture and on thousands of damaged copies of them.
+//!
+//! Values it keeps whole (`nvcmp`, `steadystate`, `system_cpu_pct`: any
+//! JSON) and strings with escapes are parsed by serde_json from their own
+//! text, once this reader has found where they end.
+
+use std::borrow::Cow;
+
+use serde::de::IgnoredAny;
+use serde_json::{Number, Value};
+
+use super::values::{self, Bins, FioOptions, FioPercentiles, GlobalOptions, Loose, Str};
+use super::{Ddir, FioOutput, Job, Lat};
+
+/// Nesting at which the reader gives up: below serde_json's limit (128),
+/// so a document read here is never one serde_json refuses as too deep.
+const DEPTH: u32 = 100;
+
+/// The document at the start of `text` (after whitespace) and the offset
+/// just past its closing brace, as serde_json's stream reader gives them;
+/// `None` when it is left to serde_json.
+pub fn leading(text: &str) -> Option<(FioOutput<'_>, usize)> {
+    let mut r = Reader {
+        text,
+        b: text.as_bytes(),
+        at: 0,
+        depth: 0,
+    };
+    if r.peek()? != b'{' {
+        return None;
+    }
+    let doc = r.document()?;
+    Some((doc, r.at))
+}
+
+struct Reader<'a> {
+    text: &'a str,
+    b: &'a [u8],
+    at: usize,
+    depth: u32,
+}
+
+/// The keys of one object that the mirror reads: a key given twice is an
+/// error to serde's derive, so the reader gives up on it.
+#[derive(Default)]
+struct FieldsRead(u32);
+
+impl FieldsRead {
+    fn once(&mut self, field: u32) -> Option<()> {
+        let bit = 1 << field;
+        if self.0 & bit != 0 {
+            return None;
+        }
+        self.0 |= bit;
+        Some(())
+    }
+}
+
+/// The members of a mirror struct: each key's field number (for
+/// [`FieldsRead`]), and how its value is read into the struct; any other
+/// key's value is skipped.
+macro_rules! members {
+    ($r:ident, $key:ident, $fields:ident, { $($name:literal => $read:expr,)* }) => {{
+        const NAMES: &[&str] = &[$($name),*];
+        match $key {
+            $($name => {
+                $fields.once(const { field(NAMES, $name) })?;
+                $read;
+                Some(())
+            })*
+            _ => $r.skip(),
+        }
+    }};
+}
+
+/// Where `name` is in `names`: a member's field number, at compile time.
+const fn field(names: &[&str], name: &str) -> u32 {
+    assert!(names.len() <= 32, "a field is a bit of a u32");
+    let mut i = 0;
+    while i < names.len() {
+        if names[i].len() == name.len() {
+            let (a, b) = (names[i].as_bytes(), name.as_bytes());
+            let mut j = 0;
+            while j < a.len() && a[j] == b[j] {
+                j += 1;
+            }
+            if j == a.len() {
+                return i as u32;
+            }
+        }
+        i += 1;
+    }
+    panic!("a member's name is in its list")
+}
+
+/// In one little-endian word of a string's bytes, a high bit in each byte
+/// that ends a plain string (a quote), starts an escape, or is a control
+/// character; the lowest set bit is always a true one (the borrow of the
+/// subtraction only marks bytes above a true match).
+#[inline]
+fn string_stops(word: u64) -> u64 {
+    const ONES: u64 = u64::from_le_bytes([0x01; 8]);
+    const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
+    let zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGHS;
+    let quote = zero(word ^ (ONES * u64::from(b'"')));
+    let backslash = zero(word ^ (ONES * u64::from(b'\\')));
+    let control = word.wrapping_sub(ONES * 0x20) & !word & HIGHS;
+    quote | backslash | control
+}
+
+impl<'a> Reader<'a> {
+    /// Skips whitespace, a byte at a time: skipping fio's indentation
+    /// eight spaces at a time was slower, measured (115 against 85 ms for
+    /// 10,000 documents read in cache); its runs are short.
+    #[inline]
+    fn ws(&mut self) {
+        while let Some(&c) = self.b.get(self.at) {
+            if c > b' ' || !matches!(c, b' ' | b'\n' | b'\r' | b'\t') {
+                break;
+            }
+            self.at += 1;
+        }
+    }
+
+    /// The eight bytes at the reader, as one little-endian word.
+    #[inline]
+    fn word(&self) -> Option<u64> {
+        let bytes = self.b.get(self.at..self.at + 8)?;
+        Some(u64::from_le_bytes(bytes.try_into().ok()?))
+    }
+
+    /// The next byte after whitespace, not consumed.
+    #[inline]
+    fn peek(&mut self) -> Option<u8> {
+        self.ws();
+        self.b.get(self.at).copied()
+    }
+
+    #[inline]
+    fn eat(&mut self, c: u8) -> Option<()> {
+        (self.peek()? == c).then(|| self.at += 1)
+    }
+
+    fn literal(&mut self, word: &[u8]) -> Option<()> {
+        let end = self.at + word.len();
+        (self.b.get(self.at..end)? == word).then(|| self.at = end)
+    }
+
+    fn enter(&mut self) -> Option<()> {
+        self.depth += 1;
+        (self.depth <= DEPTH).then_some(())
+    }
+
+    /// An optional value: `null` is `None`, anything else is read by `read`.
+    #[inline]
+    fn opt<T>(&mut self, read: impl FnOnce(&mut Self) -> Option<T>) -> Option<Option<T>> {
+        if self.peek()? == b'n' {
+            self.literal(b"null")?;
+            return Some(None);
+        }
+        read(self).map(Some)
+    }
+
+    /// An optional struct, read in place rather than moved up through
+    /// `Option`s and returns (a job is kilobytes): `null` is `None`.
+    #[inline]
+    fn opt_in<T: Default>(
+        &mut self,
+        slot: &mut Option<T>,
+        read: impl FnOnce(&mut Self, &mut T) -> Option<()>,
+    ) -> Option<()> {
+        if self.peek()? == b'n' {
+            self.literal(b"null")?;
+            *slot = None;
+            return Some(());
+        }
+        read(self, slot.insert(T::default()))
+    }
+
+    /// An object, each member's key given to `member` with the reader at
+    /// its value, which `member` reads.
+    fn object(&mut self, mut member: impl FnMut(&mut Self, &'a str) -> Option<()>) -> Option<()> {
+        self.eat(b'{')?;
+        self.enter()?;
+        if self.peek()? == b'}' {
+            self.at += 1;
+        } else {
+            loop {
+                if self.peek()? != b'"' {
+                    return None;
+                }
+                let key = self.plain_str()?;
+                // fio writes `"key" : value`.
+                match self.b.get(self.at..self.at + 3) {
+                    Some(b" : ") => self.at += 3,
+                    _ => self.eat(b':')?,
+                }
+                member(self, key)?;
+                match self.peek()? {
+                    b',' => self.at += 1,
+                    b'}' => {
+                        self.at += 1;
+                        break;
+                    }
+                    _ => return None,
+                }
+            }
+        }
+        self.depth -= 1;
+        Some(())
+    }
+
+    /// An array, each element read by `element`.
+    fn array(&mut self, mut element: impl FnMut(&mut Self) -> Option<()>) -> Option<()> {
+        self.eat(b'[')?;
+        self.enter()?;
+        if self.peek()? == b']' {
+            self.at += 1;
+        } else {
+            loop {
+                element(self)?;
+                match self.peek()? {
+                    b',' => self.at += 1,
+                    b']' => {
+                        self.at += 1;
+                        break;
+                    }
+                    _ => return None,
+                }
+            }
+        }
+        self.depth -= 1;
+        Some(())
+    }
+
+    /// A string without escapes, borrowed, the reader at its opening
+    /// quote; `None` (nothing consumed) on an escape or on a control
+    /// character, which JSON refuses.
+    #[inline]
+    fn plain_str(&mut self) -> Option<&'a str> {
+        let start = self.at + 1;
+        self.at = start;
+        let end = loop {
+            let Some(word) = self.word() else {
+                let len = self.b[self.at..]
+                    .iter()
+                    .position(|&c| c == b'"' || c == b'\\' || c < 0x20)?;
+                break self.at + len;
+            };
+            let stop = string_stops(word);
+            if stop != 0 {
+                break self.at + (stop.trailing_zeros() / 8) as usize;
+            }
+            self.at += 8;
+        };
+        if self.b[end] != b'"' {
+            self.at = start - 1;
+            return None;
+        }
+        self.at = end + 1;
+        self.text.get(start..end)
+    }
+
+    /// Any string, checked as serde_json checks a string it skips.
+    fn skip_str(&mut self) -> Option<()> {
+        self.at += 1;
+        loop {
+            let c = *self.b.get(self.at)?;
+            self.at += 1;
+            match c {
+                b'"' => return Some(()),
+                b'\\' => {
+                    let e = *self.b.get(self.at)?;
+                    self.at += 1;
+                    match e {
+                        b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => {}
+                        b'u' => {
+                            let hex = self.b.get(self.at..self.at + 4)?;
+                            if !hex.iter().all(u8::is_ascii_hexdigit) {
+                                return None;
+                            }
+                            self.at += 4;
+                        }
+                        _ => return None,
+                    }
+                }
+                0..=0x1f => return None,
+                _ => {}
+            }
+        }
+    }
+
+    /// A string value: borrowed, or with escapes, unescaped by serde_json.
+    fn string(&mut self) -> Option<Str<'a>> {
+        if self.peek()? != b'"' {
+            return None;
+        }
+        if let Some(s) = self.plain_str() {
+            return Some(Str(Cow::Borrowed(s)));
+        }
+        let start = self.at;
+        self.skip_str()?;
+        serde_json::from_str(&self.text[start..self.at]).ok()
+    }
+
+    /// A number, consumed: JSON's grammar exactly (a sign, no leading
+    /// zero, digits after a point and in an exponent), its digits gathered
+    /// as they are scanned.
+    fn number(&mut self) -> Option<NumberRead<'a>> {
+        self.ws();
+        let b = self.b;
+        let start = self.at;
+        let negative = b.get(start) == Some(&b'-');
+        let mut i = start + usize::from(negative);
+        let (mut mantissa, mut digits) = (0u64, 0u32);
+        let mut gather = |i: &mut usize| {
+            let from = *i;
+            while let Some(&c @ b'0'..=b'9') = b.get(*i) {
+                mantissa = mantissa.wrapping_mul(10).wrapping_add(u64::from(c - b'0'));
+                *i += 1;
+            }
+            digits += (*i - from) as u32;
+            (*i - from) as u32
+        };
+        match b.get(i)? {
+            b'0' => i += 1,
+            b'1'..=b'9' => {
+                gather(&mut i);
+            }
+            _ => return None,
+        }
+        let mut decimals = 0;
+        if b.get(i) == Some(&b'.') {
+            i += 1;
+            decimals = gather(&mut i);
+            if decimals == 0 {
+                return None;
+            }
+        }
+        let mut exponent = false;
+        if matches!(b.get(i), Some(b'e' | b'E')) {
+            exponent = true;
+            i += 1 + usize::from(matches!(b.get(i + 1), Some(b'+' | b'-')));
+            let from = i;
+            while matches!(b.get(i), Some(b'0'..=b'9')) {
+                i += 1;
+            }
+            if i == from {
+                return None;
+            }
+        }
+        self.at = i;
+        let exact = match (exponent, decimals) {
+            // At most 18 digits: no overflow in a `u64`, nor in an `i64`.
+            _ if exponent || digits > 18 => Exact::No,
+            (_, 0) => Exact::Integer(mantissa),
+            (_, d) => Exact::Decimal(mantissa, d),
+        };
+        Some(NumberRead {
+            text: self.text.get(start..i)?,
+            negative,
+            exact,
+        })
+    }
+
+    /// A number as serde_json gives it to an `f64` (see [`NumberRead::f64`]).
+    #[inline]
+    fn f64(&mut self) -> Option<f64> {
+        self.number()?.f64()
+    }
+
+    /// Any value, checked as serde_json checks a value it skips.
+    fn skip(&mut self) -> Option<()> {
+        match self.peek()? {
+            b'"' => self.skip_str(),
+            b'{' => self.object(|r, _| r.skip()),
+            b'[' => self.array(Self::skip),
+            b't' => self.literal(b"true"),
+            b'f' => self.literal(b"false"),
+            b'n' => self.literal(b"null"),
+            _ => self.number().map(drop),
+        }
+    }
+
+    /// A value kept whole, parsed by serde_json from its text.
+    fn value(&mut self) -> Option<Value> {
+        self.ws();
+        let start = self.at;
+        self.skip()?;
+        serde_json::from_str(&self.text[start..self.at]).ok()
+    }
+
+    /// An option's value, as [`Loose`]'s `Deserialize` reads it.
+    fn loose(&mut self) -> Option<Loose<'a>> {
+        Some(match self.peek()? {
+            b'"' => Loose::Text(self.string()?),
+            b't' => self.literal(b"true").map(|()| Loose::Bool(true))?,
+            b'f' => self.literal(b"false").map(|()| Loose::Bool(false))?,
+            b'n' => self.literal(b"null").map(|()| Loose::Other)?,
+            b'{' | b'[' => self.skip().map(|()| Loose::Other)?,
+            _ => self.number()?.loose()?,
+        })
+    }
+
+    fn options(&mut self) -> Option<FioOptions<'a>> {
+        let mut pairs = Vec::with_capacity(16);
+        self.object(|r, key| {
+            pairs.push((Str(Cow::Borrowed(key)), r.loose()?));
+            Some(())
+        })?;
+        Some(FioOptions(pairs))
+    }
+
+    fn global_options(&mut self) -> Option<GlobalOptions<'a>> {
+        match self.peek()? {
+            b'{' => self.options().map(GlobalOptions::One),
+            b'[' => {
+                let mut servers = Vec::new();
+                self.array(|r| {
+                    servers.push(r.options()?);
+                    Some(())
+                })?;
+                Some(GlobalOptions::PerServer(servers))
+            }
+            _ => None,
+        }
+    }
+
+    fn percentiles(&mut self) -> Option<FioPercentiles> {
+        // fio's default list is 17 percentiles.
+        let mut pairs = Vec::with_capacity(20);
+        self.object(|r, key| {
+            pairs.push((key.trim().parse().ok()?, r.f64()?));
+            Some(())
+        })?;
+        Some(FioPercentiles(pairs))
+    }
+
+    /// json+ `bins`; skipped (read as none) where [`values::without_bins`]
+    /// says so.
+    fn bins(&mut self) -> Option<Bins> {
+        if !values::reading_bins() {
+            return self.skip().map(|()| Bins(Vec::new()));
+        }
+        let mut pairs = Vec::new();
+        self.object(|r, key| {
+            pairs.push((key.trim().parse().ok()?, r.f64()?));
+            Some(())
+        })?;
+        Some(Bins::of(pairs))
+    }
+
+    fn document(&mut self) -> Option<FioOutput<'a>> {
+        let mut doc = FioOutput::default();
+        let mut fields = FieldsRead::default();
+        self.object(|r, key| {
+            members!(r, key, fields, {
+                "fio version" => doc.fio_version = r.opt(Self::string)?,
+                "timestamp" => doc.timestamp = r.opt(Self::f64)?,
+                "timestamp_ms" => doc.timestamp_ms = r.opt(Self::f64)?,
+                "global options" => doc.global_options = r.global_options()?,
+                "jobs" => r.opt_in(&mut doc.jobs, Self::jobs)?,
+                "client_stats" => r.opt_in(&mut doc.client_stats, Self::jobs)?,
+                "cpu_idleness" => doc.cpu_idleness = r.opt(Self::options)?,
+                "disk_util" => doc.disk_util = r.opt(|r| r.skip().map(|()| IgnoredAny))?,
+                "nvcmp" => doc.nvcmp = r.opt(Self::value)?,
+            })
+        })?;
+        Some(doc)
+    }
+
+    fn jobs(&mut self, jobs: &mut Vec<Job<'a>>) -> Option<()> {
+        self.array(|r| {
+            jobs.push(Job::default());
+            r.job(jobs.last_mut()?)
+        })
+    }
+
+    fn job(&mut self, job: &mut Job<'a>) -> Option<()> {
+        let mut fields = FieldsRead::default();
+        self.object(|r, key| {
+            members!(r, key, fields, {
+                "jobname" => job.jobname = r.opt(Self::string)?,
+                "groupid" => job.groupid = r.opt(Self::f64)?,
+                "error" => job.error = r.opt(Self::f64)?,
+                "job options" => job.job_options = r.options()?,
+                "read" => r.opt_in(&mut job.read, Self::ddir)?,
+                "write" => r.opt_in(&mut job.write, Self::ddir)?,
+                "trim" => r.opt_in(&mut job.trim, Self::ddir)?,
+                "mixed" => r.opt_in(&mut job.mixed, Self::ddir)?,
+                "usr_cpu" => job.usr_cpu = r.opt(Self::f64)?,
+                "sys_cpu" => job.sys_cpu = r.opt(Self::f64)?,
+                "job_runtime" => job.job_runtime = r.opt(Self::f64)?,
+                "hostname" => job.hostname = r.opt(Self::string)?,
+                "port" => job.port = r.opt(Self::f64)?,
+                "system_cpu_pct" => job.system_cpu_pct = r.opt(Self::value)?,
+                "iodepth_level" => job.iodepth_level = r.opt(Self::options)?,
+                "steadystate" => job.steadystate = r.opt(Self::value)?,
+                "nvcmp" => job.nvcmp = r.opt(Self::value)?,
+            })
+        })
+    }
+
+    fn ddir(&mut self, d: &mut Ddir) -> Option<()> {
+        let mut fields = FieldsRead::default();
+        self.object(|r, key| {
+            members!(r, key, fields, {
+                "io_bytes" => d.io_bytes = r.opt(Self::f64)?,
+                "io_kbytes" => d.io_kbytes = r.opt(Self::f64)?,
+                "bw_bytes" => d.bw_bytes = r.opt(Self::f64)?,
+                "bw" => d.bw = r.opt(Self::f64)?,
+                "iops" => d.iops = r.opt(Self::f64)?,
+                "runtime" => d.runtime = r.opt(Self::f64)?,
+                "total_ios" => d.total_ios = r.opt(Self::f64)?,
+                "slat_ns" => r.opt_in(&mut d.slat_ns, Self::lat)?,
+                "clat_ns" => r.opt_in(&mut d.clat_ns, Self::lat)?,
+                "lat_ns" => r.opt_in(&mut d.lat_ns, Self::lat)?,
+                "slat" => r.opt_in(&mut d.slat, Self::lat)?,
+                "clat" => r.opt_in(&mut d.clat, Self::lat)?,
+                "lat" => r.opt_in(&mut d.lat, Self::lat)?,
+                "bw_mean" => d.bw_mean = r.opt(Self::f64)?,
+                "bw_dev" => d.bw_dev = r.opt(Self::f64)?,
+                "bw_samples" => d.bw_samples = r.opt(Self::f64)?,
+                "iops_mean" => d.iops_mean = r.opt(Self::f64)?,
+                "iops_stddev" => d.iops_stddev = r.opt(Self::f64)?,
+                "iops_samples" => d.iops_samples = r.opt(Self::f64)?,
+            })
+        })
+    }
+
+    fn lat(&mut self, lat: &mut Lat) -> Option<()> {
+        let mut fields = FieldsRead::default();
+        self.object(|r, key| {
+            members!(r, key, fields, {
+                "min" => lat.min = r.opt(Self::f64)?,
+                "max" => lat.max = r.opt(Self::f64)?,
+                "mean" => lat.mean = r.opt(Self::f64)?,
+                "stddev" => lat.stddev = r.opt(Self::f64)?,
+                "N" => lat.n = r.opt(Self::f64)?,
+                "percentile" => lat.percentile = r.opt(Self::percentiles)?,
+                "bins" => lat.bins = r.opt(Self::bins)?,
+            })
+        })
+    }
+}
+
+/// A number's text, and its value where its digits give it exactly.
+struct NumberRead<'a> {
+    text: &'a str,
+    negative: bool,
+    exact: Exact,
+}
+
+/// What a number's digits give without the text parsed again.
+enum Exact {
+    /// No point, no exponent, at most 18 digits: the magnitude.
+    Integer(u64),
+    /// A point, no exponent, at most 18 digits: the digits as an integer,
+    /// and how many of them follow the point.
+    Decimal(u64, u32),
+    /// Anything else: the text is parsed.
+    No,
+}
+
+/// 10^0 to 10^22: the powers of ten an `f64` holds exactly.
+const EXACT_TENS: [f64; 23] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+    1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+];
+
+impl NumberRead<'_> {
+    /// The number as serde_json gives it to an `f64`: an integer as its
+    /// `u64` or `i64` converts, anything else correctly rounded, as
+    /// serde_json's `float_roundtrip` (which nvcmp builds with) and Rust's
+    /// parse both round. Out of an `f64`'s range is serde_json's error:
+    /// `None`.
+    #[inline]
+    fn f64(&self) -> Option<f64> {
+        let magnitude = match self.exact {
+            Exact::Integer(n) => n as f64,
+            // Both exact in an `f64`: one division, correctly rounded.
+            Exact::Decimal(n, d) if n < 1 << 53 && d < 23 => n as f64 / EXACT_TENS[d as usize],
+            _ => {
+                let f: f64 = self.text.parse().ok()?;
+                return f.is_finite().then_some(f);
+            }
+        };
+        Some(if self.negative { -magnitude } else { magnitude })
+    }
+
+    /// The number as [`Loose`] holds it: serde_json gives a positive
+    /// integer as a `u64`, a negative one as an `i64` (`-0` as the float
+    /// `-0.0`), anything else as an `f64`. An integer of 19 digits or more
+    /// is left to serde_json.
+    fn loose(&self) -> Option<Loose<'static>> {
+        let number = match self.exact {
+            Exact::Integer(n) if !self.negative => Number::from(n),
+            Exact::Integer(0) => Number::from_f64(-0.0)?,
+            Exact::Integer(n) => Number::from(-(n as i64)),
+            Exact::No if !self.text.contains(['.', 'e', 'E']) => return None,
+            _ => return Some(Number::from_f64(self.f64()?).map_or(Loose::Other, Loose::Number)),
+        };
+        Some(Loose::Number(number))
+    }
+}
+
+#[cfg(test)]
+mod tests;

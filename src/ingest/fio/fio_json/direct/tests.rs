@@ -1,0 +1,313 @@
+//! The direct reader against serde_json: the same mirror (compared by its
+//! `Debug` text, which shows every field, `-0.0` and NaN included) and
+//! the same end offset, or `None`. Never a document serde_json refuses.
+
+use std::path::{Path, PathBuf};
+
+use super::*;
+
+/// What serde_json's stream reader makes of the document at the start of
+/// `text`, as `read_leading` reads it.
+fn by_serde(text: &str) -> Option<(String, usize)> {
+    let mut stream = serde_json::Deserializer::from_str(text).into_iter::<FioOutput>();
+    let doc = stream.next()?.ok()?;
+    Some((format!("{doc:?}"), stream.byte_offset()))
+}
+
+fn direct(text: &str) -> Option<(String, usize)> {
+    leading(text).map(|(doc, end)| (format!("{doc:?}"), end))
+}
+
+/// Whether the direct reader agrees with serde_json on `text`; whether it
+/// read it.
+#[track_caller]
+fn agrees(text: &str, what: &str) -> bool {
+    let Some(got) = direct(text) else {
+        return false;
+    };
+    match by_serde(text) {
+        Some(want) => assert_eq!(got, want, "{what}"),
+        None => panic!("{what}: read directly, refused by serde_json:\n{text}"),
+    }
+    true
+}
+
+fn files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let mut entries: Vec<_> = std::fs::read_dir(dir).unwrap().flatten().collect();
+    entries.sort_by_key(|e| e.path());
+    for e in entries {
+        let path = e.path();
+        if path.is_dir() {
+            files(&path, out);
+        } else {
+            out.push(path);
+        }
+    }
+}
+
+/// Every document in the fixtures (each `{` that starts a line): the
+/// ones serde_json reads, read directly too, equal, unless they hold what
+/// the direct reader leaves to serde_json.
+#[test]
+fn every_fixture_document_reads_as_serde_reads_it() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut paths = Vec::new();
+    files(&root.join("fixtures"), &mut paths);
+    files(&root.join("src/ingest/testdata"), &mut paths);
+    let (mut documents, mut direct_reads, mut left) = (0, 0, Vec::new());
+    for path in paths {
+        let bytes = std::fs::read(&path).unwrap();
+        let Ok(text) = crate::ingest::decode::decode(&bytes) else {
+            continue;
+        };
+        let starts = text.match_indices('\n').map(|(i, _)| i + 1);
+        for start in std::iter::once(0).chain(starts) {
+            let rest = &text[start..];
+            if !rest.trim_start_matches([' ', '\t']).starts_with('{') {
+                continue;
+            }
+            let what = format!("{} at byte {start}", path.display());
+            let read = agrees(rest, &what);
+            if by_serde(rest).is_some() {
+                documents += 1;
+                direct_reads += usize::from(read);
+                if !read {
+                    left.push(what);
+                }
+            }
+        }
+    }
+    assert!(documents > 1000, "{documents} documents in the fixtures");
+    // fio never escapes a key nor prints an integer of 19 digits in an
+    // option, so every document is read directly (one with fio's bare
+    // `nan` is refused by serde_json's stream too, and not counted).
+    assert!(
+        left.is_empty(),
+        "{} of {documents} not read directly: {left:#?}",
+        left.len()
+    );
+    assert_eq!(direct_reads, documents);
+}
+
+/// A small generator, so the damaged copies are the same on every run.
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self, below: usize) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((self.0 >> 33) as usize) % below.max(1)
+    }
+}
+
+/// One damage: a byte replaced, inserted or removed, a span removed, the
+/// text cut short, or a line given twice (a key twice).
+fn damaged(text: &str, rng: &mut Lcg) -> String {
+    const BYTES: &[u8] = b"{}[]\":,0123456789.-+eE \\nultrfasN\t\n/u";
+    let mut b = text.as_bytes().to_vec();
+    let at = rng.next(b.len());
+    match rng.next(6) {
+        0 => b[at] = BYTES[rng.next(BYTES.len())],
+        1 => b.insert(at, BYTES[rng.next(BYTES.len())]),
+        2 => {
+            b.remove(at);
+        }
+        3 => {
+            let end = (at + rng.next(40)).min(b.len());
+            b.drain(at..end);
+        }
+        4 => b.truncate(at),
+        _ => {
+            let start = b[..at]
+                .iter()
+                .rposition(|&c| c == b'\n')
+                .map_or(0, |i| i + 1);
+            let end = b[at..]
+                .iter()
+                .position(|&c| c == b'\n')
+                .map_or(b.len(), |i| at + i + 1);
+            let line = b[start..end].to_vec();
+            b.splice(end..end, line);
+        }
+    }
+    // Damage inside a multi-byte character: the copy is not text.
+    String::from_utf8(b).unwrap_or_default()
+}
+
+/// Damaged copies of documents of every kind: whatever the direct reader
+/// reads, serde_json reads the same; what serde_json refuses, the direct
+/// reader never reads.
+#[test]
+fn damaged_documents_read_as_serde_reads_them_or_not_at_all() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let docs = [
+        "src/ingest/testdata/randrw-psync.jsonplus.json",
+        "src/ingest/testdata/group-reporting-libaio.json",
+        "src/ingest/testdata/client-server-2.json",
+        "src/ingest/testdata/fio2-handmade.json",
+        "fixtures/fio/linux-libaio/randread-4k.json",
+    ];
+    let mut rng = Lcg(42);
+    let (mut tried, mut read) = (0, 0);
+    for doc in docs {
+        let text = std::fs::read_to_string(root.join(doc)).unwrap();
+        // json+ bins are most of a json+ file: read both ways.
+        for skip_bins in [false, true] {
+            for i in 0..600 {
+                let copy = damaged(&text, &mut rng);
+                tried += 1;
+                let what = format!("{doc}, damage {i}, bins skipped: {skip_bins}");
+                read += usize::from(values::without_bins(skip_bins, || agrees(&copy, &what)));
+            }
+        }
+    }
+    // Most damage (a digit for a digit, a space for a space) leaves a
+    // document serde_json reads: those must have been compared.
+    assert!(
+        read * 4 > tried,
+        "{read} of {tried} damaged copies read directly"
+    );
+}
+
+#[track_caller]
+fn same(text: &str) {
+    assert!(agrees(text, text), "not read directly: {text}");
+}
+
+#[track_caller]
+fn left_to_serde(text: &str) {
+    assert_eq!(direct(text), None, "{text}");
+}
+
+#[test]
+fn numbers_read_as_serde_reads_them() {
+    for n in [
+        "0",
+        "-0",
+        "7",
+        "-7",
+        "123456789012345678",
+        "-123456789012345678",
+        "1234567890123456789",
+        "18446744073709551615",
+        "18446744073709551616",
+        "-9223372036854775808",
+        "99999999999999999999999",
+        "0.1",
+        "-0.0",
+        "1e5",
+        "1E+5",
+        "2.5e-3",
+        "1e-400",
+        "9007199254740993",
+        "0.30000000000000004",
+        "4.9406564584124654e-324",
+        "1.7976931348623157e308",
+    ] {
+        same(&format!(
+            r#"{{"timestamp": {n}, "jobs": [{{"read": {{"iops": {n}}}}}]}}"#
+        ));
+        // An option's number keeps serde_json's kind (u64, i64, f64); an
+        // integer of 19 digits or more is left to serde_json.
+        let option = format!(r#"{{"jobs": [{{"job options": {{"x": {n}}}}}]}}"#);
+        let long = n.trim_start_matches('-').len() > 18;
+        match !long || n.contains(['.', 'e', 'E']) {
+            true => same(&option),
+            false => left_to_serde(&option),
+        }
+    }
+    // serde_json's errors: out of range, a leading zero, a bare point.
+    for n in [
+        "1e400", "-1e400", "01", "1.", ".5", "-", "1e", "+1", "nan", "-inf",
+    ] {
+        let text = format!(r#"{{"timestamp": {n}, "jobs": []}}"#);
+        left_to_serde(&text);
+        assert_eq!(by_serde(&text), None, "{text}");
+    }
+}
+
+#[test]
+fn values_of_every_kind_read_as_serde_reads_them() {
+    same(
+        r#"{"jobs": null, "client_stats": [], "disk_util": [{"a": 1}], "nvcmp": {"x": [1, "y", null, true]}}"#,
+    );
+    same(
+        r#"{"global options": [{"hostname": "a", "bs": "4k"}, {}], "jobs": [{"jobname": "j\u00e9", "job options": {"k": "\"1\""}}]}"#,
+    );
+    same(
+        r#"{"jobs": [{"job options": {"a": true, "b": false, "c": null, "d": [1, {"e": 2}], "f": "C:\\x"}}]}"#,
+    );
+    same(
+        r#"{"jobs": [{"read": {"clat_ns": {"percentile": {" 99.000000 ": 5, "1e1": 2.5}, "bins": {"3": 2, "1": 1.5, "9": -1}}}, "write": null}]}"#,
+    );
+    same(
+        r#"{"jobs": [{"steadystate": {"ss": "iops_slope"}, "system_cpu_pct": "x", "iodepth_level": {"1": 100.0, ">=64": 0.0}}]}"#,
+    );
+    same(" \n\t{\"jobs\": []}\n{\"jobs\": []}");
+    same(r#"{"unknown": {"deep": [[[[{"x": "\/\b\f\n\r\t\u12aB"}]]]]}, "jobs": []}"#);
+}
+
+#[test]
+fn what_serde_refuses_or_reads_otherwise_is_left_to_it() {
+    // A key twice: serde's derive refuses it.
+    left_to_serde(r#"{"jobs": [], "jobs": []}"#);
+    left_to_serde(r#"{"jobs": [{"read": {"iops": 1, "iops": 2}}]}"#);
+    // Another type than the mirror's.
+    left_to_serde(r#"{"jobs": [{"read": {"iops": "1"}}]}"#);
+    left_to_serde(r#"{"jobs": [{"read": [1, 2]}]}"#);
+    left_to_serde(r#"{"jobs": {}}"#);
+    left_to_serde(r#"{"global options": null, "jobs": []}"#);
+    left_to_serde(r#"{"jobs": [{"read": {"clat_ns": {"percentile": {"x": 1}}}}]}"#);
+    // An escaped key, fio's bare nan, control characters, trailing commas.
+    left_to_serde(r#"{"j\u006fbs": []}"#);
+    left_to_serde(r#"{"jobs": [{"job options": {"k\"": 1}}]}"#);
+    left_to_serde(r#"{"jobs": [{"read": {"iops": nan}}]}"#);
+    left_to_serde("{\"jobs\": [], \"x\": \"a\tb\"}");
+    left_to_serde(r#"{"jobs": [1,]}"#);
+    left_to_serde(r#"{"jobs": [], }"#);
+    left_to_serde(r#"{"jobs": [], "x": "\x"}"#);
+    left_to_serde(r#"{"jobs": [], "x": "\u12G4"}"#);
+    left_to_serde(r#"{"jobs": [], "x": tru}"#);
+    left_to_serde("[]");
+    left_to_serde("{\"jobs\": [");
+    // Nesting past the reader's limit (serde_json's is 128).
+    let deep = format!(
+        r#"{{"jobs": [], "x": {}{}}}"#,
+        "[".repeat(120),
+        "]".repeat(120)
+    );
+    left_to_serde(&deep);
+    let within = format!(
+        r#"{{"jobs": [], "x": {}{}}}"#,
+        "[".repeat(90),
+        "]".repeat(90)
+    );
+    same(&within);
+}
+
+/// The word-at-a-time scan finds the first quote, backslash or control
+/// character of every word, as a byte-by-byte scan does.
+#[test]
+fn string_stops_finds_the_first_stop_of_a_word() {
+    let mut rng = Lcg(7);
+    let interesting = [
+        b'"', b'\\', 0x00, 0x1f, 0x20, 0x21, b'a', 0x7f, 0x80, 0xff, 0x5b, 0x5d,
+    ];
+    for _ in 0..200_000 {
+        let mut bytes = [0u8; 8];
+        for b in &mut bytes {
+            *b = match rng.next(3) {
+                0 => interesting[rng.next(interesting.len())],
+                _ => rng.next(256) as u8,
+            };
+        }
+        let want = bytes
+            .iter()
+            .position(|&c| c == b'"' || c == b'\\' || c < 0x20);
+        let stops = string_stops(u64::from_le_bytes(bytes));
+        let got = (stops != 0).then(|| (stops.trailing_zeros() / 8) as usize);
+        assert_eq!(got, want, "{bytes:?}");
+    }
+}
