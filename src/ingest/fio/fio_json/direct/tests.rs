@@ -311,3 +311,161 @@ fn string_stops_finds_the_first_stop_of_a_word() {
         assert_eq!(got, want, "{bytes:?}");
     }
 }
+
+/// Every key the mirror reads, at any level, and some it does not.
+const KEYS: &[&str] = &[
+    "fio version",
+    "timestamp",
+    "timestamp_ms",
+    "global options",
+    "jobs",
+    "client_stats",
+    "cpu_idleness",
+    "disk_util",
+    "nvcmp",
+    "jobname",
+    "groupid",
+    "error",
+    "job options",
+    "read",
+    "write",
+    "trim",
+    "mixed",
+    "usr_cpu",
+    "sys_cpu",
+    "job_runtime",
+    "hostname",
+    "port",
+    "system_cpu_pct",
+    "iodepth_level",
+    "steadystate",
+    "io_bytes",
+    "io_kbytes",
+    "bw_bytes",
+    "bw",
+    "iops",
+    "runtime",
+    "total_ios",
+    "slat_ns",
+    "clat_ns",
+    "lat_ns",
+    "slat",
+    "clat",
+    "lat",
+    "bw_mean",
+    "bw_dev",
+    "bw_samples",
+    "iops_mean",
+    "iops_stddev",
+    "iops_samples",
+    "min",
+    "max",
+    "mean",
+    "stddev",
+    "N",
+    "percentile",
+    "bins",
+    "99.000000",
+    "1",
+    " 5.0 ",
+    "other",
+    "latency_ns",
+];
+
+/// A random JSON value of any kind, shaped like fio's output often enough
+/// (objects of the mirror's keys, numbers as fio prints them) to be read.
+fn value(rng: &mut Lcg, depth: usize, out: &mut String) {
+    let kinds = if depth > 5 { 6 } else { 9 };
+    match rng.next(kinds) {
+        0 | 1 => {
+            const NUMBERS: &[&str] = &[
+                "0",
+                "-0",
+                "7",
+                "4096",
+                "-12",
+                "13384.180132",
+                "0.000000",
+                "-0.5",
+                "1e3",
+                "2.5E-2",
+                "123456789012345678",
+                "12345678901234567890",
+                "9007199254740993.0",
+                "1e400",
+            ];
+            out.push_str(NUMBERS[rng.next(NUMBERS.len())]);
+        }
+        2 | 3 => {
+            const STRINGS: &[&str] = &[
+                r#""4k""#,
+                r#""libaio""#,
+                r#""""#,
+                r#""C:\\fio\\x""#,
+                r#""\u00e9\n""#,
+                r#""99.0""#,
+            ];
+            out.push_str(STRINGS[rng.next(STRINGS.len())]);
+        }
+        4 => out.push_str(["null", "true", "false"][rng.next(3)]),
+        5 => out.push_str(["nan", "-inf", "tru", "01", "\"a\tb\""][rng.next(5)]),
+        6 | 7 => {
+            out.push('{');
+            for i in 0..rng.next(6) {
+                if i > 0 {
+                    out.push_str([",", ",\n  "][rng.next(2)]);
+                }
+                out.push('"');
+                out.push_str(KEYS[rng.next(KEYS.len())]);
+                out.push_str(["\" : ", "\":"][rng.next(2)]);
+                value(rng, depth + 1, out);
+            }
+            out.push('}');
+        }
+        _ => {
+            out.push('[');
+            for i in 0..rng.next(4) {
+                if i > 0 {
+                    out.push(',');
+                }
+                value(rng, depth + 1, out);
+            }
+            out.push(']');
+        }
+    }
+}
+
+/// Random documents of the mirror's keys with values of every kind: what
+/// the direct reader reads, serde_json reads the same; what serde_json
+/// refuses, it never reads.
+#[test]
+fn random_documents_read_as_serde_reads_them_or_not_at_all() {
+    let mut rng = Lcg(2026);
+    let (mut tried, mut read) = (0, 0);
+    for i in 0..20_000 {
+        let mut text = String::from("{\"jobs\" : [");
+        for j in 0..rng.next(3) {
+            if j > 0 {
+                text.push(',');
+            }
+            value(&mut rng, 1, &mut text);
+        }
+        text.push_str("], ");
+        let mut rest = String::new();
+        value(&mut rng, 0, &mut rest);
+        // The rest's members after `jobs`, when it is an object.
+        text.push_str(
+            rest.strip_prefix('{')
+                .filter(|r| r.len() > 1)
+                .unwrap_or("\"x\": 1}"),
+        );
+        tried += 1;
+        read += usize::from(agrees(&text, &format!("document {i}")));
+    }
+    // A third are read (6,504 of 20,000): the rest hold a value serde_json
+    // refuses or one of another type than the mirror's.
+    assert!(
+        read * 5 > tried,
+        "{read} of {tried} random documents read directly"
+    );
+}
