@@ -248,8 +248,13 @@ impl<'a> Reader<'a> {
     }
 
     /// A string without escapes, borrowed, the reader at its opening
-    /// quote; `None` (nothing consumed) on an escape or on a control
-    /// character, which JSON refuses.
+    /// quote; `None` on an escape or on a control character, which JSON
+    /// refuses (the reader left at the quote, for [`Reader::string`] to
+    /// read it again), and on a string the text ends in (the reader
+    /// anywhere: the document is given up).
+    ///
+    /// Restoring the reader on that last path too cost 1.6 % of ingest's
+    /// instructions (measured): codegen.
     #[inline]
     fn plain_str(&mut self) -> Option<&'a str> {
         let start = self.at + 1;

@@ -271,6 +271,10 @@ fn what_serde_refuses_or_reads_otherwise_is_left_to_it() {
     left_to_serde(r#"{"jobs": [], "x": "\u12G4"}"#);
     left_to_serde(r#"{"jobs": [], "x": tru}"#);
     left_to_serde("[]");
+    // Cut inside a string, a key, a number.
+    left_to_serde(r#"{"jobs": [], "x": "abcdefghijklm"#);
+    left_to_serde(r#"{"jobs": [], "abcdefghijklm"#);
+    left_to_serde(r#"{"jobs": [], "x": 12"#);
     left_to_serde("{\"jobs\": [");
     // Nesting past the reader's limit (serde_json's is 128).
     let deep = format!(
