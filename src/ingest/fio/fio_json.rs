@@ -1404,11 +1404,12 @@ impl Reader for JsonReader {
         keyed_rows(&parse(text)?)
     }
 
-    /// serde_json stops at the document's closing brace and says where
-    /// that is. Anything short of a fio document is left to
-    /// `read_segment`, so its errors stay those of the cut segment.
+    /// The document at the start of `text`, read directly where it can be
+    /// (exactly as serde_json reads it, [`direct`]), by serde_json's stream
+    /// reader otherwise; both stop at its closing brace and say where that
+    /// is. Anything short of a fio document is left to `read_segment`, so
+    /// its errors stay those of the cut segment.
     fn read_leading(&self, text: &str) -> Option<(Parsed, usize)> {
-        // Read directly where it can be, exactly as serde_json reads it.
         let (doc, end) = direct::leading(text).or_else(|| {
             let mut stream = serde_json::Deserializer::from_str(text).into_iter::<FioOutput>();
             let doc = stream.next()?.ok()?;

@@ -168,11 +168,20 @@ impl<'a> Reader<'a> {
     /// An optional value: `null` is `None`, anything else is read by `read`.
     #[inline]
     fn opt<T>(&mut self, read: impl FnOnce(&mut Self) -> Option<T>) -> Option<Option<T>> {
-        if self.peek()? == b'n' {
-            self.literal(b"null")?;
+        if self.null()? {
             return Some(None);
         }
         read(self).map(Some)
+    }
+
+    /// Whether the next value is `null` (then read); `None` on a value
+    /// that starts like it and is not.
+    #[inline]
+    fn null(&mut self) -> Option<bool> {
+        if self.peek()? != b'n' {
+            return Some(false);
+        }
+        self.literal(b"null").map(|()| true)
     }
 
     /// An optional struct, read in place rather than moved up through
@@ -183,8 +192,7 @@ impl<'a> Reader<'a> {
         slot: &mut Option<T>,
         read: impl FnOnce(&mut Self, &mut T) -> Option<()>,
     ) -> Option<()> {
-        if self.peek()? == b'n' {
-            self.literal(b"null")?;
+        if self.null()? {
             *slot = None;
             return Some(());
         }
@@ -314,12 +322,10 @@ impl<'a> Reader<'a> {
         if self.peek()? != b'"' {
             return None;
         }
-        if let Some(s) = self.plain_str() {
-            return Some(Str(Cow::Borrowed(s)));
+        match self.plain_str() {
+            Some(s) => Some(Str(Cow::Borrowed(s))),
+            None => self.by_serde(),
         }
-        let start = self.at;
-        self.skip_str()?;
-        serde_json::from_str(&self.text[start..self.at]).ok()
     }
 
     /// A number, consumed: JSON's grammar exactly (a sign, no leading
@@ -369,11 +375,11 @@ impl<'a> Reader<'a> {
             }
         }
         self.at = i;
-        let exact = match (exponent, decimals) {
+        let exact = match decimals {
             // At most 18 digits: no overflow in a `u64`, nor in an `i64`.
             _ if exponent || digits > 18 => Exact::No,
-            (_, 0) => Exact::Integer(mantissa),
-            (_, d) => Exact::Decimal(mantissa, d),
+            0 => Exact::Integer(mantissa),
+            d => Exact::Decimal(mantissa, d),
         };
         Some(NumberRead {
             text: self.text.get(start..i)?,
@@ -403,10 +409,16 @@ impl<'a> Reader<'a> {
 
     /// A value kept whole, parsed by serde_json from its text.
     fn value(&mut self) -> Option<Value> {
+        self.by_serde()
+    }
+
+    /// The next value, found by [`Reader::skip`] and then parsed by
+    /// serde_json from its own text (its strings borrowed from it).
+    fn by_serde<T: serde::Deserialize<'a>>(&mut self) -> Option<T> {
         self.ws();
         let start = self.at;
         self.skip()?;
-        serde_json::from_str(&self.text[start..self.at]).ok()
+        serde_json::from_str(self.text.get(start..self.at)?).ok()
     }
 
     /// An option's value, as [`Loose`]'s `Deserialize` reads it.
@@ -445,14 +457,21 @@ impl<'a> Reader<'a> {
         }
     }
 
-    fn percentiles(&mut self) -> Option<FioPercentiles> {
-        // fio's default list is 17 percentiles.
-        let mut pairs = Vec::with_capacity(20);
+    /// A map of numbers keyed by numbers written as strings (percentiles,
+    /// json+ bins), as `values::visit_pairs` reads it: a key that does not
+    /// parse is serde's error.
+    fn number_pairs<K: std::str::FromStr>(&mut self, room: usize) -> Option<Vec<(K, f64)>> {
+        let mut pairs = Vec::with_capacity(room);
         self.object(|r, key| {
             pairs.push((key.trim().parse().ok()?, r.f64()?));
             Some(())
         })?;
-        Some(FioPercentiles(pairs))
+        Some(pairs)
+    }
+
+    fn percentiles(&mut self) -> Option<FioPercentiles> {
+        // fio's default list is 17 percentiles.
+        self.number_pairs(20).map(FioPercentiles)
     }
 
     /// json+ `bins`; skipped (read as none) where [`values::without_bins`]
@@ -461,12 +480,7 @@ impl<'a> Reader<'a> {
         if !values::reading_bins() {
             return self.skip().map(|()| Bins(Vec::new()));
         }
-        let mut pairs = Vec::new();
-        self.object(|r, key| {
-            pairs.push((key.trim().parse().ok()?, r.f64()?));
-            Some(())
-        })?;
-        Some(Bins::of(pairs))
+        self.number_pairs(0).map(Bins::of)
     }
 
     fn document(&mut self) -> Option<FioOutput<'a>> {
