@@ -122,18 +122,77 @@ fn string_stops(word: u64) -> u64 {
     quote | backslash | control
 }
 
+/// How many of the sixteen bytes `b` starts with are JSON whitespace,
+/// found without a branch per byte: four vector compares and a mask
+/// (10,000 documents read in cache: 70 against 79 ms a byte at a time).
+/// fio's indentation runs vary from line to line, and a byte loop's exit
+/// is mispredicted at nearly every line. Eight bytes compared in a word
+/// was slower than the byte loop (115 against 85 ms for 10,000 documents
+/// read in cache), and the compiler does not make the portable loop below
+/// vector code.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[inline]
+fn blank_run(b: &[u8; 16]) -> usize {
+    use std::arch::x86_64::{
+        _mm_cmpeq_epi8, _mm_movemask_epi8, _mm_or_si128, _mm_set_epi64x, _mm_set1_epi8,
+    };
+    let [lo, hi] = [0, 8].map(|i| {
+        let mut half = [0u8; 8];
+        half.copy_from_slice(&b[i..i + 8]);
+        i64::from_le_bytes(half)
+    });
+    // SAFETY: these functions ask only that the processor has SSE2, and
+    // the cfg above says the target has it (every x86_64 processor does).
+    let mask = unsafe {
+        let v = _mm_set_epi64x(hi, lo);
+        let is = |c: u8| _mm_cmpeq_epi8(v, _mm_set1_epi8(c as i8));
+        let blank = _mm_or_si128(
+            _mm_or_si128(is(b' '), is(b'\n')),
+            _mm_or_si128(is(b'\r'), is(b'\t')),
+        );
+        _mm_movemask_epi8(blank) as u32
+    };
+    (!mask).trailing_zeros() as usize
+}
+
+/// [`blank_run`] on other processors: a byte at a time.
+#[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+#[inline]
+fn blank_run(b: &[u8; 16]) -> usize {
+    b.iter()
+        .position(|c| !matches!(c, b' ' | b'\n' | b'\r' | b'\t'))
+        .unwrap_or(16)
+}
+
 impl<'a> Reader<'a> {
-    /// Skips whitespace, a byte at a time: skipping fio's indentation
-    /// eight spaces at a time was slower, measured (115 against 85 ms for
-    /// 10,000 documents read in cache); its runs are short.
+    /// Skips whitespace: sixteen bytes at a time where the text has them
+    /// (fio's line breaks and indentation, 42 % of its bytes), else a byte
+    /// at a time.
     #[inline]
     fn ws(&mut self) {
+        match self.b.get(self.at) {
+            Some(&c) if c > b' ' => return,
+            None => return,
+            Some(_) => {}
+        }
+        while let Some(run) = self.sixteen().map(blank_run) {
+            self.at += run;
+            if run < 16 {
+                return;
+            }
+        }
         while let Some(&c) = self.b.get(self.at) {
             if c > b' ' || !matches!(c, b' ' | b'\n' | b'\r' | b'\t') {
                 break;
             }
             self.at += 1;
         }
+    }
+
+    /// The sixteen bytes at the reader.
+    #[inline]
+    fn sixteen(&self) -> Option<&'a [u8; 16]> {
+        self.b.get(self.at..self.at + 16)?.try_into().ok()
     }
 
     /// The eight bytes at the reader, as one little-endian word.

@@ -316,6 +316,34 @@ fn string_stops_finds_the_first_stop_of_a_word() {
     }
 }
 
+/// The sixteen-at-a-time whitespace count agrees with a byte-by-byte
+/// scan, on runs of every length and with bytes that are next to
+/// whitespace in value or compare as negative (0x80 and up).
+#[test]
+fn blank_run_counts_the_whitespace_a_byte_scan_counts() {
+    let mut rng = Lcg(11);
+    let blanks = [b' ', b'\n', b'\r', b'\t'];
+    let others = [
+        0x00, 0x08, 0x0b, 0x0c, 0x1f, 0x21, b'"', 0x7f, 0x80, 0xa0, 0xff, b'{',
+    ];
+    for _ in 0..200_000 {
+        let mut bytes = [0u8; 16];
+        let run = rng.next(17);
+        for (i, b) in bytes.iter_mut().enumerate() {
+            *b = match (i < run, rng.next(4)) {
+                (true, _) | (false, 0) => blanks[rng.next(blanks.len())],
+                (false, 1) => others[rng.next(others.len())],
+                _ => rng.next(256) as u8,
+            };
+        }
+        let want = bytes
+            .iter()
+            .position(|c| !matches!(c, b' ' | b'\n' | b'\r' | b'\t'))
+            .unwrap_or(16);
+        assert_eq!(blank_run(&bytes), want, "{bytes:?}");
+    }
+}
+
 /// Every key the mirror reads, at any level, and some it does not.
 const KEYS: &[&str] = &[
     "fio version",
