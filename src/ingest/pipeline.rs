@@ -436,12 +436,16 @@ fn walk(root: &Path, dir: &Path, inputs: &mut Vec<Input>, skipped: &mut Vec<Skip
             .join("/"),
         None => dir_name(root),
     };
+    // The names the folder's sidecars stand beside, sorted (`a-b` sorts
+    // before `a` once the suffix is gone): most folders have none, and a
+    // file's own name is then never copied to look for one.
+    let mut sidecar_of: Vec<&[u8]> = entries
+        .iter()
+        .filter_map(|(n, _)| n.as_encoded_bytes().strip_suffix(SIDECAR_SUFFIX.as_bytes()))
+        .collect();
+    sidecar_of.sort_unstable();
     let has_sidecar = |name: &std::ffi::OsStr| {
-        let mut sidecar = name.to_os_string();
-        sidecar.push(SIDECAR_SUFFIX);
-        entries
-            .binary_search_by(|(n, _)| n.as_os_str().cmp(&sidecar))
-            .is_ok()
+        !sidecar_of.is_empty() && sidecar_of.binary_search(&name.as_encoded_bytes()).is_ok()
     };
     let mut found: Vec<Found> = Vec::with_capacity(entries.len());
     for (os_name, entry) in &entries {
@@ -524,8 +528,8 @@ fn is_ignored(name: &str) -> bool {
     if name == MANIFEST_NAME || name.ends_with(SIDECAR_SUFFIX) {
         return true;
     }
-    let ext = name.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
-    ext.is_some_and(|e| EXT.contains(&e.as_str()))
+    let ext = name.rsplit_once('.').map(|(_, e)| e);
+    ext.is_some_and(|e| EXT.iter().any(|x| x.eq_ignore_ascii_case(e)))
 }
 
 /// Name of a folder, resolving `.` and `..` through the file system.

@@ -114,6 +114,8 @@ impl Percentiles {
 /// of them, and formatting each through `format!` cost an allocation and
 /// a shortest-float search apiece.
 enum PercentKey {
+    /// One of fio's default `percentile_list`, written as it is.
+    Listed(&'static str),
     /// Up to 9 digits, a point and 6 decimals.
     Short {
         buf: [u8; 16],
@@ -124,6 +126,14 @@ enum PercentKey {
 
 impl PercentKey {
     fn of(p: f64) -> PercentKey {
+        // fio's default list, as nearly every result prints it: found by
+        // the percent's bits (the i-th key is usually the i-th percent).
+        if let Some((_, text)) = FIO_DEFAULT_LIST
+            .iter()
+            .find(|(q, _)| q.to_bits() == p.to_bits())
+        {
+            return PercentKey::Listed(text);
+        }
         // Below 1e9 and on a millionth: the trimmed decimal is the
         // shortest text that reads back as `p` (neighbouring doubles are
         // far closer than a millionth), which is what `Display` prints.
@@ -173,11 +183,34 @@ impl PercentKey {
 
     fn as_str(&self) -> &str {
         match self {
+            PercentKey::Listed(text) => text,
             PercentKey::Short { buf, len } => std::str::from_utf8(&buf[..*len]).unwrap_or_default(),
             PercentKey::Other(text) => text,
         }
     }
 }
+
+/// fio's default `percentile_list` (`stat.c`), each percent with its
+/// `Display` text.
+const FIO_DEFAULT_LIST: [(f64, &str); 17] = [
+    (1.0, "1"),
+    (5.0, "5"),
+    (10.0, "10"),
+    (20.0, "20"),
+    (30.0, "30"),
+    (40.0, "40"),
+    (50.0, "50"),
+    (60.0, "60"),
+    (70.0, "70"),
+    (80.0, "80"),
+    (90.0, "90"),
+    (95.0, "95"),
+    (99.0, "99"),
+    (99.5, "99.5"),
+    (99.9, "99.9"),
+    (99.95, "99.95"),
+    (99.99, "99.99"),
+];
 
 impl serde::Serialize for Percentiles {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -418,6 +451,15 @@ mod tests {
         );
         for &p in &percents {
             assert_eq!(super::PercentKey::of(p).as_str(), format!("{p}"), "{p:e}");
+        }
+        // fio's default list, as fio prints it, read back to the texts
+        // the list gives them.
+        for (p, text) in super::FIO_DEFAULT_LIST {
+            assert_eq!(format!("{p}"), text);
+            let printed = format!("{p:.6}").parse::<f64>().unwrap_or_default();
+            assert!(
+                matches!(super::PercentKey::of(printed), super::PercentKey::Listed(t) if t == text)
+            );
         }
         // Written by hand as serde_json writes them: every key, values that
         // are not finite (null), a percent given twice.

@@ -287,6 +287,11 @@ pub mod shared_text {
         let Some(text) = v else {
             return s.serialize_none();
         };
+        // A text no other row holds is escaped once whatever is done, and
+        // straight into the output: not into a string kept and copied.
+        if std::sync::Arc::strong_count(text) == 1 {
+            return s.serialize_some(&**text);
+        }
         // The serializer comes back unused where no cache is on.
         let cached: Result<Result<S::Ok, S::Error>, S> = ESCAPED.with(move |cell| {
             let Ok(mut cache) = cell.try_borrow_mut() else {
@@ -306,9 +311,9 @@ pub mod shared_text {
         }
     }
 
+    /// The text as a JSON string, not parsed again to be checked.
     fn escaped(text: &str) -> Box<RawValue> {
-        let quoted = serde_json::to_string(text).unwrap_or_else(|_| "null".into());
-        RawValue::from_string(quoted).unwrap_or_else(|_| RawValue::NULL.to_owned())
+        serde_json::value::to_raw_value(text).unwrap_or_else(|_| RawValue::NULL.to_owned())
     }
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Arc<str>>, D::Error> {
@@ -557,10 +562,16 @@ mod shared_text_tests {
         let text: std::sync::Arc<str> =
             r#"{"bs":"4k","filename":"\\\\.\\PhysicalDrive1","name":"a \"quoted\" job","x":"é\u0001"}"#
                 .into();
-        let mut rows = vec![Row::empty("a.json", Direction::Read); 3];
+        let mut rows = vec![Row::empty("a.json", Direction::Read); 4];
         rows[0].options = Some(text.clone());
         rows[1].options = Some(text);
         rows[2].options = None;
+        // A text of one row only: written straight, not through the cache.
+        rows[3].options = Some(r#"{"name":"only \"one\"","x":"\\y\u0002"}"#.into());
+        assert_eq!(
+            rows[3].options.as_ref().map(std::sync::Arc::strong_count),
+            Some(1)
+        );
         let plain = serde_json::to_string(&rows).unwrap_or_default();
         let pretty = serde_json::to_string_pretty(&rows).unwrap_or_default();
         let once = shared_text::escaped_once(|| serde_json::to_string(&rows).unwrap_or_default());
@@ -568,6 +579,7 @@ mod shared_text_tests {
             shared_text::escaped_once(|| serde_json::to_string_pretty(&rows).unwrap_or_default());
         // The text's own escapes escaped again: it is a string in the row.
         assert!(plain.contains(r#"a \\\"quoted\\\" job"#), "{plain}");
+        assert!(plain.contains(r#"only \\\"one\\\""#), "{plain}");
         assert_eq!(once, plain);
         assert_eq!(once_pretty, pretty);
         // Off again after the call: a value serializer gets a string.

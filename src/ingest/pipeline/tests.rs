@@ -406,6 +406,41 @@ system_cpu_pct = 10
     }
 }
 
+/// Each sidecar is found beside its own file, whatever their names' order
+/// once the suffix is gone (`x-y.json` sorts before `x.json`, and
+/// `x-y.json.nvcmp.toml` before `x.json.nvcmp.toml`, but not as stems:
+/// `x.json` < `x.json-y`), and a file without one gets none.
+#[test]
+fn sidecars_are_found_whatever_their_names_order() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("r");
+    let names = ["x.json", "x-y.json", "x.json-y", "X.JSON", "w.json"];
+    for (i, name) in names.iter().enumerate() {
+        // Each file its own bytes: copies would be one result.
+        write(&root, name, &format!("{JOB}{}", "\n".repeat(i)));
+        if *name != "w.json" {
+            write(
+                &root,
+                &format!("{name}.nvcmp.toml"),
+                &format!("system_cpu_pct = {}\n", i + 1),
+            );
+        }
+    }
+    let got = ingest_one(&root);
+    assert!(got.skipped.is_empty(), "{:?}", got.skipped);
+    assert_eq!(got.files_read, names.len());
+    for (i, name) in names.iter().enumerate() {
+        let want = (*name != "w.json").then_some(i as f64 + 1.0);
+        let rows: Vec<_> = got
+            .rows
+            .iter()
+            .filter(|r| r.source.ends_with(&format!("/{name}")))
+            .collect();
+        assert!(!rows.is_empty(), "{name}");
+        assert!(rows.iter().all(|r| r.system_cpu_pct == want), "{name}");
+    }
+}
+
 #[test]
 fn bad_manifest_fails_naming_the_key() {
     let tmp = tempfile::tempdir().unwrap();
