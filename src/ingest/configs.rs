@@ -502,10 +502,8 @@ impl RowCandidates {
     }
 }
 
-fn files<'a>(
-    rows: &'a [Row],
-    cands: &'a RowCandidates,
-) -> IndexMap<&'a str, FileOptions<'a>, QuickHash> {
+/// Each file's options, in the order the files' first rows come.
+fn files<'a>(rows: &'a [Row], cands: &'a RowCandidates) -> Vec<FileOptions<'a>> {
     let mut by_file: IndexMap<&str, Vec<usize>, QuickHash> =
         IndexMap::with_capacity_and_hasher(rows.len() / 2, QuickHash::default());
     for (i, r) in rows.iter().enumerate() {
@@ -525,13 +523,13 @@ fn files<'a>(
         })
         .collect();
     let mixed = Interner::new();
+    // Straight into one vector: each map or vector of ten thousand files
+    // built on the way was fresh memory, zeroed by the kernel first.
     by_file
-        .into_iter()
+        .into_values()
         .collect::<Vec<_>>()
         .into_par_iter()
-        .map(|(source, members)| (source, file_options(rows, members, cands, &of_set, &mixed)))
-        .collect::<Vec<_>>()
-        .into_iter()
+        .map(|members| file_options(rows, members, cands, &of_set, &mixed))
         .collect()
 }
 
@@ -589,7 +587,7 @@ fn auto(
 ) -> ConfigRule {
     let files = files(rows, cands);
     let mut by_folder: IndexMap<&str, Vec<&FileOptions>, QuickHash> = IndexMap::default();
-    for f in files.values() {
+    for f in &files {
         by_folder.entry(f.folder).or_default().push(f);
     }
     let several_folders = by_folder.len() > 1;

@@ -142,7 +142,9 @@ fn may_overlap(rows: &[Row]) -> std::collections::HashSet<&str, QuickHash> {
     // whose rows are not consecutive gives several, which overlap each
     // other and so are looked at in full.
     type Span<'a> = (Option<&'a std::ffi::OsStr>, f64, f64, &'a str);
-    let mut spans: Vec<Span> = Vec::new();
+    // At most one per row: sized once, not grown by doubling into fresh
+    // memory (the kernel zeroes each new page first).
+    let mut spans: Vec<Span> = Vec::with_capacity(rows.len());
     let mut i = 0;
     while i < rows.len() {
         let source = rows[i].source.as_str();

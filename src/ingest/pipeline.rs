@@ -417,10 +417,11 @@ fn walk(root: &Path, dir: &Path, inputs: &mut Vec<Input>, skipped: &mut Vec<Skip
         }
     };
     // Each name is fetched once: sorting by `DirEntry::file_name` would
-    // allocate it at every comparison.
+    // allocate it at every comparison. The entry itself (a second copy of
+    // the name) is dropped at once, its memory used again for the next.
     let mut entries: Vec<_> = entries
         .filter_map(Result::ok)
-        .map(|e| (e.file_name(), e))
+        .map(|e| (e.file_name(), e.file_type()))
         .collect();
     entries.sort_unstable_by(|a, b| a.0.cmp(&b.0));
     // Files directly in this folder share one label.
@@ -448,15 +449,15 @@ fn walk(root: &Path, dir: &Path, inputs: &mut Vec<Input>, skipped: &mut Vec<Skip
         !sidecar_of.is_empty() && sidecar_of.binary_search(&name.as_encoded_bytes()).is_ok()
     };
     let mut found: Vec<Found> = Vec::with_capacity(entries.len());
-    for (os_name, entry) in &entries {
+    for (os_name, file_type) in &entries {
         let name = os_name.to_string_lossy();
         // Hidden: one leading dot. `..x` is a name like any other.
         if name.starts_with('.') && !name.starts_with("..") {
             continue;
         }
-        let path = entry.path();
+        let path = dir.join(os_name);
         // Symlinked folders are not followed (no loops); symlinked files are read.
-        let Ok(ft) = entry.file_type() else { continue };
+        let Ok(ft) = file_type else { continue };
         let is_dir = ft.is_dir();
         let is_file = ft.is_file() || (ft.is_symlink() && path.is_file());
         if is_dir {
