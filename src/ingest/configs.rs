@@ -289,9 +289,12 @@ pub fn assign(rows: &mut [Row], by: &ConfigNaming) -> ConfigRule {
         ConfigNaming::Keys(keys) => keys.iter().any(|k| k == "name"),
         _ => false,
     };
+    // Its parts timed under `NVCMP_TIMINGS`, as ingest's phases are.
+    let mut phases = super::Phases::from_env();
     // The words that tell runs apart by name are read before the split
     // only where they name configs; otherwise once, after it, as variants.
     let cands = RowCandidates::of(rows);
+    phases.done("configs: candidates");
     let words = if named {
         variants::words(rows, &cands)
     } else {
@@ -306,8 +309,10 @@ pub fn assign(rows: &mut [Row], by: &ConfigNaming) -> ConfigRule {
             ..ConfigRule::default()
         },
     };
+    phases.done("configs: rule");
     if !named {
         mark_variants(rows, &mut rule, &cands);
+        phases.done("configs: variants");
     }
     rule
 }

@@ -144,18 +144,20 @@ fn is_load_token(t: &str) -> bool {
     const UNITS: [&str; 13] = [
         "", "b", "k", "ki", "kib", "kb", "m", "mi", "mib", "mb", "g", "gi", "gib",
     ];
-    let lower = t.to_ascii_lowercase();
-    let start = lower.find(|c: char| c.is_ascii_digit());
+    // Compared without regard to case, nothing copied: every word of
+    // every file's name is looked at.
+    let is = |word: &str, list: &[&str]| list.iter().any(|w| w.eq_ignore_ascii_case(word));
+    let start = t.find(|c: char| c.is_ascii_digit());
     let Some(start) = start else { return false };
-    let (prefix, rest) = lower.split_at(start);
+    let (prefix, rest) = t.split_at(start);
     let end = rest
         .find(|c: char| !c.is_ascii_digit())
         .unwrap_or(rest.len());
     let unit = &rest[end..];
-    let sized = UNITS.contains(&unit);
+    let sized = is(unit, &UNITS);
     (prefix.is_empty() && sized && !unit.is_empty())
-        || (PREFIXES.contains(&prefix) && unit.is_empty())
-        || (prefix == "bs" && sized)
+        || (is(prefix, &PREFIXES) && unit.is_empty())
+        || (prefix.eq_ignore_ascii_case("bs") && sized)
 }
 
 /// Each name's words that not every name has, in order.
@@ -193,18 +195,19 @@ fn is_repeat_token(t: &str) -> bool {
         "sample",
         "n",
     ];
-    let lower = t.to_ascii_lowercase();
-    if matches!(
-        lower.as_str(),
-        "am" | "pm" | "again" | "retry" | "rerun" | "redo" | "repeat" | "repeated"
-    ) {
+    const WORDS: [&str; 8] = [
+        "am", "pm", "again", "retry", "rerun", "redo", "repeat", "repeated",
+    ];
+    // Without regard to case, nothing copied (as `is_load_token`).
+    let is = |word: &str, list: &[&str]| list.iter().any(|w| w.eq_ignore_ascii_case(word));
+    if is(t, &WORDS) {
         return true;
     }
-    let digits = lower.trim_start_matches(|c: char| c.is_ascii_alphabetic());
-    let prefix = &lower[..lower.len() - digits.len()];
+    let digits = t.trim_start_matches(|c: char| c.is_ascii_alphabetic());
+    let prefix = &t[..t.len() - digits.len()];
     !digits.is_empty()
         && digits.bytes().all(|b| b.is_ascii_digit())
-        && (prefix.is_empty() || PREFIXES.contains(&prefix))
+        && (prefix.is_empty() || is(prefix, &PREFIXES))
 }
 
 #[cfg(test)]
@@ -251,6 +254,43 @@ mod tests {
             at("ssd/nvme2n1_write_4Ki_queue-depth-8.json", "write"),
             "write"
         );
+    }
+
+    /// Load, size and repeat words are told without regard to case.
+    #[test]
+    fn load_and_repeat_words_whatever_their_case() {
+        let load = [
+            "qd32", "iodepth8", "j4", "jobs16", "t2", "4k", "4Ki", "128KiB", "bs64k", "1m",
+        ];
+        let repeat = [
+            "1", "03", "run1", "rep2", "r03", "iter4", "am", "pm", "again", "rerun",
+        ];
+        let neither = [
+            "write",
+            "overwrite",
+            "seq",
+            "nvme2n1",
+            "qd",
+            "4x",
+            "k4",
+            "run",
+            "x1",
+            "é1",
+        ];
+        for t in load.iter().chain(&repeat).chain(&neither) {
+            for case in [
+                t.to_string(),
+                t.to_ascii_uppercase(),
+                t.to_ascii_lowercase(),
+            ] {
+                assert_eq!(is_load_token(&case), load.contains(t), "{case}");
+                assert_eq!(
+                    is_repeat_token(&case),
+                    repeat.contains(t) || (load.contains(t) && is_repeat_token(t)),
+                    "{case}"
+                );
+            }
+        }
     }
 
     #[test]
