@@ -89,7 +89,11 @@ fn is_separator(c: u8) -> bool {
 /// whenever `0x` appears anywhere in the value.
 fn strtoll(s: &str) -> Option<(i128, usize)> {
     let b = s.as_bytes();
-    let hex = s.contains("0x") || s.contains("0X");
+    // Byte pairs, not a substring search: every size and integer option
+    // of every job comes here, and a searcher is built per call.
+    let hex = b
+        .windows(2)
+        .any(|w| w[0] == b'0' && matches!(w[1], b'x' | b'X'));
     let mut i = 0;
     while i < b.len() && b[i].is_ascii_whitespace() {
         i += 1;
@@ -147,20 +151,23 @@ fn size_multiplier(s: &str, kb: KbBase) -> Option<u64> {
             _ => return Some(1),
         }
     }
-    let unit: String = b[i..]
+    // The unit's bytes up to a separator, compared without regard to
+    // case (not copied into a lowercased string).
+    let unit = &b[i..];
+    let unit = &unit[..unit
         .iter()
-        .take_while(|&&c| !is_separator(c))
-        .map(|c| c.to_ascii_lowercase() as char)
-        .collect();
+        .position(|&c| is_separator(c))
+        .unwrap_or(unit.len())];
+    let starts = |p: &[u8]| unit.len() >= p.len() && unit[..p.len()].eq_ignore_ascii_case(p);
     let base = kb.base();
     let opposite = if base == 1000 { 1024 } else { 1000 };
-    const IEC: [&str; 5] = ["kib", "mib", "gib", "tib", "pib"];
-    const SI: [char; 5] = ['k', 'm', 'g', 't', 'p'];
-    let (mult, pow) = if let Some(p) = IEC.iter().position(|p| unit.starts_with(p)) {
+    const IEC: [&[u8]; 5] = [b"kib", b"mib", b"gib", b"tib", b"pib"];
+    const SI: [&[u8]; 5] = [b"k", b"m", b"g", b"t", b"p"];
+    let (mult, pow) = if let Some(p) = IEC.iter().position(|p| starts(p)) {
         (opposite, p as u32 + 1)
-    } else if let Some(p) = SI.iter().position(|&p| unit.starts_with(p)) {
+    } else if let Some(p) = SI.iter().position(|p| starts(p)) {
         (base, p as u32 + 1)
-    } else if unit.starts_with('%') {
+    } else if starts(b"%") {
         return None;
     } else {
         (base, 0)

@@ -70,7 +70,13 @@ pub fn from_levels<'a>(levels: impl IntoIterator<Item = (&'a str, f64)>) -> Opti
     let mut dist = [0.0; 7];
     let mut seen = 0;
     for (k, v) in levels {
-        let Ok(lo) = k.trim_start_matches(">=").parse::<u32>() else {
+        // As `trim_start_matches(">=")`, without a substring searcher
+        // built for each of every job's seven keys.
+        let mut k = k;
+        while let Some(rest) = k.strip_prefix(">=") {
+            k = rest;
+        }
+        let Ok(lo) = k.parse::<u32>() else {
             continue;
         };
         if let Some(i) = BUCKETS.iter().position(|&b| b == lo) {

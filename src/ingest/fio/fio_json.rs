@@ -617,6 +617,10 @@ struct JobFacts {
 /// file (`a:b` spreads one job over two; `\:` is a colon in a name).
 fn single_target(filename: Option<&str>) -> Option<String> {
     let f = filename?;
+    // Most names have no escaped colon: nothing to copy to look at them.
+    if !f.contains('\\') {
+        return (!f.contains(':') && !f.is_empty()).then(|| f.to_string());
+    }
     let unescaped = f.replace("\\:", "");
     (!unescaped.contains(':') && !f.is_empty()).then(|| f.replace("\\:", ":"))
 }
