@@ -35,18 +35,22 @@ enum Encoding {
 pub fn decode(bytes: &[u8]) -> Result<Cow<'_, str>, DecodeError> {
     let (encoding, body) = detect(bytes);
     let text: Cow<'_, str> = match encoding {
-        Encoding::Utf8 => match std::str::from_utf8(body) {
-            Ok(s) => Cow::Borrowed(s),
-            // A console capture in a legacy code page (1251, 1252, 866):
-            // its bytes above 0x7F are not UTF-8, yet it is text, and the
-            // results in it are ASCII. Unknown characters become U+FFFD.
-            Err(_) if looks_like_text(body) => String::from_utf8_lossy(body),
-            Err(e) => {
-                return Err(DecodeError::InvalidUtf8(
-                    e.valid_up_to() + (bytes.len() - body.len()),
-                ));
+        // The vector check first; std's only on a file that fails it, for
+        // where the bad byte is.
+        Encoding::Utf8 => {
+            match simdutf8::basic::from_utf8(body).or_else(|_| std::str::from_utf8(body)) {
+                Ok(s) => Cow::Borrowed(s),
+                // A console capture in a legacy code page (1251, 1252, 866):
+                // its bytes above 0x7F are not UTF-8, yet it is text, and the
+                // results in it are ASCII. Unknown characters become U+FFFD.
+                Err(_) if looks_like_text(body) => String::from_utf8_lossy(body),
+                Err(e) => {
+                    return Err(DecodeError::InvalidUtf8(
+                        e.valid_up_to() + (bytes.len() - body.len()),
+                    ));
+                }
             }
-        },
+        }
         Encoding::Utf16Le | Encoding::Utf16Be => Cow::Owned(decode_utf16(body, encoding)?),
     };
     if text.trim().is_empty() {
