@@ -435,7 +435,7 @@ fn sidecars_are_found_whatever_their_names_order() {
         let rows: Vec<_> = got
             .rows
             .iter()
-            .filter(|r| r.source.ends_with(&format!("/{name}")))
+            .filter(|r| Path::new(&r.source).file_name() == Some(std::ffi::OsStr::new(name)))
             .collect();
         assert!(!rows.is_empty(), "{name}");
         assert!(rows.iter().all(|r| r.system_cpu_pct == want), "{name}");
