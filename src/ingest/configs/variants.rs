@@ -144,9 +144,6 @@ fn is_load_token(t: &str) -> bool {
     const UNITS: [&str; 13] = [
         "", "b", "k", "ki", "kib", "kb", "m", "mi", "mib", "mb", "g", "gi", "gib",
     ];
-    // Compared without regard to case, nothing copied: every word of
-    // every file's name is looked at.
-    let is = |word: &str, list: &[&str]| list.iter().any(|w| w.eq_ignore_ascii_case(word));
     let start = t.find(|c: char| c.is_ascii_digit());
     let Some(start) = start else { return false };
     let (prefix, rest) = t.split_at(start);
@@ -154,10 +151,16 @@ fn is_load_token(t: &str) -> bool {
         .find(|c: char| !c.is_ascii_digit())
         .unwrap_or(rest.len());
     let unit = &rest[end..];
-    let sized = is(unit, &UNITS);
+    let sized = is_any(unit, &UNITS);
     (prefix.is_empty() && sized && !unit.is_empty())
-        || (is(prefix, &PREFIXES) && unit.is_empty())
+        || (is_any(prefix, &PREFIXES) && unit.is_empty())
         || (prefix.eq_ignore_ascii_case("bs") && sized)
+}
+
+/// Whether `word` is one of `list`, without regard to case: nothing is
+/// copied to lower case, as every word of every file's name comes here.
+fn is_any(word: &str, list: &[&str]) -> bool {
+    list.iter().any(|w| w.eq_ignore_ascii_case(word))
 }
 
 /// Each name's words that not every name has, in order.
@@ -198,16 +201,14 @@ fn is_repeat_token(t: &str) -> bool {
     const WORDS: [&str; 8] = [
         "am", "pm", "again", "retry", "rerun", "redo", "repeat", "repeated",
     ];
-    // Without regard to case, nothing copied (as `is_load_token`).
-    let is = |word: &str, list: &[&str]| list.iter().any(|w| w.eq_ignore_ascii_case(word));
-    if is(t, &WORDS) {
+    if is_any(t, &WORDS) {
         return true;
     }
     let digits = t.trim_start_matches(|c: char| c.is_ascii_alphabetic());
     let prefix = &t[..t.len() - digits.len()];
     !digits.is_empty()
         && digits.bytes().all(|b| b.is_ascii_digit())
-        && (prefix.is_empty() || is(prefix, &PREFIXES))
+        && (prefix.is_empty() || is_any(prefix, &PREFIXES))
 }
 
 #[cfg(test)]

@@ -159,9 +159,15 @@ fn blank_run(b: &[u8; 16]) -> usize {
 #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
 #[inline]
 fn blank_run(b: &[u8; 16]) -> usize {
+    blanks(b)
+}
+
+/// How many bytes `b` starts with are JSON whitespace, a byte at a time.
+#[inline]
+fn blanks(b: &[u8]) -> usize {
     b.iter()
         .position(|c| !matches!(c, b' ' | b'\n' | b'\r' | b'\t'))
-        .unwrap_or(16)
+        .unwrap_or(b.len())
 }
 
 impl<'a> Reader<'a> {
@@ -181,12 +187,8 @@ impl<'a> Reader<'a> {
                 return;
             }
         }
-        while let Some(&c) = self.b.get(self.at) {
-            if c > b' ' || !matches!(c, b' ' | b'\n' | b'\r' | b'\t') {
-                break;
-            }
-            self.at += 1;
-        }
+        // The text's last fifteen bytes or fewer.
+        self.at += blanks(&self.b[self.at..]);
     }
 
     /// The sixteen bytes at the reader.
