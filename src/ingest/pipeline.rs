@@ -600,11 +600,17 @@ fn read_input(
 /// Calls `f` with the file's bytes, read into a buffer each worker thread
 /// keeps. A folder of thousands of small results then costs no allocation
 /// and no fresh pages per file, and no size query either: `fs::read` asks
-/// for the size and position (`statx`, `lseek`) before reading. The bytes
-/// are read into the buffer's spare room, never zeroed first, and a file
-/// larger than the buffer sizes it once from its length: growing by
-/// doubling (and zero-filling each new half) was a third of the time of a
-/// 200 MB text file, in copies and in the kernel zeroing fresh pages.
+/// for the size and position (`statx`, `lseek`) before reading.
+///
+/// The buffer's whole length is initialized (zeroed once, when made) and
+/// read into as it is: a file smaller than its first block costs two
+/// reads, its bytes and the end. `read_to_end` would take three for most
+/// of fio's results, as it reads 8 KiB at first when it cannot ask the
+/// size. A file larger than the buffer is read on by `read_to_end`, which
+/// sizes the rest from the file's length (one `statx` and `lseek`) and
+/// reads into room it does not zero: growing by doubling (and zero-filling
+/// each new half) was a third of the time of a 200 MB text file, in copies
+/// and in the kernel zeroing fresh pages.
 fn with_contents<T>(
     path: &Path,
     f: impl FnOnce(&[u8]) -> Result<T, FileError>,
@@ -620,34 +626,47 @@ fn with_contents<T>(
         let mut own = Vec::new();
         let mut kept = cell.try_borrow_mut();
         let buf = kept.as_deref_mut().unwrap_or(&mut own);
-        buf.clear();
-        buf.reserve(sniff::HEAD);
+        if buf.len() < sniff::HEAD {
+            buf.resize(sniff::HEAD, 0);
+        }
         let mut file = std::fs::File::open(path)?;
         // The first block alone: a large file that is not text, or holds
         // nothing of fio's there, is refused before the rest is read.
-        (&mut file).take(sniff::HEAD as u64).read_to_end(buf)?;
-        if buf.len() >= sniff::HEAD {
-            if let Some(e) = sniff::refuse(buf) {
+        let mut len = fill(&mut file, &mut buf[..sniff::HEAD])?;
+        if len == sniff::HEAD {
+            if let Some(e) = sniff::refuse(&buf[..len]) {
                 return Err(e.into());
             }
-            if !sniff::fio_shaped(buf) {
+            if !sniff::fio_shaped(&buf[..len]) {
                 return Err(FileError::NotFioHead);
             }
-            // Into the room the buffer has; a file that fills it is
-            // larger, and `File::read_to_end` sizes the rest from the
-            // file's length (one `statx` and `lseek`, for large files only).
-            let room = buf.capacity() - buf.len();
-            (&mut file).take(room as u64).read_to_end(buf)?;
-            if buf.len() == buf.capacity() {
+            len += fill(&mut file, &mut buf[len..])?;
+            if len == buf.len() {
                 file.read_to_end(buf)?;
+                len = buf.len();
             }
         }
-        let out = f(buf);
-        if buf.capacity() > KEEP {
+        let out = f(&buf[..len]);
+        if buf.len() > KEEP {
             *buf = Vec::new();
         }
         out
     })
+}
+
+/// Reads into `to` until it is full or the file ends: the count read.
+fn fill(file: &mut std::fs::File, to: &mut [u8]) -> std::io::Result<usize> {
+    use std::io::Read;
+    let mut done = 0;
+    while done < to.len() {
+        match file.read(&mut to[done..]) {
+            Ok(0) => break,
+            Ok(n) => done += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(done)
 }
 
 /// Readers of JSON documents. fio writes one format of JSON; the seam is

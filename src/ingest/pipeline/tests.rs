@@ -907,3 +907,46 @@ fn equal_options_are_one_text_across_files() {
     assert!(deeper.contains(r#""iodepth":"64""#), "{deeper}");
     assert!(!first.contains(r#""iodepth":"64""#), "{first}");
 }
+
+/// Each file reaches the reader whole and alone, whatever the sizes
+/// before it: below, at and past the first block, past the buffer kept
+/// from the file before (read on by `read_to_end`), past the size a buffer
+/// is kept at, and small again after each (no byte of a longer file
+/// before it shows).
+#[test]
+fn contents_are_each_file_whole_in_any_order_of_sizes() {
+    let head = sniff::HEAD;
+    let sizes = [
+        0,
+        1,
+        100,
+        head - 1,
+        head,
+        head + 1,
+        7,
+        3 * head + 5,
+        2 * head,
+        40,
+        (16 << 20) + 3,
+        head + 2,
+        9,
+    ];
+    let tmp = tempfile::tempdir().unwrap();
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    for (i, &size) in sizes.iter().enumerate() {
+        // fio-shaped where a first block is judged; letters after.
+        let mut bytes = br#"{"fio version" : "fio-3.36", "pad" : ""#.to_vec();
+        bytes.truncate(size);
+        while bytes.len() < size {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            bytes.push(b'a' + (seed % 26) as u8);
+        }
+        let path = tmp.path().join(format!("f{i}.json"));
+        std::fs::write(&path, &bytes).unwrap();
+        let got = with_contents(&path, |read| Ok(read.to_vec())).unwrap();
+        assert_eq!(got.len(), size, "file {i} of {size} bytes");
+        assert!(got == bytes, "file {i} of {size} bytes read wrong");
+    }
+}
