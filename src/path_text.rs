@@ -9,7 +9,12 @@ use std::path::Path;
 
 /// `path` for output.
 pub fn shown(path: &Path) -> String {
-    let text = path.display().to_string();
+    // A name in UTF-8 (nearly all) is copied as it is: through `display`,
+    // each was formatted and checked a chunk at a time.
+    let text = match path.to_str() {
+        Some(text) => text.to_owned(),
+        None => path.display().to_string(),
+    };
     if cfg!(windows) {
         text.replace('/', "\\")
     } else {
@@ -34,5 +39,16 @@ mod tests {
         if cfg!(windows) {
             assert_eq!(shown(Path::new(r"C:\runs\b.json")), r"C:\runs\b.json");
         }
+    }
+
+    /// A name that is not UTF-8 is shown as `display` shows it: each bad
+    /// byte a replacement character.
+    #[cfg(unix)]
+    #[test]
+    fn a_name_not_in_utf8_is_shown_with_replacements() {
+        use std::os::unix::ffi::OsStrExt;
+        let p = Path::new(std::ffi::OsStr::from_bytes(b"runs/a\xffb.json"));
+        assert_eq!(shown(p), "runs/a\u{fffd}b.json");
+        assert_eq!(shown(p), p.display().to_string());
     }
 }
