@@ -521,10 +521,10 @@ impl<'a> Reader<'a> {
     /// A map of numbers keyed by numbers written as strings (percentiles,
     /// json+ bins), as `values::visit_pairs` reads it: a key that does not
     /// parse is serde's error.
-    fn number_pairs<K: std::str::FromStr>(&mut self, room: usize) -> Option<Vec<(K, f64)>> {
+    fn number_pairs<K: values::KeyNumber>(&mut self, room: usize) -> Option<Vec<(K, f64)>> {
         let mut pairs = Vec::with_capacity(room);
         self.object(|r, key| {
-            pairs.push((key.trim().parse().ok()?, r.f64()?));
+            pairs.push((K::from_key(key)?, r.f64()?));
             Some(())
         })?;
         Some(pairs)
@@ -656,12 +656,6 @@ enum Exact {
     No,
 }
 
-/// 10^0 to 10^22: the powers of ten an `f64` holds exactly.
-const EXACT_TENS: [f64; 23] = [
-    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
-    1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
-];
-
 impl NumberRead<'_> {
     /// The number as serde_json gives it to an `f64`: an integer as its
     /// `u64` or `i64` converts, anything else correctly rounded, as
@@ -673,7 +667,9 @@ impl NumberRead<'_> {
         let magnitude = match self.exact {
             Exact::Integer(n) => n as f64,
             // Both exact in an `f64`: one division, correctly rounded.
-            Exact::Decimal(n, d) if n < 1 << 53 && d < 23 => n as f64 / EXACT_TENS[d as usize],
+            Exact::Decimal(n, d) if n < 1 << 53 && d < 23 => {
+                n as f64 / values::EXACT_TENS[d as usize]
+            }
             _ => {
                 let f: f64 = self.text.parse().ok()?;
                 return f.is_finite().then_some(f);
