@@ -546,6 +546,9 @@ mod target_tests {
         assert_eq!(names("x:\\:y"), ["x", ":y"]);
         assert_eq!(names(" : /dev/sdb"), [" /dev/sdb"]);
         assert_eq!(names("/dev/sdb::/dev/sdc"), ["/dev/sdb", "/dev/sdc"]);
+        assert_eq!(names("/dev/sdb:"), ["/dev/sdb"]);
+        assert_eq!(names(":/dev/sdb"), ["/dev/sdb"]);
+        assert_eq!(names("a\\:"), ["a:"]);
         assert!(names("").is_empty());
         assert_eq!(target_count("fio", Some("/dev/sda:/dev/sdb")), 2);
         assert_eq!(target_count("diskspd", Some("/dev/sda:/dev/sdb")), 1);
