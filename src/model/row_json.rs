@@ -16,7 +16,7 @@ use super::Row;
 macro_rules! write_fields {
     ($row:expr, $w:ident, [$($key:ident $(= $field:ident)?),* $(,)?], skip[$($skip:ident),*]) => {
         let Row { $($($field:)? $key,)* $($skip: _,)* } = $row;
-        $( $w.field(stringify!($key), $key)?; )*
+        $( $w.field(concat!(",\"", stringify!($key), "\":"), $key)?; )*
     };
 }
 
@@ -26,7 +26,8 @@ impl Row {
     /// once per distinct text, as with serde_json.
     #[rustfmt::skip]
     pub fn write_json(&self, out: &mut Vec<u8>) -> serde_json::Result<()> {
-        let mut w = Fields { out, first: true };
+        let start = out.len();
+        let mut w = Fields { out };
         // The dataset's columns in Row's order (the derive's).
         write_fields!(self, w, [
             source, label = config, os, engine, fio_version, host, job, format, rw,
@@ -46,6 +47,8 @@ impl Row {
             instance_group, bs_option, bs_spread, variant, clat_percentiles,
             lat_percentiles, file_run, setup_facts,
         ], skip[clat_bins]);
+        // The first key's separator opens the object.
+        w.out[start] = b'{';
         w.out.push(b'}');
         Ok(())
     }
@@ -104,24 +107,16 @@ impl Put for super::figures::Percentiles {
 /// The members of one JSON object being written.
 struct Fields<'a> {
     out: &'a mut Vec<u8>,
-    first: bool,
 }
 
 impl Fields<'_> {
-    /// `"key":` after the separator before it. Row keys are plain
+    /// `,"key":` (made at compile time: one copy, where pushing the
+    /// separator, quotes and name one by one made writing 10,000 rows
+    /// take 29-34 ms, not 23-24), then the value. Row keys are plain
     /// identifiers: nothing in them is escaped.
     #[inline]
-    fn key(&mut self, key: &str) {
-        self.out.push(if self.first { b'{' } else { b',' });
-        self.first = false;
-        self.out.push(b'"');
-        self.out.extend_from_slice(key.as_bytes());
-        self.out.extend_from_slice(b"\":");
-    }
-
-    #[inline]
     fn field(&mut self, key: &str, value: &impl Put) -> serde_json::Result<()> {
-        self.key(key);
+        self.out.extend_from_slice(key.as_bytes());
         value.put(self.out)
     }
 }
