@@ -394,15 +394,44 @@ impl<'a> Reader<'a> {
     /// as they are scanned.
     fn number(&mut self) -> Option<NumberRead<'a>> {
         self.ws();
-        let b = self.b;
         let start = self.at;
-        let negative = b.get(start) == Some(&b'-');
-        let mut i = start + usize::from(negative);
+        let n = self.scan_number::<true>()?;
+        self.at = n.end;
+        let exact = match n.decimals {
+            // At most 18 digits: no overflow in a `u64`, nor in an `i64`.
+            _ if n.exponent || n.digits > 18 => Exact::No,
+            0 => Exact::Integer(n.mantissa),
+            d => Exact::Decimal(n.mantissa, d),
+        };
+        Some(NumberRead {
+            text: self.text.get(start..n.end)?,
+            negative: n.negative,
+            exact,
+        })
+    }
+
+    /// A number skipped (half of a document's numbers are): the grammar
+    /// checked as [`Reader::number`] checks it, its digits not gathered.
+    fn skip_number(&mut self) -> Option<()> {
+        self.at = self.scan_number::<false>()?.end;
+        Some(())
+    }
+
+    /// The number at the reader by JSON's grammar, the reader not moved:
+    /// where it ends, and with `GATHER` its digits as an integer (wrapping
+    /// past 19), how many there are and how many follow the point.
+    #[inline(always)]
+    fn scan_number<const GATHER: bool>(&self) -> Option<Scanned> {
+        let b = self.b;
+        let negative = b.get(self.at) == Some(&b'-');
+        let mut i = self.at + usize::from(negative);
         let (mut mantissa, mut digits) = (0u64, 0u32);
         let mut gather = |i: &mut usize| {
             let from = *i;
             while let Some(&c @ b'0'..=b'9') = b.get(*i) {
-                mantissa = mantissa.wrapping_mul(10).wrapping_add(u64::from(c - b'0'));
+                if GATHER {
+                    mantissa = mantissa.wrapping_mul(10).wrapping_add(u64::from(c - b'0'));
+                }
                 *i += 1;
             }
             digits += (*i - from) as u32;
@@ -435,17 +464,13 @@ impl<'a> Reader<'a> {
                 return None;
             }
         }
-        self.at = i;
-        let exact = match decimals {
-            // At most 18 digits: no overflow in a `u64`, nor in an `i64`.
-            _ if exponent || digits > 18 => Exact::No,
-            0 => Exact::Integer(mantissa),
-            d => Exact::Decimal(mantissa, d),
-        };
-        Some(NumberRead {
-            text: self.text.get(start..i)?,
+        Some(Scanned {
+            end: i,
             negative,
-            exact,
+            mantissa,
+            digits,
+            decimals,
+            exponent,
         })
     }
 
@@ -464,7 +489,7 @@ impl<'a> Reader<'a> {
             b't' => self.literal(b"true"),
             b'f' => self.literal(b"false"),
             b'n' => self.literal(b"null"),
-            _ => self.number().map(drop),
+            _ => self.skip_number(),
         }
     }
 
@@ -636,6 +661,16 @@ impl<'a> Reader<'a> {
             })
         })
     }
+}
+
+/// A number as [`Reader::scan_number`] found it.
+struct Scanned {
+    end: usize,
+    negative: bool,
+    mantissa: u64,
+    digits: u32,
+    decimals: u32,
+    exponent: bool,
 }
 
 /// A number's text, and its value where its digits give it exactly.

@@ -228,6 +228,51 @@ fn numbers_read_as_serde_reads_them() {
     }
 }
 
+/// Numbers the mirror does not keep (`ctx`, `latency_ns`, `disk_util`:
+/// half of a document's) are skipped as serde_json skips them: by their
+/// grammar alone, so out of range is no error there, and a leading zero,
+/// a bare point or a sign alone is.
+#[test]
+fn numbers_skipped_as_serde_skips_them() {
+    let skipped = |n: &str| {
+        [
+            format!(r#"{{"jobs": [{{"ctx": {n}, "read": {{"iops": 1, "bw_min": {n}}}}}]}}"#),
+            format!(r#"{{"jobs": [{{"latency_ns": {{"2": {n}, "4": [{n}, {n}]}}}}]}}"#),
+            format!(r#"{{"jobs": [], "disk_util": [{{"util": {n}}}], "time": {n}}}"#),
+        ]
+    };
+    for n in [
+        "0",
+        "-0",
+        "7",
+        "-7",
+        "123456789012345678",
+        "99999999999999999999999",
+        "0.1",
+        "-0.0",
+        "1e5",
+        "1E+5",
+        "2.5e-3",
+        "1e-400",
+        "1e400",
+        "-1e400",
+        "0e0",
+        "-0.5E-0",
+    ] {
+        for text in skipped(n) {
+            same(&text);
+        }
+    }
+    for n in [
+        "01", "-01", "1.", ".5", "-", "1e", "1e+", "1.e5", "+1", "nan", "-inf", "0x10", "1_0",
+    ] {
+        for text in skipped(n) {
+            left_to_serde(&text);
+            assert_eq!(by_serde(&text), None, "{text}");
+        }
+    }
+}
+
 #[test]
 fn values_of_every_kind_read_as_serde_reads_them() {
     same(
