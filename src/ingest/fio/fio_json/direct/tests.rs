@@ -361,6 +361,36 @@ fn string_stops_finds_the_first_stop_of_a_word() {
     }
 }
 
+/// The sixteen-at-a-time string scan stops where a byte-by-byte scan
+/// stops, on runs of every length, with bytes that compare as negative
+/// (0x80 and up) or sit next to a stop in value.
+#[test]
+fn string_run_stops_where_a_byte_scan_stops() {
+    let mut rng = Lcg(13);
+    let stops = [b'"', b'\\', 0x00, 0x01, 0x0a, 0x1f];
+    let others = [
+        0x20, 0x21, b'#', b'[', b']', 0x7f, 0x80, 0x9f, 0xa0, 0xe2, 0xff, b'a',
+    ];
+    for _ in 0..200_000 {
+        let mut bytes = [0u8; 16];
+        let run = rng.next(17);
+        for (i, b) in bytes.iter_mut().enumerate() {
+            *b = match (i < run, rng.next(4)) {
+                (true, 0) | (true, 1) => others[rng.next(others.len())],
+                (true, _) => 0x20 + rng.next(0xe0) as u8,
+                (false, 0) => stops[rng.next(stops.len())],
+                (false, 1) => others[rng.next(others.len())],
+                _ => rng.next(256) as u8,
+            };
+        }
+        let want = bytes
+            .iter()
+            .position(|&c| c == b'"' || c == b'\\' || c < 0x20)
+            .unwrap_or(16);
+        assert_eq!(string_run(&bytes), want, "{bytes:?}");
+    }
+}
+
 /// The sixteen-at-a-time whitespace count agrees with a byte-by-byte
 /// scan, on runs of every length and with bytes that are next to
 /// whitespace in value or compare as negative (0x80 and up).
