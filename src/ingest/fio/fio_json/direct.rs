@@ -136,11 +136,7 @@ fn string_run(b: &[u8; 16]) -> usize {
         _mm_cmpeq_epi8, _mm_min_epu8, _mm_movemask_epi8, _mm_or_si128, _mm_set_epi64x,
         _mm_set1_epi8,
     };
-    let [lo, hi] = [0, 8].map(|i| {
-        let mut half = [0u8; 8];
-        half.copy_from_slice(&b[i..i + 8]);
-        i64::from_le_bytes(half)
-    });
+    let [lo, hi] = halves(b);
     // SAFETY: these functions ask only that the processor has SSE2, and
     // the cfg above says the target has it (every x86_64 processor does).
     let mask = unsafe {
@@ -152,6 +148,18 @@ fn string_run(b: &[u8; 16]) -> usize {
         _mm_movemask_epi8(stop) as u32
     };
     (mask | 1 << 16).trailing_zeros() as usize
+}
+
+/// The sixteen bytes as two little-endian words, the low half first: the
+/// lanes of an SSE2 register.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[inline]
+fn halves(b: &[u8; 16]) -> [i64; 2] {
+    [0, 8].map(|i| {
+        let mut half = [0u8; 8];
+        half.copy_from_slice(&b[i..i + 8]);
+        i64::from_le_bytes(half)
+    })
 }
 
 /// [`string_run`] on other processors: a word at a time.
@@ -184,11 +192,7 @@ fn blank_run(b: &[u8; 16]) -> usize {
     use std::arch::x86_64::{
         _mm_cmpeq_epi8, _mm_movemask_epi8, _mm_or_si128, _mm_set_epi64x, _mm_set1_epi8,
     };
-    let [lo, hi] = [0, 8].map(|i| {
-        let mut half = [0u8; 8];
-        half.copy_from_slice(&b[i..i + 8]);
-        i64::from_le_bytes(half)
-    });
+    let [lo, hi] = halves(b);
     // SAFETY: these functions ask only that the processor has SSE2, and
     // the cfg above says the target has it (every x86_64 processor does).
     let mask = unsafe {
@@ -463,7 +467,7 @@ impl<'a> Reader<'a> {
     /// where it ends, and with `GATHER` its digits as an integer (wrapping
     /// past 19), how many there are and how many follow the point.
     #[inline(always)]
-    fn scan_number<const GATHER: bool>(&self) -> Option<Scanned> {
+    fn scan_number<const GATHER: bool>(&self) -> Option<NumberScan> {
         let b = self.b;
         let negative = b.get(self.at) == Some(&b'-');
         let mut i = self.at + usize::from(negative);
@@ -506,7 +510,7 @@ impl<'a> Reader<'a> {
                 return None;
             }
         }
-        Some(Scanned {
+        Some(NumberScan {
             end: i,
             negative,
             mantissa,
@@ -706,7 +710,7 @@ impl<'a> Reader<'a> {
 }
 
 /// A number as [`Reader::scan_number`] found it.
-struct Scanned {
+struct NumberScan {
     end: usize,
     negative: bool,
     mantissa: u64,
