@@ -745,16 +745,14 @@ impl NumberRead<'_> {
     /// `None`.
     #[inline]
     fn f64(&self) -> Option<f64> {
-        let magnitude = match self.exact {
-            Exact::Integer(n) => n as f64,
-            // Both exact in an `f64`: one division, correctly rounded.
-            Exact::Decimal(n, d) if n < 1 << 53 && d < 23 => {
-                n as f64 / values::EXACT_TENS[d as usize]
-            }
-            _ => {
-                let f: f64 = self.text.parse().ok()?;
-                return f.is_finite().then_some(f);
-            }
+        let exact = match self.exact {
+            Exact::Integer(n) => Some(n as f64),
+            Exact::Decimal(n, d) => values::exact_decimal(n, d),
+            Exact::No => None,
+        };
+        let Some(magnitude) = exact else {
+            let f: f64 = self.text.parse().ok()?;
+            return f.is_finite().then_some(f);
         };
         Some(if self.negative { -magnitude } else { magnitude })
     }

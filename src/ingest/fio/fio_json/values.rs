@@ -241,8 +241,16 @@ pub struct FioPercentiles(pub Vec<(f64, f64)>);
 #[derive(Debug, Default)]
 pub struct Bins(pub Vec<(u64, u64)>);
 
+/// `n / 10^d` where both are exact in an `f64` (`n` below 2^53, `d` at
+/// most 22): the one division rounds as `str::parse` rounds the decimal
+/// text. `None` elsewhere, where only parsing the text is exact. The
+/// direct reader's numbers and the percentile keys both come here.
+pub(super) fn exact_decimal(n: u64, d: u32) -> Option<f64> {
+    (n < 1 << 53 && d < 23).then(|| n as f64 / EXACT_TENS[d as usize])
+}
+
 /// 10^0 to 10^22: the powers of ten an `f64` holds exactly.
-pub(super) const EXACT_TENS: [f64; 23] = [
+const EXACT_TENS: [f64; 23] = [
     1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
     1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
 ];
@@ -270,11 +278,11 @@ impl KeyNumber for u64 {
 }
 
 impl KeyNumber for f64 {
-    /// fio's `"99.990000"`: digits and a point, 18 digits at most, whose
-    /// integer is below 2^53, are that integer over a power of ten (10^18
-    /// at most), both exact in an `f64`, so the one division rounds as
-    /// `parse` rounds; anything else is parsed (`1e2`, `-5`, `inf`, long
-    /// keys). `parse` took a tenth of reading a document's percentiles.
+    /// fio's `"99.990000"`: digits and a point, 18 digits at most, read
+    /// as an integer over a power of ten ([`exact_decimal`]) where that is
+    /// exact; anything else is parsed (`1e2`, `-5`, `inf`, long keys,
+    /// integers past 2^53). `parse` took a tenth of reading a document's
+    /// percentiles.
     fn from_key(key: &str) -> Option<f64> {
         let key = trimmed(key);
         let (mut n, mut digits, mut decimals, mut point) = (0u64, 0u32, 0u32, false);
@@ -289,10 +297,10 @@ impl KeyNumber for f64 {
                 _ => return key.parse().ok(),
             }
         }
-        if digits == 0 || n >= 1 << 53 {
-            return key.parse().ok();
+        match digits {
+            0 => key.parse().ok(),
+            _ => exact_decimal(n, decimals).or_else(|| key.parse().ok()),
         }
-        Some(n as f64 / EXACT_TENS[decimals as usize])
     }
 }
 
