@@ -284,6 +284,13 @@ fn point(row: &Row) -> Point<'_> {
 /// Names every row's config under `by`, rows labelled by folder (or
 /// engine, host, file) on entry. Returns the rule as applied.
 pub fn assign(rows: &mut [Row], by: &ConfigNaming) -> ConfigRule {
+    plan(rows, by).apply(rows)
+}
+
+/// The config rule under `by` and each row's config by it, worked out
+/// without changing a row ([`Plan::apply`] renames them): ingest works it
+/// out beside the instances pass, on the other core.
+pub fn plan(rows: &[Row], by: &ConfigNaming) -> Plan {
     let named = match by {
         ConfigNaming::Name => true,
         ConfigNaming::Keys(keys) => keys.iter().any(|k| k == "name"),
@@ -300,21 +307,53 @@ pub fn assign(rows: &mut [Row], by: &ConfigNaming) -> ConfigRule {
     } else {
         BTreeMap::new()
     };
-    let mut rule = match by {
+    let (rule, names) = match by {
         ConfigNaming::Auto => auto(rows, false, &words, &cands),
         ConfigNaming::Name => auto(rows, true, &words, &cands),
         ConfigNaming::Keys(keys) => by_keys(rows, keys, &words),
-        other => ConfigRule {
-            rule: other.name().into(),
-            ..ConfigRule::default()
-        },
+        other => (
+            ConfigRule {
+                rule: other.name().into(),
+                ..ConfigRule::default()
+            },
+            Names::new(rows.len()),
+        ),
     };
     phases.done("configs: rule");
-    if !named {
-        mark_variants(rows, &mut rule, &cands);
-        phases.done("configs: variants");
+    Plan {
+        rule,
+        names,
+        variants: (!named).then_some(cands),
     }
-    rule
+}
+
+/// The config rule worked out ([`plan`]), not yet applied to the rows.
+pub struct Plan {
+    rule: ConfigRule,
+    /// Each row's new config.
+    names: Names,
+    /// The rows' candidates, where runs told apart by name only are
+    /// variants, looked for once the rows have their configs.
+    variants: Option<RowCandidates>,
+}
+
+impl Plan {
+    /// Renames the rows' configs, marks the variants among them, and
+    /// returns the rule as applied.
+    pub fn apply(self, rows: &mut [Row]) -> ConfigRule {
+        let mut phases = super::Phases::from_env();
+        let Plan {
+            mut rule,
+            names,
+            variants,
+        } = self;
+        names.apply(rows);
+        if let Some(cands) = variants {
+            mark_variants(rows, &mut rule, &cands);
+            phases.done("configs: variants");
+        }
+        rule
+    }
 }
 
 /// Runs of one config, workload and load point that differ only in their
@@ -585,11 +624,11 @@ fn file_options<'a>(
 }
 
 fn auto(
-    rows: &mut [Row],
+    rows: &[Row],
     by_name: bool,
     words: &BTreeMap<variants::RunName, String>,
     cands: &RowCandidates,
-) -> ConfigRule {
+) -> (ConfigRule, Names) {
     let files = files(rows, cands);
     let mut by_folder: IndexMap<&str, Vec<&FileOptions>, QuickHash> = IndexMap::default();
     for f in &files {
@@ -644,8 +683,7 @@ fn auto(
             }
         }
     }
-    names.apply(rows);
-    rule
+    (rule, names)
 }
 
 /// Each row's new config name, by number: a hundred thousand rows take
@@ -1002,16 +1040,18 @@ fn unique_names(keys: &[String], combos: &[&Vec<Option<String>>]) -> Vec<String>
 }
 
 fn by_keys(
-    rows: &mut [Row],
+    rows: &[Row],
     keys: &[String],
     words: &BTreeMap<variants::RunName, String>,
-) -> ConfigRule {
+) -> (ConfigRule, Names) {
     let mut rule = ConfigRule {
         rule: "keys".into(),
         keys: keys.to_vec(),
         ..ConfigRule::default()
     };
-    for r in rows.iter_mut() {
+    let mut names = Names::new(rows.len());
+    let mut ids: HashMap<String, u32, QuickHash> = HashMap::default();
+    for (i, r) in rows.iter().enumerate() {
         let c = candidates_all(r);
         let values: IndexMap<String, Option<String>> = keys
             .iter()
@@ -1042,10 +1082,18 @@ fn by_keys(
             })
             .collect::<Vec<_>>()
             .join(", ");
-        rule.values.entry(name.clone()).or_insert(values);
-        r.config = name;
+        let id = match ids.get(&name) {
+            Some(&id) => id,
+            None => {
+                let id = names.add(name.clone());
+                ids.insert(name.clone(), id);
+                id
+            }
+        };
+        names.set(&[i], id);
+        rule.values.entry(name).or_insert(values);
     }
-    rule
+    (rule, names)
 }
 
 /// Every option of the row, bookkeeping included: a key the user names

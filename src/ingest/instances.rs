@@ -75,30 +75,56 @@ struct ResultFile<'a> {
 /// Marks the rows of files that ran together (module docs). Returns the
 /// groups found: (first source, files), for the note that says so.
 pub fn mark(rows: &mut [Row], rule: Instances) -> Vec<(String, usize)> {
+    find(rows, rule).apply(rows)
+}
+
+/// The groups of files that ran together, found without changing a row:
+/// ingest looks for them beside the config rule, on the other core.
+pub fn find(rows: &[Row], rule: Instances) -> Marks {
+    let mut marks = Marks::default();
     if rule == Instances::Apart {
-        return Vec::new();
+        return marks;
     }
     let windows = windows(rows);
-    let groups = groups(&windows);
-    let mut found = Vec::new();
-    let mut of_source: BTreeMap<String, (String, u32)> = BTreeMap::new();
-    for members in groups.iter().filter(|g| g.len() > 1) {
+    for members in groups(&windows).iter().filter(|g| g.len() > 1) {
         let mut sources: Vec<&str> = members.iter().map(|&i| windows[i].source).collect();
         sources.sort_unstable();
         let first = sources[0].to_string();
         for s in &sources {
-            of_source.insert(s.to_string(), (first.clone(), sources.len() as u32));
+            marks
+                .of_source
+                .insert(s.to_string(), (first.clone(), sources.len() as u32));
         }
-        found.push((first, sources.len()));
+        marks.found.push((first, sources.len()));
     }
-    for r in rows.iter_mut() {
-        if let Some((first, n)) = of_source.get(&r.source) {
-            r.instances = *n;
-            r.instance_group = Some(first.clone());
+    marks
+}
+
+/// What [`find`] found, to set on the rows ([`Marks::apply`]).
+#[derive(Debug, Default)]
+pub struct Marks {
+    /// Each grouped source's group: its first source and its files.
+    of_source: BTreeMap<String, (String, u32)>,
+    /// (first source, files) of each group.
+    found: Vec<(String, usize)>,
+}
+
+impl Marks {
+    /// Sets `instances` and `instance_group` on the rows of grouped files;
+    /// returns the groups, sorted.
+    pub fn apply(self, rows: &mut [Row]) -> Vec<(String, usize)> {
+        if !self.of_source.is_empty() {
+            for r in rows.iter_mut() {
+                if let Some((first, n)) = self.of_source.get(&r.source) {
+                    r.instances = *n;
+                    r.instance_group = Some(first.clone());
+                }
+            }
         }
+        let mut found = self.found;
+        found.sort();
+        found
     }
-    found.sort();
-    found
 }
 
 /// Each fio result file's window, where its rows say when it ran, for

@@ -187,14 +187,20 @@ pub fn ingest_with_progress(
     }
     out.warnings.extend(copies_note(&inputs, &copies));
     phases.done("copies");
-    // On a core of the pool, whose allocator holds the memory the reading
-    // freed: the main thread's would take fresh pages, each zeroed by the
-    // kernel first.
+    // On the cores of the pool, whose allocators hold the memory the
+    // reading freed: the main thread's would take fresh pages, each zeroed
+    // by the kernel first. The instances pass and the config rule read
+    // the rows side by side, then each sets its fields.
     out.config_rule = rayon::scope(|_| {
-        super::instances::mark(&mut out.rows, opts.instances);
-        phases.done("instances");
-        let rule = super::configs::assign(&mut out.rows, &opts.config_naming);
-        phases.done("configs");
+        let rows = &out.rows;
+        let (marks, plan) = rayon::join(
+            || super::instances::find(rows, opts.instances),
+            || super::configs::plan(rows, &opts.config_naming),
+        );
+        phases.done("instances and configs");
+        marks.apply(&mut out.rows);
+        let rule = plan.apply(&mut out.rows);
+        phases.done("configs applied");
         rule
     });
     apply_configs(&mut out.rows, &out.manifest);
