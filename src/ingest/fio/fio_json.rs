@@ -280,12 +280,17 @@ pub fn to_parsed(doc: &FioOutput<'_>) -> Parsed {
     // Rows are large and most files have one: no spare capacity.
     let at_most: usize = jobs.iter().map(|j| j.directions_with_io()).sum();
     out.rows.reserve_exact(at_most);
-    // Where each job sits in the document, to match `non_finite` paths.
+    // Where each job sits in the document, to match `non_finite` paths:
+    // named only in a document that has any.
+    let named = !doc.non_finite.is_empty();
+    let place_of = |what: &str, i: usize| match named {
+        true => format!("{what}[{i}]"),
+        false => String::new(),
+    };
     let places = (0..doc.jobs.as_ref().map_or(0, Vec::len))
-        .map(|i| format!("jobs[{i}]"))
+        .map(|i| place_of("jobs", i))
         .chain(
-            (0..doc.client_stats.as_ref().map_or(0, Vec::len))
-                .map(|i| format!("client_stats[{i}]")),
+            (0..doc.client_stats.as_ref().map_or(0, Vec::len)).map(|i| place_of("client_stats", i)),
         );
     let shared = shared_hostnames(&jobs);
     let shared_options = OptionTexts::for_document();
@@ -581,8 +586,8 @@ struct JobCtx<'a> {
 /// point and the job-level figures, read once from its options.
 struct JobFacts {
     name: String,
-    /// `job `x`` or `job `x` on host`, for warnings.
-    who: String,
+    /// The fio server that ran the job (client/server output).
+    host: Option<String>,
     engine: String,
     os: Os,
     rw: String,
@@ -892,7 +897,7 @@ fn derive_bs(row: &Row, d: &Ddir) -> Option<(u64, String)> {
 }
 
 /// `system_cpu_pct` as the harness writes it; anything odd costs a warning.
-fn system_cpu_of(job: &Job<'_>, who: &str, out: &mut Parsed) -> Option<f64> {
+fn system_cpu_of(job: &Job<'_>, who: Who<'_>, out: &mut Parsed) -> Option<f64> {
     match &job.system_cpu_pct {
         None | Some(Value::Null) => None,
         Some(v) => match v.as_f64() {
@@ -907,14 +912,38 @@ fn system_cpu_of(job: &Job<'_>, who: &str, out: &mut Parsed) -> Option<f64> {
     }
 }
 
+/// `job `x`` or `job `x` on host`, for warnings: written only where one
+/// is, not for every job read.
+#[derive(Clone, Copy)]
+struct Who<'a> {
+    name: &'a str,
+    host: Option<&'a str>,
+}
+
+impl<'a> Who<'a> {
+    fn of(name: &'a str, host: Option<&'a str>) -> Who<'a> {
+        Who { name, host }
+    }
+}
+
+impl std::fmt::Display for Who<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.host {
+            Some(h) => write!(f, "job `{}` on {h}", self.name),
+            None => write!(f, "job `{}`", self.name),
+        }
+    }
+}
+
 impl JobFacts {
+    /// Who the job is, for its warnings.
+    fn who(&self) -> Who<'_> {
+        Who::of(&self.name, self.host.as_deref())
+    }
+
     fn of(doc: &FioOutput<'_>, job: &Job<'_>, ctx: &JobCtx<'_>, out: &mut Parsed) -> JobFacts {
         let opts = ctx.opts;
         let name = job.jobname.as_deref().unwrap_or_default().to_string();
-        let who = match &ctx.host {
-            Some(h) => format!("job `{name}` on {h}"),
-            None => format!("job `{name}`"),
-        };
         let filename = opts.get("filename");
         let engine = engine_of(opts, filename.as_deref());
         // Disk statistics are printed by fio on Linux only.
@@ -960,14 +989,14 @@ impl JobFacts {
             effective_iodepth: depth::effective(&engine, iodepth, levels.as_ref()),
             steady: job.steadystate.as_ref().and_then(steady::from_json),
             error: job.error.unwrap_or(0.0) as i64,
-            system_cpu_pct: system_cpu_of(job, &who, out),
+            system_cpu_pct: system_cpu_of(job, Who::of(&name, ctx.host.as_deref()), out),
             timing_options: timing_options(opts),
             options: ctx.shared.of(opts),
             target: single_target(filename.as_deref()),
             cpus_allowed: cpus_of(opts),
             precondition: precondition_of(doc, job),
             name,
-            who,
+            host: ctx.host.clone(),
             engine,
             os,
             rw,
@@ -1037,7 +1066,7 @@ fn job_rows(doc: &FioOutput<'_>, job: &Job<'_>, ctx: &JobCtx<'_>, out: &mut Pars
         })
     };
     let facts = JobFacts::of(doc, job, ctx, out);
-    let who = &facts.who;
+    let who = facts.who();
     if let Some(why) = &facts.unplaceable {
         out.warnings.push(format!("{who}: {why}; its rows dropped"));
         return;
@@ -1062,7 +1091,11 @@ fn job_rows(doc: &FioOutput<'_>, job: &Job<'_>, ctx: &JobCtx<'_>, out: &mut Pars
         (Direction::Write, &job.write),
         (Direction::Trim, &job.trim),
     ] {
-        if let Some(nf) = non_finite(&format!(".{dir}."), &REQUIRED_DDIR) {
+        let nf = match doc.non_finite.is_empty() {
+            true => None,
+            false => non_finite(&format!(".{dir}."), &REQUIRED_DDIR),
+        };
+        if let Some(nf) = nf {
             out.warnings.push(format!(
                 "{who} {dir}: {} at line {} is `{}`, not a finite number; row dropped",
                 nf.path, nf.line, nf.token
@@ -1109,7 +1142,7 @@ fn notes_said(
     notes: Option<Vec<String>>,
     out: &mut Parsed,
 ) {
-    let who = &facts.who;
+    let who = facts.who();
     if !value_notes.is_empty() {
         value_notes.dedup();
         out.warnings
@@ -1143,7 +1176,7 @@ fn guess_bs(row: &mut Row, d: &Ddir, dir: Direction) -> String {
 /// fio#2132, with group_reporting the options shown are the last job's,
 /// which may not be the ones that did this I/O.
 fn job_warnings(facts: &JobFacts, directions: &[Direction], out: &mut Parsed) {
-    let (who, rw, error) = (&facts.who, &facts.rw, facts.error);
+    let (who, rw, error) = (facts.who(), &facts.rw, facts.error);
     if error != 0 {
         out.warnings.push(format!(
             "{who} reported error {error}; its rows are kept but left out of winners"
