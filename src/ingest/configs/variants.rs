@@ -33,11 +33,12 @@ pub(crate) fn run_of(r: &Row) -> RunName {
 /// The word that tells each run apart from its config's other runs at the
 /// same workload and load point, for runs that have one.
 pub(crate) fn words(rows: &[Row], sets: &super::RowCandidates) -> BTreeMap<RunName, String> {
-    // (config, point, options) -> (source, job): runs that differ in an
-    // option are told apart by the config rule.
-    type At<'a> = BTreeSet<(&'a str, &'a str)>;
+    // (config, point, options) -> the rows there: runs that differ in an
+    // option are told apart by the config rule. Only numbered here, on
+    // one core; each group's runs are sorted on its own, below.
     type Where<'a> = (&'a str, super::Point<'a>, usize);
-    let mut at: HashMap<Where, At, crate::quick_hash::QuickHash> = HashMap::default();
+    let mut at: HashMap<Where, usize, crate::quick_hash::QuickHash> = HashMap::default();
+    let mut groups: Vec<(super::Point, Vec<usize>)> = Vec::new();
     // Client/server rows are per host and `All clients` aggregates: their
     // names say where they ran, and hosts are a load of their own.
     let named = rows
@@ -47,26 +48,36 @@ pub(crate) fn words(rows: &[Row], sets: &super::RowCandidates) -> BTreeMap<RunNa
     for (i, r) in named {
         // The row's candidates, by the number of their distinct set.
         let options = sets.set_of_row[i];
-        at.entry((r.config.as_str(), super::point(r), options))
-            .or_default()
-            .insert((r.source.as_str(), r.job.as_str()));
+        let point = super::point(r);
+        let g = *at
+            .entry((r.config.as_str(), point, options))
+            .or_insert_with(|| {
+                groups.push((point, Vec::new()));
+                groups.len() - 1
+            });
+        groups[g].1.push(i);
     }
     // Each group of runs on its own, on every core: an archive holds
     // hundreds of repeats of each run, each file's name read into words.
-    let groups: Vec<(super::Point, At)> = at.into_iter().map(|((_, p, _), s)| (p, s)).collect();
     groups
         .into_par_iter()
-        .flat_map_iter(|(point, sources)| group_words(point.0, sources))
+        .filter(|(_, members)| members.len() > 1)
+        .flat_map_iter(|(point, members)| {
+            let mut sources: Vec<(&str, &str)> = members
+                .iter()
+                .map(|&i| (rows[i].source.as_str(), rows[i].job.as_str()))
+                .collect();
+            sources.sort_unstable();
+            sources.dedup();
+            group_words(point.0, &sources)
+        })
         .collect()
 }
 
 /// The words of one group's runs (same config, workload, load point and
-/// options), by (source, job); none where their names differ only in
-/// numbers and repeat marks.
-fn group_words(
-    sources_rw: &str,
-    sources: BTreeSet<(&str, &str)>,
-) -> Vec<((String, String), String)> {
+/// options; `sources` sorted, each (source, job) once), by (source, job);
+/// none where their names differ only in numbers and repeat marks.
+fn group_words(sources_rw: &str, sources: &[(&str, &str)]) -> Vec<((String, String), String)> {
     let mut out = Vec::new();
     if sources.len() < 2 {
         return out;
@@ -74,14 +85,9 @@ fn group_words(
     let jobs: BTreeSet<&str> = sources.iter().map(|(_, j)| *j).collect();
     let by_job = jobs.len() > 1;
     // File stems only where runs are compared (not once per file).
-    let stems: Vec<String> = match by_job {
-        true => Vec::new(),
-        false => sources.iter().map(|(s, _)| file_stem(s)).collect(),
-    };
     let names: BTreeMap<(&str, &str), &str> = sources
         .iter()
-        .enumerate()
-        .map(|(k, &(s, job))| ((s, job), if by_job { job } else { stems[k].as_str() }))
+        .map(|&(s, job)| ((s, job), if by_job { job } else { file_stem(s) }))
         .collect();
     let distinct: BTreeSet<&str> = names.values().copied().collect();
     if distinct.len() < 2 {
@@ -119,12 +125,13 @@ fn whole_name(name: &str) -> String {
 }
 
 /// A file's name up to its first `.`.
-fn file_stem(source: &str) -> String {
+fn file_stem(source: &str) -> &str {
+    // A source is a `String`, so its name is UTF-8.
     let name = std::path::Path::new(source)
         .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
+        .and_then(|n| n.to_str())
         .unwrap_or_default();
-    name.split('.').next().unwrap_or_default().to_string()
+    name.split('.').next().unwrap_or_default()
 }
 
 /// A name's words, less repeat marks and load or size tokens (`run1`,
