@@ -178,6 +178,44 @@ fn string_run(b: &[u8; 16]) -> usize {
     }
 }
 
+/// 10^0 to 10^8: what the integer read so far is multiplied by for each
+/// count of digits [`digit_run`] adds to it.
+const TENS: [u64; 9] = [
+    1,
+    10,
+    100,
+    1_000,
+    10_000,
+    100_000,
+    1_000_000,
+    10_000_000,
+    100_000_000,
+];
+
+/// How many of the eight bytes of `w` (the text's, little-endian: its
+/// first byte lowest) are ASCII digits before the first that is not, and
+/// their value as a decimal integer: a number's digits eight at a time,
+/// where a byte at a time cost four instructions a digit (3 % of ingest).
+/// A byte is a digit when its high half is 3 and adding 6 leaves it 3; a
+/// carry out of a byte past 0xF9 only reaches bytes after a non-digit.
+#[inline]
+fn digit_run(w: u64) -> (usize, u64) {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let high = |x: u64| x & (0xF0 * ONES);
+    let not_digit = (high(w) ^ 0x30 * ONES) | (high(w.wrapping_add(6 * ONES)) ^ 0x30 * ONES);
+    let n = (not_digit.trailing_zeros() / 8) as usize;
+    if n == 0 {
+        return (0, 0);
+    }
+    // The n digits moved to the top bytes, zeros (as leading zeros)
+    // below them; then pairs, fours and the eight combined.
+    let v = (w & (0x0F * ONES)) << (8 * (8 - n));
+    let v = (v.wrapping_mul(10 << 8 | 1) >> 8) & 0x00FF_00FF_00FF_00FF;
+    let v = (v.wrapping_mul(100 << 16 | 1) >> 16) & 0x0000_FFFF_0000_FFFF;
+    let v = v.wrapping_mul(10_000 << 32 | 1) >> 32;
+    (n, v)
+}
+
 /// How many of the sixteen bytes `b` starts with are JSON whitespace,
 /// found without a branch per byte: four vector compares and a mask
 /// (10,000 documents read in cache: 70 against 79 ms a byte at a time).
@@ -474,6 +512,20 @@ impl<'a> Reader<'a> {
         let (mut mantissa, mut digits) = (0u64, 0u32);
         let mut gather = |i: &mut usize| {
             let from = *i;
+            // Eight bytes at a time where the text has them, the digits
+            // among them gathered at once ([`digit_run`]).
+            while let Some(eight) = b.get(*i..*i + 8).and_then(|e| <[u8; 8]>::try_from(e).ok()) {
+                let (n, value) = digit_run(u64::from_le_bytes(eight));
+                if GATHER {
+                    mantissa = mantissa.wrapping_mul(TENS[n]).wrapping_add(value);
+                }
+                *i += n;
+                if n < 8 {
+                    digits += (*i - from) as u32;
+                    return (*i - from) as u32;
+                }
+            }
+            // The text's last seven bytes or fewer.
             while let Some(&c @ b'0'..=b'9') = b.get(*i) {
                 if GATHER {
                     mantissa = mantissa.wrapping_mul(10).wrapping_add(u64::from(c - b'0'));

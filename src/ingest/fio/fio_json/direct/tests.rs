@@ -380,6 +380,50 @@ fn string_run_stops_where_a_byte_scan_stops() {
     }
 }
 
+/// The eight-at-a-time digit run agrees with a byte-by-byte one, in its
+/// count and its value, on runs of every length followed by bytes next to
+/// the digits in value (`/`, `:`), bytes that carry when 6 is added (0xfa
+/// and up), and anything.
+#[test]
+fn digit_run_reads_what_a_byte_loop_reads() {
+    let mut rng = Lcg(17);
+    let near = [
+        b'/',
+        b':',
+        b'.',
+        b'e',
+        b'-',
+        b',',
+        0x00,
+        0x3a,
+        0x3f,
+        0xfa,
+        0xff,
+        0x30 - 6,
+    ];
+    for _ in 0..200_000 {
+        let mut bytes = [0u8; 8];
+        let run = rng.next(9);
+        for (i, b) in bytes.iter_mut().enumerate() {
+            *b = match (i < run, rng.next(3)) {
+                (true, _) => b'0' + rng.next(10) as u8,
+                (false, 0) => near[rng.next(near.len())],
+                (false, 1) => b'0' + rng.next(10) as u8,
+                _ => rng.next(256) as u8,
+            };
+        }
+        let n = bytes.iter().position(|c| !c.is_ascii_digit()).unwrap_or(8);
+        let value = bytes[..n]
+            .iter()
+            .fold(0u64, |v, c| v * 10 + u64::from(c - b'0'));
+        assert_eq!(
+            digit_run(u64::from_le_bytes(bytes)),
+            (n, value),
+            "{bytes:?}"
+        );
+    }
+}
+
 /// The sixteen-at-a-time whitespace count agrees with a byte-by-byte
 /// scan, on runs of every length and with bytes that are next to
 /// whitespace in value or compare as negative (0x80 and up).
