@@ -360,19 +360,22 @@ fn host_name(job: &Job<'_>, shared: &[&str]) -> Option<String> {
     }
 }
 
-/// A job's options text ([`JobOpts::all`]) by a 128-bit hash of the
-/// option pairs it is made from.
-type TextsByPairs = std::collections::HashMap<u128, Option<Arc<str>>, QuickHash>;
+/// What a job's options say ([`OptionFacts`]) by a 128-bit hash of the
+/// option pairs they are read from.
+type FactsByPairs = std::collections::HashMap<u128, Arc<OptionFacts>, QuickHash>;
 
-/// The options texts of every file read under [`sharing_options`], on any
-/// thread, each held once: copies of one result (a baseline folder copied,
-/// runs repeated with one job file) print the same options, 2-3 KB a row.
-/// Shared, the rows hold one text per distinct set of options instead of
-/// one per file, the config rule tells texts apart by address before it
-/// compares them, and a text (its options merged, sorted and quoted, a
-/// twentieth of ingest) is built once per set, not once per file.
+/// The options texts, and what the options say, of every file read under
+/// [`sharing_options`], on any thread, each held once: copies of one
+/// result (a baseline folder copied, runs repeated with one job file)
+/// print the same options, 2-3 KB a row. Shared, the rows hold one text
+/// per distinct set of options instead of one per file, the config rule
+/// tells texts apart by address before it compares them, and a text (its
+/// options merged, sorted and quoted, a twentieth of ingest) and the
+/// job's engine, workload and sizes (two dozen options looked up and read
+/// by fio's grammar, another twentieth) are worked out once per set, not
+/// once per file.
 #[derive(Default)]
-pub struct OptionTexts(std::sync::Mutex<TextsByPairs>);
+pub struct OptionTexts(std::sync::Mutex<FactsByPairs>);
 
 thread_local! {
     /// The texts shared on this thread, while [`sharing_options`] runs.
@@ -405,8 +408,9 @@ impl OptionTexts {
             .unwrap_or_default()
     }
 
-    /// The job's options text, built only where these pairs were not seen.
-    fn of(&self, opts: &JobOpts<'_>) -> Option<Arc<str>> {
+    /// What the job's options say, worked out only where these pairs were
+    /// not seen.
+    fn facts(&self, opts: &JobOpts<'_>) -> Arc<OptionFacts> {
         let key = opts.pairs_hash();
         let lock = || {
             self.0
@@ -416,9 +420,58 @@ impl OptionTexts {
         if let Some(known) = lock().get(&key) {
             return known.clone();
         }
-        // Built outside the lock; a text another thread built meanwhile wins.
-        let text = opts.all().map(Arc::from);
-        lock().entry(key).or_insert(text).clone()
+        // Worked out outside the lock; facts another thread worked out
+        // meanwhile win.
+        let facts = Arc::new(OptionFacts::of(opts));
+        lock().entry(key).or_insert(facts).clone()
+    }
+}
+
+/// What a job's options alone say: read once per distinct set of options
+/// ([`OptionTexts`]), and only the job's own figures and names per job.
+#[derive(Debug, PartialEq)]
+struct OptionFacts {
+    /// The row's `options` ([`JobOpts::all`]).
+    text: Option<Arc<str>>,
+    filename: Option<String>,
+    engine: String,
+    /// fio's `filename` when it names one file ([`single_target`]).
+    target: Option<String>,
+    /// rw, bs and iodepth; `None` when the file printed no options (the
+    /// job's name and figures stand in: [`guessed_workload`]).
+    workload: Option<JobWorkload>,
+    /// `numjobs` as fio's grammar reads it; `None` when not set.
+    numjobs: Option<Result<u32, ValueError>>,
+    group_reporting: bool,
+    rwmix: Result<Option<u32>, ValueError>,
+    /// The block size options (`None` when the file printed no options).
+    sizes: Option<BlockSizes>,
+    direct: Option<bool>,
+    timing_options: Option<String>,
+    cpus_allowed: Option<String>,
+}
+
+impl OptionFacts {
+    fn of(opts: &JobOpts<'_>) -> OptionFacts {
+        let printed = !(opts.job.is_empty() && opts.global.is_empty());
+        let filename = opts.get("filename");
+        OptionFacts {
+            text: opts.all().map(Arc::from),
+            engine: engine_of(opts, filename.as_deref()),
+            target: single_target(filename.as_deref()),
+            workload: workload_of(opts),
+            numjobs: opts.int("numjobs"),
+            group_reporting: opts.get("group_reporting").is_some(),
+            rwmix: grammar::rwmix(
+                opts.get("rwmixread").as_deref(),
+                opts.get("rwmixwrite").as_deref(),
+            ),
+            sizes: printed.then(|| BlockSizes::of(|k| opts.get(k))),
+            direct: opts.direct(printed),
+            timing_options: timing_options(opts),
+            cpus_allowed: cpus_of(opts),
+            filename,
+        }
     }
 }
 
@@ -719,10 +772,17 @@ impl Unread<'_> {
         }
     }
 
-    fn numjobs(&mut self, doc: &FioOutput<'_>, opts: &JobOpts<'_>, name: &str) -> u32 {
-        let e = match opts.int("numjobs") {
+    /// `asked`: `numjobs` as fio's grammar reads it ([`OptionFacts`]).
+    fn numjobs(
+        &mut self,
+        doc: &FioOutput<'_>,
+        asked: Option<&Result<u32, ValueError>>,
+        group_reporting: bool,
+        name: &str,
+    ) -> u32 {
+        let e = match asked {
             None => return 1,
-            Some(Ok(n)) => return n,
+            Some(Ok(n)) => return *n,
             Some(Err(e)) => e,
         };
         let clones = doc
@@ -731,7 +791,7 @@ impl Unread<'_> {
             .flatten()
             .filter(|j| j.jobname.as_deref() == Some(name))
             .count();
-        if opts.get("group_reporting").is_none() && clones > 0 {
+        if !group_reporting && clones > 0 {
             self.notes.push(format!(
                 "numjobs {e}; {clones} from the jobs the file reports"
             ));
@@ -749,6 +809,7 @@ impl Unread<'_> {
 /// options at all: absent keys then mean "not written", not fio's
 /// defaults; the job name's words and, per direction, the mean I/O size
 /// are the hints left (`notes` says which were used, for one warning).
+#[derive(Debug, Clone, PartialEq)]
 struct JobWorkload {
     rw: String,
     bs: Option<String>,
@@ -759,7 +820,8 @@ struct JobWorkload {
     notes: Option<Vec<String>>,
 }
 
-fn workload_of(opts: &JobOpts<'_>, job: &Job<'_>, name: &str) -> JobWorkload {
+/// `None` when the file printed no options ([`guessed_workload`] then).
+fn workload_of(opts: &JobOpts<'_>) -> Option<JobWorkload> {
     // `rw=randread:8` carries an offset modifier that is not part of the
     // workload's identity.
     let rw = opts
@@ -769,21 +831,17 @@ fn workload_of(opts: &JobOpts<'_>, job: &Job<'_>, name: &str) -> JobWorkload {
     // Absent, fio ran its own default depth (1); present, fio's grammar reads it.
     let iodepth = opts.int("iodepth").unwrap_or(Ok(1));
     let no_options = opts.job.is_empty() && opts.global.is_empty();
-    match rw {
-        Some(rw) => JobWorkload {
-            rw,
-            bs,
-            iodepth,
-            notes: None,
-        },
-        None if no_options => guessed_workload(job, name),
-        None => JobWorkload {
-            rw: "read".into(),
-            bs,
-            iodepth,
-            notes: None,
-        },
-    }
+    let rw = match rw {
+        Some(rw) => rw,
+        None if no_options => return None,
+        None => "read".into(),
+    };
+    Some(JobWorkload {
+        rw,
+        bs,
+        iodepth,
+        notes: None,
+    })
 }
 
 /// The workload of a job without printed options: rw from the name's
@@ -942,24 +1000,24 @@ impl JobFacts {
     }
 
     fn of(doc: &FioOutput<'_>, job: &Job<'_>, ctx: &JobCtx<'_>, out: &mut Parsed) -> JobFacts {
-        let opts = ctx.opts;
+        let f = ctx.shared.facts(ctx.opts);
         let name = job.jobname.as_deref().unwrap_or_default().to_string();
-        let filename = opts.get("filename");
-        let engine = engine_of(opts, filename.as_deref());
         // Disk statistics are printed by fio on Linux only.
         let linux_hint = doc.disk_util.as_ref().map(|_| Os::Linux);
-        let os = os::infer(&engine, filename.as_deref(), linux_hint);
+        let os = os::infer(&f.engine, f.filename.as_deref(), linux_hint);
         let JobWorkload {
             rw,
             bs,
             iodepth,
             notes: guessed,
-        } = workload_of(opts, job, &name);
+        } = match &f.workload {
+            Some(w) => w.clone(),
+            None => guessed_workload(job, &name),
+        };
         let levels = job
             .iodepth_level
             .as_ref()
             .and_then(|l| depth::from_levels(l.iter().filter_map(|(k, v)| Some((k, v.as_f64()?)))));
-        let printed_options = !(opts.job.is_empty() && opts.global.is_empty());
         let mut value_notes = Vec::new();
         let mut unplaceable = None;
         let mut unread = Unread {
@@ -967,43 +1025,39 @@ impl JobFacts {
             unplaceable: &mut unplaceable,
         };
         let iodepth = unread.iodepth(iodepth, levels.as_ref());
-        let numjobs = unread.numjobs(doc, opts, &name);
-        let rwmixread = match grammar::rwmix(
-            opts.get("rwmixread").as_deref(),
-            opts.get("rwmixwrite").as_deref(),
-        ) {
-            Ok(m) => m,
+        let numjobs = unread.numjobs(doc, f.numjobs.as_ref(), f.group_reporting, &name);
+        let rwmixread = match &f.rwmix {
+            Ok(m) => *m,
             Err(e) => {
                 value_notes.push(format!("rwmixread {e}; the read mix is unknown"));
                 None
             }
         };
-        let sizes = printed_options.then(|| BlockSizes::of(|k| opts.get(k)));
         JobFacts {
             numjobs,
             rwmixread,
-            sizes,
+            sizes: f.sizes.clone(),
             value_notes,
             unplaceable,
-            direct: opts.direct(printed_options),
-            effective_iodepth: depth::effective(&engine, iodepth, levels.as_ref()),
+            direct: f.direct,
+            effective_iodepth: depth::effective(&f.engine, iodepth, levels.as_ref()),
             steady: job.steadystate.as_ref().and_then(steady::from_json),
             error: job.error.unwrap_or(0.0) as i64,
             system_cpu_pct: system_cpu_of(job, Who::of(&name, ctx.host.as_deref()), out),
-            timing_options: timing_options(opts),
-            options: ctx.shared.of(opts),
-            target: single_target(filename.as_deref()),
-            cpus_allowed: cpus_of(opts),
+            timing_options: f.timing_options.clone(),
+            options: f.text.clone(),
+            target: f.target.clone(),
+            cpus_allowed: f.cpus_allowed.clone(),
             precondition: precondition_of(doc, job),
             name,
             host: ctx.host.clone(),
-            engine,
+            engine: f.engine.clone(),
             os,
             rw,
             bs,
             iodepth,
             guessed,
-            filename,
+            filename: f.filename.clone(),
         }
     }
 

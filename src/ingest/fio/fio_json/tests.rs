@@ -670,6 +670,37 @@ proptest::proptest! {
     }
 }
 
+/// What the options say is worked out once per pairs hash, so it must
+/// not depend on where the hash cannot see: how the pairs split between
+/// global and job options. Every split of each list gives the same facts
+/// (the job's option over the global one, the last of a key given twice).
+#[test]
+fn option_facts_are_the_same_for_every_split_of_the_same_pairs() {
+    let lists = [
+        r#""rw": "randrw", "bs": "4k", "iodepth": "32", "rwmixread": "70", "ioengine": "libaio", "filename": "/dev/nvme0n1:/dev/nvme1n1""#,
+        r#""bs": "4k", "bs": "8k,16k", "numjobs": "x", "group_reporting": "1", "direct": "1", "direct": "0""#,
+        r#""readwrite": "read:8", "blocksize": "1m", "iodepth": "0x10", "cpus_allowed": "0-3", "sqthread_poll": "", "gtod_reduce": "1""#,
+        r#""rw": null, "rwmixwrite": "250", "buffered": "1", "numa_cpu_nodes": "1", "filename": "C:\fio.dat", "kb_base": "1000""#,
+        r#""ioengine": "io_uring", "bssplit": "4k/50:64k/50", "bsrange": "4k-16k", "iodepth": "1k", "numjobs": "4""#,
+    ];
+    for list in lists {
+        let pairs: Vec<&str> = list.split(", ").collect();
+        let object = |part: &[&str]| format!("{{{}}}", part.join(", "));
+        let facts = |at: usize| {
+            let (global, job) = (object(&pairs[..at]), object(&pairs[at..]));
+            let global: FioOptions = serde_json::from_str(&global).unwrap();
+            let job: FioOptions = serde_json::from_str(&job).unwrap();
+            let opts = JobOpts::new(&global, &job);
+            (opts.pairs_hash(), format!("{:?}", OptionFacts::of(&opts)))
+        };
+        let all_global = facts(pairs.len());
+        assert!(all_global.1.contains("engine"), "{}", all_global.1);
+        for at in 0..pairs.len() {
+            assert_eq!(facts(at), all_global, "{list} split at {at}");
+        }
+    }
+}
+
 /// Pairs that read alike hash alike; moving a byte from a key to its
 /// value, or a pair from global to job options where the text is the
 /// same, is told apart or not as the text is.
