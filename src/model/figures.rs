@@ -88,7 +88,7 @@ impl Percentiles {
             out.push(b'"');
             out.extend_from_slice(PercentKey::of(p).as_str().as_bytes());
             out.extend_from_slice(b"\":");
-            serde::Serialize::serialize(&v, &mut serde_json::Serializer::new(&mut *out))?;
+            super::row_json::put_f64(v, out)?;
         }
         out.push(b'}');
         Ok(())
