@@ -288,9 +288,9 @@ pub fn assign(rows: &mut [Row], by: &ConfigNaming) -> ConfigRule {
 }
 
 /// The config rule under `by` and each row's config by it, worked out
-/// without changing a row ([`Plan::apply`] renames them): ingest works it
+/// without changing a row ([`RulePlan::apply`] renames them): ingest works it
 /// out beside the instances pass, on the other core.
-pub fn plan(rows: &[Row], by: &ConfigNaming) -> Plan {
+pub fn plan(rows: &[Row], by: &ConfigNaming) -> RulePlan {
     let named = match by {
         ConfigNaming::Name => true,
         ConfigNaming::Keys(keys) => keys.iter().any(|k| k == "name"),
@@ -320,7 +320,7 @@ pub fn plan(rows: &[Row], by: &ConfigNaming) -> Plan {
         ),
     };
     phases.done("configs: rule");
-    Plan {
+    RulePlan {
         rule,
         names,
         variants: (!named).then_some(cands),
@@ -328,7 +328,7 @@ pub fn plan(rows: &[Row], by: &ConfigNaming) -> Plan {
 }
 
 /// The config rule worked out ([`plan`]), not yet applied to the rows.
-pub struct Plan {
+pub struct RulePlan {
     rule: ConfigRule,
     /// Each row's new config.
     names: Names,
@@ -337,12 +337,12 @@ pub struct Plan {
     variants: Option<RowCandidates>,
 }
 
-impl Plan {
+impl RulePlan {
     /// Renames the rows' configs, marks the variants among them, and
     /// returns the rule as applied.
     pub fn apply(self, rows: &mut [Row]) -> ConfigRule {
         let mut phases = super::Phases::from_env();
-        let Plan {
+        let RulePlan {
             mut rule,
             names,
             variants,

@@ -80,8 +80,8 @@ pub fn mark(rows: &mut [Row], rule: Instances) -> Vec<(String, usize)> {
 
 /// The groups of files that ran together, found without changing a row:
 /// ingest looks for them beside the config rule, on the other core.
-pub fn find(rows: &[Row], rule: Instances) -> Marks {
-    let mut marks = Marks::default();
+pub fn find(rows: &[Row], rule: Instances) -> InstanceMarks {
+    let mut marks = InstanceMarks::default();
     if rule == Instances::Apart {
         return marks;
     }
@@ -100,16 +100,16 @@ pub fn find(rows: &[Row], rule: Instances) -> Marks {
     marks
 }
 
-/// What [`find`] found, to set on the rows ([`Marks::apply`]).
+/// What [`find`] found, to set on the rows ([`InstanceMarks::apply`]).
 #[derive(Debug, Default)]
-pub struct Marks {
+pub struct InstanceMarks {
     /// Each grouped source's group: its first source and its files.
     of_source: BTreeMap<String, (String, u32)>,
     /// (first source, files) of each group.
     found: Vec<(String, usize)>,
 }
 
-impl Marks {
+impl InstanceMarks {
     /// Sets `instances` and `instance_group` on the rows of grouped files;
     /// returns the groups, sorted.
     pub fn apply(self, rows: &mut [Row]) -> Vec<(String, usize)> {

@@ -157,9 +157,39 @@ pub fn ingest_with_progress(
     phases.done("read");
 
     let copies = copies_of(&inputs, &results);
+    take_results(results, &copies, &mut out);
+    out.warnings.extend(copies_note(&inputs, &copies));
+    phases.done("copies");
+    // On the cores of the pool, whose allocators hold the memory the
+    // reading freed: the main thread's would take fresh pages, each zeroed
+    // by the kernel first. The instances pass and the config rule read
+    // the rows side by side, then each sets its fields.
+    out.config_rule = rayon::scope(|_| {
+        let rows = &out.rows;
+        let (marks, plan) = rayon::join(
+            || super::instances::find(rows, opts.instances),
+            || super::configs::plan(rows, &opts.config_naming),
+        );
+        phases.done("instances and configs");
+        marks.apply(&mut out.rows);
+        let rule = plan.apply(&mut out.rows);
+        phases.done("configs applied");
+        rule
+    });
+    apply_configs(&mut out.rows, &out.manifest);
+    Ok(out)
+}
+
+/// Each file's warnings, skip or count into `out`, and the rows of files
+/// that are copies of another (`copies`) left out.
+fn take_results(
+    results: Vec<FileResult<std::ops::Range<usize>>>,
+    copies: &[Option<usize>],
+    out: &mut Ingested,
+) {
     // Rows of copies, left out below.
     let mut copied = Vec::new();
-    for (r, copy) in results.into_iter().zip(&copies) {
+    for (r, copy) in results.into_iter().zip(copies) {
         if copy.is_some() {
             copied.extend(r.outcome.ok());
             continue;
@@ -185,26 +215,6 @@ pub fn ingest_with_progress(
         let mut kept = keep.into_iter();
         out.rows.retain(|_| kept.next().unwrap_or(true));
     }
-    out.warnings.extend(copies_note(&inputs, &copies));
-    phases.done("copies");
-    // On the cores of the pool, whose allocators hold the memory the
-    // reading freed: the main thread's would take fresh pages, each zeroed
-    // by the kernel first. The instances pass and the config rule read
-    // the rows side by side, then each sets its fields.
-    out.config_rule = rayon::scope(|_| {
-        let rows = &out.rows;
-        let (marks, plan) = rayon::join(
-            || super::instances::find(rows, opts.instances),
-            || super::configs::plan(rows, &opts.config_naming),
-        );
-        phases.done("instances and configs");
-        marks.apply(&mut out.rows);
-        let rule = plan.apply(&mut out.rows);
-        phases.done("configs applied");
-        rule
-    });
-    apply_configs(&mut out.rows, &out.manifest);
-    Ok(out)
 }
 
 /// With `NVCMP_TIMINGS` set, each phase's wall time on stderr

@@ -88,7 +88,7 @@ impl Percentiles {
             out.push(b'"');
             out.extend_from_slice(PercentKey::of(p).as_str().as_bytes());
             out.extend_from_slice(b"\":");
-            super::row_json::put_f64(v, out)?;
+            super::json_float::put(v, out)?;
         }
         out.push(b'}');
         Ok(())

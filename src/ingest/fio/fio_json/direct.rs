@@ -201,8 +201,9 @@ const TENS: [u64; 9] = [
 #[inline]
 fn digit_run(w: u64) -> (usize, u64) {
     const ONES: u64 = 0x0101_0101_0101_0101;
+    const THREES: u64 = 0x30 * ONES;
     let high = |x: u64| x & (0xF0 * ONES);
-    let not_digit = (high(w) ^ 0x30 * ONES) | (high(w.wrapping_add(6 * ONES)) ^ 0x30 * ONES);
+    let not_digit = (high(w) ^ THREES) | (high(w.wrapping_add(6 * ONES)) ^ THREES);
     let n = (not_digit.trailing_zeros() / 8) as usize;
     if n == 0 {
         return (0, 0);
@@ -210,9 +211,9 @@ fn digit_run(w: u64) -> (usize, u64) {
     // The n digits moved to the top bytes, zeros (as leading zeros)
     // below them; then pairs, fours and the eight combined.
     let v = (w & (0x0F * ONES)) << (8 * (8 - n));
-    let v = (v.wrapping_mul(10 << 8 | 1) >> 8) & 0x00FF_00FF_00FF_00FF;
-    let v = (v.wrapping_mul(100 << 16 | 1) >> 16) & 0x0000_FFFF_0000_FFFF;
-    let v = v.wrapping_mul(10_000 << 32 | 1) >> 32;
+    let v = (v.wrapping_mul((10 << 8) | 1) >> 8) & 0x00FF_00FF_00FF_00FF;
+    let v = (v.wrapping_mul((100 << 16) | 1) >> 16) & 0x0000_FFFF_0000_FFFF;
+    let v = v.wrapping_mul((10_000 << 32) | 1) >> 32;
     (n, v)
 }
 
