@@ -75,7 +75,7 @@ impl FieldsRead {
 /// key's value is skipped.
 macro_rules! members {
     ($r:ident, $key:ident, $fields:ident, { $($name:literal => $read:expr,)* }) => {{
-        const NAMES: &[&str] = &[$($name),*];
+        const NAMES: &[&[u8]] = &[$($name),*];
         match $key {
             $($name => {
                 $fields.once(const { field(NAMES, $name) })?;
@@ -88,12 +88,12 @@ macro_rules! members {
 }
 
 /// Where `name` is in `names`: a member's field number, at compile time.
-const fn field(names: &[&str], name: &str) -> u32 {
+const fn field(names: &[&[u8]], name: &[u8]) -> u32 {
     assert!(names.len() <= 32, "a field is a bit of a u32");
     let mut i = 0;
     while i < names.len() {
         if names[i].len() == name.len() {
-            let (a, b) = (names[i].as_bytes(), name.as_bytes());
+            let (a, b) = (names[i], name);
             let mut j = 0;
             while j < a.len() && a[j] == b[j] {
                 j += 1;
@@ -346,7 +346,7 @@ impl<'a> Reader<'a> {
 
     /// An object, each member's key given to `member` with the reader at
     /// its value, which `member` reads.
-    fn object(&mut self, mut member: impl FnMut(&mut Self, &'a str) -> Option<()>) -> Option<()> {
+    fn object(&mut self, mut member: impl FnMut(&mut Self, &'a [u8]) -> Option<()>) -> Option<()> {
         self.eat(b'{')?;
         self.enter()?;
         if self.peek()? == b'}' {
@@ -356,7 +356,7 @@ impl<'a> Reader<'a> {
                 if self.peek()? != b'"' {
                     return None;
                 }
-                let key = self.plain_str()?;
+                let key = self.plain_key()?;
                 // fio writes `"key" : value`.
                 match self.b.get(self.at..self.at + 3) {
                     Some(b" : ") => self.at += 3,
@@ -410,6 +410,23 @@ impl<'a> Reader<'a> {
     /// instructions (measured): codegen.
     #[inline]
     fn plain_str(&mut self) -> Option<&'a str> {
+        let span = self.plain_span()?;
+        self.text.get(span)
+    }
+
+    /// A key as [`Reader::plain_str`] reads it, as bytes: matched against
+    /// the mirror's names as it is, never checked as a `str` (two
+    /// char-boundary checks for each of a document's 330 keys).
+    #[inline]
+    fn plain_key(&mut self) -> Option<&'a [u8]> {
+        let span = self.plain_span()?;
+        self.b.get(span)
+    }
+
+    /// Where the plain string at the reader lies (its quotes left out), the
+    /// reader past it; see [`Reader::plain_str`].
+    #[inline]
+    fn plain_span(&mut self) -> Option<std::ops::Range<usize>> {
         let start = self.at + 1;
         self.at = start;
         let end = loop {
@@ -431,7 +448,7 @@ impl<'a> Reader<'a> {
             return None;
         }
         self.at = end + 1;
-        self.text.get(start..end)
+        Some(start..end)
     }
 
     /// Any string, checked as serde_json checks a string it skips.
@@ -489,7 +506,7 @@ impl<'a> Reader<'a> {
             d => Exact::Decimal(n.mantissa, d),
         };
         Some(NumberRead {
-            text: self.text.get(start..n.end)?,
+            text: self.b.get(start..n.end)?,
             negative: n.negative,
             exact,
         })
@@ -621,6 +638,8 @@ impl<'a> Reader<'a> {
     fn options(&mut self) -> Option<FioOptions<'a>> {
         let mut pairs = Vec::with_capacity(16);
         self.object(|r, key| {
+            // A key's bytes lie between two quotes of UTF-8 text.
+            let key = std::str::from_utf8(key).ok()?;
             pairs.push((Str(Cow::Borrowed(key)), r.loose()?));
             Some(())
         })?;
@@ -648,7 +667,7 @@ impl<'a> Reader<'a> {
     fn number_pairs<K: values::KeyNumber>(&mut self, room: usize) -> Option<Vec<(K, f64)>> {
         let mut pairs = Vec::with_capacity(room);
         self.object(|r, key| {
-            pairs.push((K::from_key(key)?, r.f64()?));
+            pairs.push((K::from_key(std::str::from_utf8(key).ok()?)?, r.f64()?));
             Some(())
         })?;
         Some(pairs)
@@ -673,15 +692,15 @@ impl<'a> Reader<'a> {
         let mut fields = FieldsRead::default();
         self.object(|r, key| {
             members!(r, key, fields, {
-                "fio version" => doc.fio_version = r.opt(Self::string)?,
-                "timestamp" => doc.timestamp = r.opt(Self::f64)?,
-                "timestamp_ms" => doc.timestamp_ms = r.opt(Self::f64)?,
-                "global options" => doc.global_options = r.global_options()?,
-                "jobs" => r.opt_in(&mut doc.jobs, Self::jobs)?,
-                "client_stats" => r.opt_in(&mut doc.client_stats, Self::jobs)?,
-                "cpu_idleness" => doc.cpu_idleness = r.opt(Self::options)?,
-                "disk_util" => doc.disk_util = r.opt(|r| r.skip().map(|()| IgnoredAny))?,
-                "nvcmp" => doc.nvcmp = r.opt(Self::value)?,
+                b"fio version" => doc.fio_version = r.opt(Self::string)?,
+                b"timestamp" => doc.timestamp = r.opt(Self::f64)?,
+                b"timestamp_ms" => doc.timestamp_ms = r.opt(Self::f64)?,
+                b"global options" => doc.global_options = r.global_options()?,
+                b"jobs" => r.opt_in(&mut doc.jobs, Self::jobs)?,
+                b"client_stats" => r.opt_in(&mut doc.client_stats, Self::jobs)?,
+                b"cpu_idleness" => doc.cpu_idleness = r.opt(Self::options)?,
+                b"disk_util" => doc.disk_util = r.opt(|r| r.skip().map(|()| IgnoredAny))?,
+                b"nvcmp" => doc.nvcmp = r.opt(Self::value)?,
             })
         })?;
         Some(doc)
@@ -698,23 +717,23 @@ impl<'a> Reader<'a> {
         let mut fields = FieldsRead::default();
         self.object(|r, key| {
             members!(r, key, fields, {
-                "jobname" => job.jobname = r.opt(Self::string)?,
-                "groupid" => job.groupid = r.opt(Self::f64)?,
-                "error" => job.error = r.opt(Self::f64)?,
-                "job options" => job.job_options = r.options()?,
-                "read" => r.opt_in(&mut job.read, Self::ddir)?,
-                "write" => r.opt_in(&mut job.write, Self::ddir)?,
-                "trim" => r.opt_in(&mut job.trim, Self::ddir)?,
-                "mixed" => r.opt_in(&mut job.mixed, Self::ddir)?,
-                "usr_cpu" => job.usr_cpu = r.opt(Self::f64)?,
-                "sys_cpu" => job.sys_cpu = r.opt(Self::f64)?,
-                "job_runtime" => job.job_runtime = r.opt(Self::f64)?,
-                "hostname" => job.hostname = r.opt(Self::string)?,
-                "port" => job.port = r.opt(Self::f64)?,
-                "system_cpu_pct" => job.system_cpu_pct = r.opt(Self::value)?,
-                "iodepth_level" => job.iodepth_level = r.opt(Self::options)?,
-                "steadystate" => job.steadystate = r.opt(Self::value)?,
-                "nvcmp" => job.nvcmp = r.opt(Self::value)?,
+                b"jobname" => job.jobname = r.opt(Self::string)?,
+                b"groupid" => job.groupid = r.opt(Self::f64)?,
+                b"error" => job.error = r.opt(Self::f64)?,
+                b"job options" => job.job_options = r.options()?,
+                b"read" => r.opt_in(&mut job.read, Self::ddir)?,
+                b"write" => r.opt_in(&mut job.write, Self::ddir)?,
+                b"trim" => r.opt_in(&mut job.trim, Self::ddir)?,
+                b"mixed" => r.opt_in(&mut job.mixed, Self::ddir)?,
+                b"usr_cpu" => job.usr_cpu = r.opt(Self::f64)?,
+                b"sys_cpu" => job.sys_cpu = r.opt(Self::f64)?,
+                b"job_runtime" => job.job_runtime = r.opt(Self::f64)?,
+                b"hostname" => job.hostname = r.opt(Self::string)?,
+                b"port" => job.port = r.opt(Self::f64)?,
+                b"system_cpu_pct" => job.system_cpu_pct = r.opt(Self::value)?,
+                b"iodepth_level" => job.iodepth_level = r.opt(Self::options)?,
+                b"steadystate" => job.steadystate = r.opt(Self::value)?,
+                b"nvcmp" => job.nvcmp = r.opt(Self::value)?,
             })
         })
     }
@@ -723,25 +742,25 @@ impl<'a> Reader<'a> {
         let mut fields = FieldsRead::default();
         self.object(|r, key| {
             members!(r, key, fields, {
-                "io_bytes" => d.io_bytes = r.opt(Self::f64)?,
-                "io_kbytes" => d.io_kbytes = r.opt(Self::f64)?,
-                "bw_bytes" => d.bw_bytes = r.opt(Self::f64)?,
-                "bw" => d.bw = r.opt(Self::f64)?,
-                "iops" => d.iops = r.opt(Self::f64)?,
-                "runtime" => d.runtime = r.opt(Self::f64)?,
-                "total_ios" => d.total_ios = r.opt(Self::f64)?,
-                "slat_ns" => r.opt_in(&mut d.slat_ns, Self::lat)?,
-                "clat_ns" => r.opt_in(&mut d.clat_ns, Self::lat)?,
-                "lat_ns" => r.opt_in(&mut d.lat_ns, Self::lat)?,
-                "slat" => r.opt_in(&mut d.slat, Self::lat)?,
-                "clat" => r.opt_in(&mut d.clat, Self::lat)?,
-                "lat" => r.opt_in(&mut d.lat, Self::lat)?,
-                "bw_mean" => d.bw_mean = r.opt(Self::f64)?,
-                "bw_dev" => d.bw_dev = r.opt(Self::f64)?,
-                "bw_samples" => d.bw_samples = r.opt(Self::f64)?,
-                "iops_mean" => d.iops_mean = r.opt(Self::f64)?,
-                "iops_stddev" => d.iops_stddev = r.opt(Self::f64)?,
-                "iops_samples" => d.iops_samples = r.opt(Self::f64)?,
+                b"io_bytes" => d.io_bytes = r.opt(Self::f64)?,
+                b"io_kbytes" => d.io_kbytes = r.opt(Self::f64)?,
+                b"bw_bytes" => d.bw_bytes = r.opt(Self::f64)?,
+                b"bw" => d.bw = r.opt(Self::f64)?,
+                b"iops" => d.iops = r.opt(Self::f64)?,
+                b"runtime" => d.runtime = r.opt(Self::f64)?,
+                b"total_ios" => d.total_ios = r.opt(Self::f64)?,
+                b"slat_ns" => r.opt_in(&mut d.slat_ns, Self::lat)?,
+                b"clat_ns" => r.opt_in(&mut d.clat_ns, Self::lat)?,
+                b"lat_ns" => r.opt_in(&mut d.lat_ns, Self::lat)?,
+                b"slat" => r.opt_in(&mut d.slat, Self::lat)?,
+                b"clat" => r.opt_in(&mut d.clat, Self::lat)?,
+                b"lat" => r.opt_in(&mut d.lat, Self::lat)?,
+                b"bw_mean" => d.bw_mean = r.opt(Self::f64)?,
+                b"bw_dev" => d.bw_dev = r.opt(Self::f64)?,
+                b"bw_samples" => d.bw_samples = r.opt(Self::f64)?,
+                b"iops_mean" => d.iops_mean = r.opt(Self::f64)?,
+                b"iops_stddev" => d.iops_stddev = r.opt(Self::f64)?,
+                b"iops_samples" => d.iops_samples = r.opt(Self::f64)?,
             })
         })
     }
@@ -750,13 +769,13 @@ impl<'a> Reader<'a> {
         let mut fields = FieldsRead::default();
         self.object(|r, key| {
             members!(r, key, fields, {
-                "min" => lat.min = r.opt(Self::f64)?,
-                "max" => lat.max = r.opt(Self::f64)?,
-                "mean" => lat.mean = r.opt(Self::f64)?,
-                "stddev" => lat.stddev = r.opt(Self::f64)?,
-                "N" => lat.n = r.opt(Self::f64)?,
-                "percentile" => lat.percentile = r.opt(Self::percentiles)?,
-                "bins" => lat.bins = r.opt(Self::bins)?,
+                b"min" => lat.min = r.opt(Self::f64)?,
+                b"max" => lat.max = r.opt(Self::f64)?,
+                b"mean" => lat.mean = r.opt(Self::f64)?,
+                b"stddev" => lat.stddev = r.opt(Self::f64)?,
+                b"N" => lat.n = r.opt(Self::f64)?,
+                b"percentile" => lat.percentile = r.opt(Self::percentiles)?,
+                b"bins" => lat.bins = r.opt(Self::bins)?,
             })
         })
     }
@@ -774,7 +793,9 @@ struct NumberScan {
 
 /// A number's text, and its value where its digits give it exactly.
 struct NumberRead<'a> {
-    text: &'a str,
+    /// The number's bytes (ASCII by its grammar): made a `str` only where
+    /// the digits do not give the value, not for every number.
+    text: &'a [u8],
     negative: bool,
     exact: Exact,
 }
@@ -804,7 +825,7 @@ impl NumberRead<'_> {
             Exact::No => None,
         };
         let Some(magnitude) = exact else {
-            let f: f64 = self.text.parse().ok()?;
+            let f: f64 = std::str::from_utf8(self.text).ok()?.parse().ok()?;
             return f.is_finite().then_some(f);
         };
         Some(if self.negative { -magnitude } else { magnitude })
@@ -819,7 +840,7 @@ impl NumberRead<'_> {
             Exact::Integer(n) if !self.negative => Number::from(n),
             Exact::Integer(0) => Number::from_f64(-0.0)?,
             Exact::Integer(n) => Number::from(-(n as i64)),
-            Exact::No if !self.text.contains(['.', 'e', 'E']) => return None,
+            Exact::No if !self.text.iter().any(|c| matches!(c, b'.' | b'e' | b'E')) => return None,
             _ => return Some(Number::from_f64(self.f64()?).map_or(Loose::Other, Loose::Number)),
         };
         Some(Loose::Number(number))
