@@ -423,6 +423,15 @@ impl<'a> Reader<'a> {
         self.b.get(span)
     }
 
+    /// A key [`Reader::plain_key`] read, as the text's `str`: found by its
+    /// place in the text, so only its ends are checked (`from_utf8` read
+    /// every byte again, 2 % of ingest).
+    #[inline]
+    fn key_str(&self, key: &'a [u8]) -> Option<&'a str> {
+        let start = (key.as_ptr() as usize).checked_sub(self.b.as_ptr() as usize)?;
+        self.text.get(start..start + key.len())
+    }
+
     /// Where the plain string at the reader lies (its quotes left out), the
     /// reader past it; see [`Reader::plain_str`].
     #[inline]
@@ -638,9 +647,7 @@ impl<'a> Reader<'a> {
     fn options(&mut self) -> Option<FioOptions<'a>> {
         let mut pairs = Vec::with_capacity(16);
         self.object(|r, key| {
-            // A key's bytes lie between two quotes of UTF-8 text.
-            let key = std::str::from_utf8(key).ok()?;
-            pairs.push((Str(Cow::Borrowed(key)), r.loose()?));
+            pairs.push((Str(Cow::Borrowed(r.key_str(key)?)), r.loose()?));
             Some(())
         })?;
         Some(FioOptions(pairs))
@@ -667,7 +674,7 @@ impl<'a> Reader<'a> {
     fn number_pairs<K: values::KeyNumber>(&mut self, room: usize) -> Option<Vec<(K, f64)>> {
         let mut pairs = Vec::with_capacity(room);
         self.object(|r, key| {
-            pairs.push((K::from_key(std::str::from_utf8(key).ok()?)?, r.f64()?));
+            pairs.push((K::from_key(r.key_str(key)?)?, r.f64()?));
             Some(())
         })?;
         Some(pairs)
