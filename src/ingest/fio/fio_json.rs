@@ -672,15 +672,13 @@ struct JobFacts {
 }
 
 /// The one file a job ran on: fio's `filename` when it names a single
-/// file (`a:b` spreads one job over two; `\:` is a colon in a name).
+/// file, read as the row's device count reads it
+/// ([`crate::model::target_names`]: `a:b` spreads one job over two, `\:`
+/// is a colon in a name, a drive letter stays with its path, a blank part
+/// is no file), so a row of one device names it.
 fn single_target(filename: Option<&str>) -> Option<String> {
-    let f = filename?;
-    // Most names have no escaped colon: nothing to copy to look at them.
-    if !f.contains('\\') {
-        return (!f.contains(':') && !f.is_empty()).then(|| f.to_string());
-    }
-    let unescaped = f.replace("\\:", "");
-    (!unescaped.contains(':') && !f.is_empty()).then(|| f.replace("\\:", ":"))
+    let mut names = crate::model::target_names("fio", filename);
+    names.pop().filter(|_| names.is_empty())
 }
 
 /// Where the job's threads were pinned: fio's `cpus_allowed`, or the NUMA

@@ -722,3 +722,46 @@ fn options_pairs_hash_as_their_text_differs() {
     assert_ne!(base, hash(r#"{"ab": "c"}"#, r#"{"rw": null}"#));
     assert_ne!(hash(r#"{"d": "1"}"#, "{}"), hash(r#"{"d": 1}"#, "{}"));
 }
+
+/// A row names its target exactly when it counts one device, whatever
+/// the list: a drive path written without an escape (`C:\fio.dat`) is one
+/// target, named, where it was counted as one device with no name.
+#[test]
+fn a_single_target_is_named_where_one_device_is_counted() {
+    let lists = [
+        "/dev/nvme0n1",
+        "/dev/nvme0n1:/dev/nvme1n1",
+        "C:\\fio.dat",
+        "C\\:\\fio.dat",
+        "d:/x",
+        "d:/x:e:/y",
+        "\\\\.\\PhysicalDrive1",
+        "a\\:b",
+        "a:",
+        ":a",
+        "::",
+        "",
+        "   ",
+        " : /dev/sdb",
+    ];
+    for f in lists {
+        let named = single_target(Some(f));
+        let count = crate::model::target_count("fio", Some(f));
+        let names = crate::model::target_names("fio", Some(f));
+        assert_eq!(named.is_some(), names.len() == 1, "{f:?}");
+        if named.is_some() {
+            assert_eq!(count, 1, "{f:?}");
+        }
+    }
+    assert_eq!(
+        single_target(Some("C:\\fio.dat")).as_deref(),
+        Some("C:\\fio.dat")
+    );
+    assert_eq!(
+        single_target(Some("C\\:\\fio.dat")).as_deref(),
+        Some("C:\\fio.dat")
+    );
+    assert_eq!(single_target(Some("a:")).as_deref(), Some("a"));
+    assert_eq!(single_target(Some("a:b")), None);
+    assert_eq!(single_target(None), None);
+}
