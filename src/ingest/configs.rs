@@ -1082,14 +1082,9 @@ fn by_keys(
             })
             .collect::<Vec<_>>()
             .join(", ");
-        let id = match ids.get(&name) {
-            Some(&id) => id,
-            None => {
-                let id = names.add(name.clone());
-                ids.insert(name.clone(), id);
-                id
-            }
-        };
+        let id = *ids
+            .entry(name.clone())
+            .or_insert_with(|| names.add(name.clone()));
         names.set(&[i], id);
         rule.values.entry(name).or_insert(values);
     }

@@ -453,7 +453,7 @@ struct OptionFacts {
 
 impl OptionFacts {
     fn of(opts: &JobOpts<'_>) -> OptionFacts {
-        let printed = !(opts.job.is_empty() && opts.global.is_empty());
+        let printed = opts.printed();
         let filename = opts.get("filename");
         OptionFacts {
             text: opts.all().map(Arc::from),
@@ -484,6 +484,12 @@ struct JobOpts<'a> {
 impl<'a> JobOpts<'a> {
     fn new(global: &'a FioOptions<'a>, job: &'a FioOptions<'a>) -> JobOpts<'a> {
         JobOpts { global, job }
+    }
+
+    /// Whether the file printed any option (fio 2.x printed none: then an
+    /// absent option is unknown, not fio's default).
+    fn printed(&self) -> bool {
+        !(self.job.is_empty() && self.global.is_empty())
     }
 
     fn get(&self, key: &str) -> Option<String> {
@@ -641,13 +647,13 @@ struct JobFacts {
     name: String,
     /// The fio server that ran the job (client/server output).
     host: Option<String>,
-    engine: String,
+    /// What the job's options say, shared by every job that ran with them:
+    /// its engine, target, block size options (`None` when the file
+    /// printed no options: then `guessed` says how sizes were found).
+    opts: Arc<OptionFacts>,
     os: Os,
     rw: String,
     bs: Option<String>,
-    /// The block size options read by fio's grammar (`None` when the file
-    /// printed no options: then `guessed` says how sizes were found).
-    sizes: Option<BlockSizes>,
     iodepth: u32,
     /// The file printed no options: how rw, bs and iodepth were found.
     guessed: Option<Vec<String>>,
@@ -658,17 +664,11 @@ struct JobFacts {
     unplaceable: Option<String>,
     numjobs: u32,
     rwmixread: Option<u32>,
-    direct: Option<bool>,
     effective_iodepth: Option<u32>,
     steady: Option<steady::SteadyVerdict>,
-    filename: Option<String>,
-    target: Option<String>,
-    cpus_allowed: Option<String>,
     precondition: Option<String>,
     error: i64,
     system_cpu_pct: Option<f64>,
-    timing_options: Option<String>,
-    options: Option<std::sync::Arc<str>>,
 }
 
 /// The one file a job ran on: fio's `filename` when it names a single
@@ -711,7 +711,7 @@ fn engine_of(opts: &JobOpts<'_>, filename: Option<&str>) -> String {
     if let Some(e) = opts.get("ioengine") {
         return e;
     }
-    let printed_options = !(opts.job.is_empty() && opts.global.is_empty());
+    let printed_options = opts.printed();
     let windows = filename.is_some_and(os::is_windows_path);
     match (printed_options, windows) {
         (false, _) => "unknown",
@@ -828,10 +828,9 @@ fn workload_of(opts: &JobOpts<'_>) -> Option<JobWorkload> {
     let bs = opts.get_any(&["bs", "blocksize"]);
     // Absent, fio ran its own default depth (1); present, fio's grammar reads it.
     let iodepth = opts.int("iodepth").unwrap_or(Ok(1));
-    let no_options = opts.job.is_empty() && opts.global.is_empty();
     let rw = match rw {
         Some(rw) => rw,
-        None if no_options => return None,
+        None if !opts.printed() => return None,
         None => "read".into(),
     };
     Some(JobWorkload {
@@ -1034,28 +1033,21 @@ impl JobFacts {
         JobFacts {
             numjobs,
             rwmixread,
-            sizes: f.sizes.clone(),
             value_notes,
             unplaceable,
-            direct: f.direct,
             effective_iodepth: depth::effective(&f.engine, iodepth, levels.as_ref()),
             steady: job.steadystate.as_ref().and_then(steady::from_json),
             error: job.error.unwrap_or(0.0) as i64,
             system_cpu_pct: system_cpu_of(job, Who::of(&name, ctx.host.as_deref()), out),
-            timing_options: f.timing_options.clone(),
-            options: f.text.clone(),
-            target: f.target.clone(),
-            cpus_allowed: f.cpus_allowed.clone(),
             precondition: precondition_of(doc, job),
             name,
             host: ctx.host.clone(),
-            engine: f.engine.clone(),
+            opts: f,
             os,
             rw,
             bs,
             iodepth,
             guessed,
-            filename: f.filename.clone(),
         }
     }
 
@@ -1063,7 +1055,8 @@ impl JobFacts {
     fn row(&self, doc: &FioOutput<'_>, job: &Job<'_>, ctx: &JobCtx<'_>, dir: Direction) -> Row {
         let mut row = Row::empty("", dir);
         row.os = self.os.clone();
-        row.engine = self.engine.clone();
+        let opts = &*self.opts;
+        row.engine = opts.engine.clone();
         row.fio_version = ctx.version.into();
         row.host = ctx.host.clone();
         row.job = self.name.clone();
@@ -1071,7 +1064,7 @@ impl JobFacts {
         row.rw = self.rw.clone();
         // Decided per direction once fio's figures are read (`decide`);
         // a job without printed options has its size from the name.
-        row.bs_bytes = match (&self.sizes, &self.bs) {
+        row.bs_bytes = match (&opts.sizes, &self.bs) {
             (Some(sizes), _) => match sizes.asked(dir) {
                 Asked::Fixed(b) => *b,
                 _ => 0,
@@ -1081,22 +1074,22 @@ impl JobFacts {
             }
             (None, None) => 0,
         };
-        row.bs_option = self.sizes.as_ref().and_then(|s| s.written.clone());
+        row.bs_option = opts.sizes.as_ref().and_then(|s| s.written.clone());
         row.iodepth = self.iodepth;
         row.numjobs = self.numjobs;
         row.rwmixread = self.rwmixread;
         row.error = self.error;
         row.aggregate = ctx.aggregate;
-        row.filename = self.filename.clone();
-        row.target = self.target.clone();
-        row.cpus_allowed = self.cpus_allowed.clone();
+        row.filename = opts.filename.clone();
+        row.target = opts.target.clone();
+        row.cpus_allowed = opts.cpus_allowed.clone();
         row.precondition = self.precondition.clone();
         row.timestamp = doc.timestamp.filter(|t| t.is_finite()).map(|t| t as i64);
         row.timestamp_ms = doc.timestamp_ms.filter(|t| t.is_finite()).map(|t| t as i64);
         row.effective_iodepth = self.effective_iodepth;
-        row.direct = self.direct;
-        row.timing_options = self.timing_options.clone();
-        row.options = self.options.clone();
+        row.direct = opts.direct;
+        row.timing_options = opts.timing_options.clone();
+        row.options = opts.text.clone();
         if let Some(s) = &self.steady {
             s.apply(&mut row);
         }
@@ -1161,7 +1154,7 @@ fn job_rows(doc: &FioOutput<'_>, job: &Job<'_>, ctx: &JobCtx<'_>, out: &mut Pars
         let mut row = facts.row(doc, job, ctx, dir);
         match fill_ddir(&mut row, d).and_then(|()| check_finite(&row)) {
             Ok(()) => {
-                if let Some(sizes) = &facts.sizes {
+                if let Some(sizes) = &facts.opts.sizes {
                     match decide_block_size(&mut row, sizes, d, dir) {
                         Ok(note) => value_notes.extend(note),
                         Err(why) => {

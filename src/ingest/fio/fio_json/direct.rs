@@ -539,25 +539,27 @@ impl<'a> Reader<'a> {
         let (mut mantissa, mut digits) = (0u64, 0u32);
         let mut gather = |i: &mut usize| {
             let from = *i;
-            // Eight bytes at a time where the text has them, the digits
-            // among them gathered at once ([`digit_run`]).
-            while let Some(eight) = b.get(*i..*i + 8).and_then(|e| <[u8; 8]>::try_from(e).ok()) {
-                let (n, value) = digit_run(u64::from_le_bytes(eight));
-                if GATHER {
-                    mantissa = mantissa.wrapping_mul(TENS[n]).wrapping_add(value);
+            'run: {
+                // Eight bytes at a time where the text has them, the
+                // digits among them gathered at once ([`digit_run`]).
+                while let Some(eight) = b.get(*i..*i + 8).and_then(|e| <[u8; 8]>::try_from(e).ok())
+                {
+                    let (n, value) = digit_run(u64::from_le_bytes(eight));
+                    if GATHER {
+                        mantissa = mantissa.wrapping_mul(TENS[n]).wrapping_add(value);
+                    }
+                    *i += n;
+                    if n < 8 {
+                        break 'run;
+                    }
                 }
-                *i += n;
-                if n < 8 {
-                    digits += (*i - from) as u32;
-                    return (*i - from) as u32;
+                // The text's last seven bytes or fewer.
+                while let Some(&c @ b'0'..=b'9') = b.get(*i) {
+                    if GATHER {
+                        mantissa = mantissa.wrapping_mul(10).wrapping_add(u64::from(c - b'0'));
+                    }
+                    *i += 1;
                 }
-            }
-            // The text's last seven bytes or fewer.
-            while let Some(&c @ b'0'..=b'9') = b.get(*i) {
-                if GATHER {
-                    mantissa = mantissa.wrapping_mul(10).wrapping_add(u64::from(c - b'0'));
-                }
-                *i += 1;
             }
             digits += (*i - from) as u32;
             (*i - from) as u32

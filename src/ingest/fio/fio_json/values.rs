@@ -287,27 +287,27 @@ impl KeyNumber for f64 {
         // fio's default `percentile_list` as fio prints it (nearly every
         // key read): the same value `parse` gives, found by one match.
         let listed = match key.as_bytes() {
-            b"1.000000" => 1.0,
-            b"5.000000" => 5.0,
-            b"10.000000" => 10.0,
-            b"20.000000" => 20.0,
-            b"30.000000" => 30.0,
-            b"40.000000" => 40.0,
-            b"50.000000" => 50.0,
-            b"60.000000" => 60.0,
-            b"70.000000" => 70.0,
-            b"80.000000" => 80.0,
-            b"90.000000" => 90.0,
-            b"95.000000" => 95.0,
-            b"99.000000" => 99.0,
-            b"99.500000" => 99.5,
-            b"99.900000" => 99.9,
-            b"99.950000" => 99.95,
-            b"99.990000" => 99.99,
-            _ => f64::NAN,
+            b"1.000000" => Some(1.0),
+            b"5.000000" => Some(5.0),
+            b"10.000000" => Some(10.0),
+            b"20.000000" => Some(20.0),
+            b"30.000000" => Some(30.0),
+            b"40.000000" => Some(40.0),
+            b"50.000000" => Some(50.0),
+            b"60.000000" => Some(60.0),
+            b"70.000000" => Some(70.0),
+            b"80.000000" => Some(80.0),
+            b"90.000000" => Some(90.0),
+            b"95.000000" => Some(95.0),
+            b"99.000000" => Some(99.0),
+            b"99.500000" => Some(99.5),
+            b"99.900000" => Some(99.9),
+            b"99.950000" => Some(99.95),
+            b"99.990000" => Some(99.99),
+            _ => None,
         };
-        if !listed.is_nan() {
-            return Some(listed);
+        if listed.is_some() {
+            return listed;
         }
         let key = trimmed(key);
         let (mut n, mut digits, mut decimals, mut point) = (0u64, 0u32, 0u32, false);
