@@ -332,7 +332,8 @@ pub(super) fn series_bar(plan: &logs::Plan, global: Global) -> indicatif::Progre
 pub(super) const BAR_MIN_FILES: usize = 200;
 
 /// A file at least this large takes a second or more to parse (fio's
-/// normal text at 70-80 MB/s): a spinner names it while it is read.
+/// normal text at 70-80 MB/s): a spinner names it (and its size in MiB)
+/// while it is read.
 const LARGE_FILE_BYTES: usize = 64 << 20;
 
 /// A bar over the result files read, for `ingest` and `analyze`: shown
@@ -380,7 +381,7 @@ impl Progress for Bar {
         let name = std::path::Path::new(source)
             .file_name()
             .map_or(source.into(), |n| n.to_string_lossy());
-        spinner.set_message(format!("{name} ({} MB)", bytes >> 20));
+        spinner.set_message(format!("{name} ({} MiB)", bytes >> 20));
     }
 
     fn finish(&self) {
@@ -409,9 +410,10 @@ mod tests {
         b.start(1);
         b.reading("runs/small.json", 4096);
         assert!(b.large.get().is_none());
-        b.reading("runs/captured.log", LARGE_FILE_BYTES + (200 << 20));
+        // 300,000,000 bytes: 300 MB, 286.1 MiB; said in MiB, whole ones.
+        b.reading("runs/captured.log", 300_000_000);
         let s = b.large.get().expect("a spinner");
-        assert_eq!(s.message(), "captured.log (264 MB)");
+        assert_eq!(s.message(), "captured.log (286 MiB)");
         b.finish();
         assert!(s.is_finished());
         // --quiet, or a file bar already counting: no spinner.

@@ -4,7 +4,8 @@
 //! and charts, tables sorted by a URL fragment, chart tooltips carrying
 //! the dataset's values; and screenshots follow the system's light or
 //! dark setting. Without Chromium the tests say so and pass, unless
-//! NVCMP_REQUIRE_BROWSER=1 (CI) makes that a failure.
+//! NVCMP_CI=1 (CI; or the older NVCMP_REQUIRE_BROWSER=1) makes that a
+//! failure.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -15,20 +16,16 @@ use serde_json::Value;
 use crate::common::{PUBLISHED, analyze_out, assert_ok, strs};
 
 /// The browser to drive, or None (after saying why) when the test may be
-/// skipped.
+/// skipped: outside CI ([`crate::common::require_that`]).
 fn chromium() -> Option<PathBuf> {
-    let found = ["chromium", "chromium-browser"].iter().find_map(|name| {
-        std::env::split_paths(&std::env::var_os("PATH")?)
-            .map(|dir| dir.join(name))
-            .find(|p| p.is_file())
-    });
-    if found.is_none() {
-        assert!(
-            std::env::var("NVCMP_REQUIRE_BROWSER").as_deref() != Ok("1"),
-            "NVCMP_REQUIRE_BROWSER=1 but no chromium on PATH (apt-get install chromium)"
-        );
-        eprintln!("skipped: chromium not installed");
-    }
+    let found = ["chromium", "chromium-browser"]
+        .iter()
+        .find_map(|name| crate::common::on_path(name));
+    crate::common::require_that(
+        "chromium",
+        found.is_some(),
+        "no chromium or chromium-browser on PATH (apt-get install chromium)",
+    );
     found
 }
 

@@ -101,15 +101,71 @@ pub fn metric_of<'a>(workload: &'a serde_json::Value, metric: &str) -> &'a serde
         .unwrap_or_else(|| panic!("no {metric} in {workload}"))
 }
 
-/// Whether fio is installed; says "skipped" when not, so a test that needs
-/// it can return early.
-pub fn have_fio() -> bool {
-    let ok = std::process::Command::new("fio")
-        .arg("--version")
-        .output()
-        .is_ok();
-    if !ok {
-        eprintln!("skipped: fio is not installed");
+/// Whether this run is CI's: `NVCMP_CI=1`, which `.ci/run` exports, or
+/// `var`=1 where a tool kept a variable of its own from before
+/// (`NVCMP_REQUIRE_BROWSER`, `NVCMP_REQUIRE_S3`).
+fn required_here(var: Option<&str>) -> bool {
+    let set = |name: &str| std::env::var(name).as_deref() == Ok("1");
+    set("NVCMP_CI") || var.is_some_and(set)
+}
+
+/// The variable a tool had before `NVCMP_CI`, still honoured.
+fn own_variable(tool: &str) -> Option<&'static str> {
+    match tool {
+        "chromium" => Some("NVCMP_REQUIRE_BROWSER"),
+        "moto_server" => Some("NVCMP_REQUIRE_S3"),
+        _ => None,
     }
-    ok
+}
+
+/// The program `name` on PATH, if any.
+pub fn on_path(name: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .flat_map(|dir| {
+            let plain = dir.join(name);
+            let exe = dir.join(format!("{name}.exe"));
+            [plain, exe]
+        })
+        .find(|p| p.is_file())
+}
+
+/// Whether the program `tool` ("fio", "losetup", "mount") is on PATH, for
+/// a test that needs it: when it is not, outside CI the test is skipped
+/// (this says so and returns false: the test returns), and in CI
+/// (`NVCMP_CI=1`) the test fails naming the tool. See [`require_that`].
+pub fn require(tool: &str) -> bool {
+    let how = match tool {
+        "fio" => " (apt-get install fio)",
+        "chromium" => " (apt-get install chromium)",
+        _ => "",
+    };
+    require_that(
+        tool,
+        on_path(tool).is_some(),
+        &format!("no {tool} on PATH{how}"),
+    )
+}
+
+/// The one rule for a test whose tool or privilege may be missing: `here`
+/// passes through; when false, outside CI prints "skipped: `what`: `why`"
+/// and returns false (the test returns), and in CI (`NVCMP_CI=1`, or the
+/// tool's own `NVCMP_REQUIRE_*`) panics with `what` and `why`. `what`
+/// names the tool ("fio", "moto_server", "chromium") or the privilege
+/// ("root", "loop devices", "the io_uring engine").
+pub fn require_that(what: &str, here: bool, why: &str) -> bool {
+    if here {
+        return true;
+    }
+    assert!(
+        !required_here(own_variable(what)),
+        "{what} is required in CI (NVCMP_CI=1) but missing: {why}"
+    );
+    eprintln!("skipped: {what}: {why}");
+    false
+}
+
+/// Whether fio is installed: [`require`]`("fio")`.
+pub fn have_fio() -> bool {
+    require("fio")
 }

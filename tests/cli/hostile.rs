@@ -227,8 +227,9 @@ fn verify_without_a_history_is_a_usage_error() {
 
 /// A full disk once read "Invalid thrift: transport error". Each system
 /// error of a write is said in words, with the path: ENOSPC and EROFS on
-/// small tmpfs mounts (root only: they need a mount), EACCES on a folder
-/// the user may not write (root writes anywhere: as `nobody` then).
+/// small tmpfs mounts (root only: they need a mount; skipped without root
+/// outside CI, failed in CI), EACCES on a folder the user may not write
+/// (root writes anywhere: as `nobody` then).
 #[cfg(target_os = "linux")]
 #[test]
 fn system_errors_of_a_write_are_said_in_words() {
@@ -272,44 +273,58 @@ fn system_errors_of_a_write_are_said_in_words() {
         err.contains("permission denied") && err.contains("locked"),
         "{err}"
     );
-    if !root {
+    // ENOSPC and EROFS need file systems of their own: tmpfs mounts, which
+    // need root (CI runs as root: there a missing one fails the test).
+    let require_that = crate::common::require_that;
+    if !require_that("root", root, "ENOSPC and EROFS are made on tmpfs mounts") {
         return;
     }
     let mount = |at: &Path, opts: &str| {
         std::fs::create_dir_all(at).unwrap();
-        std::process::Command::new("mount")
+        let mounted = std::process::Command::new("mount")
             .args(["-t", "tmpfs", "-o", opts, "tmpfs"])
             .arg(at)
             .status()
-            .unwrap()
-            .success()
+            .is_ok_and(|s| s.success());
+        // Root without the right to mount: a container without CAP_SYS_ADMIN.
+        let why = format!("root may not mount a tmpfs ({opts}) here");
+        require_that("mount", mounted, &why).then(|| Unmount(at.to_path_buf()))
     };
-    let umount = |at: &Path| {
-        let _ = std::process::Command::new("umount").arg(at).status();
-    };
-    // ENOSPC: a 64 KiB file system, nearly full.
-    let small = dir.path().join("small");
-    if !mount(&small, "size=64k") {
-        // Root without the right to mount (a container without
-        // CAP_SYS_ADMIN): ENOSPC and EROFS cannot be made here.
-        eprintln!("root may not mount a tmpfs here: ENOSPC and EROFS not tried");
+    // ENOSPC: a 64 KiB file system, nearly full. The same add into a
+    // roomy one passes: the failure is the space's.
+    let Some(roomy) = mount(&dir.path().join("roomy"), "size=4m") else {
         return;
-    }
-    std::fs::write(small.join("fill"), vec![0u8; 60 << 10]).unwrap();
-    let (code, err) = add(&small.join("h"), false);
-    umount(&small);
+    };
+    let (code, err) = add(&roomy.0.join("h"), false);
+    assert_eq!(code, Some(0), "{err}");
+    drop(roomy);
+    let small = mount(&dir.path().join("small"), "size=64k").unwrap();
+    std::fs::write(small.0.join("fill"), vec![0u8; 60 << 10]).unwrap();
+    let (code, err) = add(&small.0.join("h"), false);
+    drop(small);
     assert_eq!(code, Some(2), "{err}");
     assert!(
         err.contains("no space left on the device") && err.contains("small/h"),
         "{err}"
     );
     // EROFS: a read-only file system.
-    let ro = dir.path().join("ro");
-    assert!(mount(&ro, "ro"), "a tmpfs mounted, a read-only one did not");
-    let (code, err) = add(&ro.join("h"), false);
-    umount(&ro);
+    let ro = mount(&dir.path().join("ro"), "ro").unwrap();
+    let (code, err) = add(&ro.0.join("h"), false);
+    drop(ro);
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("read-only") && err.contains("ro/h"), "{err}");
+}
+
+/// A tmpfs mounted at this folder, unmounted when dropped (also when the
+/// test fails, so the temporary folder can go).
+#[cfg(target_os = "linux")]
+struct Unmount(std::path::PathBuf);
+
+#[cfg(target_os = "linux")]
+impl Drop for Unmount {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("umount").arg(&self.0).status();
+    }
 }
 
 #[cfg(target_os = "linux")]

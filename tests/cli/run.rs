@@ -8,7 +8,7 @@ use std::process::Output;
 
 use serde_json::Value;
 
-use crate::common::{assert_ok, have_fio, nvcmp, stderr, words};
+use crate::common::{assert_ok, nvcmp, require, require_that, stderr, words};
 
 mod repeat;
 #[cfg(windows)]
@@ -140,7 +140,8 @@ fn interrupted(
     (child.wait_with_output().unwrap(), t0.elapsed())
 }
 
-/// Runs nvcmp; None (with a note) when the kernel refuses the engine.
+/// Runs nvcmp; None (with a note) when the kernel refuses the engine,
+/// outside CI ([`require_that`]; in CI that fails the test).
 fn run_engine(engine: &str, extra: &[&str], out: &Path) -> Option<Output> {
     let o = nvcmp_run(&[&["--engine", engine], extra].concat(), None, out);
     let err = stderr(&o);
@@ -151,7 +152,11 @@ fn run_engine(engine: &str, extra: &[&str], out: &Path) -> Option<Output> {
             .iter()
             .any(|s| err.contains(s));
     if !o.status.success() && refused {
-        eprintln!("skipped: the kernel refuses {engine} here: {err}");
+        require_that(
+            &format!("the {engine} engine"),
+            false,
+            &format!("the kernel refuses it here: {err}"),
+        );
         return None;
     }
     assert!(o.status.success(), "{engine}: {err}");
@@ -425,7 +430,7 @@ fn job_file_subset() {
 
 #[test]
 fn fio_engine_local() {
-    if !have_fio() {
+    if !require("fio") {
         return;
     }
     let t = tmp();
@@ -445,7 +450,7 @@ fn fio_engine_local() {
 
 #[test]
 fn fio_engine_runs_fio_once_per_sweep_point() {
-    if !have_fio() {
+    if !require("fio") {
         return;
     }
     let t = tmp();
@@ -468,7 +473,7 @@ fn fio_engine_runs_fio_once_per_sweep_point() {
 
 #[test]
 fn fio_client_server_on_two_ports() {
-    if !have_fio() {
+    if !require("fio") {
         return;
     }
     let t = tmp();
@@ -612,7 +617,7 @@ fn keys(v: &Value) -> Vec<String> {
 
 #[test]
 fn json_has_the_shape_of_fio_json_plus() {
-    if !have_fio() {
+    if !require("fio") {
         return;
     }
     let t = tmp();

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::common::{assert_ok, have_fio, nvcmp, stderr, words};
+use crate::common::{assert_ok, nvcmp, require, stderr, words};
 
 fn read_json(p: &Path) -> Value {
     let text = std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
@@ -160,7 +160,7 @@ fn psync_averaged_logs_agree_with_the_result() {
 
 #[test]
 fn fio_engine_writes_the_same_logs() {
-    if have_fio() {
+    if require("fio") {
         averaged_logs_agree_with_the_result("--engine fio --fio-ioengine psync");
     }
 }
@@ -322,7 +322,7 @@ fn analyze_draws_timeseries_charts_from_the_harness_logs() {
 /// the name, and they are moved next to the result like local ones.
 #[test]
 fn fio_client_server_logs_keep_the_host_suffix() {
-    if !have_fio() {
+    if !require("fio") {
         return;
     }
     let t = tempfile::tempdir().unwrap();

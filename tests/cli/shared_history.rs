@@ -2,7 +2,8 @@
 //! S3-compatible server (`moto_server`, pip `moto[server]`) started on a
 //! free port for each test and stopped after, `nvcmp history add` run as
 //! separate processes, some killed. Without moto_server the tests say so
-//! and pass, unless NVCMP_REQUIRE_S3=1 (CI) makes that a failure.
+//! and pass, unless NVCMP_CI=1 (CI; or the older NVCMP_REQUIRE_S3=1) makes
+//! that a failure.
 //! NVCMP_S3_ROUNDS sets the rounds of the concurrency test (default 3;
 //! CI runs 20).
 
@@ -39,28 +40,32 @@ fn free_port() -> u16 {
         .port()
 }
 
-/// The moto_server program: NVCMP_MOTO_SERVER, else on PATH.
+/// The moto_server program: NVCMP_MOTO_SERVER, else on PATH. A
+/// NVCMP_MOTO_SERVER naming no file (a failed install) fails at once,
+/// rather than after each test's minute of waiting for a server.
 fn moto_program() -> Option<PathBuf> {
     if let Some(p) = std::env::var_os("NVCMP_MOTO_SERVER") {
-        return Some(PathBuf::from(p));
+        let p = PathBuf::from(p);
+        assert!(
+            p.is_file(),
+            "NVCMP_MOTO_SERVER={} is no file (pip install 'moto[server]' into that venv, or unset it)",
+            p.display()
+        );
+        return Some(p);
     }
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .map(|d| d.join("moto_server"))
-        .find(|p| p.is_file())
+    crate::common::on_path("moto_server")
 }
 
 /// Starts moto (with `env`), or None (after saying why) when the test may
-/// be skipped.
+/// be skipped: outside CI ([`crate::common::require_that`]).
 fn moto_with(env: &[(&str, &str)]) -> Option<Moto> {
-    let Some(program) = moto_program() else {
-        assert!(
-            std::env::var("NVCMP_REQUIRE_S3").as_deref() != Ok("1"),
-            "NVCMP_REQUIRE_S3=1 but no moto_server (pip install 'moto[server]', or set NVCMP_MOTO_SERVER)"
-        );
-        eprintln!("skipped: moto_server not installed");
-        return None;
-    };
+    let program = moto_program();
+    crate::common::require_that(
+        "moto_server",
+        program.is_some(),
+        "no moto_server (pip install 'moto[server]', or set NVCMP_MOTO_SERVER)",
+    );
+    let program = program?;
     let port = free_port();
     // moto answering one request at a time (tests/cli/moto_serial.py, with
     // the python of moto's own venv): its conditional create is then

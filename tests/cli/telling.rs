@@ -82,9 +82,10 @@ fn findings_print_readable_figures_on_every_study() {
                     .filter_map(|p| p.trim().split(" for ").next())
                     .filter(|l| l.starts_with("QD"))
                     .collect();
-                let mut unique = loads.clone();
-                unique.dedup();
-                assert_eq!(loads, unique, "{study}: {h:?}");
+                for load in &loads {
+                    let times = loads.iter().filter(|l| *l == load).count();
+                    assert_eq!(times, 1, "{study}: {load} named {times} times in {h:?}");
+                }
             }
         }
     }

@@ -1,14 +1,14 @@
 //! `nvcmp run` on a test bed of real block devices: loop devices over
 //! files (`losetup -f --show`), detached by a guard on every way out.
-//! Tests that need root and loop devices skip with a message without them;
-//! CI runs as root, so they run there.
+//! Tests that need root and loop devices skip with a message without them,
+//! outside CI only: in CI (`NVCMP_CI=1`, as root) a missing one fails.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use serde_json::Value;
 
-use crate::common::{analyze_json, assert_ok, nvcmp, stderr, words};
+use crate::common::{analyze_json, assert_ok, nvcmp, require, require_that, stderr, words};
 
 /// A loop device over a file; detached (and its file removed with the
 /// folder) when dropped, also when the test fails.
@@ -18,22 +18,23 @@ struct LoopDev {
 
 impl LoopDev {
     /// A `mib` MiB loop device over a new file in `dir`; None (said on
-    /// stderr) where loop devices cannot be made (not root, no loop module).
+    /// stderr) where loop devices cannot be made (not root, no loop module),
+    /// outside CI: in CI that fails the test.
     fn new(dir: &Path, name: &str, mib: u64) -> Option<LoopDev> {
         let file = dir.join(name);
         std::fs::File::create(&file)
             .and_then(|f| f.set_len(mib << 20))
             .unwrap();
+        if !require("losetup") {
+            return None;
+        }
         let out = Command::new("losetup")
             .args(["-f", "--show"])
             .arg(&file)
             .output()
-            .ok()?;
-        if !out.status.success() {
-            eprintln!(
-                "skipped: cannot make a loop device ({})",
-                String::from_utf8_lossy(&out.stderr).trim()
-            );
+            .unwrap();
+        let why = String::from_utf8_lossy(&out.stderr);
+        if !require_that("loop devices", out.status.success(), why.trim()) {
             return None;
         }
         let dev = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
@@ -309,8 +310,7 @@ fn a_device_failing_mid_run_keeps_the_others_results() {
         .arg(&small)
         .status()
         .is_ok_and(|s| s.success());
-    if !mounted {
-        eprintln!("skipped: cannot mount a small tmpfs");
+    if !require_that("mount", mounted, "cannot mount a small tmpfs (not root?)") {
         return;
     }
     let _umount = Unmount(small.clone());
@@ -391,7 +391,7 @@ fn cpus_and_numa_placement_are_recorded() {
 
 #[test]
 fn fio_engine_runs_a_section_per_device() {
-    if !crate::common::have_fio() {
+    if !require("fio") {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -432,7 +432,7 @@ impl Drop for FioServer {
 
 #[test]
 fn fio_client_server_runs_every_target_on_the_server() {
-    if !crate::common::have_fio() {
+    if !require("fio") {
         return;
     }
     let dir = tempfile::tempdir().unwrap();

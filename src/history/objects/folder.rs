@@ -443,30 +443,76 @@ mod tests {
 
     /// A second writer waits for the first one's lock (flock on Unix,
     /// LockFileEx on Windows), each through its own open of the lock file
-    /// as two nvcmp processes would.
+    /// as two nvcmp processes would: told by the order the two write in
+    /// (the second only after the first let go), never by a time in
+    /// which nothing happened.
     #[cfg(any(unix, windows))]
     #[test]
     fn a_second_writer_waits_for_the_first() {
+        use std::sync::{Arc, Mutex};
         let dir = tempfile::tempdir().unwrap();
+        let order = Arc::new(Mutex::new(Vec::new()));
+        let log = |order: &Mutex<Vec<&'static str>>, what| order.lock().unwrap().push(what);
         let first = Lock::take(dir.path()).unwrap();
-        let (tx, rx) = std::sync::mpsc::channel();
-        let path = dir.path().to_path_buf();
-        let second = std::thread::spawn(move || {
-            let lock = Lock::take(&path).unwrap();
-            tx.send(()).unwrap();
-            drop(lock);
+        log(&order, "first writes");
+        let second = std::thread::spawn({
+            let (path, order) = (dir.path().to_path_buf(), Arc::clone(&order));
+            move || {
+                log(&order, "second asks");
+                let lock = Lock::take(&path).unwrap();
+                log(&order, "second writes");
+                drop(lock);
+            }
         });
-        // Held: the second writer does not get the lock in this time (a
-        // slow machine can only make this wait pass, never fail).
-        let waited = rx.recv_timeout(std::time::Duration::from_millis(300));
-        assert!(
-            waited.is_err(),
+        // Until the second writer is seen waiting for the lock, or seen
+        // writing, which a lock that works never lets it do yet.
+        let start = std::time::Instant::now();
+        loop {
+            let now = order.lock().unwrap().clone();
+            if now.contains(&"second writes") || waits_for(dir.path(), &now) {
+                break;
+            }
+            assert!(
+                start.elapsed().as_secs() < 60,
+                "in 60 s the second writer neither waited nor wrote: {now:?}"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        log(&order, "first lets go");
+        drop(first);
+        second.join().unwrap();
+        assert_eq!(
+            *order.lock().unwrap(),
+            ["first writes", "second asks", "first lets go", "second writes"],
             "two writers held the history's lock at once"
         );
-        drop(first);
-        rx.recv()
-            .expect("the second writer got the lock once it was free");
-        second.join().unwrap();
+    }
+
+    /// Whether a second taker of the lock in `dir` waits for it, as the
+    /// kernel says: a `->` line of /proc/locks (a blocked flock) on the
+    /// lock file's inode.
+    #[cfg(target_os = "linux")]
+    fn waits_for(dir: &Path, _order: &[&str]) -> bool {
+        use std::os::unix::fs::MetadataExt;
+        let inode = std::fs::metadata(dir.join(LOCK_FILE)).unwrap().ino().to_string();
+        let locks = std::fs::read_to_string("/proc/locks").unwrap();
+        locks.lines().any(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            f.get(1..3) == Some(&["->", "FLOCK"][..])
+                && f.get(6).and_then(|d| d.rsplit(':').next()) == Some(inode.as_str())
+        })
+    }
+
+    /// Elsewhere no system says who waits for a lock: a fifth of a second
+    /// after the second taker asked (`order`), in which a lock that does
+    /// not hold lets it write.
+    #[cfg(not(target_os = "linux"))]
+    fn waits_for(_dir: &Path, order: &[&str]) -> bool {
+        if !order.contains(&"second asks") {
+            return false;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        true
     }
 
     #[test]
