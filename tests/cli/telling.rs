@@ -56,6 +56,7 @@ fn the_number_reader_counts_what_is_written() {
 
 #[test]
 fn findings_print_readable_figures_on_every_study() {
+    let mut rankings = 0;
     for study in STUDIES {
         let j = analyze_json(&fixture(study), &[]);
         for h in strs(&j["highlights"]) {
@@ -86,9 +87,12 @@ fn findings_print_readable_figures_on_every_study() {
                     let times = loads.iter().filter(|l| *l == load).count();
                     assert_eq!(times, 1, "{study}: {load} named {times} times in {h:?}");
                 }
+                rankings += 1;
             }
         }
     }
+    // Four of the studies rank their configs' knees (the loads checked).
+    assert!(rankings >= 4, "{rankings} rankings");
 }
 
 #[test]
@@ -209,6 +213,106 @@ fn svg_texts(svg: &str) -> Vec<String> {
         .filter_map(|(_, rest)| rest.split_once("</text>"))
         .map(|(text, _)| text.trim().to_string())
         .collect()
+}
+
+/// A `<text>` element of an SVG: its attributes and its text, trimmed and
+/// with XML's entities decoded.
+struct SvgText {
+    attrs: std::collections::BTreeMap<String, String>,
+    text: String,
+}
+
+impl SvgText {
+    fn attr(&self, name: &str) -> &str {
+        self.attrs.get(name).map_or("", String::as_str)
+    }
+
+    fn num(&self, name: &str) -> f64 {
+        let v = self.attr(name);
+        v.parse()
+            .unwrap_or_else(|_| panic!("{name}={v:?} of {:?}", self.text))
+    }
+}
+
+/// The `name="value"` attributes of an opening tag's inside.
+fn svg_attrs(tag: &str) -> std::collections::BTreeMap<String, String> {
+    let mut out = std::collections::BTreeMap::new();
+    let mut rest = tag;
+    while let Some((name, after)) = rest.split_once("=\"") {
+        let (value, tail) = after.split_once('"').unwrap();
+        let name = name.rsplit(char::is_whitespace).next().unwrap();
+        out.insert(name.to_string(), value.to_string());
+        rest = tail;
+    }
+    out
+}
+
+fn xml_text(s: &str) -> String {
+    s.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&apos;", "'")
+        .replace("&#39;", "'")
+        .replace("&amp;", "&")
+}
+
+/// Each `<text>` element of an SVG.
+fn svg_text_elements(svg: &str) -> Vec<SvgText> {
+    svg.split("<text")
+        .skip(1)
+        .filter_map(|t| t.split_once('>'))
+        .filter_map(|(tag, rest)| Some((tag, rest.split_once("</text>")?.0)))
+        .map(|(tag, text)| SvgText {
+            attrs: svg_attrs(tag),
+            text: xml_text(text.trim()),
+        })
+        .collect()
+}
+
+/// The `points` of each `<polyline>` of an SVG whose opening tag holds
+/// `marker`, as (x, y) pixels.
+fn svg_polylines(svg: &str, marker: &str) -> Vec<Vec<(f64, f64)>> {
+    svg.split("<polyline")
+        .skip(1)
+        .filter_map(|t| t.split_once('>').map(|(tag, _)| tag))
+        .filter(|tag| tag.contains(marker))
+        .map(|tag| {
+            svg_attrs(tag)["points"]
+                .split_whitespace()
+                .map(|p| {
+                    let (x, y) = p.split_once(',').unwrap();
+                    (x.parse().unwrap(), y.parse().unwrap())
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// A latency tick's value in ns: `200 µs` 200,000.
+fn latency_ns(label: &str) -> Option<f64> {
+    let (n, unit) = label.split_once(' ')?;
+    let scale = match unit {
+        "ns" => 1.0,
+        "µs" => 1e3,
+        "ms" => 1e6,
+        "s" => 1e9,
+        _ => return None,
+    };
+    Some(n.replace(',', "").parse::<f64>().ok()? * scale)
+}
+
+/// The straight line through the first and last of `(pixel, value)`
+/// ticks, as a map from pixel to value; checked to pass through every
+/// tick between within half a pixel.
+fn axis(ticks: &[(f64, f64)]) -> impl Fn(f64) -> f64 {
+    assert!(ticks.len() >= 2, "ticks {ticks:?}");
+    let ((p0, v0), (p1, v1)) = (ticks[0], ticks[ticks.len() - 1]);
+    let slope = (v1 - v0) / (p1 - p0);
+    for (p, v) in ticks {
+        let at = p0 + (v - v0) / slope;
+        assert!((at - p).abs() <= 1.0, "tick {v} at {p} px, the axis puts it at {at}");
+    }
+    move |p| v0 + (p - p0) * slope
 }
 
 #[test]
@@ -419,39 +523,75 @@ fn a_grid_sweep_gets_a_heatmap_with_latency_in_each_cell() {
     }
 }
 
+/// The histogram's steps are fio's json+ bins summed by hand into ten
+/// bands a decade (a band from 10^(b/10) ns), each band's share of the
+/// I/Os: read back from the SVG's pixels through its own axis ticks.
 #[test]
 fn json_plus_bins_give_a_latency_histogram_with_unit_ticks() {
-    let (dir, out) = analyze_out(
-        "fio/linux-libaio/randread-4k.jsonplus.json",
-        &["--chart-format", "svg"],
-    );
+    let fixture_rel = "fio/linux-libaio/randread-4k.jsonplus.json";
+    let (dir, out) = analyze_out(fixture_rel, &["--chart-format", "svg"]);
     assert_ok(&out);
-    let svg = std::fs::read_to_string(
-        dir.path()
-            .join("charts/latency_histogram_randread_4k_read.svg"),
-    )
-    .unwrap();
-    let texts = svg_texts(&svg);
+    let svg = chart_svg(&dir, "latency_histogram_randread_4k_read");
+    let texts = svg_text_elements(&svg);
     assert!(
         texts
             .iter()
-            .any(|t| t.contains("completion latency histogram")),
-        "{texts:?}"
+            .any(|t| t.text.contains("completion latency histogram")),
+        "{:?}",
+        svg_texts(&svg)
     );
-    // A log latency axis of at least two ticks, each with its unit.
-    let ticks = texts
+    // The bands by hand: (band, count), then each band's percent.
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(fixture(fixture_rel)).unwrap()).unwrap();
+    let bins = doc["jobs"][0]["read"]["clat_ns"]["bins"].as_object().unwrap();
+    let mut bands = std::collections::BTreeMap::<i64, f64>::new();
+    for (ns, n) in bins {
+        let (ns, n): (f64, f64) = (ns.parse().unwrap(), n.as_f64().unwrap());
+        if n > 0.0 {
+            *bands.entry((ns.log10() * 10.0).floor() as i64).or_default() += n;
+        }
+    }
+    let total: f64 = bands.values().sum();
+    let (lo, hi) = (*bands.keys().next().unwrap(), *bands.keys().last().unwrap());
+    let expected: Vec<(i64, f64)> = (lo..=hi)
+        .map(|b| (b, bands.get(&b).copied().unwrap_or(0.0) * 100.0 / total))
+        .collect();
+    assert!(expected.len() >= 10, "{expected:?}");
+    // The axes: latency ticks (a log axis, each with its unit) under the
+    // plot, percent ticks at its left.
+    let x_ticks: Vec<(f64, f64)> = texts
         .iter()
-        .filter(|t| {
-            let n = t.trim_end_matches(" µs").trim_end_matches(" ms");
-            n != t.as_str() && n.parse::<f64>().is_ok()
-        })
-        .count();
-    assert!(ticks >= 2, "{texts:?}");
-    // The shares of I/Os are drawn: one line of the config.
-    assert!(
-        svg.contains("<polyline") || svg.contains("<path"),
-        "no line"
-    );
+        .filter_map(|t| Some((t.num("x"), latency_ns(&t.text)?.log10())))
+        .collect();
+    let y_ticks: Vec<(f64, f64)> = texts
+        .iter()
+        .filter(|t| t.attr("text-anchor") == "end")
+        .filter_map(|t| Some((t.num("y"), t.text.parse::<f64>().ok()?)))
+        .collect();
+    let (log_ns, pct) = (axis(&x_ticks), axis(&y_ticks));
+    // The config's line (its hover target carries the drawn points): a
+    // step per band, from the band's lower edge to the next one's.
+    let lines = svg_polylines(&svg, "data-config=\"linux-libaio\"");
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    let steps: Vec<&[(f64, f64)]> = lines[0].chunks(2).collect();
+    assert_eq!(steps.len(), expected.len(), "{:?}", lines[0]);
+    // Pixels are whole: a share within a pixel and a half of its own.
+    let per_px = (pct(0.0) - pct(1.0)).abs();
+    for (step, (band, share)) in steps.iter().zip(&expected) {
+        let [(x0, y0), (x1, y1)] = step else {
+            panic!("a step of one point: {step:?}")
+        };
+        assert_eq!(y0, y1, "a step not level: {step:?}");
+        let edge = *band as f64 / 10.0;
+        assert!((log_ns(*x0) - edge).abs() < 0.01, "band {band} from {x0} px");
+        assert!((log_ns(*x1) - edge - 0.1).abs() < 0.01, "band {band} to {x1} px");
+        assert!(
+            (pct(*y0) - share).abs() <= 1.5 * per_px,
+            "band {band} (from {:.0} ns): drawn at {:.2} %, the bins say {share:.2} %",
+            10f64.powf(edge),
+            pct(*y0)
+        );
+    }
 }
 
 #[test]
@@ -518,19 +658,165 @@ fn the_largest_headline_difference_of_each_family_leads_the_key_findings() {
     );
 }
 
+/// The chart font, regular and bold (what each SVG embeds).
+struct Fonts {
+    regular: ab_glyph::FontVec,
+    bold: ab_glyph::FontVec,
+}
+
+impl Fonts {
+    fn load() -> Fonts {
+        let font = |name: &str| {
+            let path = crate::common::root().join("src/charts/fonts").join(name);
+            ab_glyph::FontVec::try_from_vec(std::fs::read(&path).unwrap()).unwrap()
+        };
+        Fonts {
+            regular: font("DejaVuSans.ttf"),
+            bold: font("DejaVuSans-Bold.ttf"),
+        }
+    }
+
+    /// Where the ink of `t` lies as a browser draws it, in the SVG's
+    /// pixels (x0, y0, x1, y1): each glyph's outline at its pen position
+    /// (advances and kerning of the font at the element's `font-size`),
+    /// placed by `text-anchor`, `dy` and `transform`. None for no ink.
+    fn ink(&self, t: &SvgText) -> Option<[f64; 4]> {
+        use ab_glyph::Font;
+        let font = if t.attr("font-weight") == "bold" {
+            &self.bold
+        } else {
+            &self.regular
+        };
+        let size = t.num("font-size");
+        let scale = size / f64::from(font.units_per_em().unwrap());
+        let (mut pen, mut prev, mut ink) = (0.0, None, None::<[f64; 4]>);
+        for c in t.text.chars() {
+            let id = font.glyph_id(c);
+            if let Some(p) = prev {
+                pen += f64::from(font.kern_unscaled(p, id)) * scale;
+            }
+            if let Some(o) = font.outline(id) {
+                // ab_glyph's bounds: `min` the left and top (the
+                // font's y_max, upward), `max` the right and bottom.
+                let (min, max) = (o.bounds.min, o.bounds.max);
+                let g = [
+                    pen + f64::from(min.x) * scale,
+                    -f64::from(min.y) * scale,
+                    pen + f64::from(max.x) * scale,
+                    -f64::from(max.y) * scale,
+                ];
+                ink = Some(ink.map_or(g, |i| {
+                    [i[0].min(g[0]), i[1].min(g[1]), i[2].max(g[2]), i[3].max(g[3])]
+                }));
+            }
+            pen += f64::from(font.h_advance_unscaled(id)) * scale;
+            prev = Some(id);
+        }
+        let ink = ink?;
+        let shift = match t.attr("text-anchor") {
+            "middle" => -pen / 2.0,
+            "end" => -pen,
+            _ => 0.0,
+        };
+        let x_height = font
+            .outline(font.glyph_id('x'))
+            .map_or(0.5, |o| f64::from(o.bounds.min.y))
+            * scale;
+        let dy = match t.attr("dy") {
+            "" => 0.0,
+            d if d.ends_with("em") => d.trim_end_matches("em").parse::<f64>().unwrap() * size,
+            d if d.ends_with("ex") => d.trim_end_matches("ex").parse::<f64>().unwrap() * x_height,
+            d => panic!("dy {d:?}"),
+        };
+        let (x, y) = (t.num("x") + shift, t.num("y") + dy);
+        let corners = [
+            (x + ink[0], y + ink[1]),
+            (x + ink[2], y + ink[1]),
+            (x + ink[0], y + ink[3]),
+            (x + ink[2], y + ink[3]),
+        ];
+        // `rotate(A, CX, CY)`: clockwise on the page, about (CX, CY).
+        let turned: Vec<(f64, f64)> = match t.attr("transform").strip_prefix("rotate(") {
+            None => corners.to_vec(),
+            Some(args) => {
+                let a: Vec<f64> = args
+                    .trim_end_matches(')')
+                    .split(',')
+                    .map(|v| v.trim().parse().unwrap())
+                    .collect();
+                let (sin, cos) = a[0].to_radians().sin_cos();
+                corners
+                    .iter()
+                    .map(|(px, py)| {
+                        let (dx, dy) = (px - a[1], py - a[2]);
+                        (a[1] + dx * cos - dy * sin, a[2] + dx * sin + dy * cos)
+                    })
+                    .collect()
+            }
+        };
+        let xs = turned.iter().map(|c| c.0);
+        let ys = turned.iter().map(|c| c.1);
+        Some([
+            xs.clone().fold(f64::INFINITY, f64::min),
+            ys.clone().fold(f64::INFINITY, f64::min),
+            xs.fold(f64::NEG_INFINITY, f64::max),
+            ys.fold(f64::NEG_INFINITY, f64::max),
+        ])
+    }
+}
+
+/// What is wrong with the labels of one SVG: a label whose ink leaves the
+/// canvas, or two labels whose ink overlaps (by more than half a pixel
+/// each way: ink boxes of neighbouring lines may touch).
+fn label_faults(svg: &str, fonts: &Fonts) -> Vec<String> {
+    let root = svg_attrs(svg.split_once('>').unwrap().0);
+    let (w, h): (f64, f64) = (root["width"].parse().unwrap(), root["height"].parse().unwrap());
+    let labels: Vec<(String, [f64; 4])> = svg_text_elements(svg)
+        .iter()
+        .filter_map(|t| Some((t.text.clone(), fonts.ink(t)?)))
+        .collect();
+    let mut faults = Vec::new();
+    for (text, b) in &labels {
+        if b[0] < -0.5 || b[1] < -0.5 || b[2] > w + 0.5 || b[3] > h + 0.5 {
+            faults.push(format!("{text:?} at {b:.1?} leaves the {w} x {h} canvas"));
+        }
+    }
+    for (i, (t1, a)) in labels.iter().enumerate() {
+        for (t2, b) in &labels[i + 1..] {
+            let across = a[2].min(b[2]) - a[0].max(b[0]);
+            let down = a[3].min(b[3]) - a[1].max(b[1]);
+            if across > 0.5 && down > 0.5 {
+                faults.push(format!("{t1:?} at {a:.1?} overlaps {t2:?} at {b:.1?}"));
+            }
+        }
+    }
+    faults
+}
+
 #[test]
 fn no_label_is_cut_even_on_the_smallest_chart() {
     // 480 x 320 px: five block sizes in each of two efficiency panels leave
-    // ~35 px a label ("randr..." before); titles of ~60 characters.
+    // ~35 px a label ("randr..." before); titles of ~60 characters. Every
+    // label whole (no `…`), its ink inside the canvas and clear of the
+    // others', as the chart font draws it.
+    let fonts = Fonts::load();
+    let (mut charts, mut labels) = (0, 0);
+    let mut faults = Vec::new();
     for study in ["blocksize", "studies/icpe24-instances-8ssd", "dated"] {
         let (dir, out) = analyze_out(study, &["--chart-format", "svg", "--chart-size", "480x320"]);
         assert_ok(&out);
         for e in std::fs::read_dir(dir.path().join("charts")).unwrap() {
             let p = e.unwrap().path();
             let svg = std::fs::read_to_string(&p).unwrap();
-            assert!(!svg.contains('…'), "{}: a cut label", p.display());
+            let name = format!("{study}: {}", p.file_name().unwrap().to_string_lossy());
+            assert!(!svg.contains('…'), "{name}: a cut label");
+            charts += 1;
+            labels += svg_text_elements(&svg).len();
+            faults.extend(label_faults(&svg, &fonts).into_iter().map(|f| format!("{name}: {f}")));
         }
     }
+    assert!(charts >= 20 && labels > 500, "{charts} charts, {labels} labels");
+    assert!(faults.is_empty(), "{}", faults.join("\n"));
     // The lettered categories say what each letter is.
     let (dir, _) = analyze_out(
         "blocksize",
@@ -544,6 +830,25 @@ fn no_label_is_cut_even_on_the_smallest_chart() {
             .any(|t| t.starts_with("A: randread 4k · B: randread 16k")),
         "{texts:?}"
     );
+}
+
+/// The check above catches what it looks for: a label moved past the
+/// canvas's edge, and one moved onto another.
+#[test]
+fn the_label_check_sees_a_cut_and_an_overlap() {
+    let fonts = Fonts::load();
+    let text = |x: u32, y: u32, anchor: &str, s: &str| {
+        format!(
+            "<text x=\"{x}\" y=\"{y}\" dy=\"0.76em\" text-anchor=\"{anchor}\" font-size=\"12\">{s}</text>"
+        )
+    };
+    let svg = |body: String| format!("<svg width=\"200\" height=\"100\">{body}</svg>");
+    let fine = svg(text(10, 10, "start", "randread 4k") + &text(10, 30, "start", "randwrite 4k"));
+    assert_eq!(label_faults(&fine, &fonts), Vec::<String>::new());
+    let cut = svg(text(190, 10, "start", "randread 4k"));
+    assert!(label_faults(&cut, &fonts)[0].contains("leaves the 200 x 100 canvas"));
+    let over = svg(text(10, 10, "start", "randread 4k") + &text(40, 14, "start", "randwrite 4k"));
+    assert!(label_faults(&over, &fonts)[0].contains("overlaps"));
 }
 
 #[test]
@@ -624,9 +929,7 @@ fn one_measurement_gets_one_verdict_on_every_fixture() {
     ];
     let (mut checked, mut carried) = (0, 0);
     for dir in crate::numbers::fixture_folders() {
-        let Some(json) = crate::numbers::report(&dir, "json") else {
-            continue;
-        };
+        let json = crate::numbers::report(&dir, "json");
         let v: serde_json::Value = serde_json::from_str(&json).unwrap();
         for w in v["workloads"].as_array().unwrap() {
             let metrics = w["metrics"].as_array().unwrap();
