@@ -7,7 +7,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::canvas::{Area, Canvas};
-use super::frame::{Sizes, font};
+use super::frame::{Sizes, font, text_width};
 use super::palette::INK;
 use super::text::Label;
 
@@ -148,10 +148,17 @@ impl Axes<'_> {
         title: &str,
     ) -> anyhow::Result<()> {
         let style = font(self.sz.small);
+        let row = |t: f64| (self.px)(self.x.0, t).1;
+        // A label needs its digits' height (about 0.6 of the font size)
+        // and a little air between it and the next.
+        let labelled = spaced(ticks, row, (self.sz.small * 0.8).ceil() as i32);
         for (t, label) in ticks {
             let (x0, y) = (self.px)(self.x.0, *t);
             let (x1, _) = (self.px)(self.x.1, *t);
             area.draw(&PathElement::new(vec![(x0, y), (x1, y)], GRID))?;
+            if !labelled.contains(t) {
+                continue;
+            }
             area.draw(&Label::new(
                 label.clone(),
                 (x0 - 8, y),
@@ -164,7 +171,12 @@ impl Axes<'_> {
         let title_style = font(self.sz.text)
             .transform(FontTransform::Rotate270)
             .pos(Pos::new(HPos::Center, VPos::Top));
-        area.draw(&Label::new(title, (4, (top + bottom) / 2), title_style))?;
+        // Centred on the axis, moved down as far as the area's top needs (a
+        // title longer than a short panel's axis, under its heading).
+        let half = text_width(area, title, &font(self.sz.text)) / 2;
+        let height = area.dim_in_pixel().1 as i32;
+        let middle = ((top + bottom) / 2).max(half).min((height - half).max(half));
+        area.draw(&Label::new(title, (4, middle), title_style))?;
         Ok(())
     }
 
@@ -202,19 +214,61 @@ impl Axes<'_> {
         if let Some(title) = title {
             let (l, bottom) = (self.px)(self.x.0, self.y.0);
             let (r, _) = (self.px)(self.x.1, self.y.0);
+            // Centred under the plot, moved left as far as the area's right
+            // edge needs (a long title under a plot with a wide left margin).
+            let style = font(self.sz.text);
+            let half = text_width(area, title, &style) / 2;
+            let width = area.dim_in_pixel().0 as i32;
+            let middle = ((l + r) / 2).min(width - half - 2).max(half);
             area.draw(&Label::new(
                 title,
-                ((l + r) / 2, bottom + 12 + (self.sz.small * 1.4) as i32),
-                font(self.sz.text).pos(Pos::new(HPos::Center, VPos::Top)),
+                (middle, bottom + 12 + (self.sz.small * 1.4) as i32),
+                style.pos(Pos::new(HPos::Center, VPos::Top)),
             ))?;
         }
         Ok(())
     }
 }
 
+/// The ticks whose labels are drawn, at pixel rows `row(t)`, so that no
+/// two are nearer than `gap` pixels: all when they are far enough apart;
+/// else a log axis's decades alone (its 1-2-5 steps thinned to 1-10-100);
+/// else every second, third, ... of those. Grid lines stay at every tick.
+fn spaced(ticks: &[(f64, String)], row: impl Fn(f64) -> i32, gap: i32) -> Vec<f64> {
+    let apart = |ts: &[f64]| ts.windows(2).all(|w| (row(w[0]) - row(w[1])).abs() >= gap);
+    let all: Vec<f64> = ticks.iter().map(|t| t.0).collect();
+    if apart(&all) {
+        return all;
+    }
+    let decade = |t: &f64| *t > 0.0 && (t.log10() - t.log10().round()).abs() < 1e-9;
+    let decades: Vec<f64> = all.iter().copied().filter(decade).collect();
+    let base = if decades.len() >= 2 { decades } else { all };
+    (1..=base.len())
+        .map(|every| base.iter().copied().step_by(every).collect::<Vec<f64>>())
+        .find(|ts| apart(ts))
+        .unwrap_or_default()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn crowded_tick_labels_keep_the_decades_then_fewer() {
+        let ticks: Vec<(f64, String)> = [1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0]
+            .iter()
+            .map(|t| (*t, t.to_string()))
+            .collect();
+        // A row per tick 20 px apart: all labelled; 4 px apart: 1, 10, 100
+        // (8 px apart); 2 px apart: 1 and 100.
+        let rows = |px: f64| move |t: f64| (t.log10() * px * 2.5) as i32;
+        assert_eq!(spaced(&ticks, rows(20.0), 10).len(), 7);
+        assert_eq!(spaced(&ticks, rows(4.0), 8), [1.0, 10.0, 100.0]);
+        assert_eq!(spaced(&ticks, rows(2.0), 8), [1.0, 100.0]);
+        // Linear ticks far enough apart are all kept.
+        let linear: Vec<(f64, String)> = (0..5).map(|i| (f64::from(i), i.to_string())).collect();
+        assert_eq!(spaced(&linear, |t| (t * 30.0) as i32, 10).len(), 5);
+    }
 
     #[test]
     fn ticks_are_round() {

@@ -164,8 +164,15 @@ impl Panel {
         let area = under_heading(area, self.heading.as_deref(), sz, 1.8)?;
         let lay = self.layout(&area, sz);
         let (y_lo, y_hi) = lay.y;
+        // Without values, a line above the bars says why: room for it.
+        let note_h = if lay.show_values {
+            0
+        } else {
+            (sz.small * 1.3).ceil() as u32
+        };
         let chart = ChartBuilder::on(&area)
             .margin(lay.margin)
+            .margin_top(lay.margin + note_h)
             .x_label_area_size(lay.x_label_h)
             .y_label_area_size(lay.y_label_w)
             .build_cartesian_2d(0f64..lay.n_cat as f64, y_lo..y_hi)?;
@@ -188,10 +195,12 @@ impl Panel {
         }
         axes.x_line(&area, self.base(&lay))?;
         if !lay.show_values {
+            // Above the plot, ending at its right edge (over the top tick's
+            // label, or the bars, where it was drawn inside the plot).
             let (x, y) = px(lay.n_cat as f64, y_hi);
             area.draw(&Label::new(
                 "Too many bars to print values: see the report's tables.",
-                (x, y),
+                (x, y - note_h as i32),
                 font(sz.small)
                     .color(&super::palette::MUTED)
                     .pos(Pos::new(HPos::Right, VPos::Top)),

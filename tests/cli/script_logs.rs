@@ -147,8 +147,11 @@ fn a_script_logs_headers_are_kept_in_the_dataset() {
     assert_eq!(rows.len(), invocations(&text));
     assert!(rows.len() >= 6, "{} rows", rows.len());
     for r in &rows {
-        let facts: Value = serde_json::from_str(r["setup_facts"].as_str().unwrap()).unwrap();
-        assert_eq!(facts, Value::Object(expected.clone()), "{}", r["file_run"]);
+        let run = &r["file_run"];
+        let facts = r["setup_facts"].as_str();
+        let facts = facts.unwrap_or_else(|| panic!("run {run}: no setup facts, {expected:?} expected"));
+        let facts: Value = serde_json::from_str(facts).unwrap();
+        assert_eq!(facts, Value::Object(expected.clone()), "run {run}");
     }
 }
 
