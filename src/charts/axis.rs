@@ -175,7 +175,9 @@ impl Axes<'_> {
         // title longer than a short panel's axis, under its heading).
         let half = text_width(area, title, &font(self.sz.text)) / 2;
         let height = area.dim_in_pixel().1 as i32;
-        let middle = ((top + bottom) / 2).max(half).min((height - half).max(half));
+        let middle = ((top + bottom) / 2)
+            .max(half)
+            .min((height - half).max(half));
         area.draw(&Label::new(title, (4, middle), title_style))?;
         Ok(())
     }

@@ -19,12 +19,12 @@ struct Series {
 /// left out of [`fixture_folders`], and held to that refusal by
 /// `the_folders_left_out_are_the_ones_analyze_refuses`.
 const REFUSED: [&str; 6] = [
-    "check/truncated",         // one truncated JSON document
-    "fz-inflated",             // logs only (the text of series/'s .log.fz)
-    "fz-inflated/compressed",  // the same
-    "fz-inflated/fz",          // the same
-    "series/handmade",         // logs only, no result beside them
-    "wild/failed",             // fio's error output, jobs that all failed
+    "check/truncated",        // one truncated JSON document
+    "fz-inflated",            // logs only (the text of series/'s .log.fz)
+    "fz-inflated/compressed", // the same
+    "fz-inflated/fz",         // the same
+    "series/handmade",        // logs only, no result beside them
+    "wild/failed",            // fio's error output, jobs that all failed
 ];
 
 /// Every fixture folder (and each folder one level down) `analyze` reads:
@@ -79,7 +79,11 @@ fn the_folders_left_out_are_the_ones_analyze_refuses() {
     for rel in REFUSED {
         let out = analyze(&fixture(rel), "json");
         assert_eq!(out.status.code(), Some(2), "{rel}: {}", stderr(&out));
-        assert!(stderr(&out).contains("nothing to analyze"), "{rel}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains("nothing to analyze"),
+            "{rel}: {}",
+            stderr(&out)
+        );
     }
 }
 

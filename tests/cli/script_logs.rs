@@ -129,7 +129,9 @@ fn a_script_logs_headers_are_kept_in_the_dataset() {
         .take_while(|l| !l.starts_with("Running: "))
         .collect();
     let whole = |key: &str| {
-        let line = header.iter().find_map(|l| l.strip_prefix(&format!("{key}=")));
+        let line = header
+            .iter()
+            .find_map(|l| l.strip_prefix(&format!("{key}=")));
         line.unwrap_or_else(|| panic!("no {key}= in {header:?}"))
     };
     let mut expected = serde_json::Map::new();
@@ -149,7 +151,8 @@ fn a_script_logs_headers_are_kept_in_the_dataset() {
     for r in &rows {
         let run = &r["file_run"];
         let facts = r["setup_facts"].as_str();
-        let facts = facts.unwrap_or_else(|| panic!("run {run}: no setup facts, {expected:?} expected"));
+        let facts =
+            facts.unwrap_or_else(|| panic!("run {run}: no setup facts, {expected:?} expected"));
         let facts: Value = serde_json::from_str(facts).unwrap();
         assert_eq!(facts, Value::Object(expected.clone()), "run {run}");
     }

@@ -310,7 +310,10 @@ fn axis(ticks: &[(f64, f64)]) -> impl Fn(f64) -> f64 {
     let slope = (v1 - v0) / (p1 - p0);
     for (p, v) in ticks {
         let at = p0 + (v - v0) / slope;
-        assert!((at - p).abs() <= 1.0, "tick {v} at {p} px, the axis puts it at {at}");
+        assert!(
+            (at - p).abs() <= 1.0,
+            "tick {v} at {p} px, the axis puts it at {at}"
+        );
     }
     move |p| v0 + (p - p0) * slope
 }
@@ -543,7 +546,9 @@ fn json_plus_bins_give_a_latency_histogram_with_unit_ticks() {
     // The bands by hand: (band, count), then each band's percent.
     let doc: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(fixture(fixture_rel)).unwrap()).unwrap();
-    let bins = doc["jobs"][0]["read"]["clat_ns"]["bins"].as_object().unwrap();
+    let bins = doc["jobs"][0]["read"]["clat_ns"]["bins"]
+        .as_object()
+        .unwrap();
     let mut bands = std::collections::BTreeMap::<i64, f64>::new();
     for (ns, n) in bins {
         let (ns, n): (f64, f64) = (ns.parse().unwrap(), n.as_f64().unwrap());
@@ -583,8 +588,14 @@ fn json_plus_bins_give_a_latency_histogram_with_unit_ticks() {
         };
         assert_eq!(y0, y1, "a step not level: {step:?}");
         let edge = *band as f64 / 10.0;
-        assert!((log_ns(*x0) - edge).abs() < 0.01, "band {band} from {x0} px");
-        assert!((log_ns(*x1) - edge - 0.1).abs() < 0.01, "band {band} to {x1} px");
+        assert!(
+            (log_ns(*x0) - edge).abs() < 0.01,
+            "band {band} from {x0} px"
+        );
+        assert!(
+            (log_ns(*x1) - edge - 0.1).abs() < 0.01,
+            "band {band} to {x1} px"
+        );
         assert!(
             (pct(*y0) - share).abs() <= 1.5 * per_px,
             "band {band} (from {:.0} ns): drawn at {:.2} %, the bins say {share:.2} %",
@@ -706,7 +717,12 @@ impl Fonts {
                     -f64::from(max.y) * scale,
                 ];
                 ink = Some(ink.map_or(g, |i| {
-                    [i[0].min(g[0]), i[1].min(g[1]), i[2].max(g[2]), i[3].max(g[3])]
+                    [
+                        i[0].min(g[0]),
+                        i[1].min(g[1]),
+                        i[2].max(g[2]),
+                        i[3].max(g[3]),
+                    ]
                 }));
             }
             pen += f64::from(font.h_advance_unscaled(id)) * scale;
@@ -770,7 +786,10 @@ impl Fonts {
 /// each way: ink boxes of neighbouring lines may touch).
 fn label_faults(svg: &str, fonts: &Fonts) -> Vec<String> {
     let root = svg_attrs(svg.split_once('>').unwrap().0);
-    let (w, h): (f64, f64) = (root["width"].parse().unwrap(), root["height"].parse().unwrap());
+    let (w, h): (f64, f64) = (
+        root["width"].parse().unwrap(),
+        root["height"].parse().unwrap(),
+    );
     let labels: Vec<(String, [f64; 4])> = svg_text_elements(svg)
         .iter()
         .filter_map(|t| Some((t.text.clone(), fonts.ink(t)?)))
@@ -812,10 +831,17 @@ fn no_label_is_cut_even_on_the_smallest_chart() {
             assert!(!svg.contains('…'), "{name}: a cut label");
             charts += 1;
             labels += svg_text_elements(&svg).len();
-            faults.extend(label_faults(&svg, &fonts).into_iter().map(|f| format!("{name}: {f}")));
+            faults.extend(
+                label_faults(&svg, &fonts)
+                    .into_iter()
+                    .map(|f| format!("{name}: {f}")),
+            );
         }
     }
-    assert!(charts >= 20 && labels > 500, "{charts} charts, {labels} labels");
+    assert!(
+        charts >= 20 && labels > 500,
+        "{charts} charts, {labels} labels"
+    );
     assert!(faults.is_empty(), "{}", faults.join("\n"));
     // The lettered categories say what each letter is.
     let (dir, _) = analyze_out(

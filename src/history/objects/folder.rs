@@ -483,7 +483,12 @@ mod tests {
         second.join().unwrap();
         assert_eq!(
             *order.lock().unwrap(),
-            ["first writes", "second asks", "first lets go", "second writes"],
+            [
+                "first writes",
+                "second asks",
+                "first lets go",
+                "second writes"
+            ],
             "two writers held the history's lock at once"
         );
     }
@@ -494,7 +499,10 @@ mod tests {
     #[cfg(target_os = "linux")]
     fn waits_for(dir: &Path, _order: &[&str]) -> bool {
         use std::os::unix::fs::MetadataExt;
-        let inode = std::fs::metadata(dir.join(LOCK_FILE)).unwrap().ino().to_string();
+        let inode = std::fs::metadata(dir.join(LOCK_FILE))
+            .unwrap()
+            .ino()
+            .to_string();
         let locks = std::fs::read_to_string("/proc/locks").unwrap();
         locks.lines().any(|l| {
             let f: Vec<&str> = l.split_whitespace().collect();
