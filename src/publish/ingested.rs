@@ -8,7 +8,7 @@ use std::path::Path;
 
 use anyhow::Context;
 
-use crate::dataset::{self, FileFormat};
+use crate::dataset::{self, CsvCells, FileFormat};
 use crate::export::ExportFormat;
 use crate::ingest::logs::{self, Plan, Streamed};
 use crate::model::Row;
@@ -24,11 +24,16 @@ pub enum Output<'a> {
 
 /// The rows as a dataset in `format`, to the file or the stream (the CLI
 /// decides the format: `--format`, else -o's extension).
-pub fn dataset(rows: &[Row], format: FileFormat, to: Output<'_>) -> anyhow::Result<()> {
+pub fn dataset(
+    rows: &[Row],
+    format: FileFormat,
+    cells: CsvCells,
+    to: Output<'_>,
+) -> anyhow::Result<()> {
     match to {
-        Output::File(path) => dataset::write_as(rows, format, path),
+        Output::File(path) => dataset::write_as(rows, format, cells, path),
         Output::Stream(w) => {
-            dataset::write_to(rows, format, w)?;
+            dataset::write_to(rows, format, cells, w)?;
             w.flush()?;
             Ok(())
         }
@@ -40,7 +45,7 @@ pub fn export(rows: &[Row], format: ExportFormat, to: Output<'_>) -> anyhow::Res
     let mut buf = Vec::new();
     crate::export::export(rows, format, &mut buf)?;
     match to {
-        Output::File(path) => std::fs::write(path, &buf)
+        Output::File(path) => crate::atomic_file::write(path, &buf)
             .map_err(|e| anyhow::anyhow!("-o {}: cannot write: {e}", path.display())),
         Output::Stream(w) => {
             w.write_all(&buf)?;

@@ -35,8 +35,12 @@ pub struct Native<'a> {
     pub precondition: Option<&'a precondition::PreconditionReport>,
 }
 
-/// Opens the target the way the job needs it.
-fn open(path: &Path, spec: &JobSpec) -> Result<File, TargetError> {
+/// Opens the target the way the job needs it: the scratch file through
+/// the descriptor nvcmp created it with ([`sys::reopen_path`]), any other
+/// target by its path.
+fn open(t: &LocalTarget, path: &Path, spec: &JobSpec) -> Result<File, TargetError> {
+    let by = t.scratch.as_deref().and_then(sys::reopen_path);
+    let opened = by.as_deref().unwrap_or(path);
     let mut o = OpenOptions::new();
     o.read(true).write(spec.rw.writes());
     if spec.direct {
@@ -45,7 +49,7 @@ fn open(path: &Path, spec: &JobSpec) -> Result<File, TargetError> {
             error,
         })?;
     }
-    o.open(path).map_err(|error| {
+    o.open(opened).map_err(|error| {
         let path = path.to_path_buf();
         if spec.direct && sys::no_direct_io(&error) {
             TargetError::NoDirectIo { path }
@@ -112,7 +116,7 @@ impl Native<'_> {
             .map(|t| {
                 let file = match (self.engine, &t.path, t.kind) {
                     (EngineKind::Null, _, _) | (_, None, _) | (_, _, None) => None,
-                    (_, Some(p), Some(_)) => Some(Arc::new(open(p, spec)?)),
+                    (_, Some(p), Some(_)) => Some(Arc::new(open(t, p, spec)?)),
                 };
                 if let Some(f) = &file {
                     sys::drop_cache(f);
