@@ -350,3 +350,43 @@ fn merge(r: &mut JobResult, w: &WorkerResult) {
         r.error_msg = w.error_msg.clone();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The scratch file is opened through the descriptor it was made with:
+    /// a file swapped in under its name meanwhile is never measured.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn the_scratch_file_is_opened_through_its_first_descriptor() {
+        use std::io::{Read, Write};
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("scratch.dat");
+        let mut made = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create_new(true)
+            .open(&path)
+            .unwrap();
+        made.write_all(b"ours").unwrap();
+        std::fs::rename(&path, dir.path().join("moved")).unwrap();
+        std::fs::write(&path, b"planted").unwrap();
+        let t = LocalTarget {
+            path: Some(path.clone()),
+            kind: Some(super::super::safety::TargetKind::Scratch),
+            placement: super::super::placement::Placement::default(),
+            scratch: Some(Arc::new(made)),
+        };
+        let spec = JobSpec {
+            direct: false,
+            ..super::super::spec::tests::job()
+        };
+        let mut text = String::new();
+        open(&t, &path, &spec)
+            .unwrap()
+            .read_to_string(&mut text)
+            .unwrap();
+        assert_eq!(text, "ours");
+    }
+}
