@@ -59,14 +59,17 @@ pub fn export(rows: &[Row], format: ExportFormat, to: Output<'_>) -> anyhow::Res
 /// format by the extension; `read` is told the bytes of each batch read
 /// (the CLI's progress bar).
 pub fn series(plan: &Plan, path: &Path, read: &mut dyn FnMut(u64)) -> anyhow::Result<Streamed> {
-    let mut writer = SeriesWriter::create(path)?;
-    let streamed = logs::stream_logs(plan, &mut |logs, rows, bytes| {
-        read(bytes);
-        writer.write(logs, rows)
+    // Streamed into a new temporary beside `path` (its extension kept, so
+    // the format is the same) and renamed over it: see crate::atomic_file.
+    let mut streamed = None;
+    crate::atomic_file::write_via_path(path, |tmp| {
+        let mut writer = SeriesWriter::create(tmp)?;
+        streamed = Some(logs::stream_logs(plan, &mut |logs, rows, bytes| {
+            read(bytes);
+            writer.write(logs, rows)
+        })?);
+        writer.finish().map(|_| ())
     })
     .with_context(|| format!("cannot write {}", path.display()))?;
-    writer
-        .finish()
-        .with_context(|| format!("cannot write {}", path.display()))?;
-    Ok(streamed)
+    streamed.context("no series written")
 }
