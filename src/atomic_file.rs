@@ -89,7 +89,7 @@ pub fn own_dir(dir: &Path) -> io::Result<()> {
 
 /// 64 bits nobody can guess: std's hasher is keyed with random numbers
 /// from the OS, and each call hashes a new count and the time.
-fn random() -> u64 {
+pub fn random() -> u64 {
     use std::hash::{BuildHasher, Hasher};
     use std::sync::atomic::{AtomicU64, Ordering};
     static COUNT: AtomicU64 = AtomicU64::new(0);

@@ -80,17 +80,25 @@ impl Folder {
         &self.dir
     }
 
-    /// A name for `name` being written, which no `*.parquet` glob sees.
+    /// A name for `name` being written, which no `*.parquet` glob sees,
+    /// random so that none can be planted in advance.
     fn aside(&self, name: &str) -> PathBuf {
         let stem = name.strip_suffix(".parquet").unwrap_or(name);
-        self.dir.join(format!(".{stem}-{}.tmp", std::process::id()))
+        let random = crate::atomic_file::random();
+        self.dir.join(format!(".{stem}-{random:016x}.tmp"))
     }
 
     /// Writes `bytes` aside for `name`, synced.
     fn write_aside(&self, name: &str, bytes: &[u8]) -> Result<PathBuf, StoreError> {
         use std::io::Write;
         let tmp = self.aside(name);
-        let written = std::fs::File::create(&tmp).and_then(|mut f| {
+        // Created new: a name found there (a symlink) is never written
+        // through.
+        let created = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&tmp);
+        let written = created.and_then(|mut f| {
             f.write_all(bytes)?;
             f.sync_all()
         });
@@ -352,7 +360,22 @@ impl Objects for Folder {
 fn record_sum(path: &Path, crc: u32) -> Result<PathBuf, StoreError> {
     let name = path.file_name().unwrap_or_default().to_string_lossy();
     let sum = path.with_file_name(sum_name(&name, crc));
-    let file = std::fs::File::create(&sum).map_err(io(&sum))?;
+    // An empty file: one already there is kept as it is, never truncated
+    // (a symlink planted at the name would truncate its target).
+    let file = std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(&sum);
+    let file = match file {
+        Ok(f) if f.metadata().is_ok_and(|m| m.is_file() && m.len() == 0) => f,
+        Ok(_) => {
+            return Err(io(&sum)(std::io::Error::other(
+                "a checksum record's name holds something other than an empty file",
+            )));
+        }
+        Err(e) => return Err(io(&sum)(e)),
+    };
     file.sync_all().map_err(io(&sum))?;
     Ok(sum)
 }
