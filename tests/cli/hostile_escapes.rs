@@ -495,7 +495,7 @@ fn outputs_replace_symlinks_never_write_through_them() {
             "--iodepth",
             "1",
         ])
-        .args(["--size", "64k", "--label", "l", "--out"])
+        .args(["--size", "64k", "--runtime", "1", "--label", "l", "--out"])
         .arg(&res)
         .output()
         .unwrap();
