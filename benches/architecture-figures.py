@@ -81,6 +81,7 @@ ROLES = {
     "palette": "one colour per config",
     "path_text": "paths as the system writes them",
     "quick_hash": "a fast hash for nvcmp's own maps of texts and keys",
+    "atomic_file": "files written whole: a new random temporary, renamed",
 }
 
 

@@ -39,7 +39,7 @@ TOP = [
     ["compare", "ingest"],
     ["timeseries"],
     ["dataset"],
-    ["model", "numbers", "units", "palette", "path_text", "quick_hash"],
+    ["model", "numbers", "units", "palette", "path_text", "quick_hash", "atomic_file"],
 ]
 # The same, inside src/charts/.
 CHARTS = [

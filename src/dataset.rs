@@ -312,14 +312,97 @@ impl Field for Percentiles {
     }
 }
 
+/// How text cells are written to CSV. A spreadsheet runs a cell that
+/// starts with `=`, `+`, `-`, `@`, a tab or a carriage return as a formula
+/// (`=HYPERLINK(...)` from a folder name, `+cmd|...` from a job name);
+/// such cells get a leading `'` (OWASP's advice), which spreadsheets show
+/// as text and nvcmp's own CSV reader takes off again. Numbers are not
+/// text cells, and a text cell that is a number (`-1`) stays as it is.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum CsvCells {
+    /// A `'` before cells a spreadsheet would run.
+    #[default]
+    Guarded,
+    /// `--csv-raw`: every cell as the data has it, for programs.
+    Raw,
+}
+
+/// Whether a spreadsheet would run `s` as a formula: it starts with one
+/// of `= + - @`, a tab or a carriage return and is no number; or it is
+/// such a cell already guarded (`'=x`), so that guarding `'=x` itself
+/// gives `''=x` and reading takes off exactly the `'` writing put on.
+fn runs_as_formula(s: &str) -> bool {
+    match s.as_bytes().first() {
+        Some(b'=' | b'+' | b'-' | b'@' | b'\t' | b'\r') => s.parse::<f64>().is_err(),
+        Some(b'\'') => runs_as_formula(&s[1..]),
+        _ => false,
+    }
+}
+
+/// `s` as a CSV text cell in `cells` mode.
+pub fn csv_cell(s: &str, cells: CsvCells) -> std::borrow::Cow<'_, str> {
+    if cells == CsvCells::Guarded && runs_as_formula(s) {
+        format!("'{s}").into()
+    } else {
+        s.into()
+    }
+}
+
+/// A cell read from a CSV file nvcmp wrote: the `'` [`csv_cell`] put
+/// before a formula taken off.
+fn csv_cell_read(s: &str) -> Option<&str> {
+    s.strip_prefix('\'').filter(|rest| runs_as_formula(rest))
+}
+
+/// `df` with every text cell guarded ([`csv_cell`]), or None when no cell
+/// needs it (the frame is written as it is).
+fn guarded(df: &DataFrame) -> PolarsResult<Option<DataFrame>> {
+    let mut out: Option<DataFrame> = None;
+    for col in df.columns() {
+        let Ok(text) = col.str() else { continue };
+        let cells = || (0..text.len()).map(|i| text.get(i));
+        if !cells().flatten().any(runs_as_formula) {
+            continue;
+        }
+        let safe: Vec<Option<String>> = cells()
+            .map(|v| v.map(|s| csv_cell(s, CsvCells::Guarded).into_owned()))
+            .collect();
+        out.get_or_insert_with(|| df.clone())
+            .with_column(Column::new(col.name().clone(), safe))?;
+    }
+    Ok(out)
+}
+
+/// `df` as read from a CSV file: each guarded text cell as it was.
+fn unguarded(df: DataFrame) -> PolarsResult<DataFrame> {
+    let mut df = df;
+    let mut plain = Vec::new();
+    for col in df.columns() {
+        let Ok(text) = col.str() else { continue };
+        let cells = || (0..text.len()).map(|i| text.get(i));
+        if !cells().flatten().any(|s| csv_cell_read(s).is_some()) {
+            continue;
+        }
+        let values: Vec<Option<String>> = cells()
+            .map(|v| v.map(|s| csv_cell_read(s).unwrap_or(s).to_string()))
+            .collect();
+        plain.push(Column::new(col.name().clone(), values));
+    }
+    for col in plain {
+        df.with_column(col)?;
+    }
+    Ok(df)
+}
+
 /// The rows as a DataFrame: contract columns first, then the extra fields.
 pub fn to_dataframe(rows: &[Row]) -> PolarsResult<DataFrame> {
     DataFrame::new(rows.len(), columns_of(rows))
 }
 
-/// Writes rows to `path`, the format chosen by its extension.
+/// Writes rows to `path`, the format chosen by its extension (CSV
+/// cells guarded).
 pub fn write(rows: &[Row], path: &Path) -> anyhow::Result<()> {
-    write_as(rows, format_of(path)?, path)
+    write_as(rows, format_of(path)?, CsvCells::Guarded, path)
 }
 
 /// The format `path`'s extension names, or an error that lists them.
@@ -334,8 +417,13 @@ fn format_of(path: &Path) -> anyhow::Result<FileFormat> {
 
 /// Writes rows to `path` in `format`, whatever its extension says
 /// (`ingest -o FILE --format F`: the named format wins).
-pub fn write_as(rows: &[Row], format: FileFormat, path: &Path) -> anyhow::Result<()> {
-    to_file(path, |w| write_to(rows, format, w))
+pub fn write_as(
+    rows: &[Row],
+    format: FileFormat,
+    cells: CsvCells,
+    path: &Path,
+) -> anyhow::Result<()> {
+    to_file(path, |w| write_to(rows, format, cells, w))
 }
 
 /// Creates `path` and has `write` fill it through a buffer; errors name
@@ -344,19 +432,17 @@ fn to_file(
     path: &Path,
     write: impl FnOnce(&mut dyn Write) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
-    let file =
-        std::fs::File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
-    let mut w = std::io::BufWriter::new(file);
-    write(&mut w)
-        .and_then(|()| Ok(w.flush()?))
-        .with_context(|| format!("cannot write {}", path.display()))
+    crate::atomic_file::write_with(path, |w| {
+        write(w).map_err(|e| std::io::Error::other(format!("{e:#}")))
+    })
+    .with_context(|| format!("cannot write {}", path.display()))
 }
 
 /// Writes rows to each of `paths`, each in the format its extension
 /// names, the polars frame that parquet and csv are written from built
 /// once for all of them (at 100,000 rows it takes a second and a few
 /// hundred MB).
-pub fn write_each(rows: &[Row], paths: &[PathBuf]) -> anyhow::Result<()> {
+pub fn write_each(rows: &[Row], paths: &[PathBuf], cells: CsvCells) -> anyhow::Result<()> {
     let mut frame: Option<DataFrame> = None;
     for path in paths {
         let format = format_of(path)?;
@@ -366,19 +452,24 @@ pub fn write_each(rows: &[Row], paths: &[PathBuf]) -> anyhow::Result<()> {
                     Some(df) => df,
                     None => frame.insert(to_dataframe(rows)?),
                 };
-                to_file(path, |w| write_frame(df, format, w))?;
+                to_file(path, |w| write_frame(df, format, cells, w))?;
             }
-            _ => write_as(rows, format, path)?,
+            _ => write_as(rows, format, cells, path)?,
         }
     }
     Ok(())
 }
 
 /// Writes rows in `format` to any writer (stdout, a file, a buffer).
-pub fn write_to(rows: &[Row], format: FileFormat, w: &mut dyn Write) -> anyhow::Result<()> {
+pub fn write_to(
+    rows: &[Row],
+    format: FileFormat,
+    cells: CsvCells,
+    w: &mut dyn Write,
+) -> anyhow::Result<()> {
     match format {
         FileFormat::Parquet | FileFormat::Csv => {
-            write_frame(&mut to_dataframe(rows)?, format, w)?;
+            write_frame(&mut to_dataframe(rows)?, format, cells, w)?;
         }
         FileFormat::Json => {
             crate::model::shared_text::escaped_once(|| {
@@ -393,12 +484,22 @@ pub fn write_to(rows: &[Row], format: FileFormat, w: &mut dyn Write) -> anyhow::
 
 /// `df` as parquet or csv; the row formats (json, ndjson) are written
 /// from the rows ([`write_to`]).
-fn write_frame(df: &mut DataFrame, format: FileFormat, w: &mut dyn Write) -> anyhow::Result<()> {
+fn write_frame(
+    df: &mut DataFrame,
+    format: FileFormat,
+    cells: CsvCells,
+    w: &mut dyn Write,
+) -> anyhow::Result<()> {
     match format {
         FileFormat::Parquet => {
             write_parquet(df, w)?;
         }
         FileFormat::Csv => {
+            let mut safe = match cells {
+                CsvCells::Guarded => guarded(df)?,
+                CsvCells::Raw => None,
+            };
+            let df = safe.as_mut().unwrap_or(df);
             CsvWriter::new(w).include_header(true).finish(df)?;
         }
         FileFormat::Json | FileFormat::Ndjson => {
@@ -614,7 +715,7 @@ fn read_csv(path: &Path) -> anyhow::Result<DatasetFile> {
         .try_into_reader_with_file_path(Some(path.to_path_buf()))?
         .finish()
         .map_err(|e| anyhow::anyhow!("not a csv file nvcmp can read ({})", one_line(&e)))?;
-    let rows = from_dataframe(&df)?;
+    let rows = from_dataframe(&unguarded(df)?)?;
     Ok(DatasetFile { rows, columns })
 }
 
@@ -925,7 +1026,7 @@ mod tests {
         assert_eq!(mixed.rows[0].bw_bytes_per_s, rows[0].bw_bytes_per_s);
         // A csv with a column more.
         let mut out = Vec::new();
-        write_to(&rows, FileFormat::Csv, &mut out).unwrap();
+        write_to(&rows, FileFormat::Csv, CsvCells::Guarded, &mut out).unwrap();
         let text = String::from_utf8(out).unwrap();
         let csv: String = text
             .lines()
@@ -980,7 +1081,7 @@ mod tests {
             })
             .collect();
         let mut out = Vec::new();
-        write_to(&rows, FileFormat::Ndjson, &mut out).unwrap();
+        write_to(&rows, FileFormat::Ndjson, CsvCells::Guarded, &mut out).unwrap();
         let text = String::from_utf8(out).unwrap();
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines.len(), rows.len());

@@ -28,6 +28,7 @@
 //!     palette      one colour per config
 //!     path_text    paths as the system writes them
 //!     quick_hash   a fast hash for nvcmp's own maps of texts and keys
+//!     atomic_file  files written whole: a new random temporary, renamed
 //! ```
 //! <!-- /layers -->
 //!
@@ -39,6 +40,7 @@
 // doc may point at a private one.
 #![allow(rustdoc::private_intra_doc_links)]
 
+pub mod atomic_file;
 pub mod charts;
 pub mod check;
 pub mod cli;

@@ -80,7 +80,7 @@ fn targets<'c, P: Plot>(
     opts.check_size()?;
     font::register()?;
     let out = dir.join("charts");
-    std::fs::create_dir_all(&out)
+    crate::atomic_file::own_dir(&out)
         .with_context(|| format!("cannot create chart folder {}", out.display()))?;
     let stems = names::unique(charts.iter().map(|c| c.stem(from)).collect());
     Ok(charts
@@ -104,14 +104,16 @@ fn file<P: Plot>(
 ) -> anyhow::Result<()> {
     let write = || -> anyhow::Result<()> {
         match opts.format {
-            ChartFormat::Png => {
-                let root = BitMapBackend::new(path, opts.size()).into_drawing_area();
+            ChartFormat::Png => crate::atomic_file::write_via_path(path, |tmp| {
+                let root = BitMapBackend::new(tmp, opts.size()).into_drawing_area();
                 root.fill(&WHITE)?;
                 chart.framed(from).draw(&root)?;
                 root.present()?;
-            }
+                anyhow::Ok(())
+            })?,
             ChartFormat::Svg => {
-                std::fs::write(path, font::embed_in_svg(&svg(chart, from, opts.size())?))?
+                let text = font::embed_in_svg(&svg(chart, from, opts.size())?);
+                crate::atomic_file::write(path, text.as_bytes())?
             }
         }
         Ok(())
@@ -132,5 +134,27 @@ fn svg<P: Plot>(chart: &P, from: &P::Source, size: (u32, u32)) -> anyhow::Result
         }
         Ok(svg)
     });
-    Ok(hotspot::overlay(&drawn?, &spots))
+    Ok(xml_chars(hotspot::overlay(&drawn?, &spots)))
+}
+
+/// `svg` with every character XML 1.0 cannot hold (control characters
+/// but tab and line breaks, U+FFFE, U+FFFF), which only names read from
+/// files bring in, shown escaped as the terminal shows them (`\x01`,
+/// `\u{9b}`): a config named with one still gives a chart browsers open.
+fn xml_chars(svg: String) -> String {
+    let bad = |c: char| {
+        (c.is_control() && !matches!(c, '\t' | '\n' | '\r')) || matches!(c, '\u{fffe}' | '\u{ffff}')
+    };
+    if !svg.contains(bad) {
+        return svg;
+    }
+    let mut out = String::with_capacity(svg.len() + 16);
+    for c in svg.chars() {
+        match c {
+            c if bad(c) && (c as u32) < 0x80 => out.push_str(&format!("\\x{:02x}", c as u32)),
+            c if bad(c) => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out
 }

@@ -132,6 +132,18 @@ pub struct AnalyzeArgs {
     /// Timeseries charts: a line per job instead of the jobs summed (bw, IOPS) or averaged (latency).
     #[arg(long)]
     pub per_job: bool,
+    /// CSV (--format csv|sweep-csv, dataset.csv, sweeps.csv): write text cells as the data has them, for programs. By default a cell a spreadsheet would run as a formula (starting with = + - @, a tab or CR, and no number) gets a leading '.
+    #[arg(long)]
+    pub csv_raw: bool,
+}
+
+/// `--csv-raw`: CSV text cells as the data has them; else guarded.
+pub fn csv_cells(raw: bool) -> crate::dataset::CsvCells {
+    if raw {
+        crate::dataset::CsvCells::Raw
+    } else {
+        crate::dataset::CsvCells::Guarded
+    }
 }
 
 /// `iops=1000`, `iops=1k`, `bw=1048576` -> (metric, step).
@@ -218,6 +230,7 @@ pub fn run(args: AnalyzeArgs, global: Global) -> anyhow::Result<u8> {
             html_template: checked.template_for(true),
             runs: std::mem::take(&mut inputs.runs),
             timeseries: checked.timeseries,
+            csv_cells: csv_cells(args.csv_raw),
         };
         crate::publish::publish(&cmp, &inputs.rows, dir, &opts)?;
     }
@@ -228,6 +241,7 @@ pub fn run(args: AnalyzeArgs, global: Global) -> anyhow::Result<u8> {
         template: checked
             .template_for(format == Format::Html)
             .filter(|_| matches!(format, Format::Md | Format::Html)),
+        csv_cells: csv_cells(args.csv_raw),
         ..RenderOptions::default()
     };
     let stdout = std::io::stdout();

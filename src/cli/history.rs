@@ -149,12 +149,11 @@ pub(super) fn open(spec: &str) -> Result<Store, CliError> {
 
 fn compact_cmd(args: CompactArgs, global: Global) -> anyhow::Result<u8> {
     let history = open(&args.history)?;
-    let leftovers = store::temporaries(&history);
     let done = compact::compact(&history, &compact::Policy::default())
         .map_err(|e| CliError::usage(format!("--history: {e}")))?;
     say_set_aside(&done.set_aside);
     if !global.quiet {
-        say_removed(&history, &leftovers);
+        say_removed(&history);
         eprintln!("{}: {} parts", history.shown(), done.parts.len());
     }
     Ok(exit::OK)
@@ -195,8 +194,8 @@ fn verify_cmd(args: CompactArgs, global: Global) -> anyhow::Result<u8> {
 
 /// Names the temporaries an interrupted add or compaction had left (seen
 /// before the command took the lock) that it removed.
-fn say_removed(history: &Store, leftovers: &[PathBuf]) {
-    let gone = leftovers.iter().filter(|p| !p.exists()).count();
+fn say_removed(history: &Store) {
+    let gone = store::stale_removed();
     if gone > 0 {
         eprintln!(
             "nvcmp: {}: removed {} left by an interrupted add or compaction",
@@ -231,7 +230,6 @@ fn add(args: AddArgs, global: Global) -> anyhow::Result<u8> {
         seq: 0,
     };
     let history = open(&args.history)?;
-    let leftovers = store::temporaries(&history);
     let added = crate::history::add(&history, &meta, &inputs.rows, args.replace).map_err(|e| {
         // Every store error is about the history or the flags: usage, exit 2.
         CliError::usage(e.to_string())
@@ -240,7 +238,7 @@ fn add(args: AddArgs, global: Global) -> anyhow::Result<u8> {
     say_set_aside(&added.set_aside);
     let part = added.part;
     if !global.quiet {
-        say_removed(&history, &leftovers);
+        say_removed(&history);
         eprintln!(
             "added run {id}: {} rows from {} files to {}",
             inputs.rows.len(),

@@ -53,6 +53,9 @@ pub struct IngestArgs {
     /// with a warning naming its line.
     #[arg(long, value_name = "FILE")]
     pub series: Option<PathBuf>,
+    /// CSV: write text cells as the data has them, for programs. By default a cell a spreadsheet would run as a formula (starting with = + - @, a tab or CR, and no number) gets a leading ', which nvcmp's own CSV reader takes off.
+    #[arg(long)]
+    pub csv_raw: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -134,7 +137,8 @@ pub fn run(args: IngestArgs, global: Global) -> anyhow::Result<u8> {
     }
     if write_rows && !ingested.rows.is_empty() {
         let mut phases = crate::ingest::Phases::from_env();
-        write_dataset(&ingested, args.output.as_deref(), format)?;
+        let cells = super::analyze::csv_cells(args.csv_raw);
+        write_dataset(&ingested, args.output.as_deref(), format, cells)?;
         phases.done("write");
     }
     if !global.quiet {
@@ -178,12 +182,13 @@ fn write_dataset(
     ingested: &Ingested,
     output: Option<&Path>,
     format: FileFormat,
+    cells: crate::dataset::CsvCells,
 ) -> anyhow::Result<()> {
     match output {
-        Some(path) => publish::dataset(&ingested.rows, format, Output::File(path)),
+        Some(path) => publish::dataset(&ingested.rows, format, cells, Output::File(path)),
         None => {
             let mut w = std::io::BufWriter::new(std::io::stdout().lock());
-            publish::dataset(&ingested.rows, format, Output::Stream(&mut w))
+            publish::dataset(&ingested.rows, format, cells, Output::Stream(&mut w))
         }
     }
 }

@@ -407,9 +407,9 @@ pub fn options(args: &RunArgs) -> anyhow::Result<RunOptions> {
         .label
         .clone()
         .unwrap_or_else(|| format!("{}-{}", std::env::consts::OS, engine.name()));
-    if label.is_empty() || label.contains(['/', '\\']) || label == "." || label == ".." {
+    if let Some(why) = crate::path_text::plain_name_problem(&label) {
         return Err(usage(format!(
-            "--label {label:?}: must be a plain folder name"
+            "--label {label:?}: must be a plain folder name: {why}"
         )));
     }
     let placement = placement(args, &engine)?;

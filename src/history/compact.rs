@@ -194,6 +194,7 @@ pub(crate) fn place_merged(store: &Store, parts: &[Part]) -> Result<Part, Fault>
         last,
         path,
         sums,
+        bad_sums: Vec::new(),
     })
 }
 

@@ -78,9 +78,12 @@ pub struct Part {
     /// before checksums. More than one only when a replace was
     /// interrupted: the part is whole if it matches one.
     pub sums: Vec<u32>,
+    /// Checksum records for the part that hold no CRC-32, as listed: the
+    /// part cannot be checked, which is damage, not "no checksum".
+    pub bad_sums: Vec<String>,
 }
 
-pub use folder::{SUM_INFIX, sum_name};
+pub use folder::{SUM_INFIX, stale_removed, sum_name};
 
 /// A part whose bytes are not what was written (or never were a part):
 /// its runs are left out of every read and said.
@@ -138,6 +141,7 @@ impl Part {
             last,
             path,
             sums: Vec::new(),
+            bad_sums: Vec::new(),
         })
     }
 
@@ -181,7 +185,11 @@ pub fn layout(history: impl Into<Store>) -> Result<PartLayout, StoreError> {
         .into_iter()
         .filter_map(|l| {
             let path = objects.locate(&l.name);
-            Part::parse(&l.name, path).map(|p| Part { sums: l.sums, ..p })
+            Part::parse(&l.name, path).map(|p| Part {
+                sums: l.sums,
+                bad_sums: l.bad_sums,
+                ..p
+            })
         })
         .collect();
     // A merged part before the parts it covers.
@@ -283,7 +291,7 @@ fn each_part(
                     continue 'fetch;
                 }
                 Err(e) => Err(Fault::Store(e)),
-                Ok(f) => checked(&part, f),
+                Ok(f) => checked(&part, f).map(|(bytes, _)| bytes),
             };
             done.insert(part.name());
             each(part, bytes)?;
@@ -426,20 +434,41 @@ fn batches(
 
 /// Every run of one part, with all its columns.
 pub(crate) fn part_runs(store: &Store, part: &Part) -> Result<Vec<StoredRun>, Fault> {
+    part_runs_checked(store, part).map(|(runs, _)| runs)
+}
+
+/// [`part_runs`], and whether a recorded checksum was checked (false: a
+/// part written before checksums, read as it is).
+pub(crate) fn part_runs_checked(
+    store: &Store,
+    part: &Part,
+) -> Result<(Vec<StoredRun>, bool), Fault> {
     let fetched = store.objects().fetch(&[part.name()]).pop();
-    let bytes = match fetched {
+    let (bytes, summed) = match fetched {
         Some(Ok(f)) => checked(part, f)?,
         Some(Err(e)) => return Err(Fault::Store(e)),
         None => return Err(Fault::Store(StoreError::Missing(part.path.clone()))),
     };
     let mut out = Vec::new();
     scan_bytes(part, bytes, None, &mut |batch| out.extend(batch))?;
-    Ok(out)
+    Ok((out, summed))
 }
 
 /// The part's bytes, checked against the CRC-32s recorded for it (as
-/// listed, or fetched with it).
-fn checked(part: &Part, fetched: Fetched) -> Result<Vec<u8>, Fault> {
+/// listed, or fetched with it), and whether there was one to check. A
+/// record that is no CRC-32 is damage: the part cannot be checked, and
+/// reading it as one written before checksums would turn the check off.
+fn checked(part: &Part, fetched: Fetched) -> Result<(Vec<u8>, bool), Fault> {
+    let bad: Vec<&String> = part.bad_sums.iter().chain(&fetched.bad_sums).collect();
+    if let Some(record) = bad.first() {
+        return Err(Fault::Damaged(Damaged {
+            part: part.clone(),
+            reason: format!(
+                "its checksum record `{}` is no CRC-32 (8 hex digits), so its bytes cannot be checked",
+                record.escape_debug()
+            ),
+        }));
+    }
     let mut sums = part.sums.clone();
     sums.extend(fetched.sums);
     if !sums.is_empty() {
@@ -455,7 +484,7 @@ fn checked(part: &Part, fetched: Fetched) -> Result<Vec<u8>, Fault> {
             }));
         }
     }
-    Ok(fetched.bytes)
+    Ok((fetched.bytes, !sums.is_empty()))
 }
 
 /// The part's frame from its checked `bytes`: `columns` of the dataset
@@ -821,5 +850,33 @@ pub(super) mod tests {
         assert!(e.starts_with("--history ftp://host/h: not a scheme"), "{e}");
         let local = Store::open("file:///tmp/h").unwrap();
         assert_eq!(local.dir(), Some(Path::new("/tmp/h")));
+    }
+
+    #[test]
+    fn credentials_in_a_url_are_refused_and_never_shown() {
+        for url in [
+            "s3://KEY:S3KR1T@bucket/prefix",
+            "s3://KEY:S3K/R1T@bucket/p",
+            "gs://S3KR1T@b/p",
+            "s3://KEY:S3KR1T/p",
+        ] {
+            let e = Store::open(url).unwrap_err().to_string();
+            assert!(!e.contains("S3K"), "{e}");
+            assert!(
+                e.contains("put credentials in the environment or a profile"),
+                "{e}"
+            );
+        }
+        let e = Store::open("s3://K:S@bucket/prefix")
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("--history s3://***@bucket/prefix: "), "{e}");
+        let said = super::super::objects::redacted(
+            "error sending request for url (http://user:pa/ss@127.0.0.1:9/b/x): refused",
+        );
+        assert_eq!(
+            said,
+            "error sending request for url (http://***@127.0.0.1:9/b/x): refused"
+        );
     }
 }

@@ -49,10 +49,10 @@ pub fn verify(history: impl Into<Store>) -> Result<Verified, StoreError> {
         ..Verified::default()
     };
     for part in layout.live {
-        match store::part_runs(&store, &part) {
-            Ok(runs) => {
+        match store::part_runs_checked(&store, &part) {
+            Ok((runs, summed)) => {
                 out.runs += runs.len();
-                if part.sums.is_empty() {
+                if !summed {
                     out.unchecked.push(part.clone());
                 }
                 out.sound.push(part);
@@ -64,4 +64,54 @@ pub fn verify(history: impl Into<Store>) -> Result<Verified, StoreError> {
         }
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use object_store::path::Path as Key;
+    use object_store::{Attribute, Attributes, ObjectStore, ObjectStoreExt, PutOptions};
+
+    use super::*;
+    use crate::history::store::RunMeta;
+    use crate::history::store::tests::rows;
+
+    /// A bucket part carries its CRC-32 in its metadata, not in the
+    /// listing: it was once listed as "no checksum" though it matched.
+    /// A metadata record that is no CRC-32 is damage, never unchecked.
+    #[test]
+    fn a_bucket_part_is_verified_by_its_metadata_checksum() {
+        let mem: Arc<dyn ObjectStore> = Arc::new(object_store::memory::InMemory::new());
+        let store = Store::bucket(mem.clone(), "h", "mem://h");
+        let meta = RunMeta {
+            id: "r1".into(),
+            commit: None,
+            time: "2026-12-01T08:30:00Z".into(),
+            seq: 0,
+        };
+        crate::history::add(&store, &meta, &rows(), false).unwrap();
+        let v = verify(&store).unwrap();
+        assert_eq!((v.sound.len(), v.unchecked.len()), (1, 0), "{v:?}");
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        let key = Key::from("h/part-00000001.parquet");
+        let bytes = rt
+            .block_on(async { mem.get(&key).await.unwrap().bytes().await })
+            .unwrap();
+        let mut attributes = Attributes::new();
+        attributes.insert(
+            Attribute::Metadata("nvcmp-crc32".into()),
+            "zz\"; rm -rf /".into(),
+        );
+        let opts = PutOptions {
+            attributes,
+            ..PutOptions::default()
+        };
+        rt.block_on(mem.put_opts(&key, bytes.into(), opts)).unwrap();
+        let v = verify(&store).unwrap();
+        assert_eq!(v.damaged.len(), 1, "{v:?}");
+        assert!(v.damaged[0].reason.contains("no CRC-32"), "{v:?}");
+    }
 }

@@ -377,10 +377,9 @@ fn mark_variants(rows: &mut [Row], rule: &mut ConfigRule, cands: &RowCandidates)
         }
     }
     for (config, words) in said {
-        let words: Vec<String> = words.into_iter().collect();
         rule.notes.push(format!(
             "{config}: runs with the same options at one workload and load point differ only in their names ({}): kept apart as variants of the workload, not averaged as repeats; --label-by name makes them configs instead",
-            words.join(", ")
+            variants::listed(&words)
         ));
     }
 }

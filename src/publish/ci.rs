@@ -43,7 +43,8 @@ pub fn write(to: &CiReports, outcome: &dyn Outcome) -> anyhow::Result<()> {
 fn write_file(path: &Path, format: CiFormat, outcome: &dyn Outcome) -> anyhow::Result<()> {
     let mut buf = Vec::new();
     format.write(outcome, &mut buf)?;
-    std::fs::write(path, buf).with_context(|| format!("cannot write {}", path.display()))
+    crate::atomic_file::write(path, &buf)
+        .with_context(|| format!("cannot write {}", path.display()))
 }
 
 /// The Markdown report added to the end of the step summary.

@@ -43,7 +43,8 @@ pub fn write_out(report: &HistoryReport, out: &Path) -> anyhow::Result<usize> {
         let mut buf = Vec::new();
         show(report, format, &mut buf)?;
         let path = out.join(name);
-        std::fs::write(&path, buf).with_context(|| format!("cannot write {}", path.display()))?;
+        crate::atomic_file::write(&path, &buf)
+            .with_context(|| format!("cannot write {}", path.display()))?;
     }
     let charts = charts::render_history(report, out, &ChartOptions::default())?;
     Ok(charts.len())

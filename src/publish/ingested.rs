@@ -8,7 +8,7 @@ use std::path::Path;
 
 use anyhow::Context;
 
-use crate::dataset::{self, FileFormat};
+use crate::dataset::{self, CsvCells, FileFormat};
 use crate::export::ExportFormat;
 use crate::ingest::logs::{self, Plan, Streamed};
 use crate::model::Row;
@@ -24,11 +24,16 @@ pub enum Output<'a> {
 
 /// The rows as a dataset in `format`, to the file or the stream (the CLI
 /// decides the format: `--format`, else -o's extension).
-pub fn dataset(rows: &[Row], format: FileFormat, to: Output<'_>) -> anyhow::Result<()> {
+pub fn dataset(
+    rows: &[Row],
+    format: FileFormat,
+    cells: CsvCells,
+    to: Output<'_>,
+) -> anyhow::Result<()> {
     match to {
-        Output::File(path) => dataset::write_as(rows, format, path),
+        Output::File(path) => dataset::write_as(rows, format, cells, path),
         Output::Stream(w) => {
-            dataset::write_to(rows, format, w)?;
+            dataset::write_to(rows, format, cells, w)?;
             w.flush()?;
             Ok(())
         }
@@ -40,7 +45,7 @@ pub fn export(rows: &[Row], format: ExportFormat, to: Output<'_>) -> anyhow::Res
     let mut buf = Vec::new();
     crate::export::export(rows, format, &mut buf)?;
     match to {
-        Output::File(path) => std::fs::write(path, &buf)
+        Output::File(path) => crate::atomic_file::write(path, &buf)
             .map_err(|e| anyhow::anyhow!("-o {}: cannot write: {e}", path.display())),
         Output::Stream(w) => {
             w.write_all(&buf)?;
@@ -54,14 +59,17 @@ pub fn export(rows: &[Row], format: ExportFormat, to: Output<'_>) -> anyhow::Res
 /// format by the extension; `read` is told the bytes of each batch read
 /// (the CLI's progress bar).
 pub fn series(plan: &Plan, path: &Path, read: &mut dyn FnMut(u64)) -> anyhow::Result<Streamed> {
-    let mut writer = SeriesWriter::create(path)?;
-    let streamed = logs::stream_logs(plan, &mut |logs, rows, bytes| {
-        read(bytes);
-        writer.write(logs, rows)
+    // Streamed into a new temporary beside `path` (its extension kept, so
+    // the format is the same) and renamed over it: see crate::atomic_file.
+    let mut streamed = None;
+    crate::atomic_file::write_via_path(path, |tmp| {
+        let mut writer = SeriesWriter::create(tmp)?;
+        streamed = Some(logs::stream_logs(plan, &mut |logs, rows, bytes| {
+            read(bytes);
+            writer.write(logs, rows)
+        })?);
+        writer.finish().map(|_| ())
     })
     .with_context(|| format!("cannot write {}", path.display()))?;
-    writer
-        .finish()
-        .with_context(|| format!("cannot write {}", path.display()))?;
-    Ok(streamed)
+    streamed.context("no series written")
 }

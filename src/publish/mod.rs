@@ -13,7 +13,6 @@ pub mod ci;
 pub mod history;
 pub mod ingested;
 
-use std::io::Write;
 use std::path::Path;
 
 use anyhow::Context;
@@ -38,6 +37,8 @@ pub struct Options {
     pub runs: Vec<crate::steady_state::RunLogs>,
     /// `--smooth`, `--per-job`.
     pub timeseries: charts::TimeseriesOptions,
+    /// dataset.csv's and sweeps.csv's text cells (`--csv-raw`).
+    pub csv_cells: crate::dataset::CsvCells,
 }
 
 /// The charts as each report carries them.
@@ -61,7 +62,7 @@ pub fn publish(cmp: &Comparison, rows: &[Row], dir: &Path, opts: &Options) -> an
     let datasets = ["dataset.parquet", "dataset.csv"].map(|name| dir.join(name));
     let (reports, data) = rayon::join(
         || charts_and_reports(cmp, dir, opts),
-        || crate::dataset::write_each(rows, &datasets),
+        || crate::dataset::write_each(rows, &datasets, opts.csv_cells),
     );
     reports.and(data)
 }
@@ -102,7 +103,10 @@ fn charts_and_reports(cmp: &Comparison, dir: &Path, opts: &Options) -> anyhow::R
     };
     write_rendered(cmp, &dir.join("report.html"), Format::Html, &page)?;
     if !cmp.sweeps.is_empty() || !cmp.bs_sweeps.is_empty() {
-        let csv = RenderOptions::default();
+        let csv = RenderOptions {
+            csv_cells: opts.csv_cells,
+            ..RenderOptions::default()
+        };
         write_rendered(cmp, &dir.join("sweeps.csv"), Format::SweepCsv, &csv)?;
     }
     Ok(())
@@ -171,12 +175,10 @@ fn write_rendered(
     fmt: Format,
     opts: &RenderOptions,
 ) -> anyhow::Result<()> {
-    let mut file = std::io::BufWriter::new(
-        std::fs::File::create(path).with_context(|| format!("cannot write {}", path.display()))?,
-    );
-    fmt.renderer(opts)
-        .render(cmp, &mut file)
-        .with_context(|| format!("cannot write {}", path.display()))?;
-    file.flush()?;
-    Ok(())
+    crate::atomic_file::write_with(path, |w| {
+        fmt.renderer(opts)
+            .render(cmp, w)
+            .map_err(|e| std::io::Error::other(format!("{e:#}")))
+    })
+    .with_context(|| format!("cannot write {}", path.display()))
 }

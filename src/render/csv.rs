@@ -11,13 +11,20 @@ use super::sweeps;
 use crate::compare::sweep::blocksize;
 use crate::compare::workload::WorkloadKey;
 use crate::compare::{BsSweep, Comparison, Metric, MetricResult, Sweep, Workload};
+use crate::dataset::CsvCells;
 
-pub struct Csv;
+pub struct Csv {
+    /// Text cells a spreadsheet would run are guarded, unless `--csv-raw`.
+    pub cells: CsvCells,
+}
 
 const HEADER: &str = "rw,bs_bytes,direction,rwmixread,metric,better,config,value,precision,winner,tied,rule,delta_pct,delta_abs";
 const LOAD_HEADER: &str = ",iodepth,numjobs,hosts,devices,instances";
 
-fn field(s: &str) -> String {
+/// A text cell: guarded against formulas ([`CsvCells`]), quoted when
+/// it holds a comma, a quote or a line break.
+fn field(s: &str, cells: CsvCells) -> String {
+    let s = crate::dataset::csv_cell(s, cells);
     if s.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {
@@ -37,10 +44,10 @@ fn json_name<T: serde::Serialize>(v: &T) -> String {
 }
 
 /// `rw,bs_bytes,direction,rwmixread` of a workload.
-fn shape_fields(w: &Workload) -> String {
+fn shape_fields(w: &Workload, cells: CsvCells) -> String {
     format!(
         "{},{},{},{}",
-        field(&w.key.shape.rw),
+        field(&w.key.shape.rw, cells),
         w.key.shape.bs_bytes,
         w.key.shape.direction,
         w.key
@@ -62,7 +69,7 @@ impl Renderer for Csv {
             );
             for m in &w.metrics {
                 for c in &cmp.configs {
-                    let line = metric_line(w, m, c);
+                    let line = metric_line(w, m, c, self.cells);
                     writeln!(out, "{line}{}", if loads { load.as_str() } else { "" })?;
                 }
             }
@@ -71,13 +78,13 @@ impl Renderer for Csv {
     }
 }
 
-fn metric_line(w: &Workload, m: &MetricResult, c: &str) -> String {
+fn metric_line(w: &Workload, m: &MetricResult, c: &str, cells: CsvCells) -> String {
     format!(
         "{},{},{},{},{},{},{},{},{},{},{}",
-        shape_fields(w),
+        shape_fields(w, cells),
         m.metric.key(),
         json_name(&m.better),
-        field(c),
+        field(c, cells),
         num(m.values.get(c).copied().flatten()),
         num(m.precision.get(c).copied()),
         m.winner.as_deref() == Some(c),
@@ -100,7 +107,10 @@ fn metric_line(w: &Workload, m: &MetricResult, c: &str) -> String {
 /// (block-size sweeps) are the most the config does under `--slo`, the
 /// same on each of its lines, empty without a target or when no point
 /// meets it. Columns added after the first release are at the end.
-pub struct SweepCsv;
+pub struct SweepCsv {
+    /// As [`Csv::cells`].
+    pub cells: CsvCells,
+}
 
 const SWEEP_HEADER: &str = "rw,bs_bytes,direction,rwmixread,iodepth,numjobs,hosts,config,effective_iodepth,iops,iops_winner,iops_tied,bw_bytes_per_s,bw_winner,bw_tied,lat_mean_ns,lat_mean_winner,lat_mean_tied,clat_p99_ns,clat_p99_winner,clat_p99_tied,peak,knee,slo_iops,slo_interpolated,devices,instances,axis,saturation,slo_bw_bytes_per_s";
 
@@ -118,7 +128,7 @@ impl Renderer for SweepCsv {
             for w in &t.workloads {
                 for c in t.configs.iter().filter(|c| sweeps::iops(w, c).is_some()) {
                     let marks = t.sweep_of(c).map(|s| load_marks(s, w));
-                    writeln!(out, "{}", sweep_line(w, c, marks))?;
+                    writeln!(out, "{}", sweep_line(w, c, marks, self.cells))?;
                 }
             }
         }
@@ -135,7 +145,8 @@ impl Renderer for SweepCsv {
                     .iter()
                     .filter(|s| s.points.iter().any(|p| p.bs_bytes == bs))
                 {
-                    writeln!(out, "{}", sweep_line(w, &s.config, Some(bs_marks(s, bs))))?;
+                    let marks = Some(bs_marks(s, bs));
+                    writeln!(out, "{}", sweep_line(w, &s.config, marks, self.cells))?;
                 }
             }
         }
@@ -182,12 +193,12 @@ fn bs_marks(s: &BsSweep, bs: u64) -> Marks {
     }
 }
 
-fn sweep_line(w: &Workload, c: &str, marks: Option<Marks>) -> String {
+fn sweep_line(w: &Workload, c: &str, marks: Option<Marks>, cells: CsvCells) -> String {
     let load = &w.key.load;
     let mut f = vec![
-        shape_fields(w),
+        shape_fields(w, cells),
         format!("{},{},{}", load.iodepth, load.numjobs, load.hosts),
-        field(c),
+        field(c, cells),
         w.effective_iodepth
             .get(c)
             .map_or(String::new(), u32::to_string),
@@ -212,7 +223,7 @@ fn sweep_line(w: &Workload, c: &str, marks: Option<Marks>) -> String {
         flag(m.and_then(|m| m.slo_interpolated)),
         load.devices.to_string(),
         load.instances.to_string(),
-        m.map_or(String::new(), |m| field(&m.axis)),
+        m.map_or(String::new(), |m| field(&m.axis, cells)),
         flag(m.map(|m| m.saturation)),
         num(m.and_then(|m| m.slo_bw)),
     ]);

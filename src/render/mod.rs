@@ -64,6 +64,8 @@ pub struct RenderOptions {
     /// `@font-face` rules the inline SVGs' text uses, carried once by the
     /// page rather than once per chart.
     pub svg_font_css: String,
+    /// CSV text cells: guarded against formulas, or raw (`--csv-raw`).
+    pub csv_cells: crate::dataset::CsvCells,
 }
 
 impl Format {
@@ -81,8 +83,12 @@ impl Format {
                 svgs: opts.svgs.clone(),
                 font_css: opts.svg_font_css.clone(),
             }),
-            Format::Csv => Box::new(csv::Csv),
-            Format::SweepCsv => Box::new(csv::SweepCsv),
+            Format::Csv => Box::new(csv::Csv {
+                cells: opts.csv_cells,
+            }),
+            Format::SweepCsv => Box::new(csv::SweepCsv {
+                cells: opts.csv_cells,
+            }),
             Format::Json => Box::new(json::Json),
         }
     }

@@ -444,28 +444,58 @@ pub fn xml_escape(s: &str) -> String {
     out
 }
 
-/// The one Markdown escaper: text as one table cell. Markdown passes
-/// HTML through, so `&`, `<` and `>` are escaped as entities (a config
-/// named `<img src=x onerror=...>` is text, not an element). A `|` would
-/// end the cell and a backslash before it would undo the escape, so both
-/// are escaped; a line break would end the row, so it becomes `<br>`,
-/// which GitHub and GitLab draw as a break inside the cell.
+/// The one Markdown escaper: text as one table cell ([`markdown_text`]);
+/// a line break would end the row, so it becomes `<br>`, which GitHub and
+/// GitLab draw as a break inside the cell.
 pub fn escape(s: &str) -> String {
-    markdown_text(s)
-        .replace('\\', "\\\\")
-        .replace('|', "\\|")
-        .replace('\n', "<br>")
+    let text = markdown_text(s);
+    if text.contains('\n') {
+        text.replace('\n', "<br>")
+    } else {
+        text
+    }
 }
 
-/// Text for Markdown outside a table: HTML's `&`, `<` and `>` as entities,
-/// so text read from files (labels, paths, reasons) never becomes markup.
+/// Characters Markdown reads as syntax that [`markdown_text`] escapes
+/// with a backslash: links and images (`[`, `]`; `(`, `)` and `!` make
+/// neither without them, and are left as they read), emphasis (`*`, `_`),
+/// code (`` ` ``), strikethrough (`~`), a cell's end (`|`) and the
+/// backslash itself, which would otherwise undo an escape. (A `_` inside
+/// a word is left: it emphasises nothing.)
+const MARKDOWN_SYNTAX: [char; 8] = ['\\', '`', '*', '_', '[', ']', '|', '~'];
+
+/// Text for Markdown: what came from files (labels, job names, paths,
+/// reasons) is never markup. Markdown passes HTML through, so `&`, `<`
+/// and `>` are entities (a config named `<img src=x onerror=...>` is
+/// text, not an element, and `<http://...>` no link); Markdown's own
+/// syntax ([`MARKDOWN_SYNTAX`]) is backslash-escaped, so `[x](javascript:...)`
+/// or `![i](http://evil/i.png)` is text, not a link or a remote image.
 pub fn markdown_text(s: &str) -> String {
-    if !s.contains(['&', '<', '>']) {
+    if !s.contains(['&', '<', '>']) && !s.contains(MARKDOWN_SYNTAX) {
         return s.to_string();
     }
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
+    let mut out = String::with_capacity(s.len() + 8);
+    let mut before = None;
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        // `_` between letters or digits starts no emphasis (CommonMark's
+        // flanking rule): `io_uring`, `randread_4k` stay as they read.
+        let inside_word = c == '_'
+            && before.is_some_and(char::is_alphanumeric)
+            && chars.peek().is_some_and(|n| n.is_alphanumeric());
+        before = Some(c);
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            c if MARKDOWN_SYNTAX.contains(&c) && !inside_word => {
+                out.push('\\');
+                out.push(c);
+            }
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// The one terminal escaper: every control character but line breaks and

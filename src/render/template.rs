@@ -28,13 +28,18 @@ pub fn render(source: &str, view: &View, html: bool, out: &mut dyn Write) -> any
         minijinja::Value::from_safe_string(super::table::escape(&s))
     });
     if !html {
-        // Markdown passes HTML through: every interpolated text has its
-        // `&`, `<`, `>` escaped, so a label or path read from a file is
-        // never markup. Tables come written (their cells escaped, their
-        // `<br>` and `<strong>` kept): a value that is a table (its first
-        // line a row, `| ...`) goes as it is.
-        env.set_formatter(|out, state, value| match value.as_str() {
-            Some(text) if !value.is_safe() && !text.starts_with('|') => {
+        // Markdown passes HTML through and reads its own syntax: every
+        // interpolated text is escaped ([`super::table::markdown_text`]),
+        // so a label or path read from a file is never markup. Tables come
+        // written (their cells escaped, their `<br>` and `**` kept): the
+        // tables nvcmp wrote into the view go as they are, and only they
+        // (a title that merely starts with `|` is escaped).
+        let tables: std::collections::HashSet<String> = super::view_tables::written(view)
+            .into_iter()
+            .map(str::to_string)
+            .collect();
+        env.set_formatter(move |out, state, value| match value.as_str() {
+            Some(text) if !value.is_safe() && !tables.contains(text) => {
                 out.write_str(&super::table::markdown_text(text))?;
                 Ok(())
             }

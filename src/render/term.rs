@@ -245,20 +245,31 @@ fn sweep_cell(c: &SweepCellView) -> String {
 /// per item.
 fn setup(cmp: &Comparison, view: &View, out: &mut dyn Write) -> anyhow::Result<()> {
     if let Some(title) = &cmp.setup.title {
-        writeln!(out, "{title}\n")?;
+        writeln!(out, "{}\n", one_line(title))?;
     }
     if view.setup.is_empty() {
         return Ok(());
     }
     writeln!(out, "Setup:")?;
     for line in view.setup.compact() {
-        writeln!(out, "  {line}")?;
+        writeln!(out, "  {}", one_line(&line))?;
     }
     if let Some(rule) = &view.setup.rule {
-        writeln!(out, "  {rule}")?;
+        writeln!(out, "  {}", one_line(rule))?;
     }
     writeln!(out)?;
     Ok(())
+}
+
+/// A value read from files on one line: a line break in it (a fio version
+/// string, a CPU model) is shown as `\n`, as [`terminal_text`] shows the
+/// other control characters, so it cannot forge lines of the report.
+fn one_line(s: &str) -> std::borrow::Cow<'_, str> {
+    if s.contains('\n') {
+        s.replace('\n', "\\n").into()
+    } else {
+        s.into()
+    }
 }
 
 fn footer(view: &View, out: &mut dyn Write) -> anyhow::Result<()> {

@@ -54,3 +54,22 @@ pub trait ViewTables: Markup {
         }
     }
 }
+
+/// Every table [`ViewTables::set_tables`] wrote into `view`: the texts a
+/// Markdown template inserts as they are (any other text it escapes).
+pub fn written(view: &View) -> std::collections::HashSet<&str> {
+    let mut all = vec![
+        view.setup.shared_table.as_str(),
+        view.setup.differing_table.as_str(),
+    ];
+    for g in &view.groups {
+        all.extend(g.workloads.iter().map(|w| w.table.as_str()));
+        for s in &g.sweeps {
+            all.push(s.table.as_str());
+            all.extend(s.grids.iter().map(|gr| gr.table.as_str()));
+        }
+    }
+    all.extend(view.bs_sweeps.iter().map(|b| b.table.as_str()));
+    all.extend(view.devices.iter().map(|d| d.table.as_str()));
+    all.into_iter().filter(|t| !t.is_empty()).collect()
+}

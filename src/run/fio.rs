@@ -153,11 +153,30 @@ impl FioRun<'_> {
     ) -> Result<Value, RunError> {
         let (setup, work_dir) = (self.setup, self.work_dir);
         let job_text = self.job_text(spec, log.map(|(_, o)| o));
-        let jobpath = work_dir.join(format!(".{}.fio", spec.name));
-        let outpath = work_dir.join(format!(".{}.fio-out-{}", spec.name, std::process::id()));
         std::fs::create_dir_all(work_dir).map_err(RunError::io(work_dir))?;
-        std::fs::write(&jobpath, &job_text).map_err(RunError::io(&jobpath))?;
-        let mut cmd = self.command(&jobpath, &outpath, log.map(|(dir, _)| dir))?;
+        // Both made new under random names: fio opens them by path, and a
+        // name planted in the folder (a symlink) is never what it opens.
+        let temporary = |name: String| {
+            let at = work_dir.join(name);
+            crate::atomic_file::temporary(&at).map_err(RunError::io(&at))
+        };
+        let (jobpath, mut jobfile) = temporary(format!("{}.fio", spec.name))?;
+        let (outpath, _) = temporary(format!("{}.fio-out", spec.name))?;
+        let written = std::io::Write::write_all(&mut jobfile, job_text.as_bytes());
+        drop(jobfile);
+        if let Err(e) = written {
+            let _ = std::fs::remove_file(&outpath);
+            let _ = std::fs::remove_file(&jobpath);
+            return Err(RunError::io(&jobpath)(e));
+        }
+        let mut cmd = match self.command(&jobpath, &outpath, log.map(|(dir, _)| dir)) {
+            Ok(cmd) => cmd,
+            Err(e) => {
+                let _ = std::fs::remove_file(&outpath);
+                let _ = std::fs::remove_file(&jobpath);
+                return Err(e);
+            }
+        };
         let cpu0 = CpuTimes::now();
         progress.start(
             &spec.name,

@@ -158,6 +158,14 @@ pub fn parse(text: &str, defaults: &JobSpec) -> Result<JobFile, String> {
                 sections.push((j, own_file));
             }
             own_file = false;
+            // A section's name becomes its result's file name: checked
+            // before anything is opened or written.
+            if let Some(why) = crate::path_text::plain_name_problem(name) {
+                return Err(format!(
+                    "line {lineno}: section [{}] cannot name a result file: {why}",
+                    name.escape_debug()
+                ));
+            }
             if name == "global" {
                 in_global = true;
             } else {
@@ -294,5 +302,16 @@ mod tests {
         let e = parse("[a]\nbs=huge\n", &defaults()).unwrap_err();
         assert!(e.contains("bad value"), "{e}");
         assert!(parse("[global]\nrw=read\n", &defaults()).is_err());
+    }
+
+    #[test]
+    fn a_section_is_a_plain_file_name() {
+        for section in ["../../x/victim", "/abs/victim", "a\\b", "..", "con"] {
+            let e = parse(&format!("[ok]\n[{section}]\nrw=read\n"), &defaults()).unwrap_err();
+            assert!(
+                e.starts_with("line 2: section [") && e.contains("result file"),
+                "{e}"
+            );
+        }
     }
 }

@@ -222,13 +222,15 @@ impl Drop for Scratch {
 }
 
 /// Creates `path` (it must not exist) and writes `size` bytes to it so
-/// reads hit allocated blocks, as fio lays out a new file.
-fn lay_out(path: &Path, size: u64) -> Result<(), RunError> {
+/// reads hit allocated blocks, as fio lays out a new file. The file stays
+/// open: jobs reach it through this descriptor, never its name again.
+fn lay_out(path: &Path, size: u64) -> Result<std::fs::File, RunError> {
     let err = |source: io::Error| RunError::Create {
         path: path.to_path_buf(),
         source,
     };
     let mut f = OpenOptions::new()
+        .read(true)
         .write(true)
         .create_new(true)
         .open(path)
@@ -258,7 +260,7 @@ fn lay_out(path: &Path, size: u64) -> Result<(), RunError> {
         // Created above by us: a half-laid-out file is not left behind.
         let _ = std::fs::remove_file(path);
     }
-    res
+    res.map(|()| f)
 }
 
 /// The spec hash of every job: what its result file must carry to be kept.
@@ -305,6 +307,10 @@ pub struct LocalTarget {
     /// None when nothing is opened (the null engine).
     pub kind: Option<TargetKind>,
     pub placement: placement::Placement,
+    /// The scratch file as nvcmp created it: jobs open this descriptor
+    /// again, so a name swapped in the folder meanwhile is never measured
+    /// or written.
+    pub scratch: Option<std::sync::Arc<std::fs::File>>,
 }
 
 impl LocalTarget {
@@ -354,7 +360,6 @@ impl Targets {
                 _scratch: Scratch::default(),
             });
         }
-        std::fs::create_dir_all(&opts.out_dir).map_err(RunError::io(&opts.out_dir))?;
         let paths = match opts.targets.as_slice() {
             [] => vec![
                 opts.out_dir
@@ -369,19 +374,28 @@ impl Targets {
             .iter()
             .map(|p| safety::check_target(p, writes, opts.destroy_data))
             .collect::<Result<Vec<_>, _>>()?;
-        let mut scratch = Scratch::default();
         let size = opts.jobs.iter().map(|j| j.size).max().unwrap_or(0);
+        for (path, kind) in paths.iter().zip(&kinds) {
+            if *kind == TargetKind::ExistingFile {
+                safety::check_file_size(path, size)?;
+            }
+        }
+        std::fs::create_dir_all(&opts.out_dir).map_err(RunError::io(&opts.out_dir))?;
+        let mut scratch = Scratch::default();
         let mut list = Vec::with_capacity(paths.len());
         for (path, kind) in paths.into_iter().zip(kinds) {
+            let mut laid_out = None;
             if kind == TargetKind::Scratch {
                 // Laid out here for fio too rather than left to fio's
                 // `unlink=1`: fio unlinks per job, so with numjobs > 1 the
                 // first thread to finish removed the file under a sibling
                 // that had not opened it yet (fio error 2, ENOENT).
                 scratch.0.push(path.clone());
-                lay_out(&path, size)?;
+                laid_out = Some(std::sync::Arc::new(lay_out(&path, size)?));
             }
-            list.push(placed(opts, path, Some(kind), progress));
+            let mut target = placed(opts, path, Some(kind), progress);
+            target.scratch = laid_out;
+            list.push(target);
         }
         Ok(Targets::Local {
             list,
@@ -415,6 +429,7 @@ fn null_targets(opts: &RunOptions, progress: &dyn Progress) -> Vec<LocalTarget> 
             path: None,
             kind: None,
             placement: opts.placement.place(Path::new("(null)"), Path::new(SYSFS)),
+            scratch: None,
         }];
     }
     opts.targets
@@ -438,6 +453,7 @@ fn placed(
         path: Some(path),
         kind,
         placement,
+        scratch: None,
     }
 }
 

@@ -35,8 +35,12 @@ pub struct Native<'a> {
     pub precondition: Option<&'a precondition::PreconditionReport>,
 }
 
-/// Opens the target the way the job needs it.
-fn open(path: &Path, spec: &JobSpec) -> Result<File, TargetError> {
+/// Opens the target the way the job needs it: the scratch file through
+/// the descriptor nvcmp created it with ([`sys::reopen_path`]), any other
+/// target by its path.
+fn open(t: &LocalTarget, path: &Path, spec: &JobSpec) -> Result<File, TargetError> {
+    let by = t.scratch.as_deref().and_then(sys::reopen_path);
+    let opened = by.as_deref().unwrap_or(path);
     let mut o = OpenOptions::new();
     o.read(true).write(spec.rw.writes());
     if spec.direct {
@@ -45,7 +49,7 @@ fn open(path: &Path, spec: &JobSpec) -> Result<File, TargetError> {
             error,
         })?;
     }
-    o.open(path).map_err(|error| {
+    o.open(opened).map_err(|error| {
         let path = path.to_path_buf();
         if spec.direct && sys::no_direct_io(&error) {
             TargetError::NoDirectIo { path }
@@ -112,7 +116,7 @@ impl Native<'_> {
             .map(|t| {
                 let file = match (self.engine, &t.path, t.kind) {
                     (EngineKind::Null, _, _) | (_, None, _) | (_, _, None) => None,
-                    (_, Some(p), Some(_)) => Some(Arc::new(open(p, spec)?)),
+                    (_, Some(p), Some(_)) => Some(Arc::new(open(t, p, spec)?)),
                 };
                 if let Some(f) = &file {
                     sys::drop_cache(f);
@@ -344,5 +348,45 @@ fn merge(r: &mut JobResult, w: &WorkerResult) {
     if r.error == 0 && w.error != 0 {
         r.error = w.error;
         r.error_msg = w.error_msg.clone();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The scratch file is opened through the descriptor it was made with:
+    /// a file swapped in under its name meanwhile is never measured.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn the_scratch_file_is_opened_through_its_first_descriptor() {
+        use std::io::{Read, Write};
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("scratch.dat");
+        let mut made = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create_new(true)
+            .open(&path)
+            .unwrap();
+        made.write_all(b"ours").unwrap();
+        std::fs::rename(&path, dir.path().join("moved")).unwrap();
+        std::fs::write(&path, b"planted").unwrap();
+        let t = LocalTarget {
+            path: Some(path.clone()),
+            kind: Some(super::super::safety::TargetKind::Scratch),
+            placement: super::super::placement::Placement::default(),
+            scratch: Some(Arc::new(made)),
+        };
+        let spec = JobSpec {
+            direct: false,
+            ..super::super::spec::tests::job()
+        };
+        let mut text = String::new();
+        open(&t, &path, &spec)
+            .unwrap()
+            .read_to_string(&mut text)
+            .unwrap();
+        assert_eq!(text, "ours");
     }
 }

@@ -5,7 +5,6 @@
 //! facts). Files are written to a temporary name and renamed, so an
 //! interrupted run never leaves a partial file.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value, json};
@@ -375,27 +374,14 @@ fn ctime(secs: u64) -> String {
     )
 }
 
-/// Writes `bytes` to `path` through a temporary file in the same folder
-/// and a rename, so readers see the old file or the whole new one.
+/// Writes `bytes` to `path` through a new temporary file with a random
+/// name in the same folder and a rename ([`crate::atomic_file`]), so
+/// readers see the old file or the whole new one, and a symlink planted
+/// at the name is replaced, not written through.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir)?;
-    let tmp: PathBuf = dir.join(format!(
-        ".{}.tmp-{}",
-        path.file_name()
-            .map_or("out".into(), |n| n.to_string_lossy()),
-        std::process::id()
-    ));
-    let res = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if res.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    res
+    crate::atomic_file::write(path, bytes)
 }
 
 /// Writes the result file (a job per target) and its `<file>.nvcmp.toml`

@@ -44,6 +44,29 @@ fn refuse(path: &Path, reason: impl Into<String>) -> Refusal {
     }
 }
 
+/// An existing file smaller than the jobs' `--size` is refused: the jobs
+/// would measure only the file (a few KiB, from the page cache) while the
+/// result records the size asked for. nvcmp does not grow a file it did
+/// not create.
+pub fn check_file_size(path: &Path, size: u64) -> Result<(), Refusal> {
+    let len = std::fs::metadata(path)
+        .map_err(|e| refuse(path, format!("cannot stat it: {e}")))?
+        .len();
+    if len >= size {
+        return Ok(());
+    }
+    Err(refuse(
+        path,
+        format!(
+            "it holds {} ({len} bytes), less than --size {} ({size} bytes); \
+             give --size {} or less, or a larger file",
+            crate::units::format_bs(len),
+            crate::units::format_bs(size),
+            crate::units::format_bs(len),
+        ),
+    ))
+}
+
 /// Decides whether `path` may be used by a job that writes (`writes`)
 /// or only reads. `destroy_data` is `--destroy-data`.
 pub fn check_target(path: &Path, writes: bool, destroy_data: bool) -> Result<TargetKind, Refusal> {

@@ -109,6 +109,12 @@ impl JobSpec {
 
     /// Checks what fio would refuse too, with the flag to fix it.
     pub fn validate(&self) -> Result<(), String> {
+        if let Some(why) = crate::path_text::plain_name_problem(&self.name) {
+            return Err(format!(
+                "job {:?} cannot name a result file: {why}",
+                self.name
+            ));
+        }
         if self.bs == 0 || !self.bs.is_multiple_of(512) {
             return Err(format!(
                 "job {}: --bs {} is not a multiple of 512 bytes",

@@ -192,8 +192,12 @@ pub(crate) fn parse(text: &str, is_config: bool) -> HashMap<String, Keys> {
 /// The credentials a profile's `credential_process` prints (the JSON the
 /// AWS CLI documents: `Version` 1, `AccessKeyId`, `SecretAccessKey`,
 /// `SessionToken`).
+///
+/// Its failures name the program and how it ended, never the rest of the
+/// command line nor what it printed: both may hold tokens.
 fn run_process(command: &str, name: &str, from: &str) -> Result<Credentials, String> {
-    let failed = |why: String| format!("profile `{name}`: credential_process `{command}` {why}");
+    let program = program_name(command);
+    let failed = |why: String| format!("profile `{name}`: credential_process `{program}` {why}");
     #[cfg(windows)]
     let output = std::process::Command::new("cmd")
         .args(["/C", command])
@@ -204,9 +208,10 @@ fn run_process(command: &str, name: &str, from: &str) -> Result<Credentials, Str
         .output();
     let output = output.map_err(|e| failed(format!("did not start: {e}")))?;
     if !output.status.success() {
-        let said = String::from_utf8_lossy(&output.stderr);
-        let said = said.lines().next().unwrap_or("").trim();
-        return Err(failed(format!("failed ({}): {said}", output.status)));
+        return Err(failed(format!(
+            "failed ({}); run it by hand to see why",
+            output.status
+        )));
     }
     let json: serde_json::Value = serde_json::from_slice(&output.stdout)
         .map_err(|e| failed(format!("printed no JSON: {e}")))?;
@@ -222,6 +227,18 @@ fn run_process(command: &str, name: &str, from: &str) -> Result<Credentials, Str
             "printed no AccessKeyId and SecretAccessKey".to_string(),
         )),
     }
+}
+
+/// The program a command line runs: its first word, quotes taken off
+/// (`"/opt/aws sso/get-token" --token X` is `/opt/aws sso/get-token`).
+fn program_name(command: &str) -> &str {
+    let command = command.trim_start();
+    for quote in ['"', '\''] {
+        if let Some(rest) = command.strip_prefix(quote) {
+            return rest.split(quote).next().unwrap_or(rest);
+        }
+    }
+    command.split_whitespace().next().unwrap_or("")
 }
 
 #[cfg(test)]
@@ -326,7 +343,7 @@ sso_region = us-east-1
         let config = dir.path().join("config");
         std::fs::write(
             &config,
-            "[default]\ncredential_process = echo '{\"Version\": 1, \"AccessKeyId\": \"PK\", \"SecretAccessKey\": \"PS\", \"SessionToken\": \"PT\"}'\n[profile bad]\ncredential_process = sh -c 'echo expired >&2; exit 3'\n",
+            "[default]\ncredential_process = echo '{\"Version\": 1, \"AccessKeyId\": \"PK\", \"SecretAccessKey\": \"PS\", \"SessionToken\": \"PT\"}'\n[profile bad]\ncredential_process = sh -c 'echo expired SECRET-TOKEN >&2; exit 3' --token SECRET-TOKEN\n",
         )
         .unwrap();
         let vars = [("AWS_CONFIG_FILE", config.display().to_string())];
@@ -341,8 +358,10 @@ sso_region = us-east-1
         ];
         let e = load(&env_of(&vars)).unwrap_err();
         assert!(
-            e.contains("credential_process") && e.contains("expired"),
+            e.contains("credential_process `sh` failed (exit status: 3)"),
             "{e}"
         );
+        assert!(!e.contains("SECRET") && !e.contains("expired"), "{e}");
+        assert_eq!(program_name(" \"/opt/a b/t\" --k s"), "/opt/a b/t");
     }
 }

@@ -106,7 +106,10 @@ impl Bucket {
                 let (s3, from) = s3_builder(&root, &endpoint, &profile, &env);
                 credentials_from = from;
                 let s3 = s3.with_client_options(options).with_retry(retry());
-                Arc::new(s3.build().map_err(|e| bad(e.to_string()))?)
+                Arc::new(
+                    s3.build()
+                        .map_err(|e| bad(super::redacted(&e.to_string())))?,
+                )
             }
             "gs" => Arc::new(
                 object_store::gcp::GoogleCloudStorageBuilder::from_env()
@@ -114,7 +117,7 @@ impl Bucket {
                     .with_client_options(options)
                     .with_retry(retry())
                     .build()
-                    .map_err(|e| bad(e.to_string()))?,
+                    .map_err(|e| bad(super::redacted(&e.to_string())))?,
             ),
             "az" => Arc::new(
                 object_store::azure::MicrosoftAzureBuilder::from_env()
@@ -122,7 +125,7 @@ impl Bucket {
                     .with_client_options(options)
                     .with_retry(retry())
                     .build()
-                    .map_err(|e| bad(e.to_string()))?,
+                    .map_err(|e| bad(super::redacted(&e.to_string())))?,
             ),
             other => return Err(bad(format!("unknown scheme `{other}`"))),
         };
@@ -200,12 +203,16 @@ impl Bucket {
             }
             Err(e) => return Err(self.fail(Some(name), &e)),
         };
-        let sums = got
+        let record = got
             .attributes
             .get(&Attribute::Metadata(CRC_KEY.into()))
-            .and_then(|v| u32::from_str_radix(v.as_ref(), 16).ok())
-            .into_iter()
-            .collect();
+            .map(|v| v.to_string());
+        let (mut sums, mut bad_sums) = (Vec::new(), Vec::new());
+        match record.as_deref().map(|r| (r, super::folder::parse_crc(r))) {
+            Some((_, Some(crc))) => sums.push(crc),
+            Some((r, None)) => bad_sums.push(r.to_string()),
+            None => {}
+        }
         let writer = got
             .attributes
             .get(&Attribute::Metadata(WRITER_KEY.into()))
@@ -214,6 +221,7 @@ impl Bucket {
         let fetched = Fetched {
             bytes: bytes.to_vec(),
             sums,
+            bad_sums,
         };
         Ok((fetched, writer))
     }
@@ -248,6 +256,7 @@ impl Objects for Bucket {
             .map(|name| Listed {
                 name,
                 sums: Vec::new(),
+                bad_sums: Vec::new(),
             })
             .collect())
     }
@@ -380,7 +389,8 @@ fn s3_builder(
 /// one (S3's `<Code>`), and what fixes it.
 fn cause(e: &object_store::Error, credentials_from: &str) -> String {
     use object_store::Error as E;
-    let text = one_line(&e.to_string());
+    // The request's URL may carry an endpoint's user and password.
+    let text = one_line(&super::redacted(&e.to_string()));
     let code = xml_field(&text, "Code");
     let said = xml_field(&text, "Message")
         .map(|m| format!(" ({m})"))

@@ -39,11 +39,34 @@ pub fn sum_name(file_name: &str, crc: u32) -> String {
 
 /// The part's file name and CRC-32 a checksum file's name records.
 pub(crate) fn parse_sum(name: &str) -> Option<(&str, u32)> {
-    let (part, hex) = name.strip_prefix('.')?.rsplit_once(SUM_INFIX)?;
-    if hex.len() != 8 || !part.ends_with(".parquet") {
+    let (part, hex) = sum_record(name)?;
+    Some((part, parse_crc(hex)?))
+}
+
+/// The part's file name and the record of a name that is a checksum
+/// file's (`.NAME.parquet.crc32-RECORD`), whether or not the record is a
+/// CRC-32.
+fn sum_record(name: &str) -> Option<(&str, &str)> {
+    let (part, record) = name.strip_prefix('.')?.rsplit_once(SUM_INFIX)?;
+    part.ends_with(".parquet").then_some((part, record))
+}
+
+/// A recorded CRC-32: exactly 8 hex digits (`1a2b3c4d`), nothing else.
+pub(crate) fn parse_crc(record: &str) -> Option<u32> {
+    if record.len() != 8 || !record.bytes().all(|b| b.is_ascii_hexdigit()) {
         return None;
     }
-    Some((part, u32::from_str_radix(hex, 16).ok()?))
+    u32::from_str_radix(record, 16).ok()
+}
+
+/// Temporaries this process removed as stale ([`Folder::remove_stale`]):
+/// what `compact` and `add` say they removed, and only that (a temporary
+/// gone because its own writer renamed it is not counted).
+static STALE_REMOVED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// How many stale temporaries this process has removed.
+pub fn stale_removed() -> usize {
+    STALE_REMOVED.load(std::sync::atomic::Ordering::Relaxed)
 }
 
 impl Folder {
@@ -57,17 +80,25 @@ impl Folder {
         &self.dir
     }
 
-    /// A name for `name` being written, which no `*.parquet` glob sees.
+    /// A name for `name` being written, which no `*.parquet` glob sees,
+    /// random so that none can be planted in advance.
     fn aside(&self, name: &str) -> PathBuf {
         let stem = name.strip_suffix(".parquet").unwrap_or(name);
-        self.dir.join(format!(".{stem}-{}.tmp", std::process::id()))
+        let random = crate::atomic_file::random();
+        self.dir.join(format!(".{stem}-{random:016x}.tmp"))
     }
 
     /// Writes `bytes` aside for `name`, synced.
     fn write_aside(&self, name: &str, bytes: &[u8]) -> Result<PathBuf, StoreError> {
         use std::io::Write;
         let tmp = self.aside(name);
-        let written = std::fs::File::create(&tmp).and_then(|mut f| {
+        // Created new: a name found there (a symlink) is never written
+        // through.
+        let created = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&tmp);
+        let written = created.and_then(|mut f| {
             f.write_all(bytes)?;
             f.sync_all()
         });
@@ -111,8 +142,8 @@ impl Folder {
                 || std::fs::metadata(&tmp)
                     .and_then(|m| m.modified())
                     .is_ok_and(|t| t.elapsed().is_ok_and(|age| age.as_secs() > 3600));
-            if stale {
-                let _ = std::fs::remove_file(&tmp);
+            if stale && std::fs::remove_file(&tmp).is_ok() {
+                STALE_REMOVED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             }
         }
         // Checksum files whose part is gone: a merge or retire killed
@@ -136,22 +167,29 @@ impl Objects for Folder {
         let dir = &self.dir;
         let mut out = Vec::new();
         let mut sums: std::collections::HashMap<String, Vec<u32>> = Default::default();
+        let mut bad: std::collections::HashMap<String, Vec<String>> = Default::default();
         for entry in std::fs::read_dir(dir).map_err(io(dir))? {
             let entry = entry.map_err(io(dir))?;
             let name = entry.file_name().to_string_lossy().into_owned();
-            if let Some((part, crc)) = parse_sum(&name) {
-                sums.entry(part.to_string()).or_default().push(crc);
-            } else {
-                out.push(Listed {
+            match sum_record(&name) {
+                Some((part, record)) => match parse_crc(record) {
+                    Some(crc) => sums.entry(part.to_string()).or_default().push(crc),
+                    None => bad.entry(part.to_string()).or_default().push(name),
+                },
+                None => out.push(Listed {
                     name,
                     sums: Vec::new(),
-                });
+                    bad_sums: Vec::new(),
+                }),
             }
         }
         for l in &mut out {
             if let Some(mut s) = sums.remove(&l.name) {
                 s.sort_unstable();
                 l.sums = s;
+            }
+            if let Some(b) = bad.remove(&l.name) {
+                l.bad_sums = b;
             }
         }
         Ok(out)
@@ -166,6 +204,7 @@ impl Objects for Folder {
                     Ok(bytes) => Ok(Fetched {
                         bytes,
                         sums: Vec::new(),
+                        bad_sums: Vec::new(),
                     }),
                     Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                         Err(StoreError::Gone(path))
@@ -321,7 +360,22 @@ impl Objects for Folder {
 fn record_sum(path: &Path, crc: u32) -> Result<PathBuf, StoreError> {
     let name = path.file_name().unwrap_or_default().to_string_lossy();
     let sum = path.with_file_name(sum_name(&name, crc));
-    let file = std::fs::File::create(&sum).map_err(io(&sum))?;
+    // An empty file: one already there is kept as it is, never truncated
+    // (a symlink planted at the name would truncate its target).
+    let file = std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(&sum);
+    let file = match file {
+        Ok(f) if f.metadata().is_ok_and(|m| m.is_file() && m.len() == 0) => f,
+        Ok(_) => {
+            return Err(io(&sum)(std::io::Error::other(
+                "a checksum record's name holds something other than an empty file",
+            )));
+        }
+        Err(e) => return Err(io(&sum)(e)),
+    };
     file.sync_all().map_err(io(&sum))?;
     Ok(sum)
 }

@@ -26,6 +26,9 @@ pub(crate) struct Listed {
     /// CRC-32s recorded for it that the listing gives (the folder's
     /// checksum files); a bucket gives them with the bytes instead.
     pub sums: Vec<u32>,
+    /// Checksum records for it that hold no CRC-32 (a checksum file
+    /// named `.part-1.parquet.crc32-ZZZZZZZZ`), as found.
+    pub bad_sums: Vec<String>,
 }
 
 /// An object's bytes and the CRC-32s recorded with them.
@@ -33,6 +36,9 @@ pub(crate) struct Listed {
 pub(crate) struct Fetched {
     pub bytes: Vec<u8>,
     pub sums: Vec<u32>,
+    /// Checksum records fetched with it that hold no CRC-32 (a bucket's
+    /// metadata value that is not 8 hex digits), as found.
+    pub bad_sums: Vec<String>,
 }
 
 /// What a create-if-absent did.
@@ -93,6 +99,51 @@ impl std::fmt::Debug for Store {
     }
 }
 
+/// `spec` shown without its credentials when it is a URL that holds some
+/// (`s3://KEY:SECRET@bucket/prefix`); None when it holds none. No bucket,
+/// container or host name has a `:` or an `@`, so either in the part
+/// before the first `/` (or an `@` anywhere: a secret may hold a `/`) is
+/// credentials.
+fn with_credentials(spec: &str) -> Option<String> {
+    let (scheme, rest) = spec.split_once("://")?;
+    let authority = rest.split('/').next().unwrap_or(rest);
+    if scheme == "file" || !(rest.contains('@') || authority.contains(':')) {
+        return None;
+    }
+    let after = match rest.rfind('@') {
+        Some(at) => &rest[at + 1..],
+        None => rest.split_once('/').map_or("", |(_, p)| p),
+    };
+    Some(format!("{scheme}://***@{after}"))
+}
+
+/// `text` (an error naming URLs, an endpoint) with each URL's user and
+/// password replaced by `***`: `https://user:pass@host/x` reads
+/// `https://***@host/x`. A URL runs to the next space or quote; all of it
+/// up to its last `@` is hidden (a password may hold a `/`).
+pub fn redacted(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find("://") {
+        let (head, tail) = rest.split_at(i + 3);
+        out.push_str(head);
+        let end = tail
+            .find(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | '<' | '>' | '`'))
+            .unwrap_or(tail.len());
+        let url = &tail[..end];
+        match url.rfind('@') {
+            Some(at) => {
+                out.push_str("***");
+                out.push_str(&url[at..]);
+            }
+            None => out.push_str(url),
+        }
+        rest = &tail[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
 /// URL schemes of object stores `--history` takes.
 pub const SCHEMES: [&str; 3] = ["s3://", "gs://", "az://"];
 
@@ -100,6 +151,15 @@ impl Store {
     /// The history `--history` names: `s3://bucket/prefix` (and `gs://`,
     /// `az://`), `file:///path`, or a plain path.
     pub fn open(spec: &str) -> Result<Store, StoreError> {
+        if let Some(shown) = with_credentials(spec) {
+            return Err(StoreError::Url {
+                url: shown,
+                reason: "a URL must not hold credentials (they would be shown in every \
+                         message naming it); put credentials in the environment or a profile \
+                         (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, AWS_PROFILE)"
+                    .into(),
+            });
+        }
         if SCHEMES.iter().any(|s| spec.starts_with(s)) {
             let b = bucket::Bucket::open(spec)?;
             return Ok(Store {

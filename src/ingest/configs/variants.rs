@@ -111,7 +111,67 @@ fn group_words(sources_rw: &str, sources: &[(&str, &str)]) -> Vec<((String, Stri
         };
         out.push(((source.to_string(), job.to_string()), word));
     }
+    cap(&mut out);
     out
+}
+
+/// Variants of one workload shown apart at most: a file with thousands
+/// of distinct job names at one workload would otherwise make a table of
+/// each (issue #55: 128,904 names, 12,900 tables, 44 s).
+pub(crate) const MAX_VARIANTS: usize = 64;
+
+/// The name the variants past [`MAX_VARIANTS`] share: `+128840 variants`.
+fn grouped_name(more: usize) -> String {
+    format!("+{more} variants")
+}
+
+/// Keeps the first [`MAX_VARIANTS`] words of one workload's runs (in
+/// order of the words) and names every run of the others by one shared
+/// word ([`grouped_name`]): one more table, however many there are. The
+/// note of the variants says so; the dataset keeps each run's job name.
+fn cap(out: &mut [((String, String), String)]) {
+    let distinct: BTreeSet<&str> = out.iter().map(|(_, w)| w.as_str()).collect();
+    if distinct.len() <= MAX_VARIANTS {
+        return;
+    }
+    let kept: BTreeSet<String> = distinct
+        .iter()
+        .take(MAX_VARIANTS)
+        .map(|w| w.to_string())
+        .collect();
+    let grouped = grouped_name(distinct.len() - MAX_VARIANTS);
+    for (_, w) in out.iter_mut() {
+        if !kept.contains(w.as_str()) {
+            w.clone_from(&grouped);
+        }
+    }
+}
+
+/// The variant words of a note: the first [`MAX_VARIANTS`] names, and
+/// how many more there are (`a, b, ... and 2,936 more: ...`), those a
+/// workload grouped ([`grouped_name`]) counted one by one.
+pub(crate) fn listed(words: &BTreeSet<String>) -> String {
+    let grouped = |w: &str| {
+        w.strip_prefix('+')
+            .and_then(|w| w.strip_suffix(" variants"))
+            .and_then(|n| n.parse::<usize>().ok())
+    };
+    let named: Vec<&str> = words
+        .iter()
+        .map(String::as_str)
+        .filter(|w| grouped(w).is_none())
+        .collect();
+    let mut text = named[..named.len().min(MAX_VARIANTS)].join(", ");
+    let more = named.len().saturating_sub(MAX_VARIANTS)
+        + words.iter().filter_map(|w| grouped(w)).sum::<usize>();
+    if more > 0 {
+        text.push_str(&format!(
+            " and {} more: past the first {MAX_VARIANTS} of a workload, its other variants share \
+             one table, named by their count; the dataset keeps each run's job name",
+            crate::numbers::whole(more as u64)
+        ));
+    }
+    text
 }
 
 /// Shortest leftover that names a variant on its own (`seq`, `full`).

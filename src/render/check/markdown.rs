@@ -23,7 +23,12 @@ impl CheckMarkdown {
             Status::Fail => "❌",
             Status::Error => "⛔",
         };
-        writeln!(out, "## {icon} nvcmp check: {}\n", report.summary_line())?;
+        // The summary names unreadable files: text from data, escaped.
+        writeln!(
+            out,
+            "## {icon} nvcmp check: {}\n",
+            escape(&report.summary_line())
+        )?;
         let lines = report.lines();
         let failing: Vec<&ReportLine> = lines.iter().filter(|f| f.fails).collect();
         if !failing.is_empty() {
@@ -31,7 +36,7 @@ impl CheckMarkdown {
             writeln!(out)?;
         }
         if let Some(note) = report.caution() {
-            writeln!(out, "> {note}\n")?;
+            writeln!(out, "> {}\n", escape(&note))?;
         }
         if !lines.is_empty() {
             writeln!(
@@ -43,10 +48,20 @@ impl CheckMarkdown {
             writeln!(out, "\n</details>\n")?;
         }
         for s in report.skipped() {
-            writeln!(out, "- skipped `{}`: {}", s.source, escape(&s.reason))?;
+            writeln!(
+                out,
+                "- skipped {}: {}",
+                escape(&s.source),
+                escape(&s.reason)
+            )?;
         }
         for w in report.warnings() {
-            writeln!(out, "- warning `{}`: {}", w.source, escape(&w.message))?;
+            writeln!(
+                out,
+                "- warning {}: {}",
+                escape(&w.source),
+                escape(&w.message)
+            )?;
         }
         Ok(())
     }

@@ -45,7 +45,10 @@ impl JobLogs {
                 let s = dir.join(format!(".{job}.logs-{}", std::process::id()));
                 // Left by a run of the same process id that was killed.
                 let _ = std::fs::remove_dir_all(&s);
-                std::fs::create_dir_all(&s).map_err(LogWriteError::at(&s))?;
+                std::fs::create_dir_all(dir).map_err(LogWriteError::at(dir))?;
+                // Made new, never one found there (a planted symlink to a
+                // folder elsewhere): the logs are written into it by name.
+                std::fs::create_dir(&s).map_err(LogWriteError::at(&s))?;
                 Some(s)
             }
             None => None,

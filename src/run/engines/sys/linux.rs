@@ -83,6 +83,13 @@ pub fn direct(o: &mut OpenOptions) -> io::Result<()> {
     Ok(())
 }
 
+/// A path that opens the file `f` is, whatever its name now names:
+/// `/proc/self/fd/N` reopens the inode itself, with new flags (O_DIRECT).
+pub fn reopen_path(f: &File) -> Option<std::path::PathBuf> {
+    use std::os::fd::AsRawFd;
+    Some(format!("/proc/self/fd/{}", f.as_raw_fd()).into())
+}
+
 /// Whether opening with O_DIRECT failed because the filesystem has no
 /// direct I/O (EINVAL, tmpfs).
 pub fn no_direct_io(error: &io::Error) -> bool {

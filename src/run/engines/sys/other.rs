@@ -49,6 +49,11 @@ pub fn direct(_o: &mut OpenOptions) -> io::Result<()> {
     Err(linux_only("O_DIRECT"))
 }
 
+/// No way to reopen a descriptor here: the harness runs on Linux.
+pub fn reopen_path(_f: &File) -> Option<std::path::PathBuf> {
+    None
+}
+
 pub fn no_direct_io(_error: &io::Error) -> bool {
     false
 }

@@ -129,6 +129,11 @@ pub fn direct(o: &mut OpenOptions) -> io::Result<()> {
     Ok(())
 }
 
+/// Windows has no path to a handle: the scratch file is opened by name.
+pub fn reopen_path(_f: &File) -> Option<std::path::PathBuf> {
+    None
+}
+
 /// NTFS, ReFS and FAT all take unbuffered I/O: no refusal to explain.
 pub fn no_direct_io(_error: &io::Error) -> bool {
     false
