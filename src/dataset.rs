@@ -9,7 +9,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
-use polars::prelude::*;
+use polars_core::prelude::*;
+use polars_io::prelude::*;
 
 use crate::model::figures::Percentiles;
 use crate::model::{Direction, Os, Row};
@@ -453,10 +454,10 @@ fn write_ndjson(rows: &[Row], w: &mut dyn Write) -> anyhow::Result<()> {
 /// the `ARROW:schema` key is given, so it is given here; the column data
 /// (parquet BYTE_ARRAY, UTF8) is the same at both levels.
 pub fn write_parquet(df: &mut DataFrame, w: &mut dyn Write) -> PolarsResult<u64> {
-    use polars::prelude::{CompatLevel, SchemaExt};
+    use polars_core::prelude::{CompatLevel, SchemaExt};
     let arrow = df.schema().to_arrow(CompatLevel::oldest());
     let key = polars_parquet::arrow::write::schema_to_metadata_key(&arrow);
-    let meta = polars::io::parquet::write::KeyValueMetadata::from_static(vec![(
+    let meta = polars_io::parquet::write::KeyValueMetadata::from_static(vec![(
         key.key,
         key.value.unwrap_or_default(),
     )]);
@@ -776,7 +777,7 @@ mod tests {
 
     #[test]
     fn parquet_schema_is_at_the_oldest_compat_level() {
-        use polars::prelude::{CompatLevel, SchemaExt};
+        use polars_core::prelude::{CompatLevel, SchemaExt};
         use polars_parquet::arrow::write::schema_to_metadata_key;
         let rows = sample();
         let dir = tempfile::tempdir().unwrap();
@@ -798,8 +799,8 @@ mod tests {
                 .iter_values()
                 .all(|f| !matches!(
                     f.dtype,
-                    polars::prelude::ArrowDataType::Utf8View
-                        | polars::prelude::ArrowDataType::BinaryView
+                    polars_core::prelude::ArrowDataType::Utf8View
+                        | polars_core::prelude::ArrowDataType::BinaryView
                 ))
         );
         assert_eq!(read(&p).unwrap().rows, rows);

@@ -533,8 +533,8 @@ fn compare_workload(
     let clat_bins = cells
         .iter()
         .filter_map(|(c, cell)| {
-            let bins = cell.runs.first()?.clat_bins.clone()?;
-            (cell.runs.len() == 1).then(|| (c.to_string(), bins))
+            let bins = cell.runs.first()?.clat_bins.as_deref()?;
+            (cell.runs.len() == 1).then(|| (c.to_string(), bins.to_vec()))
         })
         .collect();
     notes.extend(sanity::check_workload(key, &cells_runs(&cells)));

@@ -54,7 +54,7 @@ pub struct Run {
     pub iops_samples: Option<Summary>,
     pub bw_samples: Option<Summary>,
     pub percentiles: Vec<(f64, f64)>,
-    pub clat_bins: Option<Vec<(u64, u64)>>,
+    pub clat_bins: Option<crate::model::LatencyBins>,
     /// fio's steady-state verdict, when the job asked for one.
     pub steady: Option<SteadyState>,
     /// I/Os the run completed (io_bytes / bs, else IOPS x runtime).
@@ -235,8 +235,8 @@ impl Run {
         // every job's json+ histogram the pooled percentiles are exact (the
         // histograms add up, as fio's group_reporting adds them); without,
         // the worst job's p99 is kept as an upper bound and said so.
-        let all_bins: Option<Vec<&Vec<(u64, u64)>>> =
-            rows.iter().map(|r| r.clat_bins.as_ref()).collect();
+        let all_bins: Option<Vec<&[(u64, u64)]>> =
+            rows.iter().map(|r| r.clat_bins.as_deref()).collect();
         match all_bins {
             Some(bins) => {
                 let merged = merge_bins(&bins);
@@ -246,7 +246,7 @@ impl Run {
                     .filter_map(|&p| Some((p, bins_percentile(&merged, p)?)))
                     .collect();
                 run.clat_p99 = bins_percentile(&merged, tail);
-                run.clat_bins = Some(merged);
+                run.clat_bins = Some(merged.into());
             }
             None => {
                 run.clat_p99 = rows
@@ -288,7 +288,7 @@ const POOLED_PERCENTILES: [f64; 6] = [50.0, 90.0, 95.0, 99.0, 99.9, 99.99];
 
 /// Histograms of fio's json+ `bins` (latency ns, count) added bucket by
 /// bucket: jobs of one fio build share its bucket values.
-pub fn merge_bins(all: &[&Vec<(u64, u64)>]) -> Vec<(u64, u64)> {
+pub fn merge_bins(all: &[&[(u64, u64)]]) -> Vec<(u64, u64)> {
     let mut merged: BTreeMap<u64, u64> = BTreeMap::new();
     for bins in all {
         for &(ns, n) in bins.iter() {

@@ -94,7 +94,7 @@ fn dataset_rows_come_first_then_the_results_and_a_bad_dataset_is_skipped() {
     // Another tool's parquet file: columns that are not nvcmp's.
     let other = dir.path().join("other.parquet");
     let mut df =
-        polars::prelude::DataFrame::new(1, vec![polars::prelude::Column::new("a".into(), [1i64])])
+        polars_core::prelude::DataFrame::new(1, vec![polars_core::prelude::Column::new("a".into(), [1i64])])
             .unwrap();
     let mut f = std::fs::File::create(&other).unwrap();
     dataset::write_parquet(&mut df, &mut f).unwrap();
