@@ -13,7 +13,11 @@ layout stays fio's) so that:
            (every file overlaps every other of its folder on the same
            targets: the worst case of the fio-instances rule);
 - copies:  the templates unchanged, so each folder holds byte-for-byte
-           copies of the same results (a copied baseline folder).
+           copies of the same results;
+- folders: the first folder as in apart, every other folder a
+           byte-for-byte copy of it (a baseline folder copied beside
+           itself: the same targets at the same run times, each folder a
+           config of its own).
 
 --layouts picks the templates by fio layout, a comma-separated list of
 (default `studies`):
@@ -37,7 +41,7 @@ total_ios, unchanged), so no two files hold the same bins, as in a real
 archive where no two runs do.
 
 Usage: benches/make-archive-corpus.py DIR [--files N] [--folder-size K]
-       [--mode apart|overlap|copies] [--layouts LIST]
+       [--mode apart|overlap|copies|folders] [--layouts LIST]
 Prints the number of files and MB written.
 """
 
@@ -153,7 +157,7 @@ def main():
     ap.add_argument("dir")
     ap.add_argument("--files", type=int, default=100_000)
     ap.add_argument("--folder-size", type=int, default=25_000)
-    ap.add_argument("--mode", choices=["apart", "overlap", "copies"], default="apart")
+    ap.add_argument("--mode", choices=["apart", "overlap", "copies", "folders"], default="apart")
     ap.add_argument(
         "--layouts",
         default="studies",
@@ -178,13 +182,19 @@ def main():
         if i % a.folder_size == 0:
             os.makedirs(folder, exist_ok=True)
         # The layouts take turns, each going round its own templates.
-        group = groups[i % len(groups)]
-        name, data, _ = group[(i // len(groups)) % len(group)]
-        if a.mode == "apart":
+        k = i % a.folder_size if a.mode == "folders" else i
+        group = groups[k % len(groups)]
+        name, data, _ = group[(k // len(groups)) % len(group)]
+        if a.mode == "folders":
+            data = own_bins(stamped(data, base + k * spacing), k)
+            name = f"{name}-{k:06d}"
+        elif a.mode == "apart":
             data = own_bins(stamped(data, base + i * spacing), i)
         elif a.mode == "overlap":
             data = own_bins(stamped(data, base + (i % a.folder_size)), i)
-        with open(os.path.join(folder, f"{name}-{i:06d}.json"), "wb") as f:
+        if a.mode != "folders":
+            name = f"{name}-{i:06d}"
+        with open(os.path.join(folder, f"{name}.json"), "wb") as f:
             f.write(data)
         total += len(data)
     print(f"{a.files} files ({a.mode}, {','.join(names)}: {len(tmpl)} templates), {total / 1e6:.1f} MB in {a.dir}")

@@ -262,18 +262,13 @@ field_via!(
     |v: &str| v.to_string()
 );
 field_via!(Os, &str, DataType::String, str, Os::as_str, Os::parse);
-/// A shared text (a row's options): the column is built from the texts
-/// where they are, not from a copy of each (at 100,000 rows the copies
-/// were 150 MB more at the peak of `analyze --out`).
+/// A shared text (a row's options, 2-3 KB, one for all the rows of the
+/// jobs that ran alike): the column holds each distinct text once, every
+/// row a view of it, as the rows hold one `Arc` (a copy per row was most
+/// of `analyze --out`'s peak on an archive of multi-job files).
 impl Field for Option<std::sync::Arc<str>> {
     fn column(name: &str, values: Vec<&Self>) -> Column {
-        Column::new(
-            name.into(),
-            values
-                .into_iter()
-                .map(Option::as_deref)
-                .collect::<Vec<Option<&str>>>(),
-        )
+        shared_text_column(name, &values)
     }
     fn read_all(col: Option<&Column>, n: usize, default: Self) -> anyhow::Result<Vec<Self>> {
         let text = <Option<String> as Field>::read_all(col, n, None)?;
@@ -283,6 +278,41 @@ impl Field for Option<std::sync::Arc<str>> {
             .collect())
     }
 }
+/// A string column of `values` in which equal texts of one `Arc` are
+/// stored once: each distinct text laid out in one buffer, each row a
+/// view of its text there (arrow's string views may share bytes).
+fn shared_text_column(name: &str, values: &[&Option<std::sync::Arc<str>>]) -> Column {
+    use polars_arrow::array::{MutableBinaryViewArray, Utf8ViewArray, View};
+    let mut bytes: Vec<u8> = Vec::new();
+    let mut views: std::collections::HashMap<*const u8, View, crate::quick_hash::QuickHash> =
+        std::collections::HashMap::default();
+    for text in values.iter().filter_map(|v| v.as_deref()) {
+        views.entry(text.as_ptr()).or_insert_with(|| {
+            let offset = bytes.len();
+            bytes.extend_from_slice(text.as_bytes());
+            // Offsets are u32: past 4 GiB of distinct text the view is
+            // never used (the plain column below is built instead).
+            View::new_from_bytes(text.as_bytes(), 0, u32::try_from(offset).unwrap_or(0))
+        });
+    }
+    if u32::try_from(bytes.len()).is_err() {
+        let texts = values.iter().map(|v| v.as_deref());
+        return Column::new(name.into(), texts.collect::<Vec<Option<&str>>>());
+    }
+    let buffers = [polars_buffer::Buffer::from(bytes)];
+    let mut array = MutableBinaryViewArray::<str>::with_capacity(values.len());
+    for v in values {
+        match v.as_deref() {
+            Some(text) => array.push_view(views[&text.as_ptr()], &buffers),
+            None => array.push_null(),
+        }
+    }
+    let array: Utf8ViewArray = array.into();
+    StringChunked::with_chunk(name.into(), array)
+        .into_series()
+        .into_column()
+}
+
 field_via!(
     Direction,
     &str,

@@ -235,8 +235,8 @@ impl Run {
         // every job's json+ histogram the pooled percentiles are exact (the
         // histograms add up, as fio's group_reporting adds them); without,
         // the worst job's p99 is kept as an upper bound and said so.
-        let all_bins: Option<Vec<&[(u64, u64)]>> =
-            rows.iter().map(|r| r.clat_bins.as_deref()).collect();
+        let all_bins: Option<Vec<&crate::model::LatencyBins>> =
+            rows.iter().map(|r| r.clat_bins.as_ref()).collect();
         match all_bins {
             Some(bins) => {
                 let merged = merge_bins(&bins);
@@ -246,7 +246,7 @@ impl Run {
                     .filter_map(|&p| Some((p, bins_percentile(&merged, p)?)))
                     .collect();
                 run.clat_p99 = bins_percentile(&merged, tail);
-                run.clat_bins = Some(merged.into());
+                run.clat_bins = Some(crate::model::LatencyBins::new(&merged));
             }
             None => {
                 run.clat_p99 = rows
@@ -288,10 +288,10 @@ const POOLED_PERCENTILES: [f64; 6] = [50.0, 90.0, 95.0, 99.0, 99.9, 99.99];
 
 /// Histograms of fio's json+ `bins` (latency ns, count) added bucket by
 /// bucket: jobs of one fio build share its bucket values.
-pub fn merge_bins(all: &[&[(u64, u64)]]) -> Vec<(u64, u64)> {
+pub fn merge_bins(all: &[&crate::model::LatencyBins]) -> Vec<(u64, u64)> {
     let mut merged: BTreeMap<u64, u64> = BTreeMap::new();
     for bins in all {
-        for &(ns, n) in bins.iter() {
+        for (ns, n) in bins.iter() {
             // Saturating: counts from a file are not trusted to fit.
             let count = merged.entry(ns).or_default();
             *count = count.saturating_add(n);

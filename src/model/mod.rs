@@ -16,10 +16,7 @@ mod row_json;
 mod rw;
 
 pub use config_rule::ConfigRule;
-
-/// A json+ completion-latency histogram, (latency ns, count) sorted by
-/// latency, shared by the rows and runs that hold it.
-pub type LatencyBins = std::sync::Arc<[(u64, u64)]>;
+pub use figures::LatencyBins;
 pub use os::Os;
 pub use rw::{Rw, is_mixed};
 
