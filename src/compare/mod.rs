@@ -147,7 +147,7 @@ pub const MIN_SAMPLES: u64 = 3;
 /// result is left empty: the caller knows what ingest skipped.
 pub fn compare(rows: &[Row], opts: &CompareOptions) -> Comparison {
     let (named, config_labels) = with_short_names(rows, opts);
-    compare_named(rows, &named, config_labels, Names::ToSet)
+    compare_named(rows, &named, config_labels, RowNames::ToSet)
 }
 
 /// [`compare`] of rows the caller owns: each row carries its config's
@@ -164,7 +164,7 @@ pub fn compare_owned(rows: &mut [Row], opts: &CompareOptions) -> Comparison {
             std::mem::replace(&mut r.config, name)
         })
         .collect();
-    let cmp = compare_named(rows, &named, config_labels, Names::Set);
+    let cmp = compare_named(rows, &named, config_labels, RowNames::Set);
     for (r, label) in rows.iter_mut().zip(own) {
         r.config = label;
     }
@@ -173,7 +173,7 @@ pub fn compare_owned(rows: &mut [Row], opts: &CompareOptions) -> Comparison {
 
 /// Whether the rows carry their configs' display names already.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Names {
+enum RowNames {
     ToSet,
     Set,
 }
@@ -182,7 +182,7 @@ fn compare_named(
     rows: &[Row],
     opts: &CompareOptions,
     config_labels: IndexMap<String, String>,
-    names: Names,
+    names: RowNames,
 ) -> Comparison {
     let (kept, mut warnings) = admit(rows, opts, names);
     // A `--slo clat_p95=...` target makes p95 the tail every table shows.
@@ -199,11 +199,9 @@ fn compare_named(
     let config_os = os_of_configs(&grouped, &configs);
     let families = families(&configs, &config_os);
     let (baseline, baseline_why) = pick_baseline(&configs, opts, &config_labels, &mut warnings);
-    let setup = setup::build(&kept, &configs, &opts.setup, &opts.config_rule.keys, |l| {
+    let mut setup = setup::build(&kept, &configs, &opts.setup, &opts.config_rule.keys, |l| {
         opts.name(l)
     });
-
-    let mut setup = setup;
     if !config_labels.is_empty() {
         // The full identity a display name shortens, first in the setup.
         let values = configs
@@ -283,7 +281,7 @@ fn renamed_rule(
 fn admit<'r>(
     rows: &'r [Row],
     opts: &CompareOptions,
-    names: Names,
+    names: RowNames,
 ) -> (Cow<'r, [Row]>, Vec<Warning>) {
     let mut warnings = Vec::new();
     let mut as_they_are = true;
@@ -308,7 +306,7 @@ fn admit<'r>(
                 ),
             });
         }
-        as_they_are &= names == Names::Set || opts.name(&r.config) == r.config;
+        as_they_are &= names == RowNames::Set || opts.name(&r.config) == r.config;
     }
     if as_they_are {
         return (Cow::Borrowed(rows), warnings);
@@ -318,7 +316,7 @@ fn admit<'r>(
         .filter(|r| admissible(r))
         .map(|r| {
             let mut r = r.clone();
-            if names == Names::ToSet {
+            if names == RowNames::ToSet {
                 r.config = opts.name(&r.config);
             }
             r

@@ -368,9 +368,19 @@ fn room_per_workload(by_file: &IndexMap<FileKey<'_>, Vec<&Row>, QuickHash>) -> V
 
 /// [`group`] with the runs' tail at `tail` percent (an SLO's `clat_p95`).
 pub fn group_at(rows: &[Row], tail: f64) -> Grouped {
+    // The hosts' loads of the files with an aggregate (client/server) row
+    // only: the one place they are read.
+    let with_aggregate: std::collections::HashSet<&str, QuickHash> = rows
+        .iter()
+        .filter(|r| r.aggregate)
+        .map(|r| r.source.as_str())
+        .collect();
     let mut host_loads: HashMap<(&str, Shape), BTreeSet<(u32, u32)>, QuickHash> =
         HashMap::default();
-    for r in rows.iter().filter(|r| !r.aggregate) {
+    for r in rows
+        .iter()
+        .filter(|r| !r.aggregate && with_aggregate.contains(r.source.as_str()))
+    {
         host_loads
             .entry((r.source.as_str(), Shape::of(r)))
             .or_default()

@@ -690,7 +690,12 @@ mod bins_tests {
             .step_by(3)
             .map(|i| (fio_bucket(i), (i * 7919) % 20_000 + 1))
             .collect();
-        let edges = vec![(0, 0), (1, u64::MAX), (u64::MAX - 1, 3), (u64::MAX, u64::MAX)];
+        let edges = vec![
+            (0, 0),
+            (1, u64::MAX),
+            (u64::MAX - 1, 3),
+            (u64::MAX, u64::MAX),
+        ];
         for pairs in [fio.clone(), edges, Vec::new()] {
             let bins = LatencyBins::new(&pairs);
             assert_eq!(bins.to_vec(), pairs);

@@ -17,13 +17,13 @@ use std::sync::Arc;
 
 mod same;
 
-use polars_core::prelude::{
-    ArrowDataType, ArrowSchema, CompatLevel, PolarsError, PolarsResult, SchemaExt, polars_err,
-};
 use polars_arrow::array::{Array, DictionaryArray, PrimitiveArray, Utf8Array};
 use polars_arrow::bitmap::MutableBitmap;
 use polars_arrow::datatypes::IntegerType;
 use polars_arrow::record_batch::RecordBatchT;
+use polars_core::prelude::{
+    ArrowDataType, ArrowSchema, CompatLevel, PolarsError, PolarsResult, SchemaExt, polars_err,
+};
 use polars_parquet::arrow::write::{
     CompressionOptions, DynIter, Encoding, FileWriter, ParquetType, RowGroupIterColumns,
     StatisticsOptions, Version, WriteOptions, get_dtype_encoding, row_group_iter,
