@@ -709,6 +709,47 @@ pub fn from_dataframe(df: &DataFrame) -> anyhow::Result<Vec<Row>> {
 mod tests {
     use super::*;
 
+    /// Rows that share one options text (jobs that ran alike) give a
+    /// column holding it once, each row reading it whole; rows of other
+    /// texts and none read theirs. Fails when each row's text is copied.
+    #[test]
+    fn an_options_text_rows_share_is_one_text_in_the_column() {
+        let shared: std::sync::Arc<str> = format!("{{\"bs\":\"4k\",{}}}", "x".repeat(3000)).into();
+        let other: std::sync::Arc<str> = "{\"bs\":\"128k\",\"rw\":\"read\"}".into();
+        let short: std::sync::Arc<str> = "{}".into();
+        let texts = [
+            Some(shared.clone()),
+            None,
+            Some(other.clone()),
+            Some(shared.clone()),
+            Some(short.clone()),
+            Some(shared.clone()),
+        ];
+        let rows: Vec<Row> = texts
+            .iter()
+            .map(|t| {
+                let mut r = Row::empty("f.json", Direction::Read);
+                r.options = t.clone();
+                r
+            })
+            .collect();
+        let df = to_dataframe(&rows).unwrap();
+        let column = df.column("options").unwrap().str().unwrap();
+        let read: Vec<Option<&str>> = column.iter().collect();
+        let want: Vec<Option<&str>> = texts.iter().map(|t| t.as_deref()).collect();
+        assert_eq!(read, want);
+        let held: usize = column.downcast_iter().map(|a| a.total_buffer_len()).sum();
+        assert_eq!(
+            held,
+            shared.len() + other.len() + short.len(),
+            "each text once"
+        );
+        // And back from a file as written.
+        let back = from_dataframe(&df).unwrap();
+        let back: Vec<Option<&str>> = back.iter().map(|r| r.options.as_deref()).collect();
+        assert_eq!(back, want);
+    }
+
     fn sample() -> Vec<Row> {
         let text = include_str!("ingest/testdata/client-server-2.json");
         let mut rows =
