@@ -9,7 +9,7 @@
 # Usage: benches/first-run.sh [REV]     (default HEAD of this checkout)
 #
 #   TIMINGS=1   also write cargo's build timings (cargo-timing.html) of
-#               step 1 and copy them to ./first-run-timings.html
+#               step 1 and copy them to $TMPDIR (else /var/tmp)/first-run-timings.html
 #   KEEP=1      keep the clone, its target and cargo home (printed)
 #   SKIP_TEST=1 time step 1 only
 #
@@ -53,17 +53,18 @@ grep -q 'Windows' "$work/analyze.out" || {
     exit 1
 }
 if [ -n "${TIMINGS:-}" ]; then
-    cp "$CARGO_TARGET_DIR"/cargo-timings/cargo-timing.html "$src/first-run-timings.html"
-    echo "   timings: $src/first-run-timings.html"
+    cp "$CARGO_TARGET_DIR"/cargo-timings/cargo-timing.html "${TMPDIR:-/var/tmp}/first-run-timings.html"
+    echo "   timings: ${TMPDIR:-/var/tmp}/first-run-timings.html"
 fi
 ls -l "$CARGO_TARGET_DIR/debug/nvcmp" | awk '{printf "   debug binary %.1f MB\n", $5 / 1e6}'
 
 if [ -z "${SKIP_TEST:-}" ]; then
     echo "2. cargo test"
-    /usr/bin/time -f "   $fmt" "$cargo" test -q >"$work/test.out" 2>&1 || {
+    /usr/bin/time -o "$work/test.time" -f "   $fmt" "$cargo" test -q >"$work/test.out" 2>&1 || {
         tail -30 "$work/test.out" >&2
         exit 1
     }
+    cat "$work/test.time"
     grep -E '^test result:' "$work/test.out" |
         awk '{p += $4; f += $6} END {printf "   %d tests passed, %d failed\n", p, f}'
 fi
