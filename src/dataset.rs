@@ -9,7 +9,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
-use polars::prelude::*;
+use polars_core::prelude::*;
+use polars_io::prelude::*;
 
 use crate::model::figures::Percentiles;
 use crate::model::{Direction, Os, Row};
@@ -261,18 +262,13 @@ field_via!(
     |v: &str| v.to_string()
 );
 field_via!(Os, &str, DataType::String, str, Os::as_str, Os::parse);
-/// A shared text (a row's options): the column is built from the texts
-/// where they are, not from a copy of each (at 100,000 rows the copies
-/// were 150 MB more at the peak of `analyze --out`).
+/// A shared text (a row's options, 2-3 KB, one for all the rows of the
+/// jobs that ran alike): the column holds each distinct text once, every
+/// row a view of it, as the rows hold one `Arc` (a copy per row was most
+/// of `analyze --out`'s peak on an archive of multi-job files).
 impl Field for Option<std::sync::Arc<str>> {
     fn column(name: &str, values: Vec<&Self>) -> Column {
-        Column::new(
-            name.into(),
-            values
-                .into_iter()
-                .map(Option::as_deref)
-                .collect::<Vec<Option<&str>>>(),
-        )
+        shared_text_column(name, &values)
     }
     fn read_all(col: Option<&Column>, n: usize, default: Self) -> anyhow::Result<Vec<Self>> {
         let text = <Option<String> as Field>::read_all(col, n, None)?;
@@ -282,6 +278,41 @@ impl Field for Option<std::sync::Arc<str>> {
             .collect())
     }
 }
+/// A string column of `values` in which equal texts of one `Arc` are
+/// stored once: each distinct text laid out in one buffer, each row a
+/// view of its text there (arrow's string views may share bytes).
+fn shared_text_column(name: &str, values: &[&Option<std::sync::Arc<str>>]) -> Column {
+    use polars_arrow::array::{MutableBinaryViewArray, Utf8ViewArray, View};
+    let mut bytes: Vec<u8> = Vec::new();
+    let mut views: std::collections::HashMap<*const u8, View, crate::quick_hash::QuickHash> =
+        std::collections::HashMap::default();
+    for text in values.iter().filter_map(|v| v.as_deref()) {
+        views.entry(text.as_ptr()).or_insert_with(|| {
+            let offset = bytes.len();
+            bytes.extend_from_slice(text.as_bytes());
+            // Offsets are u32: past 4 GiB of distinct text the view is
+            // never used (the plain column below is built instead).
+            View::new_from_bytes(text.as_bytes(), 0, u32::try_from(offset).unwrap_or(0))
+        });
+    }
+    if u32::try_from(bytes.len()).is_err() {
+        let texts = values.iter().map(|v| v.as_deref());
+        return Column::new(name.into(), texts.collect::<Vec<Option<&str>>>());
+    }
+    let buffers = [polars_buffer::Buffer::from(bytes)];
+    let mut array = MutableBinaryViewArray::<str>::with_capacity(values.len());
+    for v in values {
+        match v.as_deref() {
+            Some(text) => array.push_view(views[&text.as_ptr()], &buffers),
+            None => array.push_null(),
+        }
+    }
+    let array: Utf8ViewArray = array.into();
+    StringChunked::with_chunk(name.into(), array)
+        .into_series()
+        .into_column()
+}
+
 field_via!(
     Direction,
     &str,
@@ -554,10 +585,10 @@ fn write_ndjson(rows: &[Row], w: &mut dyn Write) -> anyhow::Result<()> {
 /// the `ARROW:schema` key is given, so it is given here; the column data
 /// (parquet BYTE_ARRAY, UTF8) is the same at both levels.
 pub fn write_parquet(df: &mut DataFrame, w: &mut dyn Write) -> PolarsResult<u64> {
-    use polars::prelude::{CompatLevel, SchemaExt};
+    use polars_core::prelude::{CompatLevel, SchemaExt};
     let arrow = df.schema().to_arrow(CompatLevel::oldest());
     let key = polars_parquet::arrow::write::schema_to_metadata_key(&arrow);
-    let meta = polars::io::parquet::write::KeyValueMetadata::from_static(vec![(
+    let meta = polars_io::parquet::write::KeyValueMetadata::from_static(vec![(
         key.key,
         key.value.unwrap_or_default(),
     )]);
@@ -779,6 +810,47 @@ pub fn from_dataframe(df: &DataFrame) -> anyhow::Result<Vec<Row>> {
 mod tests {
     use super::*;
 
+    /// Rows that share one options text (jobs that ran alike) give a
+    /// column holding it once, each row reading it whole; rows of other
+    /// texts and none read theirs. Fails when each row's text is copied.
+    #[test]
+    fn an_options_text_rows_share_is_one_text_in_the_column() {
+        let shared: std::sync::Arc<str> = format!("{{\"bs\":\"4k\",{}}}", "x".repeat(3000)).into();
+        let other: std::sync::Arc<str> = "{\"bs\":\"128k\",\"rw\":\"read\"}".into();
+        let short: std::sync::Arc<str> = "{}".into();
+        let texts = [
+            Some(shared.clone()),
+            None,
+            Some(other.clone()),
+            Some(shared.clone()),
+            Some(short.clone()),
+            Some(shared.clone()),
+        ];
+        let rows: Vec<Row> = texts
+            .iter()
+            .map(|t| {
+                let mut r = Row::empty("f.json", Direction::Read);
+                r.options = t.clone();
+                r
+            })
+            .collect();
+        let df = to_dataframe(&rows).unwrap();
+        let column = df.column("options").unwrap().str().unwrap();
+        let read: Vec<Option<&str>> = column.iter().collect();
+        let want: Vec<Option<&str>> = texts.iter().map(|t| t.as_deref()).collect();
+        assert_eq!(read, want);
+        let held: usize = column.downcast_iter().map(|a| a.total_buffer_len()).sum();
+        assert_eq!(
+            held,
+            shared.len() + other.len() + short.len(),
+            "each text once"
+        );
+        // And back from a file as written.
+        let back = from_dataframe(&df).unwrap();
+        let back: Vec<Option<&str>> = back.iter().map(|r| r.options.as_deref()).collect();
+        assert_eq!(back, want);
+    }
+
     fn sample() -> Vec<Row> {
         let text = include_str!("ingest/testdata/client-server-2.json");
         let mut rows =
@@ -877,7 +949,7 @@ mod tests {
 
     #[test]
     fn parquet_schema_is_at_the_oldest_compat_level() {
-        use polars::prelude::{CompatLevel, SchemaExt};
+        use polars_core::prelude::{CompatLevel, SchemaExt};
         use polars_parquet::arrow::write::schema_to_metadata_key;
         let rows = sample();
         let dir = tempfile::tempdir().unwrap();
@@ -899,8 +971,8 @@ mod tests {
                 .iter_values()
                 .all(|f| !matches!(
                     f.dtype,
-                    polars::prelude::ArrowDataType::Utf8View
-                        | polars::prelude::ArrowDataType::BinaryView
+                    polars_core::prelude::ArrowDataType::Utf8View
+                        | polars_core::prelude::ArrowDataType::BinaryView
                 ))
         );
         assert_eq!(read(&p).unwrap().rows, rows);

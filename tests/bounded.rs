@@ -179,7 +179,7 @@ fn with(base: &Row, label: &str, iodepth: u32, f: &Figures) -> Row {
         r.clat_p99_99_ns,
     ] = f.pcts;
     (r.usr_cpu_pct, r.sys_cpu_pct) = f.cpu;
-    r.clat_bins = f.bins.clone();
+    r.clat_bins = f.bins.as_deref().map(nvcmp::model::LatencyBins::new);
     r
 }
 

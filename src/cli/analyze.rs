@@ -221,7 +221,7 @@ pub fn run(args: AnalyzeArgs, global: Global) -> anyhow::Result<u8> {
         "comparing {} results",
         crate::numbers::whole(inputs.files_read as u64)
     ));
-    let cmp = compare_step(&args, &checked, &inputs, global);
+    let cmp = compare_step(&args, &checked, &mut inputs, global);
     if let Some(dir) = &args.out {
         stage.say(format!("writing {}", dir.display()));
         let opts = crate::publish::Options {
@@ -471,7 +471,7 @@ fn log_warnings(inputs: &Inputs, global: Global) {
 fn compare_step(
     args: &AnalyzeArgs,
     checked: &Checked,
-    inputs: &Inputs,
+    inputs: &mut Inputs,
     global: Global,
 ) -> compare::Comparison {
     let manifest = &inputs.manifest;
@@ -493,7 +493,7 @@ fn compare_step(
         log_steady: inputs.log_steady.clone(),
         config_rule: inputs.config_rule.clone(),
     };
-    let mut cmp = compare::compare(&inputs.rows, &opts);
+    let mut cmp = compare::compare_owned(&mut inputs.rows, &opts);
     cmp.skipped = inputs.skipped.clone();
     let mut warnings = inputs.warnings.clone();
     warnings.append(&mut cmp.warnings);

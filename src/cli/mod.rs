@@ -208,8 +208,8 @@ fn is_broken_pipe(err: &anyhow::Error) -> bool {
             || e.downcast_ref::<serde_json::Error>()
                 .is_some_and(|j| j.io_error_kind() == Some(BrokenPipe))
             || matches!(
-                e.downcast_ref::<polars::error::PolarsError>(),
-                Some(polars::error::PolarsError::IO { error, .. }) if error.kind() == BrokenPipe
+                e.downcast_ref::<polars_core::error::PolarsError>(),
+                Some(polars_core::error::PolarsError::IO { error, .. }) if error.kind() == BrokenPipe
             )
     })
 }

@@ -147,8 +147,44 @@ pub const MIN_SAMPLES: u64 = 3;
 /// result is left empty: the caller knows what ingest skipped.
 pub fn compare(rows: &[Row], opts: &CompareOptions) -> Comparison {
     let (named, config_labels) = with_short_names(rows, opts);
-    let opts = &named;
-    let (kept, mut warnings) = admit(rows, opts);
+    compare_named(rows, &named, config_labels, RowNames::ToSet)
+}
+
+/// [`compare`] of rows the caller owns: each row carries its config's
+/// display name during the comparison and its own label again after it,
+/// so that the rows are not copied to carry the names (a second copy of
+/// every row, most of `analyze`'s memory on an archive whose configs the
+/// rule names at length). The rows come back as they went in.
+pub fn compare_owned(rows: &mut [Row], opts: &CompareOptions) -> Comparison {
+    let (named, config_labels) = with_short_names(rows, opts);
+    let own: Vec<String> = rows
+        .iter_mut()
+        .map(|r| {
+            let name = named.name(&r.config);
+            std::mem::replace(&mut r.config, name)
+        })
+        .collect();
+    let cmp = compare_named(rows, &named, config_labels, RowNames::Set);
+    for (r, label) in rows.iter_mut().zip(own) {
+        r.config = label;
+    }
+    cmp
+}
+
+/// Whether the rows carry their configs' display names already.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum RowNames {
+    ToSet,
+    Set,
+}
+
+fn compare_named(
+    rows: &[Row],
+    opts: &CompareOptions,
+    config_labels: IndexMap<String, String>,
+    names: RowNames,
+) -> Comparison {
+    let (kept, mut warnings) = admit(rows, opts, names);
     // A `--slo clat_p95=...` target makes p95 the tail every table shows.
     let tail = match opts.sweep_rules.slo {
         Some(slo) if slo.metric == SloMetric::ClatP99 => slo.percentile,
@@ -163,11 +199,9 @@ pub fn compare(rows: &[Row], opts: &CompareOptions) -> Comparison {
     let config_os = os_of_configs(&grouped, &configs);
     let families = families(&configs, &config_os);
     let (baseline, baseline_why) = pick_baseline(&configs, opts, &config_labels, &mut warnings);
-    let setup = setup::build(&kept, &configs, &opts.setup, &opts.config_rule.keys, |l| {
+    let mut setup = setup::build(&kept, &configs, &opts.setup, &opts.config_rule.keys, |l| {
         opts.name(l)
     });
-
-    let mut setup = setup;
     if !config_labels.is_empty() {
         // The full identity a display name shortens, first in the setup.
         let values = configs
@@ -244,7 +278,11 @@ fn renamed_rule(
 /// borrowed as they are when none is left out or renamed: a copy of every
 /// row (about a kilobyte each) was a third of `analyze`'s memory at
 /// 100,000 files.
-fn admit<'r>(rows: &'r [Row], opts: &CompareOptions) -> (Cow<'r, [Row]>, Vec<Warning>) {
+fn admit<'r>(
+    rows: &'r [Row],
+    opts: &CompareOptions,
+    names: RowNames,
+) -> (Cow<'r, [Row]>, Vec<Warning>) {
     let mut warnings = Vec::new();
     let mut as_they_are = true;
     for r in rows {
@@ -268,7 +306,7 @@ fn admit<'r>(rows: &'r [Row], opts: &CompareOptions) -> (Cow<'r, [Row]>, Vec<War
                 ),
             });
         }
-        as_they_are &= opts.name(&r.config) == r.config;
+        as_they_are &= names == RowNames::Set || opts.name(&r.config) == r.config;
     }
     if as_they_are {
         return (Cow::Borrowed(rows), warnings);
@@ -278,7 +316,9 @@ fn admit<'r>(rows: &'r [Row], opts: &CompareOptions) -> (Cow<'r, [Row]>, Vec<War
         .filter(|r| admissible(r))
         .map(|r| {
             let mut r = r.clone();
-            r.config = opts.name(&r.config);
+            if names == RowNames::ToSet {
+                r.config = opts.name(&r.config);
+            }
             r
         })
         .collect();
@@ -533,8 +573,8 @@ fn compare_workload(
     let clat_bins = cells
         .iter()
         .filter_map(|(c, cell)| {
-            let bins = cell.runs.first()?.clat_bins.clone()?;
-            (cell.runs.len() == 1).then(|| (c.to_string(), bins))
+            let bins = cell.runs.first()?.clat_bins.as_ref()?;
+            (cell.runs.len() == 1).then(|| (c.to_string(), bins.to_vec()))
         })
         .collect();
     notes.extend(sanity::check_workload(key, &cells_runs(&cells)));

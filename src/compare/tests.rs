@@ -485,6 +485,27 @@ fn display_names_and_baseline() {
     assert!((d - (97.0 - 97.05) * crate::units::GIB).abs() < 1.0, "{d}");
 }
 
+/// `compare_owned` (analyze's: the rows named in place, not copied) gives
+/// what `compare` gives, display names and the short names of long
+/// labels alike, and hands the rows back as they were.
+#[test]
+fn comparing_owned_rows_names_them_in_place_and_puts_them_back() {
+    let opts = CompareOptions {
+        order: ORDER.iter().map(|s| s.to_string()).collect(),
+        baseline: Some("linux-libaio".into()),
+        display_names: [("linux-libaio".to_string(), "Ubuntu libaio".to_string())].into(),
+        ..CompareOptions::default()
+    };
+    let before = rows();
+    let mut owned = before.clone();
+    let by_copy = compare(&before, &opts);
+    let in_place = crate::compare::compare_owned(&mut owned, &opts);
+    assert_eq!(owned, before);
+    assert_eq!(in_place.configs[2], "Ubuntu libaio");
+    let json = |c: &Comparison| serde_json::to_string(c).unwrap();
+    assert_eq!(json(&in_place), json(&by_copy));
+}
+
 #[test]
 fn key_findings_carry_the_articles_conclusions() {
     let c = published();

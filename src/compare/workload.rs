@@ -54,7 +54,7 @@ pub struct Run {
     pub iops_samples: Option<Summary>,
     pub bw_samples: Option<Summary>,
     pub percentiles: Vec<(f64, f64)>,
-    pub clat_bins: Option<Vec<(u64, u64)>>,
+    pub clat_bins: Option<crate::model::LatencyBins>,
     /// fio's steady-state verdict, when the job asked for one.
     pub steady: Option<SteadyState>,
     /// I/Os the run completed (io_bytes / bs, else IOPS x runtime).
@@ -235,7 +235,7 @@ impl Run {
         // every job's json+ histogram the pooled percentiles are exact (the
         // histograms add up, as fio's group_reporting adds them); without,
         // the worst job's p99 is kept as an upper bound and said so.
-        let all_bins: Option<Vec<&Vec<(u64, u64)>>> =
+        let all_bins: Option<Vec<&crate::model::LatencyBins>> =
             rows.iter().map(|r| r.clat_bins.as_ref()).collect();
         match all_bins {
             Some(bins) => {
@@ -246,7 +246,7 @@ impl Run {
                     .filter_map(|&p| Some((p, bins_percentile(&merged, p)?)))
                     .collect();
                 run.clat_p99 = bins_percentile(&merged, tail);
-                run.clat_bins = Some(merged);
+                run.clat_bins = Some(crate::model::LatencyBins::new(&merged));
             }
             None => {
                 run.clat_p99 = rows
@@ -288,10 +288,10 @@ const POOLED_PERCENTILES: [f64; 6] = [50.0, 90.0, 95.0, 99.0, 99.9, 99.99];
 
 /// Histograms of fio's json+ `bins` (latency ns, count) added bucket by
 /// bucket: jobs of one fio build share its bucket values.
-pub fn merge_bins(all: &[&Vec<(u64, u64)>]) -> Vec<(u64, u64)> {
+pub fn merge_bins(all: &[&crate::model::LatencyBins]) -> Vec<(u64, u64)> {
     let mut merged: BTreeMap<u64, u64> = BTreeMap::new();
     for bins in all {
-        for &(ns, n) in bins.iter() {
+        for (ns, n) in bins.iter() {
             // Saturating: counts from a file are not trusted to fit.
             let count = merged.entry(ns).or_default();
             *count = count.saturating_add(n);
@@ -368,9 +368,19 @@ fn room_per_workload(by_file: &IndexMap<FileKey<'_>, Vec<&Row>, QuickHash>) -> V
 
 /// [`group`] with the runs' tail at `tail` percent (an SLO's `clat_p95`).
 pub fn group_at(rows: &[Row], tail: f64) -> Grouped {
+    // The hosts' loads of the files with an aggregate (client/server) row
+    // only: the one place they are read.
+    let with_aggregate: std::collections::HashSet<&str, QuickHash> = rows
+        .iter()
+        .filter(|r| r.aggregate)
+        .map(|r| r.source.as_str())
+        .collect();
     let mut host_loads: HashMap<(&str, Shape), BTreeSet<(u32, u32)>, QuickHash> =
         HashMap::default();
-    for r in rows.iter().filter(|r| !r.aggregate) {
+    for r in rows
+        .iter()
+        .filter(|r| !r.aggregate && with_aggregate.contains(r.source.as_str()))
+    {
         host_loads
             .entry((r.source.as_str(), Shape::of(r)))
             .or_default()

@@ -7,7 +7,7 @@
 
 use std::collections::HashSet;
 
-use polars::prelude::*;
+use polars_core::prelude::*;
 
 use crate::dataset::u32_of;
 use crate::model::{Direction, Row};

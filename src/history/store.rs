@@ -23,7 +23,8 @@
 
 use std::path::{Path, PathBuf};
 
-use polars::prelude::*;
+use polars_core::prelude::*;
+use polars_io::prelude::*;
 
 use anyhow::Context;
 

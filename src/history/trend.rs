@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use polars::prelude::DataFrame;
+use polars_core::prelude::DataFrame;
 use serde::Serialize;
 
 pub use super::columns::COLUMNS;
@@ -517,7 +517,7 @@ mod tests {
         // The frame is read from its columns, and the runs with a host or
         // fio instances through `measure`.
         let path = dir.path().join("part-00000001-00000006.parquet");
-        use polars::prelude::{ParquetReader, SerReader};
+        use polars_io::prelude::{ParquetReader, SerReader};
         let df = ParquetReader::new(std::fs::File::open(path).unwrap())
             .finish()
             .unwrap();

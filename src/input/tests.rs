@@ -93,9 +93,11 @@ fn dataset_rows_come_first_then_the_results_and_a_bad_dataset_is_skipped() {
     dataset::write(&steady, &parquet).unwrap();
     // Another tool's parquet file: columns that are not nvcmp's.
     let other = dir.path().join("other.parquet");
-    let mut df =
-        polars::prelude::DataFrame::new(1, vec![polars::prelude::Column::new("a".into(), [1i64])])
-            .unwrap();
+    let mut df = polars_core::prelude::DataFrame::new(
+        1,
+        vec![polars_core::prelude::Column::new("a".into(), [1i64])],
+    )
+    .unwrap();
     let mut f = std::fs::File::create(&other).unwrap();
     dataset::write_parquet(&mut df, &mut f).unwrap();
     let inputs = read_all(&[fixture("run1"), other.clone(), parquet]).unwrap();

@@ -16,6 +16,7 @@ mod row_json;
 mod rw;
 
 pub use config_rule::ConfigRule;
+pub use figures::LatencyBins;
 pub use os::Os;
 pub use rw::{Rw, is_mixed};
 
@@ -240,9 +241,11 @@ pub struct Row {
     pub setup_facts: Option<String>,
     /// Completion-latency histogram from json+ `bins`: (latency ns, count),
     /// sorted by latency. Not a dataset column (it does not fit a flat
-    /// table); kept for the latency-distribution charts.
+    /// table); kept for the latency-distribution charts. Shared: a run made
+    /// of the row holds the same histogram, not a copy (hundreds of bins a
+    /// row, most of `analyze`'s memory on a json+ archive when copied).
     #[serde(skip)]
-    pub clat_bins: Option<Vec<(u64, u64)>>,
+    pub clat_bins: Option<LatencyBins>,
 }
 
 /// An `Option<Arc<str>>` field as an optional string (serde's `rc`

@@ -239,7 +239,7 @@ mod tests {
             lat_percentiles: Percentiles(vec![(50.0, 3.0), (50.0, 4.0), (0.000001, 1.5)]),
             file_run: Some(2),
             setup_facts: text(r#"{"TEST_NAME":"x"}"#),
-            clat_bins: Some(vec![(1, 2)]),
+            clat_bins: Some(vec![(1, 2)].into()),
         }
     }
 

@@ -3,7 +3,7 @@
 //! ndjson writer ([`super::file`]) and the parquet writer
 //! ([`super::parquet`]) both read them; neither imports the other for it.
 
-use polars::prelude::{DataType, Field, Schema};
+use polars_core::prelude::{DataType, Field, Schema};
 
 use super::{LogInfo, SeriesRow};
 

@@ -6,7 +6,8 @@ use std::io::Write;
 use std::path::Path;
 
 use anyhow::{Context, bail};
-use polars::prelude::*;
+use polars_core::prelude::*;
+use polars_io::prelude::*;
 
 use super::columns::{COLUMNS, Col, FieldValue, Get, Ty, dtype, schema};
 use super::{LogInfo, SeriesBatch, SeriesRow};
@@ -169,7 +170,7 @@ pub struct SeriesWriter<W: Write + Send + 'static> {
 enum Inner<W: Write + Send + 'static> {
     // Boxed: the parquet writer is large and there is one per file.
     Parquet(Box<super::parquet::ParquetSeries<W>>),
-    Csv(polars::io::csv::write::BatchedWriter<W>),
+    Csv(polars_io::csv::write::BatchedWriter<W>),
     Ndjson(W),
 }
 

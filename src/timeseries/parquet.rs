@@ -17,13 +17,13 @@ use std::sync::Arc;
 
 mod same;
 
-use polars::prelude::{
-    ArrowDataType, ArrowSchema, CompatLevel, PolarsError, PolarsResult, SchemaExt, polars_err,
-};
 use polars_arrow::array::{Array, DictionaryArray, PrimitiveArray, Utf8Array};
 use polars_arrow::bitmap::MutableBitmap;
 use polars_arrow::datatypes::IntegerType;
 use polars_arrow::record_batch::RecordBatchT;
+use polars_core::prelude::{
+    ArrowDataType, ArrowSchema, CompatLevel, PolarsError, PolarsResult, SchemaExt, polars_err,
+};
 use polars_parquet::arrow::write::{
     CompressionOptions, DynIter, Encoding, FileWriter, ParquetType, RowGroupIterColumns,
     StatisticsOptions, Version, WriteOptions, get_dtype_encoding, row_group_iter,
@@ -232,7 +232,7 @@ impl<W: Write + Send + 'static> Encoder<W> {
                 }
                 Ok(writer)
             })
-            .map_err(|e| polars::prelude::PolarsError::IO {
+            .map_err(|e| polars_core::prelude::PolarsError::IO {
                 error: Arc::new(e),
                 msg: None,
             })?;
@@ -244,7 +244,7 @@ impl<W: Write + Send + 'static> Encoder<W> {
     fn join(self) -> PolarsResult<FileWriter<W>> {
         drop(self.queue);
         self.thread.join().unwrap_or_else(|_| {
-            Err(polars::prelude::polars_err!(ComputeError: "the parquet writer thread panicked"))
+            Err(polars_core::prelude::polars_err!(ComputeError: "the parquet writer thread panicked"))
         })
     }
 }
@@ -502,7 +502,7 @@ impl<W: Write + Send + 'static> ParquetSeries<W> {
             })
             .collect();
         let row_columns = RowColumns::find().ok_or_else(
-            || polars::prelude::polars_err!(ComputeError: "the series columns are not SeriesBatch's"),
+            || polars_core::prelude::polars_err!(ComputeError: "the series columns are not SeriesBatch's"),
         )?;
         Ok(ParquetSeries {
             encoder: Some(Encoder::start(w, write_schema)?),
@@ -516,7 +516,7 @@ impl<W: Write + Send + 'static> ParquetSeries<W> {
     /// row group as it fills.
     pub fn write(&mut self, logs: &[LogInfo], batch: &SeriesBatch) -> PolarsResult<()> {
         if self.encoder.is_none() {
-            polars::prelude::polars_bail!(ComputeError: "the parquet writer stopped");
+            polars_core::prelude::polars_bail!(ComputeError: "the parquet writer stopped");
         }
         let info = &logs[batch.log as usize];
         let mut from = 0;
@@ -559,7 +559,7 @@ impl<W: Write + Send + 'static> ParquetSeries<W> {
             if let Some(encoder) = self.encoder.take() {
                 encoder.join()?;
             }
-            polars::prelude::polars_bail!(ComputeError: "the parquet writer stopped");
+            polars_core::prelude::polars_bail!(ComputeError: "the parquet writer stopped");
         }
         Ok(())
     }
@@ -569,7 +569,7 @@ impl<W: Write + Send + 'static> ParquetSeries<W> {
     pub fn finish(mut self) -> PolarsResult<W> {
         self.flush()?;
         let encoder = self.encoder.take().ok_or_else(
-            || polars::prelude::polars_err!(ComputeError: "the parquet writer stopped"),
+            || polars_core::prelude::polars_err!(ComputeError: "the parquet writer stopped"),
         )?;
         let mut writer = encoder.join()?;
         let key = schema_to_metadata_key(&self.read_schema);
@@ -583,7 +583,8 @@ mod tests {
     use super::*;
     use crate::model::Direction;
     use crate::timeseries::{Kind, SeriesRow};
-    use polars::prelude::{DataFrame, ParquetReader, SerReader};
+    use polars_core::prelude::DataFrame;
+    use polars_io::prelude::{ParquetReader, SerReader};
 
     fn logs() -> Vec<LogInfo> {
         let info = |source: &str, kind| LogInfo {

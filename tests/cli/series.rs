@@ -194,8 +194,8 @@ fn parquet_and_csv_hold_the_same_rows() {
     let csv_rows = std::fs::read_to_string(&csv).unwrap().lines().count() - 1;
     let expected: usize = logs_under(&path).iter().map(|p| expected_rows(p)).sum();
     assert_eq!(csv_rows, expected);
-    let df = polars::prelude::ParquetReader::new(std::fs::File::open(&pq).unwrap());
-    use polars::prelude::SerReader;
+    let df = polars_io::prelude::ParquetReader::new(std::fs::File::open(&pq).unwrap());
+    use polars_io::prelude::SerReader;
     assert_eq!(df.finish().unwrap().height(), expected);
 }
 

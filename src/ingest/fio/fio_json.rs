@@ -1295,7 +1295,7 @@ fn fill_ddir(row: &mut Row, d: &Ddir) -> Result<(), RowError> {
         .and_then(|l| l.bins.as_ref())
         .filter(|b| !b.0.is_empty())
     {
-        row.clat_bins = Some(b.0.clone());
+        row.clat_bins = Some(crate::model::LatencyBins::new(&b.0));
     }
     Ok(())
 }

@@ -9,7 +9,7 @@
 //! write it for a one-value dictionary (definition levels, then keys of
 //! bit width 0) or an all-null column.
 
-use polars::prelude::{PolarsError, PolarsResult, polars_bail};
+use polars_core::prelude::{PolarsError, PolarsResult, polars_bail};
 use polars_parquet::arrow::write::{
     CompressedPage, CompressionOptions, Compressor, Descriptor, DynIter, DynStreamingIterator,
     Encoding, FallibleStreamingIterator, Page, ParquetPhysicalType, ParquetType,

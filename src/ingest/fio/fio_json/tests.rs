@@ -91,7 +91,7 @@ fn jsonplus_randrw_one_row_per_direction() {
     assert_eq!(r.os, Os::Linux); // disk_util present
     // psync: no submission latency (N = 0)
     assert_eq!(r.slat_mean_ns, None);
-    let bins = r.clat_bins.as_ref().expect("json+ bins");
+    let bins = r.clat_bins.as_ref().expect("json+ bins").to_vec();
     let doc: Value = serde_json::from_str(RANDRW).unwrap();
     let total: u64 = doc["jobs"][0]["read"]["clat_ns"]["bins"]
         .as_object()
