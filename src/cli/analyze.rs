@@ -132,6 +132,9 @@ pub struct AnalyzeArgs {
     /// Timeseries charts: a line per job instead of the jobs summed (bw, IOPS) or averaged (latency).
     #[arg(long)]
     pub per_job: bool,
+    /// Print how the runs were grouped (each config and what defines it, what was pooled as repeats and on what evidence, what was kept apart, roles and variants) and stop: nothing is compared or written.
+    #[arg(long)]
+    pub explain: bool,
 }
 
 /// `iops=1000`, `iops=1k`, `bw=1048576` -> (metric, step).
@@ -199,6 +202,9 @@ fn sweep_rules(args: &AnalyzeArgs) -> Result<compare::SweepRules, CliError> {
 pub fn run(args: AnalyzeArgs, global: Global) -> anyhow::Result<u8> {
     let checked = Checked::of(&args)?;
     let mut inputs = read_step(&args, &checked, global)?;
+    if args.explain {
+        return explain(&inputs);
+    }
     // After the files' bar, a spinner names each step while a large
     // study is compared and written (seconds at 100,000 files); where
     // there were too few files for a bar, the steps are quick too.
@@ -233,6 +239,24 @@ pub fn run(args: AnalyzeArgs, global: Global) -> anyhow::Result<u8> {
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     format.renderer(&opts).render(&cmp, &mut out)?;
+    out.flush()?;
+    Ok(exit::OK)
+}
+
+/// `--explain`: how the runs were grouped, on stdout.
+fn explain(inputs: &Inputs) -> anyhow::Result<u8> {
+    let study = &inputs.config_rule.study;
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    if study.is_empty() {
+        writeln!(
+            out,
+            "Dataset files keep the configs they were ingested with: nothing to explain."
+        )?;
+    }
+    for line in study.lines() {
+        writeln!(out, "{line}")?;
+    }
     out.flush()?;
     Ok(exit::OK)
 }

@@ -40,7 +40,11 @@ impl ConfigCell {
             .map(|r| m.precision_of_run(r))
             .fold(0.0, f64::max);
         let spread = if summary.n >= 2 {
-            Some(Spread {
+            // Runs pooled as repeats whose IOPS or bandwidth disagree
+            // beyond run-to-run noise measure no noise: no tie is drawn
+            // from their spread (ingest warns, naming the files).
+            let apart = matches!(m, Metric::Iops | Metric::BwBytesPerS) && disagree(&vals);
+            (!apart).then_some(Spread {
                 n: summary.n,
                 mean: summary.mean,
                 stddev: summary.stddev,
@@ -61,6 +65,14 @@ impl ConfigCell {
         };
         Some((summary.mean, precision, spread))
     }
+}
+
+/// Whether the highest of `vals` is more than
+/// [`crate::model::REPEATS_APART`] above the lowest.
+fn disagree(vals: &[f64]) -> bool {
+    let lo = vals.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = vals.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    lo > 0.0 && hi / lo - 1.0 > crate::model::REPEATS_APART
 }
 
 pub(super) fn cells_runs<'a>(

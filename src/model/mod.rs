@@ -9,6 +9,7 @@
 use serde::{Deserialize, Serialize};
 
 mod config_rule;
+mod study;
 pub mod figures;
 mod json_float;
 pub mod os;
@@ -16,6 +17,7 @@ mod row_json;
 mod rw;
 
 pub use config_rule::ConfigRule;
+pub use study::{AxisValues, PlacedFile, REPEATS_APART, RepeatPool, Study, StudyConfig};
 pub use os::Os;
 pub use rw::{Rw, is_mixed};
 

@@ -12,6 +12,7 @@ mod diskspd;
 mod grammar;
 mod history;
 mod hostile;
+mod identity;
 mod ingest;
 mod instances;
 mod many_jobs;
