@@ -402,7 +402,10 @@ fn pooled_folders(rows: &[Row], cands: &RowCandidates) -> Pooled {
     }
     let mut alike: IndexMap<String, Vec<&str>> = IndexMap::new();
     for label in of_label.keys() {
-        alike.entry(repeat_free_label(label)).or_default().push(label);
+        alike
+            .entry(repeat_free_label(label))
+            .or_default()
+            .push(label);
     }
     let mut out = Pooled::default();
     for (stripped, labels) in alike {
@@ -444,7 +447,11 @@ fn repeat_free_label(label: &str) -> String {
     label
         .split('/')
         .map(|part| {
-            let sep = if part.contains('_') && !part.contains('-') { "_" } else { "-" };
+            let sep = if part.contains('_') && !part.contains('-') {
+                "_"
+            } else {
+                "-"
+            };
             identity::tokens(part)
                 .into_iter()
                 .filter(|t| !identity::class(t).repeats())
@@ -814,7 +821,12 @@ fn auto(
         if group.iter().any(|f| f.name_key.is_some()) {
             keys.insert(0, NAME_KEY.to_string());
             rule.notes.push(kept_apart_note(folder, group, name_keys));
-            for role in name_keys.folders.get(*folder).into_iter().flat_map(|w| &w.roles) {
+            for role in name_keys
+                .folders
+                .get(*folder)
+                .into_iter()
+                .flat_map(|w| &w.roles)
+            {
                 if !rule.roles.contains(role) {
                     rule.roles.push(role.clone());
                 }

@@ -135,7 +135,13 @@ impl Study {
             out.push(format!("Set apart by: {}.", by.join("; ")));
         }
         out.push("Configs:".into());
-        let width = self.configs.iter().take(SHOWN).map(|c| c.name.chars().count()).max().unwrap_or(0);
+        let width = self
+            .configs
+            .iter()
+            .take(SHOWN)
+            .map(|c| c.name.chars().count())
+            .max()
+            .unwrap_or(0);
         for c in self.configs.iter().take(SHOWN) {
             let pad = width - c.name.chars().count();
             out.push(format!(
@@ -148,12 +154,19 @@ impl Study {
             ));
         }
         if self.configs.len() > SHOWN {
-            out.push(format!("  ... and {} more configs (--format json lists all)", self.configs.len() - SHOWN));
+            out.push(format!(
+                "  ... and {} more configs (--format json lists all)",
+                self.configs.len() - SHOWN
+            ));
         }
         let axis = |a: &AxisValues| format!("{} {}", a.name, shorten(&a.values, 10));
         if !self.workloads.is_empty() {
             let names: Vec<String> = self.workloads.iter().map(|w| w.name.clone()).collect();
-            out.push(format!("Workloads ({}): {}.", names.len(), shorten(&names, 8)));
+            out.push(format!(
+                "Workloads ({}): {}.",
+                names.len(),
+                shorten(&names, 8)
+            ));
         }
         if !self.loads.is_empty() {
             let loads: Vec<String> = self.loads.iter().map(axis).collect();
@@ -179,7 +192,10 @@ impl Study {
         }
         for (title, list) in [
             ("Kept apart", &self.kept_apart),
-            ("Disagreeing repeats (no tie drawn from their spread)", &self.disagreeing),
+            (
+                "Disagreeing repeats (no tie drawn from their spread)",
+                &self.disagreeing,
+            ),
         ] {
             if list.is_empty() {
                 continue;
@@ -189,7 +205,10 @@ impl Study {
                 out.push(format!("  {l}"));
             }
             if list.len() > SHOWN / 2 {
-                out.push(format!("  ... and {} more (--format json lists all)", list.len() - SHOWN / 2));
+                out.push(format!(
+                    "  ... and {} more (--format json lists all)",
+                    list.len() - SHOWN / 2
+                ));
             }
         }
         if !self.roles.is_empty() {
@@ -199,7 +218,10 @@ impl Study {
             ));
         }
         if !self.variants.is_empty() {
-            out.push(format!("Variants of a workload: {}.", shorten(&self.variants, 8)));
+            out.push(format!(
+                "Variants of a workload: {}.",
+                shorten(&self.variants, 8)
+            ));
         }
         out
     }
@@ -210,5 +232,9 @@ fn shorten(values: &[String], most: usize) -> String {
     if values.len() <= most {
         return values.join(", ");
     }
-    format!("{}, ... ({} in all)", values[..most].join(", "), values.len())
+    format!(
+        "{}, ... ({} in all)",
+        values[..most].join(", "),
+        values.len()
+    )
 }

@@ -51,7 +51,7 @@ fn workload<'a>(j: &'a Value, rw: &str, bs: u64, depth: u64) -> &'a Value {
         .as_array()
         .unwrap()
         .iter()
-        .find(|w| w["key"]["rw"] == rw && w["key"]["bs_bytes"] == bs && w["key"]["load"]["iodepth"] == depth)
+        .find(|w| w["rw"] == rw && w["bs_bytes"] == bs && w["iodepth"] == depth)
         .unwrap_or_else(|| panic!("no {rw} {bs} QD{depth}"))
 }
 
@@ -82,21 +82,27 @@ fn file_names_tell_three_configs_where_two_share_every_option_and_a_path() {
     ] {
         let want = fio_iops(file, "read-rand-iops", "read");
         let got = iops[config].as_f64().unwrap();
-        assert!((got - want).abs() <= want * 1e-9, "{config}: {got} against fio's {want}");
+        assert!(
+            (got - want).abs() <= want * 1e-9,
+            "{config}: {got} against fio's {want}"
+        );
     }
     // The idle-profiling run of each config is in that config: whole-system
     // CPU from fio's cpu_idleness, not a config of its own.
     let cpu = workload(&j, "randrw", 512, 256);
-    let sys = &metric_of(cpu, "system_cpu_pct")["values"];
+    let cpu_iops = &metric_of(cpu, "iops")["values"];
     for c in ["raw-block", "ext4", "xfs"] {
-        assert!(sys[c].as_f64().is_some(), "{c}: {sys}");
+        assert!(cpu_iops[c].as_f64().is_some(), "{c}: {cpu_iops}");
     }
     // Nothing pooled as repeats; the note says what was kept apart and the
     // role.
     assert_eq!(j["study"]["repeats"], serde_json::json!([]));
     let notes = j["config_rule"]["notes"].to_string();
     assert!(notes.contains("kept apart as configs"), "{notes}");
-    assert!(notes.contains("ext4 / ") && notes.contains("xfs"), "{notes}");
+    assert!(
+        notes.contains("ext4 / ") && notes.contains("xfs"),
+        "{notes}"
+    );
     assert_eq!(j["study"]["roles"], serde_json::json!(["benchmark", "cpu"]));
     for (source, configs) in placed(&j) {
         let config = &configs[0];
@@ -113,16 +119,26 @@ fn the_study_measured_twice_in_dated_folders_pools_each_config_never_two() {
     assert_eq!(repeats.len(), 3, "{repeats:?}");
     for r in repeats {
         assert_eq!(r["runs"], 2, "{r}");
-        // Four benchmark jobs and the idle-profiling one, each twice.
-        assert_eq!(r["points"], 5, "{r}");
-        assert!(r["evidence"].as_str().unwrap().contains("dates"), "{r}");
+        // Four benchmark jobs and the idle-profiling one (read and write), each twice.
+        assert_eq!(r["points"], 6, "{r}");
+        // The folders' dates (2024-01-05, 2024-01-07) differ in their numbers.
+        assert!(
+            r["evidence"]
+                .as_str()
+                .unwrap()
+                .contains("numbers (05 / 07)"),
+            "{r}"
+        );
     }
     let notes = j["config_rule"]["notes"].to_string();
     assert!(notes.contains("pooled as repeats"), "{notes}");
     // Every file in the config its name says, none in two.
     for (source, configs) in placed(&j) {
         assert_eq!(configs.len(), 1, "{source}");
-        assert!(source.contains(configs[0].as_str()), "{source} in {configs:?}");
+        assert!(
+            source.contains(configs[0].as_str()),
+            "{source} in {configs:?}"
+        );
     }
 }
 
@@ -155,17 +171,23 @@ fn files_named_alike_but_for_run_marks_are_repeats() {
     assert_eq!(repeats.len(), 1);
     assert_eq!(repeats[0]["runs"], 2);
     let evidence = repeats[0]["evidence"].as_str().unwrap();
-    assert!(evidence.contains("repeat marks") && evidence.contains("run1"), "{evidence}");
+    assert!(
+        evidence.contains("repeat marks") && evidence.contains("run1"),
+        "{evidence}"
+    );
 }
 
 #[test]
 fn a_role_word_keeps_each_cpu_file_in_its_config() {
     let j = analyze("roles");
-    assert_eq!(configs(&j), set(&["ssd-a", "ssd-b"]));
+    assert_eq!(configs(&j), set(&["sata", "nvme"]));
     assert_eq!(j["study"]["roles"], serde_json::json!(["bench", "cpu"]));
     let cpu = workload(&j, "randrw", 512, 256);
-    let sys = &metric_of(cpu, "system_cpu_pct")["values"];
-    assert!(sys["ssd-a"].as_f64().is_some() && sys["ssd-b"].as_f64().is_some(), "{sys}");
+    let iops = &metric_of(cpu, "iops")["values"];
+    assert!(
+        iops["sata"].as_f64().is_some() && iops["nvme"].as_f64().is_some(),
+        "{iops}"
+    );
 }
 
 #[test]
@@ -192,12 +214,23 @@ fn explain_says_how_the_study_was_read_on_one_screen() {
     };
     let text = explain(&fixture("studies/icpe24-schedulers-1ssd"));
     assert!(text.lines().count() <= 24, "{text}");
-    assert!(text.lines().all(|l| l.chars().count() <= 200), "{text}");
-    assert!(text.contains("Set apart by: ioengine") && text.contains("ioscheduler (5 values"), "{text}");
+    assert!(text.lines().all(|l| l.chars().count() <= 260), "{text}");
+    assert!(
+        text.contains("Set apart by: ioengine") && text.contains("ioscheduler (5 values"),
+        "{text}"
+    );
     let text = explain(&fixture("identity/fs"));
     assert!(text.lines().count() <= 24, "{text}");
     assert!(text.starts_with("6 files read as 3 configs"), "{text}");
-    for word in ["raw-block", "ext4", "xfs", "file name=ext4", "Roles", "cpu", "kept apart as configs"] {
+    for word in [
+        "raw-block",
+        "ext4",
+        "xfs",
+        "file name=ext4",
+        "Roles",
+        "cpu",
+        "kept apart as configs",
+    ] {
         assert!(text.contains(word), "{word}: {text}");
     }
 }
@@ -226,12 +259,20 @@ fn pooled_repeats_that_disagree_are_warned_of_by_file() {
     assert_ok(&out);
     let err = stderr(&out);
     assert!(
-        err.contains("pooled as repeats") && err.contains("ssd-run1.json") && err.contains("ssd-run2.json") && err.contains("100 % apart"),
+        err.contains("pooled as repeats")
+            && err.contains("ssd-run1.json")
+            && err.contains("ssd-run2.json")
+            && err.contains("100 % apart"),
         "{err}"
     );
     let j: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(j["study"]["disagreeing"].as_array().unwrap().len(), 1);
     // No spread is drawn from them.
     let w = &j["workloads"][0];
-    assert!(metric_of(w, "iops")["spread"].as_object().is_none_or(|m| m.is_empty()), "{w}");
+    assert!(
+        metric_of(w, "iops")["spread"]
+            .as_object()
+            .is_none_or(|m| m.is_empty()),
+        "{w}"
+    );
 }

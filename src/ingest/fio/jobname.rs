@@ -24,7 +24,10 @@ pub(crate) struct NameGuess {
 pub(crate) fn guess_from_name(name: &str) -> NameGuess {
     let mut g = NameGuess::default();
     let mut words = Words::default();
-    for tok in identity::tokens(name).into_iter().map(|t| t.to_ascii_lowercase()) {
+    for tok in identity::tokens(name)
+        .into_iter()
+        .map(|t| t.to_ascii_lowercase())
+    {
         if g.rw.is_none() {
             g.rw = identity::rw_of(&tok);
         }

@@ -246,7 +246,7 @@ fn is_time(t: &str) -> bool {
     }
     let b = t.as_bytes();
     let digits = |s: &[u8]| !s.is_empty() && s.iter().all(u8::is_ascii_digit);
-    match t.find(['T', 'h']) {
+    match t.find(['T', 't', 'h', 'H']) {
         Some(0) => b.len() >= 5 && digits(&b[1..]),
         Some(i) => digits(&b[..i]) && (i + 1 == b.len() || digits(&b[i + 1..])),
         None => false,
@@ -312,27 +312,54 @@ mod tests {
         let table: [(Class, &[&str]); 10] = [
             (
                 Class::Load,
-                &["qd32", "iodepth8", "j4", "jobs16", "t2", "queue", "depth", "nj"],
+                &[
+                    "qd32", "iodepth8", "j4", "jobs16", "t2", "queue", "depth", "nj",
+                ],
             ),
             (
                 Class::Workload,
-                &["randread", "rand", "seq", "4k", "128Ki", "128KiB", "bs64k", "1m", "iops", "bw", "lat"],
+                &[
+                    "randread", "rand", "seq", "4k", "128Ki", "128KiB", "bs64k", "1m", "iops",
+                    "bw", "lat",
+                ],
             ),
-            (Class::Repeat, &["run1", "rep2", "r03", "try2", "iter4", "again", "rerun"]),
+            (
+                Class::Repeat,
+                &["run1", "rep2", "r03", "try2", "iter4", "again", "rerun"],
+            ),
             (Class::Number, &["1", "03", "2024"]),
             (Class::Date, &["2024.01.05", "mar", "Mar8"]),
-            (Class::Time, &["am", "PM", "T1230", "12h30", "1230h"]),
+            (Class::Time, &["am", "PM", "12h30", "1230h"]),
             (Class::Format, &["json", "normal", "terse", "results"]),
             (Class::Variant, &["overwrite", "fill", "precondition"]),
             (Class::Host, &["node1", "host2", "server03"]),
             (
                 Class::Word,
-                &["ext4", "xfs", "raw", "block", "kernel-6.8", "5.4.0", "bfq", "default", "benchmark", "nvme2n1", "x1", "qdx", "k4", "4x"],
+                &[
+                    "ext4",
+                    "xfs",
+                    "raw",
+                    "block",
+                    "kernel-6.8",
+                    "5.4.0",
+                    "bfq",
+                    "default",
+                    "benchmark",
+                    "nvme2n1",
+                    "x1",
+                    "qdx",
+                    "k4",
+                    "4x",
+                ],
             ),
         ];
         for (want, words) in table {
             for w in words {
-                for case in [w.to_string(), w.to_ascii_uppercase(), w.to_ascii_lowercase()] {
+                for case in [
+                    w.to_string(),
+                    w.to_ascii_uppercase(),
+                    w.to_ascii_lowercase(),
+                ] {
                     assert_eq!(class(&case), want, "{case}");
                 }
             }

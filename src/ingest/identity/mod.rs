@@ -84,9 +84,7 @@ pub(crate) fn tokens(name: &str) -> Vec<&str> {
             && matches!(&name[last.1..s], "-" | "_")
             && this.contains('.')
             && class(this) != Class::Date
-            && name[last.0..last.1]
-                .chars()
-                .all(|c| c.is_alphabetic())
+            && name[last.0..last.1].chars().all(|c| c.is_alphabetic())
         {
             last.1 = e;
             continue;
@@ -114,7 +112,8 @@ pub(crate) fn telling(name: &str) -> Vec<&str> {
         .into_iter()
         .filter(|t| {
             let c = class(t);
-            !c.repeats() && !matches!(c, Class::Load | Class::Format)
+            !c.repeats()
+                && !matches!(c, Class::Load | Class::Format)
                 && !(c == Class::Workload && classes::is_size(t))
         })
         .collect()
@@ -246,7 +245,10 @@ pub(crate) fn name_keys(
                 // The name that carries the key: the file's, else the job's.
                 let (_, file, job) = runs[r];
                 let in_file = run_words(file).iter().any(|w| key.contains(w));
-                keys.push((key.clone(), if in_file || key.is_empty() { file } else { job }));
+                keys.push((
+                    key.clone(),
+                    if in_file || key.is_empty() { file } else { job },
+                ));
             }
             key_of_run.insert((folder, r), key);
         }
@@ -286,11 +288,18 @@ fn differing<'a>(
     if members.len() < 2 {
         return BTreeSet::new();
     }
-    let sets: Vec<BTreeSet<&String>> = members.iter().map(|&r| words_of(r).iter().collect()).collect();
+    let sets: Vec<BTreeSet<&String>> = members
+        .iter()
+        .map(|&r| words_of(r).iter().collect())
+        .collect();
     sets.iter()
         .flatten()
         .copied()
-        .filter(|w| class(w).configs() && !sets.iter().all(|s| s.contains(w)))
+        // A word shorter than a name a reader knows (`a`, `c` of `iou_c_t`)
+        // tells no config: such runs stay variants of the workload.
+        .filter(|w| {
+            class(w).configs() && w.len() >= MIN_NAME && !sets.iter().all(|s| s.contains(w))
+        })
         .collect()
 }
 

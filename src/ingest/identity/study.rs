@@ -42,7 +42,12 @@ pub(crate) fn study(rows: &[Row], rule: &ConfigRule, files: usize) -> (Study, Ve
         let values: BTreeSet<String> = rule
             .values
             .values()
-            .map(|v| v.get(k).cloned().flatten().unwrap_or_else(|| "unset".into()))
+            .map(|v| {
+                v.get(k)
+                    .cloned()
+                    .flatten()
+                    .unwrap_or_else(|| "unset".into())
+            })
             .collect();
         study.set_apart_by.push(AxisValues {
             name: k.clone(),
@@ -102,10 +107,14 @@ fn configs(rows: &[Row], rule: &ConfigRule) -> Vec<StudyConfig> {
                         None => format!("{k}=unset"),
                     })
                     .collect(),
-                None => vec![format!("{} (--label-by {})", match rule.rule.as_str() {
-                    "auto" | "name" | "folder" => "its folder",
-                    other => other,
-                }, rule.rule)],
+                None => vec![format!(
+                    "{} (--label-by {})",
+                    match rule.rule.as_str() {
+                        "auto" | "name" | "folder" => "its folder",
+                        other => other,
+                    },
+                    rule.rule
+                )],
             };
             StudyConfig {
                 name: name.to_string(),

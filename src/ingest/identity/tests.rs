@@ -20,7 +20,10 @@ fn versions_are_one_word_and_extensions_no_part_of_a_name() {
         "kernel-5.4.0-ext4-default-benchmark"
     );
     assert_eq!(stem("loop1.txt"), "loop1");
-    assert_eq!(stem("x\\randread-4k.json-normal.txt"), "randread-4k.json-normal");
+    assert_eq!(
+        stem("x\\randread-4k.json-normal.txt"),
+        "randread-4k.json-normal"
+    );
     assert_eq!(stem("fio-3.33.json"), "fio-3.33");
     // Versioned words differ; numbers alone do not.
     assert!(!same_but_repeats("kernel-5.4-xfs", "kernel-6.8-xfs"));
@@ -61,7 +64,11 @@ fn keys_of(rows: &[Row]) -> Vec<Option<String>> {
 #[test]
 fn file_names_tell_configs_and_roles_follow_them() {
     let mut rows = Vec::new();
-    for cfg in ["raw-block", "kernel-5.4.0-ext4-default", "kernel-5.4.0-xfs-default"] {
+    for cfg in [
+        "raw-block",
+        "kernel-5.4.0-ext4-default",
+        "kernel-5.4.0-xfs-default",
+    ] {
         for job in ["read-rand-iops", "write-seq-lat"] {
             rows.push(row("fs", &format!("fs/{cfg}-benchmark.json"), job, job));
         }
@@ -71,7 +78,17 @@ fn file_names_tell_configs_and_roles_follow_them() {
     let names: Vec<&str> = keys.iter().map(|k| k.as_deref().unwrap()).collect();
     assert_eq!(
         names,
-        ["raw-block", "raw-block", "raw-block", "ext4", "ext4", "ext4", "xfs", "xfs", "xfs"]
+        [
+            "raw-block",
+            "raw-block",
+            "raw-block",
+            "ext4",
+            "ext4",
+            "ext4",
+            "xfs",
+            "xfs",
+            "xfs"
+        ]
     );
     let g: Vec<Option<(usize, usize)>> = rows.iter().map(|r| Some((r.rw.len(), 0))).collect();
     let folders: Vec<&str> = rows.iter().map(|r| r.config.as_str()).collect();
@@ -84,7 +101,12 @@ fn repeats_and_workload_words_tell_no_configs() {
     let rows = [
         row("s", "s/ssd-run1.json", "randread-4k-qd32", "randread"),
         row("s", "s/ssd-run2.json", "randread-4k-qd32", "randread"),
-        row("s", "s/ssd-2024.01.05-pm.json", "randread-4k-qd32", "randread"),
+        row(
+            "s",
+            "s/ssd-2024.01.05-pm.json",
+            "randread-4k-qd32",
+            "randread",
+        ),
     ];
     assert_eq!(keys_of(&rows), [None, None, None]);
 }
