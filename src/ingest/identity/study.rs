@@ -139,17 +139,26 @@ type Run<'a> = (&'a str, &'a str, Option<u32>);
 
 /// The repeats pooled per config and evidence, and the disagreements.
 fn repeats(rows: &[Row], study: &mut Study) -> Vec<Warning> {
-    type Key<'a> = (&'a str, Option<&'a str>, At);
+    // Instances that ran together are one run, and a run of 16 instances
+    // is at another load than one alone.
+    type Key<'a> = (&'a str, Option<&'a str>, At, u32);
     let mut groups: IndexMap<Key, Vec<(Run, f64)>> = IndexMap::new();
     for r in rows.iter().filter(|r| !r.aggregate && r.host.is_none()) {
         groups
-            .entry((r.config.as_str(), r.variant.as_deref(), at(r)))
+            .entry((r.config.as_str(), r.variant.as_deref(), at(r), r.instances))
             .or_default()
-            .push(((r.source.as_str(), r.job.as_str(), r.file_run), r.iops));
+            .push((
+                (
+                    r.instance_group.as_deref().unwrap_or(&r.source),
+                    r.job.as_str(),
+                    r.file_run,
+                ),
+                r.iops,
+            ));
     }
     let mut pools: IndexMap<(String, String), RepeatPool> = IndexMap::new();
     let mut warnings = Vec::new();
-    for ((config, _, at), members) in &groups {
+    for ((config, _, at, _), members) in &groups {
         let runs: BTreeSet<Run> = members.iter().map(|(run, _)| *run).collect();
         if runs.len() < 2 {
             continue;
