@@ -112,9 +112,8 @@ pub(crate) fn telling(name: &str) -> Vec<&str> {
         .into_iter()
         .filter(|t| {
             let c = class(t);
-            !c.repeats()
-                && !matches!(c, Class::Load | Class::Format)
-                && !(c == Class::Workload && classes::is_size(t))
+            let size = c == Class::Workload && classes::is_size(t);
+            !(c.repeats() || matches!(c, Class::Load | Class::Format) || size)
         })
         .collect()
 }
