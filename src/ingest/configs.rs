@@ -856,27 +856,41 @@ fn auto(
         }
         rule.split_folders.push(folder.to_string());
         let combos = combos_of(rows, group, &keys, words, &name_keys.names);
-        let combo_list: Vec<&Vec<Option<String>>> = combos.keys().collect();
-        let shorts = unique_names(&keys, &combo_list);
-        for ((combo, members), short) in combos.iter().zip(shorts) {
-            let name = match several_folders {
-                true => format!("{folder} {short}"),
-                false => short,
-            };
-            let id = names.add(name.clone());
-            for f in members {
-                names.set(&f.rows, id);
-            }
-            let values = keys.iter().cloned().zip(combo.iter().cloned()).collect();
-            rule.values.insert(name, values);
-        }
-        for k in keys {
-            if !rule.keys.contains(&k) {
-                rule.keys.push(k);
-            }
-        }
+        let prefix = several_folders.then_some(*folder);
+        name_combos(&combos, &keys, prefix, &mut names, &mut rule);
     }
     (rule, names)
+}
+
+/// Names each combination of key values a config (prefixed by its
+/// folder when there are several), records its values in the rule and
+/// adds the keys to the rule's.
+fn name_combos(
+    combos: &IndexMap<Vec<Option<String>>, Vec<&FileOptions>>,
+    keys: &[String],
+    folder: Option<&str>,
+    names: &mut Names,
+    rule: &mut ConfigRule,
+) {
+    let combo_list: Vec<&Vec<Option<String>>> = combos.keys().collect();
+    let shorts = unique_names(keys, &combo_list);
+    for ((combo, members), short) in combos.iter().zip(shorts) {
+        let name = match folder {
+            Some(folder) => format!("{folder} {short}"),
+            None => short,
+        };
+        let id = names.add(name.clone());
+        for f in members {
+            names.set(&f.rows, id);
+        }
+        let values = keys.iter().cloned().zip(combo.iter().cloned()).collect();
+        rule.values.insert(name, values);
+    }
+    for k in keys {
+        if !rule.keys.contains(k) {
+            rule.keys.push(k.clone());
+        }
+    }
 }
 
 /// The note of a folder whose runs' names tell configs its options do

@@ -119,6 +119,16 @@ impl Study {
     /// what defines it and its files, the axes, repeats and their
     /// evidence, what was kept apart, roles and variants.
     pub fn lines(&self) -> Vec<String> {
+        let mut out = self.heading_lines();
+        out.extend(self.config_lines());
+        out.extend(self.axis_lines());
+        out.extend(self.repeat_lines());
+        out.extend(self.listed_lines());
+        out
+    }
+
+    /// The count of files and configs, and the axes that set configs apart.
+    fn heading_lines(&self) -> Vec<String> {
         let mut out = vec![format!(
             "{} files read as {} config{} (--label-by {}).",
             self.files,
@@ -134,7 +144,12 @@ impl Study {
                 .collect();
             out.push(format!("Set apart by: {}.", by.join("; ")));
         }
-        out.push("Configs:".into());
+        out
+    }
+
+    /// Each config with its file count and what defines it, aligned.
+    fn config_lines(&self) -> Vec<String> {
+        let mut out = vec!["Configs:".to_string()];
         let width = self
             .configs
             .iter()
@@ -159,6 +174,12 @@ impl Study {
                 self.configs.len() - SHOWN
             ));
         }
+        out
+    }
+
+    /// The workloads and the load axes.
+    fn axis_lines(&self) -> Vec<String> {
+        let mut out = Vec::new();
         let axis = |a: &AxisValues| format!("{} {}", a.name, shorten(&a.values, 10));
         if !self.workloads.is_empty() {
             let names: Vec<String> = self.workloads.iter().map(|w| w.name.clone()).collect();
@@ -172,24 +193,36 @@ impl Study {
             let loads: Vec<String> = self.loads.iter().map(axis).collect();
             out.push(format!("Load axes: {}.", loads.join("; ")));
         }
+        out
+    }
+
+    /// The configs whose runs were pooled as repeats, with the evidence.
+    fn repeat_lines(&self) -> Vec<String> {
         if self.repeats.is_empty() {
-            out.push("Pooled as repeats: none (no two runs of one config at one workload and load point).".into());
-        } else {
-            out.push("Pooled as repeats:".into());
-            for r in self.repeats.iter().take(SHOWN) {
-                out.push(format!(
-                    "  {}: up to {} runs at {} point{}, {}",
-                    r.config,
-                    r.runs,
-                    r.points,
-                    if r.points == 1 { "" } else { "s" },
-                    r.evidence
-                ));
-            }
-            if self.repeats.len() > SHOWN {
-                out.push(format!("  ... and {} more", self.repeats.len() - SHOWN));
-            }
+            return vec![
+                "Pooled as repeats: none (no two runs of one config at one workload and load point).".into(),
+            ];
         }
+        let mut out = vec!["Pooled as repeats:".to_string()];
+        for r in self.repeats.iter().take(SHOWN) {
+            out.push(format!(
+                "  {}: up to {} runs at {} point{}, {}",
+                r.config,
+                r.runs,
+                r.points,
+                if r.points == 1 { "" } else { "s" },
+                r.evidence
+            ));
+        }
+        if self.repeats.len() > SHOWN {
+            out.push(format!("  ... and {} more", self.repeats.len() - SHOWN));
+        }
+        out
+    }
+
+    /// What was kept apart, the disagreeing repeats, roles and variants.
+    fn listed_lines(&self) -> Vec<String> {
+        let mut out = Vec::new();
         for (title, list) in [
             ("Kept apart", &self.kept_apart),
             (

@@ -175,96 +175,28 @@ pub(crate) fn name_keys(
     group_of_row: &[Option<(usize, usize)>],
     folder_of_row: &[&str],
 ) -> NameKeys {
-    // Each distinct (source, job) once, with its words.
-    let mut run_of: HashMap<(&str, &str), usize> = HashMap::new();
-    let mut runs: Vec<(Vec<String>, &str, &str)> = Vec::new();
-    let mut row_run: Vec<Option<usize>> = vec![None; rows.len()];
-    // folder -> (point, options) -> runs
-    type Groups = BTreeMap<(usize, usize), BTreeSet<usize>>;
-    let mut folders: BTreeMap<&str, Groups> = BTreeMap::new();
-    for (i, r) in rows.iter().enumerate() {
-        let Some(g) = group_of_row[i] else { continue };
-        let run = *run_of
-            .entry((r.source.as_str(), r.job.as_str()))
-            .or_insert_with(|| {
-                let mut words = run_words(stem(&r.source));
-                words.extend(run_words(&r.job));
-                runs.push((words, stem(&r.source), r.job.as_str()));
-                runs.len() - 1
-            });
-        row_run[i] = Some(run);
-        folders
-            .entry(folder_of_row[i])
-            .or_default()
-            .entry(g)
-            .or_default()
-            .insert(run);
-    }
+    let runs = gather_runs(rows, group_of_row, folder_of_row);
     let mut out = NameKeys {
         key_of_row: vec![None; rows.len()],
         ..NameKeys::default()
     };
     let mut key_of_run: HashMap<(&str, usize), Vec<String>> = HashMap::new();
     let mut name_of: HashMap<(&str, Vec<String>), String> = HashMap::new();
-    for (folder, groups) in &folders {
-        let words_of = |r: usize| -> &Vec<String> { &runs[r].0 };
-        if !groups.values().any(|m| !differing(m, words_of).is_empty()) {
+    for (folder, groups) in &runs.folders {
+        let Some(reading) = read_folder(groups, &runs.named) else {
             continue;
-        }
-        let mut at_point: BTreeMap<usize, BTreeSet<usize>> = BTreeMap::new();
-        for ((p, _), m) in groups {
-            at_point.entry(*p).or_default().extend(m);
-        }
-        let telling: BTreeSet<&String> = at_point
-            .values()
-            .flat_map(|m| differing(m, words_of))
-            .collect();
-        let members: BTreeSet<usize> = groups.values().flatten().copied().collect();
-        // Roles: words some runs carry, never telling two apart.
-        let mut carried: BTreeMap<&String, usize> = BTreeMap::new();
-        for &r in &members {
-            for w in words_of(r).iter().collect::<BTreeSet<_>>() {
-                *carried.entry(w).or_default() += 1;
-            }
-        }
-        let roles: Vec<String> = carried
-            .into_iter()
-            .filter(|(w, n)| *n < members.len() && !telling.contains(w) && class(w) == Class::Word)
-            .map(|(w, _)| w.clone())
-            .collect();
-        let mut keys: Vec<(Vec<String>, &str)> = Vec::new();
-        for &r in &members {
-            let mut key: Vec<String> = Vec::new();
-            for w in words_of(r) {
-                if telling.contains(w) && !key.contains(w) {
-                    key.push(w.clone());
-                }
-            }
-            if !keys.iter().any(|(k, _)| *k == key) {
-                // The name that carries the key: the file's, else the job's.
-                let (_, file, job) = runs[r];
-                let in_file = run_words(file).iter().any(|w| key.contains(w));
-                keys.push((
-                    key.clone(),
-                    if in_file || key.is_empty() { file } else { job },
-                ));
-            }
+        };
+        for (r, key) in reading.key_of_run {
             key_of_run.insert((folder, r), key);
         }
-        out.folders.insert(
-            folder.to_string(),
-            FolderWords {
-                telling: telling.into_iter().cloned().collect(),
-                roles: roles.clone(),
-            },
-        );
-        for ((k, _), n) in keys.iter().zip(short_names(&keys, &roles)) {
-            name_of.insert((folder, k.clone()), n);
+        for (k, n) in reading.names {
+            name_of.insert((folder, k), n);
         }
+        out.folders.insert(folder.to_string(), reading.words);
     }
     let mut key_ids: HashMap<(&str, &Vec<String>), u32> = HashMap::new();
     for i in 0..rows.len() {
-        let Some(run) = row_run[i] else { continue };
+        let Some(run) = runs.of_row[i] else { continue };
         let folder = folder_of_row[i];
         let Some(key) = key_of_run.get(&(folder, run)) else {
             continue;
@@ -276,6 +208,133 @@ pub(crate) fn name_keys(
         out.key_of_row[i] = Some(id);
     }
     out
+}
+
+/// A folder's runs by workload and load point and, within it, options.
+type Groups = BTreeMap<(usize, usize), BTreeSet<usize>>;
+
+/// Each distinct (source, job) once: its words, file stem and job name.
+type NamedRun<'a> = (Vec<String>, &'a str, &'a str);
+
+/// The runs of a study and where each sits.
+struct Runs<'a> {
+    /// Each run's words and names, by number.
+    named: Vec<NamedRun<'a>>,
+    /// Each row's run, None for a row no name is read for.
+    of_row: Vec<Option<usize>>,
+    /// Per folder, its runs grouped by point and options.
+    folders: BTreeMap<&'a str, Groups>,
+}
+
+/// Numbers each distinct (source, job) once, with its words, and groups
+/// the runs of each folder by point and options.
+fn gather_runs<'a>(
+    rows: &'a [Row],
+    group_of_row: &[Option<(usize, usize)>],
+    folder_of_row: &[&'a str],
+) -> Runs<'a> {
+    let mut run_of: HashMap<(&str, &str), usize> = HashMap::new();
+    let mut out = Runs {
+        named: Vec::new(),
+        of_row: vec![None; rows.len()],
+        folders: BTreeMap::new(),
+    };
+    for (i, r) in rows.iter().enumerate() {
+        let Some(g) = group_of_row[i] else { continue };
+        let named = &mut out.named;
+        let run = *run_of
+            .entry((r.source.as_str(), r.job.as_str()))
+            .or_insert_with(|| {
+                let mut words = run_words(stem(&r.source));
+                words.extend(run_words(&r.job));
+                named.push((words, stem(&r.source), r.job.as_str()));
+                named.len() - 1
+            });
+        out.of_row[i] = Some(run);
+        out.folders
+            .entry(folder_of_row[i])
+            .or_default()
+            .entry(g)
+            .or_default()
+            .insert(run);
+    }
+    out
+}
+
+/// What one folder's names were read as: its words, each run's key and
+/// each key's name.
+struct FolderReading {
+    words: FolderWords,
+    key_of_run: Vec<(usize, Vec<String>)>,
+    names: Vec<(Vec<String>, String)>,
+}
+
+/// Reads one folder's names: None where no two runs with the same
+/// options at one point differ in a word naming configs.
+fn read_folder(groups: &Groups, runs: &[NamedRun]) -> Option<FolderReading> {
+    let words_of = |r: usize| -> &Vec<String> { &runs[r].0 };
+    if !groups.values().any(|m| !differing(m, words_of).is_empty()) {
+        return None;
+    }
+    let mut at_point: BTreeMap<usize, BTreeSet<usize>> = BTreeMap::new();
+    for ((p, _), m) in groups {
+        at_point.entry(*p).or_default().extend(m);
+    }
+    let telling: BTreeSet<&String> = at_point
+        .values()
+        .flat_map(|m| differing(m, words_of))
+        .collect();
+    let members: BTreeSet<usize> = groups.values().flatten().copied().collect();
+    let roles = roles_of(&members, &telling, words_of);
+    let mut keys: Vec<(Vec<String>, &str)> = Vec::new();
+    let mut key_of_run = Vec::new();
+    for &r in &members {
+        let mut key: Vec<String> = Vec::new();
+        for w in words_of(r) {
+            if telling.contains(w) && !key.contains(w) {
+                key.push(w.clone());
+            }
+        }
+        if !keys.iter().any(|(k, _)| *k == key) {
+            // The name that carries the key: the file's, else the job's.
+            let (_, file, job) = runs[r];
+            let in_file = run_words(file).iter().any(|w| key.contains(w));
+            keys.push((
+                key.clone(),
+                if in_file || key.is_empty() { file } else { job },
+            ));
+        }
+        key_of_run.push((r, key));
+    }
+    let short = short_names(&keys, &roles);
+    let names = keys.into_iter().map(|(k, _)| k).zip(short).collect();
+    Some(FolderReading {
+        words: FolderWords {
+            telling: telling.into_iter().cloned().collect(),
+            roles,
+        },
+        key_of_run,
+        names,
+    })
+}
+
+/// Roles: plain words some of `members` carry that never tell two apart.
+fn roles_of<'a>(
+    members: &BTreeSet<usize>,
+    telling: &BTreeSet<&String>,
+    words_of: impl Fn(usize) -> &'a Vec<String>,
+) -> Vec<String> {
+    let mut carried: BTreeMap<&String, usize> = BTreeMap::new();
+    for &r in members {
+        for w in words_of(r).iter().collect::<BTreeSet<_>>() {
+            *carried.entry(w).or_default() += 1;
+        }
+    }
+    carried
+        .into_iter()
+        .filter(|(w, n)| *n < members.len() && !telling.contains(w) && class(w) == Class::Word)
+        .map(|(w, _)| w.clone())
+        .collect()
 }
 
 /// The words naming configs that some of `members` carry and others do
