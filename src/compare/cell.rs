@@ -40,11 +40,7 @@ impl ConfigCell {
             .map(|r| m.precision_of_run(r))
             .fold(0.0, f64::max);
         let spread = if summary.n >= 2 {
-            // Runs pooled as repeats whose IOPS or bandwidth disagree
-            // beyond run-to-run noise measure no noise: no tie is drawn
-            // from their spread (ingest warns, naming the files).
-            let apart = matches!(m, Metric::Iops | Metric::BwBytesPerS) && disagree(&vals);
-            (!apart).then_some(Spread {
+            Some(Spread {
                 n: summary.n,
                 mean: summary.mean,
                 stddev: summary.stddev,
@@ -64,6 +60,19 @@ impl ConfigCell {
             })
         };
         Some((summary.mean, precision, spread))
+    }
+}
+
+impl ConfigCell {
+    /// Whether the runs' IOPS or bandwidth disagree beyond run-to-run
+    /// noise: runs pooled as repeats that measure no noise, whose spread
+    /// is shown but draws no tie (ingest warns, naming the files).
+    pub(super) fn disagrees(&self, m: Metric) -> bool {
+        if !matches!(m, Metric::Iops | Metric::BwBytesPerS) {
+            return false;
+        }
+        let vals: Vec<f64> = self.runs.iter().filter_map(|r| m.of_run(r)).collect();
+        vals.len() >= 2 && disagree(&vals)
     }
 }
 

@@ -267,12 +267,9 @@ fn pooled_repeats_that_disagree_are_warned_of_by_file() {
     );
     let j: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(j["study"]["disagreeing"].as_array().unwrap().len(), 1);
-    // No spread is drawn from them.
+    // Their spread is shown (no tie is drawn from it: compare's
+    // repeats_that_disagree_show_their_spread_but_draw_no_tie).
     let w = &j["workloads"][0];
-    assert!(
-        metric_of(w, "iops")["spread"]
-            .as_object()
-            .is_none_or(|m| m.is_empty()),
-        "{w}"
-    );
+    let config = j["configs"][0].as_str().unwrap();
+    assert_eq!(metric_of(w, "iops")["spread"][config]["n"], 2, "{w}");
 }
