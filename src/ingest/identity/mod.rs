@@ -195,9 +195,8 @@ pub(crate) fn name_keys(
         out.folders.insert(folder.to_string(), reading.words);
     }
     let mut key_ids: HashMap<(&str, &Vec<String>), u32> = HashMap::new();
-    for i in 0..rows.len() {
-        let Some(run) = runs.of_row[i] else { continue };
-        let folder = folder_of_row[i];
+    for (i, (run, &folder)) in runs.of_row.iter().zip(folder_of_row).enumerate() {
+        let Some(run) = *run else { continue };
         let Some(key) = key_of_run.get(&(folder, run)) else {
             continue;
         };
