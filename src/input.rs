@@ -82,9 +82,10 @@ pub fn read(
     let mut out = Inputs::default();
     let (datasets, results): (Vec<&PathBuf>, Vec<&PathBuf>) =
         paths.iter().partition(|p| is_dataset(p));
-    for p in datasets {
+    for p in &datasets {
         read_dataset(p, &mut out);
     }
+    let dataset_files = dataset_sources(&out.rows);
     let results: Vec<PathBuf> = results.into_iter().cloned().collect();
     // Called even with no results: `--manifest` still names the configs.
     let ingested = ingest::ingest_with_progress(&results, &opts.ingest, progress.files())?;
@@ -110,7 +111,29 @@ pub fn read(
     out.files_read += ingested.files_read;
     out.manifest = ingested.manifest;
     out.config_rule = ingested.config_rule;
+    if dataset_files > 0 {
+        // The study ingest worked out covers its results only: read again
+        // over every row, a dataset file's files counted as the results
+        // it was ingested from. Disagreements ingest warned of are not
+        // warned twice.
+        let files = dataset_files + ingested.files_read;
+        let (study, warnings) = ingest::identity::study(&out.rows, &out.config_rule, files);
+        out.config_rule.study = study;
+        for w in warnings {
+            if !out.warnings.contains(&w) {
+                out.warnings.push(w);
+            }
+        }
+    }
     Ok(out)
+}
+
+/// How many result files the rows read from dataset files came from.
+fn dataset_sources(rows: &[crate::model::Row]) -> usize {
+    rows.iter()
+        .map(|r| r.source.as_str())
+        .collect::<std::collections::HashSet<_>>()
+        .len()
 }
 
 /// A dataset file's rows, or the file skipped with the reason.

@@ -79,6 +79,7 @@ fn comparison(workloads: Vec<Workload>) -> Comparison {
         devices: vec![],
         equivalence_pct: None,
         config_rule: Default::default(),
+        study: Default::default(),
         tail_percentile: crate::compare::workload::P99,
         config_labels: Default::default(),
         baseline_why: None,

@@ -135,6 +135,9 @@ pub struct AnalyzeArgs {
     /// CSV (--format csv|sweep-csv, dataset.csv, sweeps.csv): write text cells as the data has them, for programs. By default a cell a spreadsheet would run as a formula (starting with = + - @, a tab or CR, and no number) gets a leading '.
     #[arg(long)]
     pub csv_raw: bool,
+    /// Print how the runs were grouped (each config and what defines it, what was pooled as repeats and on what evidence, what was kept apart, roles and variants) and stop: nothing is compared or written.
+    #[arg(long)]
+    pub explain: bool,
 }
 
 /// `--csv-raw`: CSV text cells as the data has them; else guarded.
@@ -211,6 +214,9 @@ fn sweep_rules(args: &AnalyzeArgs) -> Result<compare::SweepRules, CliError> {
 pub fn run(args: AnalyzeArgs, global: Global) -> anyhow::Result<u8> {
     let checked = Checked::of(&args)?;
     let mut inputs = read_step(&args, &checked, global)?;
+    if args.explain {
+        return explain(&inputs);
+    }
     // After the files' bar, a spinner names each step while a large
     // study is compared and written (seconds at 100,000 files); where
     // there were too few files for a bar, the steps are quick too.
@@ -247,6 +253,24 @@ pub fn run(args: AnalyzeArgs, global: Global) -> anyhow::Result<u8> {
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     format.renderer(&opts).render(&cmp, &mut out)?;
+    out.flush()?;
+    Ok(exit::OK)
+}
+
+/// `--explain`: how the runs were grouped, on stdout.
+fn explain(inputs: &Inputs) -> anyhow::Result<u8> {
+    let study = &inputs.config_rule.study;
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    if study.is_empty() {
+        writeln!(
+            out,
+            "Dataset files keep the configs they were ingested with: nothing to explain."
+        )?;
+    }
+    for line in study.lines() {
+        writeln!(out, "{line}")?;
+    }
     out.flush()?;
     Ok(exit::OK)
 }

@@ -279,6 +279,11 @@ pub struct Comparison {
     /// fio options it used.
     #[serde(default)]
     pub config_rule: crate::model::ConfigRule,
+    /// How the runs were grouped: each config and what defines it, what
+    /// was pooled as repeats and why, what was kept apart (`--explain`).
+    /// Left out where nothing was ingested (a dataset file).
+    #[serde(default, skip_serializing_if = "crate::model::Study::is_empty")]
+    pub study: crate::model::Study,
     /// The completion-latency percentile the tail metric (`clat_p99_ns`,
     /// "p99 latency") holds: 99, or where fio printed no p99 (a study's
     /// `percentile_list=50:95`) the highest percentile every run shares.

@@ -236,6 +236,7 @@ fn compare_named(
         devices,
         equivalence_pct: Some(opts.equivalence_pct()),
         config_rule: renamed_rule(&opts.config_rule, |l| opts.name(l)),
+        study: opts.config_rule.study.renamed(|l| opts.name(l)),
         tail_percentile: tail,
         config_labels,
         baseline_why,

@@ -223,7 +223,10 @@ fn metric_result<'a>(
                 config: c.as_str(),
                 value,
                 precision: precision[c].max(resolution(m, &cells[c.as_str()], value)),
-                spread: spread.get(c).copied(),
+                spread: spread
+                    .get(c)
+                    .copied()
+                    .filter(|_| !cells[c.as_str()].disagrees(m)),
             })
         })
         .collect();

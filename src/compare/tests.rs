@@ -308,6 +308,33 @@ fn repeated_runs_give_a_spread_and_errors_never_win() {
     );
 }
 
+/// Runs pooled as repeats that disagree beyond run-to-run noise (here
+/// 60 % apart) keep their spread in the comparison but draw no tie from
+/// it: 1,000 against 1,300 is not "not significantly different".
+#[test]
+fn repeats_that_disagree_show_their_spread_but_draw_no_tie() {
+    let base = rows()[0].clone();
+    let mk = |label: &str, src: &str, iops: f64| {
+        let mut r = base.clone();
+        r.config = label.into();
+        r.source = src.into();
+        r.iops = iops;
+        r.bw_bytes_per_s = iops * 4096.0;
+        r
+    };
+    let rows = vec![
+        mk("a", "a1", 800.0),
+        mk("a", "a2", 1280.0),
+        mk("b", "b1", 1300.0),
+        mk("b", "b2", 1310.0),
+    ];
+    let c = compare(&rows, &CompareOptions::default());
+    let iops = c.workloads[0].metric(Metric::Iops).unwrap();
+    assert_eq!(iops.spread["a"].n, 2);
+    assert_ne!(iops.rule, Rule::NotSignificant, "{iops:?}");
+    assert_eq!(iops.winner.as_deref(), Some("b"), "{iops:?}");
+}
+
 #[test]
 fn different_load_points_are_never_averaged() {
     let mut rows = rows();

@@ -39,6 +39,8 @@ pub use crate::model::ConfigRule;
 use crate::model::{Os, Row};
 use crate::quick_hash::QuickHash;
 
+use super::identity;
+
 mod variants;
 
 /// How rows get their `label` (the config they belong to) when no
@@ -308,8 +310,21 @@ pub fn plan(rows: &[Row], by: &ConfigNaming) -> RulePlan {
         BTreeMap::new()
     };
     let (rule, names) = match by {
-        ConfigNaming::Auto => auto(rows, false, &words, &cands),
-        ConfigNaming::Name => auto(rows, true, &words, &cands),
+        ConfigNaming::Auto => {
+            let pooled = pooled_folders(rows, &cands);
+            let keys = name_keys(rows, &cands, &pooled);
+            phases.done("configs: names");
+            let (mut rule, names) = auto(rows, false, &words, &cands, (&keys, &pooled));
+            rule.notes.splice(0..0, pooled_notes(&pooled));
+            (rule, names)
+        }
+        ConfigNaming::Name => auto(
+            rows,
+            true,
+            &words,
+            &cands,
+            (&identity::NameKeys::default(), &Pooled::default()),
+        ),
         ConfigNaming::Keys(keys) => by_keys(rows, keys, &words),
         other => (
             ConfigRule {
@@ -325,6 +340,141 @@ pub fn plan(rows: &[Row], by: &ConfigNaming) -> RulePlan {
         names,
         variants: (!named).then_some(cands),
     }
+}
+
+/// Where the rows' names tell configs that their options do not
+/// ([`identity::name_keys`]): rows grouped by folder, workload and load
+/// point, and options. Client/server rows are per host and `All clients`
+/// aggregates: their names say where they ran.
+fn name_keys(rows: &[Row], cands: &RowCandidates, pooled: &Pooled) -> identity::NameKeys {
+    let mut points: HashMap<(&str, Point), usize, QuickHash> = HashMap::default();
+    let groups: Vec<Option<(usize, usize)>> = rows
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            if r.aggregate || r.host.is_some() {
+                return None;
+            }
+            let n = points.len();
+            let p = *points.entry((pooled.folder(r), point(r))).or_insert(n);
+            Some((p, cands.set_of_row[i]))
+        })
+        .collect();
+    let folders: Vec<&str> = rows.iter().map(|r| pooled.folder(r)).collect();
+    identity::name_keys(rows, &groups, &folders)
+}
+
+/// Folders pooled as repeats of one another: each folder's label to the
+/// label of their pool.
+#[derive(Default)]
+struct Pooled {
+    label_of: HashMap<String, String>,
+    /// Each pool's label and its folders, for the notes.
+    pools: IndexMap<String, Vec<String>>,
+}
+
+impl Pooled {
+    /// The folder `r` counts in: its pool's label, else its own.
+    fn folder<'a>(&'a self, r: &'a Row) -> &'a str {
+        self.label_of
+            .get(&r.config)
+            .map_or(r.config.as_str(), String::as_str)
+    }
+}
+
+/// Folders whose labels differ only in repeat marks, numbers, dates and
+/// times (`2024-01-05`, `2024-01-07`; `run1`, `run2`) and whose runs have
+/// the same options at every workload and load point they share: one
+/// study measured twice, pooled as repeats. Folders that differ in an
+/// option at a shared point (a device on two days with two engines) stay
+/// apart, named by their folders.
+fn pooled_folders(rows: &[Row], cands: &RowCandidates) -> Pooled {
+    // label -> point -> option sets
+    type Sets<'a> = BTreeMap<Point<'a>, BTreeSet<usize>>;
+    let mut of_label: IndexMap<&str, Sets, QuickHash> = IndexMap::default();
+    for (i, r) in rows.iter().enumerate() {
+        of_label
+            .entry(r.config.as_str())
+            .or_default()
+            .entry(point(r))
+            .or_default()
+            .insert(cands.set_of_row[i]);
+    }
+    let mut alike: IndexMap<String, Vec<&str>> = IndexMap::new();
+    for label in of_label.keys() {
+        alike
+            .entry(repeat_free_label(label))
+            .or_default()
+            .push(label);
+    }
+    let mut out = Pooled::default();
+    for (stripped, labels) in alike {
+        if labels.len() < 2 {
+            continue;
+        }
+        let sets: Vec<&Sets> = labels.iter().map(|l| &of_label[*l]).collect();
+        let mut shared = false;
+        let agree = sets.iter().enumerate().all(|(a, x)| {
+            sets[a + 1..].iter().all(|y| {
+                x.iter().all(|(p, s)| match y.get(p) {
+                    Some(t) => {
+                        shared = true;
+                        s == t
+                    }
+                    None => true,
+                })
+            })
+        });
+        if !(agree && shared) {
+            continue;
+        }
+        let pool = match stripped.is_empty() {
+            true => labels.join(" + "),
+            false => stripped,
+        };
+        for l in &labels {
+            out.label_of.insert(l.to_string(), pool.clone());
+        }
+        out.pools
+            .insert(pool, labels.iter().map(|l| l.to_string()).collect());
+    }
+    out
+}
+
+/// A folder's label less the repeat marks, numbers, dates and times of
+/// each of its parts (`twice/2024-01-05` -> `twice`), empty parts left out.
+fn repeat_free_label(label: &str) -> String {
+    label
+        .split('/')
+        .map(|part| {
+            let sep = if part.contains('_') && !part.contains('-') {
+                "_"
+            } else {
+                "-"
+            };
+            identity::tokens(part)
+                .into_iter()
+                .filter(|t| !identity::class(t).repeats())
+                .collect::<Vec<_>>()
+                .join(sep)
+        })
+        .filter(|p| !p.is_empty())
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// One note per pool of folders.
+fn pooled_notes(pooled: &Pooled) -> Vec<String> {
+    pooled
+        .pools
+        .iter()
+        .map(|(pool, folders)| {
+            format!(
+                "{}: folders differing only by dates, times or run numbers, with the same options at every workload and load point they share: pooled as repeats into {pool} (--label-by folder keeps them apart)",
+                folders.join(", ")
+            )
+        })
+        .collect()
 }
 
 /// The config rule worked out ([`plan`]), not yet applied to the rows.
@@ -400,6 +550,9 @@ struct FileOptions<'a> {
     runs: bool,
     /// The `KEY=value` facts its script printed (`Row::setup_facts`).
     facts: BTreeMap<String, String>,
+    /// The config its runs' names tell ([`identity::NameKeys`]), where
+    /// names tell configs in its folder.
+    name_key: Option<u32>,
 }
 
 /// The pseudo-key of the word that tells runs apart by name (`--label-by
@@ -546,11 +699,19 @@ impl RowCandidates {
 }
 
 /// Each file's options, in the order the files' first rows come.
-fn files<'a>(rows: &'a [Row], cands: &'a RowCandidates) -> Vec<FileOptions<'a>> {
-    let mut by_file: IndexMap<&str, Vec<usize>, QuickHash> =
+///
+/// A file whose runs' names tell configs apart (`name_key`: jobs of one
+/// file named by configs) is one unit per config.
+fn files<'a>(
+    rows: &'a [Row],
+    cands: &'a RowCandidates,
+    (name_key, pooled): (&[Option<u32>], &'a Pooled),
+) -> Vec<FileOptions<'a>> {
+    let mut by_file: IndexMap<(&str, Option<u32>), Vec<usize>, QuickHash> =
         IndexMap::with_capacity_and_hasher(rows.len() / 2, QuickHash::default());
     for (i, r) in rows.iter().enumerate() {
-        by_file.entry(r.source.as_str()).or_default().push(i);
+        let key = name_key.get(i).copied().flatten();
+        by_file.entry((r.source.as_str(), key)).or_default().push(i);
     }
     // A set's values, for the files whose rows all have that set (nearly
     // all): one map per set, not per file.
@@ -572,7 +733,14 @@ fn files<'a>(rows: &'a [Row], cands: &'a RowCandidates) -> Vec<FileOptions<'a>> 
         .into_values()
         .collect::<Vec<_>>()
         .into_par_iter()
-        .map(|members| file_options(rows, members, cands, &of_set, &mixed))
+        .map(|members| {
+            let key = name_key.get(members[0]).copied().flatten();
+            FileOptions {
+                name_key: key,
+                folder: pooled.folder(&rows[members[0]]),
+                ..file_options(rows, members, cands, &of_set, &mixed)
+            }
+        })
         .collect()
 }
 
@@ -619,6 +787,7 @@ fn file_options<'a>(
         runs: members.iter().any(|&i| rows[i].file_run.is_some()),
         rows: members,
         facts: first.setup_fact_map(),
+        name_key: None,
     }
 }
 
@@ -627,8 +796,9 @@ fn auto(
     by_name: bool,
     words: &BTreeMap<variants::RunName, String>,
     cands: &RowCandidates,
+    (name_keys, pooled): (&identity::NameKeys, &Pooled),
 ) -> (ConfigRule, Names) {
-    let files = files(rows, cands);
+    let files = files(rows, cands, (&name_keys.key_of_row, pooled));
     let mut by_folder: IndexMap<&str, Vec<&FileOptions>, QuickHash> = IndexMap::default();
     for f in &files {
         by_folder.entry(f.folder).or_default().push(f);
@@ -645,6 +815,22 @@ fn auto(
             continue;
         }
         let mut keys = folder_keys(rows, group);
+        // Names that tell configs the options do not come first: what a
+        // reader knows the configs by (`ext4`, not a shared path).
+        if group.iter().any(|f| f.name_key.is_some()) {
+            keys.insert(0, NAME_KEY.to_string());
+            rule.notes.push(kept_apart_note(folder, group, name_keys));
+            for role in name_keys
+                .folders
+                .get(*folder)
+                .into_iter()
+                .flat_map(|w| &w.roles)
+            {
+                if !rule.roles.contains(role) {
+                    rule.roles.push(role.clone());
+                }
+            }
+        }
         // Under `--label-by name` the word that tells runs apart at one
         // workload and load point names configs (`variants::words`); by
         // default those runs are variants of the workload (`assign`).
@@ -658,31 +844,77 @@ fn auto(
             keys.push(NAME_KEY.to_string());
         }
         if keys.is_empty() {
+            // A pool of folders is one config, named by the pool.
+            if pooled.pools.contains_key(*folder) {
+                let id = names.add(folder.to_string());
+                for f in group {
+                    names.set(&f.rows, id);
+                }
+            }
             continue;
         }
         rule.split_folders.push(folder.to_string());
-        let combos = combos_of(rows, group, &keys, words);
-        let combo_list: Vec<&Vec<Option<String>>> = combos.keys().collect();
-        let shorts = unique_names(&keys, &combo_list);
-        for ((combo, members), short) in combos.iter().zip(shorts) {
-            let name = match several_folders {
-                true => format!("{folder} {short}"),
-                false => short,
-            };
-            let id = names.add(name.clone());
-            for f in members {
-                names.set(&f.rows, id);
-            }
-            let values = keys.iter().cloned().zip(combo.iter().cloned()).collect();
-            rule.values.insert(name, values);
-        }
-        for k in keys {
-            if !rule.keys.contains(&k) {
-                rule.keys.push(k);
-            }
-        }
+        let combos = combos_of(rows, group, &keys, words, &name_keys.names);
+        let prefix = several_folders.then_some(*folder);
+        name_combos(&combos, &keys, prefix, &mut names, &mut rule);
     }
     (rule, names)
+}
+
+/// Names each combination of key values a config (prefixed by its
+/// folder when there are several), records its values in the rule and
+/// adds the keys to the rule's.
+fn name_combos(
+    combos: &IndexMap<Vec<Option<String>>, Vec<&FileOptions>>,
+    keys: &[String],
+    folder: Option<&str>,
+    names: &mut Names,
+    rule: &mut ConfigRule,
+) {
+    let combo_list: Vec<&Vec<Option<String>>> = combos.keys().collect();
+    let shorts = unique_names(keys, &combo_list);
+    for ((combo, members), short) in combos.iter().zip(shorts) {
+        let name = match folder {
+            Some(folder) => format!("{folder} {short}"),
+            None => short,
+        };
+        let id = names.add(name.clone());
+        for f in members {
+            names.set(&f.rows, id);
+        }
+        let values = keys.iter().cloned().zip(combo.iter().cloned()).collect();
+        rule.values.insert(name, values);
+    }
+    for k in keys {
+        if !rule.keys.contains(k) {
+            rule.keys.push(k.clone());
+        }
+    }
+}
+
+/// The note of a folder whose runs' names tell configs its options do
+/// not: which words, and that the runs were kept apart, not pooled.
+fn kept_apart_note(folder: &str, group: &[&FileOptions], name_keys: &identity::NameKeys) -> String {
+    let named: BTreeSet<&str> = group
+        .iter()
+        .filter_map(|f| f.name_key)
+        .map(|k| name_keys.names[k as usize].as_str())
+        .collect();
+    let named: Vec<&str> = named.into_iter().collect();
+    let mut note = format!(
+        "{folder}: runs with identical options at one workload and load point differ in their names ({}): kept apart as configs, not pooled as repeats",
+        named.join(" / ")
+    );
+    if let Some(words) = name_keys.folders.get(folder)
+        && !words.roles.is_empty()
+    {
+        note.push_str(&format!(
+            "; files differing only by {} are one config (a role: those words never tell two runs apart at one workload)",
+            words.roles.join(" / ")
+        ));
+    }
+    note.push_str("; --label-by folder keeps one config per folder");
+    note
 }
 
 /// Each row's new config name, by number: a hundred thousand rows take
@@ -729,9 +961,11 @@ fn combos_of<'f, 'a>(
     group: &[&'f FileOptions<'a>],
     keys: &[String],
     words: &BTreeMap<variants::RunName, String>,
+    key_names: &[String],
 ) -> IndexMap<Vec<Option<String>>, Vec<&'f FileOptions<'a>>> {
     let value_of = |f: &FileOptions<'_>, k: &str| -> Option<String> {
         match k {
+            NAME_KEY if f.name_key.is_some() => f.name_key.map(|k| key_names[k as usize].clone()),
             NAME_KEY => f
                 .rows
                 .first()
@@ -841,7 +1075,7 @@ fn files_as_configs<'f, 'a>(
         .iter()
         .map(|f| {
             let source = f.rows.first().map_or("", |&i| rows[i].source.as_str());
-            digits_as_one(source)
+            identity::repeat_free(identity::stem(source))
         })
         .collect();
     if stems.len() < group.len() {
@@ -849,24 +1083,6 @@ fn files_as_configs<'f, 'a>(
     }
     let named = group.iter().map(|f| (*f, file_stem(rows, f))).collect();
     Some((FILE_KEY.to_string(), named))
-}
-
-/// A file's name up to its first `.`, each run of digits as `#`
-/// (`loop1.txt` and `loop2.txt` are both `loop#`).
-fn digits_as_one(source: &str) -> String {
-    let name = std::path::Path::new(source)
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let mut out = String::new();
-    for c in name.split('.').next().unwrap_or_default().chars() {
-        if !c.is_ascii_digit() {
-            out.push(c);
-        } else if !out.ends_with('#') {
-            out.push('#');
-        }
-    }
-    out
 }
 
 /// A file's name without its extension (`9p-none.txt` -> `9p-none`).

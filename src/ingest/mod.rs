@@ -14,6 +14,7 @@ pub mod configs;
 pub mod decode;
 pub mod diskspd;
 pub mod fio;
+pub(crate) mod identity;
 pub mod instances;
 pub mod logs;
 pub mod manifest;

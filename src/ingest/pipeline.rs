@@ -172,8 +172,12 @@ pub fn ingest_with_progress(
         );
         phases.done("instances and configs");
         marks.apply(&mut out.rows);
-        let rule = plan.apply(&mut out.rows);
+        let mut rule = plan.apply(&mut out.rows);
         phases.done("configs applied");
+        let (study, warnings) = super::identity::study(&out.rows, &rule, out.files_read);
+        rule.study = study;
+        out.warnings.extend(warnings);
+        phases.done("study");
         rule
     });
     apply_configs(&mut out.rows, &out.manifest);

@@ -29,6 +29,14 @@ pub struct ConfigRule {
     /// option but named apart): said with the comparison's checks.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+    /// Words some files carry that never tell two runs apart at one
+    /// workload (`cpu`): roles, said in the study, not in `config_rule`.
+    #[serde(skip)]
+    pub roles: Vec<String>,
+    /// How the runs were grouped, worked out once the rule is applied:
+    /// the comparison's `study`.
+    #[serde(skip)]
+    pub study: super::Study,
 }
 
 impl ConfigRule {

@@ -14,11 +14,13 @@ mod json_float;
 pub mod os;
 mod row_json;
 mod rw;
+mod study;
 
 pub use config_rule::ConfigRule;
 pub use figures::LatencyBins;
 pub use os::Os;
 pub use rw::{Rw, is_mixed};
+pub use study::{AxisValues, PlacedFile, REPEATS_APART, RepeatPool, Study, StudyConfig};
 
 /// Direction of I/O a row describes. `Default` (read) only so that
 /// [`Row`] derives one: rows are made by [`Row::empty`], which always

@@ -91,6 +91,9 @@ pub struct View {
     /// Per rw and load point measured at several block sizes: bandwidth
     /// and IOPS by block size, each config's peak, saturation and knee.
     pub bs_sweeps: Vec<super::bs_sweep_view::BsSweepView>,
+    /// How the runs were grouped ([`crate::model::Study::lines`]), one
+    /// line each; empty where nothing was ingested.
+    pub grouped: Vec<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -247,6 +250,10 @@ impl View {
                 .collect(),
             devices: super::devices_view::tables(cmp),
             bs_sweeps: super::bs_sweep_view::tables(cmp),
+            grouped: match cmp.study.is_empty() {
+                true => Vec::new(),
+                false => cmp.study.lines(),
+            },
         }
     }
 }

@@ -13,6 +13,7 @@ mod grammar;
 mod history;
 mod hostile;
 mod hostile_escapes;
+mod identity;
 mod ingest;
 mod instances;
 mod many_jobs;

@@ -4,7 +4,8 @@
 //! them would report an experiment nobody ran.
 //!
 //! Each run is named by its job name (or, where the job names agree, its
-//! file name up to the first `.`). The words every name at that point
+//! file name less its extensions), read into words by
+//! [`crate::ingest::identity`]. The words every name at that point
 //! shares are dropped (the device, the block size, `queue-depth-8`), and
 //! what is left tells the runs apart:
 //!
@@ -20,6 +21,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use rayon::prelude::*;
 
+use crate::ingest::identity;
 use crate::model::Row;
 
 /// A run of a file: its source and job name (a file may hold several).
@@ -177,57 +179,21 @@ pub(crate) fn listed(words: &BTreeSet<String>) -> String {
 /// Shortest leftover that names a variant on its own (`seq`, `full`).
 const MIN_WORD: usize = 3;
 
-/// A name less its numbers and repeat marks, its words joined as it
-/// joins them (`iou_c_t_4` -> `iou_c_t`).
+/// A name less its numbers and repeat marks ([`identity::whole_name`]).
 fn whole_name(name: &str) -> String {
-    let sep = if name.contains('_') { "_" } else { "-" };
-    tokens(name).join(sep)
+    identity::whole_name(name, &[])
 }
 
-/// A file's name up to its first `.`.
+/// A file's name less its folders and extensions ([`identity::stem`]).
 fn file_stem(source: &str) -> &str {
-    // A source is a `String`, so its name is UTF-8.
-    let name = std::path::Path::new(source)
-        .file_name()
-        .and_then(|n| n.to_str())
-        .unwrap_or_default();
-    name.split('.').next().unwrap_or_default()
+    identity::stem(source)
 }
 
-/// A name's words, less repeat marks and load or size tokens (`run1`,
-/// `qd32`, `j4`, `4Ki`, `128k`): what could tell two experiments apart.
+/// A name's words, less repeat marks, dates, load or size tokens
+/// (`run1`, `qd32`, `j4`, `4Ki`, `128k`): what could tell two experiments
+/// apart ([`identity::telling`]).
 fn tokens(name: &str) -> Vec<&str> {
-    name.split(|c: char| !c.is_alphanumeric())
-        .filter(|t| !t.is_empty() && !is_repeat_token(t) && !is_load_token(t))
-        .collect()
-}
-
-/// `qd32`, `iodepth8`, `j4`, `jobs16`, `t2`, `4k`, `4Ki`, `128KiB`,
-/// `bs64k`, `1m`: a load or a block size, which the point already holds.
-fn is_load_token(t: &str) -> bool {
-    const PREFIXES: [&str; 12] = [
-        "qd", "iodepth", "depth", "d", "j", "jobs", "numjobs", "nj", "t", "threads", "bs", "q",
-    ];
-    const UNITS: [&str; 13] = [
-        "", "b", "k", "ki", "kib", "kb", "m", "mi", "mib", "mb", "g", "gi", "gib",
-    ];
-    let start = t.find(|c: char| c.is_ascii_digit());
-    let Some(start) = start else { return false };
-    let (prefix, rest) = t.split_at(start);
-    let end = rest
-        .find(|c: char| !c.is_ascii_digit())
-        .unwrap_or(rest.len());
-    let unit = &rest[end..];
-    let sized = is_any(unit, &UNITS);
-    (prefix.is_empty() && sized && !unit.is_empty())
-        || (is_any(prefix, &PREFIXES) && unit.is_empty())
-        || (prefix.eq_ignore_ascii_case("bs") && sized)
-}
-
-/// Whether `word` is one of `list`, without regard to case: nothing is
-/// copied to lower case, as every word of every file's name comes here.
-fn is_any(word: &str, list: &[&str]) -> bool {
-    list.iter().any(|w| w.eq_ignore_ascii_case(word))
+    identity::telling(name)
 }
 
 /// Each name's words that not every name has, in order.
@@ -243,39 +209,6 @@ fn leftovers<'a>(names: &BTreeSet<&'a str>) -> BTreeMap<&'a str, Vec<&'a str>> {
         .zip(all)
         .map(|(n, ts)| (*n, ts.into_iter().filter(|t| !shared.contains(t)).collect()))
         .collect()
-}
-
-/// `1`, `03`, `run1`, `rep2`, `r03`, `iter4`, `am`/`pm` (of a time stamp),
-/// `again`, `rerun`:
-/// what numbers repeats or stamps them, not what tells experiments apart.
-fn is_repeat_token(t: &str) -> bool {
-    const PREFIXES: [&str; 14] = [
-        "run",
-        "rep",
-        "repeat",
-        "r",
-        "iter",
-        "iteration",
-        "loop",
-        "try",
-        "trial",
-        "pass",
-        "round",
-        "take",
-        "sample",
-        "n",
-    ];
-    const WORDS: [&str; 8] = [
-        "am", "pm", "again", "retry", "rerun", "redo", "repeat", "repeated",
-    ];
-    if is_any(t, &WORDS) {
-        return true;
-    }
-    let digits = t.trim_start_matches(|c: char| c.is_ascii_alphabetic());
-    let prefix = &t[..t.len() - digits.len()];
-    !digits.is_empty()
-        && digits.bytes().all(|b| b.is_ascii_digit())
-        && (prefix.is_empty() || is_any(prefix, &PREFIXES))
 }
 
 #[cfg(test)]
@@ -322,43 +255,6 @@ mod tests {
             at("ssd/nvme2n1_write_4Ki_queue-depth-8.json", "write"),
             "write"
         );
-    }
-
-    /// Load, size and repeat words are told without regard to case.
-    #[test]
-    fn load_and_repeat_words_whatever_their_case() {
-        let load = [
-            "qd32", "iodepth8", "j4", "jobs16", "t2", "4k", "4Ki", "128KiB", "bs64k", "1m",
-        ];
-        let repeat = [
-            "1", "03", "run1", "rep2", "r03", "iter4", "am", "pm", "again", "rerun",
-        ];
-        let neither = [
-            "write",
-            "overwrite",
-            "seq",
-            "nvme2n1",
-            "qd",
-            "4x",
-            "k4",
-            "run",
-            "x1",
-            "é1",
-        ];
-        for t in load.iter().chain(&repeat).chain(&neither) {
-            for case in [
-                t.to_string(),
-                t.to_ascii_uppercase(),
-                t.to_ascii_lowercase(),
-            ] {
-                assert_eq!(is_load_token(&case), load.contains(t), "{case}");
-                assert_eq!(
-                    is_repeat_token(&case),
-                    repeat.contains(t) || (load.contains(t) && is_repeat_token(t)),
-                    "{case}"
-                );
-            }
-        }
     }
 
     #[test]

@@ -6,6 +6,8 @@
 //! fio 2.x JSON (no `job options`) and terse output (no options at all).
 //! Callers say in a warning that they used it.
 
+use crate::ingest::identity;
+
 /// What a job name says about its workload; `None` where it says nothing.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct NameGuess {
@@ -17,32 +19,17 @@ pub(crate) struct NameGuess {
     pub numjobs: Option<u32>,
 }
 
-/// Reads `randread`, `4k`, `qd32` and `nj4` tokens out of a job name
-/// (split on anything not a letter or digit, case ignored).
+/// Reads `randread`, `4k`, `qd32` and `nj4` words out of a job name (its
+/// words as [`identity::tokens`] cuts them, case ignored).
 pub(crate) fn guess_from_name(name: &str) -> NameGuess {
-    // Token -> fio's rw value; `seq*` is how people name sequential jobs.
-    const RW: [(&str, &str); 12] = [
-        ("randread", "randread"),
-        ("randwrite", "randwrite"),
-        ("randrw", "randrw"),
-        ("randtrim", "randtrim"),
-        ("readwrite", "readwrite"),
-        ("read", "read"),
-        ("write", "write"),
-        ("trim", "trim"),
-        ("rw", "rw"),
-        ("trimwrite", "trimwrite"),
-        ("seqread", "read"),
-        ("seqwrite", "write"),
-    ];
     let mut g = NameGuess::default();
     let mut words = Words::default();
-    for tok in name
-        .split(|c: char| !c.is_ascii_alphanumeric())
-        .map(str::to_ascii_lowercase)
+    for tok in identity::tokens(name)
+        .into_iter()
+        .map(|t| t.to_ascii_lowercase())
     {
         if g.rw.is_none() {
-            g.rw = RW.iter().find(|(t, _)| *t == tok).map(|(_, rw)| *rw);
+            g.rw = identity::rw_of(&tok);
         }
         words.add(&tok);
         if g.bs.is_none()
@@ -53,10 +40,10 @@ pub(crate) fn guess_from_name(name: &str) -> NameGuess {
             g.bs = Some(tok.clone());
         }
         if g.iodepth.is_none() {
-            g.iodepth = number_after(&tok, &["qd", "iodepth"]);
+            g.iodepth = identity::number_after(&tok, &["qd", "iodepth"]);
         }
         if g.numjobs.is_none() {
-            g.numjobs = number_after(&tok, &["nj", "numjobs"]);
+            g.numjobs = identity::number_after(&tok, &["nj", "numjobs"]);
         }
     }
     // `random_write`: the `write` token alone would say sequential.
@@ -119,15 +106,6 @@ pub(crate) fn block_size_from_mean(mean: f64) -> Option<(u64, bool)> {
         return Some((nearest, true));
     }
     Some((((mean / 512.0).round() as u64).max(1) * 512, false))
-}
-
-/// `32` from `qd32` when `tok` is one of `prefixes` followed by a number > 0.
-fn number_after(tok: &str, prefixes: &[&str]) -> Option<u32> {
-    prefixes
-        .iter()
-        .find_map(|p| tok.strip_prefix(p))
-        .and_then(|n| n.parse().ok())
-        .filter(|&n| n > 0)
 }
 
 #[cfg(test)]

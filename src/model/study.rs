@@ -1,0 +1,273 @@
+//! How a study was read: each config and what defines it, the workload and
+//! load axes, what was pooled as repeats and on what evidence, what was
+//! kept apart and why, roles and variants, and every file's place. Ingest
+//! works it out (`ingest::identity::study`); `analyze --explain` prints it
+//! ([`Study::lines`]), the JSON carries it (`study`) and the report says
+//! it ("How the runs were grouped").
+
+use serde::{Deserialize, Serialize};
+
+/// Runs pooled as repeats whose IOPS differ by more than this (the higher
+/// over the lower, less one) disagree beyond run-to-run noise: ingest
+/// warns, and the comparison draws no tie from their spread.
+pub const REPEATS_APART: f64 = 0.25;
+
+/// How the runs were grouped: `study` in `analyze`'s JSON.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Study {
+    /// The config rule (`--label-by`) that named the configs.
+    pub rule: String,
+    /// Result files read.
+    pub files: usize,
+    /// Each config, in the order first met.
+    pub configs: Vec<StudyConfig>,
+    /// What tells the configs apart: options (`ioscheduler`) and `file
+    /// name` where names do, each with its number of values.
+    pub set_apart_by: Vec<AxisValues>,
+    /// The workloads measured (`randread 4k`), each with its runs.
+    pub workloads: Vec<AxisValues>,
+    /// The load axes: `iodepth` and `numjobs` with their values.
+    pub loads: Vec<AxisValues>,
+    /// Runs pooled as repeats, per config and evidence.
+    pub repeats: Vec<RepeatPool>,
+    /// Runs kept apart and why (the config rule's notes).
+    pub kept_apart: Vec<String>,
+    /// Words some files carry that never tell two runs apart at one
+    /// workload (`cpu`, `benchmark`): a file's role, not its config.
+    pub roles: Vec<String>,
+    /// Variants of a workload kept apart (`overwrite-seq`).
+    pub variants: Vec<String>,
+    /// Pooled repeats that disagree beyond run-to-run noise: no tie is
+    /// drawn from their spread.
+    pub disagreeing: Vec<String>,
+    /// Every file's place: its config and role.
+    pub placed: Vec<PlacedFile>,
+}
+
+/// One config of a [`Study`].
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct StudyConfig {
+    pub name: String,
+    /// What defines it: `key=value` of the rule's keys (`file name=ext4`,
+    /// `ioscheduler=bfq`), else its folder.
+    pub defined_by: Vec<String>,
+    pub files: usize,
+    /// The folders its files sit in.
+    pub folders: Vec<String>,
+}
+
+/// A named axis and its values (`iodepth`: `1, 4, 64`), with a count
+/// where one is said (runs of a workload, values of a key).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct AxisValues {
+    pub name: String,
+    pub values: Vec<String>,
+    pub count: usize,
+}
+
+/// Runs of one config pooled as repeats on one kind of evidence.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct RepeatPool {
+    pub config: String,
+    /// Workload and load points with two or more runs pooled.
+    pub points: usize,
+    /// The most runs pooled at one point.
+    pub runs: usize,
+    /// Why they are repeats: what alone tells them apart.
+    pub evidence: String,
+}
+
+/// Where one file went.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct PlacedFile {
+    pub source: String,
+    /// Its configs (one, or several where its jobs are configs).
+    pub configs: Vec<String>,
+    /// Its role word, where it has one (`cpu`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub role: Option<String>,
+}
+
+/// Most lines of one list before the rest is counted: a study of
+/// thousands of files reads on one screen.
+const SHOWN: usize = 12;
+
+impl Study {
+    /// Nothing was read (a dataset file holds no study).
+    pub fn is_empty(&self) -> bool {
+        self.files == 0 && self.configs.is_empty()
+    }
+
+    /// The study with its configs under their display names.
+    pub fn renamed(&self, name_of: impl Fn(&str) -> String) -> Study {
+        let mut out = self.clone();
+        for c in &mut out.configs {
+            c.name = name_of(&c.name);
+        }
+        for r in &mut out.repeats {
+            r.config = name_of(&r.config);
+        }
+        for f in &mut out.placed {
+            for c in &mut f.configs {
+                *c = name_of(c);
+            }
+        }
+        out
+    }
+
+    /// The reading as lines of text, grouped and counted: each config with
+    /// what defines it and its files, the axes, repeats and their
+    /// evidence, what was kept apart, roles and variants.
+    pub fn lines(&self) -> Vec<String> {
+        let mut out = self.heading_lines();
+        out.extend(self.config_lines());
+        out.extend(self.axis_lines());
+        out.extend(self.repeat_lines());
+        out.extend(self.listed_lines());
+        out
+    }
+
+    /// The count of files and configs, and the axes that set configs apart.
+    fn heading_lines(&self) -> Vec<String> {
+        let mut out = vec![format!(
+            "{} files read as {} config{} (--label-by {}).",
+            self.files,
+            self.configs.len(),
+            if self.configs.len() == 1 { "" } else { "s" },
+            self.rule
+        )];
+        if !self.set_apart_by.is_empty() {
+            let by: Vec<String> = self
+                .set_apart_by
+                .iter()
+                .map(|a| format!("{} ({} values: {})", a.name, a.count, shorten(&a.values, 6)))
+                .collect();
+            out.push(format!("Set apart by: {}.", by.join("; ")));
+        }
+        out
+    }
+
+    /// Each config with its file count and what defines it, aligned.
+    fn config_lines(&self) -> Vec<String> {
+        let mut out = vec!["Configs:".to_string()];
+        let width = self
+            .configs
+            .iter()
+            .take(SHOWN)
+            .map(|c| c.name.chars().count())
+            .max()
+            .unwrap_or(0);
+        for c in self.configs.iter().take(SHOWN) {
+            let pad = width - c.name.chars().count();
+            out.push(format!(
+                "  {}{}  {:>5} file{}  {}",
+                c.name,
+                " ".repeat(pad),
+                c.files,
+                if c.files == 1 { " " } else { "s" },
+                c.defined_by.join(", ")
+            ));
+        }
+        if self.configs.len() > SHOWN {
+            out.push(format!(
+                "  ... and {} more configs (--format json lists all)",
+                self.configs.len() - SHOWN
+            ));
+        }
+        out
+    }
+
+    /// The workloads and the load axes.
+    fn axis_lines(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        let axis = |a: &AxisValues| format!("{} {}", a.name, shorten(&a.values, 10));
+        if !self.workloads.is_empty() {
+            let names: Vec<String> = self.workloads.iter().map(|w| w.name.clone()).collect();
+            out.push(format!(
+                "Workloads ({}): {}.",
+                names.len(),
+                shorten(&names, 8)
+            ));
+        }
+        if !self.loads.is_empty() {
+            let loads: Vec<String> = self.loads.iter().map(axis).collect();
+            out.push(format!("Load axes: {}.", loads.join("; ")));
+        }
+        out
+    }
+
+    /// The configs whose runs were pooled as repeats, with the evidence.
+    fn repeat_lines(&self) -> Vec<String> {
+        if self.repeats.is_empty() {
+            return vec![
+                "Pooled as repeats: none (no two runs of one config at one workload and load point).".into(),
+            ];
+        }
+        let mut out = vec!["Pooled as repeats:".to_string()];
+        for r in self.repeats.iter().take(SHOWN) {
+            out.push(format!(
+                "  {}: up to {} runs at {} point{}, {}",
+                r.config,
+                r.runs,
+                r.points,
+                if r.points == 1 { "" } else { "s" },
+                r.evidence
+            ));
+        }
+        if self.repeats.len() > SHOWN {
+            out.push(format!("  ... and {} more", self.repeats.len() - SHOWN));
+        }
+        out
+    }
+
+    /// What was kept apart, the disagreeing repeats, roles and variants.
+    fn listed_lines(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for (title, list) in [
+            ("Kept apart", &self.kept_apart),
+            (
+                "Disagreeing repeats (no tie drawn from their spread)",
+                &self.disagreeing,
+            ),
+        ] {
+            if list.is_empty() {
+                continue;
+            }
+            out.push(format!("{title}:"));
+            for l in list.iter().take(SHOWN / 2) {
+                out.push(format!("  {l}"));
+            }
+            if list.len() > SHOWN / 2 {
+                out.push(format!(
+                    "  ... and {} more (--format json lists all)",
+                    list.len() - SHOWN / 2
+                ));
+            }
+        }
+        if !self.roles.is_empty() {
+            out.push(format!(
+                "Roles (files differing only by these are one config): {}.",
+                shorten(&self.roles, 8)
+            ));
+        }
+        if !self.variants.is_empty() {
+            out.push(format!(
+                "Variants of a workload: {}.",
+                shorten(&self.variants, 8)
+            ));
+        }
+        out
+    }
+}
+
+/// `a, b, c` or `a, b, ... (12 in all)`.
+fn shorten(values: &[String], most: usize) -> String {
+    if values.len() <= most {
+        return values.join(", ");
+    }
+    format!(
+        "{}, ... ({} in all)",
+        values[..most].join(", "),
+        values.len()
+    )
+}

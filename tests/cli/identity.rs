@@ -1,0 +1,275 @@
+//! A study's configurations wherever it keeps them (issue #53), on real
+//! fio runs made here (fixtures/identity/, `make-identity-fixtures.sh`):
+//! configs told by file names, job names, folders and versioned words;
+//! repeats pooled only on evidence (run marks, dated folders); roles
+//! (`-cpu` beside `-bench`) in their config; and the reading said.
+
+use std::collections::BTreeSet;
+
+use serde_json::Value;
+
+use crate::common::{analyze_json, assert_ok, fixture, metric_of, nvcmp, stderr};
+
+fn analyze(rel: &str) -> Value {
+    analyze_json(&fixture(&format!("identity/{rel}")), &[])
+}
+
+fn configs(j: &Value) -> BTreeSet<String> {
+    j["configs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap().to_string())
+        .collect()
+}
+
+fn set(names: &[&str]) -> BTreeSet<String> {
+    names.iter().map(|s| s.to_string()).collect()
+}
+
+/// Each file's configs in `study.placed`.
+fn placed(j: &Value) -> Vec<(String, Vec<String>)> {
+    j["study"]["placed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            let configs = f["configs"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|c| c.as_str().unwrap().to_string())
+                .collect();
+            (f["source"].as_str().unwrap().to_string(), configs)
+        })
+        .collect()
+}
+
+/// The workload of `rw`, block size and depth.
+fn workload<'a>(j: &'a Value, rw: &str, bs: u64, depth: u64) -> &'a Value {
+    j["workloads"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|w| w["rw"] == rw && w["bs_bytes"] == bs && w["iodepth"] == depth)
+        .unwrap_or_else(|| panic!("no {rw} {bs} QD{depth}"))
+}
+
+/// fio's own IOPS of `job`'s `dir` in a fixture file.
+fn fio_iops(rel: &str, job: &str, dir: &str) -> f64 {
+    let text = std::fs::read_to_string(fixture(&format!("identity/{rel}"))).unwrap();
+    let v: Value = serde_json::from_str(&text).unwrap();
+    let job = v["jobs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|j| j["jobname"] == job)
+        .unwrap();
+    job[dir]["iops"].as_f64().unwrap()
+}
+
+#[test]
+fn file_names_tell_three_configs_where_two_share_every_option_and_a_path() {
+    let j = analyze("fs");
+    assert_eq!(configs(&j), set(&["raw-block", "ext4", "xfs"]));
+    // fio's own figure per config, nothing averaged across file systems.
+    let w = workload(&j, "randread", 4096, 64);
+    let iops = &metric_of(w, "iops")["values"];
+    for (config, file) in [
+        ("ext4", "fs/kernel-5.4.0-ext4-default-benchmark.json"),
+        ("xfs", "fs/kernel-5.4.0-xfs-default-benchmark.json"),
+        ("raw-block", "fs/raw-block-benchmark.json"),
+    ] {
+        let want = fio_iops(file, "read-rand-iops", "read");
+        let got = iops[config].as_f64().unwrap();
+        assert!(
+            (got - want).abs() <= want * 1e-9,
+            "{config}: {got} against fio's {want}"
+        );
+    }
+    // The idle-profiling run of each config is in that config: whole-system
+    // CPU from fio's cpu_idleness, not a config of its own.
+    let cpu = workload(&j, "randrw", 512, 256);
+    let cpu_iops = &metric_of(cpu, "iops")["values"];
+    for c in ["raw-block", "ext4", "xfs"] {
+        assert!(cpu_iops[c].as_f64().is_some(), "{c}: {cpu_iops}");
+    }
+    // Nothing pooled as repeats; the note says what was kept apart and the
+    // role.
+    assert_eq!(j["study"]["repeats"], serde_json::json!([]));
+    let notes = j["config_rule"]["notes"].to_string();
+    assert!(notes.contains("kept apart as configs"), "{notes}");
+    assert!(
+        notes.contains("ext4 / ") && notes.contains("xfs"),
+        "{notes}"
+    );
+    assert_eq!(j["study"]["roles"], serde_json::json!(["benchmark", "cpu"]));
+    for (source, configs) in placed(&j) {
+        let config = &configs[0];
+        assert_eq!(configs.len(), 1, "{source}");
+        assert!(source.contains(config.as_str()), "{source} in {config}");
+    }
+}
+
+#[test]
+fn the_study_measured_twice_in_dated_folders_pools_each_config_never_two() {
+    let j = analyze("twice");
+    assert_eq!(configs(&j), set(&["raw-block", "ext4", "xfs"]));
+    let repeats = j["study"]["repeats"].as_array().unwrap();
+    assert_eq!(repeats.len(), 3, "{repeats:?}");
+    for r in repeats {
+        assert_eq!(r["runs"], 2, "{r}");
+        // Four benchmark jobs and the idle-profiling one (read and write), each twice.
+        assert_eq!(r["points"], 6, "{r}");
+        // The folders' dates (2024-01-05, 2024-01-07) differ in their numbers.
+        assert!(
+            r["evidence"]
+                .as_str()
+                .unwrap()
+                .contains("numbers (05 / 07)"),
+            "{r}"
+        );
+    }
+    let notes = j["config_rule"]["notes"].to_string();
+    assert!(notes.contains("pooled as repeats"), "{notes}");
+    // Every file in the config its name says, none in two.
+    for (source, configs) in placed(&j) {
+        assert_eq!(configs.len(), 1, "{source}");
+        assert!(
+            source.contains(configs[0].as_str()),
+            "{source} in {configs:?}"
+        );
+    }
+}
+
+#[test]
+fn job_names_within_one_file_tell_configs() {
+    let j = analyze("jobs");
+    assert_eq!(configs(&j), set(&["ext4", "xfs"]));
+    assert_eq!(j["workloads"].as_array().unwrap().len(), 2);
+    assert_eq!(j["study"]["repeats"], serde_json::json!([]));
+    let w = workload(&j, "write", 131072, 8);
+    let iops = &metric_of(w, "iops")["values"];
+    assert_eq!(
+        iops["xfs"].as_f64().unwrap(),
+        fio_iops("jobs/all.json", "xfs-write", "write")
+    );
+}
+
+#[test]
+fn folders_tell_configs() {
+    let j = analyze("folders");
+    assert_eq!(configs(&j), set(&["none", "mq-deadline"]));
+    assert_eq!(j["study"]["repeats"], serde_json::json!([]));
+}
+
+#[test]
+fn files_named_alike_but_for_run_marks_are_repeats() {
+    let j = analyze("repeats");
+    assert_eq!(j["configs"].as_array().unwrap().len(), 1);
+    let repeats = j["study"]["repeats"].as_array().unwrap();
+    assert_eq!(repeats.len(), 1);
+    assert_eq!(repeats[0]["runs"], 2);
+    let evidence = repeats[0]["evidence"].as_str().unwrap();
+    assert!(
+        evidence.contains("repeat marks") && evidence.contains("run1"),
+        "{evidence}"
+    );
+}
+
+#[test]
+fn a_role_word_keeps_each_cpu_file_in_its_config() {
+    let j = analyze("roles");
+    assert_eq!(configs(&j), set(&["sata", "nvme"]));
+    assert_eq!(j["study"]["roles"], serde_json::json!(["bench", "cpu"]));
+    let cpu = workload(&j, "randrw", 512, 256);
+    let iops = &metric_of(cpu, "iops")["values"];
+    assert!(
+        iops["sata"].as_f64().is_some() && iops["nvme"].as_f64().is_some(),
+        "{iops}"
+    );
+}
+
+#[test]
+fn versioned_words_are_words_not_numbers_to_strip() {
+    let j = analyze("kernel");
+    assert_eq!(configs(&j), set(&["kernel-5.4", "kernel-6.8"]));
+    assert_eq!(j["study"]["repeats"], serde_json::json!([]));
+}
+
+/// `--explain` on the ICPE'24 scheduler study fits a screen and names the
+/// scheduler; on the file-system study it names the configs by their
+/// words and the roles.
+#[test]
+fn explain_says_how_the_study_was_read_on_one_screen() {
+    let explain = |path: &std::path::Path| {
+        let out = nvcmp()
+            .arg("analyze")
+            .arg(path)
+            .arg("--explain")
+            .output()
+            .unwrap();
+        assert_ok(&out);
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let text = explain(&fixture("studies/icpe24-schedulers-1ssd"));
+    assert!(text.lines().count() <= 24, "{text}");
+    assert!(text.lines().all(|l| l.chars().count() <= 260), "{text}");
+    assert!(
+        text.contains("Set apart by: ioengine") && text.contains("ioscheduler (5 values"),
+        "{text}"
+    );
+    let text = explain(&fixture("identity/fs"));
+    assert!(text.lines().count() <= 24, "{text}");
+    assert!(text.starts_with("6 files read as 3 configs"), "{text}");
+    for word in [
+        "raw-block",
+        "ext4",
+        "xfs",
+        "file name=ext4",
+        "Roles",
+        "cpu",
+        "kept apart as configs",
+    ] {
+        assert!(text.contains(word), "{word}: {text}");
+    }
+}
+
+/// Repeats that disagree beyond noise: ssd-run1.json as fio wrote it and
+/// a copy with its IOPS and bandwidth doubled (made by this test).
+#[test]
+fn pooled_repeats_that_disagree_are_warned_of_by_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(fixture("identity/repeats/ssd-run1.json")).unwrap();
+    std::fs::write(dir.path().join("ssd-run1.json"), &text).unwrap();
+    let mut v: Value = serde_json::from_str(&text).unwrap();
+    let read = &mut v["jobs"][0]["read"];
+    for k in ["iops", "bw", "bw_bytes", "iops_mean"] {
+        if let Some(x) = read[k].as_f64() {
+            read[k] = serde_json::json!(x * 2.0);
+        }
+    }
+    std::fs::write(dir.path().join("ssd-run2.json"), v.to_string()).unwrap();
+    let out = nvcmp()
+        .arg("analyze")
+        .arg(dir.path())
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    assert_ok(&out);
+    let err = stderr(&out);
+    assert!(
+        err.contains("pooled as repeats")
+            && err.contains("ssd-run1.json")
+            && err.contains("ssd-run2.json")
+            && err.contains("100 % apart"),
+        "{err}"
+    );
+    let j: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(j["study"]["disagreeing"].as_array().unwrap().len(), 1);
+    // Their spread is shown (no tie is drawn from it: compare's
+    // repeats_that_disagree_show_their_spread_but_draw_no_tie).
+    let w = &j["workloads"][0];
+    let config = j["configs"][0].as_str().unwrap();
+    assert_eq!(metric_of(w, "iops")["spread"][config]["n"], 2, "{w}");
+}
