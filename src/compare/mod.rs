@@ -199,18 +199,7 @@ fn compare_named(
     let config_os = os_of_configs(&grouped, &configs);
     let families = families(&configs, &config_os);
     let (baseline, baseline_why) = pick_baseline(&configs, opts, &config_labels, &mut warnings);
-    let mut setup = setup::build(&kept, &configs, &opts.setup, &opts.config_rule.keys, |l| {
-        opts.name(l)
-    });
-    if !config_labels.is_empty() {
-        // The full identity a display name shortens, first in the setup.
-        let values = configs
-            .iter()
-            .map(|c| (c.clone(), Some(config_labels.get(c).unwrap_or(c).clone())))
-            .collect();
-        let item = setup::SetupItem::new("label", "Config", setup::SetupSource::Data, values);
-        setup.items.insert(0, item);
-    }
+    let setup = setup_of(&kept, &configs, opts, &config_labels);
     let keys: BTreeSet<WorkloadKey> = grouped.values().flat_map(|m| m.keys().cloned()).collect();
     let workloads: Vec<Workload> = keys
         .iter()
@@ -258,6 +247,28 @@ fn compare_named(
     cmp.key_findings = key;
     cmp.highlights = ordered.into_iter().map(|f| f.text).collect();
     cmp
+}
+
+/// The setup table, with the full identity a display name shortens first
+/// when configs were given short names.
+fn setup_of(
+    kept: &[Row],
+    configs: &[String],
+    opts: &CompareOptions,
+    config_labels: &IndexMap<String, String>,
+) -> setup::Setup {
+    let mut setup = setup::build(kept, configs, &opts.setup, &opts.config_rule.keys, |l| {
+        opts.name(l)
+    });
+    if !config_labels.is_empty() {
+        let values = configs
+            .iter()
+            .map(|c| (c.clone(), Some(config_labels.get(c).unwrap_or(c).clone())))
+            .collect();
+        let item = setup::SetupItem::new("label", "Config", setup::SetupSource::Data, values);
+        setup.items.insert(0, item);
+    }
+    setup
 }
 
 /// The rule with its configs under their display names.
