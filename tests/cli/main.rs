@@ -2,6 +2,7 @@
 //! One module per command.
 
 mod analyze;
+mod archives;
 mod browser;
 mod charts;
 mod check;
@@ -12,6 +13,7 @@ mod diskspd;
 mod grammar;
 mod history;
 mod hostile;
+mod hostile_tree;
 mod ingest;
 mod instances;
 mod many_jobs;
