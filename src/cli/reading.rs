@@ -51,7 +51,11 @@ pub(super) fn read_side(
     opts.ingest.max_expanded = super::max_expanded();
     let inputs =
         input::read(paths, &opts, &()).map_err(|e| CliError::usage(format!("{flag}: {e:#}")))?;
-    super::skips::print(&inputs.skipped, &format!("nvcmp: {flag}: "), super::verbose());
+    super::skips::print(
+        &inputs.skipped,
+        &format!("nvcmp: {flag}: "),
+        super::verbose(),
+    );
     for w in &inputs.warnings {
         eprintln!("nvcmp: {flag}: {w}");
     }

@@ -70,7 +70,10 @@ fn named(kind: &[&Skipped]) -> String {
     let names: Vec<&str> = kind.iter().take(NAMED).map(|s| s.source.as_str()).collect();
     match kind.len().saturating_sub(NAMED) {
         0 => names.join(", "),
-        more => format!("{} and {more} more (--verbose lists each)", names.join(", ")),
+        more => format!(
+            "{} and {more} more (--verbose lists each)",
+            names.join(", ")
+        ),
     }
 }
 
@@ -145,19 +148,33 @@ mod tests {
     #[test]
     fn one_line_per_kind_with_three_paths() {
         let mut skipped: Vec<Skipped> = (0..108)
-            .map(|i| skip(&format!("r/{i}.log.gz"), &format!("binary data (NUL byte at offset {i})")))
+            .map(|i| {
+                skip(
+                    &format!("r/{i}.log.gz"),
+                    &format!("binary data (NUL byte at offset {i})"),
+                )
+            })
             .collect();
-        skipped.push(skip("r/x.json", "not fio or DiskSpd output (no fio JSON document)"));
+        skipped.push(skip(
+            "r/x.json",
+            "not fio or DiskSpd output (no fio JSON document)",
+        ));
         let lines = lines(&skipped, false);
         assert_eq!(lines.len(), 2, "{lines:?}");
         assert_eq!(
             lines[0],
             "skipped 108 files: binary data (NUL byte at offset 0): r/0.log.gz, r/1.log.gz, r/2.log.gz and 105 more (--verbose lists each)"
         );
-        assert_eq!(lines[1], "skipped r/x.json: not fio or DiskSpd output (no fio JSON document)");
+        assert_eq!(
+            lines[1],
+            "skipped r/x.json: not fio or DiskSpd output (no fio JSON document)"
+        );
         assert_eq!(super::lines(&skipped, true).len(), 109);
         let found = found(&skipped);
-        assert!(found.starts_with("109 files could not be read: 108 binary data"), "{found}");
+        assert!(
+            found.starts_with("109 files could not be read: 108 binary data"),
+            "{found}"
+        );
         assert!(found.contains("unpacked first"), "{found}");
         assert!(found.contains("--output-format=json"), "{found}");
     }

@@ -80,7 +80,10 @@ pub fn stream_error(codec: Codec, e: &std::io::Error) -> String {
     }
     match e.kind() {
         std::io::ErrorKind::UnexpectedEof => {
-            format!("{} stream truncated (ends before its end mark)", codec.name())
+            format!(
+                "{} stream truncated (ends before its end mark)",
+                codec.name()
+            )
         }
         _ => format!("{} stream corrupt: {e}", codec.name()),
     }
@@ -102,7 +105,9 @@ fn read_tar<R: Read>(
     each: &mut dyn FnMut(&str, Content<'_>),
 ) -> Result<(), Stopped> {
     let mut archive = tar::Archive::new(stream);
-    let entries = archive.entries().map_err(|e| Stopped(tar_error(codec, &e)))?;
+    let entries = archive
+        .entries()
+        .map_err(|e| Stopped(tar_error(codec, &e)))?;
     let mut buf = Vec::new();
     let mut last = String::new();
     for entry in entries {
@@ -120,7 +125,10 @@ fn read_tar<R: Read>(
             } else {
                 "not a regular file"
             };
-            each(&name, Err(format!("{what} inside the archive: not followed")));
+            each(
+                &name,
+                Err(format!("{what} inside the archive: not followed")),
+            );
             continue;
         }
         if entry.size() > max {
@@ -176,7 +184,10 @@ fn read_zip(
             continue;
         }
         if member.is_symlink() {
-            each(&name, Err("a symlink inside the archive: not followed".into()));
+            each(
+                &name,
+                Err("a symlink inside the archive: not followed".into()),
+            );
             continue;
         }
         // The central directory's sizes may lie: the cap and the ratio
@@ -201,7 +212,12 @@ fn member_error(e: &std::io::Error) -> String {
 
 /// A stream read whole into `to` through its decoder and the guard:
 /// `Err` is the reason it was not.
-pub fn expand(codec: Codec, source: impl BufRead, max: u64, to: &mut Vec<u8>) -> Result<(), String> {
+pub fn expand(
+    codec: Codec,
+    source: impl BufRead,
+    max: u64,
+    to: &mut Vec<u8>,
+) -> Result<(), String> {
     let (counted, consumed) = compressed::Counting::new(source);
     let decoder = compressed::decoder(codec, counted).map_err(|e| stream_error(codec, &e))?;
     let mut guard = Guard::new(decoder, consumed, max);

@@ -117,7 +117,12 @@ pub const RATIO_FLOOR: u64 = 16 << 20;
 
 /// A byte count as people read it: `1 GiB`, `16 MiB`, `12.3 KiB`, `900 B`.
 pub fn size_text(bytes: u64) -> String {
-    const UNITS: [(u64, &str); 4] = [(1 << 40, "TiB"), (1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")];
+    const UNITS: [(u64, &str); 4] = [
+        (1 << 40, "TiB"),
+        (1 << 30, "GiB"),
+        (1 << 20, "MiB"),
+        (1 << 10, "KiB"),
+    ];
     for (unit, name) in UNITS {
         if bytes >= unit {
             let v = bytes as f64 / unit as f64;
@@ -198,7 +203,10 @@ impl<R: BufRead> BufRead for Counting<R> {
 
 /// A decoder of `codec` over `source` (buffered for the decoders that
 /// read byte by byte).
-pub fn decoder<'a, R: BufRead + 'a>(codec: Codec, source: R) -> std::io::Result<Box<dyn Read + 'a>> {
+pub fn decoder<'a, R: BufRead + 'a>(
+    codec: Codec,
+    source: R,
+) -> std::io::Result<Box<dyn Read + 'a>> {
     Ok(match codec {
         Codec::Gzip => Box::new(flate2::bufread::MultiGzDecoder::new(source)),
         Codec::Zstd => Box::new(zstd::stream::read::Decoder::with_buffer(source)?),
@@ -264,7 +272,8 @@ impl<R: Read> Read for Guard<R> {
 
 /// The [`Refused`] inside an I/O error, if that is what it is.
 pub fn refused(e: &std::io::Error) -> Option<&Refused> {
-    e.get_ref().and_then(|inner| inner.downcast_ref::<Refused>())
+    e.get_ref()
+        .and_then(|inner| inner.downcast_ref::<Refused>())
 }
 
 /// Reads `from` to its end into `to` (cleared first), in blocks, so a

@@ -84,7 +84,16 @@ fn read_in_batches(
                     })
                     .collect()
             },
-            || place(previous, base, inputs.len(), rows, &mut results, &mut members),
+            || {
+                place(
+                    previous,
+                    base,
+                    inputs.len(),
+                    rows,
+                    &mut results,
+                    &mut members,
+                )
+            },
         );
         read = next;
     }
@@ -659,7 +668,10 @@ fn odd_entry(
     if is_ignored(name) {
         return None;
     }
-    skip(format!("{}: not read (not a regular file)", special_kind(ft)));
+    skip(format!(
+        "{}: not read (not a regular file)",
+        special_kind(ft)
+    ));
     None
 }
 
@@ -800,7 +812,15 @@ fn read_input(
     let mut digest = None;
     let bound = input.place.stream().then(|| opts.max_expanded());
     let outcome = with_contents(&input.path, bound, |bytes| {
-        parse(bytes, &source, opts, progress, options, &mut warnings, &mut digest)
+        parse(
+            bytes,
+            &source,
+            opts,
+            progress,
+            options,
+            &mut warnings,
+            &mut digest,
+        )
     });
     let outcome = match outcome {
         Err(FileError::Container(c)) => {
@@ -1186,7 +1206,10 @@ fn join_rows(to: &mut Vec<crate::model::Row>, mut rows: Vec<crate::model::Row>) 
 /// A result's file name without its extension, nor a compressed file's
 /// (`randread.json.gz` is `randread`, as `randread.json` is).
 fn result_stem(path: &Path) -> String {
-    let name = path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy())
+        .unwrap_or_default();
     let name = [".gz", ".zst", ".zstd", ".xz", ".bz2"]
         .iter()
         .find_map(|end| name.strip_suffix(end))

@@ -51,7 +51,12 @@ fn each_compressed_format_gives_the_original_dataset() {
     // 2 configs x 2 workloads; randwrite's result is named `.log`.
     assert_eq!(original.len(), 4);
     let want = without_source(&original);
-    for (tool, ext) in [("gzip", "gz"), ("zstd", "zst"), ("xz", "xz"), ("bzip2", "bz2")] {
+    for (tool, ext) in [
+        ("gzip", "gz"),
+        ("zstd", "zst"),
+        ("xz", "xz"),
+        ("bzip2", "bz2"),
+    ] {
         let got = rows(&fixture(&format!("compressed/{tool}")), &[]);
         assert_eq!(without_source(&got), want, "{tool}");
         // `source` names the file as it is on disk.
@@ -93,7 +98,11 @@ fn compressed_logs_give_the_same_series() {
     let want = series(fixture("compressed/study"));
     assert!(want.len() > 10, "{}", want.len());
     for tool in ["gzip", "zstd", "xz", "bzip2"] {
-        assert_eq!(series(fixture(&format!("compressed/{tool}"))), want, "{tool}");
+        assert_eq!(
+            series(fixture(&format!("compressed/{tool}"))),
+            want,
+            "{tool}"
+        );
     }
 }
 
@@ -115,7 +124,12 @@ fn an_archive_reads_as_its_folder() {
     let pick = |v: &Value| {
         let mut v = v.clone();
         let o = v.as_object_mut().unwrap();
-        o.retain(|k, _| matches!(k.as_str(), "configs" | "workloads" | "tables" | "comparisons"));
+        o.retain(|k, _| {
+            matches!(
+                k.as_str(),
+                "configs" | "workloads" | "tables" | "comparisons"
+            )
+        });
         let text = v.to_string();
         assert!(text.len() > 100, "{text}");
         text
@@ -196,7 +210,11 @@ fn bombs_are_refused_and_the_rest_is_read() {
     let took = started.elapsed();
     assert_ok(&out);
     let err = stderr(&out);
-    assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 1, "{err}");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).lines().count(),
+        1,
+        "{err}"
+    );
     for name in ["bomb.json.gz", "bomb.json.zst"] {
         let line = err
             .lines()
@@ -224,7 +242,10 @@ fn a_member_past_the_cap_is_refused_by_name() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     let err = stderr(&out);
-    assert!(err.contains("r.json.gz: gzip stream expands past 4 KiB (--max-expanded)"), "{err}");
+    assert!(
+        err.contains("r.json.gz: gzip stream expands past 4 KiB (--max-expanded)"),
+        "{err}"
+    );
     assert!(err.contains("a larger --max-expanded reads them"), "{err}");
 }
 
@@ -244,9 +265,15 @@ fn a_truncated_gzip_is_one_skip_with_its_reason() {
     let out = nvcmp().arg("ingest").arg(dir.path()).output().unwrap();
     assert_ok(&out);
     let err = stderr(&out);
-    let cut = err.lines().find(|l| l.contains("cut.json.gz")).unwrap_or_default();
+    let cut = err
+        .lines()
+        .find(|l| l.contains("cut.json.gz"))
+        .unwrap_or_default();
     assert!(cut.contains("gzip stream truncated"), "{err}");
-    let flipped = err.lines().find(|l| l.contains("flipped.json.gz")).unwrap_or_default();
+    let flipped = err
+        .lines()
+        .find(|l| l.contains("flipped.json.gz"))
+        .unwrap_or_default();
     assert!(flipped.contains("gzip stream"), "{err}");
     assert!(!err.contains("panicked"), "{err}");
     assert!(err.contains("ingested 1 file"), "{err}");
@@ -289,13 +316,26 @@ fn a_tar_with_escaping_names_is_read_never_unpacked() {
         .unwrap();
     assert_ok(&out);
     let err = stderr(&out);
-    assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 1, "{err}");
-    assert!(err.contains("a member name leaving the archive (../escape.json)"), "{err}");
-    assert!(err.contains("an absolute member name (/tmp/nvcmp-h56-abs.json)"), "{err}");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).lines().count(),
+        1,
+        "{err}"
+    );
+    assert!(
+        err.contains("a member name leaving the archive (../escape.json)"),
+        "{err}"
+    );
+    assert!(
+        err.contains("an absolute member name (/tmp/nvcmp-h56-abs.json)"),
+        "{err}"
+    );
     // Nothing written anywhere: only the archive in its folder.
     assert!(!dir.path().join("escape.json").exists());
     assert!(!Path::new("/tmp/nvcmp-h56-abs.json").exists());
-    let names: Vec<_> = std::fs::read_dir(&work).unwrap().map(|e| e.unwrap().file_name()).collect();
+    let names: Vec<_> = std::fs::read_dir(&work)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
     assert_eq!(names, ["evil.tar"]);
 }
 
@@ -349,11 +389,18 @@ fn a_zip_whose_central_directory_lies_is_read_as_far_as_it_can_be() {
     let dir = tempfile::tempdir().unwrap();
     let result = std::fs::read(fixture("compressed/study/psync/randread-4k.json")).unwrap();
     // The honest zip reads.
-    std::fs::write(dir.path().join("honest.zip"), zip_with(&[("a/r.json", &result)], |_, _| {}))
-        .unwrap();
+    std::fs::write(
+        dir.path().join("honest.zip"),
+        zip_with(&[("a/r.json", &result)], |_, _| {}),
+    )
+    .unwrap();
     // Member 2's size says 5 GB; member 3's offset points past the end.
     let lying = zip_with(
-        &[("a/r.json", &result), ("a/big.json", &result), ("a/far.json", &result)],
+        &[
+            ("a/r.json", &result),
+            ("a/big.json", &result),
+            ("a/far.json", &result),
+        ],
         |i, entry| match i {
             1 => entry[24..28].copy_from_slice(&u32::MAX.to_le_bytes()),
             2 => entry[42..46].copy_from_slice(&(1u32 << 30).to_le_bytes()),
@@ -375,11 +422,18 @@ fn a_zip_whose_central_directory_lies_is_read_as_far_as_it_can_be() {
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
     let srcs = sources(&got);
-    assert!(srcs.iter().any(|s| s.ends_with("honest.zip/a/r.json")), "{srcs:?}");
-    assert!(srcs.iter().any(|s| s.ends_with("lying.zip/a/r.json")), "{srcs:?}");
+    assert!(
+        srcs.iter().any(|s| s.ends_with("honest.zip/a/r.json")),
+        "{srcs:?}"
+    );
+    assert!(
+        srcs.iter().any(|s| s.ends_with("lying.zip/a/r.json")),
+        "{srcs:?}"
+    );
     for member in ["lying.zip/a/big.json", "lying.zip/a/far.json"] {
         assert!(
-            err.lines().any(|l| l.contains(member) && l.starts_with("nvcmp: skipped")),
+            err.lines()
+                .any(|l| l.contains(member) && l.starts_with("nvcmp: skipped")),
             "{member}: {err}"
         );
     }
@@ -407,7 +461,10 @@ fn skips_of_one_kind_are_one_line_and_nothing_read_says_what_was_found() {
     assert!(err.contains("skipped 108 files: binary data"), "{err}");
     assert!(err.contains("and 105 more (--verbose lists each)"), "{err}");
     assert!(err.contains("nothing to analyze"), "{err}");
-    assert!(err.contains("108 files could not be read: 108 binary data"), "{err}");
+    assert!(
+        err.contains("108 files could not be read: 108 binary data"),
+        "{err}"
+    );
     assert!(err.contains("gzip, zstd, xz, bzip2, tar and zip"), "{err}");
     let verbose = nvcmp()
         .arg("analyze")
@@ -415,7 +472,10 @@ fn skips_of_one_kind_are_one_line_and_nothing_read_says_what_was_found() {
         .arg("--verbose")
         .output()
         .unwrap();
-    let lines = stderr(&verbose).lines().filter(|l| l.starts_with("nvcmp: skipped ")).count();
+    let lines = stderr(&verbose)
+        .lines()
+        .filter(|l| l.starts_with("nvcmp: skipped "))
+        .count();
     assert_eq!(lines, 108);
 }
 
@@ -449,5 +509,8 @@ fn check_and_history_add_read_archives_too() {
         .unwrap();
     assert_ok(&show);
     let text = String::from_utf8_lossy(&show.stdout);
-    assert!(text.contains("randread") && text.contains("libaio"), "{text}");
+    assert!(
+        text.contains("randread") && text.contains("libaio"),
+        "{text}"
+    );
 }

@@ -12,7 +12,11 @@ use crate::common::{assert_ok, fixture, nvcmp, stderr};
 
 fn result_in(dir: &Path, name: &str) {
     std::fs::create_dir_all(dir).unwrap();
-    std::fs::copy(fixture("compressed/study/psync/randread-4k.json"), dir.join(name)).unwrap();
+    std::fs::copy(
+        fixture("compressed/study/psync/randread-4k.json"),
+        dir.join(name),
+    )
+    .unwrap();
 }
 
 fn ingest(path: &Path, extra: &[&str]) -> std::process::Output {
@@ -28,7 +32,12 @@ fn ingest(path: &Path, extra: &[&str]) -> std::process::Output {
 fn configs(out: &std::process::Output) -> Vec<String> {
     let mut c: Vec<String> = String::from_utf8_lossy(&out.stdout)
         .lines()
-        .map(|l| serde_json::from_str::<Value>(l).unwrap()["config"].as_str().unwrap().to_string())
+        .map(|l| {
+            serde_json::from_str::<Value>(l).unwrap()["label"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
         .collect();
     c.sort();
     c
@@ -62,14 +71,26 @@ fn fifos_devices_and_broken_links_are_said_and_counted() {
     let results = dir.path().join("results");
     result_in(&results, "r.json");
     let fifo = results.join("pipe.json");
-    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    assert!(
+        std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
     std::os::unix::fs::symlink("/dev/zero", results.join("zero.json")).unwrap();
     std::os::unix::fs::symlink(results.join("gone"), results.join("broken.json")).unwrap();
     let out = ingest(&results, &["--verbose"]);
     assert_ok(&out);
     let err = stderr(&out);
-    assert!(err.contains("pipe.json: a FIFO: not read (not a regular file)"), "{err}");
-    assert!(err.contains("zero.json: a symlink to a character device"), "{err}");
+    assert!(
+        err.contains("pipe.json: a FIFO: not read (not a regular file)"),
+        "{err}"
+    );
+    assert!(
+        err.contains("zero.json: a symlink to a character device"),
+        "{err}"
+    );
     assert!(err.contains("broken.json: a broken symlink"), "{err}");
     assert!(err.contains("3 skipped"), "{err}");
     assert_eq!(configs(&out).len(), 1);
@@ -81,7 +102,13 @@ fn fifos_devices_and_broken_links_are_said_and_counted() {
 fn a_stream_named_as_path_is_read_up_to_the_bound() {
     let dir = tempfile::tempdir().unwrap();
     let fifo = dir.path().join("endless");
-    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    assert!(
+        std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
     // An endless writer of fio-like text; it stops when the reader goes.
     let writer = {
         let fifo = fifo.clone();
@@ -108,11 +135,18 @@ fn a_stream_named_as_path_is_read_up_to_the_bound() {
     let sent = writer.join().unwrap();
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     let err = stderr(&out);
-    assert!(err.contains("endless: a stream (not a regular file) longer than 4 MiB"), "{err}");
+    assert!(
+        err.contains("endless: a stream (not a regular file) longer than 4 MiB"),
+        "{err}"
+    );
     // Read up to the bound, not on and on.
     assert!(sent < 64 << 20, "{sent}");
     // /dev/zero is refused from its first block.
     let zero = nvcmp().arg("ingest").arg("/dev/zero").output().unwrap();
     assert_eq!(zero.status.code(), Some(2));
-    assert!(stderr(&zero).contains("binary data (NUL byte at offset 0)"), "{}", stderr(&zero));
+    assert!(
+        stderr(&zero).contains("binary data (NUL byte at offset 0)"),
+        "{}",
+        stderr(&zero)
+    );
 }

@@ -11,7 +11,10 @@ fn gzip(bytes: &[u8]) -> Vec<u8> {
 #[test]
 fn formats_by_their_first_bytes_never_by_text() {
     assert_eq!(Codec::of(&gzip(b"x")), Some(Codec::Gzip));
-    assert_eq!(Codec::of(&zstd::encode_all(&b"x"[..], 1).unwrap()), Some(Codec::Zstd));
+    assert_eq!(
+        Codec::of(&zstd::encode_all(&b"x"[..], 1).unwrap()),
+        Some(Codec::Zstd)
+    );
     assert_eq!(Codec::of(b"\xfd7zXZ\x00\x00"), Some(Codec::Xz));
     assert_eq!(Codec::of(b"BZh91AY&SY"), Some(Codec::Bzip2));
     // Text that starts like bzip2's name is text.
@@ -38,7 +41,9 @@ fn guarded(compressed: Vec<u8>, max: u64) -> (std::io::Result<usize>, Vec<u8>) {
 #[test]
 fn the_cap_and_the_ratio_stop_a_stream() {
     // Text compresses ~10:1 and reads whole.
-    let text: Vec<u8> = (0..200_000).flat_map(|i: u32| format!("{i} fio\n").into_bytes()).collect();
+    let text: Vec<u8> = (0..200_000)
+        .flat_map(|i: u32| format!("{i} fio\n").into_bytes())
+        .collect();
     let (r, out) = guarded(gzip(&text), 1 << 30);
     assert!(r.is_ok());
     assert_eq!(out, text);
@@ -51,7 +56,11 @@ fn the_cap_and_the_ratio_stop_a_stream() {
     let (r, out) = guarded(gzip(&zeros), u64::MAX);
     let e = r.unwrap_err();
     assert!(matches!(refused(&e), Some(Refused::Ratio { .. })), "{e}");
-    assert!(out.len() < (RATIO_FLOOR as usize) + (1 << 20), "{}", out.len());
+    assert!(
+        out.len() < (RATIO_FLOOR as usize) + (1 << 20),
+        "{}",
+        out.len()
+    );
     // Below the floor, any ratio reads.
     let (r, _) = guarded(gzip(&vec![0u8; 1 << 20]), u64::MAX);
     assert!(r.is_ok());

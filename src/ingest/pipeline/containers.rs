@@ -16,7 +16,9 @@ use super::super::archive::{self, member_parts};
 use super::super::compressed::{self, ArchiveKind, Codec, Container};
 use super::super::fio_log::LogName;
 use super::super::sniff;
-use super::{FileError, FileResult, Input, Outcome, Place, Reading, finish_rows, is_ignored, parse};
+use super::{
+    FileError, FileResult, Input, Outcome, Place, Reading, finish_rows, is_ignored, parse,
+};
 
 /// Reads the compressed file or archive `input`, `c` by its first bytes.
 pub(super) fn read(input: &Input, c: Container, r: &Reading<'_>) -> Outcome {
@@ -84,9 +86,9 @@ fn compressed_file(input: &Input, codec: Codec, r: &Reading<'_>) -> Outcome {
                 Ok(()) => Ok(None),
                 Err(compressed::ReadAllError::Head(Stop::Archive(kind))) => Ok(Some(kind)),
                 Err(compressed::ReadAllError::Head(Stop::Refused(e))) => Err(e),
-                Err(compressed::ReadAllError::Io(e)) => Err(FileError::Compressed(
-                    archive::stream_error(codec, &e),
-                )),
+                Err(compressed::ReadAllError::Io(e)) => {
+                    Err(FileError::Compressed(archive::stream_error(codec, &e)))
+                }
             }
         });
     let outcome = match expanded {
@@ -127,7 +129,12 @@ struct Member {
 /// Every member of the archive `input` as an input of its own; the
 /// archive itself too when it could not be read to its end, or held no
 /// file.
-fn read_archive(input: &Input, kind: ArchiveKind, codec: Option<Codec>, r: &Reading<'_>) -> Outcome {
+fn read_archive(
+    input: &Input,
+    kind: ArchiveKind,
+    codec: Option<Codec>,
+    r: &Reading<'_>,
+) -> Outcome {
     let max = r.opts.max_expanded();
     let mut members: Vec<Member> = Vec::new();
     let mut refused: Vec<(String, String)> = Vec::new();
@@ -227,7 +234,9 @@ fn member_rows(
                 .into(),
         ));
     }
-    parse(bytes, source, r.opts, r.progress, r.options, warnings, digest)
+    parse(
+        bytes, source, r.opts, r.progress, r.options, warnings, digest,
+    )
 }
 
 /// The members' inputs, labelled as the files of the folder the archive
@@ -272,7 +281,13 @@ fn label_members(input: &Input, members: Vec<Member>, r: &Reading<'_>) -> Vec<(I
             };
             let mut result = m.result;
             result.outcome = result.outcome.and_then(|rows| {
-                Ok(finish_rows(rows, &member, &result.source, r.opts, r.manifest)?)
+                Ok(finish_rows(
+                    rows,
+                    &member,
+                    &result.source,
+                    r.opts,
+                    r.manifest,
+                )?)
             });
             (member, result)
         })
@@ -283,8 +298,18 @@ fn label_members(input: &Input, members: Vec<Member>, r: &Reading<'_>) -> Vec<(I
 /// `x.zip` are `x`.
 fn archive_stem(path: &Path) -> String {
     const ENDS: [&str; 12] = [
-        ".tar.gz", ".tgz", ".tar.zst", ".tzst", ".tar.zstd", ".tar.xz", ".txz", ".tar.bz2",
-        ".tbz2", ".tbz", ".tar", ".zip",
+        ".tar.gz",
+        ".tgz",
+        ".tar.zst",
+        ".tzst",
+        ".tar.zstd",
+        ".tar.xz",
+        ".txz",
+        ".tar.bz2",
+        ".tbz2",
+        ".tbz",
+        ".tar",
+        ".zip",
     ];
     let name = path
         .file_name()

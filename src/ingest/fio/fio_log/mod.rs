@@ -142,7 +142,8 @@ pub fn read_file(
     std::io::Seek::rewind(&mut file)?;
     if let Some(codec) = crate::ingest::compressed::Codec::of(&magic[..n]) {
         use crate::ingest::compressed as c;
-        let (counted, consumed) = c::Counting::new(std::io::BufReader::with_capacity(256 << 10, file));
+        let (counted, consumed) =
+            c::Counting::new(std::io::BufReader::with_capacity(256 << 10, file));
         let decoder = c::decoder(codec, counted)?;
         let mut guard = c::Guard::new(decoder, consumed, u64::MAX);
         return read_text(&mut guard, ctx, sink).map_err(|e| match e {
