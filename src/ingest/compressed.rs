@@ -86,19 +86,19 @@ impl ArchiveKind {
 
 /// What a file's first bytes say it is, when it is not plain bytes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Container {
+pub enum Packing {
     Compressed(Codec),
     Archive(ArchiveKind),
 }
 
-impl Container {
+impl Packing {
     /// Compressed or an archive, from the file's first bytes (a few byte
     /// comparisons: every plain result pays this and nothing more).
     #[inline]
-    pub fn of(head: &[u8]) -> Option<Container> {
+    pub fn of(head: &[u8]) -> Option<Packing> {
         Codec::of(head)
-            .map(Container::Compressed)
-            .or_else(|| ArchiveKind::of(head).map(Container::Archive))
+            .map(Packing::Compressed)
+            .or_else(|| ArchiveKind::of(head).map(Packing::Archive))
     }
 }
 

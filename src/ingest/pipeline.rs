@@ -66,7 +66,7 @@ fn read_in_batches(
 ) -> Vec<FileResult<std::ops::Range<usize>>> {
     const BATCH: usize = 1024;
     let mut results: Vec<FileResult<std::ops::Range<usize>>> = Vec::with_capacity(inputs.len());
-    let mut read: Vec<Outcome> = Vec::new();
+    let mut read: Vec<FileOutcome> = Vec::new();
     // Each archive's index in `inputs` and its members' inputs.
     let mut members: Vec<(usize, Vec<Input>)> = Vec::new();
     let options = std::sync::Arc::new(fio_json::OptionTexts::default());
@@ -115,7 +115,7 @@ fn read_in_batches(
 
 /// What reading one input gave: a file's result, or an archive's
 /// members, each with its own input and result.
-enum Outcome {
+enum FileOutcome {
     One(FileResult),
     Members(Vec<(Input, FileResult)>),
 }
@@ -123,7 +123,7 @@ enum Outcome {
 /// Moves one batch's rows into `rows`, each file's result then holding
 /// their range.
 fn place(
-    read: Vec<Outcome>,
+    read: Vec<FileOutcome>,
     base: usize,
     inputs: usize,
     rows: &mut Vec<crate::model::Row>,
@@ -137,8 +137,8 @@ fn place(
     let mut flat = Vec::with_capacity(read.len());
     for (i, o) in read.into_iter().enumerate() {
         match o {
-            Outcome::One(r) => flat.push(r),
-            Outcome::Members(m) => {
+            FileOutcome::One(r) => flat.push(r),
+            FileOutcome::Members(m) => {
                 let (ins, rs): (Vec<Input>, Vec<FileResult>) = m.into_iter().unzip();
                 members.push((base + i, ins));
                 flat.extend(rs);
@@ -328,12 +328,12 @@ struct Input {
     /// open per file in a folder of thousands.
     sidecar: bool,
     /// Where the walk found it: what an archive's members are labelled by.
-    place: Place,
+    place: InputPlace,
 }
 
 /// Where a file was found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Place {
+enum InputPlace {
     /// Named as a PATH; `stream`: not a regular file (a FIFO, a device),
     /// read up to `--max-expanded`.
     Named { stream: bool },
@@ -346,9 +346,9 @@ enum Place {
     Member,
 }
 
-impl Place {
+impl InputPlace {
     fn stream(self) -> bool {
-        matches!(self, Place::Named { stream: true })
+        matches!(self, InputPlace::Named { stream: true })
     }
 }
 
@@ -512,10 +512,27 @@ fn collect(root: &Path, inputs: &mut Vec<Input>, skipped: &mut Vec<Skipped>) {
             path: root.to_path_buf(),
             dir_label: label,
             sidecar: true,
-            place: Place::Named {
+            place: InputPlace::Named {
                 stream: !meta.is_file(),
             },
         });
+    }
+}
+
+/// The label files directly in `dir` share: its path below `root`, or the
+/// root's own name for files in the root.
+fn folder_label(root: &Path, dir: &Path) -> String {
+    match dir
+        .strip_prefix(root)
+        .ok()
+        .filter(|p| !p.as_os_str().is_empty())
+    {
+        Some(rel) => rel
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy())
+            .collect::<Vec<_>>()
+            .join("/"),
+        None => dir_name(root),
     }
 }
 
@@ -548,18 +565,7 @@ fn walk(
         .collect();
     entries.sort_unstable_by(|a, b| a.0.cmp(&b.0));
     // Files directly in this folder share one label.
-    let dir_label = match dir
-        .strip_prefix(root)
-        .ok()
-        .filter(|p| !p.as_os_str().is_empty())
-    {
-        Some(rel) => rel
-            .components()
-            .map(|c| c.as_os_str().to_string_lossy())
-            .collect::<Vec<_>>()
-            .join("/"),
-        None => dir_name(root),
-    };
+    let dir_label = folder_label(root, dir);
     // The names the folder's sidecars stand beside, sorted (`a-b` sorts
     // before `a` once the suffix is gone): most folders have none, and a
     // file's own name is then never copied to look for one.
@@ -572,8 +578,8 @@ fn walk(
         !sidecar_of.is_empty() && sidecar_of.binary_search(&name.as_encoded_bytes()).is_ok()
     };
     let place = match dir == root {
-        true => Place::InRoot,
-        false => Place::InSub,
+        true => InputPlace::InRoot,
+        false => InputPlace::InSub,
     };
     let mut found: Vec<Found> = Vec::with_capacity(entries.len());
     for (os_name, file_type) in &entries {
@@ -806,7 +812,7 @@ fn read_input(
     manifest: &Manifest,
     progress: &dyn Progress,
     options: &std::sync::Arc<fio_json::OptionTexts>,
-) -> Outcome {
+) -> FileOutcome {
     let source = crate::path_text::shown(&input.path);
     let mut warnings = Vec::new();
     let mut digest = None;
@@ -824,7 +830,7 @@ fn read_input(
     });
     let outcome = match outcome {
         Err(FileError::Container(c)) => {
-            let read = Reading {
+            let read = ReadingCtx {
                 opts,
                 manifest,
                 progress,
@@ -834,7 +840,7 @@ fn read_input(
         }
         outcome => outcome.and_then(|rows| Ok(finish_rows(rows, input, &source, opts, manifest)?)),
     };
-    Outcome::One(FileResult {
+    FileOutcome::One(FileResult {
         source,
         outcome,
         warnings,
@@ -843,7 +849,7 @@ fn read_input(
 }
 
 /// What reading any file or member needs besides its bytes.
-struct Reading<'a> {
+struct ReadingCtx<'a> {
     opts: &'a IngestOptions,
     manifest: &'a Manifest,
     progress: &'a dyn Progress,
@@ -910,7 +916,7 @@ fn with_contents<T>(
         // The first block alone: a large file that is not text, or holds
         // nothing of fio's there, is refused before the rest is read.
         let mut len = fill(&mut file, &mut buf[..sniff::HEAD])?;
-        if let Some(c) = compressed::Container::of(&buf[..len]) {
+        if let Some(c) = compressed::Packing::of(&buf[..len]) {
             return Err(FileError::Container(c));
         }
         if len == sniff::HEAD {
@@ -1007,10 +1013,10 @@ pub(crate) enum FileError {
     /// A compressed file or an archive, known from its first block: read
     /// by [`containers`], never shown as a reason.
     #[error("{}", match .0 {
-        compressed::Container::Compressed(c) => c.name(),
-        compressed::Container::Archive(a) => a.name(),
+        compressed::Packing::Compressed(c) => c.name(),
+        compressed::Packing::Archive(a) => a.name(),
     })]
-    Container(compressed::Container),
+    Container(compressed::Packing),
     /// A stream named as a PATH, past the bound.
     #[error("a stream (not a regular file) longer than {} (--max-expanded): not read", compressed::size_text(*.0))]
     StreamCap(u64),

@@ -142,7 +142,6 @@ fn an_archive_reads_as_its_folder() {
 }
 
 #[test]
-#[ignore = "issue #56 unfinished: label of an archive in a walk unchecked"]
 fn an_archive_inside_a_folder_is_a_folder_of_its_name() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::copy(
@@ -157,7 +156,7 @@ fn an_archive_inside_a_folder_is_a_folder_of_its_name() {
     )
     .unwrap();
     let got = rows(dir.path(), &["--label-by", "folder"]);
-    let mut configs: Vec<&str> = got.iter().map(|r| r["config"].as_str().unwrap()).collect();
+    let mut configs: Vec<&str> = got.iter().map(|r| r["label"].as_str().unwrap()).collect();
     configs.sort();
     configs.dedup();
     // `study.tar.gz/study/psync/x.json` is read like `study/psync/x.json`.
@@ -187,7 +186,7 @@ fn zstd_bomb(blocks: usize) -> Vec<u8> {
 }
 
 #[test]
-#[ignore = "issue #56 unfinished: zstd RLE bomb frame or message unchecked"]
+#[ignore = "issue #56 unfinished: bombs of zeros are refused at once as binary data (a truer refusal than the ratio); a bomb must open like fio JSON, and deflate's ~1030:1 sits at the 1000:1 limit so a gzip bomb is read to the cap"]
 fn bombs_are_refused_and_the_rest_is_read() {
     let dir = tempfile::tempdir().unwrap();
     let gz = gzip_bomb(1000);

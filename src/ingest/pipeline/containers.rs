@@ -13,18 +13,19 @@
 use std::path::Path;
 
 use super::super::archive::{self, member_parts};
-use super::super::compressed::{self, ArchiveKind, Codec, Container};
+use super::super::compressed::{self, ArchiveKind, Codec, Packing};
 use super::super::fio_log::LogName;
 use super::super::sniff;
 use super::{
-    FileError, FileResult, Input, Outcome, Place, Reading, finish_rows, is_ignored, parse,
+    FileError, FileOutcome, FileResult, Input, InputPlace, ReadingCtx, finish_rows, is_ignored,
+    parse,
 };
 
 /// Reads the compressed file or archive `input`, `c` by its first bytes.
-pub(super) fn read(input: &Input, c: Container, r: &Reading<'_>) -> Outcome {
+pub(super) fn read(input: &Input, c: Packing, r: &ReadingCtx<'_>) -> FileOutcome {
     match c {
-        Container::Compressed(codec) => compressed_file(input, codec, r),
-        Container::Archive(kind) => read_archive(input, kind, None, r),
+        Packing::Compressed(codec) => compressed_file(input, codec, r),
+        Packing::Archive(kind) => read_archive(input, kind, None, r),
     }
 }
 
@@ -68,7 +69,7 @@ fn judge_head(codec: Codec, head: &[u8]) -> Result<(), Stop> {
     Ok(())
 }
 
-fn compressed_file(input: &Input, codec: Codec, r: &Reading<'_>) -> Outcome {
+fn compressed_file(input: &Input, codec: Codec, r: &ReadingCtx<'_>) -> FileOutcome {
     let source = crate::path_text::shown(&input.path);
     let mut warnings = Vec::new();
     let mut digest = None;
@@ -112,7 +113,7 @@ fn compressed_file(input: &Input, codec: Codec, r: &Reading<'_>) -> Outcome {
         .and_then(|rows| Ok(finish_rows(rows, input, &source, r.opts, r.manifest)?)),
         Err(e) => Err(e),
     };
-    Outcome::One(FileResult {
+    FileOutcome::One(FileResult {
         source,
         outcome,
         warnings,
@@ -133,8 +134,8 @@ fn read_archive(
     input: &Input,
     kind: ArchiveKind,
     codec: Option<Codec>,
-    r: &Reading<'_>,
-) -> Outcome {
+    r: &ReadingCtx<'_>,
+) -> FileOutcome {
     let max = r.opts.max_expanded();
     let mut members: Vec<Member> = Vec::new();
     let mut refused: Vec<(String, String)> = Vec::new();
@@ -200,7 +201,7 @@ fn read_archive(
             },
         ));
     }
-    Outcome::Members(out)
+    FileOutcome::Members(out)
 }
 
 /// A member's bytes (expanded again when the member is itself compressed)
@@ -209,7 +210,7 @@ fn member_rows(
     bytes: &[u8],
     file: &str,
     source: &str,
-    r: &Reading<'_>,
+    r: &ReadingCtx<'_>,
     warnings: &mut Vec<String>,
     digest: &mut Option<u128>,
 ) -> Result<Vec<crate::model::Row>, FileError> {
@@ -241,7 +242,11 @@ fn member_rows(
 
 /// The members' inputs, labelled as the files of the folder the archive
 /// stands for, with their rows finished.
-fn label_members(input: &Input, members: Vec<Member>, r: &Reading<'_>) -> Vec<(Input, FileResult)> {
+fn label_members(
+    input: &Input,
+    members: Vec<Member>,
+    r: &ReadingCtx<'_>,
+) -> Vec<(Input, FileResult)> {
     let top = members
         .first()
         .and_then(|m| m.parts.first().filter(|_| m.parts.len() > 1))
@@ -253,17 +258,19 @@ fn label_members(input: &Input, members: Vec<Member>, r: &Reading<'_>) -> Vec<(I
         .cloned();
     let stem = archive_stem(&input.path);
     let (folder, strip) = match input.place {
-        Place::Named { .. } | Place::Member => (top.clone().unwrap_or(stem), top.is_some()),
-        Place::InRoot => {
+        InputPlace::Named { .. } | InputPlace::Member => {
+            (top.clone().unwrap_or(stem), top.is_some())
+        }
+        InputPlace::InRoot => {
             let strip = top.as_deref() == Some(stem.as_str());
             (stem, strip)
         }
-        Place::InSub => {
+        InputPlace::InSub => {
             let strip = top.as_deref() == Some(stem.as_str());
             (format!("{}/{stem}", input.dir_label), strip)
         }
     };
-    let named = matches!(input.place, Place::Named { .. } | Place::Member);
+    let named = matches!(input.place, InputPlace::Named { .. } | InputPlace::Member);
     members
         .into_iter()
         .map(|m| {
@@ -277,7 +284,7 @@ fn label_members(input: &Input, members: Vec<Member>, r: &Reading<'_>) -> Vec<(I
                 path: input.path.join(m.parts.join("/")),
                 dir_label,
                 sidecar: false,
-                place: Place::Member,
+                place: InputPlace::Member,
             };
             let mut result = m.result;
             result.outcome = result.outcome.and_then(|rows| {
