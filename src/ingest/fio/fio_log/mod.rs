@@ -137,7 +137,7 @@ pub fn read_file(
     // A log gzip'd (zstd, xz, bzip2) after the run, known by its bytes:
     // expanded as it is read, a block at a time, refused past the ratio
     // of a bomb (a log is streamed, never held: no cap on its size).
-    let mut magic = [0u8; 6];
+    let mut magic = [0u8; 10]; // bzip2 is known by its first 10 bytes
     let n = file.read(&mut magic)?;
     std::io::Seek::rewind(&mut file)?;
     if let Some(codec) = crate::ingest::compressed::Codec::of(&magic[..n]) {
