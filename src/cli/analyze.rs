@@ -400,9 +400,7 @@ fn read_step(args: &AnalyzeArgs, checked: &Checked, global: Global) -> anyhow::R
         ss_round_ms: checked.ss_round_ms,
     };
     let inputs = input::read(&args.paths, &opts, &LogBar::new(global))?;
-    for s in &inputs.skipped {
-        eprintln!("nvcmp: {s}");
-    }
+    super::skips::print(&inputs.skipped, "nvcmp: ", super::verbose());
     if !global.quiet {
         for w in &inputs.warnings {
             eprintln!("nvcmp: {w}");
@@ -415,8 +413,12 @@ fn read_step(args: &AnalyzeArgs, checked: &Checked, global: Global) -> anyhow::R
         .collect::<Vec<_>>()
         .join(" ");
     if inputs.rows.is_empty() {
+        let found = match super::skips::found(&inputs.skipped) {
+            f if f.is_empty() => String::new(),
+            f => format!("; {f}"),
+        };
         return Err(CliError::usage(format!(
-            "nothing to analyze in {paths}: no fio or DiskSpd results found ({} skipped)",
+            "nothing to analyze in {paths}: no fio or DiskSpd results found ({} skipped){found}",
             crate::numbers::count(inputs.skipped.len(), "file")
         ))
         .into());

@@ -299,10 +299,14 @@ fn unusable(report: &check::CheckReport, cand: &input::Inputs) -> Vec<String> {
     }
     if !report.skipped.is_empty() {
         let names: Vec<&str> = report.skipped.iter().map(|s| s.source.as_str()).collect();
+        let more = match names.len().saturating_sub(3) {
+            0 => String::new(),
+            n => format!(" and {n} more"),
+        };
         errors.push(format!(
-            "unusable input: {} could not be read: {}",
+            "unusable input: {} could not be read: {}{more}",
             crate::numbers::count(names.len(), "file"),
-            names.join(", ")
+            names[..names.len().min(3)].join(", ")
         ));
     }
     errors

@@ -129,8 +129,12 @@ pub fn run(args: IngestArgs, global: Global) -> anyhow::Result<u8> {
         } else {
             "fio or DiskSpd results"
         };
+        let found = match super::skips::found(&ingested.skipped) {
+            f if f.is_empty() => String::new(),
+            f => format!("; {f}"),
+        };
         return Err(CliError::usage(format!(
-            "nothing to write: no {what} found in {}",
+            "nothing to write: no {what} found in {}{found}",
             join_paths(&args.paths)
         ))
         .into());
@@ -289,16 +293,15 @@ pub fn summary_with(ingested: &Ingested, streamed: Option<&Streamed>) -> String 
     line
 }
 
-/// Prints each skipped file and each warning on stderr, one line each:
-/// `nvcmp: skipped PATH: reason`, `nvcmp: warning: PATH: msg`. Skips are
-/// printed even with --quiet (they are errors about the input); warnings
-/// are not.
+/// Prints the skipped files, one line per kind ([`super::skips`]; one
+/// per file with `--verbose`), and each warning on stderr, one line
+/// each: `nvcmp: skipped PATH: reason`, `nvcmp: warning: PATH: msg`.
+/// Skips are printed even with --quiet (they are errors about the
+/// input); warnings are not.
 pub fn report_problems(ingested: &Ingested, global: Global) {
+    super::skips::print(&ingested.skipped, "nvcmp: ", super::verbose());
     let stderr = std::io::stderr();
     let mut err = stderr.lock();
-    for s in &ingested.skipped {
-        let _ = writeln!(err, "nvcmp: {s}");
-    }
     if !global.quiet {
         for w in &ingested.warnings {
             let _ = writeln!(err, "nvcmp: {w}");

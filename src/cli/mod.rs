@@ -9,6 +9,7 @@ pub mod ingest;
 mod progress;
 pub mod reading;
 pub mod run;
+pub mod skips;
 
 use std::io::IsTerminal;
 use std::process::ExitCode;
@@ -73,6 +74,12 @@ pub struct Cli {
     /// When to use colors: auto (default; off when NO_COLOR is set or output is not a terminal), always, never.
     #[arg(long, global = true, value_name = "WHEN", default_value = "auto")]
     pub color: ColorChoice,
+    /// List every skipped file on its own line (without it, files skipped for one reason are one line: the count, the reason and three paths).
+    #[arg(long, global = true)]
+    pub verbose: bool,
+    /// The most bytes one compressed file, archive member or stream (a FIFO named as PATH) may expand to before it is refused (default 1g; k, m, g, t are powers of 1024).
+    #[arg(long, global = true, value_name = "SIZE", value_parser = parse_max_expanded)]
+    pub max_expanded: Option<u64>,
     #[command(subcommand)]
     pub command: Command,
 }
@@ -82,6 +89,29 @@ pub enum ColorChoice {
     Auto,
     Always,
     Never,
+}
+
+/// `--max-expanded SIZE`: fio's size grammar (`512m`, `2g`), at least 1 KiB.
+fn parse_max_expanded(s: &str) -> Result<u64, String> {
+    match crate::units::grammar::size(s, Default::default()) {
+        Ok(n) if n >= 1024 => Ok(n),
+        Ok(_) => Err(format!("{s}: at least 1k")),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// `--max-expanded` and `--verbose`, read where a command reads its
+/// inputs (`reading`), set once from the command line.
+static READING: std::sync::OnceLock<(Option<u64>, bool)> = std::sync::OnceLock::new();
+
+/// `--max-expanded`, if given.
+pub(crate) fn max_expanded() -> Option<u64> {
+    READING.get().and_then(|r| r.0)
+}
+
+/// `--verbose`.
+pub(crate) fn verbose() -> bool {
+    READING.get().is_some_and(|r| r.1)
 }
 
 /// `--label-by` of `analyze` and `ingest`: one flag, one set of values
@@ -134,6 +164,7 @@ pub struct Global {
 
 impl Global {
     fn from_cli(cli: &Cli) -> Global {
+        let _ = READING.set((cli.max_expanded, cli.verbose));
         let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
         let color = match cli.color {
             ColorChoice::Always => true,

@@ -35,6 +35,7 @@ impl ReadArgs {
             instances: self.instances,
             manifest: self.manifest.clone(),
             skip_bins,
+            max_expanded: super::max_expanded(),
         }
     }
 }
@@ -46,18 +47,25 @@ pub(super) fn read_side(
     flag: &str,
     empty: &str,
 ) -> anyhow::Result<input::Inputs> {
-    let opts = input::ReadOptions::default();
+    let mut opts = input::ReadOptions::default();
+    opts.ingest.max_expanded = super::max_expanded();
     let inputs =
         input::read(paths, &opts, &()).map_err(|e| CliError::usage(format!("{flag}: {e:#}")))?;
-    for s in &inputs.skipped {
-        eprintln!("nvcmp: {flag}: {s}");
-    }
+    super::skips::print(
+        &inputs.skipped,
+        &format!("nvcmp: {flag}: "),
+        super::verbose(),
+    );
     for w in &inputs.warnings {
         eprintln!("nvcmp: {flag}: {w}");
     }
     if inputs.rows.is_empty() {
         let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
-        return Err(CliError::usage(format!("{empty} {flag} {}", names.join(" "))).into());
+        let found = match super::skips::found(&inputs.skipped) {
+            f if f.is_empty() => String::new(),
+            f => format!(": {f}"),
+        };
+        return Err(CliError::usage(format!("{empty} {flag} {}{found}", names.join(" "))).into());
     }
     Ok(inputs)
 }

@@ -10,6 +10,8 @@
 //! fio's log files are found by the same walk but are series inputs, read
 //! by [`logs`] into the time-series dataset.
 
+pub mod archive;
+pub mod compressed;
 pub mod configs;
 pub mod decode;
 pub mod diskspd;
@@ -139,6 +141,17 @@ pub struct IngestOptions {
     /// Leave json+ latency bins unread (`Row::clat_bins` stays None): the
     /// dataset does not hold them and only the CDF chart draws them.
     pub skip_bins: bool,
+    /// The most bytes one compressed file, archive member or stream named
+    /// as a PATH (a FIFO) may expand to (`--max-expanded`); None: 1 GiB.
+    pub max_expanded: Option<u64>,
+}
+
+impl IngestOptions {
+    /// [`IngestOptions::max_expanded`] or its default.
+    pub fn max_expanded(&self) -> u64 {
+        self.max_expanded
+            .unwrap_or(compressed::DEFAULT_MAX_EXPANDED)
+    }
 }
 
 /// Result of ingesting some paths.

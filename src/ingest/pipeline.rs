@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use rayon::prelude::*;
 
+use super::compressed;
 use super::decode::{self, DecodeError, Segment, SegmentKind};
 use super::diskspd;
 use super::fio_error;
@@ -52,8 +53,12 @@ pub fn ingest(paths: &[PathBuf], opts: &IngestOptions) -> anyhow::Result<Ingeste
 /// page faults of a growing `rows` were a tenth of the wall time when the
 /// cores waited for them). Each file's result holds the range of its rows
 /// in `rows`.
+///
+/// An archive's members are inputs of their own from here on: each
+/// archive's place in `inputs` is taken by its members' (in the order
+/// read), so `inputs` and the results stay one to one.
 fn read_in_batches(
-    inputs: &[Input],
+    inputs: &mut Vec<Input>,
     opts: &IngestOptions,
     manifest: &Manifest,
     progress: &dyn Progress,
@@ -61,10 +66,13 @@ fn read_in_batches(
 ) -> Vec<FileResult<std::ops::Range<usize>>> {
     const BATCH: usize = 1024;
     let mut results: Vec<FileResult<std::ops::Range<usize>>> = Vec::with_capacity(inputs.len());
-    let mut read: Vec<FileResult> = Vec::new();
+    let mut read: Vec<FileOutcome> = Vec::new();
+    // Each archive's index in `inputs` and its members' inputs.
+    let mut members: Vec<(usize, Vec<Input>)> = Vec::new();
     let options = std::sync::Arc::new(fio_json::OptionTexts::default());
-    for batch in inputs.chunks(BATCH) {
+    for (b, batch) in inputs.chunks(BATCH).enumerate() {
         let previous = std::mem::take(&mut read);
+        let base = b.saturating_sub(1) * BATCH;
         let (next, ()) = rayon::join(
             || {
                 batch
@@ -76,25 +84,68 @@ fn read_in_batches(
                     })
                     .collect()
             },
-            || place(previous, inputs.len(), rows, &mut results),
+            || {
+                place(
+                    previous,
+                    base,
+                    inputs.len(),
+                    rows,
+                    &mut results,
+                    &mut members,
+                )
+            },
         );
         read = next;
     }
-    place(read, inputs.len(), rows, &mut results);
+    let base = inputs.len().saturating_sub(1) / BATCH * BATCH;
+    place(read, base, inputs.len(), rows, &mut results, &mut members);
+    if !members.is_empty() {
+        let mut by_index = members.into_iter().peekable();
+        let mut expanded = Vec::with_capacity(results.len());
+        for (i, input) in std::mem::take(inputs).into_iter().enumerate() {
+            match by_index.next_if(|(at, _)| *at == i) {
+                Some((_, of_archive)) => expanded.extend(of_archive),
+                None => expanded.push(input),
+            }
+        }
+        *inputs = expanded;
+    }
     results
+}
+
+/// What reading one input gave: a file's result, or an archive's
+/// members, each with its own input and result.
+enum FileOutcome {
+    One(FileResult),
+    Members(Vec<(Input, FileResult)>),
 }
 
 /// Moves one batch's rows into `rows`, each file's result then holding
 /// their range.
 fn place(
-    read: Vec<FileResult>,
+    read: Vec<FileOutcome>,
+    base: usize,
     inputs: usize,
     rows: &mut Vec<crate::model::Row>,
     results: &mut Vec<FileResult<std::ops::Range<usize>>>,
+    members: &mut Vec<(usize, Vec<Input>)>,
 ) {
     if read.is_empty() {
         return;
     }
+    // An archive's members in its place.
+    let mut flat = Vec::with_capacity(read.len());
+    for (i, o) in read.into_iter().enumerate() {
+        match o {
+            FileOutcome::One(r) => flat.push(r),
+            FileOutcome::Members(m) => {
+                let (ins, rs): (Vec<Input>, Vec<FileResult>) = m.into_iter().unzip();
+                members.push((base + i, ins));
+                flat.extend(rs);
+            }
+        }
+    }
+    let read = flat;
     if inputs > 1 {
         // Rows are large: reserved for the rest at the rows per file so
         // far, not grown by doubling copies.
@@ -104,7 +155,7 @@ fn place(
                 .map(|r| r.outcome.as_ref().map_or(0, Vec::len))
                 .sum::<usize>();
         let done = results.len() + read.len();
-        rows.reserve(got + got * (inputs - done) / done - rows.len());
+        rows.reserve((got + got * inputs.saturating_sub(done) / done).saturating_sub(rows.len()));
     }
     for r in read {
         let outcome = r.outcome.map(|file_rows| {
@@ -152,7 +203,8 @@ pub fn ingest_with_progress(
     out.manifest = load_manifests(paths, opts)?;
 
     progress.start(inputs.len());
-    let results = read_in_batches(&inputs, opts, &out.manifest, progress, &mut out.rows);
+    let mut inputs = inputs;
+    let results = read_in_batches(&mut inputs, opts, &out.manifest, progress, &mut out.rows);
     progress.finish();
     phases.done("read");
 
@@ -279,6 +331,29 @@ struct Input {
     /// was named on the command line (not looked for yet). Saves a failed
     /// open per file in a folder of thousands.
     sidecar: bool,
+    /// Where the walk found it: what an archive's members are labelled by.
+    place: InputPlace,
+}
+
+/// Where a file was found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum InputPlace {
+    /// Named as a PATH; `stream`: not a regular file (a FIFO, a device),
+    /// read up to `--max-expanded`.
+    Named { stream: bool },
+    /// Directly in a PATH folder (its label is the folder's name).
+    InRoot,
+    /// In a subfolder of a PATH folder (its label is the folder's path
+    /// from the PATH).
+    InSub,
+    /// A member of an archive.
+    Member,
+}
+
+impl InputPlace {
+    fn stream(self) -> bool {
+        matches!(self, InputPlace::Named { stream: true })
+    }
 }
 
 impl Input {
@@ -297,20 +372,37 @@ impl Input {
 /// UTF-8 or UTF-16 byte order mark) is `{`: fio's logs are lines of
 /// numbers (or fio's compressed `.fz` blocks), its JSON output starts
 /// with `{`.
+/// A compressed file's first expanded bytes are asked (a gzip'd result
+/// named like a log is a result).
 fn starts_like_json(path: &Path) -> bool {
     use std::io::Read;
     let mut head = [0u8; 256];
     let Ok(n) = std::fs::File::open(path).and_then(|mut f| f.read(&mut head)) else {
         return false;
     };
-    let text: String = match head[..n] {
-        [0xFF, 0xFE, ..] | [0xFE, 0xFF, ..] => head[2..n]
+    if let Some(codec) = compressed::Codec::of(&head[..n]) {
+        let mut expanded = [0u8; 256];
+        let read = std::fs::File::open(path).and_then(|f| {
+            let mut d = compressed::decoder(codec, std::io::BufReader::new(f))?;
+            fill_from(&mut d, &mut expanded)
+        });
+        return read.is_ok_and(|n| head_is_json(&expanded[..n]));
+    }
+    head_is_json(&head[..n])
+}
+
+/// Whether `head`'s first character that is not white space (after a
+/// byte order mark) is `{`.
+fn head_is_json(head: &[u8]) -> bool {
+    let head = &head[..head.len().min(256)];
+    let text: String = match head {
+        [0xFF, 0xFE, ..] | [0xFE, 0xFF, ..] => head[2..]
             .iter()
             .copied()
             .filter(|b| *b != 0)
             .map(char::from)
             .collect(),
-        _ => String::from_utf8_lossy(&head[..n]).into_owned(),
+        _ => String::from_utf8_lossy(head).into_owned(),
     };
     let text = text.trim_start_matches('\u{feff}').trim_start();
     text.starts_with('{')
@@ -410,7 +502,10 @@ fn collect(root: &Path, inputs: &mut Vec<Input>, skipped: &mut Vec<Skipped>) {
         }
     };
     if meta.is_dir() {
-        walk(root, root, inputs, skipped);
+        // The folder's real path: a symlinked folder inside it that leads
+        // back to it (or to a folder above) is a loop, not walked again.
+        let real = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+        walk(root, root, &[real], inputs, skipped);
     } else {
         // A file named on the command line is read whatever its name.
         let parent = root.parent().filter(|p| !p.as_os_str().is_empty());
@@ -421,11 +516,40 @@ fn collect(root: &Path, inputs: &mut Vec<Input>, skipped: &mut Vec<Skipped>) {
             path: root.to_path_buf(),
             dir_label: label,
             sidecar: true,
+            place: InputPlace::Named {
+                stream: !meta.is_file(),
+            },
         });
     }
 }
 
-fn walk(root: &Path, dir: &Path, inputs: &mut Vec<Input>, skipped: &mut Vec<Skipped>) {
+/// The label files directly in `dir` share: its path below `root`, or the
+/// root's own name for files in the root.
+fn folder_label(root: &Path, dir: &Path) -> String {
+    match dir
+        .strip_prefix(root)
+        .ok()
+        .filter(|p| !p.as_os_str().is_empty())
+    {
+        Some(rel) => rel
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy())
+            .collect::<Vec<_>>()
+            .join("/"),
+        None => dir_name(root),
+    }
+}
+
+/// Walks `dir`; `reals`: the real paths (symlinks resolved) of the
+/// folders from the PATH down to `dir`, the last `dir`'s own.
+fn walk(
+    root: &Path,
+    dir: &Path,
+    reals: &[PathBuf],
+    inputs: &mut Vec<Input>,
+    skipped: &mut Vec<Skipped>,
+) {
+    let real = reals.last().map_or(dir, PathBuf::as_path);
     let entries = match std::fs::read_dir(dir) {
         Ok(rd) => rd,
         Err(e) => {
@@ -445,18 +569,7 @@ fn walk(root: &Path, dir: &Path, inputs: &mut Vec<Input>, skipped: &mut Vec<Skip
         .collect();
     entries.sort_unstable_by(|a, b| a.0.cmp(&b.0));
     // Files directly in this folder share one label.
-    let dir_label = match dir
-        .strip_prefix(root)
-        .ok()
-        .filter(|p| !p.as_os_str().is_empty())
-    {
-        Some(rel) => rel
-            .components()
-            .map(|c| c.as_os_str().to_string_lossy())
-            .collect::<Vec<_>>()
-            .join("/"),
-        None => dir_name(root),
-    };
+    let dir_label = folder_label(root, dir);
     // The names the folder's sidecars stand beside, sorted (`a-b` sorts
     // before `a` once the suffix is gone): most folders have none, and a
     // file's own name is then never copied to look for one.
@@ -468,6 +581,10 @@ fn walk(root: &Path, dir: &Path, inputs: &mut Vec<Input>, skipped: &mut Vec<Skip
     let has_sidecar = |name: &std::ffi::OsStr| {
         !sidecar_of.is_empty() && sidecar_of.binary_search(&name.as_encoded_bytes()).is_ok()
     };
+    let place = match dir == root {
+        true => InputPlace::InRoot,
+        false => InputPlace::InSub,
+    };
     let mut found: Vec<Found> = Vec::with_capacity(entries.len());
     for (os_name, file_type) in &entries {
         let name = os_name.to_string_lossy();
@@ -476,55 +593,151 @@ fn walk(root: &Path, dir: &Path, inputs: &mut Vec<Input>, skipped: &mut Vec<Skip
             continue;
         }
         let path = dir.join(os_name);
-        // Symlinked folders are not followed (no loops); symlinked files are read.
         let Ok(ft) = file_type else { continue };
-        let is_dir = ft.is_dir();
-        let is_file = ft.is_file() || (ft.is_symlink() && path.is_file());
-        if is_dir {
-            found.push(Found::Folder(path));
-        } else if is_file && !is_ignored(&name) {
+        if ft.is_dir() {
+            let real = real.join(os_name);
+            found.push(Found::Folder(path, real));
+        } else if ft.is_file() {
+            if !is_ignored(&name) {
+                found.push(Found::File(Input {
+                    path,
+                    dir_label: dir_label.clone(),
+                    sidecar: has_sidecar(os_name),
+                    place,
+                }));
+            }
+        } else if let Some(folder) = odd_entry(&path, *ft, reals, &name, skipped) {
+            found.push(folder);
+        } else if ft.is_symlink() && path.is_file() && !is_ignored(&name) {
             found.push(Found::File(Input {
                 path,
                 dir_label: dir_label.clone(),
                 sidecar: has_sidecar(os_name),
+                place,
             }));
         }
     }
-    join_walks(root, found, inputs, skipped);
+    join_walks(root, reals, found, inputs, skipped);
 }
 
 /// What a folder's walk finds, in walk order.
 enum Found {
     File(Input),
-    /// A subfolder, standing for its own inputs.
-    Folder(PathBuf),
+    /// A subfolder, standing for its own inputs, and its real path.
+    Folder(PathBuf, PathBuf),
+}
+
+/// An entry that is neither a folder nor a regular file: a symlinked
+/// folder is followed (its real path the target's) unless it leads to a
+/// folder the walk is in or above one (`reals`: a loop, skipped with the
+/// reason); a FIFO,
+/// socket or device node is skipped with what it is, as is a broken
+/// symlink. `None` for a symlink to a regular file (read as a file) and
+/// for what was skipped.
+fn odd_entry(
+    path: &Path,
+    ft: std::fs::FileType,
+    reals: &[PathBuf],
+    name: &str,
+    skipped: &mut Vec<Skipped>,
+) -> Option<Found> {
+    let mut skip = |reason: String| {
+        skipped.push(Skipped {
+            source: crate::path_text::shown(path),
+            reason,
+        })
+    };
+    if ft.is_symlink() {
+        let meta = match std::fs::metadata(path) {
+            Ok(m) => m,
+            Err(e) => {
+                skip(format!("a broken symlink ({})", io_reason(&e)));
+                return None;
+            }
+        };
+        if meta.is_file() {
+            return None;
+        }
+        if meta.is_dir() {
+            let target = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
+            if reals.iter().any(|r| r.starts_with(&target)) {
+                skip(format!(
+                    "a symlink loop (leads back to {}): not followed",
+                    crate::path_text::shown(&target)
+                ));
+                return None;
+            }
+            return Some(Found::Folder(path.to_path_buf(), target));
+        }
+        skip(format!(
+            "a symlink to {}: not read (not a regular file)",
+            special_kind(meta.file_type())
+        ));
+        return None;
+    }
+    if is_ignored(name) {
+        return None;
+    }
+    skip(format!(
+        "{}: not read (not a regular file)",
+        special_kind(ft)
+    ));
+    None
+}
+
+/// What a file that is not a regular file is: `a FIFO`, `a socket`, ...
+fn special_kind(ft: std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if ft.is_fifo() {
+            return "a FIFO";
+        }
+        if ft.is_socket() {
+            return "a socket";
+        }
+        if ft.is_block_device() {
+            return "a block device";
+        }
+        if ft.is_char_device() {
+            return "a character device";
+        }
+    }
+    let _ = ft;
+    "a special file"
 }
 
 /// Each input found in a folder, and each of its subfolders' inputs in
 /// its place. Subfolders are walked on every core (an archive of a
 /// folder per lab or day lists its folders' thousands of names in
 /// parallel), and joined in walk order.
-fn join_walks(root: &Path, found: Vec<Found>, inputs: &mut Vec<Input>, skipped: &mut Vec<Skipped>) {
-    let subfolders: Vec<&PathBuf> = found
+fn join_walks(
+    root: &Path,
+    reals: &[PathBuf],
+    found: Vec<Found>,
+    inputs: &mut Vec<Input>,
+    skipped: &mut Vec<Skipped>,
+) {
+    let subfolders: Vec<(&PathBuf, &PathBuf)> = found
         .iter()
         .filter_map(|f| match f {
-            Found::Folder(dir) => Some(dir),
+            Found::Folder(dir, real) => Some((dir, real)),
             Found::File(_) => None,
         })
         .collect();
     let mut walked = match subfolders.len() {
         0 => Vec::new(),
-        1 => vec![walked_folder(root, subfolders[0])],
+        1 => vec![walked_folder(root, subfolders[0].0, reals, subfolders[0].1)],
         _ => subfolders
             .par_iter()
-            .map(|d| walked_folder(root, d))
+            .map(|(d, real)| walked_folder(root, d, reals, real))
             .collect(),
     }
     .into_iter();
     for f in found {
         match f {
             Found::File(input) => inputs.push(input),
-            Found::Folder(_) => {
+            Found::Folder(..) => {
                 let (sub_inputs, sub_skipped) = walked.next().unwrap_or_default();
                 inputs.extend(sub_inputs);
                 skipped.extend(sub_skipped);
@@ -534,9 +747,16 @@ fn join_walks(root: &Path, found: Vec<Found>, inputs: &mut Vec<Input>, skipped: 
 }
 
 /// The inputs and skips of one folder's walk.
-fn walked_folder(root: &Path, dir: &Path) -> (Vec<Input>, Vec<Skipped>) {
+fn walked_folder(
+    root: &Path,
+    dir: &Path,
+    above: &[PathBuf],
+    real: &Path,
+) -> (Vec<Input>, Vec<Skipped>) {
     let (mut inputs, mut skipped) = (Vec::new(), Vec::new());
-    walk(root, dir, &mut inputs, &mut skipped);
+    let mut reals = above.to_vec();
+    reals.push(real.to_path_buf());
+    walk(root, dir, &reals, &mut inputs, &mut skipped);
     (inputs, skipped)
 }
 
@@ -596,25 +816,66 @@ fn read_input(
     manifest: &Manifest,
     progress: &dyn Progress,
     options: &std::sync::Arc<fio_json::OptionTexts>,
-) -> FileResult {
+) -> FileOutcome {
     let source = crate::path_text::shown(&input.path);
     let mut warnings = Vec::new();
     let mut digest = None;
-    let outcome = with_contents(&input.path, |bytes| {
-        progress.reading(&source, bytes.len());
-        digest = Some(xxhash_rust::xxh3::xxh3_128(bytes));
-        // Options texts are shared with every file read (`OptionTexts`).
-        fio_json::sharing_options(options, || {
-            fio_json::without_bins(opts.skip_bins, || read_bytes(bytes, &mut warnings))
-        })
-    })
-    .and_then(|rows| Ok(finish_rows(rows, input, &source, opts, manifest)?));
-    FileResult {
+    let bound = input.place.stream().then(|| opts.max_expanded());
+    let outcome = with_contents(&input.path, bound, |bytes| {
+        parse(
+            bytes,
+            &source,
+            opts,
+            progress,
+            options,
+            &mut warnings,
+            &mut digest,
+        )
+    });
+    let outcome = match outcome {
+        Err(FileError::Container(c)) => {
+            let read = ReadingCtx {
+                opts,
+                manifest,
+                progress,
+                options,
+            };
+            return containers::read(input, c, &read);
+        }
+        outcome => outcome.and_then(|rows| Ok(finish_rows(rows, input, &source, opts, manifest)?)),
+    };
+    FileOutcome::One(FileResult {
         source,
         outcome,
         warnings,
         digest,
-    }
+    })
+}
+
+/// What reading any file or member needs besides its bytes.
+struct ReadingCtx<'a> {
+    opts: &'a IngestOptions,
+    manifest: &'a Manifest,
+    progress: &'a dyn Progress,
+    options: &'a std::sync::Arc<fio_json::OptionTexts>,
+}
+
+/// One file's (or member's) bytes read into rows, their digest kept.
+fn parse(
+    bytes: &[u8],
+    source: &str,
+    opts: &IngestOptions,
+    progress: &dyn Progress,
+    options: &std::sync::Arc<fio_json::OptionTexts>,
+    warnings: &mut Vec<String>,
+    digest: &mut Option<u128>,
+) -> Result<Vec<crate::model::Row>, FileError> {
+    progress.reading(source, bytes.len());
+    *digest = Some(xxhash_rust::xxh3::xxh3_128(bytes));
+    // Options texts are shared with every file read (`OptionTexts`).
+    fio_json::sharing_options(options, || {
+        fio_json::without_bins(opts.skip_bins, || read_bytes(bytes, warnings))
+    })
 }
 
 /// Calls `f` with the file's bytes, read into a buffer each worker thread
@@ -631,8 +892,14 @@ fn read_input(
 /// reads into room it does not zero: growing by doubling (and zero-filling
 /// each new half) was a third of the time of a 200 MB text file, in copies
 /// and in the kernel zeroing fresh pages.
+///
+/// A compressed file or an archive is [`FileError::Container`] from its
+/// first block (the caller reads it its own way). `bound`: the most bytes
+/// read from a stream named as a PATH (a FIFO, a device), which has no
+/// end a size could tell.
 fn with_contents<T>(
     path: &Path,
+    bound: Option<u64>,
     f: impl FnOnce(&[u8]) -> Result<T, FileError>,
 ) -> Result<T, FileError> {
     use std::io::Read;
@@ -653,6 +920,9 @@ fn with_contents<T>(
         // The first block alone: a large file that is not text, or holds
         // nothing of fio's there, is refused before the rest is read.
         let mut len = fill(&mut file, &mut buf[..sniff::HEAD])?;
+        if let Some(c) = compressed::Packing::of(&buf[..len]) {
+            return Err(FileError::Container(c));
+        }
         if len == sniff::HEAD {
             if let Some(e) = sniff::refuse(&buf[..len]) {
                 return Err(e.into());
@@ -662,8 +932,17 @@ fn with_contents<T>(
             }
             len += fill(&mut file, &mut buf[len..])?;
             if len == buf.len() {
-                file.read_to_end(buf)?;
+                match bound {
+                    None => file.read_to_end(buf)?,
+                    Some(max) => (&mut file).take(max + 1).read_to_end(buf)?,
+                };
                 len = buf.len();
+                if let Some(max) = bound.filter(|&max| len as u64 > max) {
+                    if buf.len() > KEEP {
+                        *buf = Vec::new();
+                    }
+                    return Err(FileError::StreamCap(max));
+                }
             }
         }
         let out = f(&buf[..len]);
@@ -676,7 +955,11 @@ fn with_contents<T>(
 
 /// Reads into `to` until it is full or the file ends: the count read.
 fn fill(file: &mut std::fs::File, to: &mut [u8]) -> std::io::Result<usize> {
-    use std::io::Read;
+    fill_from(file, to)
+}
+
+/// [`fill`] from any reader.
+fn fill_from(file: &mut dyn std::io::Read, to: &mut [u8]) -> std::io::Result<usize> {
     let mut done = 0;
     while done < to.len() {
         match file.read(&mut to[done..]) {
@@ -731,6 +1014,22 @@ pub(crate) enum FileError {
     Run(ReadError),
     #[error(transparent)]
     Manifest(#[from] manifest::ManifestError),
+    /// A compressed file or an archive, known from its first block: read
+    /// by [`containers`], never shown as a reason.
+    #[error("{}", match .0 {
+        compressed::Packing::Compressed(c) => c.name(),
+        compressed::Packing::Archive(a) => a.name(),
+    })]
+    Container(compressed::Packing),
+    /// A stream named as a PATH, past the bound.
+    #[error("a stream (not a regular file) longer than {} (--max-expanded): not read", compressed::size_text(*.0))]
+    StreamCap(u64),
+    /// A compressed file that could not be read to its end.
+    #[error("{0}")]
+    Compressed(String),
+    /// An archive that could not be read (or not to its end).
+    #[error("{0}")]
+    Archive(String),
 }
 
 /// A segment a reader refused, and where it starts.
@@ -914,6 +1213,23 @@ fn join_rows(to: &mut Vec<crate::model::Row>, mut rows: Vec<crate::model::Row>) 
     }
 }
 
+/// A result's file name without its extension, nor a compressed file's
+/// (`randread.json.gz` is `randread`, as `randread.json` is).
+fn result_stem(path: &Path) -> String {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy())
+        .unwrap_or_default();
+    let name = [".gz", ".zst", ".zstd", ".xz", ".bz2"]
+        .iter()
+        .find_map(|end| name.strip_suffix(end))
+        .unwrap_or(&name);
+    Path::new(name)
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
 /// Source, label, manifest and sidecar settings.
 fn finish_rows(
     mut rows: Vec<crate::model::Row>,
@@ -935,11 +1251,7 @@ fn finish_rows(
             .ok()
             .and_then(|p| manifest.result_cpu(&p))
     };
-    let file_label = input
-        .path
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default();
+    let file_label = result_stem(&input.path);
     for row in &mut rows {
         row.source = source.to_string();
         // fio's readers keep fio's own column; the tool's is the same value.
@@ -963,6 +1275,7 @@ fn finish_rows(
     Ok(rows)
 }
 
+mod containers;
 mod runs;
 #[cfg(test)]
 mod tests;

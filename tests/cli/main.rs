@@ -2,6 +2,7 @@
 //! One module per command.
 
 mod analyze;
+mod archives;
 mod browser;
 mod charts;
 mod check;
@@ -13,6 +14,7 @@ mod grammar;
 mod history;
 mod hostile;
 mod hostile_escapes;
+mod hostile_tree;
 mod identity;
 mod ingest;
 mod instances;

@@ -114,9 +114,29 @@ pub(super) fn jobs_in(dir: &Path, ingested: &Ingested) -> Vec<RunJob> {
         .collect()
 }
 
+/// A result file's bytes, expanded when it is compressed (it was read
+/// within the bound when its rows were ingested); empty when unreadable.
+fn result_bytes(result: &str) -> Vec<u8> {
+    use super::super::compressed;
+    use std::io::Read;
+    let bytes = std::fs::read(result).unwrap_or_default();
+    let Some(codec) = compressed::Codec::of(&bytes) else {
+        return bytes;
+    };
+    let mut out = Vec::new();
+    let read = compressed::decoder(codec, &bytes[..]).and_then(|d| {
+        d.take(compressed::DEFAULT_MAX_EXPANDED)
+            .read_to_end(&mut out)
+    });
+    match read {
+        Ok(_) => out,
+        Err(_) => Vec::new(),
+    }
+}
+
 /// A result's jobs from its JSON documents; from its rows when it has none.
 fn jobs_of(result: &str, ingested: &Ingested) -> Vec<RunJob> {
-    let bytes = std::fs::read(result).unwrap_or_default();
+    let bytes = result_bytes(result);
     let text = decode::decode(&bytes).unwrap_or_default();
     // The last document: status-interval snapshots repeat the same jobs.
     let last = decode::segments(&text)

@@ -945,7 +945,7 @@ fn contents_are_each_file_whole_in_any_order_of_sizes() {
         }
         let path = tmp.path().join(format!("f{i}.json"));
         std::fs::write(&path, &bytes).unwrap();
-        let got = with_contents(&path, |read| Ok(read.to_vec())).unwrap();
+        let got = with_contents(&path, None, |read| Ok(read.to_vec())).unwrap();
         assert_eq!(got.len(), size, "file {i} of {size} bytes");
         assert!(got == bytes, "file {i} of {size} bytes read wrong");
     }

@@ -134,12 +134,40 @@ pub fn read_file(
     if compressed {
         return read_compressed(file, ctx, sink);
     }
+    // A log gzip'd (zstd, xz, bzip2) after the run, known by its bytes:
+    // expanded as it is read, a block at a time, refused past the ratio
+    // of a bomb (a log is streamed, never held: no cap on its size).
+    let mut magic = [0u8; 10]; // bzip2 is known by its first 10 bytes
+    let n = file.read(&mut magic)?;
+    std::io::Seek::rewind(&mut file)?;
+    if let Some(codec) = crate::ingest::compressed::Codec::of(&magic[..n]) {
+        use crate::ingest::compressed as c;
+        let (counted, consumed) =
+            c::Counting::new(std::io::BufReader::with_capacity(256 << 10, file));
+        let decoder = c::decoder(codec, counted)?;
+        let mut guard = c::Guard::new(decoder, consumed, u64::MAX);
+        return read_text(&mut guard, ctx, sink).map_err(|e| match e {
+            LogError::Io(io) => LogError::Io(std::io::Error::other(
+                crate::ingest::archive::stream_error(codec, &io),
+            )),
+            e => e,
+        });
+    }
+    read_text(&mut file, ctx, sink)
+}
+
+/// A text log, a block at a time.
+fn read_text(
+    file: &mut dyn Read,
+    ctx: &LogContext,
+    sink: &mut dyn FnMut(&SeriesBatch, u64) -> anyhow::Result<()>,
+) -> Result<LogStats, LogError> {
     let mut parser = parse::LogParser::new(*ctx);
     let mut block = Unparsed::default();
     let mut parts = pieces::Parts::default();
     let mut eof = false;
     while !eof {
-        eof = block.fill(&mut file)?;
+        eof = block.fill(file)?;
         // Whole lines only; the tail waits for the next block.
         let end = match (eof, memchr::memrchr(b'\n', block.bytes())) {
             (true, _) => block.bytes().len(),
@@ -209,7 +237,7 @@ struct Unparsed {
 
 impl Unparsed {
     /// Reads until a block is held or the file ends; true at the end.
-    fn fill(&mut self, file: &mut std::fs::File) -> std::io::Result<bool> {
+    fn fill(&mut self, file: &mut dyn Read) -> std::io::Result<bool> {
         let target = self.len + BLOCK;
         if self.buf.len() < target {
             self.buf.resize(target, 0);

@@ -21,6 +21,12 @@ pub struct LogName {
 impl LogName {
     /// `None` when the name is not one fio gives a log.
     pub fn parse(file_name: &str) -> Option<LogName> {
+        // A log compressed after the run (`x_bw.1.log.gz`): the name fio
+        // gave it is what is left; its bytes say how it is compressed.
+        let file_name = [".gz", ".zst", ".zstd", ".xz", ".bz2"]
+            .iter()
+            .find_map(|end| file_name.strip_suffix(end))
+            .unwrap_or(file_name);
         // The last `.log` that ends the name or is followed by a dot: a
         // prefix may itself contain `.log` (`my.log_bw.1.log`).
         let (stem, rest) = split_at_log(file_name)?;
@@ -92,6 +98,15 @@ mod tests {
     #[test]
     fn names_fio_writes() {
         let s = |x: &str| x.to_string();
+        // Compressed after the run: the name fio gave, not a host `gz`.
+        assert_eq!(
+            parse("randrw-4k_bw.1.log.gz"),
+            Some((s("randrw-4k"), Kind::Bw, Some(1), false, None))
+        );
+        assert_eq!(
+            parse("a_clat.log.fz.host-a.zst"),
+            Some((s("a"), Kind::Clat, None, true, Some(s("host-a"))))
+        );
         assert_eq!(
             parse("randrw-4k_bw.1.log"),
             Some((s("randrw-4k"), Kind::Bw, Some(1), false, None))

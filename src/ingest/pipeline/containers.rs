@@ -1,0 +1,335 @@
+//! Compressed files and archives in the pipeline: a compressed file is
+//! expanded (bounded) and read as the file it holds, under its own name
+//! on disk; an archive's members are read as the files of a folder, each
+//! an input of its own.
+//!
+//! An archive stands where it is as a folder: named as a PATH, it is the
+//! PATH folder (its one top folder, when every member sits in one, is
+//! that folder: `tar czf x.tar.gz x` reads as `x/`, and so does
+//! `tar czf x.tar.gz -C x .`); found in a walked folder, it is the folder
+//! named by its name without the archive's extensions (`day1.tar.gz` is
+//! `day1/`, and a top folder `day1/` inside it is that same folder).
+
+use std::path::Path;
+
+use super::super::archive::{self, member_parts};
+use super::super::compressed::{self, ArchiveKind, Codec, Packing};
+use super::super::fio_log::LogName;
+use super::super::sniff;
+use super::{
+    FileError, FileOutcome, FileResult, Input, InputPlace, ReadingCtx, finish_rows, is_ignored,
+    parse,
+};
+
+/// Reads the compressed file or archive `input`, `c` by its first bytes.
+pub(super) fn read(input: &Input, c: Packing, r: &ReadingCtx<'_>) -> FileOutcome {
+    match c {
+        Packing::Compressed(codec) => compressed_file(input, codec, r),
+        Packing::Archive(kind) => read_archive(input, kind, None, r),
+    }
+}
+
+/// Why the expanded head stopped the read.
+enum Stop {
+    /// A tar inside the stream: read as an archive.
+    Archive(ArchiveKind),
+    Refused(FileError),
+}
+
+/// The stream's first expanded block, judged as a file's first block is.
+fn judge_head(codec: Codec, head: &[u8]) -> Result<(), Stop> {
+    match ArchiveKind::of(head) {
+        Some(ArchiveKind::Tar) => return Err(Stop::Archive(ArchiveKind::Tar)),
+        Some(ArchiveKind::Zip) => {
+            return Err(Stop::Refused(FileError::Compressed(format!(
+                "a zip archive inside a {} stream: not read (decompress it once, then give the .zip)",
+                codec.name()
+            ))));
+        }
+        None => {}
+    }
+    if let Some(inner) = Codec::of(head) {
+        return Err(Stop::Refused(FileError::Compressed(format!(
+            "a {} stream inside a {} stream: not read (decompress it once first)",
+            inner.name(),
+            codec.name()
+        ))));
+    }
+    if head.len() == sniff::HEAD {
+        if let Some(e) = sniff::refuse(head) {
+            return Err(Stop::Refused(FileError::Compressed(format!(
+                "{} stream holds {e}",
+                codec.name()
+            ))));
+        }
+        if !sniff::fio_shaped(head) {
+            return Err(Stop::Refused(FileError::NotFioHead));
+        }
+    }
+    Ok(())
+}
+
+fn compressed_file(input: &Input, codec: Codec, r: &ReadingCtx<'_>) -> FileOutcome {
+    let source = crate::path_text::shown(&input.path);
+    let mut warnings = Vec::new();
+    let mut digest = None;
+    let mut bytes = Vec::new();
+    let expanded = std::fs::File::open(&input.path)
+        .map_err(FileError::Io)
+        .and_then(|file| {
+            let source = std::io::BufReader::with_capacity(256 << 10, file);
+            let (counted, consumed) = compressed::Counting::new(source);
+            let decoder = compressed::decoder(codec, counted)
+                .map_err(|e| FileError::Compressed(archive::stream_error(codec, &e)))?;
+            let mut guard = compressed::Guard::new(decoder, consumed, r.opts.max_expanded());
+            let mut judge = |head: &[u8]| judge_head(codec, head);
+            match compressed::read_all(&mut guard, &mut bytes, sniff::HEAD, &mut judge) {
+                Ok(()) => Ok(None),
+                Err(compressed::ReadAllError::Head(Stop::Archive(kind))) => Ok(Some(kind)),
+                Err(compressed::ReadAllError::Head(Stop::Refused(e))) => Err(e),
+                Err(compressed::ReadAllError::Io(e)) => {
+                    Err(FileError::Compressed(archive::stream_error(codec, &e)))
+                }
+            }
+        });
+    let outcome = match expanded {
+        Ok(Some(kind)) => {
+            drop(bytes);
+            return read_archive(input, kind, Some(codec), r);
+        }
+        Ok(None) if bytes.is_empty() => Err(FileError::Compressed(format!(
+            "{} stream of nothing (no bytes in it)",
+            codec.name()
+        ))),
+        Ok(None) => parse(
+            &bytes,
+            &source,
+            r.opts,
+            r.progress,
+            r.options,
+            &mut warnings,
+            &mut digest,
+        )
+        .and_then(|rows| Ok(finish_rows(rows, input, &source, r.opts, r.manifest)?)),
+        Err(e) => Err(e),
+    };
+    FileOutcome::One(FileResult {
+        source,
+        outcome,
+        warnings,
+        digest,
+    })
+}
+
+/// One member read (or not), with its path's parts in the archive.
+struct Member {
+    parts: Vec<String>,
+    result: FileResult,
+}
+
+/// Every member of the archive `input` as an input of its own; the
+/// archive itself too when it could not be read to its end, or held no
+/// file.
+fn read_archive(
+    input: &Input,
+    kind: ArchiveKind,
+    codec: Option<Codec>,
+    r: &ReadingCtx<'_>,
+) -> FileOutcome {
+    let max = r.opts.max_expanded();
+    let mut members: Vec<Member> = Vec::new();
+    let mut refused: Vec<(String, String)> = Vec::new();
+    let stopped = archive::read(&input.path, kind, codec, max, &mut |name, content| {
+        let parts = match member_parts(name) {
+            Ok(p) => p,
+            Err(reason) => {
+                refused.push((name.to_string(), reason));
+                return;
+            }
+        };
+        let Some(file) = parts.last() else { return };
+        // What a folder's walk leaves aside, left aside here too.
+        let hidden = |p: &&str| p.starts_with('.') && !p.starts_with("..");
+        if parts.iter().any(hidden) || parts.contains(&"__MACOSX") || is_ignored(file) {
+            return;
+        }
+        let source = crate::path_text::shown(&input.path.join(parts.join("/")));
+        let mut warnings = Vec::new();
+        let mut digest = None;
+        let outcome = content
+            .map_err(FileError::Archive)
+            .and_then(|bytes| member_rows(bytes, file, &source, r, &mut warnings, &mut digest));
+        members.push(Member {
+            parts: parts.iter().map(|p| p.to_string()).collect(),
+            result: FileResult {
+                source,
+                outcome,
+                warnings,
+                digest,
+            },
+        });
+    });
+    let mut out = label_members(input, members, r);
+    for (name, reason) in refused {
+        out.push((
+            input.clone(),
+            FileResult {
+                source: format!("{}:{name}", crate::path_text::shown(&input.path)),
+                outcome: Err(FileError::Archive(reason)),
+                warnings: Vec::new(),
+                digest: None,
+            },
+        ));
+    }
+    let what = match codec {
+        Some(c) => format!("{} archive ({})", kind.name(), c.name()),
+        None => format!("{} archive", kind.name()),
+    };
+    let whole = match stopped {
+        Err(stop) => Some(format!("{what}: {stop}")),
+        Ok(()) if out.is_empty() => Some(format!("{what} with no result files in it")),
+        Ok(()) => None,
+    };
+    if let Some(reason) = whole {
+        out.push((
+            input.clone(),
+            FileResult {
+                source: crate::path_text::shown(&input.path),
+                outcome: Err(FileError::Archive(reason)),
+                warnings: Vec::new(),
+                digest: None,
+            },
+        ));
+    }
+    FileOutcome::Members(out)
+}
+
+/// A member's bytes (expanded again when the member is itself compressed)
+/// read into rows; a fio log or an archive inside the archive is refused.
+fn member_rows(
+    bytes: &[u8],
+    file: &str,
+    source: &str,
+    r: &ReadingCtx<'_>,
+    warnings: &mut Vec<String>,
+    digest: &mut Option<u128>,
+) -> Result<Vec<crate::model::Row>, FileError> {
+    let mut own = Vec::new();
+    let bytes = match Codec::of(bytes) {
+        Some(codec) => {
+            archive::expand(codec, bytes, r.opts.max_expanded(), &mut own)
+                .map_err(FileError::Compressed)?;
+            &own[..]
+        }
+        None => bytes,
+    };
+    if let Some(kind) = ArchiveKind::of(bytes) {
+        return Err(FileError::Archive(format!(
+            "a {} archive inside the archive: not read (unpack the outer one)",
+            kind.name()
+        )));
+    }
+    if LogName::parse(file).is_some() && !super::head_is_json(bytes) {
+        return Err(FileError::Archive(
+            "a fio log inside an archive: logs are read from folders (unpack it for --series and timeseries charts)"
+                .into(),
+        ));
+    }
+    parse(
+        bytes, source, r.opts, r.progress, r.options, warnings, digest,
+    )
+}
+
+/// The members' inputs, labelled as the files of the folder the archive
+/// stands for, with their rows finished.
+fn label_members(
+    input: &Input,
+    members: Vec<Member>,
+    r: &ReadingCtx<'_>,
+) -> Vec<(Input, FileResult)> {
+    let top = members
+        .first()
+        .and_then(|m| m.parts.first().filter(|_| m.parts.len() > 1))
+        .filter(|t| {
+            members
+                .iter()
+                .all(|m| m.parts.len() > 1 && &m.parts[0] == *t)
+        })
+        .cloned();
+    let stem = archive_stem(&input.path);
+    let (folder, strip) = match input.place {
+        InputPlace::Named { .. } | InputPlace::Member => {
+            (top.clone().unwrap_or(stem), top.is_some())
+        }
+        InputPlace::InRoot => {
+            let strip = top.as_deref() == Some(stem.as_str());
+            (stem, strip)
+        }
+        InputPlace::InSub => {
+            let strip = top.as_deref() == Some(stem.as_str());
+            (format!("{}/{stem}", input.dir_label), strip)
+        }
+    };
+    let named = matches!(input.place, InputPlace::Named { .. } | InputPlace::Member);
+    members
+        .into_iter()
+        .map(|m| {
+            let dirs = &m.parts[usize::from(strip)..m.parts.len() - 1];
+            let dir_label = match (dirs.is_empty(), named) {
+                (true, _) => folder.clone(),
+                (false, true) => dirs.join("/"),
+                (false, false) => format!("{folder}/{}", dirs.join("/")),
+            };
+            let member = Input {
+                path: input.path.join(m.parts.join("/")),
+                dir_label,
+                sidecar: false,
+                place: InputPlace::Member,
+            };
+            let mut result = m.result;
+            result.outcome = result.outcome.and_then(|rows| {
+                Ok(finish_rows(
+                    rows,
+                    &member,
+                    &result.source,
+                    r.opts,
+                    r.manifest,
+                )?)
+            });
+            (member, result)
+        })
+        .collect()
+}
+
+/// An archive's name without its archive extensions: `x.tar.gz`, `x.tgz`,
+/// `x.zip` are `x`.
+fn archive_stem(path: &Path) -> String {
+    const ENDS: [&str; 12] = [
+        ".tar.gz",
+        ".tgz",
+        ".tar.zst",
+        ".tzst",
+        ".tar.zstd",
+        ".tar.xz",
+        ".txz",
+        ".tar.bz2",
+        ".tbz2",
+        ".tbz",
+        ".tar",
+        ".zip",
+    ];
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let lower = name.to_ascii_lowercase();
+    for end in ENDS {
+        if lower.ends_with(end) && lower.len() > end.len() {
+            return name[..name.len() - end.len()].to_string();
+        }
+    }
+    match name.rsplit_once('.') {
+        Some((stem, _)) if !stem.is_empty() => stem.to_string(),
+        _ => name,
+    }
+}
