@@ -8,6 +8,7 @@ use serde::Serialize;
 use super::table::Tone;
 use crate::compare::MetricResult;
 use crate::compare::metric::RowStyle;
+use crate::compare::report_units::ReportUnits;
 use crate::numbers;
 
 #[derive(Debug, Clone, Serialize)]
@@ -51,8 +52,8 @@ pub fn join_and(items: &[String]) -> String {
     }
 }
 
-/// How one row (a metric across configs) prints: its style (unit from
-/// its median, one count of decimals) and the decimals of its deltas.
+/// How one row (a metric across configs) prints: its style (the report's
+/// unit, one count of decimals) and the decimals of its deltas.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct RowFormat {
     pub style: RowStyle,
@@ -60,9 +61,10 @@ pub(crate) struct RowFormat {
 }
 
 impl RowFormat {
-    /// The format of `m`'s row from its compared values.
-    pub fn of(m: &MetricResult) -> RowFormat {
-        RowFormat::with_style(m, m.row_style())
+    /// The format of `m`'s row from its compared values, in the report's
+    /// units.
+    pub fn of(m: &MetricResult, units: &ReportUnits) -> RowFormat {
+        RowFormat::with_style(m, m.row_style(units))
     }
 
     /// `m`'s deltas with a style fixed elsewhere (a sweep table's column).
