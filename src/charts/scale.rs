@@ -187,8 +187,14 @@ mod tests {
         assert_eq!(latency(&us).unit, "µs");
         assert_eq!(latency(&us).label(4_200.0, 2), "4.20");
         let ms = ReportUnits::chosen(&[5e6], &[GIB], Default::default());
-        assert_eq!(ChartScale::in_report(&ms, Metric::ClatP99Ns, 1.0).unit, "ms");
-        assert_eq!(ChartScale::in_report(&ms, Metric::BwBytesPerS, 1.0).unit, "GiB/s");
+        assert_eq!(
+            ChartScale::in_report(&ms, Metric::ClatP99Ns, 1.0).unit,
+            "ms"
+        );
+        assert_eq!(
+            ChartScale::in_report(&ms, Metric::BwBytesPerS, 1.0).unit,
+            "GiB/s"
+        );
         let per_cpu = ChartScale::for_metric(Metric::BwPerCpuPct, 200.0 * 1024.0 * 1024.0);
         assert_eq!(per_cpu.unit, "MiB/s per CPU %");
         assert_eq!(ChartScale::for_metric(Metric::Iops, 1e6).step(), 1.0);

@@ -511,9 +511,9 @@ fn house_style(
     let mut house = compare::report_units::HouseStyle::default();
     for (metric, entry, path) in &manifest.units {
         let (unit, decimals) = entry.parts();
-        house.set(metric, unit, decimals).map_err(|e| {
-            CliError::usage(format!("{}: [units] {metric}: {e}", path.display()))
-        })?;
+        house
+            .set(metric, unit, decimals)
+            .map_err(|e| CliError::usage(format!("{}: [units] {metric}: {e}", path.display())))?;
     }
     Ok(house)
 }

@@ -310,7 +310,7 @@ pub struct Comparison {
     pub tail_percentile: f64,
     /// The one unit of latency and of bandwidth every table, finding and
     /// chart of the report prints in ([`super::report_units`]).
-    #[serde(skip_deserializing, default)]
+    #[serde(default)]
     pub units: super::report_units::ReportUnits,
     /// Each config's full label (what ingest named it by) where its
     /// display name is shorter (`bfq` for `results/fio_output

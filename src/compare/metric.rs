@@ -655,7 +655,8 @@ mod tests {
         let mut house = super::super::report_units::HouseStyle::default();
         house.set("latency", "ms", Some(3)).unwrap();
         let house = ReportUnits::chosen(&[], &[], house);
-        let style = Metric::LatMeanNs.row_style(&house, &[(169_000.0, 1000.0), (3_814_000.0, 1000.0)]);
+        let style =
+            Metric::LatMeanNs.row_style(&house, &[(169_000.0, 1000.0), (3_814_000.0, 1000.0)]);
         assert_eq!(style.text(169_000.0), "0.169");
         assert_eq!(style.text(3_814_000.0), "3.814");
         // IOPS stay whole even with a fractional step.

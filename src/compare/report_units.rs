@@ -12,7 +12,7 @@
 //! means and tails together. Bandwidth per CPU % is bandwidth's unit.
 //! IOPS and CPU % have no unit to choose.
 
-use serde::Serialize;
+use serde::{Deserialize, Deserializer, Serialize};
 
 use super::comparison::{Metric, Workload};
 use crate::numbers::{self, Unit};
@@ -70,12 +70,8 @@ impl HouseStyle {
                 numbers::MAX_DECIMALS
             ));
         }
-        let names = |list: &[(&str, f64)]| {
-            list.iter()
-                .map(|(n, _)| *n)
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
+        let names =
+            |list: &[(&str, f64)]| list.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ");
         let find = |list: &[(&'static str, f64)], u: &str| {
             list.iter()
                 .find(|(n, _)| n.eq_ignore_ascii_case(u))
@@ -84,7 +80,11 @@ impl HouseStyle {
         let unit = unit.trim();
         match quantity.trim().to_ascii_lowercase().as_str() {
             "latency" | "lat" => {
-                let u = if unit == "us" || unit == "μs" { "µs" } else { unit };
+                let u = if unit == "us" || unit == "μs" {
+                    "µs"
+                } else {
+                    unit
+                };
                 let name = find(&TIME, u).ok_or_else(|| {
                     format!("unknown latency unit {unit:?}: one of {}", names(&TIME))
                 })?;
@@ -139,15 +139,38 @@ impl HouseStyle {
     }
 }
 
+/// A house unit read back from JSON: its unit one of the known units.
+impl<'de> Deserialize<'de> for HouseUnit {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        struct Written {
+            unit: String,
+            #[serde(default)]
+            decimals: Option<usize>,
+        }
+        let w = Written::deserialize(d)?;
+        let unit = TIME
+            .iter()
+            .chain(RATE.iter())
+            .map(|(n, _)| *n)
+            .find(|n| *n == w.unit)
+            .ok_or_else(|| serde::de::Error::custom(format!("unknown unit {:?}", w.unit)))?;
+        Ok(HouseUnit {
+            unit,
+            decimals: w.decimals,
+        })
+    }
+}
+
 /// The units one report prints in: decided once per comparison, read by
 /// every table, finding and chart of it.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct ReportUnits {
     pub latency: HouseUnit,
     pub bandwidth: HouseUnit,
     /// Whether house style named them, per quantity: latency,
     /// bandwidth.
-    #[serde(skip)]
+    #[serde(default)]
     pub house: [bool; 2],
 }
 
@@ -163,9 +186,8 @@ impl ReportUnits {
     /// The units of a report whose latencies (ns) and bandwidths (B/s)
     /// are `lat` and `bw`, house style winning.
     pub fn chosen(lat: &[f64], bw: &[f64], house: HouseStyle) -> ReportUnits {
-        let median = |v: &[f64]| {
-            numbers::median(v.iter().copied().filter(|v| *v > 0.0)).unwrap_or(0.0)
-        };
+        let median =
+            |v: &[f64]| numbers::median(v.iter().copied().filter(|v| *v > 0.0)).unwrap_or(0.0);
         let rule_lat = HouseUnit {
             unit: numbers::time_ns(median(lat)).name,
             decimals: None,
@@ -241,7 +263,13 @@ mod tests {
         let mut house = HouseStyle::default();
         house.set("latency", "ms", Some(3)).unwrap();
         let u = ReportUnits::chosen(&lat, &[], house);
-        assert_eq!(u.latency, HouseUnit { unit: "ms", decimals: Some(3) });
+        assert_eq!(
+            u.latency,
+            HouseUnit {
+                unit: "ms",
+                decimals: Some(3)
+            }
+        );
         assert_eq!(u.house, [true, false]);
         // A median of 2 GiB/s prints in GiB/s even beside 10 MiB/s.
         let gib = 1024.0 * 1024.0 * 1024.0;
@@ -264,7 +292,11 @@ mod tests {
         );
         let e = h.set_flag("latency=min").unwrap_err();
         assert!(e.contains("ns, µs, ms, s"), "{e}");
-        assert!(h.set_flag("iops=k").unwrap_err().contains("latency, bandwidth"));
+        assert!(
+            h.set_flag("iops=k")
+                .unwrap_err()
+                .contains("latency, bandwidth")
+        );
         assert!(h.set_flag("latency").is_err());
         assert!(h.set_flag("latency=ms:x").is_err());
     }

@@ -58,9 +58,7 @@ pub(crate) fn rows() -> Vec<Row> {
 /// it: mean latency in ms to three decimals.
 pub(crate) fn house_style() -> report_units::HouseStyle {
     let mut house = report_units::HouseStyle::default();
-    house
-        .set("latency", "ms", Some(3))
-        .expect("a known unit");
+    house.set("latency", "ms", Some(3)).expect("a known unit");
     house
 }
 

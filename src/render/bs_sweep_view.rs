@@ -56,12 +56,7 @@ pub fn tables(cmp: &Comparison) -> Vec<BsSweepView> {
         .collect()
 }
 
-fn table(
-    at: &RwLoad,
-    sweeps: &[&BsSweep],
-    rules: &SweepRules,
-    units: &ReportUnits,
-) -> BsSweepView {
+fn table(at: &RwLoad, sweeps: &[&BsSweep], rules: &SweepRules, units: &ReportUnits) -> BsSweepView {
     let points = || sweeps.iter().flat_map(|s| &s.points);
     let bw = Bandwidth::of(points().map(|p| p.bw_bytes_per_s), units.rate());
     let sizes = blocksize::sizes(sweeps);
@@ -79,7 +74,10 @@ fn table(
         // Two block sizes are a comparison: one line, no curve words.
         summaries: match crate::compare::findings::blocksize::two_sizes(at, sweeps) {
             Some(line) => vec![line],
-            None => sweeps.iter().map(|s| summary(s, rules, bw, units)).collect(),
+            None => sweeps
+                .iter()
+                .map(|s| summary(s, rules, bw, units))
+                .collect(),
         },
         table: String::new(),
     }
@@ -99,11 +97,12 @@ impl Bandwidth {
         let (lo, hi) = values
             .map(|v| v.abs() / unit.div)
             .filter(|v| v.is_finite() && *v > 0.0)
-            .fold((f64::INFINITY, 0.0_f64), |(lo, hi), v| (lo.min(v), hi.max(v)));
+            .fold((f64::INFINITY, 0.0_f64), |(lo, hi), v| {
+                (lo.min(v), hi.max(v))
+            });
         Bandwidth {
             unit,
-            decimals: numbers::significant_decimals(hi)
-                .max(numbers::min_significant_decimals(lo)),
+            decimals: numbers::significant_decimals(hi).max(numbers::min_significant_decimals(lo)),
         }
     }
 

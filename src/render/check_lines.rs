@@ -129,7 +129,12 @@ mod tests {
             lines[0],
             "warning: job 1: no percentiles (50,000 files; e.g. f0.json, f2.json, f4.json)"
         );
-        assert!(lines.last().unwrap().starts_with("… and 49,984 more warnings of 100,000 in all"));
+        assert!(
+            lines
+                .last()
+                .unwrap()
+                .starts_with("… and 49,984 more warnings of 100,000 in all")
+        );
         let one = warnings(&ws[..1]);
         assert_eq!(one, ["warning: f0.json: job 1: no percentiles"]);
         let sanity: Vec<String> = (0..5).map(|i| format!("c{i}")).collect();

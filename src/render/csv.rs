@@ -267,12 +267,7 @@ impl Renderer for Checks {
             )?;
         }
         for s in &cmp.skipped {
-            writeln!(
-                out,
-                "skipped,,,,,{},{}",
-                field(&s.source),
-                field(&s.reason)
-            )?;
+            writeln!(out, "skipped,,,,,{},{}", field(&s.source), field(&s.reason))?;
         }
         Ok(())
     }

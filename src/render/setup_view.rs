@@ -97,7 +97,10 @@ pub fn shortened(value: &str) -> Option<String> {
             .filter(|i| last.get(..*i) == first.get(..*i))
             .last()
             .unwrap_or(0);
-        let noun = if parts.iter().all(|p| p.starts_with("/dev/") || p.contains("PhysicalDrive")) {
+        let noun = if parts
+            .iter()
+            .all(|p| p.starts_with("/dev/") || p.contains("PhysicalDrive"))
+        {
             "devices"
         } else {
             "items"
@@ -108,7 +111,10 @@ pub fn shortened(value: &str) -> Option<String> {
         }
     }
     let cut: String = value.chars().take(LONG_VALUE - 1).collect();
-    let at_word = cut.rfind(' ').filter(|i| *i > LONG_VALUE / 2).unwrap_or(cut.len());
+    let at_word = cut
+        .rfind(' ')
+        .filter(|i| *i > LONG_VALUE / 2)
+        .unwrap_or(cut.len());
     Some(format!("{}…", cut[..at_word].trim_end()))
 }
 
@@ -117,7 +123,10 @@ pub fn shortened(value: &str) -> Option<String> {
 /// that key (or name) has for the config (the Config row `ioscheduler=bfq`
 /// over an `ioscheduler` row `bfq`).
 fn restated(item: &SetupItem, items: &[SetupItem]) -> bool {
-    let known = item.values.iter().filter_map(|(c, v)| Some((c, v.as_ref()?)));
+    let known = item
+        .values
+        .iter()
+        .filter_map(|(c, v)| Some((c, v.as_ref()?)));
     let mut any = false;
     for (config, value) in known {
         for word in value.split_whitespace() {
@@ -150,7 +159,11 @@ impl SetupView {
                 SharedRow {
                     name: i.name.clone(),
                     value: short.clone().unwrap_or_else(|| whole.clone()),
-                    full: if short.is_some() { whole } else { String::new() },
+                    full: if short.is_some() {
+                        whole
+                    } else {
+                        String::new()
+                    },
                 }
             })
             .collect();
@@ -338,7 +351,10 @@ mod tests {
         let names: Vec<&str> = v.differing.iter().map(|r| r.name.as_str()).collect();
         assert_eq!(names, ["s", "filename"]);
         let cell = &v.differing[1].runs[0];
-        assert_eq!((cell.text.as_str(), cell.span), ("/dev/nvme2n1 ... nvme9n1 (8 devices)", 2));
+        assert_eq!(
+            (cell.text.as_str(), cell.span),
+            ("/dev/nvme2n1 ... nvme9n1 (8 devices)", 2)
+        );
         assert_eq!(cell.full, list);
         // A label that says more than the rows (a folder) stays.
         let mut setup = setup;

@@ -543,7 +543,9 @@ fn an_excluded_value_is_shown_marked_with_its_reason_and_never_best() {
         .iter()
         .find(|c| c.config == "linux-libaio")
         .unwrap();
-    assert_eq!(libaio.text, "17,113 s †");
+    // One unit per report (#54): the excluded value too, in the
+    // article's ms.
+    assert_eq!(libaio.text, "17,113,000.000 †");
     assert!(!libaio.best && !libaio.winner && libaio.delta.is_empty());
     // The other cells keep the unit and decimals of the compared values.
     assert_eq!(row.title, "Mean latency (µs)");
@@ -568,9 +570,10 @@ fn a_row_takes_its_median_unit_and_flags_a_far_value() {
     let cmp = published_with_lat(100_000_000.0, None);
     let view = view::View::new(&cmp, &[]);
     let (row, w) = randread_4k_lat(&view);
-    assert_eq!(row.title, "Mean latency");
+    // One unit per report (#54): the house style's ms, said once.
+    assert_eq!(row.title, "Mean latency (ms)");
     let texts: Vec<&str> = row.cells.iter().map(|c| c.text.as_str()).collect();
-    assert_eq!(texts, ["169 µs", "104 µs", "100 ms", "192 µs"]);
+    assert_eq!(texts, ["0.169", "0.104", "100.000", "0.192"]);
     assert!(w.footnotes.is_empty());
     // 17,113 s is far: its own unit, flagged, said why below the table;
     // the delta past +1000 % reads as a ratio.
@@ -625,8 +628,8 @@ fn a_far_value_in_a_sweep_keeps_its_column_readable() {
     let s = only_sweep(&cmp);
     assert_eq!(s.lat_unit, "µs");
     let last = &s.rows[7].cells[1];
-    assert_eq!(last.clat_p99.as_ref().unwrap().text, "17,113 s ⚠");
-    assert!(last.clat_p99.as_ref().unwrap().own_unit);
+    // One unit per report (#54): flagged, in the table's µs.
+    assert_eq!(last.clat_p99.as_ref().unwrap().text, "17,113,000,000 ⚠");
     // The rest of slow's p99 column keeps the decimals of its own values.
     assert_eq!(s.rows[4].cells[1].clat_p99.as_ref().unwrap().text, "457");
     assert!(

@@ -54,7 +54,11 @@ pub(super) fn bandwidth_bound(
     let others: Vec<String> = rest
         .iter()
         .map(|g| match g.climbing {
-            true => format!("{} still climbing at {}", g.names("is", "are"), g.bs_text(units)),
+            true => format!(
+                "{} still climbing at {}",
+                g.names("is", "are"),
+                g.bs_text(units)
+            ),
             false => format!("{} {}", g.names("needs", "need"), g.bs_text(units)),
         })
         .collect();

@@ -3,11 +3,11 @@
 //! which config needs the least load to reach `saturation_pct` of its
 //! peak.
 
-use crate::compare::report_units::ReportUnits;
 use super::entries::{effect, entry, tie_words};
 use super::words::{growth_words, iops_short, join_and};
 use crate::compare::comparison::{Comparison, Metric, Slo, SloMetric, Sweep};
 use crate::compare::findings::{Finding, FindingKind, ONE_WORKLOAD, magnitude};
+use crate::compare::report_units::ReportUnits;
 use crate::compare::rules::{Entry, Judge, tie_rule};
 use crate::compare::workload::LoadPoint;
 use crate::numbers;

@@ -1,8 +1,8 @@
 //! How findings put numbers and names in words: counts, "the best read
 //! bandwidth", IOPS and bandwidth as sentences print them, leads.
 
-use crate::compare::report_units::ReportUnits;
 use crate::compare::comparison::{Better, Metric};
+use crate::compare::report_units::ReportUnits;
 use crate::model::{Direction, Os};
 use crate::numbers;
 
