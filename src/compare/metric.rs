@@ -437,7 +437,7 @@ impl RowStyle {
     }
 
     /// `v` in its own unit, with it: four significant digits (IOPS whole).
-    fn own_text(&self, v: f64) -> String {
+    pub fn own_text(&self, v: f64) -> String {
         let own = self.metric.scale(v.abs());
         let shown = v / own.div;
         let decimals = match self.metric {

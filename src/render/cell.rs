@@ -157,7 +157,8 @@ pub(crate) fn merge_metrics(lines: Vec<String>) -> Vec<String> {
 /// The footnotes a row's marked cells need, `at` naming the load point
 /// when the table spans several ("" otherwise) and `median_of` what the
 /// median is taken over ("its row"): why a value is excluded, and that a
-/// far value is shown in its own unit.
+/// value is far (shown in its own unit where the metric has no
+/// report-wide one).
 pub(crate) fn cell_notes(
     m: &MetricResult,
     configs: &[String],
@@ -173,10 +174,17 @@ pub(crate) fn cell_notes(
                 m.human()
             ));
         } else if let Some(v) = v.filter(|v| style.is_far(*v)) {
+            // Said in its own readable unit even where the cell keeps the
+            // report's one unit (#54).
+            let shown = if style.in_own_unit(v) {
+                ": shown in its own unit"
+            } else {
+                ""
+            };
             out.push(format!(
-                "{FAR_MARK} {} of {c}{at} ({}) is over {} times the median of {median_of} ({}): shown in its own unit; check the run.",
+                "{FAR_MARK} {} of {c}{at} ({}) is over {} times the median of {median_of} ({}){shown}; check the run.",
                 m.human(),
-                style.text(v),
+                style.own_text(v),
                 numbers::fixed(numbers::FAR_FROM_MEDIAN, 0),
                 style.scale.with_unit_decimals(style.median, numbers::significant_decimals(style.median / style.scale.div)),
             ));

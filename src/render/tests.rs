@@ -547,9 +547,9 @@ fn an_excluded_value_is_shown_marked_with_its_reason_and_never_best() {
     // article's ms.
     assert_eq!(libaio.text, "17,113,000.000 †");
     assert!(!libaio.best && !libaio.winner && libaio.delta.is_empty());
-    // The other cells keep the unit and decimals of the compared values.
-    assert_eq!(row.title, "Mean latency (µs)");
-    assert_eq!(row.cells[0].text, "169");
+    // The other cells keep the report's unit and decimals.
+    assert_eq!(row.title, "Mean latency (ms)");
+    assert_eq!(row.cells[0].text, "0.169");
     assert_eq!(
         w.footnotes,
         [format!(
@@ -559,14 +559,14 @@ fn an_excluded_value_is_shown_marked_with_its_reason_and_never_best() {
     let md = render(Format::Md, &RenderOptions::default(), &cmp);
     assert!(md.contains(&w.footnotes[0]), "{md}");
     let term = render(Format::Term, &RenderOptions::default(), &cmp);
-    assert!(term.contains("17,113 s †"), "{term}");
+    // The terminal table keeps the one unit too.
+    assert!(term.contains("17,113,000.000 †"), "{term}");
 }
 
 #[test]
 fn a_row_takes_its_median_unit_and_flags_a_far_value() {
     // 0.1 s against others near 0.2 ms: under 1000x the median (0.18 ms)
-    // it is not flagged, but the row spans over 100x, so each value
-    // prints in its own unit, said in the cell, not the title.
+    // it is not flagged, and prints in the report's one unit.
     let cmp = published_with_lat(100_000_000.0, None);
     let view = view::View::new(&cmp, &[]);
     let (row, w) = randread_4k_lat(&view);
@@ -575,18 +575,18 @@ fn a_row_takes_its_median_unit_and_flags_a_far_value() {
     let texts: Vec<&str> = row.cells.iter().map(|c| c.text.as_str()).collect();
     assert_eq!(texts, ["0.169", "0.104", "100.000", "0.192"]);
     assert!(w.footnotes.is_empty());
-    // 17,113 s is far: its own unit, flagged, said why below the table;
-    // the delta past +1000 % reads as a ratio.
+    // 17,113 s is far: in the report's unit, flagged, and said below the
+    // table in its own unit; the delta past +1000 % reads as a ratio.
     let cmp = published_with_lat(17_113_000_000_000.0, None);
     let view = view::View::new(&cmp, &[]);
     let (row, w) = randread_4k_lat(&view);
     let texts: Vec<&str> = row.cells.iter().map(|c| c.text.as_str()).collect();
-    assert_eq!(row.title, "Mean latency (µs)");
-    assert_eq!(texts, ["169", "104", "17,113 s ⚠", "192"]);
+    assert_eq!(row.title, "Mean latency (ms)");
+    assert_eq!(texts, ["0.169", "0.104", "17,113,000.000 ⚠", "0.192"]);
     assert_eq!(row.cells[2].delta, "x90,001");
     assert_eq!(w.footnotes.len(), 1);
     assert!(
-        w.footnotes[0].starts_with("⚠ mean latency of linux-libaio (17,113 s) is over 1,000 times the median of its row (180.5 µs)"),
+        w.footnotes[0].starts_with("⚠ mean latency of linux-libaio (17,113 s) is over 1,000 times the median of its row (0.1805 ms); check the run."),
         "{:?}",
         w.footnotes
     );
