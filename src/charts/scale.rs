@@ -32,7 +32,7 @@ impl ChartScale {
     /// The scale of `metric` in a report: its one unit of latency or
     /// bandwidth, else as [`ChartScale::for_metric`] from `max`.
     pub fn in_report(units: &ReportUnits, metric: Metric, max: f64) -> ChartScale {
-        match units.of_metric(metric) {
+        match metric.report_unit(units) {
             Some(_) => ChartScale::of_scale(metric, metric.scale_in(units)),
             None => ChartScale::for_metric(metric, max),
         }

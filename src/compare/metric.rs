@@ -4,7 +4,7 @@
 //! reads the same everywhere.
 
 use super::comparison::{Better, Comparison, Metric, MetricResult};
-use super::report_units::ReportUnits;
+use super::report_units::{HouseUnit, ReportUnits};
 use super::workload::Run;
 use crate::numbers;
 
@@ -12,6 +12,16 @@ use crate::numbers;
 pub const CPU_PRECISION: f64 = 0.01;
 
 impl Metric {
+    /// The report's unit of this metric; None for IOPS and CPU %, whose
+    /// unit is fixed.
+    pub fn report_unit(self, units: &ReportUnits) -> Option<HouseUnit> {
+        match self {
+            Metric::LatMeanNs | Metric::ClatP99Ns => Some(units.latency),
+            Metric::BwBytesPerS | Metric::BwPerCpuPct => Some(units.bandwidth),
+            _ => None,
+        }
+    }
+
     /// Every metric, in table order.
     pub const ALL: [Metric; 7] = [
         Metric::BwBytesPerS,
@@ -251,7 +261,7 @@ impl Metric {
             .copied()
             .filter(|(v, _)| !numbers::is_far(*v, median))
             .collect();
-        let house = units.of_metric(self);
+        let house = self.report_unit(units);
         let scale = match house {
             Some(_) => self.scale_in(units),
             None => self.scale(median),
@@ -274,7 +284,7 @@ impl Metric {
     /// decimals for a lone value where it gives them; IOPS and CPU % as
     /// [`Metric::scale`].
     pub fn scale_in(self, units: &ReportUnits) -> Scale {
-        let Some(house) = units.of_metric(self) else {
+        let Some(house) = self.report_unit(units) else {
             return self.scale(0.0);
         };
         let unit = if self.is_latency() {
@@ -518,7 +528,7 @@ impl MetricResult {
 /// never mixes units: the report's unit ([`Comparison::units`]) for
 /// latency and bandwidth, else the scale of the largest value.
 pub fn scale_in(cmp: &Comparison, metric: Metric) -> Scale {
-    if cmp.units.of_metric(metric).is_some() {
+    if metric.report_unit(&cmp.units).is_some() {
         return metric.scale_in(&cmp.units);
     }
     let max = cmp

@@ -167,11 +167,9 @@ pub fn compare(rows: &[Row], opts: &CompareOptions) -> Comparison {
     let config_os = os_of_configs(&grouped, &configs);
     let families = families(&configs, &config_os);
     let (baseline, baseline_why) = pick_baseline(&configs, opts, &config_labels, &mut warnings);
-    let setup = setup::build(&kept, &configs, &opts.setup, &opts.config_rule.keys, |l| {
+    let mut setup = setup::build(&kept, &configs, &opts.setup, &opts.config_rule.keys, |l| {
         opts.name(l)
     });
-
-    let mut setup = setup;
     if !config_labels.is_empty() {
         // The full identity a display name shortens, first in the setup.
         let values = configs
@@ -188,7 +186,7 @@ pub fn compare(rows: &[Row], opts: &CompareOptions) -> Comparison {
         .collect();
 
     let devices = devices::build(&kept, &configs);
-    let units = report_units::ReportUnits::of(&workloads, opts.house);
+    let units = units_of(&workloads, opts.house);
     let mut cmp = Comparison {
         configs,
         baseline,
@@ -651,4 +649,21 @@ impl Comparison {
             w.title()
         }
     }
+}
+
+/// The units of a comparison's workloads: every compared latency (mean and
+/// tail) and bandwidth of every config.
+fn units_of(workloads: &[Workload], house: report_units::HouseStyle) -> report_units::ReportUnits {
+    let values = |ms: &[Metric]| -> Vec<f64> {
+        workloads
+            .iter()
+            .flat_map(|w| w.metrics.iter().filter(|m| ms.contains(&m.metric)))
+            .flat_map(|m| m.compared().map(|(_, v)| v.abs()).collect::<Vec<_>>())
+            .collect()
+    };
+    report_units::ReportUnits::chosen(
+        &values(&[Metric::LatMeanNs, Metric::ClatP99Ns]),
+        &values(&[Metric::BwBytesPerS]),
+        house,
+    )
 }

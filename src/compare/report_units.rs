@@ -14,7 +14,6 @@
 
 use serde::{Deserialize, Deserializer, Serialize};
 
-use super::comparison::{Metric, Workload};
 use crate::numbers::{self, Unit};
 
 /// What house style fixes of one metric's display: its unit, and
@@ -24,7 +23,7 @@ pub struct HouseUnit {
     /// The unit's name as printed (`ms`, `µs`, `GiB/s`).
     pub unit: &'static str,
     /// Decimals of every value in tables; None for the row rule
-    /// ([`Metric::row_decimals`]).
+    /// (`Metric::row_decimals`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub decimals: Option<usize>,
 }
@@ -200,33 +199,6 @@ impl ReportUnits {
             latency: house.latency.unwrap_or(rule_lat),
             bandwidth: house.bandwidth.unwrap_or(rule_bw),
             house: [house.latency.is_some(), house.bandwidth.is_some()],
-        }
-    }
-
-    /// The units of a comparison's workloads: every compared latency
-    /// (mean and tail) and bandwidth of every config.
-    pub fn of(workloads: &[Workload], house: HouseStyle) -> ReportUnits {
-        let values = |ms: &[Metric]| -> Vec<f64> {
-            workloads
-                .iter()
-                .flat_map(|w| w.metrics.iter().filter(|m| ms.contains(&m.metric)))
-                .flat_map(|m| m.compared().map(|(_, v)| v.abs()).collect::<Vec<_>>())
-                .collect()
-        };
-        ReportUnits::chosen(
-            &values(&[Metric::LatMeanNs, Metric::ClatP99Ns]),
-            &values(&[Metric::BwBytesPerS]),
-            house,
-        )
-    }
-
-    /// The report's unit of `metric`; None for IOPS and CPU %, whose unit
-    /// is fixed.
-    pub fn of_metric(&self, metric: Metric) -> Option<HouseUnit> {
-        match metric {
-            Metric::LatMeanNs | Metric::ClatP99Ns => Some(self.latency),
-            Metric::BwBytesPerS | Metric::BwPerCpuPct => Some(self.bandwidth),
-            _ => None,
         }
     }
 

@@ -94,8 +94,7 @@ pub fn shortened(value: &str) -> Option<String> {
             .char_indices()
             .filter(|(_, c)| *c == '/' || *c == '\\')
             .map(|(i, _)| i + 1)
-            .filter(|i| last.get(..*i) == first.get(..*i))
-            .last()
+            .rfind(|i| last.get(..*i) == first.get(..*i))
             .unwrap_or(0);
         let noun = if parts
             .iter()
