@@ -242,34 +242,24 @@ impl Panel {
             .collect()
     }
 
-    /// Whether bar values and log ticks carry their own unit: latencies
-    /// on a log axis, and on a linear ms axis whose shortest bar is under
-    /// 1 ms (`71.93 µs`, not `0.07193`: µs below 1 ms, as the tables).
+    /// Whether bar values and log ticks carry the unit: latencies on a
+    /// log axis, every one in the report's latency unit.
     fn own_unit_labels(&self) -> bool {
         let time = matches!(self.scale.unit, "ms" | "µs" | "ns" | "s");
-        let sub_unit = self.scale.unit != "µs"
-            && self
-                .series
-                .iter()
-                .flat_map(|s| s.values.iter().flatten())
-                .any(|v| v.abs() > 0.0 && self.scale.to_display(*v).abs() < 1.0);
-        time && (self.log || sub_unit)
+        time && self.log
     }
 
-    /// A display value with its own unit on a log latency axis (`50 µs`,
+    /// A display value with the unit on a log latency axis (`0.05 ms`,
     /// `2 ms`, 4 significant digits), else the number alone; `trim` drops
-    /// trailing zeros (ticks), values keep them (`89.60 µs` beside
-    /// `90.62 µs`).
+    /// trailing zeros (ticks), values keep them (`0.08960 ms` beside
+    /// `0.09062 ms`).
     fn unit_text(&self, v: f64, trim: bool) -> String {
         let decimals = |x: f64| {
             let d = numbers::significant_decimals(x);
             if trim { numbers::decimals_of(x, d) } else { d }
         };
-        let base = v * self.scale.div;
         if self.own_unit_labels() {
-            let unit = numbers::time_ns(base);
-            let shown = base / unit.div;
-            return format!("{} {}", numbers::fixed(shown, decimals(shown)), unit.name);
+            return format!("{} {}", numbers::fixed(v, decimals(v)), self.scale.unit);
         }
         numbers::fixed(v, decimals(v))
     }

@@ -10,7 +10,7 @@ use crate::model::Direction;
 /// `randread 4k`, `randrw 70/30 4k`: how a workload reads on an axis.
 pub(crate) fn workload_label(w: &Workload) -> String {
     let bs = crate::units::format_bs(w.key.shape.bs_bytes);
-    match w.key.shape.rwmixread {
+    let label = match w.key.shape.rwmixread {
         Some(mix) => format!(
             "{} {}/{} {}",
             w.key.shape.rw,
@@ -19,6 +19,12 @@ pub(crate) fn workload_label(w: &Workload) -> String {
             bs
         ),
         None => format!("{} {}", w.key.shape.rw, bs),
+    };
+    // A variant told apart by its runs' names is named wherever the
+    // workload is: two `randwrite 4k` bar groups must not read alike.
+    match &w.key.shape.variant {
+        Some(v) => format!("{label} ({v})"),
+        None => label,
     }
 }
 

@@ -197,8 +197,8 @@ pub(crate) fn exact(v: f64) -> String {
 }
 
 /// Ticks of a log latency axis over `lo..=hi` (display units of
-/// `scale`), each labelled with its own unit: `500 µs`, `1 ms`, `20 ms`
-/// (µs below 1 ms), so an axis across units reads without a conversion.
+/// `scale`), each labelled with the report's one latency unit: `0.5 ms`,
+/// `1 ms`, `20 ms`.
 pub(crate) fn latency_log_ticks(
     lo: f64,
     hi: f64,
@@ -207,16 +207,9 @@ pub(crate) fn latency_log_ticks(
     log_ticks_125(lo, hi)
         .into_iter()
         .map(|t| {
-            let ns = t * scale.div;
-            let unit = numbers::time_ns(ns);
-            let shown = ns / unit.div;
             (
                 t,
-                format!(
-                    "{} {}",
-                    numbers::fixed(shown, log_decimals(shown)),
-                    unit.name
-                ),
+                format!("{} {}", numbers::fixed(t, log_decimals(t)), scale.unit),
             )
         })
         .collect()

@@ -3,6 +3,7 @@
 //! block size is judged by, and latency axes that turn logarithmic when
 //! the values span a wide range.
 
+use crate::compare::report_units::ReportUnits;
 use plotters::style::RGBColor;
 
 use super::axis::linear_ticks;
@@ -73,13 +74,18 @@ pub(crate) fn frame(
     footnotes.extend(notes);
     footnotes.extend(depth_notes(&t.sweeps));
     Frame {
+        // "write 4k (write): ...", a variant by its word instead
+        // ("write 4k (overwrite-seq): ...").
         title: format!(
-            "{} ({}): {what}",
+            "{}{}: {what}",
             match t.held() {
                 Some(h) => format!("{} {}", super::labels::workload_label(w), h.label()),
                 None => super::labels::workload_label(w),
             },
-            w.key.shape.direction
+            match w.key.shape.variant {
+                Some(_) => String::new(),
+                None => format!(" ({})", w.key.shape.direction),
+            }
         ),
         subtitle: Some(subtitle.into()),
         legend: super::legend::of(cmp, swept_configs(cmp, t)),
@@ -325,8 +331,12 @@ impl Throughput {
 pub(crate) fn value_axis(
     metric: Metric,
     max_base: f64,
+    units: Option<&ReportUnits>,
 ) -> (ChartScale, Range, Vec<(f64, String)>, String) {
-    let scale = ChartScale::for_metric(metric, max_base);
+    let scale = match units {
+        Some(u) => ChartScale::in_report(u, metric, max_base),
+        None => ChartScale::for_metric(metric, max_base),
+    };
     let hi = (scale.to_display(max_base) * 1.1).max(f64::MIN_POSITIVE);
     let (ticks, decimals) = linear_ticks(0.0, hi, 6);
     let ticks = ticks
@@ -348,9 +358,10 @@ pub(crate) fn value_axis(
 pub(crate) fn value_axis_wide(
     metric: Metric,
     values: &[f64],
+    units: &ReportUnits,
 ) -> (ChartScale, Range, Vec<(f64, String)>, String) {
     let (min, max) = span(values);
-    let (scale, range, ticks, title) = value_axis(metric, max);
+    let (scale, range, ticks, title) = value_axis(metric, max, Some(units));
     if !(min.is_finite() && max / min >= WIDE_RANGE) {
         return (scale, range, ticks, title);
     }
@@ -363,16 +374,19 @@ pub(crate) fn value_axis_wide(
     )
 }
 
-/// A latency axis over `values` (ns): log when they span [`WIDE_RANGE`]
-/// or more, else linear from 0. Returns the scale, range, ticks and
-/// whether it is log.
-pub(crate) fn latency_axis(values: &[f64]) -> (ChartScale, Range, Vec<(f64, String)>, bool) {
+/// A latency axis over `values` (ns), in the report's latency unit: log
+/// when they span [`WIDE_RANGE`] or more, else linear from 0. Returns the
+/// scale, range, ticks and whether it is log.
+pub(crate) fn latency_axis(
+    values: &[f64],
+    units: &ReportUnits,
+) -> (ChartScale, Range, Vec<(f64, String)>, bool) {
     let (min, max) = span(values);
-    let scale = super::scale::latency(max);
+    let scale = super::scale::latency(units);
     let (lo, hi) = (scale.to_display(min), scale.to_display(max));
     if min.is_finite() && max / min >= WIDE_RANGE {
         let (lo, hi) = (lo / 1.4, hi * 1.4);
-        // Each tick with its unit (50 µs, 1 ms): the title names none.
+        // Each tick with the unit (0.05 ms, 1 ms): the title names none.
         let ticks = super::lines::latency_log_ticks(lo, hi, scale);
         return (scale, Range::Log(lo, hi), ticks, true);
     }

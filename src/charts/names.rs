@@ -46,7 +46,9 @@ pub(crate) fn unique(stems: Vec<String>) -> Vec<String> {
         .collect()
 }
 
-/// Path-safe name of a workload: slugged rw, block size, mix, direction.
+/// Path-safe name of a workload: slugged rw, block size, mix, direction,
+/// and the variant's word where the workload has one
+/// (`write_4k_write_overwrite-seq`): two variants never share a name.
 pub(crate) fn workload_slug(w: &Workload) -> String {
     let mix = w
         .key
@@ -54,8 +56,15 @@ pub(crate) fn workload_slug(w: &Workload) -> String {
         .rwmixread
         .map(|m| format!("{m}"))
         .unwrap_or_default();
+    let variant = w
+        .key
+        .shape
+        .variant
+        .as_deref()
+        .map(|v| format!("_{}", slug(v)))
+        .unwrap_or_default();
     format!(
-        "{}{}_{}_{}",
+        "{}{}_{}_{}{variant}",
         slug(&w.key.shape.rw),
         mix,
         crate::units::format_bs(w.key.shape.bs_bytes),
@@ -99,9 +108,21 @@ pub(crate) fn workload_stem(cmp: &Comparison, kind: &str, workload: usize) -> St
     )
 }
 
-/// `bars_read_iops`: file stem of a per-group, per-metric chart.
-pub(crate) fn group_metric_stem(kind: &str, direction: Direction, metric: Metric) -> String {
-    format!("{kind}_{}_{}", direction.as_str(), metric_slug(metric))
+/// `bars_read_iops`: file stem of a per-group, per-metric chart; the
+/// tail named at its percentile (`bars_read_clat_p95` where it is p95).
+pub(crate) fn group_metric_stem(
+    kind: &str,
+    direction: Direction,
+    metric: Metric,
+    tail: f64,
+) -> String {
+    let slug = match metric {
+        Metric::ClatP99Ns => crate::compare::workload::tail_key(tail)
+            .trim_end_matches("_ns")
+            .to_string(),
+        m => metric_slug(m).to_string(),
+    };
+    format!("{kind}_{}_{slug}", direction.as_str())
 }
 
 #[cfg(test)]

@@ -87,7 +87,7 @@ pub(crate) fn workload_notes(cmp: &Comparison, direction: Direction) -> Vec<Stri
         .iter()
         .filter(|w| w.key.shape.direction == direction)
     {
-        for n in &w.notes {
+        for n in &w.note_lines() {
             said.entry(without_paths(n)).or_default().push(w);
         }
     }

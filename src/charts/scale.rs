@@ -1,8 +1,10 @@
 //! From base units (bytes/s, ns, IOPS, percent) to what a chart prints:
-//! each metric's name, and its display unit picked from the largest
-//! value, the same unit the tables use ([`Metric::scale`]). The numbers
+//! each metric's name, and its display unit: the report's one unit of
+//! latency and of bandwidth ([`ReportUnits`]), as every table of the
+//! report prints them; IOPS and CPU as the tables do. The numbers
 //! themselves are written by [`crate::numbers`], as everywhere.
 
+use crate::compare::report_units::ReportUnits;
 use crate::compare::{Better, Metric, MetricResult};
 use crate::numbers;
 
@@ -24,10 +26,23 @@ impl ChartScale {
     /// The scale for `metric` given the largest absolute value (base units)
     /// the chart shows.
     pub fn for_metric(metric: Metric, max: f64) -> ChartScale {
-        let s = metric.scale(max);
+        ChartScale::of_scale(metric, metric.scale(max))
+    }
+
+    /// The scale of `metric` in a report: its one unit of latency or
+    /// bandwidth, else as [`ChartScale::for_metric`] from `max`.
+    pub fn in_report(units: &ReportUnits, metric: Metric, max: f64) -> ChartScale {
+        match metric.report_unit(units) {
+            Some(_) => ChartScale::of_scale(metric, metric.scale_in(units)),
+            None => ChartScale::for_metric(metric, max),
+        }
+    }
+
+    fn of_scale(metric: Metric, s: crate::compare::metric::Scale) -> ChartScale {
         let unit = match (metric, s.unit) {
             (Metric::BwPerCpuPct, "GiB/s") => "GiB/s per CPU %",
             (Metric::BwPerCpuPct, "MiB/s") => "MiB/s per CPU %",
+            (Metric::BwPerCpuPct, "B/s") => "B/s per CPU %",
             (Metric::BwPerCpuPct, _) => "KiB/s per CPU %",
             (_, unit) => unit,
         };
@@ -86,17 +101,21 @@ impl ChartScale {
     }
 }
 
-/// Latency in the unit the tables use for values up to `max_ns`.
-pub(crate) fn latency(max_ns: f64) -> ChartScale {
-    ChartScale::for_metric(Metric::LatMeanNs, max_ns)
+/// Latency in the report's unit, the one its tables use.
+pub(crate) fn latency(units: &ReportUnits) -> ChartScale {
+    ChartScale::in_report(units, Metric::LatMeanNs, 0.0)
 }
 
-/// The latency scale for `values_ns`, with their range in display units
-/// (`(lowest, highest)`): the span a log latency axis pads around.
-pub(crate) fn latency_span(values_ns: impl Iterator<Item = f64> + Clone) -> (ChartScale, f64, f64) {
+/// The latency scale of the report for `values_ns`, with their range in
+/// display units (`(lowest, highest)`): the span a log latency axis pads
+/// around.
+pub(crate) fn latency_span(
+    units: &ReportUnits,
+    values_ns: impl Iterator<Item = f64> + Clone,
+) -> (ChartScale, f64, f64) {
     let max_ns = values_ns.clone().fold(0.0, f64::max);
     let min_ns = values_ns.fold(f64::INFINITY, f64::min);
-    let scale = latency(max_ns);
+    let scale = latency(units);
     (scale, scale.to_display(min_ns), scale.to_display(max_ns))
 }
 
@@ -164,8 +183,18 @@ mod tests {
         assert_eq!(bw.label(6.1 * GIB, 3), "6.100");
         let lat = ChartScale::for_metric(Metric::LatMeanNs, 3_828_000.0);
         assert_eq!(lat.label(104_000.0, 3), "0.104");
-        assert_eq!(latency(5_000.0).unit, "µs");
-        assert_eq!(latency(5_000.0).label(4_200.0, 2), "4.20");
+        let us = ReportUnits::chosen(&[5_000.0], &[], Default::default());
+        assert_eq!(latency(&us).unit, "µs");
+        assert_eq!(latency(&us).label(4_200.0, 2), "4.20");
+        let ms = ReportUnits::chosen(&[5e6], &[GIB], Default::default());
+        assert_eq!(
+            ChartScale::in_report(&ms, Metric::ClatP99Ns, 1.0).unit,
+            "ms"
+        );
+        assert_eq!(
+            ChartScale::in_report(&ms, Metric::BwBytesPerS, 1.0).unit,
+            "GiB/s"
+        );
         let per_cpu = ChartScale::for_metric(Metric::BwPerCpuPct, 200.0 * 1024.0 * 1024.0);
         assert_eq!(per_cpu.unit, "MiB/s per CPU %");
         assert_eq!(ChartScale::for_metric(Metric::Iops, 1e6).step(), 1.0);

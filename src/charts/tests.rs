@@ -552,10 +552,11 @@ fn saturation_svg_names_the_knee_and_the_target() {
     assert!(svg.contains("\nQD1\n") && svg.contains("\nQD128\n"));
     let scaling = read("scaling_randread_4k_read.svg");
     assert!(scaling.contains("Queue depth (iodepth, log2 scale)"));
-    // A log latency axis's ticks carry their units (500 µs, 1 ms).
+    // A log latency axis's ticks carry the report's one unit (500 µs,
+    // 1,000 µs), never two (#54).
     assert!(scaling.contains("Latency (log scale)"));
     assert!(
-        scaling.contains(" ms\n") && scaling.contains(" µs\n"),
+        scaling.contains("\n1,000 µs\n") && !scaling.contains(" ms\n"),
         "{scaling}"
     );
     for tick in ["\n1\n", "\n2\n", "\n128\n"] {

@@ -56,6 +56,7 @@ fn workload(rw: &str, metrics: Vec<MetricResult>) -> Workload {
         clat_bins: IndexMap::new(),
         steady_state: IndexMap::new(),
         notes: vec![],
+        checks: vec![],
         params: IndexMap::new(),
     }
 }
@@ -83,6 +84,7 @@ fn comparison(workloads: Vec<Workload>) -> Comparison {
         tail_percentile: crate::compare::workload::P99,
         config_labels: Default::default(),
         baseline_why: None,
+        units: Default::default(),
     }
 }
 

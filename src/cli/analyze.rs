@@ -79,6 +79,9 @@ pub struct AnalyzeArgs {
     /// Show config CONFIG (its full label or its short name) as LABEL; repeatable. Overrides the manifest's names.
     #[arg(long = "name", value_name = "CONFIG=LABEL")]
     pub names: Vec<String>,
+    /// Print METRIC (latency, bandwidth) in UNIT throughout the report, optionally with DECIMALS: latency=ms, latency=ms:3, bandwidth=MiB/s; repeatable; over the manifest's [units] (default: the unit of the metric's median in the report).
+    #[arg(long = "unit", value_name = "METRIC=UNIT[:DECIMALS]")]
+    pub units: Vec<String>,
     /// Present every config of METRIC rounded to STEP (base units: bytes/s, IOPS, ns, %), e.g. iops=1000 or iops=1k.
     #[arg(long = "round", value_name = "METRIC=STEP")]
     pub round: Vec<String>,
@@ -227,7 +230,7 @@ pub fn run(args: AnalyzeArgs, global: Global) -> anyhow::Result<u8> {
         "comparing {} results",
         crate::numbers::whole(inputs.files_read as u64)
     ));
-    let cmp = compare_step(&args, &checked, &mut inputs, global);
+    let cmp = compare_step(&args, &checked, &mut inputs, global)?;
     if let Some(dir) = &args.out {
         stage.say(format!("writing {}", dir.display()));
         let opts = crate::publish::Options {
@@ -278,6 +281,8 @@ fn explain(inputs: &Inputs) -> anyhow::Result<u8> {
 /// The flags, validated once into what the core takes.
 struct Checked {
     round: Vec<(Metric, f64)>,
+    /// `--unit`: house style over the manifest's.
+    units: compare::report_units::HouseStyle,
     /// `--name CONFIG=LABEL`, in the order given.
     names: Vec<(String, String)>,
     sweep_rules: compare::SweepRules,
@@ -323,7 +328,12 @@ impl Checked {
             )),
             None => None,
         };
+        let mut units = compare::report_units::HouseStyle::default();
+        for u in &args.units {
+            units.set_flag(u).map_err(CliError::usage)?;
+        }
         Ok(Checked {
+            units,
             round: args
                 .round
                 .iter()
@@ -499,7 +509,7 @@ fn compare_step(
     checked: &Checked,
     inputs: &mut Inputs,
     global: Global,
-) -> compare::Comparison {
+) -> anyhow::Result<compare::Comparison> {
     let manifest = &inputs.manifest;
     let opts = CompareOptions {
         order: manifest.order.clone(),
@@ -518,6 +528,7 @@ fn compare_step(
         steady_only: args.steady_only,
         log_steady: inputs.log_steady.clone(),
         config_rule: inputs.config_rule.clone(),
+        house: house_style(manifest)?.overridden_by(checked.units),
     };
     let mut cmp = compare::compare_owned(&mut inputs.rows, &opts);
     cmp.skipped = inputs.skipped.clone();
@@ -529,7 +540,22 @@ fn compare_step(
             eprintln!("nvcmp: {w}");
         }
     }
-    cmp
+    Ok(cmp)
+}
+
+/// The manifest's `[units]` as house style; an unknown metric or unit is
+/// an error naming the manifest.
+fn house_style(
+    manifest: &ingest::manifest::Manifest,
+) -> Result<compare::report_units::HouseStyle, CliError> {
+    let mut house = compare::report_units::HouseStyle::default();
+    for (metric, entry, path) in &manifest.units {
+        let (unit, decimals) = entry.parts();
+        house
+            .set(metric, unit, decimals)
+            .map_err(|e| CliError::usage(format!("{}: [units] {metric}: {e}", path.display())))?;
+    }
+    Ok(house)
 }
 
 /// `--name CONFIG=LABEL`: split at the last `=`, since a config's label

@@ -219,6 +219,11 @@ pub struct Workload {
     /// mixed in one config, steady state not reached, sanity-check findings.
     #[serde(default)]
     pub notes: Vec<String>,
+    /// Checks on single runs (result files) of this workload, one per
+    /// run and rule: reports group them by rule and config
+    /// ([`super::sanity::grouped`]), the JSON and `checks.csv` keep each.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub checks: Vec<RunCheck>,
     /// How each config's runs were made (engine, fio version, runtime).
     #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
     pub params: IndexMap<String, RunParams>,
@@ -229,6 +234,21 @@ pub struct Workload {
 pub struct Family {
     pub name: Os,
     pub configs: Vec<String>,
+}
+
+/// One check a run (a result file) failed: which rule, its config, the
+/// file, how far off (`value`, in `unit`), and the note as a sentence.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunCheck {
+    /// `bw_vs_iops` (bandwidth against IOPS x block size, `value` in %),
+    /// `in_flight` (IOPS x mean latency against the I/O slots, `value`
+    /// the ratio).
+    pub rule: String,
+    pub config: String,
+    pub source: String,
+    pub value: f64,
+    /// The note as it reads alone.
+    pub text: String,
 }
 
 /// Everything `analyze` knows.
@@ -293,6 +313,10 @@ pub struct Comparison {
         skip_serializing_if = "super::workload::is_p99"
     )]
     pub tail_percentile: f64,
+    /// The one unit of latency and of bandwidth every table, finding and
+    /// chart of the report prints in ([`super::report_units`]).
+    #[serde(default)]
+    pub units: super::report_units::ReportUnits,
     /// Each config's full label (what ingest named it by) where its
     /// display name is shorter (`bfq` for `results/fio_output
     /// ioscheduler=bfq`); left out of the JSON when every name is its

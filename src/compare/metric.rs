@@ -4,6 +4,7 @@
 //! reads the same everywhere.
 
 use super::comparison::{Better, Comparison, Metric, MetricResult};
+use super::report_units::{HouseUnit, ReportUnits};
 use super::workload::Run;
 use crate::numbers;
 
@@ -11,6 +12,16 @@ use crate::numbers;
 pub const CPU_PRECISION: f64 = 0.01;
 
 impl Metric {
+    /// The report's unit of this metric; None for IOPS and CPU %, whose
+    /// unit is fixed.
+    pub fn report_unit(self, units: &ReportUnits) -> Option<HouseUnit> {
+        match self {
+            Metric::LatMeanNs | Metric::ClatP99Ns => Some(units.latency),
+            Metric::BwBytesPerS | Metric::BwPerCpuPct => Some(units.bandwidth),
+            _ => None,
+        }
+    }
+
     /// Every metric, in table order.
     pub const ALL: [Metric; 7] = [
         Metric::BwBytesPerS,
@@ -44,6 +55,16 @@ impl Metric {
             Metric::CpuPct => "cpu_pct",
             Metric::IopsPerCpuPct => "iops_per_cpu_pct",
             Metric::BwPerCpuPct => "bw_per_cpu_pct",
+        }
+    }
+
+    /// [`Metric::key`] with the tail named at its percentile
+    /// (`clat_p95_ns` where the runs' tail is p95): what the JSON, the
+    /// CSVs and chart file names call this metric.
+    pub fn key_at(self, tail: f64) -> std::borrow::Cow<'static, str> {
+        match self {
+            Metric::ClatP99Ns => super::workload::tail_key(tail).into(),
+            _ => self.key().into(),
         }
     }
 
@@ -226,51 +247,61 @@ impl Metric {
     }
 
     /// How a row (or a table column) of this metric prints, from its
-    /// (value, precision) pairs in base units: the unit of its median,
-    /// the decimals of every value not [`numbers::is_far`] from it. A
-    /// latency row takes the unit of its largest value where its median's
-    /// would print that one with five integer digits or more ("13.04" ms,
-    /// not "13,042" µs), and where its values span more than
-    /// [`ONE_UNIT_SPAN`] prints each in its own unit ([`Units::Own`]).
-    pub fn row_style(self, row: &[(f64, f64)]) -> RowStyle {
+    /// (value, precision) pairs in base units: latency and bandwidth in
+    /// the report's one unit ([`ReportUnits`]), with house style's
+    /// decimals where it gives them, else the decimals of every value not
+    /// [`numbers::is_far`] from the row's median; IOPS and CPU % as
+    /// counts and percent.
+    pub fn row_style(self, units: &ReportUnits, row: &[(f64, f64)]) -> RowStyle {
         let median = numbers::median(row.iter().map(|(v, _)| v.abs())).unwrap_or(0.0);
-        let latency = self.is_latency();
-        // A far value prints in its own unit, flagged, whatever the rest
-        // do: it sets neither their unit nor their decimals.
+        // A far value is flagged whatever the rest do: it sets no
+        // decimals of the rest.
         let near: Vec<(f64, f64)> = row
             .iter()
             .copied()
             .filter(|(v, _)| !numbers::is_far(*v, median))
             .collect();
-        let (lo, hi) = near
-            .iter()
-            .map(|(v, _)| v.abs())
-            .filter(|v| v.is_finite() && *v > 0.0)
-            .fold((f64::INFINITY, 0.0_f64), |(lo, hi), v| {
-                (lo.min(v), hi.max(v))
-            });
-        let mut scale = self.scale(median);
-        if latency && hi >= MAX_INTEGER * scale.div {
-            scale = self.scale(hi);
-        }
-        let units = if latency && hi > ONE_UNIT_SPAN * lo {
-            Units::Own(TIME_UNITS.map(|unit| {
-                let scale = self.scale(unit);
-                let group = near
-                    .iter()
-                    .copied()
-                    .filter(|(v, _)| self.scale(v.abs()).unit == scale.unit);
-                self.row_decimals(&scale, group)
-            }))
-        } else {
-            Units::Row
+        let house = self.report_unit(units);
+        let scale = match house {
+            Some(_) => self.scale_in(units),
+            None => self.scale(median),
         };
+        let decimals = house
+            .and_then(|h| h.decimals)
+            .unwrap_or_else(|| self.row_decimals(&scale, near));
         RowStyle {
             metric: self,
-            decimals: self.row_decimals(&scale, near),
+            decimals,
             scale,
             median,
-            units,
+            units: Units::Row,
+            one_unit: house.is_some(),
+        }
+    }
+
+    /// The scale of this metric in a report: the report's unit
+    /// ([`ReportUnits`]) for latency and bandwidth, with house style's
+    /// decimals for a lone value where it gives them; IOPS and CPU % as
+    /// [`Metric::scale`].
+    pub fn scale_in(self, units: &ReportUnits) -> Scale {
+        let Some(house) = self.report_unit(units) else {
+            return self.scale(0.0);
+        };
+        let unit = if self.is_latency() {
+            units.time()
+        } else {
+            units.rate()
+        };
+        let lone = match unit.name {
+            "ns" => 0,
+            "µs" => 2,
+            _ => 3,
+        };
+        Scale {
+            div: unit.div,
+            unit: unit.name,
+            decimals: house.decimals.unwrap_or(lone),
+            trim: true,
         }
     }
 
@@ -324,40 +355,18 @@ pub struct Scale {
 /// it, so its trailing digits are arithmetic (see [`numbers::Reading`]).
 const UNROUNDED: f64 = 1.0;
 
-/// A latency row or column whose largest value is more than this many
-/// times its smallest prints each value in its own unit ("569.3 µs"
-/// beside "13.04 ms"), as the bars of a latency chart past the same span
-/// are labelled on its log axis (`charts::grouped::LOG_FROM`): in one unit
-/// the small ones would read as fractions of a millisecond ("0.57") or
-/// the large ones run to four or five digits.
-pub const ONE_UNIT_SPAN: f64 = 20.0;
-
-/// A row's largest value prints with fewer integer digits than this in
-/// the row's unit (at most four); a latency row that would need more
-/// takes the unit of its largest value.
-pub const MAX_INTEGER: f64 = 10_000.0;
-
-/// The latency units a value can print in, smallest first, each as a
-/// value (ns) that falls in it: [`Units::Own`] keeps decimals per unit.
-const TIME_UNITS: [f64; 3] = [1e3, 1e6, 1e9];
-
 /// Where a row's unit is said.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Units {
     /// One unit for the row, in its title (or its table's caption).
     Row,
-    /// One unit for the row, after each value: a table whose columns
-    /// differ in unit says it in every cell.
+    /// One unit for the row, after each value.
     Cell,
-    /// Each value in its own unit, after it (µs below 1 ms, ms below 1 s,
-    /// else s), with one count of decimals per unit: the decimals for
-    /// µs, ms and s.
-    Own([usize; 3]),
 }
 
-/// How one row of a table prints: its unit (from the row's median), one
-/// count of decimals, and which values are too far from the median to
-/// share them.
+/// How one row of a table prints: its unit (the report's, or for IOPS
+/// and CPU the row median's), one count of decimals, and which values
+/// are too far from the median to share them.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RowStyle {
     pub metric: Metric,
@@ -367,6 +376,9 @@ pub struct RowStyle {
     pub median: f64,
     /// Whether the unit is the row's, said once, or printed in the cells.
     pub units: Units,
+    /// The unit is the report's one unit of the metric: even a far value
+    /// prints in it.
+    pub one_unit: bool,
 }
 
 impl RowStyle {
@@ -375,12 +387,10 @@ impl RowStyle {
         numbers::is_far(v, self.median)
     }
 
-    /// Whether `v` prints in its own unit whatever the row's: a far value,
-    /// and a latency the row's unit would print with five integer digits
-    /// (an excluded one, which set no unit).
+    /// Whether `v` prints in its own unit whatever the row's: a far value
+    /// of a metric without a report-wide unit.
     pub fn in_own_unit(&self, v: f64) -> bool {
-        let latency = self.metric.is_latency();
-        self.is_far(v) || (latency && v.abs() >= MAX_INTEGER * self.scale.div)
+        !self.one_unit && self.is_far(v)
     }
 
     /// Whether `v`'s text carries a unit.
@@ -408,29 +418,23 @@ impl RowStyle {
     }
 
     /// A value as its cell prints it: without unit where the row says it
-    /// once, else with it ([`Units`]); a far value in its own unit, with
-    /// it ("17.11 s"), and four significant digits.
+    /// once, else with it ([`Units`]); a far value of a metric without a
+    /// report-wide unit in its own unit, with it, four significant digits.
     pub fn text(&self, v: f64) -> String {
         if self.in_own_unit(v) {
-            return self.own_text(v, None);
+            return self.own_text(v);
         }
         match self.units {
             Units::Row => self.row_text(v),
             Units::Cell => self.scale.unit_after(self.row_text(v)),
-            Units::Own(decimals) => {
-                let unit = self.metric.scale(v.abs()).unit;
-                let at = TIME_UNITS
-                    .iter()
-                    .position(|u| self.metric.scale(*u).unit == unit);
-                self.own_text(v, at.map(|i| decimals[i]))
-            }
         }
     }
 
     /// `v` in the row's unit, without it.
     fn row_text(&self, v: f64) -> String {
         // A value the row's decimals would print as 0 (an excluded IOPS of
-        // 0.05 in a row of thousands) gets the decimals it needs.
+        // 0.05 in a row of thousands, 50 ns in a row of ms) gets the
+        // decimals it needs.
         let shown = v / self.scale.div;
         if v != 0.0 && (shown * crate::units::pow10(self.decimals as i32)).abs() < 0.5 {
             return self.scale.fixed(
@@ -442,14 +446,13 @@ impl RowStyle {
         self.scale.fixed(v, self.decimals)
     }
 
-    /// `v` in its own unit, with it: `decimals`, else four significant
-    /// digits (IOPS whole).
-    fn own_text(&self, v: f64, decimals: Option<usize>) -> String {
+    /// `v` in its own unit, with it: four significant digits (IOPS whole).
+    pub fn own_text(&self, v: f64) -> String {
         let own = self.metric.scale(v.abs());
         let shown = v / own.div;
         let decimals = match self.metric {
             Metric::Iops => 0,
-            _ => decimals.unwrap_or_else(|| numbers::significant_decimals(shown.abs())),
+            _ => numbers::significant_decimals(shown.abs()),
         };
         own.unit_after(numbers::fixed(shown, decimals))
     }
@@ -503,8 +506,8 @@ impl MetricResult {
 
     /// The row's style ([`Metric::row_style`]) from its compared values:
     /// an excluded value sets neither the unit nor the decimals.
-    pub fn row_style(&self) -> RowStyle {
-        self.metric.row_style(&self.compared_pairs())
+    pub fn row_style(&self, units: &ReportUnits) -> RowStyle {
+        self.metric.row_style(units, &self.compared_pairs())
     }
 
     /// (value, precision) of every compared config, base units.
@@ -522,8 +525,12 @@ impl MetricResult {
 }
 
 /// The scale of a metric over a whole comparison, so one table column
-/// never mixes units.
+/// never mixes units: the report's unit ([`Comparison::units`]) for
+/// latency and bandwidth, else the scale of the largest value.
 pub fn scale_in(cmp: &Comparison, metric: Metric) -> Scale {
+    if metric.report_unit(&cmp.units).is_some() {
+        return metric.scale_in(&cmp.units);
+    }
     let max = cmp
         .workloads
         .iter()
@@ -634,31 +641,34 @@ mod tests {
         let row = [(3_828_123.456789, 1.0), (1_022_456.123456, 1.0)];
         let d = Metric::LatMeanNs.row_decimals(&lat, row);
         assert_eq!(lat.fixed(row[1].0, d), "1.022");
-        // The unit of a row is its median's, not its largest's: latencies
-        // in hundreds of µs and one of 1.2 ms print in µs.
-        let style =
-            Metric::LatMeanNs.row_style(&[(250_123.4, 1.0), (361_987.6, 1.0), (1_212_345.6, 1.0)]);
+        // A row prints in the report's unit: latencies in hundreds of µs
+        // and one of 1.2 ms print in µs where the report's median is.
+        let row = [(250_123.4, 1.0), (361_987.6, 1.0), (1_212_345.6, 1.0)];
+        let units = ReportUnits::chosen(&[250_000.0, 300_000.0], &[], Default::default());
+        let style = Metric::LatMeanNs.row_style(&units, &row);
         assert_eq!((style.scale.unit, style.units), ("µs", Units::Row));
         assert_eq!(style.title_at(99.0), "Mean latency (µs)");
         assert_eq!(style.text(250_123.4), "250");
         assert_eq!(style.text(1_212_345.6), "1,212");
-        // Over 1000x the median: its own unit, four significant digits.
+        // Over 1000x the median: flagged by the cell, still in the
+        // report's unit.
         assert!(style.is_far(800_000_000_000.0));
-        assert_eq!(style.text(80_123_456_789.0), "80.12 s");
-        // ...unless the median's unit would print the largest with five
-        // integer digits: 886 µs to 13,042 µs read 0.89 to 13.04 ms.
-        let style = Metric::ClatP99Ns.row_style(&[(886_000.0, 1.0), (13_042_000.0, 1.0)]);
-        assert_eq!((style.scale.unit, style.units), ("ms", Units::Row));
-        assert_eq!(style.text(13_042_000.0), "13.04");
-        assert_eq!(style.text(886_000.0), "0.89");
-        // A span past twentyfold: each value in its own unit, with it,
-        // one count of decimals per unit.
+        assert_eq!(style.text(80_123_456_789.0), "80,123,457");
+        // The same row in a report of milliseconds: ms, as many decimals
+        // as the row needs, 2 significant digits for the smallest.
+        let ms = ReportUnits::chosen(&[2e6, 3e6], &[], Default::default());
+        let style = Metric::ClatP99Ns.row_style(&ms, &[(86_000.0, 1.0), (13_042_000.0, 1.0)]);
+        assert_eq!(style.scale.unit, "ms");
+        assert_eq!(style.text(13_042_000.0), "13.042");
+        assert_eq!(style.text(86_000.0), "0.086");
+        // House style's decimals win over the row's.
+        let mut house = super::super::report_units::HouseStyle::default();
+        house.set("latency", "ms", Some(3)).unwrap();
+        let house = ReportUnits::chosen(&[], &[], house);
         let style =
-            Metric::LatMeanNs.row_style(&[(50_123.4, 1.0), (61_987.6, 1.0), (5_012_345.6, 1.0)]);
-        assert!(matches!(style.units, Units::Own(_)));
-        assert_eq!(style.title_at(99.0), "Mean latency");
-        assert_eq!(style.text(50_123.4), "50.12 µs");
-        assert_eq!(style.text(5_012_345.6), "5.012 ms");
+            Metric::LatMeanNs.row_style(&house, &[(169_000.0, 1000.0), (3_814_000.0, 1000.0)]);
+        assert_eq!(style.text(169_000.0), "0.169");
+        assert_eq!(style.text(3_814_000.0), "3.814");
         // IOPS stay whole even with a fractional step.
         let iops = Metric::Iops.scale(10.0);
         assert_eq!(Metric::Iops.row_decimals(&iops, [(12.5, 0.1)]), 0);

@@ -17,6 +17,7 @@ pub mod devices;
 pub mod findings;
 pub mod metric;
 pub mod names;
+pub mod report_units;
 pub mod rules;
 pub mod sanity;
 pub mod setup;
@@ -87,6 +88,8 @@ pub struct CompareOptions {
     pub log_steady: SteadyVerdicts,
     /// How the rows' configs were told apart; its keys are setup items.
     pub config_rule: crate::model::ConfigRule,
+    /// House style's units (the manifest's `[units]`, `--unit`).
+    pub house: report_units::HouseStyle,
 }
 
 impl CompareOptions {
@@ -114,6 +117,7 @@ impl Default for CompareOptions {
             steady_only: false,
             log_steady: SteadyVerdicts::new(),
             config_rule: crate::model::ConfigRule::default(),
+            house: report_units::HouseStyle::default(),
         }
     }
 }
@@ -207,6 +211,7 @@ fn compare_named(
         .collect();
 
     let devices = devices::build(&kept, &configs);
+    let units = units_of(&workloads, opts.house);
     let mut cmp = Comparison {
         configs,
         baseline,
@@ -229,6 +234,7 @@ fn compare_named(
         tail_percentile: tail,
         config_labels,
         baseline_why,
+        units,
     };
     cmp.sweeps = sweep::build(&cmp);
     cmp.bs_sweeps = sweep::blocksize::build(&cmp);
@@ -589,7 +595,7 @@ fn compare_workload(
             (cell.runs.len() == 1).then(|| (c.to_string(), bins.to_vec()))
         })
         .collect();
-    notes.extend(sanity::check_workload(key, &cells_runs(&cells)));
+    let checks = sanity::check_workload(key, &cells_runs(&cells));
     let params = cells
         .iter()
         .map(|(c, cell)| (c.to_string(), run_params(&cell.runs)))
@@ -612,6 +618,7 @@ fn compare_workload(
         clat_bins,
         steady_state,
         notes,
+        checks,
         params,
     }
 }
@@ -655,6 +662,14 @@ fn effective_depths(
 }
 
 impl Workload {
+    /// The notes a report prints under this workload: its notes, then its
+    /// runs' checks grouped by rule and config ([`sanity::grouped`]).
+    pub fn note_lines(&self) -> Vec<String> {
+        let mut lines = self.notes.clone();
+        lines.extend(sanity::grouped(&self.checks));
+        lines
+    }
+
     /// `randread 4k`, `randrw 4k read (70 % reads)`: the shape, without
     /// the load point.
     pub fn title(&self) -> String {
@@ -688,4 +703,21 @@ impl Comparison {
             w.title()
         }
     }
+}
+
+/// The units of a comparison's workloads: every compared latency (mean and
+/// tail) and bandwidth of every config.
+fn units_of(workloads: &[Workload], house: report_units::HouseStyle) -> report_units::ReportUnits {
+    let values = |ms: &[Metric]| -> Vec<f64> {
+        workloads
+            .iter()
+            .flat_map(|w| w.metrics.iter().filter(|m| ms.contains(&m.metric)))
+            .flat_map(|m| m.compared().map(|(_, v)| v.abs()).collect::<Vec<_>>())
+            .collect()
+    };
+    report_units::ReportUnits::chosen(
+        &values(&[Metric::LatMeanNs, Metric::ClatP99Ns]),
+        &values(&[Metric::BwBytesPerS]),
+        house,
+    )
 }

@@ -313,14 +313,14 @@ pub fn parse_slo(s: &str) -> Result<Slo, String> {
 }
 
 /// "p99 ≤ 0.5 ms": a latency target as the sweep tables and the
-/// saturation chart print it.
-pub fn slo_target_text(slo: &Slo) -> String {
+/// saturation chart print it, in the report's latency unit.
+pub fn slo_target_text(slo: &Slo, units: &super::report_units::ReportUnits) -> String {
     let (metric, target_ns) = (slo.metric, slo.target_ns);
     let name = match metric {
         SloMetric::ClatP99 => super::workload::tail_name(slo.percentile),
         SloMetric::LatMean => "mean latency".into(),
     };
-    let target = Metric::LatMeanNs.scale(target_ns).with_unit(target_ns);
+    let target = Metric::LatMeanNs.scale_in(units).with_unit(target_ns);
     format!("{name} ≤ {target}")
 }
 

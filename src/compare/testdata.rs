@@ -54,6 +54,14 @@ pub(crate) fn rows() -> Vec<Row> {
         .collect()
 }
 
+/// The article's house style, as the fixture's manifest (`[units]`) says
+/// it: mean latency in ms to three decimals.
+pub(crate) fn house_style() -> report_units::HouseStyle {
+    let mut house = report_units::HouseStyle::default();
+    house.set("latency", "ms", Some(3)).expect("a known unit");
+    house
+}
+
 /// The comparison in the article's config order, against
 /// windows-non-native.
 pub(crate) fn published() -> Comparison {
@@ -72,6 +80,7 @@ pub(crate) fn published_renamed(rename: impl Fn(&str) -> String) -> Comparison {
     let opts = CompareOptions {
         order: ORDER.iter().map(|s| rename(s)).collect(),
         baseline: Some(rename("windows-non-native")),
+        house: house_style(),
         ..CompareOptions::default()
     };
     compare(&rows, &opts)

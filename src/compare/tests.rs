@@ -195,7 +195,7 @@ fn conclusion_5_latency_gap() {
     let c = published();
     has(
         &c,
-        "Largest mean-latency gap: randread 64k, 170 µs between windows-native (207 µs) and linux-libaio (377 µs)",
+        "Largest mean-latency gap: randread 64k, 0.17 ms between windows-native (0.207 ms) and linux-libaio (0.377 ms)",
     );
 }
 
@@ -465,7 +465,7 @@ fn sanity_checks_flag_what_cannot_be() {
     // A config without randwrite workloads.
     rows.retain(|r| !(r.config == "linux-io_uring" && r.rw == "randwrite"));
     let c = compare(&rows, &CompareOptions::default());
-    let notes = &c.workloads[0].notes;
+    let notes = &c.workloads[0].note_lines();
     assert!(
         notes.iter().any(|n| n.starts_with("windows-native: bandwidth 10.259 GiB/s disagrees with IOPS x block size (10.058 GiB/s) by 2.00 %")),
         "{notes:?}"
@@ -550,7 +550,7 @@ fn key_findings_carry_the_articles_conclusions() {
         // 3.
         "windows-native leads the best Linux config (linux-io_uring) in randread 64k bandwidth by 17.3 %",
         // 5.
-        "Largest mean-latency gap: randread 64k, 170 µs between windows-native (207 µs) and linux-libaio (377 µs)",
+        "Largest mean-latency gap: randread 64k, 0.17 ms between windows-native (0.207 ms) and linux-libaio (0.377 ms)",
     ] {
         assert!(keys.contains(&point), "missing {point:?} in {keys:#?}");
     }

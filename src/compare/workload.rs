@@ -145,6 +145,13 @@ pub fn tail_name(pct: f64) -> String {
     format!("p{pct}")
 }
 
+/// The key of the tail at `pct` in the JSON, the sweep CSV and metric
+/// flags, named by its percentile: `clat_p99_ns`, `clat_p95_ns`,
+/// `clat_p99_9_ns` (the dataset's spelling of p99.9).
+pub fn tail_key(pct: f64) -> String {
+    format!("clat_{}_ns", tail_name(pct).replace('.', "_"))
+}
+
 impl Run {
     pub(crate) fn from_row(r: &Row) -> Run {
         Run::from_row_at(r, P99)

@@ -18,6 +18,9 @@
 //! [setup]                                  # free key/value pairs about the test bed, in order
 //! CPU = "2x AMD EPYC 9754"
 //! Drives = 15
+//! [units]                                  # house style: the one unit (and decimals) of a metric
+//! latency = { unit = "ms", decimals = 3 }  # or latency = "ms"
+//! bandwidth = "GiB/s"
 //! [[result]]                               # per result file, path relative to the manifest
 //! file = "linux-libaio/randwrite-4k.txt"
 //! system_cpu_pct = 45.76
@@ -100,6 +103,34 @@ impl<'de> Deserialize<'de> for SetupValue {
     }
 }
 
+/// A `[units]` entry: `"ms"`, or `{ unit = "ms", decimals = 3 }`. Which
+/// metrics and units are known is the comparison's business
+/// (`compare::report_units`); the manifest keeps what was written.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(untagged)]
+pub enum UnitEntry {
+    Unit(String),
+    Styled(StyledUnit),
+}
+
+/// `{ unit = "ms", decimals = 3 }` of `[units]`.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StyledUnit {
+    pub unit: String,
+    pub decimals: Option<usize>,
+}
+
+impl UnitEntry {
+    /// The unit's name and the decimals, if given.
+    pub fn parts(&self) -> (&str, Option<usize>) {
+        match self {
+            UnitEntry::Unit(u) => (u, None),
+            UnitEntry::Styled(s) => (&s.unit, s.decimals),
+        }
+    }
+}
+
 /// `[[result]]` of a manifest.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -122,6 +153,8 @@ struct ManifestFile {
     result: Vec<ResultEntry>,
     #[serde(default)]
     setup: IndexMap<String, SetupValue>,
+    #[serde(default)]
+    units: IndexMap<String, UnitEntry>,
 }
 
 /// A sidecar file's contents.
@@ -153,6 +186,9 @@ pub struct Manifest {
     pub results: Vec<(PathBuf, ResultEntry)>,
     /// Manifest files that were read.
     pub files: Vec<PathBuf>,
+    /// `[units]`: metric name -> house unit, as written, with the
+    /// manifest it came from (errors name it).
+    pub units: Vec<(String, UnitEntry, PathBuf)>,
 }
 
 impl Manifest {
@@ -227,6 +263,11 @@ impl Manifest {
             configs: file.config,
             results,
             files: vec![path.to_path_buf()],
+            units: file
+                .units
+                .into_iter()
+                .map(|(k, v)| (k, v, path.to_path_buf()))
+                .collect(),
         })
     }
 
@@ -257,6 +298,11 @@ impl Manifest {
         }
         self.results.extend(other.results);
         self.files.extend(other.files);
+        for u in other.units {
+            if !self.units.iter().any(|(k, _, _)| *k == u.0) {
+                self.units.push(u);
+            }
+        }
     }
 
     /// `system_cpu_pct` of a `[[result]]` entry for this file (canonical path).

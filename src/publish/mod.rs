@@ -67,7 +67,7 @@ pub fn publish(cmp: &Comparison, rows: &[Row], dir: &Path, opts: &Options) -> an
     reports.and(data)
 }
 
-/// The charts, report.md, report.html and sweeps.csv.
+/// The charts, report.md, report.html, checks.csv and sweeps.csv.
 fn charts_and_reports(cmp: &Comparison, dir: &Path, opts: &Options) -> anyhow::Result<()> {
     let charts = match &opts.charts {
         Some(c) => {
@@ -102,6 +102,16 @@ fn charts_and_reports(cmp: &Comparison, dir: &Path, opts: &Options) -> anyhow::R
         ..RenderOptions::default()
     };
     write_rendered(cmp, &dir.join("report.html"), Format::Html, &page)?;
+    // Every note the report groups or cuts, one a line.
+    write_rendered(
+        cmp,
+        &dir.join("checks.csv"),
+        Format::ChecksCsv,
+        &RenderOptions {
+            csv_cells: opts.csv_cells,
+            ..RenderOptions::default()
+        },
+    )?;
     if !cmp.sweeps.is_empty() || !cmp.bs_sweeps.is_empty() {
         let csv = RenderOptions {
             csv_cells: opts.csv_cells,

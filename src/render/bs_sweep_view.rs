@@ -5,6 +5,7 @@
 //! `compare::sweep::blocksize` found them. Formatted once here for the
 //! terminal, Markdown and HTML alike.
 
+use crate::compare::report_units::ReportUnits;
 use serde::Serialize;
 
 use crate::compare::sweep::{blocksize, slo_target_text};
@@ -51,13 +52,13 @@ pub struct BsCellView {
 pub fn tables(cmp: &Comparison) -> Vec<BsSweepView> {
     blocksize::by_rw(&cmp.bs_sweeps)
         .into_iter()
-        .map(|(at, sweeps)| table(at, &sweeps, &cmp.sweep_rules))
+        .map(|(at, sweeps)| table(at, &sweeps, &cmp.sweep_rules, &cmp.units))
         .collect()
 }
 
-fn table(at: &RwLoad, sweeps: &[&BsSweep], rules: &SweepRules) -> BsSweepView {
+fn table(at: &RwLoad, sweeps: &[&BsSweep], rules: &SweepRules, units: &ReportUnits) -> BsSweepView {
     let points = || sweeps.iter().flat_map(|s| &s.points);
-    let bw = Bandwidth::of(points().map(|p| p.bw_bytes_per_s).fold(0.0, f64::max));
+    let bw = Bandwidth::of(points().map(|p| p.bw_bytes_per_s), units.rate());
     let sizes = blocksize::sizes(sweeps);
     BsSweepView {
         title: at.title(),
@@ -73,14 +74,18 @@ fn table(at: &RwLoad, sweeps: &[&BsSweep], rules: &SweepRules) -> BsSweepView {
         // Two block sizes are a comparison: one line, no curve words.
         summaries: match crate::compare::findings::blocksize::two_sizes(at, sweeps) {
             Some(line) => vec![line],
-            None => sweeps.iter().map(|s| summary(s, rules, bw)).collect(),
+            None => sweeps
+                .iter()
+                .map(|s| summary(s, rules, bw, units))
+                .collect(),
         },
         table: String::new(),
     }
 }
 
-/// How a table prints bandwidth: one unit and one count of decimals, from
-/// its largest value, in the cells and in the lines under it.
+/// How a table prints bandwidth: the report's unit and one count of
+/// decimals, four significant digits of its largest value and two of its
+/// smallest, in the cells and in the lines under it.
 #[derive(Debug, Clone, Copy)]
 struct Bandwidth {
     unit: Unit,
@@ -88,11 +93,16 @@ struct Bandwidth {
 }
 
 impl Bandwidth {
-    fn of(max: f64) -> Bandwidth {
-        let unit = numbers::binary_rate(max);
+    fn of(values: impl Iterator<Item = f64>, unit: Unit) -> Bandwidth {
+        let (lo, hi) = values
+            .map(|v| v.abs() / unit.div)
+            .filter(|v| v.is_finite() && *v > 0.0)
+            .fold((f64::INFINITY, 0.0_f64), |(lo, hi), v| {
+                (lo.min(v), hi.max(v))
+            });
         Bandwidth {
             unit,
-            decimals: numbers::significant_decimals(max / unit.div),
+            decimals: numbers::significant_decimals(hi).max(numbers::min_significant_decimals(lo)),
         }
     }
 
@@ -119,7 +129,7 @@ fn cell(s: &BsSweep, bs: u64, bw: Bandwidth) -> BsCellView {
 
 /// "libaio: peak 1.91 GiB/s at 1m (most IOPS at 4k: 52,311); 95 % of peak
 /// from 256k (1.85 GiB/s); knee at 64k (...)".
-fn summary(s: &BsSweep, rules: &SweepRules, bw: Bandwidth) -> String {
+fn summary(s: &BsSweep, rules: &SweepRules, bw: Bandwidth, units: &ReportUnits) -> String {
     let mut parts = vec![format!(
         "peak {} at {} (most IOPS at {}: {})",
         bw.text(s.peak.bw_bytes_per_s),
@@ -168,7 +178,7 @@ fn summary(s: &BsSweep, rules: &SweepRules, bw: Bandwidth) -> String {
         ));
     }
     if let Some(slo) = rules.slo {
-        parts.push(slo_text(s, slo_target_text(&slo), bw));
+        parts.push(slo_text(s, slo_target_text(&slo, units), bw));
     }
     format!("{}: {}", s.config, parts.join("; "))
 }

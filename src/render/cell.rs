@@ -8,6 +8,7 @@ use serde::Serialize;
 use super::table::Tone;
 use crate::compare::MetricResult;
 use crate::compare::metric::RowStyle;
+use crate::compare::report_units::ReportUnits;
 use crate::numbers;
 
 #[derive(Debug, Clone, Serialize)]
@@ -51,8 +52,8 @@ pub fn join_and(items: &[String]) -> String {
     }
 }
 
-/// How one row (a metric across configs) prints: its style (unit from
-/// its median, one count of decimals) and the decimals of its deltas.
+/// How one row (a metric across configs) prints: its style (the report's
+/// unit, one count of decimals) and the decimals of its deltas.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct RowFormat {
     pub style: RowStyle,
@@ -60,9 +61,10 @@ pub(crate) struct RowFormat {
 }
 
 impl RowFormat {
-    /// The format of `m`'s row from its compared values.
-    pub fn of(m: &MetricResult) -> RowFormat {
-        RowFormat::with_style(m, m.row_style())
+    /// The format of `m`'s row from its compared values, in the report's
+    /// units.
+    pub fn of(m: &MetricResult, units: &ReportUnits) -> RowFormat {
+        RowFormat::with_style(m, m.row_style(units))
     }
 
     /// `m`'s deltas with a style fixed elsewhere (a sweep table's column).
@@ -155,7 +157,8 @@ pub(crate) fn merge_metrics(lines: Vec<String>) -> Vec<String> {
 /// The footnotes a row's marked cells need, `at` naming the load point
 /// when the table spans several ("" otherwise) and `median_of` what the
 /// median is taken over ("its row"): why a value is excluded, and that a
-/// far value is shown in its own unit.
+/// value is far (shown in its own unit where the metric has no
+/// report-wide one).
 pub(crate) fn cell_notes(
     m: &MetricResult,
     configs: &[String],
@@ -171,10 +174,17 @@ pub(crate) fn cell_notes(
                 m.human()
             ));
         } else if let Some(v) = v.filter(|v| style.is_far(*v)) {
+            // Said in its own readable unit even where the cell keeps the
+            // report's one unit (#54).
+            let shown = if style.in_own_unit(v) {
+                ": shown in its own unit"
+            } else {
+                ""
+            };
             out.push(format!(
-                "{FAR_MARK} {} of {c}{at} ({}) is over {} times the median of {median_of} ({}): shown in its own unit; check the run.",
+                "{FAR_MARK} {} of {c}{at} ({}) is over {} times the median of {median_of} ({}){shown}; check the run.",
                 m.human(),
-                style.text(v),
+                style.own_text(v),
                 numbers::fixed(numbers::FAR_FROM_MEDIAN, 0),
                 style.scale.with_unit_decimals(style.median, numbers::significant_decimals(style.median / style.scale.div)),
             ));

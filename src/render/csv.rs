@@ -82,7 +82,7 @@ fn metric_line(w: &Workload, m: &MetricResult, c: &str, cells: CsvCells) -> Stri
     format!(
         "{},{},{},{},{},{},{},{},{},{},{}",
         shape_fields(w, cells),
-        m.metric.key(),
+        m.metric.key_at(m.tail_pct),
         json_name(&m.better),
         field(c, cells),
         num(m.values.get(c).copied().flatten()),
@@ -123,7 +123,14 @@ const SWEEP_METRICS: [Metric; 4] = [
 
 impl Renderer for SweepCsv {
     fn render(&self, cmp: &Comparison, out: &mut dyn Write) -> anyhow::Result<()> {
-        writeln!(out, "{SWEEP_HEADER}")?;
+        // The tail's columns say its percentile (`clat_p95_ns`).
+        let key = crate::compare::workload::tail_key(cmp.tail_percentile);
+        let stem = key.trim_end_matches("_ns");
+        let header = SWEEP_HEADER.replace(
+            "clat_p99_ns,clat_p99_winner,clat_p99_tied",
+            &format!("{key},{stem}_winner,{stem}_tied"),
+        );
+        writeln!(out, "{header}")?;
         for t in sweeps::tables(cmp) {
             for w in &t.workloads {
                 for c in t.configs.iter().filter(|c| sweeps::iops(w, c).is_some()) {
@@ -228,4 +235,55 @@ fn sweep_line(w: &Workload, c: &str, marks: Option<Marks>, cells: CsvCells) -> S
         num(m.and_then(|m| m.slo_bw)),
     ]);
     f.join(",")
+}
+
+/// `checks.csv`: every note of a report, one a line, as the report's
+/// sections group and cut them ([`super::check_lines`]): `kind` is
+/// `note` (under a workload's table), `run` (a run's check: `rule`,
+/// `value` in % for `bw_vs_iops`, a ratio for `in_flight`), `check`
+/// (the Checks section), `warning` or `skipped`.
+pub struct Checks {
+    /// Text cells guarded against formulas, or raw (`--csv-raw`).
+    pub cells: CsvCells,
+}
+
+const CHECKS_HEADER: &str = "kind,workload,config,rule,value,source,text";
+
+impl Renderer for Checks {
+    fn render(&self, cmp: &Comparison, out: &mut dyn Write) -> anyhow::Result<()> {
+        let field = |s: &str| field(s, self.cells);
+        writeln!(out, "{CHECKS_HEADER}")?;
+        for w in &cmp.workloads {
+            let title = field(&cmp.title_of(w));
+            for n in &w.notes {
+                writeln!(out, "note,{title},,,,,{}", field(n))?;
+            }
+            for c in &w.checks {
+                writeln!(
+                    out,
+                    "run,{title},{},{},{},{},{}",
+                    field(&c.config),
+                    field(&c.rule),
+                    c.value,
+                    field(&c.source),
+                    field(&c.text)
+                )?;
+            }
+        }
+        for s in &cmp.sanity {
+            writeln!(out, "check,,,,,,{}", field(s))?;
+        }
+        for w in &cmp.warnings {
+            writeln!(
+                out,
+                "warning,,,,,{},{}",
+                field(&w.source),
+                field(&w.message)
+            )?;
+        }
+        for s in &cmp.skipped {
+            writeln!(out, "skipped,,,,,{},{}", field(&s.source), field(&s.reason))?;
+        }
+        Ok(())
+    }
 }

@@ -3,6 +3,7 @@
 //! latency, how far off the others it is) under a line with the spread.
 //! Formatted once here for the terminal, Markdown and HTML alike.
 
+use crate::compare::report_units::ReportUnits;
 use serde::Serialize;
 
 use crate::compare::Comparison;
@@ -40,20 +41,33 @@ pub struct DeviceRowView {
 
 /// The tables of every test bed in `cmp`, in its order.
 pub fn tables(cmp: &Comparison) -> Vec<DeviceTableView> {
-    cmp.devices.iter().map(table).collect()
+    cmp.devices.iter().map(|s| table(s, &cmp.units)).collect()
 }
 
-fn table(s: &DeviceSpread) -> DeviceTableView {
+fn table(s: &DeviceSpread, units: &ReportUnits) -> DeviceTableView {
     let max = |f: fn(&crate::compare::devices::TargetFigure) -> f64| {
         s.targets.iter().map(f).fold(0.0, f64::max)
     };
-    let bw = numbers::binary_rate(max(|t| t.bw_bytes_per_s));
-    let lat = numbers::time_ns(max(|t| t.lat_mean_ns.unwrap_or(0.0)));
-    // One count of decimals per column, from its largest value.
-    let decimals = |m: f64, u: Unit| numbers::significant_decimals(m / u.div);
+    let min = |f: fn(&crate::compare::devices::TargetFigure) -> f64| {
+        s.targets
+            .iter()
+            .map(f)
+            .filter(|v| *v > 0.0)
+            .fold(f64::INFINITY, f64::min)
+    };
+    // The report's units; one count of decimals per column: four
+    // significant digits of its largest value, two of its smallest.
+    let (bw, lat) = (units.rate(), units.time());
+    let decimals = |hi: f64, lo: f64, u: Unit| {
+        numbers::significant_decimals(hi / u.div).max(numbers::min_significant_decimals(lo / u.div))
+    };
     let (bw_dec, lat_dec) = (
-        decimals(max(|t| t.bw_bytes_per_s), bw),
-        decimals(max(|t| t.lat_mean_ns.unwrap_or(0.0)), lat),
+        decimals(max(|t| t.bw_bytes_per_s), min(|t| t.bw_bytes_per_s), bw),
+        decimals(
+            max(|t| t.lat_mean_ns.unwrap_or(0.0)),
+            min(|t| t.lat_mean_ns.unwrap_or(0.0)),
+            lat,
+        ),
     );
     DeviceTableView {
         title: format!(

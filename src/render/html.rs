@@ -47,7 +47,12 @@ impl ViewTables for table::Html {
     fn shared_table(s: &SetupView) -> Table {
         let mut t = Table::new(["", "All configs"]).attr("class", "setup");
         for i in &s.shared {
-            t.row([Cell::new(&i.name).head(), Cell::new(&i.value)]);
+            let value = Cell::new(&i.value);
+            let value = match i.full.as_str() {
+                "" => value,
+                full => value.attr("title", full),
+            };
+            t.row([Cell::new(&i.name).head(), value]);
         }
         t
     }
@@ -60,6 +65,10 @@ impl ViewTables for table::Html {
         for i in &s.differing {
             let runs = i.runs.iter().map(|r| {
                 let cell = Cell::new(&r.text).span(r.span);
+                let cell = match r.full.as_str() {
+                    "" => cell,
+                    full => cell.attr("title", full),
+                };
                 if r.unknown {
                     cell.class("unknown")
                 } else {

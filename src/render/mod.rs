@@ -12,6 +12,7 @@
 pub mod bs_sweep_view;
 pub mod cell;
 pub mod check;
+pub mod check_lines;
 pub mod csv;
 pub mod devices_view;
 pub mod history;
@@ -47,6 +48,9 @@ pub enum Format {
     /// The sweep tables as CSV: a line per sweep shape, load point, config.
     SweepCsv,
     Json,
+    /// Every note, check, warning and skipped file, one a line, ungrouped
+    /// (`checks.csv` beside a report).
+    ChecksCsv,
 }
 
 /// What renderers may need besides the comparison.
@@ -90,6 +94,9 @@ impl Format {
                 cells: opts.csv_cells,
             }),
             Format::Json => Box::new(json::Json),
+            Format::ChecksCsv => Box::new(csv::Checks {
+                cells: opts.csv_cells,
+            }),
         }
     }
 }

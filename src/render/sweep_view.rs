@@ -10,6 +10,7 @@ use serde::Serialize;
 use super::cell::{CellView, RowFormat, cell, cell_notes, join_and, merge_metrics};
 use super::sweeps::{SweepTable, is_grid};
 use crate::compare::metric::{RowStyle, Scale, Units};
+use crate::compare::report_units::ReportUnits;
 use crate::compare::sweep::slo_target_text;
 use crate::compare::{
     AtSlo, Comparison, Knee, LoadPoint, Metric, Peak, Saturation, Slo, Sweep, SweepRules, Workload,
@@ -24,9 +25,8 @@ pub struct SweepView {
     pub axis: String,
     /// Column configs: those with a value at one load point or more.
     pub configs: Vec<String>,
-    /// Unit of both latencies in the cells: "ms", "µs"; empty where the
-    /// table's latencies span too far for one and each cell prints its
-    /// own (`ONE_UNIT_SPAN`).
+    /// Unit of both latencies in the cells: the report's latency unit
+    /// ("ms", "µs"; [`crate::compare::report_units`]).
     pub lat_unit: String,
     /// The tail percentile in the cells: "p99", or the highest every run
     /// shares ("p95").
@@ -109,7 +109,7 @@ pub struct GridCellView {
 
 impl SweepView {
     pub fn new(cmp: &Comparison, t: &SweepTable) -> SweepView {
-        let styles = ColumnStyles::of(t);
+        let styles = ColumnStyles::of(t, &cmp.units);
         let rows: Vec<SweepRowView> = t
             .workloads
             .iter()
@@ -127,7 +127,7 @@ impl SweepView {
             summaries: t
                 .sweeps
                 .iter()
-                .map(|s| summary(s, &cmp.sweep_rules))
+                .map(|s| summary(s, &cmp.sweep_rules, &cmp.units))
                 .collect(),
             grids: t
                 .sweeps
@@ -144,24 +144,18 @@ impl SweepView {
 /// The metrics of a sweep table's cells, in cell order.
 const CELL_METRICS: [Metric; 3] = [Metric::Iops, Metric::LatMeanNs, Metric::ClatP99Ns];
 
-/// How each column of a sweep table prints. A column is one config's
-/// values of one metric down the load points: one count of decimals.
-/// Both latencies share one unit where every latency of the table spans
-/// at most [`crate::compare::metric::ONE_UNIT_SPAN`] (the table says it
-/// once), from the median of every compared latency in the table, not its
-/// largest (the largest's where the median's would print five integer
-/// digits); else each latency column is styled alone, by the same rule
-/// ([`Metric::row_style`]), and every latency prints its unit, unless the
-/// columns all came out in one unit (said once again).
+/// How each column of a sweep table prints: latencies in the report's one
+/// unit (said once, in the caption), each column with the decimals of its
+/// own values; IOPS from the table's median.
 struct ColumnStyles {
-    /// The table's latency unit; None where the cells print theirs.
+    /// The table's latency unit, said once.
     lat: Option<Scale>,
     /// (config, metric) -> style.
     styles: Vec<((String, Metric), RowStyle)>,
 }
 
 impl ColumnStyles {
-    fn of(t: &SweepTable) -> ColumnStyles {
+    fn of(t: &SweepTable, units: &ReportUnits) -> ColumnStyles {
         let pairs = |m: Metric, c: Option<&str>| -> Vec<(f64, f64)> {
             t.workloads
                 .iter()
@@ -172,8 +166,8 @@ impl ColumnStyles {
         let all = |ms: &[Metric]| -> Vec<(f64, f64)> {
             ms.iter().flat_map(|m| pairs(*m, None)).collect()
         };
-        let table_lat = Metric::LatMeanNs.row_style(&all(&[Metric::LatMeanNs, Metric::ClatP99Ns]));
-        let one_lat = !table_lat.unit_in_cells();
+        let table_lat =
+            Metric::LatMeanNs.row_style(units, &all(&[Metric::LatMeanNs, Metric::ClatP99Ns]));
         let iops_median =
             numbers::median(all(&[Metric::Iops]).iter().map(|(v, _)| *v)).unwrap_or(0.0);
         let mut styles = Vec::new();
@@ -186,50 +180,19 @@ impl ColumnStyles {
                         iops_median,
                         pairs(m, Some(c)),
                     ),
-                    _ if one_lat => {
-                        column_style(m, table_lat.scale, table_lat.median, pairs(m, Some(c)))
-                    }
                     _ => {
-                        let own = m.row_style(&pairs(m, Some(c)));
-                        match own.units {
-                            Units::Row => RowStyle {
-                                units: Units::Cell,
-                                ..own
-                            },
-                            _ => own,
+                        let own = m.row_style(units, &pairs(m, Some(c)));
+                        RowStyle {
+                            median: table_lat.median,
+                            ..own
                         }
                     }
                 };
                 styles.push(((c.to_string(), m), style));
             }
         }
-        // Columns styled alone that all came out in one unit say it once.
-        let lat_columns = || {
-            styles
-                .iter()
-                .filter(|((_, m), _)| *m != Metric::Iops)
-                .map(|(_, s)| s)
-        };
-        let units: Vec<&str> = lat_columns()
-            .filter(|s| s.units == Units::Cell)
-            .map(|s| s.scale.unit)
-            .collect();
-        let shared = (!one_lat
-            && units.len() == lat_columns().count()
-            && units.windows(2).all(|w| w[0] == w[1]))
-        .then(|| lat_columns().next().map(|s| s.scale))
-        .flatten();
-        if shared.is_some() {
-            for (_, s) in styles.iter_mut().filter(|((_, m), _)| *m != Metric::Iops) {
-                s.units = Units::Row;
-            }
-        }
         ColumnStyles {
-            lat: if one_lat {
-                Some(table_lat.scale)
-            } else {
-                shared
-            },
+            lat: Some(table_lat.scale),
             styles,
         }
     }
@@ -243,7 +206,7 @@ impl ColumnStyles {
     }
 }
 
-/// A column in a unit the table shares (`scale`, from the table's
+/// An IOPS column in a unit the table shares (`scale`, from the table's
 /// `median`): the decimals of its values not far from that median.
 fn column_style(m: Metric, scale: Scale, median: f64, column: Vec<(f64, f64)>) -> RowStyle {
     let near: Vec<(f64, f64)> = column
@@ -256,6 +219,7 @@ fn column_style(m: Metric, scale: Scale, median: f64, column: Vec<(f64, f64)>) -
         scale,
         median,
         units: Units::Row,
+        one_unit: false,
     }
 }
 
@@ -368,14 +332,14 @@ fn iops_text(v: f64) -> String {
     numbers::fixed(v, 0)
 }
 
-fn summary(s: &Sweep, rules: &SweepRules) -> SweepSummaryView {
+fn summary(s: &Sweep, rules: &SweepRules, units: &ReportUnits) -> SweepSummaryView {
     let peak = peak_text(&s.peak);
     let knee = match &s.knee {
         Some(k) => knee_text(k),
         None => no_knee_text(s),
     };
     let at_slo = match rules.slo {
-        Some(slo) => slo_text(s.at_slo.as_ref(), &slo),
+        Some(slo) => slo_text(s.at_slo.as_ref(), &slo, units),
         None => String::new(),
     };
     let saturation = s
@@ -451,8 +415,8 @@ fn no_knee_text(s: &Sweep) -> String {
     )
 }
 
-fn slo_text(a: Option<&AtSlo>, slo: &Slo) -> String {
-    let target = slo_target_text(slo);
+fn slo_text(a: Option<&AtSlo>, slo: &Slo, units: &ReportUnits) -> String {
+    let target = slo_target_text(slo, units);
     let Some(a) = a else {
         return format!("meets {target} at no load point");
     };
@@ -505,11 +469,12 @@ fn grid(s: &Sweep) -> GridView {
 /// is said once, naming them all (`QD128 x 3, 5, 9, 17 instances: ...`).
 fn notes(t: &SweepTable) -> Vec<String> {
     // Each note once, in first-seen order, with its load points.
-    let mut out: IndexMap<&str, Vec<LoadPoint>> = IndexMap::new();
+    let mut out: IndexMap<String, Vec<LoadPoint>> = IndexMap::new();
     let mut depth_noted: Vec<&str> = Vec::new();
     for w in &t.workloads {
         let load = w.key.load;
-        for n in &w.notes {
+        let lines = w.note_lines();
+        for n in &lines {
             if n.starts_with("no result from ") {
                 continue;
             }
@@ -528,7 +493,7 @@ fn notes(t: &SweepTable) -> Vec<String> {
                     depth_noted.push(c);
                 }
             }
-            out.entry(n.as_str()).or_default().push(load);
+            out.entry(n.clone()).or_default().push(load);
         }
     }
     out.into_iter()

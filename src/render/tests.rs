@@ -543,11 +543,13 @@ fn an_excluded_value_is_shown_marked_with_its_reason_and_never_best() {
         .iter()
         .find(|c| c.config == "linux-libaio")
         .unwrap();
-    assert_eq!(libaio.text, "17,113 s †");
+    // One unit per report (#54): the excluded value too, in the
+    // article's ms.
+    assert_eq!(libaio.text, "17,113,000.000 †");
     assert!(!libaio.best && !libaio.winner && libaio.delta.is_empty());
-    // The other cells keep the unit and decimals of the compared values.
-    assert_eq!(row.title, "Mean latency (µs)");
-    assert_eq!(row.cells[0].text, "169");
+    // The other cells keep the report's unit and decimals.
+    assert_eq!(row.title, "Mean latency (ms)");
+    assert_eq!(row.cells[0].text, "0.169");
     assert_eq!(
         w.footnotes,
         [format!(
@@ -557,33 +559,34 @@ fn an_excluded_value_is_shown_marked_with_its_reason_and_never_best() {
     let md = render(Format::Md, &RenderOptions::default(), &cmp);
     assert!(md.contains(&w.footnotes[0]), "{md}");
     let term = render(Format::Term, &RenderOptions::default(), &cmp);
-    assert!(term.contains("17,113 s †"), "{term}");
+    // The terminal table keeps the one unit too.
+    assert!(term.contains("17,113,000.000 †"), "{term}");
 }
 
 #[test]
 fn a_row_takes_its_median_unit_and_flags_a_far_value() {
     // 0.1 s against others near 0.2 ms: under 1000x the median (0.18 ms)
-    // it is not flagged, but the row spans over 100x, so each value
-    // prints in its own unit, said in the cell, not the title.
+    // it is not flagged, and prints in the report's one unit.
     let cmp = published_with_lat(100_000_000.0, None);
     let view = view::View::new(&cmp, &[]);
     let (row, w) = randread_4k_lat(&view);
-    assert_eq!(row.title, "Mean latency");
+    // One unit per report (#54): the house style's ms, said once.
+    assert_eq!(row.title, "Mean latency (ms)");
     let texts: Vec<&str> = row.cells.iter().map(|c| c.text.as_str()).collect();
-    assert_eq!(texts, ["169 µs", "104 µs", "100 ms", "192 µs"]);
+    assert_eq!(texts, ["0.169", "0.104", "100.000", "0.192"]);
     assert!(w.footnotes.is_empty());
-    // 17,113 s is far: its own unit, flagged, said why below the table;
-    // the delta past +1000 % reads as a ratio.
+    // 17,113 s is far: in the report's unit, flagged, and said below the
+    // table in its own unit; the delta past +1000 % reads as a ratio.
     let cmp = published_with_lat(17_113_000_000_000.0, None);
     let view = view::View::new(&cmp, &[]);
     let (row, w) = randread_4k_lat(&view);
     let texts: Vec<&str> = row.cells.iter().map(|c| c.text.as_str()).collect();
-    assert_eq!(row.title, "Mean latency (µs)");
-    assert_eq!(texts, ["169", "104", "17,113 s ⚠", "192"]);
+    assert_eq!(row.title, "Mean latency (ms)");
+    assert_eq!(texts, ["0.169", "0.104", "17,113,000.000 ⚠", "0.192"]);
     assert_eq!(row.cells[2].delta, "x90,001");
     assert_eq!(w.footnotes.len(), 1);
     assert!(
-        w.footnotes[0].starts_with("⚠ mean latency of linux-libaio (17,113 s) is over 1,000 times the median of its row (180.5 µs)"),
+        w.footnotes[0].starts_with("⚠ mean latency of linux-libaio (17,113 s) is over 1,000 times the median of its row (0.1805 ms); check the run."),
         "{:?}",
         w.footnotes
     );
@@ -625,8 +628,8 @@ fn a_far_value_in_a_sweep_keeps_its_column_readable() {
     let s = only_sweep(&cmp);
     assert_eq!(s.lat_unit, "µs");
     let last = &s.rows[7].cells[1];
-    assert_eq!(last.clat_p99.as_ref().unwrap().text, "17,113 s ⚠");
-    assert!(last.clat_p99.as_ref().unwrap().own_unit);
+    // One unit per report (#54): flagged, in the table's µs.
+    assert_eq!(last.clat_p99.as_ref().unwrap().text, "17,113,000,000 ⚠");
     // The rest of slow's p99 column keeps the decimals of its own values.
     assert_eq!(s.rows[4].cells[1].clat_p99.as_ref().unwrap().text, "457");
     assert!(

@@ -239,9 +239,9 @@ impl View {
                 .cloned()
                 .collect(),
             footnotes: footnotes(cmp, &scales),
-            sanity: cmp.sanity.clone(),
-            warnings: cmp.warnings.iter().map(|w| w.to_string()).collect(),
-            skipped: cmp.skipped.clone(),
+            sanity: super::check_lines::checks(&cmp.sanity),
+            warnings: super::check_lines::warnings(&cmp.warnings),
+            skipped: super::check_lines::skipped(&cmp.skipped),
             charts: charts.to_vec(),
             svgs: Vec::new(),
             font_css: String::new(),
@@ -258,8 +258,8 @@ impl View {
     }
 }
 
-/// One workload's table: a row per metric, a cell per config, each row
-/// in the unit of its own median.
+/// One workload's table: a row per metric, a cell per config, latency
+/// and bandwidth in the report's one unit of each.
 fn workload_view(cmp: &Comparison, w: &Workload) -> WorkloadView {
     let base = cmp.baseline.as_deref();
     let mut rows = Vec::new();
@@ -270,7 +270,7 @@ fn workload_view(cmp: &Comparison, w: &Workload) -> WorkloadView {
         .iter()
         .filter(|m| TABLE_METRICS.contains(&m.metric))
     {
-        let row = RowFormat::of(m);
+        let row = RowFormat::of(m, &cmp.units);
         let cells = cmp
             .configs
             .iter()
@@ -288,7 +288,7 @@ fn workload_view(cmp: &Comparison, w: &Workload) -> WorkloadView {
         footnotes.extend(cell_notes(m, &cmp.configs, &row.style, ("", "its row")));
         rows.push(RowView {
             title,
-            metric: m.metric.key().into(),
+            metric: m.metric.key_at(m.tail_pct).into(),
             better: m.better,
             cells,
         });
@@ -297,7 +297,7 @@ fn workload_view(cmp: &Comparison, w: &Workload) -> WorkloadView {
         title: cmp.title_of(w),
         rows,
         ties,
-        notes: w.notes.clone(),
+        notes: w.note_lines(),
         footnotes: merge_metrics(footnotes),
         table: String::new(),
     }

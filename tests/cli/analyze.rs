@@ -133,7 +133,7 @@ fn published_json_derives_the_six_conclusions() {
     );
     // 5. latency
     has(
-        "Largest mean-latency gap: randread 64k, 170 µs between windows-native (207 µs) and linux-libaio (377 µs)",
+        "Largest mean-latency gap: randread 64k, 0.17 ms between windows-native (0.207 ms) and linux-libaio (0.377 ms)",
     );
     // 6. outlier
     has(

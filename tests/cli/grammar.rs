@@ -185,8 +185,17 @@ fn a_studys_own_percentiles_are_its_tail() {
             .as_array()
             .unwrap()
             .iter()
-            .find(|m| m["metric"] == "clat_p99_ns")
+            .find(|m| m["metric"] == "clat_p95_ns")
             .unwrap();
+        // The key says the percentile it holds (#54): no p99 key for a p95.
+        assert!(
+            !w["metrics"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|m| m["metric"] == "clat_p99_ns"),
+            "QD{qd}"
+        );
         assert_eq!(tail["values"]["p95"].as_f64(), p95, "QD{qd}");
     }
     let out = nvcmp().arg("analyze").arg(&dir).output().unwrap();

@@ -36,8 +36,13 @@ pub(crate) fn plan(cmp: &Comparison) -> Vec<Bars> {
 impl Plot for Bars {
     type Source = Comparison;
 
-    fn stem(&self, _: &Comparison) -> String {
-        crate::charts::names::group_metric_stem("bars", self.direction, self.metric)
+    fn stem(&self, cmp: &Comparison) -> String {
+        crate::charts::names::group_metric_stem(
+            "bars",
+            self.direction,
+            self.metric,
+            cmp.tail_percentile,
+        )
     }
 
     fn footer(&self, cmp: &Comparison) -> Option<String> {
@@ -47,7 +52,11 @@ impl Plot for Bars {
     fn figure(&self, cmp: &Comparison) -> Figure {
         let (categories, results) =
             crate::charts::groups::results(cmp, self.direction, self.metric);
-        let scale = ChartScale::for_metric(self.metric, crate::charts::groups::max_value(&results));
+        let scale = ChartScale::in_report(
+            &cmp.units,
+            self.metric,
+            crate::charts::groups::max_value(&results),
+        );
         let name = &*metric_name(self.metric, cmp.tail_percentile);
         let mut footnotes = crate::charts::notes::excluded_notes(name, &categories, &results);
         footnotes.extend(crate::charts::notes::precision_notes(

@@ -171,7 +171,7 @@ fn metric_plot(
         .iter()
         .flat_map(|w| cmp.configs.iter().filter_map(|c| value(w, c)))
         .collect();
-    let (scale, y, y_ticks, title) = load::value_axis_wide(metric, &all);
+    let (scale, y, y_ticks, title) = load::value_axis_wide(metric, &all, &cmp.units);
     let lines = configs_drawn(cmp, ws)
         .into_iter()
         .map(|i| {

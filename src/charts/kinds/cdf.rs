@@ -62,7 +62,10 @@ impl Plot for Cdf {
     fn figure(&self, cmp: &Comparison) -> Figure {
         let w = &cmp.workloads[self.workload];
         let lines = distribution::lines(cmp, w, line);
-        let (scale, lo, hi) = latency_span(lines.iter().flat_map(|(_, p)| p.iter().map(|x| x.0)));
+        let (scale, lo, hi) = latency_span(
+            &cmp.units,
+            lines.iter().flat_map(|(_, p)| p.iter().map(|x| x.0)),
+        );
         let total: Vec<String> = lines
             .iter()
             .map(|(i, _)| {

@@ -48,8 +48,13 @@ pub(crate) fn plan(cmp: &Comparison) -> Vec<Delta> {
 impl Plot for Delta {
     type Source = Comparison;
 
-    fn stem(&self, _: &Comparison) -> String {
-        crate::charts::names::group_metric_stem("delta", self.direction, self.metric)
+    fn stem(&self, cmp: &Comparison) -> String {
+        crate::charts::names::group_metric_stem(
+            "delta",
+            self.direction,
+            self.metric,
+            cmp.tail_percentile,
+        )
     }
 
     fn footer(&self, cmp: &Comparison) -> Option<String> {

@@ -56,7 +56,11 @@ impl Plot for Efficiency {
         for metric in &metrics {
             let (categories, results) =
                 crate::charts::groups::results(cmp, self.direction, *metric);
-            let scale = ChartScale::for_metric(*metric, crate::charts::groups::max_value(&results));
+            let scale = ChartScale::in_report(
+                &cmp.units,
+                *metric,
+                crate::charts::groups::max_value(&results),
+            );
             let name = &*metric_name(*metric, cmp.tail_percentile);
             footnotes.extend(crate::charts::notes::precision_notes(
                 cmp, name, &results, &scale,

@@ -84,7 +84,12 @@ impl Plot for Heatmap {
         };
         Figure {
             frame,
-            body: Body::Heat(grid(s, max, crate::charts::palette::color(self.config))),
+            body: Body::Heat(grid(
+                s,
+                max,
+                crate::charts::palette::color(self.config),
+                cmp.units.time(),
+            )),
         }
     }
 }
@@ -103,7 +108,12 @@ fn footnotes(shared: bool) -> Vec<String> {
     out
 }
 
-fn grid(s: &Sweep, max: f64, color: plotters::style::RGBColor) -> HeatGrid {
+fn grid(
+    s: &Sweep,
+    max: f64,
+    color: plotters::style::RGBColor,
+    unit: crate::numbers::Unit,
+) -> HeatGrid {
     let depths = sorted(s.points.iter().map(|p| p.load.iodepth).collect());
     let jobs = sorted(s.points.iter().map(|p| p.load.numjobs).collect());
     let value = |d: u32, j: u32| {
@@ -112,21 +122,22 @@ fn grid(s: &Sweep, max: f64, color: plotters::style::RGBColor) -> HeatGrid {
             .find(|p| p.load.iodepth == d && p.load.numjobs == j)
             .map(|p| p.iops)
     };
-    // Each cell's mean latency in its own unit (µs below 1 ms), so a
-    // reader sees what the IOPS cost without the sweep table.
+    // Each cell's mean latency in the report's unit, so a reader sees
+    // what the IOPS cost without the sweep table.
     let latency = |d: u32, j: u32| {
         let ns = s
             .points
             .iter()
             .find(|p| p.load.iodepth == d && p.load.numjobs == j)?
             .lat_mean_ns?;
-        let unit = crate::numbers::time_ns(ns);
         let shown = ns / unit.div;
         Some(format!(
             "{} {}",
             crate::numbers::fixed(
                 shown,
-                crate::numbers::significant_decimals(shown).saturating_sub(1)
+                crate::numbers::significant_decimals(shown)
+                    .saturating_sub(1)
+                    .max(crate::numbers::min_significant_decimals(shown))
             ),
             unit.name
         ))

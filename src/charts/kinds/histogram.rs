@@ -84,7 +84,7 @@ impl Plot for LatencyHistogram {
         let xs = || lines.iter().flat_map(|(_, p)| p.iter().map(|x| x.0));
         let lo = xs().fold(f64::INFINITY, f64::min);
         let hi = xs().fold(0.0, f64::max) * step;
-        let scale = latency(hi);
+        let scale = latency(&cmp.units);
         let top = lines
             .iter()
             .flat_map(|(_, p)| p.iter().map(|x| x.1))

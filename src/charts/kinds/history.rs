@@ -94,7 +94,7 @@ impl Plot for HistoryChart<'_> {
             .iter()
             .flat_map(|s| s.runs.iter().map(|p| p.value))
             .fold(0.0, f64::max);
-        let (sc, y, y_ticks, y_title) = load::value_axis(metric, max);
+        let (sc, y, y_ticks, y_title) = load::value_axis(metric, max, None);
         let (ticks, _) = linear_ticks(1.0, n as f64, 8);
         let mut plot = LinePlot::new(Range::Linear(0.5, n as f64 + 0.5), y, Vec::new());
         plot.x_ticks = ticks

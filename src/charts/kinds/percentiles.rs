@@ -104,7 +104,10 @@ impl Plot for PercentilesChart {
     fn figure(&self, cmp: &Comparison) -> Figure {
         let w = &cmp.workloads[self.workload];
         let lines = distribution::lines(cmp, w, line);
-        let (scale, lo, hi) = latency_span(lines.iter().flat_map(|(_, p)| p.iter().map(|x| x.1)));
+        let (scale, lo, hi) = latency_span(
+            &cmp.units,
+            lines.iter().flat_map(|(_, p)| p.iter().map(|x| x.1)),
+        );
         let mut ticks: Vec<f64> = lines
             .iter()
             .flat_map(|(_, p)| p.iter().map(|x| x.0))

@@ -49,7 +49,7 @@ impl Plot for SaturationChart {
         let p99 = shows_p99(cmp);
         let slo = cmp.sweep_rules.slo.map(|slo| format!(
             "Dashed rule: the latency target {} (--slo); diamonds: the most IOPS each config sustains within it, interpolated between load points where the report says so.",
-            slo_target_text(&slo)
+            slo_target_text(&slo, &cmp.units)
         ));
         let subtitle = if p99 {
             format!(
@@ -93,8 +93,8 @@ fn plot(cmp: &Comparison, t: &SweepTable, p99: bool) -> LinePlot {
     if let Some(slo) = cmp.sweep_rules.slo {
         lat.push(slo.target_ns);
     }
-    let (lat_scale, y, y_ticks, log) = load::latency_axis(&lat);
-    let (x_scale, x, x_ticks, x_title) = load::value_axis(Metric::Iops, max_iops);
+    let (lat_scale, y, y_ticks, log) = load::latency_axis(&lat, &cmp.units);
+    let (x_scale, x, x_ticks, x_title) = load::value_axis(Metric::Iops, max_iops, None);
     let mut plot = LinePlot::new(x, y, Vec::new());
     for s in &t.sweeps {
         add_sweep(&mut plot, cmp, s, (&x_scale, &lat_scale), p99);
@@ -102,7 +102,7 @@ fn plot(cmp: &Comparison, t: &SweepTable, p99: bool) -> LinePlot {
     if let Some(slo) = cmp.sweep_rules.slo {
         plot.rules.push(HRule {
             y: lat_scale.to_display(slo.target_ns),
-            text: format!("target: {}", slo_target_text(&slo)),
+            text: format!("target: {}", slo_target_text(&slo, &cmp.units)),
         });
     }
     plot.whiskers = spreads

@@ -90,7 +90,7 @@ fn throughput_plot(cmp: &Comparison, t: &SweepTable, x: Range) -> LinePlot {
         .map(|p| kind.value(p))
         .chain(tops)
         .fold(0.0, f64::max);
-    let (scale, y, y_ticks, title) = load::value_axis(kind.metric(), max);
+    let (scale, y, y_ticks, title) = load::value_axis(kind.metric(), max, Some(&cmp.units));
     let line = |s: &&Sweep| {
         let pts = load::points(s)
             .into_iter()
@@ -203,7 +203,7 @@ fn latency_plot(cmp: &Comparison, t: &SweepTable, x: Range) -> LinePlot {
         .flat_map(|p| [p.lat_mean_ns, p.clat_p99_ns])
         .flatten()
         .collect();
-    let (scale, y, y_ticks, log) = load::latency_axis(&all);
+    let (scale, y, y_ticks, log) = load::latency_axis(&all, &cmp.units);
     let mut lines = Vec::new();
     for s in &t.sweeps {
         let color = load::color_of(cmp, &s.config);

@@ -183,8 +183,11 @@ impl Plot for TsChart<'_> {
         let width = self.width_ms();
         let traces = self.traces(width);
         let max_y = traces.iter().flat_map(|t| t.points.iter().map(|p| p.1));
-        let (scale, y, y_ticks, _) =
-            load::value_axis(self.measure.metric(), max_y.fold(0.0, f64::max));
+        let (scale, y, y_ticks, _) = load::value_axis(
+            self.measure.metric(),
+            max_y.fold(0.0, f64::max),
+            Some(&cmp.units),
+        );
         let max_x = traces.iter().flat_map(|t| t.points.iter().map(|p| p.0));
         let max_x = max_x.fold(0.0, f64::max).max(f64::MIN_POSITIVE);
         let mut plot = LinePlot::new(Range::Linear(0.0, max_x * 1.02), y, Vec::new());

@@ -4,6 +4,7 @@
 use super::words::{bw_text, join_and};
 use crate::compare::comparison::{BsSweep, Comparison, Metric, RwLoad};
 use crate::compare::findings::{Finding, FindingKind, ONE_WORKLOAD, magnitude};
+use crate::compare::report_units::ReportUnits;
 use crate::numbers;
 
 /// 10: per rw and load point swept over block sizes, the configs ranked by
@@ -13,8 +14,8 @@ use crate::numbers;
 pub(super) fn block_size_findings(cmp: &Comparison) -> Vec<Finding> {
     let mut out = Vec::new();
     for (at, sweeps) in crate::compare::sweep::blocksize::by_rw(&cmp.bs_sweeps) {
-        out.extend(bandwidth_bound(at, &sweeps));
-        out.extend(sweeps.iter().filter_map(|s| bs_fall(at, s)));
+        out.extend(bandwidth_bound(at, &sweeps, &cmp.units));
+        out.extend(sweeps.iter().filter_map(|s| bs_fall(at, s, &cmp.units)));
     }
     out
 }
@@ -22,7 +23,11 @@ pub(super) fn block_size_findings(cmp: &Comparison) -> Vec<Finding> {
 /// "In randread at QD8, libaio is bandwidth-bound from 64k (1.9 GiB/s);
 /// psync needs 256k (1.7 GiB/s)": configs that saturate at one block size
 /// are named together, one still climbing at its largest comes last.
-pub(super) fn bandwidth_bound(at: &RwLoad, sweeps: &[&BsSweep]) -> Option<Finding> {
+pub(super) fn bandwidth_bound(
+    at: &RwLoad,
+    sweeps: &[&BsSweep],
+    units: &ReportUnits,
+) -> Option<Finding> {
     if let Some(text) = two_sizes(at, sweeps) {
         let configs = sweeps.iter().map(|s| s.config.clone()).collect();
         return Some(
@@ -44,13 +49,17 @@ pub(super) fn bandwidth_bound(at: &RwLoad, sweeps: &[&BsSweep]) -> Option<Findin
     let mut text = format!(
         "In {title}, {} bandwidth-bound from {}",
         first.names("is", "are"),
-        first.bs_text()
+        first.bs_text(units)
     );
     let others: Vec<String> = rest
         .iter()
         .map(|g| match g.climbing {
-            true => format!("{} still climbing at {}", g.names("is", "are"), g.bs_text()),
-            false => format!("{} {}", g.names("needs", "need"), g.bs_text()),
+            true => format!(
+                "{} still climbing at {}",
+                g.names("is", "are"),
+                g.bs_text(units)
+            ),
+            false => format!("{} {}", g.names("needs", "need"), g.bs_text(units)),
         })
         .collect();
     if !others.is_empty() {
@@ -154,11 +163,11 @@ impl SaturationGroup<'_> {
     }
 
     /// "64k (1.9 GiB/s)"; the bandwidth only for a lone config.
-    fn bs_text(&self) -> String {
+    fn bs_text(&self, units: &ReportUnits) -> String {
         let bs = crate::units::format_bs(self.bs);
         match (self.configs.as_slice(), self.climbing) {
             ([one], false) => match one.saturation {
-                Some(x) => format!("{bs} ({})", bw_text(x.bw_bytes_per_s)),
+                Some(x) => format!("{bs} ({})", bw_text(units, x.bw_bytes_per_s)),
                 None => bs,
             },
             _ => bs,
@@ -192,14 +201,14 @@ pub(super) fn saturation_groups<'a>(sweeps: &[&'a BsSweep]) -> Vec<SaturationGro
 
 /// "psync's bandwidth in randread at QD8 peaks at 256k (2.1 GiB/s), then
 /// falls 29 % by 1m".
-pub(super) fn bs_fall(at: &RwLoad, s: &BsSweep) -> Option<Finding> {
+pub(super) fn bs_fall(at: &RwLoad, s: &BsSweep, units: &ReportUnits) -> Option<Finding> {
     let f = s.fall?;
     let title = at.title();
     let text = format!(
         "{}'s bandwidth in {title} peaks at {} ({}), then falls {} % by {}",
         s.config,
         crate::units::format_bs(s.peak.bs_bytes),
-        bw_text(s.peak.bw_bytes_per_s),
+        bw_text(units, s.peak.bw_bytes_per_s),
         numbers::fixed(f.pct_below_peak, 0),
         crate::units::format_bs(f.bs_bytes)
     );

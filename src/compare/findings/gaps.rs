@@ -56,16 +56,16 @@ pub(super) fn gap_finding(
     let gap_text = if m == Metric::CpuPct {
         format!("{} pp", numbers::trimmed(gap, 2))
     } else {
-        figure(m, gap)
+        figure(&cmp.units, m, gap)
     };
     let text = format!(
         "Largest {} gap: {}, {gap_text} between {} ({}) and {} ({})",
         m.human_at(cmp.tail_percentile).replace(' ', "-"),
         cmp.title_of(w),
         a.config,
-        figure(m, a.value),
+        figure(&cmp.units, m, a.value),
         b.config,
-        figure(m, b.value)
+        figure(&cmp.units, m, b.value)
     );
     let os = |c: &str| cmp.config_os.get(c).cloned();
     let within_family = cmp.families.len() >= 2 && os(a.config) == os(b.config);

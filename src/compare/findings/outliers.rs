@@ -129,9 +129,9 @@ fn outlier_finding(cmp: &Comparison, o: &Outlying) -> Finding {
         o.config,
         cmp.title_of(w),
         m.human_at(cmp.tail_percentile),
-        figure(m, o.value),
+        figure(&cmp.units, m, o.value),
         how_far(m, o.ratio),
-        figure_range(m, lo, hi)
+        figure_range(&cmp.units, m, lo, hi)
     );
     Finding::new(FindingKind::Outlier, text)
         .on(vec![cmp.title_of(w)], vec![m], vec![o.config.clone()])
@@ -170,7 +170,7 @@ fn outliers_across_loads(cmp: &Comparison, group: &[Outlying]) -> Finding {
         m.human_at(cmp.tail_percentile),
         first.w.title(),
         LoadPoint::condense(&loads),
-        figure_range(m, lo, hi)
+        figure_range(&cmp.units, m, lo, hi)
     );
     Finding::new(FindingKind::Outlier, text)
         .on(

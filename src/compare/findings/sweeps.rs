@@ -7,6 +7,7 @@ use super::entries::{effect, entry, tie_words};
 use super::words::{growth_words, iops_short, join_and};
 use crate::compare::comparison::{Comparison, Metric, Slo, SloMetric, Sweep};
 use crate::compare::findings::{Finding, FindingKind, ONE_WORKLOAD, magnitude};
+use crate::compare::report_units::ReportUnits;
 use crate::compare::rules::{Entry, Judge, tie_rule};
 use crate::compare::workload::LoadPoint;
 use crate::numbers;
@@ -85,7 +86,7 @@ pub(super) fn sweep_sentences(cmp: &Comparison, judge: Judge) -> Vec<Finding> {
         }
         out.extend(knee_findings(cmp, &title, &sweeps));
         if let Some(slo) = cmp.sweep_rules.slo {
-            out.push(slo_finding(&title, &sweeps, slo));
+            out.push(slo_finding(&title, &sweeps, slo, &cmp.units));
         }
     }
     out
@@ -284,8 +285,13 @@ fn growth_range(growths: &[f64]) -> String {
 }
 /// The SLO sentence; its effect is the first config's lead over the
 /// second under the target (every config when only one meets it).
-pub(super) fn slo_finding(title: &str, sweeps: &[&Sweep], slo: Slo) -> Finding {
-    let text = slo_sentence(title, sweeps, slo);
+pub(super) fn slo_finding(
+    title: &str,
+    sweeps: &[&Sweep],
+    slo: Slo,
+    units: &ReportUnits,
+) -> Finding {
+    let text = slo_sentence(title, sweeps, slo, units);
     let mut at: Vec<f64> = sweeps
         .iter()
         .filter_map(|s| s.at_slo.as_ref().map(|a| a.iops))
@@ -305,10 +311,13 @@ pub(super) fn slo_finding(title: &str, sweeps: &[&Sweep], slo: Slo) -> Finding {
         .scored(strength, ONE_WORKLOAD)
 }
 
-pub(super) fn slo_sentence(title: &str, sweeps: &[&Sweep], slo: Slo) -> String {
-    let target = Metric::LatMeanNs
-        .scale(slo.target_ns)
-        .with_unit(slo.target_ns);
+pub(super) fn slo_sentence(
+    title: &str,
+    sweeps: &[&Sweep],
+    slo: Slo,
+    units: &ReportUnits,
+) -> String {
+    let target = Metric::LatMeanNs.scale_in(units).with_unit(slo.target_ns);
     let name = match slo.metric {
         SloMetric::ClatP99 => format!(
             "{} completion latency",

@@ -87,10 +87,10 @@ pub(super) fn winner_finding(
     };
     let mut text = format!(
         "{who}: {}, {} {} ({})",
-        figure(r.metric, best.value),
+        figure(&cmp.units, r.metric, best.value),
         lead_words(r.better, best.value, second.value),
         second.config,
-        figure(r.metric, second.value)
+        figure(&cmp.units, r.metric, second.value)
     );
     if let Some(base) = cmp
         .baseline
@@ -101,7 +101,7 @@ pub(super) fn winner_finding(
         text.push_str(&format!(
             " and {} the baseline, {base} ({})",
             lead_words(r.better, best.value, b.value),
-            figure(r.metric, b.value)
+            figure(&cmp.units, r.metric, b.value)
         ));
     }
     let f = Finding::new(FindingKind::Winner, text).on(

@@ -2,6 +2,7 @@
 //! bandwidth", IOPS and bandwidth as sentences print them, leads.
 
 use crate::compare::comparison::{Better, Metric};
+use crate::compare::report_units::ReportUnits;
 use crate::model::{Direction, Os};
 use crate::numbers;
 
@@ -75,9 +76,9 @@ pub(super) fn lead_words(better: Better, a: f64, b: f64) -> String {
     }
 }
 
-/// `2.91 GiB/s`: bandwidth as sentences print it.
-pub(super) fn bw_text(v: f64) -> String {
-    figure(Metric::BwBytesPerS, v)
+/// `2.91 GiB/s`: bandwidth as sentences print it, in the report's unit.
+pub(super) fn bw_text(units: &ReportUnits, v: f64) -> String {
+    figure(units, Metric::BwBytesPerS, v)
 }
 
 /// Most significant digits a figure in a sentence prints: a reader says
@@ -95,24 +96,24 @@ pub(super) fn significant(v: f64) -> String {
     numbers::trimmed(v, decimals)
 }
 
-/// A figure as a sentence prints it, in its own unit (latency in the unit
-/// that gives one to three integer digits, µs below 1 ms), at most four
-/// significant digits: `207 µs`, `3.2 ms`, `91.17 GiB/s`, `2.64M` IOPS,
+/// A figure as a sentence prints it, in the report's unit of its metric
+/// (the unit of the report's tables, [`ReportUnits`]), at most four
+/// significant digits: `0.207 ms`, `3.2 ms`, `91.17 GiB/s`, `2.64M` IOPS,
 /// `45.76 %`.
-pub(super) fn figure(m: Metric, v: f64) -> String {
+pub(super) fn figure(units: &ReportUnits, m: Metric, v: f64) -> String {
     match m {
         Metric::Iops | Metric::IopsPerCpuPct => iops_short(v),
         Metric::CpuPct => format!("{} %", numbers::fixed(v, 2)),
         _ => {
-            let s = m.scale(v.abs());
+            let s = m.scale_in(units);
             s.unit_after(significant(v / s.div))
         }
     }
 }
 
-/// "9.198–10.06 GiB/s": a range with one unit where both ends share it.
-pub(super) fn figure_range(m: Metric, lo: f64, hi: f64) -> String {
-    let (a, b) = (figure(m, lo), figure(m, hi));
+/// "9.198–10.06 GiB/s": a range with one unit.
+pub(super) fn figure_range(units: &ReportUnits, m: Metric, lo: f64, hi: f64) -> String {
+    let (a, b) = (figure(units, m, lo), figure(units, m, hi));
     let unit = |t: &str| t.rsplit_once(' ').map(|(_, u)| u.to_string());
     match (unit(&a), unit(&b)) {
         (Some(ua), Some(ub)) if ua == ub => {
