@@ -652,9 +652,11 @@ fn a_malformed_checksum_record_is_damage() {
 }
 
 /// Item 10. One fio file whose jobs all run one workload under distinct
-/// names: each name was a variant and each variant a table (128,904
-/// names: 44 s, 2.15 GB). The variants past 64 of a workload share one
-/// table and the note says how many; the run stays quick.
+/// names (128,904 names took 44 s and 2.15 GB when each was a workload
+/// variant and each variant a table). Since #53 a name's word tells a
+/// config (stonewalled jobs named by what they test), so the names are
+/// configs of one workload, read in bounded time (the cap of 64 variants
+/// per workload in `variants::cap` is no longer reached by job names).
 #[test]
 fn thousands_of_job_names_make_a_bounded_report() {
     let dir = tempfile::tempdir().unwrap();
@@ -677,17 +679,10 @@ fn thousands_of_job_names_make_a_bounded_report() {
     let t0 = std::time::Instant::now();
     let j = crate::common::analyze_json(&path, &[]);
     let took = t0.elapsed();
+    let configs = j["configs"].as_array().unwrap();
+    assert!(configs.len() > 2900, "{} configs", configs.len());
     let workloads = j["workloads"].as_array().unwrap();
-    assert_eq!(workloads.len(), 65, "64 variants and one of the rest");
-    let notes = j.to_string();
-    assert!(
-        notes.contains("+2936 variants"),
-        "the grouped variant is not named"
-    );
-    assert!(
-        notes.contains("and 2,936 more"),
-        "the note does not count the rest"
-    );
+    assert!(workloads.len() <= 2, "{} workloads", workloads.len());
     assert!(took.as_secs() < 60, "{took:?}");
 }
 
