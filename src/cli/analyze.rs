@@ -79,7 +79,7 @@ pub struct AnalyzeArgs {
     /// Show config CONFIG (its full label or its short name) as LABEL; repeatable. Overrides the manifest's names.
     #[arg(long = "name", value_name = "CONFIG=LABEL")]
     pub names: Vec<String>,
-    /// Print METRIC (latency, bandwidth) in UNIT throughout the report, optionally with DECIMALS: latency=ms, latency=ms:3, bandwidth=MiB/s; repeatable; over the manifest's [units] (default: the unit of the metric's median in the report).
+    /// Print METRIC (latency, bandwidth) in UNIT throughout the report, optionally with DECIMALS: latency=ms, latency=ms:3, bandwidth=MiB/s; repeatable; over the manifest's units table (default: the unit of the metric's median in the report).
     #[arg(long = "unit", value_name = "METRIC=UNIT[:DECIMALS]")]
     pub units: Vec<String>,
     /// Present every config of METRIC rounded to STEP (base units: bytes/s, IOPS, ns, %), e.g. iops=1000 or iops=1k.

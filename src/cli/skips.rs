@@ -46,7 +46,7 @@ pub fn print(skipped: &[Skipped], prefix: &str, verbose: bool) {
     }
 }
 
-/// The lines [`print`] prints.
+/// The lines [`print()`] prints.
 pub fn lines(skipped: &[Skipped], verbose: bool) -> Vec<String> {
     if verbose {
         return skipped.iter().map(ToString::to_string).collect();
