@@ -71,13 +71,7 @@ fn fifos_devices_and_broken_links_are_said_and_counted() {
     let results = dir.path().join("results");
     result_in(&results, "r.json");
     let fifo = results.join("pipe.json");
-    assert!(
-        std::process::Command::new("mkfifo")
-            .arg(&fifo)
-            .status()
-            .unwrap()
-            .success()
-    );
+    mkfifo(&fifo);
     std::os::unix::fs::symlink("/dev/zero", results.join("zero.json")).unwrap();
     std::os::unix::fs::symlink(results.join("gone"), results.join("broken.json")).unwrap();
     let out = ingest(&results, &["--verbose"]);
@@ -102,13 +96,7 @@ fn fifos_devices_and_broken_links_are_said_and_counted() {
 fn a_stream_named_as_path_is_read_up_to_the_bound() {
     let dir = tempfile::tempdir().unwrap();
     let fifo = dir.path().join("endless");
-    assert!(
-        std::process::Command::new("mkfifo")
-            .arg(&fifo)
-            .status()
-            .unwrap()
-            .success()
-    );
+    mkfifo(&fifo);
     // An endless writer of fio-like text; it stops when the reader goes.
     let writer = {
         let fifo = fifo.clone();
@@ -149,4 +137,10 @@ fn a_stream_named_as_path_is_read_up_to_the_bound() {
         "{}",
         stderr(&zero)
     );
+}
+
+/// Makes a FIFO at `path` with mkfifo(1).
+fn mkfifo(path: &std::path::Path) {
+    let made = std::process::Command::new("mkfifo").arg(path).status();
+    assert!(made.unwrap().success(), "mkfifo {}", path.display());
 }
