@@ -150,10 +150,10 @@ fn xml_chars(svg: String) -> String {
     }
     let mut out = String::with_capacity(svg.len() + 16);
     for c in svg.chars() {
-        match c {
-            c if bad(c) && (c as u32) < 0x80 => out.push_str(&format!("\\x{:02x}", c as u32)),
-            c if bad(c) => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
-            c => out.push(c),
+        if bad(c) {
+            crate::render::table::push_escaped(&mut out, c);
+        } else {
+            out.push(c);
         }
     }
     out

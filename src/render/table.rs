@@ -523,14 +523,25 @@ pub fn terminal_text(s: &str, keep_sgr: bool) -> std::borrow::Cow<'_, str> {
                 continue;
             }
         }
-        match c {
-            c if risky(c) && (c as u32) < 0x80 => out.push_str(&format!("\\x{:02x}", c as u32)),
-            c if risky(c) => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
-            c => out.push(c),
+        if risky(c) {
+            push_escaped(&mut out, c);
+        } else {
+            out.push(c);
         }
         rest = &rest[c.len_utf8()..];
     }
     out.into()
+}
+
+/// `c` as nvcmp shows a character it will not print: `\x01` below 0x80,
+/// else `\u{9b}` (the terminal's and the charts' one spelling).
+pub fn push_escaped(out: &mut String, c: char) {
+    use std::fmt::Write as _;
+    let _ = if (c as u32) < 0x80 {
+        write!(out, "\\x{:02x}", c as u32)
+    } else {
+        write!(out, "\\u{{{:x}}}", c as u32)
+    };
 }
 
 #[cfg(test)]
