@@ -55,6 +55,9 @@ fn parse_chart_size(s: &str) -> Result<(u32, u32), CliError> {
   nvcmp analyze a.json b.json --label-by file    one config per file
   nvcmp analyze study/ --label-by ioscheduler    configs named by a fio option, whatever the folders
   nvcmp analyze study/ --label-by folder         one config per folder, even where options differ
+  nvcmp analyze study/ --repeats attempt         ssd-attempt1.json, ssd-attempt2.json: repeats, pooled
+  nvcmp analyze days/ --repeats folder           days/monday/, days/tuesday/: one study run twice
+  nvcmp analyze study/ --explain                 how the runs were grouped, on one screen
   nvcmp analyze sweep/ --slo clat_p99=1ms        queue-depth sweeps: peak, knee, IOPS under 1 ms p99
   nvcmp analyze sweep/ --saturation 90           where each config reaches 90 % of its peak
   nvcmp analyze windows-diskspd/ linux-fio/      DiskSpd (text or -Rxml) against fio, like for like

@@ -123,6 +123,15 @@ pub fn parse_label_by(s: &str) -> Result<crate::ingest::ConfigNaming, String> {
 /// What `--help` says of `--label-by`'s values.
 pub const LABEL_BY_HELP: &str = "auto: the folder, split by the fio options that differ between runs of the same workload and load (ioscheduler, ioengine, ...); name: as auto, and files alike in every option but named apart (iou_c_t_4, iou_t_4) are configs named by their file names; folder (or dir): one config per folder; engine: fio's ioengine; host: the client hostname; file: the file name; KEY[,KEY]: the values of these fio options (folder may be one)";
 
+/// `--repeats` of `analyze` and `ingest`
+/// (`crate::ingest::Repeats::parse`).
+pub fn parse_repeats(s: &str) -> Result<crate::ingest::Repeats, String> {
+    crate::ingest::Repeats::parse(s)
+}
+
+/// What `--help` says of `--repeats`' values.
+pub const REPEATS_HELP: &str = "Runs with the same options at one workload and load point are pooled as repeats only where nothing but repeat marks (run1, rep2, r03, try2), numbers, dates or times tells their names apart; any other word keeps them apart as configs. --repeats says what else marks repeats, comma-separated: a WORD of the names, alone or followed by a number (--repeats attempt: ssd-attempt1.json and ssd-attempt2.json are repeats of one config; --repeats monday,tuesday), or a folder level: folder (the folder holding the files: results/monday/ and results/tuesday/ pooled) or folder:N (the Nth folder below PATH). The manifest's repeats = [\"attempt\", \"folder\"] says the same. analyze --explain shows what was pooled and on what evidence.";
+
 /// `--instances` of `analyze` and `ingest` (`crate::ingest::Instances::parse`).
 pub fn parse_instances(s: &str) -> Result<crate::ingest::Instances, String> {
     crate::ingest::Instances::parse(s)

@@ -18,6 +18,9 @@ pub struct ReadArgs {
     /// Whether result files that ran at the same time on the same targets (separate fio processes) are one run.
     #[arg(long, default_value = "auto", value_name = "RULE", value_parser = super::parse_instances, long_help = super::INSTANCES_HELP)]
     pub instances: Instances,
+    /// What repeats: words of the names or folder levels that tell repeats apart, not configs.
+    #[arg(long, value_name = "WORD|folder[:N]", value_parser = super::parse_repeats, long_help = super::REPEATS_HELP)]
+    pub repeats: Option<crate::ingest::Repeats>,
     /// Manifest (nvcmp.toml) to use instead of the one in each PATH.
     #[arg(long, value_name = "FILE")]
     pub manifest: Option<PathBuf>,
@@ -36,6 +39,7 @@ impl ReadArgs {
             manifest: self.manifest.clone(),
             skip_bins,
             max_expanded: super::max_expanded(),
+            repeats: self.repeats.clone().unwrap_or_default(),
         }
     }
 }

@@ -65,23 +65,18 @@ impl ConfigCell {
 
 impl ConfigCell {
     /// Whether the runs' IOPS or bandwidth disagree beyond run-to-run
-    /// noise: runs pooled as repeats that measure no noise, whose spread
-    /// is shown but draws no tie (ingest warns, naming the files).
-    pub(super) fn disagrees(&self, m: Metric) -> bool {
+    /// noise ([`crate::model::repeats_disagree`]: more than 25 % apart, or
+    /// a spread wider than a gap of more than 10 % to the next config,
+    /// whose values are `others`): runs pooled as repeats that measure no
+    /// noise, whose spread is shown but draws no tie (ingest warns, naming
+    /// the files).
+    pub(super) fn disagrees(&self, m: Metric, others: &[f64]) -> bool {
         if !matches!(m, Metric::Iops | Metric::BwBytesPerS) {
             return false;
         }
         let vals: Vec<f64> = self.runs.iter().filter_map(|r| m.of_run(r)).collect();
-        vals.len() >= 2 && disagree(&vals)
+        crate::model::repeats_disagree(&vals, others).is_some()
     }
-}
-
-/// Whether the highest of `vals` is more than
-/// [`crate::model::REPEATS_APART`] above the lowest.
-fn disagree(vals: &[f64]) -> bool {
-    let lo = vals.iter().copied().fold(f64::INFINITY, f64::min);
-    let hi = vals.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    lo > 0.0 && hi / lo - 1.0 > crate::model::REPEATS_APART
 }
 
 pub(super) fn cells_runs<'a>(

@@ -223,10 +223,14 @@ fn metric_result<'a>(
                 config: c.as_str(),
                 value,
                 precision: precision[c].max(resolution(m, &cells[c.as_str()], value)),
-                spread: spread
-                    .get(c)
-                    .copied()
-                    .filter(|_| !cells[c.as_str()].disagrees(m)),
+                spread: spread.get(c).copied().filter(|_| {
+                    let others: Vec<f64> = values
+                        .iter()
+                        .filter(|(o, _)| o.as_str() != c.as_str() && !excluded.contains_key(o.as_str()))
+                        .filter_map(|(_, v)| *v)
+                        .collect();
+                    !cells[c.as_str()].disagrees(m, &others)
+                }),
             })
         })
         .collect();

@@ -286,13 +286,14 @@ fn point(row: &Row) -> Point<'_> {
 /// Names every row's config under `by`, rows labelled by folder (or
 /// engine, host, file) on entry. Returns the rule as applied.
 pub fn assign(rows: &mut [Row], by: &ConfigNaming) -> ConfigRule {
-    plan(rows, by).apply(rows)
+    plan(rows, by, &identity::Repeats::default()).apply(rows)
 }
 
 /// The config rule under `by` and each row's config by it, worked out
 /// without changing a row ([`RulePlan::apply`] renames them): ingest works it
-/// out beside the instances pass, on the other core.
-pub fn plan(rows: &[Row], by: &ConfigNaming) -> RulePlan {
+/// out beside the instances pass, on the other core. `declared`: the
+/// words and folder levels `--repeats` or the manifest say repeat.
+pub fn plan(rows: &[Row], by: &ConfigNaming, declared: &identity::Repeats) -> RulePlan {
     let named = match by {
         ConfigNaming::Name => true,
         ConfigNaming::Keys(keys) => keys.iter().any(|k| k == "name"),
@@ -305,14 +306,14 @@ pub fn plan(rows: &[Row], by: &ConfigNaming) -> RulePlan {
     let cands = RowCandidates::of(rows);
     phases.done("configs: candidates");
     let words = if named {
-        variants::words(rows, &cands)
+        variants::words(rows, &cands, declared)
     } else {
         BTreeMap::new()
     };
     let (rule, names) = match by {
         ConfigNaming::Auto => {
-            let pooled = pooled_folders(rows, &cands);
-            let keys = name_keys(rows, &cands, &pooled);
+            let pooled = pooled_folders(rows, &cands, declared);
+            let keys = name_keys(rows, &cands, &pooled, declared);
             phases.done("configs: names");
             let (mut rule, names) = auto(rows, false, &words, &cands, (&keys, &pooled));
             rule.notes.splice(0..0, pooled_notes(&pooled));
@@ -323,7 +324,13 @@ pub fn plan(rows: &[Row], by: &ConfigNaming) -> RulePlan {
             true,
             &words,
             &cands,
-            (&identity::NameKeys::default(), &Pooled::default()),
+            (
+                &identity::NameKeys::default(),
+                &Pooled {
+                    declared: declared.clone(),
+                    ..Pooled::default()
+                },
+            ),
         ),
         ConfigNaming::Keys(keys) => by_keys(rows, keys, &words),
         other => (
@@ -335,10 +342,13 @@ pub fn plan(rows: &[Row], by: &ConfigNaming) -> RulePlan {
         ),
     };
     phases.done("configs: rule");
+    let mut rule = rule;
+    rule.declared_repeats = declared.said();
     RulePlan {
         rule,
         names,
         variants: (!named).then_some(cands),
+        declared: declared.clone(),
     }
 }
 
@@ -346,7 +356,12 @@ pub fn plan(rows: &[Row], by: &ConfigNaming) -> RulePlan {
 /// ([`identity::name_keys`]): rows grouped by folder, workload and load
 /// point, and options. Client/server rows are per host and `All clients`
 /// aggregates: their names say where they ran.
-fn name_keys(rows: &[Row], cands: &RowCandidates, pooled: &Pooled) -> identity::NameKeys {
+fn name_keys(
+    rows: &[Row],
+    cands: &RowCandidates,
+    pooled: &Pooled,
+    declared: &identity::Repeats,
+) -> identity::NameKeys {
     let mut points: HashMap<(&str, Point), usize, QuickHash> = HashMap::default();
     let groups: Vec<Option<(usize, usize)>> = rows
         .iter()
@@ -361,13 +376,15 @@ fn name_keys(rows: &[Row], cands: &RowCandidates, pooled: &Pooled) -> identity::
         })
         .collect();
     let folders: Vec<&str> = rows.iter().map(|r| pooled.folder(r)).collect();
-    identity::name_keys(rows, &groups, &folders)
+    identity::name_keys(rows, &groups, &folders, declared)
 }
 
 /// Folders pooled as repeats of one another: each folder's label to the
 /// label of their pool.
 #[derive(Default)]
 struct Pooled {
+    /// What `--repeats` or the manifest say repeats.
+    declared: identity::Repeats,
     label_of: HashMap<String, String>,
     /// Each pool's label and its folders, for the notes.
     pools: IndexMap<String, Vec<String>>,
@@ -387,8 +404,10 @@ impl Pooled {
 /// the same options at every workload and load point they share: one
 /// study measured twice, pooled as repeats. Folders that differ in an
 /// option at a shared point (a device on two days with two engines) stay
-/// apart, named by their folders.
-fn pooled_folders(rows: &[Row], cands: &RowCandidates) -> Pooled {
+/// apart, named by their folders. Folders differing only by what
+/// `declared` says repeats (a word, a folder level) are pooled whatever
+/// their options: the rule splits the pool by the options that differ.
+fn pooled_folders(rows: &[Row], cands: &RowCandidates, declared: &identity::Repeats) -> Pooled {
     // label -> point -> option sets
     type Sets<'a> = BTreeMap<Point<'a>, BTreeSet<usize>>;
     let mut of_label: IndexMap<&str, Sets, QuickHash> = IndexMap::default();
@@ -403,15 +422,22 @@ fn pooled_folders(rows: &[Row], cands: &RowCandidates) -> Pooled {
     let mut alike: IndexMap<String, Vec<&str>> = IndexMap::new();
     for label in of_label.keys() {
         alike
-            .entry(repeat_free_label(label))
+            .entry(identity::repeat_free_label(label, declared))
             .or_default()
             .push(label);
     }
-    let mut out = Pooled::default();
+    let mut out = Pooled {
+        declared: declared.clone(),
+        ..Pooled::default()
+    };
     for (stripped, labels) in alike {
         if labels.len() < 2 {
             continue;
         }
+        let said = labels.iter().any(|l| {
+            identity::repeat_free_label(l, declared)
+                != identity::repeat_free_label(l, &identity::Repeats::default())
+        });
         let sets: Vec<&Sets> = labels.iter().map(|l| &of_label[*l]).collect();
         let mut shared = false;
         let agree = sets.iter().enumerate().all(|(a, x)| {
@@ -425,7 +451,7 @@ fn pooled_folders(rows: &[Row], cands: &RowCandidates) -> Pooled {
                 })
             })
         });
-        if !(agree && shared) {
+        if !(said || (agree && shared)) {
             continue;
         }
         let pool = match stripped.is_empty() {
@@ -439,28 +465,6 @@ fn pooled_folders(rows: &[Row], cands: &RowCandidates) -> Pooled {
             .insert(pool, labels.iter().map(|l| l.to_string()).collect());
     }
     out
-}
-
-/// A folder's label less the repeat marks, numbers, dates and times of
-/// each of its parts (`twice/2024-01-05` -> `twice`), empty parts left out.
-fn repeat_free_label(label: &str) -> String {
-    label
-        .split('/')
-        .map(|part| {
-            let sep = if part.contains('_') && !part.contains('-') {
-                "_"
-            } else {
-                "-"
-            };
-            identity::tokens(part)
-                .into_iter()
-                .filter(|t| !identity::class(t).repeats())
-                .collect::<Vec<_>>()
-                .join(sep)
-        })
-        .filter(|p| !p.is_empty())
-        .collect::<Vec<_>>()
-        .join("/")
 }
 
 /// One note per pool of folders.
@@ -485,6 +489,8 @@ pub struct RulePlan {
     /// The rows' candidates, where runs told apart by name only are
     /// variants, looked for once the rows have their configs.
     variants: Option<RowCandidates>,
+    /// What `--repeats` or the manifest say repeats.
+    declared: identity::Repeats,
 }
 
 impl RulePlan {
@@ -496,10 +502,11 @@ impl RulePlan {
             mut rule,
             names,
             variants,
+            declared,
         } = self;
         names.apply(rows);
         if let Some(cands) = variants {
-            mark_variants(rows, &mut rule, &cands);
+            mark_variants(rows, &mut rule, &cands, &declared);
             phases.done("configs: variants");
         }
         rule
@@ -509,8 +516,13 @@ impl RulePlan {
 /// Runs of one config, workload and load point that differ only in their
 /// names (`write`, `overwrite-seq`) are variants of the workload
 /// (`Row::variant`), not repeats: kept apart, with one note per config.
-fn mark_variants(rows: &mut [Row], rule: &mut ConfigRule, cands: &RowCandidates) {
-    let words = variants::words(rows, cands);
+fn mark_variants(
+    rows: &mut [Row],
+    rule: &mut ConfigRule,
+    cands: &RowCandidates,
+    declared: &identity::Repeats,
+) {
+    let words = variants::words(rows, cands, declared);
     if words.is_empty() {
         return;
     }
@@ -810,7 +822,7 @@ fn auto(
     };
     let mut names = Names::new(rows.len());
     for (folder, group) in &by_folder {
-        if let Some(found) = files_as_configs(rows, group) {
+        if let Some(found) = files_as_configs(rows, group, &pooled.declared) {
             name_files(folder, found, several_folders, &mut names, &mut rule);
             continue;
         }
@@ -855,28 +867,35 @@ fn auto(
         }
         rule.split_folders.push(folder.to_string());
         let combos = combos_of(rows, group, &keys, words, &name_keys.names);
-        let prefix = several_folders.then_some(*folder);
-        name_combos(&combos, &keys, prefix, &mut names, &mut rule);
+        name_combos(
+            &combos,
+            &keys,
+            (folder, several_folders),
+            &mut names,
+            &mut rule,
+        );
     }
     (rule, names)
 }
 
 /// Names each combination of key values a config (prefixed by its
-/// folder when there are several), records its values in the rule and
-/// adds the keys to the rule's.
+/// folder when there are several, named by it where nothing else names
+/// it: the plain runs beside runs a word of their names tells apart),
+/// records its values in the rule and adds the keys to the rule's.
 fn name_combos(
     combos: &IndexMap<Vec<Option<String>>, Vec<&FileOptions>>,
     keys: &[String],
-    folder: Option<&str>,
+    (folder, prefixed): (&str, bool),
     names: &mut Names,
     rule: &mut ConfigRule,
 ) {
     let combo_list: Vec<&Vec<Option<String>>> = combos.keys().collect();
     let shorts = unique_names(keys, &combo_list);
     for ((combo, members), short) in combos.iter().zip(shorts) {
-        let name = match folder {
-            Some(folder) => format!("{folder} {short}"),
-            None => short,
+        let name = match (prefixed, short.is_empty()) {
+            (_, true) => folder.to_string(),
+            (true, false) => format!("{folder} {short}"),
+            (false, false) => short,
         };
         let id = names.add(name.clone());
         for f in members {
@@ -1043,6 +1062,7 @@ pub const FILE_KEY: &str = "file";
 fn files_as_configs<'f, 'a>(
     rows: &[Row],
     group: &[&'f FileOptions<'a>],
+    declared: &identity::Repeats,
 ) -> Option<(String, Vec<(&'f FileOptions<'a>, String)>)> {
     if group.len() < 2 || !group.iter().all(|f| f.runs) {
         return None;
@@ -1075,7 +1095,7 @@ fn files_as_configs<'f, 'a>(
         .iter()
         .map(|f| {
             let source = f.rows.first().map_or("", |&i| rows[i].source.as_str());
-            identity::repeat_free(identity::stem(source))
+            identity::repeat_free(identity::stem(source), declared)
         })
         .collect();
     if stems.len() < group.len() {
@@ -1188,7 +1208,8 @@ fn short_name(
         let unique = v
             .as_deref()
             .is_some_and(|v| counts.get(&(i, v)).copied() == Some(1));
-        if unique {
+        // The plain runs' empty name is unique too, but names nothing.
+        if unique && !part(i).is_empty() {
             return part(i);
         }
     }
@@ -1201,9 +1222,10 @@ fn short_name(
         left.retain(|c| c[i] == *v);
         parts.push(part(i));
     }
-    if parts.is_empty() {
-        return (0..keys.len()).map(part).collect::<Vec<_>>().join(", ");
+    if parts.iter().all(String::is_empty) {
+        parts = (0..keys.len()).map(part).collect();
     }
+    parts.retain(|p| !p.is_empty());
     parts.join(", ")
 }
 
@@ -1247,6 +1269,7 @@ fn unique_names(keys: &[String], combos: &[&Vec<Option<String>>]) -> Vec<String>
                 .iter()
                 .zip(combos[i].iter())
                 .map(|(k, v)| name_part(k, v.as_deref()))
+                .filter(|p| !p.is_empty())
                 .collect::<Vec<_>>()
                 .join(", ");
         }

@@ -21,6 +21,7 @@
 //! [units]                                  # house style: the one unit (and decimals) of a metric
 //! latency = { unit = "ms", decimals = 3 }  # or latency = "ms"
 //! bandwidth = "GiB/s"
+//! repeats = ["attempt", "folder:1"]       # what repeats: words of the names, folder levels (--repeats)
 //! [[result]]                               # per result file, path relative to the manifest
 //! file = "linux-libaio/randwrite-4k.txt"
 //! system_cpu_pct = 45.76
@@ -155,6 +156,9 @@ struct ManifestFile {
     setup: IndexMap<String, SetupValue>,
     #[serde(default)]
     units: IndexMap<String, UnitEntry>,
+    /// What repeats (`--repeats`): words of the names and folder levels.
+    #[serde(default)]
+    repeats: Vec<String>,
 }
 
 /// A sidecar file's contents.
@@ -189,6 +193,9 @@ pub struct Manifest {
     /// `[units]`: metric name -> house unit, as written, with the
     /// manifest it came from (errors name it).
     pub units: Vec<(String, UnitEntry, PathBuf)>,
+    /// `repeats`: the words of the names and folder levels that mark
+    /// repeats, as `--repeats` gives them.
+    pub repeats: crate::ingest::Repeats,
 }
 
 impl Manifest {
@@ -222,6 +229,12 @@ impl Manifest {
                 false,
             )
             .map_err(&invalid)?;
+        }
+        let mut repeats = crate::ingest::Repeats::default();
+        for r in &file.repeats {
+            repeats
+                .add(r.trim())
+                .map_err(|e| invalid(format!("repeats: {e}")))?;
         }
         let dir = path.parent().unwrap_or(Path::new("."));
         let mut results = Vec::new();
@@ -263,6 +276,7 @@ impl Manifest {
             configs: file.config,
             results,
             files: vec![path.to_path_buf()],
+            repeats,
             units: file
                 .units
                 .into_iter()
@@ -298,6 +312,7 @@ impl Manifest {
         }
         self.results.extend(other.results);
         self.files.extend(other.files);
+        self.repeats.merge(&other.repeats);
         for u in other.units {
             if !self.units.iter().any(|(k, _, _)| *k == u.0) {
                 self.units.push(u);

@@ -29,6 +29,7 @@ use crate::model::{Row, Skipped, Warning};
 
 // fio's readers by their old paths (`ingest::fio_json`, ...).
 pub use configs::{ConfigNaming, ConfigRule};
+pub use identity::Repeats;
 pub use fio::{depth, fio_error, fio_json, fio_log, idle_prof, normal, steady, terse};
 pub use instances::Instances;
 pub use pipeline::{Phases, Progress, ingest, ingest_with_progress};
@@ -144,6 +145,9 @@ pub struct IngestOptions {
     /// The most bytes one compressed file, archive member or stream named
     /// as a PATH (a FIFO) may expand to (`--max-expanded`); None: 1 GiB.
     pub max_expanded: Option<u64>,
+    /// What repeats (`--repeats`): words of the names and folder levels,
+    /// with the manifest's `repeats`.
+    pub repeats: Repeats,
 }
 
 impl IngestOptions {

@@ -216,11 +216,13 @@ pub fn ingest_with_progress(
     // reading freed: the main thread's would take fresh pages, each zeroed
     // by the kernel first. The instances pass and the config rule read
     // the rows side by side, then each sets its fields.
+    let mut declared = opts.repeats.clone();
+    declared.merge(&out.manifest.repeats);
     out.config_rule = rayon::scope(|_| {
         let rows = &out.rows;
         let (marks, plan) = rayon::join(
             || super::instances::find(rows, opts.instances),
-            || super::configs::plan(rows, &opts.config_naming),
+            || super::configs::plan(rows, &opts.config_naming, &declared),
         );
         phases.done("instances and configs");
         marks.apply(&mut out.rows);

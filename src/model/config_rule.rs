@@ -33,6 +33,10 @@ pub struct ConfigRule {
     /// workload (`cpu`): roles, said in the study, not in `config_rule`.
     #[serde(skip)]
     pub roles: Vec<String>,
+    /// What `--repeats` or the manifest's `repeats` declared (`attempt`,
+    /// `folder:2`): said in the study.
+    #[serde(skip)]
+    pub declared_repeats: Vec<String>,
     /// How the runs were grouped, worked out once the rule is applied:
     /// the comparison's `study`.
     #[serde(skip)]

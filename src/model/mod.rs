@@ -20,7 +20,10 @@ pub use config_rule::ConfigRule;
 pub use figures::LatencyBins;
 pub use os::Os;
 pub use rw::{Rw, is_mixed};
-pub use study::{AxisValues, PlacedFile, REPEATS_APART, RepeatPool, Study, StudyConfig};
+pub use study::{
+    AxisValues, Disagreement, PlacedFile, REPEATS_APART, REPEATS_GAP_FLOOR, RepeatPool, Study,
+    StudyConfig, repeats_disagree,
+};
 
 /// Direction of I/O a row describes. `Default` (read) only so that
 /// [`Row`] derives one: rows are made by [`Row::empty`], which always

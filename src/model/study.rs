@@ -12,6 +12,50 @@ use serde::{Deserialize, Serialize};
 /// warns, and the comparison draws no tie from their spread.
 pub const REPEATS_APART: f64 = 0.25;
 
+/// Pooled repeats whose spread (highest less lowest) is wider than the
+/// gap from their mean to the next config's value disagree beyond
+/// run-to-run noise where that gap is more than this share of the lower
+/// of the two: their spread would otherwise tie figures more than 10 %
+/// apart.
+pub const REPEATS_GAP_FLOOR: f64 = 0.10;
+
+/// How runs pooled as repeats disagree beyond run-to-run noise.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Disagreement {
+    /// The highest more than [`REPEATS_APART`] above the lowest.
+    Apart,
+    /// Their spread wider than the gap to the next config (`other`, its
+    /// index in the others given), a gap over [`REPEATS_GAP_FLOOR`].
+    WiderThanGap { other: usize, gap: f64 },
+}
+
+/// Whether the values of runs pooled as repeats (`vals`, IOPS or
+/// bandwidth) disagree beyond run-to-run noise, the other configs' values
+/// at the same point being `others`: one rule for the warning (ingest)
+/// and the comparison (no tie from their spread).
+pub fn repeats_disagree(vals: &[f64], others: &[f64]) -> Option<Disagreement> {
+    if vals.len() < 2 {
+        return None;
+    }
+    let lo = vals.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = vals.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    if !(lo > 0.0 && hi.is_finite()) {
+        return None;
+    }
+    if hi / lo - 1.0 > REPEATS_APART {
+        return Some(Disagreement::Apart);
+    }
+    let mean = vals.iter().sum::<f64>() / vals.len() as f64;
+    let (other, gap) = others
+        .iter()
+        .enumerate()
+        .filter(|(_, o)| o.is_finite() && **o > 0.0)
+        .map(|(i, o)| (i, (o - mean).abs()))
+        .min_by(|a, b| a.1.total_cmp(&b.1))?;
+    let floor = REPEATS_GAP_FLOOR * mean.min(others[other]);
+    (hi - lo > gap && gap > floor).then_some(Disagreement::WiderThanGap { other, gap })
+}
+
 /// How the runs were grouped: `study` in `analyze`'s JSON.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Study {
@@ -42,6 +86,11 @@ pub struct Study {
     pub disagreeing: Vec<String>,
     /// Every file's place: its config and role.
     pub placed: Vec<PlacedFile>,
+    /// What `--repeats` or the manifest's `repeats` declared repeats:
+    /// words of the names (`attempt`) and folder levels (`folder`,
+    /// `folder:2`). Left out where nothing was declared.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub declared_repeats: Vec<String>,
 }
 
 /// One config of a [`Study`].
@@ -204,6 +253,12 @@ impl Study {
             ];
         }
         let mut out = vec!["Pooled as repeats:".to_string()];
+        if !self.declared_repeats.is_empty() {
+            out[0] = format!(
+                "Pooled as repeats (declared: {}):",
+                self.declared_repeats.join(", ")
+            );
+        }
         for r in self.repeats.iter().take(SHOWN) {
             out.push(format!(
                 "  {}: up to {} runs at {} point{}, {}",
@@ -270,4 +325,36 @@ fn shorten(values: &[String], most: usize) -> String {
         values[..most].join(", "),
         values.len()
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn repeats_disagree_when_far_apart_or_wider_than_the_gap_to_the_next_config() {
+        // More than 25 % apart, whatever the others.
+        assert_eq!(
+            repeats_disagree(&[100.0, 130.0], &[]),
+            Some(Disagreement::Apart)
+        );
+        // 20 % apart (mean 110), the next config 14 % away at 125: the
+        // spread (20) is wider than the gap (15), which is over 10 %.
+        assert_eq!(
+            repeats_disagree(&[100.0, 120.0], &[125.0, 300.0]),
+            Some(Disagreement::WiderThanGap {
+                other: 0,
+                gap: 15.0
+            })
+        );
+        // The same spread with the next config 5 % away: a gap noise may
+        // well close, so the spread may tie them.
+        assert_eq!(repeats_disagree(&[100.0, 120.0], &[115.0]), None);
+        // A gap wider than the spread: no question.
+        assert_eq!(repeats_disagree(&[100.0, 110.0], &[140.0]), None);
+        // One run is no pool; nothing to compare with is the first rule only.
+        assert_eq!(repeats_disagree(&[100.0], &[125.0]), None);
+        assert_eq!(repeats_disagree(&[100.0, 120.0], &[]), None);
+        assert_eq!(repeats_disagree(&[0.0, 120.0], &[125.0]), None);
+    }
 }

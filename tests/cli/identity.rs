@@ -273,3 +273,195 @@ fn pooled_repeats_that_disagree_are_warned_of_by_file() {
     let config = j["configs"][0].as_str().unwrap();
     assert_eq!(metric_of(w, "iops")["spread"][config]["n"], 2, "{w}");
 }
+
+/// `ssd-run1.json` of fixtures/identity/repeats with its read IOPS and
+/// bandwidth scaled by `factor` (1.0: as fio wrote it).
+fn scaled_run(name: &str, factor: f64) -> String {
+    let text = std::fs::read_to_string(fixture(&format!("identity/repeats/{name}"))).unwrap();
+    if factor == 1.0 {
+        return text;
+    }
+    let mut v: Value = serde_json::from_str(&text).unwrap();
+    let read = &mut v["jobs"][0]["read"];
+    for k in ["iops", "bw", "bw_bytes", "iops_mean", "bw_mean"] {
+        if let Some(x) = read[k].as_f64() {
+            read[k] = serde_json::json!(x * factor);
+        }
+    }
+    v.to_string()
+}
+
+fn analyze_with(path: &std::path::Path, extra: &[&str]) -> (Value, String) {
+    let out = nvcmp()
+        .arg("analyze")
+        .arg(path)
+        .args(["--format", "json"])
+        .args(extra)
+        .output()
+        .unwrap();
+    assert_ok(&out);
+    let err = stderr(&out).to_string();
+    (serde_json::from_slice(&out.stdout).unwrap(), err)
+}
+
+/// A word nvcmp does not know as a repeat mark (`attempt1`, `attempt2`)
+/// keeps runs apart as configs; `--repeats attempt` (or the manifest's
+/// `repeats`) says it marks repeats, and they are pooled, on that
+/// evidence.
+#[test]
+fn repeats_names_the_word_that_marks_repeats() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, from) in [("ssd-attempt1.json", "ssd-run1.json"), ("ssd-attempt2.json", "ssd-run2.json")] {
+        std::fs::write(dir.path().join(name), scaled_run(from, 1.0)).unwrap();
+    }
+    let (j, _) = analyze_with(dir.path(), &[]);
+    assert_eq!(configs(&j), set(&["attempt1", "attempt2"]));
+    assert_eq!(j["study"]["repeats"], serde_json::json!([]));
+    let (j, _) = analyze_with(dir.path(), &["--repeats", "attempt"]);
+    assert_eq!(j["configs"].as_array().unwrap().len(), 1, "{}", j["configs"]);
+    let repeats = j["study"]["repeats"].as_array().unwrap();
+    assert_eq!(repeats.len(), 1, "{repeats:?}");
+    assert_eq!(repeats[0]["runs"], 2);
+    let evidence = repeats[0]["evidence"].as_str().unwrap();
+    assert!(
+        evidence.contains("what --repeats declares") && evidence.contains("attempt1"),
+        "{evidence}"
+    );
+    assert_eq!(j["study"]["declared_repeats"], serde_json::json!(["attempt"]));
+    // The manifest says the same.
+    std::fs::write(dir.path().join("nvcmp.toml"), "repeats = [\"attempt\"]\n").unwrap();
+    let (j, _) = analyze_with(dir.path(), &[]);
+    assert_eq!(j["configs"].as_array().unwrap().len(), 1, "{}", j["configs"]);
+    // A value that is not one word is refused, naming it.
+    std::fs::write(dir.path().join("nvcmp.toml"), "repeats = [\"at-tempt\"]\n").unwrap();
+    let out = nvcmp().arg("analyze").arg(dir.path()).output().unwrap();
+    assert!(!out.status.success() && stderr(&out).contains("at-tempt"), "{}", stderr(&out));
+    let out = nvcmp()
+        .args(["analyze", "--repeats", "folder:0"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+}
+
+/// Folders that are days of one study (`monday/`, `tuesday/`) are configs
+/// until `--repeats folder` says that level repeats; then each config's
+/// runs of both days are pooled, and `--explain` says what was declared.
+#[test]
+fn repeats_names_the_folder_level_that_repeats() {
+    let dir = tempfile::tempdir().unwrap();
+    for (day, from) in [("monday", "ssd-run1.json"), ("tuesday", "ssd-run2.json")] {
+        std::fs::create_dir(dir.path().join(day)).unwrap();
+        std::fs::write(dir.path().join(day).join("ssd.json"), scaled_run(from, 1.0)).unwrap();
+    }
+    let (j, _) = analyze_with(dir.path(), &[]);
+    assert_eq!(configs(&j), set(&["monday", "tuesday"]));
+    for flag in ["folder", "folder:1"] {
+        let (j, _) = analyze_with(dir.path(), &["--repeats", flag]);
+        assert_eq!(j["configs"].as_array().unwrap().len(), 1, "{flag}: {}", j["configs"]);
+        let repeats = j["study"]["repeats"].as_array().unwrap();
+        assert_eq!(repeats.len(), 1, "{flag}: {repeats:?}");
+        assert_eq!(repeats[0]["runs"], 2, "{flag}");
+        assert!(
+            repeats[0]["evidence"].as_str().unwrap().contains("--repeats"),
+            "{flag}: {}",
+            repeats[0]
+        );
+    }
+    let out = nvcmp()
+        .arg("analyze")
+        .arg(dir.path())
+        .args(["--repeats", "folder", "--explain"])
+        .output()
+        .unwrap();
+    assert_ok(&out);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("2 files read as 1 config") && text.contains("Pooled as repeats (declared: folder)"),
+        "{text}"
+    );
+}
+
+/// Repeats 20 % apart (under the 25 % rule) whose spread is wider than
+/// the 14 % gap to the next config: warned of by file, and no tie drawn
+/// from their spread.
+#[test]
+fn pooled_repeats_wider_than_the_gap_to_the_next_config_are_warned_of() {
+    let dir = tempfile::tempdir().unwrap();
+    for d in ["a", "b"] {
+        std::fs::create_dir(dir.path().join(d)).unwrap();
+    }
+    std::fs::write(dir.path().join("a/ssd-run1.json"), scaled_run("ssd-run1.json", 1.0)).unwrap();
+    std::fs::write(dir.path().join("a/ssd-run2.json"), scaled_run("ssd-run1.json", 1.2)).unwrap();
+    std::fs::write(dir.path().join("b/ssd-run1.json"), scaled_run("ssd-run1.json", 1.25)).unwrap();
+    let (j, err) = analyze_with(dir.path(), &[]);
+    assert_eq!(configs(&j), set(&["a", "b"]));
+    assert!(
+        err.contains("wider than the gap")
+            && err.contains("to b")
+            && err.contains("a/ssd-run1.json")
+            && err.contains("a/ssd-run2.json"),
+        "{err}"
+    );
+    assert_eq!(j["study"]["disagreeing"].as_array().unwrap().len(), 1);
+    let w = &j["workloads"][0];
+    let iops = metric_of(w, "iops");
+    assert_eq!(iops["winner"], "b", "{iops}");
+    assert_ne!(iops["rule"], "not_significant", "{iops}");
+}
+
+/// A study of 3,000 files (60 configs by folder, each run 50 times,
+/// `run1` .. `run50`; each file fixtures/identity/repeats/ssd-run1.json
+/// with its IOPS moved a little, so that none is a copy) reads on one
+/// screen under `--explain`: configs and pools counted past the first
+/// twelve, every file still placed in the JSON.
+#[test]
+fn explain_of_a_3000_file_study_fits_one_screen() {
+    let dir = tempfile::tempdir().unwrap();
+    let letters: Vec<char> = ('a'..='z').collect();
+    let mut n = 0;
+    for c in 0..60 {
+        let folder = format!("ssd{}{}", letters[c / 26], letters[c % 26]);
+        std::fs::create_dir(dir.path().join(&folder)).unwrap();
+        for r in 1..=50 {
+            n += 1;
+            let text = scaled_run("ssd-run1.json", 1.0 + n as f64 * 1e-5);
+            std::fs::write(dir.path().join(&folder).join(format!("randread-run{r}.json")), text)
+                .unwrap();
+        }
+    }
+    let out = nvcmp()
+        .arg("analyze")
+        .arg(dir.path())
+        .arg("--explain")
+        .output()
+        .unwrap();
+    assert_ok(&out);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.lines().count() <= 40, "{} lines:\n{text}", text.lines().count());
+    assert!(text.starts_with("3000 files read as 60 configs"), "{text}");
+    assert!(text.contains("... and 48 more configs"), "{text}");
+    assert!(text.contains("up to 50 runs"), "{text}");
+    let (j, _) = analyze_with(dir.path(), &[]);
+    assert_eq!(j["study"]["placed"].as_array().unwrap().len(), 3000);
+}
+
+/// `--explain` on the whole of fixtures/studies (the two ICPE'24 studies)
+/// fits one screen and says the scheduler sets the configs apart.
+#[test]
+fn explain_of_the_published_studies_names_the_scheduler() {
+    let out = nvcmp()
+        .arg("analyze")
+        .arg(fixture("studies"))
+        .arg("--explain")
+        .output()
+        .unwrap();
+    assert_ok(&out);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.lines().count() <= 40, "{} lines:\n{text}", text.lines().count());
+    let apart = text
+        .lines()
+        .find(|l| l.starts_with("Set apart by:"))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(apart.contains("ioscheduler"), "{apart}");
+}

@@ -34,7 +34,11 @@ pub(crate) fn run_of(r: &Row) -> RunName {
 
 /// The word that tells each run apart from its config's other runs at the
 /// same workload and load point, for runs that have one.
-pub(crate) fn words(rows: &[Row], sets: &super::RowCandidates) -> BTreeMap<RunName, String> {
+pub(crate) fn words(
+    rows: &[Row],
+    sets: &super::RowCandidates,
+    declared: &identity::Repeats,
+) -> BTreeMap<RunName, String> {
     // (config, point, options) -> the rows there: runs that differ in an
     // option are told apart by the config rule. Only numbered here, on
     // one core; each group's runs are sorted on its own, below.
@@ -71,7 +75,7 @@ pub(crate) fn words(rows: &[Row], sets: &super::RowCandidates) -> BTreeMap<RunNa
                 .collect();
             sources.sort_unstable();
             sources.dedup();
-            group_words(point.0, &sources)
+            group_words(point.0, &sources, declared)
         })
         .collect()
 }
@@ -79,7 +83,11 @@ pub(crate) fn words(rows: &[Row], sets: &super::RowCandidates) -> BTreeMap<RunNa
 /// The words of one group's runs (same config, workload, load point and
 /// options; `sources` sorted, each (source, job) once), by (source, job);
 /// none where their names differ only in numbers and repeat marks.
-fn group_words(sources_rw: &str, sources: &[(&str, &str)]) -> Vec<((String, String), String)> {
+fn group_words(
+    sources_rw: &str,
+    sources: &[(&str, &str)],
+    declared: &identity::Repeats,
+) -> Vec<((String, String), String)> {
     let mut out = Vec::new();
     if sources.len() < 2 {
         return out;
@@ -95,7 +103,7 @@ fn group_words(sources_rw: &str, sources: &[(&str, &str)]) -> Vec<((String, Stri
     if distinct.len() < 2 {
         return out;
     }
-    let left = leftovers(&distinct);
+    let left = leftovers(&distinct, declared);
     if left.values().all(|w| w.is_empty()) {
         return out;
     }
@@ -105,7 +113,7 @@ fn group_words(sources_rw: &str, sources: &[(&str, &str)]) -> Vec<((String, Stri
         .any(|w| !w.is_empty() && w.join("-").len() < MIN_WORD);
     for ((source, job), name) in names {
         let word = if short {
-            whole_name(name)
+            identity::whole_name(name, &[], declared)
         } else if left[name].is_empty() {
             sources_rw.to_string()
         } else {
@@ -179,26 +187,23 @@ pub(crate) fn listed(words: &BTreeSet<String>) -> String {
 /// Shortest leftover that names a variant on its own (`seq`, `full`).
 const MIN_WORD: usize = 3;
 
-/// A name less its numbers and repeat marks ([`identity::whole_name`]).
-fn whole_name(name: &str) -> String {
-    identity::whole_name(name, &[])
-}
-
 /// A file's name less its folders and extensions ([`identity::stem`]).
 fn file_stem(source: &str) -> &str {
     identity::stem(source)
 }
 
-/// A name's words, less repeat marks, dates, load or size tokens
-/// (`run1`, `qd32`, `j4`, `4Ki`, `128k`): what could tell two experiments
-/// apart ([`identity::telling`]).
-fn tokens(name: &str) -> Vec<&str> {
-    identity::telling(name)
-}
-
-/// Each name's words that not every name has, in order.
-fn leftovers<'a>(names: &BTreeSet<&'a str>) -> BTreeMap<&'a str, Vec<&'a str>> {
-    let all: Vec<Vec<&str>> = names.iter().map(|n| tokens(n)).collect();
+/// Each name's words that not every name has, in order: of the words
+/// that could tell two experiments apart ([`identity::telling`]: less
+/// repeat marks, dates, load or size words such as `run1`, `qd32`, `j4`,
+/// `4Ki`, `128k`).
+fn leftovers<'a>(
+    names: &BTreeSet<&'a str>,
+    declared: &identity::Repeats,
+) -> BTreeMap<&'a str, Vec<&'a str>> {
+    let all: Vec<Vec<&str>> = names
+        .iter()
+        .map(|n| identity::telling(n, declared))
+        .collect();
     let shared: BTreeSet<&str> = all[0]
         .iter()
         .copied()
@@ -218,7 +223,11 @@ mod tests {
 
     /// [`words`] with the rows' candidates read as `assign` reads them.
     fn words_of(rows: &[Row]) -> BTreeMap<RunName, String> {
-        words(rows, &super::super::RowCandidates::of(rows))
+        words(
+            rows,
+            &super::super::RowCandidates::of(rows),
+            &identity::Repeats::default(),
+        )
     }
 
     fn row(source: &str, job: &str, rw: &str) -> Row {

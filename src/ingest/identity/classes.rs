@@ -139,9 +139,16 @@ const WORKLOAD: [&str; 32] = [
     "verify",
 ];
 
-/// Words naming how a result was written, never what ran.
-const FORMAT: [&str; 9] = [
-    "json", "txt", "out", "log", "normal", "terse", "output", "result", "results",
+/// Words naming how a result was written, never what ran: fio's output
+/// formats (`jsonplus` of `json+`, `text` and `xml` of DiskSpd), the
+/// stream it was captured from, a text's encoding and line ends (a result re-encoded on
+/// Windows: `randread-4k.utf16le-bom-crlf.json`), a warning it carries,
+/// and `--status-interval`'s snapshots.
+const FORMAT: [&str; 34] = [
+    "json", "jsonplus", "txt", "text", "xml", "csv", "stdout", "stderr", "out", "log", "normal",
+    "terse", "output", "result", "results", "utf8",
+    "utf16", "utf16le", "utf16be", "utf32", "ucs2", "bom", "crlf", "lf", "cr", "ascii", "ansi",
+    "unicode", "latin1", "warn", "warning", "warnings", "snapshot", "snapshots",
 ];
 
 /// Words naming a variant of the workload's I/O pattern: the same fio
@@ -330,7 +337,13 @@ mod tests {
             (Class::Number, &["1", "03", "2024"]),
             (Class::Date, &["2024.01.05", "mar", "Mar8"]),
             (Class::Time, &["am", "PM", "12h30", "1230h"]),
-            (Class::Format, &["json", "normal", "terse", "results"]),
+            (
+                Class::Format,
+                &[
+                    "json", "normal", "terse", "results", "utf8", "utf16le", "bom", "crlf",
+                    "warning", "snapshots",
+                ],
+            ),
             (Class::Variant, &["overwrite", "fill", "precondition"]),
             (Class::Host, &["node1", "host2", "server03"]),
             (

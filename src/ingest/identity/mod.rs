@@ -14,11 +14,13 @@
 //! `benchmark`) is a role: files differing by it are one config.
 
 mod classes;
+mod declared;
 mod study;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 pub(crate) use classes::{Class, class, is_any, number_after, rw_of};
+pub use declared::Repeats;
 pub(crate) use study::study;
 
 use crate::model::Row;
@@ -63,12 +65,14 @@ pub(crate) fn tokens(name: &str) -> Vec<&str> {
         pieces.push((s, name.len()));
     }
     let digits = |x: &str| !x.is_empty() && x.bytes().all(|b| b.is_ascii_digit());
-    // A version's parts: `5` `.` `4` is `5.4`.
+    // A version's parts: `5` `.` `4` is `5.4`, `v2` `.` `0` `.` `21a` is
+    // `v2.0.21a` (a part may end in letters, never start with them).
     let mut glued: Vec<(usize, usize)> = Vec::with_capacity(pieces.len());
     for (s, e) in pieces {
         if let Some(last) = glued.last_mut()
             && &name[last.1..s] == "."
-            && digits(&name[s..e])
+            && name[s..e].starts_with(|c: char| c.is_ascii_digit())
+            && (digits(&name[s..e]) || name[last.0..last.1].contains('.'))
             && name[last.0..last.1].ends_with(|c: char| c.is_ascii_digit())
         {
             last.1 = e;
@@ -95,23 +99,23 @@ pub(crate) fn tokens(name: &str) -> Vec<&str> {
 }
 
 /// The words of a name that name a run ([`Class::names_a_run`]), lower
-/// case.
-pub(crate) fn run_words(name: &str) -> Vec<String> {
+/// case; words `declared` repeat marks left out.
+pub(crate) fn run_words(name: &str, declared: &Repeats) -> Vec<String> {
     tokens(name)
         .into_iter()
-        .filter(|t| class(t).names_a_run())
+        .filter(|t| declared.class(t).names_a_run())
         .map(str::to_lowercase)
         .collect()
 }
 
-/// A name's words less repeat marks, numbers, dates, times, loads and
-/// formats: what could tell two experiments apart (`iou_c_t_4` ->
-/// `iou`, `c`, `t`).
-pub(crate) fn telling(name: &str) -> Vec<&str> {
+/// A name's words less repeat marks (the table's and those `declared`),
+/// numbers, dates, times, loads and formats: what could tell two
+/// experiments apart (`iou_c_t_4` -> `iou`, `c`, `t`).
+pub(crate) fn telling<'a>(name: &'a str, declared: &Repeats) -> Vec<&'a str> {
     tokens(name)
         .into_iter()
         .filter(|t| {
-            let c = class(t);
+            let c = declared.class(t);
             let size = c == Class::Workload && classes::is_size(t);
             !(c.repeats() || matches!(c, Class::Load | Class::Format) || size)
         })
@@ -121,20 +125,48 @@ pub(crate) fn telling(name: &str) -> Vec<&str> {
 /// A name less its repeat marks, numbers, dates and times, lower case:
 /// two names alike but for those (`loop1`, `loop2`) are repeats of one
 /// run.
-pub(crate) fn repeat_free(name: &str) -> String {
+pub(crate) fn repeat_free(name: &str, declared: &Repeats) -> String {
     tokens(name)
         .into_iter()
-        .filter(|t| !class(t).repeats())
+        .filter(|t| !declared.repeats(t))
         .map(str::to_lowercase)
         .collect::<Vec<_>>()
         .join("-")
+}
+
+/// A folder's label less the repeat marks, numbers, dates and times of
+/// each of its parts (`twice/2024-01-05` -> `twice`) and less the levels
+/// `declared` repeats, empty parts left out, each part's words joined as
+/// it joins them.
+pub(crate) fn repeat_free_label(label: &str, declared: &Repeats) -> String {
+    let parts = label.split('/').count();
+    label
+        .split('/')
+        .enumerate()
+        .filter(|(i, _)| !declared.level(i + 1, parts))
+        .map(|(_, part)| {
+            let sep = if part.contains('_') && !part.contains('-') {
+                "_"
+            } else {
+                "-"
+            };
+            tokens(part)
+                .into_iter()
+                .filter(|t| !declared.repeats(t))
+                .collect::<Vec<_>>()
+                .join(sep)
+        })
+        .filter(|p| !p.is_empty())
+        .collect::<Vec<_>>()
+        .join("/")
 }
 
 /// Whether two names differ only in repeat marks, numbers, dates and
 /// times.
 #[cfg(test)]
 fn same_but_repeats(a: &str, b: &str) -> bool {
-    repeat_free(a) == repeat_free(b)
+    let none = Repeats::default();
+    repeat_free(a, &none) == repeat_free(b, &none)
 }
 
 /// Where the names of a folder's runs tell configs apart: each row's
@@ -174,8 +206,9 @@ pub(crate) fn name_keys(
     rows: &[Row],
     group_of_row: &[Option<(usize, usize)>],
     folder_of_row: &[&str],
+    declared: &Repeats,
 ) -> NameKeys {
-    let runs = gather_runs(rows, group_of_row, folder_of_row);
+    let runs = gather_runs(rows, group_of_row, folder_of_row, declared);
     let mut out = NameKeys {
         key_of_row: vec![None; rows.len()],
         ..NameKeys::default()
@@ -183,7 +216,7 @@ pub(crate) fn name_keys(
     let mut key_of_run: HashMap<(&str, usize), Vec<String>> = HashMap::new();
     let mut name_of: HashMap<(&str, Vec<String>), String> = HashMap::new();
     for (folder, groups) in &runs.folders {
-        let Some(reading) = read_folder(groups, &runs.named) else {
+        let Some(reading) = read_folder(groups, &runs.named, declared) else {
             continue;
         };
         for (r, key) in reading.key_of_run {
@@ -212,8 +245,9 @@ pub(crate) fn name_keys(
 /// A folder's runs by workload and load point and, within it, options.
 type Groups = BTreeMap<(usize, usize), BTreeSet<usize>>;
 
-/// Each distinct (source, job) once: its words, file stem and job name.
-type NamedRun<'a> = (Vec<String>, &'a str, &'a str);
+/// Each distinct (source, job) once: its words (its file's, then its
+/// job's), file stem, job name, and how many of its words are its file's.
+type NamedRun<'a> = (Vec<String>, &'a str, &'a str, usize);
 
 /// The runs of a study and where each sits.
 struct Runs<'a> {
@@ -231,6 +265,7 @@ fn gather_runs<'a>(
     rows: &'a [Row],
     group_of_row: &[Option<(usize, usize)>],
     folder_of_row: &[&'a str],
+    declared: &Repeats,
 ) -> Runs<'a> {
     let mut run_of: HashMap<(&str, &str), usize> = HashMap::new();
     let mut out = Runs {
@@ -244,9 +279,10 @@ fn gather_runs<'a>(
         let run = *run_of
             .entry((r.source.as_str(), r.job.as_str()))
             .or_insert_with(|| {
-                let mut words = run_words(stem(&r.source));
-                words.extend(run_words(&r.job));
-                named.push((words, stem(&r.source), r.job.as_str()));
+                let mut words = run_words(stem(&r.source), declared);
+                let of_file = words.len();
+                words.extend(run_words(&r.job, declared));
+                named.push((words, stem(&r.source), r.job.as_str(), of_file));
                 named.len() - 1
             });
         out.of_row[i] = Some(run);
@@ -270,9 +306,9 @@ struct FolderReading {
 
 /// Reads one folder's names: None where no two runs with the same
 /// options at one point differ in a word naming configs.
-fn read_folder(groups: &Groups, runs: &[NamedRun]) -> Option<FolderReading> {
+fn read_folder(groups: &Groups, runs: &[NamedRun], declared: &Repeats) -> Option<FolderReading> {
     let words_of = |r: usize| -> &Vec<String> { &runs[r].0 };
-    if !groups.values().any(|m| !differing(m, words_of).is_empty()) {
+    if !groups.values().any(|m| !differing(m, runs).is_empty()) {
         return None;
     }
     let mut at_point: BTreeMap<usize, BTreeSet<usize>> = BTreeMap::new();
@@ -281,7 +317,7 @@ fn read_folder(groups: &Groups, runs: &[NamedRun]) -> Option<FolderReading> {
     }
     let telling: BTreeSet<&String> = at_point
         .values()
-        .flat_map(|m| differing(m, words_of))
+        .flat_map(|m| differing(m, runs))
         .collect();
     let members: BTreeSet<usize> = groups.values().flatten().copied().collect();
     let roles = roles_of(&members, &telling, words_of);
@@ -296,8 +332,8 @@ fn read_folder(groups: &Groups, runs: &[NamedRun]) -> Option<FolderReading> {
         }
         if !keys.iter().any(|(k, _)| *k == key) {
             // The name that carries the key: the file's, else the job's.
-            let (_, file, job) = runs[r];
-            let in_file = run_words(file).iter().any(|w| key.contains(w));
+            let (_, file, job, _) = runs[r];
+            let in_file = run_words(file, declared).iter().any(|w| key.contains(w));
             keys.push((
                 key.clone(),
                 if in_file || key.is_empty() { file } else { job },
@@ -305,7 +341,7 @@ fn read_folder(groups: &Groups, runs: &[NamedRun]) -> Option<FolderReading> {
         }
         key_of_run.push((r, key));
     }
-    let short = short_names(&keys, &roles);
+    let short = short_names(&keys, &roles, declared);
     let names = keys.into_iter().map(|(k, _)| k).zip(short).collect();
     Some(FolderReading {
         words: FolderWords {
@@ -337,18 +373,42 @@ fn roles_of<'a>(
 }
 
 /// The words naming configs that some of `members` carry and others do
-/// not.
-fn differing<'a>(
-    members: &BTreeSet<usize>,
-    words_of: impl Fn(usize) -> &'a Vec<String>,
-) -> BTreeSet<&'a String> {
+/// not: words of their files' names; words of their jobs' names where
+/// they tell apart jobs of one file (stonewalled jobs named `ext4-write`,
+/// `xfs-write`), or any where the files' names tell nothing. A job named
+/// `randwrite-after` in one file does not make a config of `after` beside
+/// another file's `randwrite`.
+fn differing<'a>(members: &BTreeSet<usize>, runs: &'a [NamedRun]) -> BTreeSet<&'a String> {
     if members.len() < 2 {
         return BTreeSet::new();
     }
-    let sets: Vec<BTreeSet<&String>> = members
+    let file_sets: Vec<BTreeSet<&String>> = members
         .iter()
-        .map(|&r| words_of(r).iter().collect())
+        .map(|&r| runs[r].0[..runs[r].3].iter().collect())
         .collect();
+    let mut out = apart(&file_sets);
+    let mut by_file: BTreeMap<&str, Vec<BTreeSet<&String>>> = BTreeMap::new();
+    for &r in members {
+        by_file
+            .entry(runs[r].1)
+            .or_default()
+            .push(runs[r].0.iter().collect());
+    }
+    for sets in by_file.values().filter(|s| s.len() > 1) {
+        out.extend(apart(sets));
+    }
+    if out.is_empty() {
+        let sets: Vec<BTreeSet<&String>> = members
+            .iter()
+            .map(|&r| runs[r].0.iter().collect())
+            .collect();
+        out = apart(&sets);
+    }
+    out
+}
+
+/// The words naming configs some of `sets` carry and others do not.
+fn apart<'a>(sets: &[BTreeSet<&'a String>]) -> BTreeSet<&'a String> {
     sets.iter()
         .flatten()
         .copied()
@@ -367,9 +427,9 @@ const MIN_NAME: usize = 3;
 /// A name less its numbers, repeat marks, loads, formats and `roles`,
 /// its words joined as it joins them (`iou_c_t_4` -> `iou_c_t`,
 /// `ssd-a-cpu` -> `ssd-a` where `cpu` is a role).
-pub(crate) fn whole_name(name: &str, roles: &[String]) -> String {
+pub(crate) fn whole_name(name: &str, roles: &[String], declared: &Repeats) -> String {
     let sep = if name.contains('_') { "_" } else { "-" };
-    telling(name)
+    telling(name, declared)
         .into_iter()
         .filter(|t| !roles.iter().any(|r| r.eq_ignore_ascii_case(t)))
         .collect::<Vec<_>>()
@@ -379,9 +439,12 @@ pub(crate) fn whole_name(name: &str, roles: &[String]) -> String {
 /// Each key named by its words that no other key has (`raw-block`,
 /// `ext4`, `xfs` of `raw-block`, `kernel-5.4.0-ext4-default`,
 /// `kernel-5.4.0-xfs-default`), else by all its words. Where a name would
-/// not read (no word, or shorter than [`MIN_NAME`]) or two are alike,
-/// every key is named by its first file's whole name ([`whole_name`]).
-fn short_names(keys: &[(Vec<String>, &str)], roles: &[String]) -> Vec<String> {
+/// not read (shorter than [`MIN_NAME`]) or two are alike, every key is
+/// named by its first file's whole name ([`whole_name`]). The runs that
+/// carry no telling word (the plain runs beside `percentiles`,
+/// `stonewall`) are named by nothing (empty): by their folder, not by
+/// one of their files.
+fn short_names(keys: &[(Vec<String>, &str)], roles: &[String], declared: &Repeats) -> Vec<String> {
     let mut count: HashMap<&String, usize> = HashMap::new();
     for (k, _) in keys {
         for w in k {
@@ -396,17 +459,29 @@ fn short_names(keys: &[(Vec<String>, &str)], roles: &[String]) -> Vec<String> {
                 .filter(|w| count[w] == 1)
                 .map(String::as_str)
                 .collect();
-            match own.is_empty() {
+            // A key holding another whole (`kb1000-after` beside `kb1000`)
+            // is named by all its words: `after` alone reads as nothing.
+            let holds = keys
+                .iter()
+                .any(|(o, _)| !o.is_empty() && o.len() < k.len() && o.iter().all(|w| k.contains(w)));
+            match own.is_empty() || holds {
                 true => k.join("-"),
                 false => own.join("-"),
             }
         })
         .collect();
     let distinct: BTreeSet<&String> = names.iter().collect();
-    if distinct.len() == names.len() && names.iter().all(|n| n.len() >= MIN_NAME) {
+    if distinct.len() == names.len() && names.iter().all(|n| n.is_empty() || n.len() >= MIN_NAME)
+    {
         return names;
     }
-    let whole: Vec<String> = keys.iter().map(|(_, n)| whole_name(n, roles)).collect();
+    let whole: Vec<String> = keys
+        .iter()
+        .map(|(k, n)| match k.is_empty() {
+            true => String::new(),
+            false => whole_name(n, roles, declared),
+        })
+        .collect();
     let distinct: BTreeSet<&String> = whole.iter().collect();
     match distinct.len() == whole.len() {
         true => whole,

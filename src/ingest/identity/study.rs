@@ -6,12 +6,10 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use indexmap::IndexMap;
 
-use super::{class, stem, tokens};
+use super::{Repeats, class, stem, tokens};
 use crate::model::{
-    AxisValues, ConfigRule, PlacedFile, RepeatPool, Row, Study, StudyConfig, Warning,
+    AxisValues, ConfigRule, Disagreement, PlacedFile, RepeatPool, Row, Study, StudyConfig, Warning,
 };
-
-use crate::model::REPEATS_APART;
 
 /// A row's workload and load point, as a reader names it.
 type At = (String, u64, u32, u32, String, Option<u32>);
@@ -83,7 +81,9 @@ pub(crate) fn study(rows: &[Row], rule: &ConfigRule, files: usize) -> (Study, Ve
         });
     }
     study.variants = variants.into_iter().collect();
-    let warnings = repeats(rows, &mut study);
+    let declared = Repeats::parse(&rule.declared_repeats.join(",")).unwrap_or_default();
+    study.declared_repeats = rule.declared_repeats.clone();
+    let warnings = repeats(rows, &mut study, &declared);
     study.placed = placed(rows, &rule.roles);
     (study, warnings)
 }
@@ -137,33 +137,52 @@ fn folder_of(source: &str) -> &str {
 /// One run of a pooled group: its file, job and invocation.
 type Run<'a> = (&'a str, &'a str, Option<u32>);
 
-/// The repeats pooled per config and evidence, and the disagreements.
-fn repeats(rows: &[Row], study: &mut Study) -> Vec<Warning> {
-    // Instances that ran together are one run, and a run of 16 instances
-    // is at another load than one alone.
-    type Key<'a> = (&'a str, Option<&'a str>, At, u32);
-    let mut groups: IndexMap<Key, Vec<(Run, f64)>> = IndexMap::new();
+/// A config's runs at one point (instances that ran together are one run,
+/// and a run of 16 instances is at another load than one alone): by
+/// config, variant, point and instances.
+type GroupKey<'a> = (&'a str, Option<&'a str>, At, u32);
+
+/// Each config's runs at each point, each run's IOPS (its rows summed: a
+/// run's jobs).
+fn run_groups(rows: &[Row]) -> IndexMap<GroupKey<'_>, BTreeMap<Run<'_>, f64>> {
+    let mut groups: IndexMap<GroupKey, BTreeMap<Run, f64>> = IndexMap::new();
     for r in rows.iter().filter(|r| !r.aggregate && r.host.is_none()) {
-        groups
+        let run = (
+            r.instance_group.as_deref().unwrap_or(&r.source),
+            r.job.as_str(),
+            r.file_run,
+        );
+        *groups
             .entry((r.config.as_str(), r.variant.as_deref(), at(r), r.instances))
             .or_default()
-            .push((
-                (
-                    r.instance_group.as_deref().unwrap_or(&r.source),
-                    r.job.as_str(),
-                    r.file_run,
-                ),
-                r.iops,
-            ));
+            .entry(run)
+            .or_default() += r.iops;
+    }
+    groups
+}
+
+/// The repeats pooled per config and evidence, and the disagreements
+/// ([`crate::model::repeats_disagree`]: more than 25 % apart, or a spread
+/// wider than the gap to the next config).
+fn repeats(rows: &[Row], study: &mut Study, declared: &Repeats) -> Vec<Warning> {
+    let groups = run_groups(rows);
+    // Each config's mean IOPS at each point, for the gap to the next.
+    let mut at_point: IndexMap<(Option<&str>, &At, u32), Vec<(&str, f64)>> = IndexMap::new();
+    for ((config, variant, at, n), runs) in &groups {
+        let mean = runs.values().sum::<f64>() / runs.len() as f64;
+        at_point
+            .entry((*variant, at, *n))
+            .or_default()
+            .push((config, mean));
     }
     let mut pools: IndexMap<(String, String), RepeatPool> = IndexMap::new();
     let mut warnings = Vec::new();
-    for ((config, _, at, _), members) in &groups {
-        let runs: BTreeSet<Run> = members.iter().map(|(run, _)| *run).collect();
-        if runs.len() < 2 {
+    for ((config, variant, at, n), iops) in &groups {
+        if iops.len() < 2 {
             continue;
         }
-        let (kind, evidence) = evidence(&runs);
+        let runs: BTreeSet<Run> = iops.keys().copied().collect();
+        let (kind, evidence) = evidence(&runs, declared);
         let pool = pools
             .entry((config.to_string(), kind))
             .or_insert_with(|| RepeatPool {
@@ -173,36 +192,75 @@ fn repeats(rows: &[Row], study: &mut Study) -> Vec<Warning> {
             });
         pool.points += 1;
         pool.runs = pool.runs.max(runs.len());
-        // The runs' IOPS, each run's rows summed (a run's jobs).
-        let mut iops: BTreeMap<Run, f64> = BTreeMap::new();
-        for (run, v) in members {
-            *iops.entry(*run).or_default() += v;
-        }
-        let lo = iops.iter().min_by(|a, b| a.1.total_cmp(b.1));
-        let hi = iops.iter().max_by(|a, b| a.1.total_cmp(b.1));
-        if let (Some((lo_run, lo)), Some((hi_run, hi))) = (lo, hi)
-            && *lo > 0.0
-            && hi / lo - 1.0 > REPEATS_APART
-        {
-            let (rw, bs, depth, jobs, dir, _) = at;
-            let what = format!(
-                "{config}: {rw} {} iodepth {depth} numjobs {jobs} ({dir}): IOPS {} in {} against {} in {}, {:.0} % apart, pooled as repeats",
-                crate::units::format_bs(*bs),
-                round(*lo),
-                lo_run.0,
-                round(*hi),
-                hi_run.0,
-                (hi / lo - 1.0) * 100.0
-            );
+        let others: Vec<(&str, f64)> = at_point[&(*variant, at, *n)]
+            .iter()
+            .filter(|(c, _)| c != config)
+            .copied()
+            .collect();
+        if let Some(what) = disagreement(config, at, iops, &others) {
+            let hi_run = iops.iter().max_by(|a, b| a.1.total_cmp(b.1)).map(|r| r.0.0);
             study.disagreeing.push(what.clone());
             warnings.push(Warning {
-                source: hi_run.0.to_string(),
-                message: format!("{what}: they disagree beyond run-to-run noise, so no tie is drawn from their spread; if they are not repeats, tell them apart (--label-by, or a manifest)"),
+                source: hi_run.unwrap_or_default().to_string(),
+                message: format!("{what}: they disagree beyond run-to-run noise, so no tie is drawn from their spread; {}", advice(&runs)),
             });
         }
     }
     study.repeats = pools.into_values().collect();
     warnings
+}
+
+/// What to do about disagreeing repeats: nvcmp's own repeats (`run
+/// --repeat`, files `-r01` ..) are repeats by declaration, other runs may
+/// not be repeats at all.
+fn advice(runs: &BTreeSet<Run>) -> &'static str {
+    let own = runs.iter().all(|r| {
+        tokens(stem(r.0))
+            .last()
+            .is_some_and(|t| t.len() == 3 && t.starts_with('r') && t[1..].bytes().all(|b| b.is_ascii_digit()))
+    });
+    match own {
+        true => "repeats of nvcmp run --repeat this far apart measured the machine changing under the runs (rerun with --until-stddev PCT to repeat until they agree)",
+        false => "if they are not repeats, tell them apart (--label-by, or a manifest); if they are, the machine changed under the runs",
+    }
+}
+
+/// The sentence for pooled runs (`iops` by run) of `config` at `at` that
+/// disagree, the other configs there being `others`; None where they
+/// agree within run-to-run noise.
+fn disagreement(
+    config: &str,
+    at: &At,
+    iops: &BTreeMap<Run, f64>,
+    others: &[(&str, f64)],
+) -> Option<String> {
+    let vals: Vec<f64> = iops.values().copied().collect();
+    let other_vals: Vec<f64> = others.iter().map(|o| o.1).collect();
+    let how = crate::model::repeats_disagree(&vals, &other_vals)?;
+    let (lo_run, lo) = iops.iter().min_by(|a, b| a.1.total_cmp(b.1))?;
+    let (hi_run, hi) = iops.iter().max_by(|a, b| a.1.total_cmp(b.1))?;
+    let (rw, bs, depth, jobs, dir, _) = at;
+    let apart = match how {
+        Disagreement::Apart => format!("{:.0} % apart", (hi / lo - 1.0) * 100.0),
+        Disagreement::WiderThanGap { other, gap } => {
+            let (name, value) = others[other];
+            format!(
+                "a spread of {} wider than the gap of {} ({:.0} %) to {name} ({})",
+                round(hi - lo),
+                round(gap),
+                gap / value.min(vals.iter().sum::<f64>() / vals.len() as f64) * 100.0,
+                round(value)
+            )
+        }
+    };
+    Some(format!(
+        "{config}: {rw} {} iodepth {depth} numjobs {jobs} ({dir}): IOPS {} in {} against {} in {}, {apart}, pooled as repeats",
+        crate::units::format_bs(*bs),
+        round(*lo),
+        lo_run.0,
+        round(*hi),
+        hi_run.0,
+    ))
 }
 
 fn round(v: f64) -> String {
@@ -214,7 +272,7 @@ fn round(v: f64) -> String {
 
 /// Why runs are repeats: what alone tells them apart, as a kind (to group
 /// by) and a sentence with examples.
-fn evidence(runs: &BTreeSet<Run>) -> (String, String) {
+fn evidence(runs: &BTreeSet<Run>, declared: &Repeats) -> (String, String) {
     let files: BTreeSet<&str> = runs.iter().map(|r| r.0).collect();
     if files.len() == 1 {
         let invocations: BTreeSet<Option<u32>> = runs.iter().map(|r| r.2).collect();
@@ -230,16 +288,17 @@ fn evidence(runs: &BTreeSet<Run>) -> (String, String) {
         };
     }
     // The words of each file's folder and name; those not every file has.
+    let folder_words = |f: &str| -> Vec<String> {
+        let folder = folder_of(f);
+        let last = folder.rsplit(['/', '\\']).next().unwrap_or(folder);
+        tokens(last).into_iter().map(str::to_string).collect()
+    };
     let words: Vec<BTreeSet<String>> = files
         .iter()
         .map(|f| {
-            let folder = folder_of(f);
-            let last = folder.rsplit(['/', '\\']).next().unwrap_or(folder);
-            tokens(last)
-                .into_iter()
-                .chain(tokens(stem(f)))
-                .map(str::to_string)
-                .collect()
+            let mut w: BTreeSet<String> = folder_words(f).into_iter().collect();
+            w.extend(tokens(stem(f)).into_iter().map(str::to_string));
+            w
         })
         .collect();
     let all: BTreeSet<&String> = words.iter().flatten().collect();
@@ -248,12 +307,30 @@ fn evidence(runs: &BTreeSet<Run>) -> (String, String) {
         .filter(|w| !words.iter().all(|s| s.contains(*w)))
         .collect();
     if differ.is_empty() {
-        return (
-            "same name".into(),
-            "files of the same name in one folder".into(),
-        );
+        let folders: BTreeSet<&str> = files.iter().map(|f| folder_of(f)).collect();
+        return match folders.len() > 1 && !declared.levels.is_empty() {
+            true => (
+                "declared".into(),
+                "folders declared repeats (--repeats)".into(),
+            ),
+            false => (
+                "same name".into(),
+                "files of the same name in one folder".into(),
+            ),
+        };
     }
-    let classes: BTreeSet<&'static str> = differ.iter().map(|w| class(w).name()).collect();
+    // A word of a folder only, where --repeats declared a folder level, is
+    // told apart by that declaration.
+    let in_folder_only = |w: &str| {
+        !declared.levels.is_empty()
+            && files.iter().all(|f| !tokens(stem(f)).contains(&w))
+            && files.iter().any(|f| folder_words(f).iter().any(|x| x == w))
+    };
+    let class_of = |w: &str| match declared.marks(w) || in_folder_only(w) {
+        true => "declared",
+        false => class(w).name(),
+    };
+    let classes: BTreeSet<&'static str> = differ.iter().map(|w| class_of(w)).collect();
     let classes: Vec<&str> = classes.into_iter().collect();
     let examples: Vec<&str> = differ.iter().take(4).map(|w| w.as_str()).collect();
     let more = if differ.len() > 4 { ", ..." } else { "" };
@@ -281,6 +358,7 @@ fn plural(classes: &[&str]) -> String {
             "format" => "format words",
             "variant" => "variant words",
             "host" => "hosts",
+            "declared" => "what --repeats declares",
             _ => "words",
         })
         .collect();

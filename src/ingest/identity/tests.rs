@@ -9,6 +9,9 @@ fn versions_are_one_word_and_extensions_no_part_of_a_name() {
     );
     assert_eq!(tokens("kernel-6.8_xfs"), ["kernel-6.8", "xfs"]);
     assert_eq!(tokens("kernel5.4-xfs"), ["kernel5.4", "xfs"]);
+    // A version's last part may end in letters (DiskSpd's 2.0.21a).
+    assert_eq!(tokens("v2.0.21a-text"), ["v2.0.21a", "text"]);
+    assert_eq!(tokens("randread-4k.json-normal"), ["randread", "4k", "json", "normal"]);
     // A date stays a date, not a word's version.
     assert_eq!(tokens("run-2024.01.05"), ["run", "2024.01.05"]);
     assert_eq!(
@@ -54,7 +57,7 @@ fn keys_of(rows: &[Row]) -> Vec<Option<String>> {
         })
         .collect();
     let folders: Vec<&str> = rows.iter().map(|r| r.config.as_str()).collect();
-    let k = name_keys(rows, &g, &folders);
+    let k = name_keys(rows, &g, &folders, &Repeats::default());
     k.key_of_row
         .iter()
         .map(|id| id.map(|id| k.names[id as usize].clone()))
@@ -92,7 +95,7 @@ fn file_names_tell_configs_and_roles_follow_them() {
     );
     let g: Vec<Option<(usize, usize)>> = rows.iter().map(|r| Some((r.rw.len(), 0))).collect();
     let folders: Vec<&str> = rows.iter().map(|r| r.config.as_str()).collect();
-    let words = &name_keys(&rows, &g, &folders).folders["fs"];
+    let words = &name_keys(&rows, &g, &folders, &Repeats::default()).folders["fs"];
     assert_eq!(words.roles, ["benchmark", "cpu"]);
 }
 
