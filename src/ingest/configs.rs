@@ -40,6 +40,7 @@ use crate::model::{Os, Row};
 use crate::quick_hash::QuickHash;
 
 use super::identity;
+use super::identity::Pooled;
 
 mod variants;
 
@@ -312,11 +313,16 @@ pub fn plan(rows: &[Row], by: &ConfigNaming, declared: &identity::Repeats) -> Ru
     };
     let (rule, names) = match by {
         ConfigNaming::Auto => {
-            let pooled = pooled_folders(rows, &cands, declared);
+            let pooled = identity::pooled_folders(
+                rows.iter()
+                    .enumerate()
+                    .map(|(i, r)| (r.config.as_str(), point(r), cands.set_of_row[i])),
+                declared,
+            );
             let keys = name_keys(rows, &cands, &pooled, declared);
             phases.done("configs: names");
             let (mut rule, names) = auto(rows, false, &words, &cands, (&keys, &pooled));
-            rule.notes.splice(0..0, pooled_notes(&pooled));
+            rule.notes.splice(0..0, pooled.notes());
             (rule, names)
         }
         ConfigNaming::Name => auto(
@@ -326,10 +332,7 @@ pub fn plan(rows: &[Row], by: &ConfigNaming, declared: &identity::Repeats) -> Ru
             &cands,
             (
                 &identity::NameKeys::default(),
-                &Pooled {
-                    declared: declared.clone(),
-                    ..Pooled::default()
-                },
+                &Pooled::none(declared),
             ),
         ),
         ConfigNaming::Keys(keys) => by_keys(rows, keys, &words),
@@ -377,108 +380,6 @@ fn name_keys(
         .collect();
     let folders: Vec<&str> = rows.iter().map(|r| pooled.folder(r)).collect();
     identity::name_keys(rows, &groups, &folders, declared)
-}
-
-/// Folders pooled as repeats of one another: each folder's label to the
-/// label of their pool.
-#[derive(Default)]
-struct Pooled {
-    /// What `--repeats` or the manifest say repeats.
-    declared: identity::Repeats,
-    label_of: HashMap<String, String>,
-    /// Each pool's label and its folders, for the notes.
-    pools: IndexMap<String, Vec<String>>,
-}
-
-impl Pooled {
-    /// The folder `r` counts in: its pool's label, else its own.
-    fn folder<'a>(&'a self, r: &'a Row) -> &'a str {
-        self.label_of
-            .get(&r.config)
-            .map_or(r.config.as_str(), String::as_str)
-    }
-}
-
-/// Folders whose labels differ only in repeat marks, numbers, dates and
-/// times (`2024-01-05`, `2024-01-07`; `run1`, `run2`) and whose runs have
-/// the same options at every workload and load point they share: one
-/// study measured twice, pooled as repeats. Folders that differ in an
-/// option at a shared point (a device on two days with two engines) stay
-/// apart, named by their folders. Folders differing only by what
-/// `declared` says repeats (a word, a folder level) are pooled whatever
-/// their options: the rule splits the pool by the options that differ.
-fn pooled_folders(rows: &[Row], cands: &RowCandidates, declared: &identity::Repeats) -> Pooled {
-    // label -> point -> option sets
-    type Sets<'a> = BTreeMap<Point<'a>, BTreeSet<usize>>;
-    let mut of_label: IndexMap<&str, Sets, QuickHash> = IndexMap::default();
-    for (i, r) in rows.iter().enumerate() {
-        of_label
-            .entry(r.config.as_str())
-            .or_default()
-            .entry(point(r))
-            .or_default()
-            .insert(cands.set_of_row[i]);
-    }
-    let mut alike: IndexMap<String, Vec<&str>> = IndexMap::new();
-    for label in of_label.keys() {
-        alike
-            .entry(identity::repeat_free_label(label, declared))
-            .or_default()
-            .push(label);
-    }
-    let mut out = Pooled {
-        declared: declared.clone(),
-        ..Pooled::default()
-    };
-    for (stripped, labels) in alike {
-        if labels.len() < 2 {
-            continue;
-        }
-        let said = labels.iter().any(|l| {
-            identity::repeat_free_label(l, declared)
-                != identity::repeat_free_label(l, &identity::Repeats::default())
-        });
-        let sets: Vec<&Sets> = labels.iter().map(|l| &of_label[*l]).collect();
-        let mut shared = false;
-        let agree = sets.iter().enumerate().all(|(a, x)| {
-            sets[a + 1..].iter().all(|y| {
-                x.iter().all(|(p, s)| match y.get(p) {
-                    Some(t) => {
-                        shared = true;
-                        s == t
-                    }
-                    None => true,
-                })
-            })
-        });
-        if !(said || (agree && shared)) {
-            continue;
-        }
-        let pool = match stripped.is_empty() {
-            true => labels.join(" + "),
-            false => stripped,
-        };
-        for l in &labels {
-            out.label_of.insert(l.to_string(), pool.clone());
-        }
-        out.pools
-            .insert(pool, labels.iter().map(|l| l.to_string()).collect());
-    }
-    out
-}
-
-/// One note per pool of folders.
-fn pooled_notes(pooled: &Pooled) -> Vec<String> {
-    pooled
-        .pools
-        .iter()
-        .map(|(pool, folders)| {
-            format!(
-                "{}: folders differing only by dates, times or run numbers, with the same options at every workload and load point they share: pooled as repeats into {pool} (--label-by folder keeps them apart)",
-                folders.join(", ")
-            )
-        })
-        .collect()
 }
 
 /// The config rule worked out ([`plan`]), not yet applied to the rows.

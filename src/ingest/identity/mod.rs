@@ -15,12 +15,14 @@
 
 mod classes;
 mod declared;
+mod folders;
 mod study;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 pub(crate) use classes::{Class, class, is_any, number_after, rw_of};
 pub use declared::Repeats;
+pub(crate) use folders::{Pooled, pooled_folders};
 pub(crate) use study::study;
 
 use crate::model::Row;
@@ -322,6 +324,7 @@ fn read_folder(groups: &Groups, runs: &[NamedRun], declared: &Repeats) -> Option
     let members: BTreeSet<usize> = groups.values().flatten().copied().collect();
     let roles = roles_of(&members, &telling, words_of);
     let mut keys: Vec<(Vec<String>, &str)> = Vec::new();
+    let mut known: BTreeSet<Vec<String>> = BTreeSet::new();
     let mut key_of_run = Vec::new();
     for &r in &members {
         let mut key: Vec<String> = Vec::new();
@@ -330,7 +333,7 @@ fn read_folder(groups: &Groups, runs: &[NamedRun], declared: &Repeats) -> Option
                 key.push(w.clone());
             }
         }
-        if !keys.iter().any(|(k, _)| *k == key) {
+        if known.insert(key.clone()) {
             // The name that carries the key: the file's, else the job's.
             let (_, file, job, _) = runs[r];
             let in_file = run_words(file, declared).iter().any(|w| key.contains(w));
@@ -407,22 +410,44 @@ fn differing<'a>(members: &BTreeSet<usize>, runs: &'a [NamedRun]) -> BTreeSet<&'
     out
 }
 
-/// The words naming configs some of `sets` carry and others do not.
+/// The words naming configs some of `sets` carry and others do not:
+/// each word counted once per set it is in (thousands of jobs of one file
+/// are read in one pass, not each word looked for in every set).
 fn apart<'a>(sets: &[BTreeSet<&'a String>]) -> BTreeSet<&'a String> {
-    sets.iter()
-        .flatten()
-        .copied()
+    let mut carried: HashMap<&'a String, usize> = HashMap::new();
+    for w in sets.iter().flatten() {
+        *carried.entry(w).or_default() += 1;
+    }
+    carried
+        .into_iter()
         // A word shorter than a name a reader knows (`a`, `c` of `iou_c_t`)
         // tells no config: such runs stay variants of the workload.
-        .filter(|w| {
-            class(w).configs() && w.len() >= MIN_NAME && !sets.iter().all(|s| s.contains(w))
-        })
+        .filter(|(w, n)| *n < sets.len() && w.len() >= MIN_NAME && class(w).configs())
+        .map(|(w, _)| w)
         .collect()
 }
 
 /// Shortest name that reads on its own (`xfs`, `raw`); `c` of `iou_c_t`
 /// does not, and its folder's configs are named by their whole names.
 const MIN_NAME: usize = 3;
+
+/// Whether `key` holds another of `keys` whole (`kb1000` of
+/// `kb1000-after`): each proper part looked up (a key has a few words),
+/// not every other key scanned.
+fn holds_another(key: &[String], keys: &BTreeSet<&Vec<String>>) -> bool {
+    if key.len() > 12 {
+        return keys
+            .iter()
+            .any(|o| !o.is_empty() && o.len() < key.len() && o.iter().all(|w| key.contains(w)));
+    }
+    (1..(1u32 << key.len()) - 1).any(|mask| {
+        let part: Vec<String> = (0..key.len())
+            .filter(|i| mask & (1 << i) != 0)
+            .map(|i| key[i].clone())
+            .collect();
+        keys.contains(&part)
+    })
+}
 
 /// A name less its numbers, repeat marks, loads, formats and `roles`,
 /// its words joined as it joins them (`iou_c_t_4` -> `iou_c_t`,
@@ -451,6 +476,7 @@ fn short_names(keys: &[(Vec<String>, &str)], roles: &[String], declared: &Repeat
             *count.entry(w).or_default() += 1;
         }
     }
+    let known: BTreeSet<&Vec<String>> = keys.iter().map(|(k, _)| k).collect();
     let names: Vec<String> = keys
         .iter()
         .map(|(k, _)| {
@@ -461,9 +487,7 @@ fn short_names(keys: &[(Vec<String>, &str)], roles: &[String], declared: &Repeat
                 .collect();
             // A key holding another whole (`kb1000-after` beside `kb1000`)
             // is named by all its words: `after` alone reads as nothing.
-            let holds = keys
-                .iter()
-                .any(|(o, _)| !o.is_empty() && o.len() < k.len() && o.iter().all(|w| k.contains(w)));
+            let holds = holds_another(k, &known);
             match own.is_empty() || holds {
                 true => k.join("-"),
                 false => own.join("-"),
