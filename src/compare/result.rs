@@ -226,7 +226,9 @@ fn metric_result<'a>(
                 spread: spread.get(c).copied().filter(|_| {
                     let others: Vec<f64> = values
                         .iter()
-                        .filter(|(o, _)| o.as_str() != c.as_str() && !excluded.contains_key(o.as_str()))
+                        .filter(|(o, _)| {
+                            o.as_str() != c.as_str() && !excluded.contains_key(o.as_str())
+                        })
                         .filter_map(|(_, v)| *v)
                         .collect();
                     !cells[c.as_str()].disagrees(m, &others)

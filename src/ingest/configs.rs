@@ -330,10 +330,7 @@ pub fn plan(rows: &[Row], by: &ConfigNaming, declared: &identity::Repeats) -> Ru
             true,
             &words,
             &cands,
-            (
-                &identity::NameKeys::default(),
-                &Pooled::none(declared),
-            ),
+            (&identity::NameKeys::default(), &Pooled::none(declared)),
         ),
         ConfigNaming::Keys(keys) => by_keys(rows, keys, &words),
         other => (

@@ -29,8 +29,8 @@ use crate::model::{Row, Skipped, Warning};
 
 // fio's readers by their old paths (`ingest::fio_json`, ...).
 pub use configs::{ConfigNaming, ConfigRule};
-pub use identity::Repeats;
 pub use fio::{depth, fio_error, fio_json, fio_log, idle_prof, normal, steady, terse};
+pub use identity::Repeats;
 pub use instances::Instances;
 pub use pipeline::{Phases, Progress, ingest, ingest_with_progress};
 

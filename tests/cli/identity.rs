@@ -311,14 +311,22 @@ fn analyze_with(path: &std::path::Path, extra: &[&str]) -> (Value, String) {
 #[test]
 fn repeats_names_the_word_that_marks_repeats() {
     let dir = tempfile::tempdir().unwrap();
-    for (name, from) in [("ssd-attempt1.json", "ssd-run1.json"), ("ssd-attempt2.json", "ssd-run2.json")] {
+    for (name, from) in [
+        ("ssd-attempt1.json", "ssd-run1.json"),
+        ("ssd-attempt2.json", "ssd-run2.json"),
+    ] {
         std::fs::write(dir.path().join(name), scaled_run(from, 1.0)).unwrap();
     }
     let (j, _) = analyze_with(dir.path(), &[]);
     assert_eq!(configs(&j), set(&["attempt1", "attempt2"]));
     assert_eq!(j["study"]["repeats"], serde_json::json!([]));
     let (j, _) = analyze_with(dir.path(), &["--repeats", "attempt"]);
-    assert_eq!(j["configs"].as_array().unwrap().len(), 1, "{}", j["configs"]);
+    assert_eq!(
+        j["configs"].as_array().unwrap().len(),
+        1,
+        "{}",
+        j["configs"]
+    );
     let repeats = j["study"]["repeats"].as_array().unwrap();
     assert_eq!(repeats.len(), 1, "{repeats:?}");
     assert_eq!(repeats[0]["runs"], 2);
@@ -327,15 +335,27 @@ fn repeats_names_the_word_that_marks_repeats() {
         evidence.contains("what --repeats declares") && evidence.contains("attempt1"),
         "{evidence}"
     );
-    assert_eq!(j["study"]["declared_repeats"], serde_json::json!(["attempt"]));
+    assert_eq!(
+        j["study"]["declared_repeats"],
+        serde_json::json!(["attempt"])
+    );
     // The manifest says the same.
     std::fs::write(dir.path().join("nvcmp.toml"), "repeats = [\"attempt\"]\n").unwrap();
     let (j, _) = analyze_with(dir.path(), &[]);
-    assert_eq!(j["configs"].as_array().unwrap().len(), 1, "{}", j["configs"]);
+    assert_eq!(
+        j["configs"].as_array().unwrap().len(),
+        1,
+        "{}",
+        j["configs"]
+    );
     // A value that is not one word is refused, naming it.
     std::fs::write(dir.path().join("nvcmp.toml"), "repeats = [\"at-tempt\"]\n").unwrap();
     let out = nvcmp().arg("analyze").arg(dir.path()).output().unwrap();
-    assert!(!out.status.success() && stderr(&out).contains("at-tempt"), "{}", stderr(&out));
+    assert!(
+        !out.status.success() && stderr(&out).contains("at-tempt"),
+        "{}",
+        stderr(&out)
+    );
     let out = nvcmp()
         .args(["analyze", "--repeats", "folder:0"])
         .arg(dir.path())
@@ -358,12 +378,20 @@ fn repeats_names_the_folder_level_that_repeats() {
     assert_eq!(configs(&j), set(&["monday", "tuesday"]));
     for flag in ["folder", "folder:1"] {
         let (j, _) = analyze_with(dir.path(), &["--repeats", flag]);
-        assert_eq!(j["configs"].as_array().unwrap().len(), 1, "{flag}: {}", j["configs"]);
+        assert_eq!(
+            j["configs"].as_array().unwrap().len(),
+            1,
+            "{flag}: {}",
+            j["configs"]
+        );
         let repeats = j["study"]["repeats"].as_array().unwrap();
         assert_eq!(repeats.len(), 1, "{flag}: {repeats:?}");
         assert_eq!(repeats[0]["runs"], 2, "{flag}");
         assert!(
-            repeats[0]["evidence"].as_str().unwrap().contains("--repeats"),
+            repeats[0]["evidence"]
+                .as_str()
+                .unwrap()
+                .contains("--repeats"),
             "{flag}: {}",
             repeats[0]
         );
@@ -377,7 +405,8 @@ fn repeats_names_the_folder_level_that_repeats() {
     assert_ok(&out);
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(
-        text.contains("2 files read as 1 config") && text.contains("Pooled as repeats (declared: folder)"),
+        text.contains("2 files read as 1 config")
+            && text.contains("Pooled as repeats (declared: folder)"),
         "{text}"
     );
 }
@@ -391,9 +420,21 @@ fn pooled_repeats_wider_than_the_gap_to_the_next_config_are_warned_of() {
     for d in ["a", "b"] {
         std::fs::create_dir(dir.path().join(d)).unwrap();
     }
-    std::fs::write(dir.path().join("a/ssd-run1.json"), scaled_run("ssd-run1.json", 1.0)).unwrap();
-    std::fs::write(dir.path().join("a/ssd-run2.json"), scaled_run("ssd-run1.json", 1.2)).unwrap();
-    std::fs::write(dir.path().join("b/ssd-run1.json"), scaled_run("ssd-run1.json", 1.25)).unwrap();
+    std::fs::write(
+        dir.path().join("a/ssd-run1.json"),
+        scaled_run("ssd-run1.json", 1.0),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("a/ssd-run2.json"),
+        scaled_run("ssd-run1.json", 1.2),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("b/ssd-run1.json"),
+        scaled_run("ssd-run1.json", 1.25),
+    )
+    .unwrap();
     let (j, err) = analyze_with(dir.path(), &[]);
     assert_eq!(configs(&j), set(&["a", "b"]));
     assert!(
@@ -426,8 +467,13 @@ fn explain_of_a_3000_file_study_fits_one_screen() {
         for r in 1..=50 {
             n += 1;
             let text = scaled_run("ssd-run1.json", 1.0 + n as f64 * 1e-5);
-            std::fs::write(dir.path().join(&folder).join(format!("randread-run{r}.json")), text)
-                .unwrap();
+            std::fs::write(
+                dir.path()
+                    .join(&folder)
+                    .join(format!("randread-run{r}.json")),
+                text,
+            )
+            .unwrap();
         }
     }
     let out = nvcmp()
@@ -438,7 +484,11 @@ fn explain_of_a_3000_file_study_fits_one_screen() {
         .unwrap();
     assert_ok(&out);
     let text = String::from_utf8(out.stdout).unwrap();
-    assert!(text.lines().count() <= 40, "{} lines:\n{text}", text.lines().count());
+    assert!(
+        text.lines().count() <= 40,
+        "{} lines:\n{text}",
+        text.lines().count()
+    );
     assert!(text.starts_with("3000 files read as 60 configs"), "{text}");
     assert!(text.contains("... and 48 more configs"), "{text}");
     assert!(text.contains("up to 50 runs"), "{text}");
@@ -458,7 +508,11 @@ fn explain_of_the_published_studies_names_the_scheduler() {
         .unwrap();
     assert_ok(&out);
     let text = String::from_utf8(out.stdout).unwrap();
-    assert!(text.lines().count() <= 40, "{} lines:\n{text}", text.lines().count());
+    assert!(
+        text.lines().count() <= 40,
+        "{} lines:\n{text}",
+        text.lines().count()
+    );
     let apart = text
         .lines()
         .find(|l| l.starts_with("Set apart by:"))

@@ -117,10 +117,8 @@ pub(crate) fn pooled_folders<'a, P: Ord>(
         for l in &labels {
             out.label_of.insert(l.to_string(), pool.clone());
         }
-        out.pools.insert(
-            pool,
-            (labels.iter().map(|l| l.to_string()).collect(), said),
-        );
+        out.pools
+            .insert(pool, (labels.iter().map(|l| l.to_string()).collect(), said));
     }
     out
 }

@@ -317,10 +317,7 @@ fn read_folder(groups: &Groups, runs: &[NamedRun], declared: &Repeats) -> Option
     for ((p, _), m) in groups {
         at_point.entry(*p).or_default().extend(m);
     }
-    let telling: BTreeSet<&String> = at_point
-        .values()
-        .flat_map(|m| differing(m, runs))
-        .collect();
+    let telling: BTreeSet<&String> = at_point.values().flat_map(|m| differing(m, runs)).collect();
     let members: BTreeSet<usize> = groups.values().flatten().copied().collect();
     let roles = roles_of(&members, &telling, words_of);
     let mut keys: Vec<(Vec<String>, &str)> = Vec::new();
@@ -495,8 +492,7 @@ fn short_names(keys: &[(Vec<String>, &str)], roles: &[String], declared: &Repeat
         })
         .collect();
     let distinct: BTreeSet<&String> = names.iter().collect();
-    if distinct.len() == names.len() && names.iter().all(|n| n.is_empty() || n.len() >= MIN_NAME)
-    {
+    if distinct.len() == names.len() && names.iter().all(|n| n.is_empty() || n.len() >= MIN_NAME) {
         return names;
     }
     let whole: Vec<String> = keys

@@ -142,6 +142,9 @@ type Run<'a> = (&'a str, &'a str, Option<u32>);
 /// config, variant, point and instances.
 type GroupKey<'a> = (&'a str, Option<&'a str>, At, u32);
 
+/// A point every config's runs are at: variant, point and instances.
+type PointKey<'a> = (Option<&'a str>, &'a At, u32);
+
 /// Each config's runs at each point, each run's IOPS (its rows summed: a
 /// run's jobs).
 fn run_groups(rows: &[Row]) -> IndexMap<GroupKey<'_>, BTreeMap<Run<'_>, f64>> {
@@ -167,7 +170,7 @@ fn run_groups(rows: &[Row]) -> IndexMap<GroupKey<'_>, BTreeMap<Run<'_>, f64>> {
 fn repeats(rows: &[Row], study: &mut Study, declared: &Repeats) -> Vec<Warning> {
     let groups = run_groups(rows);
     // Each config's mean IOPS at each point, for the gap to the next.
-    let mut at_point: IndexMap<(Option<&str>, &At, u32), Vec<(&str, f64)>> = IndexMap::new();
+    let mut at_point: IndexMap<PointKey, Vec<(&str, f64)>> = IndexMap::new();
     for ((config, variant, at, n), runs) in &groups {
         let mean = runs.values().sum::<f64>() / runs.len() as f64;
         at_point
@@ -215,13 +218,17 @@ fn repeats(rows: &[Row], study: &mut Study, declared: &Repeats) -> Vec<Warning> 
 /// not be repeats at all.
 fn advice(runs: &BTreeSet<Run>) -> &'static str {
     let own = runs.iter().all(|r| {
-        tokens(stem(r.0))
-            .last()
-            .is_some_and(|t| t.len() == 3 && t.starts_with('r') && t[1..].bytes().all(|b| b.is_ascii_digit()))
+        tokens(stem(r.0)).last().is_some_and(|t| {
+            t.len() == 3 && t.starts_with('r') && t[1..].bytes().all(|b| b.is_ascii_digit())
+        })
     });
     match own {
-        true => "repeats of nvcmp run --repeat this far apart measured the machine changing under the runs (rerun with --until-stddev PCT to repeat until they agree)",
-        false => "if they are not repeats, tell them apart (--label-by, or a manifest); if they are, the machine changed under the runs",
+        true => {
+            "repeats of nvcmp run --repeat this far apart measured the machine changing under the runs (rerun with --until-stddev PCT to repeat until they agree)"
+        }
+        false => {
+            "if they are not repeats, tell them apart (--label-by, or a manifest); if they are, the machine changed under the runs"
+        }
     }
 }
 

@@ -11,7 +11,10 @@ fn versions_are_one_word_and_extensions_no_part_of_a_name() {
     assert_eq!(tokens("kernel5.4-xfs"), ["kernel5.4", "xfs"]);
     // A version's last part may end in letters (DiskSpd's 2.0.21a).
     assert_eq!(tokens("v2.0.21a-text"), ["v2.0.21a", "text"]);
-    assert_eq!(tokens("randread-4k.json-normal"), ["randread", "4k", "json", "normal"]);
+    assert_eq!(
+        tokens("randread-4k.json-normal"),
+        ["randread", "4k", "json", "normal"]
+    );
     // A date stays a date, not a word's version.
     assert_eq!(tokens("run-2024.01.05"), ["run", "2024.01.05"]);
     assert_eq!(
