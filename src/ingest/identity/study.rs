@@ -392,3 +392,33 @@ fn placed(rows: &[Row], roles: &[String]) -> Vec<PlacedFile> {
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// nvcmp's own repeats (`run --repeat`: `-r01`, `-r02`) are repeats by
+    /// declaration: their disagreement points to `--until-stddev`; other
+    /// pooled runs may not be repeats at all.
+    #[test]
+    fn disagreeing_repeats_are_advised_by_where_they_come_from() {
+        let own: BTreeSet<Run> = [
+            ("out/randread-4k-qd4-r01.json", "job", None),
+            ("out/randread-4k-qd4-r02.json", "job", None),
+        ]
+        .into_iter()
+        .collect();
+        assert!(advice(&own).contains("--until-stddev"), "{}", advice(&own));
+        let found: BTreeSet<Run> = [
+            ("d/ssd-run1.json", "job", None),
+            ("d/ssd-run2.json", "job", None),
+        ]
+        .into_iter()
+        .collect();
+        assert!(
+            advice(&found).contains("tell them apart"),
+            "{}",
+            advice(&found)
+        );
+    }
+}
