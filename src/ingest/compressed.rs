@@ -5,10 +5,11 @@
 //! by member ([`super::archive`]).
 //!
 //! Reading is bounded: a file or member that expands past the cap
-//! (`--max-expanded`, 1 GiB by default), or more than [`RATIO`] times the
-//! compressed bytes it was read from once past [`RATIO_FLOOR`], is refused
-//! with its reason, and reading stops there: a gzip bomb costs a few
-//! milliseconds and [`RATIO_FLOOR`] bytes of memory, never its size.
+//! (`--max-expanded`, 1 GiB by default), or more than its codec's
+//! [`Codec::ratio`] times the compressed bytes it was read from once past
+//! [`RATIO_FLOOR`], is refused with its reason, and reading stops there:
+//! a gzip bomb costs a few milliseconds and [`RATIO_FLOOR`] bytes of
+//! memory, never its size.
 
 use std::cell::Cell;
 use std::io::{BufRead, Read};
@@ -31,6 +32,16 @@ impl Codec {
             Codec::Zstd => "zstd",
             Codec::Xz => "xz",
             Codec::Bzip2 => "bzip2",
+        }
+    }
+
+    /// Expanded bytes per compressed byte past which a stream of this
+    /// codec is refused (past [`RATIO_FLOOR`]): [`DEFLATE_RATIO`] for
+    /// gzip, [`LONG_RATIO`] for the others.
+    pub fn ratio(self) -> u64 {
+        match self {
+            Codec::Gzip => DEFLATE_RATIO,
+            Codec::Zstd | Codec::Xz | Codec::Bzip2 => LONG_RATIO,
         }
     }
 
@@ -105,11 +116,21 @@ impl Packing {
 /// The default cap on one file's or member's expanded bytes.
 pub const DEFAULT_MAX_EXPANDED: u64 = 1 << 30;
 
-/// Expanded bytes per compressed byte past which a stream is refused.
-/// Real results compress 5-50:1 (fio's JSON ~10:1, a log of equal lines
-/// ~30:1, a tar of many alike results ~100:1); deflate's own limit is
-/// ~1032:1, so a gzip past this is a stream of one repeated byte.
-pub const RATIO: u64 = 1000;
+/// Expanded bytes per compressed byte past which a deflate stream (gzip,
+/// a zip's deflated member) is refused. Measured (benches/compressed.md):
+/// real fio output compresses 4-50:1 with `gzip -9` (JSON and json+ ~8:1,
+/// per-I/O logs ~4:1, a busy histogram log ~45:1), at most ~460:1 (a
+/// histogram log of an idle job: lines of 1,216 zeros); deflate cannot
+/// pass ~1032:1, which a bomb of one repeated byte reaches (~1030:1,
+/// ~997:1 cut into gzip members of 1 MiB). 700 sits between the two.
+pub const DEFLATE_RATIO: u64 = 700;
+
+/// The same for zstd, xz and bzip2, whose long matches take real output
+/// further: the idle histogram log ~1,470:1 (`zstd -19`), ~1,670:1
+/// (`xz -9`), ~2,350:1 (`bzip2 -9`); a tar of 10,000 copied results
+/// ~770:1 (`xz -9`). Their bombs: ~6,800:1 (xz), ~32,000:1 (zstd),
+/// ~1,000,000:1 (bzip2).
+pub const LONG_RATIO: u64 = 5000;
 
 /// Expanded bytes below which the ratio is not asked: a small file of
 /// one repeated line may compress 2000:1 and harm nothing.
@@ -141,11 +162,15 @@ pub enum Refused {
     #[error("expands past {} (--max-expanded); not read", size_text(*.0))]
     Cap(u64),
     #[error(
-        "expands more than {RATIO}:1 ({} from {} read: a decompression bomb?); not read",
+        "expands more than {limit}:1 ({} from {} read: a decompression bomb?); not read",
         size_text(*.expanded),
         size_text(*.compressed)
     )]
-    Ratio { expanded: u64, compressed: u64 },
+    Ratio {
+        expanded: u64,
+        compressed: u64,
+        limit: u64,
+    },
 }
 
 /// Bytes read from the compressed source so far, shared between the
@@ -226,16 +251,20 @@ pub struct Guard<R> {
     total: u64,
     consumed: Consumed,
     max: u64,
+    /// The codec's [`Codec::ratio`].
+    ratio: u64,
 }
 
 impl<R: Read> Guard<R> {
-    pub fn new(inner: R, consumed: Consumed, max: u64) -> Guard<R> {
+    /// `max`: the cap; `ratio`: the codec's [`Codec::ratio`].
+    pub fn new(inner: R, consumed: Consumed, max: u64, ratio: u64) -> Guard<R> {
         Guard {
             inner,
             expanded: 0,
             total: 0,
             consumed,
             max,
+            ratio,
         }
     }
 
@@ -250,10 +279,11 @@ impl<R: Read> Guard<R> {
             return Err(Refused::Cap(self.max));
         }
         let compressed = self.consumed.get();
-        if self.total > RATIO_FLOOR && self.total > compressed.saturating_mul(RATIO) {
+        if self.total > RATIO_FLOOR && self.total > compressed.saturating_mul(self.ratio) {
             return Err(Refused::Ratio {
                 expanded: self.total,
                 compressed,
+                limit: self.ratio,
             });
         }
         Ok(())
