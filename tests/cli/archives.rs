@@ -231,7 +231,10 @@ fn bombs_are_refused_and_the_rest_is_read() {
         1,
         "{err}"
     );
-    for (name, limit) in [("bomb.json.gz", "gzip stream expands more than 700:1"), ("bomb.json.zst", "zstd stream expands more than 5000:1")] {
+    for (name, limit) in [
+        ("bomb.json.gz", "gzip stream expands more than 700:1"),
+        ("bomb.json.zst", "zstd stream expands more than 5000:1"),
+    ] {
         let line = err
             .lines()
             .find(|l| l.contains(name))

@@ -107,7 +107,13 @@ fn each_codec_says_its_own_limit() {
     let (r, out) = guarded(zstd::encode_all(&zeros[..], 3).unwrap(), u64::MAX);
     let e = r.unwrap_err();
     assert!(
-        matches!(refused(&e), Some(Refused::Ratio { limit: LONG_RATIO, .. })),
+        matches!(
+            refused(&e),
+            Some(Refused::Ratio {
+                limit: LONG_RATIO,
+                ..
+            })
+        ),
         "{e}"
     );
     assert!(e.to_string().contains("more than 5000:1"), "{e}");

@@ -159,9 +159,10 @@ fn read_archive(
         let source = crate::path_text::shown(&input.path.join(parts.join("/")));
         let mut warnings = Vec::new();
         let mut digest = None;
-        let outcome = match content.map_err(FileError::Archive).and_then(|bytes| {
-            member_rows(bytes, file, &source, r, &mut warnings, &mut digest)
-        }) {
+        let outcome = match content
+            .map_err(FileError::Archive)
+            .and_then(|bytes| member_rows(bytes, file, &source, r, &mut warnings, &mut digest))
+        {
             Ok(None) => {
                 logs += 1;
                 return;
