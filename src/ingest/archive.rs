@@ -211,16 +211,24 @@ fn read_zip(
     Ok(())
 }
 
-/// Why the zip crate would not open a member, said as its reader would.
+/// Why the zip crate would not open a member, said for people: a member
+/// whose local header disagrees with the central directory, or is not
+/// where the directory puts it, is what a lying or damaged directory
+/// gives.
 fn zip_member_error(e: &zip::result::ZipError) -> String {
+    const DISAGREE: &str = "header inconsistency detected: ";
     let text = e.to_string();
-    match text.find("header inconsistency detected: ") {
-        Some(at) => format!(
-            "zip member's central directory disagrees with its local header ({}): not read",
-            &text[at + "header inconsistency detected: ".len()..]
-        ),
-        None => format!("zip member cannot be read: {text}"),
+    if let Some(at) = text.find(DISAGREE) {
+        let what = &text[at + DISAGREE.len()..];
+        let what = what.trim_end_matches(" (does not match central directory)");
+        return format!(
+            "zip member's central directory disagrees with its local header ({what}): not read"
+        );
     }
+    if text.contains("ZipLocalEntryBlock") || text.contains("Invalid local file header") {
+        return "zip member's local header is not where the central directory puts it (a lying or damaged directory): not read".into();
+    }
+    format!("zip member cannot be read: {text}")
 }
 
 fn member_error(e: &std::io::Error) -> String {
