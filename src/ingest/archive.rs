@@ -249,9 +249,12 @@ pub fn expand(
     let (counted, consumed) = compressed::Counting::new(source);
     let decoder = compressed::decoder(codec, counted).map_err(|e| stream_error(codec, &e))?;
     let mut guard = Guard::new(decoder, consumed, max, codec.ratio());
-    to.clear();
-    match compressed::read_all::<()>(&mut guard, to, 0, &mut |_| Ok(())) {
-        Ok(()) => Ok(()),
+    let read = compressed::read_all::<()>(&mut guard, to, 0, &mut |_| Ok(()));
+    match read {
+        Ok(n) => {
+            to.truncate(n);
+            Ok(())
+        }
         Err(compressed::ReadAllError::Io(e)) => Err(stream_error(codec, &e)),
         Err(compressed::ReadAllError::Head(())) => Ok(()),
     }

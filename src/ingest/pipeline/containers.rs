@@ -70,56 +70,84 @@ fn judge_head(codec: Codec, head: &[u8]) -> Result<(), Stop> {
 }
 
 fn compressed_file(input: &Input, codec: Codec, r: &ReadingCtx<'_>) -> FileOutcome {
+    thread_local! {
+        /// The expanded bytes, kept from file to file (zeroed once).
+        static EXPANDED: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    /// A larger buffer is dropped after its file, not kept for the thread's life.
+    const KEEP: usize = 16 << 20;
     let source = crate::path_text::shown(&input.path);
     let mut warnings = Vec::new();
     let mut digest = None;
-    let mut bytes = Vec::new();
-    let expanded = std::fs::File::open(&input.path)
-        .map_err(FileError::Io)
-        .and_then(|file| {
-            let source = std::io::BufReader::with_capacity(256 << 10, file);
-            let (counted, consumed) = compressed::Counting::new(source);
-            let decoder = compressed::decoder(codec, counted)
-                .map_err(|e| FileError::Compressed(archive::stream_error(codec, &e)))?;
-            let mut guard =
-                compressed::Guard::new(decoder, consumed, r.opts.max_expanded(), codec.ratio());
-            let mut judge = |head: &[u8]| judge_head(codec, head);
-            match compressed::read_all(&mut guard, &mut bytes, sniff::HEAD, &mut judge) {
-                Ok(()) => Ok(None),
-                Err(compressed::ReadAllError::Head(Stop::Archive(kind))) => Ok(Some(kind)),
-                Err(compressed::ReadAllError::Head(Stop::Refused(e))) => Err(e),
-                Err(compressed::ReadAllError::Io(e)) => {
-                    Err(FileError::Compressed(archive::stream_error(codec, &e)))
-                }
-            }
-        });
-    let outcome = match expanded {
-        Ok(Some(kind)) => {
-            drop(bytes);
-            return read_archive(input, kind, Some(codec), r);
+    let outcome = EXPANDED.with(|cell| {
+        let mut own = Vec::new();
+        let mut kept = cell.try_borrow_mut();
+        let buf = kept.as_deref_mut().unwrap_or(&mut own);
+        let outcome = match expand_file(input, codec, r, buf) {
+            Ok(Expanded::Archive(kind)) => Err(kind),
+            Ok(Expanded::Bytes(0)) => Ok(Err(FileError::Compressed(format!(
+                "{} stream of nothing (no bytes in it)",
+                codec.name()
+            )))),
+            Ok(Expanded::Bytes(n)) => Ok(parse(
+                &buf[..n],
+                &source,
+                r.opts,
+                r.progress,
+                r.options,
+                &mut warnings,
+                &mut digest,
+            )
+            .and_then(|rows| Ok(finish_rows(rows, input, &source, r.opts, r.manifest)?))),
+            Err(e) => Ok(Err(e)),
+        };
+        if buf.len() > KEEP {
+            *buf = Vec::new();
         }
-        Ok(None) if bytes.is_empty() => Err(FileError::Compressed(format!(
-            "{} stream of nothing (no bytes in it)",
-            codec.name()
-        ))),
-        Ok(None) => parse(
-            &bytes,
-            &source,
-            r.opts,
-            r.progress,
-            r.options,
-            &mut warnings,
-            &mut digest,
-        )
-        .and_then(|rows| Ok(finish_rows(rows, input, &source, r.opts, r.manifest)?)),
-        Err(e) => Err(e),
-    };
-    FileOutcome::One(FileResult {
-        source,
-        outcome,
-        warnings,
-        digest,
-    })
+        outcome
+    });
+    match outcome {
+        Err(kind) => read_archive(input, kind, Some(codec), r),
+        Ok(outcome) => FileOutcome::One(FileResult {
+            source,
+            outcome,
+            warnings,
+            digest,
+        }),
+    }
+}
+
+/// What a compressed file held.
+enum Expanded {
+    /// Its first `n` bytes of the buffer.
+    Bytes(usize),
+    /// A tar: read as an archive.
+    Archive(ArchiveKind),
+}
+
+/// The compressed file `input` expanded into `buf`, bounded, its head
+/// judged as a file's is.
+fn expand_file(
+    input: &Input,
+    codec: Codec,
+    r: &ReadingCtx<'_>,
+    buf: &mut Vec<u8>,
+) -> Result<Expanded, FileError> {
+    let file = std::fs::File::open(&input.path).map_err(FileError::Io)?;
+    let source = std::io::BufReader::with_capacity(64 << 10, file);
+    let (counted, consumed) = compressed::Counting::new(source);
+    let decoder = compressed::decoder(codec, counted)
+        .map_err(|e| FileError::Compressed(archive::stream_error(codec, &e)))?;
+    let mut guard = compressed::Guard::new(decoder, consumed, r.opts.max_expanded(), codec.ratio());
+    let mut judge = |head: &[u8]| judge_head(codec, head);
+    match compressed::read_all(&mut guard, buf, sniff::HEAD, &mut judge) {
+        Ok(n) => Ok(Expanded::Bytes(n)),
+        Err(compressed::ReadAllError::Head(Stop::Archive(kind))) => Ok(Expanded::Archive(kind)),
+        Err(compressed::ReadAllError::Head(Stop::Refused(e))) => Err(e),
+        Err(compressed::ReadAllError::Io(e)) => {
+            Err(FileError::Compressed(archive::stream_error(codec, &e)))
+        }
+    }
 }
 
 /// One member read (or not), with its path's parts in the archive.
