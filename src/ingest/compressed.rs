@@ -133,8 +133,11 @@ pub const DEFLATE_RATIO: u64 = 700;
 pub const LONG_RATIO: u64 = 5000;
 
 /// Expanded bytes below which the ratio is not asked: a small file of
-/// one repeated line may compress 2000:1 and harm nothing.
-pub const RATIO_FLOOR: u64 = 16 << 20;
+/// one repeated line may compress 2000:1 and harm nothing. Past it a bomb
+/// is refused having cost this much memory (a few times it, with the
+/// buffer's growth) and a few milliseconds; real output's ratio is
+/// already near its whole file's here.
+pub const RATIO_FLOOR: u64 = 4 << 20;
 
 /// A byte count as people read it: `1 GiB`, `16 MiB`, `12.3 KiB`, `900 B`.
 pub fn size_text(bytes: u64) -> String {
