@@ -66,7 +66,7 @@ pub fn read(
                 .map_err(|e| Stopped(stream_error(codec, &e)))?;
             // Members are capped by their headers' sizes; the stream only
             // by the ratio.
-            let guarded = Guard::new(decoder, consumed, u64::MAX);
+            let guarded = Guard::new(decoder, consumed, u64::MAX, codec.ratio());
             read_tar(guarded, Some(codec), max, each)
         }
         (ArchiveKind::Zip, _) => read_zip(file, max, each),
@@ -172,10 +172,14 @@ fn read_zip(
             .name_for_index(i)
             .and_then(Result::ok)
             .map_or_else(|| format!("#{}", i + 1), |n| n.into_owned());
-        let mut member = match zip.by_index(i) {
+        // A member's central directory entry (name, sizes, checksum,
+        // offset) must agree with its local header: a zip whose directory
+        // lies is read as far as its members agree, each other one a skip.
+        let checked = zip::read::ZipReadOptions::new().enforce_header_consistency(true);
+        let mut member = match zip.by_index_with_options(i, checked) {
             Ok(m) => m,
             Err(e) => {
-                each(&listed, Err(format!("zip member cannot be read: {e}")));
+                each(&listed, Err(zip_member_error(&e)));
                 continue;
             }
         };
@@ -193,7 +197,11 @@ fn read_zip(
         // The central directory's sizes may lie: the cap and the ratio
         // are held on the bytes that come out, never on what it says.
         let consumed = Consumed::fixed(member.compressed_size());
-        let mut guard = Guard::new(&mut member, consumed, max);
+        let ratio = match member.compression() {
+            zip::CompressionMethod::Deflated => Codec::Gzip.ratio(),
+            _ => compressed::LONG_RATIO,
+        };
+        let mut guard = Guard::new(&mut member, consumed, max, ratio);
         buf.clear();
         match guard.read_to_end(&mut buf) {
             Ok(_) => each(&name, Ok(&buf)),
@@ -201,6 +209,26 @@ fn read_zip(
         }
     }
     Ok(())
+}
+
+/// Why the zip crate would not open a member, said for people: a member
+/// whose local header disagrees with the central directory, or is not
+/// where the directory puts it, is what a lying or damaged directory
+/// gives.
+fn zip_member_error(e: &zip::result::ZipError) -> String {
+    const DISAGREE: &str = "header inconsistency detected: ";
+    let text = e.to_string();
+    if let Some(at) = text.find(DISAGREE) {
+        let what = &text[at + DISAGREE.len()..];
+        let what = what.trim_end_matches(" (does not match central directory)");
+        return format!(
+            "zip member's central directory disagrees with its local header ({what}): not read"
+        );
+    }
+    if text.contains("ZipLocalEntryBlock") || text.contains("Invalid local file header") {
+        return "zip member's local header is not where the central directory puts it (a lying or damaged directory): not read".into();
+    }
+    format!("zip member cannot be read: {text}")
 }
 
 fn member_error(e: &std::io::Error) -> String {
@@ -220,10 +248,13 @@ pub fn expand(
 ) -> Result<(), String> {
     let (counted, consumed) = compressed::Counting::new(source);
     let decoder = compressed::decoder(codec, counted).map_err(|e| stream_error(codec, &e))?;
-    let mut guard = Guard::new(decoder, consumed, max);
-    to.clear();
-    match compressed::read_all::<()>(&mut guard, to, 0, &mut |_| Ok(())) {
-        Ok(()) => Ok(()),
+    let mut guard = Guard::new(decoder, consumed, max, codec.ratio());
+    let read = compressed::read_all::<()>(&mut guard, to, 0, &mut |_| Ok(()));
+    match read {
+        Ok(n) => {
+            to.truncate(n);
+            Ok(())
+        }
         Err(compressed::ReadAllError::Io(e)) => Err(stream_error(codec, &e)),
         Err(compressed::ReadAllError::Head(())) => Ok(()),
     }

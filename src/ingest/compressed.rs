@@ -5,10 +5,11 @@
 //! by member ([`super::archive`]).
 //!
 //! Reading is bounded: a file or member that expands past the cap
-//! (`--max-expanded`, 1 GiB by default), or more than [`RATIO`] times the
-//! compressed bytes it was read from once past [`RATIO_FLOOR`], is refused
-//! with its reason, and reading stops there: a gzip bomb costs a few
-//! milliseconds and [`RATIO_FLOOR`] bytes of memory, never its size.
+//! (`--max-expanded`, 1 GiB by default), or more than its codec's
+//! [`Codec::ratio`] times the compressed bytes it was read from once past
+//! [`RATIO_FLOOR`], is refused with its reason, and reading stops there:
+//! a gzip bomb costs a few milliseconds and [`RATIO_FLOOR`] bytes of
+//! memory, never its size.
 
 use std::cell::Cell;
 use std::io::{BufRead, Read};
@@ -31,6 +32,16 @@ impl Codec {
             Codec::Zstd => "zstd",
             Codec::Xz => "xz",
             Codec::Bzip2 => "bzip2",
+        }
+    }
+
+    /// Expanded bytes per compressed byte past which a stream of this
+    /// codec is refused (past [`RATIO_FLOOR`]): [`DEFLATE_RATIO`] for
+    /// gzip, [`LONG_RATIO`] for the others.
+    pub fn ratio(self) -> u64 {
+        match self {
+            Codec::Gzip => DEFLATE_RATIO,
+            Codec::Zstd | Codec::Xz | Codec::Bzip2 => LONG_RATIO,
         }
     }
 
@@ -105,15 +116,28 @@ impl Packing {
 /// The default cap on one file's or member's expanded bytes.
 pub const DEFAULT_MAX_EXPANDED: u64 = 1 << 30;
 
-/// Expanded bytes per compressed byte past which a stream is refused.
-/// Real results compress 5-50:1 (fio's JSON ~10:1, a log of equal lines
-/// ~30:1, a tar of many alike results ~100:1); deflate's own limit is
-/// ~1032:1, so a gzip past this is a stream of one repeated byte.
-pub const RATIO: u64 = 1000;
+/// Expanded bytes per compressed byte past which a deflate stream (gzip,
+/// a zip's deflated member) is refused. Measured (benches/compressed.md):
+/// real fio output compresses 4-50:1 with `gzip -9` (JSON and json+ ~8:1,
+/// per-I/O logs ~4:1, a busy histogram log ~45:1), at most ~460:1 (a
+/// histogram log of an idle job: lines of 1,216 zeros); deflate cannot
+/// pass ~1032:1, which a bomb of one repeated byte reaches (~1030:1,
+/// ~997:1 cut into gzip members of 1 MiB). 700 sits between the two.
+pub const DEFLATE_RATIO: u64 = 700;
+
+/// The same for zstd, xz and bzip2, whose long matches take real output
+/// further: the idle histogram log ~1,470:1 (`zstd -19`), ~1,670:1
+/// (`xz -9`), ~2,350:1 (`bzip2 -9`); a tar of 10,000 copied results
+/// ~770:1 (`xz -9`). Their bombs: ~6,800:1 (xz), ~32,000:1 (zstd),
+/// ~1,000,000:1 (bzip2).
+pub const LONG_RATIO: u64 = 5000;
 
 /// Expanded bytes below which the ratio is not asked: a small file of
-/// one repeated line may compress 2000:1 and harm nothing.
-pub const RATIO_FLOOR: u64 = 16 << 20;
+/// one repeated line may compress 2000:1 and harm nothing. Past it a bomb
+/// is refused having cost this much memory (a few times it, with the
+/// buffer's growth) and a few milliseconds; real output's ratio is
+/// already near its whole file's here.
+pub const RATIO_FLOOR: u64 = 4 << 20;
 
 /// A byte count as people read it: `1 GiB`, `16 MiB`, `12.3 KiB`, `900 B`.
 pub fn size_text(bytes: u64) -> String {
@@ -141,11 +165,15 @@ pub enum Refused {
     #[error("expands past {} (--max-expanded); not read", size_text(*.0))]
     Cap(u64),
     #[error(
-        "expands more than {RATIO}:1 ({} from {} read: a decompression bomb?); not read",
+        "expands more than {limit}:1 ({} from {} read: a decompression bomb?); not read",
         size_text(*.expanded),
         size_text(*.compressed)
     )]
-    Ratio { expanded: u64, compressed: u64 },
+    Ratio {
+        expanded: u64,
+        compressed: u64,
+        limit: u64,
+    },
 }
 
 /// Bytes read from the compressed source so far, shared between the
@@ -226,16 +254,20 @@ pub struct Guard<R> {
     total: u64,
     consumed: Consumed,
     max: u64,
+    /// The codec's [`Codec::ratio`].
+    ratio: u64,
 }
 
 impl<R: Read> Guard<R> {
-    pub fn new(inner: R, consumed: Consumed, max: u64) -> Guard<R> {
+    /// `max`: the cap; `ratio`: the codec's [`Codec::ratio`].
+    pub fn new(inner: R, consumed: Consumed, max: u64, ratio: u64) -> Guard<R> {
         Guard {
             inner,
             expanded: 0,
             total: 0,
             consumed,
             max,
+            ratio,
         }
     }
 
@@ -250,10 +282,11 @@ impl<R: Read> Guard<R> {
             return Err(Refused::Cap(self.max));
         }
         let compressed = self.consumed.get();
-        if self.total > RATIO_FLOOR && self.total > compressed.saturating_mul(RATIO) {
+        if self.total > RATIO_FLOOR && self.total > compressed.saturating_mul(self.ratio) {
             return Err(Refused::Ratio {
                 expanded: self.total,
                 compressed,
+                limit: self.ratio,
             });
         }
         Ok(())
@@ -276,39 +309,41 @@ pub fn refused(e: &std::io::Error) -> Option<&Refused> {
         .and_then(|inner| inner.downcast_ref::<Refused>())
 }
 
-/// Reads `from` to its end into `to` (cleared first), in blocks, so a
+/// Reads `from` to its end into `to`, from its start, in blocks, so a
 /// refusal stops it after one block past the bound, never after a
-/// doubling of the buffer. `head` is called once with the first
-/// `first` bytes (or fewer, at the end) and may stop the read.
+/// doubling of the buffer; gives the bytes read, `to[..n]`. `to` is only
+/// ever grown (its bytes past `n` are left as they were): a buffer kept
+/// from file to file is zeroed once, not once per file (a quarter of the
+/// time of a small gzip'd result was the zeroing of its first block).
+/// `head` is called once with the first `first` bytes (or fewer, at the
+/// end) and may stop the read.
 pub fn read_all<E>(
     from: &mut dyn Read,
     to: &mut Vec<u8>,
     first: usize,
     head: &mut dyn FnMut(&[u8]) -> Result<(), E>,
-) -> Result<(), ReadAllError<E>> {
+) -> Result<usize, ReadAllError<E>> {
     const BLOCK: usize = 256 << 10;
-    to.clear();
+    let mut filled = 0;
     let mut asked = false;
     loop {
-        let len = to.len();
-        to.resize(len + BLOCK, 0);
+        if to.len() < filled + BLOCK {
+            to.resize(filled + BLOCK, 0);
+        }
         let got = loop {
-            match from.read(&mut to[len..]) {
+            match from.read(&mut to[filled..filled + BLOCK]) {
                 Ok(n) => break n,
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                Err(e) => {
-                    to.truncate(len);
-                    return Err(ReadAllError::Io(e));
-                }
+                Err(e) => return Err(ReadAllError::Io(e)),
             }
         };
-        to.truncate(len + got);
-        if !asked && (to.len() >= first || got == 0) {
+        filled += got;
+        if !asked && (filled >= first || got == 0) {
             asked = true;
-            head(&to[..to.len().min(first)]).map_err(ReadAllError::Head)?;
+            head(&to[..filled.min(first)]).map_err(ReadAllError::Head)?;
         }
         if got == 0 {
-            return Ok(());
+            return Ok(filled);
         }
     }
 }

@@ -70,55 +70,84 @@ fn judge_head(codec: Codec, head: &[u8]) -> Result<(), Stop> {
 }
 
 fn compressed_file(input: &Input, codec: Codec, r: &ReadingCtx<'_>) -> FileOutcome {
+    thread_local! {
+        /// The expanded bytes, kept from file to file (zeroed once).
+        static EXPANDED: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    /// A larger buffer is dropped after its file, not kept for the thread's life.
+    const KEEP: usize = 16 << 20;
     let source = crate::path_text::shown(&input.path);
     let mut warnings = Vec::new();
     let mut digest = None;
-    let mut bytes = Vec::new();
-    let expanded = std::fs::File::open(&input.path)
-        .map_err(FileError::Io)
-        .and_then(|file| {
-            let source = std::io::BufReader::with_capacity(256 << 10, file);
-            let (counted, consumed) = compressed::Counting::new(source);
-            let decoder = compressed::decoder(codec, counted)
-                .map_err(|e| FileError::Compressed(archive::stream_error(codec, &e)))?;
-            let mut guard = compressed::Guard::new(decoder, consumed, r.opts.max_expanded());
-            let mut judge = |head: &[u8]| judge_head(codec, head);
-            match compressed::read_all(&mut guard, &mut bytes, sniff::HEAD, &mut judge) {
-                Ok(()) => Ok(None),
-                Err(compressed::ReadAllError::Head(Stop::Archive(kind))) => Ok(Some(kind)),
-                Err(compressed::ReadAllError::Head(Stop::Refused(e))) => Err(e),
-                Err(compressed::ReadAllError::Io(e)) => {
-                    Err(FileError::Compressed(archive::stream_error(codec, &e)))
-                }
-            }
-        });
-    let outcome = match expanded {
-        Ok(Some(kind)) => {
-            drop(bytes);
-            return read_archive(input, kind, Some(codec), r);
+    let outcome = EXPANDED.with(|cell| {
+        let mut own = Vec::new();
+        let mut kept = cell.try_borrow_mut();
+        let buf = kept.as_deref_mut().unwrap_or(&mut own);
+        let outcome = match expand_file(input, codec, r, buf) {
+            Ok(Expanded::Archive(kind)) => Err(kind),
+            Ok(Expanded::Bytes(0)) => Ok(Err(FileError::Compressed(format!(
+                "{} stream of nothing (no bytes in it)",
+                codec.name()
+            )))),
+            Ok(Expanded::Bytes(n)) => Ok(parse(
+                &buf[..n],
+                &source,
+                r.opts,
+                r.progress,
+                r.options,
+                &mut warnings,
+                &mut digest,
+            )
+            .and_then(|rows| Ok(finish_rows(rows, input, &source, r.opts, r.manifest)?))),
+            Err(e) => Ok(Err(e)),
+        };
+        if buf.len() > KEEP {
+            *buf = Vec::new();
         }
-        Ok(None) if bytes.is_empty() => Err(FileError::Compressed(format!(
-            "{} stream of nothing (no bytes in it)",
-            codec.name()
-        ))),
-        Ok(None) => parse(
-            &bytes,
-            &source,
-            r.opts,
-            r.progress,
-            r.options,
-            &mut warnings,
-            &mut digest,
-        )
-        .and_then(|rows| Ok(finish_rows(rows, input, &source, r.opts, r.manifest)?)),
-        Err(e) => Err(e),
-    };
-    FileOutcome::One(FileResult {
-        source,
-        outcome,
-        warnings,
-        digest,
-    })
+        outcome
+    });
+    match outcome {
+        Err(kind) => read_archive(input, kind, Some(codec), r),
+        Ok(outcome) => FileOutcome::One(FileResult {
+            source,
+            outcome,
+            warnings,
+            digest,
+        }),
+    }
+}
+
+/// What a compressed file held.
+enum Expanded {
+    /// Its first `n` bytes of the buffer.
+    Bytes(usize),
+    /// A tar: read as an archive.
+    Archive(ArchiveKind),
+}
+
+/// The compressed file `input` expanded into `buf`, bounded, its head
+/// judged as a file's is.
+fn expand_file(
+    input: &Input,
+    codec: Codec,
+    r: &ReadingCtx<'_>,
+    buf: &mut Vec<u8>,
+) -> Result<Expanded, FileError> {
+    let file = std::fs::File::open(&input.path).map_err(FileError::Io)?;
+    let source = std::io::BufReader::with_capacity(64 << 10, file);
+    let (counted, consumed) = compressed::Counting::new(source);
+    let decoder = compressed::decoder(codec, counted)
+        .map_err(|e| FileError::Compressed(archive::stream_error(codec, &e)))?;
+    let mut guard = compressed::Guard::new(decoder, consumed, r.opts.max_expanded(), codec.ratio());
+    let mut judge = |head: &[u8]| judge_head(codec, head);
+    match compressed::read_all(&mut guard, buf, sniff::HEAD, &mut judge) {
+        Ok(n) => Ok(Expanded::Bytes(n)),
+        Err(compressed::ReadAllError::Head(Stop::Archive(kind))) => Ok(Expanded::Archive(kind)),
+        Err(compressed::ReadAllError::Head(Stop::Refused(e))) => Err(e),
+        Err(compressed::ReadAllError::Io(e)) => {
+            Err(FileError::Compressed(archive::stream_error(codec, &e)))
+        }
+    }
 }
 
 /// One member read (or not), with its path's parts in the archive.
@@ -139,6 +168,8 @@ fn read_archive(
     let max = r.opts.max_expanded();
     let mut members: Vec<Member> = Vec::new();
     let mut refused: Vec<(String, String)> = Vec::new();
+    // fio logs among the members: set aside, as a folder's are, and said once.
+    let mut logs = 0usize;
     let stopped = archive::read(&input.path, kind, codec, max, &mut |name, content| {
         let parts = match member_parts(name) {
             Ok(p) => p,
@@ -156,9 +187,17 @@ fn read_archive(
         let source = crate::path_text::shown(&input.path.join(parts.join("/")));
         let mut warnings = Vec::new();
         let mut digest = None;
-        let outcome = content
+        let outcome = match content
             .map_err(FileError::Archive)
-            .and_then(|bytes| member_rows(bytes, file, &source, r, &mut warnings, &mut digest));
+            .and_then(|bytes| member_rows(bytes, file, &source, r, &mut warnings, &mut digest))
+        {
+            Ok(None) => {
+                logs += 1;
+                return;
+            }
+            Ok(Some(rows)) => Ok(rows),
+            Err(e) => Err(e),
+        };
         members.push(Member {
             parts: parts.iter().map(|p| p.to_string()).collect(),
             result: FileResult {
@@ -185,27 +224,60 @@ fn read_archive(
         Some(c) => format!("{} archive ({})", kind.name(), c.name()),
         None => format!("{} archive", kind.name()),
     };
-    let whole = match stopped {
-        Err(stop) => Some(format!("{what}: {stop}")),
-        Ok(()) if out.is_empty() => Some(format!("{what} with no result files in it")),
-        Ok(()) => None,
-    };
-    if let Some(reason) = whole {
-        out.push((
-            input.clone(),
-            FileResult {
-                source: crate::path_text::shown(&input.path),
-                outcome: Err(FileError::Archive(reason)),
-                warnings: Vec::new(),
-                digest: None,
-            },
-        ));
-    }
+    let empty = out.is_empty();
+    out.extend(archive_notes(input, &what, stopped, empty, logs));
     FileOutcome::Members(out)
 }
 
+/// What is said of the archive itself: why it was not read to its end or
+/// gave nothing (a skip), and the fio logs it holds (not results, so
+/// never a skip: one warning, on an entry of no rows that counts as no
+/// file read).
+fn archive_notes(
+    input: &Input,
+    what: &str,
+    stopped: Result<(), archive::Stopped>,
+    empty: bool,
+    logs: usize,
+) -> Vec<(Input, FileResult)> {
+    let logs_text = crate::numbers::count(logs, "fio log");
+    let whole = match stopped {
+        Err(stop) => Some(format!("{what}: {stop}")),
+        Ok(()) if empty && logs > 0 => Some(format!(
+            "{what} of {logs_text} and no result files (logs are series, read from folders: unpack it for --series)"
+        )),
+        Ok(()) if empty => Some(format!("{what} with no result files in it")),
+        Ok(()) => None,
+    };
+    let note = (logs > 0 && !empty).then(|| {
+        format!(
+            "{logs_text} inside the archive not read: logs are series, read from folders (unpack it for --series and timeseries charts)"
+        )
+    });
+    let entry = |outcome, warnings| {
+        (
+            input.clone(),
+            FileResult {
+                source: crate::path_text::shown(&input.path),
+                outcome,
+                warnings,
+                digest: None,
+            },
+        )
+    };
+    let mut out = Vec::new();
+    if let Some(note) = note {
+        out.push(entry(Ok(Vec::new()), vec![note]));
+    }
+    if let Some(reason) = whole {
+        out.push(entry(Err(FileError::Archive(reason)), Vec::new()));
+    }
+    out
+}
+
 /// A member's bytes (expanded again when the member is itself compressed)
-/// read into rows; a fio log or an archive inside the archive is refused.
+/// read into rows; `None`: a fio log (set aside); an archive inside the
+/// archive is refused.
 fn member_rows(
     bytes: &[u8],
     file: &str,
@@ -213,7 +285,7 @@ fn member_rows(
     r: &ReadingCtx<'_>,
     warnings: &mut Vec<String>,
     digest: &mut Option<u128>,
-) -> Result<Vec<crate::model::Row>, FileError> {
+) -> Result<Option<Vec<crate::model::Row>>, FileError> {
     let mut own = Vec::new();
     let bytes = match Codec::of(bytes) {
         Some(codec) => {
@@ -230,14 +302,12 @@ fn member_rows(
         )));
     }
     if LogName::parse(file).is_some() && !super::head_is_json(bytes) {
-        return Err(FileError::Archive(
-            "a fio log inside an archive: logs are read from folders (unpack it for --series and timeseries charts)"
-                .into(),
-        ));
+        return Ok(None);
     }
     parse(
         bytes, source, r.opts, r.progress, r.options, warnings, digest,
     )
+    .map(Some)
 }
 
 /// The members' inputs, labelled as the files of the folder the archive

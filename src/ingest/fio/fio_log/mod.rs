@@ -145,7 +145,7 @@ pub fn read_file(
         let (counted, consumed) =
             c::Counting::new(std::io::BufReader::with_capacity(256 << 10, file));
         let decoder = c::decoder(codec, counted)?;
-        let mut guard = c::Guard::new(decoder, consumed, u64::MAX);
+        let mut guard = c::Guard::new(decoder, consumed, u64::MAX, codec.ratio());
         return read_text(&mut guard, ctx, sink).map_err(|e| match e {
             LogError::Io(io) => LogError::Io(std::io::Error::other(
                 crate::ingest::archive::stream_error(codec, &io),
