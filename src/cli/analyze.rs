@@ -219,7 +219,9 @@ fn sweep_rules(args: &AnalyzeArgs) -> Result<compare::SweepRules, CliError> {
 
 pub fn run(args: AnalyzeArgs, global: Global) -> anyhow::Result<u8> {
     let checked = Checked::of(&args)?;
+    let mut phases = crate::ingest::Phases::from_env();
     let mut inputs = read_step(&args, &checked, global)?;
+    phases.done("analyze: read");
     if args.explain {
         return explain(&inputs);
     }
@@ -234,6 +236,7 @@ pub fn run(args: AnalyzeArgs, global: Global) -> anyhow::Result<u8> {
         crate::numbers::whole(inputs.files_read as u64)
     ));
     let cmp = compare_step(&args, &checked, &mut inputs, global)?;
+    phases.done("analyze: compare");
     if let Some(dir) = &args.out {
         stage.say(format!("writing {}", dir.display()));
         let opts = crate::publish::Options {
@@ -245,6 +248,7 @@ pub fn run(args: AnalyzeArgs, global: Global) -> anyhow::Result<u8> {
             csv_cells: csv_cells(args.csv_raw),
         };
         crate::publish::publish(&cmp, &inputs.rows, dir, &opts)?;
+        phases.done("analyze: --out");
     }
     drop(stage);
     let format = checked.format;
@@ -260,6 +264,7 @@ pub fn run(args: AnalyzeArgs, global: Global) -> anyhow::Result<u8> {
     let mut out = std::io::BufWriter::new(stdout.lock());
     format.renderer(&opts).render(&cmp, &mut out)?;
     out.flush()?;
+    phases.done("analyze: print");
     Ok(exit::OK)
 }
 
@@ -530,7 +535,9 @@ fn compare_step(
         findings: args.findings,
         steady_only: args.steady_only,
         log_steady: inputs.log_steady.clone(),
-        config_rule: inputs.config_rule.clone(),
+        // Taken, not copied: its study lists every file (100,000 at a
+        // lab's archive), and nothing reads it after the comparison.
+        config_rule: std::mem::take(&mut inputs.config_rule),
         house: house_style(manifest)?.overridden_by(checked.units),
     };
     let mut cmp = compare::compare_owned(&mut inputs.rows, &opts);

@@ -282,13 +282,22 @@ fn renamed_rule(
     rule: &crate::model::ConfigRule,
     name_of: impl Fn(&str) -> String,
 ) -> crate::model::ConfigRule {
-    let mut out = rule.clone();
-    out.values = rule
-        .values
-        .iter()
-        .map(|(label, v)| (name_of(label), v.clone()))
-        .collect();
-    out
+    // Its study (every file's place) is the comparison's `study`, renamed
+    // on its own: not copied here too.
+    crate::model::ConfigRule {
+        rule: rule.rule.clone(),
+        keys: rule.keys.clone(),
+        values: rule
+            .values
+            .iter()
+            .map(|(label, v)| (name_of(label), v.clone()))
+            .collect(),
+        split_folders: rule.split_folders.clone(),
+        file_configs: rule.file_configs.clone(),
+        notes: rule.notes.clone(),
+        roles: rule.roles.clone(),
+        study: crate::model::Study::default(),
+    }
 }
 
 /// Rows that may enter the comparison, renamed to their display names; a

@@ -155,7 +155,13 @@ fn place(
                 .map(|r| r.outcome.as_ref().map_or(0, Vec::len))
                 .sum::<usize>();
         let done = results.len() + read.len();
-        rows.reserve((got + got * inputs.saturating_sub(done) / done).saturating_sub(rows.len()));
+        let expected = got + got * inputs.saturating_sub(done) / done;
+        // Exactly, with an eighth to spare: `reserve` would double the
+        // capacity (a row is over a kilobyte: 250 MB of room never used at
+        // 100,000 files), and a growth by a few rows would copy them all.
+        if expected > rows.capacity() {
+            rows.reserve_exact((expected + expected / 8).saturating_sub(rows.len()));
+        }
     }
     for r in read {
         let outcome = r.outcome.map(|file_rows| {
@@ -288,16 +294,38 @@ impl Phases {
         Phases(std::env::var_os("NVCMP_TIMINGS").map(|_| std::time::Instant::now()))
     }
 
-    /// Prints `phase`'s time, since the last phase done (or since made).
+    /// Prints `phase`'s time, since the last phase done (or since made),
+    /// and where the system says (Linux) the memory resident after it and
+    /// the peak so far: `nvcmp: timing: read 212.4 ms, 310 MB resident,
+    /// 352 MB peak`.
     pub fn done(&mut self, phase: &str) {
         if let Some(since) = self.0 {
-            eprintln!(
-                "nvcmp: timing: {phase} {:.1} ms",
-                since.elapsed().as_secs_f64() * 1e3
-            );
+            let ms = since.elapsed().as_secs_f64() * 1e3;
+            match resident_mb() {
+                Some((now, peak)) => eprintln!(
+                    "nvcmp: timing: {phase} {ms:.1} ms, {now} MB resident, {peak} MB peak"
+                ),
+                None => eprintln!("nvcmp: timing: {phase} {ms:.1} ms"),
+            }
             self.0 = Some(std::time::Instant::now());
         }
     }
+}
+
+/// The process's resident memory and its peak so far, MB (`VmRSS` and
+/// `VmHWM` of /proc/self/status); None where there is no such file.
+fn resident_mb() -> Option<(u64, u64)> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let kb = |key: &str| -> Option<u64> {
+        let line = status.lines().find(|l| l.starts_with(key))?;
+        line[key.len()..]
+            .trim()
+            .trim_end_matches("kB")
+            .trim()
+            .parse()
+            .ok()
+    };
+    Some((kb("VmRSS:")? / 1024, kb("VmHWM:")? / 1024))
 }
 
 /// The manifest's `[config."label"]` settings, once every row has its
