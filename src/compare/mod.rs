@@ -296,6 +296,7 @@ fn renamed_rule(
         file_configs: rule.file_configs.clone(),
         notes: rule.notes.clone(),
         roles: rule.roles.clone(),
+        declared_repeats: rule.declared_repeats.clone(),
         study: crate::model::Study::default(),
     }
 }
