@@ -21,6 +21,7 @@ mod instances;
 mod many_jobs;
 mod md_table;
 mod numbers;
+mod reports;
 mod platform;
 mod run;
 mod runlog;
