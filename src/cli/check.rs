@@ -167,13 +167,21 @@ fn options(args: &CheckArgs) -> Result<CheckOptions, CliError> {
 /// names one. Two different ones are a usage error: a check shows one tail.
 fn named_tail(args: &CheckArgs, opts: &CheckOptions) -> Result<Option<f64>, CliError> {
     let mut named: Vec<(String, f64)> = Vec::new();
-    let thresholds = args.threshold.iter().filter_map(|t| t.split_once('=')).map(|(m, _)| m);
+    let thresholds = args
+        .threshold
+        .iter()
+        .filter_map(|t| t.split_once('='))
+        .map(|(m, _)| m);
     for name in args.metrics.iter().map(String::as_str).chain(thresholds) {
         if let Some(p) = Metric::percentile_named(name) {
             named.push((name.trim().to_string(), p));
         }
     }
-    if let Some(slo) = opts.sweep_rules.slo.filter(|s| s.metric == SloMetric::ClatP99) {
+    if let Some(slo) = opts
+        .sweep_rules
+        .slo
+        .filter(|s| s.metric == SloMetric::ClatP99)
+    {
         named.push(("--slo".into(), slo.percentile));
     }
     let Some((first, pct)) = named.first().cloned() else {

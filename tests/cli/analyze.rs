@@ -197,7 +197,10 @@ fn published_markdown_shows_every_figure_as_printed() {
             if shown.as_deref() == Some(printed.as_str()) {
                 matched += 1;
             } else {
-                wrong.push(format!("{workload} {} {title}: {shown:?}, article {printed}", f[0]));
+                wrong.push(format!(
+                    "{workload} {} {title}: {shown:?}, article {printed}",
+                    f[0]
+                ));
             }
         }
     }

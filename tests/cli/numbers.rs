@@ -333,7 +333,7 @@ fn problems(series: &[Series], zeros_allowed: bool) -> Vec<String> {
         if !s.decimals_free
             && counts
                 .windows(2)
-            .any(|w| w[0].0 == w[1].0 && w[0].1 != w[1].1)
+                .any(|w| w[0].0 == w[1].0 && w[0].1 != w[1].1)
         {
             out.push(format!("{}: mixed decimals {:?}", s.place, s.cells));
         }
