@@ -225,7 +225,8 @@ pub fn run(args: CheckArgs, global: Global) -> anyhow::Result<u8> {
     opts.log_steady = base.log_steady.clone();
     opts.log_steady.extend(cand.log_steady.clone());
     let mut report = compare_sides(base, &cand, &opts)?;
-    report.errors = unusable(&report, &cand);
+    let unusable = unusable(&report, &cand);
+    report.errors.extend(unusable);
     write_report(&args, global, &report)?;
     exit_code(&report)
 }
