@@ -273,6 +273,16 @@ impl Metric {
         }
     }
 
+    /// The decimals a row would print with before a latency's cap on
+    /// significant digits ([`Metric::row_decimals`]).
+    fn uncapped_decimals(self, scale: &Scale, row: &[(f64, f64)]) -> usize {
+        let readings: Vec<numbers::Reading> = row
+            .iter()
+            .map(|(v, p)| self.reading(scale, *v, *p))
+            .collect();
+        numbers::readable_decimals(&readings)
+    }
+
     /// How a row (or a table column) of this metric prints, from its
     /// (value, precision) pairs in base units: latency and bandwidth in
     /// the report's one unit ([`ReportUnits`]), with house style's
@@ -295,7 +305,13 @@ impl Metric {
         };
         let decimals = house
             .and_then(|h| h.decimals)
-            .unwrap_or_else(|| self.row_decimals(&scale, near));
+            .unwrap_or_else(|| self.row_decimals(&scale, near.iter().copied()));
+        // The significant-digit cap of a latency row spanning thousands
+        // (`2,543` beside `0.48`) leaves its smallest values their own two
+        // significant digits.
+        let capped = house.and_then(|h| h.decimals).is_none()
+            && self.is_latency()
+            && decimals < self.uncapped_decimals(&scale, &near);
         RowStyle {
             metric: self,
             decimals,
@@ -304,6 +320,7 @@ impl Metric {
             units: Units::Row,
             one_unit: house.is_some(),
             trim_zeros: house.is_some_and(|h| h.trim_zeros && h.decimals.is_some()),
+            capped,
         }
     }
 
@@ -410,6 +427,10 @@ pub struct RowStyle {
     /// House style's "as printed": `decimals` is a most, trailing zeros
     /// dropped (`6.1` beside `10.058`; [`HouseUnit::trim_zeros`]).
     pub trim_zeros: bool,
+    /// The row's decimals were cut by the cap on significant digits: a
+    /// value they would show with fewer than two significant digits
+    /// keeps two of its own (`0.48` in a row of `2,543`).
+    pub capped: bool,
 }
 
 impl RowStyle {
@@ -467,7 +488,12 @@ impl RowStyle {
         // 0.05 in a row of thousands, 50 ns in a row of ms) gets the
         // decimals it needs.
         let shown = v / self.scale.div;
-        if v != 0.0 && (shown * crate::units::pow10(self.decimals as i32)).abs() < 0.5 {
+        let at_row = (shown * crate::units::pow10(self.decimals as i32)).abs();
+        if v != 0.0 && self.capped && at_row < 10.0 {
+            let own = numbers::min_significant_decimals(shown.abs()).max(self.decimals);
+            return self.scale.fixed(v, own);
+        }
+        if v != 0.0 && at_row < 0.5 {
             return self.scale.fixed(
                 v,
                 self.decimals

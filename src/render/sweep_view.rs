@@ -221,6 +221,7 @@ fn column_style(m: Metric, scale: Scale, median: f64, column: Vec<(f64, f64)>) -
         units: Units::Row,
         one_unit: false,
         trim_zeros: false,
+        capped: false,
     }
 }
 

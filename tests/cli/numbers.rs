@@ -324,9 +324,25 @@ fn problems(series: &[Series], zeros_allowed: bool) -> Vec<String> {
         }
         // Cells that print their unit keep one count of decimals per unit
         // (a column of 90.62 µs and 13.04 ms).
+        // A row whose decimals the cap on significant digits cut (`2,543`
+        // beside `0.48`, #54) leaves a value those decimals would show with
+        // fewer than two significant digits its own two.
+        let value = |n: &str| n.replace(',', "").parse::<f64>().unwrap_or(0.0);
+        let row_decimals = numbers
+            .iter()
+            .filter(|(c, n)| !marked(c) && value(n) >= 10.0)
+            .map(|(_, n)| decimals(n))
+            .min();
+        let own_two = |n: &str| {
+            let digits: String = n.chars().filter(char::is_ascii_digit).collect();
+            let significant = digits.trim_start_matches('0').len();
+            row_decimals.is_some_and(|d| {
+                decimals(n) > d && value(n) * 10f64.powi(d as i32) < 10.0 && significant == 2
+            })
+        };
         let mut counts: Vec<(&str, usize)> = numbers
             .iter()
-            .filter(|(cell, _)| !marked(cell))
+            .filter(|(cell, n)| !marked(cell) && !own_two(n))
             .map(|(cell, n)| (unit(cell), decimals(n)))
             .collect();
         counts.sort();
