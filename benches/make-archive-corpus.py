@@ -35,6 +35,12 @@ layout stays fio's) so that:
                 fixtures/fio/linux-clientserver/two-servers.json, json);
 - all:          every layout above.
 
+--bw-skew LO:HI (percent, e.g. 0.6:8.8) raises each copy's bandwidth
+(every non-zero `bw_bytes` and `bw` of its jobs) by a percentage between
+LO and HI, spread evenly over the files, so each file's bandwidth
+disagrees slightly with IOPS x block size: one note per file, the case of
+a report whose checks must stay short (issue #54).
+
 In apart and overlap modes each copy's json+ histogram is its own too: a
 few counts move by one between neighbouring bins (the total, fio's
 total_ios, unchanged), so no two files hold the same bins, as in a real
@@ -42,6 +48,7 @@ archive where no two runs do.
 
 Usage: benches/make-archive-corpus.py DIR [--files N] [--folder-size K]
        [--mode apart|overlap|copies|folders] [--layouts LIST]
+       [--bw-skew LO:HI]
 Prints the number of files and MB written.
 """
 
@@ -144,6 +151,20 @@ def own_bins(data, seed):
     return BINS.sub(one, data)
 
 
+BW = re.compile(rb'("bw(?:_bytes)?" : )(\d+)')
+
+
+def skewed(data, pct):
+    """Every non-zero `bw_bytes` and `bw` (KiB/s) of the file raised by
+    `pct` percent; IOPS, block size and everything else unchanged."""
+
+    def one(m):
+        v = int(m.group(2))
+        return m.group(1) + b"%d" % round(v * (1 + pct / 100)) if v else m.group(0)
+
+    return BW.sub(one, data)
+
+
 def stamped(data, end_ms):
     s = end_ms // 1000
     text = time.strftime("%a %b %d %H:%M:%S %Y", time.gmtime(s)).encode()
@@ -163,7 +184,19 @@ def main():
         default="studies",
         help="comma-separated: studies, jsonplus, multijob, clientserver, all",
     )
+    ap.add_argument(
+        "--bw-skew",
+        metavar="LO:HI",
+        help="raise each file's bandwidth by LO..HI percent (spread over the files)",
+    )
     a = ap.parse_args()
+    skew = None
+    if a.bw_skew:
+        try:
+            lo, hi = (float(x) for x in a.bw_skew.split(":"))
+        except ValueError:
+            sys.exit(f"--bw-skew {a.bw_skew}: expected LO:HI percent, e.g. 0.6:8.8")
+        skew = (lo, hi)
     names = [n.strip() for n in a.layouts.split(",") if n.strip()]
     if names == ["all"]:
         names = ["studies", *LAYOUTS]
@@ -194,6 +227,9 @@ def main():
             data = own_bins(stamped(data, base + (i % a.folder_size)), i)
         if a.mode != "folders":
             name = f"{name}-{i:06d}"
+        if skew:
+            lo, hi = skew
+            data = skewed(data, lo + (hi - lo) * i / max(a.files - 1, 1))
         with open(os.path.join(folder, f"{name}.json"), "wb") as f:
             f.write(data)
         total += len(data)

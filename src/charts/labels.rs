@@ -37,6 +37,28 @@ pub(crate) fn workload_point_label(cmp: &Comparison, w: &Workload) -> String {
     }
 }
 
+/// [`workload_point_label`], with the direction after the workload where
+/// another workload of the comparison reads alike in the other direction
+/// (a mixed job's read and write: `randrw 70/30 4k write at QD1`), so two
+/// charts never share a title.
+pub(crate) fn workload_point_label_of_direction(cmp: &Comparison, w: &Workload) -> String {
+    let label = workload_label(w);
+    let twin = cmp
+        .workloads
+        .iter()
+        .any(|o| o.key.shape.direction != w.key.shape.direction && workload_label(o) == label);
+    let label = if twin {
+        format!("{label} {}", w.key.shape.direction.as_str())
+    } else {
+        label
+    };
+    if cmp.has_load_points() {
+        format!("{label} at {}", w.key.load.label())
+    } else {
+        label
+    }
+}
+
 /// "Read", "Write", "Trim": the group name in titles.
 pub(crate) fn group_title(d: Direction) -> &'static str {
     match d {

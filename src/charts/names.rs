@@ -28,22 +28,19 @@ pub(crate) fn slug(s: &str) -> String {
     if out.is_empty() { "x".into() } else { out }
 }
 
-/// Makes stems unique by appending `-2`, `-3`, ... to repeats (two rw
-/// names can slug alike), keeping the order.
-pub(crate) fn unique(stems: Vec<String>) -> Vec<String> {
+/// The stems as they are, each the name of one chart file: two charts of
+/// one report sharing a stem is a bug of the naming (every stem carries
+/// its kind, workload, variant, load point and metric), never resolved by
+/// a `-2` suffix that would leave two files titled alike. Debug builds
+/// panic on it; release builds refuse to write the report's charts,
+/// naming the stem.
+pub(crate) fn distinct(stems: Vec<String>) -> anyhow::Result<Vec<String>> {
     let mut seen = std::collections::BTreeSet::new();
-    stems
-        .into_iter()
-        .map(|stem| {
-            let mut name = stem.clone();
-            let mut n = 2;
-            while !seen.insert(name.clone()) {
-                name = format!("{stem}-{n}");
-                n += 1;
-            }
-            name
-        })
-        .collect()
+    if let Some(twice) = stems.iter().find(|s| !seen.insert(s.as_str())) {
+        debug_assert!(false, "two charts named {twice}");
+        anyhow::bail!("two charts would be written as {twice}: a naming bug, please report it");
+    }
+    Ok(stems)
 }
 
 /// Path-safe name of a workload: slugged rw, block size, mix, direction,
@@ -140,8 +137,15 @@ mod tests {
     }
 
     #[test]
-    fn repeated_stems_get_a_suffix() {
-        let got = unique(vec!["a".into(), "b".into(), "a".into(), "a".into()]);
-        assert_eq!(got, ["a", "b", "a-2", "a-3"]);
+    fn distinct_stems_pass_as_they_are() {
+        let got = distinct(vec!["a".into(), "b".into(), "a-2".into()]).unwrap();
+        assert_eq!(got, ["a", "b", "a-2"]);
+    }
+
+    #[test]
+    #[cfg_attr(debug_assertions, should_panic(expected = "two charts named a"))]
+    fn a_repeated_stem_fails_loudly() {
+        let e = distinct(vec!["a".into(), "b".into(), "a".into()]).unwrap_err();
+        assert!(e.to_string().contains("written as a"), "{e}");
     }
 }

@@ -813,7 +813,8 @@ fn chart_notes_name_no_file() {
 /// hover targets.
 fn svg_named(cmp: &Comparison, stem: &str) -> String {
     let planned = plan(cmp);
-    let at = names::unique(planned.iter().map(|c| c.stem(cmp)).collect())
+    let at = names::distinct(planned.iter().map(|c| c.stem(cmp)).collect())
+        .unwrap()
         .iter()
         .position(|s| s == stem)
         .unwrap_or_else(|| panic!("no chart {stem}"));
@@ -868,7 +869,8 @@ fn line_points_and_heat_cells_are_hover_targets_of_their_config() {
         assert!(svg.matches(&dot).count() >= 2, "{c}: no point targets");
     }
     let cmp = fixture_comparison("sweep/grid", None);
-    let stem = names::unique(plan(&cmp).iter().map(|c| c.stem(&cmp)).collect())
+    let stem = names::distinct(plan(&cmp).iter().map(|c| c.stem(&cmp)).collect())
+        .unwrap()
         .into_iter()
         .find(|s| s.starts_with("heatmap_"))
         .unwrap();

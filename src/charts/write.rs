@@ -69,8 +69,8 @@ pub(crate) fn svgs<P: Plot>(
 }
 
 /// Checks the size, loads the font and makes `dir/charts/`, then pairs
-/// each chart with its path; stems repeated (two rw names can slug alike)
-/// get `-2`, `-3`.
+/// each chart with its path; a stem repeated is a bug
+/// ([`names::distinct`]).
 fn targets<'c, P: Plot>(
     charts: &'c [P],
     from: &P::Source,
@@ -82,7 +82,7 @@ fn targets<'c, P: Plot>(
     let out = dir.join("charts");
     crate::atomic_file::own_dir(&out)
         .with_context(|| format!("cannot create chart folder {}", out.display()))?;
-    let stems = names::unique(charts.iter().map(|c| c.stem(from)).collect());
+    let stems = names::distinct(charts.iter().map(|c| c.stem(from)).collect())?;
     Ok(charts
         .iter()
         .zip(stems)

@@ -48,6 +48,9 @@ pub struct CheckOptions {
     /// SNIA rule, used where fio gave none (a side that never settled is
     /// warned about).
     pub log_steady: compare::SteadyVerdicts,
+    /// The tail percentile a metric flag named (`--metric clat_p95`,
+    /// `--threshold clat_p95=10%`); None for the runs' own.
+    pub tail: Option<f64>,
 }
 
 impl Default for CheckOptions {
@@ -59,6 +62,7 @@ impl Default for CheckOptions {
             allow_missing: false,
             sweep_rules: compare::SweepRules::default(),
             log_steady: compare::SteadyVerdicts::new(),
+            tail: None,
         }
     }
 }
@@ -79,7 +83,12 @@ pub struct CheckFinding {
     /// span several load points.
     #[serde(skip)]
     pub load_in_name: bool,
+    #[serde(skip)]
     pub metric: Metric,
+    /// The metric's key, its tail named by the percentile it holds
+    /// (`clat_p95_ns` where the tail is p95; [`Metric::key_at`]).
+    #[serde(rename = "metric")]
+    pub key: std::borrow::Cow<'static, str>,
     pub better: Better,
     pub baseline: Option<f64>,
     pub candidate: Option<f64>,
@@ -141,6 +150,7 @@ impl CheckFinding {
             sweep: None,
             load_in_name: false,
             metric,
+            key: metric.key().into(),
             better,
             baseline: sides.baseline,
             candidate: sides.candidate,
@@ -375,10 +385,36 @@ pub fn check(baseline: &[Row], candidate: &[Row], opts: &CheckOptions) -> CheckR
             alpha: opts.alpha,
             sweep_rules: opts.sweep_rules,
             log_steady: opts.log_steady.clone(),
+            tail: opts.tail,
             ..CompareOptions::default()
         },
     );
-    evaluate(&cmp, opts)
+    let mut report = evaluate(&cmp, opts);
+    report.errors.extend(missing_tail(&cmp, opts));
+    report
+}
+
+/// A tail gated by name (`--metric clat_p95`) that no run of either side
+/// printed: said as an error, not passed over as if there were nothing
+/// to gate.
+fn missing_tail(cmp: &Comparison, opts: &CheckOptions) -> Option<String> {
+    let pct = opts.tail?;
+    if !opts.metrics.contains(&Metric::ClatP99Ns) {
+        return None;
+    }
+    let any = cmp.workloads.iter().any(|w| {
+        w.metrics
+            .iter()
+            .any(|m| m.metric == Metric::ClatP99Ns && m.values.values().any(Option::is_some))
+    });
+    let key = Metric::ClatP99Ns.key_at(pct);
+    (!any).then(|| {
+        format!(
+            "{}: no run has {} latency (fio's percentile_list sets which percentiles it prints)",
+            key.trim_end_matches("_ns"),
+            compare::workload::tail_name(pct)
+        )
+    })
 }
 
 /// Judges a two-config comparison ([`BASELINE`] against [`CANDIDATE`]).
@@ -397,6 +433,7 @@ pub fn evaluate(cmp: &Comparison, opts: &CheckOptions) -> CheckReport {
                 continue;
             };
             findings.push(CheckFinding {
+                key: metric.key_at(cmp.tail_percentile),
                 load: Some(w.key.load),
                 load_in_name: cmp.has_load_points(),
                 ..judge_metric(&w.key.shape, m, iops, workload_missing, opts)

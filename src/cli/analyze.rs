@@ -82,8 +82,8 @@ pub struct AnalyzeArgs {
     /// Show config CONFIG (its full label or its short name) as LABEL; repeatable. Overrides the manifest's names.
     #[arg(long = "name", value_name = "CONFIG=LABEL")]
     pub names: Vec<String>,
-    /// Print METRIC (latency, bandwidth) in UNIT throughout the report, optionally with DECIMALS: latency=ms, latency=ms:3, bandwidth=MiB/s; repeatable; over the manifest's units table (default: the unit of the metric's median in the report).
-    #[arg(long = "unit", value_name = "METRIC=UNIT[:DECIMALS]")]
+    /// Print METRIC (latency, bandwidth) in UNIT throughout the report, optionally with DECIMALS: latency=ms, latency=ms:3, bandwidth=MiB/s; DECIMALS:trim drops trailing zeros (bw=GiB/s:3:trim prints 6.1 beside 10.058); repeatable; over the manifest's units table (default: the unit of the metric's median in the report).
+    #[arg(long = "unit", value_name = "METRIC=UNIT[:DECIMALS[:trim]]")]
     pub units: Vec<String>,
     /// Present every config of METRIC rounded to STEP (base units: bytes/s, IOPS, ns, %), e.g. iops=1000 or iops=1k.
     #[arg(long = "round", value_name = "METRIC=STEP")]
@@ -539,6 +539,12 @@ fn compare_step(
         // lab's archive), and nothing reads it after the comparison.
         config_rule: std::mem::take(&mut inputs.config_rule),
         house: house_style(manifest)?.overridden_by(checked.units),
+        // `--round clat_p95=...` names the tail it rounds.
+        tail: args
+            .round
+            .iter()
+            .filter_map(|r| r.split_once('='))
+            .find_map(|(m, _)| Metric::percentile_named(m)),
     };
     let mut cmp = compare::compare_owned(&mut inputs.rows, &opts);
     cmp.skipped = inputs.skipped.clone();
@@ -560,9 +566,9 @@ fn house_style(
 ) -> Result<compare::report_units::HouseStyle, CliError> {
     let mut house = compare::report_units::HouseStyle::default();
     for (metric, entry, path) in &manifest.units {
-        let (unit, decimals) = entry.parts();
+        let (unit, decimals, trim_zeros) = entry.parts();
         house
-            .set(metric, unit, decimals)
+            .set_styled(metric, unit, decimals, trim_zeros)
             .map_err(|e| CliError::usage(format!("{}: [units] {metric}: {e}", path.display())))?;
     }
     Ok(house)

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use super::{CliError, Global, exit, history};
 use crate::check::threshold::{METRIC_NAMES, metric_by_name};
 use crate::check::{self, CheckOptions, Thresholds};
+use crate::compare::{Metric, SloMetric};
 use crate::history::{changepoint, gate};
 use crate::input;
 use crate::render::check::CheckFormat;
@@ -150,7 +151,48 @@ fn options(args: &CheckArgs) -> Result<CheckOptions, CliError> {
     if !metrics.is_empty() {
         opts.metrics = metrics;
     }
+    opts.tail = named_tail(args, &opts)?;
+    if let Some(p) = opts.tail.filter(|p| *p != crate::compare::workload::P99)
+        && args.history.is_some()
+    {
+        return Err(CliError::usage(format!(
+            "--history follows the p99 tail only (clat_p99): p{p} is named"
+        )));
+    }
     Ok(opts)
+}
+
+/// The one tail percentile the flags name (`--metric clat_p95`,
+/// `--threshold clat_p95=10%`, `--slo clat_p95=1ms`); None when none
+/// names one. Two different ones are a usage error: a check shows one tail.
+fn named_tail(args: &CheckArgs, opts: &CheckOptions) -> Result<Option<f64>, CliError> {
+    let mut named: Vec<(String, f64)> = Vec::new();
+    let thresholds = args
+        .threshold
+        .iter()
+        .filter_map(|t| t.split_once('='))
+        .map(|(m, _)| m);
+    for name in args.metrics.iter().map(String::as_str).chain(thresholds) {
+        if let Some(p) = Metric::percentile_named(name) {
+            named.push((name.trim().to_string(), p));
+        }
+    }
+    if let Some(slo) = opts
+        .sweep_rules
+        .slo
+        .filter(|s| s.metric == SloMetric::ClatP99)
+    {
+        named.push(("--slo".into(), slo.percentile));
+    }
+    let Some((first, pct)) = named.first().cloned() else {
+        return Ok(None);
+    };
+    if let Some((other, _)) = named.iter().find(|(_, p)| *p != pct) {
+        return Err(CliError::usage(format!(
+            "{first} and {other} name two tail percentiles: a check gates one (run one check per percentile)"
+        )));
+    }
+    Ok(Some(pct))
 }
 
 /// Reads one side and labels its rows; prints what could not be read.
@@ -183,7 +225,8 @@ pub fn run(args: CheckArgs, global: Global) -> anyhow::Result<u8> {
     opts.log_steady = base.log_steady.clone();
     opts.log_steady.extend(cand.log_steady.clone());
     let mut report = compare_sides(base, &cand, &opts)?;
-    report.errors = unusable(&report, &cand);
+    let unusable = unusable(&report, &cand);
+    report.errors.extend(unusable);
     write_report(&args, global, &report)?;
     exit_code(&report)
 }

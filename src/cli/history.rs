@@ -275,6 +275,13 @@ fn metrics(names: &[String], default: &[Metric]) -> Result<Vec<Metric>, CliError
     for name in names {
         let m = metric_by_name(name.trim())
             .ok_or_else(|| CliError::usage(format!("--metric: unknown metric `{name}`")))?;
+        if let Some(p) =
+            Metric::percentile_named(name).filter(|p| *p != crate::compare::workload::P99)
+        {
+            return Err(CliError::usage(format!(
+                "--metric {name}: a history follows the p99 tail only (clat_p99), not p{p}"
+            )));
+        }
         if !out.contains(&m) {
             out.push(m);
         }

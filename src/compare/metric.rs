@@ -88,10 +88,31 @@ impl Metric {
         ("bw_per_cpu_pct", Metric::BwPerCpuPct),
     ];
 
-    /// Parses a key or a short alias (`bw`, `lat`, `cpu`, `p99`), any case.
+    /// Parses a key or a short alias (`bw`, `lat`, `cpu`, `p99`), any case,
+    /// and any completion-latency percentile by its name (`clat_p95`,
+    /// `clat_p95_ns`, `p99.9`, `clat_p99_9`): the tail metric, whose
+    /// percentile [`Metric::percentile_named`] gives.
     pub fn parse(s: &str) -> Option<Metric> {
         let s = s.trim().to_ascii_lowercase();
-        Metric::NAMES.iter().find(|(n, _)| *n == s).map(|(_, m)| *m)
+        Metric::NAMES
+            .iter()
+            .find(|(n, _)| *n == s)
+            .map(|(_, m)| *m)
+            .or_else(|| Metric::percentile_named(&s).map(|_| Metric::ClatP99Ns))
+    }
+
+    /// The percentile a metric name holds: 95 for `clat_p95`,
+    /// `clat_p95_ns` or `p95`, 99.9 for `clat_p99.9` or `clat_p99_9`; None
+    /// for a name of no percentile (`lat`, `iops`).
+    pub fn percentile_named(s: &str) -> Option<f64> {
+        let name = s.trim().to_ascii_lowercase();
+        name.strip_suffix("_ns")
+            .unwrap_or(&name)
+            .strip_prefix("clat_p")
+            .or_else(|| name.strip_prefix('p'))
+            .map(|p| p.replacen('_', ".", 1))
+            .and_then(|p| p.parse::<f64>().ok())
+            .filter(|p| p.is_finite() && *p > 0.0 && *p < 100.0)
     }
 
     /// Name in sentences: "bandwidth", "mean latency".
@@ -228,8 +249,10 @@ impl Metric {
                 .max()
                 .unwrap_or(0),
             // A latency keeps at most four significant digits of the row's
-            // largest (fio's `15.252` ms reads `15.25`), but the smallest
-            // keeps two (`0.20` beside `4.42`).
+            // largest (fio's `15.252` ms reads `15.25`); the smallest keeps
+            // two where the largest can take a fifth (`0.20` beside `4.42`,
+            // `9.4` beside `125.8`), and from four digits before the point
+            // none (`2,543` beside `25`, never fio's `2,542.64`).
             Metric::LatMeanNs | Metric::ClatP99Ns => {
                 let shown = readings
                     .iter()
@@ -238,12 +261,26 @@ impl Metric {
                 let (lo, hi) = shown.fold((f64::INFINITY, 0.0_f64), |(lo, hi), v| {
                     (lo.min(v), hi.max(v))
                 });
-                let cap =
-                    numbers::significant_decimals(hi).max(numbers::min_significant_decimals(lo));
+                let four = numbers::significant_decimals(hi);
+                let cap = if hi >= 1000.0 {
+                    0
+                } else {
+                    four.max(numbers::min_significant_decimals(lo).min(four + 1))
+                };
                 numbers::readable_decimals(&readings).min(cap)
             }
             _ => numbers::readable_decimals(&readings),
         }
+    }
+
+    /// The decimals a row would print with before a latency's cap on
+    /// significant digits ([`Metric::row_decimals`]).
+    fn uncapped_decimals(self, scale: &Scale, row: &[(f64, f64)]) -> usize {
+        let readings: Vec<numbers::Reading> = row
+            .iter()
+            .map(|(v, p)| self.reading(scale, *v, *p))
+            .collect();
+        numbers::readable_decimals(&readings)
     }
 
     /// How a row (or a table column) of this metric prints, from its
@@ -268,7 +305,13 @@ impl Metric {
         };
         let decimals = house
             .and_then(|h| h.decimals)
-            .unwrap_or_else(|| self.row_decimals(&scale, near));
+            .unwrap_or_else(|| self.row_decimals(&scale, near.iter().copied()));
+        // The significant-digit cap of a latency row spanning thousands
+        // (`2,543` beside `0.48`) leaves its smallest values their own two
+        // significant digits.
+        let capped = house.and_then(|h| h.decimals).is_none()
+            && self.is_latency()
+            && decimals < self.uncapped_decimals(&scale, &near);
         RowStyle {
             metric: self,
             decimals,
@@ -276,6 +319,8 @@ impl Metric {
             median,
             units: Units::Row,
             one_unit: house.is_some(),
+            trim_zeros: house.is_some_and(|h| h.trim_zeros && h.decimals.is_some()),
+            capped,
         }
     }
 
@@ -379,6 +424,13 @@ pub struct RowStyle {
     /// The unit is the report's one unit of the metric: even a far value
     /// prints in it.
     pub one_unit: bool,
+    /// House style's "as printed": `decimals` is a most, trailing zeros
+    /// dropped (`6.1` beside `10.058`; [`HouseUnit::trim_zeros`]).
+    pub trim_zeros: bool,
+    /// The row's decimals were cut by the cap on significant digits: a
+    /// value they would show with fewer than two significant digits
+    /// keeps two of its own (`0.48` in a row of `2,543`).
+    pub capped: bool,
 }
 
 impl RowStyle {
@@ -436,12 +488,20 @@ impl RowStyle {
         // 0.05 in a row of thousands, 50 ns in a row of ms) gets the
         // decimals it needs.
         let shown = v / self.scale.div;
-        if v != 0.0 && (shown * crate::units::pow10(self.decimals as i32)).abs() < 0.5 {
+        let at_row = (shown * crate::units::pow10(self.decimals as i32)).abs();
+        if v != 0.0 && self.capped && at_row < 10.0 {
+            let own = numbers::min_significant_decimals(shown.abs()).max(self.decimals);
+            return self.scale.fixed(v, own);
+        }
+        if v != 0.0 && at_row < 0.5 {
             return self.scale.fixed(
                 v,
                 self.decimals
                     .max(numbers::min_significant_decimals(shown.abs())),
             );
+        }
+        if self.trim_zeros {
+            return numbers::trimmed(shown, self.decimals);
         }
         self.scale.fixed(v, self.decimals)
     }
@@ -618,6 +678,22 @@ mod tests {
         assert_eq!(Metric::parse("iops"), Some(Metric::Iops));
         assert_eq!(Metric::parse("lat"), Some(Metric::LatMeanNs));
         assert_eq!(Metric::parse("nope"), None);
+        // A percentile is named by the percentile it holds.
+        for (name, pct) in [
+            ("clat_p95", 95.0),
+            ("clat_p95_ns", 95.0),
+            ("P95", 95.0),
+            ("clat_p99", 99.0),
+            ("clat_p99_9", 99.9),
+            ("clat_p99.9_ns", 99.9),
+        ] {
+            assert_eq!(Metric::parse(name), Some(Metric::ClatP99Ns), "{name}");
+            assert_eq!(Metric::percentile_named(name), Some(pct), "{name}");
+        }
+        for name in ["lat", "iops", "clat_p100", "clat_p0", "clat_pxx", "p"] {
+            assert_eq!(Metric::percentile_named(name), None, "{name}");
+        }
+        assert_eq!(Metric::parse("clat_p100"), None);
     }
 
     #[test]

@@ -90,6 +90,10 @@ pub struct CompareOptions {
     pub config_rule: crate::model::ConfigRule,
     /// House style's units (the manifest's `[units]`, `--unit`).
     pub house: report_units::HouseStyle,
+    /// The tail percentile a metric flag named (`check --metric
+    /// clat_p95`): the tail every table shows, over the runs' own
+    /// ([`workload::tail_percentile`]) and an SLO's.
+    pub tail: Option<f64>,
 }
 
 impl CompareOptions {
@@ -118,6 +122,7 @@ impl Default for CompareOptions {
             log_steady: SteadyVerdicts::new(),
             config_rule: crate::model::ConfigRule::default(),
             house: report_units::HouseStyle::default(),
+            tail: None,
         }
     }
 }
@@ -190,8 +195,9 @@ fn compare_named(
 ) -> Comparison {
     let (kept, mut warnings) = admit(rows, opts, names);
     // A `--slo clat_p95=...` target makes p95 the tail every table shows.
-    let tail = match opts.sweep_rules.slo {
-        Some(slo) if slo.metric == SloMetric::ClatP99 => slo.percentile,
+    let tail = match (opts.tail, opts.sweep_rules.slo) {
+        (Some(named), _) => named,
+        (None, Some(slo)) if slo.metric == SloMetric::ClatP99 => slo.percentile,
         _ => workload::tail_percentile(&kept),
     };
     let mut grouped = workload::group_at(&kept, tail);

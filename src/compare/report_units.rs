@@ -26,6 +26,11 @@ pub struct HouseUnit {
     /// (`Metric::row_decimals`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub decimals: Option<usize>,
+    /// The decimals are a most, trailing zeros dropped (`6.1` beside
+    /// `10.058`, `0.56` beside `0.558`): figures as an article prints them.
+    /// Off, every value of a row prints its decimals.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub trim_zeros: bool,
 }
 
 /// House style of a report: the manifest's `[units]` table, overridden
@@ -63,6 +68,24 @@ impl HouseStyle {
         unit: &str,
         decimals: Option<usize>,
     ) -> Result<(), String> {
+        self.set_styled(quantity, unit, decimals, false)
+    }
+
+    /// [`HouseStyle::set`], with `trim_zeros`: the decimals are a most and
+    /// trailing zeros are dropped ([`HouseUnit::trim_zeros`]). Trimming
+    /// asks for decimals.
+    pub fn set_styled(
+        &mut self,
+        quantity: &str,
+        unit: &str,
+        decimals: Option<usize>,
+        trim_zeros: bool,
+    ) -> Result<(), String> {
+        if trim_zeros && decimals.is_none() {
+            return Err(format!(
+                "dropping trailing zeros of {quantity} needs its decimals (e.g. 3)"
+            ));
+        }
         if let Some(d) = decimals.filter(|d| *d > numbers::MAX_DECIMALS) {
             return Err(format!(
                 "{d} decimals for {quantity}: at most {}",
@@ -90,6 +113,7 @@ impl HouseStyle {
                 self.latency = Some(HouseUnit {
                     unit: name,
                     decimals,
+                    trim_zeros,
                 });
             }
             "bandwidth" | "bw" => {
@@ -99,6 +123,7 @@ impl HouseStyle {
                 self.bandwidth = Some(HouseUnit {
                     unit: name,
                     decimals,
+                    trim_zeros,
                 });
             }
             other => {
@@ -111,21 +136,27 @@ impl HouseStyle {
         Ok(())
     }
 
-    /// Parses `METRIC=UNIT` or `METRIC=UNIT:DECIMALS` (`latency=ms:3`).
+    /// Parses `METRIC=UNIT`, `METRIC=UNIT:DECIMALS` (`latency=ms:3`) or
+    /// `METRIC=UNIT:DECIMALS:trim` (at most DECIMALS, trailing zeros
+    /// dropped: `bw=GiB/s:3:trim` prints `6.1` and `10.058`).
     pub fn set_flag(&mut self, flag: &str) -> Result<(), String> {
         let (q, rest) = flag
             .split_once('=')
             .ok_or_else(|| format!("--unit {flag:?}: expected METRIC=UNIT, e.g. latency=ms"))?;
+        let (rest, trim_zeros) = match rest.rsplit_once(':') {
+            Some((r, t)) if t.trim().eq_ignore_ascii_case("trim") => (r, true),
+            _ => (rest, false),
+        };
         let (unit, decimals) = match rest.rsplit_once(':') {
             Some((u, d)) => {
                 let d = d.trim().parse::<usize>().map_err(|_| {
-                    format!("--unit {flag:?}: decimals after ':' must be a whole number")
+                    format!("--unit {flag:?}: decimals after ':' must be a whole number (then optionally :trim)")
                 })?;
                 (u, Some(d))
             }
             None => (rest, None),
         };
-        self.set(q, unit, decimals)
+        self.set_styled(q, unit, decimals, trim_zeros)
             .map_err(|e| format!("--unit {flag:?}: {e}"))
     }
 
@@ -146,6 +177,8 @@ impl<'de> Deserialize<'de> for HouseUnit {
             unit: String,
             #[serde(default)]
             decimals: Option<usize>,
+            #[serde(default)]
+            trim_zeros: bool,
         }
         let w = Written::deserialize(d)?;
         let unit = TIME
@@ -157,6 +190,7 @@ impl<'de> Deserialize<'de> for HouseUnit {
         Ok(HouseUnit {
             unit,
             decimals: w.decimals,
+            trim_zeros: w.trim_zeros,
         })
     }
 }
@@ -190,10 +224,12 @@ impl ReportUnits {
         let rule_lat = HouseUnit {
             unit: numbers::time_ns(median(lat)).name,
             decimals: None,
+            trim_zeros: false,
         };
         let rule_bw = HouseUnit {
             unit: numbers::binary_rate(median(bw)).name,
             decimals: None,
+            trim_zeros: false,
         };
         ReportUnits {
             latency: house.latency.unwrap_or(rule_lat),
@@ -239,7 +275,8 @@ mod tests {
             u.latency,
             HouseUnit {
                 unit: "ms",
-                decimals: Some(3)
+                decimals: Some(3),
+                trim_zeros: false,
             }
         );
         assert_eq!(u.house, [true, false]);
@@ -259,9 +296,22 @@ mod tests {
             h.bandwidth,
             Some(HouseUnit {
                 unit: "MiB/s",
-                decimals: Some(1)
+                decimals: Some(1),
+                trim_zeros: false,
             })
         );
+        h.set_flag("bw=GiB/s:3:trim").unwrap();
+        assert_eq!(
+            h.bandwidth,
+            Some(HouseUnit {
+                unit: "GiB/s",
+                decimals: Some(3),
+                trim_zeros: true,
+            })
+        );
+        // Trimming without decimals says what it needs.
+        let e = h.set_flag("bw=GiB/s:trim").unwrap_err();
+        assert!(e.contains("needs its decimals"), "{e}");
         let e = h.set_flag("latency=min").unwrap_err();
         assert!(e.contains("ns, µs, ms, s"), "{e}");
         assert!(

@@ -281,14 +281,7 @@ pub fn parse_slo(s: &str) -> Result<Slo, String> {
         .split_once('=')
         .ok_or_else(|| format!("`{s}`: expected METRIC=TIME, e.g. clat_p99=1ms"))?;
     let name = metric.trim().to_ascii_lowercase();
-    let pct = name
-        .strip_suffix("_ns")
-        .unwrap_or(&name)
-        .strip_prefix("clat_p")
-        .or_else(|| name.strip_prefix('p'))
-        .map(|p| p.replacen('_', ".", 1))
-        .and_then(|p| p.parse::<f64>().ok())
-        .filter(|p| *p > 0.0 && *p < 100.0);
+    let pct = Metric::percentile_named(&name);
     let (metric, percentile) = match (name.as_str(), pct) {
         (_, Some(p)) => (SloMetric::ClatP99, p),
         ("lat_mean" | "lat" | "mean" | "lat_mean_ns", _) => {

@@ -114,20 +114,29 @@ pub enum UnitEntry {
     Styled(StyledUnit),
 }
 
-/// `{ unit = "ms", decimals = 3 }` of `[units]`.
+/// `{ unit = "ms", decimals = 3 }` of `[units]`, with
+/// `trailing_zeros = false` where the decimals are a most and trailing
+/// zeros are dropped (`6.1` beside `10.058`, as an article prints).
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct StyledUnit {
     pub unit: String,
     pub decimals: Option<usize>,
+    #[serde(default = "keep_zeros")]
+    pub trailing_zeros: bool,
+}
+
+fn keep_zeros() -> bool {
+    true
 }
 
 impl UnitEntry {
-    /// The unit's name and the decimals, if given.
-    pub fn parts(&self) -> (&str, Option<usize>) {
+    /// The unit's name, the decimals if given, and whether trailing
+    /// zeros are dropped.
+    pub fn parts(&self) -> (&str, Option<usize>, bool) {
         match self {
-            UnitEntry::Unit(u) => (u, None),
-            UnitEntry::Styled(s) => (&s.unit, s.decimals),
+            UnitEntry::Unit(u) => (u, None, false),
+            UnitEntry::Styled(s) => (&s.unit, s.decimals, !s.trailing_zeros),
         }
     }
 }

@@ -220,6 +220,8 @@ fn column_style(m: Metric, scale: Scale, median: f64, column: Vec<(f64, f64)>) -
         median,
         units: Units::Row,
         one_unit: false,
+        trim_zeros: false,
+        capped: false,
     }
 }
 

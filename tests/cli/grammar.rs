@@ -230,6 +230,90 @@ fn a_studys_own_percentiles_are_its_tail() {
     assert_eq!(keys, ["50", "95"]);
 }
 
+/// `--metric clat_p95` (issue #54): every flag that names a metric names
+/// a percentile by the percentile it holds. `check` gates the runs' p95
+/// under the key `clat_p95_ns` (never `clat_p99_ns`), says a percentile no
+/// run printed is not there, refuses two tails in one check; `analyze
+/// --round clat_p95=...` rounds the p95; a history (p99 only) refuses p95.
+#[test]
+fn metric_flags_name_the_percentile_they_hold() {
+    let dir = fixture("grammar/p95");
+    let check = |extra: &[&str]| {
+        nvcmp()
+            .args(["check", "--baseline"])
+            .arg(&dir)
+            .arg("--candidate")
+            .arg(&dir)
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let out = check(&["--metric", "clat_p95,iops", "--format", "json"]);
+    assert_ok(&out);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!text.contains("p99"), "{text}");
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let tails: Vec<&Value> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["metric"] == "clat_p95_ns")
+        .collect();
+    assert_eq!(tails.len(), 3, "one p95 finding per queue depth: {v}");
+    for f in tails {
+        let qd = f["iodepth"].as_u64().unwrap();
+        let doc: Value = serde_json::from_str(
+            &std::fs::read_to_string(dir.join(format!("randread-qd{qd}.json"))).unwrap(),
+        )
+        .unwrap();
+        let p95 = doc["jobs"][0]["read"]["clat_ns"]["percentile"]["95.000000"].as_f64();
+        assert_eq!(f["baseline"].as_f64(), p95, "QD{qd}");
+        assert_eq!(f["verdict"], "unchanged", "QD{qd}");
+    }
+    // The terminal's table names it so too; a threshold may name it.
+    let out = check(&["--metric", "clat_p95", "--threshold", "clat_p95_ns=10%"]);
+    assert_ok(&out);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("clat_p95_ns"), "{text}");
+    assert!(!text.contains("clat_p99"), "{text}");
+    // A percentile the runs did not print is an error, not a pass.
+    let out = check(&["--metric", "clat_p99"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("no run has p99 latency"),
+        "{}",
+        stderr(&out)
+    );
+    // One tail per check.
+    let out = check(&["--metric", "clat_p95", "--slo", "clat_p99=1ms"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("two tail percentiles"),
+        "{}",
+        stderr(&out)
+    );
+    // analyze --round names the tail it rounds: the p95, under its key.
+    let v = analyze_json(&dir, &["--round", "clat_p95=1000"]);
+    assert_eq!(v["tail_percentile"], 95.0);
+    let keys: Vec<&str> = v["workloads"][0]["metrics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|m| m["metric"].as_str())
+        .collect();
+    assert!(keys.contains(&"clat_p95_ns"), "{keys:?}");
+    // A history follows p99 only.
+    let hist = tempfile::tempdir().unwrap();
+    let out = nvcmp()
+        .args(["history", "show", "--history"])
+        .arg(hist.path())
+        .args(["--metric", "clat_p95"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("p99 tail only"), "{}", stderr(&out));
+}
+
 /// Runs alike in every option but their job names (`write`,
 /// `overwrite-seq`) are variants of the workload, kept apart and named by
 /// the word; repeats (`run1`, `run2`) are still averaged.

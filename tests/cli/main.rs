@@ -22,6 +22,7 @@ mod many_jobs;
 mod md_table;
 mod numbers;
 mod platform;
+mod reports;
 mod run;
 mod runlog;
 mod script_logs;

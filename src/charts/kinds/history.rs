@@ -70,8 +70,15 @@ impl Plot for HistoryChart<'_> {
         let s = self.series[0];
         let (shape, at) = (&s.workload.key.shape, s.workload.key.load);
         let mix = shape.rwmixread.map(|m| m.to_string()).unwrap_or_default();
+        // A variant's word, as analyze's names carry it: two variants of
+        // one workload are two charts.
+        let variant = shape
+            .variant
+            .as_deref()
+            .map(|v| format!("_{}", names::slug(v)))
+            .unwrap_or_default();
         format!(
-            "history_{}{mix}_{}_{}{}_{}",
+            "history_{}{mix}_{}_{}{variant}{}_{}",
             names::slug(&shape.rw),
             names::slug(&crate::units::format_bs(shape.bs_bytes)),
             shape.direction.as_str(),

@@ -240,7 +240,7 @@ impl Plot for TsChart<'_> {
         let frame = Frame {
             title: format!(
                 "{}: {}",
-                crate::charts::labels::workload_point_label(cmp, w),
+                crate::charts::labels::workload_point_label_of_direction(cmp, w),
                 self.title()
             ),
             subtitle: Some(self.subtitle(cmp, width, shaded)),

@@ -50,7 +50,7 @@ impl Junit {
             writeln!(out, "    </testcase>")?;
         }
         for f in &lines {
-            let name = xml_escape(f.metric);
+            let name = xml_escape(&f.metric);
             let class = xml_escape(&f.workload);
             let detail = xml_escape(&format!(
                 "{} {}: {} -> {} ({}), {}",

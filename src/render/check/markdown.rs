@@ -81,7 +81,7 @@ fn table(out: &mut dyn Write, lines: &[&ReportLine]) -> std::io::Result<()> {
         let verdict = Cell::new(f.verdict.as_str());
         t.row([
             Cell::new(&f.workload),
-            Cell::new(f.metric),
+            Cell::new(f.metric.as_str()),
             Cell::new(&f.baseline),
             Cell::new(&f.candidate),
             Cell::new(&f.change),

@@ -70,7 +70,7 @@ impl CiFormat {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReportLine {
     pub workload: String,
-    pub metric: &'static str,
+    pub metric: String,
     pub baseline: String,
     pub candidate: String,
     pub change: String,
@@ -113,7 +113,7 @@ impl Outcome for CheckReport {
                 let [baseline, candidate] = format_values(f);
                 ReportLine {
                     workload: f.workload(),
-                    metric: crate::check::threshold::metric_name(f.metric),
+                    metric: f.key.to_string(),
                     baseline,
                     candidate,
                     change: format_change(f),
@@ -193,6 +193,7 @@ mod tests {
             sweep: None,
             load_in_name: false,
             metric,
+            key: metric.key().into(),
             better: Better::Higher,
             baseline,
             candidate,

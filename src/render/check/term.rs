@@ -3,7 +3,6 @@
 use std::io::Write;
 
 use super::{CheckRenderer, format_change, format_values, shown};
-use crate::check::threshold::metric_name;
 use crate::check::{CheckReport, Verdict};
 use crate::render::table::{Cell, Table, Tone};
 
@@ -46,7 +45,7 @@ impl CheckTerm {
                 let [baseline, candidate] = format_values(f);
                 t.row([
                     Cell::new(f.workload()),
-                    Cell::new(metric_name(f.metric)),
+                    Cell::new(&*f.key),
                     Cell::new(baseline),
                     Cell::new(candidate),
                     Cell::new(format_change(f)),

@@ -212,7 +212,7 @@ impl Outcome for GateReport {
             .iter()
             .map(|f| ReportLine {
                 workload: format!("{} [{}]", f.workload.title, f.config),
-                metric: f.metric.key(),
+                metric: f.metric.key().to_string(),
                 baseline: text(f.metric, f.reference),
                 candidate: text(f.metric, f.candidate),
                 change: change_text(f.change_pct),
