@@ -16,7 +16,7 @@
 mod classes;
 mod study;
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 pub(crate) use classes::{Class, class, is_any, number_after, rw_of};
 pub(crate) use study::study;
@@ -286,6 +286,7 @@ fn read_folder(groups: &Groups, runs: &[NamedRun]) -> Option<FolderReading> {
     let members: BTreeSet<usize> = groups.values().flatten().copied().collect();
     let roles = roles_of(&members, &telling, words_of);
     let mut keys: Vec<(Vec<String>, &str)> = Vec::new();
+    let mut known: HashSet<Vec<String>> = HashSet::new();
     let mut key_of_run = Vec::new();
     for &r in &members {
         let mut key: Vec<String> = Vec::new();
@@ -294,7 +295,7 @@ fn read_folder(groups: &Groups, runs: &[NamedRun]) -> Option<FolderReading> {
                 key.push(w.clone());
             }
         }
-        if !keys.iter().any(|(k, _)| *k == key) {
+        if known.insert(key.clone()) {
             // The name that carries the key: the file's, else the job's.
             let (_, file, job) = runs[r];
             let in_file = run_words(file).iter().any(|w| key.contains(w));
@@ -345,18 +346,20 @@ fn differing<'a>(
     if members.len() < 2 {
         return BTreeSet::new();
     }
-    let sets: Vec<BTreeSet<&String>> = members
-        .iter()
-        .map(|&r| words_of(r).iter().collect())
-        .collect();
-    sets.iter()
-        .flatten()
-        .copied()
+    // How many members carry each word: counted once per member, not
+    // looked up in every member (quadratic at 128,904 runs, issue #55).
+    let mut carried: HashMap<&String, usize> = HashMap::new();
+    for &r in members {
+        for w in words_of(r).iter().collect::<BTreeSet<_>>() {
+            *carried.entry(w).or_default() += 1;
+        }
+    }
+    carried
+        .into_iter()
         // A word shorter than a name a reader knows (`a`, `c` of `iou_c_t`)
         // tells no config: such runs stay variants of the workload.
-        .filter(|w| {
-            class(w).configs() && w.len() >= MIN_NAME && !sets.iter().all(|s| s.contains(w))
-        })
+        .filter(|(w, n)| class(w).configs() && w.len() >= MIN_NAME && *n < members.len())
+        .map(|(w, _)| w)
         .collect()
 }
 

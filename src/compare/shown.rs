@@ -1,0 +1,231 @@
+//! What a report shows of a study of very many configs (issue #55): at
+//! most [`MAX_SHOWN`] configs are tabled and drawn, the others are said in
+//! one line. A folder of 10,000 runs with distinct job names is 10,000
+//! configs; tabled whole, report.html was 153 MB. The JSON, the CSVs and
+//! the dataset keep every config; only the reports people read (terminal,
+//! Markdown, HTML, charts) are bounded.
+//!
+//! Which configs are shown: the baseline, then, per workload on its
+//! headline metric (IOPS up to 16 KiB blocks, bandwidth above), the best
+//! and the worst in turn, workload after workload, until [`MAX_SHOWN`];
+//! they keep the comparison's display order.
+
+use std::borrow::Cow;
+use std::collections::HashSet;
+
+use indexmap::IndexMap;
+
+use super::comparison::{Better, Comparison, MetricResult, Workload};
+use super::findings::headline;
+
+/// The most configs a report tables and draws.
+pub const MAX_SHOWN: usize = 32;
+
+/// `cmp` as a report shows it: itself when it has at most `max` configs,
+/// else a copy restricted to the configs [`chosen`], with a first check
+/// line saying how many are left out and where they are.
+pub fn bounded(cmp: &Comparison, max: usize) -> Cow<'_, Comparison> {
+    if cmp.configs.len() <= max {
+        return Cow::Borrowed(cmp);
+    }
+    let keep = chosen(cmp, max);
+    let mut out = restricted(cmp, &keep);
+    out.sanity.insert(0, left_out_line(cmp, keep.len()));
+    Cow::Owned(out)
+}
+
+/// The line a bounded report opens its checks with.
+fn left_out_line(cmp: &Comparison, shown: usize) -> String {
+    let whole = crate::numbers::whole;
+    let total = cmp.configs.len();
+    format!(
+        "Shown: {} of {} configs (the baseline, then the best and the worst of each \
+         workload by IOPS, or bandwidth above 16 KiB blocks); the other {} are in the \
+         dataset (dataset.csv) and in --format json",
+        shown,
+        whole(total as u64),
+        whole((total - shown) as u64),
+    )
+}
+
+/// The configs to show: the baseline, then each workload's best and worst
+/// on its headline metric in turn, at most `max`, in display order.
+pub fn chosen(cmp: &Comparison, max: usize) -> HashSet<String> {
+    let mut keep: HashSet<String> = HashSet::new();
+    if let Some(b) = &cmp.baseline {
+        keep.insert(b.clone());
+    }
+    let ranked: Vec<Vec<&str>> = cmp.workloads.iter().map(ranked).collect();
+    let deepest = ranked.iter().map(Vec::len).max().unwrap_or(0);
+    'rounds: for round in 0..deepest {
+        for r in &ranked {
+            let ends = [r.get(round), r.len().checked_sub(round + 1).map(|i| &r[i])];
+            for c in ends.into_iter().flatten() {
+                if keep.len() >= max {
+                    break 'rounds;
+                }
+                keep.insert((*c).to_string());
+            }
+        }
+    }
+    // Configs without a compared value anywhere, in display order.
+    for c in &cmp.configs {
+        if keep.len() >= max {
+            break;
+        }
+        keep.insert(c.clone());
+    }
+    keep
+}
+
+/// A workload's configs from best to worst on its headline metric.
+fn ranked(w: &Workload) -> Vec<&str> {
+    let Some(m) = w.metric(headline(w)) else {
+        return Vec::new();
+    };
+    let mut values: Vec<(&str, f64)> = m.compared().collect();
+    values.sort_by(|a, b| match m.better {
+        Better::Higher => b.1.total_cmp(&a.1),
+        Better::Lower => a.1.total_cmp(&b.1),
+    });
+    values.into_iter().map(|(c, _)| c).collect()
+}
+
+/// `cmp` with only the configs in `keep`: every per-config map, list,
+/// sweep, device spread and setup value of the others left out.
+fn restricted(cmp: &Comparison, keep: &HashSet<String>) -> Comparison {
+    let kept = |c: &String| keep.contains(c);
+    let mut out = empty_like(cmp);
+    out.configs = cmp.configs.iter().filter(|c| kept(c)).cloned().collect();
+    out.config_os = only(&cmp.config_os, keep);
+    out.config_labels = only(&cmp.config_labels, keep);
+    out.families = cmp
+        .families
+        .iter()
+        .map(|f| super::Family {
+            name: f.name.clone(),
+            configs: f.configs.iter().filter(|c| kept(c)).cloned().collect(),
+        })
+        .filter(|f| !f.configs.is_empty())
+        .collect();
+    out.workloads = cmp
+        .workloads
+        .iter()
+        .map(|w| workload(w, keep))
+        .filter(|w| w.metrics.iter().any(|m| !m.values.is_empty()))
+        .collect();
+    out.sweeps = cmp
+        .sweeps
+        .iter()
+        .filter(|s| kept(&s.config))
+        .cloned()
+        .collect();
+    out.bs_sweeps = cmp
+        .bs_sweeps
+        .iter()
+        .filter(|s| kept(&s.config))
+        .cloned()
+        .collect();
+    out.devices = cmp
+        .devices
+        .iter()
+        .filter(|d| kept(&d.config))
+        .cloned()
+        .collect();
+    out.setup = cmp.setup.clone();
+    for item in &mut out.setup.items {
+        item.values.retain(|c, _| kept(c));
+    }
+    out.config_rule = cmp.config_rule.clone();
+    out.config_rule.values.retain(|c, _| kept(c));
+    out
+}
+
+/// The fields of `cmp` that hold no per-config data, and empty lists in
+/// place of those that do (filled by [`restricted`]).
+fn empty_like(cmp: &Comparison) -> Comparison {
+    Comparison {
+        configs: Vec::new(),
+        baseline: cmp.baseline.clone(),
+        config_os: IndexMap::new(),
+        families: Vec::new(),
+        workloads: Vec::new(),
+        highlights: cmp.highlights.clone(),
+        key_findings: cmp.key_findings.clone(),
+        skipped: cmp.skipped.clone(),
+        warnings: cmp.warnings.clone(),
+        sanity: cmp.sanity.clone(),
+        sweeps: Vec::new(),
+        bs_sweeps: Vec::new(),
+        sweep_rules: cmp.sweep_rules,
+        setup: Default::default(),
+        devices: Vec::new(),
+        equivalence_pct: cmp.equivalence_pct,
+        config_rule: Default::default(),
+        study: cmp.study.clone(),
+        tail_percentile: cmp.tail_percentile,
+        units: cmp.units.clone(),
+        config_labels: IndexMap::new(),
+        baseline_why: cmp.baseline_why.clone(),
+    }
+}
+
+/// One workload with only the configs in `keep`.
+fn workload(w: &Workload, keep: &HashSet<String>) -> Workload {
+    Workload {
+        key: w.key.clone(),
+        effective_iodepth: only(&w.effective_iodepth, keep),
+        metrics: w.metrics.iter().map(|m| metric(m, keep)).collect(),
+        percentiles: only(&w.percentiles, keep),
+        clat_bins: only(&w.clat_bins, keep),
+        steady_state: only(&w.steady_state, keep),
+        notes: w.notes.clone(),
+        checks: w
+            .checks
+            .iter()
+            .filter(|c| keep.contains(&c.config))
+            .cloned()
+            .collect(),
+        params: only(&w.params, keep),
+    }
+}
+
+/// One metric with only the configs in `keep`; its winner and ties stand
+/// as the whole comparison decided them.
+fn metric(m: &MetricResult, keep: &HashSet<String>) -> MetricResult {
+    MetricResult {
+        values: only(&m.values, keep),
+        precision: only(&m.precision, keep),
+        spread: only(&m.spread, keep),
+        tied: m
+            .tied
+            .iter()
+            .filter(|c| keep.contains(*c))
+            .cloned()
+            .collect(),
+        delta_pct: only(&m.delta_pct, keep),
+        delta_abs: only(&m.delta_abs, keep),
+        baseline_ties: only(&m.baseline_ties, keep),
+        excluded: only(&m.excluded, keep),
+        approximate: m
+            .approximate
+            .iter()
+            .filter(|c| keep.contains(*c))
+            .cloned()
+            .collect(),
+        metric: m.metric,
+        better: m.better,
+        winner: m.winner.clone(),
+        rule: m.rule.clone(),
+        tail_pct: m.tail_pct,
+        decided_by: m.decided_by,
+    }
+}
+
+/// The entries of `map` whose key is in `keep`.
+fn only<V: Clone>(map: &IndexMap<String, V>, keep: &HashSet<String>) -> IndexMap<String, V> {
+    map.iter()
+        .filter(|(c, _)| keep.contains(*c))
+        .map(|(c, v)| (c.clone(), v.clone()))
+        .collect()
+}
