@@ -7,8 +7,9 @@ Each job is the job of FIXTURE (default: the real fio 3.33 run
 fixtures/fio/linux-libaio/randread-4k.json), renamed `exp-<word>` (a
 word of four letters, `aaaa`, `baaa`...: names that differ in a word,
 not a number, which nvcmp would read as a repeat mark) with its own
-groupid, and its read IOPS, bandwidth and mean latency varied with i so
-no two jobs are alike. 128,904 jobs make 484 MB, the size of the
+groupid, and its read I/O bytes, IOPS, bandwidth and mean latencies
+scaled together with i (up to 1.5x) so no two jobs are alike and each
+agrees with itself. 128,904 jobs make 484 MB, the size of the
 hostile campaign's file. Deterministic: the same N gives the same bytes.
 """
 import json
@@ -37,15 +38,22 @@ def main():
     text = json.dumps(head, indent=2)
     out.write(text[:-2] + ',\n  "jobs" : [\n')
     read = job["read"]
-    iops, bw, mean = read["iops"], read["bw"], read["clat_ns"]["mean"]
+    base = dict(read)
+    lat = {k: dict(base[k]) for k in ("lat_ns", "clat_ns")}
     for i in range(n):
+        # Throughput scaled, latency divided alike: every figure agrees
+        # with the others (bandwidth = I/O bytes / runtime, IOPS x latency
+        # = the I/Os in flight), as fio's own would.
         scale = 1 + (i * 7919 % 1000) / 2000
         job["jobname"] = f"exp-{word(i)}"
         job["groupid"] = i
-        read["iops"] = iops * scale
-        read["bw"] = int(bw * scale)
-        read["bw_bytes"] = int(bw * scale) * 1024
-        read["clat_ns"]["mean"] = mean / scale
+        for k in ("io_bytes", "io_kbytes", "bw_bytes", "bw", "total_ios", "bw_min", "bw_max",
+                  "iops_min", "iops_max"):
+            read[k] = int(base[k] * scale)
+        for k in ("iops", "bw_mean", "iops_mean"):
+            read[k] = base[k] * scale
+        for k in ("lat_ns", "clat_ns"):
+            read[k]["mean"] = lat[k]["mean"] / scale
         body = json.dumps(job, indent=0, separators=(",", " : "))
         out.write(body + (",\n" if i + 1 < n else "\n"))
     out.write("  ],\n  \"disk_util\" : " + json.dumps(doc.get("disk_util", [])) + "\n}\n")
