@@ -236,6 +236,7 @@ fn compare_named(
         config_labels,
         baseline_why,
         units,
+        all_configs: None,
     };
     cmp.sweeps = sweep::build(&cmp);
     cmp.bs_sweeps = sweep::blocksize::build(&cmp);

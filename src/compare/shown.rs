@@ -167,6 +167,7 @@ fn empty_like(cmp: &Comparison) -> Comparison {
         units: cmp.units.clone(),
         config_labels: IndexMap::new(),
         baseline_why: cmp.baseline_why.clone(),
+        all_configs: Some(cmp.configs.len()),
     }
 }
 
@@ -228,4 +229,93 @@ fn only<V: Clone>(map: &IndexMap<String, V>, keep: &HashSet<String>) -> IndexMap
         .filter(|(c, _)| keep.contains(*c))
         .map(|(c, v)| (c.clone(), v.clone()))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compare::{CompareOptions, Metric, compare, testdata};
+
+    /// The published rows under `n` configs, `cfg-0`..: config i's
+    /// throughput is (1 + i/100) times the row's, its latency divided alike.
+    fn many(n: usize) -> Comparison {
+        let base: Vec<_> = testdata::rows()
+            .into_iter()
+            .filter(|r| r.config == "linux-libaio")
+            .collect();
+        let mut rows = Vec::new();
+        for i in 0..n {
+            for r in &base {
+                let mut r = r.clone();
+                let scale = 1.0 + (i * 37 % n) as f64 / 100.0;
+                r.config = format!("cfg-{i}");
+                r.iops *= scale;
+                r.bw_bytes_per_s *= scale;
+                r.lat_mean_ns = r.lat_mean_ns.map(|l| l / scale);
+                r.clat_mean_ns = r.lat_mean_ns;
+                rows.push(r);
+            }
+        }
+        let opts = CompareOptions {
+            baseline: Some("cfg-0".into()),
+            ..CompareOptions::default()
+        };
+        compare(&rows, &opts)
+    }
+
+    #[test]
+    fn few_configs_are_shown_whole() {
+        let cmp = testdata::published();
+        assert!(matches!(bounded(&cmp, MAX_SHOWN), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn many_configs_show_the_baseline_and_each_workloads_ends() {
+        let cmp = many(60);
+        assert_eq!(cmp.configs.len(), 60);
+        let shown = bounded(&cmp, 8);
+        assert_eq!(shown.configs.len(), 8, "{:?}", shown.configs);
+        assert_eq!(shown.all_configs, Some(60));
+        assert!(shown.configs.contains(&"cfg-0".to_string()));
+        // Display order kept.
+        let at = |c: &String| cmp.configs.iter().position(|x| x == c).unwrap();
+        assert!(shown.configs.windows(2).all(|w| at(&w[0]) < at(&w[1])));
+        for w in &cmp.workloads {
+            let m = w.metric(headline(w)).unwrap();
+            let ranked = ranked(w);
+            let (best, worst) = (ranked[0], ranked[ranked.len() - 1]);
+            assert!(
+                shown.configs.iter().any(|c| c == best),
+                "{best} of {}",
+                w.title()
+            );
+            assert!(
+                shown.configs.iter().any(|c| c == worst),
+                "{worst} of {}",
+                w.title()
+            );
+            assert_eq!(m.values.len(), 60);
+        }
+        // Every per-config figure of the view is of a shown config.
+        for w in &shown.workloads {
+            for m in &w.metrics {
+                assert!(m.values.keys().all(|c| shown.configs.contains(c)));
+                assert!(m.delta_pct.keys().all(|c| shown.configs.contains(c)));
+                assert!(m.tied.iter().all(|c| shown.configs.contains(c)));
+            }
+            assert!(w.params.keys().all(|c| shown.configs.contains(c)));
+        }
+        for item in &shown.setup.items {
+            assert!(item.values.keys().all(|c| shown.configs.contains(c)));
+        }
+        assert!(
+            shown.sanity[0].starts_with("Shown: 8 of 60 configs"),
+            "{}",
+            shown.sanity[0]
+        );
+        assert!(shown.sanity[0].contains("the other 52 are in the dataset"));
+        // The metric's winner stands as the whole comparison decided it.
+        let iops = |c: &Comparison| c.workloads[0].metric(Metric::Iops).unwrap().winner.clone();
+        assert_eq!(iops(&shown), iops(&cmp));
+    }
 }

@@ -244,3 +244,47 @@ fn outliers_across_loads(cmp: &Comparison, group: &[Outlying]) -> Finding {
         )
         .scored(magnitude(r_hi - 1.0) * side_factor(m), ONE_WORKLOAD)
 }
+
+#[cfg(test)]
+mod others_tests {
+    use super::Others;
+    use crate::numbers;
+
+    /// Each value's others read from the sorted list agree with the others
+    /// copied and sorted for it, as the rule read them before.
+    #[test]
+    fn others_from_the_sorted_list_are_the_copied_others() {
+        let sets: [&[f64]; 4] = [
+            &[5.0, 1.0, 3.0, 3.0, 9.0],
+            &[2.0, 2.0, 2.0, 2.0],
+            &[10.0, 0.0, 4.0, 7.5, 1e6, 3.2],
+            &[1.0, 2.0],
+        ];
+        for vals in sets {
+            let mut sorted = vals.to_vec();
+            sorted.sort_by(f64::total_cmp);
+            for (i, &v) in vals.iter().enumerate() {
+                let copied: Vec<f64> = vals
+                    .iter()
+                    .enumerate()
+                    .filter(|(j, _)| *j != i)
+                    .map(|(_, x)| *x)
+                    .collect();
+                let o = Others::of(&sorted, v);
+                assert_eq!(
+                    o.median(),
+                    numbers::median(copied.iter().copied()),
+                    "{vals:?} {v}"
+                );
+                let lo = copied.iter().copied().fold(f64::INFINITY, f64::min);
+                let hi = copied.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                assert_eq!(o.range(), (lo, hi), "{vals:?} {v}");
+                let nearest = copied
+                    .iter()
+                    .map(|o| (v / o).max(o / v))
+                    .fold(f64::INFINITY, f64::min);
+                assert_eq!(o.nearest_ratio(v), nearest, "{vals:?} {v}");
+            }
+        }
+    }
+}
