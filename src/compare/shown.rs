@@ -164,7 +164,7 @@ fn empty_like(cmp: &Comparison) -> Comparison {
         config_rule: Default::default(),
         study: cmp.study.clone(),
         tail_percentile: cmp.tail_percentile,
-        units: cmp.units.clone(),
+        units: cmp.units,
         config_labels: IndexMap::new(),
         baseline_why: cmp.baseline_why.clone(),
         all_configs: Some(cmp.configs.len()),
@@ -217,7 +217,7 @@ fn metric(m: &MetricResult, keep: &HashSet<String>) -> MetricResult {
         metric: m.metric,
         better: m.better,
         winner: m.winner.clone(),
-        rule: m.rule.clone(),
+        rule: m.rule,
         tail_pct: m.tail_pct,
         decided_by: m.decided_by,
     }

@@ -731,7 +731,11 @@ fn bounded_reports(path: &Path, dir: &Path, n: usize) {
     assert!(md.contains(&said) && md.contains("dataset.csv"), "{md}");
     // The workload's table: a header cell per shown config, no more.
     let cells = |l: &str| l.trim().trim_matches('|').split('|').count();
-    let widest = md.lines().filter(|l| l.starts_with("| | ")).map(cells).max();
+    let widest = md
+        .lines()
+        .filter(|l| l.starts_with("| | "))
+        .map(cells)
+        .max();
     assert_eq!(widest, Some(32 + 1), "{md}");
     let html = std::fs::read_to_string(out.join("report.html")).unwrap();
     assert!(
