@@ -85,6 +85,7 @@ fn comparison(workloads: Vec<Workload>) -> Comparison {
         config_labels: Default::default(),
         baseline_why: None,
         units: Default::default(),
+        all_configs: None,
     }
 }
 

@@ -262,7 +262,13 @@ pub fn run(args: AnalyzeArgs, global: Global) -> anyhow::Result<u8> {
     };
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    format.renderer(&opts).render(&cmp, &mut out)?;
+    // The reports people read table at most MAX_SHOWN configs; JSON and
+    // CSV keep every one.
+    let shown = match format.for_people() {
+        true => compare::shown::bounded(&cmp, compare::shown::MAX_SHOWN),
+        false => std::borrow::Cow::Borrowed(&cmp),
+    };
+    format.renderer(&opts).render(&shown, &mut out)?;
     out.flush()?;
     phases.done("analyze: print");
     Ok(exit::OK)

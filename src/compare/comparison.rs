@@ -328,6 +328,12 @@ pub struct Comparison {
     /// oldest kernel").
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub baseline_why: Option<String>,
+    /// How many configs the whole comparison holds, set only on the view a
+    /// report shows of a study of very many ([`super::shown::bounded`]):
+    /// `configs` then holds the shown ones. Never in the JSON, which holds
+    /// every config.
+    #[serde(skip)]
+    pub all_configs: Option<usize>,
 }
 
 /// How knees, saturation and latency targets are judged (`--knee-gain`,

@@ -21,6 +21,7 @@ pub mod report_units;
 pub mod rules;
 pub mod sanity;
 pub mod setup;
+pub mod shown;
 pub mod sparse;
 pub mod stats;
 pub mod steady;
@@ -241,6 +242,7 @@ fn compare_named(
         config_labels,
         baseline_why,
         units,
+        all_configs: None,
     };
     cmp.sweeps = sweep::build(&cmp);
     cmp.bs_sweeps = sweep::blocksize::build(&cmp);
@@ -375,8 +377,9 @@ fn order_configs(grouped: &workload::Grouped, opts: &CompareOptions) -> Vec<Stri
         .filter(|c| grouped.contains_key(c))
         .collect();
     configs.dedup();
+    let ordered: std::collections::HashSet<String> = configs.iter().cloned().collect();
     for c in grouped.keys() {
-        if !configs.contains(c) {
+        if !ordered.contains(c) {
             configs.push(c.clone());
         }
     }
@@ -416,12 +419,12 @@ fn with_short_names(
     rows: &[Row],
     opts: &CompareOptions,
 ) -> (CompareOptions, IndexMap<String, String>) {
-    let mut labels: Vec<String> = Vec::new();
-    for r in rows {
-        if !labels.contains(&r.config) {
-            labels.push(r.config.clone());
-        }
-    }
+    let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    let labels: Vec<String> = rows
+        .iter()
+        .filter(|r| seen.insert(r.config.as_str()))
+        .map(|r| r.config.clone())
+        .collect();
     let short = names::short_names(&labels);
     let mut out = opts.clone();
     let mut full = IndexMap::new();

@@ -10,6 +10,8 @@
 //! what tells configs apart, then shown short (`nvme2n2 (Mar 8)`). The
 //! full label stays in the setup table and the JSON (`config_labels`).
 
+use std::collections::{HashMap, HashSet};
+
 use indexmap::IndexMap;
 
 /// Config names that read as "the one the others are measured against".
@@ -18,7 +20,7 @@ const DEFAULT_NAMES: [&str; 7] = [
 ];
 
 /// One piece of a label.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 enum LabelPart {
     /// A folder path component or a bare word, with the number of the
     /// whitespace-separated token it came from (path components of one
@@ -158,8 +160,16 @@ pub fn short_names(labels: &[String]) -> IndexMap<String, String> {
         return keep();
     }
     let split: Vec<Vec<LabelPart>> = labels.iter().map(|l| parts(l)).collect();
-    // What every config shares tells none apart.
-    let shared = |p: &LabelPart| split.iter().all(|ps| ps.contains(p));
+    // What every config shares tells none apart: counted once per label,
+    // not looked up in every other label (128,904 configs, issue #55).
+    let mut counts: HashMap<&LabelPart, usize> = HashMap::new();
+    for ps in &split {
+        let own: HashSet<&LabelPart> = ps.iter().collect();
+        for p in own {
+            *counts.entry(p).or_default() += 1;
+        }
+    }
+    let shared = |p: &LabelPart| counts.get(p) == Some(&split.len());
     let mut rest: Vec<Vec<LabelPart>> = split
         .iter()
         .map(|ps| ps.iter().filter(|p| !shared(p)).cloned().collect())
@@ -167,15 +177,17 @@ pub fn short_names(labels: &[String]) -> IndexMap<String, String> {
     values_alone(&mut rest);
     let words: Vec<Vec<String>> = rest.iter().map(|ps| joined(ps)).collect();
     let names = undated(&words).unwrap_or_else(|| words.iter().map(|w| w.join(" ")).collect());
-    let distinct = names.iter().all(|n| !n.is_empty())
-        && names
-            .iter()
-            .enumerate()
-            .all(|(i, n)| !names[..i].contains(n));
+    let distinct = names.iter().all(|n| !n.is_empty()) && all_distinct(&names);
     if !distinct {
         return keep();
     }
     labels.iter().cloned().zip(names).collect()
+}
+
+/// Whether no two of `items` are equal (one pass, a set of those seen).
+fn all_distinct<T: Eq + std::hash::Hash>(items: &[T]) -> bool {
+    let mut seen = HashSet::with_capacity(items.len());
+    items.iter().all(|i| seen.insert(i))
 }
 
 /// The parts as words: path components of one token joined with `/`.
@@ -223,10 +235,7 @@ fn values_alone(rest: &mut [Vec<LabelPart>]) {
     let words = values
         .iter()
         .all(|v| !v.is_empty() && v.parse::<f64>().is_err());
-    let distinct = values
-        .iter()
-        .enumerate()
-        .all(|(i, v)| !values[..i].contains(v));
+    let distinct = all_distinct(&values);
     if !(words && (same_key || distinct)) {
         return;
     }
@@ -280,7 +289,7 @@ fn undated(words: &[Vec<String>]) -> Option<Vec<String>> {
             })
             .collect()
     };
-    let unique = |v: &[String]| v.iter().enumerate().all(|(i, n)| !v[..i].contains(n));
+    let unique = |v: &[String]| all_distinct(v);
     if unique(&bare) && bare.iter().all(|b| !b.is_empty()) {
         return Some(bare);
     }

@@ -29,12 +29,20 @@ pub(super) fn missing(
         .filter(|c| !grouped[*c].keys().any(|k| k.shape == key.shape))
         .map(String::as_str)
         .collect();
-    if plain.is_empty() {
-        Vec::new()
-    } else {
-        vec![format!("no result from {}", plain.join(", "))]
+    match plain.len() {
+        0 => Vec::new(),
+        n if n > MISSING_LISTED => vec![format!(
+            "no result from {} and {} more configs",
+            plain[..MISSING_LISTED].join(", "),
+            crate::numbers::whole((n - MISSING_LISTED) as u64)
+        )],
+        _ => vec![format!("no result from {}", plain.join(", "))],
     }
 }
+
+/// The most configs the "no result from" note names (128,904 names made
+/// it a line of a megabyte per workload, issue #55); the rest counted.
+const MISSING_LISTED: usize = 12;
 
 /// A config that ran at another depth than requested: a synchronous engine
 /// (fio caps it at 1), or a queue that never filled.

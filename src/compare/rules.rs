@@ -156,9 +156,10 @@ pub fn decide(better: Better, entries: &[Entry], judge: Judge) -> Decision {
         Rule::WithinPrecision
     };
     // The tied list holds every config tied for best, in display order.
+    let tied: std::collections::HashSet<&str> = tied.iter().map(String::as_str).collect();
     let mut all: Vec<String> = entries
         .iter()
-        .filter(|e| e.config == best.config || tied.iter().any(|t| t == e.config))
+        .filter(|e| e.config == best.config || tied.contains(e.config))
         .map(|e| e.config.to_string())
         .collect();
     all.dedup();

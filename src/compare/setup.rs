@@ -11,6 +11,8 @@
 //! standalone run, `direct` from text output) are left out, not printed
 //! as "unknown".
 
+use std::collections::HashMap;
+
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 
@@ -190,16 +192,18 @@ fn option_items(rows: &[Row], configs: &[String], keys: &[String]) -> Vec<SetupI
             (r.config.as_str(), values)
         })
         .collect();
+    let of_config = by_config(options.iter().map(|(l, _)| *l));
     keys.into_iter()
         .enumerate()
         .map(|(ki, k)| {
             let values = configs
                 .iter()
                 .map(|c| {
-                    let mut seen: Vec<&str> = options
-                        .iter()
-                        .filter(|(l, _)| l == c)
-                        .filter_map(|(_, o)| o[ki].as_deref())
+                    let mut seen: Vec<&str> = of_config
+                        .get(c.as_str())
+                        .into_iter()
+                        .flatten()
+                        .filter_map(|&i| options[i].1[ki].as_deref())
                         .collect();
                     seen.sort_unstable();
                     seen.dedup();
@@ -224,6 +228,7 @@ fn script_items(rows: &[Row], configs: &[String]) -> Vec<SetupItem> {
         .collect();
     let keys: std::collections::BTreeSet<&String> =
         maps.iter().flat_map(|(_, m)| m.keys()).collect();
+    let of_config = by_config(maps.iter().map(|(l, _)| *l));
     keys.into_iter()
         .map(|key| {
             let (name, show): (&str, fn(&str) -> String) = match key.as_str() {
@@ -234,10 +239,11 @@ fn script_items(rows: &[Row], configs: &[String]) -> Vec<SetupItem> {
             let values = configs
                 .iter()
                 .map(|c| {
-                    let seen = maps
-                        .iter()
-                        .filter(|(l, _)| l == c)
-                        .filter_map(|(_, m)| m.get(key).map(|v| show(v)));
+                    let seen = of_config
+                        .get(c.as_str())
+                        .into_iter()
+                        .flatten()
+                        .filter_map(|&i| maps[i].1.get(key).map(|v| show(v)));
                     (c.clone(), listed(distinct(seen)))
                 })
                 .collect();
@@ -249,6 +255,17 @@ fn script_items(rows: &[Row], configs: &[String]) -> Vec<SetupItem> {
             )
         })
         .collect()
+}
+
+/// The indexes of each config's entries in `labels`, first seen first:
+/// one pass, where a scan of every entry per config was quadratic at
+/// 10,000 configs (issue #55).
+fn by_config<'a>(labels: impl Iterator<Item = &'a str>) -> HashMap<&'a str, Vec<usize>> {
+    let mut out: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (i, l) in labels.enumerate() {
+        out.entry(l).or_default().push(i);
+    }
+    out
 }
 
 /// The kernel release of a `uname -a` line (`Linux host 5.10.0-rc1+ #1
@@ -373,9 +390,15 @@ fn data_facts(
     rows: &[Row],
     configs: &[String],
 ) -> Vec<(&'static Fact, IndexMap<String, Option<String>>)> {
+    // Rows by config in one pass (a scan of every row per config was
+    // quadratic at 10,000 configs, issue #55).
+    let mut of_config: HashMap<&str, Vec<&Row>> = HashMap::new();
+    for r in rows {
+        of_config.entry(r.config.as_str()).or_default().push(r);
+    }
     let by_config: Vec<(&String, Vec<&Row>)> = configs
         .iter()
-        .map(|c| (c, rows.iter().filter(|r| r.config == *c).collect()))
+        .map(|c| (c, of_config.remove(c.as_str()).unwrap_or_default()))
         .collect();
     FACTS
         .iter()

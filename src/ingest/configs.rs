@@ -809,18 +809,29 @@ fn name_combos(
     }
 }
 
+/// The most config names the note of a folder kept apart lists.
+const NAMES_IN_NOTE: usize = 12;
+
 /// The note of a folder whose runs' names tell configs its options do
-/// not: which words, and that the runs were kept apart, not pooled.
+/// not: which words (the first [`NAMES_IN_NOTE`]), and that the runs were
+/// kept apart, not pooled.
 fn kept_apart_note(folder: &str, group: &[&FileOptions], name_keys: &identity::NameKeys) -> String {
     let named: BTreeSet<&str> = group
         .iter()
         .filter_map(|f| f.name_key)
         .map(|k| name_keys.names[k as usize].as_str())
         .collect();
-    let named: Vec<&str> = named.into_iter().collect();
+    // The first names and a count: 128,904 distinct job names made one
+    // note of a megabyte, printed in every report (issue #55).
+    let mut listed: Vec<&str> = named.iter().copied().take(NAMES_IN_NOTE).collect();
+    let more = named.len().saturating_sub(NAMES_IN_NOTE);
+    let more = format!("and {} more", crate::numbers::whole(more as u64));
+    if named.len() > NAMES_IN_NOTE {
+        listed.push(&more);
+    }
     let mut note = format!(
         "{folder}: runs with identical options at one workload and load point differ in their names ({}): kept apart as configs, not pooled as repeats",
-        named.join(" / ")
+        listed.join(" / ")
     );
     if let Some(words) = name_keys.folders.get(folder)
         && !words.roles.is_empty()

@@ -18,7 +18,7 @@ use std::path::Path;
 use anyhow::Context;
 
 use crate::charts::{self, ChartOptions};
-use crate::compare::Comparison;
+use crate::compare::{self, Comparison};
 use crate::model::Row;
 use crate::render::{Format, RenderOptions, html};
 
@@ -67,8 +67,12 @@ pub fn publish(cmp: &Comparison, rows: &[Row], dir: &Path, opts: &Options) -> an
     reports.and(data)
 }
 
-/// The charts, report.md, report.html, checks.csv and sweeps.csv.
-fn charts_and_reports(cmp: &Comparison, dir: &Path, opts: &Options) -> anyhow::Result<()> {
+/// The charts, report.md, report.html, checks.csv and sweeps.csv. The
+/// charts and the two reports show at most
+/// [`compare::shown::MAX_SHOWN`] configs; the CSVs hold every one.
+fn charts_and_reports(full: &Comparison, dir: &Path, opts: &Options) -> anyhow::Result<()> {
+    let shown = compare::shown::bounded(full, compare::shown::MAX_SHOWN);
+    let cmp: &Comparison = &shown;
     let charts = match &opts.charts {
         Some(c) => {
             let as_uris = opts.html_template.is_some();
@@ -104,7 +108,7 @@ fn charts_and_reports(cmp: &Comparison, dir: &Path, opts: &Options) -> anyhow::R
     write_rendered(cmp, &dir.join("report.html"), Format::Html, &page)?;
     // Every note the report groups or cuts, one a line.
     write_rendered(
-        cmp,
+        full,
         &dir.join("checks.csv"),
         Format::ChecksCsv,
         &RenderOptions {
@@ -112,12 +116,12 @@ fn charts_and_reports(cmp: &Comparison, dir: &Path, opts: &Options) -> anyhow::R
             ..RenderOptions::default()
         },
     )?;
-    if !cmp.sweeps.is_empty() || !cmp.bs_sweeps.is_empty() {
+    if !full.sweeps.is_empty() || !full.bs_sweeps.is_empty() {
         let csv = RenderOptions {
             csv_cells: opts.csv_cells,
             ..RenderOptions::default()
         };
-        write_rendered(cmp, &dir.join("sweeps.csv"), Format::SweepCsv, &csv)?;
+        write_rendered(full, &dir.join("sweeps.csv"), Format::SweepCsv, &csv)?;
     }
     Ok(())
 }

@@ -73,6 +73,13 @@ pub struct RenderOptions {
 }
 
 impl Format {
+    /// Whether this is a report people read (terminal, Markdown, HTML),
+    /// which shows a bounded number of configs
+    /// ([`crate::compare::shown`]); JSON and CSV hold every one.
+    pub fn for_people(self) -> bool {
+        matches!(self, Format::Term | Format::Md | Format::Html)
+    }
+
     /// The renderer of this format.
     pub fn renderer(self, opts: &RenderOptions) -> Box<dyn Renderer> {
         match self {

@@ -340,6 +340,15 @@ const TITLE_LIST_CHARS: usize = 48;
 /// compared on 8 devices, fio 3.35".
 fn generated_title(cmp: &Comparison) -> String {
     let configs = &cmp.configs;
+    if let Some(all) = cmp.all_configs {
+        // A bounded view (compare::shown): the study's count, and how many
+        // the report shows.
+        return format!(
+            "{} configs compared ({} shown)",
+            crate::numbers::whole(all as u64),
+            configs.len()
+        );
+    }
     let list = join_and(configs);
     match configs.as_slice() {
         [one] => return format!("{one} results"),

@@ -657,6 +657,10 @@ fn a_malformed_checksum_record_is_damage() {
 /// config (stonewalled jobs named by what they test), so the names are
 /// configs of one workload, read in bounded time (the cap of 64 variants
 /// per workload in `variants::cap` is no longer reached by job names).
+/// The JSON holds every config; the reports people read show 32
+/// (`compare::shown`), say how many more there are and where, and stay
+/// small (10,000 configs wrote a report.html of 153 MB): report.md under
+/// 64 KiB, report.html under 4 MiB with its charts inline.
 #[test]
 fn thousands_of_job_names_make_a_bounded_report() {
     let dir = tempfile::tempdir().unwrap();
@@ -684,6 +688,73 @@ fn thousands_of_job_names_make_a_bounded_report() {
     let workloads = j["workloads"].as_array().unwrap();
     assert!(workloads.len() <= 2, "{} workloads", workloads.len());
     assert!(took.as_secs() < 60, "{took:?}");
+    bounded_reports(&path, dir.path(), configs.len());
+}
+
+/// `analyze --out` and `--format term` of `path` (a study of `n` configs,
+/// thousands) show 32 configs, say the rest are in the dataset, and keep
+/// every run in dataset.csv.
+fn bounded_reports(path: &Path, dir: &Path, n: usize) {
+    let out = dir.join("o1");
+    let o = nvcmp()
+        .arg("analyze")
+        .arg(path)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let size = |name: &str| std::fs::metadata(out.join(name)).unwrap().len();
+    assert!(
+        size("report.md") < 64 << 10,
+        "report.md: {} bytes",
+        size("report.md")
+    );
+    assert!(
+        size("report.html") < 4 << 20,
+        "report.html: {} bytes",
+        size("report.html")
+    );
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    let count = n.to_string();
+    let count = format!(
+        "{},{}",
+        &count[..count.len() - 3],
+        &count[count.len() - 3..]
+    );
+    assert!(
+        md.starts_with(&format!("# {count} configs compared (32 shown)")),
+        "{}",
+        &md[..200]
+    );
+    let said = format!("Shown: 32 of {count} configs");
+    assert!(md.contains(&said) && md.contains("dataset.csv"), "{md}");
+    // The workload's table: a header cell per shown config, no more.
+    let cells = |l: &str| l.trim().trim_matches('|').split('|').count();
+    let widest = md
+        .lines()
+        .filter(|l| l.starts_with("| | "))
+        .map(cells)
+        .max();
+    assert_eq!(widest, Some(32 + 1), "{md}");
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(
+        html.contains(&said),
+        "report.html does not say what it shows"
+    );
+    let csv = std::fs::read_to_string(out.join("dataset.csv")).unwrap();
+    assert!(
+        csv.lines().count() > n,
+        "dataset.csv: {} lines",
+        csv.lines().count()
+    );
+    let o = nvcmp().arg("analyze").arg(path).output().unwrap();
+    let term = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        term.contains(&said) && term.len() < 64 << 10,
+        "{} bytes",
+        term.len()
+    );
 }
 
 /// A word of letters for `i` (`aa`, `ab`...): names that differ in a

@@ -38,8 +38,72 @@ struct Outlying<'a> {
     m: Metric,
     config: String,
     value: f64,
-    others: Vec<f64>,
+    /// The others' lowest and highest value.
+    others: (f64, f64),
     ratio: f64,
+}
+
+/// The values of every config but one: a sorted list of all of them less
+/// the one value's place in it.
+struct Others<'a> {
+    sorted: &'a [f64],
+    /// The left-out value's index in `sorted`; None when it is not there
+    /// (not finite), and then the others are all of `sorted`.
+    at: Option<usize>,
+}
+
+impl<'a> Others<'a> {
+    fn of(sorted: &'a [f64], v: f64) -> Others<'a> {
+        let i = sorted.partition_point(|x| x.total_cmp(&v).is_lt());
+        let at = (sorted.get(i).is_some_and(|x| x.total_cmp(&v).is_eq())).then_some(i);
+        Others { sorted, at }
+    }
+
+    fn len(&self) -> usize {
+        self.sorted.len() - usize::from(self.at.is_some())
+    }
+
+    /// The k-th smallest of the others.
+    fn get(&self, k: usize) -> f64 {
+        match self.at {
+            Some(i) if k >= i => self.sorted[k + 1],
+            _ => self.sorted[k],
+        }
+    }
+
+    /// Their median ([`numbers::median`] of them).
+    fn median(&self) -> Option<f64> {
+        let n = self.len();
+        match n {
+            0 => None,
+            _ if n % 2 == 1 => Some(self.get(n / 2)),
+            _ => Some((self.get(n / 2 - 1) + self.get(n / 2)) / 2.0),
+        }
+    }
+
+    /// Their lowest and highest.
+    fn range(&self) -> (f64, f64) {
+        match self.len() {
+            0 => (f64::INFINITY, f64::NEG_INFINITY),
+            n => (self.get(0), self.get(n - 1)),
+        }
+    }
+
+    /// How many times apart `v` is from the nearest of them: one of its
+    /// two neighbours in the sorted list.
+    fn nearest_ratio(&self, v: f64) -> f64 {
+        let i = self
+            .at
+            .unwrap_or_else(|| self.sorted.partition_point(|x| *x < v));
+        let neighbours = [i.checked_sub(1), Some(i)];
+        neighbours
+            .into_iter()
+            .flatten()
+            .filter(|&k| k < self.len())
+            .map(|k| self.get(k))
+            .map(|o| (v / o).max(o / v))
+            .fold(f64::INFINITY, f64::min)
+    }
 }
 
 /// 7: outliers by the median absolute deviation (module docs). Needs four
@@ -61,9 +125,13 @@ pub(super) fn outliers(cmp: &Comparison) -> Vec<Finding> {
             Better::Lower => v > than,
             Better::Higher => v < than,
         };
+        // The others of each config read from one sorted list, not copied
+        // and sorted once per config (quadratic at 10,000 configs, #55).
+        let mut sorted: Vec<f64> = all.iter().copied().filter(|v| v.is_finite()).collect();
+        sorted.sort_by(f64::total_cmp);
         for (c, v) in &vals {
-            let others: Vec<f64> = vals.iter().filter(|(o, _)| o != c).map(|x| x.1).collect();
-            let others_med = numbers::median(others.iter().copied()).unwrap_or(0.0);
+            let others = Others::of(&sorted, *v);
+            let others_med = others.median().unwrap_or(0.0);
             if others_med <= 0.0 || *v <= 0.0 || !worse(*v, med) {
                 continue;
             }
@@ -74,10 +142,7 @@ pub(super) fn outliers(cmp: &Comparison) -> Vec<Finding> {
             };
             // How many times worse: v over the median, or the median over v.
             let ratio = (v / others_med).max(others_med / v);
-            let nearest = others
-                .iter()
-                .map(|o| (v / o).max(o / v))
-                .fold(f64::INFINITY, f64::min);
+            let nearest = others.nearest_ratio(*v);
             if z > OUTLIER_Z && ratio >= OUTLIER_RATIO && nearest >= APART_RATIO {
                 found
                     .entry((c.to_string(), &w.key.shape, m))
@@ -87,7 +152,7 @@ pub(super) fn outliers(cmp: &Comparison) -> Vec<Finding> {
                         m,
                         config: c.to_string(),
                         value: *v,
-                        others,
+                        others: others.range(),
                         ratio,
                     });
             }
@@ -122,8 +187,7 @@ fn how_far(m: Metric, ratio: f64) -> String {
 
 fn outlier_finding(cmp: &Comparison, o: &Outlying) -> Finding {
     let (w, m) = (o.w, o.m);
-    let lo = o.others.iter().copied().fold(f64::INFINITY, f64::min);
-    let hi = o.others.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let (lo, hi) = o.others;
     let text = format!(
         "Outlier: {} {} {} {} is {} the others' median (others {})",
         o.config,
@@ -179,4 +243,48 @@ fn outliers_across_loads(cmp: &Comparison, group: &[Outlying]) -> Finding {
             vec![first.config.clone()],
         )
         .scored(magnitude(r_hi - 1.0) * side_factor(m), ONE_WORKLOAD)
+}
+
+#[cfg(test)]
+mod others_tests {
+    use super::Others;
+    use crate::numbers;
+
+    /// Each value's others read from the sorted list agree with the others
+    /// copied and sorted for it, as the rule read them before.
+    #[test]
+    fn others_from_the_sorted_list_are_the_copied_others() {
+        let sets: [&[f64]; 4] = [
+            &[5.0, 1.0, 3.0, 3.0, 9.0],
+            &[2.0, 2.0, 2.0, 2.0],
+            &[10.0, 0.0, 4.0, 7.5, 1e6, 3.2],
+            &[1.0, 2.0],
+        ];
+        for vals in sets {
+            let mut sorted = vals.to_vec();
+            sorted.sort_by(f64::total_cmp);
+            for (i, &v) in vals.iter().enumerate() {
+                let copied: Vec<f64> = vals
+                    .iter()
+                    .enumerate()
+                    .filter(|(j, _)| *j != i)
+                    .map(|(_, x)| *x)
+                    .collect();
+                let o = Others::of(&sorted, v);
+                assert_eq!(
+                    o.median(),
+                    numbers::median(copied.iter().copied()),
+                    "{vals:?} {v}"
+                );
+                let lo = copied.iter().copied().fold(f64::INFINITY, f64::min);
+                let hi = copied.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                assert_eq!(o.range(), (lo, hi), "{vals:?} {v}");
+                let nearest = copied
+                    .iter()
+                    .map(|o| (v / o).max(o / v))
+                    .fold(f64::INFINITY, f64::min);
+                assert_eq!(o.nearest_ratio(v), nearest, "{vals:?} {v}");
+            }
+        }
+    }
 }

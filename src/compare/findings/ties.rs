@@ -98,9 +98,10 @@ fn tie_finding(cmp: &Comparison, m: Metric, group: &[Tie]) -> Finding {
     let tight = 1.0 - pct / NEAR_EQUAL_PCT * 0.5;
     let many = if n >= 3 { 1.0 } else { 0.6 };
     let mut configs: Vec<String> = Vec::new();
+    let mut seen: std::collections::HashSet<&String> = std::collections::HashSet::new();
     for t in group {
         for c in &t.configs {
-            if !configs.contains(c) {
+            if seen.insert(c) {
                 configs.push(c.clone());
             }
         }

@@ -12,7 +12,7 @@ use crate::compare::workload::Shape;
 
 /// The headline metric of a workload: IOPS for small blocks, bandwidth for
 /// large ones, as reviews quote them.
-pub(super) fn headline(w: &Workload) -> Metric {
+pub(crate) fn headline(w: &Workload) -> Metric {
     if w.key.shape.bs_bytes <= 16 * 1024 {
         Metric::Iops
     } else {
@@ -56,10 +56,11 @@ pub(super) fn winner_finding(
     let top: Vec<&str> = winners(r);
     let best = best_among(r, &top)?;
     let winner = best.config;
+    let top_set: std::collections::HashSet<&str> = top.iter().copied().collect();
     let rest: Vec<&str> = r
         .compared()
         .map(|(c, _)| c)
-        .filter(|c| !top.contains(c))
+        .filter(|c| !top_set.contains(c))
         .collect();
     let second = best_among(r, &rest)?;
     // Every config within half a percent: the tie sentence (3) says it.

@@ -32,11 +32,13 @@ pub(super) struct Tally<'a> {
 
 /// Effect of `inside`'s best over the best of everyone else in `r`.
 pub(super) fn win_effect(r: &MetricResult, inside: &[&str], judge: Judge) -> f64 {
+    // A set: `inside` may be a family of thousands of configs.
+    let set: std::collections::HashSet<&str> = inside.iter().copied().collect();
     let outside: Vec<&str> = r
         .values
         .keys()
         .map(|c| c.as_str())
-        .filter(|c| !inside.contains(c))
+        .filter(|c| !set.contains(c))
         .collect();
     match (best_among(r, inside), best_among(r, &outside)) {
         (Some(a), Some(b)) => effect(&a, &b, judge),
