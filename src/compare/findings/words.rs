@@ -13,7 +13,7 @@ pub(super) fn count_word(n: usize) -> String {
         4 => "all four".into(),
         5 => "all five".into(),
         6 => "all six".into(),
-        n => format!("all {n}"),
+        n => format!("all {}", numbers::whole(n as u64)),
     }
 }
 
@@ -139,4 +139,19 @@ pub(super) fn growth_words(growth_pct: f64) -> String {
 fn significant_up_to(v: f64, digits: i32) -> String {
     let magnitude = v.abs().log10().floor() as i32;
     numbers::trimmed(v, (digits - 1 - magnitude).max(0) as usize)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::count_word;
+
+    #[test]
+    fn counts_in_words_below_seven_and_with_thousands_separators_above() {
+        assert_eq!(count_word(2), "both");
+        assert_eq!(count_word(6), "all six");
+        assert_eq!(count_word(7), "all 7");
+        // A study of 10,000 configs reads as the rest of the report does.
+        assert_eq!(count_word(10_000), "all 10,000");
+        assert_eq!(count_word(128_901), "all 128,901");
+    }
 }
