@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::common::{assert_ok, fixture, nvcmp, stderr};
+use crate::common::{assert_ok, fixture, ndjson, nvcmp, stderr};
 
 /// `nvcmp ingest PATH EXTRA...` as ndjson rows, once it exited 0.
 fn rows(path: &Path, extra: &[&str]) -> Vec<Value> {
@@ -20,11 +20,7 @@ fn rows(path: &Path, extra: &[&str]) -> Vec<Value> {
         .output()
         .unwrap();
     assert_ok(&out);
-    String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
+    ndjson(&out.stdout)
 }
 
 /// Rows without `source` (the one field that names the file), by their text.

@@ -69,6 +69,14 @@ pub fn words(line: &str) -> Vec<&str> {
 
 /// `nvcmp analyze PATH --format json EXTRA...`, parsed, once it exited 0.
 pub fn analyze_json(path: &std::path::Path, extra: &[&str]) -> serde_json::Value {
+    analyze_json_and_stderr(path, extra).0
+}
+
+/// [`analyze_json`] with what nvcmp said on stderr (notes, warnings).
+pub fn analyze_json_and_stderr(
+    path: &std::path::Path,
+    extra: &[&str],
+) -> (serde_json::Value, String) {
     let out = nvcmp()
         .arg("analyze")
         .arg(path)
@@ -77,7 +85,17 @@ pub fn analyze_json(path: &std::path::Path, extra: &[&str]) -> serde_json::Value
         .output()
         .unwrap();
     assert_ok(&out);
-    serde_json::from_slice(&out.stdout).unwrap()
+    let err = stderr(&out).to_string();
+    (serde_json::from_slice(&out.stdout).unwrap(), err)
+}
+
+/// ndjson (`ingest --format ndjson`'s stdout): one JSON object per line.
+pub fn ndjson(stdout: &[u8]) -> Vec<serde_json::Value> {
+    std::str::from_utf8(stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("one JSON object per line"))
+        .collect()
 }
 
 /// The sweep of `config` in `analyze --format json`.

@@ -8,7 +8,9 @@ use std::collections::BTreeSet;
 
 use serde_json::Value;
 
-use crate::common::{analyze_json, assert_ok, fixture, metric_of, nvcmp, stderr};
+use crate::common::{
+    analyze_json, analyze_json_and_stderr, assert_ok, fixture, metric_of, nvcmp, stderr,
+};
 
 fn analyze(rel: &str) -> Value {
     analyze_json(&fixture(&format!("identity/{rel}")), &[])
@@ -291,19 +293,6 @@ fn scaled_run(name: &str, factor: f64) -> String {
     v.to_string()
 }
 
-fn analyze_with(path: &std::path::Path, extra: &[&str]) -> (Value, String) {
-    let out = nvcmp()
-        .arg("analyze")
-        .arg(path)
-        .args(["--format", "json"])
-        .args(extra)
-        .output()
-        .unwrap();
-    assert_ok(&out);
-    let err = stderr(&out).to_string();
-    (serde_json::from_slice(&out.stdout).unwrap(), err)
-}
-
 /// A word nvcmp does not know as a repeat mark (`attempt1`, `attempt2`)
 /// keeps runs apart as configs; `--repeats attempt` (or the manifest's
 /// `repeats`) says it marks repeats, and they are pooled, on that
@@ -317,10 +306,10 @@ fn repeats_names_the_word_that_marks_repeats() {
     ] {
         std::fs::write(dir.path().join(name), scaled_run(from, 1.0)).unwrap();
     }
-    let (j, _) = analyze_with(dir.path(), &[]);
+    let (j, _) = analyze_json_and_stderr(dir.path(), &[]);
     assert_eq!(configs(&j), set(&["attempt1", "attempt2"]));
     assert_eq!(j["study"]["repeats"], serde_json::json!([]));
-    let (j, _) = analyze_with(dir.path(), &["--repeats", "attempt"]);
+    let (j, _) = analyze_json_and_stderr(dir.path(), &["--repeats", "attempt"]);
     assert_eq!(
         j["configs"].as_array().unwrap().len(),
         1,
@@ -341,7 +330,7 @@ fn repeats_names_the_word_that_marks_repeats() {
     );
     // The manifest says the same.
     std::fs::write(dir.path().join("nvcmp.toml"), "repeats = [\"attempt\"]\n").unwrap();
-    let (j, _) = analyze_with(dir.path(), &[]);
+    let (j, _) = analyze_json_and_stderr(dir.path(), &[]);
     assert_eq!(
         j["configs"].as_array().unwrap().len(),
         1,
@@ -374,10 +363,10 @@ fn repeats_names_the_folder_level_that_repeats() {
         std::fs::create_dir(dir.path().join(day)).unwrap();
         std::fs::write(dir.path().join(day).join("ssd.json"), scaled_run(from, 1.0)).unwrap();
     }
-    let (j, _) = analyze_with(dir.path(), &[]);
+    let (j, _) = analyze_json_and_stderr(dir.path(), &[]);
     assert_eq!(configs(&j), set(&["monday", "tuesday"]));
     for flag in ["folder", "folder:1"] {
-        let (j, _) = analyze_with(dir.path(), &["--repeats", flag]);
+        let (j, _) = analyze_json_and_stderr(dir.path(), &["--repeats", flag]);
         assert_eq!(
             j["configs"].as_array().unwrap().len(),
             1,
@@ -435,7 +424,7 @@ fn pooled_repeats_wider_than_the_gap_to_the_next_config_are_warned_of() {
         scaled_run("ssd-run1.json", 1.25),
     )
     .unwrap();
-    let (j, err) = analyze_with(dir.path(), &[]);
+    let (j, err) = analyze_json_and_stderr(dir.path(), &[]);
     assert_eq!(configs(&j), set(&["a", "b"]));
     assert!(
         err.contains("wider than the gap")
@@ -492,7 +481,7 @@ fn explain_of_a_3000_file_study_fits_one_screen() {
     assert!(text.starts_with("3000 files read as 60 configs"), "{text}");
     assert!(text.contains("... and 48 more configs"), "{text}");
     assert!(text.contains("up to 50 runs"), "{text}");
-    let (j, _) = analyze_with(dir.path(), &[]);
+    let (j, _) = analyze_json_and_stderr(dir.path(), &[]);
     assert_eq!(j["study"]["placed"].as_array().unwrap().len(), 3000);
 }
 

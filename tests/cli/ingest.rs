@@ -3,15 +3,7 @@
 use predicates::prelude::*;
 use serde_json::Value;
 
-use crate::common::{fixture, nvcmp};
-
-fn ndjson(stdout: &[u8]) -> Vec<Value> {
-    std::str::from_utf8(stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("one JSON object per line"))
-        .collect()
-}
+use crate::common::{fixture, ndjson, nvcmp};
 
 /// The rows a finished `nvcmp ingest` wrote to stdout.
 fn rows(done: assert_cmd::assert::Assert) -> Vec<Value> {
