@@ -224,21 +224,15 @@ fn metric_result<'a>(
                 value,
                 precision: precision[c].max(resolution(m, &cells[c.as_str()], value)),
                 spread: spread.get(c).copied().filter(|_| {
-                    // Only pooled repeats of IOPS or bandwidth can disagree:
-                    // the others are gathered for those alone (one config of
-                    // 128,904 gathering every other's value was quadratic).
-                    let cell = &cells[c.as_str()];
-                    if cell.runs.len() < 2 || !matches!(m, Metric::Iops | Metric::BwBytesPerS) {
-                        return true;
-                    }
-                    let others: Vec<f64> = values
-                        .iter()
-                        .filter(|(o, _)| {
-                            o.as_str() != c.as_str() && !excluded.contains_key(o.as_str())
-                        })
-                        .filter_map(|(_, v)| *v)
-                        .collect();
-                    !cell.disagrees(m, &others)
+                    !cells[c.as_str()].disagrees(m, || {
+                        values
+                            .iter()
+                            .filter(|(o, _)| {
+                                o.as_str() != c.as_str() && !excluded.contains_key(o.as_str())
+                            })
+                            .filter_map(|(_, v)| *v)
+                            .collect()
+                    })
                 }),
             })
         })
