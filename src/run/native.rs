@@ -351,13 +351,12 @@ fn merge(r: &mut JobResult, w: &WorkerResult) {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, target_os = "linux"))]
 mod tests {
     use super::*;
 
     /// The scratch file is opened through the descriptor it was made with:
     /// a file swapped in under its name meanwhile is never measured.
-    #[cfg(target_os = "linux")]
     #[test]
     fn the_scratch_file_is_opened_through_its_first_descriptor() {
         use std::io::{Read, Write};
