@@ -52,7 +52,8 @@ pub struct JobResult {
     /// What `--precondition` did before the matrix.
     pub precondition: Option<precondition::PreconditionReport>,
     pub spec_hash: String,
-    /// Unix time the job started, ms.
+    /// Unix time the job started, ms (the report's `timestamp_ms` is
+    /// this plus `wall_ns`: fio stamps its end).
     pub started_ms: u64,
     /// `run --log`: listed in the job options, as fio lists them, so
     /// ingest reads the logs as what they are (averaged or per I/O).
@@ -215,11 +216,15 @@ pub fn to_json(results: &[JobResult]) -> Value {
     let mut global = Map::new();
     global.insert("ioengine".into(), json!(r.engine));
     global.insert("direct".into(), json!((r.spec.direct as u8).to_string()));
-    let secs = r.started_ms / 1000;
+    // fio stamps its report when it writes it, at the end of the run
+    // (stat.c); ingest takes the stamp as the end of the run window, so
+    // runs one after another never look as if they ran together.
+    let ended_ms = r.started_ms + r.wall_ns / 1_000_000;
+    let secs = ended_ms / 1000;
     json!({
         "fio version": version_string(),
         "timestamp": secs,
-        "timestamp_ms": r.started_ms,
+        "timestamp_ms": ended_ms,
         "time": ctime(secs),
         "global options": global,
         "jobs": results

@@ -29,6 +29,7 @@ fn tree(dir: &Path) -> Vec<PathBuf> {
 }
 
 /// The libaio randread result with `edit` applied, written to `path`.
+#[cfg(unix)]
 fn result_at(path: &Path, edit: impl Fn(&mut serde_json::Value)) {
     let text = std::fs::read_to_string(fixture("fio/linux-libaio/randread-4k.json")).unwrap();
     let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
@@ -174,6 +175,7 @@ fn every_name_from_data_stays_in_its_folder() {
 
 /// The fields of one CSV line as a CSV reader reads them (quotes taken
 /// off, `""` one quote); lines holding quoted line breaks are not made here.
+#[cfg(unix)]
 fn csv_fields(line: &str) -> Vec<String> {
     let mut out = vec![String::new()];
     let mut quoted = false;
@@ -194,6 +196,7 @@ fn csv_fields(line: &str) -> Vec<String> {
 
 /// Cells of `csv` a spreadsheet would run as formulas: they start with
 /// `=`, `+`, `-`, `@`, a tab or a CR and are no number.
+#[cfg(unix)]
 fn formulas(csv: &str) -> Vec<String> {
     csv.lines()
         .flat_map(csv_fields)
@@ -333,6 +336,7 @@ fn secrets_in_urls_and_credential_processes_are_never_printed() {
 
 /// Links, images and emphasis in a CommonMark rendering of `md`: the
 /// link or image destinations, and the text inside emphasis.
+#[cfg(unix)]
 fn markup(md: &str) -> Vec<String> {
     use pulldown_cmark::{Event, Parser, Tag};
     let mut found = Vec::new();

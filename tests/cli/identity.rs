@@ -425,6 +425,7 @@ fn pooled_repeats_wider_than_the_gap_to_the_next_config_are_warned_of() {
     )
     .unwrap();
     let (j, err) = analyze_json_and_stderr(dir.path(), &[]);
+    let err = err.replace('\\', "/");
     assert_eq!(configs(&j), set(&["a", "b"]));
     assert!(
         err.contains("wider than the gap")

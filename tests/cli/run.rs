@@ -218,6 +218,35 @@ fn null_engine_round_trip() {
     engine_round_trip("null");
 }
 
+/// A result is stamped when the run ends, as fio stamps its report
+/// (`timestamp_ms`, stat.c): ingest takes the stamp as the end of the run
+/// window, so two runs one after another never read as files that ran
+/// together. Stamped at the start, a one-second run's window began a
+/// second before it did.
+#[test]
+fn a_result_is_stamped_at_the_end_of_its_run() {
+    let t = tmp();
+    let now_ms = || {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_millis() as u64
+    };
+    let before = now_ms();
+    let args = words("--rw randread --bs 4k --size 1m --runtime 1 --label end");
+    run_engine("null", &args, &t.out).unwrap();
+    let after = now_ms();
+    let v = read_json(&t.out.join("end/randread-4k-qd32-j1.json"));
+    let stamp = u(&v, "/timestamp_ms");
+    let runtime = u(&v, "/jobs/0/read/runtime");
+    assert!(runtime >= 900, "runtime {runtime} ms");
+    assert!(
+        stamp >= before + runtime && stamp <= after,
+        "stamp {stamp}, run from {before} to {after}, runtime {runtime}"
+    );
+    assert_eq!(u(&v, "/timestamp"), stamp / 1000);
+}
+
 #[test]
 fn psync_round_trip() {
     engine_round_trip("psync");
