@@ -1,32 +1,38 @@
 //! One config's runs of one workload ([`ConfigCell`]), each metric reduced over
 //! them. Below the notes, validity checks and results that read it.
 
+use std::borrow::Cow;
+
 use indexmap::IndexMap;
 
 use super::comparison::*;
 use super::workload::Run;
 use super::{MIN_SAMPLES, stats};
 
-/// One config's runs of one workload, reduced per metric.
-pub(super) struct ConfigCell {
-    pub(super) runs: Vec<Run>,
+/// One config's runs of one workload, reduced per metric. The runs are
+/// the grouped ones, borrowed: a copy of each config's runs per workload
+/// (capacity for four a cell) was a third of the comparison's memory at
+/// 128,904 configs. Owned only where some runs reported an error and are
+/// left out, or a note changes a figure ([`super::notes::tools`]).
+pub(super) struct ConfigCell<'a> {
+    pub(super) runs: Cow<'a, [Run]>,
     /// True when every run reported an error: shown, never a winner.
     pub(super) errored: bool,
 }
 
-impl ConfigCell {
-    pub(super) fn new(runs: &[Run]) -> ConfigCell {
+impl<'a> ConfigCell<'a> {
+    pub(super) fn new(runs: &'a [Run]) -> ConfigCell<'a> {
+        let errors = runs.iter().filter(|r| r.error != 0).count();
+        if errors == 0 || errors == runs.len() {
+            return ConfigCell {
+                runs: Cow::Borrowed(runs),
+                errored: errors > 0,
+            };
+        }
         let clean: Vec<Run> = runs.iter().filter(|r| r.error == 0).cloned().collect();
-        if clean.is_empty() {
-            ConfigCell {
-                runs: runs.to_vec(),
-                errored: true,
-            }
-        } else {
-            ConfigCell {
-                runs: clean,
-                errored: false,
-            }
+        ConfigCell {
+            runs: Cow::Owned(clean),
+            errored: false,
         }
     }
 
@@ -63,7 +69,7 @@ impl ConfigCell {
     }
 }
 
-impl ConfigCell {
+impl ConfigCell<'_> {
     /// Whether the runs' IOPS or bandwidth disagree beyond run-to-run
     /// noise ([`crate::model::repeats_disagree`]: more than 25 % apart, or
     /// a spread wider than a gap of more than 10 % to the next config,
@@ -82,10 +88,10 @@ impl ConfigCell {
 }
 
 pub(super) fn cells_runs<'a>(
-    cells: &'a IndexMap<&'a str, ConfigCell>,
+    cells: &'a IndexMap<&'a str, ConfigCell<'a>>,
 ) -> Vec<(&'a str, &'a [Run])> {
     cells
         .iter()
-        .map(|(c, cell)| (*c, cell.runs.as_slice()))
+        .map(|(c, cell)| (*c, &*cell.runs))
         .collect()
 }

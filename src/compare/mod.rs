@@ -623,7 +623,7 @@ fn compare_workload(
     // workload beside it (a probe beside apps).
     let mut key = key.clone();
     if key.load.instances > 1 {
-        let own = cells.values().flat_map(|c| &c.runs).map(|r| r.files).max();
+        let own = cells.values().flat_map(|c| c.runs.iter()).map(|r| r.files).max();
         key.load.beside = key
             .load
             .instances
