@@ -36,6 +36,8 @@ mod validity;
 #[cfg(test)]
 pub(crate) mod testdata;
 #[cfg(test)]
+mod scale_tests;
+#[cfg(test)]
 mod tests;
 
 use std::borrow::Cow;
@@ -246,7 +248,8 @@ fn compare_named(
     };
     cmp.sweeps = sweep::build(&cmp);
     cmp.bs_sweeps = sweep::blocksize::build(&cmp);
-    cmp.sanity = sanity::check_comparison(&cmp);
+    cmp.sanity = sanity::names_as_variants(&kept);
+    cmp.sanity.extend(sanity::check_comparison(&cmp));
     cmp.sanity.extend(sanity::mixed_engines(&grouped));
     cmp.sanity.extend(sanity::ran_together(&kept));
     cmp.sanity.extend(opts.config_rule.notes.iter().cloned());

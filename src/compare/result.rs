@@ -12,7 +12,7 @@
 
 use indexmap::IndexMap;
 
-use super::cell::ConfigCell;
+use super::cell::{ConfigCell, Nearest};
 use super::comparison::*;
 use super::{CompareOptions, metric, rules, validity, workload};
 
@@ -217,6 +217,19 @@ fn metric_result<'a>(
         .iter()
         .filter_map(|(c, cell)| Some((c.to_string(), validity::exclusion(m, cell)?)))
         .collect();
+    // The other configs' values a pooled cell's spread is held against,
+    // sorted once where some cell pools runs.
+    let sorted = std::cell::OnceCell::new();
+    let nearest = || {
+        sorted.get_or_init(|| {
+            let compared = values
+                .iter()
+                .enumerate()
+                .filter(|(_, (o, _))| !excluded.contains_key(o.as_str()))
+                .filter_map(|(i, (_, v))| Some((i, (*v)?)));
+            Nearest::new(compared)
+        })
+    };
     let entries: Vec<rules::Entry> = configs
         .iter()
         .filter(|c| cells.get(c.as_str()).is_some_and(|cell| !cell.errored))
@@ -228,14 +241,9 @@ fn metric_result<'a>(
                 value,
                 precision: precision[c].max(resolution(m, &cells[c.as_str()], value)),
                 spread: spread.get(c).copied().filter(|_| {
-                    !cells[c.as_str()].disagrees(m, || {
-                        values
-                            .iter()
-                            .filter(|(o, _)| {
-                                o.as_str() != c.as_str() && !excluded.contains_key(o.as_str())
-                            })
-                            .filter_map(|(_, v)| *v)
-                            .collect()
+                    !cells[c.as_str()].disagrees(m, |mean| {
+                        let own = values.get_index_of(c.as_str()).unwrap_or(usize::MAX);
+                        nearest().others(own, mean)
                     })
                 }),
             })
