@@ -97,10 +97,7 @@ impl ConfigCell<'_> {
 pub(super) fn cells_runs<'a>(
     cells: &'a IndexMap<&'a str, ConfigCell<'a>>,
 ) -> Vec<(&'a str, &'a [Run])> {
-    cells
-        .iter()
-        .map(|(c, cell)| (*c, &*cell.runs))
-        .collect()
+    cells.iter().map(|(c, cell)| (*c, &*cell.runs)).collect()
 }
 
 /// One metric's compared values (finite, above zero) sorted, to find the
@@ -144,7 +141,8 @@ impl Nearest {
         });
         let above = (pos < self.sorted.len()).then_some(pos).and_then(|p| {
             self.first_other(p, own).or_else(|| {
-                let after = (p..self.sorted.len()).find(|&q| self.run_start[q] != self.run_start[p])?;
+                let after =
+                    (p..self.sorted.len()).find(|&q| self.run_start[q] != self.run_start[p])?;
                 self.first_other(after, own)
             })
         });
@@ -175,4 +173,3 @@ impl Nearest {
             .filter(|next| next.0 == first.0)
     }
 }
-

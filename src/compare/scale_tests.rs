@@ -173,7 +173,18 @@ fn names_that_name_no_config_are_said_to_be_variants_of_one() {
     let note = "tmp: 4 job names are this one config, their other words naming none (a \
                 workload, a variant of it or an output format), told apart as variants of \
                 randread 4k: exp-read (read), exp-aged (aged), exp-cold (cold), exp-crlf (no variant)";
-    assert_eq!(cmp.sanity.first().map(String::as_str), Some(note), "{:#?}", cmp.sanity);
+    assert_eq!(
+        cmp.sanity.first().map(String::as_str),
+        Some(note),
+        "{:#?}",
+        cmp.sanity
+    );
     // Runs of one name each (every other config) say nothing.
-    assert_eq!(cmp.sanity.iter().filter(|s| s.contains("job names")).count(), 1);
+    assert_eq!(
+        cmp.sanity
+            .iter()
+            .filter(|s| s.contains("job names"))
+            .count(),
+        1
+    );
 }
