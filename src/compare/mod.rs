@@ -34,8 +34,6 @@ mod result;
 mod validity;
 
 #[cfg(test)]
-mod scale_tests;
-#[cfg(test)]
 pub(crate) mod testdata;
 #[cfg(test)]
 mod tests;

@@ -220,16 +220,7 @@ fn metric_result<'a>(
     // The other configs' values a pooled cell's spread is held against,
     // sorted once where some cell pools runs.
     let sorted = std::cell::OnceCell::new();
-    let nearest = || {
-        sorted.get_or_init(|| {
-            let compared = values
-                .iter()
-                .enumerate()
-                .filter(|(_, (o, _))| !excluded.contains_key(o.as_str()))
-                .filter_map(|(i, (_, v))| Some((i, (*v)?)));
-            Nearest::new(compared)
-        })
-    };
+    let nearest = || sorted.get_or_init(|| Nearest::new(compared(&values, &excluded)));
     let entries: Vec<rules::Entry> = configs
         .iter()
         .filter(|c| cells.get(c.as_str()).is_some_and(|cell| !cell.errored))
@@ -277,6 +268,18 @@ fn metric_result<'a>(
         decided_by: None,
     };
     Some((result, entries))
+}
+
+/// Each config's value (by its place in `values`) but the excluded ones.
+fn compared<'v>(
+    values: &'v ByConfig,
+    excluded: &'v IndexMap<String, String>,
+) -> impl Iterator<Item = (usize, f64)> + 'v {
+    values
+        .iter()
+        .enumerate()
+        .filter(|(_, (o, _))| !excluded.contains_key(o.as_str()))
+        .filter_map(|(i, (_, v))| Some((i, (*v)?)))
 }
 
 /// What the tie rule cannot see below, beyond a value's rounding: fio's

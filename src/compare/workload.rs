@@ -453,9 +453,12 @@ pub fn group_at(rows: &[Row], tail: f64) -> Grouped {
             .or_insert_with(|| Vec::with_capacity(room))
             .push(run);
     }
-    for workloads in out.values_mut() {
-        workloads.sort_unstable_keys();
-        workloads.shrink_to_fit();
-    }
+    out.values_mut().for_each(sort_exact);
     out
+}
+
+/// A config's workloads in their order, held in exactly their room.
+fn sort_exact(workloads: &mut IndexMap<WorkloadKey, Vec<Run>>) {
+    workloads.sort_unstable_keys();
+    workloads.shrink_to_fit();
 }

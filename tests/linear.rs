@@ -1,19 +1,20 @@
-//! The comparison's cost grows with the configs, not with their square:
-//! the allocations one `compare` makes (calls and bytes, counted on its
-//! thread) for N and 4N distinct configs. A deterministic count, not a
+//! The comparison's cost grows with the configs, not with their square
+//! (issue #55): the allocations one `compare` makes (calls and bytes,
+//! counted on its thread) for N and 4N distinct configs. A deterministic count, not a
 //! timing: gathering every other config's values per config (the
 //! quadratic comparison of 128,904 job names, issue #55) allocates N²
 //! values and fails this, as does any per-config copy of a per-config
-//! list.
+//! list. Its own test binary because of that allocator (as
+//! `tests/bounded.rs`).
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
-use super::*;
-use crate::model::{Direction, Row};
+use nvcmp::compare::{CompareOptions, compare};
+use nvcmp::model::{Direction, Row};
 
 /// The system allocator, counting the allocations of a thread that asks.
-struct Counting;
+struct AllocationCounter;
 
 thread_local! {
     static COUNTING: Cell<bool> = const { Cell::new(false) };
@@ -32,7 +33,7 @@ fn count(size: usize) {
 
 // SAFETY: every call goes to the system allocator unchanged; counting
 // touches only this thread's cells and allocates nothing.
-unsafe impl GlobalAlloc for Counting {
+unsafe impl GlobalAlloc for AllocationCounter {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         count(layout.size());
         // SAFETY: the caller's layout, as GlobalAlloc requires.
@@ -58,7 +59,7 @@ unsafe impl GlobalAlloc for Counting {
 }
 
 #[global_allocator]
-static COUNTED: Counting = Counting;
+static COUNTED: AllocationCounter = AllocationCounter;
 
 /// Allocation calls and bytes `work` makes on this thread.
 fn allocations<T>(work: impl FnOnce() -> T) -> (u64, u64, T) {
@@ -150,41 +151,4 @@ fn comparing_4x_the_configs_of_pooled_repeats_allocates_at_most_5x() {
     // Every config pools three runs: each is held against the other
     // configs' values (the repeats' disagreement rule).
     assert_linear(at_n_and_4n(300, 3), "three runs a config");
-}
-
-#[test]
-fn names_that_name_no_config_are_said_to_be_variants_of_one() {
-    let mut all = rows(6, 1);
-    // Five names whose words name no config: one config, told apart
-    // only as variants (what identity makes of `exp-read`, `exp-aged`,
-    // ... beside `exp-aaaa`).
-    for (r, (job, variant)) in all.iter_mut().zip([
-        ("exp-read", Some("read")),
-        ("exp-aged", Some("aged")),
-        ("exp-cold", Some("cold")),
-        ("exp-crlf", None),
-    ]) {
-        r.config = "tmp".into();
-        r.source = "n.json".into();
-        r.job = job.into();
-        r.variant = variant.map(str::to_string);
-    }
-    let cmp = compare(&all, &CompareOptions::default());
-    let note = "tmp: 4 job names are this one config, their other words naming none (a \
-                workload, a variant of it or an output format), told apart as variants of \
-                randread 4k: exp-read (read), exp-aged (aged), exp-cold (cold), exp-crlf (no variant)";
-    assert_eq!(
-        cmp.sanity.first().map(String::as_str),
-        Some(note),
-        "{:#?}",
-        cmp.sanity
-    );
-    // Runs of one name each (every other config) say nothing.
-    assert_eq!(
-        cmp.sanity
-            .iter()
-            .filter(|s| s.contains("job names"))
-            .count(),
-        1
-    );
 }
