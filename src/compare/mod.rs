@@ -530,7 +530,8 @@ fn attach_log_steady(grouped: &mut workload::Grouped, verdicts: &SteadyVerdicts)
         for r in runs.iter_mut().filter(|r| r.steady.is_none()) {
             r.steady = verdicts
                 .get(&(r.source.clone(), key.shape.clone()))
-                .cloned();
+                .cloned()
+                .map(Box::new);
         }
     }
 }
@@ -540,8 +541,11 @@ fn steady_states(cells: &IndexMap<&str, ConfigCell>) -> IndexMap<String, SteadyS
     cells
         .iter()
         .filter_map(|(c, cell)| {
-            let all: Vec<&SteadyState> =
-                cell.runs.iter().filter_map(|r| r.steady.as_ref()).collect();
+            let all: Vec<&SteadyState> = cell
+                .runs
+                .iter()
+                .filter_map(|r| r.steady.as_deref())
+                .collect();
             Some((c.to_string(), SteadyState::combine(&all)?))
         })
         .collect()
