@@ -164,7 +164,7 @@ pub(super) fn tools(key: &WorkloadKey, cells: &mut IndexMap<&str, ConfigCell>) -
             .map(|(c, _)| *c)
             .collect();
         for cell in cells.values_mut().filter(|cell| !whole_system(cell)) {
-            for r in &mut cell.runs {
+            for r in cell.runs.to_mut() {
                 r.cpu = f64::NAN;
             }
         }

@@ -157,6 +157,55 @@ pub fn ran_together(rows: &[crate::model::Row]) -> Option<String> {
     })
 }
 
+/// Job names that are one config because their words name none (a
+/// workload's `read`, a variant's `aged`, an output format's `crlf`): at
+/// one workload and load point of one file they are told apart only as
+/// variants of the workload. 128,904 distinct names made 128,900 configs,
+/// and only this says which names went where. One line per config and
+/// workload, first among the checks (the configs' missing workloads
+/// follow, one line each).
+pub fn names_as_variants(rows: &[crate::model::Row]) -> Vec<String> {
+    type At<'a> = (&'a str, &'a str, Shape, (u32, u32));
+    let mut jobs: IndexMap<At, IndexMap<&str, Option<&str>>> = IndexMap::new();
+    for r in rows {
+        let mut shape = Shape::of(r);
+        shape.variant = None;
+        let at = (r.config.as_str(), super::workload::run_source(r), shape);
+        jobs.entry((at.0, at.1, at.2, (r.iodepth, r.numjobs)))
+            .or_default()
+            .entry(r.job.as_str())
+            .or_insert(r.variant.as_deref());
+    }
+    jobs.into_iter()
+        .filter(|(_, names)| {
+            let variants: std::collections::HashSet<_> = names.values().collect();
+            names.len() >= 2 && variants.len() >= 2
+        })
+        .map(|((config, _, shape, _), names)| {
+            let mut listed: Vec<String> = names
+                .iter()
+                .take(NAMES_LISTED)
+                .map(|(job, v)| format!("{job} ({})", v.unwrap_or("no variant")))
+                .collect();
+            if names.len() > NAMES_LISTED {
+                let more = (names.len() - NAMES_LISTED) as u64;
+                listed.push(format!("{} more", numbers::whole(more)));
+            }
+            format!(
+                "{config}: {} job names are this one config, their other words naming none \
+                 (a workload, a variant of it or an output format), told apart as variants of \
+                 {}: {}",
+                numbers::whole(names.len() as u64),
+                shape.title(),
+                listed.join(", ")
+            )
+        })
+        .collect()
+}
+
+/// The most job names [`names_as_variants`] lists; the rest counted.
+const NAMES_LISTED: usize = 8;
+
 /// Findings about the comparison as a whole: what each config did not
 /// run, and the metrics left out of it, each said once per config.
 pub fn check_comparison(cmp: &Comparison) -> Vec<String> {

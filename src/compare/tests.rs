@@ -686,3 +686,54 @@ fn figures_that_contradict_bytes_over_runtime_are_excluded_and_named() {
             .is_empty()
     );
 }
+
+#[test]
+fn names_that_name_no_config_are_said_to_be_variants_of_one() {
+    let mut all: Vec<Row> = ["aaaa", "baaa", "caaa", "daaa", "eaaa", "faaa"]
+        .iter()
+        .enumerate()
+        .map(|(i, name)| {
+            let mut r = Row::empty(&format!("{name}.json"), crate::model::Direction::Read);
+            r.config = (*name).into();
+            r.job = format!("exp-{name}");
+            r.rw = "randread".into();
+            r.bs_bytes = 4096;
+            r.runtime_ms = 2000.0;
+            r.iops = 40_000.0 + 1000.0 * i as f64;
+            r.bw_bytes_per_s = r.iops * 4096.0;
+            r
+        })
+        .collect();
+    // Five names whose words name no config: one config, told apart
+    // only as variants (what identity makes of `exp-read`, `exp-aged`,
+    // ... beside `exp-aaaa`).
+    for (r, (job, variant)) in all.iter_mut().zip([
+        ("exp-read", Some("read")),
+        ("exp-aged", Some("aged")),
+        ("exp-cold", Some("cold")),
+        ("exp-crlf", None),
+    ]) {
+        r.config = "tmp".into();
+        r.source = "n.json".into();
+        r.job = job.into();
+        r.variant = variant.map(str::to_string);
+    }
+    let cmp = compare(&all, &CompareOptions::default());
+    let note = "tmp: 4 job names are this one config, their other words naming none (a \
+                workload, a variant of it or an output format), told apart as variants of \
+                randread 4k: exp-read (read), exp-aged (aged), exp-cold (cold), exp-crlf (no variant)";
+    assert_eq!(
+        cmp.sanity.first().map(String::as_str),
+        Some(note),
+        "{:#?}",
+        cmp.sanity
+    );
+    // Runs of one name each (every other config) say nothing.
+    assert_eq!(
+        cmp.sanity
+            .iter()
+            .filter(|s| s.contains("job names"))
+            .count(),
+        1
+    );
+}
