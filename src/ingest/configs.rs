@@ -258,6 +258,15 @@ fn with_facts<'a>(mut out: Pairs<'a>, row: &'a Row) -> Pairs<'a> {
     if let Some(d) = row.direct {
         out.insert("direct".into(), if d { "1" } else { "0" }.into());
     }
+    // A captured output's header (`SCHEDULER=none`): its identity tokens,
+    // axis by axis, where fio's own options do not say the same key.
+    if row.setup_facts.is_some() {
+        for (k, v) in identity::header_tokens(&row.setup_fact_map()) {
+            if let std::collections::btree_map::Entry::Vacant(e) = out.entry(k.into()) {
+                e.insert(v.to_string().into());
+            }
+        }
+    }
     out
 }
 
@@ -544,20 +553,34 @@ pub(crate) struct RowCandidates {
 
 /// A row's options text and the facts set over it ([`with_facts`]): by
 /// content, as copies of one result print the same text.
-type Facts<'a> = (Option<&'a str>, &'a str, &'a Os, Option<bool>);
+type Facts<'a> = (
+    Option<&'a str>,
+    &'a str,
+    &'a Os,
+    Option<bool>,
+    Option<&'a str>,
+);
 
 fn facts_of(r: &Row) -> Facts<'_> {
-    (r.options.as_deref(), r.engine.as_str(), &r.os, r.direct)
+    let header = r.setup_facts.as_deref();
+    (r.options.as_deref(), r.engine.as_str(), &r.os, r.direct, header)
 }
 
 /// [`Facts`] with the text by its address: ingest shares equal texts
 /// across files, so most rows are told apart without reading theirs. Two
 /// rows with equal `FactsAt` have the same candidates.
-type FactsAt<'a> = (Option<*const u8>, &'a str, &'a Os, Option<bool>);
+type FactsAt<'a> = (
+    Option<*const u8>,
+    &'a str,
+    &'a Os,
+    Option<bool>,
+    Option<&'a str>,
+);
 
 fn facts_at(r: &Row) -> FactsAt<'_> {
     let text = r.options.as_deref().map(str::as_ptr);
-    (text, r.engine.as_str(), &r.os, r.direct)
+    let header = r.setup_facts.as_deref();
+    (text, r.engine.as_str(), &r.os, r.direct, header)
 }
 
 impl RowCandidates {
@@ -725,6 +748,7 @@ fn auto(
             continue;
         }
         let mut keys = folder_keys(rows, group);
+        rule.notes.extend(header_note(folder, group, &keys));
         // Names that tell configs the options do not come first: what a
         // reader knows the configs by (`ext4`, not a shared path).
         if group.iter().any(|f| f.name_key.is_some()) {
@@ -807,6 +831,38 @@ fn name_combos(
             rule.keys.push(k.clone());
         }
     }
+}
+
+/// The note of a folder whose files' captured-output headers tell
+/// configs apart (`keys` holding a header's axis, `scheduler`): which
+/// axes and values, and that their runs were kept apart, not pooled.
+fn header_note(folder: &str, group: &[&FileOptions], keys: &[String]) -> Option<String> {
+    let mut values: IndexMap<&str, BTreeSet<&str>> = IndexMap::new();
+    for f in group {
+        for (axis, v) in identity::header_tokens(&f.facts) {
+            if let Some(k) = keys.iter().find(|k| **k == axis) {
+                values.entry(k.as_str()).or_default().insert(v);
+            }
+        }
+    }
+    if values.is_empty() {
+        return None;
+    }
+    let said: Vec<String> = values
+        .iter()
+        .map(|(k, vs)| {
+            let mut listed: Vec<&str> = vs.iter().copied().take(NAMES_IN_NOTE).collect();
+            let more = format!("and {} more", vs.len().saturating_sub(NAMES_IN_NOTE));
+            if vs.len() > NAMES_IN_NOTE {
+                listed.push(&more);
+            }
+            format!("{k}: {}", listed.join(" / "))
+        })
+        .collect();
+    Some(format!(
+        "{folder}: files whose captured-output headers differ ({}) at one workload and load point: kept apart as configs, not pooled as repeats",
+        said.join("; ")
+    ))
 }
 
 /// The most config names the note of a folder kept apart lists.

@@ -16,6 +16,7 @@
 mod classes;
 mod declared;
 mod folders;
+mod header;
 mod study;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -23,6 +24,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 pub(crate) use classes::{Class, class, is_any, number_after, rw_of};
 pub use declared::Repeats;
 pub(crate) use folders::{Pooled, pooled_folders};
+pub(crate) use header::{header_line, header_tokens};
 pub(crate) use study::study;
 
 use crate::model::Row;
