@@ -563,7 +563,13 @@ type Facts<'a> = (
 
 fn facts_of(r: &Row) -> Facts<'_> {
     let header = r.setup_facts.as_deref();
-    (r.options.as_deref(), r.engine.as_str(), &r.os, r.direct, header)
+    (
+        r.options.as_deref(),
+        r.engine.as_str(),
+        &r.os,
+        r.direct,
+        header,
+    )
 }
 
 /// [`Facts`] with the text by its address: ingest shares equal texts

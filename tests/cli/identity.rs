@@ -536,10 +536,10 @@ fn captured_output_headers_name_configs_and_are_never_pooled() {
         );
         let placed = placed(&j);
         assert!(
-            placed
-                .iter()
-                .any(|(s, c)| (s.ends_with("fio-1.json") || s.ends_with("fio-1.txt"))
-                    && c == &["none".to_string()]),
+            placed.iter().any(
+                |(s, c)| (s.ends_with("fio-1.json") || s.ends_with("fio-1.txt"))
+                    && c == &["none".to_string()]
+            ),
             "{placed:?}"
         );
     }
@@ -561,9 +561,8 @@ fn captured_output_headers_name_configs_and_are_never_pooled() {
     // DEVICE and kernel do not; one config, its two runs pooled.
     let dir = tempfile::tempdir().unwrap();
     for n in 1..=2 {
-        let text =
-            std::fs::read_to_string(fixture(&format!("identity/headers/json/fio-{n}.json")))
-                .unwrap();
+        let text = std::fs::read_to_string(fixture(&format!("identity/headers/json/fio-{n}.json")))
+            .unwrap();
         assert!(text.starts_with("DEVICE=nvme0n1\nSCHEDULER="));
         let kept: String = text
             .split_inclusive('\n')
@@ -572,6 +571,11 @@ fn captured_output_headers_name_configs_and_are_never_pooled() {
         std::fs::write(dir.path().join(format!("fio-{n}.json")), kept).unwrap();
     }
     let j = analyze_json(dir.path(), &[]);
-    assert_eq!(j["configs"].as_array().unwrap().len(), 1, "{}", j["configs"]);
+    assert_eq!(
+        j["configs"].as_array().unwrap().len(),
+        1,
+        "{}",
+        j["configs"]
+    );
     assert_eq!(j["study"]["repeats"][0]["runs"], 2, "{}", j["study"]);
 }

@@ -40,7 +40,10 @@ pub(crate) fn header_line(line: &str, facts: &mut BTreeMap<String, String>) {
         None => words,
     };
     let pairs: Vec<(&str, &str)> = words.iter().filter_map(|w| pair(w, true)).collect();
-    if !pairs.is_empty() && pairs.len() == words.len() && pairs.iter().all(|(_, v)| !v.contains(',')) {
+    if !pairs.is_empty()
+        && pairs.len() == words.len()
+        && pairs.iter().all(|(_, v)| !v.contains(','))
+    {
         for (k, v) in pairs {
             facts.insert(k.to_string(), unquote(v).to_string());
         }
@@ -54,8 +57,7 @@ fn pair(word: &str, any_case: bool) -> Option<(&str, &str)> {
     let first = k.chars().next()?;
     let ok = match any_case {
         true => {
-            first.is_ascii_alphabetic()
-                && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            first.is_ascii_alphabetic() && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
         }
         false => {
             first.is_ascii_uppercase()
@@ -189,9 +191,9 @@ mod tests {
             got,
             [
                 ("device".to_string(), "nvme0n1"),
-                ("kernel".to_string(), "6.8"),
                 ("scheduler".to_string(), "none"),
                 ("test_name".to_string(), "ext4"),
+                ("kernel".to_string(), "6.8"),
             ]
         );
     }

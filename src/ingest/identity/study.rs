@@ -2,25 +2,27 @@
 //! their configs are set: grouped and counted so that thousands of files
 //! read on one screen, and every file's place.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use indexmap::IndexMap;
 
 use super::{Repeats, class, stem, tokens};
 use crate::model::{
-    AxisValues, ConfigRule, Disagreement, PlacedFile, RepeatPool, Row, Study, StudyConfig, Warning,
+    AxisValues, ConfigRule, Direction, Disagreement, PlacedFile, RepeatPool, Row, Study,
+    StudyConfig, Warning,
 };
+use crate::quick_hash::QuickHash;
 
 /// A row's workload and load point, as a reader names it.
-type At = (String, u64, u32, u32, String, Option<u32>);
+type At<'a> = (&'a str, u64, u32, u32, Direction, Option<u32>);
 
-fn at(r: &Row) -> At {
+fn at(r: &Row) -> At<'_> {
     (
-        r.rw.clone(),
+        r.rw.as_str(),
         r.bs_bytes,
         r.iodepth,
         r.numjobs,
-        r.direction.to_string(),
+        r.direction,
         r.rwmixread,
     )
 }
@@ -140,10 +142,10 @@ type Run<'a> = (&'a str, &'a str, Option<u32>);
 /// A config's runs at one point (instances that ran together are one run,
 /// and a run of 16 instances is at another load than one alone): by
 /// config, variant, point and instances.
-type GroupKey<'a> = (&'a str, Option<&'a str>, At, u32);
+type GroupKey<'a> = (&'a str, Option<&'a str>, At<'a>, u32);
 
 /// A point every config's runs are at: variant, point and instances.
-type PointKey<'a> = (Option<&'a str>, &'a At, u32);
+type PointKey<'a> = (Option<&'a str>, &'a At<'a>, u32);
 
 /// Each config's runs at each point, each run's IOPS (its rows summed: a
 /// run's jobs).
@@ -180,12 +182,18 @@ fn repeats(rows: &[Row], study: &mut Study, declared: &Repeats) -> Vec<Warning> 
     }
     let mut pools: IndexMap<(String, String), RepeatPool> = IndexMap::new();
     let mut warnings = Vec::new();
+    // A config's runs are the same at most of its points: each set's
+    // evidence is worked out once.
+    let mut said: HashMap<Vec<Run>, (String, String), QuickHash> = HashMap::default();
     for ((config, variant, at, n), iops) in &groups {
         if iops.len() < 2 {
             continue;
         }
         let runs: BTreeSet<Run> = iops.keys().copied().collect();
-        let (kind, evidence) = evidence(&runs, declared);
+        let (kind, evidence) = said
+            .entry(runs.iter().copied().collect())
+            .or_insert_with(|| evidence(&runs, declared))
+            .clone();
         let pool = pools
             .entry((config.to_string(), kind))
             .or_insert_with(|| RepeatPool {
@@ -237,7 +245,7 @@ fn advice(runs: &BTreeSet<Run>) -> &'static str {
 /// agree within run-to-run noise.
 fn disagreement(
     config: &str,
-    at: &At,
+    at: &At<'_>,
     iops: &BTreeMap<Run, f64>,
     others: &[(&str, f64)],
 ) -> Option<String> {
@@ -308,10 +316,16 @@ fn evidence(runs: &BTreeSet<Run>, declared: &Repeats) -> (String, String) {
             w
         })
         .collect();
-    let all: BTreeSet<&String> = words.iter().flatten().collect();
-    let differ: Vec<&String> = all
+    // Each word counted once per file that has it: not every word looked
+    // for in every file (a pool of thousands of files).
+    let mut carried: BTreeMap<&String, usize> = BTreeMap::new();
+    for w in words.iter().flatten() {
+        *carried.entry(w).or_default() += 1;
+    }
+    let differ: Vec<&String> = carried
         .into_iter()
-        .filter(|w| !words.iter().all(|s| s.contains(*w)))
+        .filter(|(_, n)| *n < words.len())
+        .map(|(w, _)| w)
         .collect();
     if differ.is_empty() {
         let folders: BTreeSet<&str> = files.iter().map(|f| folder_of(f)).collect();
@@ -380,10 +394,13 @@ fn placed(rows: &[Row], roles: &[String]) -> Vec<PlacedFile> {
     }
     by.into_iter()
         .map(|(source, configs)| {
-            let role = tokens(stem(source))
-                .into_iter()
-                .map(str::to_lowercase)
-                .find(|w| roles.contains(w));
+            let role = match roles.is_empty() {
+                true => None,
+                false => tokens(stem(source))
+                    .into_iter()
+                    .map(str::to_lowercase)
+                    .find(|w| roles.contains(w)),
+            };
             PlacedFile {
                 source: source.to_string(),
                 configs: configs.into_iter().map(str::to_string).collect(),
