@@ -1,7 +1,10 @@
 //! A run's identity: the words a study names it by, wherever it keeps
 //! them (its folders, its file's name, its job's name, a script's
-//! `KEY=value` header, its options, the manifest), cut into words by one
-//! tokenizer ([`tokens`]) and sorted by one table ([`class`]).
+//! `KEY=value` header ([`header_line`], [`header_tokens`]), its options
+//! ([`is_bookkeeping`]), the manifest's `repeats`), cut into words by one
+//! tokenizer ([`tokens`]) and sorted by one table ([`class`]); configs are
+//! named from them here too ([`unique_names`], the notes of what was kept
+//! apart), and a job name's workload words read ([`guess_from_name`]).
 //!
 //! Runs at one workload and load point with the same options are pooled
 //! as repeats only on evidence: nothing but repeat marks, numbers, dates
@@ -17,7 +20,10 @@ mod classes;
 mod declared;
 mod folders;
 mod header;
+mod naming;
+mod options;
 mod study;
+mod workload;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -25,7 +31,13 @@ pub(crate) use classes::{Class, class, is_any, number_after, rw_of};
 pub use declared::Repeats;
 pub(crate) use folders::{Pooled, pooled_folders};
 pub(crate) use header::{header_line, header_tokens};
+pub use naming::{FILE_KEY, NAME_KEY};
+pub(crate) use naming::{
+    header_note, kept_apart_note, name_part, naming_rank, script_log_names, unique_names,
+};
+pub use options::is_bookkeeping;
 pub(crate) use study::study;
+pub(crate) use workload::{NameGuess, guess_from_name};
 
 use crate::model::Row;
 use crate::quick_hash::QuickHash;
@@ -114,6 +126,27 @@ pub(crate) fn telling<'a>(name: &'a str, declared: &Repeats) -> Vec<&'a str> {
             let size = c == Class::Workload && classes::is_size(t);
             !(c.repeats() || matches!(c, Class::Load | Class::Format) || size)
         })
+        .collect()
+}
+
+/// Each name's words that not every name has, in order: of the words
+/// that could tell two experiments apart ([`telling`]: less
+/// repeat marks, dates, load or size words such as `run1`, `qd32`, `j4`,
+/// `4Ki`, `128k`).
+pub(crate) fn leftovers<'a>(
+    names: &BTreeSet<&'a str>,
+    declared: &Repeats,
+) -> BTreeMap<&'a str, Vec<&'a str>> {
+    let all: Vec<Vec<&str>> = names.iter().map(|n| telling(n, declared)).collect();
+    let shared: BTreeSet<&str> = all[0]
+        .iter()
+        .copied()
+        .filter(|t| all.iter().all(|ts| ts.contains(t)))
+        .collect();
+    names
+        .iter()
+        .zip(all)
+        .map(|(n, ts)| (*n, ts.into_iter().filter(|t| !shared.contains(t)).collect()))
         .collect()
 }
 
