@@ -55,17 +55,22 @@ pub(crate) fn study(rows: &[Row], rule: &ConfigRule, files: usize) -> (Study, Ve
             values: values.into_iter().collect(),
         });
     }
-    let mut workloads: IndexMap<String, usize> = IndexMap::new();
+    // Counted by rw and block size, each named once (not a name per row).
+    let mut counted: IndexMap<(&str, u64), usize, QuickHash> = IndexMap::default();
     let mut depths: BTreeSet<u32> = BTreeSet::new();
     let mut jobs: BTreeSet<u32> = BTreeSet::new();
-    let mut variants: BTreeSet<String> = BTreeSet::new();
+    let mut variants: BTreeSet<&str> = BTreeSet::new();
     for r in rows {
-        *workloads
-            .entry(format!("{} {}", r.rw, crate::units::format_bs(r.bs_bytes)))
-            .or_default() += 1;
+        *counted.entry((r.rw.as_str(), r.bs_bytes)).or_default() += 1;
         depths.insert(r.iodepth);
         jobs.insert(r.numjobs);
-        variants.extend(r.variant.clone());
+        variants.extend(r.variant.as_deref());
+    }
+    let mut workloads: IndexMap<String, usize> = IndexMap::new();
+    for ((rw, bs), n) in counted {
+        *workloads
+            .entry(format!("{rw} {}", crate::units::format_bs(bs)))
+            .or_default() += n;
     }
     study.workloads = workloads
         .into_iter()
@@ -82,7 +87,7 @@ pub(crate) fn study(rows: &[Row], rule: &ConfigRule, files: usize) -> (Study, Ve
             values: set.iter().map(u32::to_string).collect(),
         });
     }
-    study.variants = variants.into_iter().collect();
+    study.variants = variants.into_iter().map(str::to_string).collect();
     let declared = Repeats::parse(&rule.declared_repeats.join(",")).unwrap_or_default();
     study.declared_repeats = rule.declared_repeats.clone();
     let warnings = repeats(rows, &mut study, &declared);
@@ -93,7 +98,11 @@ pub(crate) fn study(rows: &[Row], rule: &ConfigRule, files: usize) -> (Study, Ve
 /// Each config in the order first met, with what defines it.
 fn configs(rows: &[Row], rule: &ConfigRule) -> Vec<StudyConfig> {
     let mut by: IndexMap<&str, (BTreeSet<&str>, BTreeSet<&str>)> = IndexMap::new();
-    for r in rows {
+    for (i, r) in rows.iter().enumerate() {
+        // A file's rows of one config come together: counted once.
+        if i > 0 && rows[i - 1].source == r.source && rows[i - 1].config == r.config {
+            continue;
+        }
         let (files, folders) = by.entry(r.config.as_str()).or_default();
         files.insert(&r.source);
         folders.insert(folder_of(&r.source));
@@ -389,7 +398,10 @@ fn plural(classes: &[&str]) -> String {
 /// Every file's configs and role.
 fn placed(rows: &[Row], roles: &[String]) -> Vec<PlacedFile> {
     let mut by: IndexMap<&str, BTreeSet<&str>> = IndexMap::new();
-    for r in rows {
+    for (i, r) in rows.iter().enumerate() {
+        if i > 0 && rows[i - 1].source == r.source && rows[i - 1].config == r.config {
+            continue;
+        }
         by.entry(r.source.as_str()).or_default().insert(&r.config);
     }
     by.into_iter()
