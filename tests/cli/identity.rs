@@ -579,3 +579,38 @@ fn captured_output_headers_name_configs_and_are_never_pooled() {
     );
     assert_eq!(j["study"]["repeats"][0]["runs"], 2, "{}", j["study"]);
 }
+
+/// One job's results in two output formats (issue #53, fourth item):
+/// fixtures/fio/linux-libaio's `percentiles.json` and `percentiles.txt`
+/// are two fio runs (make-fio-fixtures.sh's `both`: 63.8 MB against
+/// 277.4 MB read), pooled and warned of as runs one per format, never as
+/// "files of the same name"; fio2-handmade's `randread-4k.json` and
+/// `.txt` hold the same figures: one run written twice, said so.
+#[test]
+fn one_job_in_two_formats_is_said_as_such() {
+    let (j, err) = analyze_json_and_stderr(&fixture("fio/linux-libaio"), &[]);
+    let pools = j["study"]["repeats"].as_array().unwrap();
+    let pool = pools
+        .iter()
+        .find(|p| p["config"] == "percentiles")
+        .unwrap_or_else(|| panic!("{pools:?}"));
+    assert_eq!(
+        pool["evidence"],
+        "the same name in several output formats (percentiles.json / percentiles.txt)"
+    );
+    let warning = err
+        .lines()
+        .find(|l| l.contains("percentiles.txt") && l.contains("pooled as repeats"))
+        .unwrap_or_else(|| panic!("{err}"));
+    assert!(
+        warning.contains("separate runs of one job, one per format"),
+        "{warning}"
+    );
+    let j = analyze_json(&fixture("fio/fio2-handmade"), &[]);
+    let evidence = j["study"]["repeats"][0]["evidence"].as_str().unwrap();
+    assert!(
+        evidence.starts_with("one fio run written in several formats, the same figures in each"),
+        "{evidence}"
+    );
+    assert_eq!(j["study"]["disagreeing"], serde_json::json!([]));
+}

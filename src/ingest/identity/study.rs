@@ -203,8 +203,9 @@ fn repeats(rows: &[Row], study: &mut Study, declared: &Repeats) -> Vec<Warning> 
             .entry(runs.iter().copied().collect())
             .or_insert_with(|| evidence(&runs, declared))
             .clone();
+        let (kind, evidence) = one_run(kind, evidence, iops);
         let pool = pools
-            .entry((config.to_string(), kind))
+            .entry((config.to_string(), kind.clone()))
             .or_insert_with(|| RepeatPool {
                 config: config.to_string(),
                 evidence,
@@ -222,7 +223,7 @@ fn repeats(rows: &[Row], study: &mut Study, declared: &Repeats) -> Vec<Warning> 
             study.disagreeing.push(what.clone());
             warnings.push(Warning {
                 source: hi_run.unwrap_or_default().to_string(),
-                message: format!("{what}: they disagree beyond run-to-run noise, so no tie is drawn from their spread; {}", advice(&runs)),
+                message: format!("{what}: they disagree beyond run-to-run noise, so no tie is drawn from their spread; {}", advice(&runs, &kind)),
             });
         }
     }
@@ -230,10 +231,48 @@ fn repeats(rows: &[Row], study: &mut Study, declared: &Repeats) -> Vec<Warning> 
     warnings
 }
 
+/// Files in several formats whose figures agree within a rounding
+/// (normal text prints three digits): one fio run written several times
+/// (`-utf16le`, `-crlf` copies of one result), not repeats; said so.
+fn one_run(kind: String, evidence: String, iops: &BTreeMap<Run, f64>) -> (String, String) {
+    let lo = iops.values().copied().fold(f64::INFINITY, f64::min);
+    let hi = iops.values().copied().fold(0.0, f64::max);
+    match kind == "format" && lo > 0.0 && hi / lo - 1.0 <= SAME_RUN {
+        true => (
+            "one run".into(),
+            format!("one fio run written in several formats, the same figures in each: {evidence}"),
+        ),
+        false => (kind, evidence),
+    }
+}
+
+/// The most two copies of one run's IOPS differ by: a normal text's
+/// figures are rounded to three digits.
+const SAME_RUN: f64 = 0.005;
+
+/// A source's file name, its folders left out.
+fn file_name(source: &str) -> &str {
+    source.rsplit(['/', '\\']).next().unwrap_or(source)
+}
+
+/// Whether `files` share one name but for the extensions results carry
+/// (`percentiles.json`, `percentiles.txt`): one job's results in several
+/// output formats.
+fn in_formats(files: &BTreeSet<&str>) -> bool {
+    let names: BTreeSet<&str> = files.iter().map(|f| file_name(f)).collect();
+    let stems: BTreeSet<&str> = files.iter().map(|f| stem(f)).collect();
+    names.len() > 1 && stems.len() == 1
+}
+
 /// What to do about disagreeing repeats: nvcmp's own repeats (`run
 /// --repeat`, files `-r01` ..) are repeats by declaration, other runs may
-/// not be repeats at all.
-fn advice(runs: &BTreeSet<Run>) -> &'static str {
+/// not be repeats at all; files of one name in several formats that
+/// disagree are separate fio runs (one run written twice reports the same
+/// figures).
+fn advice(runs: &BTreeSet<Run>, kind: &str) -> &'static str {
+    if kind == "format" {
+        return "one fio run written in two formats reports the same figures, so these are separate runs of one job, one per format, and the machine changed between them; analyze one format's files";
+    }
     let own = runs.iter().all(|r| {
         tokens(stem(r.0)).last().is_some_and(|t| {
             t.len() == 3 && t.starts_with('r') && t[1..].bytes().all(|b| b.is_ascii_digit())
@@ -343,6 +382,16 @@ fn evidence(runs: &BTreeSet<Run>, declared: &Repeats) -> (String, String) {
                 "declared".into(),
                 "folders declared repeats (--repeats)".into(),
             ),
+            false if in_formats(&files) => {
+                let names: Vec<&str> = files.iter().take(4).map(|f| file_name(f)).collect();
+                (
+                    "format".into(),
+                    format!(
+                        "the same name in several output formats ({})",
+                        names.join(" / ")
+                    ),
+                )
+            }
             false => (
                 "same name".into(),
                 "files of the same name in one folder".into(),
@@ -437,7 +486,11 @@ mod tests {
         ]
         .into_iter()
         .collect();
-        assert!(advice(&own).contains("--until-stddev"), "{}", advice(&own));
+        assert!(
+            advice(&own, "repeat").contains("--until-stddev"),
+            "{}",
+            advice(&own, "repeat")
+        );
         let found: BTreeSet<Run> = [
             ("d/ssd-run1.json", "job", None),
             ("d/ssd-run2.json", "job", None),
@@ -445,9 +498,9 @@ mod tests {
         .into_iter()
         .collect();
         assert!(
-            advice(&found).contains("tell them apart"),
+            advice(&found, "repeat").contains("tell them apart"),
             "{}",
-            advice(&found)
+            advice(&found, "repeat")
         );
     }
 }
