@@ -696,24 +696,7 @@ fn auto(
         // reader knows the configs by (`ext4`, not a shared path).
         if group.iter().any(|f| f.name_key.is_some()) {
             keys.insert(0, NAME_KEY.to_string());
-            let named: BTreeSet<&str> = group
-                .iter()
-                .filter_map(|f| f.name_key)
-                .map(|k| name_keys.names[k as usize].as_str())
-                .collect();
-            let words = name_keys.folders.get(*folder);
-            rule.notes
-                .push(identity::kept_apart_note(folder, &named, words));
-            for role in name_keys
-                .folders
-                .get(*folder)
-                .into_iter()
-                .flat_map(|w| &w.roles)
-            {
-                if !rule.roles.contains(role) {
-                    rule.roles.push(role.clone());
-                }
-            }
+            said_by_names(folder, group, name_keys, &mut rule);
         }
         // Under `--label-by name` the word that tells runs apart at one
         // workload and load point names configs (`variants::words`); by
@@ -748,6 +731,29 @@ fn auto(
         );
     }
     (rule, names)
+}
+
+/// What a folder whose runs' names tell configs says: the note of what
+/// was kept apart, and its roles added to the rule's.
+fn said_by_names(
+    folder: &str,
+    group: &[&FileOptions],
+    name_keys: &identity::NameKeys,
+    rule: &mut ConfigRule,
+) {
+    let named: BTreeSet<&str> = group
+        .iter()
+        .filter_map(|f| f.name_key)
+        .map(|k| name_keys.names[k as usize].as_str())
+        .collect();
+    let words = name_keys.folders.get(folder);
+    rule.notes
+        .push(identity::kept_apart_note(folder, &named, words));
+    for role in words.into_iter().flat_map(|w| &w.roles) {
+        if !rule.roles.contains(role) {
+            rule.roles.push(role.clone());
+        }
+    }
 }
 
 /// Names each combination of key values a config (prefixed by its

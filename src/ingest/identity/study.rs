@@ -194,6 +194,8 @@ fn repeats(rows: &[Row], study: &mut Study, declared: &Repeats) -> Vec<Warning> 
     // A config's runs are the same at most of its points: each set's
     // evidence is worked out once.
     let mut said: HashMap<Vec<Run>, (String, String), QuickHash> = HashMap::default();
+    // Each file's words, read once for every point it pools at.
+    let mut words_of: HashMap<&str, Vec<&str>, QuickHash> = HashMap::default();
     for ((config, variant, at, n), iops) in &groups {
         if iops.len() < 2 {
             continue;
@@ -201,7 +203,7 @@ fn repeats(rows: &[Row], study: &mut Study, declared: &Repeats) -> Vec<Warning> 
         let runs: BTreeSet<Run> = iops.keys().copied().collect();
         let (kind, evidence) = said
             .entry(runs.iter().copied().collect())
-            .or_insert_with(|| evidence(&runs, declared))
+            .or_insert_with(|| evidence(&runs, declared, &mut words_of))
             .clone();
         let (kind, evidence) = one_run(kind, evidence, iops);
         let pool = pools
@@ -335,7 +337,11 @@ fn round(v: f64) -> String {
 
 /// Why runs are repeats: what alone tells them apart, as a kind (to group
 /// by) and a sentence with examples.
-fn evidence(runs: &BTreeSet<Run>, declared: &Repeats) -> (String, String) {
+fn evidence<'a>(
+    runs: &BTreeSet<Run<'a>>,
+    declared: &Repeats,
+    known: &mut HashMap<&'a str, Vec<&'a str>, QuickHash>,
+) -> (String, String) {
     let files: BTreeSet<&str> = runs.iter().map(|r| r.0).collect();
     if files.len() == 1 {
         let invocations: BTreeSet<Option<u32>> = runs.iter().map(|r| r.2).collect();
@@ -350,60 +356,43 @@ fn evidence(runs: &BTreeSet<Run>, declared: &Repeats) -> (String, String) {
             ),
         };
     }
-    // The words of each file's folder and name; those not every file has.
-    let folder_words = |f: &str| -> Vec<String> {
+    // The words of each file's folder and name (borrowed from its
+    // source, each once); those not every file has.
+    let folder_words = |f: &'a str| -> Vec<&'a str> {
         let folder = folder_of(f);
-        let last = folder.rsplit(['/', '\\']).next().unwrap_or(folder);
-        tokens(last).into_iter().map(str::to_string).collect()
+        tokens(folder.rsplit(['/', '\\']).next().unwrap_or(folder))
     };
-    let words: Vec<BTreeSet<String>> = files
-        .iter()
-        .map(|f| {
-            let mut w: BTreeSet<String> = folder_words(f).into_iter().collect();
-            w.extend(tokens(stem(f)).into_iter().map(str::to_string));
-            w
-        })
-        .collect();
     // Each word counted once per file that has it: not every word looked
     // for in every file (a pool of thousands of files).
-    let mut carried: BTreeMap<&String, usize> = BTreeMap::new();
-    for w in words.iter().flatten() {
-        *carried.entry(w).or_default() += 1;
+    let mut carried: BTreeMap<&str, usize> = BTreeMap::new();
+    for f in &files {
+        let words = known.entry(f).or_insert_with(|| {
+            let mut w = folder_words(f);
+            w.extend(tokens(stem(f)));
+            w.sort_unstable();
+            w.dedup();
+            w
+        });
+        for w in words.iter() {
+            *carried.entry(w).or_default() += 1;
+        }
     }
-    let differ: Vec<&String> = carried
+    let differ: Vec<&str> = carried
         .into_iter()
-        .filter(|(_, n)| *n < words.len())
+        .filter(|(_, n)| *n < files.len())
         .map(|(w, _)| w)
         .collect();
     if differ.is_empty() {
-        let folders: BTreeSet<&str> = files.iter().map(|f| folder_of(f)).collect();
-        return match folders.len() > 1 && !declared.levels.is_empty() {
-            true => (
-                "declared".into(),
-                "folders declared repeats (--repeats)".into(),
-            ),
-            false if in_formats(&files) => {
-                let names: Vec<&str> = files.iter().take(4).map(|f| file_name(f)).collect();
-                (
-                    "format".into(),
-                    format!(
-                        "the same name in several output formats ({})",
-                        names.join(" / ")
-                    ),
-                )
-            }
-            false => (
-                "same name".into(),
-                "files of the same name in one folder".into(),
-            ),
-        };
+        return same_words(&files, declared);
     }
     // A word of a folder only, where --repeats declared a folder level, is
     // told apart by that declaration.
     let in_folder_only = |w: &str| {
         !declared.levels.is_empty()
             && files.iter().all(|f| !tokens(stem(f)).contains(&w))
-            && files.iter().any(|f| folder_words(f).iter().any(|x| x == w))
+            && files
+                .iter()
+                .any(|f| folder_words(f).iter().any(|x| *x == w))
     };
     let class_of = |w: &str| match declared.marks(w) || in_folder_only(w) {
         true => "declared",
@@ -411,7 +400,7 @@ fn evidence(runs: &BTreeSet<Run>, declared: &Repeats) -> (String, String) {
     };
     let classes: BTreeSet<&'static str> = differ.iter().map(|w| class_of(w)).collect();
     let classes: Vec<&str> = classes.into_iter().collect();
-    let examples: Vec<&str> = differ.iter().take(4).map(|w| w.as_str()).collect();
+    let examples: Vec<&str> = differ.iter().take(4).copied().collect();
     let more = if differ.len() > 4 { ", ..." } else { "" };
     (
         classes.join("+"),
@@ -421,6 +410,32 @@ fn evidence(runs: &BTreeSet<Run>, declared: &Repeats) -> (String, String) {
             examples.join(" / ")
         ),
     )
+}
+
+/// Why files whose names share every word are repeats: declared folders,
+/// one name in several formats, or one name in one folder.
+fn same_words(files: &BTreeSet<&str>, declared: &Repeats) -> (String, String) {
+    let folders: BTreeSet<&str> = files.iter().map(|f| folder_of(f)).collect();
+    match folders.len() > 1 && !declared.levels.is_empty() {
+        true => (
+            "declared".into(),
+            "folders declared repeats (--repeats)".into(),
+        ),
+        false if in_formats(files) => {
+            let names: Vec<&str> = files.iter().take(4).map(|f| file_name(f)).collect();
+            (
+                "format".into(),
+                format!(
+                    "the same name in several output formats ({})",
+                    names.join(" / ")
+                ),
+            )
+        }
+        false => (
+            "same name".into(),
+            "files of the same name in one folder".into(),
+        ),
+    }
 }
 
 /// `repeat marks and dates`.
