@@ -392,7 +392,7 @@ fn evidence<'a>(
             && files.iter().all(|f| !tokens(stem(f)).contains(&w))
             && files
                 .iter()
-                .any(|f| folder_words(f).iter().any(|x| *x == w))
+                .any(|f| folder_words(f).contains(&w))
     };
     let class_of = |w: &str| match declared.marks(w) || in_folder_only(w) {
         true => "declared",
