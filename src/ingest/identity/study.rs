@@ -390,9 +390,7 @@ fn evidence<'a>(
     let in_folder_only = |w: &str| {
         !declared.levels.is_empty()
             && files.iter().all(|f| !tokens(stem(f)).contains(&w))
-            && files
-                .iter()
-                .any(|f| folder_words(f).contains(&w))
+            && files.iter().any(|f| folder_words(f).contains(&w))
     };
     let class_of = |w: &str| match declared.marks(w) || in_folder_only(w) {
         true => "declared",
