@@ -40,7 +40,8 @@ use crate::model::{Os, Row};
 use crate::quick_hash::QuickHash;
 
 use super::identity;
-use super::identity::Pooled;
+pub use super::identity::{FILE_KEY, NAME_KEY, is_bookkeeping};
+use super::identity::{Pooled, name_part, naming_rank, unique_names};
 
 mod variants;
 
@@ -111,70 +112,6 @@ impl ConfigNaming {
             ConfigNaming::Name => "name",
         }
     }
-}
-
-/// Options that say what was measured or how it was recorded, not what
-/// configuration ran: never config keys under the `auto` rule.
-pub fn is_bookkeeping(key: &str) -> bool {
-    const WORKLOAD_AND_LOAD: [&str; 17] = [
-        "rw",
-        "readwrite",
-        "rwmixread",
-        "rwmixwrite",
-        "bs",
-        "blocksize",
-        "bsrange",
-        "blocksize_range",
-        "bssplit",
-        "iodepth",
-        "numjobs",
-        "size",
-        "filesize",
-        "io_size",
-        "io_limit",
-        "number_ios",
-        "nrfiles",
-    ];
-    const RECORDING: [&str; 29] = [
-        "description",
-        // Threads or processes: how fio runs the jobs (always threads on
-        // Windows; required by SPDK's plugin, whose engine says it).
-        "thread",
-        "runtime",
-        "ramp_time",
-        "time_based",
-        "loops",
-        "startdelay",
-        "stonewall",
-        "wait_for",
-        "new_group",
-        "group_reporting",
-        "randseed",
-        "randrepeat",
-        "allrandrepeat",
-        "percentile_list",
-        "lat_percentiles",
-        "clat_percentiles",
-        "slat_percentiles",
-        "significant_figures",
-        "unit_base",
-        "kb_base",
-        "exec_prerun",
-        "exec_postrun",
-        "steadystate",
-        "steadystate_duration",
-        "steadystate_ramp_time",
-        "ss",
-        "ss_dur",
-        "ss_ramp",
-    ];
-    WORKLOAD_AND_LOAD.contains(&key)
-        || RECORDING.contains(&key)
-        || key.contains("log")
-        || key.starts_with("output")
-        || key.starts_with("status")
-        || key.starts_with("eta")
-        || key.starts_with("offset")
 }
 
 /// Option names and values, borrowed from the row where they can be.
@@ -257,6 +194,15 @@ fn with_facts<'a>(mut out: Pairs<'a>, row: &'a Row) -> Pairs<'a> {
     }
     if let Some(d) = row.direct {
         out.insert("direct".into(), if d { "1" } else { "0" }.into());
+    }
+    // A captured output's header (`SCHEDULER=none`): its identity tokens,
+    // axis by axis, where fio's own options do not say the same key.
+    if row.setup_facts.is_some() {
+        for (k, v) in identity::header_tokens(&row.setup_fact_map()) {
+            if let std::collections::btree_map::Entry::Vacant(e) = out.entry(k.into()) {
+                e.insert(v.to_string().into());
+            }
+        }
     }
     out
 }
@@ -465,10 +411,6 @@ struct FileOptions<'a> {
     name_key: Option<u32>,
 }
 
-/// The pseudo-key of the word that tells runs apart by name (`--label-by
-/// name`, see `variants`).
-pub const NAME_KEY: &str = "file name";
-
 /// A file's candidates and their values ([`FileOptions::values`]).
 type Values<'a> = BTreeMap<Cow<'a, str>, Option<Cow<'a, str>>>;
 
@@ -544,20 +486,40 @@ pub(crate) struct RowCandidates {
 
 /// A row's options text and the facts set over it ([`with_facts`]): by
 /// content, as copies of one result print the same text.
-type Facts<'a> = (Option<&'a str>, &'a str, &'a Os, Option<bool>);
+type Facts<'a> = (
+    Option<&'a str>,
+    &'a str,
+    &'a Os,
+    Option<bool>,
+    Option<&'a str>,
+);
 
 fn facts_of(r: &Row) -> Facts<'_> {
-    (r.options.as_deref(), r.engine.as_str(), &r.os, r.direct)
+    let header = r.setup_facts.as_deref();
+    (
+        r.options.as_deref(),
+        r.engine.as_str(),
+        &r.os,
+        r.direct,
+        header,
+    )
 }
 
 /// [`Facts`] with the text by its address: ingest shares equal texts
 /// across files, so most rows are told apart without reading theirs. Two
 /// rows with equal `FactsAt` have the same candidates.
-type FactsAt<'a> = (Option<*const u8>, &'a str, &'a Os, Option<bool>);
+type FactsAt<'a> = (
+    Option<*const u8>,
+    &'a str,
+    &'a Os,
+    Option<bool>,
+    Option<&'a str>,
+);
 
 fn facts_at(r: &Row) -> FactsAt<'_> {
     let text = r.options.as_deref().map(str::as_ptr);
-    (text, r.engine.as_str(), &r.os, r.direct)
+    let header = r.setup_facts.as_deref();
+    (text, r.engine.as_str(), &r.os, r.direct, header)
 }
 
 impl RowCandidates {
@@ -725,21 +687,16 @@ fn auto(
             continue;
         }
         let mut keys = folder_keys(rows, group);
+        rule.notes.extend(identity::header_note(
+            folder,
+            group.iter().map(|f| &f.facts),
+            &keys,
+        ));
         // Names that tell configs the options do not come first: what a
         // reader knows the configs by (`ext4`, not a shared path).
         if group.iter().any(|f| f.name_key.is_some()) {
             keys.insert(0, NAME_KEY.to_string());
-            rule.notes.push(kept_apart_note(folder, group, name_keys));
-            for role in name_keys
-                .folders
-                .get(*folder)
-                .into_iter()
-                .flat_map(|w| &w.roles)
-            {
-                if !rule.roles.contains(role) {
-                    rule.roles.push(role.clone());
-                }
-            }
+            said_by_names(folder, group, name_keys, &mut rule);
         }
         // Under `--label-by name` the word that tells runs apart at one
         // workload and load point names configs (`variants::words`); by
@@ -776,6 +733,29 @@ fn auto(
     (rule, names)
 }
 
+/// What a folder whose runs' names tell configs says: the note of what
+/// was kept apart, and its roles added to the rule's.
+fn said_by_names(
+    folder: &str,
+    group: &[&FileOptions],
+    name_keys: &identity::NameKeys,
+    rule: &mut ConfigRule,
+) {
+    let named: BTreeSet<&str> = group
+        .iter()
+        .filter_map(|f| f.name_key)
+        .map(|k| name_keys.names[k as usize].as_str())
+        .collect();
+    let words = name_keys.folders.get(folder);
+    rule.notes
+        .push(identity::kept_apart_note(folder, &named, words));
+    for role in words.into_iter().flat_map(|w| &w.roles) {
+        if !rule.roles.contains(role) {
+            rule.roles.push(role.clone());
+        }
+    }
+}
+
 /// Names each combination of key values a config (prefixed by its
 /// folder when there are several, named by it where nothing else names
 /// it: the plain runs beside runs a word of their names tells apart),
@@ -807,42 +787,6 @@ fn name_combos(
             rule.keys.push(k.clone());
         }
     }
-}
-
-/// The most config names the note of a folder kept apart lists.
-const NAMES_IN_NOTE: usize = 12;
-
-/// The note of a folder whose runs' names tell configs its options do
-/// not: which words (the first [`NAMES_IN_NOTE`]), and that the runs were
-/// kept apart, not pooled.
-fn kept_apart_note(folder: &str, group: &[&FileOptions], name_keys: &identity::NameKeys) -> String {
-    let named: BTreeSet<&str> = group
-        .iter()
-        .filter_map(|f| f.name_key)
-        .map(|k| name_keys.names[k as usize].as_str())
-        .collect();
-    // The first names and a count: 128,904 distinct job names made one
-    // note of a megabyte, printed in every report (issue #55).
-    let mut listed: Vec<&str> = named.iter().copied().take(NAMES_IN_NOTE).collect();
-    let more = named.len().saturating_sub(NAMES_IN_NOTE);
-    let more = format!("and {} more", crate::numbers::whole(more as u64));
-    if named.len() > NAMES_IN_NOTE {
-        listed.push(&more);
-    }
-    let mut note = format!(
-        "{folder}: runs with identical options at one workload and load point differ in their names ({}): kept apart as configs, not pooled as repeats",
-        listed.join(" / ")
-    );
-    if let Some(words) = name_keys.folders.get(folder)
-        && !words.roles.is_empty()
-    {
-        note.push_str(&format!(
-            "; files differing only by {} are one config (a role: those words never tell two runs apart at one workload)",
-            words.roles.join(" / ")
-        ));
-    }
-    note.push_str("; --label-by folder keeps one config per folder");
-    note
 }
 
 /// Each row's new config name, by number: a hundred thousand rows take
@@ -956,10 +900,6 @@ fn name_files(
     }
 }
 
-/// The key of configs that are files ([`files_as_configs`]) named by
-/// their file names.
-pub const FILE_KEY: &str = "file";
-
 /// A folder of script logs, one per config: two or more files, each
 /// holding several fio invocations, all of the same workloads and load
 /// points (the shape a wrapper script run once per config leaves), told
@@ -982,45 +922,15 @@ fn files_as_configs<'f, 'a>(
     if group[1..].iter().any(|f| points(f) != first) {
         return None;
     }
-    let all_apart = |values: Vec<Option<&String>>| {
-        let set: BTreeSet<Option<&String>> = values.iter().copied().collect();
-        set.len() == values.len() && values.iter().all(Option::is_some)
-    };
-    let mut fact_keys: Vec<&String> = group[0].facts.keys().collect();
-    fact_keys.sort_by_key(|k| (!k.contains("NAME"), k.len(), k.as_str()));
-    for key in fact_keys {
-        let values: Vec<Option<&String>> = group.iter().map(|f| f.facts.get(key)).collect();
-        if all_apart(values.clone()) {
-            let named = group
-                .iter()
-                .zip(values)
-                .map(|(f, v)| (*f, v.cloned().unwrap_or_default()))
-                .collect();
-            return Some((key.clone(), named));
-        }
-    }
-    // Names alike but for their numbers (`loop1`, `loop2`) are repeats.
-    let stems: BTreeSet<String> = group
+    let files: Vec<(&BTreeMap<String, String>, &str)> = group
         .iter()
         .map(|f| {
             let source = f.rows.first().map_or("", |&i| rows[i].source.as_str());
-            identity::repeat_free(identity::stem(source), declared)
+            (&f.facts, source)
         })
         .collect();
-    if stems.len() < group.len() {
-        return None;
-    }
-    let named = group.iter().map(|f| (*f, file_stem(rows, f))).collect();
-    Some((FILE_KEY.to_string(), named))
-}
-
-/// A file's name without its extension (`9p-none.txt` -> `9p-none`).
-fn file_stem(rows: &[Row], f: &FileOptions) -> String {
-    let source = f.rows.first().map_or("", |&i| rows[i].source.as_str());
-    std::path::Path::new(source)
-        .file_stem()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default()
+    let (key, names) = identity::script_log_names(&files, declared)?;
+    Some((key, group.iter().copied().zip(names).collect()))
 }
 
 /// The config keys of one folder's files, most values first (the order
@@ -1078,112 +988,6 @@ fn folder_keys(rows: &[Row], group: &[&FileOptions]) -> Vec<String> {
         .collect();
     keys.sort_by_key(|k| (naming_rank(k), *k));
     keys.into_iter().map(str::to_string).collect()
-}
-
-/// The order keys are tried in when a config is named: what a reader
-/// knows a stack by first, paths (long, and telling little) last.
-fn naming_rank(key: &str) -> u8 {
-    const FIRST: [&str; 9] = [
-        "os",
-        "ioengine",
-        "ioscheduler",
-        "direct",
-        "buffered",
-        "hipri",
-        "sqthread_poll",
-        "fixedbufs",
-        "registerfiles",
-    ];
-    match FIRST.iter().position(|k| *k == key) {
-        Some(i) => i as u8,
-        None if matches!(key, "filename" | "directory") => u8::MAX,
-        None => FIRST.len() as u8,
-    }
-}
-
-/// The fewest `key=value` that tell `combo` apart from the other combos:
-/// the first key (in `keys` order) whose value no other combo shares;
-/// else, key by key, each set value that narrows the combos sharing the
-/// name so far. A value that is not set is named only when nothing else
-/// tells two combos apart.
-fn short_name(
-    keys: &[String],
-    combo: &[Option<String>],
-    all: &[&Vec<Option<String>>],
-    counts: &HashMap<(usize, &str), usize>,
-) -> String {
-    let part = |i: usize| name_part(&keys[i], combo[i].as_deref());
-    for (i, v) in combo.iter().enumerate() {
-        let unique = v
-            .as_deref()
-            .is_some_and(|v| counts.get(&(i, v)).copied() == Some(1));
-        // The plain runs' empty name is unique too, but names nothing.
-        if unique && !part(i).is_empty() {
-            return part(i);
-        }
-    }
-    let mut left: Vec<&Vec<Option<String>>> = all.to_vec();
-    let mut parts = Vec::new();
-    for (i, v) in combo.iter().enumerate() {
-        if left.len() <= 1 || v.is_none() || left.iter().all(|c| c[i] == *v) {
-            continue;
-        }
-        left.retain(|c| c[i] == *v);
-        parts.push(part(i));
-    }
-    if parts.iter().all(String::is_empty) {
-        parts = (0..keys.len()).map(part).collect();
-    }
-    parts.retain(|p| !p.is_empty());
-    parts.join(", ")
-}
-
-/// `key=value`; a flag given without a value (`thread`) is its name; a
-/// key not set is `key=unset`.
-fn name_part(key: &str, value: Option<&str>) -> String {
-    match value {
-        Some(v) if key == NAME_KEY => v.to_string(),
-        Some("") => key.to_string(),
-        Some(v) => format!("{key}={v}"),
-        None => format!("{key}=unset"),
-    }
-}
-
-/// Names made unique: two combos that [`short_name`] named alike (they
-/// differ only in what one leaves unset) get every key.
-///
-/// Each value's combos are counted once (a map, not a count over every
-/// other combo per combo): a folder of thousands of configs is named in
-/// linear time when each has a value of its own.
-fn unique_names(keys: &[String], combos: &[&Vec<Option<String>>]) -> Vec<String> {
-    let mut counts: HashMap<(usize, &str), usize> = HashMap::new();
-    for c in combos {
-        for (i, v) in c.iter().enumerate() {
-            if let Some(v) = v {
-                *counts.entry((i, v.as_str())).or_default() += 1;
-            }
-        }
-    }
-    let mut names: Vec<String> = combos
-        .iter()
-        .map(|c| short_name(keys, c, combos, &counts))
-        .collect();
-    let mut named: HashMap<String, usize> = HashMap::new();
-    for n in &names {
-        *named.entry(n.clone()).or_default() += 1;
-    }
-    for i in 0..names.len() {
-        if named[&names[i]] > 1 {
-            names[i] = keys
-                .iter()
-                .zip(combos[i].iter())
-                .map(|(k, v)| name_part(k, v.as_deref()))
-                .filter(|p| !p.is_empty())
-                .collect::<Vec<_>>()
-                .join(", ");
-        }
-    }
-    names
 }
 
 fn by_keys(

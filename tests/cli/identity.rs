@@ -509,3 +509,109 @@ fn explain_of_the_published_studies_names_the_scheduler() {
         .unwrap_or_else(|| panic!("{text}"));
     assert!(apart.contains("ioscheduler"), "{apart}");
 }
+
+/// `identity/headers/`: a script printed `DEVICE=`, `SCHEDULER=`,
+/// `# kernel=`, `DATE=` and `RUN=` lines before fio's output (JSON in
+/// json/, normal text in normal/); fio-1 and fio-2 ran identical options
+/// and differ in SCHEDULER (and DATE, RUN). Copies with the SCHEDULER
+/// line dropped (made by this test) pool as repeats: the header, not the
+/// date or the run number, is what made the configs.
+#[test]
+fn captured_output_headers_name_configs_and_are_never_pooled() {
+    for folder in ["json", "normal"] {
+        let j = analyze(&format!("headers/{folder}"));
+        // One key in one folder: named by its values, as `ioscheduler`'s
+        // are (`bfq`); the rule keeps `scheduler=none`.
+        assert_eq!(configs(&j), set(&["none", "mq-deadline"]), "{folder}");
+        assert_eq!(j["config_rule"]["keys"], serde_json::json!(["scheduler"]));
+        assert_eq!(
+            j["config_rule"]["values"]["none"],
+            serde_json::json!({"scheduler": "none"})
+        );
+        assert_eq!(j["study"]["repeats"], serde_json::json!([]), "{folder}");
+        let notes = j["config_rule"]["notes"].to_string();
+        assert!(
+            notes.contains("captured-output headers differ (scheduler: mq-deadline / none)")
+                && notes.contains("not pooled as repeats"),
+            "{notes}"
+        );
+        let placed = placed(&j);
+        assert!(
+            placed.iter().any(
+                |(s, c)| (s.ends_with("fio-1.json") || s.ends_with("fio-1.txt"))
+                    && c == &["none".to_string()]
+            ),
+            "{placed:?}"
+        );
+    }
+    let out = nvcmp()
+        .arg("analyze")
+        .arg(fixture("identity/headers"))
+        .arg("--explain")
+        .output()
+        .unwrap();
+    assert_ok(&out);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.starts_with("4 files read as 4 configs")
+            && text.contains("Set apart by: scheduler (2 values: mq-deadline, none)")
+            && text.contains("json scheduler=none"),
+        "{text}"
+    );
+    // The same files without their SCHEDULER line: DATE and RUN differ,
+    // DEVICE and kernel do not; one config, its two runs pooled.
+    let dir = tempfile::tempdir().unwrap();
+    for n in 1..=2 {
+        let text = std::fs::read_to_string(fixture(&format!("identity/headers/json/fio-{n}.json")))
+            .unwrap();
+        assert!(text.starts_with("DEVICE=nvme0n1\nSCHEDULER="));
+        let kept: String = text
+            .split_inclusive('\n')
+            .filter(|l| !l.starts_with("SCHEDULER="))
+            .collect();
+        std::fs::write(dir.path().join(format!("fio-{n}.json")), kept).unwrap();
+    }
+    let j = analyze_json(dir.path(), &[]);
+    assert_eq!(
+        j["configs"].as_array().unwrap().len(),
+        1,
+        "{}",
+        j["configs"]
+    );
+    assert_eq!(j["study"]["repeats"][0]["runs"], 2, "{}", j["study"]);
+}
+
+/// One job's results in two output formats (issue #53, fourth item):
+/// fixtures/fio/linux-libaio's `percentiles.json` and `percentiles.txt`
+/// are two fio runs (make-fio-fixtures.sh's `both`: 63.8 MB against
+/// 277.4 MB read), pooled and warned of as runs one per format, never as
+/// "files of the same name"; fio2-handmade's `randread-4k.json` and
+/// `.txt` hold the same figures: one run written twice, said so.
+#[test]
+fn one_job_in_two_formats_is_said_as_such() {
+    let (j, err) = analyze_json_and_stderr(&fixture("fio/linux-libaio"), &[]);
+    let pools = j["study"]["repeats"].as_array().unwrap();
+    let pool = pools
+        .iter()
+        .find(|p| p["config"] == "percentiles")
+        .unwrap_or_else(|| panic!("{pools:?}"));
+    assert_eq!(
+        pool["evidence"],
+        "the same name in several output formats (percentiles.json / percentiles.txt)"
+    );
+    let warning = err
+        .lines()
+        .find(|l| l.contains("percentiles.txt") && l.contains("pooled as repeats"))
+        .unwrap_or_else(|| panic!("{err}"));
+    assert!(
+        warning.contains("separate runs of one job, one per format"),
+        "{warning}"
+    );
+    let j = analyze_json(&fixture("fio/fio2-handmade"), &[]);
+    let evidence = j["study"]["repeats"][0]["evidence"].as_str().unwrap();
+    assert!(
+        evidence.starts_with("one fio run written in several formats, the same figures in each"),
+        "{evidence}"
+    );
+    assert_eq!(j["study"]["disagreeing"], serde_json::json!([]));
+}

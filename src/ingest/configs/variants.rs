@@ -97,13 +97,13 @@ fn group_words(
     // File stems only where runs are compared (not once per file).
     let names: BTreeMap<(&str, &str), &str> = sources
         .iter()
-        .map(|&(s, job)| ((s, job), if by_job { job } else { file_stem(s) }))
+        .map(|&(s, job)| ((s, job), if by_job { job } else { identity::stem(s) }))
         .collect();
     let distinct: BTreeSet<&str> = names.values().copied().collect();
     if distinct.len() < 2 {
         return out;
     }
-    let left = leftovers(&distinct, declared);
+    let left = identity::leftovers(&distinct, declared);
     if left.values().all(|w| w.is_empty()) {
         return out;
     }
@@ -186,35 +186,6 @@ pub(crate) fn listed(words: &BTreeSet<String>) -> String {
 
 /// Shortest leftover that names a variant on its own (`seq`, `full`).
 const MIN_WORD: usize = 3;
-
-/// A file's name less its folders and extensions ([`identity::stem`]).
-fn file_stem(source: &str) -> &str {
-    identity::stem(source)
-}
-
-/// Each name's words that not every name has, in order: of the words
-/// that could tell two experiments apart ([`identity::telling`]: less
-/// repeat marks, dates, load or size words such as `run1`, `qd32`, `j4`,
-/// `4Ki`, `128k`).
-fn leftovers<'a>(
-    names: &BTreeSet<&'a str>,
-    declared: &identity::Repeats,
-) -> BTreeMap<&'a str, Vec<&'a str>> {
-    let all: Vec<Vec<&str>> = names
-        .iter()
-        .map(|n| identity::telling(n, declared))
-        .collect();
-    let shared: BTreeSet<&str> = all[0]
-        .iter()
-        .copied()
-        .filter(|t| all.iter().all(|ts| ts.contains(t)))
-        .collect();
-    names
-        .iter()
-        .zip(all)
-        .map(|(n, ts)| (*n, ts.into_iter().filter(|t| !shared.contains(t)).collect()))
-        .collect()
-}
 
 #[cfg(test)]
 mod tests {

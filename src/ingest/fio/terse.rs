@@ -33,7 +33,8 @@ use std::collections::{HashMap, HashSet};
 use rayon::prelude::*;
 
 use super::depth;
-use super::jobname::{NameGuess, block_size_from_mean, guess_from_name};
+use super::jobname::block_size_from_mean;
+use crate::ingest::identity::{NameGuess, guess_from_name};
 use crate::ingest::{Parsed, ReadError, Reader};
 use crate::model::figures::{DirectionFigures, Latency, Samples};
 use crate::model::{Direction, Os, Row, os};

@@ -70,11 +70,38 @@ impl Class {
     }
 }
 
-/// The class of one word of a name ([`super::tokens`]).
+/// The class of one word of a name ([`super::tokens`]). Each distinct
+/// word is sorted by the table once per thread: every file's name comes
+/// here, and a study's names share a few hundred words.
 pub(crate) fn class(t: &str) -> Class {
+    use std::cell::RefCell;
+    use std::collections::HashMap;
+    /// Words held at the most before the memory starts again (an archive
+    /// whose every name carries a word of its own).
+    const HELD: usize = 1 << 16;
+    thread_local! {
+        static KNOWN: RefCell<HashMap<Box<str>, Class, crate::quick_hash::QuickHash>> =
+            RefCell::new(HashMap::default());
+    }
     if t.bytes().all(|b| b.is_ascii_digit()) {
         return Class::Number;
     }
+    KNOWN.with(|known| {
+        if let Some(c) = known.borrow().get(t) {
+            return *c;
+        }
+        let c = sort(t);
+        let mut known = known.borrow_mut();
+        if known.len() >= HELD {
+            known.clear();
+        }
+        known.insert(t.into(), c);
+        c
+    })
+}
+
+/// [`class`] by the table.
+fn sort(t: &str) -> Class {
     if is_date(t) {
         return Class::Date;
     }
@@ -268,11 +295,11 @@ pub(crate) fn is_repeat(t: &str) -> bool {
 /// `2024.01.05`, `20240105` is a number; a month's name, alone or with
 /// its day (`mar8`).
 fn is_date(t: &str) -> bool {
-    let parts: Vec<&str> = t.split('.').collect();
-    let dotted = parts.len() == 3
-        && parts.iter().all(|p| p.bytes().all(|b| b.is_ascii_digit()))
-        && parts[0].len() == 4
-        && (parts[0].starts_with("19") || parts[0].starts_with("20"));
+    let dotted = t.split('.').count() == 3
+        && t.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+        && t.split('.')
+            .next()
+            .is_some_and(|y| y.len() == 4 && (y.starts_with("19") || y.starts_with("20")));
     dotted || is_any(t, &MONTHS) || prefixed_number(t, &MONTHS).is_some()
 }
 

@@ -2,25 +2,27 @@
 //! their configs are set: grouped and counted so that thousands of files
 //! read on one screen, and every file's place.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use indexmap::IndexMap;
 
 use super::{Repeats, class, stem, tokens};
 use crate::model::{
-    AxisValues, ConfigRule, Disagreement, PlacedFile, RepeatPool, Row, Study, StudyConfig, Warning,
+    AxisValues, ConfigRule, Direction, Disagreement, PlacedFile, RepeatPool, Row, Study,
+    StudyConfig, Warning,
 };
+use crate::quick_hash::QuickHash;
 
 /// A row's workload and load point, as a reader names it.
-type At = (String, u64, u32, u32, String, Option<u32>);
+type At<'a> = (&'a str, u64, u32, u32, Direction, Option<u32>);
 
-fn at(r: &Row) -> At {
+fn at(r: &Row) -> At<'_> {
     (
-        r.rw.clone(),
+        r.rw.as_str(),
         r.bs_bytes,
         r.iodepth,
         r.numjobs,
-        r.direction.to_string(),
+        r.direction,
         r.rwmixread,
     )
 }
@@ -53,17 +55,22 @@ pub(crate) fn study(rows: &[Row], rule: &ConfigRule, files: usize) -> (Study, Ve
             values: values.into_iter().collect(),
         });
     }
-    let mut workloads: IndexMap<String, usize> = IndexMap::new();
+    // Counted by rw and block size, each named once (not a name per row).
+    let mut counted: IndexMap<(&str, u64), usize, QuickHash> = IndexMap::default();
     let mut depths: BTreeSet<u32> = BTreeSet::new();
     let mut jobs: BTreeSet<u32> = BTreeSet::new();
-    let mut variants: BTreeSet<String> = BTreeSet::new();
+    let mut variants: BTreeSet<&str> = BTreeSet::new();
     for r in rows {
-        *workloads
-            .entry(format!("{} {}", r.rw, crate::units::format_bs(r.bs_bytes)))
-            .or_default() += 1;
+        *counted.entry((r.rw.as_str(), r.bs_bytes)).or_default() += 1;
         depths.insert(r.iodepth);
         jobs.insert(r.numjobs);
-        variants.extend(r.variant.clone());
+        variants.extend(r.variant.as_deref());
+    }
+    let mut workloads: IndexMap<String, usize> = IndexMap::new();
+    for ((rw, bs), n) in counted {
+        *workloads
+            .entry(format!("{rw} {}", crate::units::format_bs(bs)))
+            .or_default() += n;
     }
     study.workloads = workloads
         .into_iter()
@@ -80,7 +87,7 @@ pub(crate) fn study(rows: &[Row], rule: &ConfigRule, files: usize) -> (Study, Ve
             values: set.iter().map(u32::to_string).collect(),
         });
     }
-    study.variants = variants.into_iter().collect();
+    study.variants = variants.into_iter().map(str::to_string).collect();
     let declared = Repeats::parse(&rule.declared_repeats.join(",")).unwrap_or_default();
     study.declared_repeats = rule.declared_repeats.clone();
     let warnings = repeats(rows, &mut study, &declared);
@@ -91,7 +98,11 @@ pub(crate) fn study(rows: &[Row], rule: &ConfigRule, files: usize) -> (Study, Ve
 /// Each config in the order first met, with what defines it.
 fn configs(rows: &[Row], rule: &ConfigRule) -> Vec<StudyConfig> {
     let mut by: IndexMap<&str, (BTreeSet<&str>, BTreeSet<&str>)> = IndexMap::new();
-    for r in rows {
+    for (i, r) in rows.iter().enumerate() {
+        // A file's rows of one config come together: counted once.
+        if i > 0 && rows[i - 1].source == r.source && rows[i - 1].config == r.config {
+            continue;
+        }
         let (files, folders) = by.entry(r.config.as_str()).or_default();
         files.insert(&r.source);
         folders.insert(folder_of(&r.source));
@@ -140,10 +151,10 @@ type Run<'a> = (&'a str, &'a str, Option<u32>);
 /// A config's runs at one point (instances that ran together are one run,
 /// and a run of 16 instances is at another load than one alone): by
 /// config, variant, point and instances.
-type GroupKey<'a> = (&'a str, Option<&'a str>, At, u32);
+type GroupKey<'a> = (&'a str, Option<&'a str>, At<'a>, u32);
 
 /// A point every config's runs are at: variant, point and instances.
-type PointKey<'a> = (Option<&'a str>, &'a At, u32);
+type PointKey<'a> = (Option<&'a str>, &'a At<'a>, u32);
 
 /// Each config's runs at each point, each run's IOPS (its rows summed: a
 /// run's jobs).
@@ -180,14 +191,23 @@ fn repeats(rows: &[Row], study: &mut Study, declared: &Repeats) -> Vec<Warning> 
     }
     let mut pools: IndexMap<(String, String), RepeatPool> = IndexMap::new();
     let mut warnings = Vec::new();
+    // A config's runs are the same at most of its points: each set's
+    // evidence is worked out once.
+    let mut said: HashMap<Vec<Run>, (String, String), QuickHash> = HashMap::default();
+    // Each file's words, read once for every point it pools at.
+    let mut words_of: HashMap<&str, Vec<&str>, QuickHash> = HashMap::default();
     for ((config, variant, at, n), iops) in &groups {
         if iops.len() < 2 {
             continue;
         }
         let runs: BTreeSet<Run> = iops.keys().copied().collect();
-        let (kind, evidence) = evidence(&runs, declared);
+        let (kind, evidence) = said
+            .entry(runs.iter().copied().collect())
+            .or_insert_with(|| evidence(&runs, declared, &mut words_of))
+            .clone();
+        let (kind, evidence) = one_run(kind, evidence, iops);
         let pool = pools
-            .entry((config.to_string(), kind))
+            .entry((config.to_string(), kind.clone()))
             .or_insert_with(|| RepeatPool {
                 config: config.to_string(),
                 evidence,
@@ -205,7 +225,7 @@ fn repeats(rows: &[Row], study: &mut Study, declared: &Repeats) -> Vec<Warning> 
             study.disagreeing.push(what.clone());
             warnings.push(Warning {
                 source: hi_run.unwrap_or_default().to_string(),
-                message: format!("{what}: they disagree beyond run-to-run noise, so no tie is drawn from their spread; {}", advice(&runs)),
+                message: format!("{what}: they disagree beyond run-to-run noise, so no tie is drawn from their spread; {}", advice(&runs, &kind)),
             });
         }
     }
@@ -213,10 +233,48 @@ fn repeats(rows: &[Row], study: &mut Study, declared: &Repeats) -> Vec<Warning> 
     warnings
 }
 
+/// Files in several formats whose figures agree within a rounding
+/// (normal text prints three digits): one fio run written several times
+/// (`-utf16le`, `-crlf` copies of one result), not repeats; said so.
+fn one_run(kind: String, evidence: String, iops: &BTreeMap<Run, f64>) -> (String, String) {
+    let lo = iops.values().copied().fold(f64::INFINITY, f64::min);
+    let hi = iops.values().copied().fold(0.0, f64::max);
+    match kind == "format" && lo > 0.0 && hi / lo - 1.0 <= SAME_RUN {
+        true => (
+            "one run".into(),
+            format!("one fio run written in several formats, the same figures in each: {evidence}"),
+        ),
+        false => (kind, evidence),
+    }
+}
+
+/// The most two copies of one run's IOPS differ by: a normal text's
+/// figures are rounded to three digits.
+const SAME_RUN: f64 = 0.005;
+
+/// A source's file name, its folders left out.
+fn file_name(source: &str) -> &str {
+    source.rsplit(['/', '\\']).next().unwrap_or(source)
+}
+
+/// Whether `files` share one name but for the extensions results carry
+/// (`percentiles.json`, `percentiles.txt`): one job's results in several
+/// output formats.
+fn in_formats(files: &BTreeSet<&str>) -> bool {
+    let names: BTreeSet<&str> = files.iter().map(|f| file_name(f)).collect();
+    let stems: BTreeSet<&str> = files.iter().map(|f| stem(f)).collect();
+    names.len() > 1 && stems.len() == 1
+}
+
 /// What to do about disagreeing repeats: nvcmp's own repeats (`run
 /// --repeat`, files `-r01` ..) are repeats by declaration, other runs may
-/// not be repeats at all.
-fn advice(runs: &BTreeSet<Run>) -> &'static str {
+/// not be repeats at all; files of one name in several formats that
+/// disagree are separate fio runs (one run written twice reports the same
+/// figures).
+fn advice(runs: &BTreeSet<Run>, kind: &str) -> &'static str {
+    if kind == "format" {
+        return "one fio run written in two formats reports the same figures, so these are separate runs of one job, one per format, and the machine changed between them; analyze one format's files";
+    }
     let own = runs.iter().all(|r| {
         tokens(stem(r.0)).last().is_some_and(|t| {
             t.len() == 3 && t.starts_with('r') && t[1..].bytes().all(|b| b.is_ascii_digit())
@@ -237,7 +295,7 @@ fn advice(runs: &BTreeSet<Run>) -> &'static str {
 /// agree within run-to-run noise.
 fn disagreement(
     config: &str,
-    at: &At,
+    at: &At<'_>,
     iops: &BTreeMap<Run, f64>,
     others: &[(&str, f64)],
 ) -> Option<String> {
@@ -279,7 +337,11 @@ fn round(v: f64) -> String {
 
 /// Why runs are repeats: what alone tells them apart, as a kind (to group
 /// by) and a sentence with examples.
-fn evidence(runs: &BTreeSet<Run>, declared: &Repeats) -> (String, String) {
+fn evidence<'a>(
+    runs: &BTreeSet<Run<'a>>,
+    declared: &Repeats,
+    known: &mut HashMap<&'a str, Vec<&'a str>, QuickHash>,
+) -> (String, String) {
     let files: BTreeSet<&str> = runs.iter().map(|r| r.0).collect();
     if files.len() == 1 {
         let invocations: BTreeSet<Option<u32>> = runs.iter().map(|r| r.2).collect();
@@ -294,44 +356,41 @@ fn evidence(runs: &BTreeSet<Run>, declared: &Repeats) -> (String, String) {
             ),
         };
     }
-    // The words of each file's folder and name; those not every file has.
-    let folder_words = |f: &str| -> Vec<String> {
+    // The words of each file's folder and name (borrowed from its
+    // source, each once); those not every file has.
+    let folder_words = |f: &'a str| -> Vec<&'a str> {
         let folder = folder_of(f);
-        let last = folder.rsplit(['/', '\\']).next().unwrap_or(folder);
-        tokens(last).into_iter().map(str::to_string).collect()
+        tokens(folder.rsplit(['/', '\\']).next().unwrap_or(folder))
     };
-    let words: Vec<BTreeSet<String>> = files
-        .iter()
-        .map(|f| {
-            let mut w: BTreeSet<String> = folder_words(f).into_iter().collect();
-            w.extend(tokens(stem(f)).into_iter().map(str::to_string));
+    // Each word counted once per file that has it: not every word looked
+    // for in every file (a pool of thousands of files).
+    let mut carried: BTreeMap<&str, usize> = BTreeMap::new();
+    for f in &files {
+        let words = known.entry(f).or_insert_with(|| {
+            let mut w = folder_words(f);
+            w.extend(tokens(stem(f)));
+            w.sort_unstable();
+            w.dedup();
             w
-        })
-        .collect();
-    let all: BTreeSet<&String> = words.iter().flatten().collect();
-    let differ: Vec<&String> = all
+        });
+        for w in words.iter() {
+            *carried.entry(w).or_default() += 1;
+        }
+    }
+    let differ: Vec<&str> = carried
         .into_iter()
-        .filter(|w| !words.iter().all(|s| s.contains(*w)))
+        .filter(|(_, n)| *n < files.len())
+        .map(|(w, _)| w)
         .collect();
     if differ.is_empty() {
-        let folders: BTreeSet<&str> = files.iter().map(|f| folder_of(f)).collect();
-        return match folders.len() > 1 && !declared.levels.is_empty() {
-            true => (
-                "declared".into(),
-                "folders declared repeats (--repeats)".into(),
-            ),
-            false => (
-                "same name".into(),
-                "files of the same name in one folder".into(),
-            ),
-        };
+        return same_words(&files, declared);
     }
     // A word of a folder only, where --repeats declared a folder level, is
     // told apart by that declaration.
     let in_folder_only = |w: &str| {
         !declared.levels.is_empty()
             && files.iter().all(|f| !tokens(stem(f)).contains(&w))
-            && files.iter().any(|f| folder_words(f).iter().any(|x| x == w))
+            && files.iter().any(|f| folder_words(f).contains(&w))
     };
     let class_of = |w: &str| match declared.marks(w) || in_folder_only(w) {
         true => "declared",
@@ -339,7 +398,7 @@ fn evidence(runs: &BTreeSet<Run>, declared: &Repeats) -> (String, String) {
     };
     let classes: BTreeSet<&'static str> = differ.iter().map(|w| class_of(w)).collect();
     let classes: Vec<&str> = classes.into_iter().collect();
-    let examples: Vec<&str> = differ.iter().take(4).map(|w| w.as_str()).collect();
+    let examples: Vec<&str> = differ.iter().take(4).copied().collect();
     let more = if differ.len() > 4 { ", ..." } else { "" };
     (
         classes.join("+"),
@@ -349,6 +408,32 @@ fn evidence(runs: &BTreeSet<Run>, declared: &Repeats) -> (String, String) {
             examples.join(" / ")
         ),
     )
+}
+
+/// Why files whose names share every word are repeats: declared folders,
+/// one name in several formats, or one name in one folder.
+fn same_words(files: &BTreeSet<&str>, declared: &Repeats) -> (String, String) {
+    let folders: BTreeSet<&str> = files.iter().map(|f| folder_of(f)).collect();
+    match folders.len() > 1 && !declared.levels.is_empty() {
+        true => (
+            "declared".into(),
+            "folders declared repeats (--repeats)".into(),
+        ),
+        false if in_formats(files) => {
+            let names: Vec<&str> = files.iter().take(4).map(|f| file_name(f)).collect();
+            (
+                "format".into(),
+                format!(
+                    "the same name in several output formats ({})",
+                    names.join(" / ")
+                ),
+            )
+        }
+        false => (
+            "same name".into(),
+            "files of the same name in one folder".into(),
+        ),
+    }
 }
 
 /// `repeat marks and dates`.
@@ -375,15 +460,21 @@ fn plural(classes: &[&str]) -> String {
 /// Every file's configs and role.
 fn placed(rows: &[Row], roles: &[String]) -> Vec<PlacedFile> {
     let mut by: IndexMap<&str, BTreeSet<&str>> = IndexMap::new();
-    for r in rows {
+    for (i, r) in rows.iter().enumerate() {
+        if i > 0 && rows[i - 1].source == r.source && rows[i - 1].config == r.config {
+            continue;
+        }
         by.entry(r.source.as_str()).or_default().insert(&r.config);
     }
     by.into_iter()
         .map(|(source, configs)| {
-            let role = tokens(stem(source))
-                .into_iter()
-                .map(str::to_lowercase)
-                .find(|w| roles.contains(w));
+            let role = match roles.is_empty() {
+                true => None,
+                false => tokens(stem(source))
+                    .into_iter()
+                    .map(str::to_lowercase)
+                    .find(|w| roles.contains(w)),
+            };
             PlacedFile {
                 source: source.to_string(),
                 configs: configs.into_iter().map(str::to_string).collect(),
@@ -408,7 +499,11 @@ mod tests {
         ]
         .into_iter()
         .collect();
-        assert!(advice(&own).contains("--until-stddev"), "{}", advice(&own));
+        assert!(
+            advice(&own, "repeat").contains("--until-stddev"),
+            "{}",
+            advice(&own, "repeat")
+        );
         let found: BTreeSet<Run> = [
             ("d/ssd-run1.json", "job", None),
             ("d/ssd-run2.json", "job", None),
@@ -416,9 +511,9 @@ mod tests {
         .into_iter()
         .collect();
         assert!(
-            advice(&found).contains("tell them apart"),
+            advice(&found, "repeat").contains("tell them apart"),
             "{}",
-            advice(&found)
+            advice(&found, "repeat")
         );
     }
 }

@@ -12,7 +12,8 @@
 //! JSON document, normal text. So a run starts at a banner, or at a terse
 //! line or JSON document once the run before has reported, and ends where
 //! the next starts. Lines before the first run are the script's: its
-//! `KEY=value` lines are the file's setup facts (`Row::setup_facts`).
+//! `KEY=value` lines are the file's setup facts (`Row::setup_facts`),
+//! read by `identity::header_line`.
 //!
 //! The same run reported twice (`--append-terse`, `terse,normal`) is read
 //! once: the normal text's rows (which name rw, bs, engine, depth and
@@ -165,7 +166,7 @@ fn split_text<'a>(seg: &Segment<'a>, out: &mut Split<'a>) {
             (piece, piece_line) = (at, line_no);
         }
         match out.runs.last_mut() {
-            None => script_facts(line, &mut out.facts),
+            None => crate::ingest::identity::header_line(line, &mut out.facts),
             Some(run) => {
                 let s = &mut run.seen;
                 match kind {
@@ -195,37 +196,6 @@ fn close<'a>(out: &mut Split<'a>, text: &'a str, line: usize) {
             line,
         });
     }
-}
-
-/// `KEY=value` lines of a script (`TEST_NAME=9p-none`,
-/// `SYSTEMINFO=Linux host 5.10.0 ...`), several on a line where each word
-/// is one (`RUNTIME=20 LOOPS=3`). Keys are upper case, as shell scripts
-/// write their variables; fio's own lines (`hostname=...`) are not.
-fn script_facts(line: &str, facts: &mut BTreeMap<String, String>) {
-    fn key(word: &str) -> Option<(&str, &str)> {
-        let (k, v) = word.split_once('=')?;
-        let ok = k.starts_with(|c: char| c.is_ascii_uppercase())
-            && k.chars()
-                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_');
-        ok.then_some((k, v))
-    }
-    let t = line.trim();
-    let Some((k, v)) = key(t) else { return };
-    let words: Vec<&str> = t.split_whitespace().collect();
-    if words.len() > 1 && words.iter().all(|w| key(w).is_some()) {
-        for (k, v) in words.iter().filter_map(|w| key(w)) {
-            facts.insert(k.to_string(), unquote(v).to_string());
-        }
-    } else {
-        facts.insert(k.to_string(), unquote(v.trim()).to_string());
-    }
-}
-
-fn unquote(v: &str) -> &str {
-    v.strip_prefix('"')
-        .and_then(|v| v.strip_suffix('"'))
-        .or_else(|| v.strip_prefix('\'').and_then(|v| v.strip_suffix('\'')))
-        .unwrap_or(v)
 }
 
 /// Reads a file's segments (`leading`: its JSON documents already read,
