@@ -9,12 +9,41 @@
 /// instructions a number.
 #[inline]
 pub(super) fn put(v: f64, out: &mut Vec<u8>) -> serde_json::Result<()> {
+    match writer_choice() {
+        WriterChoice::Hand => {}
+        WriterChoice::Zmij if v.is_finite() => {
+            out.extend_from_slice(zmij::Buffer::new().format_finite(v).as_bytes());
+            return Ok(());
+        }
+        WriterChoice::Serde | WriterChoice::Zmij => {
+            return serde::Serialize::serialize(&v, &mut serde_json::Serializer::new(out));
+        }
+    }
     if v.fract() == 0.0 && v.abs() < 1e15 && !(v == 0.0 && v.is_sign_negative()) {
         serde::Serialize::serialize(&(v as i64), &mut serde_json::Serializer::new(&mut *out))?;
         out.extend_from_slice(b".0");
         return Ok(());
     }
     serde::Serialize::serialize(&v, &mut serde_json::Serializer::new(out))
+}
+
+/// The writer `put` uses, for the measurement of benches/ingest-speed.md
+/// (#57): `NVCMP_FLOAT_WRITER=hand|serde|zmij`, read once; `hand` when
+/// unset.
+#[derive(Clone, Copy)]
+enum WriterChoice {
+    Hand,
+    Serde,
+    Zmij,
+}
+
+fn writer_choice() -> WriterChoice {
+    static CHOICE: std::sync::OnceLock<WriterChoice> = std::sync::OnceLock::new();
+    *CHOICE.get_or_init(|| match std::env::var("NVCMP_FLOAT_WRITER").as_deref() {
+        Ok("serde") => WriterChoice::Serde,
+        Ok("zmij") => WriterChoice::Zmij,
+        _ => WriterChoice::Hand,
+    })
 }
 
 #[cfg(test)]

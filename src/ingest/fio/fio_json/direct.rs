@@ -34,7 +34,17 @@ const DEPTH: u32 = 100;
 /// just past its closing brace, as serde_json's stream reader gives them;
 /// `None` when it is left to serde_json.
 pub fn leading(text: &str) -> Option<(FioOutput<'_>, usize)> {
-    let mut r = Reader {
+    static SAFE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    // #57's measurement: NVCMP_DIRECT_SCAN=words scans whitespace and
+    // strings by word arithmetic, no SSE2 intrinsics (no `unsafe`).
+    match *SAFE.get_or_init(|| std::env::var("NVCMP_DIRECT_SCAN").as_deref() == Ok("words")) {
+        true => leading_with::<true>(text),
+        false => leading_with::<false>(text),
+    }
+}
+
+fn leading_with<const WORDS: bool>(text: &str) -> Option<(FioOutput<'_>, usize)> {
+    let mut r = Reader::<WORDS> {
         text,
         b: text.as_bytes(),
         at: 0,
@@ -47,7 +57,7 @@ pub fn leading(text: &str) -> Option<(FioOutput<'_>, usize)> {
     Some((doc, r.at))
 }
 
-struct Reader<'a> {
+struct Reader<'a, const WORDS: bool> {
     text: &'a str,
     b: &'a [u8],
     at: usize,
@@ -111,7 +121,6 @@ const fn field(names: &[&[u8]], name: &[u8]) -> u32 {
 /// that ends a plain string (a quote), starts an escape, or is a control
 /// character; the lowest set bit is always a true one (the borrow of the
 /// subtraction only marks bytes above a true match).
-#[cfg(any(test, not(all(target_arch = "x86_64", target_feature = "sse2"))))]
 #[inline]
 fn string_stops(word: u64) -> u64 {
     const ONES: u64 = u64::from_le_bytes([0x01; 8]);
@@ -253,6 +262,50 @@ fn blank_run(b: &[u8; 16]) -> usize {
     blanks(b)
 }
 
+/// A high bit in each byte of `v` that is zero, exactly (no borrow
+/// between bytes).
+#[inline]
+fn zero_bytes(v: u64) -> u64 {
+    const LOWS: u64 = u64::from_le_bytes([0x7f; 8]);
+    !(((v & LOWS).wrapping_add(LOWS)) | v) & !LOWS
+}
+
+/// [`blank_run`] by word arithmetic: a high bit in each of a word's bytes
+/// that is a space, line feed, carriage return or tab; the first byte
+/// without one ends the run.
+#[inline]
+fn blank_words(b: &[u8; 16]) -> usize {
+    const ONES: u64 = u64::from_le_bytes([0x01; 8]);
+    const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
+    let word = |i: usize| {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(&b[i..i + 8]);
+        let w = u64::from_le_bytes(w);
+        let is = |c: u8| zero_bytes(w ^ (ONES * u64::from(c)));
+        !(is(b' ') | is(b'\n') | is(b'\r') | is(b'\t')) & HIGHS
+    };
+    match (word(0), word(8)) {
+        (0, 0) => 16,
+        (0, hi) => 8 + (hi.trailing_zeros() / 8) as usize,
+        (lo, _) => (lo.trailing_zeros() / 8) as usize,
+    }
+}
+
+/// [`string_run`] by word arithmetic ([`string_stops`]).
+#[inline]
+fn string_words(b: &[u8; 16]) -> usize {
+    let word = |i: usize| {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(&b[i..i + 8]);
+        string_stops(u64::from_le_bytes(w))
+    };
+    match (word(0), word(8)) {
+        (0, 0) => 16,
+        (0, hi) => 8 + (hi.trailing_zeros() / 8) as usize,
+        (lo, _) => (lo.trailing_zeros() / 8) as usize,
+    }
+}
+
 /// How many bytes `b` starts with are JSON whitespace, a byte at a time.
 #[inline]
 fn blanks(b: &[u8]) -> usize {
@@ -261,7 +314,7 @@ fn blanks(b: &[u8]) -> usize {
         .unwrap_or(b.len())
 }
 
-impl<'a> Reader<'a> {
+impl<'a, const WORDS: bool> Reader<'a, WORDS> {
     /// Skips whitespace: sixteen bytes at a time where the text has them
     /// (fio's line breaks and indentation, 42 % of its bytes), else a byte
     /// at a time.
@@ -272,7 +325,11 @@ impl<'a> Reader<'a> {
             None => return,
             Some(_) => {}
         }
-        while let Some(run) = self.sixteen().map(blank_run) {
+        let run16 = |b: &[u8; 16]| match WORDS {
+            true => blank_words(b),
+            false => blank_run(b),
+        };
+        while let Some(run) = self.sixteen().map(run16) {
             self.at += run;
             if run < 16 {
                 return;
@@ -446,7 +503,10 @@ impl<'a> Reader<'a> {
                     .position(|&c| c == b'"' || c == b'\\' || c < 0x20)?;
                 break self.at + len;
             };
-            let run = string_run(chunk);
+            let run = match WORDS {
+                true => string_words(chunk),
+                false => string_run(chunk),
+            };
             if run < 16 {
                 break self.at + run;
             }

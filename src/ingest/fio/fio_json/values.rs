@@ -284,6 +284,20 @@ impl KeyNumber for f64 {
     /// integers past 2^53). `parse` took a tenth of reading a document's
     /// percentiles.
     fn from_key(key: &str) -> Option<f64> {
+        match key_choice() {
+            KeyChoice::Hand => {}
+            KeyChoice::Parse => return trimmed(key).parse().ok(),
+            KeyChoice::FastFloat => {
+                let key = trimmed(key);
+                // fast-float2 reads `inf`, `nan` and `+1` as `parse` does not
+                // refuse alike: where it stops short or the text has a sign or a
+                // letter, `parse` decides.
+                return match key.bytes().all(|b| b.is_ascii_digit() || b == b'.') {
+                    true => fast_float2::parse(key).ok(),
+                    false => key.parse().ok(),
+                };
+            }
+        }
         // fio's default `percentile_list` as fio prints it (nearly every
         // key read): the same value `parse` gives, found by one match.
         let listed = match key.as_bytes() {
@@ -327,6 +341,24 @@ impl KeyNumber for f64 {
             _ => exact_decimal(n, decimals).or_else(|| key.parse().ok()),
         }
     }
+}
+
+/// The percentile-key reader, for the measurement of benches/ingest-speed.md
+/// (#57): `NVCMP_KEY_READER=hand|parse|fast`, read once; `hand` when unset.
+#[derive(Clone, Copy)]
+enum KeyChoice {
+    Hand,
+    Parse,
+    FastFloat,
+}
+
+fn key_choice() -> KeyChoice {
+    static CHOICE: std::sync::OnceLock<KeyChoice> = std::sync::OnceLock::new();
+    *CHOICE.get_or_init(|| match std::env::var("NVCMP_KEY_READER").as_deref() {
+        Ok("parse") => KeyChoice::Parse,
+        Ok("fast") => KeyChoice::FastFloat,
+        _ => KeyChoice::Hand,
+    })
 }
 
 /// A map key parsed from its string without allocating.
