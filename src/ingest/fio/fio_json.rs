@@ -1492,53 +1492,16 @@ impl Reader for JsonReader {
     /// is. Anything short of a fio document is left to `read_segment`, so
     /// its errors stay those of the cut segment.
     fn read_leading(&self, text: &str) -> Option<(Parsed, usize)> {
-        let (doc, end) = match reader_choice() {
-            ReaderChoice::Direct => direct::leading(text).or_else(|| serde_leading(text)),
-            ReaderChoice::Serde => serde_leading(text),
-            ReaderChoice::Sonic => sonic_leading(text).or_else(|| serde_leading(text)),
-        }?;
+        let (doc, end) = direct::leading(text).or_else(|| {
+            let mut stream = serde_json::Deserializer::from_str(text).into_iter::<FioOutput>();
+            let doc = stream.next()?.ok()?;
+            Some((doc, stream.byte_offset()))
+        })?;
         if doc.jobs.is_none() && doc.client_stats.is_none() {
             return None;
         }
         Some((keyed_rows(&doc).ok()?, end))
     }
-}
-
-/// The reader `read_leading` tries first, for the measurement of
-/// benches/ingest-speed.md (#57): `NVCMP_JSON_READER=direct|serde|sonic`,
-/// read once; `direct` when unset.
-#[derive(Clone, Copy)]
-enum ReaderChoice {
-    Direct,
-    Serde,
-    Sonic,
-}
-
-fn reader_choice() -> ReaderChoice {
-    static CHOICE: std::sync::OnceLock<ReaderChoice> = std::sync::OnceLock::new();
-    *CHOICE.get_or_init(|| match std::env::var("NVCMP_JSON_READER").as_deref() {
-        Ok("serde") => ReaderChoice::Serde,
-        Ok("sonic") => ReaderChoice::Sonic,
-        _ => ReaderChoice::Direct,
-    })
-}
-
-/// The document at the start of `text` by serde_json's stream reader, and
-/// the offset just past its closing brace.
-fn serde_leading(text: &str) -> Option<(FioOutput<'_>, usize)> {
-    let mut stream = serde_json::Deserializer::from_str(text).into_iter::<FioOutput>();
-    let doc = stream.next()?.ok()?;
-    Some((doc, stream.byte_offset()))
-}
-
-/// The document by sonic-rs through the same serde mirror, where only
-/// whitespace follows it (sonic-rs's stream reader does not say where a
-/// document ends); `None` otherwise, and serde_json reads it.
-fn sonic_leading(text: &str) -> Option<(FioOutput<'_>, usize)> {
-    let mut de = sonic_rs::Deserializer::from_str(text);
-    let doc: FioOutput = de.deserialize().ok()?;
-    de.end().ok()?;
-    Some((doc, text.trim_end_matches([' ', '\n', '\r', '\t']).len()))
 }
 
 #[cfg(test)]

@@ -34,17 +34,7 @@ const DEPTH: u32 = 100;
 /// just past its closing brace, as serde_json's stream reader gives them;
 /// `None` when it is left to serde_json.
 pub fn leading(text: &str) -> Option<(FioOutput<'_>, usize)> {
-    static SAFE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    // #57's measurement: NVCMP_DIRECT_SCAN=words scans whitespace and
-    // strings by word arithmetic, no SSE2 intrinsics (no `unsafe`).
-    match *SAFE.get_or_init(|| std::env::var("NVCMP_DIRECT_SCAN").as_deref() == Ok("words")) {
-        true => leading_with::<true>(text),
-        false => leading_with::<false>(text),
-    }
-}
-
-fn leading_with<const WORDS: bool>(text: &str) -> Option<(FioOutput<'_>, usize)> {
-    let mut r = Reader::<WORDS> {
+    let mut r = Reader {
         text,
         b: text.as_bytes(),
         at: 0,
@@ -57,7 +47,7 @@ fn leading_with<const WORDS: bool>(text: &str) -> Option<(FioOutput<'_>, usize)>
     Some((doc, r.at))
 }
 
-struct Reader<'a, const WORDS: bool> {
+struct Reader<'a> {
     text: &'a str,
     b: &'a [u8],
     at: usize,
@@ -132,55 +122,23 @@ fn string_stops(word: u64) -> u64 {
     quote | backslash | control
 }
 
+/// One little-endian word of the text at `i` (its first byte lowest).
+#[inline]
+fn word_at(b: &[u8; 16], i: usize) -> u64 {
+    let mut w = [0u8; 8];
+    w.copy_from_slice(&b[i..i + 8]);
+    u64::from_le_bytes(w)
+}
+
 /// How many of the sixteen bytes `b` starts with belong to a plain string
 /// (16 when none ends it): the first quote, backslash or control character
-/// found by three vector compares and a mask. Keys and most of fio's values
-/// are shorter than sixteen bytes, so a string costs one round, where the
-/// word-at-a-time scan took two or three of more work each (plain strings
-/// were 16 % of ingest's instructions).
-#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+/// of a word ([`string_stops`]), two words at most. Keys and most of fio's
+/// values are shorter than sixteen bytes. SSE2 compares (in `unsafe`) took
+/// 0.986x the instructions and no wall time that 41 pairs could see
+/// (benches/ingest-speed.md, tenth round); they are gone (#57).
 #[inline]
 fn string_run(b: &[u8; 16]) -> usize {
-    use std::arch::x86_64::{
-        _mm_cmpeq_epi8, _mm_min_epu8, _mm_movemask_epi8, _mm_or_si128, _mm_set_epi64x,
-        _mm_set1_epi8,
-    };
-    let [lo, hi] = halves(b);
-    // SAFETY: these functions ask only that the processor has SSE2, and
-    // the cfg above says the target has it (every x86_64 processor does).
-    let mask = unsafe {
-        let v = _mm_set_epi64x(hi, lo);
-        let is = |c: u8| _mm_cmpeq_epi8(v, _mm_set1_epi8(c as i8));
-        // Below 0x20, unsigned: the byte is its own minimum with 0x1f.
-        let control = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1f)), v);
-        let stop = _mm_or_si128(_mm_or_si128(is(b'"'), is(b'\\')), control);
-        _mm_movemask_epi8(stop) as u32
-    };
-    (mask | 1 << 16).trailing_zeros() as usize
-}
-
-/// The sixteen bytes as two little-endian words, the low half first: the
-/// lanes of an SSE2 register.
-#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-#[inline]
-fn halves(b: &[u8; 16]) -> [i64; 2] {
-    [0, 8].map(|i| {
-        let mut half = [0u8; 8];
-        half.copy_from_slice(&b[i..i + 8]);
-        i64::from_le_bytes(half)
-    })
-}
-
-/// [`string_run`] on other processors: a word at a time.
-#[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
-#[inline]
-fn string_run(b: &[u8; 16]) -> usize {
-    let word = |i: usize| {
-        let mut w = [0u8; 8];
-        w.copy_from_slice(&b[i..i + 8]);
-        string_stops(u64::from_le_bytes(w))
-    };
-    match (word(0), word(8)) {
+    match (string_stops(word_at(b, 0)), string_stops(word_at(b, 8))) {
         (0, 0) => 16,
         (0, hi) => 8 + (hi.trailing_zeros() / 8) as usize,
         (lo, _) => (lo.trailing_zeros() / 8) as usize,
@@ -226,84 +184,51 @@ fn digit_run(w: u64) -> (usize, u64) {
     (n, v)
 }
 
-/// How many of the sixteen bytes `b` starts with are JSON whitespace,
-/// found without a branch per byte: four vector compares and a mask
-/// (10,000 documents read in cache: 70 against 79 ms a byte at a time).
-/// fio's indentation runs vary from line to line, and a byte loop's exit
-/// is mispredicted at nearly every line. Eight bytes compared in a word
-/// was slower than the byte loop (115 against 85 ms for 10,000 documents
-/// read in cache), and the compiler does not make the portable loop below
-/// vector code.
-#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+/// How many of the sixteen bytes `b` starts with are JSON whitespace: a
+/// word at a time ([`blank_word`]), the second only when the first is all
+/// whitespace. fio's indentation runs vary from line to line, so a byte
+/// loop's exit is mispredicted at nearly every line; SSE2 compares (in
+/// `unsafe`, gone in #57) were 70 against 79 ms a byte at a time for
+/// 10,000 documents read in cache.
 #[inline]
 fn blank_run(b: &[u8; 16]) -> usize {
-    use std::arch::x86_64::{
-        _mm_cmpeq_epi8, _mm_movemask_epi8, _mm_or_si128, _mm_set_epi64x, _mm_set1_epi8,
-    };
-    let [lo, hi] = halves(b);
-    // SAFETY: these functions ask only that the processor has SSE2, and
-    // the cfg above says the target has it (every x86_64 processor does).
-    let mask = unsafe {
-        let v = _mm_set_epi64x(hi, lo);
-        let is = |c: u8| _mm_cmpeq_epi8(v, _mm_set1_epi8(c as i8));
-        let blank = _mm_or_si128(
-            _mm_or_si128(is(b' '), is(b'\n')),
-            _mm_or_si128(is(b'\r'), is(b'\t')),
-        );
-        _mm_movemask_epi8(blank) as u32
-    };
-    (!mask).trailing_zeros() as usize
+    match blank_word(word_at(b, 0)) {
+        8 => 8 + blank_word(word_at(b, 8)),
+        n => n,
+    }
 }
 
-/// [`blank_run`] on other processors: a byte at a time.
-#[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+/// How many of the eight bytes of `w` (little-endian) are JSON whitespace
+/// before the first that is not. Whitespace is at most a space in value:
+/// the run ends at the first byte above 0x20 (found without a borrow
+/// between bytes), and the few bytes in it that are not spaces (fio's line
+/// feed) are each checked to be a tab, line feed or carriage return.
 #[inline]
-fn blank_run(b: &[u8; 16]) -> usize {
-    blanks(b)
-}
-
-/// A high bit in each byte of `v` that is zero, exactly (no borrow
-/// between bytes).
-#[inline]
-fn zero_bytes(v: u64) -> u64 {
-    const LOWS: u64 = u64::from_le_bytes([0x7f; 8]);
-    !(((v & LOWS).wrapping_add(LOWS)) | v) & !LOWS
-}
-
-/// [`blank_run`] by word arithmetic: a high bit in each of a word's bytes
-/// that is a space, line feed, carriage return or tab; the first byte
-/// without one ends the run.
-#[inline]
-fn blank_words(b: &[u8; 16]) -> usize {
+fn blank_word(w: u64) -> usize {
     const ONES: u64 = u64::from_le_bytes([0x01; 8]);
-    const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
-    let word = |i: usize| {
-        let mut w = [0u8; 8];
-        w.copy_from_slice(&b[i..i + 8]);
-        let w = u64::from_le_bytes(w);
-        let is = |c: u8| zero_bytes(w ^ (ONES * u64::from(c)));
-        !(is(b' ') | is(b'\n') | is(b'\r') | is(b'\t')) & HIGHS
+    const LOWS: u64 = u64::from_le_bytes([0x7f; 8]);
+    const HIGHS: u64 = !LOWS;
+    // Each byte's low seven bits plus 0x5f stay within the byte and reach
+    // its high bit from 0x21 up; a byte of 0x80 or more has it already.
+    let above = ((w & LOWS).wrapping_add(ONES * 0x5f) | w) & HIGHS;
+    let mut n = (above.trailing_zeros() / 8) as usize;
+    let run = match n {
+        8 => u64::MAX,
+        n => (1 << (8 * n)) - 1,
     };
-    match (word(0), word(8)) {
-        (0, 0) => 16,
-        (0, hi) => 8 + (hi.trailing_zeros() / 8) as usize,
-        (lo, _) => (lo.trailing_zeros() / 8) as usize,
+    let spaces = w ^ (ONES * u64::from(b' '));
+    // A high bit where a byte is not a space: not zero after the xor.
+    let not_space = ((spaces & LOWS).wrapping_add(LOWS) | spaces) & HIGHS;
+    let mut others = not_space & run;
+    while others != 0 {
+        let i = (others.trailing_zeros() / 8) as usize;
+        if !matches!((w >> (8 * i)) as u8, b'\t' | b'\n' | b'\r') {
+            n = i;
+            break;
+        }
+        others &= others - 1;
     }
-}
-
-/// [`string_run`] by word arithmetic ([`string_stops`]).
-#[inline]
-fn string_words(b: &[u8; 16]) -> usize {
-    let word = |i: usize| {
-        let mut w = [0u8; 8];
-        w.copy_from_slice(&b[i..i + 8]);
-        string_stops(u64::from_le_bytes(w))
-    };
-    match (word(0), word(8)) {
-        (0, 0) => 16,
-        (0, hi) => 8 + (hi.trailing_zeros() / 8) as usize,
-        (lo, _) => (lo.trailing_zeros() / 8) as usize,
-    }
+    n
 }
 
 /// How many bytes `b` starts with are JSON whitespace, a byte at a time.
@@ -314,7 +239,7 @@ fn blanks(b: &[u8]) -> usize {
         .unwrap_or(b.len())
 }
 
-impl<'a, const WORDS: bool> Reader<'a, WORDS> {
+impl<'a> Reader<'a> {
     /// Skips whitespace: sixteen bytes at a time where the text has them
     /// (fio's line breaks and indentation, 42 % of its bytes), else a byte
     /// at a time.
@@ -325,11 +250,7 @@ impl<'a, const WORDS: bool> Reader<'a, WORDS> {
             None => return,
             Some(_) => {}
         }
-        let run16 = |b: &[u8; 16]| match WORDS {
-            true => blank_words(b),
-            false => blank_run(b),
-        };
-        while let Some(run) = self.sixteen().map(run16) {
+        while let Some(run) = self.sixteen().map(blank_run) {
             self.at += run;
             if run < 16 {
                 return;
@@ -503,10 +424,7 @@ impl<'a, const WORDS: bool> Reader<'a, WORDS> {
                     .position(|&c| c == b'"' || c == b'\\' || c < 0x20)?;
                 break self.at + len;
             };
-            let run = match WORDS {
-                true => string_words(chunk),
-                false => string_run(chunk),
-            };
+            let run = string_run(chunk);
             if run < 16 {
                 break self.at + run;
             }
