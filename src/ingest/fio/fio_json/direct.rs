@@ -107,42 +107,30 @@ const fn field(names: &[&[u8]], name: &[u8]) -> u32 {
     panic!("a member's name is in its list")
 }
 
-/// In one little-endian word of a string's bytes, a high bit in each byte
-/// that ends a plain string (a quote), starts an escape, or is a control
-/// character; the lowest set bit is always a true one (the borrow of the
-/// subtraction only marks bytes above a true match).
+/// In the sixteen bytes of `word` (the text's, little-endian: its first
+/// byte lowest), a high bit in each byte that ends a plain string (a
+/// quote), starts an escape, or is a control character; the lowest set bit
+/// is always a true one (the borrow of the subtraction only marks bytes
+/// above a true match).
 #[inline]
-fn string_stops(word: u64) -> u64 {
-    const ONES: u64 = u64::from_le_bytes([0x01; 8]);
-    const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
-    let zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGHS;
-    let quote = zero(word ^ (ONES * u64::from(b'"')));
-    let backslash = zero(word ^ (ONES * u64::from(b'\\')));
+fn string_stops(word: u128) -> u128 {
+    const ONES: u128 = u128::from_le_bytes([0x01; 16]);
+    const HIGHS: u128 = u128::from_le_bytes([0x80; 16]);
+    let zero = |v: u128| v.wrapping_sub(ONES) & !v & HIGHS;
+    let quote = zero(word ^ (ONES * u128::from(b'"')));
+    let backslash = zero(word ^ (ONES * u128::from(b'\\')));
     let control = word.wrapping_sub(ONES * 0x20) & !word & HIGHS;
     quote | backslash | control
 }
 
-/// One little-endian word of the text at `i` (its first byte lowest).
-#[inline]
-fn word_at(b: &[u8; 16], i: usize) -> u64 {
-    let mut w = [0u8; 8];
-    w.copy_from_slice(&b[i..i + 8]);
-    u64::from_le_bytes(w)
-}
-
 /// How many of the sixteen bytes `b` starts with belong to a plain string
 /// (16 when none ends it): the first quote, backslash or control character
-/// of a word ([`string_stops`]), two words at most. Keys and most of fio's
-/// values are shorter than sixteen bytes. SSE2 compares (in `unsafe`) took
-/// 0.986x the instructions and no wall time that 41 pairs could see
-/// (benches/ingest-speed.md, tenth round); they are gone (#57).
+/// ([`string_stops`], the sixteen bytes as one `u128`, no branch). Keys and
+/// most of fio's values are shorter than sixteen bytes. This was SSE2
+/// compares in `unsafe` before #57 (no `unsafe` outside OS calls).
 #[inline]
 fn string_run(b: &[u8; 16]) -> usize {
-    match (string_stops(word_at(b, 0)), string_stops(word_at(b, 8))) {
-        (0, 0) => 16,
-        (0, hi) => 8 + (hi.trailing_zeros() / 8) as usize,
-        (lo, _) => (lo.trailing_zeros() / 8) as usize,
-    }
+    (string_stops(u128::from_le_bytes(*b)).trailing_zeros() / 8) as usize
 }
 
 /// 10^0 to 10^8: what the integer read so far is multiplied by for each
@@ -184,51 +172,33 @@ fn digit_run(w: u64) -> (usize, u64) {
     (n, v)
 }
 
-/// How many of the sixteen bytes `b` starts with are JSON whitespace: a
-/// word at a time ([`blank_word`]), the second only when the first is all
-/// whitespace. fio's indentation runs vary from line to line, so a byte
-/// loop's exit is mispredicted at nearly every line; SSE2 compares (in
-/// `unsafe`, gone in #57) were 70 against 79 ms a byte at a time for
-/// 10,000 documents read in cache.
+/// How many of the sixteen bytes `b` starts with are JSON whitespace,
+/// without a branch per byte: fio's indentation runs vary from line to
+/// line, so a byte loop's exit is mispredicted at nearly every line. The
+/// sixteen bytes are one `u128`: the run ends at the first byte above 0x20
+/// (each byte's low seven bits plus 0x5f stay within the byte and reach its
+/// high bit from 0x21 up; a byte of 0x80 or more has it already). fio
+/// indents with spaces after a line feed; a run holding any other byte
+/// below 0x21 (a tab, a carriage return, a control character) is counted a
+/// byte at a time. This was SSE2 compares in `unsafe` before #57.
 #[inline]
 fn blank_run(b: &[u8; 16]) -> usize {
-    match blank_word(word_at(b, 0)) {
-        8 => 8 + blank_word(word_at(b, 8)),
-        n => n,
-    }
-}
-
-/// How many of the eight bytes of `w` (little-endian) are JSON whitespace
-/// before the first that is not. Whitespace is at most a space in value:
-/// the run ends at the first byte above 0x20 (found without a borrow
-/// between bytes), and the few bytes in it that are not spaces (fio's line
-/// feed) are each checked to be a tab, line feed or carriage return.
-#[inline]
-fn blank_word(w: u64) -> usize {
-    const ONES: u64 = u64::from_le_bytes([0x01; 8]);
-    const LOWS: u64 = u64::from_le_bytes([0x7f; 8]);
-    const HIGHS: u64 = !LOWS;
-    // Each byte's low seven bits plus 0x5f stay within the byte and reach
-    // its high bit from 0x21 up; a byte of 0x80 or more has it already.
+    const ONES: u128 = u128::from_le_bytes([0x01; 16]);
+    const LOWS: u128 = u128::from_le_bytes([0x7f; 16]);
+    const HIGHS: u128 = !LOWS;
+    let w = u128::from_le_bytes(*b);
     let above = ((w & LOWS).wrapping_add(ONES * 0x5f) | w) & HIGHS;
-    let mut n = (above.trailing_zeros() / 8) as usize;
-    let run = match n {
-        8 => u64::MAX,
-        n => (1 << (8 * n)) - 1,
+    // Every bit below the first byte above 0x20 (all when there is none).
+    let run = (above & above.wrapping_neg()).wrapping_sub(1);
+    // A high bit in each byte equal to `c`, exactly (no carry between bytes).
+    let is = |c: u8| {
+        let x = w ^ (ONES * u128::from(c));
+        !((x & LOWS).wrapping_add(LOWS) | x) & HIGHS
     };
-    let spaces = w ^ (ONES * u64::from(b' '));
-    // A high bit where a byte is not a space: not zero after the xor.
-    let not_space = ((spaces & LOWS).wrapping_add(LOWS) | spaces) & HIGHS;
-    let mut others = not_space & run;
-    while others != 0 {
-        let i = (others.trailing_zeros() / 8) as usize;
-        if !matches!((w >> (8 * i)) as u8, b'\t' | b'\n' | b'\r') {
-            n = i;
-            break;
-        }
-        others &= others - 1;
+    if !(is(b' ') | is(b'\n')) & HIGHS & run != 0 {
+        return blanks(b);
     }
-    n
+    (above.trailing_zeros() / 8) as usize
 }
 
 /// How many bytes `b` starts with are JSON whitespace, a byte at a time.
