@@ -207,7 +207,7 @@ impl Percentiles {
             out.push(b'"');
             out.extend_from_slice(PercentKey::of(p).as_str().as_bytes());
             out.extend_from_slice(b"\":");
-            super::json_float::put(v, out)?;
+            serde::Serialize::serialize(&v, &mut serde_json::Serializer::new(&mut *out))?;
         }
         out.push(b'}');
         Ok(())

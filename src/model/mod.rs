@@ -10,7 +10,6 @@ use serde::{Deserialize, Serialize};
 
 mod config_rule;
 pub mod figures;
-mod json_float;
 pub mod os;
 mod row_json;
 mod rw;

@@ -244,7 +244,7 @@ pub struct Bins(pub Vec<(u64, u64)>);
 /// `n / 10^d` where both are exact in an `f64` (`n` below 2^53, `d` at
 /// most 22): the one division rounds as `str::parse` rounds the decimal
 /// text. `None` elsewhere, where only parsing the text is exact. The
-/// direct reader's numbers and the percentile keys both come here.
+/// direct reader's numbers come here.
 pub(super) fn exact_decimal(n: u64, d: u32) -> Option<f64> {
     (n < 1 << 53 && d < 23).then(|| n as f64 / EXACT_TENS[d as usize])
 }
@@ -278,54 +278,13 @@ impl KeyNumber for u64 {
 }
 
 impl KeyNumber for f64 {
-    /// fio's `"99.990000"`: digits and a point, 18 digits at most, read
-    /// as an integer over a power of ten ([`exact_decimal`]) where that is
-    /// exact; anything else is parsed (`1e2`, `-5`, `inf`, long keys,
-    /// integers past 2^53). `parse` took a tenth of reading a document's
-    /// percentiles.
+    /// fio's `"99.990000"`, trimmed, by `str::parse` (correctly rounded).
+    /// A hand-written reader (fio's default list matched as bytes, other
+    /// keys as digits over a power of ten) took 0.983x ingest's
+    /// instructions and no wall time that alternated runs could see
+    /// (benches/ingest-speed.md, #57): it is gone.
     fn from_key(key: &str) -> Option<f64> {
-        // fio's default `percentile_list` as fio prints it (nearly every
-        // key read): the same value `parse` gives, found by one match.
-        let listed = match key.as_bytes() {
-            b"1.000000" => Some(1.0),
-            b"5.000000" => Some(5.0),
-            b"10.000000" => Some(10.0),
-            b"20.000000" => Some(20.0),
-            b"30.000000" => Some(30.0),
-            b"40.000000" => Some(40.0),
-            b"50.000000" => Some(50.0),
-            b"60.000000" => Some(60.0),
-            b"70.000000" => Some(70.0),
-            b"80.000000" => Some(80.0),
-            b"90.000000" => Some(90.0),
-            b"95.000000" => Some(95.0),
-            b"99.000000" => Some(99.0),
-            b"99.500000" => Some(99.5),
-            b"99.900000" => Some(99.9),
-            b"99.950000" => Some(99.95),
-            b"99.990000" => Some(99.99),
-            _ => None,
-        };
-        if listed.is_some() {
-            return listed;
-        }
-        let key = trimmed(key);
-        let (mut n, mut digits, mut decimals, mut point) = (0u64, 0u32, 0u32, false);
-        for &b in key.as_bytes() {
-            match b {
-                b'0'..=b'9' if digits < 18 => {
-                    n = n * 10 + u64::from(b - b'0');
-                    digits += 1;
-                    decimals += u32::from(point);
-                }
-                b'.' if !point => point = true,
-                _ => return key.parse().ok(),
-            }
-        }
-        match digits {
-            0 => key.parse().ok(),
-            _ => exact_decimal(n, decimals).or_else(|| key.parse().ok()),
-        }
+        trimmed(key).parse().ok()
     }
 }
 
