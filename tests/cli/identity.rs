@@ -16,6 +16,19 @@ fn analyze(rel: &str) -> Value {
     analyze_json(&fixture(&format!("identity/{rel}")), &[])
 }
 
+/// `nvcmp analyze PATH --explain EXTRA...`'s stdout, the run succeeded.
+fn explain(path: &std::path::Path, extra: &[&str]) -> String {
+    let out = nvcmp()
+        .arg("analyze")
+        .arg(path)
+        .args(extra)
+        .arg("--explain")
+        .output()
+        .unwrap();
+    assert_ok(&out);
+    String::from_utf8(out.stdout).unwrap()
+}
+
 fn configs(j: &Value) -> BTreeSet<String> {
     j["configs"]
         .as_array()
@@ -204,24 +217,14 @@ fn versioned_words_are_words_not_numbers_to_strip() {
 /// words and the roles.
 #[test]
 fn explain_says_how_the_study_was_read_on_one_screen() {
-    let explain = |path: &std::path::Path| {
-        let out = nvcmp()
-            .arg("analyze")
-            .arg(path)
-            .arg("--explain")
-            .output()
-            .unwrap();
-        assert_ok(&out);
-        String::from_utf8(out.stdout).unwrap()
-    };
-    let text = explain(&fixture("studies/icpe24-schedulers-1ssd"));
+    let text = explain(&fixture("studies/icpe24-schedulers-1ssd"), &[]);
     assert!(text.lines().count() <= 24, "{text}");
     assert!(text.lines().all(|l| l.chars().count() <= 260), "{text}");
     assert!(
         text.contains("Set apart by: ioengine") && text.contains("ioscheduler (5 values"),
         "{text}"
     );
-    let text = explain(&fixture("identity/fs"));
+    let text = explain(&fixture("identity/fs"), &[]);
     assert!(text.lines().count() <= 24, "{text}");
     assert!(text.starts_with("6 files read as 3 configs"), "{text}");
     for word in [
@@ -385,14 +388,7 @@ fn repeats_names_the_folder_level_that_repeats() {
             repeats[0]
         );
     }
-    let out = nvcmp()
-        .arg("analyze")
-        .arg(dir.path())
-        .args(["--repeats", "folder", "--explain"])
-        .output()
-        .unwrap();
-    assert_ok(&out);
-    let text = String::from_utf8(out.stdout).unwrap();
+    let text = explain(dir.path(), &["--repeats", "folder"]);
     assert!(
         text.contains("2 files read as 1 config")
             && text.contains("Pooled as repeats (declared: folder)"),
@@ -466,14 +462,7 @@ fn explain_of_a_3000_file_study_fits_one_screen() {
             .unwrap();
         }
     }
-    let out = nvcmp()
-        .arg("analyze")
-        .arg(dir.path())
-        .arg("--explain")
-        .output()
-        .unwrap();
-    assert_ok(&out);
-    let text = String::from_utf8(out.stdout).unwrap();
+    let text = explain(dir.path(), &[]);
     assert!(
         text.lines().count() <= 40,
         "{} lines:\n{text}",
@@ -490,14 +479,7 @@ fn explain_of_a_3000_file_study_fits_one_screen() {
 /// fits one screen and says the scheduler sets the configs apart.
 #[test]
 fn explain_of_the_published_studies_names_the_scheduler() {
-    let out = nvcmp()
-        .arg("analyze")
-        .arg(fixture("studies"))
-        .arg("--explain")
-        .output()
-        .unwrap();
-    assert_ok(&out);
-    let text = String::from_utf8(out.stdout).unwrap();
+    let text = explain(&fixture("studies"), &[]);
     assert!(
         text.lines().count() <= 40,
         "{} lines:\n{text}",
@@ -544,14 +526,7 @@ fn captured_output_headers_name_configs_and_are_never_pooled() {
             "{placed:?}"
         );
     }
-    let out = nvcmp()
-        .arg("analyze")
-        .arg(fixture("identity/headers"))
-        .arg("--explain")
-        .output()
-        .unwrap();
-    assert_ok(&out);
-    let text = String::from_utf8(out.stdout).unwrap();
+    let text = explain(&fixture("identity/headers"), &[]);
     assert!(
         text.starts_with("4 files read as 4 configs")
             && text.contains("Set apart by: scheduler (2 values: mq-deadline, none)")
