@@ -5,7 +5,9 @@
 //! decimals. Cells marked `†` (excluded) or `⚠` (far from the row's
 //! median) print in their own unit and are left out of the decimals check.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::common::{fixture, nvcmp, stderr};
 
@@ -76,16 +78,30 @@ fn analyze(dir: &Path, format: &str) -> std::process::Output {
 }
 
 /// The report in `format`; fails the test, naming the folder and what
-/// `analyze` said, when it refuses the folder.
+/// `analyze` said, when it refuses the folder. Made once per folder and
+/// format for the whole test binary: four tests walk every fixture folder
+/// and read the same reports (the second to ask waits for the first).
 pub fn report(dir: &Path, format: &str) -> String {
-    let out = analyze(dir, format);
-    assert!(
-        out.status.success(),
-        "analyze {} --format {format} failed: {}",
-        dir.display(),
-        stderr(&out)
-    );
-    String::from_utf8(out.stdout).unwrap()
+    type Reports = HashMap<(PathBuf, String), Arc<OnceLock<String>>>;
+    static MADE: OnceLock<Mutex<Reports>> = OnceLock::new();
+    let slot = MADE
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .entry((dir.to_path_buf(), format.to_string()))
+        .or_default()
+        .clone();
+    slot.get_or_init(|| {
+        let out = analyze(dir, format);
+        assert!(
+            out.status.success(),
+            "analyze {} --format {format} failed: {}",
+            dir.display(),
+            stderr(&out)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    })
+    .clone()
 }
 
 #[test]

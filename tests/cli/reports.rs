@@ -394,16 +394,8 @@ fn every_report_prints_one_unit_per_metric_and_distinct_charts() {
                 &format!("chart {stem}"),
             );
         }
-        let json: serde_json::Value = serde_json::from_str(&{
-            let out = nvcmp()
-                .args(["--quiet", "analyze"])
-                .arg(&dir)
-                .args(["--format", "json"])
-                .output()
-                .unwrap();
-            String::from_utf8(out.stdout).unwrap()
-        })
-        .unwrap();
+        let json: serde_json::Value =
+            serde_json::from_str(&crate::numbers::report(&dir, "json")).unwrap();
         for (what, seen, key) in [
             ("latency", &units.latency, "latency"),
             ("bandwidth", &units.bandwidth, "bandwidth"),
