@@ -12,7 +12,7 @@
 
 use indexmap::IndexMap;
 
-use super::cell::{ConfigCell, Nearest};
+use super::cell::ConfigCell;
 use super::comparison::*;
 use super::{CompareOptions, metric, rules, validity, workload};
 
@@ -220,7 +220,8 @@ fn metric_result<'a>(
     // The other configs' values a pooled cell's spread is held against,
     // sorted once where some cell pools runs.
     let sorted = std::cell::OnceCell::new();
-    let nearest = || sorted.get_or_init(|| Nearest::new(compared(&values, &excluded)));
+    let nearest =
+        || sorted.get_or_init(|| crate::model::Nearest::new(compared(&values, &excluded)));
     let entries: Vec<rules::Entry> = configs
         .iter()
         .filter(|c| cells.get(c.as_str()).is_some_and(|cell| !cell.errored))
@@ -234,7 +235,11 @@ fn metric_result<'a>(
                 spread: spread.get(c).copied().filter(|_| {
                     !cells[c.as_str()].disagrees(m, |mean| {
                         let own = values.get_index_of(c.as_str()).unwrap_or(usize::MAX);
-                        nearest().others(own, mean)
+                        nearest()
+                            .others(own, mean)
+                            .into_iter()
+                            .map(|(_, v)| v)
+                            .collect()
                     })
                 }),
             })

@@ -20,8 +20,8 @@ pub use figures::LatencyBins;
 pub use os::Os;
 pub use rw::{Rw, is_mixed};
 pub use study::{
-    AxisValues, Disagreement, PlacedFile, REPEATS_APART, REPEATS_GAP_FLOOR, RepeatPool, Study,
-    StudyConfig, repeats_disagree,
+    AxisValues, Disagreement, Nearest, PlacedFile, REPEATS_APART, REPEATS_GAP_FLOOR, RepeatPool,
+    Study, StudyConfig, repeats_disagree,
 };
 
 /// Direction of I/O a row describes. `Default` (read) only so that

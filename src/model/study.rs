@@ -56,6 +56,81 @@ pub fn repeats_disagree(vals: &[f64], others: &[f64]) -> Option<Disagreement> {
     (hi - lo > gap && gap > floor).then_some(Disagreement::WiderThanGap { other, gap })
 }
 
+/// The configs' values at one point (finite, above zero) sorted, to find
+/// the value nearest a pool of repeats' mean among the other configs at
+/// once: what [`repeats_disagree`] looks for in all of them. Built once
+/// per point (ingest's warning) or metric (compare's no-tie rule), only
+/// where some config pools runs; each lookup a binary search: a scan of
+/// every config per config made a study of 10,000 configs of three
+/// repeats quadratic.
+pub struct Nearest {
+    /// (value, the config's place in the values' order), sorted.
+    sorted: Vec<(f64, usize)>,
+    /// Where the run of equal values each entry is in starts.
+    run_start: Vec<usize>,
+}
+
+impl Nearest {
+    pub fn new(values: impl Iterator<Item = (usize, f64)>) -> Nearest {
+        let mut sorted: Vec<(f64, usize)> = values
+            .filter(|(_, v)| v.is_finite() && *v > 0.0)
+            .map(|(i, v)| (v, i))
+            .collect();
+        sorted.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        let mut run_start = Vec::with_capacity(sorted.len());
+        for (i, (v, _)) in sorted.iter().enumerate() {
+            let same = i > 0 && sorted[i - 1].0 == *v;
+            run_start.push(if same { run_start[i - 1] } else { i });
+        }
+        Nearest { sorted, run_start }
+    }
+
+    /// The values nearest `mean` of the configs but the one at `own`, each
+    /// with its config's place, in the configs' order: [`repeats_disagree`]
+    /// picks the first of them, as it would from every config's value.
+    pub fn others(&self, own: usize, mean: f64) -> Vec<(usize, f64)> {
+        let pos = self.sorted.partition_point(|(v, _)| *v < mean);
+        let below = pos.checked_sub(1).and_then(|p| {
+            self.first_other(p, own).or_else(|| {
+                let before = self.run_start[p].checked_sub(1)?;
+                self.first_other(before, own)
+            })
+        });
+        let above = (pos < self.sorted.len()).then_some(pos).and_then(|p| {
+            self.first_other(p, own).or_else(|| {
+                let after =
+                    (p..self.sorted.len()).find(|&q| self.run_start[q] != self.run_start[p])?;
+                self.first_other(after, own)
+            })
+        });
+        let gap = |e: &(f64, usize)| (e.0 - mean).abs();
+        let mut near: Vec<(f64, usize)> = match (below, above) {
+            (Some(b), Some(a)) => match gap(&b).total_cmp(&gap(&a)) {
+                std::cmp::Ordering::Less => vec![b],
+                std::cmp::Ordering::Greater => vec![a],
+                std::cmp::Ordering::Equal => vec![b, a],
+            },
+            (b, a) => b.or(a).into_iter().collect(),
+        };
+        near.sort_by_key(|e| e.1);
+        near.into_iter().map(|(v, i)| (i, v)).collect()
+    }
+
+    /// The first config (in the configs' order) of the run of equal
+    /// values holding position `p`, other than `own`.
+    fn first_other(&self, p: usize, own: usize) -> Option<(f64, usize)> {
+        let start = self.run_start[p];
+        let first = self.sorted[start];
+        if first.1 != own {
+            return Some(first);
+        }
+        self.sorted
+            .get(start + 1)
+            .copied()
+            .filter(|next| next.0 == first.0)
+    }
+}
+
 /// How the runs were grouped: `study` in `analyze`'s JSON.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Study {
@@ -356,5 +431,56 @@ mod tests {
         assert_eq!(repeats_disagree(&[100.0], &[125.0]), None);
         assert_eq!(repeats_disagree(&[100.0, 120.0], &[]), None);
         assert_eq!(repeats_disagree(&[0.0, 120.0], &[125.0]), None);
+    }
+
+    /// The nearest other values give [`repeats_disagree`] the verdict, gap
+    /// and other config that every other config's value gives, ties and
+    /// non-positive values included: the one rule, in a binary search.
+    #[test]
+    fn the_nearest_others_decide_as_all_the_others_do() {
+        let mut seed = 7u64;
+        let mut next = |n: u64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % n
+        };
+        let mut checked = 0;
+        for _ in 0..300 {
+            // Few distinct values, so that equal ones and ties of gaps occur.
+            let values: Vec<f64> = (0..1 + next(12))
+                .map(|_| [0.0, 80.0, 95.0, 100.0, 110.0, 120.0, 125.0, 150.0][next(8) as usize])
+                .collect();
+            let nearest = Nearest::new(values.iter().copied().enumerate());
+            for own in 0..values.len() {
+                let spread = 5.0 * (1 + next(8)) as f64;
+                let pool = [values[own].max(1.0), values[own].max(1.0) + spread];
+                let mean = (pool[0] + pool[1]) / 2.0;
+                let all: Vec<(usize, f64)> = values
+                    .iter()
+                    .copied()
+                    .enumerate()
+                    .filter(|(i, _)| *i != own)
+                    .collect();
+                let near = nearest.others(own, mean);
+                let judge = |others: &[(usize, f64)]| {
+                    let vals: Vec<f64> = others.iter().map(|o| o.1).collect();
+                    repeats_disagree(&pool, &vals).map(|d| match d {
+                        Disagreement::WiderThanGap { other, gap } => (Some(others[other].0), gap),
+                        Disagreement::Apart => (None, 0.0),
+                    })
+                };
+                assert_eq!(
+                    judge(&near),
+                    judge(&all),
+                    "{values:?}, own {own}, pool {pool:?}"
+                );
+                checked += usize::from(matches!(judge(&all), Some((Some(_), _))));
+            }
+        }
+        assert!(
+            checked > 20,
+            "only {checked} spreads wider than the gap met"
+        );
     }
 }

@@ -8,7 +8,7 @@ use indexmap::IndexMap;
 
 use super::{Repeats, class, stem, tokens};
 use crate::model::{
-    AxisValues, ConfigRule, Direction, Disagreement, PlacedFile, RepeatPool, Row, Study,
+    AxisValues, ConfigRule, Direction, Disagreement, Nearest, PlacedFile, RepeatPool, Row, Study,
     StudyConfig, Warning,
 };
 use crate::quick_hash::QuickHash;
@@ -180,15 +180,22 @@ fn run_groups(rows: &[Row]) -> IndexMap<GroupKey<'_>, BTreeMap<Run<'_>, f64>> {
 /// wider than the gap to the next config).
 fn repeats(rows: &[Row], study: &mut Study, declared: &Repeats) -> Vec<Warning> {
     let groups = run_groups(rows);
-    // Each config's mean IOPS at each point, for the gap to the next.
+    // Each config's mean IOPS at each point, for the gap to the next; and
+    // each group's point and place there, in the groups' order.
     let mut at_point: IndexMap<PointKey, Vec<(&str, f64)>> = IndexMap::new();
+    let mut placed: Vec<(usize, usize)> = Vec::with_capacity(groups.len());
     for ((config, variant, at, n), runs) in &groups {
         let mean = runs.values().sum::<f64>() / runs.len() as f64;
-        at_point
-            .entry((*variant, at, *n))
-            .or_default()
-            .push((config, mean));
+        let point = at_point.entry((*variant, at, *n));
+        let p = point.index();
+        let there = point.or_default();
+        placed.push((p, there.len()));
+        there.push((config, mean));
     }
+    // The other configs' values nearest a pool's mean, found in each
+    // point's values sorted once, where some config there pools runs.
+    let nearest: Vec<std::cell::OnceCell<Nearest>> =
+        (0..at_point.len()).map(|_| Default::default()).collect();
     let mut pools: IndexMap<(String, String), RepeatPool> = IndexMap::new();
     let mut warnings = Vec::new();
     // A config's runs are the same at most of its points: each set's
@@ -196,7 +203,7 @@ fn repeats(rows: &[Row], study: &mut Study, declared: &Repeats) -> Vec<Warning> 
     let mut said: HashMap<Vec<Run>, (String, String), QuickHash> = HashMap::default();
     // Each file's words, read once for every point it pools at.
     let mut words_of: HashMap<&str, Vec<&str>, QuickHash> = HashMap::default();
-    for ((config, variant, at, n), iops) in &groups {
+    for (((config, _, at, _), iops), &(p, own)) in groups.iter().zip(&placed) {
         if iops.len() < 2 {
             continue;
         }
@@ -215,10 +222,13 @@ fn repeats(rows: &[Row], study: &mut Study, declared: &Repeats) -> Vec<Warning> 
             });
         pool.points += 1;
         pool.runs = pool.runs.max(runs.len());
-        let others: Vec<(&str, f64)> = at_point[&(*variant, at, *n)]
-            .iter()
-            .filter(|(c, _)| c != config)
-            .copied()
+        let there = &at_point[p];
+        let mean = there[own].1;
+        let others: Vec<(&str, f64)> = nearest[p]
+            .get_or_init(|| Nearest::new(there.iter().map(|c| c.1).enumerate()))
+            .others(own, mean)
+            .into_iter()
+            .map(|(i, _)| there[i])
             .collect();
         if let Some(what) = disagreement(config, at, iops, &others) {
             let hi_run = iops.iter().max_by(|a, b| a.1.total_cmp(b.1)).map(|r| r.0.0);
