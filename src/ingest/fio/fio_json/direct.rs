@@ -132,34 +132,14 @@ fn string_stops(word: u64) -> u64 {
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 #[inline]
 fn string_run(b: &[u8; 16]) -> usize {
-    use std::arch::x86_64::{
-        _mm_cmpeq_epi8, _mm_min_epu8, _mm_movemask_epi8, _mm_or_si128, _mm_set_epi64x,
-        _mm_set1_epi8,
-    };
-    let [lo, hi] = halves(b);
-    // SAFETY: these functions ask only that the processor has SSE2, and
-    // the cfg above says the target has it (every x86_64 processor does).
-    let mask = unsafe {
-        let v = _mm_set_epi64x(hi, lo);
-        let is = |c: u8| _mm_cmpeq_epi8(v, _mm_set1_epi8(c as i8));
-        // Below 0x20, unsigned: the byte is its own minimum with 0x1f.
-        let control = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1f)), v);
-        let stop = _mm_or_si128(_mm_or_si128(is(b'"'), is(b'\\')), control);
-        _mm_movemask_epi8(stop) as u32
-    };
+    use safe_arch::{cmp_eq_mask_i8_m128i as eq, min_u8_m128i};
+    let v = safe_arch::load_unaligned_m128i(b);
+    let is = |c: u8| eq(v, safe_arch::set_splat_i8_m128i(c as i8));
+    // Below 0x20, unsigned: the byte is its own minimum with 0x1f.
+    let control = eq(min_u8_m128i(v, safe_arch::set_splat_i8_m128i(0x1f)), v);
+    let stop = is(b'"') | is(b'\\') | control;
+    let mask = safe_arch::move_mask_i8_m128i(stop) as u32;
     (mask | 1 << 16).trailing_zeros() as usize
-}
-
-/// The sixteen bytes as two little-endian words, the low half first: the
-/// lanes of an SSE2 register.
-#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-#[inline]
-fn halves(b: &[u8; 16]) -> [i64; 2] {
-    [0, 8].map(|i| {
-        let mut half = [0u8; 8];
-        half.copy_from_slice(&b[i..i + 8]);
-        i64::from_le_bytes(half)
-    })
 }
 
 /// [`string_run`] on other processors: a word at a time.
@@ -228,21 +208,11 @@ fn digit_run(w: u64) -> (usize, u64) {
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 #[inline]
 fn blank_run(b: &[u8; 16]) -> usize {
-    use std::arch::x86_64::{
-        _mm_cmpeq_epi8, _mm_movemask_epi8, _mm_or_si128, _mm_set_epi64x, _mm_set1_epi8,
-    };
-    let [lo, hi] = halves(b);
-    // SAFETY: these functions ask only that the processor has SSE2, and
-    // the cfg above says the target has it (every x86_64 processor does).
-    let mask = unsafe {
-        let v = _mm_set_epi64x(hi, lo);
-        let is = |c: u8| _mm_cmpeq_epi8(v, _mm_set1_epi8(c as i8));
-        let blank = _mm_or_si128(
-            _mm_or_si128(is(b' '), is(b'\n')),
-            _mm_or_si128(is(b'\r'), is(b'\t')),
-        );
-        _mm_movemask_epi8(blank) as u32
-    };
+    use safe_arch::cmp_eq_mask_i8_m128i as eq;
+    let v = safe_arch::load_unaligned_m128i(b);
+    let is = |c: u8| eq(v, safe_arch::set_splat_i8_m128i(c as i8));
+    let blank = (is(b' ') | is(b'\n')) | (is(b'\r') | is(b'\t'));
+    let mask = safe_arch::move_mask_i8_m128i(blank) as u32;
     (!mask).trailing_zeros() as usize
 }
 
