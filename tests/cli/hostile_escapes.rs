@@ -684,14 +684,13 @@ fn thousands_of_job_names_make_a_bounded_report() {
     doc["jobs"] = jobs.into();
     let path = dir.path().join("many.json");
     std::fs::write(&path, serde_json::to_vec(&doc).unwrap()).unwrap();
-    let t0 = std::time::Instant::now();
+    // Its cost grows with the names, not their square: tests/linear.rs
+    // counts a comparison's allocations for N and 4N configs (no clock).
     let j = crate::common::analyze_json(&path, &[]);
-    let took = t0.elapsed();
     let configs = j["configs"].as_array().unwrap();
     assert!(configs.len() > 2900, "{} configs", configs.len());
     let workloads = j["workloads"].as_array().unwrap();
     assert!(workloads.len() <= 2, "{} workloads", workloads.len());
-    assert!(took.as_secs() < 60, "{took:?}");
     bounded_reports(&path, dir.path(), configs.len());
 }
 

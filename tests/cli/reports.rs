@@ -336,81 +336,90 @@ fn svg_title(svg: &str) -> String {
 /// name ends in `-N`, and no two charts of a report share a title.
 #[test]
 fn every_report_prints_one_unit_per_metric_and_distinct_charts() {
-    let mut bad = Vec::new();
-    let (mut reports, mut charts) = (0, 0);
-    for dir in crate::numbers::fixture_folders() {
-        let name = dir
-            .strip_prefix(crate::common::fixture(""))
-            .unwrap()
-            .display()
-            .to_string();
-        let out_dir = tempfile::tempdir().unwrap();
-        let out = nvcmp()
-            .args(["--quiet", "analyze"])
-            .arg(&dir)
-            .arg("--out")
-            .arg(out_dir.path())
-            .args(["--chart-format", "svg"])
-            .output()
-            .unwrap();
-        assert_ok(&out);
-        reports += 1;
-        let read = |f: &str| std::fs::read_to_string(out_dir.path().join(f)).unwrap();
-        let mut units = Units::default();
-        markdown_units(&read("report.md"), &mut units);
-        html_units(&read("report.html"), &mut units);
-        let mut titles: BTreeMap<String, String> = BTreeMap::new();
-        let chart_dir = out_dir.path().join("charts");
-        let mut files: Vec<_> = std::fs::read_dir(&chart_dir)
-            .map(|d| d.map(|e| e.unwrap().path()).collect())
-            .unwrap_or_default();
-        files.sort();
-        let stems: BTreeSet<String> = files
-            .iter()
-            .map(|p| p.file_stem().unwrap().to_string_lossy().to_string())
-            .collect();
-        for path in files {
-            charts += 1;
-            let stem = path.file_stem().unwrap().to_string_lossy().to_string();
-            let svg = std::fs::read_to_string(&path).unwrap();
-            // No `-N` suffix: only a heat map's stem ends in its config's
-            // slug, which may end in digits (DiskSpd `v2.0.21` is
-            // `v2-0-21`), and never beside the same stem without them.
-            if let Some((prefix, n)) = stem.rsplit_once('-')
-                && !n.is_empty()
-                && n.chars().all(|c| c.is_ascii_digit())
-                && (stems.contains(prefix) || !stem.starts_with("heatmap_"))
-            {
-                bad.push(format!("{name}: chart {stem} ends in -{n}"));
-            }
-            let title = svg_title(&svg);
-            if let Some(other) = titles.insert(title.clone(), stem.clone()) {
-                bad.push(format!(
-                    "{name}: charts {other} and {stem} are both titled {title:?}"
-                ));
-            }
-            units.add(
-                &untagged(&without_grey_text(&svg)),
-                &format!("chart {stem}"),
-            );
-        }
-        let json: serde_json::Value =
-            serde_json::from_str(&crate::numbers::report(&dir, "json")).unwrap();
-        for (what, seen, key) in [
-            ("latency", &units.latency, "latency"),
-            ("bandwidth", &units.bandwidth, "bandwidth"),
-        ] {
-            let unit = json["units"][key]["unit"].as_str().unwrap_or_default();
-            if seen.len() > 1 || seen.keys().any(|u| u != unit) {
-                bad.push(format!(
-                    "{name}: {what} in {seen:?}, the report's unit {unit}"
-                ));
-            }
-        }
-    }
+    let folders = crate::numbers::fixture_folders();
+    let checked = crate::common::par_map(&folders, |dir| one_unit_and_distinct_charts(dir));
+    let reports = checked.len();
+    let charts: usize = checked.iter().map(|(n, _)| n).sum();
+    let bad: Vec<String> = checked.into_iter().flat_map(|(_, bad)| bad).collect();
     assert!(
         reports > 100 && charts > 300,
         "{reports} reports, {charts} charts"
     );
     assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+/// `analyze DIR --out` with SVG charts: how many charts it drew, and
+/// what is wrong in them and its reports (a metric in two units, two
+/// charts of one title, a chart's name numbered to tell it apart).
+fn one_unit_and_distinct_charts(dir: &Path) -> (usize, Vec<String>) {
+    let mut bad = Vec::new();
+    let mut charts = 0;
+    let name = dir
+        .strip_prefix(crate::common::fixture(""))
+        .unwrap()
+        .display()
+        .to_string();
+    let out_dir = tempfile::tempdir().unwrap();
+    let out = nvcmp()
+        .args(["--quiet", "analyze"])
+        .arg(dir)
+        .arg("--out")
+        .arg(out_dir.path())
+        .args(["--chart-format", "svg"])
+        .output()
+        .unwrap();
+    assert_ok(&out);
+    let read = |f: &str| std::fs::read_to_string(out_dir.path().join(f)).unwrap();
+    let mut units = Units::default();
+    markdown_units(&read("report.md"), &mut units);
+    html_units(&read("report.html"), &mut units);
+    let mut titles: BTreeMap<String, String> = BTreeMap::new();
+    let chart_dir = out_dir.path().join("charts");
+    let mut files: Vec<_> = std::fs::read_dir(&chart_dir)
+        .map(|d| d.map(|e| e.unwrap().path()).collect())
+        .unwrap_or_default();
+    files.sort();
+    let stems: BTreeSet<String> = files
+        .iter()
+        .map(|p| p.file_stem().unwrap().to_string_lossy().to_string())
+        .collect();
+    for path in files {
+        charts += 1;
+        let stem = path.file_stem().unwrap().to_string_lossy().to_string();
+        let svg = std::fs::read_to_string(&path).unwrap();
+        // No `-N` suffix: only a heat map's stem ends in its config's
+        // slug, which may end in digits (DiskSpd `v2.0.21` is
+        // `v2-0-21`), and never beside the same stem without them.
+        if let Some((prefix, n)) = stem.rsplit_once('-')
+            && !n.is_empty()
+            && n.chars().all(|c| c.is_ascii_digit())
+            && (stems.contains(prefix) || !stem.starts_with("heatmap_"))
+        {
+            bad.push(format!("{name}: chart {stem} ends in -{n}"));
+        }
+        let title = svg_title(&svg);
+        if let Some(other) = titles.insert(title.clone(), stem.clone()) {
+            bad.push(format!(
+                "{name}: charts {other} and {stem} are both titled {title:?}"
+            ));
+        }
+        units.add(
+            &untagged(&without_grey_text(&svg)),
+            &format!("chart {stem}"),
+        );
+    }
+    let json: serde_json::Value =
+        serde_json::from_str(&crate::numbers::report(dir, "json")).unwrap();
+    for (what, seen, key) in [
+        ("latency", &units.latency, "latency"),
+        ("bandwidth", &units.bandwidth, "bandwidth"),
+    ] {
+        let unit = json["units"][key]["unit"].as_str().unwrap_or_default();
+        if seen.len() > 1 || seen.keys().any(|u| u != unit) {
+            bad.push(format!(
+                "{name}: {what} in {seen:?}, the report's unit {unit}"
+            ));
+        }
+    }
+    (charts, bad)
 }
