@@ -152,3 +152,49 @@ fn comparing_4x_the_configs_of_pooled_repeats_allocates_at_most_5x() {
     // configs' values (the repeats' disagreement rule).
     assert_linear(at_n_and_4n(300, 3), "three runs a config");
 }
+
+/// `rows(n, 1)` and four more runs of the first config, each a variant
+/// of its workload (`exp-read`, `exp-aged`... of one folder): four
+/// workloads only that config ran.
+fn with_variants(n: usize) -> Vec<Row> {
+    let mut out = rows(n, 1);
+    let first = out[0].clone();
+    for v in ["aged", "cold", "rand", "read"] {
+        let mut r = first.clone();
+        r.source = format!("variants/exp-{v}.json");
+        r.job = format!("exp-{v}");
+        r.variant = Some(v.into());
+        r.iops *= 1.1;
+        r.bw_bytes_per_s = r.iops * 4096.0;
+        out.push(r);
+    }
+    out
+}
+
+/// Bytes the four variant workloads add to comparing `n` configs.
+fn variant_bytes(n: usize) -> u64 {
+    let opts = CompareOptions::default();
+    let (plain, variants) = (rows(n, 1), with_variants(n));
+    let (_, without, _) = allocations(|| compare(&plain, &opts));
+    let (_, with, cmp) = allocations(|| compare(&variants, &opts));
+    assert_eq!(cmp.configs.len(), n);
+    assert_eq!(cmp.workloads.len(), 5, "the plain workload and four variants");
+    with.saturating_sub(without)
+}
+
+/// A workload one config ran costs about the same among 400 configs as
+/// among 1,600: its per-metric maps hold that config, not a null for
+/// every other (issue #55: 128,900 configs and four variant workloads
+/// held 84 maps of 128,899 nulls, 60 % of the comparison's memory). With
+/// the nulls: 21 maps of a 40-byte entry and its copied name per other
+/// config and workload, about 1.7 KB, 10 MB at 1,600 configs.
+#[test]
+fn a_workload_one_config_ran_costs_little_per_other_config() {
+    let (small, large) = (variant_bytes(400), variant_bytes(1_600));
+    let per_config = large.saturating_sub(small) as f64 / 1_200.0 / 4.0;
+    assert!(
+        per_config <= 64.0,
+        "four variant workloads of one config: {small} bytes among 400 configs, {large} \
+         among 1,600: {per_config:.0} bytes a workload for each other config"
+    );
+}

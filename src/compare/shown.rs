@@ -112,7 +112,6 @@ fn restricted(cmp: &Comparison, keep: &HashSet<String>) -> Comparison {
         .workloads
         .iter()
         .map(|w| workload(w, keep))
-        .filter(|w| w.metrics.iter().any(|m| !m.values.is_empty()))
         .collect();
     out.sweeps = cmp
         .sweeps
