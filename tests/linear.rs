@@ -204,7 +204,11 @@ fn variant_bytes(n: usize) -> i64 {
     let (_, _, without, _kept) = counted(|| compare(&plain, &opts));
     let (_, _, with, cmp) = counted(|| compare(&variants, &opts));
     assert_eq!(cmp.configs.len(), n);
-    assert_eq!(cmp.workloads.len(), 5, "the plain workload and four variants");
+    assert_eq!(
+        cmp.workloads.len(),
+        5,
+        "the plain workload and four variants"
+    );
     with - without
 }
 
