@@ -90,13 +90,16 @@ pub enum SpreadSource {
     Samples,
 }
 
-/// One metric of one workload across all configs. Maps are keyed by
-/// config label, in display order.
+/// One metric of one workload across the configs that ran it. Maps are
+/// keyed by config label, in display order; a config with no run at the
+/// workload has no entry in any of them (issue #55: 128,900 configs and
+/// four variant workloads one config ran held 128,899 nulls per map).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct MetricResult {
     pub metric: Metric,
     pub better: Better,
-    /// Value per config, in the metric's base unit; null when missing.
+    /// Value per config that ran the workload, in the metric's base
+    /// unit; null when its runs give none (absent: no run here).
     pub values: IndexMap<String, Option<f64>>,
     /// Step each value is known to (1 for exact IOPS, 1000 for `2411k`).
     pub precision: IndexMap<String, f64>,
@@ -107,9 +110,10 @@ pub struct MetricResult {
     pub winner: Option<String>,
     /// Configs tied for best (the winner alone is not listed).
     pub tied: Vec<String>,
-    /// Relative delta vs the baseline config, percent.
+    /// Relative delta vs the baseline config, percent; keyed as `values`.
     pub delta_pct: IndexMap<String, Option<f64>>,
-    /// Absolute delta vs the baseline, in the metric's base unit.
+    /// Absolute delta vs the baseline, in the metric's base unit; keyed
+    /// as `values`.
     pub delta_abs: IndexMap<String, Option<f64>>,
     /// Which rule decided the winner or the tie.
     pub rule: Rule,

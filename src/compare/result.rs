@@ -16,34 +16,32 @@ use super::cell::ConfigCell;
 use super::comparison::*;
 use super::{CompareOptions, metric, rules, validity, workload};
 
-/// A value per config, None where it has none.
+/// A value per config that ran the workload, None where it has none.
 type ByConfig = IndexMap<String, Option<f64>>;
 
-/// Each config's value of a metric (None where it has none), with its
-/// precision and spread; `--round` applied.
+/// The value of a metric of each config that ran the workload (None
+/// where it has none), with its precision and spread; `--round` applied.
+/// A config with no run here has no entry: a workload one config of
+/// 128,900 ran (a variant) holds one, not 128,900 (issue #55).
 struct Gathered {
     values: ByConfig,
     precision: IndexMap<String, f64>,
     spread: IndexMap<String, Spread>,
 }
 
-fn gather(
-    m: Metric,
-    cells: &IndexMap<&str, ConfigCell>,
-    configs: &[String],
-    opts: &CompareOptions,
-) -> Gathered {
+fn gather(m: Metric, cells: &IndexMap<&str, ConfigCell>, opts: &CompareOptions) -> Gathered {
     // Sized at once: grown by doubling, each of a workload's maps was
     // copied and its pages touched again, per metric (128,904 configs).
     let mut out = Gathered {
-        values: IndexMap::with_capacity(configs.len()),
-        precision: IndexMap::with_capacity(configs.len()),
+        values: IndexMap::with_capacity(cells.len()),
+        precision: IndexMap::with_capacity(cells.len()),
         spread: IndexMap::new(),
     };
-    for c in configs {
-        let got = cells.get(c.as_str()).and_then(|cell| cell.metric(m));
-        let Some((mut v, mut p, s)) = got else {
-            out.values.insert(c.clone(), None);
+    // The cells are in display order (`compare_workload`).
+    for (c, cell) in cells {
+        let c = c.to_string();
+        let Some((mut v, mut p, s)) = cell.metric(m) else {
+            out.values.insert(c, None);
             continue;
         };
         if let Some((_, step)) = opts.round.iter().find(|(rm, _)| *rm == m)
@@ -55,8 +53,8 @@ fn gather(
         if let Some(s) = s {
             out.spread.insert(c.clone(), s);
         }
-        out.values.insert(c.clone(), Some(v));
         out.precision.insert(c.clone(), p);
+        out.values.insert(c, Some(v));
     }
     out.precision.shrink_to_fit();
     out.spread.shrink_to_fit();
@@ -207,7 +205,7 @@ fn metric_result<'a>(
         values,
         precision,
         spread,
-    } = gather(m, cells, configs, opts);
+    } = gather(m, cells, opts);
     if values.values().all(|v| v.is_none()) && m == Metric::ClatP99Ns {
         return None;
     }

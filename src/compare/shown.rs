@@ -108,12 +108,9 @@ fn restricted(cmp: &Comparison, keep: &HashSet<String>) -> Comparison {
         })
         .filter(|f| !f.configs.is_empty())
         .collect();
-    out.workloads = cmp
-        .workloads
-        .iter()
-        .map(|w| workload(w, keep))
-        .filter(|w| w.metrics.iter().any(|m| !m.values.is_empty()))
-        .collect();
+    // Every workload, also one no shown config ran: its table says so
+    // (as it did when its maps held a null for every config).
+    out.workloads = cmp.workloads.iter().map(|w| workload(w, keep)).collect();
     out.sweeps = cmp
         .sweeps
         .iter()

@@ -29,11 +29,14 @@ pub fn sparse(cmp: &Comparison, direction: Direction, metric: Metric) -> Option<
         .filter(|w| w.key.shape.direction == direction)
         .filter_map(|w| w.metrics.iter().find(|m| m.metric == metric))
         .collect();
-    let total: usize = results.iter().map(|r| r.values.len()).sum();
-    let missing: usize = results
+    // Every config counts at every workload: one with no run there has no
+    // entry in its maps, and is as missing as a null.
+    let total = results.len() * cmp.configs.len();
+    let present: usize = results
         .iter()
-        .map(|r| r.values.values().filter(|v| v.is_none()).count())
+        .map(|r| r.values.values().filter(|v| v.is_some()).count())
         .sum();
+    let missing = total.saturating_sub(present);
     if missing == total || missing * 2 <= total {
         return None;
     }
@@ -127,5 +130,37 @@ mod tests {
         );
         // None at all is no chart and no note either.
         assert_eq!(sparse(&without(4, m), d, m), None);
+    }
+
+    /// A config with no run at a workload has no entry in its maps: it
+    /// is as missing there as a null (what `--format json` of a
+    /// comparison whose configs ran different workloads holds).
+    #[test]
+    fn a_config_absent_from_the_maps_counts_as_missing() {
+        let d = Direction::Read;
+        let m = Metric::Iops;
+        let nulls = without(3, m);
+        let mut absent = crate::compare::testdata::published();
+        let gone: Vec<String> = absent.configs[..3].to_vec();
+        for w in &mut absent.workloads {
+            for r in &mut w.metrics {
+                for c in &gone {
+                    r.values.shift_remove(c);
+                }
+            }
+        }
+        let s = sparse(&absent, d, m).expect("three of four configs missing");
+        assert_eq!(Some(&s), sparse(&nulls, d, m).as_ref());
+        assert_eq!(s.without, gone);
+        // Four read workloads of four configs: 16 values, 12 missing.
+        assert_eq!((s.total, s.missing), (16, 12));
+        // Two absent of four is half: still drawn, as with nulls.
+        let mut half = crate::compare::testdata::published();
+        for w in &mut half.workloads {
+            for r in &mut w.metrics {
+                r.values.truncate(2);
+            }
+        }
+        assert_eq!(sparse(&half, d, m), None);
     }
 }

@@ -770,3 +770,70 @@ fn word(mut i: usize) -> String {
     }
     w
 }
+
+/// Two job names that name no config (`exp-aged`, `exp-cold`: variants
+/// of their folder's config) beside 300 that do: the JSON's two variant
+/// workloads hold that one config in `values`, `delta_pct` and
+/// `delta_abs`, not a null for each of the 300 others (at 128,904 names
+/// those nulls were 60 % of the comparison's memory); the CSV still has
+/// a line for every config at every workload.
+#[test]
+fn a_workload_one_config_ran_holds_that_config_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(fixture("fio/linux-libaio/randread-4k.json")).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let names = (0..300)
+        .map(|i| format!("exp-{}", word(i)))
+        .chain(["exp-aged".to_string(), "exp-cold".to_string()]);
+    let jobs: Vec<serde_json::Value> = names
+        .enumerate()
+        .map(|(i, name)| {
+            let mut j = v["jobs"][0].clone();
+            j["jobname"] = name.into();
+            j["groupid"] = i.into();
+            j
+        })
+        .collect();
+    let mut doc = v.clone();
+    doc["jobs"] = jobs.into();
+    let study = dir.path().join("study");
+    std::fs::create_dir(&study).unwrap();
+    let path = study.join("many.json");
+    std::fs::write(&path, serde_json::to_vec(&doc).unwrap()).unwrap();
+    let j = crate::common::analyze_json(&path, &[]);
+    let configs = crate::common::strs(&j["configs"]);
+    assert_eq!(configs.len(), 301);
+    let workloads = j["workloads"].as_array().unwrap();
+    let variants: Vec<&str> = workloads
+        .iter()
+        .filter_map(|w| w["variant"].as_str())
+        .collect();
+    assert_eq!(variants, ["aged", "cold"]);
+    for w in workloads {
+        let ran: Vec<&str> = match w["variant"].as_str() {
+            Some(_) => vec!["study"],
+            None => configs.iter().copied().filter(|c| *c != "study").collect(),
+        };
+        for m in w["metrics"].as_array().unwrap() {
+            for map in ["values", "delta_pct", "delta_abs"] {
+                let keys: Vec<&str> = m[map]
+                    .as_object()
+                    .unwrap()
+                    .keys()
+                    .map(String::as_str)
+                    .collect();
+                assert_eq!(keys, ran, "{} {map} at {:?}", m["metric"], w["variant"]);
+            }
+        }
+    }
+    let o = nvcmp()
+        .arg("analyze")
+        .arg(&path)
+        .args(["--format", "csv"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let csv = String::from_utf8_lossy(&o.stdout);
+    let iops_lines = csv.lines().filter(|l| l.contains(",iops,")).count();
+    assert_eq!(iops_lines, 3 * 301, "a line per config at each workload");
+}

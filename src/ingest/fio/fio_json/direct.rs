@@ -728,12 +728,12 @@ impl<'a> Reader<'a> {
                 b"iops" => d.iops = r.opt(Self::f64)?,
                 b"runtime" => d.runtime = r.opt(Self::f64)?,
                 b"total_ios" => d.total_ios = r.opt(Self::f64)?,
-                b"slat_ns" => r.opt_in(&mut d.slat_ns, Self::lat)?,
-                b"clat_ns" => r.opt_in(&mut d.clat_ns, Self::lat)?,
-                b"lat_ns" => r.opt_in(&mut d.lat_ns, Self::lat)?,
-                b"slat" => r.opt_in(&mut d.slat, Self::lat)?,
-                b"clat" => r.opt_in(&mut d.clat, Self::lat)?,
-                b"lat" => r.opt_in(&mut d.lat, Self::lat)?,
+                b"slat_ns" => r.opt_in(&mut d.slat_ns, Self::boxed_lat)?,
+                b"clat_ns" => r.opt_in(&mut d.clat_ns, Self::boxed_lat)?,
+                b"lat_ns" => r.opt_in(&mut d.lat_ns, Self::boxed_lat)?,
+                b"slat" => r.opt_in(&mut d.slat, Self::boxed_lat)?,
+                b"clat" => r.opt_in(&mut d.clat, Self::boxed_lat)?,
+                b"lat" => r.opt_in(&mut d.lat, Self::boxed_lat)?,
                 b"bw_mean" => d.bw_mean = r.opt(Self::f64)?,
                 b"bw_dev" => d.bw_dev = r.opt(Self::f64)?,
                 b"bw_samples" => d.bw_samples = r.opt(Self::f64)?,
@@ -742,6 +742,11 @@ impl<'a> Reader<'a> {
                 b"iops_samples" => d.iops_samples = r.opt(Self::f64)?,
             })
         })
+    }
+
+    /// A latency object, in its box ([`Ddir`]'s latencies are boxed).
+    fn boxed_lat(&mut self, lat: &mut Box<Lat>) -> Option<()> {
+        self.lat(lat)
     }
 
     fn lat(&mut self, lat: &mut Lat) -> Option<()> {
