@@ -318,19 +318,19 @@ pub fn exclusions(cmp: &Comparison) -> Vec<String> {
 /// A config (label) whose files come from several engines: its figures
 /// mix stacks. Names them with their file counts and the flag that
 /// separates them.
-pub fn mixed_engines(grouped: &super::workload::Grouped) -> Vec<String> {
+pub fn mixed_engines(plan: &super::workload::Plan<'_>) -> Vec<String> {
     let mut out = Vec::new();
-    for (config, workloads) in grouped {
+    for (config, heads) in plan.heads() {
         // Per engine, each run's first file and the files it was read from
         // (fio instances that ran together are one run of several files).
         let mut files: indexmap::IndexMap<&str, std::collections::BTreeMap<&str, u32>> =
             indexmap::IndexMap::new();
-        for r in workloads.values().flatten() {
+        for (r, run_files) in heads {
             if !r.engine.is_empty() && r.engine != "unknown" {
                 files
                     .entry(r.engine.as_str())
                     .or_default()
-                    .insert(&r.source, r.files);
+                    .insert(&r.source, run_files);
             }
         }
         // A file that ran several engines (a script's suite of job files)

@@ -285,8 +285,7 @@ impl Run {
         run.steady = SteadyState::combine(&steady.iter().collect::<Vec<_>>()).map(Box::new);
         let targets: BTreeSet<&str> = rows.iter().filter_map(|r| r.target.as_deref()).collect();
         run.targets = targets.len().max(1) as u32;
-        let files: BTreeSet<&str> = rows.iter().map(|r| r.source.as_str()).collect();
-        run.files = files.len().max(1) as u32;
+        run.files = files_of(rows);
         run
     }
 }
@@ -380,6 +379,77 @@ fn room_per_workload(by_file: &IndexMap<FileKey<'_>, Vec<&Row>, QuickHash>) -> V
 
 /// [`group`] with the runs' tail at `tail` percent (an SLO's `clat_p95`).
 pub fn group_at(rows: &[Row], tail: f64) -> Grouped {
+    let plan = plan_at(rows, tail);
+    plan.configs
+        .iter()
+        .map(|(label, workloads)| {
+            let runs = workloads
+                .keys()
+                .filter_map(|key| Some((key.clone(), plan.runs(label, key)?)))
+                .collect();
+            (label.clone(), runs)
+        })
+        .collect()
+}
+
+/// The rows of one run and the load point (iodepth, numjobs) it was
+/// grouped at.
+pub type RunRows<'a> = (Box<[&'a Row]>, (u32, u32));
+
+/// Which rows make each run, per config label (in first-seen order) and
+/// workload (sorted): [`Grouped`] with the runs not made yet. A plan holds
+/// a pointer per row; the runs, made one workload at a time
+/// ([`Plan::runs`]), hold a copy of their rows' figures, strings and
+/// percentiles (half a kilobyte a run, and all of a json+ archive's runs
+/// at once were a fifth of `analyze`'s peak at 100,000 files).
+pub struct Plan<'a> {
+    tail: f64,
+    pub configs: IndexMap<String, IndexMap<WorkloadKey, Vec<RunRows<'a>>>>,
+}
+
+impl<'a> Plan<'a> {
+    /// The runs of `config` at `key`, made now; the percentiles of runs
+    /// that will not stand alone in their cell (the only place they are
+    /// read, `Workload::percentiles`) are let go.
+    pub fn runs(&self, config: &str, key: &WorkloadKey) -> Option<Vec<Run>> {
+        let planned = self.configs.get(config)?.get(key)?;
+        let mut runs: Vec<Run> = planned
+            .iter()
+            .map(|(rows, (iodepth, numjobs))| {
+                let mut run = Run::combine(rows, self.tail);
+                run.iodepth = *iodepth;
+                run.numjobs = *numjobs;
+                run
+            })
+            .collect();
+        // The cell's runs are the clean ones, or all when none is.
+        let clean = runs.iter().filter(|r| r.error == 0).count();
+        let alone = if clean > 0 {
+            clean == 1
+        } else {
+            runs.len() == 1
+        };
+        if !alone {
+            runs.iter_mut().for_each(|r| r.percentiles = Vec::new());
+        }
+        Some(runs)
+    }
+
+    /// Each run's first row (whose source, engine and OS the run takes)
+    /// and the files it was read from, per config and workload.
+    pub fn heads(&self) -> impl Iterator<Item = (&str, impl Iterator<Item = (&'a Row, u32)>)> {
+        self.configs.iter().map(|(label, workloads)| {
+            let heads = workloads
+                .values()
+                .flatten()
+                .filter_map(|(rows, _)| Some((*rows.first()?, files_of(rows))));
+            (label.as_str(), heads)
+        })
+    }
+}
+
+/// Which rows make each run ([`Plan`]), the runs' tail at `tail` percent.
+pub fn plan_at(rows: &[Row], tail: f64) -> Plan<'_> {
     // The hosts' loads of the files with an aggregate (client/server) row
     // only: the one place they are read.
     let with_aggregate: std::collections::HashSet<&str, QuickHash> = rows
@@ -417,64 +487,65 @@ pub fn group_at(rows: &[Row], tail: f64) -> Grouped {
             .push(r);
     }
     let room = room_per_workload(&by_file);
-    let mut out: Grouped = IndexMap::new();
+    let mut out: IndexMap<String, IndexMap<WorkloadKey, Vec<RunRows>>> = IndexMap::new();
     for (((label, _, _, shape, (iodepth, numjobs)), rows), room) in by_file.into_iter().zip(room) {
-        // Hosts are told apart by name: two servers on one address count once.
-        let hosts: BTreeSet<&str> = rows
-            .iter()
-            .filter(|r| !r.aggregate)
-            .filter_map(|r| r.host.as_deref())
-            .collect();
-        let devices = rows.iter().map(|r| r.devices()).max().unwrap_or(1);
-        let instances = rows.iter().map(|r| r.instances).max().unwrap_or(1);
-        let load = LoadPoint {
-            hosts: hosts.len().max(1) as u32,
-            numjobs,
-            iodepth,
-            devices,
-            instances: instances.max(1),
-            beside: 0,
-            probe: false,
+        let key = WorkloadKey {
+            shape,
+            load: load_of(&rows, iodepth, numjobs),
         };
+        // Per file, `All clients` aggregate rows replace the per-host rows
+        // they sum up.
         let aggregates: Vec<&Row> = rows.iter().copied().filter(|r| r.aggregate).collect();
         let used = if aggregates.is_empty() {
             rows
         } else {
             aggregates
         };
-        let mut run = Run::combine(&used, tail);
-        run.iodepth = iodepth;
-        run.numjobs = numjobs;
         let workloads = match out.get_index_of(label) {
             Some(i) => &mut out[i],
             None => out.entry(label.to_string()).or_default(),
         };
         workloads
-            .entry(WorkloadKey { shape, load })
+            .entry(key)
             .or_insert_with(|| Vec::with_capacity(room))
-            .push(run);
+            .push((used.into_boxed_slice(), (iodepth, numjobs)));
     }
-    out.values_mut().for_each(sort_exact);
-    out
+    for workloads in out.values_mut() {
+        workloads.sort_unstable_keys();
+        workloads.shrink_to_fit();
+        workloads.values_mut().for_each(Vec::shrink_to_fit);
+    }
+    Plan { tail, configs: out }
 }
 
-/// A config's workloads in their order, held in exactly their room. The
-/// percentiles of runs that will not stand alone in their cell (the
-/// only place they are read, `Workload::percentiles`) are let go: a
-/// json+ archive's 200,000 runs held 60 MB of them.
-fn sort_exact(workloads: &mut IndexMap<WorkloadKey, Vec<Run>>) {
-    workloads.sort_unstable_keys();
-    workloads.shrink_to_fit();
-    for runs in workloads.values_mut() {
-        // The cell's runs are the clean ones, or all when none is.
-        let clean = runs.iter().filter(|r| r.error == 0).count();
-        let alone = if clean > 0 {
-            clean == 1
-        } else {
-            runs.len() == 1
-        };
-        if !alone {
-            runs.iter_mut().for_each(|r| r.percentiles = Vec::new());
-        }
+/// The load point of one run's rows, grouped at (iodepth, numjobs).
+fn load_of(rows: &[&Row], iodepth: u32, numjobs: u32) -> LoadPoint {
+    // Hosts are told apart by name: two servers on one address count once.
+    let hosts: BTreeSet<&str> = rows
+        .iter()
+        .filter(|r| !r.aggregate)
+        .filter_map(|r| r.host.as_deref())
+        .collect();
+    let devices = rows.iter().map(|r| r.devices()).max().unwrap_or(1);
+    let instances = rows.iter().map(|r| r.instances).max().unwrap_or(1);
+    LoadPoint {
+        hosts: hosts.len().max(1) as u32,
+        numjobs,
+        iodepth,
+        devices,
+        instances: instances.max(1),
+        beside: 0,
+        probe: false,
     }
 }
+
+/// Result files a run's rows were read from: 1, or the fio instances that
+/// ran together.
+fn files_of(rows: &[&Row]) -> u32 {
+    if rows.len() <= 1 {
+        return 1;
+    }
+    let files: BTreeSet<&str> = rows.iter().map(|r| r.source.as_str()).collect();
+    files.len().max(1) as u32
+}
+
