@@ -525,7 +525,7 @@ fn compare_step(
     global: Global,
 ) -> anyhow::Result<compare::Comparison> {
     let manifest = &inputs.manifest;
-    let opts = CompareOptions {
+    let mut opts = CompareOptions {
         order: manifest.order.clone(),
         baseline: args.baseline.clone().or_else(|| manifest.baseline.clone()),
         display_names: {
@@ -552,7 +552,7 @@ fn compare_step(
             .filter_map(|r| r.split_once('='))
             .find_map(|(m, _)| Metric::percentile_named(m)),
     };
-    let mut cmp = compare::compare_owned(&mut inputs.rows, &opts);
+    let mut cmp = compare::compare_owned(&mut inputs.rows, &mut opts);
     cmp.skipped = inputs.skipped.clone();
     let mut warnings = inputs.warnings.clone();
     warnings.append(&mut cmp.warnings);

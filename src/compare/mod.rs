@@ -157,16 +157,20 @@ pub const MIN_SAMPLES: u64 = 3;
 /// result is left empty: the caller knows what ingest skipped.
 pub fn compare(rows: &[Row], opts: &CompareOptions) -> Comparison {
     let (named, config_labels) = with_short_names(rows, opts);
-    compare_named(rows, &named, config_labels, RowNames::ToSet)
+    let study = opts.config_rule.study.renamed(|l| named.name(l));
+    compare_named(rows, &named, config_labels, RowNames::ToSet, study)
 }
 
 /// [`compare`] of rows the caller owns: each row carries its config's
 /// display name during the comparison and its own label again after it,
 /// so that the rows are not copied to carry the names (a second copy of
 /// every row, most of `analyze`'s memory on an archive whose configs the
-/// rule names at length). The rows come back as they went in.
-pub fn compare_owned(rows: &mut [Row], opts: &CompareOptions) -> Comparison {
+/// rule names at length). The rows come back as they went in; the study
+/// (every file's place: 100,000 at a lab's archive) is moved from `opts`
+/// into the comparison, not copied.
+pub fn compare_owned(rows: &mut [Row], opts: &mut CompareOptions) -> Comparison {
     let (named, config_labels) = with_short_names(rows, opts);
+    let study = std::mem::take(&mut opts.config_rule.study).into_renamed(|l| named.name(l));
     let own: Vec<String> = rows
         .iter_mut()
         .map(|r| {
@@ -174,7 +178,7 @@ pub fn compare_owned(rows: &mut [Row], opts: &CompareOptions) -> Comparison {
             std::mem::replace(&mut r.config, name)
         })
         .collect();
-    let cmp = compare_named(rows, &named, config_labels, RowNames::Set);
+    let cmp = compare_named(rows, &named, config_labels, RowNames::Set, study);
     for (r, label) in rows.iter_mut().zip(own) {
         r.config = label;
     }
@@ -193,6 +197,7 @@ fn compare_named(
     opts: &CompareOptions,
     config_labels: IndexMap<String, String>,
     names: RowNames,
+    study: crate::model::Study,
 ) -> Comparison {
     let (kept, mut warnings) = admit(rows, opts, names);
     // A `--slo clat_p95=...` target makes p95 the tail every table shows.
@@ -244,7 +249,7 @@ fn compare_named(
         devices,
         equivalence_pct: Some(opts.equivalence_pct()),
         config_rule: renamed_rule(&opts.config_rule, |l| opts.name(l)),
-        study: opts.config_rule.study.renamed(|l| opts.name(l)),
+        study,
         tail_percentile: tail,
         config_labels,
         baseline_why,
@@ -460,7 +465,23 @@ fn with_short_names(
         .map(|r| r.config.clone())
         .collect();
     let short = names::short_names(&labels);
-    let mut out = opts.clone();
+    // Every field but the study, which the caller renames on its own.
+    let mut out = CompareOptions {
+        order: opts.order.clone(),
+        baseline: opts.baseline.clone(),
+        display_names: opts.display_names.clone(),
+        alpha: opts.alpha,
+        round: opts.round.clone(),
+        sweep_rules: opts.sweep_rules,
+        setup: opts.setup.clone(),
+        equivalence_pct: opts.equivalence_pct,
+        findings: opts.findings,
+        steady_only: opts.steady_only,
+        log_steady: opts.log_steady.clone(),
+        config_rule: renamed_rule(&opts.config_rule, str::to_string),
+        house: opts.house,
+        tail: opts.tail,
+    };
     let mut full = IndexMap::new();
     for (label, auto) in &short {
         let given = opts
