@@ -35,6 +35,41 @@ pub fn write_with(
     res
 }
 
+/// [`write_with`] for several files filled side by side: `fill` gets a
+/// buffer per path, in order. Each is synced and renamed once all are
+/// written; on an error none is renamed and no temporary is left.
+pub fn write_many(
+    paths: &[&Path],
+    fill: impl FnOnce(&mut [io::BufWriter<&File>]) -> io::Result<()>,
+) -> io::Result<()> {
+    let mut made: Vec<(PathBuf, File)> = Vec::with_capacity(paths.len());
+    let res = (|| {
+        for path in paths {
+            made.push(temporary(path)?);
+        }
+        let mut ws: Vec<io::BufWriter<&File>> =
+            made.iter().map(|(_, f)| io::BufWriter::new(f)).collect();
+        fill(&mut ws)?;
+        for w in &mut ws {
+            w.flush()?;
+        }
+        drop(ws);
+        for (_, file) in &made {
+            file.sync_all()?;
+        }
+        for ((tmp, _), path) in made.iter().zip(paths) {
+            std::fs::rename(tmp, path)?;
+        }
+        Ok(())
+    })();
+    if res.is_err() {
+        for (tmp, _) in &made {
+            let _ = std::fs::remove_file(tmp);
+        }
+    }
+    res
+}
+
 /// For writers that take a path (a PNG encoder): `fill` writes the
 /// temporary it is given, which is then renamed to `path`. The temporary
 /// was created new by nvcmp under a random name, so the path `fill` opens
