@@ -20,6 +20,10 @@ thread_local! {
     static COUNTING: Cell<bool> = const { Cell::new(false) };
     static CALLS: Cell<u64> = const { Cell::new(0) };
     static BYTES: Cell<u64> = const { Cell::new(0) };
+    /// Bytes allocated and not yet freed since counting began, and the
+    /// most they came to.
+    static LIVE: Cell<i64> = const { Cell::new(0) };
+    static PEAK: Cell<i64> = const { Cell::new(0) };
 }
 
 fn count(size: usize) {
@@ -31,28 +35,42 @@ fn count(size: usize) {
     }
 }
 
+/// `change` bytes more (or fewer) held, while counting.
+fn hold(change: i64) {
+    if COUNTING.try_with(Cell::get).unwrap_or(false) {
+        let _ = LIVE.try_with(|l| {
+            l.set(l.get() + change);
+            let _ = PEAK.try_with(|p| p.set(p.get().max(l.get())));
+        });
+    }
+}
+
 // SAFETY: every call goes to the system allocator unchanged; counting
 // touches only this thread's cells and allocates nothing.
 unsafe impl GlobalAlloc for AllocationCounter {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         count(layout.size());
+        hold(layout.size() as i64);
         // SAFETY: the caller's layout, as GlobalAlloc requires.
         unsafe { System.alloc(layout) }
     }
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        hold(-(layout.size() as i64));
         // SAFETY: `ptr` was allocated by System with `layout`.
         unsafe { System.dealloc(ptr, layout) }
     }
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
         count(layout.size());
+        hold(layout.size() as i64);
         // SAFETY: as `alloc`.
         unsafe { System.alloc_zeroed(layout) }
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         count(new_size);
+        hold(new_size as i64 - layout.size() as i64);
         // SAFETY: `ptr` was allocated by System with `layout`.
         unsafe { System.realloc(ptr, layout, new_size) }
     }
@@ -69,6 +87,17 @@ fn allocations<T>(work: impl FnOnce() -> T) -> (u64, u64, T) {
     let out = work();
     COUNTING.with(|c| c.set(false));
     (CALLS.with(Cell::get), BYTES.with(Cell::get), out)
+}
+
+/// The most bytes `work` held at once on this thread (beyond what it
+/// was given), and its result.
+fn peak_held<T>(work: impl FnOnce() -> T) -> (i64, T) {
+    LIVE.with(|l| l.set(0));
+    PEAK.with(|p| p.set(0));
+    COUNTING.with(|c| c.set(true));
+    let out = work();
+    COUNTING.with(|c| c.set(false));
+    (PEAK.with(Cell::get), out)
 }
 
 /// A word of four letters per number (`aaaa`, `baaa`): names that differ
@@ -151,4 +180,39 @@ fn comparing_4x_the_configs_of_pooled_repeats_allocates_at_most_5x() {
     // Every config pools three runs: each is held against the other
     // configs' values (the repeats' disagreement rule).
     assert_linear(at_n_and_4n(300, 3), "three runs a config");
+}
+
+/// The runs of a comparison are made one workload at a time (issue #57):
+/// a lab's archive of 100,000 files makes 150,000 runs of half a
+/// kilobyte each, with their strings and percentiles, and holding all of
+/// them at once was a fifth of `analyze`'s peak. Here 2 configs ran 300
+/// files at each of 16 queue depths: the comparison may hold at most
+/// half of what all 9,600 runs take at once, and no more than 4x what
+/// comparing one of the depths alone holds. Fails when every workload's
+/// runs are made before the first is compared.
+#[test]
+fn a_comparison_holds_one_workloads_runs_at_a_time() {
+    const DEPTHS: u32 = 16;
+    let one = rows(2, 300);
+    let all: Vec<Row> = (0..DEPTHS)
+        .flat_map(|d| {
+            one.iter().cloned().map(move |mut r| {
+                r.iodepth = 1 << (d % 8);
+                r.numjobs = 1 + d / 8;
+                r
+            })
+        })
+        .collect();
+    let opts = CompareOptions::default();
+    let (peak_one, cmp_one) = peak_held(|| compare(&one, &opts));
+    let (peak_all, cmp_all) = peak_held(|| compare(&all, &opts));
+    assert_eq!(cmp_one.workloads.len(), 1);
+    assert_eq!(cmp_all.workloads.len(), DEPTHS as usize);
+    let runs_at_once = (all.len() * std::mem::size_of::<nvcmp::compare::workload::Run>()) as i64;
+    assert!(
+        peak_all < runs_at_once / 2 && peak_all < 4 * peak_one,
+        "comparing {} runs over {DEPTHS} workloads held {peak_all} bytes at once: all the \
+         runs take {runs_at_once}, one workload's comparison held {peak_one}",
+        all.len()
+    );
 }
