@@ -499,11 +499,11 @@ pub fn write_each(rows: &[Row], paths: &[PathBuf], cells: CsvCells) -> anyhow::R
 /// Rows per polars frame when a dataset is written as parquet or csv: a
 /// frame of all 200,000 rows of a lab's archive took 190 MB beside the
 /// rows, and writing it as parquet 100 MB more (each row's percentiles
-/// as JSON text, the column chunks encoded whole); a frame of 16,384
-/// rows takes some 30 MB. Each frame is one parquet row group (polars'
-/// own are up to 262,144 rows), so a dataset of fewer rows is one frame
-/// and one row group, as before.
-pub const FRAME_ROWS: usize = 16_384;
+/// as JSON text, the column chunks encoded whole); a frame of 8,192 rows
+/// takes some 15 MB. Each frame is one parquet row group (polars' own
+/// are up to 262,144 rows), so a dataset of fewer rows is one frame and
+/// one row group, as before.
+pub const FRAME_ROWS: usize = 8_192;
 
 /// A parquet or csv writer that takes a frame at a time.
 enum FrameSink<'w> {
@@ -537,6 +537,12 @@ pub fn write_frames(
         let mut df = df?;
         for sink in &mut sinks {
             match sink {
+                // A frame made from rows is one chunk a column: written
+                // as it is (polars' own alignment copies it, a third
+                // more memory for nothing).
+                FrameSink::Parquet(pq) if df.columns().iter().all(|c| c.n_chunks() == 1) => {
+                    pq.write_batch(&df)?;
+                }
                 FrameSink::Parquet(pq) => {
                     let aligned = polars_core::frame::chunk_df_for_writing(&mut df, 512 * 512)?;
                     pq.write_batch(&aligned)?;
