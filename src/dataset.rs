@@ -496,7 +496,8 @@ pub fn write_each(rows: &[Row], paths: &[PathBuf], cells: CsvCells) -> anyhow::R
     })
 }
 
-/// Rows per polars frame when a dataset is written as parquet or csv: a
+/// Rows per polars frame when a dataset is written as parquet or csv
+/// (`analyze --out`'s dataset files, `ingest -o`, `--format`): a
 /// frame of all 200,000 rows of a lab's archive took 190 MB beside the
 /// rows, and writing it as parquet 100 MB more (each row's percentiles
 /// as JSON text, the column chunks encoded whole); a frame of 8,192 rows
@@ -598,7 +599,7 @@ pub fn write_to(
 ) -> anyhow::Result<()> {
     match format {
         FileFormat::Parquet | FileFormat::Csv => {
-            write_frame(&mut to_dataframe(rows)?, format, cells, w)?;
+            write_frames(rows, &[format], &mut [w], cells, FRAME_ROWS)?;
         }
         FileFormat::Json => {
             crate::model::shared_text::escaped_once(|| {
@@ -607,33 +608,6 @@ pub fn write_to(
             w.write_all(b"\n")?;
         }
         FileFormat::Ndjson => write_ndjson(rows, w)?,
-    }
-    Ok(())
-}
-
-/// `df` as parquet or csv; the row formats (json, ndjson) are written
-/// from the rows ([`write_to`]).
-fn write_frame(
-    df: &mut DataFrame,
-    format: FileFormat,
-    cells: CsvCells,
-    w: &mut dyn Write,
-) -> anyhow::Result<()> {
-    match format {
-        FileFormat::Parquet => {
-            write_parquet(df, w)?;
-        }
-        FileFormat::Csv => {
-            let mut safe = match cells {
-                CsvCells::Guarded => guarded(df)?,
-                CsvCells::Raw => None,
-            };
-            let df = safe.as_mut().unwrap_or(df);
-            CsvWriter::new(w).include_header(true).finish(df)?;
-        }
-        FileFormat::Json | FileFormat::Ndjson => {
-            anyhow::bail!("{format:?} is written from rows, not from a frame")
-        }
     }
     Ok(())
 }
