@@ -561,11 +561,14 @@ fn compare_step(
     };
     let mut cmp = compare::compare_owned(&mut inputs.rows, &mut opts);
     cmp.skipped = inputs.skipped.clone();
-    let mut warnings = inputs.warnings.clone();
+    // The reading's warnings (one a file at an archive that warns of
+    // each) are moved into the comparison's, not copied.
+    let read = inputs.warnings.len();
+    let mut warnings = std::mem::take(&mut inputs.warnings);
     warnings.append(&mut cmp.warnings);
     cmp.warnings = warnings;
     if !global.quiet {
-        for w in cmp.warnings.iter().skip(inputs.warnings.len()) {
+        for w in cmp.warnings.iter().skip(read) {
             eprintln!("nvcmp: {w}");
         }
     }

@@ -118,18 +118,28 @@ fn row_percentiles(r: &Row) -> Vec<(f64, f64)> {
 /// gives p95). p99 when no row has any.
 pub fn tail_percentile(rows: &[Row]) -> f64 {
     let mut shared: Option<Vec<f64>> = None;
+    // The last row's percents: a row with the same list (as nearly every
+    // row of a study has) leaves the shared ones as they are.
+    let mut last: Vec<f64> = Vec::new();
+    let mut pcts: Vec<f64> = Vec::new();
     for r in rows.iter().filter(|r| r.clat_bins.is_none()) {
-        let pcts: Vec<f64> = row_percentiles(r).into_iter().map(|(p, _)| p).collect();
-        if pcts.is_empty() {
+        pcts.clear();
+        if r.clat_percentiles.is_empty() {
+            pcts.extend(row_percentiles(r).into_iter().map(|(p, _)| p));
+        } else {
+            pcts.extend(r.clat_percentiles.pairs().map(|(p, _)| p));
+        }
+        if pcts.is_empty() || (shared.is_some() && pcts == last) {
             continue;
         }
         shared = Some(match shared {
-            None => pcts,
+            None => pcts.clone(),
             Some(s) => s
                 .into_iter()
                 .filter(|p| pcts.iter().any(|q| (p - q).abs() < 1e-9))
                 .collect(),
         });
+        std::mem::swap(&mut last, &mut pcts);
     }
     match shared {
         None => P99,
@@ -160,12 +170,24 @@ impl Run {
 
     /// The run of one row, its tail at `tail` percent.
     pub(crate) fn from_row_at(r: &Row, tail: f64) -> Run {
+        Run::from_row_with(r, tail, true)
+    }
+
+    /// [`Run::from_row_at`], with the row's percentiles or without (a
+    /// run that will not stand alone in its cell).
+    fn from_row_with(r: &Row, tail: f64, with_percentiles: bool) -> Run {
         let samples = |n: Option<u64>, mean: Option<f64>, sd: Option<f64>| match (n, mean, sd) {
             (Some(n), Some(mean), Some(stddev)) if n >= 2 => Some(Summary { n, mean, stddev }),
             _ => None,
         };
-        let percentiles = row_percentiles(r);
-        let clat_p99 = crate::model::figures::percentile(&percentiles, tail);
+        let (percentiles, clat_p99) = match with_percentiles || r.clat_percentiles.is_empty() {
+            true => {
+                let all = row_percentiles(r);
+                let tail = crate::model::figures::percentile(&all, tail);
+                (if with_percentiles { all } else { Vec::new() }, tail)
+            }
+            false => (Vec::new(), r.clat_percentiles.get(tail)),
+        };
         Run {
             source: r.source.clone(),
             os: r.os.clone(),
@@ -215,11 +237,12 @@ impl Run {
 
     /// Several jobs of one file and workload: they ran side by side, so
     /// bandwidth and IOPS add up and latency is the mean over all I/Os.
-    fn combine(rows: &[&Row], tail: f64) -> Run {
+    fn combine(rows: &[&Row], tail: f64, with_percentiles: bool) -> Run {
         if rows.len() == 1 {
-            return Run::from_row_at(rows[0], tail);
+            return Run::from_row_with(rows[0], tail, with_percentiles);
         }
-        let mut run = Run::from_row_at(rows[0], tail);
+        // The first row's percentiles are not the run's.
+        let mut run = Run::from_row_with(rows[0], tail, false);
         let ios = row_ios;
         run.ios = rows.iter().map(|r| row_ios(r)).sum();
         run.io_bytes = rows.iter().map(|r| r.io_bytes as f64).sum();
@@ -248,11 +271,13 @@ impl Run {
         match all_bins {
             Some(bins) => {
                 let merged = merge_bins(&bins);
-                run.percentiles = POOLED_PERCENTILES
-                    .iter()
-                    .chain(std::iter::once(&tail).filter(|t| !POOLED_PERCENTILES.contains(t)))
-                    .filter_map(|&p| Some((p, bins_percentile(&merged, p)?)))
-                    .collect();
+                if with_percentiles {
+                    run.percentiles = POOLED_PERCENTILES
+                        .iter()
+                        .chain(std::iter::once(&tail).filter(|t| !POOLED_PERCENTILES.contains(t)))
+                        .filter_map(|&p| Some((p, bins_percentile(&merged, p)?)))
+                        .collect();
+                }
                 run.clat_p99 = bins_percentile(&merged, tail);
                 run.clat_bins = Some(crate::model::LatencyBins::new(&merged));
             }
@@ -414,25 +439,24 @@ impl<'a> Plan<'a> {
     /// read, `Workload::percentiles`) are let go.
     pub fn runs(&self, config: &str, key: &WorkloadKey) -> Option<Vec<Run>> {
         let planned = self.configs.get(config)?.get(key)?;
-        let mut runs: Vec<Run> = planned
+        // The cell's runs are the clean ones, or all when none is (a run's
+        // error is its rows' first).
+        let error = |rows: &[&Row]| rows.iter().map(|r| r.error).find(|e| *e != 0);
+        let clean = planned.iter().filter(|(rows, _)| error(rows).is_none()).count();
+        let alone = if clean > 0 {
+            clean == 1
+        } else {
+            planned.len() == 1
+        };
+        let runs = planned
             .iter()
             .map(|(rows, (iodepth, numjobs))| {
-                let mut run = Run::combine(rows, self.tail);
+                let mut run = Run::combine(rows, self.tail, alone);
                 run.iodepth = *iodepth;
                 run.numjobs = *numjobs;
                 run
             })
             .collect();
-        // The cell's runs are the clean ones, or all when none is.
-        let clean = runs.iter().filter(|r| r.error == 0).count();
-        let alone = if clean > 0 {
-            clean == 1
-        } else {
-            runs.len() == 1
-        };
-        if !alone {
-            runs.iter_mut().for_each(|r| r.percentiles = Vec::new());
-        }
         Some(runs)
     }
 
