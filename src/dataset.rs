@@ -576,9 +576,7 @@ fn frame_sink<'w>(
     w: &'w mut dyn Write,
 ) -> anyhow::Result<FrameSink<'w>> {
     Ok(match format {
-        FileFormat::Parquet => FrameSink::Parquet(
-            parquet_writer(df, w).batched(df.schema())?,
-        ),
+        FileFormat::Parquet => FrameSink::Parquet(parquet_writer(df, w).batched(df.schema())?),
         FileFormat::Csv => FrameSink::Csv(
             CsvWriter::new(w)
                 .include_header(true)
@@ -950,7 +948,10 @@ mod tests {
         };
         let (pq_one, csv_one) = written(FRAME_ROWS);
         let (pq_by_3, csv_by_3) = written(3);
-        assert_eq!(String::from_utf8_lossy(&csv_by_3), String::from_utf8_lossy(&csv_one));
+        assert_eq!(
+            String::from_utf8_lossy(&csv_by_3),
+            String::from_utf8_lossy(&csv_one)
+        );
         assert!(String::from_utf8_lossy(&csv_one).contains("'=HYPERLINK"));
         // The frame of all rows is written as before: one row group.
         let mut whole = Vec::new();

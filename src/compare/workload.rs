@@ -399,7 +399,9 @@ fn room_per_workload(by_file: &IndexMap<FileKey<'_>, Vec<&Row>, QuickHash>) -> V
     }
     by_file
         .keys()
-        .map(|(label, _, _, shape, load)| counts.get(&(*label, *shape, *load)).copied().unwrap_or(1))
+        .map(|(label, _, _, shape, load)| {
+            counts.get(&(*label, *shape, *load)).copied().unwrap_or(1)
+        })
         .collect()
 }
 
@@ -442,7 +444,10 @@ impl<'a> Plan<'a> {
         // The cell's runs are the clean ones, or all when none is (a run's
         // error is its rows' first).
         let error = |rows: &[&Row]| rows.iter().map(|r| r.error).find(|e| *e != 0);
-        let clean = planned.iter().filter(|(rows, _)| error(rows).is_none()).count();
+        let clean = planned
+            .iter()
+            .filter(|(rows, _)| error(rows).is_none())
+            .count();
         let alone = if clean > 0 {
             clean == 1
         } else {
@@ -575,4 +580,3 @@ fn files_of(rows: &[&Row]) -> u32 {
     let files: BTreeSet<&str> = rows.iter().map(|r| r.source.as_str()).collect();
     files.len().max(1) as u32
 }
-

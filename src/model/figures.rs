@@ -743,7 +743,11 @@ mod tests {
         assert_eq!(bins.bytes[0], super::BY_BUCKET);
         // Three buckets in a row take a byte a step and a byte a count.
         let steps = LatencyBins::new(&pairs[..3]);
-        assert!(steps.stored_bytes() <= 1 + 3 + 3 * 2, "{}", steps.stored_bytes());
+        assert!(
+            steps.stored_bytes() <= 1 + 3 + 3 * 2,
+            "{}",
+            steps.stored_bytes()
+        );
         let mut by_ns = vec![super::BY_NS];
         let mut last = 0;
         for &(ns, n) in &pairs {
@@ -751,7 +755,12 @@ mod tests {
             super::varint(&mut by_ns, n);
             last = ns;
         }
-        assert!(bins.stored_bytes() < by_ns.len(), "{} {}", bins.stored_bytes(), by_ns.len());
+        assert!(
+            bins.stored_bytes() < by_ns.len(),
+            "{} {}",
+            bins.stored_bytes(),
+            by_ns.len()
+        );
     }
 
     #[test]
@@ -786,8 +795,10 @@ mod tests {
     /// when each row holds its own list or its values as pairs.
     #[test]
     fn percentiles_share_their_percents_and_hold_bucket_values_small() {
-        let percents = [1.0, 5.0, 10.0, 20.0, 30.0, 40.0, 50.0, 60.0, 70.0, 80.0, 90.0, 95.0, 99.0,
-            99.5, 99.9, 99.95, 99.99];
+        let percents = [
+            1.0, 5.0, 10.0, 20.0, 30.0, 40.0, 50.0, 60.0, 70.0, 80.0, 90.0, 95.0, 99.0, 99.5, 99.9,
+            99.95, 99.99,
+        ];
         let row = |shift: u64| -> Vec<(f64, f64)> {
             percents
                 .iter()
@@ -795,14 +806,21 @@ mod tests {
                 .map(|(i, &p)| (p, fio_value(900 + 3 * i as u64 + shift) as f64))
                 .collect()
         };
-        let (a, b) = (super::Percentiles::new(&row(0)), super::Percentiles::new(&row(1)));
+        let (a, b) = (
+            super::Percentiles::new(&row(0)),
+            super::Percentiles::new(&row(1)),
+        );
         assert_eq!(a.to_vec(), row(0));
         assert_eq!(b.to_vec(), row(1));
         assert_ne!(a, b);
         let (pa, pb) = (a.percents.clone().unwrap(), b.percents.clone().unwrap());
         assert!(std::sync::Arc::ptr_eq(&pa, &pb), "one list of percents");
         assert_eq!(a.values[0], super::BY_BUCKET);
-        assert!(a.values.len() <= 1 + 2 * percents.len(), "{}", a.values.len());
+        assert!(
+            a.values.len() <= 1 + 2 * percents.len(),
+            "{}",
+            a.values.len()
+        );
         // Not a bucket's value (81920.5, NaN, -0.0, 78335): every value
         // as it is, bit for bit.
         for odd in [81920.5, f64::NAN, -0.0, 78335.0, 1e300, -5.0] {
@@ -810,7 +828,12 @@ mod tests {
             pairs[3].1 = odd;
             let p = super::Percentiles::new(&pairs);
             assert_eq!(p.values[0], super::BY_NS);
-            assert!(p.pairs().zip(&pairs).all(|(x, y)| x.1.to_bits() == y.1.to_bits()), "{odd}");
+            assert!(
+                p.pairs()
+                    .zip(&pairs)
+                    .all(|(x, y)| x.1.to_bits() == y.1.to_bits()),
+                "{odd}"
+            );
             assert_eq!(p.len(), pairs.len());
         }
         assert!(super::Percentiles::new(&[]).is_empty());
@@ -840,8 +863,11 @@ mod tests {
             let p = super::Percentiles::new(&pairs);
             assert_eq!(p.text(), Some(map_text(&p)), "{p:?}");
             assert_eq!(p.to_vec().len(), pairs.len());
-            assert!(p.pairs().zip(&pairs).all(|(a, b)| a.0.to_bits() == b.0.to_bits()
-                && a.1.to_bits() == b.1.to_bits()));
+            assert!(
+                p.pairs()
+                    .zip(&pairs)
+                    .all(|(a, b)| a.0.to_bits() == b.0.to_bits() && a.1.to_bits() == b.1.to_bits())
+            );
         }
         assert_eq!(super::Percentiles::default().text(), None);
     }
