@@ -508,7 +508,7 @@ pub const FRAME_ROWS: usize = 8_192;
 
 /// A parquet or csv writer that takes a frame at a time.
 enum FrameSink<'w> {
-    Parquet(polars_io::parquet::write::BatchedWriter<&'w mut dyn Write>),
+    Parquet(Box<polars_io::parquet::write::BatchedWriter<&'w mut dyn Write>>),
     Csv(polars_io::csv::write::BatchedWriter<&'w mut dyn Write>),
 }
 
@@ -576,7 +576,9 @@ fn frame_sink<'w>(
     w: &'w mut dyn Write,
 ) -> anyhow::Result<FrameSink<'w>> {
     Ok(match format {
-        FileFormat::Parquet => FrameSink::Parquet(parquet_writer(df, w).batched(df.schema())?),
+        FileFormat::Parquet => {
+            FrameSink::Parquet(Box::new(parquet_writer(df, w).batched(df.schema())?))
+        }
         FileFormat::Csv => FrameSink::Csv(
             CsvWriter::new(w)
                 .include_header(true)

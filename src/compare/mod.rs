@@ -214,18 +214,7 @@ fn compare_named(
     let families = families(&configs, &config_os);
     let (baseline, baseline_why) = pick_baseline(&configs, opts, &config_labels, &mut warnings);
     let setup = setup_of(&kept, &configs, opts, &config_labels);
-    let keys: BTreeSet<WorkloadKey> = plan
-        .configs
-        .values()
-        .flat_map(|m| m.keys().cloned())
-        .collect();
-    let workloads: Vec<Workload> = keys
-        .iter()
-        .map(|key| {
-            let runs = runs_at(&plan, key, &configs, opts);
-            compare_workload(key, &runs, &plan, &configs, baseline.as_deref(), opts)
-        })
-        .collect();
+    let workloads = compare_workloads(&plan, &configs, baseline.as_deref(), opts);
     let engines = sanity::mixed_engines(&plan);
     drop(plan);
 
@@ -381,11 +370,28 @@ fn admissible(r: &Row) -> bool {
         .all(|v| v.is_finite() && *v >= 0.0)
 }
 
+/// Every workload compared, in the workloads' order, each one's runs
+/// made for it and dropped once it is compared.
+fn compare_workloads(
+    plan: &workload::RunPlan<'_>,
+    configs: &[String],
+    baseline: Option<&str>,
+    opts: &CompareOptions,
+) -> Vec<Workload> {
+    let keys: BTreeSet<&WorkloadKey> = plan.configs.values().flat_map(|m| m.keys()).collect();
+    keys.into_iter()
+        .map(|key| {
+            let runs = runs_at(plan, key, configs, opts);
+            compare_workload(key, &runs, plan, configs, baseline, opts)
+        })
+        .collect()
+}
+
 /// Each config's runs at `key` (the configs that ran it), made now,
 /// with their logs' steady-state verdicts and, with `--steady-only`, the
 /// steady windows' figures.
 fn runs_at<'c>(
-    plan: &workload::Plan<'_>,
+    plan: &workload::RunPlan<'_>,
     key: &WorkloadKey,
     configs: &'c [String],
     opts: &CompareOptions,
@@ -421,7 +427,7 @@ fn order_configs<V>(grouped: &IndexMap<String, V>, opts: &CompareOptions) -> Vec
     configs
 }
 
-fn os_of_configs(plan: &workload::Plan<'_>, configs: &[String]) -> IndexMap<String, Os> {
+fn os_of_configs(plan: &workload::RunPlan<'_>, configs: &[String]) -> IndexMap<String, Os> {
     configs
         .iter()
         .map(|c| {
@@ -632,7 +638,7 @@ fn mark_probes(mut workloads: Vec<Workload>) -> Vec<Workload> {
 fn compare_workload(
     key: &WorkloadKey,
     runs: &IndexMap<&str, Vec<Run>>,
-    plan: &workload::Plan<'_>,
+    plan: &workload::RunPlan<'_>,
     configs: &[String],
     baseline: Option<&str>,
     opts: &CompareOptions,

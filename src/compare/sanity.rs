@@ -344,7 +344,7 @@ pub fn exclusions(cmp: &Comparison) -> Vec<String> {
 /// A config (label) whose files come from several engines: its figures
 /// mix stacks. Names them with their file counts and the flag that
 /// separates them.
-pub fn mixed_engines(plan: &super::workload::Plan<'_>) -> Vec<String> {
+pub fn mixed_engines(plan: &super::workload::RunPlan<'_>) -> Vec<String> {
     let mut out = Vec::new();
     for (config, heads) in plan.heads() {
         // Per engine, each run's first file and the files it was read from

@@ -427,15 +427,15 @@ pub type RunRows<'a> = (Box<[&'a Row]>, (u32, u32));
 /// Which rows make each run, per config label (in first-seen order) and
 /// workload (sorted): [`Grouped`] with the runs not made yet. A plan holds
 /// a pointer per row; the runs, made one workload at a time
-/// ([`Plan::runs`]), hold a copy of their rows' figures, strings and
+/// ([`RunPlan::runs`]), hold a copy of their rows' figures, strings and
 /// percentiles (half a kilobyte a run, and all of a json+ archive's runs
 /// at once were a fifth of `analyze`'s peak at 100,000 files).
-pub struct Plan<'a> {
+pub struct RunPlan<'a> {
     tail: f64,
     pub configs: IndexMap<String, IndexMap<WorkloadKey, Vec<RunRows<'a>>>>,
 }
 
-impl<'a> Plan<'a> {
+impl<'a> RunPlan<'a> {
     /// The runs of `config` at `key`, made now; the percentiles of runs
     /// that will not stand alone in their cell (the only place they are
     /// read, `Workload::percentiles`) are let go.
@@ -478,8 +478,8 @@ impl<'a> Plan<'a> {
     }
 }
 
-/// Which rows make each run ([`Plan`]), the runs' tail at `tail` percent.
-pub fn plan_at(rows: &[Row], tail: f64) -> Plan<'_> {
+/// Which rows make each run ([`RunPlan`]), the runs' tail at `tail` percent.
+pub fn plan_at(rows: &[Row], tail: f64) -> RunPlan<'_> {
     // The hosts' loads of the files with an aggregate (client/server) row
     // only: the one place they are read.
     let with_aggregate: std::collections::HashSet<&str, QuickHash> = rows
@@ -547,7 +547,7 @@ pub fn plan_at(rows: &[Row], tail: f64) -> Plan<'_> {
         workloads.shrink_to_fit();
         workloads.values_mut().for_each(Vec::shrink_to_fit);
     }
-    Plan { tail, configs: out }
+    RunPlan { tail, configs: out }
 }
 
 /// The load point of one run's rows, grouped at (iodepth, numjobs).

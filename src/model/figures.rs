@@ -247,7 +247,7 @@ impl PartialEq for Percentiles {
 /// `values` as [`Percentiles::values`] holds them.
 fn percentile_values(values: &[f64]) -> Box<[u8]> {
     let bucket = |v: f64| {
-        if !(v >= 0.0 && v < 9.0e15 && v.fract() == 0.0) {
+        if !((0.0..9.0e15).contains(&v) && v.fract() == 0.0) {
             return None;
         }
         let idx = bucket_of(v as u64)?;
