@@ -36,8 +36,9 @@ pub fn write_with(
 }
 
 /// [`write_with`] for several files filled side by side: `fill` gets a
-/// buffer per path, in order. Each is synced and renamed once all are
-/// written; on an error none is renamed and no temporary is left.
+/// buffer per path, in order. Each is synced, then each renamed, once all
+/// are written: an error while filling or syncing renames none, and no
+/// temporary is left (a rename that fails leaves the ones before it).
 pub fn write_many(
     paths: &[&Path],
     fill: impl FnOnce(&mut [io::BufWriter<&File>]) -> io::Result<()>,
