@@ -191,4 +191,31 @@ mod tests {
         assert_eq!(e.to_string(), "no");
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
     }
+
+    /// Files filled side by side each get their own bytes, over what had
+    /// their names; a failed fill leaves the old files and no temporary.
+    #[test]
+    fn files_filled_side_by_side_are_renamed_together_or_not_at_all() {
+        let dir = tempfile::tempdir().unwrap();
+        let (a, b) = (dir.path().join("a.csv"), dir.path().join("b.parquet"));
+        std::fs::write(&a, "old").unwrap();
+        write_many(&[&a, &b], |ws| {
+            for (i, w) in ws.iter_mut().enumerate() {
+                write!(w, "file {i}")?;
+            }
+            write!(ws[0], " and more")
+        })
+        .unwrap();
+        assert_eq!(std::fs::read_to_string(&a).unwrap(), "file 0 and more");
+        assert_eq!(std::fs::read_to_string(&b).unwrap(), "file 1");
+        let e = write_many(&[&a, &b], |ws| {
+            ws[1].write_all(b"half")?;
+            Err(io::Error::other("no"))
+        })
+        .unwrap_err();
+        assert_eq!(e.to_string(), "no");
+        assert_eq!(std::fs::read_to_string(&a).unwrap(), "file 0 and more");
+        assert_eq!(std::fs::read_to_string(&b).unwrap(), "file 1");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
+    }
 }
