@@ -497,14 +497,15 @@ pub fn write_each(rows: &[Row], paths: &[PathBuf], cells: CsvCells) -> anyhow::R
 }
 
 /// Rows per polars frame when a dataset is written as parquet or csv
-/// (`analyze --out`'s dataset files, `ingest -o`, `--format`): a
-/// frame of all 200,000 rows of a lab's archive took 190 MB beside the
-/// rows, and writing it as parquet 100 MB more (each row's percentiles
-/// as JSON text, the column chunks encoded whole); a frame of 8,192 rows
-/// takes some 15 MB. Each frame is one parquet row group (polars' own
-/// are up to 262,144 rows), so a dataset of fewer rows is one frame and
-/// one row group, as before.
-pub const FRAME_ROWS: usize = 8_192;
+/// (`analyze --out`'s dataset files, `ingest -o`, `--format`): a frame of
+/// all 200,000 rows of a lab's archive took 190 MB beside the rows and
+/// writing it as parquet 100 MB more (each row's percentiles as JSON
+/// text, the column chunks encoded whole); in frames of 8,192 rows
+/// `ingest -o dataset.csv` of it peaked 44 MB over the rows, in frames of
+/// 4,096 15 MB (the writers' threads keep what a frame took). Each frame
+/// is one parquet row group (polars' own are up to 262,144 rows), so a
+/// dataset of fewer rows is one frame and one row group, as before.
+pub const FRAME_ROWS: usize = 4_096;
 
 /// A parquet or csv writer that takes a frame at a time.
 enum FrameSink<'w> {
