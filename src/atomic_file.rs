@@ -35,6 +35,42 @@ pub fn write_with(
     res
 }
 
+/// [`write_with`] for several files filled side by side: `fill` gets a
+/// buffer per path, in order. Each is synced, then each renamed, once all
+/// are written: an error while filling or syncing renames none, and no
+/// temporary is left (a rename that fails leaves the ones before it).
+pub fn write_many(
+    paths: &[&Path],
+    fill: impl FnOnce(&mut [io::BufWriter<&File>]) -> io::Result<()>,
+) -> io::Result<()> {
+    let mut made: Vec<(PathBuf, File)> = Vec::with_capacity(paths.len());
+    let res = (|| {
+        for path in paths {
+            made.push(temporary(path)?);
+        }
+        let mut ws: Vec<io::BufWriter<&File>> =
+            made.iter().map(|(_, f)| io::BufWriter::new(f)).collect();
+        fill(&mut ws)?;
+        for w in &mut ws {
+            w.flush()?;
+        }
+        drop(ws);
+        for (_, file) in &made {
+            file.sync_all()?;
+        }
+        for ((tmp, _), path) in made.iter().zip(paths) {
+            std::fs::rename(tmp, path)?;
+        }
+        Ok(())
+    })();
+    if res.is_err() {
+        for (tmp, _) in &made {
+            let _ = std::fs::remove_file(tmp);
+        }
+    }
+    res
+}
+
 /// For writers that take a path (a PNG encoder): `fill` writes the
 /// temporary it is given, which is then renamed to `path`. The temporary
 /// was created new by nvcmp under a random name, so the path `fill` opens
@@ -154,5 +190,32 @@ mod tests {
         let e = write_with(&p, |_| Err(io::Error::other("no"))).unwrap_err();
         assert_eq!(e.to_string(), "no");
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
+
+    /// Files filled side by side each get their own bytes, over what had
+    /// their names; a failed fill leaves the old files and no temporary.
+    #[test]
+    fn files_filled_side_by_side_are_renamed_together_or_not_at_all() {
+        let dir = tempfile::tempdir().unwrap();
+        let (a, b) = (dir.path().join("a.csv"), dir.path().join("b.parquet"));
+        std::fs::write(&a, "old").unwrap();
+        write_many(&[&a, &b], |ws| {
+            for (i, w) in ws.iter_mut().enumerate() {
+                write!(w, "file {i}")?;
+            }
+            write!(ws[0], " and more")
+        })
+        .unwrap();
+        assert_eq!(std::fs::read_to_string(&a).unwrap(), "file 0 and more");
+        assert_eq!(std::fs::read_to_string(&b).unwrap(), "file 1");
+        let e = write_many(&[&a, &b], |ws| {
+            ws[1].write_all(b"half")?;
+            Err(io::Error::other("no"))
+        })
+        .unwrap_err();
+        assert_eq!(e.to_string(), "no");
+        assert_eq!(std::fs::read_to_string(&a).unwrap(), "file 0 and more");
+        assert_eq!(std::fs::read_to_string(&b).unwrap(), "file 1");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
     }
 }

@@ -20,8 +20,10 @@ thread_local! {
     static COUNTING: Cell<bool> = const { Cell::new(false) };
     static CALLS: Cell<u64> = const { Cell::new(0) };
     static BYTES: Cell<u64> = const { Cell::new(0) };
-    /// Bytes allocated less bytes freed while counting: what is held.
-    static HELD: Cell<i64> = const { Cell::new(0) };
+    /// Bytes allocated and not yet freed since counting began, and the
+    /// most they came to.
+    static LIVE: Cell<i64> = const { Cell::new(0) };
+    static PEAK: Cell<i64> = const { Cell::new(0) };
 }
 
 fn counting() -> bool {
@@ -33,12 +35,17 @@ fn count(size: usize) {
     if counting() {
         let _ = CALLS.try_with(|c| c.set(c.get() + 1));
         let _ = BYTES.try_with(|b| b.set(b.get() + size as u64));
-        hold(size as i64);
     }
 }
 
-fn hold(bytes: i64) {
-    let _ = HELD.try_with(|h| h.set(h.get() + bytes));
+/// `change` bytes more (or fewer) held, while counting.
+fn hold(change: i64) {
+    if counting() {
+        let _ = LIVE.try_with(|l| {
+            l.set(l.get() + change);
+            let _ = PEAK.try_with(|p| p.set(p.get().max(l.get())));
+        });
+    }
 }
 
 // SAFETY: every call goes to the system allocator unchanged; counting
@@ -46,29 +53,27 @@ fn hold(bytes: i64) {
 unsafe impl GlobalAlloc for AllocationCounter {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         count(layout.size());
+        hold(layout.size() as i64);
         // SAFETY: the caller's layout, as GlobalAlloc requires.
         unsafe { System.alloc(layout) }
     }
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        if counting() {
-            hold(-(layout.size() as i64));
-        }
+        hold(-(layout.size() as i64));
         // SAFETY: `ptr` was allocated by System with `layout`.
         unsafe { System.dealloc(ptr, layout) }
     }
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
         count(layout.size());
+        hold(layout.size() as i64);
         // SAFETY: as `alloc`.
         unsafe { System.alloc_zeroed(layout) }
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         count(new_size);
-        if counting() {
-            hold(-(layout.size() as i64));
-        }
+        hold(new_size as i64 - layout.size() as i64);
         // SAFETY: `ptr` was allocated by System with `layout`.
         unsafe { System.realloc(ptr, layout, new_size) }
     }
@@ -88,12 +93,24 @@ fn allocations<T>(work: impl FnOnce() -> T) -> (u64, u64, T) {
 fn counted<T>(work: impl FnOnce() -> T) -> (u64, u64, i64, T) {
     CALLS.with(|c| c.set(0));
     BYTES.with(|b| b.set(0));
-    HELD.with(|h| h.set(0));
+    LIVE.with(|l| l.set(0));
+    PEAK.with(|p| p.set(0));
     COUNTING.with(|c| c.set(true));
     let out = work();
     COUNTING.with(|c| c.set(false));
-    let held = HELD.with(Cell::get);
+    let held = LIVE.with(Cell::get);
     (CALLS.with(Cell::get), BYTES.with(Cell::get), held, out)
+}
+
+/// The most bytes `work` held at once on this thread (beyond what it
+/// was given), and its result.
+fn peak_held<T>(work: impl FnOnce() -> T) -> (i64, T) {
+    LIVE.with(|l| l.set(0));
+    PEAK.with(|p| p.set(0));
+    COUNTING.with(|c| c.set(true));
+    let out = work();
+    COUNTING.with(|c| c.set(false));
+    (PEAK.with(Cell::get), out)
 }
 
 /// A word of four letters per number (`aaaa`, `baaa`): names that differ
@@ -229,5 +246,39 @@ fn a_workload_one_config_ran_holds_little_per_other_config() {
         per_config <= 64.0,
         "four variant workloads of one config hold {small} bytes among 400 configs, {large} \
          among 1,600: {per_config:.0} bytes a workload for each other config"
+    );
+}
+
+/// The runs of a comparison are made one workload at a time (issue #57):
+/// a lab's archive of 100,000 files makes 150,000 runs of half a
+/// kilobyte each, with their strings and percentiles, and holding all of
+/// them at once was a fifth of `analyze`'s peak. Here 2 configs ran 300
+/// files at each of 16 load points (numjobs 1-16): the comparison may
+/// hold at most half of what all 9,600 runs take at once (it holds about
+/// 1.8 MB: which rows make each run, 4.5 MB being the runs). Fails when
+/// every workload's runs are made before the first is compared.
+#[test]
+fn a_comparison_holds_one_workloads_runs_at_a_time() {
+    const LOADS: u32 = 16;
+    let one = rows(2, 300);
+    let all: Vec<Row> = (0..LOADS)
+        .flat_map(|n| {
+            // Load points by numjobs: the figures (32 I/Os in flight)
+            // fit each, so no run gets a check of its own.
+            one.iter().cloned().map(move |mut r| {
+                r.numjobs = 1 + n;
+                r
+            })
+        })
+        .collect();
+    let opts = CompareOptions::default();
+    let (peak, cmp) = peak_held(|| compare(&all, &opts));
+    assert_eq!(cmp.workloads.len(), LOADS as usize);
+    let runs_at_once = (all.len() * std::mem::size_of::<nvcmp::compare::workload::Run>()) as i64;
+    assert!(
+        peak < runs_at_once / 2,
+        "comparing {} runs over {LOADS} workloads held {peak} bytes at once: all the runs \
+         take {runs_at_once}",
+        all.len()
     );
 }

@@ -157,16 +157,20 @@ pub const MIN_SAMPLES: u64 = 3;
 /// result is left empty: the caller knows what ingest skipped.
 pub fn compare(rows: &[Row], opts: &CompareOptions) -> Comparison {
     let (named, config_labels) = with_short_names(rows, opts);
-    compare_named(rows, &named, config_labels, RowNames::ToSet)
+    let study = opts.config_rule.study.renamed(|l| named.name(l));
+    compare_named(rows, &named, config_labels, RowNames::ToSet, study)
 }
 
 /// [`compare`] of rows the caller owns: each row carries its config's
 /// display name during the comparison and its own label again after it,
 /// so that the rows are not copied to carry the names (a second copy of
 /// every row, most of `analyze`'s memory on an archive whose configs the
-/// rule names at length). The rows come back as they went in.
-pub fn compare_owned(rows: &mut [Row], opts: &CompareOptions) -> Comparison {
+/// rule names at length). The rows come back as they went in; the study
+/// (every file's place: 100,000 at a lab's archive) is moved from `opts`
+/// into the comparison, not copied.
+pub fn compare_owned(rows: &mut [Row], opts: &mut CompareOptions) -> Comparison {
     let (named, config_labels) = with_short_names(rows, opts);
+    let study = std::mem::take(&mut opts.config_rule.study).into_renamed(|l| named.name(l));
     let own: Vec<String> = rows
         .iter_mut()
         .map(|r| {
@@ -174,7 +178,7 @@ pub fn compare_owned(rows: &mut [Row], opts: &CompareOptions) -> Comparison {
             std::mem::replace(&mut r.config, name)
         })
         .collect();
-    let cmp = compare_named(rows, &named, config_labels, RowNames::Set);
+    let cmp = compare_named(rows, &named, config_labels, RowNames::Set, study);
     for (r, label) in rows.iter_mut().zip(own) {
         r.config = label;
     }
@@ -193,6 +197,7 @@ fn compare_named(
     opts: &CompareOptions,
     config_labels: IndexMap<String, String>,
     names: RowNames,
+    study: crate::model::Study,
 ) -> Comparison {
     let (kept, mut warnings) = admit(rows, opts, names);
     // A `--slo clat_p95=...` target makes p95 the tail every table shows.
@@ -201,26 +206,17 @@ fn compare_named(
         (None, Some(slo)) if slo.metric == SloMetric::ClatP99 => slo.percentile,
         _ => workload::tail_percentile(&kept),
     };
-    let mut grouped = workload::group_at(&kept, tail);
-    attach_log_steady(&mut grouped, &opts.log_steady);
-    if opts.steady_only {
-        to_steady_windows(&mut grouped);
-    }
-    let configs = order_configs(&grouped, opts);
-    let config_os = os_of_configs(&grouped, &configs);
+    // Which rows make each run; the runs themselves are made one
+    // workload at a time and dropped once it is compared.
+    let plan = workload::plan_at(&kept, tail);
+    let configs = order_configs(&plan.configs, opts);
+    let config_os = os_of_configs(&plan, &configs);
     let families = families(&configs, &config_os);
     let (baseline, baseline_why) = pick_baseline(&configs, opts, &config_labels, &mut warnings);
     let setup = setup_of(&kept, &configs, opts, &config_labels);
-    let keys: BTreeSet<WorkloadKey> = grouped.values().flat_map(|m| m.keys().cloned()).collect();
-    let workloads: Vec<Workload> = keys
-        .iter()
-        .map(|key| compare_workload(key, &grouped, &configs, baseline.as_deref(), opts))
-        .collect();
-    // The runs are read for the last time: dropped before the sweeps and
-    // findings are built beside the workloads (a kilobyte a run, 150 MB
-    // at 128,904 configs, held to the end of the comparison before).
-    let engines = sanity::mixed_engines(&grouped);
-    drop(grouped);
+    let workloads = compare_workloads(&plan, &configs, baseline.as_deref(), opts);
+    let engines = sanity::mixed_engines(&plan);
+    drop(plan);
 
     let devices = devices::build(&kept, &configs);
     let units = units_of(&workloads, opts.house);
@@ -242,7 +238,7 @@ fn compare_named(
         devices,
         equivalence_pct: Some(opts.equivalence_pct()),
         config_rule: renamed_rule(&opts.config_rule, |l| opts.name(l)),
-        study: opts.config_rule.study.renamed(|l| opts.name(l)),
+        study,
         tail_percentile: tail,
         config_labels,
         baseline_why,
@@ -374,8 +370,47 @@ fn admissible(r: &Row) -> bool {
         .all(|v| v.is_finite() && *v >= 0.0)
 }
 
+/// Every workload compared, in the workloads' order, each one's runs
+/// made for it and dropped once it is compared.
+fn compare_workloads(
+    plan: &workload::RunPlan<'_>,
+    configs: &[String],
+    baseline: Option<&str>,
+    opts: &CompareOptions,
+) -> Vec<Workload> {
+    let keys: BTreeSet<&WorkloadKey> = plan.configs.values().flat_map(|m| m.keys()).collect();
+    keys.into_iter()
+        .map(|key| {
+            let runs = runs_at(plan, key, configs, opts);
+            compare_workload(key, &runs, plan, configs, baseline, opts)
+        })
+        .collect()
+}
+
+/// Each config's runs at `key` (the configs that ran it), made now,
+/// with their logs' steady-state verdicts and, with `--steady-only`, the
+/// steady windows' figures.
+fn runs_at<'c>(
+    plan: &workload::RunPlan<'_>,
+    key: &WorkloadKey,
+    configs: &'c [String],
+    opts: &CompareOptions,
+) -> IndexMap<&'c str, Vec<Run>> {
+    configs
+        .iter()
+        .filter_map(|c| {
+            let mut runs = plan.runs(c, key)?;
+            attach_log_steady(key, &mut runs, &opts.log_steady);
+            if opts.steady_only {
+                to_steady_windows(key, &mut runs);
+            }
+            Some((c.as_str(), runs))
+        })
+        .collect()
+}
+
 /// The manifest's order first, then configs in the order first seen.
-fn order_configs(grouped: &workload::Grouped, opts: &CompareOptions) -> Vec<String> {
+fn order_configs<V>(grouped: &IndexMap<String, V>, opts: &CompareOptions) -> Vec<String> {
     let mut configs: Vec<String> = opts
         .order
         .iter()
@@ -392,11 +427,15 @@ fn order_configs(grouped: &workload::Grouped, opts: &CompareOptions) -> Vec<Stri
     configs
 }
 
-fn os_of_configs(grouped: &workload::Grouped, configs: &[String]) -> IndexMap<String, Os> {
+fn os_of_configs(plan: &workload::RunPlan<'_>, configs: &[String]) -> IndexMap<String, Os> {
     configs
         .iter()
         .map(|c| {
-            let os = grouped[c].values().flatten().map(|r| r.os.family()).next();
+            // A run's OS is its first row's.
+            let os = plan.configs[c]
+                .values()
+                .flatten()
+                .find_map(|(rows, _)| Some(rows.first()?.os.family()));
             (c.clone(), os.unwrap_or_default())
         })
         .collect()
@@ -432,7 +471,23 @@ fn with_short_names(
         .map(|r| r.config.clone())
         .collect();
     let short = names::short_names(&labels);
-    let mut out = opts.clone();
+    // Every field but the study, which the caller renames on its own.
+    let mut out = CompareOptions {
+        order: opts.order.clone(),
+        baseline: opts.baseline.clone(),
+        display_names: opts.display_names.clone(),
+        alpha: opts.alpha,
+        round: opts.round.clone(),
+        sweep_rules: opts.sweep_rules,
+        setup: opts.setup.clone(),
+        equivalence_pct: opts.equivalence_pct,
+        findings: opts.findings,
+        steady_only: opts.steady_only,
+        log_steady: opts.log_steady.clone(),
+        config_rule: renamed_rule(&opts.config_rule, str::to_string),
+        house: opts.house,
+        tail: opts.tail,
+    };
     let mut full = IndexMap::new();
     for (label, auto) in &short {
         let given = opts
@@ -507,32 +562,30 @@ fn kernels(configs: &[String], opts: &CompareOptions) -> IndexMap<String, String
 /// run, so they no longer describe the figure and are dropped. fio keeps
 /// the window for the job as a whole, so a mixed job's directions, which
 /// it cannot be split into, keep the whole run's figures.
-fn to_steady_windows(grouped: &mut workload::Grouped) {
-    let all = grouped.values_mut().flat_map(|m| m.iter_mut());
-    for (_, runs) in all.filter(|(k, _)| !is_mixed(&k.shape.rw)) {
-        for r in runs.iter_mut() {
-            let Some(s) = &r.steady else { continue };
-            if let (Some(iops), Some(bw)) = (s.iops, s.bw_bytes_per_s) {
-                (r.iops, r.bw) = (iops, bw);
-                (r.iops_samples, r.bw_samples) = (None, None);
-            }
+fn to_steady_windows(key: &WorkloadKey, runs: &mut [Run]) {
+    if is_mixed(&key.shape.rw) {
+        return;
+    }
+    for r in runs.iter_mut() {
+        let Some(s) = &r.steady else { continue };
+        if let (Some(iops), Some(bw)) = (s.iops, s.bw_bytes_per_s) {
+            (r.iops, r.bw) = (iops, bw);
+            (r.iops_samples, r.bw_samples) = (None, None);
         }
     }
 }
 
 /// Gives each run that fio did not judge the verdict its logs gave: fio's
 /// own verdict is never overridden.
-fn attach_log_steady(grouped: &mut workload::Grouped, verdicts: &SteadyVerdicts) {
+fn attach_log_steady(key: &WorkloadKey, runs: &mut [Run], verdicts: &SteadyVerdicts) {
     if verdicts.is_empty() {
         return;
     }
-    for (key, runs) in grouped.values_mut().flat_map(|m| m.iter_mut()) {
-        for r in runs.iter_mut().filter(|r| r.steady.is_none()) {
-            r.steady = verdicts
-                .get(&(r.source.clone(), key.shape.clone()))
-                .cloned()
-                .map(Box::new);
-        }
+    for r in runs.iter_mut().filter(|r| r.steady.is_none()) {
+        r.steady = verdicts
+            .get(&(r.source.clone(), key.shape.clone()))
+            .cloned()
+            .map(Box::new);
     }
 }
 
@@ -584,7 +637,8 @@ fn mark_probes(mut workloads: Vec<Workload>) -> Vec<Workload> {
 /// know about it.
 fn compare_workload(
     key: &WorkloadKey,
-    grouped: &workload::Grouped,
+    runs: &IndexMap<&str, Vec<Run>>,
+    plan: &workload::RunPlan<'_>,
     configs: &[String],
     baseline: Option<&str>,
     opts: &CompareOptions,
@@ -592,12 +646,11 @@ fn compare_workload(
     let mut cells: IndexMap<&str, ConfigCell> = configs
         .iter()
         .filter_map(|c| {
-            grouped[c]
-                .get(key)
+            runs.get(c.as_str())
                 .map(|runs| (c.as_str(), ConfigCell::new(runs)))
         })
         .collect();
-    let mut notes = notes::missing(key, grouped, configs, &cells);
+    let mut notes = notes::missing(key, &plan.configs, configs, &cells);
     notes.extend(notes::tools(key, &mut cells));
     let effective_iodepth = effective_depths(key, &cells);
     notes.extend(notes::effective_depth(key, &cells, &effective_iodepth));

@@ -10,16 +10,16 @@ use indexmap::IndexMap;
 
 use super::cell::ConfigCell;
 use super::comparison::{SteadySource, SteadyState};
-use super::workload::{Grouped, WorkloadKey};
+use super::workload::WorkloadKey;
 use crate::model::is_sync_engine;
 
 /// "no result from X" for a config that never ran this workload's shape.
 /// One that ran it at other load points (a sweep it took part in only
 /// partly) is said once for the whole sweep, in the comparison's notes
 /// (`sanity::check_comparison`), not at every load point it missed.
-pub(super) fn missing(
+pub(super) fn missing<V>(
     key: &WorkloadKey,
-    grouped: &Grouped,
+    grouped: &IndexMap<String, IndexMap<WorkloadKey, V>>,
     configs: &[String],
     cells: &IndexMap<&str, ConfigCell>,
 ) -> Vec<String> {

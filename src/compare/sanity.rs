@@ -165,17 +165,43 @@ pub fn ran_together(rows: &[crate::model::Row]) -> Option<String> {
 /// workload, first among the checks (the configs' missing workloads
 /// follow, one line each).
 pub fn names_as_variants(rows: &[crate::model::Row]) -> Vec<String> {
+    use std::collections::hash_map::Entry;
+    use std::hash::BuildHasher;
     type At<'a> = (&'a str, &'a str, Shape, (u32, u32));
-    let mut jobs: IndexMap<At, IndexMap<&str, Option<&str>>> = IndexMap::new();
-    for r in rows {
+    fn at_of(r: &crate::model::Row) -> At<'_> {
         let mut shape = Shape::of(r);
         shape.variant = None;
-        let at = (r.config.as_str(), super::workload::run_source(r), shape);
-        jobs.entry((at.0, at.1, at.2, (r.iodepth, r.numjobs)))
+        let source = super::workload::run_source(r);
+        (r.config.as_str(), source, shape, (r.iodepth, r.numjobs))
+    }
+    // A first pass keeps each place's hash and first job name: nearly
+    // every file of an archive has one name per place, and all the places
+    // at once (150,000 with their shapes) were a tenth of analyze's peak.
+    // Only places where another name turns up (or that share a hash with
+    // one) are then gathered in full.
+    let hasher = crate::quick_hash::QuickHash::default();
+    let mut first: std::collections::HashMap<u64, (&str, bool), crate::quick_hash::QuickHash> =
+        std::collections::HashMap::default();
+    for r in rows {
+        match first.entry(hasher.hash_one(at_of(r))) {
+            Entry::Vacant(e) => {
+                e.insert((r.job.as_str(), false));
+            }
+            Entry::Occupied(mut e) => e.get_mut().1 |= e.get().0 != r.job,
+        }
+    }
+    let mut jobs: IndexMap<At, IndexMap<&str, Option<&str>>> = IndexMap::new();
+    for r in rows {
+        let at = at_of(r);
+        if !first.get(&hasher.hash_one(&at)).is_some_and(|f| f.1) {
+            continue;
+        }
+        jobs.entry(at)
             .or_default()
             .entry(r.job.as_str())
             .or_insert(r.variant.as_deref());
     }
+    drop(first);
     jobs.into_iter()
         .filter(|(_, names)| {
             let variants: std::collections::HashSet<_> = names.values().collect();
@@ -318,19 +344,19 @@ pub fn exclusions(cmp: &Comparison) -> Vec<String> {
 /// A config (label) whose files come from several engines: its figures
 /// mix stacks. Names them with their file counts and the flag that
 /// separates them.
-pub fn mixed_engines(grouped: &super::workload::Grouped) -> Vec<String> {
+pub fn mixed_engines(plan: &super::workload::RunPlan<'_>) -> Vec<String> {
     let mut out = Vec::new();
-    for (config, workloads) in grouped {
+    for (config, heads) in plan.heads() {
         // Per engine, each run's first file and the files it was read from
         // (fio instances that ran together are one run of several files).
         let mut files: indexmap::IndexMap<&str, std::collections::BTreeMap<&str, u32>> =
             indexmap::IndexMap::new();
-        for r in workloads.values().flatten() {
+        for (r, run_files) in heads {
             if !r.engine.is_empty() && r.engine != "unknown" {
                 files
                     .entry(r.engine.as_str())
                     .or_default()
-                    .insert(&r.source, r.files);
+                    .insert(&r.source, run_files);
             }
         }
         // A file that ran several engines (a script's suite of job files)

@@ -565,7 +565,7 @@ fn display_names_and_baseline() {
 /// labels alike, and hands the rows back as they were.
 #[test]
 fn comparing_owned_rows_names_them_in_place_and_puts_them_back() {
-    let opts = CompareOptions {
+    let mut opts = CompareOptions {
         order: ORDER.iter().map(|s| s.to_string()).collect(),
         baseline: Some("linux-libaio".into()),
         display_names: [("linux-libaio".to_string(), "Ubuntu libaio".to_string())].into(),
@@ -574,7 +574,7 @@ fn comparing_owned_rows_names_them_in_place_and_puts_them_back() {
     let before = rows();
     let mut owned = before.clone();
     let by_copy = compare(&before, &opts);
-    let in_place = crate::compare::compare_owned(&mut owned, &opts);
+    let in_place = crate::compare::compare_owned(&mut owned, &mut opts);
     assert_eq!(owned, before);
     assert_eq!(in_place.configs[2], "Ubuntu libaio");
     let json = |c: &Comparison| serde_json::to_string(c).unwrap();

@@ -97,7 +97,7 @@ pub fn is_p99(pct: &f64) -> bool {
 /// (a dataset written before they were kept) the fixed columns.
 fn row_percentiles(r: &Row) -> Vec<(f64, f64)> {
     if !r.clat_percentiles.is_empty() {
-        return r.clat_percentiles.0.clone();
+        return r.clat_percentiles.to_vec();
     }
     [
         (50.0, r.clat_p50_ns),
@@ -118,18 +118,28 @@ fn row_percentiles(r: &Row) -> Vec<(f64, f64)> {
 /// gives p95). p99 when no row has any.
 pub fn tail_percentile(rows: &[Row]) -> f64 {
     let mut shared: Option<Vec<f64>> = None;
+    // The last row's percents: a row with the same list (as nearly every
+    // row of a study has) leaves the shared ones as they are.
+    let mut last: Vec<f64> = Vec::new();
+    let mut pcts: Vec<f64> = Vec::new();
     for r in rows.iter().filter(|r| r.clat_bins.is_none()) {
-        let pcts: Vec<f64> = row_percentiles(r).into_iter().map(|(p, _)| p).collect();
-        if pcts.is_empty() {
+        pcts.clear();
+        if r.clat_percentiles.is_empty() {
+            pcts.extend(row_percentiles(r).into_iter().map(|(p, _)| p));
+        } else {
+            pcts.extend(r.clat_percentiles.pairs().map(|(p, _)| p));
+        }
+        if pcts.is_empty() || (shared.is_some() && pcts == last) {
             continue;
         }
         shared = Some(match shared {
-            None => pcts,
+            None => pcts.clone(),
             Some(s) => s
                 .into_iter()
                 .filter(|p| pcts.iter().any(|q| (p - q).abs() < 1e-9))
                 .collect(),
         });
+        std::mem::swap(&mut last, &mut pcts);
     }
     match shared {
         None => P99,
@@ -160,12 +170,24 @@ impl Run {
 
     /// The run of one row, its tail at `tail` percent.
     pub(crate) fn from_row_at(r: &Row, tail: f64) -> Run {
+        Run::from_row_with(r, tail, true)
+    }
+
+    /// [`Run::from_row_at`], with the row's percentiles or without (a
+    /// run that will not stand alone in its cell).
+    fn from_row_with(r: &Row, tail: f64, with_percentiles: bool) -> Run {
         let samples = |n: Option<u64>, mean: Option<f64>, sd: Option<f64>| match (n, mean, sd) {
             (Some(n), Some(mean), Some(stddev)) if n >= 2 => Some(Summary { n, mean, stddev }),
             _ => None,
         };
-        let percentiles = row_percentiles(r);
-        let clat_p99 = crate::model::figures::percentile(&percentiles, tail);
+        let (percentiles, clat_p99) = match with_percentiles || r.clat_percentiles.is_empty() {
+            true => {
+                let all = row_percentiles(r);
+                let tail = crate::model::figures::percentile(&all, tail);
+                (if with_percentiles { all } else { Vec::new() }, tail)
+            }
+            false => (Vec::new(), r.clat_percentiles.get(tail)),
+        };
         Run {
             source: r.source.clone(),
             os: r.os.clone(),
@@ -215,11 +237,12 @@ impl Run {
 
     /// Several jobs of one file and workload: they ran side by side, so
     /// bandwidth and IOPS add up and latency is the mean over all I/Os.
-    fn combine(rows: &[&Row], tail: f64) -> Run {
+    fn combine(rows: &[&Row], tail: f64, with_percentiles: bool) -> Run {
         if rows.len() == 1 {
-            return Run::from_row_at(rows[0], tail);
+            return Run::from_row_with(rows[0], tail, with_percentiles);
         }
-        let mut run = Run::from_row_at(rows[0], tail);
+        // The first row's percentiles are not the run's.
+        let mut run = Run::from_row_with(rows[0], tail, false);
         let ios = row_ios;
         run.ios = rows.iter().map(|r| row_ios(r)).sum();
         run.io_bytes = rows.iter().map(|r| r.io_bytes as f64).sum();
@@ -248,11 +271,13 @@ impl Run {
         match all_bins {
             Some(bins) => {
                 let merged = merge_bins(&bins);
-                run.percentiles = POOLED_PERCENTILES
-                    .iter()
-                    .chain(std::iter::once(&tail).filter(|t| !POOLED_PERCENTILES.contains(t)))
-                    .filter_map(|&p| Some((p, bins_percentile(&merged, p)?)))
-                    .collect();
+                if with_percentiles {
+                    run.percentiles = POOLED_PERCENTILES
+                        .iter()
+                        .chain(std::iter::once(&tail).filter(|t| !POOLED_PERCENTILES.contains(t)))
+                        .filter_map(|&p| Some((p, bins_percentile(&merged, p)?)))
+                        .collect();
+                }
                 run.clat_p99 = bins_percentile(&merged, tail);
                 run.clat_bins = Some(crate::model::LatencyBins::new(&merged));
             }
@@ -285,8 +310,7 @@ impl Run {
         run.steady = SteadyState::combine(&steady.iter().collect::<Vec<_>>()).map(Box::new);
         let targets: BTreeSet<&str> = rows.iter().filter_map(|r| r.target.as_deref()).collect();
         run.targets = targets.len().max(1) as u32;
-        let files: BTreeSet<&str> = rows.iter().map(|r| r.source.as_str()).collect();
-        run.files = files.len().max(1) as u32;
+        run.files = files_of(rows);
         run
     }
 }
@@ -358,9 +382,10 @@ pub fn group(rows: &[Row]) -> Grouped {
     group_at(rows, tail_percentile(rows))
 }
 
-/// (label, source, run of the file, shape, (iodepth, numjobs)): the rows
-/// of one run.
-type FileKey<'a> = (&'a str, &'a str, Option<u32>, Shape, (u32, u32));
+/// (label, source, run of the file, shape (its place among the shapes
+/// seen), (iodepth, numjobs)): the rows of one run. The shape by its
+/// place: a run's key is then 56 bytes, not 150 with a copy of its shape.
+type FileKey<'a> = (&'a str, &'a str, Option<u32>, usize, (u32, u32));
 
 /// Room for each workload's runs at once, per file group in `by_file`'s
 /// order: grown by doubling, the runs of an archive of 100,000 results
@@ -368,18 +393,93 @@ type FileKey<'a> = (&'a str, &'a str, Option<u32>, Shape, (u32, u32));
 /// shape and load as the files give them, a bound (hosts, devices and
 /// instances may split a group further).
 fn room_per_workload(by_file: &IndexMap<FileKey<'_>, Vec<&Row>, QuickHash>) -> Vec<usize> {
-    let mut counts: HashMap<(&str, &Shape, (u32, u32)), usize, QuickHash> = HashMap::default();
+    let mut counts: HashMap<(&str, usize, (u32, u32)), usize, QuickHash> = HashMap::default();
     for (label, _, _, shape, load) in by_file.keys() {
-        *counts.entry((label, shape, *load)).or_default() += 1;
+        *counts.entry((label, *shape, *load)).or_default() += 1;
     }
     by_file
         .keys()
-        .map(|(label, _, _, shape, load)| counts.get(&(*label, shape, *load)).copied().unwrap_or(1))
+        .map(|(label, _, _, shape, load)| {
+            counts.get(&(*label, *shape, *load)).copied().unwrap_or(1)
+        })
         .collect()
 }
 
 /// [`group`] with the runs' tail at `tail` percent (an SLO's `clat_p95`).
 pub fn group_at(rows: &[Row], tail: f64) -> Grouped {
+    let plan = plan_at(rows, tail);
+    plan.configs
+        .iter()
+        .map(|(label, workloads)| {
+            let runs = workloads
+                .keys()
+                .filter_map(|key| Some((key.clone(), plan.runs(label, key)?)))
+                .collect();
+            (label.clone(), runs)
+        })
+        .collect()
+}
+
+/// The rows of one run and the load point (iodepth, numjobs) it was
+/// grouped at.
+pub type RunRows<'a> = (Box<[&'a Row]>, (u32, u32));
+
+/// Which rows make each run, per config label (in first-seen order) and
+/// workload (sorted): [`Grouped`] with the runs not made yet. A plan holds
+/// a pointer per row; the runs, made one workload at a time
+/// ([`RunPlan::runs`]), hold a copy of their rows' figures, strings and
+/// percentiles (half a kilobyte a run, and all of a json+ archive's runs
+/// at once were a fifth of `analyze`'s peak at 100,000 files).
+pub struct RunPlan<'a> {
+    tail: f64,
+    pub configs: IndexMap<String, IndexMap<WorkloadKey, Vec<RunRows<'a>>>>,
+}
+
+impl<'a> RunPlan<'a> {
+    /// The runs of `config` at `key`, made now; the percentiles of runs
+    /// that will not stand alone in their cell (the only place they are
+    /// read, `Workload::percentiles`) are let go.
+    pub fn runs(&self, config: &str, key: &WorkloadKey) -> Option<Vec<Run>> {
+        let planned = self.configs.get(config)?.get(key)?;
+        // The cell's runs are the clean ones, or all when none is (a run's
+        // error is its rows' first).
+        let error = |rows: &[&Row]| rows.iter().map(|r| r.error).find(|e| *e != 0);
+        let clean = planned
+            .iter()
+            .filter(|(rows, _)| error(rows).is_none())
+            .count();
+        let alone = if clean > 0 {
+            clean == 1
+        } else {
+            planned.len() == 1
+        };
+        let runs = planned
+            .iter()
+            .map(|(rows, (iodepth, numjobs))| {
+                let mut run = Run::combine(rows, self.tail, alone);
+                run.iodepth = *iodepth;
+                run.numjobs = *numjobs;
+                run
+            })
+            .collect();
+        Some(runs)
+    }
+
+    /// Each run's first row (whose source, engine and OS the run takes)
+    /// and the files it was read from, per config and workload.
+    pub fn heads(&self) -> impl Iterator<Item = (&str, impl Iterator<Item = (&'a Row, u32)>)> {
+        self.configs.iter().map(|(label, workloads)| {
+            let heads = workloads
+                .values()
+                .flatten()
+                .filter_map(|(rows, _)| Some((*rows.first()?, files_of(rows))));
+            (label.as_str(), heads)
+        })
+    }
+}
+
+/// Which rows make each run ([`RunPlan`]), the runs' tail at `tail` percent.
+pub fn plan_at(rows: &[Row], tail: f64) -> RunPlan<'_> {
     // The hosts' loads of the files with an aggregate (client/server) row
     // only: the one place they are read.
     let with_aggregate: std::collections::HashSet<&str, QuickHash> = rows
@@ -402,6 +502,7 @@ pub fn group_at(rows: &[Row], tail: f64) -> Grouped {
     // rows of one run; the files of fio instances that ran together are
     // one source, the invocations of a script's log each a run.
     let mut by_file: IndexMap<FileKey, Vec<&Row>, QuickHash> = IndexMap::default();
+    let mut shapes: indexmap::IndexSet<Shape, QuickHash> = indexmap::IndexSet::default();
     for r in rows {
         let shape = Shape::of(r);
         let mut load = (r.iodepth, r.numjobs);
@@ -411,70 +512,71 @@ pub fn group_at(rows: &[Row], tail: f64) -> Grouped {
         {
             load = *loads.first().unwrap_or(&load);
         }
+        let (shape, _) = shapes.insert_full(shape);
         by_file
             .entry((r.config.as_str(), run_source(r), r.file_run, shape, load))
             .or_default()
             .push(r);
     }
     let room = room_per_workload(&by_file);
-    let mut out: Grouped = IndexMap::new();
+    let mut out: IndexMap<String, IndexMap<WorkloadKey, Vec<RunRows>>> = IndexMap::new();
     for (((label, _, _, shape, (iodepth, numjobs)), rows), room) in by_file.into_iter().zip(room) {
-        // Hosts are told apart by name: two servers on one address count once.
-        let hosts: BTreeSet<&str> = rows
-            .iter()
-            .filter(|r| !r.aggregate)
-            .filter_map(|r| r.host.as_deref())
-            .collect();
-        let devices = rows.iter().map(|r| r.devices()).max().unwrap_or(1);
-        let instances = rows.iter().map(|r| r.instances).max().unwrap_or(1);
-        let load = LoadPoint {
-            hosts: hosts.len().max(1) as u32,
-            numjobs,
-            iodepth,
-            devices,
-            instances: instances.max(1),
-            beside: 0,
-            probe: false,
+        let key = WorkloadKey {
+            shape: shapes[shape].clone(),
+            load: load_of(&rows, iodepth, numjobs),
         };
+        // Per file, `All clients` aggregate rows replace the per-host rows
+        // they sum up.
         let aggregates: Vec<&Row> = rows.iter().copied().filter(|r| r.aggregate).collect();
         let used = if aggregates.is_empty() {
             rows
         } else {
             aggregates
         };
-        let mut run = Run::combine(&used, tail);
-        run.iodepth = iodepth;
-        run.numjobs = numjobs;
         let workloads = match out.get_index_of(label) {
             Some(i) => &mut out[i],
             None => out.entry(label.to_string()).or_default(),
         };
         workloads
-            .entry(WorkloadKey { shape, load })
+            .entry(key)
             .or_insert_with(|| Vec::with_capacity(room))
-            .push(run);
+            .push((used.into_boxed_slice(), (iodepth, numjobs)));
     }
-    out.values_mut().for_each(sort_exact);
-    out
+    for workloads in out.values_mut() {
+        workloads.sort_unstable_keys();
+        workloads.shrink_to_fit();
+        workloads.values_mut().for_each(Vec::shrink_to_fit);
+    }
+    RunPlan { tail, configs: out }
 }
 
-/// A config's workloads in their order, held in exactly their room. The
-/// percentiles of runs that will not stand alone in their cell (the
-/// only place they are read, `Workload::percentiles`) are let go: a
-/// json+ archive's 200,000 runs held 60 MB of them.
-fn sort_exact(workloads: &mut IndexMap<WorkloadKey, Vec<Run>>) {
-    workloads.sort_unstable_keys();
-    workloads.shrink_to_fit();
-    for runs in workloads.values_mut() {
-        // The cell's runs are the clean ones, or all when none is.
-        let clean = runs.iter().filter(|r| r.error == 0).count();
-        let alone = if clean > 0 {
-            clean == 1
-        } else {
-            runs.len() == 1
-        };
-        if !alone {
-            runs.iter_mut().for_each(|r| r.percentiles = Vec::new());
-        }
+/// The load point of one run's rows, grouped at (iodepth, numjobs).
+fn load_of(rows: &[&Row], iodepth: u32, numjobs: u32) -> LoadPoint {
+    // Hosts are told apart by name: two servers on one address count once.
+    let hosts: BTreeSet<&str> = rows
+        .iter()
+        .filter(|r| !r.aggregate)
+        .filter_map(|r| r.host.as_deref())
+        .collect();
+    let devices = rows.iter().map(|r| r.devices()).max().unwrap_or(1);
+    let instances = rows.iter().map(|r| r.instances).max().unwrap_or(1);
+    LoadPoint {
+        hosts: hosts.len().max(1) as u32,
+        numjobs,
+        iodepth,
+        devices,
+        instances: instances.max(1),
+        beside: 0,
+        probe: false,
     }
+}
+
+/// Result files a run's rows were read from: 1, or the fio instances that
+/// ran together.
+fn files_of(rows: &[&Row]) -> u32 {
+    if rows.len() <= 1 {
+        return 1;
+    }
+    let files: BTreeSet<&str> = rows.iter().map(|r| r.source.as_str()).collect();
+    files.len().max(1) as u32
 }

@@ -26,16 +26,60 @@ pub struct Samples {
 }
 
 /// A json+ completion-latency histogram: (latency ns, count) pairs sorted
-/// by latency, held in a fifth of their 16 bytes and shared. Each pair is
-/// stored as two LEB128 varints, the latency as its step from the one
-/// before (exact for any u64) (fio's buckets are 1/64 of a power of two apart, a byte or two)
-/// and the count as it is (mostly below 16,384: two bytes). A 100,000-file
-/// json+ archive has some 40 M bins: 600 MB as pairs, 120-150 MB so.
-/// Rows and the runs made of them hold one `Arc` of the bytes.
+/// by latency, held in a few bytes a pair and shared. The first byte says
+/// how the pairs are stored, each as two LEB128 varints, the count as it
+/// is (mostly below 16,384: two bytes) after:
+///
+/// - [`BY_BUCKET`]: every latency is the value fio prints for one of its
+///   histogram buckets (`plat_idx_to_val`: 1/64 of a power of two apart,
+///   each bucket's middle), as in any json+ output and the merges of
+///   them. The step from the bucket before, in buckets: mostly one byte.
+/// - [`BY_NS`]: any other latencies. The step from the one before, in ns
+///   (exact for any u64): two or three bytes past 16 µs.
+///
+/// A 100,000-file json+ archive has some 40 M bins: 640 MB as pairs,
+/// 130 MB by ns steps, some 90 MB by bucket steps. Rows and the runs made
+/// of them hold one `Arc` of the bytes.
 #[derive(Clone, PartialEq, Eq, Default)]
 pub struct LatencyBins {
     bytes: std::sync::Arc<[u8]>,
     len: u32,
+}
+
+/// [`LatencyBins`] stored by steps in ns.
+const BY_NS: u8 = 0;
+/// [`LatencyBins`] stored by steps in fio's buckets.
+const BY_BUCKET: u8 = 1;
+
+/// fio's histogram: 64 buckets per power of two (`FIO_IO_U_PLAT_BITS`).
+const PLAT_BITS: u32 = 6;
+
+/// The latency fio prints for histogram bucket `idx` (stat.c,
+/// `plat_idx_to_val`): the bucket's middle, below 128 the value itself.
+fn bucket_value(idx: u64) -> Option<u64> {
+    let plat_val = 1u64 << PLAT_BITS;
+    if idx < 2 * plat_val {
+        return Some(idx);
+    }
+    let error_bits = u32::try_from((idx >> PLAT_BITS) - 1).ok()?;
+    let base = 1u64.checked_shl(error_bits + PLAT_BITS)?;
+    let k = idx % plat_val;
+    // (k + 0.5) << error_bits, error_bits >= 1 here: exact in integers.
+    let width = 1u64.checked_shl(error_bits)?;
+    base.checked_add(k.checked_mul(width)?.checked_add(width / 2)?)
+}
+
+/// The bucket whose printed value is `ns`, if one is.
+fn bucket_of(ns: u64) -> Option<u64> {
+    let plat_val = 1u64 << PLAT_BITS;
+    if ns < 2 * plat_val {
+        return Some(ns);
+    }
+    let msb = 63 - ns.leading_zeros();
+    let error_bits = msb - PLAT_BITS;
+    let k = (ns - (1u64 << msb)) >> error_bits;
+    let idx = (u64::from(error_bits) + 1) * plat_val + k;
+    (bucket_value(idx) == Some(ns)).then_some(idx)
 }
 
 impl LatencyBins {
@@ -54,12 +98,16 @@ impl LatencyBins {
             };
             &sorted
         };
-        let mut bytes = Vec::with_capacity(pairs.len() * 4);
-        let mut last = 0u64;
-        for &(ns, n) in pairs {
-            varint(&mut bytes, ns - last);
-            varint(&mut bytes, n);
-            last = ns;
+        let mut bytes = Vec::with_capacity(1 + pairs.len() * 3);
+        if !pairs.is_empty() && !by_bucket(pairs, &mut bytes) {
+            bytes.clear();
+            bytes.push(BY_NS);
+            let mut last = 0u64;
+            for &(ns, n) in pairs {
+                varint(&mut bytes, ns - last);
+                varint(&mut bytes, n);
+                last = ns;
+            }
         }
         LatencyBins {
             bytes: bytes.into(),
@@ -69,7 +117,8 @@ impl LatencyBins {
 
     /// The pairs, in order.
     pub fn iter(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
-        let mut at = 0;
+        let by_bucket = self.bytes.first() == Some(&BY_BUCKET);
+        let mut at = 1;
         let mut last = 0u64;
         std::iter::from_fn(move || {
             if at >= self.bytes.len() {
@@ -78,8 +127,17 @@ impl LatencyBins {
             let step = read_varint(&self.bytes, &mut at);
             let n = read_varint(&self.bytes, &mut at);
             last = last.wrapping_add(step);
-            Some((last, n))
+            let ns = match by_bucket {
+                true => bucket_value(last).unwrap_or(u64::MAX),
+                false => last,
+            };
+            Some((ns, n))
         })
+    }
+
+    /// The bytes the pairs take (their encoding, not the `Arc`'s counts).
+    pub fn stored_bytes(&self) -> usize {
+        self.bytes.len()
     }
 
     /// How many bins.
@@ -97,6 +155,22 @@ impl LatencyBins {
         out.extend(self.iter());
         out
     }
+}
+
+/// Writes sorted `pairs` into `bytes` by bucket steps ([`BY_BUCKET`]);
+/// false, `bytes` part written, when a latency is no fio bucket's value.
+fn by_bucket(pairs: &[(u64, u64)], bytes: &mut Vec<u8>) -> bool {
+    bytes.push(BY_BUCKET);
+    let mut last = 0u64;
+    for &(ns, n) in pairs {
+        let Some(idx) = bucket_of(ns) else {
+            return false;
+        };
+        varint(bytes, idx - last);
+        varint(bytes, n);
+        last = idx;
+    }
+    true
 }
 
 impl From<Vec<(u64, u64)>> for LatencyBins {
@@ -148,40 +222,173 @@ fn read_varint(bytes: &[u8], at: &mut usize) -> u64 {
 /// `percentile_list` (`50:95`, `99.999`, `1:5:10`): (percent, ns) in the
 /// output's order. In the dataset and its JSON an object of percent to ns
 /// (`{"50": 81920.0, "95": 123904.0}`), null when fio printed none.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Percentiles(pub Vec<(f64, f64)>);
+///
+/// Held as the list of percents, shared by every row of a thread that
+/// printed the same list (fio's default: 17 percents), and the values:
+/// where each is the value fio prints for one of its histogram buckets
+/// (as fio's percentiles are), the bucket's number, two bytes; else the
+/// values as they are. 40 bytes for fio's default list, not 272 as
+/// pairs (at 100,000 json+ files, 45 MB less).
+#[derive(Clone, Default)]
+pub struct Percentiles {
+    percents: Option<std::sync::Arc<[f64]>>,
+    /// [`BY_BUCKET`] and a varint bucket number per value, or [`BY_NS`]
+    /// and each value's 8 bytes (little-endian bits); empty for none.
+    values: Box<[u8]>,
+}
+
+/// Pairs equal as numbers, as the pairs themselves compare.
+impl PartialEq for Percentiles {
+    fn eq(&self, other: &Percentiles) -> bool {
+        self.len() == other.len() && self.pairs().zip(other.pairs()).all(|(a, b)| a == b)
+    }
+}
+
+/// `values` as [`Percentiles::values`] holds them.
+fn percentile_values(values: &[f64]) -> Box<[u8]> {
+    let bucket = |v: f64| {
+        if !((0.0..9.0e15).contains(&v) && v.fract() == 0.0) {
+            return None;
+        }
+        let idx = bucket_of(v as u64)?;
+        // Bit for bit (not -0.0).
+        (bucket_value(idx).map(|b| (b as f64).to_bits()) == Some(v.to_bits())).then_some(idx)
+    };
+    let mut out = Vec::with_capacity(1 + values.len() * 2);
+    out.push(BY_BUCKET);
+    for &v in values {
+        let Some(idx) = bucket(v) else {
+            out.clear();
+            out.push(BY_NS);
+            out.extend(values.iter().flat_map(|v| v.to_bits().to_le_bytes()));
+            return out.into();
+        };
+        varint(&mut out, idx);
+    }
+    out.into()
+}
+
+impl std::fmt::Debug for Percentiles {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.pairs()).finish()
+    }
+}
+
+impl From<Vec<(f64, f64)>> for Percentiles {
+    fn from(pairs: Vec<(f64, f64)>) -> Percentiles {
+        Percentiles::new(&pairs)
+    }
+}
+
+thread_local! {
+    /// The lists of percents this thread has held, the first few.
+    static PERCENT_LISTS: std::cell::RefCell<Vec<std::sync::Arc<[f64]>>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Most lists of percents [`PERCENT_LISTS`] keeps: a study prints one or
+/// two; past these each row holds its own.
+const PERCENT_LISTS_KEPT: usize = 8;
+
+/// `percents` as a list shared with the rows before it that had the
+/// same (bit for bit).
+fn shared_percents(percents: &[f64]) -> std::sync::Arc<[f64]> {
+    let same = |list: &[f64]| {
+        list.len() == percents.len()
+            && list
+                .iter()
+                .zip(percents)
+                .all(|(a, b)| a.to_bits() == b.to_bits())
+    };
+    PERCENT_LISTS.with(|lists| {
+        let Ok(mut lists) = lists.try_borrow_mut() else {
+            return percents.into();
+        };
+        if let Some(list) = lists.iter().find(|l| same(l)) {
+            return list.clone();
+        }
+        let list: std::sync::Arc<[f64]> = percents.into();
+        if lists.len() < PERCENT_LISTS_KEPT {
+            lists.push(list.clone());
+        }
+        list
+    })
+}
 
 impl Percentiles {
+    /// The (percent, ns) pairs `pairs`, in their order.
+    pub fn new(pairs: &[(f64, f64)]) -> Percentiles {
+        if pairs.is_empty() {
+            return Percentiles::default();
+        }
+        let percents: Vec<f64> = pairs.iter().map(|p| p.0).collect();
+        Percentiles {
+            percents: Some(shared_percents(&percents)),
+            values: percentile_values(&pairs.iter().map(|p| p.1).collect::<Vec<f64>>()),
+        }
+    }
+
+    /// The (percent, ns) pairs, in their order.
+    pub fn pairs(&self) -> impl Iterator<Item = (f64, f64)> + '_ {
+        let percents = self.percents.as_deref().unwrap_or_default();
+        let by_bucket = self.values.first() == Some(&BY_BUCKET);
+        let mut at = 1;
+        let values = std::iter::from_fn(move || {
+            if at >= self.values.len() {
+                return None;
+            }
+            if by_bucket {
+                let idx = read_varint(&self.values, &mut at);
+                return Some(bucket_value(idx).unwrap_or(u64::MAX) as f64);
+            }
+            let bits = self.values.get(at..at + 8)?;
+            at += 8;
+            Some(f64::from_bits(u64::from_le_bytes(bits.try_into().ok()?)))
+        });
+        percents.iter().copied().zip(values)
+    }
+
+    /// The pairs as a vector.
+    pub fn to_vec(&self) -> Vec<(f64, f64)> {
+        self.pairs().collect()
+    }
+
+    /// How many percentiles.
+    pub fn len(&self) -> usize {
+        self.percents.as_deref().map_or(0, <[f64]>::len)
+    }
+
     /// The value at `pct` percent, if fio printed that percentile.
     pub fn get(&self, pct: f64) -> Option<f64> {
-        percentile(&self.0, pct)
+        self.pairs()
+            .find(|(p, _)| (p - pct).abs() < 1e-9)
+            .map(|(_, v)| v)
     }
 
     pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        self.values.is_empty()
     }
 
     /// The dataset's text: a JSON object, percents as fio's list wrote
     /// them (`99.9`, not `99.900000`).
     pub fn text(&self) -> Option<String> {
-        if self.0.is_empty() {
+        if self.is_empty() {
             return None;
         }
         // Written straight from the pairs (as the dataset's ndjson writes
         // them), not through a JSON map per row: one string, not twenty.
         // A percent given twice is one key, the map's way.
-        let once = self
-            .0
+        let percents = self.percents.as_deref().unwrap_or_default();
+        let once = percents
             .iter()
             .enumerate()
-            .all(|(i, (p, _))| self.0[..i].iter().all(|(q, _)| q.to_bits() != p.to_bits()));
+            .all(|(i, p)| percents[..i].iter().all(|q| q.to_bits() != p.to_bits()));
         if once {
             return serde_json::to_string(self).ok();
         }
         let map: serde_json::Map<String, serde_json::Value> = self
-            .0
-            .iter()
-            .map(|&(p, v)| {
+            .pairs()
+            .map(|(p, v)| {
                 (
                     PercentKey::of(p).as_str().to_string(),
                     serde_json::Value::from(v),
@@ -196,12 +403,12 @@ impl Percentiles {
     /// as it is: a percent's text is digits, a point, a sign, `e`, `inf`
     /// or `NaN`, nothing JSON escapes.
     pub fn write_json(&self, out: &mut Vec<u8>) -> serde_json::Result<()> {
-        if self.0.is_empty() {
+        if self.is_empty() {
             out.extend_from_slice(b"null");
             return Ok(());
         }
         let mut separator = b'{';
-        for &(p, v) in &self.0 {
+        for (p, v) in self.pairs() {
             out.push(separator);
             separator = b',';
             out.push(b'"');
@@ -218,12 +425,12 @@ impl Percentiles {
         let Ok(serde_json::Value::Object(map)) = serde_json::from_str(text) else {
             return Percentiles::default();
         };
-        Percentiles(
-            map.iter()
-                .filter_map(|(k, v)| Some((k.parse().ok()?, v.as_f64()?)))
-                .filter(|(p, v): &(f64, f64)| p.is_finite() && v.is_finite())
-                .collect(),
-        )
+        let pairs: Vec<(f64, f64)> = map
+            .iter()
+            .filter_map(|(k, v)| Some((k.parse().ok()?, v.as_f64()?)))
+            .filter(|(p, v): &(f64, f64)| p.is_finite() && v.is_finite())
+            .collect();
+        Percentiles::new(&pairs)
     }
 }
 
@@ -334,11 +541,11 @@ const FIO_DEFAULT_LIST: [(f64, &str); 17] = [
 impl serde::Serialize for Percentiles {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeMap;
-        if self.0.is_empty() {
+        if self.is_empty() {
             return s.serialize_none();
         }
-        let mut m = s.serialize_map(Some(self.0.len()))?;
-        for &(p, v) in &self.0 {
+        let mut m = s.serialize_map(Some(self.len()))?;
+        for (p, v) in self.pairs() {
             m.serialize_entry(PercentKey::of(p).as_str(), &v)?;
         }
         m.end()
@@ -348,12 +555,12 @@ impl serde::Serialize for Percentiles {
 impl<'de> serde::Deserialize<'de> for Percentiles {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let map: Option<indexmap::IndexMap<String, f64>> = serde::Deserialize::deserialize(d)?;
-        Ok(Percentiles(
-            map.into_iter()
-                .flatten()
-                .filter_map(|(k, v)| Some((k.parse().ok()?, v)))
-                .collect(),
-        ))
+        let pairs: Vec<(f64, f64)> = map
+            .into_iter()
+            .flatten()
+            .filter_map(|(k, v)| Some((k.parse().ok()?, v)))
+            .collect();
+        Ok(Percentiles::new(&pairs))
     }
 }
 
@@ -454,8 +661,8 @@ impl DirectionFigures {
             mean: row.bw_sample_mean,
             stddev: row.bw_sample_stddev,
         } = self.bw_samples;
-        row.clat_percentiles = Percentiles(self.clat_percentiles.clone());
-        row.lat_percentiles = Percentiles(self.lat_percentiles.clone());
+        row.clat_percentiles = Percentiles::new(&self.clat_percentiles);
+        row.lat_percentiles = Percentiles::new(&self.lat_percentiles);
     }
 
     /// Copies the fields [`DirectionFigures::apply`] sets from one row to
@@ -496,13 +703,150 @@ impl DirectionFigures {
 
 #[cfg(test)]
 mod tests {
+    use super::LatencyBins;
+
+    /// fio's buckets, as stat.c computes them (in floating point).
+    fn fio_value(idx: u64) -> u64 {
+        if idx < 128 {
+            return idx;
+        }
+        let error_bits = (idx >> 6) - 1;
+        let base = 1u64 << (error_bits + 6);
+        let k = idx % 64;
+        (base as f64 + (k as f64 + 0.5) * (1u64 << error_bits) as f64) as u64
+    }
+
+    #[test]
+    fn bins_of_fio_buckets_are_stored_by_bucket_and_read_back_exactly() {
+        // fio 3.x has 29 groups of 64 buckets (1,856).
+        for idx in 0..(29 * 64) {
+            let ns = fio_value(idx);
+            assert_eq!(super::bucket_value(idx), Some(ns), "bucket {idx}");
+            assert_eq!(super::bucket_of(ns), Some(idx), "value {ns}");
+        }
+        // The encoding takes any bucket whose value fits a u64.
+        for idx in (29 * 64)..(59 * 64) {
+            let ns = super::bucket_value(idx).unwrap();
+            assert_eq!(super::bucket_of(ns), Some(idx), "value {ns}");
+        }
+        assert_eq!(super::bucket_value(59 * 64), None);
+        // Between two buckets' middles: no bucket's value.
+        assert_eq!(super::bucket_of(78335), None);
+        assert_eq!(super::bucket_of(78337), None);
+        // A json+ histogram (the fixture's first and last bins, a gap).
+        let pairs: Vec<(u64, u64)> = [78336, 79360, 80384, 9764864, 29229056, 45875200]
+            .into_iter()
+            .zip([1, 2, 2, 12, 15, 1])
+            .collect();
+        let bins = LatencyBins::new(&pairs);
+        assert_eq!(bins.to_vec(), pairs);
+        assert_eq!(bins.bytes[0], super::BY_BUCKET);
+        // Three buckets in a row take a byte a step and a byte a count.
+        let steps = LatencyBins::new(&pairs[..3]);
+        assert!(
+            steps.stored_bytes() <= 1 + 3 + 3 * 2,
+            "{}",
+            steps.stored_bytes()
+        );
+        let mut by_ns = vec![super::BY_NS];
+        let mut last = 0;
+        for &(ns, n) in &pairs {
+            super::varint(&mut by_ns, ns - last);
+            super::varint(&mut by_ns, n);
+            last = ns;
+        }
+        assert!(
+            bins.stored_bytes() < by_ns.len(),
+            "{} {}",
+            bins.stored_bytes(),
+            by_ns.len()
+        );
+    }
+
+    #[test]
+    fn bins_of_other_latencies_are_stored_by_ns_and_read_back_exactly() {
+        for pairs in [
+            vec![(78335, 1), (78336, 2)],
+            vec![(1000, 5), (1000, 6), (u64::MAX, u64::MAX)],
+            vec![(0, 0), (5, 1), (127, 3), (129, 4)],
+            vec![(130, 1)],
+        ] {
+            let bins = LatencyBins::new(&pairs);
+            assert_eq!(bins.to_vec(), pairs);
+            assert_eq!(bins.len(), pairs.len());
+        }
+        // (0, 0), (5, 1), (127, 3), (129, 4) are all buckets' values.
+        assert_eq!(
+            LatencyBins::new(&[(0, 0), (5, 1), (127, 3), (129, 4)]).bytes[0],
+            super::BY_BUCKET
+        );
+        assert_eq!(LatencyBins::new(&[(130, 1)]).bytes[0], super::BY_NS);
+        // Unsorted pairs are sorted; none is stored as nothing.
+        let bins = LatencyBins::new(&[(79360, 2), (78336, 1)]);
+        assert_eq!(bins.to_vec(), vec![(78336, 1), (79360, 2)]);
+        assert!(LatencyBins::new(&[]).is_empty());
+        assert_eq!(LatencyBins::new(&[]).to_vec(), vec![]);
+        assert_eq!(LatencyBins::new(&[]), LatencyBins::default());
+    }
+
+    /// fio's default list of percents is held once for all the rows of a
+    /// thread that printed it, and values that are fio's bucket values
+    /// take two bytes each; any other value is kept bit for bit. Fails
+    /// when each row holds its own list or its values as pairs.
+    #[test]
+    fn percentiles_share_their_percents_and_hold_bucket_values_small() {
+        let percents = [
+            1.0, 5.0, 10.0, 20.0, 30.0, 40.0, 50.0, 60.0, 70.0, 80.0, 90.0, 95.0, 99.0, 99.5, 99.9,
+            99.95, 99.99,
+        ];
+        let row = |shift: u64| -> Vec<(f64, f64)> {
+            percents
+                .iter()
+                .enumerate()
+                .map(|(i, &p)| (p, fio_value(900 + 3 * i as u64 + shift) as f64))
+                .collect()
+        };
+        let (a, b) = (
+            super::Percentiles::new(&row(0)),
+            super::Percentiles::new(&row(1)),
+        );
+        assert_eq!(a.to_vec(), row(0));
+        assert_eq!(b.to_vec(), row(1));
+        assert_ne!(a, b);
+        let (pa, pb) = (a.percents.clone().unwrap(), b.percents.clone().unwrap());
+        assert!(std::sync::Arc::ptr_eq(&pa, &pb), "one list of percents");
+        assert_eq!(a.values[0], super::BY_BUCKET);
+        assert!(
+            a.values.len() <= 1 + 2 * percents.len(),
+            "{}",
+            a.values.len()
+        );
+        // Not a bucket's value (81920.5, NaN, -0.0, 78335): every value
+        // as it is, bit for bit.
+        for odd in [81920.5, f64::NAN, -0.0, 78335.0, 1e300, -5.0] {
+            let mut pairs = row(0);
+            pairs[3].1 = odd;
+            let p = super::Percentiles::new(&pairs);
+            assert_eq!(p.values[0], super::BY_NS);
+            assert!(
+                p.pairs()
+                    .zip(&pairs)
+                    .all(|(x, y)| x.1.to_bits() == y.1.to_bits()),
+                "{odd}"
+            );
+            assert_eq!(p.len(), pairs.len());
+        }
+        assert!(super::Percentiles::new(&[]).is_empty());
+        assert_eq!(super::Percentiles::new(&[]).len(), 0);
+    }
+
     #[test]
     fn percentile_text_is_the_json_maps() {
         let map_text = |p: &super::Percentiles| {
-            let map: serde_json::Map<String, serde_json::Value> =
-                p.0.iter()
-                    .map(|&(p, v)| (format!("{p}"), serde_json::Value::from(v)))
-                    .collect();
+            let map: serde_json::Map<String, serde_json::Value> = p
+                .pairs()
+                .map(|(p, v)| (format!("{p}"), serde_json::Value::from(v)))
+                .collect();
             serde_json::Value::Object(map).to_string()
         };
         for pairs in [
@@ -516,8 +860,14 @@ mod tests {
             vec![(50.0, 1.0), (99.0, 2.0), (50.0, 3.0)],
             vec![(0.0, -0.0)],
         ] {
-            let p = super::Percentiles(pairs);
-            assert_eq!(p.text(), Some(map_text(&p)), "{:?}", p.0);
+            let p = super::Percentiles::new(&pairs);
+            assert_eq!(p.text(), Some(map_text(&p)), "{p:?}");
+            assert_eq!(p.to_vec().len(), pairs.len());
+            assert!(
+                p.pairs()
+                    .zip(&pairs)
+                    .all(|(a, b)| a.0.to_bits() == b.0.to_bits() && a.1.to_bits() == b.1.to_bits())
+            );
         }
         assert_eq!(super::Percentiles::default().text(), None);
     }
@@ -592,7 +942,7 @@ mod tests {
             .chunks(17)
             .chain([&[][..], &[(50.0, 1.0), (50.0, 2.0)]])
         {
-            let p = super::Percentiles(chunk.to_vec());
+            let p = super::Percentiles::new(chunk);
             let mut by_hand = Vec::new();
             p.write_json(&mut by_hand).unwrap();
             assert_eq!(

@@ -224,7 +224,12 @@ impl Study {
 
     /// The study with its configs under their display names.
     pub fn renamed(&self, name_of: impl Fn(&str) -> String) -> Study {
-        let mut out = self.clone();
+        self.clone().into_renamed(name_of)
+    }
+
+    /// [`Study::renamed`] in place: the study is not copied.
+    pub fn into_renamed(self, name_of: impl Fn(&str) -> String) -> Study {
+        let mut out = self;
         for c in &mut out.configs {
             c.name = name_of(&c.name);
         }
