@@ -15,24 +15,13 @@ pub fn write(path: &Path, bytes: &[u8]) -> io::Result<()> {
     write_with(path, |f| f.write_all(bytes))
 }
 
-/// Has `fill` write the file at `path` through a buffer.
+/// Has `fill` write the file at `path` through a buffer: [`write_many`]
+/// of one file.
 pub fn write_with(
     path: &Path,
     fill: impl FnOnce(&mut io::BufWriter<&File>) -> io::Result<()>,
 ) -> io::Result<()> {
-    let (tmp, file) = temporary(path)?;
-    let res = (|| {
-        let mut w = io::BufWriter::new(&file);
-        fill(&mut w)?;
-        w.flush()?;
-        drop(w);
-        file.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if res.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    res
+    write_many(&[path], |ws| fill(&mut ws[0]))
 }
 
 /// [`write_with`] for several files filled side by side: `fill` gets a

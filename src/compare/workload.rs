@@ -284,7 +284,7 @@ impl Run {
             None => {
                 run.clat_p99 = rows
                     .iter()
-                    .map(|r| crate::model::figures::percentile(&row_percentiles(r), tail))
+                    .map(|r| crate::model::figures::percentile(row_percentiles(r), tail))
                     .collect::<Option<Vec<_>>>()
                     .map(|v| v.into_iter().fold(0.0, f64::max));
                 run.p99_upper_bound = run.clat_p99.is_some();
@@ -302,7 +302,7 @@ impl Run {
         // The rows share the load point they were grouped by: iodepth and
         // numjobs stay the requested ones, the jobs' I/O adds up above.
         run.effective_iodepth = rows.iter().filter_map(|r| r.effective_iodepth).max();
-        run.error = rows.iter().map(|r| r.error).find(|e| *e != 0).unwrap_or(0);
+        run.error = run_error(rows);
         run.runtime_ms = rows.iter().map(|r| r.runtime_ms).fold(0.0, f64::max);
         run.iops_samples = None;
         run.bw_samples = None;
@@ -441,12 +441,10 @@ impl<'a> RunPlan<'a> {
     /// read, `Workload::percentiles`) are let go.
     pub fn runs(&self, config: &str, key: &WorkloadKey) -> Option<Vec<Run>> {
         let planned = self.configs.get(config)?.get(key)?;
-        // The cell's runs are the clean ones, or all when none is (a run's
-        // error is its rows' first).
-        let error = |rows: &[&Row]| rows.iter().map(|r| r.error).find(|e| *e != 0);
+        // The cell's runs are the clean ones, or all when none is.
         let clean = planned
             .iter()
-            .filter(|(rows, _)| error(rows).is_none())
+            .filter(|(rows, _)| run_error(rows) == 0)
             .count();
         let alone = if clean > 0 {
             clean == 1
@@ -569,6 +567,12 @@ fn load_of(rows: &[&Row], iodepth: u32, numjobs: u32) -> LoadPoint {
         beside: 0,
         probe: false,
     }
+}
+
+/// The error of a run made of `rows` ([`Run::combine`]): its rows' first
+/// (0 when none failed).
+fn run_error(rows: &[&Row]) -> i64 {
+    rows.iter().map(|r| r.error).find(|e| *e != 0).unwrap_or(0)
 }
 
 /// Result files a run's rows were read from: 1, or the fio instances that

@@ -55,8 +55,10 @@ const BY_BUCKET: u8 = 1;
 const PLAT_BITS: u32 = 6;
 
 /// The latency fio prints for histogram bucket `idx` (stat.c,
-/// `plat_idx_to_val`): the bucket's middle, below 128 the value itself.
-fn bucket_value(idx: u64) -> Option<u64> {
+/// `plat_idx_to_val`): the bucket's middle, below 128 the value itself,
+/// in the histogram's unit (json+ bins, histogram logs). `None` past
+/// what a u64 holds.
+pub fn bucket_value(idx: u64) -> Option<u64> {
     let plat_val = 1u64 << PLAT_BITS;
     if idx < 2 * plat_val {
         return Some(idx);
@@ -360,9 +362,7 @@ impl Percentiles {
 
     /// The value at `pct` percent, if fio printed that percentile.
     pub fn get(&self, pct: f64) -> Option<f64> {
-        self.pairs()
-            .find(|(p, _)| (p - pct).abs() < 1e-9)
-            .map(|(_, v)| v)
+        percentile(self.pairs(), pct)
     }
 
     pub fn is_empty(&self) -> bool {
@@ -615,11 +615,14 @@ impl Default for DirectionFigures {
 /// from decimals (`99.900000` in fio's output), so they equal the wanted
 /// value to the last bits; the bound is that close because DiskSpd's
 /// nine nines (99.9999999) sit 1e-7 from its maximum (100).
-pub fn percentile(table: &[(f64, f64)], want: f64) -> Option<f64> {
-    table
-        .iter()
-        .find(|(p, _)| (p - want).abs() < 1e-9)
-        .map(|&(_, v)| v)
+pub fn percentile(
+    table: impl IntoIterator<Item = impl std::borrow::Borrow<(f64, f64)>>,
+    want: f64,
+) -> Option<f64> {
+    table.into_iter().find_map(|pair| {
+        let (p, v) = *pair.borrow();
+        ((p - want).abs() < 1e-9).then_some(v)
+    })
 }
 
 impl DirectionFigures {

@@ -76,16 +76,10 @@ impl BinLayout {
 }
 
 /// The value fio gives fine bin `idx` (stat.c `plat_idx_to_val`): the
-/// middle of the bucket, in the histogram's unit.
+/// middle of the bucket, in the histogram's unit. fio's bins stop long
+/// before a value outgrows a u64 (1,856 of them).
 fn plat_idx_to_val(idx: u64) -> f64 {
-    if idx < (PLAT_VAL << 1) {
-        return idx as f64;
-    }
-    let error_bits = (idx >> PLAT_BITS) - 1;
-    let base = 1u64 << (error_bits + u64::from(PLAT_BITS));
-    let k = idx % PLAT_VAL;
-    // fio truncates the sum to an integer.
-    (base as f64 + (k as f64 + 0.5) * (1u64 << error_bits) as f64).trunc()
+    crate::model::figures::bucket_value(idx).unwrap_or(u64::MAX) as f64
 }
 
 #[cfg(test)]
